@@ -1,0 +1,79 @@
+"""Game systems by key, like a variant registry.
+
+Each system lives in its own subpackage and describes itself with one
+:class:`GameSystem` value. :func:`default_registry` imports them on demand, so
+nothing is built at import time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from core.rules.errors import Malformed
+
+OddsResult = Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class OddsCommand:
+    """How a system answers ``python -m core odds <system> ...``.
+
+    Attributes:
+        add_arguments: declares the system's options on an argparse parser.
+        compute: exact odds from the parsed options, as a JSON-ready mapping.
+        format_table: a readable table of the same result.
+    """
+
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    compute: Callable[[argparse.Namespace], OddsResult]
+    format_table: Callable[[OddsResult], str]
+
+
+@dataclass(frozen=True)
+class GameSystem:
+    """One supported game system."""
+
+    key: str
+    name: str
+    summary: str
+    odds: OddsCommand | None = None
+
+
+@dataclass(frozen=True)
+class Registry:
+    """An immutable lookup of game systems by key."""
+
+    systems: Mapping[str, GameSystem] = field(default_factory=dict)
+
+    def find(self, key: str) -> GameSystem:
+        """Return the system for ``key``.
+
+        Raises:
+            Malformed: no system has that key.
+        """
+        try:
+            return self.systems[key.strip().lower()]
+        except KeyError:
+            known = ", ".join(sorted(self.systems))
+            raise Malformed(f"Unknown game system “{key}”. Known systems: {known}.") from None
+
+    def __iter__(self) -> Iterator[GameSystem]:
+        return iter(self.systems.values())
+
+
+# Subpackages that define a module-level ``SYSTEM``; each is added as it lands.
+SYSTEM_MODULES: tuple[str, ...] = ()
+
+
+def default_registry(modules: tuple[str, ...] | None = None) -> Registry:
+    """Build the registry of every system subpackage that is installed."""
+    systems: dict[str, GameSystem] = {}
+    for name in SYSTEM_MODULES if modules is None else modules:
+        system = importlib.import_module(name).SYSTEM
+        if not isinstance(system, GameSystem):
+            raise TypeError(f"{name}.SYSTEM is not a GameSystem")
+        systems[system.key] = system
+    return Registry(systems)
