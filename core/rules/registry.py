@@ -64,8 +64,13 @@ class Registry:
         return iter(self.systems.values())
 
 
-# Subpackages that define a module-level ``SYSTEM``; each is added as it lands.
-SYSTEM_MODULES: tuple[str, ...] = ()
+# Subpackages that define a module-level ``SYSTEM``, one line each.
+SYSTEM_MODULES: tuple[str, ...] = (
+    # "core.rules.nsu",
+    # "core.rules.threat",
+    # "core.rules.cortex",
+    # "core.rules.d20check",
+)
 
 
 def default_registry(modules: tuple[str, ...] | None = None) -> Registry:
