@@ -1,0 +1,22 @@
+"""Cortex drama (Smallville style): Leads, the Watchtower, Plot Points and Trouble.
+
+Modules: :mod:`.dice` (die ratings, Results), :mod:`.traits` (sheets),
+:mod:`.stress` (Stress, relief, Growth), :mod:`.pool` (building and pricing a
+pool), :mod:`.contest` (the Test/Contest state machine), :mod:`.odds` (exact
+Result odds). Invariant: pure, like the rest of :mod:`core.rules`.
+"""
+
+from __future__ import annotations
+
+from core.rules.cortex.odds import ODDS
+from core.rules.registry import GameSystem
+
+SYSTEM = GameSystem(
+    key="cortex",
+    name="Cortex drama",
+    summary=(
+        "Build a pool from why, who and how, add the opponent's Stress, spend Plot Points "
+        "for more; sum your two best dice. The Watchtower turns 1s into Trouble."
+    ),
+    odds=ODDS,
+)

@@ -1,0 +1,162 @@
+"""Exact odds of a Cortex Result: the sum of the highest non-dud dice.
+
+The distribution is computed by a dynamic programme over faces, from the
+largest down to 2. Given that a die has not shown anything above ``f``, it is
+uniform on ``1..f``, so every still-unplaced die that can show ``f`` is alike:
+the state is only (dice still unplaced, dice kept so far, sum so far), with
+integer counts of outcomes as weights. Dice left unplaced after face 2 showed
+1, which are duds. The work grows with pool size times keep times the sum
+range, never with the number of outcomes.
+
+Invariants: the counts add up to the product of the die sizes; every key of
+the returned distribution is between 0 and ``keep`` times the largest die.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from math import comb, prod
+
+from core.rules.cortex.dice import FREE_KEEP, Die
+from core.rules.errors import Malformed
+from core.rules.registry import OddsCommand, OddsResult
+
+MAX_ODDS_DICE = 20
+_TOKEN = re.compile(r"(\d{1,2})?[dD](\d{1,2})")
+
+
+def result_counts(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[int, int]:
+    """Outcome counts of the Result for ``dice`` keeping ``keep`` non-dud dice.
+
+    Returns:
+        Result value -> number of equally likely face combinations giving it;
+        the counts sum to the product of the die sizes.
+    """
+    if keep < 0:
+        raise Malformed("Keep at least one die.")
+    by_size: dict[int, int] = defaultdict(int)
+    for die in dice:
+        by_size[int(die)] += 1
+    top = max((int(d) for d in dice), default=0)
+    # (unplaced, kept, total) -> ways
+    states: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
+    for face in range(top, 1, -1):
+        joining = by_size.get(face, 0)
+        next_states: dict[tuple[int, int, int], int] = defaultdict(int)
+        for (unplaced, kept, total), ways in states.items():
+            active = unplaced + joining
+            if kept >= keep:
+                # Full: later faces cannot change the sum, only the weight.
+                next_states[(0, kept, total)] += ways * face**active
+                continue
+            for showing in range(active + 1):
+                weight = comb(active, showing)
+                taken = min(showing, keep - kept)
+                key = (active - showing, kept + taken, total + taken * face)
+                next_states[key] += ways * weight
+        states = next_states
+    counts: dict[int, int] = defaultdict(int)
+    for (_unplaced, _kept, total), ways in states.items():
+        counts[total] += ways
+    return dict(sorted(counts.items()))
+
+
+def result_distribution(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[int, Fraction]:
+    """Exact probability of each Result value."""
+    counts = result_counts(dice, keep)
+    whole = prod(int(d) for d in dice)
+    return {value: Fraction(n, whole) for value, n in counts.items()}
+
+
+def parse_dice(tokens: Sequence[str]) -> tuple[Die, ...]:
+    """Read pool tokens such as ``d8 d6 2d10``.
+
+    Raises:
+        Malformed: an unknown token, no dice, or more than :data:`MAX_ODDS_DICE`.
+    """
+    dice: list[Die] = []
+    for token in tokens:
+        match = _TOKEN.fullmatch(token.strip())
+        if match is None:
+            raise Malformed(f"“{token[:20]}” is not a die. Write dice like d8 or 2d6.")
+        count = int(match.group(1)) if match.group(1) else 1
+        if count < 1:
+            raise Malformed("A die count starts at 1.")
+        die = Die.parse(int(match.group(2)))
+        if len(dice) + count > MAX_ODDS_DICE:
+            raise Malformed(f"Odds go up to {MAX_ODDS_DICE} dice.")
+        dice.extend([die] * count)
+    if not dice:
+        raise Malformed("Name at least one die, like d8 d6.")
+    return tuple(dice)
+
+
+def parse_keep(text: str | int | None) -> int:
+    """Read the ``--keep`` option: how many dice count towards the Result.
+
+    Raises:
+        Malformed: not a whole number from 1 to :data:`MAX_ODDS_DICE`.
+    """
+    if text is None:
+        return FREE_KEEP
+    if isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    elif isinstance(text, str) and re.fullmatch(r"\s*\d{1,3}\s*", text):
+        value = int(text)
+    else:
+        raise Malformed("--keep takes a whole number, like 3.")
+    if not 1 <= value <= MAX_ODDS_DICE:
+        raise Malformed(f"--keep goes from 1 to {MAX_ODDS_DICE}.")
+    return value
+
+
+def odds_result(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[str, object]:
+    """The JSON-ready answer: ``{"result": {"0": p, ...}, "mean": m}``."""
+    dist = result_distribution(dice, keep)
+    mean = sum((value * p for value, p in dist.items()), Fraction(0))
+    return {
+        "result": {str(value): float(p) for value, p in dist.items()},
+        "mean": float(mean),
+    }
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare ``dice...`` and ``--keep N`` on the odds sub-command."""
+    parser.add_argument("dice", nargs="+", help="the pool, e.g. d8 d6 d6 d10 or 2d6")
+    parser.add_argument(
+        "--keep", default=None, help="how many dice count towards the Result (default 2)"
+    )
+
+
+def compute(args: argparse.Namespace) -> OddsResult:
+    """Exact odds for the parsed command line.
+
+    Raises:
+        Malformed: bad dice or keep count.
+    """
+    dice = parse_dice(list(getattr(args, "dice", ()) or ()))
+    keep = parse_keep(getattr(args, "keep", None))
+    return odds_result(dice, keep)
+
+
+def format_table(result: OddsResult) -> str:
+    """A readable table: Result, chance of exactly it, chance of at least it."""
+    raw = result.get("result", {})
+    dist = raw if isinstance(raw, Mapping) else {}
+    rows = sorted((int(k), float(v)) for k, v in dist.items())
+    lines = ["Result  exactly  at least", "------  -------  --------"]
+    remaining = 1.0
+    for value, p in rows:
+        lines.append(f"{value:>6}  {p:7.2%}  {max(remaining, 0.0):8.2%}")
+        remaining -= p
+    mean = result.get("mean", 0.0)
+    lines.append(f"Mean Result: {float(mean) if isinstance(mean, int | float) else 0.0:.2f}")
+    lines.append("(A Result of 0 means every die came up 1.)")
+    return "\n".join(lines)
+
+
+ODDS = OddsCommand(add_arguments=add_arguments, compute=compute, format_table=format_table)
