@@ -1,0 +1,17 @@
+"""No Stone Unturned: character sheets, details, the Action Roll and its odds.
+
+Pure like the rest of :mod:`core.rules`: no I/O, no clock, no global random.
+"""
+
+from __future__ import annotations
+
+from core.rules.registry import GameSystem
+
+SYSTEM = GameSystem(
+    key="nsu",
+    name="No Stone Unturned",
+    summary=(
+        "Explore a world rebuilt after collapse: moods and aspects decide action rolls, "
+        "details change the fiction, and collateral clocks count the cost."
+    ),
+)
