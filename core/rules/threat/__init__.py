@@ -1,0 +1,25 @@
+"""The "threat dice" system: d6 action dice against d8 threat dice that cut.
+
+Modules, each pure (no I/O, no clock, no global random):
+
+- :mod:`.dice` reads faces into the five results and applies cuts.
+- :mod:`.roll` builds a pool (approach, bonuses, assist, threat, harm), rolls it
+  with an injected RNG and burns Momentum on it.
+- :mod:`.momentum` is the 0..6 Momentum track.
+- :mod:`.notation` parses ``3d2t``.
+- :mod:`.odds` gives exact odds and the ``python -m core odds threat`` command.
+- :mod:`.sheet` is the character sheet value.
+- :mod:`.panel` is the roll panel state machine the bot drives.
+"""
+
+from __future__ import annotations
+
+from core.rules.registry import GameSystem
+from core.rules.threat.odds import ODDS_COMMAND
+
+SYSTEM = GameSystem(
+    key="threat",
+    name="Threat dice",
+    summary="Roll d6s for your approach; the GM's d8 threat dice cut the result. Burn Momentum.",
+    odds=ODDS_COMMAND,
+)
