@@ -1,0 +1,77 @@
+"""d20 checks: weak/average/strong d20, proficiency, advantage dice, shared
+lucky and unlucky plot points, strain and wounds.
+
+Modules:
+    check: setup, dice, total, margin and outcome of one roll.
+    plot_points: the shared pool of lucky and unlucky points.
+    naturals: natural 1 and 20 turning points.
+    wounds: strain, wounds, the bands and the strain a check adds.
+    sheet: the character sheet value.
+    flow: the check state machine the bot drives (who may act, and how).
+    rest: the long rest and its recovery checks.
+    odds: exact odds and the ``python -m core odds d20`` command.
+"""
+
+from __future__ import annotations
+
+from core.rules.d20check.check import (
+    AbilityStrength,
+    CheckResult,
+    CheckRoll,
+    CheckSetup,
+    Difficulty,
+    Natural,
+    Opposition,
+    Outcome,
+    Target,
+    resolve,
+    roll_check,
+)
+from core.rules.d20check.flow import ActionKind, CheckFlow, Phase, Step
+from core.rules.d20check.odds import ODDS, check_odds
+from core.rules.d20check.plot_points import PlotPointKind, PlotPointPool
+from core.rules.d20check.rest import LongRest, RecoveryCheck, long_rest
+from core.rules.d20check.sheet import Ability, CharacterSheet, Proficiency
+from core.rules.d20check.wounds import WoundBand, band_for
+from core.rules.registry import GameSystem
+
+SYSTEM = GameSystem(
+    key="d20",
+    name="d20 checks",
+    summary=(
+        "Roll a d20 (two for a weak or strong ability), add proficiency and an "
+        "advantage or disadvantage die; share lucky and unlucky plot points; "
+        "track strain and wounds."
+    ),
+    odds=ODDS,
+)
+
+__all__ = [
+    "SYSTEM",
+    "Ability",
+    "AbilityStrength",
+    "ActionKind",
+    "CharacterSheet",
+    "CheckFlow",
+    "CheckResult",
+    "CheckRoll",
+    "CheckSetup",
+    "Difficulty",
+    "LongRest",
+    "Natural",
+    "Opposition",
+    "Outcome",
+    "Phase",
+    "PlotPointKind",
+    "PlotPointPool",
+    "Proficiency",
+    "RecoveryCheck",
+    "Step",
+    "Target",
+    "WoundBand",
+    "band_for",
+    "check_odds",
+    "long_rest",
+    "resolve",
+    "roll_check",
+]

@@ -1,0 +1,426 @@
+"""A check as a small state machine the bot can drive one button at a time.
+
+Phases::
+
+    SETUP --roll--> ROLLER_DECIDES --keep--> GM_DECIDES --keep--> RESOLVED
+                         |  retry / reroll                 | forced reroll
+                         +------------> RESOLVED <---------+
+
+* SETUP: the roller changes the setup and target, then rolls.
+* ROLLER_DECIDES (a player's check only): the roller may spend a lucky point
+  to retry a failure, or an unlucky point to reroll a success, or keep the
+  result. Spending ends the check: one point per person per check, and the
+  Game Master may not force a reroll once the player spent a point.
+* GM_DECIDES: on a player's check whose player spent nothing, the Game Master
+  may spend an unlucky point to force one reroll; on the Game Master's own
+  check, they may spend an unlucky point to reroll it, whatever the result.
+  Or they let the result stand.
+* RESOLVED: the last roll stands; band strain is added to the roller's sheet.
+
+A phase in which the person deciding has nothing to choose but "keep" is
+skipped at once, so buttons are only ever shown for a real choice.
+
+Invariants:
+    * Only the roller and the Game Master ever act; other people get
+      :class:`NotYourTurn`. An action that belongs to the right person but
+      is not allowed now gets :class:`NotAllowedNow`. A refused action
+      changes nothing and draws no dice.
+    * Spending and natural 1/20 only turn points, so the pool size is constant.
+    * A natural 1 or 20 turns a point on every roll of a player's check
+      (first roll, retry, reroll, forced reroll), never on the Game Master's own.
+    * ``allowed_actions`` is exactly what ``act`` accepts, for every person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from core.rules.d20check.check import (
+    CheckResult,
+    CheckRoll,
+    CheckSetup,
+    Difficulty,
+    Opposition,
+    Target,
+    resolve,
+    roll_check,
+    target_from_dict,
+    target_to_dict,
+)
+from core.rules.d20check.events import CheckResolved, Event, PlotPointSpent, Rolled, RollReason
+from core.rules.d20check.naturals import natural_effects
+from core.rules.d20check.plot_points import PlotPointKind, PlotPointPool
+from core.rules.d20check.sheet import CharacterSheet
+from core.rules.d20check.wounds import strain_from_check
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
+from core.rules.rng import Rng
+
+STATE_VERSION = 1
+
+
+class Phase(Enum):
+    SETUP = "setup"
+    ROLLER_DECIDES = "roller_decides"
+    GM_DECIDES = "gm_decides"
+    RESOLVED = "resolved"
+
+
+class ActionKind(Enum):
+    """Every button a check can show."""
+
+    SET_UP = "set_up"  # roller, before rolling
+    ROLL = "roll"  # roller, before rolling
+    RETRY = "retry"  # roller: spend a lucky point after a failure
+    REROLL = "reroll"  # roller: spend an unlucky point after a success
+    KEEP = "keep"  # whoever decides now: spend nothing, the result stands
+    FORCE_REROLL = "force_reroll"  # Game Master, on a player's check the player spent nothing on
+    GM_REROLL = "gm_reroll"  # Game Master, on their own check
+
+
+_ROLLER_ACTIONS = frozenset(
+    {ActionKind.SET_UP, ActionKind.ROLL, ActionKind.RETRY, ActionKind.REROLL}
+)
+_GM_ACTIONS = frozenset({ActionKind.FORCE_REROLL, ActionKind.GM_REROLL})
+
+
+@dataclass(frozen=True)
+class Step:
+    """The result of one accepted action."""
+
+    check: CheckFlow
+    pool: PlotPointPool
+    sheet: CharacterSheet | None
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class CheckFlow:
+    """One check in progress, from setup to the result that stands.
+
+    Attributes:
+        roller: who makes the check (the Game Master for their own checks).
+        game_master: the campaign's Game Master.
+        target: the difficulty or the opposing result.
+        setup: ability strength, proficiency, advantages, disadvantages.
+        phase: where the check is.
+        rolls: every roll so far, oldest first; the last one counts.
+        roller_spent: the kind of point the roller spent, if any.
+        roller_kept: the roller chose to spend nothing.
+        gm_spent: the Game Master spent a point on this check.
+    """
+
+    roller: int
+    game_master: int
+    target: Target
+    setup: CheckSetup = field(default_factory=CheckSetup)
+    phase: Phase = Phase.SETUP
+    rolls: tuple[CheckRoll, ...] = ()
+    roller_spent: PlotPointKind | None = None
+    roller_kept: bool = False
+    gm_spent: bool = False
+
+    @classmethod
+    def open(
+        cls,
+        roller: int,
+        game_master: int,
+        target: Target | None = None,
+        setup: CheckSetup | None = None,
+    ) -> CheckFlow:
+        """Start a check; the target defaults to difficulty 10."""
+        return cls(
+            roller=roller,
+            game_master=game_master,
+            target=target if target is not None else Difficulty(10),
+            setup=setup if setup is not None else CheckSetup(),
+        )
+
+    @property
+    def is_gm_check(self) -> bool:
+        """True when the Game Master makes the check (no player's plot point rules)."""
+        return self.roller == self.game_master
+
+    @property
+    def result(self) -> CheckResult | None:
+        """The result that counts now, or None before the roll."""
+        return resolve(self.rolls[-1], self.target) if self.rolls else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.RESOLVED
+
+    # -- who may do what ---------------------------------------------------
+
+    def allowed_actions(self, actor: int, pool: PlotPointPool) -> frozenset[ActionKind]:
+        """The buttons to show ``actor`` now, given the current pool."""
+        return self.who_may_act(pool).get(actor, frozenset())
+
+    def who_may_act(self, pool: PlotPointPool) -> Mapping[int, frozenset[ActionKind]]:
+        """Everyone who may act now and what they may do; nobody else may."""
+        if self.phase is Phase.SETUP:
+            return {self.roller: frozenset({ActionKind.SET_UP, ActionKind.ROLL})}
+        if self.phase is Phase.ROLLER_DECIDES:
+            return {self.roller: self._roller_spends(pool) | {ActionKind.KEEP}}
+        if self.phase is Phase.GM_DECIDES:
+            return {self.game_master: self._gm_spends(pool) | {ActionKind.KEEP}}
+        return {}
+
+    def _roller_spends(self, pool: PlotPointPool) -> frozenset[ActionKind]:
+        result = self.result
+        if self.is_gm_check or result is None or self.roller_spent is not None:
+            return frozenset()
+        if self.roller_kept:
+            return frozenset()
+        if not result.succeeded and pool.has(PlotPointKind.LUCKY):
+            return frozenset({ActionKind.RETRY})
+        if result.succeeded and pool.has(PlotPointKind.UNLUCKY):
+            return frozenset({ActionKind.REROLL})
+        return frozenset()
+
+    def _gm_spends(self, pool: PlotPointPool) -> frozenset[ActionKind]:
+        if self.result is None or self.gm_spent or not pool.has(PlotPointKind.UNLUCKY):
+            return frozenset()
+        if self.is_gm_check:
+            return frozenset({ActionKind.GM_REROLL})
+        if self.roller_spent is None:
+            return frozenset({ActionKind.FORCE_REROLL})
+        return frozenset()
+
+    # -- acting ---------------------------------------------------------------
+
+    def set_up(self, actor: int, setup: CheckSetup, target: Target | None = None) -> CheckFlow:
+        """Change the setup (and optionally the target) before rolling.
+
+        Raises:
+            NotYourTurn: ``actor`` is not the roller.
+            NotAllowedNow: the dice are already rolled.
+            Malformed: ``setup`` or ``target`` is not a setup or target.
+        """
+        if not isinstance(setup, CheckSetup):
+            raise Malformed("That is not a check setup.")
+        if target is not None and not isinstance(target, Difficulty | Opposition):
+            raise Malformed("That is not a difficulty or an opposing result.")
+        self._require(actor, ActionKind.SET_UP, None)
+        return replace(self, setup=setup, target=target if target is not None else self.target)
+
+    def act(
+        self,
+        actor: int,
+        action: ActionKind,
+        *,
+        pool: PlotPointPool,
+        rng: Rng,
+        sheet: CharacterSheet | None = None,
+    ) -> Step:
+        """Do one action other than SET_UP.
+
+        Args:
+            actor: the person pressing the button.
+            action: what they do.
+            pool: the campaign's plot point pool as it is now.
+            rng: where dice come from (only drawn from if the action is accepted).
+            sheet: the roller's sheet, to add band strain when the check ends;
+                None for a check without a sheet (such as the Game Master's).
+
+        Raises:
+            NotYourTurn: the action belongs to someone else.
+            NotAllowedNow: the action is not allowed at this point.
+            Malformed: SET_UP (use :meth:`set_up`) or not an action.
+        """
+        if not isinstance(action, ActionKind):
+            raise Malformed("That is not something you can do in a check.")
+        if action is ActionKind.SET_UP:
+            raise Malformed("Change the setup with the setup buttons.")
+        self._require(actor, action, pool)
+        events: list[Event] = []
+        check = self
+        if action is ActionKind.ROLL:
+            check, pool = check._roll(RollReason.FIRST, pool, rng, events)
+            check = replace(
+                check, phase=Phase.GM_DECIDES if self.is_gm_check else Phase.ROLLER_DECIDES
+            )
+        elif action in (ActionKind.RETRY, ActionKind.REROLL):
+            kind = PlotPointKind.LUCKY if action is ActionKind.RETRY else PlotPointKind.UNLUCKY
+            pool = pool.spend(kind)
+            events.append(PlotPointSpent(actor, kind))
+            reason = RollReason.RETRY if action is ActionKind.RETRY else RollReason.REROLL
+            check, pool = replace(check, roller_spent=kind)._roll(reason, pool, rng, events)
+            check = replace(check, phase=Phase.GM_DECIDES)
+        elif action is ActionKind.KEEP:
+            if check.phase is Phase.ROLLER_DECIDES:
+                check = replace(check, roller_kept=True, phase=Phase.GM_DECIDES)
+            else:
+                check = replace(check, phase=Phase.RESOLVED)
+        else:  # FORCE_REROLL or GM_REROLL
+            pool = pool.spend(PlotPointKind.UNLUCKY)
+            events.append(PlotPointSpent(actor, PlotPointKind.UNLUCKY))
+            reason = (
+                RollReason.FORCED_REROLL
+                if action is ActionKind.FORCE_REROLL
+                else RollReason.GM_REROLL
+            )
+            check, pool = replace(check, gm_spent=True)._roll(reason, pool, rng, events)
+            check = replace(check, phase=Phase.RESOLVED)
+        check, sheet = check._settle(pool, sheet, events)
+        return Step(check=check, pool=pool, sheet=sheet, events=tuple(events))
+
+    def _roll(
+        self, reason: RollReason, pool: PlotPointPool, rng: Rng, events: list[Event]
+    ) -> tuple[CheckFlow, PlotPointPool]:
+        roll = roll_check(self.setup, rng)
+        check = replace(self, rolls=(*self.rolls, roll))
+        result = resolve(roll, self.target)
+        events.append(Rolled(reason, result))
+        if not self.is_gm_check:
+            pool, natural_events = natural_effects(pool, result)
+            events.extend(natural_events)
+        return check, pool
+
+    def _settle(
+        self, pool: PlotPointPool, sheet: CharacterSheet | None, events: list[Event]
+    ) -> tuple[CheckFlow, CharacterSheet | None]:
+        """Skip phases with nothing to choose; on resolving, add band strain."""
+        check = self
+        if check.phase is Phase.ROLLER_DECIDES and not check._roller_spends(pool):
+            check = replace(check, phase=Phase.GM_DECIDES)
+        if check.phase is Phase.GM_DECIDES and not check._gm_spends(pool):
+            check = replace(check, phase=Phase.RESOLVED)
+        if check.phase is Phase.RESOLVED:
+            result = check.result
+            assert result is not None
+            if sheet is not None and not check.is_gm_check:
+                strain = strain_from_check(sheet.band, result.succeeded)
+                if strain:
+                    sheet, harm = sheet.take_harm(strain=strain)
+                    events.append(harm)
+            events.append(CheckResolved(result))
+        return check, sheet
+
+    # -- refusals ---------------------------------------------------------
+
+    def _require(self, actor: int, action: ActionKind, pool: PlotPointPool | None) -> None:
+        if pool is None:
+            allowed = self.phase is Phase.SETUP and actor == self.roller
+        else:
+            allowed = action in self.allowed_actions(actor, pool)
+        if not allowed:
+            raise self._refusal(actor, action, pool)
+
+    def _owner(self, action: ActionKind) -> int | None:
+        if action in _ROLLER_ACTIONS:
+            return self.roller
+        if action in _GM_ACTIONS:
+            return self.game_master
+        if self.phase is Phase.ROLLER_DECIDES:
+            return self.roller
+        if self.phase is Phase.GM_DECIDES:
+            return self.game_master
+        return None
+
+    def _refusal(
+        self, actor: int, action: ActionKind, pool: PlotPointPool | None
+    ) -> StonetableError:
+        if actor not in (self.roller, self.game_master):
+            return NotYourTurn("This is someone else's check.")
+        if self.phase is Phase.RESOLVED:
+            return NotAllowedNow("This check is already over.")
+        owner = self._owner(action)
+        if owner is not None and owner != actor:
+            if owner == self.game_master:
+                return NotYourTurn("Only the Game Master can do that.")
+            return NotYourTurn("Only the player making the check can do that.")
+        return NotAllowedNow(self._reason(action, pool))
+
+    def _reason(self, action: ActionKind, pool: PlotPointPool | None) -> str:
+        result = self.result
+        if action in (ActionKind.SET_UP, ActionKind.ROLL):
+            return "The dice are already rolled."
+        if result is None:
+            return "Roll the dice first."
+        if action in (ActionKind.RETRY, ActionKind.REROLL):
+            if self.is_gm_check:
+                return "On your own checks, reroll with an unlucky plot point instead."
+            if self.roller_spent is not None:
+                return "You already spent a plot point on this check."
+            if self.roller_kept or self.phase is not Phase.ROLLER_DECIDES:
+                return "You already kept this result."
+            if action is ActionKind.RETRY and result.succeeded:
+                return "A lucky retry is only for a failed check."
+            if action is ActionKind.REROLL and not result.succeeded:
+                return "An unlucky reroll is only for a successful check."
+            kind = "lucky" if action is ActionKind.RETRY else "unlucky"
+            return f"There is no {kind} plot point left."
+        if action is ActionKind.FORCE_REROLL and self.is_gm_check:
+            return "This is your own check: reroll it instead."
+        if action is ActionKind.GM_REROLL and not self.is_gm_check:
+            return "To make a player roll again, force a reroll."
+        if self.gm_spent:
+            return "You already spent a plot point on this check."
+        if self.roller_spent is not None:
+            return "The player spent a plot point, so the result stands."
+        if self.phase is not Phase.GM_DECIDES:
+            return "The player is still deciding."
+        return "There is no unlucky plot point left."
+
+    # -- storage ----------------------------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict; :meth:`from_dict` reverses it."""
+        return {
+            "v": STATE_VERSION,
+            "roller": self.roller,
+            "game_master": self.game_master,
+            "target": target_to_dict(self.target),
+            "setup": self.setup.to_dict(),
+            "phase": self.phase.value,
+            "rolls": [roll.to_dict() for roll in self.rolls],
+            "roller_spent": None if self.roller_spent is None else self.roller_spent.value,
+            "roller_kept": self.roller_kept,
+            "gm_spent": self.gm_spent,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> CheckFlow:
+        """Rebuild a check from :meth:`to_dict` output.
+
+        Raises:
+            Malformed: unknown version, missing or invalid fields.
+        """
+        if data.get("v") != STATE_VERSION:
+            raise Malformed("That saved check is from another version.")
+        try:
+            roller, game_master = data["roller"], data["game_master"]
+            target_data, setup_data, rolls_data = data["target"], data["setup"], data["rolls"]
+            spent, kept, gm_spent = data["roller_spent"], data["roller_kept"], data["gm_spent"]
+            if not (
+                isinstance(roller, int)
+                and isinstance(game_master, int)
+                and isinstance(target_data, Mapping)
+                and isinstance(setup_data, Mapping)
+                and isinstance(rolls_data, list)
+                and isinstance(kept, bool)
+                and isinstance(gm_spent, bool)
+                and all(isinstance(roll, Mapping) for roll in rolls_data)
+            ):
+                raise TypeError("bad field")
+            check = cls(
+                roller=roller,
+                game_master=game_master,
+                target=target_from_dict(target_data),
+                setup=CheckSetup.from_dict(setup_data),
+                phase=Phase(data["phase"]),
+                rolls=tuple(CheckRoll.from_dict(roll) for roll in rolls_data),
+                roller_spent=None if spent is None else PlotPointKind(spent),
+                roller_kept=kept,
+                gm_spent=gm_spent,
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise Malformed("That saved check could not be read.") from exc
+        rolled = check.phase is not Phase.SETUP
+        if rolled != bool(check.rolls) or len(check.rolls) > 2:
+            raise Malformed("That saved check could not be read.")
+        if any(roll.setup != check.setup for roll in check.rolls):
+            raise Malformed("That saved check could not be read.")
+        return check

@@ -1,0 +1,230 @@
+"""Exact odds of a d20 check, for ``python -m core odds d20``.
+
+Distributions are exact (``Fraction``) and built by convolution, so every
+query is a few thousand additions. The CLI turns them into floats only at
+the end.
+
+Invariants:
+    * A distribution maps integers to positive probabilities summing to 1.
+    * Success is ``margin >= 0`` against a difficulty and ``margin > 0`` in a
+      contest (a tie wins for nobody); with ``--retry`` a failed first roll is
+      replaced by a second roll, as when the roller spends a lucky point.
+    * Wounds do not change the dice; with ``--wounds N`` the result also gives
+      the strain the check adds to a character with N wounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from core.rules.d20check.check import (
+    AbilityStrength,
+    CheckSetup,
+    Difficulty,
+    Opposition,
+    Target,
+    outcome_for,
+)
+from core.rules.d20check.wounds import MAX_WOUNDS, band_for, strain_from_check
+from core.rules.errors import Malformed
+from core.rules.registry import OddsCommand, OddsResult
+
+Distribution = Mapping[int, Fraction]
+
+
+def kept_d20_distribution(ability: AbilityStrength) -> dict[int, Fraction]:
+    """The kept d20 for a weak (lowest of two), average, or strong (highest of two) ability."""
+    if ability is AbilityStrength.AVERAGE:
+        return {face: Fraction(1, 20) for face in range(1, 21)}
+    if ability is AbilityStrength.STRONG:
+        return {face: Fraction(face * face - (face - 1) ** 2, 400) for face in range(1, 21)}
+    return {face: Fraction((21 - face) ** 2 - (20 - face) ** 2, 400) for face in range(1, 21)}
+
+
+def _add(left: Distribution, right: Distribution) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for a, p in left.items():
+        for b, q in right.items():
+            out[a + b] = out.get(a + b, Fraction(0)) + p * q
+    return out
+
+
+def _negate(dist: Distribution) -> dict[int, Fraction]:
+    return {-value: p for value, p in dist.items()}
+
+
+def total_distribution(setup: CheckSetup) -> dict[int, Fraction]:
+    """The distribution of a check's total: kept d20 + proficiency ± circumstance die."""
+    dist = {face + setup.proficiency: p for face, p in kept_d20_distribution(setup.ability).items()}
+    die = setup.die
+    if die is None:
+        return dist
+    faces = {die.sign * face: Fraction(1, die.sides) for face in range(1, die.sides + 1)}
+    return _add(dist, faces)
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """Exact odds of one check.
+
+    Attributes:
+        margin: the distribution of the final margin.
+        success: probability of success.
+        tie: probability of a contest tie (0 for static checks).
+        strain: distribution of strain added, if a wound count was given.
+    """
+
+    margin: dict[int, Fraction]
+    success: Fraction
+    tie: Fraction
+    strain: dict[int, Fraction] | None = None
+
+
+def check_odds(
+    setup: CheckSetup,
+    target: Target | None = None,
+    opponent: CheckSetup | None = None,
+    retry: bool = False,
+    wounds: int | None = None,
+) -> CheckOdds:
+    """Exact odds against a difficulty, a known opposing result, or a rolling opponent.
+
+    Raises:
+        Malformed: not exactly one of ``target`` and ``opponent``, or wounds out of range.
+    """
+    if (target is None) == (opponent is None):
+        raise Malformed("Give either a difficulty or an opponent, not both.")
+    if wounds is not None and not 0 <= wounds <= MAX_WOUNDS:
+        raise Malformed(f"Wounds go from 0 to {MAX_WOUNDS}.")
+    mine = total_distribution(setup)
+    if opponent is not None:
+        margin = _add(mine, _negate(total_distribution(opponent)))
+        rule: Target = Opposition(0)
+    else:
+        assert target is not None
+        offset = target.value if isinstance(target, Difficulty) else target.result
+        margin = {total - offset: p for total, p in mine.items()}
+        rule = target
+    if retry:
+        failed = sum(
+            (p for m, p in margin.items() if not outcome_for(rule, m).succeeded), Fraction(0)
+        )
+        margin = {
+            m: (p if outcome_for(rule, m).succeeded else Fraction(0)) + failed * p
+            for m, p in margin.items()
+        }
+    margin = {m: p for m, p in sorted(margin.items()) if p}
+    success = sum((p for m, p in margin.items() if outcome_for(rule, m).succeeded), Fraction(0))
+    tie = sum(
+        (p for m, p in margin.items() if m == 0 and isinstance(rule, Opposition)), Fraction(0)
+    )
+    strain: dict[int, Fraction] | None = None
+    if wounds is not None:
+        band = band_for(wounds)
+        strain = {}
+        for succeeded, p in ((True, success), (False, 1 - success)):
+            amount = strain_from_check(band, succeeded)
+            if p:
+                strain[amount] = strain.get(amount, Fraction(0)) + p
+        strain = dict(sorted(strain.items()))
+    return CheckOdds(margin=margin, success=success, tie=tie, strain=strain)
+
+
+# -- the CLI ------------------------------------------------------------------
+
+_ABILITIES = [strength.value for strength in AbilityStrength]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``python -m core odds d20``."""
+    parser.add_argument("--ability", choices=_ABILITIES, default="average")
+    parser.add_argument("--proficiency", type=int, default=0)
+    parser.add_argument("--advantages", type=int, default=0)
+    parser.add_argument("--disadvantages", type=int, default=0)
+    parser.add_argument("--dc", type=int, help="difficulty of a static check")
+    parser.add_argument("--vs-result", type=int, help="a contest against this known total")
+    parser.add_argument("--vs-ability", choices=_ABILITIES, help="a contest against a roll")
+    parser.add_argument("--vs-proficiency", type=int, default=0)
+    parser.add_argument("--vs-advantages", type=int, default=0)
+    parser.add_argument("--vs-disadvantages", type=int, default=0)
+    parser.add_argument(
+        "--retry", action="store_true", help="spend a lucky plot point to retry a failure"
+    )
+    parser.add_argument(
+        "--wounds", type=int, help="also give the strain a character with this many wounds gains"
+    )
+
+
+def compute(args: argparse.Namespace) -> OddsResult:
+    """Exact odds from parsed options, as ``{"success": p, "margin": {"-k": p, ...}}``.
+
+    Contests add ``"tie"``; ``--wounds`` adds ``"strain"`` (amount -> probability).
+
+    Raises:
+        Malformed: no target, two targets, or numbers out of range.
+    """
+    setup = CheckSetup(
+        ability=AbilityStrength(args.ability),
+        proficiency=args.proficiency,
+        advantages=args.advantages,
+        disadvantages=args.disadvantages,
+    )
+    chosen = [args.dc is not None, args.vs_result is not None, args.vs_ability is not None]
+    if sum(chosen) != 1:
+        raise Malformed("Give exactly one of --dc, --vs-result or --vs-ability.")
+    target: Target | None = None
+    opponent = None
+    if args.dc is not None:
+        target = Difficulty(args.dc)
+    elif args.vs_result is not None:
+        target = Opposition(args.vs_result)
+    else:
+        opponent = CheckSetup(
+            ability=AbilityStrength(args.vs_ability),
+            proficiency=args.vs_proficiency,
+            advantages=args.vs_advantages,
+            disadvantages=args.vs_disadvantages,
+        )
+    odds = check_odds(setup, target, opponent, retry=args.retry, wounds=args.wounds)
+    result: dict[str, object] = {
+        "success": float(odds.success),
+        "margin": {str(m): float(p) for m, p in odds.margin.items()},
+    }
+    if target is None or isinstance(target, Opposition):
+        result["tie"] = float(odds.tie)
+    if odds.strain is not None:
+        result["strain"] = {str(k): float(p) for k, p in odds.strain.items()}
+    return result
+
+
+def _percent(p: object) -> str:
+    return f"{float(p) * 100:6.2f}%" if isinstance(p, float | int) else "?"
+
+
+def format_table(result: OddsResult) -> str:
+    """A readable table: success, then each margin with its chance and the chance of at least it."""
+    lines = [f"Success {_percent(result['success'])}"]
+    if "tie" in result:
+        lines.append(f"Tie     {_percent(result['tie'])}")
+    margin = result["margin"]
+    lines.append("")
+    lines.append(" margin   exactly  at least")
+    if isinstance(margin, Mapping):
+        items = sorted((int(k), float(v)) for k, v in margin.items())
+        remaining = 1.0
+        for m, p in items:
+            lines.append(f"{m:7d}  {_percent(p)}  {_percent(max(remaining, 0.0))}")
+            remaining -= p
+    strain = result.get("strain")
+    if isinstance(strain, Mapping):
+        lines.append("")
+        lines.append(" strain   chance")
+        for k, p in strain.items():
+            lines.append(f"{int(k):7d}  {_percent(p)}")
+    return "\n".join(lines)
+
+
+ODDS = OddsCommand(add_arguments=add_arguments, compute=compute, format_table=format_table)
