@@ -77,8 +77,10 @@ def make_init_data(
     query_id: str = "",
 ) -> str:
     """Build signed initData the way Telegram does for a user opening the app."""
-    fields = {"user": json.dumps(dict(user), separators=(",", ":"), ensure_ascii=False),
-              "auth_date": str(auth_date)}
+    fields = {
+        "user": json.dumps(dict(user), separators=(",", ":"), ensure_ascii=False),
+        "auth_date": str(auth_date),
+    }
     if query_id:
         fields["query_id"] = query_id
     if start_param:

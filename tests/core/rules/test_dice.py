@@ -53,10 +53,36 @@ def test_trailing_words_become_the_label() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "banana", "2d", "d", "2d6+", "+", "2d6 3", "2d6 d8", "2d6++3", "5d6kh6",
-     "5d6kh0", "3d6dl3", "2d20 adv", "4d6kh3 adv", "d1", "d0", "0d6", "1001d6", "d1001",
-     "500d6 + 501d6", "<b>2d6</b>", "2d6 +banana", "99999999999999999999d6", "7", "1+2",
-     "2d6" + "+1" * 30, "x" * 400],
+    [
+        "",
+        "   ",
+        "banana",
+        "2d",
+        "d",
+        "2d6+",
+        "+",
+        "2d6 3",
+        "2d6 d8",
+        "2d6++3",
+        "5d6kh6",
+        "5d6kh0",
+        "3d6dl3",
+        "2d20 adv",
+        "4d6kh3 adv",
+        "d1",
+        "d0",
+        "0d6",
+        "1001d6",
+        "d1001",
+        "500d6 + 501d6",
+        "<b>2d6</b>",
+        "2d6 +banana",
+        "99999999999999999999d6",
+        "7",
+        "1+2",
+        "2d6" + "+1" * 30,
+        "x" * 400,
+    ],
 )
 def test_rejects_nonsense_and_huge_rolls_with_a_friendly_message(text: str) -> None:
     with pytest.raises(Malformed) as caught:
@@ -73,7 +99,11 @@ def test_the_limit_is_exactly_a_thousand_dice_of_a_thousand_sides() -> None:
 def test_keep_highest_keeps_the_highest_faces() -> None:
     result = roll(parse("4d6kh3"), ScriptedRng([2, 6, 1, 5]))
     assert [(f.value, f.kept) for f in result.terms[0].faces] == [
-        (2, True), (6, True), (1, False), (5, True)]
+        (2, True),
+        (6, True),
+        (1, False),
+        (5, True),
+    ]
     assert result.total == 13
 
 
@@ -100,8 +130,13 @@ def test_seeded_rolls_repeat_and_fair_rolls_stay_in_range() -> None:
 
 @pytest.mark.parametrize(
     ("keep", "n"),
-    [(Keep.HIGHEST, 2), (Keep.LOWEST, 2), (Keep.DROP_HIGHEST, 1), (Keep.DROP_LOWEST, 1),
-     (Keep.ALL, 0)],
+    [
+        (Keep.HIGHEST, 2),
+        (Keep.LOWEST, 2),
+        (Keep.DROP_HIGHEST, 1),
+        (Keep.DROP_LOWEST, 1),
+        (Keep.ALL, 0),
+    ],
 )
 def test_keep_rules_match_brute_force_sorting(keep: Keep, n: int) -> None:
     term = DiceTerm(count=3, sides=4, keep=keep, keep_n=n)
@@ -116,9 +151,7 @@ def test_keep_rules_match_brute_force_sorting(keep: Keep, n: int) -> None:
             Keep.ALL: ordered,
         }[keep]
         assert kept == expected
-        assert evaluate(
-            parse(str(term)), (faces,)
-        ).total == sum(expected)
+        assert evaluate(parse(str(term)), (faces,)).total == sum(expected)
 
 
 # --- Hypothesis: strategies that follow the grammar -------------------------
@@ -142,8 +175,9 @@ def dice_terms(draw: st.DrawFn) -> str:
 
 @st.composite
 def expressions(draw: st.DrawFn) -> str:
-    terms = draw(st.lists(st.one_of(dice_terms(), st.integers(0, 999).map(str)), min_size=1,
-                          max_size=6))
+    terms = draw(
+        st.lists(st.one_of(dice_terms(), st.integers(0, 999).map(str)), min_size=1, max_size=6)
+    )
     if not any("d" in t for t in terms):
         terms.append(draw(dice_terms()))
     text = terms[0]

@@ -1,0 +1,149 @@
+"""Use cases: what a player can do, independent of Telegram or the web.
+
+Each use case validates its input first (so bad input changes nothing), then
+loads, applies a rule and saves inside one transaction, and returns plain data
+for the edges to render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from tortoise.transactions import in_transaction
+
+from core.errors import TryAgain
+from core.locks import KeyedLock
+from core.rules import dice
+from core.rules.rng import Rng
+from core.store.models import Chat, RollRecord
+from core.store.repo import guarded, upsert_chat, upsert_player
+
+RECENT_ROLLS = 10
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    """Who is acting, as Telegram tells us."""
+
+    tg_id: int
+    first_name: str
+    last_name: str = ""
+    username: str = ""
+
+    @property
+    def display_name(self) -> str:
+        return " ".join(p for p in (self.first_name, self.last_name) if p) or "player"
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    tg_id: int
+    kind: str
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class RollLine:
+    notation: str
+    label: str
+    total: int
+    chat_title: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Home:
+    """What the Mini App's first page shows a player."""
+
+    player: PlayerRef
+    chat_title: str
+    recent_rolls: tuple[RollLine, ...]
+
+
+def _faces(result: dice.RollResult) -> list[list[list[int]]]:
+    return [[[f.value, int(f.kept)] for f in term.faces] for term in result.terms]
+
+
+class Play:
+    """The application's use cases, with their dependencies passed in."""
+
+    def __init__(self, rng: Rng, locks: KeyedLock, clock: Callable[[], float]) -> None:
+        self.rng = rng
+        self.locks = locks
+        self.clock = clock
+
+    async def roll(self, chat: ChatRef, player: PlayerRef, text: str) -> dice.RollResult:
+        """Roll dice notation for a player in a chat and keep it in the log.
+
+        Raises:
+            Malformed: the notation is not a roll (nothing is stored).
+            TryAgain: the database is unreachable.
+        """
+        expression = dice.parse(text)
+        result = dice.roll(expression, self.rng)
+        async with guarded(), in_transaction():
+            chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
+            player_row = await upsert_player(
+                player.tg_id, player.first_name, player.last_name, player.username
+            )
+            await RollRecord.create(
+                chat=chat_row,
+                player=player_row,
+                notation=expression.notation,
+                label=expression.label,
+                total=result.total,
+                faces=_faces(result),
+            )
+        return result
+
+    async def health(self) -> bool:
+        """True when the database answers."""
+        try:
+            async with guarded():
+                await Chat.filter(id=0).exists()
+        except TryAgain:
+            return False
+        return True
+
+    async def chat_app_token(self, chat: ChatRef) -> str:
+        """The unguessable token that opens the Mini App for a chat."""
+        async with guarded():
+            return (await upsert_chat(chat.tg_id, chat.kind, chat.title)).app_token
+
+    async def mark_started(self, player: PlayerRef) -> None:
+        """Remember that a player opened a private chat with the bot."""
+        async with guarded():
+            row = await upsert_player(
+                player.tg_id, player.first_name, player.last_name, player.username
+            )
+            if not row.started_private:
+                row.started_private = True
+                await row.save(update_fields=["started_private"])
+
+    async def home(self, player: PlayerRef, start_param: str) -> Home:
+        """The Mini App home page for a verified player.
+
+        The chat named by ``start_param`` is shown only to players who have
+        played in it; nothing about other players is returned.
+        """
+        async with guarded():
+            row = await upsert_player(
+                player.tg_id, player.first_name, player.last_name, player.username
+            )
+            chat_title = ""
+            if start_param:
+                chat = await Chat.get_or_none(app_token=start_param)
+                if chat is not None and await RollRecord.exists(chat=chat, player=row):
+                    chat_title = chat.title
+            records = (
+                await RollRecord.filter(player=row)
+                .order_by("-created_at", "-id")
+                .limit(RECENT_ROLLS)
+                .prefetch_related("chat")
+            )
+        lines = tuple(
+            RollLine(r.notation, r.label, r.total, r.chat.title, r.created_at) for r in records
+        )
+        return Home(player=player, chat_title=chat_title, recent_rolls=lines)

@@ -1,0 +1,53 @@
+"""Database lifecycle: configuration, migrating on start, and shutdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tortoise import Tortoise, connections
+from tortoise.migrations.api import migrate
+
+MODELS = ["core.store.models"]
+
+
+def tortoise_config(database_url: str) -> dict[str, Any]:
+    """The tortoise configuration for one database URL."""
+    return {
+        "connections": {"default": database_url},
+        "apps": {
+            "models": {
+                "models": MODELS,
+                "default_connection": "default",
+                "migrations": "migrations",
+            }
+        },
+        "use_tz": True,
+        "timezone": "UTC",
+    }
+
+
+def _ensure_sqlite_folder(database_url: str) -> None:
+    if database_url.startswith("sqlite://"):
+        path = database_url.removeprefix("sqlite://").split("?", 1)[0]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
+async def migrate_database(database_url: str) -> None:
+    """Apply every pending migration, then close the connections it opened."""
+    _ensure_sqlite_folder(database_url)
+    await migrate(config=tortoise_config(database_url))
+    await connections.close_all()
+
+
+async def open_database(database_url: str, *, apply_migrations: bool = True) -> None:
+    """Migrate (optionally) and initialise the ORM for the application."""
+    if apply_migrations:
+        await migrate_database(database_url)
+    _ensure_sqlite_folder(database_url)
+    await Tortoise.init(config=tortoise_config(database_url))
+
+
+async def close_database() -> None:
+    await connections.close_all()

@@ -1,0 +1,66 @@
+"""Database rows. Players and chats are found by their Telegram id (``tg_id``)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class ChatKind(StrEnum):
+    PRIVATE = "private"
+    GROUP = "group"
+    SUPERGROUP = "supergroup"
+    CHANNEL = "channel"
+
+
+class Player(Model):
+    """A Telegram user who has used the bot."""
+
+    id = fields.BigIntField(primary_key=True)
+    tg_id = fields.BigIntField(unique=True)
+    first_name = fields.CharField(max_length=128, default="")
+    last_name = fields.CharField(max_length=128, default="")
+    username = fields.CharField(max_length=64, default="")
+    started_private = fields.BooleanField(default=False)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "player"
+
+
+class Chat(Model):
+    """A Telegram chat the bot has been used in."""
+
+    id = fields.BigIntField(primary_key=True)
+    tg_id = fields.BigIntField(unique=True)
+    kind = fields.CharEnumField(ChatKind, max_length=16)
+    title = fields.CharField(max_length=255, default="")
+    app_token = fields.CharField(max_length=32, unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "chat"
+
+
+class RollRecord(Model):
+    """One dice roll made with /roll, kept for the log."""
+
+    id = fields.BigIntField(primary_key=True)
+    chat: fields.ForeignKeyRelation[Chat] = fields.ForeignKeyField(
+        "models.Chat", related_name="rolls", on_delete=fields.CASCADE
+    )
+    player: fields.ForeignKeyRelation[Player] = fields.ForeignKeyField(
+        "models.Player", related_name="rolls", on_delete=fields.CASCADE
+    )
+    notation = fields.CharField(max_length=300)
+    label = fields.CharField(max_length=160, default="")
+    total = fields.BigIntField()
+    faces: fields.Field[list[list[list[int]]]] = fields.JSONField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "roll_record"
+        indexes = (("player_id", "created_at"), ("chat_id", "created_at"))

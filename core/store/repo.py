@@ -1,0 +1,66 @@
+"""Reading and writing rows; database failures become :class:`~core.errors.TryAgain`."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
+from tortoise.transactions import in_transaction
+
+from core.errors import TryAgain
+from core.store.models import Chat, ChatKind, Player
+
+
+@asynccontextmanager
+async def guarded() -> AsyncIterator[None]:
+    """Turn a database outage into a friendly 'try again'."""
+    try:
+        yield
+    except (DBConnectionError, OperationalError, ConnectionError, OSError) as error:
+        raise TryAgain("The game store is unreachable. Try again in a moment.") from error
+
+
+async def upsert_player(
+    tg_id: int, first_name: str, last_name: str = "", username: str = ""
+) -> Player:
+    """Create or refresh a player row (safe when two updates race)."""
+    values = {
+        "first_name": first_name[:128],
+        "last_name": last_name[:128],
+        "username": username[:64],
+    }
+    player = await Player.get_or_none(tg_id=tg_id)
+    if player is None:
+        try:
+            async with in_transaction():  # a savepoint: a lost race rolls back only this
+                return await Player.create(tg_id=tg_id, **values)  # type: ignore[arg-type]
+        except IntegrityError:
+            player = await Player.get(tg_id=tg_id)
+    if any(getattr(player, k) != v for k, v in values.items()):
+        await Player.filter(id=player.id).update(**values)
+        for key, value in values.items():
+            setattr(player, key, value)
+    return player
+
+
+async def upsert_chat(tg_id: int, kind: str, title: str = "") -> Chat:
+    """Create or refresh a chat row, giving it an unguessable Mini App token."""
+    chat_kind = ChatKind(kind)
+    chat = await Chat.get_or_none(tg_id=tg_id)
+    if chat is None:
+        try:
+            async with in_transaction():
+                return await Chat.create(
+                    tg_id=tg_id,
+                    kind=chat_kind,
+                    title=title[:255],
+                    app_token=secrets.token_urlsafe(16),
+                )
+        except IntegrityError:
+            chat = await Chat.get(tg_id=tg_id)
+    if chat.title != title[:255] or chat.kind != chat_kind:
+        await Chat.filter(id=chat.id).update(title=title[:255], kind=chat_kind)
+        chat.title, chat.kind = title[:255], chat_kind
+    return chat

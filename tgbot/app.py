@@ -1,0 +1,79 @@
+"""The one place that wires the bot: features, error handling, commands."""
+
+from __future__ import annotations
+
+import logging
+from types import ModuleType
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes
+
+from core.rules.errors import StonetableError
+from tgbot.context import BotDeps, StonetableApplication, StonetableContext
+from tgbot.features import roll, sheet, start
+from tgbot.processor import PerChatUpdateProcessor
+from tgbot.render.errors import user_message
+
+log = logging.getLogger(__name__)
+
+FEATURES: tuple[ModuleType, ...] = (start, roll, sheet)
+
+
+def build_application(
+    *, token: str, api_url: str, deps: BotDeps, webhook_mode: bool, rate_limit: bool = True
+) -> StonetableApplication:
+    """Build the PTB application for a Bot API server at ``api_url``."""
+    builder = (
+        ApplicationBuilder()
+        .application_class(StonetableApplication, kwargs={"deps": deps})
+        .token(token)
+        .base_url(f"{api_url}/bot")
+        .base_file_url(f"{api_url}/file/bot")
+        .context_types(ContextTypes(context=StonetableContext))
+        .concurrent_updates(PerChatUpdateProcessor(256))
+        .get_updates_read_timeout(35)
+    )
+    if rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=2))  # type: ignore[arg-type]
+    if webhook_mode:
+        builder = builder.updater(None)
+    application = builder.build()
+    assert isinstance(application, StonetableApplication)
+    for feature in FEATURES:
+        application.add_handlers(feature.handlers())
+    application.add_error_handler(on_error)
+    return application
+
+
+async def register_commands(application: StonetableApplication) -> None:
+    """Publish the command menu for private chats and for groups."""
+    specs = [spec for feature in FEATURES for spec in feature.COMMANDS]
+    private = [BotCommand(s.name, s.description) for s in specs if s.private]
+    group = [BotCommand(s.name, s.description) for s in specs if s.group]
+    await application.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
+    await application.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
+
+
+async def on_error(update: object, context: StonetableContext) -> None:
+    """Tell the user what went wrong in one short line; log what we did not expect."""
+    error = context.error
+    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
+        return
+    if not isinstance(error, StonetableError):
+        log.error("Update %r failed", update, exc_info=error)
+    if not isinstance(update, Update) or error is None:
+        return
+    text = user_message(error)
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(text[:200], show_alert=True)
+        elif update.effective_message is not None:
+            await update.effective_message.reply_text(text, do_quote=True)
+    except (BadRequest, Forbidden):
+        log.warning("Could not tell the user about an error", exc_info=True)

@@ -1,0 +1,45 @@
+"""What every feature shares: command specs and translating Telegram objects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram import Chat, Update, User
+
+from core.play import ChatRef, PlayerRef
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command shown in Telegram's menu, in private chats, groups or both."""
+
+    name: str
+    description: str
+    private: bool = True
+    group: bool = True
+
+
+def player_of(user: User) -> PlayerRef:
+    return PlayerRef(
+        tg_id=user.id,
+        first_name=user.first_name or "",
+        last_name=user.last_name or "",
+        username=user.username or "",
+    )
+
+
+def chat_of(chat: Chat) -> ChatRef:
+    return ChatRef(tg_id=chat.id, kind=chat.type, title=chat.title or chat.full_name or "")
+
+
+def actor(update: Update) -> tuple[ChatRef, PlayerRef]:
+    """The chat and player of an update that has both."""
+    assert update.effective_chat is not None and update.effective_user is not None
+    return chat_of(update.effective_chat), player_of(update.effective_user)
+
+
+def command_args(update: Update) -> str:
+    """Everything after the command word, as typed."""
+    message = update.effective_message
+    text = (message.text or "") if message is not None else ""
+    return text.split(maxsplit=1)[1] if len(text.split(maxsplit=1)) > 1 else ""

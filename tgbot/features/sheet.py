@@ -1,0 +1,61 @@
+"""Opening the Mini App: a web_app button in private chats, a t.me link in groups."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppInfo
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import BaseHandler, CommandHandler
+
+from tgbot.context import StonetableContext
+from tgbot.features.common import CommandSpec, actor
+
+COMMANDS = [CommandSpec("sheet", "Open your character sheet")]
+NOT_CONFIGURED = "The Mini App isn't set up on this bot yet (the host needs to set WEBAPP_URL)."
+
+
+def sheet_button(
+    *,
+    chat_type: str,
+    webapp_url: str | None,
+    bot_username: str,
+    short_name: str | None,
+    token: str,
+) -> InlineKeyboardMarkup | None:
+    """The right "Open sheet" button for a chat type, or None without a Mini App."""
+    if webapp_url is None:
+        return None
+    if chat_type == ChatType.PRIVATE:
+        url = f"{webapp_url}?{urlencode({'startapp': token})}" if token else webapp_url
+        button = InlineKeyboardButton("📜 Open sheet", web_app=WebAppInfo(url=url))
+    else:
+        path = f"{bot_username}/{short_name}" if short_name else bot_username
+        button = InlineKeyboardButton(
+            "📜 Open sheet", url=f"https://t.me/{path}?{urlencode({'startapp': token})}"
+        )
+    return InlineKeyboardMarkup([[button]])
+
+
+async def markup_for(update: Update, context: StonetableContext) -> InlineKeyboardMarkup | None:
+    chat, _ = actor(update)
+    deps = context.deps
+    token = "" if chat.kind == ChatType.PRIVATE else await deps.play.chat_app_token(chat)
+    return sheet_button(
+        chat_type=chat.kind,
+        webapp_url=deps.webapp_url,
+        bot_username=context.bot.username,
+        short_name=deps.settings.miniapp_short_name,
+        token=token,
+    )
+
+
+async def sheet(update: Update, context: StonetableContext) -> None:
+    markup = await markup_for(update, context)
+    assert update.effective_message is not None
+    text = "Your sheet opens inside Telegram:" if markup else NOT_CONFIGURED
+    await update.effective_message.reply_text(text, reply_markup=markup, parse_mode=ParseMode.HTML)
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [CommandHandler("sheet", sheet)]

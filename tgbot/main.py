@@ -1,0 +1,169 @@
+"""Composition root: builds every dependency once and runs the bot and the Mini App.
+
+One process, one event loop: an aiohttp server (Mini App, JSON API, webhook,
+and the sandbox when there is no token) and the python-telegram-bot
+Application, polling when no WEBHOOK_URL is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from telegram import Update
+
+from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
+from core.play import Play
+from core.rules.rng import FairRng, Rng
+from core.settings import Settings
+from core.store.db import close_database, open_database
+from tgbot.app import build_application, register_commands
+from tgbot.context import BotDeps, StonetableApplication
+from webapp.app import create_app
+from webapp.deps import WebDeps, Webhook
+
+if TYPE_CHECKING:
+    from tgbot.sandbox.fake_api import FakeBotApi
+
+log = logging.getLogger("stonetable")
+SANDBOX_PREFIX = "/sandbox"
+WEBHOOK_PATH = "/telegram/webhook"
+
+
+def build_locks(settings: Settings) -> KeyedLock:
+    """Redis locks when REDIS_URL is set, in-process locks otherwise."""
+    if settings.redis_url is None:
+        return InProcessKeyedLock(settings.lock_lease_seconds, settings.lock_wait_seconds)
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
+    return RedisKeyedLock(redis, settings.lock_lease_seconds, settings.lock_wait_seconds)
+
+
+class Runtime:
+    """Everything the process runs, started and stopped in order."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        rng: Rng | None = None,
+        clock: Callable[[], float] = time.time,
+        rate_limit: bool = True,
+    ) -> None:
+        self.settings = settings
+        self.rng = rng or FairRng()
+        self.clock = clock
+        self.rate_limit = rate_limit
+        self.locks: KeyedLock | None = None
+        self.application: StonetableApplication | None = None
+        self.sandbox: FakeBotApi | None = None
+        self._runner: web.AppRunner | None = None
+        self.port = settings.port
+
+    @property
+    def origin(self) -> str:
+        host = self.settings.host
+        host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        return f"http://{host}:{self.port}"
+
+    def _bot_token(self) -> str:
+        if self.settings.bot_token is not None:
+            return self.settings.bot_token
+        return f"{secrets.randbelow(9 * 10**9) + 10**9}:{secrets.token_urlsafe(27)}"
+
+    async def start(self) -> None:
+        settings = self.settings
+        await open_database(settings.database_url)
+        self.locks = build_locks(settings)
+        play = Play(self.rng, self.locks, self.clock)
+        token = self._bot_token()
+        web_app = create_app(
+            WebDeps(play, token, settings.initdata_max_age, self.clock,
+                    load_telegram_script=not settings.sandbox),
+            webhook=self._webhook(),
+        )
+        if settings.sandbox:
+            self.sandbox = self._mount_sandbox(web_app, token)
+        self._runner = web.AppRunner(web_app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, settings.host, settings.port)
+        await site.start()
+        self.port = self._bound_port(site)
+        webapp_url = settings.webapp_url or (f"{self.origin}/app" if settings.sandbox else None)
+        if self.sandbox is not None:
+            self.sandbox.webapp_url = webapp_url or f"{self.origin}/app"
+        api_url = (
+            f"{self.origin}{SANDBOX_PREFIX}/api" if settings.sandbox else settings.telegram_api_url
+        )
+        self.application = build_application(
+            token=token, api_url=api_url, deps=BotDeps(play, settings, webapp_url),
+            webhook_mode=settings.webhook, rate_limit=self.rate_limit,
+        )
+        await self.application.initialize()
+        await register_commands(self.application)
+        await self.application.start()
+        if not settings.webhook:
+            assert self.application.updater is not None
+            await self.application.updater.start_polling(
+                allowed_updates=Update.ALL_TYPES, timeout=10
+            )
+        log.info("Stonetable is up on %s (bot @%s)", self.origin, self.application.bot.username)
+
+    def _webhook(self) -> Webhook | None:
+        if self.settings.webhook_url is None or self.settings.webhook_secret is None:
+            return None
+        path = urlsplit(self.settings.webhook_url).path or WEBHOOK_PATH
+        return Webhook(path=path, secret=self.settings.webhook_secret, feed=self._feed)
+
+    async def _feed(self, data: dict[str, Any]) -> None:
+        assert self.application is not None
+        update = Update.de_json(data, self.application.bot)
+        await self.application.update_queue.put(update)
+
+    def _mount_sandbox(self, web_app: web.Application, token: str) -> FakeBotApi:
+        from tgbot.sandbox.fake_api import FakeBotApi
+        from tgbot.sandbox.web import setup_sandbox
+
+        api = FakeBotApi(token=token, webapp_url=f"{self.origin}/app")
+        setup_sandbox(web_app, api, prefix=SANDBOX_PREFIX)
+        return api
+
+    @staticmethod
+    def _bound_port(site: web.TCPSite) -> int:
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        return int(sockets[0].getsockname()[1]) if sockets else site._port
+
+    async def stop(self) -> None:
+        application = self.application
+        if application is not None:
+            if application.updater is not None and application.updater.running:
+                await application.updater.stop()
+            if application.running:
+                await application.stop()
+            await application.shutdown()
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self.locks is not None:
+            await self.locks.aclose()
+        await close_database()
+
+
+async def serve(settings: Settings, stop: asyncio.Event) -> None:
+    """Run until ``stop`` is set."""
+    runtime = Runtime(settings)
+    try:
+        await runtime.start()
+        if runtime.sandbox is not None:
+            print(f"\n  Sandbox ready: open {runtime.origin}{SANDBOX_PREFIX} in your browser\n",
+                  flush=True)
+        await stop.wait()
+    finally:
+        await runtime.stop()

@@ -1,0 +1,75 @@
+"""The Mini App and HTTP side: pages, JSON API, health and the Telegram webhook."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+
+from webapp import views
+from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).parent
+
+
+CSP = (
+    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self' 'unsafe-inline';"
+    " img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; object-src 'none'"
+)
+
+
+@web.middleware
+async def security_headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    response = await handler(request)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    if request.path.startswith(("/app", "/api")):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+async def receive_update(request: web.Request) -> web.Response:
+    """Telegram's webhook: check the secret in constant time, then queue the update."""
+    hook = request.app[WEBHOOK]
+    sent = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+    if not hmac.compare_digest(sent.encode(), hook.secret.encode()):
+        return web.json_response({"ok": False}, status=403)
+    try:
+        update = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return web.json_response({"ok": False}, status=400)
+    if not isinstance(update, dict) or not isinstance(update.get("update_id"), int):
+        return web.json_response({"ok": False}, status=400)
+    await hook.feed(update)
+    return web.json_response({"ok": True})
+
+
+def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Application:
+    """Build the aiohttp application (nothing starts until it is run)."""
+    app = web.Application(middlewares=[security_headers], client_max_size=2 * 1024 * 1024)
+    app[DEPS] = deps
+    aiohttp_jinja2.setup(
+        app,
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=jinja2.select_autoescape(default=True),
+    )
+    app.router.add_get("/app", views.shell)
+    app.router.add_get("/app/", views.shell)
+    app.router.add_get("/app/home", views.home)
+    app.router.add_get("/api/me", views.api_me)
+    app.router.add_get("/healthz", views.healthz)
+    app.router.add_static("/static", HERE / "static", append_version=True, name="static")
+    if webhook is not None:
+        app[WEBHOOK] = webhook
+        app.router.add_post(webhook.path, receive_update)
+    return app

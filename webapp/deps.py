@@ -1,0 +1,35 @@
+"""Typed application keys and the dependencies of the web side."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from core.play import Play
+
+
+@dataclass(frozen=True)
+class WebDeps:
+    """What the web side needs, built once in the composition root."""
+
+    play: Play
+    bot_token: str
+    initdata_max_age: int
+    clock: Callable[[], float]
+    load_telegram_script: bool = True
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Where Telegram posts updates, the secret it must send, and who takes them."""
+
+    path: str
+    secret: str
+    feed: Callable[[dict[str, Any]], Awaitable[None]]
+
+
+DEPS = web.AppKey("deps", WebDeps)
+WEBHOOK = web.AppKey("webhook", Webhook)
