@@ -1,0 +1,2111 @@
+"""An in-memory stand-in for the Telegram Bot API, one group chat and a few players.
+
+Invariants:
+    * All state lives in one ``FakeBotApi`` and changes only under its lock.
+    * Messages are stored as Telegram sends them: plain text plus entities whose
+      offsets and lengths count UTF-16 code units.
+    * Every visible change (new, edited or deleted message, pin, callback answer,
+      player starting the bot) appends one event to a bounded change feed with a
+      strictly increasing sequence number.
+    * Updates wait in a bounded queue until ``getUpdates`` confirms them with a
+      higher offset or the webhook receiver answers 2xx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import math
+import re
+import secrets
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+import aiohttp
+
+from webapp.auth import make_init_data
+
+Json = dict[str, Any]
+
+MAX_TEXT_LENGTH = 4096
+MAX_CAPTION_LENGTH = 1024
+MAX_CALLBACK_DATA_BYTES = 64
+MAX_ANSWER_TEXT_LENGTH = 200
+MAX_BUTTONS = 100
+MAX_PENDING_UPDATES = 1000
+MAX_EVENTS = 2000
+MAX_ALERTS_PER_USER = 100
+MAX_OPEN_QUERIES = 500
+MAX_MESSAGES_PER_CHAT = 5000
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+WEB_APP_VERSION = "8.0"
+DEFAULT_ALLOWED_UPDATES = frozenset(
+    {
+        "message",
+        "edited_message",
+        "channel_post",
+        "edited_channel_post",
+        "business_connection",
+        "business_message",
+        "edited_business_message",
+        "deleted_business_messages",
+        "inline_query",
+        "chosen_inline_result",
+        "callback_query",
+        "shipping_query",
+        "pre_checkout_query",
+        "purchased_paid_media",
+        "poll",
+        "poll_answer",
+        "my_chat_member",
+        "chat_join_request",
+        "chat_boost",
+        "removed_chat_boost",
+    }
+)
+CHAT_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+COMMAND_SCOPES = frozenset(
+    {
+        "default",
+        "all_private_chats",
+        "all_group_chats",
+        "all_chat_administrators",
+        "chat",
+        "chat_administrators",
+        "chat_member",
+    }
+)
+
+LIGHT_THEME: dict[str, str] = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#999999",
+    "link_color": "#2481cc",
+    "button_color": "#2481cc",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#efeff3",
+    "header_bg_color": "#ffffff",
+    "bottom_bar_bg_color": "#ffffff",
+    "accent_text_color": "#2481cc",
+    "section_bg_color": "#ffffff",
+    "section_header_text_color": "#6d6d72",
+    "section_separator_color": "#e7e7e7",
+    "subtitle_text_color": "#999999",
+    "destructive_text_color": "#ff3b30",
+}
+DARK_THEME: dict[str, str] = {
+    "bg_color": "#212121",
+    "text_color": "#ffffff",
+    "hint_color": "#aaaaaa",
+    "link_color": "#8774e1",
+    "button_color": "#8774e1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#0f0f0f",
+    "header_bg_color": "#212121",
+    "bottom_bar_bg_color": "#212121",
+    "accent_text_color": "#8774e1",
+    "section_bg_color": "#212121",
+    "section_header_text_color": "#aaaaaa",
+    "section_separator_color": "#0f0f0f",
+    "subtitle_text_color": "#aaaaaa",
+    "destructive_text_color": "#e53935",
+}
+THEMES: dict[str, dict[str, str]] = {"light": LIGHT_THEME, "dark": DARK_THEME}
+
+
+class ApiError(Exception):
+    """A Bot API error reply: ``{"ok": false, "error_code": ..., "description": ...}``."""
+
+    def __init__(self, code: int, description: str, parameters: Json | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.parameters = parameters
+
+    def payload(self) -> Json:
+        """Return the JSON body Telegram would send for this error."""
+        body: Json = {"ok": False, "error_code": self.code, "description": self.description}
+        if self.parameters:
+            body["parameters"] = self.parameters
+        return body
+
+
+def bad_request(detail: str) -> ApiError:
+    """Return a 400 error with Telegram's ``Bad Request:`` prefix."""
+    return ApiError(400, f"Bad Request: {detail}")
+
+
+class SandboxError(Exception):
+    """A player action that no Telegram client would let a user do."""
+
+
+# --------------------------------------------------------------------------- text
+
+
+def utf16_len(text: str) -> int:
+    """Return the length of ``text`` in UTF-16 code units, as Telegram counts."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def _utf16_offsets(text: str) -> list[int]:
+    """Return the UTF-16 offset of every index of ``text`` plus one for its end."""
+    offsets = [0]
+    for ch in text:
+        offsets.append(offsets[-1] + (2 if ord(ch) > 0xFFFF else 1))
+    return offsets
+
+
+_HTML_SPACES = frozenset(" \t\r\n\v\f\0")
+_HTML_TAGS = frozenset(
+    {
+        "a",
+        "b",
+        "strong",
+        "i",
+        "em",
+        "s",
+        "strike",
+        "del",
+        "u",
+        "ins",
+        "tg-spoiler",
+        "tg-emoji",
+        "span",
+        "pre",
+        "code",
+        "blockquote",
+    }
+)
+_SIMPLE_TAG_TYPES = {
+    "b": "bold",
+    "strong": "bold",
+    "i": "italic",
+    "em": "italic",
+    "u": "underline",
+    "ins": "underline",
+    "s": "strikethrough",
+    "strike": "strikethrough",
+    "del": "strikethrough",
+    "tg-spoiler": "spoiler",
+    "span": "spoiler",
+}
+_NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+_ENTITY_RE = re.compile(r"&(?:#[xX]([0-9a-fA-F]{1,8})|#([0-9]{1,10})|([a-zA-Z]{1,10}));")
+
+
+def _parse_error(detail: str) -> ApiError:
+    return bad_request(f"can't parse entities: {detail}")
+
+
+@dataclass
+class _OpenTag:
+    name: str
+    argument: str
+    utf16_start: int
+    text_start: int
+    byte_offset: int
+
+
+class _HtmlParser:
+    """Telegram's HTML parse mode: text plus entities, or a 400 error."""
+
+    def __init__(self, source: str, resolve_user: Callable[[int], Json | None]) -> None:
+        self.src = source
+        self.pos = 0
+        self.out: list[str] = []
+        self.out_len = 0
+        self.utf16 = 0
+        self.open: list[_OpenTag] = []
+        self.entities: list[Json] = []
+        self.resolve_user = resolve_user
+
+    def byte_offset(self, index: int) -> int:
+        """Return the UTF-8 byte offset of ``index`` in the source."""
+        return len(self.src[:index].encode("utf-8", "surrogatepass"))
+
+    def emit(self, ch: str) -> None:
+        """Append one character to the plain text."""
+        self.out.append(ch)
+        self.out_len += 1
+        self.utf16 += 2 if ord(ch) > 0xFFFF else 1
+
+    def decode_entity(self, index: int) -> tuple[str, int] | None:
+        """Decode ``&...;`` at ``index``; return the character and the next index."""
+        match = _ENTITY_RE.match(self.src, index)
+        if match is None:
+            return None
+        hex_code, dec_code, name = match.groups()
+        if name is not None:
+            char = _NAMED_ENTITIES.get(name)
+            return (char, match.end()) if char else None
+        code = int(hex_code, 16) if hex_code else int(dec_code)
+        if code == 0 or code >= 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            return None
+        return chr(code), match.end()
+
+    def parse(self) -> tuple[str, list[Json]]:
+        """Run the parser over the whole source."""
+        src = self.src
+        while self.pos < len(src):
+            ch = src[self.pos]
+            if ch == "&":
+                decoded = self.decode_entity(self.pos)
+                if decoded is None:
+                    raise _parse_error(
+                        f'Character "&" must be escaped as "&amp;" at byte offset '
+                        f"{self.byte_offset(self.pos)}"
+                    )
+                self.emit(decoded[0])
+                self.pos = decoded[1]
+            elif ch == "<":
+                if self.pos + 1 < len(src) and src[self.pos + 1] == "/":
+                    self.end_tag()
+                else:
+                    self.start_tag()
+            else:
+                self.emit(ch)
+                self.pos += 1
+        if self.open:
+            raise _parse_error(
+                f'Can\'t find end tag corresponding to start tag "{self.open[-1].name}"'
+            )
+        return "".join(self.out), self.entities
+
+    def skip_spaces(self) -> None:
+        """Advance past HTML whitespace."""
+        while self.pos < len(self.src) and self.src[self.pos] in _HTML_SPACES:
+            self.pos += 1
+
+    def read_until_space_or_gt(self) -> str:
+        """Read a name up to whitespace or ``>``."""
+        begin = self.pos
+        while self.pos < len(self.src) and self.src[self.pos] not in _HTML_SPACES:
+            if self.src[self.pos] == ">":
+                break
+            self.pos += 1
+        return self.src[begin : self.pos]
+
+    def start_tag(self) -> None:
+        """Parse ``<tag attr=...>`` and push it."""
+        begin = self.pos
+        offset = self.byte_offset(begin)
+        self.pos += 1
+        name = self.read_until_space_or_gt().lower()
+        if self.pos >= len(self.src):
+            raise _parse_error(f"Unclosed start tag at byte offset {offset}")
+        if name not in _HTML_TAGS:
+            raise _parse_error(f'Unsupported start tag "{name}" at byte offset {offset}')
+        argument = ""
+        while self.src[self.pos] != ">":
+            argument = self.attribute(name, offset, argument)
+        self.pos += 1
+        if name == "span" and argument != "spoiler":
+            raise _parse_error(f'Tag "span" must have class "tg-spoiler" at byte offset {offset}')
+        self.open.append(_OpenTag(name, argument, self.utf16, self.out_len, offset))
+
+    def attribute(self, tag: str, offset: int, argument: str) -> str:
+        """Parse one attribute of ``tag``; return the tag's (possibly new) argument."""
+        self.skip_spaces()
+        if self.pos >= len(self.src):
+            raise _parse_error(f"Unclosed start tag at byte offset {offset}")
+        if self.src[self.pos] == ">":
+            return argument
+        begin = self.pos
+        while self.pos < len(self.src) and self.src[self.pos] not in _HTML_SPACES:
+            if self.src[self.pos] in "=>":
+                break
+            self.pos += 1
+        attr = self.src[begin : self.pos].lower()
+        if not attr:
+            raise _parse_error(f'Empty attribute name in the tag "{tag}" at byte offset {offset}')
+        self.skip_spaces()
+        if self.pos >= len(self.src):
+            raise _parse_error(f"Unclosed start tag at byte offset {offset}")
+        if self.src[self.pos] != "=":
+            if tag == "blockquote" and attr == "expandable":
+                return "1"
+            raise _parse_error(
+                "Expected equal sign in declaration of an attribute of the tag "
+                f'"{tag}" at byte offset {offset}'
+            )
+        self.pos += 1
+        self.skip_spaces()
+        value = self.attribute_value(offset)
+        return _tag_argument(tag, attr, value, argument)
+
+    def attribute_value(self, offset: int) -> str:
+        """Parse a quoted string or a bare name token."""
+        src = self.src
+        if self.pos >= len(src):
+            raise _parse_error(f"Unclosed start tag at byte offset {offset}")
+        quote_char = src[self.pos]
+        if quote_char not in "'\"":
+            begin = self.pos
+            while self.pos < len(src) and (src[self.pos].isalnum() or src[self.pos] in ".-"):
+                self.pos += 1
+            if self.pos >= len(src) or (src[self.pos] not in _HTML_SPACES and src[self.pos] != ">"):
+                raise _parse_error(
+                    f"Unexpected end of name token at byte offset {self.byte_offset(self.pos)}"
+                )
+            return src[begin : self.pos].lower()
+        self.pos += 1
+        chars: list[str] = []
+        while self.pos < len(src) and src[self.pos] != quote_char:
+            decoded = self.decode_entity(self.pos) if src[self.pos] == "&" else None
+            if decoded is not None:
+                chars.append(decoded[0])
+                self.pos = decoded[1]
+            else:
+                chars.append(src[self.pos])
+                self.pos += 1
+        if self.pos >= len(src):
+            raise _parse_error(f"Unclosed start tag at byte offset {offset}")
+        self.pos += 1
+        return "".join(chars)
+
+    def end_tag(self) -> None:
+        """Parse ``</tag>`` and close the innermost open tag."""
+        begin = self.pos
+        offset = self.byte_offset(begin)
+        if not self.open:
+            raise _parse_error(f"Unexpected end tag at byte offset {offset}")
+        self.pos += 2
+        name = self.read_until_space_or_gt().lower()
+        self.skip_spaces()
+        if self.pos >= len(self.src) or self.src[self.pos] != ">":
+            raise _parse_error(f"Unclosed end tag at byte offset {offset}")
+        self.pos += 1
+        tag = self.open.pop()
+        if name and name != tag.name:
+            raise _parse_error(
+                f'Unmatched end tag at byte offset {offset}, expected "</{tag.name}>", '
+                f'found "</{name}>"'
+            )
+        if self.utf16 > tag.utf16_start:
+            self.close_entity(tag)
+
+    def close_entity(self, tag: _OpenTag) -> None:
+        """Turn a closed, non-empty tag into an entity."""
+        start, length = tag.utf16_start, self.utf16 - tag.utf16_start
+        entity: Json = {"offset": start, "length": length}
+        if tag.name in _SIMPLE_TAG_TYPES:
+            entity["type"] = _SIMPLE_TAG_TYPES[tag.name]
+        elif tag.name == "a":
+            link = self.link_entity(tag)
+            if link is None:
+                return
+            entity.update(link)
+        elif tag.name == "code":
+            entity.update(type="code", language=tag.argument)
+        elif tag.name == "pre":
+            self.close_pre(entity)
+            return
+        elif tag.name == "blockquote":
+            entity["type"] = "expandable_blockquote" if tag.argument else "blockquote"
+        else:
+            if not tag.argument.isdigit():
+                raise _parse_error("Invalid custom emoji identifier specified")
+            entity.update(type="custom_emoji", custom_emoji_id=tag.argument)
+        self.entities.append(entity)
+
+    def close_pre(self, entity: Json) -> None:
+        """Add a pre entity, merging ``<pre><code class="language-x">`` into one."""
+        last = self.entities[-1] if self.entities else None
+        if (
+            last is not None
+            and last["type"] == "code"
+            and last["offset"] == entity["offset"]
+            and last["length"] == entity["length"]
+        ):
+            self.entities.pop()
+            entity["language"] = last.get("language", "")
+        entity["type"] = "pre"
+        self.entities.append(entity)
+
+    def link_entity(self, tag: _OpenTag) -> Json | None:
+        """Return the entity fields for ``<a>``, or None when Telegram drops the link."""
+        url = tag.argument or "".join(self.out[tag.text_start :])
+        user_match = re.fullmatch(r"tg://user\?id=(\d{1,19})", url.strip(), re.IGNORECASE)
+        if user_match:
+            user = self.resolve_user(int(user_match.group(1)))
+            return {"type": "text_mention", "user": user} if user else None
+        normalized = normalize_url(url)
+        return {"type": "text_link", "url": normalized} if normalized else None
+
+
+def _tag_argument(tag: str, attr: str, value: str, current: str) -> str:
+    """Return the argument a tag keeps from one of its attributes."""
+    if tag == "a" and attr == "href":
+        return value
+    if tag == "code" and attr == "class" and value.startswith("language-"):
+        return value[len("language-") :]
+    if tag == "span" and attr == "class" and value.startswith("tg-"):
+        return value[len("tg-") :]
+    if tag == "tg-emoji" and attr == "emoji-id":
+        return value
+    if tag == "blockquote" and attr == "expandable":
+        return "1"
+    return current
+
+
+def normalize_url(url: str) -> str | None:
+    """Return the URL as Telegram stores it for a link, or None when it is not a link."""
+    url = url.strip()
+    if not url or any(ch in url for ch in ' \n\t<>"'):
+        return None
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    if parts.scheme.lower() in ("tg", "ton"):
+        return url
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    if "." not in parts.hostname and parts.hostname != "localhost":
+        return None
+    text = parts.geturl()
+    return text if parts.path else text.replace(parts.netloc, parts.netloc + "/", 1)
+
+
+def parse_html(
+    source: str, *, resolve_user: Callable[[int], Json | None] | None = None
+) -> tuple[str, list[Json]]:
+    """Parse Telegram HTML into plain text and entities (UTF-16 offsets).
+
+    The sandbox is stricter than Telegram about one thing: a bare ``&`` that is not
+    an entity is an error here, so unescaped player text is caught.
+
+    Args:
+        source: the bot's text with ``parse_mode=HTML``.
+        resolve_user: maps a ``tg://user?id=`` link to a user, or None to drop it.
+
+    Returns:
+        The plain text and its entities, nested entities inside code/pre removed.
+
+    Raises:
+        ApiError: 400 ``Bad Request: can't parse entities: ...``.
+    """
+    parser = _HtmlParser(source, resolve_user or (lambda _user_id: None))
+    text, entities = parser.parse()
+    return text, _drop_nested_in_code(entities)
+
+
+def _drop_nested_in_code(entities: list[Json]) -> list[Json]:
+    """Remove entities inside code or pre, as Telegram does; sort the rest."""
+    blocks = [e for e in entities if e["type"] in ("code", "pre")]
+    kept = []
+    for entity in entities:
+        inside = any(
+            block is not entity
+            and block["offset"] <= entity["offset"]
+            and entity["offset"] + entity["length"] <= block["offset"] + block["length"]
+            for block in blocks
+        )
+        if not inside:
+            kept.append(_without_empty_language(entity))
+    return sorted(kept, key=lambda e: (e["offset"], -e["length"]))
+
+
+def _without_empty_language(entity: Json) -> Json:
+    if entity["type"] == "code" or ("language" in entity and not entity["language"]):
+        return {k: v for k, v in entity.items() if k != "language"}
+    return entity
+
+
+_TRIM = " \t\r\n\v\f"
+_TEXT_BUTTONS_UNALLOWED = (
+    "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+)
+
+
+def trim_formatted(text: str, entities: list[Json]) -> tuple[str, list[Json]]:
+    """Strip outer whitespace as Telegram does, clipping entities to the kept text."""
+    stripped = text.strip(_TRIM)
+    if stripped == text:
+        return text, entities
+    lead = utf16_len(text[: len(text) - len(text.lstrip(_TRIM))])
+    end = lead + utf16_len(stripped)
+    kept = []
+    for entity in entities:
+        start = max(entity["offset"], lead)
+        stop = min(entity["offset"] + entity["length"], end)
+        if stop > start:
+            kept.append({**entity, "offset": start - lead, "length": stop - start})
+    return stripped, kept
+
+
+_DETECTORS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "bot_command",
+        re.compile(r"(?<![\w/<>.])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![\w/@])"),
+    ),
+    ("mention", re.compile(r"(?<![\w@])@[A-Za-z][A-Za-z0-9_]{3,31}(?![\w@])")),
+    ("url", re.compile(r"(?<![\w@])https?://[^\s<>\"]+[^\s<>\".,;:!?)\]'}]")),
+)
+_OPAQUE_TYPES = frozenset({"code", "pre", "text_link", "text_mention", "custom_emoji"})
+
+
+def detect_entities(text: str, entities: list[Json]) -> list[Json]:
+    """Add the commands, mentions and links Telegram finds in any message text."""
+    offsets: list[int] | None = None
+    blocking = [e for e in entities if e["type"] in _OPAQUE_TYPES]
+    detected: list[Json] = []
+    for kind, pattern in _DETECTORS:
+        for match in pattern.finditer(text):
+            offsets = offsets or _utf16_offsets(text)
+            start, stop = offsets[match.start()], offsets[match.end()]
+            if not any(_overlaps(start, stop, e) for e in blocking):
+                entity = {"type": kind, "offset": start, "length": stop - start}
+                detected.append(entity)
+                blocking.append(entity)
+    return sorted(entities + detected, key=lambda e: (e["offset"], -e["length"]))
+
+
+def _overlaps(start: int, stop: int, entity: Json) -> bool:
+    return start < entity["offset"] + entity["length"] and entity["offset"] < stop
+
+
+def format_text(
+    text: str,
+    parse_mode: str | None,
+    entities: list[Json] | None,
+    *,
+    resolve_user: Callable[[int], Json | None],
+    max_length: int,
+    empty_error: str,
+) -> tuple[str, list[Json]]:
+    """Parse, trim, check the length of and detect entities in a text or caption."""
+    mode = (parse_mode or "").lower()
+    if mode == "html":
+        plain, found = parse_html(text, resolve_user=resolve_user)
+    elif mode in ("", "none"):
+        plain, found = text, list(entities or [])
+    elif mode in ("markdown", "markdownv2"):
+        raise bad_request(f"the sandbox does not support parse_mode {parse_mode}; use HTML")
+    else:
+        raise bad_request(f"unsupported parse_mode {parse_mode}")
+    plain, found = trim_formatted(plain, found)
+    if not plain and empty_error:
+        raise bad_request(empty_error)
+    if len(plain) > max_length:
+        raise bad_request(
+            "message is too long"
+            if max_length == MAX_TEXT_LENGTH
+            else "message caption is too long"
+        )
+    return plain, detect_entities(plain, found)
+
+
+# --------------------------------------------------------------------------- images
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Return (width, height) of a PNG, GIF or JPEG, or None when it is not one."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+    if data.startswith(b"\xff\xd8"):
+        return _jpeg_size(data)
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    index = 2
+    while index + 9 < len(data):
+        if data[index] != 0xFF:
+            return None
+        marker = data[index + 1]
+        if marker == 0xFF:
+            index += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            index += 2
+            continue
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height = int.from_bytes(data[index + 5 : index + 7], "big")
+            width = int.from_bytes(data[index + 7 : index + 9], "big")
+            return width, height
+        index += 2 + int.from_bytes(data[index + 2 : index + 4], "big")
+    return None
+
+
+# --------------------------------------------------------------------------- people
+
+
+@dataclass
+class Player:
+    """A simulated Telegram user."""
+
+    id: int
+    first_name: str
+    last_name: str = ""
+    username: str = ""
+    language_code: str = "en"
+    started: bool = False
+    blocked: bool = False
+
+    @property
+    def display_name(self) -> str:
+        """First and last name, as clients show them."""
+        return " ".join(part for part in (self.first_name, self.last_name) if part)
+
+    def user_dict(self) -> Json:
+        """Return the Bot API ``User`` object."""
+        user: Json = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            user["last_name"] = self.last_name
+        if self.username:
+            user["username"] = self.username
+        if self.language_code:
+            user["language_code"] = self.language_code
+        return user
+
+
+def default_cast(*, started: bool | Iterable[int] = True) -> list[Player]:
+    """Return four players with varied names; ``started`` is a flag or the ids that started.
+
+    One name contains HTML and one a character outside the BMP, so escaping and
+    UTF-16 offsets get exercised.
+    """
+    players = [
+        Player(1001, "Alice", "Marsh", "alice_marsh"),
+        Player(1002, "<b>Bo</b> & Co"),
+        Player(1003, "Chidi", "Okafor", "chidi_o", language_code="de"),
+        Player(1004, "Zoë", "🐉 Drake", "zoe_drake"),
+    ]
+    started_ids = (
+        {p.id for p in players} if started is True else set() if started is False else set(started)
+    )
+    for player in players:
+        player.started = player.id in started_ids
+    return players
+
+
+@dataclass
+class Upload:
+    """A file part of a multipart request."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass
+class _StoredFile:
+    file_id: str
+    file_unique_id: str
+    file_path: str
+    data: bytes | None
+    content_type: str
+    width: int = 0
+    height: int = 0
+    source_url: str = ""
+
+
+@dataclass
+class _Query:
+    id: str
+    user_id: int
+    chat_id: int
+    message_id: int
+    data: str
+    created: float
+    answer: asyncio.Future[Json]
+
+
+@dataclass
+class ButtonPress:
+    """A pressed callback button; await ``answered()`` for answerCallbackQuery's result."""
+
+    query_id: str
+    update: Json
+    answer: asyncio.Future[Json]
+
+    async def answered(self, timeout: float = 5.0) -> Json:
+        """Wait until the bot answers the query; return the answer's fields."""
+        return await asyncio.wait_for(asyncio.shield(self.answer), timeout)
+
+
+@dataclass
+class _Webhook:
+    url: str
+    secret_token: str
+    max_connections: int
+    last_error_date: int = 0
+    last_error_message: str = ""
+
+
+@dataclass
+class _ChatState:
+    chat: Json
+    messages: OrderedDict[int, Json] = field(default_factory=OrderedDict)
+    next_message_id: int = 1
+    pinned: int | None = None
+    sent_times: deque[float] = field(default_factory=deque)
+
+
+class _Params:
+    """Request parameters as PTB sends them: strings, non-strings JSON-encoded."""
+
+    def __init__(self, raw: Mapping[str, Any], files: Mapping[str, Upload]) -> None:
+        self.raw = raw
+        self.files = files
+
+    def has(self, key: str) -> bool:
+        """Whether ``key`` was sent and is not null."""
+        return self.raw.get(key) is not None
+
+    def text(self, key: str, default: str | None = None) -> str | None:
+        """A string parameter, as sent."""
+        value = self.raw.get(key)
+        if value is None:
+            return default
+        return value if isinstance(value, str) else json.dumps(value)
+
+    def json(self, key: str, default: Any = None) -> Any:
+        """A non-string parameter, decoded from JSON when it came as a string."""
+        value = self.raw.get(key)
+        if value is None:
+            return default
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError:
+                return value
+        return value
+
+    def integer(self, key: str, default: int | None = None) -> int:
+        """An integer parameter; 400 when missing or not a number."""
+        value = self.json(key)
+        if value is None:
+            if default is not None:
+                return default
+            raise bad_request(f"{key} is empty")
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise bad_request(f"invalid {key} specified")
+        try:
+            return int(value)
+        except ValueError:
+            raise bad_request(f"invalid {key} specified") from None
+
+    def boolean(self, key: str) -> bool:
+        """A boolean parameter (false when missing)."""
+        value = self.json(key)
+        return value is True or value in ("true", "True", "1", 1)
+
+
+class FakeBotApi:
+    """The Bot API, one group chat and the players' private chats, in memory.
+
+    Args:
+        token: the bot token the API accepts.
+        bot_id: the bot's user id (defaults to the number before ``:`` in the token).
+        username: the bot's username without ``@``.
+        first_name: the bot's display name.
+        players: the simulated users (default: ``default_cast()``).
+        group_id: the group chat's id (a supergroup, so negative).
+        group_title: the group chat's title.
+        webapp_url: the main Mini App's URL.
+        webapp_short_name: the short name of the Mini App behind ``t.me/<bot>/<name>``.
+        bot_is_admin: whether the bot is an administrator of the group.
+        privacy_mode: when on and the bot is no admin, group updates are limited to
+            commands, replies to the bot and mentions, as in Telegram.
+        group_rate_limit: messages per minute per group before 429 (None: off).
+        callback_query_timeout: seconds after which a query can no longer be answered.
+        webhook_retry_delays: seconds to wait after failed webhook deliveries.
+        clock: the wall clock, for message dates and initData's ``auth_date``.
+    """
+
+    def __init__(
+        self,
+        token: str = "123456:SANDBOX-token",
+        *,
+        bot_id: int | None = None,
+        username: str = "stonetable_bot",
+        first_name: str = "Stonetable",
+        players: Iterable[Player] | None = None,
+        group_id: int = -100123,
+        group_title: str = "The Table",
+        webapp_url: str = "http://127.0.0.1:8080/app",
+        webapp_short_name: str = "",
+        bot_is_admin: bool = True,
+        privacy_mode: bool = True,
+        group_rate_limit: int | None = None,
+        callback_query_timeout: float = 15.0,
+        webhook_retry_delays: tuple[float, ...] = (0.1, 0.3, 1.0, 3.0),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.token = token
+        prefix = token.split(":", 1)[0]
+        self.bot_id = bot_id if bot_id is not None else int(prefix) if prefix.isdigit() else 1
+        self.username = username
+        self.first_name = first_name
+        self.players: dict[int, Player] = {
+            p.id: p for p in (players if players is not None else default_cast())
+        }
+        self.group_id = group_id
+        self.webapp_url = webapp_url
+        self.webapp_short_name = webapp_short_name
+        self.bot_is_admin = bot_is_admin
+        self.privacy_mode = privacy_mode
+        self.group_rate_limit = group_rate_limit
+        self.callback_query_timeout = callback_query_timeout
+        self.webhook_retry_delays = webhook_retry_delays
+        self.clock = clock
+        self._lock = asyncio.Lock()
+        self._pulse = asyncio.Event()
+        self._closed = False
+        self._chats: dict[int, _ChatState] = {}
+        self._add_chats(group_title)
+        self._updates: deque[Json] = deque(maxlen=MAX_PENDING_UPDATES)
+        self._next_update_id = 1
+        self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
+        self._poll_generation = 0
+        self._webhook: _Webhook | None = None
+        self._webhook_task: asyncio.Task[None] | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._events: deque[Json] = deque(maxlen=MAX_EVENTS)
+        self._seq = 0
+        self._cursor = 0
+        self._alerts: dict[int, deque[Json]] = {}
+        self._queries: OrderedDict[str, _Query] = OrderedDict()
+        self._files: dict[str, _StoredFile] = {}
+        self._commands: dict[tuple[str, str], list[Json]] = {}
+        self._menu_buttons: dict[int | None, Json] = {}
+        self._methods: dict[str, Callable[[_Params], Awaitable[Any]]] = {
+            name[len("_api_") :].lower(): getattr(self, name)
+            for name in dir(self)
+            if name.startswith("_api_")
+        }
+
+    def _add_chats(self, group_title: str) -> None:
+        group = {"id": self.group_id, "title": group_title, "type": "supergroup"}
+        self._chats[self.group_id] = _ChatState(group)
+        for player in self.players.values():
+            chat: Json = {"id": player.id, "type": "private", "first_name": player.first_name}
+            if player.last_name:
+                chat["last_name"] = player.last_name
+            if player.username:
+                chat["username"] = player.username
+            self._chats[player.id] = _ChatState(chat)
+
+    # ------------------------------------------------------------------ plumbing
+
+    def bot_user(self) -> Json:
+        """The bot as a ``User`` inside messages."""
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.first_name,
+            "username": self.username,
+        }
+
+    def _wake(self) -> None:
+        """Wake everyone waiting for a change."""
+        self._pulse.set()
+        self._pulse = asyncio.Event()
+
+    async def _wait_change(self, timeout: float) -> None:
+        """Wait for the next change or ``timeout`` seconds, whichever comes first."""
+        pulse = self._pulse
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(pulse.wait(), max(timeout, 0))
+
+    def _emit(self, kind: str, chat_id: int | None = None, **data: Any) -> Json:
+        """Append an event to the change feed."""
+        self._seq += 1
+        event: Json = {"seq": self._seq, "kind": kind, "chat_id": chat_id, **data}
+        self._events.append(event)
+        self._wake()
+        return event
+
+    def _resolve_user(self, user_id: int) -> Json | None:
+        player = self.players.get(user_id)
+        if player is not None:
+            return player.user_dict()
+        return self.bot_user() if user_id == self.bot_id else None
+
+    def _chat(self, chat_id: int) -> _ChatState:
+        state = self._chats.get(chat_id)
+        if state is None:
+            raise bad_request("chat not found")
+        return state
+
+    def _chat_param(self, params: _Params, key: str = "chat_id") -> _ChatState:
+        value = params.json(key)
+        if value is None:
+            raise bad_request(f"{key} is empty")
+        if isinstance(value, str) and not value.lstrip("-").isdigit():
+            raise bad_request("chat not found")
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise bad_request("chat not found")
+        return self._chat(int(value))
+
+    def _is_private(self, state: _ChatState) -> bool:
+        return state.chat["type"] == "private"
+
+    def _check_can_write(self, state: _ChatState) -> None:
+        if not self._is_private(state):
+            return
+        player = self.players[state.chat["id"]]
+        if player.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if not player.started:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+
+    def _check_flood(self, state: _ChatState) -> None:
+        if self.group_rate_limit is None or self._is_private(state):
+            return
+        now = time.monotonic()
+        sent = state.sent_times
+        while sent and now - sent[0] >= 60:
+            sent.popleft()
+        if len(sent) >= self.group_rate_limit:
+            retry_after = max(1, math.ceil(60 - (now - sent[0])))
+            raise ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+        sent.append(now)
+
+    def _store(self, state: _ChatState, message: Json) -> Json:
+        state.messages[message["message_id"]] = message
+        while len(state.messages) > MAX_MESSAGES_PER_CHAT:
+            state.messages.popitem(last=False)
+        return message
+
+    def _new_message(self, state: _ChatState, sender: Json, **content: Any) -> Json:
+        message_id = state.next_message_id
+        state.next_message_id += 1
+        message: Json = {
+            "message_id": message_id,
+            "from": sender,
+            "chat": dict(state.chat),
+            "date": int(self.clock()),
+        }
+        message.update({k: v for k, v in content.items() if v is not None})
+        return self._store(state, message)
+
+    def _message(self, state: _ChatState, message_id: int, missing: str) -> Json:
+        message = state.messages.get(message_id)
+        if message is None:
+            raise bad_request(missing)
+        return message
+
+    # ------------------------------------------------------------------ dispatch
+
+    async def call(
+        self, method: str, params: Mapping[str, Any], files: Mapping[str, Upload] | None = None
+    ) -> Any:
+        """Run one Bot API method; return its result or raise ``ApiError``."""
+        handler = self._methods.get(method.lower())
+        if handler is None:
+            raise bad_request("method not found")
+        wrapped = _Params(params, files or {})
+        if method.lower() == "getupdates":
+            return await handler(wrapped)
+        async with self._lock:
+            return await handler(wrapped)
+
+    # ------------------------------------------------------------------ bot identity
+
+    async def _api_getMe(self, params: _Params) -> Json:
+        return {
+            **self.bot_user(),
+            "can_join_groups": True,
+            "can_read_all_group_messages": not self.privacy_mode,
+            "supports_inline_queries": False,
+            "can_connect_to_business": False,
+            "has_main_web_app": bool(self.webapp_url),
+        }
+
+    async def _api_logOut(self, params: _Params) -> bool:
+        return True
+
+    async def _api_close(self, params: _Params) -> bool:
+        return True
+
+    # ------------------------------------------------------------------ updates
+
+    def _allowed(self, update: Json) -> bool:
+        return any(key in self._allowed_updates for key in update if key != "update_id")
+
+    def _push_update(self, **payload: Json) -> Json | None:
+        update: Json = {"update_id": self._next_update_id, **payload}
+        if not self._allowed(update):
+            return None
+        self._next_update_id += 1
+        self._updates.append(update)
+        self._wake()
+        return update
+
+    def _confirm(self, offset: int) -> None:
+        if offset < 0:
+            keep = -offset
+            while len(self._updates) > keep:
+                self._updates.popleft()
+            return
+        while self._updates and self._updates[0]["update_id"] < offset:
+            self._updates.popleft()
+
+    def _set_allowed(self, params: _Params) -> None:
+        allowed = params.json("allowed_updates")
+        if isinstance(allowed, list):
+            self._allowed_updates = frozenset(allowed) if allowed else DEFAULT_ALLOWED_UPDATES
+
+    async def _api_getUpdates(self, params: _Params) -> list[Json]:
+        async with self._lock:
+            if self._webhook is not None:
+                raise ApiError(
+                    409,
+                    "Conflict: can't use getUpdates method while webhook is active; "
+                    "use deleteWebhook to delete the webhook first",
+                )
+            self._confirm(params.integer("offset", 0))
+            self._set_allowed(params)
+            self._poll_generation += 1
+            generation = self._poll_generation
+            self._wake()
+        limit = min(max(params.integer("limit", 100), 1), 100)
+        deadline = time.monotonic() + min(max(params.integer("timeout", 0), 0), 50)
+        while True:
+            if generation != self._poll_generation:
+                raise ApiError(
+                    409,
+                    "Conflict: terminated by other getUpdates request; "
+                    "make sure that only one bot instance is running",
+                )
+            if self._updates or self._closed or time.monotonic() >= deadline:
+                return list(self._updates)[:limit]
+            await self._wait_change(deadline - time.monotonic())
+
+    async def _api_deleteWebhook(self, params: _Params) -> bool:
+        self._webhook = None
+        if params.boolean("drop_pending_updates"):
+            self._updates.clear()
+        self._wake()
+        return True
+
+    async def _api_setWebhook(self, params: _Params) -> bool:
+        url = params.text("url") or ""
+        if not url:
+            return await self._api_deleteWebhook(params)
+        if not _is_webhook_url(url):
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        secret = params.text("secret_token") or ""
+        if not re.fullmatch(r"[A-Za-z0-9_-]{0,256}", secret):
+            raise bad_request("secret token contains unallowed characters")
+        if params.boolean("drop_pending_updates"):
+            self._updates.clear()
+        self._set_allowed(params)
+        self._webhook = _Webhook(url, secret, params.integer("max_connections", 40))
+        self._poll_generation += 1
+        if self._webhook_task is None or self._webhook_task.done():
+            self._webhook_task = asyncio.create_task(self._deliver_webhook())
+        self._wake()
+        return True
+
+    async def _api_getWebhookInfo(self, params: _Params) -> Json:
+        hook = self._webhook
+        info: Json = {
+            "url": hook.url if hook else "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._updates),
+        }
+        if hook:
+            info["max_connections"] = hook.max_connections
+            info["allowed_updates"] = sorted(self._allowed_updates)
+            if hook.last_error_date:
+                info["last_error_date"] = hook.last_error_date
+                info["last_error_message"] = hook.last_error_message
+        return info
+
+    async def _deliver_webhook(self) -> None:
+        """POST pending updates to the webhook one by one, retrying failures."""
+        failures = 0
+        while not self._closed and self._webhook is not None:
+            hook, update = self._webhook, self._updates[0] if self._updates else None
+            if update is None:
+                await self._wait_change(5.0)
+                continue
+            error = await self._post_update(hook, update)
+            async with self._lock:
+                if error is None:
+                    failures = 0
+                    if self._updates and self._updates[0] is update:
+                        self._updates.popleft()
+                    continue
+                hook.last_error_date, hook.last_error_message = int(self.clock()), error
+            delays = self.webhook_retry_delays or (1.0,)
+            await self._wait_closed(delays[min(failures, len(delays) - 1)])
+            failures += 1
+
+    async def _wait_closed(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self._closed and time.monotonic() < deadline:
+            await self._wait_change(deadline - time.monotonic())
+
+    async def _post_update(self, hook: _Webhook, update: Json) -> str | None:
+        """Send one update; return None on a 2xx answer, else the error text."""
+        if self._session is None:
+            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+        headers = (
+            {"X-Telegram-Bot-Api-Secret-Token": hook.secret_token} if hook.secret_token else {}
+        )
+        try:
+            async with self._session.post(hook.url, json=update, headers=headers) as response:
+                if 200 <= response.status < 300:
+                    return None
+                return f"Wrong response from the webhook: {response.status} {response.reason}"
+        except (aiohttp.ClientError, TimeoutError, OSError) as error:
+            return f"Connection failed: {type(error).__name__}"
+
+    # ------------------------------------------------------------------ keyboards
+
+    def _reply_markup(self, params: _Params, state: _ChatState) -> Json | None:
+        markup = params.json("reply_markup")
+        if markup is None:
+            return None
+        if not isinstance(markup, dict):
+            raise bad_request("can't parse reply keyboard markup JSON object")
+        if "inline_keyboard" in markup:
+            return self._inline_keyboard(markup["inline_keyboard"], state)
+        if any(key in markup for key in ("keyboard", "remove_keyboard", "force_reply")):
+            return markup
+        raise bad_request("can't parse reply keyboard markup JSON object")
+
+    def _inline_keyboard(self, rows: Any, state: _ChatState) -> Json | None:
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            raise bad_request(
+                'field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays'
+            )
+        if sum(len(row) for row in rows) > MAX_BUTTONS:
+            raise bad_request("reply markup is too long")
+        for row in rows:
+            for button in row:
+                self._check_button(button, state)
+        rows = [row for row in rows if row]
+        return {"inline_keyboard": rows} if rows else None
+
+    def _check_button(self, button: Any, state: _ChatState) -> None:
+        if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+            raise bad_request(_TEXT_BUTTONS_UNALLOWED)
+        if not button["text"].strip():
+            raise bad_request("BUTTON_TEXT_INVALID")
+        if "callback_data" in button:
+            data = button["callback_data"]
+            if not isinstance(data, str) or not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA_BYTES:
+                raise bad_request("BUTTON_DATA_INVALID")
+        elif "url" in button:
+            if normalize_url(str(button["url"])) is None:
+                raise bad_request("BUTTON_URL_INVALID")
+        elif "web_app" in button:
+            if not self._is_private(state):
+                raise bad_request("BUTTON_TYPE_INVALID")
+            _check_web_app_url(button["web_app"], "inline keyboard button")
+        elif not any(
+            key in button
+            for key in (
+                "login_url",
+                "switch_inline_query",
+                "switch_inline_query_current_chat",
+                "switch_inline_query_chosen_chat",
+                "copy_text",
+                "callback_game",
+                "pay",
+            )
+        ):
+            raise bad_request(_TEXT_BUTTONS_UNALLOWED)
+
+    def _reply_to(self, params: _Params, state: _ChatState) -> Json | None:
+        reply = params.json("reply_parameters")
+        if reply is None and params.has("reply_to_message_id"):
+            reply = {"message_id": params.integer("reply_to_message_id")}
+        if reply is None:
+            return None
+        if not isinstance(reply, dict) or "message_id" not in reply:
+            raise bad_request("can't parse reply parameters JSON object")
+        target_state = self._chat(int(reply["chat_id"])) if "chat_id" in reply else state
+        target = target_state.messages.get(int(reply["message_id"]))
+        if target is None:
+            if reply.get("allow_sending_without_reply") or params.boolean(
+                "allow_sending_without_reply"
+            ):
+                return None
+            raise bad_request("message to be replied not found")
+        return {k: v for k, v in target.items() if k != "reply_to_message"}
+
+    # ------------------------------------------------------------------ sending
+
+    def _format(
+        self, params: _Params, key: str, entities_key: str, max_length: int, empty: str
+    ) -> tuple[str, list[Json]]:
+        raw = params.text(key) or ""
+        return format_text(
+            raw,
+            params.text("parse_mode"),
+            params.json(entities_key),
+            resolve_user=self._resolve_user,
+            max_length=max_length,
+            empty_error=empty,
+        )
+
+    async def _api_sendMessage(self, params: _Params) -> Json:
+        state = self._chat_param(params)
+        self._check_can_write(state)
+        text, entities = self._format(
+            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
+        )
+        markup = self._reply_markup(params, state)
+        reply_to = self._reply_to(params, state)
+        self._check_flood(state)
+        message = self._new_message(
+            state,
+            self.bot_user(),
+            text=text,
+            entities=entities or None,
+            reply_markup=markup,
+            reply_to_message=reply_to,
+            link_preview_options=params.json("link_preview_options"),
+        )
+        self._emit(
+            "message",
+            state.chat["id"],
+            message=message,
+            silent=params.boolean("disable_notification"),
+        )
+        return message
+
+    async def _api_sendPhoto(self, params: _Params) -> Json:
+        state = self._chat_param(params)
+        self._check_can_write(state)
+        stored = self._photo_param(params)
+        caption, entities = self._format(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
+        )
+        markup = self._reply_markup(params, state)
+        reply_to = self._reply_to(params, state)
+        self._check_flood(state)
+        message = self._new_message(
+            state,
+            self.bot_user(),
+            photo=[_photo_size(stored)],
+            caption=caption or None,
+            caption_entities=entities or None,
+            reply_markup=markup,
+            reply_to_message=reply_to,
+        )
+        self._emit(
+            "message",
+            state.chat["id"],
+            message=message,
+            silent=params.boolean("disable_notification"),
+        )
+        return message
+
+    def _photo_param(self, params: _Params) -> _StoredFile:
+        value = params.text("photo")
+        upload = params.files.get("photo")
+        if value and value.startswith("attach://"):
+            upload = params.files.get(value[len("attach://") :])
+        if upload is not None:
+            return self._store_upload(upload)
+        if not value:
+            raise bad_request("there is no photo in the request")
+        if value in self._files:
+            return self._files[value]
+        if value.startswith(("http://", "https://")):
+            return self._store_file(None, "image/jpeg", source_url=value)
+        raise bad_request("wrong file identifier/HTTP URL specified")
+
+    def _store_upload(self, upload: Upload) -> _StoredFile:
+        if len(upload.data) > MAX_PHOTO_BYTES:
+            raise ApiError(413, "Request Entity Too Large")
+        if image_size(upload.data) is None:
+            raise bad_request("IMAGE_PROCESS_FAILED")
+        return self._store_file(upload.data, upload.content_type or "image/jpeg")
+
+    def _store_file(
+        self, data: bytes | None, content_type: str, source_url: str = ""
+    ) -> _StoredFile:
+        number = len(self._files) + 1
+        width, height = image_size(data) if data else (800, 600)
+        suffix = {"image/png": "png", "image/gif": "gif"}.get(content_type, "jpg")
+        stored = _StoredFile(
+            file_id=f"AgACAgIAAx{secrets.token_hex(12)}",
+            file_unique_id=f"AQAD{secrets.token_hex(6)}",
+            file_path=f"photos/file_{number}.{suffix}",
+            data=data,
+            content_type=content_type,
+            width=width,
+            height=height,
+            source_url=source_url,
+        )
+        self._files[stored.file_id] = stored
+        return stored
+
+    async def _api_getFile(self, params: _Params) -> Json:
+        stored = self._files.get(params.text("file_id") or "")
+        if stored is None:
+            raise bad_request("invalid file_id")
+        return {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_size": len(stored.data or b""),
+            "file_path": stored.file_path,
+        }
+
+    def file_by_path(self, file_path: str) -> tuple[bytes, str] | None:
+        """Return the bytes and content type behind a ``getFile`` path."""
+        for stored in self._files.values():
+            if stored.file_path == file_path and stored.data is not None:
+                return stored.data, stored.content_type
+        return None
+
+    def file_by_id(self, file_id: str) -> tuple[bytes, str] | None:
+        """Return the bytes and content type of an uploaded file, for the page."""
+        stored = self._files.get(file_id)
+        if stored is None or stored.data is None:
+            return None
+        return stored.data, stored.content_type
+
+    def file_source_url(self, file_id: str) -> str:
+        """Return the URL a photo was sent by, when it was sent by URL."""
+        stored = self._files.get(file_id)
+        return stored.source_url if stored else ""
+
+    async def _api_sendChatAction(self, params: _Params) -> bool:
+        state = self._chat_param(params)
+        self._check_can_write(state)
+        action = params.text("action") or ""
+        if action not in CHAT_ACTIONS:
+            raise bad_request("wrong parameter action in request")
+        self._emit("chat_action", state.chat["id"], action=action)
+        return True
+
+    # ------------------------------------------------------------------ editing
+
+    def _own_message(self, params: _Params, missing: str) -> tuple[_ChatState, Json]:
+        if params.has("inline_message_id"):
+            raise bad_request("inline messages are not part of the sandbox")
+        state = self._chat_param(params)
+        message = self._message(state, params.integer("message_id"), missing)
+        if message["from"]["id"] != self.bot_id:
+            raise bad_request("message can't be edited")
+        return state, message
+
+    def _apply_edit(self, state: _ChatState, message: Json, changes: Json) -> Json:
+        unchanged = all(message.get(key) == value for key, value in changes.items())
+        if unchanged:
+            raise bad_request(
+                "message is not modified: specified new message content and reply markup "
+                "are exactly the same as a current content and reply markup of the message"
+            )
+        edited = {**message, "edit_date": int(self.clock())}
+        for key, value in changes.items():
+            if value is None:
+                edited.pop(key, None)
+            else:
+                edited[key] = value
+        self._store(state, edited)
+        self._emit("edit", state.chat["id"], message=edited)
+        return edited
+
+    async def _api_editMessageText(self, params: _Params) -> Json:
+        state, message = self._own_message(params, "message to edit not found")
+        if "text" not in message:
+            raise bad_request("there is no text in the message to edit")
+        text, entities = self._format(
+            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
+        )
+        changes = {
+            "text": text,
+            "entities": entities or None,
+            "reply_markup": self._reply_markup(params, state),
+        }
+        return self._apply_edit(state, message, changes)
+
+    async def _api_editMessageCaption(self, params: _Params) -> Json:
+        state, message = self._own_message(params, "message to edit not found")
+        if "photo" not in message:
+            raise bad_request("there is no caption in the message to edit")
+        caption, entities = self._format(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
+        )
+        changes = {
+            "caption": caption or None,
+            "caption_entities": entities or None,
+            "reply_markup": self._reply_markup(params, state),
+        }
+        return self._apply_edit(state, message, changes)
+
+    async def _api_editMessageReplyMarkup(self, params: _Params) -> Json:
+        state, message = self._own_message(params, "message to edit not found")
+        return self._apply_edit(state, message, {"reply_markup": self._reply_markup(params, state)})
+
+    async def _api_deleteMessage(self, params: _Params) -> bool:
+        state = self._chat_param(params)
+        message_id = params.integer("message_id")
+        message = self._message(state, message_id, "message to delete not found")
+        own = message["from"]["id"] == self.bot_id
+        if not own and not self._is_private(state) and not self.bot_is_admin:
+            raise bad_request("message can't be deleted")
+        del state.messages[message_id]
+        if state.pinned == message_id:
+            state.pinned = None
+        self._emit("delete", state.chat["id"], message_id=message_id)
+        return True
+
+    async def _api_pinChatMessage(self, params: _Params) -> bool:
+        state = self._chat_param(params)
+        if not self._is_private(state) and not self.bot_is_admin:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+        message_id = params.integer("message_id")
+        self._message(state, message_id, "message to pin not found")
+        state.pinned = message_id
+        self._emit("pin", state.chat["id"], message_id=message_id)
+        return True
+
+    async def _api_unpinChatMessage(self, params: _Params) -> bool:
+        state = self._chat_param(params)
+        state.pinned = None
+        self._emit("pin", state.chat["id"], message_id=None)
+        return True
+
+    # ------------------------------------------------------------------ callbacks
+
+    async def _api_answerCallbackQuery(self, params: _Params) -> bool:
+        query = self._queries.get(params.text("callback_query_id") or "")
+        expired = query is None or (time.monotonic() - query.created > self.callback_query_timeout)
+        if query is None or expired or query.answer.done():
+            raise bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        text = params.text("text") or ""
+        if len(text) > MAX_ANSWER_TEXT_LENGTH:
+            raise bad_request("MESSAGE_TOO_LONG")
+        answer = {
+            "query_id": query.id,
+            "user_id": query.user_id,
+            "chat_id": query.chat_id,
+            "message_id": query.message_id,
+            "text": text,
+            "show_alert": params.boolean("show_alert"),
+            "url": params.text("url") or "",
+        }
+        query.answer.set_result(answer)
+        if text:
+            alerts = self._alerts.setdefault(query.user_id, deque(maxlen=MAX_ALERTS_PER_USER))
+            alerts.append(answer)
+        self._emit("alert", query.chat_id, user_id=query.user_id, alert=answer)
+        return True
+
+    # ------------------------------------------------------------------ commands, menu
+
+    def _scope_key(self, scope: Any) -> str:
+        scope = scope if isinstance(scope, dict) else {"type": "default"}
+        kind = scope.get("type")
+        if kind not in COMMAND_SCOPES:
+            raise bad_request("BOT_COMMAND_SCOPE_INVALID")
+        key: Json = {"type": kind}
+        if "chat_id" in scope:
+            key["chat_id"] = self._chat(int(scope["chat_id"])).chat["id"]
+        if "user_id" in scope:
+            key["user_id"] = int(scope["user_id"])
+        return json.dumps(key, sort_keys=True)
+
+    async def _api_setMyCommands(self, params: _Params) -> bool:
+        commands = params.json("commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise bad_request("can't parse commands JSON object")
+        cleaned = [_check_command(command) for command in commands]
+        key = (self._scope_key(params.json("scope")), params.text("language_code") or "")
+        if cleaned:
+            self._commands[key] = cleaned
+        else:
+            self._commands.pop(key, None)
+        self._emit("commands")
+        return True
+
+    async def _api_getMyCommands(self, params: _Params) -> list[Json]:
+        key = (self._scope_key(params.json("scope")), params.text("language_code") or "")
+        return [dict(command) for command in self._commands.get(key, [])]
+
+    async def _api_deleteMyCommands(self, params: _Params) -> bool:
+        key = (self._scope_key(params.json("scope")), params.text("language_code") or "")
+        self._commands.pop(key, None)
+        self._emit("commands")
+        return True
+
+    async def _api_setChatMenuButton(self, params: _Params) -> bool:
+        chat_id = None
+        if params.has("chat_id"):
+            state = self._chat_param(params)
+            if not self._is_private(state):
+                raise bad_request("chat not found")
+            chat_id = state.chat["id"]
+        button = params.json("menu_button") or {"type": "default"}
+        if not isinstance(button, dict) or button.get("type") not in (
+            "default",
+            "commands",
+            "web_app",
+        ):
+            raise bad_request("can't parse menu button JSON object")
+        if button["type"] == "web_app":
+            _check_web_app_url(button.get("web_app"), "menu button")
+        self._menu_buttons[chat_id] = button
+        self._emit("menu_button", chat_id)
+        return True
+
+    async def _api_getChatMenuButton(self, params: _Params) -> Json:
+        chat_id = self._chat_param(params).chat["id"] if params.has("chat_id") else None
+        return dict(self._effective_menu_button(chat_id))
+
+    def _effective_menu_button(self, chat_id: int | None) -> Json:
+        button = self._menu_buttons.get(chat_id) if chat_id is not None else None
+        if button is None or button.get("type") == "default":
+            button = self._menu_buttons.get(None)
+        if button is None or button.get("type") == "default":
+            return {"type": "commands"}
+        return button
+
+    # ------------------------------------------------------------------ chats
+
+    async def _api_getChat(self, params: _Params) -> Json:
+        state = self._chat_param(params)
+        info: Json = {
+            **state.chat,
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": True,
+                "limited_gifts": True,
+                "unique_gifts": True,
+                "premium_subscription": True,
+                "gifts_from_channels": True,
+            },
+        }
+        if state.pinned is not None and state.pinned in state.messages:
+            info["pinned_message"] = state.messages[state.pinned]
+        if not self._is_private(state):
+            info["permissions"] = {"can_send_messages": True, "can_pin_messages": False}
+        return info
+
+    def _member(self, state: _ChatState, user_id: int) -> Json:
+        if user_id == self.bot_id:
+            if self.bot_is_admin and not self._is_private(state):
+                return _administrator(self.bot_user())
+            return {"status": "member", "user": self.bot_user()}
+        player = self.players.get(user_id)
+        if player is None:
+            raise bad_request("user not found")
+        if self._is_private(state) and state.chat["id"] != user_id:
+            return {"status": "left", "user": player.user_dict()}
+        if not self._is_private(state) and self._owner_id() == user_id:
+            return {"status": "creator", "user": player.user_dict(), "is_anonymous": False}
+        return {"status": "member", "user": player.user_dict()}
+
+    def _owner_id(self) -> int | None:
+        return next(iter(self.players), None)
+
+    async def _api_getChatMember(self, params: _Params) -> Json:
+        state = self._chat_param(params)
+        return self._member(state, params.integer("user_id"))
+
+    async def _api_getChatAdministrators(self, params: _Params) -> list[Json]:
+        state = self._chat_param(params)
+        if self._is_private(state):
+            raise bad_request("there are no administrators in the private chat")
+        members = [self._member(state, uid) for uid in (self._owner_id(), self.bot_id) if uid]
+        return [m for m in members if m["status"] in ("creator", "administrator")]
+
+    async def _api_getChatMemberCount(self, params: _Params) -> int:
+        state = self._chat_param(params)
+        return 2 if self._is_private(state) else len(self.players) + 1
+
+    # ================================================================== player side
+
+    def player(self, user_id: int) -> Player:
+        """Return a player by id; ``SandboxError`` when there is none."""
+        player = self.players.get(user_id)
+        if player is None:
+            raise SandboxError(f"no player {user_id}")
+        return player
+
+    def _player_chat(self, user_id: int, chat_id: int) -> tuple[Player, _ChatState]:
+        player = self.player(user_id)
+        state = self._chats.get(chat_id)
+        if state is None or (self._is_private(state) and chat_id != user_id):
+            raise SandboxError(f"player {user_id} cannot see chat {chat_id}")
+        return player, state
+
+    def mark(self) -> int:
+        """Return the change feed's current sequence number."""
+        return self._seq
+
+    async def send_text(
+        self, user_id: int, chat_id: int, text: str, *, reply_to_message_id: int | None = None
+    ) -> Json:
+        """Post ``text`` as a player; return the message the bot would receive."""
+        async with self._lock:
+            player, state = self._player_chat(user_id, chat_id)
+            text = text.strip(_TRIM)
+            if not text:
+                raise SandboxError("Telegram clients do not send empty messages")
+            if len(text) > MAX_TEXT_LENGTH:
+                raise SandboxError("message is too long")
+            reply_to = None
+            if reply_to_message_id is not None:
+                target = self._message(
+                    state, reply_to_message_id, "message to be replied not found"
+                )
+                reply_to = {k: v for k, v in target.items() if k != "reply_to_message"}
+            return self._player_message(player, state, text, reply_to)
+
+    def _player_message(
+        self, player: Player, state: _ChatState, text: str, reply_to: Json | None
+    ) -> Json:
+        if self._is_private(state) and not player.started:
+            player.started = True
+            player.blocked = False
+            self._emit("player", player.id, user_id=player.id, started=True)
+        entities = detect_entities(text, [])
+        message = self._new_message(
+            state,
+            player.user_dict(),
+            text=text,
+            entities=entities or None,
+            reply_to_message=reply_to,
+        )
+        event = self._emit("message", state.chat["id"], message=message)
+        self._cursor = event["seq"]
+        if self._delivers(state, message):
+            self._push_update(message=message)
+        return message
+
+    def _delivers(self, state: _ChatState, message: Json) -> bool:
+        """Whether the bot receives a group message (privacy mode)."""
+        if self._is_private(state) or not self.privacy_mode or self.bot_is_admin:
+            return True
+        text = message.get("text", "")
+        commands = [e for e in message.get("entities", []) if e["type"] == "bot_command"]
+        if commands and commands[0]["offset"] == 0:
+            command = text[: commands[0]["length"]]
+            return "@" not in command or command.lower().endswith(f"@{self.username.lower()}")
+        replied = message.get("reply_to_message")
+        if replied and replied["from"]["id"] == self.bot_id:
+            return True
+        return f"@{self.username.lower()}" in text.lower()
+
+    async def reply_to(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
+        """Post ``text`` as a player's reply to a message."""
+        return await self.send_text(user_id, chat_id, text, reply_to_message_id=message_id)
+
+    async def start_bot(self, user_id: int, payload: str = "") -> Json:
+        """Press Start (or follow ``t.me/<bot>?start=<payload>``) in the private chat."""
+        if payload and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload):
+            raise SandboxError("a start payload is up to 64 characters of A-Z a-z 0-9 _ -")
+        return await self.send_text(user_id, user_id, f"/start {payload}".strip())
+
+    async def block_bot(self, user_id: int) -> None:
+        """Make a player block the bot: later messages to them fail with 403."""
+        async with self._lock:
+            player = self.player(user_id)
+            player.blocked, player.started = True, False
+            self._emit("player", player.id, user_id=player.id, started=False)
+
+    async def press_button(
+        self, user_id: int, chat_id: int, message_id: int, callback_data: str
+    ) -> ButtonPress:
+        """Press a callback button as a player; return a handle for the bot's answer."""
+        async with self._lock:
+            player, state = self._player_chat(user_id, chat_id)
+            message = self._message(state, message_id, "message not found")
+            buttons = _buttons(message)
+            if not any(b.get("callback_data") == callback_data for b in buttons):
+                raise SandboxError(f"message {message_id} has no button with that data")
+            query_id = self._new_query_id()
+            answer: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+            self._queries[query_id] = _Query(
+                query_id, user_id, chat_id, message_id, callback_data, time.monotonic(), answer
+            )
+            while len(self._queries) > MAX_OPEN_QUERIES:
+                self._queries.popitem(last=False)
+            callback = {
+                "id": query_id,
+                "from": player.user_dict(),
+                "message": message,
+                "chat_instance": self.chat_instance(chat_id),
+                "data": callback_data,
+            }
+            self._cursor = self._seq
+            update = self._push_update(callback_query=callback) or {"callback_query": callback}
+            return ButtonPress(query_id, update, answer)
+
+    def _new_query_id(self) -> str:
+        while True:
+            query_id = str(secrets.randbits(62))
+            if query_id not in self._queries:
+                return query_id
+
+    def chat_instance(self, chat_id: int) -> str:
+        """Return the stable ``chat_instance`` Telegram gives a chat."""
+        digest = hmac.new(self.token.encode(), str(chat_id).encode(), hashlib.sha256).digest()
+        return str(int.from_bytes(digest[:8], "big", signed=True))
+
+    def open_web_app(
+        self,
+        user_id: int,
+        button_or_url: Json | str,
+        *,
+        from_chat_id: int,
+        theme: str = "light",
+    ) -> str:
+        """Return the URL a Mini App frame loads when a player opens it.
+
+        Args:
+            user_id: who opens the app.
+            button_or_url: a ``web_app`` button (or menu button) or a t.me Mini App link.
+            from_chat_id: the chat the button or link is in.
+            theme: ``light`` or ``dark``; picks the theme parameters.
+
+        Raises:
+            SandboxError: not a Mini App button or link of this bot.
+        """
+        player, state = self._player_chat(user_id, from_chat_id)
+        if isinstance(button_or_url, dict):
+            web_app = button_or_url.get("web_app")
+            if not isinstance(web_app, dict) or not web_app.get("url"):
+                raise SandboxError("not a web_app button")
+            return self._launch_url(
+                player, str(web_app["url"]), query_id=f"AAE{secrets.token_urlsafe(12)}", theme=theme
+            )
+        app_url, start_param = self._mini_app_link(button_or_url)
+        chat_type = "sender" if self._is_private(state) else state.chat["type"]
+        return self._launch_url(
+            player,
+            app_url,
+            start_param=start_param,
+            chat_type=chat_type,
+            chat_instance=self.chat_instance(from_chat_id),
+            theme=theme,
+        )
+
+    def is_mini_app_link(self, url: str) -> bool:
+        """Whether ``url`` is a t.me link that opens this bot's Mini App."""
+        try:
+            self._mini_app_link(url)
+        except SandboxError:
+            return False
+        return True
+
+    def start_link_payload(self, url: str) -> str | None:
+        """Return the payload of a ``t.me/<bot>?start=<payload>`` link, else None."""
+        parts = urlsplit(url)
+        if parts.hostname not in ("t.me", "telegram.me") or parts.path.strip("/").lower() != (
+            self.username.lower()
+        ):
+            return None
+        values = parse_qs(parts.query).get("start")
+        return values[0] if values else None
+
+    def _mini_app_link(self, url: str) -> tuple[str, str]:
+        parts = urlsplit(url)
+        if parts.scheme != "https" or parts.hostname not in ("t.me", "telegram.me"):
+            raise SandboxError("not a t.me link")
+        segments = [s for s in parts.path.split("/") if s]
+        if not segments or segments[0].lower() != self.username.lower() or len(segments) > 2:
+            raise SandboxError("not a Mini App link of this bot")
+        query = parse_qs(parts.query)
+        start_param = query.get("startapp", [""])[0]
+        if start_param and not re.fullmatch(r"[A-Za-z0-9_-]{1,512}", start_param):
+            raise SandboxError("startapp is up to 512 characters of A-Z a-z 0-9 _ -")
+        if len(segments) == 2:
+            if self.webapp_short_name and segments[1] != self.webapp_short_name:
+                raise SandboxError(f"the bot has no Mini App named {segments[1]!r}")
+        elif "startapp" not in query:
+            raise SandboxError("a link to the bot, not to its Mini App")
+        if not self.webapp_url:
+            raise SandboxError("the bot has no Mini App")
+        return self.webapp_url, start_param
+
+    def _launch_url(
+        self,
+        player: Player,
+        app_url: str,
+        *,
+        theme: str,
+        start_param: str = "",
+        chat_type: str = "",
+        chat_instance: str = "",
+        query_id: str = "",
+    ) -> str:
+        user = {**player.user_dict(), "allows_write_to_pm": True}
+        user.pop("is_bot", None)
+        init_data = make_init_data(
+            self.token,
+            user,
+            int(self.clock()),
+            start_param=start_param,
+            chat_type=chat_type,
+            chat_instance=chat_instance,
+            query_id=query_id,
+        )
+        theme_json = json.dumps(THEMES.get(theme, LIGHT_THEME), separators=(",", ":"))
+        base, _, _fragment = app_url.partition("#")
+        if start_param:
+            base += ("&" if "?" in base else "?") + f"tgWebAppStartParam={start_param}"
+        launch = (
+            f"tgWebAppData={quote(init_data, safe='')}&tgWebAppVersion={WEB_APP_VERSION}"
+            f"&tgWebAppPlatform=web"
+            f"&tgWebAppThemeParams={quote(theme_json, safe='')}"
+        )
+        return f"{base}#{launch}"
+
+    # ------------------------------------------------------------------ inspection
+
+    def events_since(self, seq: int) -> list[Json]:
+        """Return the change feed's events after ``seq`` (oldest first)."""
+        return [event for event in self._events if event["seq"] > seq]
+
+    async def next_events(self, seq: int, timeout: float) -> list[Json]:
+        """Wait up to ``timeout`` seconds for events after ``seq``; return them."""
+        deadline = time.monotonic() + timeout
+        while True:
+            events = self.events_since(seq)
+            if events or self._closed or time.monotonic() >= deadline:
+                return events
+            await self._wait_change(deadline - time.monotonic())
+
+    async def wait_for_message(
+        self,
+        chat_id: int,
+        predicate: Callable[[Json], bool] | None = None,
+        timeout: float = 5.0,
+        *,
+        since: int | None = None,
+    ) -> Json:
+        """Wait for a new or edited message in a chat and return it.
+
+        Looks at events after ``since`` (default: after the last player action or the
+        last message this method returned), so a reply sent before the call counts.
+
+        Args:
+            chat_id: the chat to watch.
+            predicate: which message to accept (default: any message from the bot).
+            timeout: seconds to wait.
+            since: a sequence number from ``mark()``.
+
+        Raises:
+            TimeoutError: no matching message arrived in time.
+        """
+        accept = predicate or (lambda message: message["from"]["id"] == self.bot_id)
+        cursor = self._cursor if since is None else since
+        deadline = time.monotonic() + timeout
+        while True:
+            for event in self.events_since(cursor):
+                cursor = event["seq"]
+                if _is_message_in(event, chat_id) and accept(event["message"]):
+                    self._cursor = max(self._cursor, event["seq"])
+                    return event["message"]
+            if time.monotonic() >= deadline:
+                last = self.last_message(chat_id)
+                raise TimeoutError(
+                    f"no matching message in chat {chat_id} within {timeout}s; "
+                    f"last: {last.get('text') if last else None!r}"
+                )
+            await self._wait_change(deadline - time.monotonic())
+
+    def messages(self, chat_id: int) -> list[Json]:
+        """Return the chat's current messages, oldest first."""
+        return list(self._chat(chat_id).messages.values())
+
+    def last_message(self, chat_id: int) -> Json | None:
+        """Return the chat's newest message, or None."""
+        messages = self._chat(chat_id).messages
+        return next(reversed(messages.values()), None) if messages else None
+
+    def alerts_for(self, user_id: int) -> list[Json]:
+        """Return the callback answers with text shown to a player, oldest first."""
+        return list(self._alerts.get(user_id, ()))
+
+    def commands(
+        self, scope: str | Mapping[str, Any] = "default", language_code: str = ""
+    ) -> list[Json]:
+        """Return the commands set for exactly this scope and language."""
+        scope_dict = {"type": scope} if isinstance(scope, str) else dict(scope)
+        return [
+            dict(c) for c in self._commands.get((self._scope_key(scope_dict), language_code), [])
+        ]
+
+    def visible_commands(self, user_id: int, chat_id: int) -> list[Json]:
+        """Return the command menu a player sees in a chat (Telegram's scope order)."""
+        player, state = self._player_chat(user_id, chat_id)
+        is_admin = self._member(state, user_id)["status"] in ("creator", "administrator")
+        if self._is_private(state):
+            scopes = [{"type": "chat", "chat_id": chat_id}, {"type": "all_private_chats"}]
+        else:
+            scopes = [{"type": "chat_member", "chat_id": chat_id, "user_id": user_id}]
+            if is_admin:
+                scopes.append({"type": "chat_administrators", "chat_id": chat_id})
+            scopes.append({"type": "chat", "chat_id": chat_id})
+            if is_admin:
+                scopes.append({"type": "all_chat_administrators"})
+            scopes.append({"type": "all_group_chats"})
+        scopes.append({"type": "default"})
+        for scope in scopes:
+            for language in (player.language_code, ""):
+                found = self._commands.get((self._scope_key(scope), language))
+                if found:
+                    return [dict(c) for c in found]
+        return []
+
+    def pending_updates(self) -> list[Json]:
+        """Return updates not yet confirmed by the bot."""
+        return list(self._updates)
+
+    def snapshot(self, user_id: int | None = None) -> Json:
+        """Return everything the page needs to draw itself."""
+        chats = []
+        for chat_id, state in self._chats.items():
+            if self._is_private(state) and user_id is not None and chat_id != user_id:
+                continue
+            entry: Json = {
+                "chat": state.chat,
+                "messages": list(state.messages.values()),
+                "pinned": state.pinned,
+            }
+            if user_id is not None:
+                entry["commands"] = self.visible_commands(user_id, chat_id)
+                if self._is_private(state):
+                    entry["menu_button"] = self._effective_menu_button(chat_id)
+            chats.append(entry)
+        return {
+            "seq": self._seq,
+            "bot": self.bot_user(),
+            "players": [
+                {**p.user_dict(), "started": p.started, "blocked": p.blocked}
+                for p in self.players.values()
+            ],
+            "chats": chats,
+            "group_id": self.group_id,
+            "webapp_url": self.webapp_url,
+        }
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def aclose(self) -> None:
+        """Stop webhook delivery and wake every waiter; the API answers nothing new."""
+        self._closed = True
+        self._wake()
+        if self._webhook_task is not None:
+            self._webhook_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._webhook_task
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    @property
+    def closed(self) -> bool:
+        """Whether ``aclose`` was called."""
+        return self._closed
+
+
+def _is_message_in(event: Json, chat_id: int) -> bool:
+    return event["kind"] in ("message", "edit") and event["chat_id"] == chat_id
+
+
+def _buttons(message: Json) -> list[Json]:
+    markup = message.get("reply_markup") or {}
+    return [button for row in markup.get("inline_keyboard", []) for button in row]
+
+
+def _photo_size(stored: _StoredFile) -> Json:
+    return {
+        "file_id": stored.file_id,
+        "file_unique_id": stored.file_unique_id,
+        "file_size": len(stored.data or b""),
+        "width": stored.width,
+        "height": stored.height,
+    }
+
+
+def _check_command(command: Any) -> Json:
+    if not isinstance(command, dict):
+        raise bad_request("can't parse BotCommand JSON object")
+    name, description = command.get("command"), command.get("description")
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]{1,32}", name):
+        raise bad_request("BOT_COMMAND_INVALID")
+    if not isinstance(description, str) or not 1 <= len(description.strip()) <= 256:
+        raise bad_request("command description must be non-empty")
+    return {"command": name, "description": description}
+
+
+def _is_local(host: str | None) -> bool:
+    return host in ("127.0.0.1", "localhost", "::1")
+
+
+def _is_webhook_url(url: str) -> bool:
+    parts = urlsplit(url)
+    return bool(parts.hostname) and (
+        parts.scheme == "https" or (parts.scheme == "http" and _is_local(parts.hostname))
+    )
+
+
+def _check_web_app_url(web_app: Any, where: str) -> None:
+    """Telegram's rule: Mini App URLs are HTTPS (the sandbox also allows local HTTP)."""
+    url = web_app.get("url") if isinstance(web_app, dict) else None
+    if not isinstance(url, str) or not url:
+        raise bad_request(f"can't parse {where}: web_app url is empty")
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return
+    if parts.scheme == "http" and _is_local(parts.hostname):
+        return
+    raise bad_request(f"{where} Web App URL '{url}' is invalid: Only HTTPS links are allowed")
+
+
+def _administrator(user: Json) -> Json:
+    rights = dict.fromkeys(
+        (
+            "can_manage_chat",
+            "can_delete_messages",
+            "can_manage_video_chats",
+            "can_restrict_members",
+            "can_change_info",
+            "can_invite_users",
+            "can_pin_messages",
+            "can_post_stories",
+            "can_edit_stories",
+            "can_delete_stories",
+        ),
+        True,
+    )
+    return {
+        "status": "administrator",
+        "user": user,
+        "can_be_edited": False,
+        "is_anonymous": False,
+        "can_promote_members": False,
+        "can_manage_topics": False,
+        **rights,
+    }
