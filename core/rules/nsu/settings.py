@@ -21,15 +21,12 @@ class NsuSettings:
             on a tie as well as on a loss.
         sentiment_moves_on_row_one: ruling 6. A risked sentiment moves when the
             result is row 1 (an ally adds a negative detail), even on a win.
-        everyone_else_arbitrates: ruling 7. When nobody is off screen, every
-            player except the roller arbitrates.
         suggest_collateral_ticks: ruling 8. A World-at-risk roll proposes one
             Collateral Clock tick per detail it grants.
     """
 
     sentiment_moves_on_tie: bool = True
     sentiment_moves_on_row_one: bool = True
-    everyone_else_arbitrates: bool = True
     suggest_collateral_ticks: bool = True
 
     def to_dict(self) -> dict[str, object]:
@@ -56,10 +53,6 @@ _SUMMARIES: dict[str, tuple[int, str]] = {
     "sentiment_moves_on_row_one": (
         6,
         "A risked sentiment slips when a result of 1 lets an ally add a negative detail.",
-    ),
-    "everyone_else_arbitrates": (
-        7,
-        "When every character is on screen, all other players act as Arbiters.",
     ),
     "suggest_collateral_ticks": (
         8,

@@ -1,0 +1,1171 @@
+"""The NSU Action Roll as an explicit, serialisable state machine.
+
+Start with :func:`start_roll`, then feed actions to :func:`apply`, which
+returns ``(new_state, events)``; :func:`expected` says who may act now and with
+which kinds of action. The phases run in rulebook order:
+
+1. ``DESIRED_OUTCOME`` - the roller says what they want.
+2. ``STAKES`` - an Arbiter picks the Aspect and whether Character or World is at risk.
+3. ``MOOD`` - the roller picks a mood (or writes a new one on an open line);
+   its level goes up at once (ruling 1).
+4. ``ASPECT_EDGE`` - the roller or an Arbiter lists details that favour or
+   hinder; any of each kind counts once and both cancel (ruling 2).
+5. ``PREPARE`` - optional skill (chosen or created) and optional sentiment
+   risked for Mood Advantage, then the roller rolls.
+6. ``AFTER_ROLL`` - allies may help (each raises and rolls a mood of their
+   own); whoever picks keeps one die of each doubled pool (the owner with
+   advantage, the Arbiters with disadvantage; ruling 3); the roller then takes
+   one helper's die or keeps their own (ruling 4).
+7. ``SKILL_SIGN`` - the roller adds or subtracts a non-zero skill (ruling 5).
+8. ``MOOD_EFFECTS`` - the roll is settled; mood renames and endangered
+   sentiments that need a choice are made here.
+9. ``DONE`` - :attr:`RollState.outcome` and the sheets hold everything.
+
+Invariants (every state reachable through :func:`apply`): every sheet keeps
+its own invariants (levels on their tracks, at most four harms, at most one
+overloaded mood); a sentiment only moves one box per rule that moves it; a
+refused action raises and, since states are immutable, changes nothing; the
+state round-trips through :meth:`RollState.to_dict` / :meth:`RollState.from_dict`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, TypeVar
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu.codec import from_plain, to_plain
+from core.rules.nsu.details import DetailKind, Polarity, clean_label
+from core.rules.nsu.settings import NsuSettings
+from core.rules.nsu.sheet import Aspect, Character, Die, SentimentState
+from core.rules.rng import Rng, roll_die
+
+PlayerId = int
+STATE_VERSION = 1
+MAX_OUTCOME_LENGTH = 500
+DEFAULT_SETTINGS = NsuSettings()
+
+
+# -- small vocabulary ----------------------------------------------------------
+
+
+class Risk(enum.Enum):
+    """What is most at risk; decides which die belongs to whom."""
+
+    CHARACTER = "character"  # player keeps the Aspect die, Arbiters the Mood die
+    WORLD = "world"  # player keeps the Mood die, Arbiters the Aspect die
+
+
+class Edge(enum.Enum):
+    """Advantage, disadvantage or neither, after cancelling (ruling 2)."""
+
+    NONE = "none"
+    ADVANTAGE = "advantage"
+    DISADVANTAGE = "disadvantage"
+
+
+def combine_edges(advantage: bool, disadvantage: bool) -> Edge:
+    """Any number of advantages count once, as do disadvantages; one of each cancels."""
+    if advantage == disadvantage:
+        return Edge.NONE
+    return Edge.ADVANTAGE if advantage else Edge.DISADVANTAGE
+
+
+class Side(enum.Enum):
+    PLAYER = "player"
+    ARBITERS = "arbiters"
+
+
+class Winner(enum.Enum):
+    PLAYER = "player"
+    ARBITERS = "arbiters"
+    TIE = "tie"
+
+
+class ResultRow(enum.IntEnum):
+    """The results-table row: the difference of the dice, 5 and up sharing a row."""
+
+    EACH_SIDE = 0
+    WIN_WITH_COST = 1
+    WIN = 2
+    WIN_WITH_SCENE = 3
+    WIN_WITH_ALLY = 4
+    BIG_WIN = 5
+
+    @classmethod
+    def for_difference(cls, difference: int) -> ResultRow:
+        if difference < 0:
+            raise Malformed("A difference is never negative.")
+        return cls(min(difference, 5))
+
+
+def winner_for(risk: Risk, aspect_total: int, mood: int) -> Winner:
+    """The reference sheet's matrix: who wins for each risk and higher die."""
+    if aspect_total == mood:
+        return Winner.TIE
+    mood_higher = mood > aspect_total
+    if risk is Risk.WORLD:
+        return Winner.PLAYER if mood_higher else Winner.ARBITERS
+    return Winner.ARBITERS if mood_higher else Winner.PLAYER
+
+
+@dataclass(frozen=True)
+class DetailGrant:
+    """One detail a side may add after the roll.
+
+    Attributes:
+        side: the side the adder belongs to.
+        by_ally: added by an ally of that side rather than the side itself.
+        kind: HARD (may be taken as soft or scene instead) or SCENE.
+        polarity: NEGATIVE only for row 1's cost, set on the winning side.
+        adders: the players who may add it.
+    """
+
+    side: Side
+    by_ally: bool
+    kind: DetailKind
+    adders: frozenset[PlayerId]
+    polarity: Polarity | None = None
+
+
+class Phase(enum.Enum):
+    DESIRED_OUTCOME = "desired_outcome"
+    STAKES = "stakes"
+    MOOD = "mood"
+    ASPECT_EDGE = "aspect_edge"
+    PREPARE = "prepare"
+    AFTER_ROLL = "after_roll"
+    SKILL_SIGN = "skill_sign"
+    MOOD_EFFECTS = "mood_effects"
+    DONE = "done"
+
+
+class ActionKind(enum.Enum):
+    STATE_OUTCOME = "state_outcome"
+    CHOOSE_ASPECT = "choose_aspect"
+    CHOOSE_RISK = "choose_risk"
+    CHOOSE_MOOD = "choose_mood"
+    SET_ASPECT_EDGE = "set_aspect_edge"
+    CHOOSE_SKILL = "choose_skill"
+    CREATE_SKILL = "create_skill"
+    RISK_SENTIMENT = "risk_sentiment"
+    ROLL = "roll"
+    HELP = "help"
+    KEEP_DIE = "keep_die"
+    TAKE_HELPER_DIE = "take_helper_die"
+    CHOOSE_SKILL_SIGN = "choose_skill_sign"
+    RENAME_MOOD = "rename_mood"
+    ENDANGER_SENTIMENT = "endanger_sentiment"
+
+
+# -- actions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of every action: who is acting."""
+
+    kind: ClassVar[ActionKind]
+    actor: PlayerId
+
+
+@dataclass(frozen=True)
+class StateOutcome(Action):
+    kind: ClassVar[ActionKind] = ActionKind.STATE_OUTCOME
+    text: str
+
+
+@dataclass(frozen=True)
+class ChooseAspect(Action):
+    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_ASPECT
+    aspect: Aspect
+
+
+@dataclass(frozen=True)
+class ChooseRisk(Action):
+    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_RISK
+    risk: Risk
+
+
+@dataclass(frozen=True)
+class ChooseMood(Action):
+    """Pick the mood on ``line`` (0..5); ``new_name`` writes a mood on an open line."""
+
+    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_MOOD
+    line: int
+    new_name: str | None = None
+
+
+@dataclass(frozen=True)
+class SetAspectEdge(Action):
+    """Details that favour or hinder the roll (names, for the record)."""
+
+    kind: ClassVar[ActionKind] = ActionKind.SET_ASPECT_EDGE
+    favouring: tuple[str, ...] = ()
+    hindering: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChooseSkill(Action):
+    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_SKILL
+    index: int
+
+
+@dataclass(frozen=True)
+class CreateSkill(Action):
+    kind: ClassVar[ActionKind] = ActionKind.CREATE_SKILL
+    name: str
+
+
+@dataclass(frozen=True)
+class RiskSentiment(Action):
+    kind: ClassVar[ActionKind] = ActionKind.RISK_SENTIMENT
+    index: int
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    kind: ClassVar[ActionKind] = ActionKind.ROLL
+
+
+@dataclass(frozen=True)
+class Help(Action):
+    """An ally helps: picks (or writes) one of their moods, raises it and rolls it."""
+
+    kind: ClassVar[ActionKind] = ActionKind.HELP
+    line: int
+    new_name: str | None = None
+
+
+class PoolKind(enum.Enum):
+    ASPECT = "aspect"
+    MOOD = "mood"
+    HELP = "help"
+
+
+@dataclass(frozen=True)
+class KeepDie(Action):
+    """Keep face ``index`` (0 or 1) of a doubled pool."""
+
+    kind: ClassVar[ActionKind] = ActionKind.KEEP_DIE
+    pool: PoolKind
+    owner: PlayerId
+    index: int
+
+
+@dataclass(frozen=True)
+class TakeHelperDie(Action):
+    """Use ``helper``'s die in place of the roller's mood die, or None to keep your own."""
+
+    kind: ClassVar[ActionKind] = ActionKind.TAKE_HELPER_DIE
+    helper: PlayerId | None
+
+
+@dataclass(frozen=True)
+class ChooseSkillSign(Action):
+    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_SKILL_SIGN
+    add: bool
+
+
+@dataclass(frozen=True)
+class RenameMood(Action):
+    """The winning side gives a filled mood a stronger name."""
+
+    kind: ClassVar[ActionKind] = ActionKind.RENAME_MOOD
+    owner: PlayerId
+    new_name: str
+
+
+@dataclass(frozen=True)
+class EndangerSentiment(Action):
+    """Pick which sentiment of your own takes the next box."""
+
+    kind: ClassVar[ActionKind] = ActionKind.ENDANGER_SENTIMENT
+    index: int
+
+
+# -- state ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Participant:
+    """A player and their character's sheet as it stands in this roll."""
+
+    player: PlayerId
+    character: Character
+
+
+@dataclass(frozen=True)
+class Pool:
+    """One or two faces of a die; ``kept`` is the index kept, None until chosen."""
+
+    kind: PoolKind
+    owner: PlayerId
+    die: Die
+    edge: Edge
+    faces: tuple[int, ...]
+    kept: int | None = None
+
+    def __post_init__(self) -> None:
+        want = 1 if self.edge is Edge.NONE else 2
+        if len(self.faces) != want or not all(1 <= f <= self.die for f in self.faces):
+            raise Malformed("A pool's faces do not fit its die.")
+        if self.kept is not None and not 0 <= self.kept < len(self.faces):
+            raise Malformed("A pool kept a face it does not have.")
+
+    @property
+    def face(self) -> int | None:
+        return None if self.kept is None else self.faces[self.kept]
+
+
+@dataclass(frozen=True)
+class HelpRoll:
+    """An ally's help: the mood line they rolled, and the overloaded line they left."""
+
+    helper: PlayerId
+    line: int
+    pool: Pool
+    left_overload: int | None = None
+
+
+class PendingKind(enum.Enum):
+    RENAME = "rename"
+    ENDANGER = "endanger"
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A choice left after settling: a rename (by the winning side) or an endangerment."""
+
+    kind: PendingKind
+    owner: PlayerId
+    line: int | None = None
+
+
+class EffectKind(enum.Enum):
+    OVERLOADED = "overloaded"
+    OVERLOAD_ENDED = "overload_ended"
+    BOXES_CLEARED = "boxes_cleared"
+    TRACK_FILLED = "track_filled"
+    SENTIMENT_SLIPPED = "sentiment_slipped"
+    SKILL_MARKED = "skill_marked"
+    MOOD_RENAMED = "mood_renamed"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A change to a sheet made by settling the roll."""
+
+    kind: EffectKind
+    player: PlayerId
+    index: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The settled roll.
+
+    Attributes:
+        aspect_face: the kept Aspect die.
+        skill_shift: what the skill added to it (negative when subtracted).
+        mood_face: the mood die used (the roller's, or the taken helper's).
+        difference: |aspect total - mood die|.
+    """
+
+    aspect_face: int
+    skill_shift: int
+    mood_face: int
+    difference: int
+    winner: Winner
+    row: ResultRow
+    grants: tuple[DetailGrant, ...]
+    suggested_collateral_ticks: int
+    helper_used: PlayerId | None
+
+    @property
+    def aspect_total(self) -> int:
+        return self.aspect_face + self.skill_shift
+
+
+@dataclass(frozen=True)
+class RollState:
+    """Everything about one Action Roll. Build with :func:`start_roll`."""
+
+    roller: PlayerId
+    arbiters: frozenset[PlayerId]
+    participants: tuple[Participant, ...]
+    settings: NsuSettings = DEFAULT_SETTINGS
+    phase: Phase = Phase.DESIRED_OUTCOME
+    desired_outcome: str | None = None
+    aspect: Aspect | None = None
+    risk: Risk | None = None
+    mood_line: int | None = None
+    left_overload: int | None = None
+    favouring: tuple[str, ...] = ()
+    hindering: tuple[str, ...] = ()
+    aspect_edge: Edge | None = None
+    skill: int | None = None
+    skill_created: bool = False
+    risked_sentiment: int | None = None
+    aspect_pool: Pool | None = None
+    mood_pool: Pool | None = None
+    helps: tuple[HelpRoll, ...] = ()
+    helper_used: PlayerId | None = None
+    help_decided: bool = False
+    skill_sign: int | None = None
+    outcome: Outcome | None = None
+    effects: tuple[Effect, ...] = ()
+    pending: tuple[Pending, ...] = ()
+
+    def __post_init__(self) -> None:
+        players = [p.player for p in self.participants]
+        if len(players) != len(set(players)) or not players or players[0] != self.roller:
+            raise Malformed("The roller comes first, and each player appears once.")
+        if not self.arbiters:
+            raise Malformed("An Action Roll needs at least one Arbiter.")
+        if self.arbiters & set(players):
+            raise Malformed("Arbiters do not roll or help in the same Action Roll.")
+
+    # -- reading -------------------------------------------------------------
+
+    @property
+    def allies(self) -> frozenset[PlayerId]:
+        """Players whose characters may help (everyone on screen but the roller)."""
+        return frozenset(p.player for p in self.participants[1:])
+
+    def character(self, player: PlayerId) -> Character:
+        for p in self.participants:
+            if p.player == player:
+                return p.character
+        raise Malformed("That player has no character in this roll.")
+
+    @property
+    def sheet(self) -> Character:
+        """The roller's sheet."""
+        return self.participants[0].character
+
+    @property
+    def mood_edge(self) -> Edge:
+        """Mood edge from a risked sentiment and from overload (ruling 2)."""
+        if self.mood_line is None:
+            return Edge.NONE
+        return _mood_edge(self.sheet, self.mood_line, self.risked_sentiment is not None)
+
+    @property
+    def is_done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    def help_by(self, helper: PlayerId) -> HelpRoll | None:
+        for h in self.helps:
+            if h.helper == helper:
+                return h
+        return None
+
+    # -- storage ---------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready, versioned copy of the state."""
+        return {"version": STATE_VERSION, "roll": to_plain(self)}
+
+    @classmethod
+    def from_dict(cls, data: object) -> RollState:
+        """Read back :meth:`to_dict` output.
+
+        Raises:
+            Malformed: unknown version or damaged data.
+        """
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise Malformed("This stored roll comes from an unknown version.")
+        return from_plain(cls, data.get("roll"))
+
+
+def _mood_edge(sheet: Character, line: int, sentiment_risked: bool) -> Edge:
+    overloaded = sheet.overloaded_mood
+    advantage = sentiment_risked or overloaded == line
+    disadvantage = overloaded is not None and overloaded != line
+    return combine_edges(advantage, disadvantage)
+
+
+# -- events --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of everything :func:`apply` reports."""
+
+
+@dataclass(frozen=True)
+class OutcomeStated(Event):
+    text: str
+
+
+@dataclass(frozen=True)
+class StakesSet(Event):
+    aspect: Aspect | None
+    risk: Risk | None
+
+
+@dataclass(frozen=True)
+class MoodRaised(Event):
+    player: PlayerId
+    line: int
+    name: str
+    level: int
+    written_now: bool
+    track_full: bool
+
+
+@dataclass(frozen=True)
+class AspectEdgeSet(Event):
+    edge: Edge
+
+
+@dataclass(frozen=True)
+class SkillChosen(Event):
+    index: int
+    name: str
+    modifier: int
+    created: bool
+
+
+@dataclass(frozen=True)
+class SentimentRisked(Event):
+    index: int
+    name: str
+
+
+@dataclass(frozen=True)
+class DiceRolled(Event):
+    pool: Pool
+
+
+@dataclass(frozen=True)
+class DieKept(Event):
+    pool: PoolKind
+    owner: PlayerId
+    face: int
+
+
+@dataclass(frozen=True)
+class HelpAnswered(Event):
+    """The roller took ``taken``'s die (relationship grows) and refused the others (strained)."""
+
+    taken: PlayerId | None
+    refused: tuple[PlayerId, ...]
+
+
+@dataclass(frozen=True)
+class RollSettled(Event):
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class SheetChanged(Event):
+    effect: Effect
+
+
+@dataclass(frozen=True)
+class ChoiceNeeded(Event):
+    pending: Pending
+
+
+@dataclass(frozen=True)
+class RollFinished(Event):
+    pass
+
+
+# -- who may act -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """An action kind that is open now, and the players who may send it."""
+
+    kind: ActionKind
+    players: frozenset[PlayerId]
+
+
+def expected(state: RollState) -> tuple[Expectation, ...]:
+    """The actions that may be applied now, and by whom. Empty when the roll is done."""
+    me = frozenset({state.roller})
+    arb = state.arbiters
+    out: list[Expectation] = []
+    phase = state.phase
+    if phase is Phase.DESIRED_OUTCOME:
+        out.append(Expectation(ActionKind.STATE_OUTCOME, me))
+    elif phase is Phase.STAKES:
+        if state.aspect is None:
+            out.append(Expectation(ActionKind.CHOOSE_ASPECT, arb))
+        if state.risk is None:
+            out.append(Expectation(ActionKind.CHOOSE_RISK, arb))
+    elif phase is Phase.MOOD:
+        out.append(Expectation(ActionKind.CHOOSE_MOOD, me))
+    elif phase is Phase.ASPECT_EDGE:
+        out.append(Expectation(ActionKind.SET_ASPECT_EDGE, me | arb))
+    elif phase is Phase.PREPARE:
+        if state.skill is None:
+            if state.sheet.skills:
+                out.append(Expectation(ActionKind.CHOOSE_SKILL, me))
+            if len(state.sheet.skills) < 6:
+                out.append(Expectation(ActionKind.CREATE_SKILL, me))
+        if state.risked_sentiment is None and state.sheet.usable_sentiments:
+            out.append(Expectation(ActionKind.RISK_SENTIMENT, me))
+        out.append(Expectation(ActionKind.ROLL, me))
+    elif phase is Phase.AFTER_ROLL:
+        helpers = frozenset(
+            p.player
+            for p in state.participants[1:]
+            if state.help_by(p.player) is None and p.character.can_act
+        )
+        if helpers:
+            out.append(Expectation(ActionKind.HELP, helpers))
+        pickers = frozenset().union(*(_pickers(state, pool) for pool in _unkept(state)))
+        if pickers:
+            out.append(Expectation(ActionKind.KEEP_DIE, pickers))
+        else:
+            out.append(Expectation(ActionKind.TAKE_HELPER_DIE, me))
+    elif phase is Phase.SKILL_SIGN:
+        out.append(Expectation(ActionKind.CHOOSE_SKILL_SIGN, me))
+    elif phase is Phase.MOOD_EFFECTS:
+        renamers: set[PlayerId] = set()
+        endangerers: set[PlayerId] = set()
+        for p in state.pending:
+            if p.kind is PendingKind.RENAME:
+                renamers |= _renamers(state, p)
+            else:
+                endangerers.add(p.owner)
+        if renamers:
+            out.append(Expectation(ActionKind.RENAME_MOOD, frozenset(renamers)))
+        if endangerers:
+            out.append(Expectation(ActionKind.ENDANGER_SENTIMENT, frozenset(endangerers)))
+    return tuple(out)
+
+
+def _pools(state: RollState) -> list[Pool]:
+    pools = [p for p in (state.aspect_pool, state.mood_pool) if p is not None]
+    return pools + [h.pool for h in state.helps]
+
+
+def _unkept(state: RollState) -> list[Pool]:
+    return [p for p in _pools(state) if p.kept is None]
+
+
+def _pickers(state: RollState, pool: Pool) -> frozenset[PlayerId]:
+    """With advantage the pool's owner picks; with disadvantage the Arbiters do (ruling 3)."""
+    if pool.edge is Edge.ADVANTAGE:
+        return frozenset({pool.owner})
+    if pool.edge is Edge.DISADVANTAGE:
+        return state.arbiters
+    return frozenset()
+
+
+def _renamers(state: RollState, pending: Pending) -> set[PlayerId]:
+    assert state.outcome is not None
+    winner = state.outcome.winner
+    who: set[PlayerId] = set()
+    if winner in (Winner.PLAYER, Winner.TIE):
+        who.add(pending.owner)
+    if winner in (Winner.ARBITERS, Winner.TIE):
+        who |= state.arbiters
+    return who
+
+
+_PHASE_HINTS = {
+    Phase.DESIRED_OUTCOME: "First the roller says what they hope to achieve.",
+    Phase.STAKES: "The Arbiters are choosing the aspect and what is at risk.",
+    Phase.MOOD: "The roller is choosing a mood.",
+    Phase.ASPECT_EDGE: "The table is checking details for aspect advantage.",
+    Phase.PREPARE: "The roller may pick a skill or risk a sentiment, then roll.",
+    Phase.AFTER_ROLL: "The dice are out: help, keep dice, then the roller settles.",
+    Phase.SKILL_SIGN: "The roller is deciding whether the skill adds or subtracts.",
+    Phase.MOOD_EFFECTS: "The last choices about moods and sentiments are being made.",
+    Phase.DONE: "This roll is finished.",
+}
+
+
+# -- starting ----------------------------------------------------------------------
+
+
+def choose_arbiters(
+    players: Iterable[PlayerId], on_screen: Iterable[PlayerId], roller: PlayerId
+) -> frozenset[PlayerId]:
+    """Arbiters are the players off screen; if nobody is, everyone but the roller (ruling 7)."""
+    everyone = frozenset(players)
+    if roller not in everyone:
+        raise Malformed("The roller has to be one of the players.")
+    off_screen = everyone - frozenset(on_screen)
+    arbiters = off_screen - {roller}
+    return arbiters or everyone - {roller}
+
+
+def start_roll(
+    roller: Participant,
+    arbiters: Iterable[PlayerId],
+    allies: Iterable[Participant] = (),
+    settings: NsuSettings = DEFAULT_SETTINGS,
+) -> RollState:
+    """Begin an Action Roll.
+
+    Args:
+        roller: the acting player and their sheet.
+        arbiters: the players acting as Arbiters (see :func:`choose_arbiters`).
+        allies: on-screen players whose characters may help.
+
+    Raises:
+        Malformed: nobody arbitrates, or a player is listed twice.
+        NotAllowedNow: the roller's character is Overcome.
+    """
+    if not roller.character.can_act:
+        raise NotAllowedNow(
+            f"{roller.character.name} is Overcome and cannot act until a harm is recovered."
+        )
+    return RollState(
+        roller=roller.player,
+        arbiters=frozenset(arbiters),
+        participants=(roller, *allies),
+        settings=settings,
+    )
+
+
+# -- applying --------------------------------------------------------------------
+
+Handler = Callable[[RollState, Any, Rng], tuple[RollState, list[Event]]]
+_HANDLERS: dict[type[Action], Handler] = {}
+A = TypeVar("A", bound=Action)
+
+
+def _handles(
+    cls: type[A],
+) -> Callable[
+    [Callable[[RollState, A, Rng], tuple[RollState, list[Event]]]],
+    Callable[[RollState, A, Rng], tuple[RollState, list[Event]]],
+]:
+    def register(
+        fn: Callable[[RollState, A, Rng], tuple[RollState, list[Event]]],
+    ) -> Callable[[RollState, A, Rng], tuple[RollState, list[Event]]]:
+        _HANDLERS[cls] = fn
+        return fn
+
+    return register
+
+
+def apply(state: RollState, action: Action, rng: Rng) -> tuple[RollState, tuple[Event, ...]]:
+    """Apply one action; return the new state and what happened.
+
+    Raises:
+        NotAllowedNow: that kind of action is not open at this point.
+        NotYourTurn: it is open, but for other players.
+        Malformed: the action's content can never be valid (a missing line, say).
+    """
+    open_now = {e.kind: e.players for e in expected(state)}
+    if action.kind not in open_now:
+        raise NotAllowedNow(f"Not now. {_PHASE_HINTS[state.phase]}")
+    if action.actor not in open_now[action.kind]:
+        raise NotYourTurn(f"That's for someone else. {_PHASE_HINTS[state.phase]}")
+    new_state, events = _HANDLERS[type(action)](state, action, rng)
+    return new_state, tuple(events)
+
+
+def _with_character(state: RollState, player: PlayerId, character: Character) -> RollState:
+    participants = tuple(
+        Participant(p.player, character) if p.player == player else p for p in state.participants
+    )
+    return replace(state, participants=participants)
+
+
+@_handles(StateOutcome)
+def _state_outcome(
+    state: RollState, action: StateOutcome, rng: Rng
+) -> tuple[RollState, list[Event]]:
+    text = " ".join(action.text.split())
+    if not text:
+        raise Malformed("Say in a few words what your character is trying to do.")
+    if len(text) > MAX_OUTCOME_LENGTH:
+        raise Malformed(f"Keep the desired outcome under {MAX_OUTCOME_LENGTH} characters.")
+    return replace(state, desired_outcome=text, phase=Phase.STAKES), [OutcomeStated(text)]
+
+
+def _after_stakes(state: RollState) -> RollState:
+    if state.aspect is not None and state.risk is not None:
+        return replace(state, phase=Phase.MOOD)
+    return state
+
+
+@_handles(ChooseAspect)
+def _choose_aspect(
+    state: RollState, action: ChooseAspect, rng: Rng
+) -> tuple[RollState, list[Event]]:
+    new = _after_stakes(replace(state, aspect=action.aspect))
+    return new, [StakesSet(action.aspect, None)]
+
+
+@_handles(ChooseRisk)
+def _choose_risk(state: RollState, action: ChooseRisk, rng: Rng) -> tuple[RollState, list[Event]]:
+    new = _after_stakes(replace(state, risk=action.risk))
+    return new, [StakesSet(None, action.risk)]
+
+
+def _pick_mood(
+    sheet: Character, player: PlayerId, line: int, new_name: str | None
+) -> tuple[Character, MoodRaised]:
+    """Pick (or write) a mood and mark its next box (ruling 1)."""
+    mood = sheet.mood(line)
+    written = False
+    if mood.is_open:
+        if new_name is None:
+            raise Malformed("That mood line is open: name the new mood to write on it.")
+        sheet = sheet.write_mood(line, new_name)
+        written = True
+    elif new_name is not None and clean_label(new_name, "A mood") != mood.name:
+        raise NotAllowedNow(f"Line {line + 1} already holds {mood.name}.")
+    sheet = sheet.raise_mood(line, 1)
+    raised = sheet.moods[line]
+    assert raised.name is not None
+    event = MoodRaised(player, line, raised.name, raised.level, written, raised.track_full)
+    return sheet, event
+
+
+@_handles(ChooseMood)
+def _choose_mood(state: RollState, action: ChooseMood, rng: Rng) -> tuple[RollState, list[Event]]:
+    sheet, event = _pick_mood(state.sheet, state.roller, action.line, action.new_name)
+    overloaded = state.sheet.overloaded_mood
+    left = overloaded if overloaded is not None and overloaded != action.line else None
+    new = _with_character(state, state.roller, sheet)
+    return replace(new, mood_line=action.line, left_overload=left, phase=Phase.ASPECT_EDGE), [event]
+
+
+@_handles(SetAspectEdge)
+def _set_aspect_edge(
+    state: RollState, action: SetAspectEdge, rng: Rng
+) -> tuple[RollState, list[Event]]:
+    favouring = tuple(clean_label(d) for d in action.favouring)
+    hindering = tuple(clean_label(d) for d in action.hindering)
+    edge = combine_edges(bool(favouring), bool(hindering))
+    new = replace(
+        state, favouring=favouring, hindering=hindering, aspect_edge=edge, phase=Phase.PREPARE
+    )
+    return new, [AspectEdgeSet(edge)]
+
+
+@_handles(ChooseSkill)
+def _choose_skill(state: RollState, action: ChooseSkill, rng: Rng) -> tuple[RollState, list[Event]]:
+    skill = state.sheet.skill(action.index)
+    return replace(state, skill=action.index), [
+        SkillChosen(action.index, skill.name, skill.modifier, False)
+    ]
+
+
+@_handles(CreateSkill)
+def _create_skill(state: RollState, action: CreateSkill, rng: Rng) -> tuple[RollState, list[Event]]:
+    sheet = state.sheet.add_skill(action.name)
+    index = len(sheet.skills) - 1
+    new = replace(_with_character(state, state.roller, sheet), skill=index, skill_created=True)
+    skill = sheet.skills[index]
+    return new, [SkillChosen(index, skill.name, skill.modifier, True)]
+
+
+@_handles(RiskSentiment)
+def _risk_sentiment(
+    state: RollState, action: RiskSentiment, rng: Rng
+) -> tuple[RollState, list[Event]]:
+    sentiment = state.sheet.sentiment(action.index)
+    if not sentiment.usable or sentiment.name is None:
+        raise NotAllowedNow("Only a written sentiment that is not lost can be risked.")
+    return replace(state, risked_sentiment=action.index), [
+        SentimentRisked(action.index, sentiment.name)
+    ]
+
+
+def _roll_pool(rng: Rng, kind: PoolKind, owner: PlayerId, die: Die, edge: Edge) -> Pool:
+    count = 1 if edge is Edge.NONE else 2
+    faces = tuple(roll_die(rng, int(die)) for _ in range(count))
+    kept = 0 if count == 1 or faces[0] == faces[1] else None
+    return Pool(kind, owner, die, edge, faces, kept)
+
+
+@_handles(Roll)
+def _roll(state: RollState, action: Roll, rng: Rng) -> tuple[RollState, list[Event]]:
+    assert state.aspect is not None and state.mood_line is not None
+    assert state.aspect_edge is not None
+    sheet = state.sheet
+    aspect_pool = _roll_pool(
+        rng, PoolKind.ASPECT, state.roller, sheet.aspect_die(state.aspect), state.aspect_edge
+    )
+    mood_pool = _roll_pool(
+        rng, PoolKind.MOOD, state.roller, sheet.mood(state.mood_line).die, state.mood_edge
+    )
+    new = replace(state, aspect_pool=aspect_pool, mood_pool=mood_pool, phase=Phase.AFTER_ROLL)
+    return new, [DiceRolled(aspect_pool), DiceRolled(mood_pool)]
+
+
+@_handles(Help)
+def _help(state: RollState, action: Help, rng: Rng) -> tuple[RollState, list[Event]]:
+    helper_sheet = state.character(action.actor)
+    edge = _mood_edge(helper_sheet, action.line, False)
+    overloaded = helper_sheet.overloaded_mood
+    left = overloaded if overloaded is not None and overloaded != action.line else None
+    sheet, raised = _pick_mood(helper_sheet, action.actor, action.line, action.new_name)
+    pool = _roll_pool(rng, PoolKind.HELP, action.actor, sheet.mood(action.line).die, edge)
+    new = _with_character(state, action.actor, sheet)
+    new = replace(new, helps=(*new.helps, HelpRoll(action.actor, action.line, pool, left)))
+    return new, [raised, DiceRolled(pool)]
+
+
+@_handles(KeepDie)
+def _keep_die(state: RollState, action: KeepDie, rng: Rng) -> tuple[RollState, list[Event]]:
+    if action.index not in (0, 1):
+        raise Malformed("Keep die 1 or die 2.")
+    if action.pool is PoolKind.ASPECT:
+        pool = state.aspect_pool
+    elif action.pool is PoolKind.MOOD:
+        pool = state.mood_pool
+    else:
+        help_roll = state.help_by(action.owner)
+        pool = None if help_roll is None else help_roll.pool
+    if pool is None or pool.owner != action.owner:
+        raise Malformed("There is no such pool of dice in this roll.")
+    if pool.kept is not None:
+        raise NotAllowedNow("That die has already been chosen.")
+    if action.actor not in _pickers(state, pool):
+        raise NotYourTurn("With advantage the roller picks; with disadvantage the Arbiters pick.")
+    kept = replace(pool, kept=action.index)
+    if action.pool is PoolKind.ASPECT:
+        new = replace(state, aspect_pool=kept)
+    elif action.pool is PoolKind.MOOD:
+        new = replace(state, mood_pool=kept)
+    else:
+        helps = tuple(replace(h, pool=kept) if h.helper == action.owner else h for h in state.helps)
+        new = replace(state, helps=helps)
+    return new, [DieKept(action.pool, action.owner, kept.faces[action.index])]
+
+
+@_handles(TakeHelperDie)
+def _take_helper_die(
+    state: RollState, action: TakeHelperDie, rng: Rng
+) -> tuple[RollState, list[Event]]:
+    if action.helper is not None and state.help_by(action.helper) is None:
+        raise Malformed("That player has not rolled to help.")
+    refused = tuple(h.helper for h in state.helps if h.helper != action.helper)
+    events: list[Event] = [HelpAnswered(action.helper, refused)]
+    new = replace(state, helper_used=action.helper, help_decided=True)
+    skill = None if new.skill is None else new.sheet.skills[new.skill]
+    if skill is not None and skill.modifier:
+        return replace(new, phase=Phase.SKILL_SIGN), events
+    new, more = _settle(replace(new, skill_sign=1))
+    return new, events + more
+
+
+@_handles(ChooseSkillSign)
+def _choose_skill_sign(
+    state: RollState, action: ChooseSkillSign, rng: Rng
+) -> tuple[RollState, list[Event]]:
+    new, events = _settle(replace(state, skill_sign=1 if action.add else -1))
+    return new, events
+
+
+# -- settling ---------------------------------------------------------------------
+
+
+def _grants(state: RollState, winner: Winner, row: ResultRow) -> tuple[DetailGrant, ...]:
+    player = frozenset({state.roller})
+    player_allies = state.allies or state.arbiters
+    arbiters = state.arbiters
+    hard = DetailKind.HARD
+    if winner is Winner.TIE:
+        return (
+            DetailGrant(Side.PLAYER, False, hard, player),
+            DetailGrant(Side.ARBITERS, False, hard, arbiters),
+        )
+    side = Side.PLAYER if winner is Winner.PLAYER else Side.ARBITERS
+    own = player if side is Side.PLAYER else arbiters
+    ally = player_allies if side is Side.PLAYER else arbiters
+    first = DetailGrant(side, False, hard, own)
+    if row is ResultRow.WIN_WITH_COST:
+        return first, DetailGrant(side, True, hard, ally, Polarity.NEGATIVE)
+    if row is ResultRow.WIN_WITH_SCENE:
+        return first, DetailGrant(side, False, DetailKind.SCENE, own)
+    if row is ResultRow.WIN_WITH_ALLY:
+        return first, DetailGrant(side, True, hard, ally)
+    if row is ResultRow.BIG_WIN:
+        return first, first
+    return (first,)
+
+
+def _mood_effects(
+    sheet: Character,
+    player: PlayerId,
+    line: int,
+    own_face: int,
+    left_overload: int | None,
+    winner: Winner,
+) -> tuple[Character, list[Effect], list[Pending]]:
+    """Overload, leaving an overloaded mood, and a filled track, for one character."""
+    effects: list[Effect] = []
+    pending: list[Pending] = []
+    won = winner in (Winner.PLAYER, Winner.TIE)
+    lost = winner in (Winner.ARBITERS, Winner.TIE)
+    if left_overload is not None:
+        sheet = sheet.set_overloaded(left_overload, False)
+        effects.append(Effect(EffectKind.OVERLOAD_ENDED, player, left_overload))
+        if won:
+            sheet = sheet.clear_mood(left_overload)
+            effects.append(Effect(EffectKind.BOXES_CLEARED, player, left_overload))
+        if lost:
+            pending.append(Pending(PendingKind.ENDANGER, player))
+    mood = sheet.moods[line]
+    if mood.past_threshold and own_face < mood.level and not mood.overloaded:
+        sheet = sheet.set_overloaded(line, True)
+        effects.append(Effect(EffectKind.OVERLOADED, player, line))
+    if mood.track_full:
+        sheet = sheet.clear_mood(line)
+        effects.append(Effect(EffectKind.TRACK_FILLED, player, line))
+        pending.append(Pending(PendingKind.ENDANGER, player))
+        pending.append(Pending(PendingKind.RENAME, player, line))
+    return sheet, effects, pending
+
+
+def _settle(state: RollState) -> tuple[RollState, list[Event]]:
+    assert state.aspect_pool is not None and state.mood_pool is not None
+    assert state.risk is not None and state.aspect is not None and state.mood_line is not None
+    aspect_face = state.aspect_pool.face
+    own_mood_face = state.mood_pool.face
+    assert aspect_face is not None and own_mood_face is not None
+    mood_face = own_mood_face
+    if state.helper_used is not None:
+        used = state.help_by(state.helper_used)
+        assert used is not None and used.pool.face is not None
+        mood_face = used.pool.face
+    sheet = state.sheet
+    modifier = 0 if state.skill is None else sheet.skills[state.skill].modifier
+    shift = modifier * (state.skill_sign or 1)
+    aspect_total = aspect_face + shift
+    difference = abs(aspect_total - mood_face)
+    winner = winner_for(state.risk, aspect_total, mood_face)
+    row = ResultRow.for_difference(difference)
+    grants = _grants(state, winner, row)
+    ticks = (
+        len(grants) if state.risk is Risk.WORLD and state.settings.suggest_collateral_ticks else 0
+    )
+    outcome = Outcome(
+        aspect_face, shift, mood_face, difference, winner, row, grants, ticks, state.helper_used
+    )
+    events: list[Event] = [RollSettled(outcome)]
+    effects: list[Effect] = []
+    pending: list[Pending] = []
+
+    # The roller's sentiment risked for Mood Advantage (ruling 6).
+    if state.risked_sentiment is not None:
+        slips = winner is Winner.ARBITERS
+        slips |= winner is Winner.TIE and state.settings.sentiment_moves_on_tie
+        slips |= row is ResultRow.WIN_WITH_COST and state.settings.sentiment_moves_on_row_one
+        if slips and sheet.sentiments[state.risked_sentiment].usable:
+            sheet = sheet.endanger_sentiment(state.risked_sentiment)
+            state_now = sheet.sentiments[state.risked_sentiment].state
+            effects.append(
+                Effect(
+                    EffectKind.SENTIMENT_SLIPPED,
+                    state.roller,
+                    state.risked_sentiment,
+                    state_now.value,
+                )
+            )
+
+    # A used skill marks the box of the aspect rolled (ruling 5).
+    if state.skill is not None:
+        sheet = sheet.mark_skill(state.skill, state.aspect)
+        effects.append(
+            Effect(EffectKind.SKILL_MARKED, state.roller, state.skill, state.aspect.value)
+        )
+
+    sheet, more_effects, more_pending = _mood_effects(
+        sheet, state.roller, state.mood_line, own_mood_face, state.left_overload, winner
+    )
+    effects += more_effects
+    pending += more_pending
+    new = _with_character(state, state.roller, sheet)
+
+    # Helpers check their own mood effects, on the player's side of the result.
+    for help_roll in state.helps:
+        face = help_roll.pool.face
+        assert face is not None
+        helper_sheet, more_effects, more_pending = _mood_effects(
+            new.character(help_roll.helper),
+            help_roll.helper,
+            help_roll.line,
+            face,
+            help_roll.left_overload,
+            winner,
+        )
+        new = _with_character(new, help_roll.helper, helper_sheet)
+        effects += more_effects
+        pending += more_pending
+
+    events += [SheetChanged(e) for e in effects]
+    new = replace(new, outcome=outcome, effects=tuple(effects), pending=tuple(pending))
+    new = _drop_moot_pending(new)
+    events += [ChoiceNeeded(p) for p in new.pending]
+    return _finish_if_clear(new, events)
+
+
+def _drop_moot_pending(state: RollState) -> RollState:
+    """An endangerment with no written, unlost sentiment left has nothing to mark."""
+    keep = tuple(
+        p
+        for p in state.pending
+        if p.kind is PendingKind.RENAME or state.character(p.owner).usable_sentiments
+    )
+    return replace(state, pending=keep)
+
+
+def _finish_if_clear(state: RollState, events: list[Event]) -> tuple[RollState, list[Event]]:
+    if state.pending:
+        return replace(state, phase=Phase.MOOD_EFFECTS), events
+    return replace(state, phase=Phase.DONE), [*events, RollFinished()]
+
+
+def _without(pending: tuple[Pending, ...], item: Pending) -> tuple[Pending, ...]:
+    index = pending.index(item)
+    return pending[:index] + pending[index + 1 :]
+
+
+@_handles(RenameMood)
+def _rename_mood(state: RollState, action: RenameMood, rng: Rng) -> tuple[RollState, list[Event]]:
+    item = next(
+        (p for p in state.pending if p.kind is PendingKind.RENAME and p.owner == action.owner),
+        None,
+    )
+    if item is None or item.line is None:
+        raise NotAllowedNow("That character has no mood waiting for a new name.")
+    if action.actor not in _renamers(state, item):
+        raise NotYourTurn("The winning side renames the mood.")
+    sheet = state.character(action.owner)
+    old = sheet.moods[item.line].name
+    sheet = sheet.rename_mood(item.line, action.new_name)
+    effect = Effect(
+        EffectKind.MOOD_RENAMED, action.owner, item.line, f"{old} -> {sheet.moods[item.line].name}"
+    )
+    new = _with_character(state, action.owner, sheet)
+    new = replace(new, pending=_without(new.pending, item), effects=(*new.effects, effect))
+    return _finish_if_clear(new, [SheetChanged(effect)])
+
+
+@_handles(EndangerSentiment)
+def _endanger(
+    state: RollState, action: EndangerSentiment, rng: Rng
+) -> tuple[RollState, list[Event]]:
+    item = next(
+        (p for p in state.pending if p.kind is PendingKind.ENDANGER and p.owner == action.actor),
+        None,
+    )
+    if item is None:
+        raise NotYourTurn("You have no sentiment to mark right now.")
+    sheet = state.character(action.actor).endanger_sentiment(action.index)
+    slipped: SentimentState = sheet.sentiments[action.index].state
+    effect = Effect(EffectKind.SENTIMENT_SLIPPED, action.actor, action.index, slipped.value)
+    new = _with_character(state, action.actor, sheet)
+    new = replace(new, pending=_without(new.pending, item), effects=(*new.effects, effect))
+    new = _drop_moot_pending(new)
+    return _finish_if_clear(new, [SheetChanged(effect)])

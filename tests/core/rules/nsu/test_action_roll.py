@@ -1,0 +1,647 @@
+"""The Action Roll, step by step: one named test per rule statement."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu.action_roll import (
+    ActionKind,
+    ChooseAspect,
+    ChooseMood,
+    ChooseRisk,
+    ChooseSkill,
+    ChooseSkillSign,
+    CreateSkill,
+    DetailGrant,
+    Edge,
+    EffectKind,
+    EndangerSentiment,
+    Help,
+    KeepDie,
+    Participant,
+    PendingKind,
+    Phase,
+    PoolKind,
+    RenameMood,
+    ResultRow,
+    Risk,
+    RiskSentiment,
+    Roll,
+    RollFinished,
+    RollState,
+    SetAspectEdge,
+    Side,
+    StateOutcome,
+    TakeHelperDie,
+    Winner,
+    apply,
+    choose_arbiters,
+    combine_edges,
+    expected,
+    start_roll,
+    winner_for,
+)
+from core.rules.nsu.details import DetailKind, Polarity
+from core.rules.nsu.settings import NsuSettings
+from core.rules.nsu.sheet import Aspect, Character, SentimentState
+from core.rules.rng import ScriptedRng
+
+from .support import (
+    ARBITER,
+    ARBITER2,
+    HELPER,
+    HELPER2,
+    ROLLER,
+    character,
+    new_roll,
+    play,
+    to_prepare,
+)
+
+
+def keep_own(state: RollState) -> RollState:
+    state, _ = play(state, [TakeHelperDie(ROLLER, None)])
+    return state
+
+
+def rolled(state: RollState, *faces: int) -> RollState:
+    state, _ = play(state, [Roll(ROLLER)], ScriptedRng(faces))
+    return state
+
+
+def with_level(sheet: Character, line: int, level: int, overloaded: bool = False) -> Character:
+    moods = list(sheet.moods)
+    moods[line] = dataclasses.replace(moods[line], level=level, overloaded=overloaded)
+    return dataclasses.replace(sheet, moods=tuple(moods))
+
+
+# -- order and roles ---------------------------------------------------------------
+
+
+def test_full_roll_runs_in_rulebook_order() -> None:
+    state = new_roll()
+    assert state.phase is Phase.DESIRED_OUTCOME
+    state, _ = play(state, [StateOutcome(ROLLER, "Open the vault")])
+    assert state.phase is Phase.STAKES
+    state, _ = play(state, [ChooseAspect(ARBITER, Aspect.MIND), ChooseRisk(ARBITER, Risk.WORLD)])
+    assert state.phase is Phase.MOOD
+    state, _ = play(state, [ChooseMood(ROLLER, 0)])
+    assert state.phase is Phase.ASPECT_EDGE
+    state, _ = play(state, [SetAspectEdge(ROLLER)])
+    assert state.phase is Phase.PREPARE
+    state, _ = play(state, [Roll(ROLLER)], ScriptedRng([3, 7]))
+    assert state.phase is Phase.AFTER_ROLL
+    state, events = play(state, [TakeHelperDie(ROLLER, None)])
+    assert state.phase is Phase.DONE and isinstance(events[-1], RollFinished)
+    assert expected(state) == ()
+    assert state.outcome is not None and state.outcome.winner is Winner.PLAYER
+
+
+def test_only_the_roller_states_the_desired_outcome() -> None:
+    with pytest.raises(NotYourTurn):
+        apply(new_roll(), StateOutcome(ARBITER, "Something"), ScriptedRng([]))
+    with pytest.raises(Malformed):
+        apply(new_roll(), StateOutcome(ROLLER, "   "), ScriptedRng([]))
+
+
+def test_only_arbiters_choose_aspect_and_risk() -> None:
+    state, _ = play(new_roll(), [StateOutcome(ROLLER, "Jump the gap")])
+    with pytest.raises(NotYourTurn):
+        apply(state, ChooseAspect(ROLLER, Aspect.BODY), ScriptedRng([]))
+    with pytest.raises(NotYourTurn):
+        apply(state, ChooseRisk(ROLLER, Risk.CHARACTER), ScriptedRng([]))
+    state, _ = play(state, [ChooseRisk(ARBITER2, Risk.CHARACTER)])
+    assert [e.kind for e in expected(state)] == [ActionKind.CHOOSE_ASPECT]
+
+
+def test_out_of_order_action_is_refused_as_not_allowed_now() -> None:
+    state = new_roll()
+    with pytest.raises(NotAllowedNow) as info:
+        apply(state, Roll(ROLLER), ScriptedRng([]))
+    assert not isinstance(info.value, NotYourTurn)
+    assert info.value.message
+
+
+def test_a_stranger_is_told_it_is_not_their_turn() -> None:
+    with pytest.raises(NotYourTurn):
+        apply(new_roll(), StateOutcome(99, "Me too"), ScriptedRng([]))
+
+
+def test_overcome_character_cannot_start_a_roll() -> None:
+    sheet = character()
+    for i in range(4):
+        sheet = sheet.add_harm(f"Harm {i}")
+    with pytest.raises(NotAllowedNow, match="Overcome"):
+        new_roll(sheet)
+
+
+def test_arbiters_are_the_off_screen_players() -> None:
+    assert choose_arbiters([1, 2, 3, 4], on_screen=[1, 2], roller=1) == {3, 4}
+
+
+def test_when_nobody_is_off_screen_everyone_else_arbitrates() -> None:
+    assert choose_arbiters([1, 2, 3], on_screen=[1, 2, 3], roller=2) == {1, 3}
+
+
+def test_roll_needs_an_arbiter_who_is_not_rolling() -> None:
+    with pytest.raises(Malformed):
+        start_roll(Participant(ROLLER, character()), set())
+    with pytest.raises(Malformed):
+        start_roll(Participant(ROLLER, character()), {ROLLER})
+
+
+# -- mood --------------------------------------------------------------------------
+
+
+def test_choosing_a_mood_marks_its_next_box_before_rolling() -> None:
+    state = to_prepare(new_roll(), line=2)
+    assert state.sheet.moods[2].level == 1
+    assert state.phase is Phase.PREPARE
+
+
+def test_a_new_mood_can_be_written_on_an_open_line() -> None:
+    state = to_prepare(new_roll(), line=5, new_name="Giddy")
+    mood = state.sheet.moods[5]
+    assert (mood.name, int(mood.die), mood.level) == ("Giddy", 4, 1)
+
+
+def test_an_open_line_needs_a_name() -> None:
+    state, _ = play(
+        new_roll(),
+        [
+            StateOutcome(ROLLER, "x"),
+            ChooseAspect(ARBITER, Aspect.MIND),
+            ChooseRisk(ARBITER, Risk.WORLD),
+        ],
+    )
+    with pytest.raises(Malformed):
+        apply(state, ChooseMood(ROLLER, 5), ScriptedRng([]))
+    with pytest.raises(Malformed):
+        apply(state, ChooseMood(ROLLER, 6), ScriptedRng([]))
+
+
+def test_mood_level_rises_even_when_another_mood_is_overloaded() -> None:
+    sheet = with_level(character(), 0, 5, overloaded=True)
+    state = to_prepare(new_roll(sheet), line=2)
+    assert state.sheet.moods[2].level == 1
+
+
+# -- aspect advantage -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("advantage", "disadvantage", "edge"),
+    [
+        (False, False, Edge.NONE),
+        (True, False, Edge.ADVANTAGE),
+        (False, True, Edge.DISADVANTAGE),
+        (True, True, Edge.NONE),
+    ],
+)
+def test_advantage_and_disadvantage_cancel(advantage: bool, disadvantage: bool, edge: Edge) -> None:
+    assert combine_edges(advantage, disadvantage) is edge
+
+
+def test_several_favouring_details_count_once() -> None:
+    state = to_prepare(new_roll(), favouring=("Rope", "Gloves", "Daylight"))
+    assert state.aspect_edge is Edge.ADVANTAGE
+    state = rolled(state, 2, 5, 4)
+    assert state.aspect_pool is not None and len(state.aspect_pool.faces) == 2
+
+
+def test_favouring_and_hindering_details_cancel() -> None:
+    state = to_prepare(new_roll(), favouring=("Rope",), hindering=("Rain",))
+    assert state.aspect_edge is Edge.NONE
+
+
+def test_with_aspect_advantage_the_player_keeps_a_die() -> None:
+    state = rolled(to_prepare(new_roll(), favouring=("Rope",)), 2, 5, 4)
+    with pytest.raises(NotYourTurn):
+        apply(state, KeepDie(ARBITER, PoolKind.ASPECT, ROLLER, 1), ScriptedRng([]))
+    assert [e.kind for e in expected(state)] == [ActionKind.KEEP_DIE]
+    state, _ = play(state, [KeepDie(ROLLER, PoolKind.ASPECT, ROLLER, 0)])
+    assert state.aspect_pool is not None and state.aspect_pool.face == 2
+
+
+def test_with_aspect_disadvantage_the_arbiters_keep_a_die() -> None:
+    state = rolled(to_prepare(new_roll(), hindering=("Rain",)), 2, 5, 4)
+    with pytest.raises(NotYourTurn):
+        apply(state, KeepDie(ROLLER, PoolKind.ASPECT, ROLLER, 0), ScriptedRng([]))
+    state, _ = play(state, [KeepDie(ARBITER2, PoolKind.ASPECT, ROLLER, 1)])
+    assert state.aspect_pool is not None and state.aspect_pool.face == 5
+
+
+def test_dice_must_be_kept_before_settling() -> None:
+    state = rolled(to_prepare(new_roll(), hindering=("Rain",)), 2, 5, 4)
+    with pytest.raises(NotAllowedNow):
+        apply(state, TakeHelperDie(ROLLER, None), ScriptedRng([]))
+
+
+def test_identical_faces_need_no_choice() -> None:
+    state = rolled(to_prepare(new_roll(), hindering=("Rain",)), 5, 5, 4)
+    assert state.aspect_pool is not None and state.aspect_pool.kept == 0
+    with pytest.raises(NotAllowedNow):
+        apply(state, KeepDie(ARBITER, PoolKind.ASPECT, ROLLER, 1), ScriptedRng([]))
+
+
+def test_a_die_cannot_be_kept_twice() -> None:
+    state = rolled(to_prepare(new_roll(), hindering=("Rain",)), 2, 5, 4)
+    state, _ = play(state, [KeepDie(ARBITER2, PoolKind.ASPECT, ROLLER, 1)])
+    with pytest.raises(NotAllowedNow):
+        apply(state, KeepDie(ARBITER, PoolKind.ASPECT, ROLLER, 0), ScriptedRng([]))
+
+
+# -- skills ----------------------------------------------------------------------
+
+
+def test_created_skill_starts_at_zero_and_needs_no_sign() -> None:
+    state, _ = play(to_prepare(new_roll()), [CreateSkill(ROLLER, "Lockpicking")])
+    assert state.sheet.skills[3].modifier == 0 and state.skill == 3
+    state = keep_own(rolled(state, 3, 5))
+    assert state.phase is Phase.DONE
+    assert state.outcome is not None and state.outcome.skill_shift == 0
+
+
+def test_no_skill_can_be_created_when_six_lines_are_full() -> None:
+    sheet = character().add_skill("A").add_skill("B").add_skill("C")
+    state = to_prepare(new_roll(sheet))
+    kinds = [e.kind for e in expected(state)]
+    assert ActionKind.CREATE_SKILL not in kinds and ActionKind.CHOOSE_SKILL in kinds
+    with pytest.raises(NotAllowedNow):
+        apply(state, CreateSkill(ROLLER, "D"), ScriptedRng([]))
+
+
+def test_only_one_skill_per_roll() -> None:
+    state, _ = play(to_prepare(new_roll()), [ChooseSkill(ROLLER, 0)])
+    with pytest.raises(NotAllowedNow):
+        apply(state, ChooseSkill(ROLLER, 1), ScriptedRng([]))
+
+
+@pytest.mark.parametrize(("add", "total"), [(True, 4), (False, 2)])
+def test_skill_is_added_to_or_subtracted_from_the_aspect_die(add: bool, total: int) -> None:
+    state, _ = play(to_prepare(new_roll()), [ChooseSkill(ROLLER, 0)])
+    state = keep_own(rolled(state, 3, 6))
+    assert state.phase is Phase.SKILL_SIGN
+    state, _ = play(state, [ChooseSkillSign(ROLLER, add)])
+    assert state.outcome is not None
+    assert state.outcome.aspect_total == total
+    assert state.outcome.difference == abs(6 - total)
+
+
+def test_used_skill_marks_the_box_of_the_aspect_rolled() -> None:
+    state, _ = play(to_prepare(new_roll(), aspect=Aspect.HEART), [ChooseSkill(ROLLER, 1)])
+    state, _ = play(keep_own(rolled(state, 3, 6)), [ChooseSkillSign(ROLLER, True)])
+    assert state.sheet.skills[1].marked == {Aspect.HEART}
+
+
+# -- sentiments risked -------------------------------------------------------------
+
+
+def test_risking_a_sentiment_gives_mood_advantage() -> None:
+    state, _ = play(to_prepare(new_roll()), [RiskSentiment(ROLLER, 1)])
+    assert state.mood_edge is Edge.ADVANTAGE
+    state = rolled(state, 3, 2, 7)
+    state, _ = play(state, [KeepDie(ROLLER, PoolKind.MOOD, ROLLER, 1)])
+    assert state.mood_pool is not None and state.mood_pool.face == 7
+
+
+def test_lost_or_blank_sentiment_cannot_be_risked() -> None:
+    sheet = character().endanger_sentiment(0).endanger_sentiment(0)
+    state = to_prepare(new_roll(sheet))
+    with pytest.raises(NotAllowedNow):
+        apply(state, RiskSentiment(ROLLER, 0), ScriptedRng([]))
+
+
+def test_nothing_to_risk_when_every_sentiment_is_lost() -> None:
+    sheet = character()
+    for i in range(3):
+        sheet = sheet.endanger_sentiment(i).endanger_sentiment(i)
+    state = to_prepare(new_roll(sheet))
+    assert ActionKind.RISK_SENTIMENT not in [e.kind for e in expected(state)]
+
+
+def _risked_roll(
+    aspect_face: int, mood_face: int, settings: NsuSettings | None = None
+) -> Character:
+    state, _ = play(to_prepare(new_roll(settings=settings)), [RiskSentiment(ROLLER, 1)])
+    state = rolled(state, aspect_face, mood_face, mood_face)
+    return keep_own(state).sheet
+
+
+def test_risked_sentiment_slips_when_the_player_loses() -> None:
+    assert _risked_roll(7, 2).sentiments[1].state is SentimentState.AT_RISK
+
+
+def test_risked_sentiment_slips_on_a_tie() -> None:
+    assert _risked_roll(4, 4).sentiments[1].state is SentimentState.AT_RISK
+
+
+def test_risked_sentiment_slips_when_row_one_gives_an_ally_a_negative_detail() -> None:
+    assert _risked_roll(4, 5).sentiments[1].state is SentimentState.AT_RISK
+
+
+def test_risked_sentiment_holds_on_a_clear_win() -> None:
+    assert _risked_roll(2, 6).sentiments[1].state is SentimentState.CONNECTED
+
+
+def test_tie_setting_can_spare_the_risked_sentiment() -> None:
+    settings = NsuSettings(sentiment_moves_on_tie=False)
+    assert _risked_roll(4, 4, settings).sentiments[1].state is SentimentState.CONNECTED
+
+
+def test_at_risk_sentiment_becomes_lost_when_it_slips_again() -> None:
+    state, _ = play(
+        to_prepare(new_roll(character().endanger_sentiment(1))), [RiskSentiment(ROLLER, 1)]
+    )
+    sheet = keep_own(rolled(state, 8, 1, 1)).sheet
+    assert sheet.sentiments[1].state is SentimentState.LOST
+
+
+# -- winner and results table ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("risk", "aspect", "mood", "winner"),
+    [
+        (Risk.WORLD, 2, 5, Winner.PLAYER),
+        (Risk.WORLD, 5, 2, Winner.ARBITERS),
+        (Risk.CHARACTER, 2, 5, Winner.ARBITERS),
+        (Risk.CHARACTER, 5, 2, Winner.PLAYER),
+        (Risk.WORLD, 3, 3, Winner.TIE),
+        (Risk.CHARACTER, 3, 3, Winner.TIE),
+    ],
+)
+def test_winner_matrix(risk: Risk, aspect: int, mood: int, winner: Winner) -> None:
+    assert winner_for(risk, aspect, mood) is winner
+
+
+def _grants(aspect_face: int, mood_face: int, helpers: int = 0) -> tuple[DetailGrant, ...]:
+    helper_sheets = [character(f"Helper {i}") for i in range(helpers)]
+    state = keep_own(rolled(to_prepare(new_roll(helpers=helper_sheets)), aspect_face, mood_face))
+    assert state.outcome is not None
+    return state.outcome.grants
+
+
+def test_row_0_each_side_adds_one_hard_detail() -> None:
+    assert _grants(4, 4) == (
+        DetailGrant(Side.PLAYER, False, DetailKind.HARD, frozenset({ROLLER})),
+        DetailGrant(Side.ARBITERS, False, DetailKind.HARD, frozenset({ARBITER, ARBITER2})),
+    )
+
+
+def test_row_1_winner_adds_hard_but_an_ally_adds_a_negative_one() -> None:
+    first, cost = _grants(4, 5, helpers=1)
+    assert (first.side, first.by_ally, first.kind) == (Side.PLAYER, False, DetailKind.HARD)
+    assert (cost.side, cost.by_ally, cost.polarity) == (Side.PLAYER, True, Polarity.NEGATIVE)
+    assert cost.adders == {HELPER}
+
+
+def test_row_1_with_no_ally_on_screen_the_arbiters_add_the_cost() -> None:
+    _, cost = _grants(4, 5)
+    assert cost.adders == {ARBITER, ARBITER2}
+
+
+def test_row_2_winner_adds_one_hard_detail() -> None:
+    (grant,) = _grants(5, 3)
+    assert (grant.side, grant.kind) == (Side.ARBITERS, DetailKind.HARD)
+
+
+def test_row_3_winner_adds_hard_and_scene() -> None:
+    assert [g.kind for g in _grants(2, 5)] == [DetailKind.HARD, DetailKind.SCENE]
+
+
+def test_row_4_winner_and_one_ally_each_add_hard() -> None:
+    grants = _grants(1, 5, helpers=1)
+    assert [(g.by_ally, g.kind, g.polarity) for g in grants] == [
+        (False, DetailKind.HARD, None),
+        (True, DetailKind.HARD, None),
+    ]
+
+
+def test_row_5_plus_winner_adds_two_hard_details() -> None:
+    grants = _grants(8, 1)
+    assert len(grants) == 2 and all(g.side is Side.ARBITERS for g in grants)
+
+
+@pytest.mark.parametrize(("difference", "row"), [(0, 0), (1, 1), (4, 4), (5, 5), (9, 5)])
+def test_result_row_from_difference(difference: int, row: int) -> None:
+    assert ResultRow.for_difference(difference) == row
+
+
+def test_world_at_risk_suggests_a_collateral_tick_per_detail() -> None:
+    state = keep_own(rolled(to_prepare(new_roll(), risk=Risk.WORLD), 2, 5))
+    assert state.outcome is not None and state.outcome.suggested_collateral_ticks == 2
+
+
+def test_character_at_risk_suggests_no_collateral_ticks() -> None:
+    state = keep_own(rolled(to_prepare(new_roll(), risk=Risk.CHARACTER), 2, 5))
+    assert state.outcome is not None and state.outcome.suggested_collateral_ticks == 0
+
+
+def test_collateral_suggestion_can_be_switched_off() -> None:
+    roll = new_roll(settings=NsuSettings(suggest_collateral_ticks=False))
+    state = keep_own(rolled(to_prepare(roll), 2, 5))
+    assert state.outcome is not None and state.outcome.suggested_collateral_ticks == 0
+
+
+# -- help --------------------------------------------------------------------------
+
+
+def test_helper_raises_and_rolls_their_own_mood() -> None:
+    state = rolled(to_prepare(new_roll(helpers=[character("Bryn")])), 3, 2)
+    state, _ = play(state, [Help(HELPER, 2)], ScriptedRng([6]))
+    assert state.character(HELPER).moods[2].level == 1
+    help_roll = state.help_by(HELPER)
+    assert help_roll is not None and help_roll.pool.face == 6
+
+
+def test_roller_may_take_a_helpers_die() -> None:
+    state = rolled(to_prepare(new_roll(helpers=[character("Bryn")])), 3, 2)
+    state, _ = play(state, [Help(HELPER, 2), TakeHelperDie(ROLLER, HELPER)], ScriptedRng([6]))
+    assert state.outcome is not None
+    assert state.outcome.mood_face == 6 and state.outcome.helper_used == HELPER
+    assert state.outcome.winner is Winner.PLAYER
+
+
+def test_refusing_help_keeps_the_rollers_die_and_is_reported() -> None:
+    state = rolled(to_prepare(new_roll(helpers=[character("Bryn")])), 3, 2)
+    state, events = play(state, [Help(HELPER, 2), TakeHelperDie(ROLLER, None)], ScriptedRng([6]))
+    assert state.outcome is not None and state.outcome.mood_face == 2
+    answered = [e for e in events if type(e).__name__ == "HelpAnswered"]
+    assert answered and answered[0].refused == (HELPER,)  # type: ignore[attr-defined]
+
+
+def test_each_ally_helps_at_most_once_and_arbiters_cannot_help() -> None:
+    state = rolled(to_prepare(new_roll(helpers=[character("Bryn"), character("Cai")])), 3, 2)
+    state, _ = play(state, [Help(HELPER, 2)], ScriptedRng([6]))
+    with pytest.raises(NotYourTurn):
+        apply(state, Help(HELPER, 0), ScriptedRng([1]))
+    with pytest.raises(NotYourTurn):
+        apply(state, Help(ARBITER, 0), ScriptedRng([1]))
+    state, _ = play(state, [Help(HELPER2, 2)], ScriptedRng([1]))
+    with pytest.raises(NotAllowedNow):
+        apply(state, Help(HELPER, 0), ScriptedRng([1]))
+
+
+def test_an_overcome_ally_cannot_help() -> None:
+    bryn = character("Bryn")
+    for i in range(4):
+        bryn = bryn.add_harm(f"Harm {i}")
+    state = rolled(to_prepare(new_roll(helpers=[bryn])), 3, 2)
+    with pytest.raises(NotAllowedNow):
+        apply(state, Help(HELPER, 0), ScriptedRng([1]))
+
+
+def test_helper_checks_their_own_overload() -> None:
+    bryn = with_level(character("Bryn"), 4, 3)  # Angry d4 at 3 -> 4 when raised, threshold 2
+    state = rolled(to_prepare(new_roll(helpers=[bryn])), 3, 2)
+    state, _ = play(state, [Help(HELPER, 4), TakeHelperDie(ROLLER, None)], ScriptedRng([1]))
+    assert state.character(HELPER).moods[4].overloaded
+
+
+def test_helper_with_overloaded_mood_rolls_it_with_advantage_and_picks() -> None:
+    bryn = with_level(character("Bryn"), 0, 5, overloaded=True)
+    state = rolled(to_prepare(new_roll(helpers=[bryn, character("Cai")])), 3, 2)
+    state, _ = play(state, [Help(HELPER, 0)], ScriptedRng([2, 7]))
+    with pytest.raises(NotYourTurn):
+        apply(state, KeepDie(ROLLER, PoolKind.HELP, HELPER, 1), ScriptedRng([]))
+    state, _ = play(state, [KeepDie(HELPER, PoolKind.HELP, HELPER, 1)])
+    state, _ = play(state, [Help(HELPER2, 2)], ScriptedRng([3]))
+    state, _ = play(state, [TakeHelperDie(ROLLER, HELPER)])
+    assert state.outcome is not None and state.outcome.mood_face == 7
+
+
+# -- overload -------------------------------------------------------------------------
+
+
+def test_mood_overloads_past_threshold_when_die_is_under_level() -> None:
+    sheet = with_level(character(), 2, 3)  # Wary d6, 3 -> 4 > threshold 3
+    state = keep_own(rolled(to_prepare(new_roll(sheet), line=2), 4, 3))
+    assert state.sheet.moods[2].overloaded
+    assert any(e.kind is EffectKind.OVERLOADED for e in state.effects)
+
+
+def test_no_overload_at_the_threshold() -> None:
+    sheet = with_level(character(), 2, 2)  # 2 -> 3, not past threshold 3
+    state = keep_own(rolled(to_prepare(new_roll(sheet), line=2), 4, 1))
+    assert not state.sheet.moods[2].overloaded
+
+
+def test_no_overload_when_die_meets_the_level() -> None:
+    sheet = with_level(character(), 2, 3)
+    state = keep_own(rolled(to_prepare(new_roll(sheet), line=2), 4, 4))
+    assert not state.sheet.moods[2].overloaded
+
+
+def test_overloaded_mood_rolls_with_mood_advantage() -> None:
+    sheet = with_level(character(), 2, 4, overloaded=True)
+    state = to_prepare(new_roll(sheet), line=2)
+    assert state.mood_edge is Edge.ADVANTAGE
+
+
+def test_other_moods_roll_with_disadvantage_while_one_is_overloaded() -> None:
+    sheet = with_level(character(), 2, 4, overloaded=True)
+    state = to_prepare(new_roll(sheet), line=0)
+    assert state.mood_edge is Edge.DISADVANTAGE
+    state = rolled(state, 3, 2, 6)
+    with pytest.raises(NotYourTurn):
+        apply(state, KeepDie(ROLLER, PoolKind.MOOD, ROLLER, 1), ScriptedRng([]))
+
+
+def test_risked_sentiment_cancels_overload_disadvantage() -> None:
+    sheet = with_level(character(), 2, 4, overloaded=True)
+    state, _ = play(to_prepare(new_roll(sheet), line=0), [RiskSentiment(ROLLER, 0)])
+    assert state.mood_edge is Edge.NONE
+
+
+def _leave_overload(aspect_face: int, mood_faces: tuple[int, int]) -> RollState:
+    sheet = with_level(character(), 2, 5, overloaded=True)
+    state = rolled(to_prepare(new_roll(sheet), line=0), aspect_face, *mood_faces)
+    if mood_faces[0] != mood_faces[1]:
+        state, _ = play(state, [KeepDie(ARBITER, PoolKind.MOOD, ROLLER, 0)])
+    return keep_own(state)
+
+
+def test_choosing_another_mood_ends_the_overload_whoever_wins() -> None:
+    for faces in ((7, 7), (1, 1)):
+        state = _leave_overload(4, faces)
+        assert not state.sheet.moods[2].overloaded
+
+
+def test_winning_after_leaving_an_overload_clears_its_boxes() -> None:
+    state = _leave_overload(2, (7, 7))
+    assert state.sheet.moods[2].level == 0
+    assert state.phase is Phase.DONE
+
+
+def test_losing_after_leaving_an_overload_endangers_a_sentiment_of_your_choice() -> None:
+    state = _leave_overload(7, (1, 3))
+    assert state.sheet.moods[2].level == 5
+    assert state.phase is Phase.MOOD_EFFECTS
+    with pytest.raises(NotYourTurn):
+        apply(state, EndangerSentiment(ARBITER, 0), ScriptedRng([]))
+    state, _ = play(state, [EndangerSentiment(ROLLER, 2)])
+    assert state.sheet.sentiments[2].state is SentimentState.AT_RISK
+    assert state.phase is Phase.DONE
+
+
+def test_a_tie_after_leaving_an_overload_both_clears_and_endangers() -> None:
+    state = _leave_overload(5, (5, 5))
+    assert state.sheet.moods[2].level == 0
+    assert [p.kind for p in state.pending] == [PendingKind.ENDANGER]
+
+
+# -- the last box ----------------------------------------------------------------------
+
+
+def test_marking_the_last_box_resets_the_level_and_asks_for_a_rename_and_a_sentiment() -> None:
+    sheet = with_level(character(), 4, 4)  # Angry d4, last box is 5
+    state = keep_own(rolled(to_prepare(new_roll(sheet), line=4), 2, 3))
+    assert state.sheet.moods[4].level == 0
+    assert {p.kind for p in state.pending} == {PendingKind.RENAME, PendingKind.ENDANGER}
+
+
+def test_the_winning_side_renames_the_mood() -> None:
+    sheet = with_level(character(), 4, 4)
+    state = keep_own(rolled(to_prepare(new_roll(sheet), line=4, risk=Risk.CHARACTER), 2, 4))
+    assert state.outcome is not None and state.outcome.winner is Winner.ARBITERS
+    with pytest.raises(NotYourTurn):
+        apply(state, RenameMood(ROLLER, ROLLER, "Enraged"), ScriptedRng([]))
+    state, _ = play(state, [RenameMood(ARBITER, ROLLER, "Enraged"), EndangerSentiment(ROLLER, 0)])
+    assert state.sheet.moods[4].name == "Enraged" and state.phase is Phase.DONE
+
+
+def test_on_a_tie_either_side_may_rename() -> None:
+    sheet = with_level(character(), 4, 4)
+    state = keep_own(rolled(to_prepare(new_roll(sheet), line=4), 3, 3))
+    expectation = {e.kind: e.players for e in expected(state)}
+    assert expectation[ActionKind.RENAME_MOOD] == {ROLLER, ARBITER, ARBITER2}
+
+
+def test_endangerment_is_skipped_when_no_sentiment_can_take_it() -> None:
+    sheet = with_level(character(), 4, 4)
+    for i in range(3):
+        sheet = sheet.endanger_sentiment(i).endanger_sentiment(i)
+    state = keep_own(rolled(to_prepare(new_roll(sheet), line=4), 2, 3))
+    assert [p.kind for p in state.pending] == [PendingKind.RENAME]
+
+
+# -- storage ---------------------------------------------------------------------------
+
+
+def test_stored_roll_resumes_exactly() -> None:
+    state = rolled(to_prepare(new_roll(helpers=[character("Bryn")]), hindering=("Rain",)), 2, 5, 4)
+    data = state.to_dict()
+    import json
+
+    assert RollState.from_dict(json.loads(json.dumps(data))) == state
+
+
+def test_unknown_stored_version_is_refused() -> None:
+    data = new_roll().to_dict()
+    data["version"] = 99
+    with pytest.raises(Malformed):
+        RollState.from_dict(data)
