@@ -344,14 +344,16 @@ class CheckFlow:
                 return "On your own checks, reroll with an unlucky plot point instead."
             if self.roller_spent is not None:
                 return "You already spent a plot point on this check."
-            if self.roller_kept or self.phase is not Phase.ROLLER_DECIDES:
+            if self.roller_kept:
                 return "You already kept this result."
             if action is ActionKind.RETRY and result.succeeded:
                 return "A lucky retry is only for a failed check."
             if action is ActionKind.REROLL and not result.succeeded:
                 return "An unlucky reroll is only for a successful check."
-            kind = "lucky" if action is ActionKind.RETRY else "unlucky"
-            return f"There is no {kind} plot point left."
+            kind = PlotPointKind.LUCKY if action is ActionKind.RETRY else PlotPointKind.UNLUCKY
+            if pool is not None and not pool.has(kind):
+                return f"There is no {kind.value} plot point left."
+            return "The result already stands."
         if action is ActionKind.FORCE_REROLL and self.is_gm_check:
             return "This is your own check: reroll it instead."
         if action is ActionKind.GM_REROLL and not self.is_gm_check:

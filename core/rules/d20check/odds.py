@@ -1,8 +1,8 @@
 """Exact odds of a d20 check, for ``python -m core odds d20``.
 
-Distributions are exact (``Fraction``) and built by convolution, so every
-query is a few thousand additions. The CLI turns them into floats only at
-the end.
+Distributions are counted in integers over equally likely outcomes and built
+by convolution, so every query is a few thousand integer operations; they
+become exact ``Fraction`` values at the end and floats only in the CLI.
 
 Invariants:
     * A distribution maps integers to positive probabilities summing to 1.
@@ -32,38 +32,46 @@ from core.rules.d20check.wounds import MAX_WOUNDS, band_for, strain_from_check
 from core.rules.errors import Malformed
 from core.rules.registry import OddsCommand, OddsResult
 
-Distribution = Mapping[int, Fraction]
+Counts = dict[int, int]
+
+
+def _kept_d20_counts(ability: AbilityStrength) -> tuple[Counts, int]:
+    """Ways to get each kept d20 face, and the number of equally likely outcomes."""
+    if ability is AbilityStrength.AVERAGE:
+        return {face: 1 for face in range(1, 21)}, 20
+    if ability is AbilityStrength.STRONG:
+        return {face: face * face - (face - 1) ** 2 for face in range(1, 21)}, 400
+    return {face: (21 - face) ** 2 - (20 - face) ** 2 for face in range(1, 21)}, 400
+
+
+def _convolve(left: Counts, right: Counts) -> Counts:
+    out: Counts = {}
+    for a, p in left.items():
+        for b, q in right.items():
+            out[a + b] = out.get(a + b, 0) + p * q
+    return out
+
+
+def _total_counts(setup: CheckSetup) -> tuple[Counts, int]:
+    kept, outcomes = _kept_d20_counts(setup.ability)
+    counts = {face + setup.proficiency: ways for face, ways in kept.items()}
+    die = setup.die
+    if die is None:
+        return counts, outcomes
+    faces = {die.sign * face: 1 for face in range(1, die.sides + 1)}
+    return _convolve(counts, faces), outcomes * die.sides
 
 
 def kept_d20_distribution(ability: AbilityStrength) -> dict[int, Fraction]:
     """The kept d20 for a weak (lowest of two), average, or strong (highest of two) ability."""
-    if ability is AbilityStrength.AVERAGE:
-        return {face: Fraction(1, 20) for face in range(1, 21)}
-    if ability is AbilityStrength.STRONG:
-        return {face: Fraction(face * face - (face - 1) ** 2, 400) for face in range(1, 21)}
-    return {face: Fraction((21 - face) ** 2 - (20 - face) ** 2, 400) for face in range(1, 21)}
-
-
-def _add(left: Distribution, right: Distribution) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for a, p in left.items():
-        for b, q in right.items():
-            out[a + b] = out.get(a + b, Fraction(0)) + p * q
-    return out
-
-
-def _negate(dist: Distribution) -> dict[int, Fraction]:
-    return {-value: p for value, p in dist.items()}
+    counts, outcomes = _kept_d20_counts(ability)
+    return {face: Fraction(ways, outcomes) for face, ways in counts.items()}
 
 
 def total_distribution(setup: CheckSetup) -> dict[int, Fraction]:
     """The distribution of a check's total: kept d20 + proficiency ± circumstance die."""
-    dist = {face + setup.proficiency: p for face, p in kept_d20_distribution(setup.ability).items()}
-    die = setup.die
-    if die is None:
-        return dist
-    faces = {die.sign * face: Fraction(1, die.sides) for face in range(1, die.sides + 1)}
-    return _add(dist, faces)
+    counts, outcomes = _total_counts(setup)
+    return {total: Fraction(ways, outcomes) for total, ways in sorted(counts.items())}
 
 
 @dataclass(frozen=True)
@@ -99,28 +107,28 @@ def check_odds(
         raise Malformed("Give either a difficulty or an opponent, not both.")
     if wounds is not None and not 0 <= wounds <= MAX_WOUNDS:
         raise Malformed(f"Wounds go from 0 to {MAX_WOUNDS}.")
-    mine = total_distribution(setup)
+    mine, outcomes = _total_counts(setup)
     if opponent is not None:
-        margin = _add(mine, _negate(total_distribution(opponent)))
+        theirs, their_outcomes = _total_counts(opponent)
+        counts = _convolve(mine, {-total: ways for total, ways in theirs.items()})
+        outcomes *= their_outcomes
         rule: Target = Opposition(0)
     else:
         assert target is not None
         offset = target.value if isinstance(target, Difficulty) else target.result
-        margin = {total - offset: p for total, p in mine.items()}
+        counts = {total - offset: ways for total, ways in mine.items()}
         rule = target
     if retry:
-        failed = sum(
-            (p for m, p in margin.items() if not outcome_for(rule, m).succeeded), Fraction(0)
-        )
-        margin = {
-            m: (p if outcome_for(rule, m).succeeded else Fraction(0)) + failed * p
-            for m, p in margin.items()
+        failed = sum(ways for m, ways in counts.items() if not outcome_for(rule, m).succeeded)
+        counts = {
+            m: (ways * outcomes if outcome_for(rule, m).succeeded else 0) + failed * ways
+            for m, ways in counts.items()
         }
-    margin = {m: p for m, p in sorted(margin.items()) if p}
-    success = sum((p for m, p in margin.items() if outcome_for(rule, m).succeeded), Fraction(0))
-    tie = sum(
-        (p for m, p in margin.items() if m == 0 and isinstance(rule, Opposition)), Fraction(0)
-    )
+        outcomes *= outcomes
+    margin = {m: Fraction(ways, outcomes) for m, ways in sorted(counts.items()) if ways}
+    wins = sum(ways for m, ways in counts.items() if outcome_for(rule, m).succeeded)
+    success = Fraction(wins, outcomes)
+    tie = margin.get(0, Fraction(0)) if isinstance(rule, Opposition) else Fraction(0)
     strain: dict[int, Fraction] | None = None
     if wounds is not None:
         band = band_for(wounds)
