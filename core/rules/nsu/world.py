@@ -268,6 +268,7 @@ class LocationCard:
     scene_details: tuple[str, ...] = ()
     revealed: bool = False
     scouted_by: frozenset[PlayerId] = frozenset()
+    reward_claimed: bool = False
 
     @property
     def back(self) -> str:
@@ -275,6 +276,36 @@ class LocationCard:
         if self.danger is None or self.reward is None:
             return ""
         return f"{self.danger.label} {self.reward.label}"
+
+
+PROJECT_SIZES = (4, 6, 8)
+
+
+@dataclass(frozen=True)
+class Project:
+    """A long-term project clock of 4, 6 or 8 segments.
+
+    ``resource`` is what finishing it improves at home, if anything; ``card_id``
+    is the location whose reward it unlocks (its Reward Level caps the gain).
+    """
+
+    id: str
+    owner_id: PlayerId
+    name: str
+    segments: int
+    filled: int = 0
+    resource: str | None = None
+    card_id: CardId | None = None
+
+    def __post_init__(self) -> None:
+        if self.segments not in PROJECT_SIZES:
+            raise Malformed("A long-term project clock has 4, 6 or 8 segments.")
+        if not 0 <= self.filled <= self.segments:
+            raise Malformed("A project clock cannot be filled past its segments.")
+
+    @property
+    def complete(self) -> bool:
+        return self.filled == self.segments
 
 
 @dataclass(frozen=True)
@@ -498,6 +529,7 @@ class World:
     current: CardId | None = None  # None: at home
     groups: tuple[frozenset[PlayerId], ...] = ()  # () = party together
     focus: int = 0
+    projects: tuple[Project, ...] = ()
 
     def card(self, card_id: CardId) -> LocationCard:
         """The card with this id.
@@ -516,6 +548,17 @@ class World:
     def require_player(self, player_id: PlayerId) -> None:
         if player_id not in self.players:
             raise NotAllowedNow("You are not playing at this table.")
+
+    def project(self, project_id: str) -> Project:
+        """The project with this id.
+
+        Raises:
+            Malformed: no such project.
+        """
+        for project in self.projects:
+            if project.id == project_id:
+                return project
+        raise Malformed("There is no such long-term project.")
 
     def resource(self, name: str) -> Resource:
         key = name.strip().casefold()
@@ -913,6 +956,18 @@ def world_to_dict(world: World) -> dict[str, Any]:
         "current": world.current,
         "groups": [sorted(g) for g in world.groups],
         "focus": world.focus,
+        "projects": [
+            {
+                "id": p.id,
+                "owner_id": p.owner_id,
+                "name": p.name,
+                "segments": p.segments,
+                "filled": p.filled,
+                "resource": p.resource,
+                "card_id": p.card_id,
+            }
+            for p in world.projects
+        ],
     }
 
 
@@ -949,6 +1004,18 @@ def world_from_dict(data: Mapping[str, Any]) -> World:
             current=data["current"],
             groups=tuple(frozenset(int(p) for p in g) for g in data["groups"]),
             focus=int(data["focus"]),
+            projects=tuple(
+                Project(
+                    id=str(p["id"]),
+                    owner_id=int(p["owner_id"]),
+                    name=str(p["name"]),
+                    segments=int(p["segments"]),
+                    filled=int(p["filled"]),
+                    resource=p["resource"],
+                    card_id=p["card_id"],
+                )
+                for p in data.get("projects", ())
+            ),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise Malformed("That saved world could not be read.") from exc
@@ -969,6 +1036,7 @@ def card_to_dict(card: LocationCard) -> dict[str, Any]:
         "scene_details": list(card.scene_details),
         "revealed": card.revealed,
         "scouted_by": sorted(card.scouted_by),
+        "reward_claimed": card.reward_claimed,
     }
 
 
@@ -987,6 +1055,7 @@ def card_from_dict(data: Mapping[str, Any]) -> LocationCard:
         scene_details=tuple(str(d) for d in data["scene_details"]),
         revealed=bool(data["revealed"]),
         scouted_by=frozenset(int(p) for p in data["scouted_by"]),
+        reward_claimed=bool(data.get("reward_claimed", False)),
     )
 
 
