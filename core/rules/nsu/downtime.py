@@ -35,7 +35,7 @@ from enum import Enum
 from typing import Any
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
-from core.rules.nsu.action_roll import Outcome, Winner
+from core.rules.nsu.action_roll import Outcome, RollState, Winner
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.sheet import Aspect, Character, SentimentState
 from core.rules.nsu.world import (
@@ -867,6 +867,22 @@ def begin_downtime(
     return state, tuple(events)
 
 
+def take_roll_sheets(state: DowntimeState, roll: RollState) -> DowntimeState:
+    """Copy the sheets changed by a finished Action Roll (a Scout's) into downtime.
+
+    Raises:
+        NotAllowedNow: the roll is not finished.
+        Malformed: someone in the roll has no character in this downtime.
+    """
+    if not roll.is_done:
+        raise NotAllowedNow("Finish the Action Roll first.")
+    for participant in roll.participants:
+        if not any(p == participant.player for p, _ in state.sheets):
+            raise Malformed("Someone in that roll has no character in this downtime.")
+        state = state._with_sheet(participant.player, participant.character)
+    return state
+
+
 # ------------------------------------------------------------------ who acts now
 
 
@@ -1483,4 +1499,5 @@ __all__ = [
     "complication_options",
     "roll_complication",
     "scout_succeeds",
+    "take_roll_sheets",
 ]

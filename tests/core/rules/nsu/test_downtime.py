@@ -810,13 +810,27 @@ def check(state: DowntimeState) -> None:
         assert 0 <= p.filled <= p.segments
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    st.sampled_from(list(DowntimePlace)),
-    st.lists(st.tuples(st.sampled_from(PLAYERS), downtime_actions()), max_size=40),
-    st.integers(0, 1000),
-)
+MOVES = st.lists(st.tuples(st.sampled_from(PLAYERS), downtime_actions()), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(list(DowntimePlace)), MOVES, st.integers(0, 1000))
 def test_no_sequence_of_downtime_actions_breaks_the_invariants(
+    place: DowntimePlace, moves: list[tuple[int, d.DowntimeAction]], seed: int
+) -> None:
+    _play_and_check(place, moves, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(list(DowntimePlace)), MOVES, st.integers(0, 1000))
+def test_many_more_downtime_sequences_keep_the_invariants(
+    place: DowntimePlace, moves: list[tuple[int, d.DowntimeAction]], seed: int
+) -> None:
+    _play_and_check(place, moves, seed)
+
+
+def _play_and_check(
     place: DowntimePlace, moves: list[tuple[int, d.DowntimeAction]], seed: int
 ) -> None:
     chars = moody()
