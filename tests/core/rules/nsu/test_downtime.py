@@ -855,3 +855,9 @@ def _play_and_check(
         check(state)
     check(state)
     assert DowntimeState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+
+
+def test_an_r3_reward_lifts_a_scarcity_to_neutral_at_once() -> None:
+    state, events = d.apply(start(), ALICE, d.BringRewardHome("b", "medicine"), ScriptedRng([]))
+    assert state.world.resource("medicine").level is ResourceLevel.NEUTRAL
+    assert events[0] == d.RewardBroughtHome("b", "medicine", 1, needs_project=False)
