@@ -1657,6 +1657,15 @@ class FakeBotApi:
             raise SandboxError(f"player {user_id} cannot see chat {chat_id}")
         return player, state
 
+    def player_chat_check(self, user_id: int, chat_id: int) -> None:
+        """Raise ``SandboxError`` unless the player can see the chat."""
+        self._player_chat(user_id, chat_id)
+
+    def menu_button(self, user_id: int) -> Json:
+        """Return the menu button a player sees in the private chat with the bot."""
+        self.player(user_id)
+        return dict(self._effective_menu_button(user_id))
+
     def mark(self) -> int:
         """Return the change feed's current sequence number."""
         return self._seq

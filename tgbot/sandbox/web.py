@@ -5,7 +5,8 @@ Routes under ``prefix`` (default ``/sandbox``):
     ``/api/file/bot{token}/{path}``    files (``base_file_url = {origin}{prefix}/api/file/bot``)
     ``GET {prefix}``                   the page
     ``GET {prefix}/state``             JSON snapshot for one player
-    ``POST {prefix}/send|press|open|start|menu``   player actions
+    ``GET {prefix}/players``           who the page can play as
+    ``POST {prefix}/send|press|open|link|start|menu``   player actions
     ``GET {prefix}/events``            server-sent events of the change feed
     ``GET {prefix}/photo/{file_id}``   photo bytes for the page
 """
@@ -126,6 +127,10 @@ class _Sandbox:
             return _json({"ok": False, "error": "unknown user_id"}, status=400)
         return _json({"ok": True, **self.api.snapshot(user_id)})
 
+    async def players(self, request: web.Request) -> web.Response:
+        """Return the players the page can pick from."""
+        return _json({"ok": True, "players": self.api.snapshot()["players"]})
+
     async def photo(self, request: web.Request) -> web.StreamResponse:
         """Serve a photo's bytes, or redirect to the URL it was sent by."""
         file_id = request.match_info["file_id"]
@@ -164,21 +169,23 @@ class _Sandbox:
                 user_id, int(body["chat_id"]), int(body["message_id"]), str(body["data"])
             )
             return {"query_id": press.query_id}
+        theme = str(body.get("theme", "light"))
         if action == "open":
-            return await self._open_button(user_id, body)
+            return await self._open_button(user_id, body, theme)
+        if action == "link":
+            return await self._open_url(user_id, int(body["chat_id"]), str(body["url"]), theme)
         if action == "menu":
-            button = self.api.snapshot(user_id)["chats"]
-            menu = next(c.get("menu_button") for c in button if c["chat"]["id"] == user_id)
-            url = self.api.open_web_app(
-                user_id, menu, from_chat_id=user_id, theme=str(body.get("theme", "light"))
-            )
+            menu = self.api.menu_button(user_id)
+            if menu.get("type") != "web_app":
+                raise SandboxError("the menu button does not open a Mini App")
+            url = self.api.open_web_app(user_id, menu, from_chat_id=user_id, theme=theme)
             return {"action": "web_app", "url": url}
         raise SandboxError(f"unknown action {action}")
 
-    async def _open_button(self, user_id: int, body: Json) -> Json:
+    async def _open_button(self, user_id: int, body: Json, theme: str) -> Json:
         """Open a url or web_app button: a Mini App frame, a deep link, or a new tab."""
         chat_id = int(body["chat_id"])
-        theme = str(body.get("theme", "light"))
+        self.api.player_chat_check(user_id, chat_id)
         message = next(
             m for m in self.api.messages(chat_id) if m["message_id"] == int(body["message_id"])
         )
@@ -188,7 +195,10 @@ class _Sandbox:
                 raise SandboxError("web_app buttons work in private chats only")
             url = self.api.open_web_app(user_id, button, from_chat_id=chat_id, theme=theme)
             return {"action": "web_app", "url": url}
-        url = str(button.get("url", ""))
+        return await self._open_url(user_id, chat_id, str(button.get("url", "")), theme)
+
+    async def _open_url(self, user_id: int, chat_id: int, url: str, theme: str) -> Json:
+        """Follow a link as Telegram clients do: Mini App, deep link, or a new tab."""
         if self.api.is_mini_app_link(url):
             url = self.api.open_web_app(user_id, url, from_chat_id=chat_id, theme=theme)
             return {"action": "web_app", "url": url}
@@ -234,9 +244,10 @@ def setup_sandbox(app: web.Application, api: FakeBotApi, *, prefix: str = "/sand
     router.add_get(prefix, sandbox.page)
     router.add_get(f"{prefix}/", sandbox.page)
     router.add_get(f"{prefix}/state", sandbox.state)
+    router.add_get(f"{prefix}/players", sandbox.players)
     router.add_get(f"{prefix}/events", sandbox.events)
     router.add_get(f"{prefix}/photo/{{file_id}}", sandbox.photo)
-    router.add_post(f"{prefix}/{{action:send|press|open|start|menu}}", sandbox.action)
+    router.add_post(f"{prefix}/{{action:send|press|open|link|start|menu}}", sandbox.action)
     router.add_static(f"{prefix}/static", HERE / "static")
 
     async def close_api(_app: web.Application) -> None:

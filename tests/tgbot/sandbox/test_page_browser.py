@@ -1,0 +1,155 @@
+"""The sandbox page in headless Chromium, with a real PTB bot behind it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
+
+from tests.support.bot_api import PREFIX, polling_bot, serve_app
+from tgbot.sandbox.fake_api import FakeBotApi
+from tgbot.sandbox.web import setup_sandbox
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+MINI_APP = """<!doctype html><html><head>
+<script src="/sandbox/static/telegram-web-app.js"></script></head>
+<body><p id="who"></p><p id="start"></p><script>
+const app = window.Telegram.WebApp;
+document.getElementById("who").textContent = app.initDataUnsafe.user.first_name;
+document.getElementById("start").textContent = app.initDataUnsafe.start_param || "";
+</script></body></html>"""
+
+
+async def roll(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Reply with a result, a re-roll button and a Mini App link."""
+    assert update.effective_message is not None
+    keyboard = InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton("Again", callback_data="again")],
+            [InlineKeyboardButton("Sheet", url="https://t.me/stonetable_bot?startapp=tok_1")],
+        ]
+    )
+    await update.effective_message.reply_html("Rolled <b>5</b>", reply_markup=keyboard)
+
+
+async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Alert the presser and edit the message."""
+    query = update.callback_query
+    assert query is not None
+    await query.answer("Rolling again", show_alert=True)
+    await query.edit_message_text("Rolled <b>6</b>", parse_mode="HTML")
+
+
+def _require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{CHROMIUM} is missing; browser tests must run in CI")
+    pytest.skip(f"{CHROMIUM} is missing")
+
+
+@pytest.fixture
+async def sandbox_origin() -> AsyncIterator[tuple[FakeBotApi, str]]:
+    _require_chromium()
+    api = FakeBotApi()
+    app = web.Application()
+    setup_sandbox(app, api, prefix=PREFIX)
+
+    async def mini_app(request: web.Request) -> web.Response:
+        return web.Response(text=MINI_APP, content_type="text/html")
+
+    app.router.add_get("/app", mini_app)
+    async with serve_app(app) as origin:
+        api.webapp_url = f"{origin}/app"
+        base, files = f"{origin}{PREFIX}/api/bot", f"{origin}{PREFIX}/api/file/bot"
+        handlers = [CommandHandler("roll", roll), CallbackQueryHandler(again)]
+        async with polling_bot(api, base, files, handlers):
+            yield api, origin
+
+
+@pytest.fixture
+async def page(sandbox_origin: tuple[FakeBotApi, str]) -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+        )
+        try:
+            context = await browser.new_context(viewport={"width": 1280, "height": 800})
+            page = await context.new_page()
+            await page.goto(f"{sandbox_origin[1]}{PREFIX}")
+            yield page
+        finally:
+            await browser.close()
+
+
+async def test_command_button_and_mini_app(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    from playwright.async_api import expect
+
+    api, _ = sandbox_origin
+    await page.select_option("#player", "1003")
+    await expect(page.locator("#chat-title")).to_have_text("The Table")
+    await page.fill("#text", "<b>not bold</b>")
+    await page.press("#text", "Enter")
+    own = page.locator("li.message.own .text").last
+    await expect(own).to_have_text("<b>not bold</b>")
+    assert await own.locator("b").count() == 0
+
+    await page.fill("#text", "/roll")
+    await page.press("#text", "Enter")
+    reply = page.locator('li[data-from="bot"]').last
+    await expect(reply.locator(".text")).to_have_text("Rolled 5")
+    await expect(reply.locator(".text b")).to_have_text("5")
+
+    await reply.get_by_role("button", name="Again").click()
+    await expect(page.locator("#alert-dialog")).to_be_visible()
+    await expect(page.locator("#alert-text")).to_have_text("Rolling again")
+    await page.locator("#alert-dialog button").click()
+    await expect(reply.locator(".text")).to_have_text("Rolled 6")
+    await expect(reply.locator(".edited")).to_be_visible()
+    assert api.alerts_for(1003)[-1]["text"] == "Rolling again"
+
+    await page.fill("#text", "/roll")
+    await page.press("#text", "Enter")
+    second = page.locator('li[data-from="bot"]').last
+    await expect(second.locator(".text")).to_have_text("Rolled 5")
+    await second.get_by_role("button", name="Sheet").click()
+    await expect(page.locator("#miniapp")).to_be_visible()
+    frame = page.frame_locator("#miniapp-frame")
+    await expect(frame.locator("#who")).to_have_text("Chidi")
+    await expect(frame.locator("#start")).to_have_text("tok_1")
+    src = await page.locator("#miniapp-frame").get_attribute("src")
+    assert "#tgWebAppData=" in src
+
+
+async def test_private_chat_needs_start(page: Any, sandbox_origin: tuple[FakeBotApi, str]) -> None:
+    from playwright.async_api import expect
+
+    api, _ = sandbox_origin
+    api.player(1002).started = False
+    await page.select_option("#player", "1002")
+    await page.locator('.chat-item[data-chat-id="1002"]').click()
+    await expect(page.locator("#start-button")).to_be_visible()
+    await page.locator("#start-button").click()
+    await expect(page.locator("#composer")).to_be_visible()
+    await expect(page.locator("li.message.own .text").last).to_have_text("/start")
+    assert api.player(1002).started

@@ -1,0 +1,697 @@
+// The sandbox page: one group chat and a player's private chat with the bot.
+// Bot text is never inserted as HTML: messages are built from text + entities.
+"use strict";
+
+(() => {
+  const body = document.body;
+  const PREFIX = body.dataset.prefix;
+  const BOT_ID = Number(body.dataset.botId);
+  const BOT_NAME = body.dataset.botName;
+  const $ = (id) => document.getElementById(id);
+
+  const state = {
+    userId: null,
+    players: [],
+    chats: new Map(), // chat id -> {chat, messages: Map, pinned, commands, menu_button, unread}
+    order: [],
+    current: null,
+    seq: 0,
+    replyTo: null,
+    groupId: null,
+    theme: localStorage.getItem("sandbox.theme") || "light",
+    typingTimers: new Map(),
+  };
+
+  // ------------------------------------------------------------------ helpers
+
+  function el(tag, props = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props)) {
+      if (key === "class") node.className = value;
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
+    }
+    node.append(...children.filter((c) => c !== null && c !== undefined));
+    return node;
+  }
+
+  async function post(action, payload) {
+    const response = await fetch(`${PREFIX}/${action}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ user_id: state.userId, ...payload }),
+    });
+    const data = await response.json();
+    if (!data.ok) throw new Error(data.error || "failed");
+    return data;
+  }
+
+  function toast(text, kind = "") {
+    const node = el("div", { class: `toast ${kind}` }, text);
+    $("toasts").append(node);
+    setTimeout(() => node.remove(), 3500);
+  }
+
+  function showAlert(text) {
+    $("alert-text").textContent = text;
+    const dialog = $("alert-dialog");
+    if (!dialog.open) dialog.showModal();
+  }
+
+  function userName(user) {
+    if (!user) return "";
+    return [user.first_name, user.last_name].filter(Boolean).join(" ");
+  }
+
+  function chatName(chat) {
+    return chat.type === "private" ? BOT_NAME : chat.title;
+  }
+
+  function initials(name) {
+    return Array.from(name.trim()).slice(0, 1).join("").toUpperCase() || "?";
+  }
+
+  function timeOf(seconds) {
+    return new Date(seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function messagePreview(message) {
+    if (!message) return "";
+    if (message.text) return message.text;
+    if (message.photo) return `🖼 ${message.caption || "Photo"}`;
+    return "";
+  }
+
+  // ------------------------------------------------------------------ entities
+
+  const SAFE_SCHEMES = ["http:", "https:", "tg:"];
+
+  function safeUrl(url) {
+    try {
+      return SAFE_SCHEMES.includes(new URL(url).protocol) ? url : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function entityNode(entity, content) {
+    switch (entity.type) {
+      case "bold": return el("b");
+      case "italic": return el("i");
+      case "underline": return el("u");
+      case "strikethrough": return el("s");
+      case "code": return el("code");
+      case "spoiler": {
+        const node = el("span", { class: "spoiler", title: "Spoiler" });
+        node.addEventListener("click", () => node.classList.add("revealed"));
+        return node;
+      }
+      case "pre": {
+        const code = el("code");
+        const pre = el("pre", { "data-language": entity.language || null }, code);
+        return { outer: pre, inner: code };
+      }
+      case "blockquote": return el("blockquote");
+      case "expandable_blockquote": {
+        const node = el("blockquote", { class: "expandable" });
+        node.addEventListener("click", () => node.classList.toggle("open"));
+        return node;
+      }
+      case "text_link":
+      case "url": {
+        const url = safeUrl(entity.type === "url" ? content : entity.url);
+        if (!url) return el("span");
+        return el("a", {
+          href: url, target: "_blank", rel: "noopener noreferrer",
+          onclick: (event) => { event.preventDefault(); openLink(url); },
+        });
+      }
+      case "bot_command":
+        return el("a", {
+          class: "command", href: "#",
+          onclick: (event) => { event.preventDefault(); sendText(content); },
+        });
+      case "mention": return el("span", { class: "mention" });
+      case "text_mention": return el("span", { class: "mention", title: userName(entity.user) });
+      default: return el("span");
+    }
+  }
+
+  function buildEntities(parent, text, entities, start, end) {
+    let pos = start;
+    let i = 0;
+    while (i < entities.length) {
+      const entity = entities[i];
+      const from = Math.max(entity.offset, pos);
+      const to = Math.min(entity.offset + entity.length, end);
+      let j = i + 1;
+      while (j < entities.length && entities[j].offset < entity.offset + entity.length) j++;
+      if (to > from) {
+        if (from > pos) parent.append(text.slice(pos, from));
+        const made = entityNode(entity, text.slice(from, to));
+        const outer = made.outer || made;
+        buildEntities(made.inner || made, text, entities.slice(i + 1, j), from, to);
+        parent.append(outer);
+        pos = to;
+      }
+      i = j;
+    }
+    if (pos < end) parent.append(text.slice(pos, end));
+  }
+
+  function renderText(text, entities) {
+    const node = el("div", { class: "text" });
+    const sorted = (entities || []).slice().sort((a, b) => a.offset - b.offset || b.length - a.length);
+    buildEntities(node, text, sorted, 0, text.length); // JS strings index UTF-16, like Telegram
+    return node;
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  function renderKeyboard(message) {
+    const rows = (message.reply_markup && message.reply_markup.inline_keyboard) || [];
+    if (!rows.length) return null;
+    const board = el("div", { class: "keyboard" });
+    rows.forEach((row, r) => {
+      const line = el("div", { class: "row" });
+      row.forEach((button, c) => line.append(renderButton(message, button, r, c)));
+      board.append(line);
+    });
+    return board;
+  }
+
+  function buttonKind(button) {
+    if ("callback_data" in button) return "";
+    if ("web_app" in button) return "⧉";
+    if ("url" in button) return "↗";
+    return "·";
+  }
+
+  function renderButton(message, button, row, column) {
+    const kind = buttonKind(button);
+    const node = el("button", { type: "button", title: button.url || button.callback_data || "" },
+      button.text, kind ? el("span", { class: "kind", "aria-hidden": "true" }, kind) : null);
+    node.addEventListener("click", () => pressButton(node, message, button, row, column));
+    return node;
+  }
+
+  async function pressButton(node, message, button, row, column) {
+    const chatId = message.chat.id;
+    try {
+      if ("callback_data" in button) {
+        node.disabled = true;
+        setTimeout(() => { node.disabled = false; }, 1500);
+        await post("press", { chat_id: chatId, message_id: message.message_id, data: button.callback_data });
+      } else if ("url" in button || "web_app" in button) {
+        const result = await post("open", {
+          chat_id: chatId, message_id: message.message_id, row, column, theme: state.theme,
+        });
+        followOpen(result, button.text);
+      } else if ("copy_text" in button) {
+        await navigator.clipboard.writeText(button.copy_text.text);
+        toast("Copied");
+      } else {
+        toast("This button type is not part of the sandbox");
+      }
+    } catch (error) {
+      node.disabled = false;
+      toast(error.message, "error");
+    }
+  }
+
+  function followOpen(result, title) {
+    if (result.action === "web_app") openMiniApp(result.url, title);
+    else if (result.action === "start") selectChat(result.chat_id);
+    else if (result.action === "external") window.open(result.url, "_blank", "noopener");
+  }
+
+  async function openLink(url) {
+    try {
+      const result = await post("link", { chat_id: state.current, url, theme: state.theme });
+      followOpen(result, BOT_NAME);
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  }
+
+  function renderMessage(message) {
+    const own = message.from && message.from.id === state.userId;
+    const fromBot = message.from && message.from.id === BOT_ID;
+    const item = el("li", {
+      class: `message${own ? " own" : ""}`,
+      dataset: { messageId: String(message.message_id), from: fromBot ? "bot" : "player" },
+    });
+    const bubble = el("div", { class: "bubble" });
+    if (!own && message.chat.type !== "private") {
+      bubble.append(el("div", { class: "sender" }, userName(message.from)));
+    }
+    if (message.reply_to_message) {
+      const quoted = message.reply_to_message;
+      bubble.append(el("div", { class: "reply-quote" },
+        el("b", {}, userName(quoted.from)), " ", messagePreview(quoted)));
+    }
+    if (message.photo) {
+      const largest = message.photo[message.photo.length - 1];
+      bubble.append(el("img", {
+        class: "photo", alt: message.caption || "Photo", loading: "lazy",
+        src: `${PREFIX}/photo/${encodeURIComponent(largest.file_id)}`,
+      }));
+    }
+    if (message.text) bubble.append(renderText(message.text, message.entities));
+    if (message.caption) bubble.append(renderText(message.caption, message.caption_entities));
+    const footer = el("div", { class: "footer" },
+      message.edit_date ? el("span", { class: "edited" }, "edited") : null,
+      el("time", {}, timeOf(message.date)),
+      el("button", {
+        type: "button", class: "ghost reply-action", title: "Reply", "aria-label": "Reply",
+        onclick: () => startReply(message),
+      }, "↩"));
+    bubble.append(footer);
+    item.append(bubble);
+    const keyboard = renderKeyboard(message);
+    if (keyboard) item.append(keyboard);
+    return item;
+  }
+
+  // ------------------------------------------------------------------ chats
+
+  function entryFor(chatId) {
+    return state.chats.get(chatId) || null;
+  }
+
+  function me() {
+    return state.players.find((p) => p.id === state.userId);
+  }
+
+  function renderChatList() {
+    const list = $("chats");
+    list.replaceChildren();
+    for (const chatId of state.order) {
+      const entry = entryFor(chatId);
+      const name = chatName(entry.chat);
+      const last = Array.from(entry.messages.values()).pop();
+      const item = el("button", {
+        type: "button", class: "chat-item", "aria-current": String(chatId === state.current),
+        dataset: { chatId: String(chatId) }, onclick: () => selectChat(chatId),
+      },
+      el("span", { class: `avatar${entry.chat.type === "private" ? "" : " group"}`, "aria-hidden": "true" },
+        initials(name)),
+      el("span", { class: "meta" },
+        el("span", { class: "name" }, name),
+        el("span", { class: "preview hint" }, messagePreview(last) || (entry.chat.type === "private" ? "Private chat" : "Group"))),
+      entry.unread ? el("span", { class: "badge" }, String(entry.unread)) : null);
+      list.append(item);
+    }
+  }
+
+  function renderHeader(entry) {
+    const name = chatName(entry.chat);
+    $("chat-title").textContent = name;
+    $("chat-avatar").textContent = initials(name);
+    $("chat-avatar").className = `avatar${entry.chat.type === "private" ? "" : " group"}`;
+    $("chat-subtitle").textContent = entry.chat.type === "private"
+      ? `bot · @${body.dataset.botUsername}`
+      : `${state.players.length} players and the bot`;
+    const pinned = entry.pinned && entry.messages.get(entry.pinned);
+    $("pinned").hidden = !pinned;
+    $("pinned").textContent = pinned ? `📌 ${messagePreview(pinned)}` : "";
+  }
+
+  function renderComposer(entry) {
+    const player = me();
+    const locked = entry.chat.type === "private" && player && (!player.started || player.blocked);
+    $("composer").hidden = locked;
+    $("start-bar").hidden = !locked;
+    $("start-button").textContent = player && player.blocked ? "Restart bot" : "Start";
+    const menu = $("menu-button");
+    const webApp = entry.menu_button && entry.menu_button.type === "web_app";
+    menu.textContent = webApp ? entry.menu_button.text : "/";
+    menu.classList.toggle("web-app", Boolean(webApp));
+    menu.title = webApp ? "Open the Mini App" : "Commands";
+    renderReplyBar();
+  }
+
+  function renderMessages(entry) {
+    const list = $("messages");
+    const items = Array.from(entry.messages.values()).map(renderMessage);
+    if (!items.length) {
+      const player = me();
+      const locked = entry.chat.type === "private" && player && !player.started;
+      items.push(el("li", { class: "empty" },
+        locked ? `Press Start to talk to ${BOT_NAME}.` : "No messages here yet."));
+    }
+    list.replaceChildren(...items);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function renderCurrent() {
+    const entry = entryFor(state.current);
+    if (!entry) return;
+    entry.unread = 0;
+    renderHeader(entry);
+    renderMessages(entry);
+    renderComposer(entry);
+    renderChatList();
+    $("command-list").hidden = true;
+  }
+
+  function selectChat(chatId) {
+    if (!entryFor(chatId)) return;
+    state.current = chatId;
+    state.replyTo = null;
+    renderCurrent();
+    $("text").focus();
+  }
+
+  // ------------------------------------------------------------------ live updates
+
+  function upsert(message, kind) {
+    const entry = entryFor(message.chat.id);
+    if (!entry) return;
+    const isNew = !entry.messages.has(message.message_id);
+    entry.messages.set(message.message_id, message);
+    if (message.chat.id !== state.current) {
+      if (isNew && kind === "message") entry.unread += 1;
+      renderChatList();
+      return;
+    }
+    const list = $("messages");
+    const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+    const node = renderMessage(message);
+    const old = list.querySelector(`[data-message-id="${message.message_id}"]`);
+    if (old) {
+      old.replaceWith(node);
+      node.classList.add("flash");
+    } else {
+      const empty = list.querySelector(".empty");
+      if (empty) empty.remove();
+      list.append(node);
+    }
+    if (nearBottom || message.from.id === state.userId) list.scrollTop = list.scrollHeight;
+    renderHeader(entry);
+    renderChatList();
+  }
+
+  function removeMessage(chatId, messageId) {
+    const entry = entryFor(chatId);
+    if (!entry) return;
+    entry.messages.delete(messageId);
+    if (chatId === state.current) {
+      const old = $("messages").querySelector(`[data-message-id="${messageId}"]`);
+      if (old) old.remove();
+    }
+    renderChatList();
+  }
+
+  function showTyping(chatId, action) {
+    if (chatId !== state.current) return;
+    const subtitle = $("chat-subtitle");
+    subtitle.textContent = `${BOT_NAME} is ${action === "typing" ? "typing" : "sending"}…`;
+    clearTimeout(state.typingTimers.get(chatId));
+    state.typingTimers.set(chatId, setTimeout(() => renderHeader(entryFor(chatId)), 5000));
+  }
+
+  function handleEvent(event) {
+    state.seq = Math.max(state.seq, event.seq);
+    switch (event.kind) {
+      case "message":
+      case "edit":
+        upsert(event.message, event.kind);
+        break;
+      case "delete":
+        removeMessage(event.chat_id, event.message_id);
+        break;
+      case "alert":
+        if (event.user_id === state.userId && event.alert.text) {
+          if (event.alert.show_alert) showAlert(event.alert.text);
+          else toast(event.alert.text);
+        }
+        break;
+      case "pin": {
+        const entry = entryFor(event.chat_id);
+        if (entry) entry.pinned = event.message_id;
+        if (event.chat_id === state.current) renderHeader(entry);
+        break;
+      }
+      case "chat_action":
+        showTyping(event.chat_id, event.action);
+        break;
+      case "player":
+      case "commands":
+      case "menu_button":
+        loadState();
+        break;
+      default:
+        break;
+    }
+  }
+
+  let source = null;
+  function connect() {
+    if (source) source.close();
+    source = new EventSource(`${PREFIX}/events?since=${state.seq}`);
+    source.onmessage = (message) => handleEvent(JSON.parse(message.data));
+  }
+
+  async function loadState() {
+    const response = await fetch(`${PREFIX}/state?user_id=${state.userId}`);
+    const data = await response.json();
+    state.players = data.players;
+    state.groupId = data.group_id;
+    state.chats = new Map();
+    state.order = [];
+    for (const item of data.chats) {
+      const messages = new Map(item.messages.map((m) => [m.message_id, m]));
+      state.chats.set(item.chat.id, { ...item, messages, unread: 0 });
+      state.order.push(item.chat.id);
+    }
+    state.seq = data.seq;
+    if (!state.chats.has(state.current)) state.current = state.groupId;
+    renderPlayers();
+    renderCurrent();
+  }
+
+  function renderPlayers() {
+    const select = $("player");
+    select.replaceChildren(...state.players.map((p) =>
+      el("option", { value: String(p.id), selected: p.id === state.userId },
+        `${userName(p)}${p.username ? ` (@${p.username})` : ""}`)));
+  }
+
+  // ------------------------------------------------------------------ composing
+
+  async function sendText(text) {
+    const clean = text.trim();
+    if (!clean) return;
+    try {
+      await post("send", {
+        chat_id: state.current, text: clean,
+        reply_to_message_id: state.replyTo ? state.replyTo.message_id : null,
+      });
+      state.replyTo = null;
+      renderReplyBar();
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  }
+
+  function startReply(message) {
+    state.replyTo = message;
+    renderReplyBar();
+    $("text").focus();
+  }
+
+  function renderReplyBar() {
+    const bar = $("reply-bar");
+    bar.hidden = !state.replyTo;
+    $("reply-text").textContent = state.replyTo
+      ? `Reply to ${userName(state.replyTo.from)}: ${messagePreview(state.replyTo)}`
+      : "";
+  }
+
+  function renderCommandList(filter) {
+    const entry = entryFor(state.current);
+    const list = $("command-list");
+    const commands = (entry && entry.commands) || [];
+    const shown = commands.filter((c) => `/${c.command}`.startsWith(filter));
+    list.replaceChildren(...shown.map((c) => el("li", {},
+      el("button", {
+        type: "button", onclick: () => { list.hidden = true; sendText(`/${c.command}`); },
+      }, el("span", { class: "cmd" }, `/${c.command}`), c.description))));
+    list.hidden = shown.length === 0;
+  }
+
+  function bindComposer() {
+    const text = $("text");
+    $("composer").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const value = text.value;
+      text.value = "";
+      $("command-list").hidden = true;
+      await sendText(value);
+    });
+    text.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey) {
+        event.preventDefault();
+        $("composer").requestSubmit();
+      }
+    });
+    text.addEventListener("input", () => {
+      const value = text.value;
+      if (value.startsWith("/") && !value.includes(" ")) renderCommandList(value);
+      else $("command-list").hidden = true;
+    });
+    $("menu-button").addEventListener("click", async () => {
+      const entry = entryFor(state.current);
+      if (entry && entry.menu_button && entry.menu_button.type === "web_app") {
+        try {
+          const result = await post("menu", { theme: state.theme });
+          openMiniApp(result.url, entry.menu_button.text);
+        } catch (error) {
+          toast(error.message, "error");
+        }
+        return;
+      }
+      const list = $("command-list");
+      if (list.hidden) renderCommandList("/");
+      else list.hidden = true;
+    });
+    $("reply-cancel").addEventListener("click", () => { state.replyTo = null; renderReplyBar(); });
+    $("start-button").addEventListener("click", async () => {
+      try {
+        await post("start", {});
+      } catch (error) {
+        toast(error.message, "error");
+      }
+    });
+    $("pinned").addEventListener("click", () => {
+      const entry = entryFor(state.current);
+      const node = $("messages").querySelector(`[data-message-id="${entry.pinned}"]`);
+      if (node) node.scrollIntoView({ block: "center" });
+    });
+  }
+
+  // ------------------------------------------------------------------ Mini App frame
+
+  function sendToApp(eventType, eventData) {
+    const frame = $("miniapp-frame");
+    if (frame.contentWindow) {
+      frame.contentWindow.postMessage(JSON.stringify({ eventType, eventData }), "*");
+    }
+  }
+
+  function openMiniApp(url, title) {
+    $("miniapp").hidden = false;
+    $("miniapp-title").textContent = title || BOT_NAME;
+    $("main-button").hidden = true;
+    $("miniapp-frame").src = url;
+  }
+
+  function closeMiniApp() {
+    $("miniapp").hidden = true;
+    $("miniapp-frame").src = "about:blank";
+  }
+
+  function themeParams() {
+    const style = getComputedStyle(document.documentElement);
+    const dark = state.theme === "dark";
+    return {
+      bg_color: dark ? "#212121" : "#ffffff",
+      text_color: dark ? "#ffffff" : "#000000",
+      hint_color: dark ? "#aaaaaa" : "#999999",
+      link_color: style.getPropertyValue("--accent").trim(),
+      button_color: style.getPropertyValue("--accent").trim(),
+      button_text_color: "#ffffff",
+      secondary_bg_color: dark ? "#0f0f0f" : "#efeff3",
+    };
+  }
+
+  function handleAppEvent(eventType, data) {
+    switch (eventType) {
+      case "web_app_close": closeMiniApp(); break;
+      case "web_app_open_link": if (data && safeUrl(data.url)) window.open(data.url, "_blank", "noopener"); break;
+      case "web_app_open_tg_link":
+        if (data && data.path_full) openLink(`https://t.me${data.path_full}`);
+        break;
+      case "web_app_setup_main_button": {
+        const button = $("main-button");
+        button.hidden = !(data && data.is_visible);
+        button.textContent = (data && data.text) || "";
+        button.disabled = data && data.is_active === false;
+        if (data && data.color) button.style.background = data.color;
+        if (data && data.text_color) button.style.color = data.text_color;
+        break;
+      }
+      case "web_app_open_popup":
+        showAlert([data.title, data.message].filter(Boolean).join("\n\n"));
+        $("alert-dialog").addEventListener("close", () => sendToApp("popup_closed", { button_id: (data.buttons && data.buttons[0] && data.buttons[0].id) || "" }), { once: true });
+        break;
+      case "web_app_request_theme":
+        sendToApp("theme_changed", { theme_params: themeParams() });
+        break;
+      case "web_app_request_viewport":
+        sendToApp("viewport_changed", { height: $("miniapp-frame").clientHeight, is_expanded: true, is_state_stable: true });
+        break;
+      default:
+        break;
+    }
+  }
+
+  function bindMiniApp() {
+    $("miniapp-close").addEventListener("click", closeMiniApp);
+    $("miniapp-reload").addEventListener("click", () => {
+      const frame = $("miniapp-frame");
+      frame.src = frame.src; // eslint-disable-line no-self-assign
+    });
+    $("main-button").addEventListener("click", () => sendToApp("main_button_pressed", {}));
+    window.addEventListener("message", (event) => {
+      if (event.source !== $("miniapp-frame").contentWindow) return;
+      try {
+        const parsed = typeof event.data === "string" ? JSON.parse(event.data) : event.data;
+        handleAppEvent(parsed.eventType, parsed.eventData || {});
+      } catch {
+        // not a Mini App event
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------ theme and start
+
+  function applyTheme() {
+    document.documentElement.dataset.theme = state.theme;
+    const toggle = $("theme-toggle");
+    toggle.textContent = state.theme === "dark" ? "Light theme" : "Dark theme";
+    toggle.setAttribute("aria-pressed", String(state.theme === "dark"));
+  }
+
+  function bindTop() {
+    $("theme-toggle").addEventListener("click", () => {
+      state.theme = state.theme === "dark" ? "light" : "dark";
+      localStorage.setItem("sandbox.theme", state.theme);
+      applyTheme();
+      if (!$("miniapp").hidden) sendToApp("theme_changed", { theme_params: themeParams() });
+    });
+    $("player").addEventListener("change", async (event) => {
+      state.userId = Number(event.target.value);
+      localStorage.setItem("sandbox.player", String(state.userId));
+      closeMiniApp();
+      await loadState();
+    });
+  }
+
+  async function main() {
+    applyTheme();
+    bindTop();
+    bindComposer();
+    bindMiniApp();
+    const stored = Number(localStorage.getItem("sandbox.player"));
+    const probe = await fetch(`${PREFIX}/players`).then((r) => r.json());
+    const ids = probe.players.map((p) => p.id);
+    state.userId = ids.includes(stored) ? stored : ids[0];
+    await loadState();
+    connect();
+  }
+
+  main().catch((error) => toast(`Sandbox failed to start: ${error.message}`, "error"));
+})();
