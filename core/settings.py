@@ -110,7 +110,7 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
     port = _int("PORT", get("PORT") or "8080", 1, 65535)
     webapp_url = get("WEBAPP_URL")
     if webapp_url is not None:
-        webapp_url = _url("WEBAPP_URL", webapp_url, {"https"}, local_http=token is None)
+        webapp_url = _url("WEBAPP_URL", webapp_url, {"https"}, local_http=True)
     short_name = get("MINIAPP_SHORT_NAME")
     if short_name is not None and not _SHORT_NAME.match(short_name):
         raise SettingsError("MINIAPP_SHORT_NAME must be the app's short name from BotFather")

@@ -131,7 +131,11 @@ class Runtime:
         from tgbot.sandbox.fake_api import FakeBotApi
         from tgbot.sandbox.web import setup_sandbox
 
-        api = FakeBotApi(token=token, webapp_url=f"{self.origin}/app")
+        api = FakeBotApi(
+            token=token,
+            webapp_url=f"{self.origin}/app",
+            webapp_short_name=self.settings.miniapp_short_name or "",
+        )
         setup_sandbox(web_app, api, prefix=SANDBOX_PREFIX)
         return api
 

@@ -8,7 +8,7 @@ Grammar (whitespace allowed between tokens, case-insensitive)::
     dice       := [count] "d" (sides | "%") [keep] [edge]
     keep       := ("kh" | "k" | "kl" | "dh" | "dl") integer
     edge       := "adv" | "advantage" | "dis" | "disadvantage"   (single die only)
-    label      := free text after the expression, starting with a letter
+    label      := free text after the expression that does not look like arithmetic
 
 Invariants: a parsed expression never holds more than :data:`MAX_DICE` dice in
 all, a die never has more than :data:`MAX_SIDES` sides, a keep count is between 1
@@ -172,6 +172,11 @@ _TOKEN = re.compile(
 )
 
 
+def _starts_label(rest: str) -> bool:
+    """Free text after the dice is a label unless it looks like more arithmetic."""
+    return bool(rest) and not rest[0].isdigit() and rest[0] not in "+-−*/×^%=.,"
+
+
 def _malformed(detail: str) -> Malformed:
     return Malformed(f"{detail} Try something like {EXAMPLES}.")
 
@@ -224,7 +229,7 @@ def parse(text: str) -> DiceExpression:
         match = _TOKEN.match(text, position)
         if match is None or match.end() == position:
             rest = text[position:].strip()
-            if not expecting_term and text[position].isspace() and rest[:1].isalpha():
+            if not expecting_term and text[position].isspace() and _starts_label(rest):
                 label = rest[:MAX_LABEL]
                 break
             raise _malformed(f"I couldn't read “{rest[:20]}”.")

@@ -40,6 +40,7 @@ def test_a_full_production_configuration() -> None:
         ({"DATABASE_URL": "mysql://x"}, "DATABASE_URL"),
         ({"REDIS_URL": "http://x"}, "REDIS_URL"),
         ({"BOT_TOKEN": "1:a", "WEBAPP_URL": "http://example.org/app"}, "WEBAPP_URL"),
+        ({"WEBAPP_URL": "app.example.org"}, "WEBAPP_URL"),
         ({"MINIAPP_SHORT_NAME": "no spaces"}, "MINIAPP_SHORT_NAME"),
         ({"WEBHOOK_URL": "https://x.org/hook"}, "WEBHOOK_SECRET"),
         ({"WEBHOOK_URL": "https://x.org/hook", "WEBHOOK_SECRET": "bad secret!"}, "WEBHOOK_SECRET"),

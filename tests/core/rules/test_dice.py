@@ -45,6 +45,12 @@ def test_parses_standard_notation(text: str, notation: str) -> None:
     assert parse(text).notation == notation
 
 
+def test_any_text_after_the_dice_is_a_label_unless_it_looks_like_arithmetic() -> None:
+    assert parse("d6 <i>sneaky</i> & bold").label == "<i>sneaky</i> & bold"
+    with pytest.raises(Malformed):
+        parse("2d6 *2")
+
+
 def test_trailing_words_become_the_label() -> None:
     expression = parse("d20adv + 5 sneak attack")
     assert expression.notation == "2d20kh1 + 5"

@@ -1,0 +1,15 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /srv/stonetable
+COPY pyproject.toml constraints.txt README.md ./
+COPY core core
+COPY tgbot tgbot
+COPY webapp webapp
+COPY migrations migrations
+RUN pip install --no-cache-dir -c constraints.txt . \
+ && useradd --system --home /srv/stonetable stonetable
+USER stonetable
+EXPOSE 8080
+HEALTHCHECK --interval=15s --timeout=3s --retries=5 \
+  CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8080/healthz').status != 200)"
+CMD ["python", "-m", "tgbot", "run"]

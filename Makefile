@@ -1,0 +1,50 @@
+# Stonetable: `make run` starts the bot (the sandbox when no BOT_TOKEN is set),
+# `make test` runs every check and test. Both create the virtualenv on first use.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: run test lint typecheck check-migrations unit test-postgres bench migrate clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m tgbot run
+
+migrate: $(STAMP)
+	$(BIN)/python -m tgbot migrate
+
+test: lint unit test-postgres
+
+lint: $(STAMP) typecheck check-migrations
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+typecheck: $(STAMP)
+	$(BIN)/mypy core/rules
+	$(BIN)/mypy core tgbot webapp
+
+# Fails when the models changed without a migration (and writes the missing one for review).
+check-migrations: $(STAMP)
+	@out=$$(DATABASE_URL=sqlite://:memory: $(BIN)/tortoise makemigrations 2>&1); echo "$$out"; \
+	  echo "$$out" | grep -q "No changes detected" || { echo "Models and migrations differ: review the new migration."; exit 1; }
+
+# Everything on SQLite (with real Redis, the local Bot API server and Chromium).
+unit: $(STAMP)
+	$(BIN)/pytest
+
+# The database tests again, on a real PostgreSQL started by the tests.
+test-postgres: $(STAMP)
+	STONETABLE_TEST_DB=postgres $(BIN)/pytest -m db
+
+bench: $(STAMP)
+	$(BIN)/python -m tests.bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,93 @@
+"""Headless Chromium through Playwright, with Telegram's Mini App script stubbed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from tests.support.services import unavailable
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+PHONE = {"width": 360, "height": 740}
+TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
+
+THEMES: dict[str, dict[str, str]] = {
+    "light": {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579",
+              "link_color": "#3390ec", "button_color": "#3390ec", "button_text_color": "#ffffff",
+              "secondary_bg_color": "#f4f4f5", "section_bg_color": "#ffffff",
+              "accent_text_color": "#3390ec", "destructive_text_color": "#e53935"},
+    "dark": {"bg_color": "#212121", "text_color": "#ffffff", "hint_color": "#aaaaaa",
+             "link_color": "#8774e1", "button_color": "#8774e1", "button_text_color": "#ffffff",
+             "secondary_bg_color": "#181818", "section_bg_color": "#2c2c2e",
+             "accent_text_color": "#8774e1", "destructive_text_color": "#ff595a"},
+}
+
+
+def telegram_stub(init_data: str, theme: str, start_param: str = "") -> str:
+    """A stand-in for telegram-web-app.js exposing signed initData and a theme."""
+    web_app: dict[str, Any] = {
+        "initData": init_data,
+        "initDataUnsafe": {"start_param": start_param},
+        "themeParams": THEMES[theme],
+        "colorScheme": theme,
+        "version": "8.0",
+        "platform": "android",
+    }
+    return (
+        f"window.Telegram = {{WebApp: Object.assign({json.dumps(web_app)}, {{"
+        "ready: function () { window.__tgReady = true; }, expand: function () {},"
+        "onEvent: function () {}, HapticFeedback: {impactOccurred: function () {}},"
+        "MainButton: {show: function () {}, hide: function () {}, setText: function () {},"
+        " onClick: function () {}}, BackButton: {show: function () {}, hide: function () {},"
+        " onClick: function () {}}})};"
+    )
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator[Any]:
+    """A headless Chromium browser (Debian's package, never a downloaded build)."""
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        unavailable(f"Chromium is not installed at {CHROMIUM}")
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--disable-dev-shm-usage"],
+        )
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+async def phone_page(browser: Any, *, init_data: str, theme: str = "light",
+                     start_param: str = "") -> Any:
+    """A 360x740 page whose Telegram script is the stub for this player."""
+    context = await browser.new_context(viewport=PHONE, device_scale_factor=2,
+                                        color_scheme=theme)
+    page = await context.new_page()
+    page.set_default_timeout(10_000)
+    stub = telegram_stub(init_data, theme, start_param)
+
+    async def serve_stub(route: Any) -> None:
+        await route.fulfill(status=200, content_type="application/javascript", body=stub)
+
+    await page.route(TELEGRAM_JS + "*", serve_stub)
+    return page
+
+
+async def screenshot(page: Any, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    await page.screenshot(path=str(path), full_page=True)
+    return path

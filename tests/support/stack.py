@@ -1,0 +1,64 @@
+"""The whole application, started in-process against the local Bot API server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from core.rules.rng import Rng, SeededRng
+from core.settings import parse_settings
+from tests.support.bot_api import free_port, running_fake_api
+from tgbot.main import Runtime
+from tgbot.sandbox.fake_api import FakeBotApi
+
+GROUP = -100123
+
+
+@dataclass
+class Stack:
+    api: FakeBotApi
+    runtime: Runtime
+
+    @property
+    def origin(self) -> str:
+        return self.runtime.origin
+
+    @property
+    def players(self) -> list[int]:
+        return list(self.api.players)
+
+
+@asynccontextmanager
+async def running_stack(
+    database_url: str,
+    *,
+    rng: Rng | None = None,
+    env: dict[str, str] | None = None,
+    webhook_secret: str | None = None,
+    **api_kwargs: Any,
+) -> AsyncIterator[Stack]:
+    """Start the fake Bot API and the real application pointed at it."""
+    port = free_port()
+    webapp_url = f"http://127.0.0.1:{port}/app"
+    async with running_fake_api(webapp_url=webapp_url, **api_kwargs) as (api, base_url, _):
+        settings = parse_settings(
+            {
+                "BOT_TOKEN": api.token,
+                "TELEGRAM_API_URL": base_url.removesuffix("/bot"),
+                "DATABASE_URL": database_url,
+                "HOST": "127.0.0.1",
+                "PORT": str(port),
+                "WEBAPP_URL": webapp_url,
+                **({"WEBHOOK_URL": f"http://127.0.0.1:{port}/telegram/webhook",
+                "WEBHOOK_SECRET": webhook_secret} if webhook_secret else {}),
+            **(env or {}),
+            }
+        )
+        runtime = Runtime(settings, rng=rng or SeededRng(2026), rate_limit=False)
+        await runtime.start()
+        try:
+            yield Stack(api, runtime)
+        finally:
+            await runtime.stop()
