@@ -23,10 +23,28 @@ from core.rules.errors import Malformed
 T = TypeVar("T")
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """Field names of a dataclass type (memoised), or None for other types."""
+    try:
+        return _FIELD_NAMES[cls]
+    except KeyError:
+        names = None
+        if dataclasses.is_dataclass(cls):
+            names = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELD_NAMES[cls] = names
+        return names
+
+
 def to_plain(value: object) -> Any:
     """Return a JSON-ready copy of ``value``."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if value is None or type(value) in (bool, int, str, float):
+        return value
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: to_plain(getattr(value, name)) for name in names}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, frozenset):
@@ -34,7 +52,7 @@ def to_plain(value: object) -> Any:
         return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
     if isinstance(value, tuple | list):
         return [to_plain(v) for v in value]
-    if value is None or isinstance(value, bool | int | str | float):
+    if isinstance(value, bool | int | str | float):
         return value
     raise TypeError(f"cannot store a {type(value).__name__}")
 
@@ -86,12 +104,12 @@ def _decode(tp: Any, data: Any) -> Any:
         if not isinstance(data, list):
             raise TypeError("expected a list")
         return frozenset(_decode(arg, item) for item in data)
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+    names = _field_names(tp) if isinstance(tp, type) else None
+    if names is not None:
         if not isinstance(data, dict):
             raise TypeError(f"expected an object for {tp.__name__}")
         hints = _hints(tp)
-        names = {f.name for f in dataclasses.fields(tp) if f.init}
-        unknown = set(data) - names
+        unknown = set(data) - set(names)
         if unknown:
             raise KeyError(f"unknown fields {sorted(unknown)}")
         kwargs = {name: _decode(hints[name], data[name]) for name in names if name in data}
