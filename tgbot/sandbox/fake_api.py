@@ -583,6 +583,27 @@ def _overlaps(start: int, stop: int, entity: Json) -> bool:
     return start < entity["offset"] + entity["length"] and entity["offset"] < stop
 
 
+def _checked_entities(text: str, entities: Any) -> list[Json]:
+    """Validate entities passed with a text (instead of a parse mode)."""
+    if entities is None:
+        return []
+    total = utf16_len(text)
+    if not isinstance(entities, list):
+        raise _parse_error("entities must be an Array")
+    for entity in entities:
+        if not (
+            isinstance(entity, dict)
+            and isinstance(entity.get("type"), str)
+            and isinstance(entity.get("offset"), int)
+            and isinstance(entity.get("length"), int)
+            and entity["offset"] >= 0
+            and entity["length"] > 0
+            and entity["offset"] + entity["length"] <= total
+        ):
+            raise _parse_error(f"invalid entity {entity!r}")
+    return [dict(entity) for entity in entities]
+
+
 def format_text(
     text: str,
     parse_mode: str | None,
@@ -597,7 +618,7 @@ def format_text(
     if mode == "html":
         plain, found = parse_html(text, resolve_user=resolve_user)
     elif mode in ("", "none"):
-        plain, found = text, list(entities or [])
+        plain, found = text, _checked_entities(text, entities)
     elif mode in ("markdown", "markdownv2"):
         raise bad_request(f"the sandbox does not support parse_mode {parse_mode}; use HTML")
     else:
@@ -1676,23 +1697,38 @@ class FakeBotApi:
         """Post ``text`` as a player; return the message the bot would receive."""
         async with self._lock:
             player, state = self._player_chat(user_id, chat_id)
-            text = text.strip(_TRIM)
-            if not text:
-                raise SandboxError("Telegram clients do not send empty messages")
-            if len(text) > MAX_TEXT_LENGTH:
-                raise SandboxError("message is too long")
+            text = _player_text(text)
             reply_to = None
             if reply_to_message_id is not None:
-                target = self._message(
-                    state, reply_to_message_id, "message to be replied not found"
-                )
+                target = _visible_message(state, reply_to_message_id)
                 reply_to = {k: v for k, v in target.items() if k != "reply_to_message"}
             return self._player_message(player, state, text, reply_to)
+
+    async def edit_text(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
+        """Edit a player's own message; the bot receives an ``edited_message`` update."""
+        async with self._lock:
+            player, state = self._player_chat(user_id, chat_id)
+            message = _visible_message(state, message_id)
+            if message["from"]["id"] != player.id:
+                raise SandboxError("players can edit only their own messages")
+            text = _player_text(text)
+            entities = detect_entities(text, [])
+            edited = {**message, "text": text, "edit_date": int(self.clock())}
+            edited.pop("entities", None)
+            if entities:
+                edited["entities"] = entities
+            self._store(state, edited)
+            self._cursor = self._emit("edit", chat_id, message=edited)["seq"]
+            if self._delivers(state, edited):
+                self._push_update(edited_message=edited)
+            return edited
 
     def _player_message(
         self, player: Player, state: _ChatState, text: str, reply_to: Json | None
     ) -> Json:
         if self._is_private(state) and not player.started:
+            if player.blocked:
+                self._push_my_chat_member(player, "kicked", "member")
             player.started = True
             player.blocked = False
             self._emit("player", player.id, user_id=player.id, started=True)
@@ -1738,8 +1774,31 @@ class FakeBotApi:
         """Make a player block the bot: later messages to them fail with 403."""
         async with self._lock:
             player = self.player(user_id)
+            if player.blocked:
+                return
+            if player.started:
+                self._push_my_chat_member(player, "member", "kicked")
             player.blocked, player.started = True, False
             self._emit("player", player.id, user_id=player.id, started=False)
+
+    def _push_my_chat_member(self, player: Player, old: str, new: str) -> None:
+        """Tell the bot that its status in a player's private chat changed."""
+
+        def member(status: str) -> Json:
+            found: Json = {"status": status, "user": self.bot_user()}
+            if status == "kicked":
+                found["until_date"] = 0
+            return found
+
+        self._push_update(
+            my_chat_member={
+                "chat": dict(self._chats[player.id].chat),
+                "from": player.user_dict(),
+                "date": int(self.clock()),
+                "old_chat_member": member(old),
+                "new_chat_member": member(new),
+            }
+        )
 
     async def press_button(
         self, user_id: int, chat_id: int, message_id: int, callback_data: str
@@ -1747,7 +1806,7 @@ class FakeBotApi:
         """Press a callback button as a player; return a handle for the bot's answer."""
         async with self._lock:
             player, state = self._player_chat(user_id, chat_id)
-            message = self._message(state, message_id, "message not found")
+            message = _visible_message(state, message_id)
             buttons = _buttons(message)
             if not any(b.get("callback_data") == callback_data for b in buttons):
                 raise SandboxError(f"message {message_id} has no button with that data")
@@ -2037,6 +2096,24 @@ class FakeBotApi:
     def closed(self) -> bool:
         """Whether ``aclose`` was called."""
         return self._closed
+
+
+def _player_text(text: str) -> str:
+    """Return the text a client would send, or raise when no client would send it."""
+    text = text.strip(_TRIM)
+    if not text:
+        raise SandboxError("Telegram clients do not send empty messages")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise SandboxError("message is too long")
+    return text
+
+
+def _visible_message(state: _ChatState, message_id: int) -> Json:
+    """Return a message a player can see, or raise ``SandboxError``."""
+    message = state.messages.get(message_id)
+    if message is None:
+        raise SandboxError(f"no message {message_id} in chat {state.chat['id']}")
+    return message
 
 
 def _is_message_in(event: Json, chat_id: int) -> bool:
