@@ -114,6 +114,35 @@ def parse_keep(text: str | int | None) -> int:
     return value
 
 
+def parse_query(words: Sequence[str]) -> tuple[tuple[Die, ...], int]:
+    """Read a whole odds query, e.g. ``d8 d6 2d10 --keep 3`` (for the bot's /odds too).
+
+    Raises:
+        Malformed: anything that is not dice, ``--keep N`` or ``--json``.
+    """
+    tokens: list[str] = []
+    keep: str | None = None
+    items = list(words)
+    index = 0
+    while index < len(items):
+        word = items[index]
+        if word == "--json":
+            pass
+        elif word == "--keep":
+            if index + 1 >= len(items) or keep is not None:
+                raise Malformed("--keep takes one whole number, like --keep 3.")
+            keep = items[index + 1]
+            index += 1
+        elif word.startswith("--keep="):
+            if keep is not None:
+                raise Malformed("--keep takes one whole number, like --keep 3.")
+            keep = word.removeprefix("--keep=")
+        else:
+            tokens.append(word)
+        index += 1
+    return parse_dice(tokens), parse_keep(keep)
+
+
 def odds_result(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[str, object]:
     """The JSON-ready answer: ``{"result": {"0": p, ...}, "mean": m}``."""
     dist = result_distribution(dice, keep)

@@ -23,6 +23,7 @@ from core.rules.cortex.odds import (
     format_table,
     parse_dice,
     parse_keep,
+    parse_query,
     result_counts,
     result_distribution,
 )
@@ -140,9 +141,34 @@ def test_parse_dice_counts_and_limits() -> None:
         parse_keep("0")
 
 
-@given(st.lists(st.text(max_size=8), max_size=6), st.one_of(st.none(), st.text(max_size=5)))
+WORDS = st.one_of(
+    st.text(max_size=8),
+    st.sampled_from(["--keep", "--json", "--keep=3", "d8", "2d6", "12d12", "d7", "3", "-1"]),
+)
+
+
+@given(st.lists(WORDS, max_size=8))
 @settings(max_examples=300)
-def test_cli_parser_never_crashes(tokens: list[str], keep: str | None) -> None:
+def test_cli_parser_never_crashes(words: list[str]) -> None:
+    try:
+        dice, keep = parse_query(words)
+    except Malformed as exc:
+        assert exc.message
+        return
+    assert 1 <= len(dice) <= MAX_ODDS_DICE and 1 <= keep <= MAX_ODDS_DICE
+
+
+def test_parse_query_reads_keep() -> None:
+    assert parse_query(["d8", "--keep", "3", "--json", "d6"]) == ((Die.D8, Die.D6), 3)
+    assert parse_query(["d8", "--keep=1"]) == ((Die.D8,), 1)
+    for bad in (["d8", "--keep"], ["d8", "--keep", "2", "--keep", "3"], ["--keep", "2"]):
+        with pytest.raises(Malformed):
+            parse_query(bad)
+
+
+@given(st.lists(st.text(max_size=8), max_size=4), st.one_of(st.none(), st.text(max_size=5)))
+@settings(max_examples=100)
+def test_compute_refuses_only_with_malformed(tokens: list[str], keep: str | None) -> None:
     try:
         result = compute(argparse.Namespace(dice=tokens, keep=keep))
     except Malformed:
@@ -162,11 +188,10 @@ def test_cli_parser_never_crashes(tokens: list[str], keep: str | None) -> None:
     ),
     st.integers(-1, 25).map(str),
 )
-@settings(max_examples=200)
+@settings(max_examples=100)
 def test_cli_parser_grammar(tokens: list[str], keep: str) -> None:
     try:
-        dice = parse_dice(tokens)
-        k = parse_keep(keep)
+        dice, k = parse_query([*tokens, "--keep", keep])
     except Malformed:
         return
     assert 1 <= k <= MAX_ODDS_DICE and 1 <= len(dice) <= MAX_ODDS_DICE

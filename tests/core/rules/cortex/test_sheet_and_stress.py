@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.rules.cortex.dice import Die, RolledDie, kept_indexes
@@ -177,6 +177,7 @@ JUNK = st.recursive(
 )
 
 
+@settings(max_examples=60)
 @given(st.sampled_from(["sheets", "seats", "conflict", "trouble", "settings"]), JUNK)
 def test_damaged_state_is_refused_as_malformed(key: str, junk: object) -> None:
     data = make_table().to_dict()
