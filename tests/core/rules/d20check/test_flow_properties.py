@@ -1,0 +1,196 @@
+"""Hypothesis: no sequence of actions by anyone breaks the check's invariants."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from core.rules.d20check import (
+    AbilityStrength,
+    ActionKind,
+    CharacterSheet,
+    CheckFlow,
+    CheckSetup,
+    Difficulty,
+    Opposition,
+    Phase,
+    PlotPointPool,
+    Target,
+)
+from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
+from core.rules.errors import NotAllowedNow, NotYourTurn
+
+from .helpers import GM, OTHER, ROLLER
+
+PEOPLE = st.sampled_from([ROLLER, GM, OTHER])
+SETUPS = st.builds(
+    CheckSetup,
+    ability=st.sampled_from(AbilityStrength),
+    proficiency=st.integers(0, 6),
+    advantages=st.integers(0, 6),
+    disadvantages=st.integers(0, 6),
+)
+TARGETS: st.SearchStrategy[Target] = st.one_of(
+    st.builds(Difficulty, st.integers(0, 30)), st.builds(Opposition, st.integers(-5, 30))
+)
+
+
+class DrawnRng:
+    """Dice faces drawn by Hypothesis, so failures shrink to simple faces."""
+
+    def __init__(self, data: st.DataObject) -> None:
+        self.data = data
+        self.draws = 0
+
+    def randint(self, low: int, high: int) -> int:
+        self.draws += 1
+        return self.data.draw(st.integers(low, high))
+
+
+class CheckMachine(RuleBasedStateMachine):
+    check: CheckFlow
+    pool: PlotPointPool
+    sheet: CharacterSheet
+    size: int
+
+    @initialize(
+        size=st.integers(2, 7),
+        lucky_share=st.integers(0, 7),
+        wounds=st.integers(0, MAX_WOUNDS),
+        strain=st.integers(0, MAX_STRAIN),
+        gm_check=st.booleans(),
+        goal=TARGETS,
+    )
+    def start(
+        self, size: int, lucky_share: int, wounds: int, strain: int, gm_check: bool, goal: Target
+    ) -> None:
+        lucky = min(lucky_share, size)
+        self.size = size
+        self.pool = PlotPointPool(lucky, size - lucky)
+        self.sheet = CharacterSheet("Ana", strain=strain, wounds=wounds)
+        self.check = CheckFlow.open(GM if gm_check else ROLLER, GM, goal)
+
+    @rule(actor=PEOPLE, setup=SETUPS, goal=st.none() | TARGETS)
+    def set_up(self, actor: int, setup: CheckSetup, goal: Target | None) -> None:
+        allowed = ActionKind.SET_UP in self.check.allowed_actions(actor, self.pool)
+        before = self.check
+        try:
+            self.check = self.check.set_up(actor, setup, goal)
+        except NotAllowedNow as refusal:
+            assert not allowed
+            someone_else = actor not in (before.roller, before.game_master) or (
+                not before.is_over and actor != before.roller
+            )
+            assert isinstance(refusal, NotYourTurn) == someone_else
+            assert self.check is before
+        else:
+            assert allowed
+
+    @rule(actor=PEOPLE, action=st.sampled_from(ActionKind), data=st.data())
+    def act(self, actor: int, action: ActionKind, data: st.DataObject) -> None:
+        if action is ActionKind.SET_UP:
+            return
+        allowed = action in self.check.allowed_actions(actor, self.pool)
+        rng = DrawnRng(data)
+        before = (self.check, self.pool, self.sheet)
+        try:
+            step = self.check.act(actor, action, pool=self.pool, rng=rng, sheet=self.sheet)
+        except NotAllowedNow as refusal:
+            assert not allowed, refusal.message
+            assert refusal.message
+            assert rng.draws == 0
+            assert (self.check, self.pool, self.sheet) == before
+            if actor not in (self.check.roller, self.check.game_master):
+                assert isinstance(refusal, NotYourTurn)
+        else:
+            assert allowed
+            assert step.sheet is not None
+            self.check, self.pool, self.sheet = step.check, step.pool, step.sheet
+
+    @rule(data=st.data())
+    def press_a_shown_button(self, data: st.DataObject) -> None:
+        """Drive the check forward the way the bot would: only shown buttons."""
+        shown = sorted(
+            (
+                (actor, action)
+                for actor, actions in self.check.who_may_act(self.pool).items()
+                for action in actions
+                if action is not ActionKind.SET_UP
+            ),
+            key=lambda pair: (pair[0], pair[1].value),
+        )
+        if shown:
+            actor, action = data.draw(st.sampled_from(shown))
+            self.act(actor, action, data)
+
+    @rule(lucky=st.integers(0, 7))
+    def other_checks_change_the_pool(self, lucky: int) -> None:
+        lucky = min(lucky, self.size)
+        self.pool = PlotPointPool(lucky, self.size - lucky)
+
+    @rule(gm_check=st.booleans(), goal=TARGETS)
+    def next_check(self, gm_check: bool, goal: Target) -> None:
+        if self.check.is_over:
+            self.check = CheckFlow.open(GM if gm_check else ROLLER, GM, goal)
+
+    @invariant()
+    def pool_size_is_constant(self) -> None:
+        assert self.pool.size == self.size
+
+    @invariant()
+    def strain_and_wounds_stay_in_bounds(self) -> None:
+        assert 0 <= self.sheet.strain <= MAX_STRAIN
+        assert 0 <= self.sheet.wounds <= MAX_WOUNDS
+
+    @invariant()
+    def rolls_match_the_phase(self) -> None:
+        check = self.check
+        assert (check.phase is Phase.SETUP) == (not check.rolls)
+        assert len(check.rolls) <= 2
+        if check.rolls:
+            assert len(check.rolls) == 1 + (check.roller_spent is not None) + check.gm_spent
+
+    @invariant()
+    def gm_never_forces_after_the_player_spent(self) -> None:
+        assert not (self.check.roller_spent is not None and self.check.gm_spent)
+
+    @invariant()
+    def only_the_roller_and_the_gm_ever_act(self) -> None:
+        people = self.check.who_may_act(self.pool)
+        assert set(people) <= {self.check.roller, self.check.game_master}
+        assert all(people.values())
+        assert (people == {}) == self.check.is_over
+
+    @invariant()
+    def state_round_trips_through_json(self) -> None:
+        data = json.loads(json.dumps(self.check.to_dict()))
+        assert CheckFlow.from_dict(data) == self.check
+        assert PlotPointPool.from_dict(json.loads(json.dumps(self.pool.to_dict()))) == self.pool
+        sheet = json.loads(json.dumps(self.sheet.to_dict()))
+        assert CharacterSheet.from_dict(sheet) == self.sheet
+
+
+CheckMachine.TestCase.settings = settings(
+    max_examples=40,
+    stateful_step_count=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestCheckMachine = CheckMachine.TestCase
+
+
+class LongCheckMachine(CheckMachine):
+    """The same machine, many more and longer runs."""
+
+
+LongCheckMachine.TestCase.settings = settings(
+    max_examples=600,
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestLongCheckMachine = pytest.mark.slow(LongCheckMachine.TestCase)
