@@ -43,9 +43,8 @@ async def test_one_holder_per_key_at_a_time(locks: KeyedLock) -> None:
 
 
 async def test_different_keys_do_not_wait_for_each_other(locks: KeyedLock) -> None:
-    async with locks.hold("chat:1"):
-        async with locks.hold("chat:2"):
-            pass
+    async with locks.hold("chat:1"), locks.hold("chat:2"):
+        pass
 
 
 async def test_waiting_too_long_says_try_again(locks: KeyedLock) -> None:

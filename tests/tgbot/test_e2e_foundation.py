@@ -20,7 +20,7 @@ async def stack(db: str) -> Stack:  # type: ignore[misc]
         yield running
 
 
-def by_bot(stack: Stack):  # noqa: ANN201
+def by_bot(stack: Stack):
     return lambda message: message["from"]["id"] == stack.api.bot_id
 
 
