@@ -5,6 +5,7 @@ Pure like the rest of :mod:`core.rules`: no I/O, no clock, no global random.
 
 from __future__ import annotations
 
+from core.rules.nsu.odds import ODDS_COMMAND
 from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
@@ -14,4 +15,5 @@ SYSTEM = GameSystem(
         "Explore a world rebuilt after collapse: moods and aspects decide action rolls, "
         "details change the fiction, and collateral clocks count the cost."
     ),
+    odds=ODDS_COMMAND,
 )
