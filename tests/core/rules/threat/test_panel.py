@@ -350,7 +350,7 @@ RUNS = {
 }
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(**RUNS)
 def test_no_action_sequence_breaks_the_panel(
     momentum: int, harm: int, threat: int, dice: int | None, seed: int, moves: list[Any]
