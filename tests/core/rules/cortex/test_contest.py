@@ -656,3 +656,49 @@ def test_the_interferer_takes_no_stress_from_a_lower_roll(play: Driver) -> None:
     play(CHLOE_USER, a.Settle())
     pending = play.table.conflict.pending  # type: ignore[union-attr]
     assert [(p.inflicter, p.target) for p in pending] == [("Clark", "Lex"), ("Clark", "Chloe")]
+
+
+# --- odds and ends ----------------------------------------------------------
+
+
+def test_aid_comes_before_the_roll(play: Driver) -> None:
+    start_test(play, 5, 4)
+    build(play, CLARK_USER, value("Justice"))
+    play(CLARK_USER, a.RollPool(), 6)
+    refused(play, LOIS_USER, a.OfferAid("Lois", (asset("Reporter"),)), NotAllowedNow)
+
+
+def test_feature_extras_cost_the_watchtower_nothing_but_pay_the_lead(play: Driver) -> None:
+    play(WATCHTOWER, a.StartContest("Lex", "Clark"))
+    build(
+        play,
+        WATCHTOWER,
+        value("Power"),
+        asset("Billionaire"),
+        Pick(PickKind.OPPONENT_LIMIT, "Kryptonite"),
+    )
+    play(WATCHTOWER, a.RollPool(), 2, 2, 2, 2, 2)
+    assert play.sheet("Clark").plot_points == 2  # one per box, nothing extra yet
+    play(WATCHTOWER, a.IncludeDie())
+    assert play.sheet("Clark").plot_points == 3
+    assert play.sheet("Lex").plot_points == 0
+
+
+def test_a_useful_detail_name_is_bought_once_per_scene(play: Driver) -> None:
+    start_test(play, 5, 4)
+    play(CLARK_USER, a.CreateDetail("Open window"))
+    refused(play, CLARK_USER, a.CreateDetail("open window"), NotAllowedNow)
+
+
+def test_removing_a_trait_from_the_pool(play: Driver) -> None:
+    start_test(play, 5, 4)
+    build(play, CLARK_USER, value("Justice"))
+    play(CLARK_USER, a.RemoveFromPool(value("Justice")))
+    refused(play, CLARK_USER, a.RemoveFromPool(value("Justice")), NotAllowedNow)
+    refused(play, CLARK_USER, a.RollPool(), NotAllowedNow)  # an empty pool
+
+
+def test_state_of_a_contest_round_trips_at_every_step(play: Driver) -> None:
+    # Driver checks Table.from_dict(step.table.to_dict()) == step.table on every call.
+    contest_to_yielding(play, (7, 5), (3, 2))
+    assert Table.from_dict(play.table.to_dict()) == play.table
