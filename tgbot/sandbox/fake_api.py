@@ -580,7 +580,9 @@ def detect_entities(text: str, entities: list[Json]) -> list[Json]:
 
 
 def _overlaps(start: int, stop: int, entity: Json) -> bool:
-    return start < entity["offset"] + entity["length"] and entity["offset"] < stop
+    """Whether [start, stop) intersects the entity."""
+    end: int = entity["offset"] + entity["length"]
+    return start < end and entity["offset"] < stop
 
 
 def _checked_entities(text: str, entities: Any) -> list[Json]:
@@ -837,6 +839,9 @@ class _Params:
 class FakeBotApi:
     """The Bot API, one group chat and the players' private chats, in memory.
 
+    Each ``_api_<method>`` coroutine implements the Bot API method of that name
+    (matched case-insensitively, as Telegram does).
+
     Args:
         token: the bot token the API accepts.
         bot_id: the bot's user id (defaults to the number before ``:`` in the token).
@@ -982,7 +987,7 @@ class FakeBotApi:
         return self._chat(int(value))
 
     def _is_private(self, state: _ChatState) -> bool:
-        return state.chat["type"] == "private"
+        return bool(state.chat["type"] == "private")
 
     def _check_can_write(self, state: _ChatState) -> None:
         if not self._is_private(state):
@@ -1368,7 +1373,7 @@ class FakeBotApi:
         self, data: bytes | None, content_type: str, source_url: str = ""
     ) -> _StoredFile:
         number = len(self._files) + 1
-        width, height = image_size(data) if data else (800, 600)
+        width, height = (image_size(data) if data else None) or (800, 600)
         suffix = {"image/png": "png", "image/gif": "gif"}.get(content_type, "jpg")
         stored = _StoredFile(
             file_id=f"AgACAgIAAx{secrets.token_hex(12)}",
@@ -1678,9 +1683,19 @@ class FakeBotApi:
             raise SandboxError(f"player {user_id} cannot see chat {chat_id}")
         return player, state
 
-    def player_chat_check(self, user_id: int, chat_id: int) -> None:
-        """Raise ``SandboxError`` unless the player can see the chat."""
-        self._player_chat(user_id, chat_id)
+    def button_at(self, user_id: int, chat_id: int, message_id: int, row: int, column: int) -> Json:
+        """Return the inline button a player sees at (row, column) of a message."""
+        _player, state = self._player_chat(user_id, chat_id)
+        rows = (_visible_message(state, message_id).get("reply_markup") or {}).get(
+            "inline_keyboard", []
+        )
+        if not 0 <= row < len(rows) or not 0 <= column < len(rows[row]):
+            raise SandboxError(f"message {message_id} has no button at {row}, {column}")
+        return dict(rows[row][column])
+
+    def oldest_seq(self) -> int:
+        """Return the sequence number of the oldest event still in the change feed."""
+        return self._events[0]["seq"] if self._events else self._seq + 1
 
     def menu_button(self, user_id: int) -> Json:
         """Return the menu button a player sees in the private chat with the bot."""
@@ -1991,9 +2006,10 @@ class FakeBotApi:
         while True:
             for event in self.events_since(cursor):
                 cursor = event["seq"]
-                if _is_message_in(event, chat_id) and accept(event["message"]):
+                message: Json = event.get("message") or {}
+                if _is_message_in(event, chat_id) and accept(message):
                     self._cursor = max(self._cursor, event["seq"])
-                    return event["message"]
+                    return message
             if time.monotonic() >= deadline:
                 last = self.last_message(chat_id)
                 raise TimeoutError(
@@ -2076,6 +2092,7 @@ class FakeBotApi:
             "chats": chats,
             "group_id": self.group_id,
             "webapp_url": self.webapp_url,
+            "themes": THEMES,
         }
 
     # ------------------------------------------------------------------ lifecycle

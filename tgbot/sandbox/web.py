@@ -185,11 +185,9 @@ class _Sandbox:
     async def _open_button(self, user_id: int, body: Json, theme: str) -> Json:
         """Open a url or web_app button: a Mini App frame, a deep link, or a new tab."""
         chat_id = int(body["chat_id"])
-        self.api.player_chat_check(user_id, chat_id)
-        message = next(
-            m for m in self.api.messages(chat_id) if m["message_id"] == int(body["message_id"])
+        button = self.api.button_at(
+            user_id, chat_id, int(body["message_id"]), int(body["row"]), int(body["column"])
         )
-        button = message["reply_markup"]["inline_keyboard"][int(body["row"])][int(body["column"])]
         if "web_app" in button:
             if chat_id != user_id:
                 raise SandboxError("web_app buttons work in private chats only")
@@ -222,6 +220,10 @@ class _Sandbox:
         await response.prepare(request)
         with contextlib.suppress(ConnectionResetError, asyncio.CancelledError):
             await response.write(b"retry: 1000\n\n")
+            if seq and seq < self.api.oldest_seq() - 1:
+                seq = self.api.mark()
+                reset = _dumps({"seq": seq, "kind": "reset", "chat_id": None})
+                await response.write(f"id: {seq}\ndata: {reset}\n\n".encode())
             while not self.api.closed:
                 events = await self.api.next_events(seq, HEARTBEAT_SECONDS)
                 if not events:

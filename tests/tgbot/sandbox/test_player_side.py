@@ -21,6 +21,7 @@ GROUP = -100123
 ALICE, BO = 1001, 1002
 
 
+@pytest.mark.e2e
 async def test_player_edit_reaches_the_bot_as_edited_message() -> None:
     seen: list[str] = []
 
@@ -42,6 +43,7 @@ async def test_player_edit_reaches_the_bot_as_edited_message() -> None:
             await api.edit_text(BO, GROUP, sent["message_id"], "not mine")
 
 
+@pytest.mark.e2e
 async def test_blocking_the_bot_gives_403_and_my_chat_member() -> None:
     statuses: list[str] = []
 
@@ -137,6 +139,7 @@ async def test_web_app_button_in_private_chat_gets_query_id() -> None:
         )
 
 
+@pytest.mark.e2e
 async def test_page_endpoints_and_event_stream() -> None:
     async with running_fake_api() as (api, base, _files), aiohttp.ClientSession() as http:
         origin = base.removesuffix(f"{PREFIX}/api/bot")
@@ -181,6 +184,11 @@ async def test_page_endpoints_and_event_stream() -> None:
             result = await opened.json()
         assert result["action"] == "web_app" and "#tgWebAppData=" in result["url"]
         async with http.post(
+            f"{origin}{PREFIX}/open",
+            json={"user_id": BO, "chat_id": GROUP, "message_id": message_id, "row": 3, "column": 0},
+        ) as missing:
+            assert missing.status == 400
+        async with http.post(
             f"{origin}{PREFIX}/link",
             json={"user_id": BO, "chat_id": GROUP, "url": "https://t.me/stonetable_bot?start=go"},
         ) as linked:
@@ -195,6 +203,7 @@ async def _next_sse_event(stream: aiohttp.ClientResponse) -> dict:
             return json.loads(line[len("data: ") :])
 
 
+@pytest.mark.e2e
 async def test_wrong_token_and_unknown_method() -> None:
     async with running_fake_api() as (api, base, _files), aiohttp.ClientSession() as http:
         async with http.post(f"{base}0:wrong/getMe") as wrong:

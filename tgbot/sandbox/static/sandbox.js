@@ -437,6 +437,7 @@
       case "chat_action":
         showTyping(event.chat_id, event.action);
         break;
+      case "reset":
       case "player":
       case "commands":
       case "menu_button":
@@ -459,6 +460,7 @@
     const data = await response.json();
     state.players = data.players;
     state.groupId = data.group_id;
+    state.themes = data.themes;
     state.chats = new Map();
     state.order = [];
     for (const item of data.chats) {
@@ -594,17 +596,7 @@
   }
 
   function themeParams() {
-    const style = getComputedStyle(document.documentElement);
-    const dark = state.theme === "dark";
-    return {
-      bg_color: dark ? "#212121" : "#ffffff",
-      text_color: dark ? "#ffffff" : "#000000",
-      hint_color: dark ? "#aaaaaa" : "#999999",
-      link_color: style.getPropertyValue("--accent").trim(),
-      button_color: style.getPropertyValue("--accent").trim(),
-      button_text_color: "#ffffff",
-      secondary_bg_color: dark ? "#0f0f0f" : "#efeff3",
-    };
+    return (state.themes && state.themes[state.theme]) || {};
   }
 
   function handleAppEvent(eventType, data) {
