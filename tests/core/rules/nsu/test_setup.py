@@ -468,6 +468,9 @@ def actions_strategy() -> st.SearchStrategy[s.SetupAction]:
     )
 
 
+ACTIONS = actions_strategy()
+
+
 def check_invariants(state: SetupState) -> None:
     if state.step is SetupStep.SETTLEMENT:
         assert state.speaker in state.players
@@ -578,3 +581,43 @@ def _finish_from_locations(state: SetupState) -> SetupState:
     state = act(state, ALICE, RollDangerAndReward(), SeededRng(2))
     assert state.step is SetupStep.DONE
     return state
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_allowed_and_random_actions_mixed_keep_turns_and_invariants(data: st.DataObject) -> None:
+    _mixed_run(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_many_more_mixed_runs_keep_turns_and_invariants(data: st.DataObject) -> None:
+    _mixed_run(data)
+
+
+def _mixed_run(data: st.DataObject) -> None:
+    state = s.new_setup(PLAYERS, settlement_capacity=5)
+    rng = SeededRng(data.draw(st.integers(0, 999)))
+    for n in range(90):
+        allowed = s.allowed_actions(state)
+        if not allowed:
+            break
+        if data.draw(st.booleans()):
+            actor = data.draw(st.sampled_from(sorted(allowed)))
+            kind = data.draw(st.sampled_from(sorted(allowed[actor], key=lambda k: k.value)))
+            action = _sample(kind, n, state)
+        else:
+            actor = data.draw(st.sampled_from([*PLAYERS, 99]))
+            action = data.draw(ACTIONS)
+        before = state
+        try:
+            state, _ = s.apply(state, actor, action, rng)
+        except (NotAllowedNow, Malformed):
+            assert state == before
+            continue
+        assert action.kind in allowed[actor]
+        if action.kind in (ActionKind.MAKE_STATEMENT, ActionKind.PASS_STATEMENT):
+            assert actor == before.speaker  # the settlement goes round in turn
+        check_invariants(state)
+    assert SetupState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
