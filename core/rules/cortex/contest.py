@@ -267,7 +267,7 @@ def _set_opposition(table: Table, user: int, action: a.SetOpposition, rng: Rng) 
     _must_be_watchtower(table, user)
     if not 1 <= len(action.dice) <= MAX_OPPOSITION:
         raise Malformed(f"Opposition takes 1 to {MAX_OPPOSITION} dice.")
-    dice = tuple(Die.parse(int(d)) for d in action.dice)
+    dice = tuple(Die.parse(d) for d in action.dice)
     rolled = roll_pool(((d, "opposition") for d in dice), rng)
     result = result_of(r.face for r in rolled)
     ones = tuple(Complication(a.WATCHTOWER, r.die) for r in rolled if r.is_dud)
@@ -333,7 +333,7 @@ def _create_detail(table: Table, user: int, action: a.CreateDetail, rng: Rng) ->
         die = Die.D6
         table, events = _pay(table, own.name, a.WATCHTOWER, 1, "useful detail")
     else:
-        die = Die.D6 if action.from_trouble is None else Die.parse(int(action.from_trouble))
+        die = Die.D6 if action.from_trouble is None else Die.parse(action.from_trouble)
         if action.from_trouble is not None:
             if die not in trouble:
                 raise NotAllowedNow(f"There is no {die.label} in Trouble.")
@@ -564,8 +564,8 @@ def _inflict_stress(table: Table, user: int, action: a.InflictStress, rng: Rng) 
     stress_type = table.settings.stress_type(action.stress_type)
     if len(action.add) > MAX_POOL:
         raise Malformed("That is too many dice to add.")
-    add = tuple(Die.parse(int(d)) for d in action.add)
-    remove = tuple(Die.parse(int(d)) for d in action.remove)
+    add = tuple(Die.parse(d) for d in action.add)
+    remove = tuple(Die.parse(d) for d in action.remove)
     pool = adjust_pool(todo.pool, add, remove)
     rolled, size = roll_stress(pool, rng)
     events: list[a.Event] = [a.StressRolled(todo.inflicter, rolled, size)]

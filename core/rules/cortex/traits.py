@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from core.rules.cortex import codec
 from core.rules.cortex.dice import Die
 from core.rules.errors import Malformed, NotAllowedNow
 
@@ -204,6 +205,21 @@ class Sheet:
     @property
     def is_lead(self) -> bool:
         return self.role is Role.LEAD
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready sheet (for the Mini App)."""
+        data = codec.dump(self)
+        assert isinstance(data, dict)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: object) -> Sheet:
+        """A validated sheet from JSON data.
+
+        Raises:
+            Malformed: missing fields, bad dice, duplicate names, negative Plot Points.
+        """
+        return codec.load(cls, data)
 
     def value(self, name: str) -> Value:
         for item in self.values:

@@ -191,3 +191,16 @@ def test_damaged_state_is_refused_as_malformed(key: str, junk: object) -> None:
 def test_unknown_state_version_is_refused() -> None:
     with pytest.raises(Malformed):
         Table.from_dict({"version": 99})
+
+
+def test_a_sheet_round_trips_and_validates_on_load() -> None:
+    data = CLARK.to_dict()
+    assert Sheet.from_dict(json.loads(json.dumps(data))) == CLARK
+    for broken in (
+        {**data, "plot_points": -1},
+        {**data, "values": [{"name": "Truth", "die": 7}]},
+        {**data, "name": ""},
+        {k: v for k, v in data.items() if k != "name"},
+    ):
+        with pytest.raises(Malformed):
+            Sheet.from_dict(broken)
