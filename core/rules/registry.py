@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from core.rules.errors import Malformed
+from core.rules.table import Json, PanelRules, Table
 
 OddsResult = Mapping[str, object]
 
@@ -32,6 +33,21 @@ class OddsCommand:
     format_table: Callable[[OddsResult], str]
 
 
+class CampaignRules:
+    """How a system starts a campaign and seats a new member (override as needed)."""
+
+    has_game_master: bool = False
+
+    def new_state(self) -> Json:
+        """The campaign's state when it is created."""
+        return {}
+
+    def seated(self, table: Table, player_id: int) -> tuple[Json, Json]:
+        """The campaign state and the member's sheet after ``player_id`` joined."""
+        seat = table.seat(player_id)
+        return table.state, (seat.sheet if seat is not None else {})
+
+
 @dataclass(frozen=True)
 class GameSystem:
     """One supported game system."""
@@ -40,6 +56,19 @@ class GameSystem:
     name: str
     summary: str
     odds: OddsCommand | None = None
+    campaign: CampaignRules = field(default_factory=CampaignRules)
+    panels: Mapping[str, PanelRules] = field(default_factory=dict)
+
+    def panel(self, kind: str) -> PanelRules:
+        """The rules of one kind of panel.
+
+        Raises:
+            Malformed: this system has no such panel.
+        """
+        try:
+            return self.panels[kind]
+        except KeyError:
+            raise Malformed(f"{self.name} has no “{kind}” procedure.") from None
 
 
 @dataclass(frozen=True)
@@ -66,10 +95,10 @@ class Registry:
 
 # Subpackages that define a module-level ``SYSTEM``, one line each.
 SYSTEM_MODULES: tuple[str, ...] = (
-    # "core.rules.nsu",
-    # "core.rules.threat",
-    # "core.rules.cortex",
-    # "core.rules.d20check",
+    "core.rules.nsu",
+    "core.rules.threat",
+    "core.rules.cortex",
+    "core.rules.d20check",
 )
 
 

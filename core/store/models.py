@@ -64,3 +64,73 @@ class RollRecord(Model):
     class Meta:
         table = "roll_record"
         indexes = (("player_id", "created_at"), ("chat_id", "created_at"))
+
+
+class CampaignStatus(StrEnum):
+    ACTIVE = "active"
+    PAUSED = "paused"
+    ARCHIVED = "archived"
+
+
+class Campaign(Model):
+    """One game played in one chat. At most one per chat is live (active or paused)."""
+
+    id = fields.BigIntField(primary_key=True)
+    chat: fields.ForeignKeyRelation[Chat] = fields.ForeignKeyField(
+        "models.Chat", related_name="campaigns", on_delete=fields.CASCADE
+    )
+    live_chat_id = fields.BigIntField(null=True, unique=True)  # chat id while not archived
+    system = fields.CharField(max_length=32)
+    status = fields.CharEnumField(CampaignStatus, max_length=16, default=CampaignStatus.ACTIVE)
+    host: fields.ForeignKeyRelation[Player] = fields.ForeignKeyField(
+        "models.Player", related_name="hosted", on_delete=fields.CASCADE
+    )
+    app_token = fields.CharField(max_length=32, unique=True)
+    state: fields.Field[dict[str, object]] = fields.JSONField(default=dict)
+    version = fields.IntField(default=0)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "campaign"
+
+
+class Member(Model):
+    """A player in a campaign, with their roles and sheet."""
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="members", on_delete=fields.CASCADE
+    )
+    player: fields.ForeignKeyRelation[Player] = fields.ForeignKeyField(
+        "models.Player", related_name="memberships", on_delete=fields.CASCADE
+    )
+    roles: fields.Field[list[str]] = fields.JSONField(default=list)
+    sheet: fields.Field[dict[str, object]] = fields.JSONField(default=dict)
+    active = fields.BooleanField(default=True)
+    joined_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "member"
+        unique_together = (("campaign", "player"),)
+
+
+class Panel(Model):
+    """One running procedure shown as one message edited in place."""
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="panels", on_delete=fields.CASCADE
+    )
+    campaign_id: int
+    kind = fields.CharField(max_length=32)
+    state: fields.Field[dict[str, object]] = fields.JSONField(default=dict)
+    version = fields.IntField(default=0)
+    closed = fields.BooleanField(default=False)
+    chat_tg_id = fields.BigIntField()
+    message_id = fields.BigIntField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "panel"

@@ -1,0 +1,410 @@
+"""Campaigns and panels: the use cases every game system shares.
+
+Invariants: at most one live (active or paused) campaign per chat; a panel's
+state changes only through its system's rules, one version at a time, inside
+one transaction under the campaign's lock, so two presses at once, a
+redelivered update or a stale button never apply an action twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from core.errors import TryAgain
+from core.locks import KeyedLock
+from core.play import ChatRef, PlayerRef
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.registry import GameSystem, Registry
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Role, Seat, Table
+from core.store.models import Campaign, CampaignStatus, Member, Panel, Player
+from core.store.repo import guarded, upsert_chat, upsert_player
+
+JOIN_PREFIX = "join_"
+STALE = "That button is out of date. Use the latest message."
+NO_GAME = "No game is running in this chat. Start one with /newgame."
+
+
+@dataclass(frozen=True)
+class MemberView:
+    player_id: int
+    name: str
+    roles: frozenset[Role]
+
+
+@dataclass(frozen=True)
+class CampaignView:
+    id: int
+    system: GameSystem
+    status: CampaignStatus
+    host_id: int
+    chat_tg_id: int
+    chat_title: str
+    app_token: str
+    members: tuple[MemberView, ...]
+    state: Json
+    version: int
+
+    def member(self, player_id: int) -> MemberView | None:
+        return next((m for m in self.members if m.player_id == player_id), None)
+
+    @property
+    def game_masters(self) -> tuple[MemberView, ...]:
+        return tuple(m for m in self.members if Role.GAME_MASTER in m.roles)
+
+
+@dataclass(frozen=True)
+class JoinResult:
+    """What /join did: joined now, was already in, or needs a private chat first."""
+
+    campaign: CampaignView
+    joined: bool
+    already_member: bool
+    start_payload: str = ""
+
+
+@dataclass(frozen=True)
+class PanelView:
+    id: int
+    kind: str
+    version: int
+    state: Json
+    closed: bool
+    chat_tg_id: int
+    message_id: int | None
+    events: tuple[object, ...]
+    campaign: CampaignView
+    table: Table
+
+
+def _name(player: Player) -> str:
+    return " ".join(p for p in (player.first_name, player.last_name) if p) or "player"
+
+
+class Campaigns:
+    """Campaign and panel use cases, with their dependencies passed in."""
+
+    def __init__(self, registry: Registry, rng: Rng, locks: KeyedLock) -> None:
+        self.registry = registry
+        self.rng = rng
+        self.locks = locks
+
+    # --- reading -----------------------------------------------------------
+
+    async def _view(self, campaign: Campaign) -> CampaignView:
+        members = await Member.filter(campaign_id=campaign.id, active=True).prefetch_related(
+            "player"
+        ).order_by("joined_at", "id")
+        await campaign.fetch_related("chat", "host")
+        return CampaignView(
+            id=campaign.id,
+            system=self.registry.find(campaign.system),
+            status=campaign.status,
+            host_id=campaign.host.tg_id,
+            chat_tg_id=campaign.chat.tg_id,
+            chat_title=campaign.chat.title,
+            app_token=campaign.app_token,
+            members=tuple(
+                MemberView(m.player.tg_id, _name(m.player), frozenset(Role(r) for r in m.roles))
+                for m in members
+            ),
+            state=campaign.state,
+            version=campaign.version,
+        )
+
+    async def _table(self, campaign: Campaign) -> tuple[Table, dict[int, int]]:
+        members = await Member.filter(campaign_id=campaign.id, active=True).prefetch_related(
+            "player"
+        )
+        seats = {
+            m.player.tg_id: Seat(m.player.tg_id, _name(m.player),
+                                 frozenset(Role(r) for r in m.roles), m.sheet)
+            for m in members
+        }
+        table = Table(campaign.id, campaign.system, campaign.state, seats)
+        return table, {m.player.tg_id: m.id for m in members}
+
+    async def _live(self, chat_tg_id: int) -> Campaign | None:
+        return await Campaign.get_or_none(live_chat_id=chat_tg_id)
+
+    async def current(self, chat_tg_id: int) -> CampaignView | None:
+        """The live campaign of a chat, if any."""
+        async with guarded():
+            campaign = await self._live(chat_tg_id)
+            return None if campaign is None else await self._view(campaign)
+
+    async def require_current(self, chat_tg_id: int) -> CampaignView:
+        view = await self.current(chat_tg_id)
+        if view is None:
+            raise NotAllowedNow(NO_GAME)
+        return view
+
+    async def for_viewer(self, app_token: str, player: PlayerRef) -> CampaignView:
+        """The campaign behind a Mini App token, for one of its members only.
+
+        Raises:
+            NotAllowedNow: no such campaign, or the player is not in it.
+        """
+        async with guarded():
+            campaign = await Campaign.get_or_none(app_token=app_token)
+            if campaign is None:
+                raise NotAllowedNow("That game doesn't exist any more.")
+            view = await self._view(campaign)
+        if view.member(player.tg_id) is None:
+            raise NotAllowedNow("You're not in this game. Join it with /join in its chat.")
+        return view
+
+    async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
+        """The live campaigns a player is in, newest first."""
+        async with guarded():
+            rows = await Campaign.filter(
+                members__player__tg_id=player.tg_id, members__active=True,
+                live_chat_id__isnull=False,
+            ).order_by("-id").distinct()
+            return tuple([await self._view(c) for c in rows])
+
+    # --- campaign lifecycle ------------------------------------------------
+
+    async def new_game(self, chat: ChatRef, host: PlayerRef, system_key: str) -> CampaignView:
+        """Start a campaign of ``system_key`` in a group chat; the host joins it.
+
+        Raises:
+            Malformed: unknown system.
+            NotAllowedNow: not a group, or a game is already live in this chat.
+        """
+        system = self.registry.find(system_key)
+        if chat.kind not in ("group", "supergroup"):
+            raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
+        async with guarded(), self.locks.hold(f"chat:{chat.tg_id}"), in_transaction():
+            if await self._live(chat.tg_id) is not None:
+                raise NotAllowedNow("A game is already running here. See it with /status.")
+            chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
+            host_row = await upsert_player(host.tg_id, host.first_name, host.last_name,
+                                           host.username)
+            try:
+                campaign = await Campaign.create(
+                    chat=chat_row, live_chat_id=chat.tg_id, system=system.key, host=host_row,
+                    app_token=secrets.token_urlsafe(16), state=dict(system.campaign.new_state()),
+                )
+            except IntegrityError:
+                raise NotAllowedNow("A game is already running here.") from None
+            roles = [Role.HOST.value, Role.PLAYER.value]
+            if system.campaign.has_game_master:
+                roles = [Role.HOST.value, Role.GAME_MASTER.value]
+            await Member.create(campaign=campaign, player=host_row, roles=roles)
+            await self._seat(campaign, host.tg_id)
+            return await self._view(campaign)
+
+    async def _seat(self, campaign: Campaign, player_id: int) -> None:
+        system = self.registry.find(campaign.system)
+        table, member_ids = await self._table(campaign)
+        state, sheet = system.campaign.seated(table, player_id)
+        await Campaign.filter(id=campaign.id).update(state=dict(state),
+                                                     version=campaign.version + 1)
+        await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
+        campaign.state, campaign.version = dict(state), campaign.version + 1
+
+    async def join(self, chat: ChatRef, player: PlayerRef) -> JoinResult:
+        """Join the chat's live campaign, or say how to open a private chat first."""
+        async with guarded():
+            campaign = await self._live(chat.tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+            row = await upsert_player(player.tg_id, player.first_name, player.last_name,
+                                      player.username)
+            if not row.started_private:
+                view = await self._view(campaign)
+                return JoinResult(view, joined=False, already_member=False,
+                                  start_payload=JOIN_PREFIX + campaign.app_token)
+        return await self._add_member(campaign.id, player)
+
+    async def complete_join(self, payload: str, player: PlayerRef) -> JoinResult:
+        """Finish a join that waited for the player's private chat (/start join_...)."""
+        if not payload.startswith(JOIN_PREFIX):
+            raise Malformed("That start link isn't one of ours.")
+        async with guarded():
+            campaign = await Campaign.get_or_none(app_token=payload[len(JOIN_PREFIX):])
+            if campaign is None or campaign.live_chat_id is None:
+                raise NotAllowedNow("That game has ended, so it can't be joined.")
+        return await self._add_member(campaign.id, player)
+
+    async def _add_member(self, campaign_id: int, player: PlayerRef) -> JoinResult:
+        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), in_transaction():
+            campaign = await Campaign.get(id=campaign_id)
+            row = await upsert_player(player.tg_id, player.first_name, player.last_name,
+                                      player.username)
+            member = await Member.get_or_none(campaign_id=campaign.id, player_id=row.id)
+            if member is not None and member.active:
+                return JoinResult(await self._view(campaign), joined=False, already_member=True)
+            if member is None:
+                await Member.create(campaign=campaign, player=row, roles=[Role.PLAYER.value])
+            else:
+                await Member.filter(id=member.id).update(active=True)
+            await self._seat(campaign, player.tg_id)
+            return JoinResult(await self._view(campaign), joined=True, already_member=False)
+
+    async def leave(self, chat: ChatRef, player: PlayerRef) -> CampaignView:
+        """Leave the chat's campaign (the host hands over or ends it instead)."""
+        async with guarded():
+            campaign = await self._live(chat.tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), in_transaction():
+            member = await Member.get_or_none(campaign_id=campaign.id,
+                                              player__tg_id=player.tg_id, active=True)
+            if member is None:
+                raise NotAllowedNow("You're not in this game.")
+            if Role.HOST.value in member.roles:
+                raise NotAllowedNow("You host this game: end it with /endgame instead.")
+            await Member.filter(id=member.id).update(active=False)
+            return await self._view(campaign)
+
+    async def set_status(
+        self, chat: ChatRef, player: PlayerRef, status: CampaignStatus
+    ) -> CampaignView:
+        """Pause, resume or archive the chat's campaign (host only)."""
+        async with guarded():
+            campaign = await self._live(chat.tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), in_transaction():
+            campaign = await Campaign.get(id=campaign.id)
+            await campaign.fetch_related("host")
+            if campaign.host.tg_id != player.tg_id:
+                raise NotYourTurn("Only the host can do that.")
+            if campaign.status == status:
+                raise NotAllowedNow(f"The game is already {status.value}.")
+            live = None if status is CampaignStatus.ARCHIVED else campaign.live_chat_id
+            await Campaign.filter(id=campaign.id).update(status=status, live_chat_id=live)
+            if status is CampaignStatus.ARCHIVED:
+                await Panel.filter(campaign_id=campaign.id).update(closed=True)
+            campaign.status, campaign.live_chat_id = status, live
+            return await self._view(campaign)
+
+    # --- panels ------------------------------------------------------------
+
+    async def open_panel(
+        self, chat: ChatRef, actor: PlayerRef, kind: str, argument: str = ""
+    ) -> PanelView:
+        """Start a procedure in the chat's campaign (the caller sends its message)."""
+        async with guarded():
+            campaign = await self._live(chat.tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+        system = self.registry.find(campaign.system)
+        rules = system.panel(kind)
+        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), in_transaction():
+            campaign = await Campaign.get(id=campaign.id)
+            self._check_playing(campaign)
+            table, member_ids = await self._table(campaign)
+            self._check_seated(table, actor.tg_id)
+            outcome = rules.open(table, actor.tg_id, argument, self.rng)
+            panel = await Panel.create(campaign=campaign, kind=kind, state=dict(outcome.state),
+                                       closed=outcome.closed, chat_tg_id=chat.tg_id)
+            table = await self._settle(campaign, table, member_ids, outcome)
+            return await self._panel_view(panel, outcome, table, campaign)
+
+    async def bind_message(self, panel_id: int, message_id: int) -> None:
+        """Remember which message shows a panel."""
+        async with guarded():
+            await Panel.filter(id=panel_id).update(message_id=message_id)
+
+    async def panel(self, panel_id: int) -> PanelView:
+        async with guarded():
+            panel = await Panel.get_or_none(id=panel_id)
+            if panel is None:
+                raise NotAllowedNow(STALE)
+            campaign = await Campaign.get(id=panel.campaign_id)
+            table, _ = await self._table(campaign)
+            return await self._panel_view(panel, Outcome(panel.state, closed=panel.closed),
+                                          table, campaign)
+
+    async def act(
+        self, panel_id: int, version: int, actor: PlayerRef, action: str, argument: str = ""
+    ) -> PanelView:
+        """Apply one button press to a panel, exactly once.
+
+        Raises:
+            NotAllowedNow: the button is stale (older version, closed or unknown panel),
+                or the rules refuse the action now.
+            NotYourTurn: someone else must act.
+            TryAgain: the store or the lock is unavailable; nothing changed.
+        """
+        async with guarded():
+            found = await Panel.get_or_none(id=panel_id)
+            if found is None or found.closed or found.version != version:
+                raise NotAllowedNow(STALE)
+            campaign_id = found.campaign_id
+        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), in_transaction():
+            panel = await Panel.get(id=panel_id)
+            if panel.closed or panel.version != version:
+                raise NotAllowedNow(STALE)
+            campaign = await Campaign.get(id=campaign_id)
+            self._check_playing(campaign)
+            table, member_ids = await self._table(campaign)
+            self._check_seated(table, actor.tg_id)
+            rules = self.registry.find(campaign.system).panel(panel.kind)
+            outcome = rules.act(table, panel.state, actor.tg_id, action, argument, self.rng)
+            changed = await Panel.filter(id=panel_id, version=version, closed=False).update(
+                state=dict(outcome.state), version=version + 1, closed=outcome.closed
+            )
+            if changed != 1:
+                raise NotAllowedNow(STALE)
+            panel.state, panel.version, panel.closed = dict(outcome.state), version + 1, \
+                outcome.closed
+            table = await self._settle(campaign, table, member_ids, outcome)
+            return await self._panel_view(panel, outcome, table, campaign)
+
+    @staticmethod
+    def _check_playing(campaign: Campaign) -> None:
+        if campaign.status is CampaignStatus.PAUSED:
+            raise NotAllowedNow("The game is paused. The host can /resume it.")
+        if campaign.status is CampaignStatus.ARCHIVED:
+            raise NotAllowedNow("That game has ended.")
+
+    @staticmethod
+    def _check_seated(table: Table, player_id: int) -> None:
+        if table.seat(player_id) is None:
+            raise NotYourTurn("Only players in this game can do that. Join with /join.")
+
+    async def _settle(
+        self, campaign: Campaign, table: Table, member_ids: dict[int, int], outcome: Outcome
+    ) -> Table:
+        """Save what an outcome changed in the campaign and the sheets."""
+        state = table.state
+        if outcome.campaign_state is not None:
+            state = outcome.campaign_state
+            changed = await Campaign.filter(id=campaign.id, version=campaign.version).update(
+                state=dict(state), version=campaign.version + 1
+            )
+            if changed != 1:
+                raise TryAgain()
+            campaign.state, campaign.version = dict(state), campaign.version + 1
+        seats = dict(table.seats)
+        for player_id, sheet in outcome.sheets.items():
+            if player_id not in member_ids:
+                raise NotAllowedNow("That player isn't in this game.")
+            await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
+            seat = seats[player_id]
+            seats[player_id] = Seat(seat.player_id, seat.name, seat.roles, sheet)
+        return Table(table.campaign_id, table.system, state, seats)
+
+    async def _panel_view(
+        self, panel: Panel, outcome: Outcome, table: Table, campaign: Campaign
+    ) -> PanelView:
+        return PanelView(
+            id=panel.id, kind=panel.kind, version=panel.version, state=panel.state,
+            closed=panel.closed, chat_tg_id=panel.chat_tg_id, message_id=panel.message_id,
+            events=outcome.events, campaign=await self._view(campaign), table=table,
+        )
+
+
+def describe_members(view: CampaignView) -> list[dict[str, Any]]:
+    """Members as plain data (for JSON)."""
+    return [{"id": m.player_id, "name": m.name, "roles": sorted(r.value for r in m.roles)}
+            for m in view.members]

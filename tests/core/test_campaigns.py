@@ -1,0 +1,143 @@
+"""Campaigns and panels: membership, host powers, exactly-once button presses."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from core.campaigns import Campaigns
+from core.locks import InProcessKeyedLock
+from core.play import ChatRef, Play, PlayerRef
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.rng import SeededRng
+from core.rules.table import Role
+from core.store.models import CampaignStatus, Member, Panel
+from tests.support.counter_system import counter_registry
+
+pytestmark = pytest.mark.db
+
+GROUP = ChatRef(-100123, "supergroup", "The Table")
+HOST = PlayerRef(1, "Hana")
+BEN = PlayerRef(2, "Ben")
+CY = PlayerRef(3, "Cy")
+
+
+@pytest.fixture
+def campaigns() -> Campaigns:
+    return Campaigns(counter_registry(), SeededRng(3), InProcessKeyedLock(5, 2))
+
+
+async def started(campaigns: Campaigns, *players: PlayerRef) -> None:
+    await campaigns.new_game(GROUP, HOST, "counter")
+    play = Play(SeededRng(1), campaigns.locks, lambda: 0.0)
+    for player in players:
+        await play.mark_started(player)
+        await campaigns.join(GROUP, player)
+
+
+async def test_new_game_seats_the_host_and_only_one_game_per_chat(
+    db: str, campaigns: Campaigns
+) -> None:
+    view = await campaigns.new_game(GROUP, HOST, "counter")
+    assert [m.name for m in view.members] == ["Hana"]
+    assert Role.HOST in view.members[0].roles
+    assert view.state == {"total": 0, "seats": 1}
+    with pytest.raises(NotAllowedNow):
+        await campaigns.new_game(GROUP, BEN, "counter")
+    with pytest.raises(Malformed):
+        await campaigns.new_game(ChatRef(-5, "group"), HOST, "chess")
+    with pytest.raises(NotAllowedNow):
+        await campaigns.new_game(ChatRef(9, "private"), HOST, "counter")
+
+
+async def test_joining_needs_a_private_chat_first_then_completes(
+    db: str, campaigns: Campaigns
+) -> None:
+    await campaigns.new_game(GROUP, HOST, "counter")
+    pending = await campaigns.join(GROUP, BEN)
+    assert not pending.joined and pending.start_payload.startswith("join_")
+    done = await campaigns.complete_join(pending.start_payload, BEN)
+    assert done.joined and done.campaign.member(BEN.tg_id) is not None
+    again = await campaigns.complete_join(pending.start_payload, BEN)
+    assert again.already_member
+    with pytest.raises(Malformed):
+        await campaigns.complete_join("hello", BEN)
+
+
+async def test_leaving_and_host_powers(db: str, campaigns: Campaigns) -> None:
+    await started(campaigns, BEN)
+    with pytest.raises(NotYourTurn):
+        await campaigns.set_status(GROUP, BEN, CampaignStatus.PAUSED)
+    paused = await campaigns.set_status(GROUP, HOST, CampaignStatus.PAUSED)
+    assert paused.status is CampaignStatus.PAUSED
+    with pytest.raises(NotAllowedNow, match="paused"):
+        await campaigns.open_panel(GROUP, BEN, "count")
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.ACTIVE)
+    with pytest.raises(NotAllowedNow):
+        await campaigns.leave(GROUP, HOST)
+    left = await campaigns.leave(GROUP, BEN)
+    assert left.member(BEN.tg_id) is None
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.ARCHIVED)
+    assert await campaigns.current(GROUP.tg_id) is None
+    fresh = await campaigns.new_game(GROUP, BEN, "counter")  # the chat is free again
+    assert fresh.host_id == BEN.tg_id
+
+
+async def test_a_panel_saves_its_state_the_campaign_and_the_sheet(
+    db: str, campaigns: Campaigns
+) -> None:
+    await started(campaigns, BEN)
+    panel = await campaigns.open_panel(GROUP, BEN, "count", "2")
+    step = await campaigns.act(panel.id, panel.version, BEN, "inc")
+    assert step.state["value"] == 1 and step.version == panel.version + 1
+    assert step.campaign.state["total"] == 1
+    assert step.table.seats[BEN.tg_id].sheet == {"presses": 1}
+    member = await Member.get(player__tg_id=BEN.tg_id)
+    assert member.sheet == {"presses": 1}
+
+
+async def test_wrong_player_stale_button_and_closed_panel_change_nothing(
+    db: str, campaigns: Campaigns
+) -> None:
+    await started(campaigns, BEN, CY)
+    panel = await campaigns.open_panel(GROUP, BEN, "count")
+    with pytest.raises(NotYourTurn):
+        await campaigns.act(panel.id, panel.version, CY, "inc")
+    with pytest.raises(NotYourTurn):
+        await campaigns.act(panel.id, panel.version, PlayerRef(99, "Stranger"), "inc")
+    step = await campaigns.act(panel.id, panel.version, BEN, "inc")
+    with pytest.raises(NotAllowedNow, match="out of date"):
+        await campaigns.act(panel.id, panel.version, BEN, "inc")  # the same press again
+    closed = await campaigns.act(panel.id, step.version, BEN, "done")
+    with pytest.raises(NotAllowedNow, match="out of date"):
+        await campaigns.act(panel.id, closed.version, BEN, "inc")
+    row = await Panel.get(id=panel.id)
+    assert row.state["value"] == 1 and row.closed
+
+
+async def test_simultaneous_presses_give_exactly_one_transition(
+    db: str, campaigns: Campaigns
+) -> None:
+    await started(campaigns, BEN)
+    panel = await campaigns.open_panel(GROUP, BEN, "count", "10")
+    results = await asyncio.gather(
+        *(campaigns.act(panel.id, panel.version, BEN, "inc") for _ in range(6)),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, NotAllowedNow) for r in results if isinstance(r, Exception))
+    row = await Panel.get(id=panel.id)
+    assert row.state["value"] == 1 and row.version == panel.version + 1
+    assert (await campaigns.require_current(GROUP.tg_id)).state["total"] == 1
+
+
+async def test_membership_guards_the_mini_app_token(db: str, campaigns: Campaigns) -> None:
+    await started(campaigns, BEN)
+    view = await campaigns.require_current(GROUP.tg_id)
+    assert (await campaigns.for_viewer(view.app_token, BEN)).id == view.id
+    with pytest.raises(NotAllowedNow):
+        await campaigns.for_viewer(view.app_token, CY)
+    with pytest.raises(NotAllowedNow):
+        await campaigns.for_viewer("guess", BEN)
+    assert [c.id for c in await campaigns.campaigns_of(BEN)] == [view.id]

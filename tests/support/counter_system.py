@@ -1,0 +1,60 @@
+"""A tiny game system for testing the shared campaign and panel machinery.
+
+Panel "count": whoever opened it may press "inc" (up to ``limit``) or "done";
+anyone else is refused. Each "inc" also adds one to the campaign's total and to
+the presser's sheet, so tests can see what an outcome saves.
+"""
+
+from __future__ import annotations
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.registry import CampaignRules, GameSystem, Registry
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Table
+
+
+class CounterCampaign(CampaignRules):
+    has_game_master = False
+
+    def new_state(self) -> Json:
+        return {"total": 0, "seats": 0}
+
+    def seated(self, table: Table, player_id: int) -> tuple[Json, Json]:
+        return {**table.state, "seats": table.state.get("seats", 0) + 1}, {"presses": 0}
+
+
+class CountPanel:
+    kind = "count"
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        limit = int(argument) if argument.isdigit() else 3
+        if not 1 <= limit <= 10:
+            raise Malformed("Count to a number from 1 to 10.")
+        return Outcome(state={"owner": actor, "value": 0, "limit": limit,
+                              "roll": rng.randint(1, 6)})
+
+    def act(self, table: Table, state: Json, actor: int, action: str, argument: str,
+            rng: Rng) -> Outcome:
+        if actor != state["owner"]:
+            raise NotYourTurn("Only the player who started this may press it.")
+        if action == "done":
+            return Outcome(state=state, closed=True, events=("done",))
+        if action != "inc":
+            raise Malformed("Unknown button.")
+        if state["value"] >= state["limit"]:
+            raise NotAllowedNow("Already at the limit.")
+        sheet = table.seats[actor].sheet
+        return Outcome(
+            state={**state, "value": state["value"] + 1},
+            events=("inc",),
+            campaign_state={**table.state, "total": table.state.get("total", 0) + 1},
+            sheets={actor: {**sheet, "presses": sheet.get("presses", 0) + 1}},
+        )
+
+
+COUNTER = GameSystem(key="counter", name="Counter", summary="for tests",
+                     campaign=CounterCampaign(), panels={"count": CountPanel()})
+
+
+def counter_registry() -> Registry:
+    return Registry({"counter": COUNTER})
