@@ -37,7 +37,7 @@ from typing import Any, ClassVar, TypeVar
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.codec import from_plain, to_plain
-from core.rules.nsu.details import DetailKind, Polarity, clean_label
+from core.rules.nsu.details import Detail, DetailKind, Polarity, clean_label, may_take_instead
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.sheet import Aspect, Character, Die, SentimentState
 from core.rules.rng import Rng, roll_die
@@ -140,6 +140,7 @@ class Phase(enum.Enum):
     SKILL_SIGN = "skill_sign"
     MOOD_EFFECTS = "mood_effects"
     DONE = "done"
+    CANCELLED = "cancelled"
 
 
 class ActionKind(enum.Enum):
@@ -158,6 +159,7 @@ class ActionKind(enum.Enum):
     CHOOSE_SKILL_SIGN = "choose_skill_sign"
     RENAME_MOOD = "rename_mood"
     ENDANGER_SENTIMENT = "endanger_sentiment"
+    CANCEL = "cancel"
 
 
 # -- actions -------------------------------------------------------------------
@@ -286,6 +288,57 @@ class EndangerSentiment(Action):
     index: int
 
 
+@dataclass(frozen=True)
+class CancelRoll(Action):
+    """Call the roll off before the dice are rolled (no roll was needed after all)."""
+
+    kind: ClassVar[ActionKind] = ActionKind.CANCEL
+
+
+ACTION_TYPES: dict[ActionKind, type[Action]] = {
+    cls.kind: cls
+    for cls in (
+        StateOutcome,
+        ChooseAspect,
+        ChooseRisk,
+        ChooseMood,
+        SetAspectEdge,
+        ChooseSkill,
+        CreateSkill,
+        RiskSentiment,
+        Roll,
+        Help,
+        KeepDie,
+        TakeHelperDie,
+        ChooseSkillSign,
+        RenameMood,
+        EndangerSentiment,
+        CancelRoll,
+    )
+}
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """A JSON-ready copy of an action, tagged with its kind (for logs and replays)."""
+    return {"kind": action.kind.value, **to_plain(action)}
+
+
+def action_from_dict(data: object) -> Action:
+    """Read back :func:`action_to_dict` output.
+
+    Raises:
+        Malformed: unknown kind or damaged data.
+    """
+    if not isinstance(data, dict):
+        raise Malformed("An action is stored as an object.")
+    fields = dict(data)
+    try:
+        cls = ACTION_TYPES[ActionKind(fields.pop("kind", None))]
+    except ValueError:
+        raise Malformed("Unknown kind of action.") from None
+    return from_plain(cls, fields)
+
+
 # -- state ---------------------------------------------------------------------
 
 
@@ -397,6 +450,7 @@ class RollState:
     roller: PlayerId
     arbiters: frozenset[PlayerId]
     participants: tuple[Participant, ...]
+    initial: tuple[Participant, ...] = ()
     settings: NsuSettings = DEFAULT_SETTINGS
     phase: Phase = Phase.DESIRED_OUTCOME
     desired_outcome: str | None = None
@@ -428,6 +482,8 @@ class RollState:
             raise Malformed("An Action Roll needs at least one Arbiter.")
         if self.arbiters & set(players):
             raise Malformed("Arbiters do not roll or help in the same Action Roll.")
+        if self.initial and [p.player for p in self.initial] != players:
+            raise Malformed("The starting sheets belong to the same players.")
 
     # -- reading -------------------------------------------------------------
 
@@ -457,6 +513,16 @@ class RollState:
     @property
     def is_done(self) -> bool:
         return self.phase is Phase.DONE
+
+    @property
+    def is_over(self) -> bool:
+        """Finished or cancelled: nothing more can be applied."""
+        return self.phase in (Phase.DONE, Phase.CANCELLED)
+
+    def changed_sheets(self) -> tuple[Participant, ...]:
+        """The participants whose sheet differs from the start of the roll: persist these."""
+        before = {p.player: p.character for p in self.initial}
+        return tuple(p for p in self.participants if before.get(p.player) != p.character)
 
     def help_by(self, helper: PlayerId) -> HelpRoll | None:
         for h in self.helps:
@@ -577,6 +643,11 @@ class RollFinished(Event):
     pass
 
 
+@dataclass(frozen=True)
+class RollCancelled(Event):
+    by: PlayerId
+
+
 # -- who may act -----------------------------------------------------------------
 
 
@@ -641,7 +712,23 @@ def expected(state: RollState) -> tuple[Expectation, ...]:
             out.append(Expectation(ActionKind.RENAME_MOOD, frozenset(renamers)))
         if endangerers:
             out.append(Expectation(ActionKind.ENDANGER_SENTIMENT, frozenset(endangerers)))
+    if phase in _CANCELLABLE:
+        out.append(Expectation(ActionKind.CANCEL, me | arb))
     return tuple(out)
+
+
+_CANCELLABLE = frozenset(
+    {Phase.DESIRED_OUTCOME, Phase.STAKES, Phase.MOOD, Phase.ASPECT_EDGE, Phase.PREPARE}
+)
+
+
+def who_may_act(state: RollState) -> dict[PlayerId, frozenset[ActionKind]]:
+    """The same as :func:`expected`, arranged by player."""
+    by_player: dict[PlayerId, set[ActionKind]] = {}
+    for expectation in expected(state):
+        for player in expectation.players:
+            by_player.setdefault(player, set()).add(expectation.kind)
+    return {player: frozenset(kinds) for player, kinds in by_player.items()}
 
 
 def _pools(state: RollState) -> list[Pool]:
@@ -683,6 +770,7 @@ _PHASE_HINTS = {
     Phase.SKILL_SIGN: "The roller is deciding whether the skill adds or subtracts.",
     Phase.MOOD_EFFECTS: "The last choices about moods and sentiments are being made.",
     Phase.DONE: "This roll is finished.",
+    Phase.CANCELLED: "This roll was called off.",
 }
 
 
@@ -722,10 +810,12 @@ def start_roll(
         raise NotAllowedNow(
             f"{roller.character.name} is Overcome and cannot act until a harm is recovered."
         )
+    participants = (roller, *allies)
     return RollState(
         roller=roller.player,
         arbiters=frozenset(arbiters),
-        participants=(roller, *allies),
+        participants=participants,
+        initial=participants,
         settings=settings,
     )
 
@@ -1169,3 +1259,28 @@ def _endanger(
     new = replace(new, pending=_without(new.pending, item), effects=(*new.effects, effect))
     new = _drop_moot_pending(new)
     return _finish_if_clear(new, [SheetChanged(effect)])
+
+
+@_handles(CancelRoll)
+def _cancel(state: RollState, action: CancelRoll, rng: Rng) -> tuple[RollState, list[Event]]:
+    """Call the roll off: every sheet goes back to how it was at the start."""
+    participants = state.initial or state.participants
+    new = replace(state, participants=participants, phase=Phase.CANCELLED)
+    return new, [RollCancelled(action.actor)]
+
+
+def check_grant(grant: DetailGrant, actor: PlayerId, detail: Detail) -> None:
+    """Check that ``actor`` may use ``grant`` to add ``detail``.
+
+    A hard grant may be taken as a soft or scene detail; the row-1 cost must be negative.
+
+    Raises:
+        NotYourTurn: ``actor`` is not among the grant's adders.
+        Malformed: the detail's kind or polarity does not fit the grant.
+    """
+    if actor not in grant.adders:
+        raise NotYourTurn("That detail is for someone else to add.")
+    if not may_take_instead(grant.kind, detail.kind):
+        raise Malformed("A scene detail grant cannot become a hard detail.")
+    if grant.polarity is not None and detail.polarity is not grant.polarity:
+        raise Malformed("This detail has to work against the winning side.")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.action_roll import (
     ActionKind,
+    CancelRoll,
     ChooseAspect,
     ChooseMood,
     ChooseRisk,
@@ -30,6 +32,7 @@ from core.rules.nsu.action_roll import (
     Risk,
     RiskSentiment,
     Roll,
+    RollCancelled,
     RollFinished,
     RollState,
     SetAspectEdge,
@@ -37,14 +40,18 @@ from core.rules.nsu.action_roll import (
     StateOutcome,
     TakeHelperDie,
     Winner,
+    action_from_dict,
+    action_to_dict,
     apply,
+    check_grant,
     choose_arbiters,
     combine_edges,
     expected,
     start_roll,
+    who_may_act,
     winner_for,
 )
-from core.rules.nsu.details import DetailKind, Polarity
+from core.rules.nsu.details import Detail, DetailKind, Polarity
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.sheet import Aspect, Character, SentimentState
 from core.rules.rng import ScriptedRng
@@ -114,7 +121,7 @@ def test_only_arbiters_choose_aspect_and_risk() -> None:
     with pytest.raises(NotYourTurn):
         apply(state, ChooseRisk(ROLLER, Risk.CHARACTER), ScriptedRng([]))
     state, _ = play(state, [ChooseRisk(ARBITER2, Risk.CHARACTER)])
-    assert [e.kind for e in expected(state)] == [ActionKind.CHOOSE_ASPECT]
+    assert [e.kind for e in expected(state)] == [ActionKind.CHOOSE_ASPECT, ActionKind.CANCEL]
 
 
 def test_out_of_order_action_is_refused_as_not_allowed_now() -> None:
@@ -151,6 +158,73 @@ def test_roll_needs_an_arbiter_who_is_not_rolling() -> None:
         start_roll(Participant(ROLLER, character()), set())
     with pytest.raises(Malformed):
         start_roll(Participant(ROLLER, character()), {ROLLER})
+
+
+def test_roll_can_be_called_off_before_the_dice_and_sheets_are_restored() -> None:
+    state = to_prepare(new_roll())
+    assert state.sheet.moods[0].level == 1
+    with pytest.raises(NotYourTurn):
+        apply(state, CancelRoll(HELPER), ScriptedRng([]))
+    state, events = play(state, [CancelRoll(ARBITER)])
+    assert state.phase is Phase.CANCELLED and state.is_over and expected(state) == ()
+    assert state.sheet.moods[0].level == 0 and state.changed_sheets() == ()
+    assert isinstance(events[0], RollCancelled)
+
+
+def test_roll_cannot_be_called_off_once_the_dice_are_out() -> None:
+    state = rolled(to_prepare(new_roll()), 3, 5)
+    with pytest.raises(NotAllowedNow):
+        apply(state, CancelRoll(ROLLER), ScriptedRng([]))
+
+
+def test_who_may_act_lists_kinds_by_player() -> None:
+    state, _ = play(new_roll(), [StateOutcome(ROLLER, "Go")])
+    assert who_may_act(state) == {
+        ROLLER: {ActionKind.CANCEL},
+        ARBITER: {ActionKind.CHOOSE_ASPECT, ActionKind.CHOOSE_RISK, ActionKind.CANCEL},
+        ARBITER2: {ActionKind.CHOOSE_ASPECT, ActionKind.CHOOSE_RISK, ActionKind.CANCEL},
+    }
+
+
+def test_changed_sheets_lists_what_to_persist() -> None:
+    state = keep_own(rolled(to_prepare(new_roll(helpers=[character("Bryn")])), 3, 5))
+    assert [p.player for p in state.changed_sheets()] == [ROLLER]
+
+
+def test_actions_round_trip_through_plain_data() -> None:
+    actions = [
+        StateOutcome(ROLLER, "Go"),
+        ChooseRisk(ARBITER, Risk.WORLD),
+        SetAspectEdge(ARBITER, ("Rope",), ()),
+        KeepDie(ARBITER, PoolKind.HELP, HELPER, 1),
+        TakeHelperDie(ROLLER, None),
+        CancelRoll(ARBITER),
+    ]
+    for action in actions:
+        assert action_from_dict(json.loads(json.dumps(action_to_dict(action)))) == action
+    with pytest.raises(Malformed):
+        action_from_dict({"kind": "dance", "actor": 1})
+
+
+# -- granted details --------------------------------------------------------------------
+
+
+def test_hard_grant_may_be_used_for_a_soft_or_scene_detail_by_its_adders() -> None:
+    grant = DetailGrant(Side.PLAYER, False, DetailKind.HARD, frozenset({ROLLER}))
+    for kind in DetailKind:
+        check_grant(grant, ROLLER, Detail("Persuaded", kind))
+    with pytest.raises(NotYourTurn):
+        check_grant(grant, ARBITER, Detail("Persuaded"))
+
+
+def test_scene_grant_cannot_become_hard_and_row_one_cost_is_negative() -> None:
+    scene = DetailGrant(Side.PLAYER, False, DetailKind.SCENE, frozenset({ROLLER}))
+    with pytest.raises(Malformed):
+        check_grant(scene, ROLLER, Detail("Wanted"))
+    cost = DetailGrant(Side.PLAYER, True, DetailKind.HARD, frozenset({HELPER}), Polarity.NEGATIVE)
+    with pytest.raises(Malformed):
+        check_grant(cost, HELPER, Detail("Lucky", polarity=Polarity.POSITIVE))
+    check_grant(cost, HELPER, Detail("Winded"))
 
 
 # -- mood --------------------------------------------------------------------------
@@ -221,7 +295,7 @@ def test_with_aspect_advantage_the_player_keeps_a_die() -> None:
     state = rolled(to_prepare(new_roll(), favouring=("Rope",)), 2, 5, 4)
     with pytest.raises(NotYourTurn):
         apply(state, KeepDie(ARBITER, PoolKind.ASPECT, ROLLER, 1), ScriptedRng([]))
-    assert [e.kind for e in expected(state)] == [ActionKind.KEEP_DIE]
+    assert [e.kind for e in expected(state)] == [ActionKind.KEEP_DIE]  # no calling off now
     state, _ = play(state, [KeepDie(ROLLER, PoolKind.ASPECT, ROLLER, 0)])
     assert state.aspect_pool is not None and state.aspect_pool.face == 2
 
@@ -635,8 +709,6 @@ def test_endangerment_is_skipped_when_no_sentiment_can_take_it() -> None:
 def test_stored_roll_resumes_exactly() -> None:
     state = rolled(to_prepare(new_roll(helpers=[character("Bryn")]), hindering=("Rain",)), 2, 5, 4)
     data = state.to_dict()
-    import json
-
     assert RollState.from_dict(json.loads(json.dumps(data))) == state
 
 
