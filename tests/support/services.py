@@ -67,9 +67,21 @@ def start_redis(directory: Path, port: int | None = None) -> RedisServer:
     assert binary is not None
     port = port or free_port()
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(directory)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(directory),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     wait_for_port(port)
     return RedisServer(port, process)
@@ -109,22 +121,52 @@ def running_postgres() -> Iterator[PostgresServer]:
     data = directory / "data"
     port = free_port()
     subprocess.run(
-        _as_postgres([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "stonetable",
-                      "-E", "UTF8", "--no-sync"]),
-        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        _as_postgres(
+            [
+                str(bin_dir / "initdb"),
+                "-D",
+                str(data),
+                "-A",
+                "trust",
+                "-U",
+                "stonetable",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ]
+        ),
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
-    options = (f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off "
-               "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+    options = (
+        f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off "
+        "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+    )
     subprocess.run(
-        _as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-w",
-                      "-l", str(directory / "log"), "start"]),
-        check=True, stdout=subprocess.DEVNULL,
+        _as_postgres(
+            [
+                str(bin_dir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-o",
+                options,
+                "-w",
+                "-l",
+                str(directory / "log"),
+                "start",
+            ]
+        ),
+        check=True,
+        stdout=subprocess.DEVNULL,
     )
     try:
         yield PostgresServer(port, directory, bin_dir)
     finally:
         subprocess.run(
             _as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-            check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         shutil.rmtree(directory, ignore_errors=True)
