@@ -52,7 +52,7 @@ from core.rules.nsu.action_roll import (
     winner_for,
 )
 from core.rules.nsu.details import Detail, DetailKind, Polarity
-from core.rules.nsu.settings import NsuSettings
+from core.rules.nsu.settings import NsuSettings, settings_help
 from core.rules.nsu.sheet import Aspect, Character, SentimentState
 from core.rules.rng import ScriptedRng
 
@@ -717,3 +717,18 @@ def test_unknown_stored_version_is_refused() -> None:
     data["version"] = 99
     with pytest.raises(Malformed):
         RollState.from_dict(data)
+
+
+# -- settings ---------------------------------------------------------------------------
+
+
+def test_settings_default_to_the_rulings_and_show_in_help() -> None:
+    lines = settings_help()
+    assert {line.key for line in lines} == {
+        "sentiment_moves_on_tie",
+        "sentiment_moves_on_row_one",
+        "suggest_collateral_ticks",
+    }
+    assert all(line.default is True and line.ruling in (6, 8) and line.summary for line in lines)
+    custom = NsuSettings(sentiment_moves_on_tie=False)
+    assert NsuSettings.from_dict(custom.to_dict()) == custom
