@@ -2,8 +2,10 @@
 
 Modules: :mod:`.dice` (die ratings, Results), :mod:`.traits` (sheets),
 :mod:`.stress` (Stress, relief, Growth), :mod:`.pool` (building and pricing a
-pool), :mod:`.contest` (the Test/Contest state machine), :mod:`.odds` (exact
-Result odds). Invariant: pure, like the rest of :mod:`core.rules`.
+pool), :mod:`.state` (the table, JSON round trip), :mod:`.actions` (actions and
+events), :mod:`.contest` (``apply``: the Test/Contest state machine, with
+:mod:`.turns`, :mod:`.aftermath`, :mod:`.interference`, :mod:`.scene`),
+:mod:`.odds` (exact Result odds). Invariant: pure, like the rest of :mod:`core.rules`.
 """
 
 from __future__ import annotations

@@ -148,7 +148,7 @@ WORDS = st.one_of(
 
 
 @given(st.lists(WORDS, max_size=8))
-@settings(max_examples=300)
+@settings(max_examples=150)
 def test_cli_parser_never_crashes(words: list[str]) -> None:
     try:
         dice, keep = parse_query(words)
