@@ -121,6 +121,14 @@ class CheckFlow:
     roller_kept: bool = False
     gm_spent: bool = False
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.setup, CheckSetup):
+            raise Malformed("That is not a check setup.")
+        if not isinstance(self.target, Difficulty | Opposition):
+            raise Malformed("That is not a difficulty or an opposing result.")
+        if (self.phase is Phase.SETUP) == bool(self.rolls):
+            raise Malformed("A check is rolled exactly when it is past its setup.")
+
     @classmethod
     def open(
         cls,
@@ -237,17 +245,15 @@ class CheckFlow:
         events: list[Event] = []
         check = self
         if action is ActionKind.ROLL:
-            check, pool = check._roll(RollReason.FIRST, pool, rng, events)
-            check = replace(
-                check, phase=Phase.GM_DECIDES if self.is_gm_check else Phase.ROLLER_DECIDES
-            )
+            phase = Phase.GM_DECIDES if self.is_gm_check else Phase.ROLLER_DECIDES
+            check, pool = check._roll(RollReason.FIRST, phase, pool, rng, events)
         elif action in (ActionKind.RETRY, ActionKind.REROLL):
             kind = PlotPointKind.LUCKY if action is ActionKind.RETRY else PlotPointKind.UNLUCKY
             pool = pool.spend(kind)
             events.append(PlotPointSpent(actor, kind))
             reason = RollReason.RETRY if action is ActionKind.RETRY else RollReason.REROLL
-            check, pool = replace(check, roller_spent=kind)._roll(reason, pool, rng, events)
-            check = replace(check, phase=Phase.GM_DECIDES)
+            check = replace(check, roller_spent=kind)
+            check, pool = check._roll(reason, Phase.GM_DECIDES, pool, rng, events)
         elif action is ActionKind.KEEP:
             if check.phase is Phase.ROLLER_DECIDES:
                 check = replace(check, roller_kept=True, phase=Phase.GM_DECIDES)
@@ -261,16 +267,22 @@ class CheckFlow:
                 if action is ActionKind.FORCE_REROLL
                 else RollReason.GM_REROLL
             )
-            check, pool = replace(check, gm_spent=True)._roll(reason, pool, rng, events)
-            check = replace(check, phase=Phase.RESOLVED)
+            check = replace(check, gm_spent=True)
+            check, pool = check._roll(reason, Phase.RESOLVED, pool, rng, events)
         check, sheet = check._settle(pool, sheet, events)
         return Step(check=check, pool=pool, sheet=sheet, events=tuple(events))
 
     def _roll(
-        self, reason: RollReason, pool: PlotPointPool, rng: Rng, events: list[Event]
+        self,
+        reason: RollReason,
+        phase: Phase,
+        pool: PlotPointPool,
+        rng: Rng,
+        events: list[Event],
     ) -> tuple[CheckFlow, PlotPointPool]:
+        """Roll once more, move to ``phase``, and turn points on a natural."""
         roll = roll_check(self.setup, rng)
-        check = replace(self, rolls=(*self.rolls, roll))
+        check = replace(self, rolls=(*self.rolls, roll), phase=phase)
         result = resolve(roll, self.target)
         events.append(Rolled(reason, result))
         if not self.is_gm_check:

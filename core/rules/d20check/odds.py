@@ -148,10 +148,15 @@ _ABILITIES = [strength.value for strength in AbilityStrength]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``python -m core odds d20``."""
-    parser.add_argument("--ability", choices=_ABILITIES, default="average")
-    parser.add_argument("--proficiency", type=int, default=0)
-    parser.add_argument("--advantages", type=int, default=0)
-    parser.add_argument("--disadvantages", type=int, default=0)
+    parser.add_argument(
+        "--ability",
+        choices=_ABILITIES,
+        default="average",
+        help="weak: 2d20 keep lowest; average: 1d20; strong: 2d20 keep highest",
+    )
+    parser.add_argument("--proficiency", type=int, default=0, help="bonus added (0-20)")
+    parser.add_argument("--advantages", type=int, default=0, help="count of advantages")
+    parser.add_argument("--disadvantages", type=int, default=0, help="count of disadvantages")
     parser.add_argument("--dc", type=int, help="difficulty of a static check")
     parser.add_argument("--vs-result", type=int, help="a contest against this known total")
     parser.add_argument("--vs-ability", choices=_ABILITIES, help="a contest against a roll")
