@@ -97,9 +97,11 @@ class Campaigns:
     # --- reading -----------------------------------------------------------
 
     async def _view(self, campaign: Campaign) -> CampaignView:
-        members = await Member.filter(campaign_id=campaign.id, active=True).prefetch_related(
-            "player"
-        ).order_by("joined_at", "id")
+        members = (
+            await Member.filter(campaign_id=campaign.id, active=True)
+            .prefetch_related("player")
+            .order_by("joined_at", "id")
+        )
         await campaign.fetch_related("chat", "host")
         return CampaignView(
             id=campaign.id,
@@ -122,8 +124,9 @@ class Campaigns:
             "player"
         )
         seats = {
-            m.player.tg_id: Seat(m.player.tg_id, _name(m.player),
-                                 frozenset(Role(r) for r in m.roles), m.sheet)
+            m.player.tg_id: Seat(
+                m.player.tg_id, _name(m.player), frozenset(Role(r) for r in m.roles), m.sheet
+            )
             for m in members
         }
         table = Table(campaign.id, campaign.system, campaign.state, seats)
@@ -162,10 +165,15 @@ class Campaigns:
     async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
         """The live campaigns a player is in, newest first."""
         async with guarded():
-            rows = await Campaign.filter(
-                members__player__tg_id=player.tg_id, members__active=True,
-                live_chat_id__isnull=False,
-            ).order_by("-id").distinct()
+            rows = (
+                await Campaign.filter(
+                    members__player__tg_id=player.tg_id,
+                    members__active=True,
+                    live_chat_id__isnull=False,
+                )
+                .order_by("-id")
+                .distinct()
+            )
             return tuple([await self._view(c) for c in rows])
 
     # --- campaign lifecycle ------------------------------------------------
@@ -184,12 +192,17 @@ class Campaigns:
             if await self._live(chat.tg_id) is not None:
                 raise NotAllowedNow("A game is already running here. See it with /status.")
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
-            host_row = await upsert_player(host.tg_id, host.first_name, host.last_name,
-                                           host.username)
+            host_row = await upsert_player(
+                host.tg_id, host.first_name, host.last_name, host.username
+            )
             try:
                 campaign = await Campaign.create(
-                    chat=chat_row, live_chat_id=chat.tg_id, system=system.key, host=host_row,
-                    app_token=secrets.token_urlsafe(16), state=dict(system.campaign.new_state()),
+                    chat=chat_row,
+                    live_chat_id=chat.tg_id,
+                    system=system.key,
+                    host=host_row,
+                    app_token=secrets.token_urlsafe(16),
+                    state=dict(system.campaign.new_state()),
                 )
             except IntegrityError:
                 raise NotAllowedNow("A game is already running here.") from None
@@ -204,8 +217,9 @@ class Campaigns:
         system = self.registry.find(campaign.system)
         table, member_ids = await self._table(campaign)
         state, sheet = system.campaign.seated(table, player_id)
-        await Campaign.filter(id=campaign.id).update(state=dict(state),
-                                                     version=campaign.version + 1)
+        await Campaign.filter(id=campaign.id).update(
+            state=dict(state), version=campaign.version + 1
+        )
         await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
         campaign.state, campaign.version = dict(state), campaign.version + 1
 
@@ -215,12 +229,17 @@ class Campaigns:
             campaign = await self._live(chat.tg_id)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-            row = await upsert_player(player.tg_id, player.first_name, player.last_name,
-                                      player.username)
+            row = await upsert_player(
+                player.tg_id, player.first_name, player.last_name, player.username
+            )
             if not row.started_private:
                 view = await self._view(campaign)
-                return JoinResult(view, joined=False, already_member=False,
-                                  start_payload=JOIN_PREFIX + campaign.app_token)
+                return JoinResult(
+                    view,
+                    joined=False,
+                    already_member=False,
+                    start_payload=JOIN_PREFIX + campaign.app_token,
+                )
         return await self._add_member(campaign.id, player)
 
     async def complete_join(self, payload: str, player: PlayerRef) -> JoinResult:
@@ -228,7 +247,7 @@ class Campaigns:
         if not payload.startswith(JOIN_PREFIX):
             raise Malformed("That start link isn't one of ours.")
         async with guarded():
-            campaign = await Campaign.get_or_none(app_token=payload[len(JOIN_PREFIX):])
+            campaign = await Campaign.get_or_none(app_token=payload[len(JOIN_PREFIX) :])
             if campaign is None or campaign.live_chat_id is None:
                 raise NotAllowedNow("That game has ended, so it can't be joined.")
         return await self._add_member(campaign.id, player)
@@ -236,8 +255,9 @@ class Campaigns:
     async def _add_member(self, campaign_id: int, player: PlayerRef) -> JoinResult:
         async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), in_transaction():
             campaign = await Campaign.get(id=campaign_id)
-            row = await upsert_player(player.tg_id, player.first_name, player.last_name,
-                                      player.username)
+            row = await upsert_player(
+                player.tg_id, player.first_name, player.last_name, player.username
+            )
             member = await Member.get_or_none(campaign_id=campaign.id, player_id=row.id)
             if member is not None and member.active:
                 return JoinResult(await self._view(campaign), joined=False, already_member=True)
@@ -255,8 +275,9 @@ class Campaigns:
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
         async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), in_transaction():
-            member = await Member.get_or_none(campaign_id=campaign.id,
-                                              player__tg_id=player.tg_id, active=True)
+            member = await Member.get_or_none(
+                campaign_id=campaign.id, player__tg_id=player.tg_id, active=True
+            )
             if member is None:
                 raise NotAllowedNow("You're not in this game.")
             if Role.HOST.value in member.roles:
@@ -304,8 +325,13 @@ class Campaigns:
             table, member_ids = await self._table(campaign)
             self._check_seated(table, actor.tg_id)
             outcome = rules.open(table, actor.tg_id, argument, self.rng)
-            panel = await Panel.create(campaign=campaign, kind=kind, state=dict(outcome.state),
-                                       closed=outcome.closed, chat_tg_id=chat.tg_id)
+            panel = await Panel.create(
+                campaign=campaign,
+                kind=kind,
+                state=dict(outcome.state),
+                closed=outcome.closed,
+                chat_tg_id=chat.tg_id,
+            )
             table = await self._settle(campaign, table, member_ids, outcome)
             return await self._panel_view(panel, outcome, table, campaign)
 
@@ -321,8 +347,9 @@ class Campaigns:
                 raise NotAllowedNow(STALE)
             campaign = await Campaign.get(id=panel.campaign_id)
             table, _ = await self._table(campaign)
-            return await self._panel_view(panel, Outcome(panel.state, closed=panel.closed),
-                                          table, campaign)
+            return await self._panel_view(
+                panel, Outcome(panel.state, closed=panel.closed), table, campaign
+            )
 
     async def act(
         self, panel_id: int, version: int, actor: PlayerRef, action: str, argument: str = ""
@@ -355,8 +382,11 @@ class Campaigns:
             )
             if changed != 1:
                 raise NotAllowedNow(STALE)
-            panel.state, panel.version, panel.closed = dict(outcome.state), version + 1, \
-                outcome.closed
+            panel.state, panel.version, panel.closed = (
+                dict(outcome.state),
+                version + 1,
+                outcome.closed,
+            )
             table = await self._settle(campaign, table, member_ids, outcome)
             return await self._panel_view(panel, outcome, table, campaign)
 
@@ -398,13 +428,22 @@ class Campaigns:
         self, panel: Panel, outcome: Outcome, table: Table, campaign: Campaign
     ) -> PanelView:
         return PanelView(
-            id=panel.id, kind=panel.kind, version=panel.version, state=panel.state,
-            closed=panel.closed, chat_tg_id=panel.chat_tg_id, message_id=panel.message_id,
-            events=outcome.events, campaign=await self._view(campaign), table=table,
+            id=panel.id,
+            kind=panel.kind,
+            version=panel.version,
+            state=panel.state,
+            closed=panel.closed,
+            chat_tg_id=panel.chat_tg_id,
+            message_id=panel.message_id,
+            events=outcome.events,
+            campaign=await self._view(campaign),
+            table=table,
         )
 
 
 def describe_members(view: CampaignView) -> list[dict[str, Any]]:
     """Members as plain data (for JSON)."""
-    return [{"id": m.player_id, "name": m.name, "roles": sorted(r.value for r in m.roles)}
-            for m in view.members]
+    return [
+        {"id": m.player_id, "name": m.name, "roles": sorted(r.value for r in m.roles)}
+        for m in view.members
+    ]

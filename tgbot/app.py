@@ -16,13 +16,24 @@ from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes
 
 from core.rules.errors import StonetableError
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
-from tgbot.features import roll, sheet, start
+from tgbot.features import campaign, panels, roll, sheet, start
+from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
 from tgbot.render.errors import user_message
 
 log = logging.getLogger(__name__)
 
-FEATURES: tuple[ModuleType, ...] = (start, roll, sheet)
+
+def renderers() -> Renderers:
+    """Every panel renderer, by kind, from the features that have them."""
+    found: dict[str, PanelRenderer] = {}
+    for feature in FEATURES:
+        for renderer in getattr(feature, "RENDERERS", ()):
+            found[renderer.kind] = renderer
+    return found
+
+
+FEATURES: tuple[ModuleType, ...] = (start, roll, sheet, campaign, panels)
 
 
 def build_application(

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from telegram.ext import Application, CallbackContext, ExtBot
 
+from core.campaigns import Campaigns
 from core.play import Play
 from core.settings import Settings
+
+if TYPE_CHECKING:
+    from tgbot.panels import Renderers
 
 
 @dataclass(frozen=True)
@@ -16,6 +20,8 @@ class BotDeps:
     """Everything handlers need, built once in the composition root."""
 
     play: Play
+    campaigns: Campaigns
+    renderers: Renderers
     settings: Settings
     webapp_url: str | None
 

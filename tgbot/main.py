@@ -18,12 +18,14 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from telegram import Update
 
+from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
 from core.play import Play
+from core.rules.registry import Registry, default_registry
 from core.rules.rng import FairRng, Rng
 from core.settings import Settings
 from core.store.db import close_database, open_database
-from tgbot.app import build_application, register_commands
+from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication
 from webapp.app import create_app
 from webapp.deps import WebDeps, Webhook
@@ -56,8 +58,10 @@ class Runtime:
         rng: Rng | None = None,
         clock: Callable[[], float] = time.time,
         rate_limit: bool = True,
+        registry: Registry | None = None,
     ) -> None:
         self.settings = settings
+        self.registry = registry or default_registry()
         self.rng = rng or FairRng()
         self.clock = clock
         self.rate_limit = rate_limit
@@ -83,10 +87,16 @@ class Runtime:
         await open_database(settings.database_url)
         self.locks = build_locks(settings)
         play = Play(self.rng, self.locks, self.clock)
+        campaigns = Campaigns(self.registry, self.rng, self.locks)
         token = self._bot_token()
         web_app = create_app(
-            WebDeps(play, token, settings.initdata_max_age, self.clock,
-                    load_telegram_script=not settings.sandbox),
+            WebDeps(
+                play,
+                token,
+                settings.initdata_max_age,
+                self.clock,
+                load_telegram_script=not settings.sandbox,
+            ),
             webhook=self._webhook(),
         )
         if settings.sandbox:
@@ -103,8 +113,11 @@ class Runtime:
             f"{self.origin}{SANDBOX_PREFIX}/api" if settings.sandbox else settings.telegram_api_url
         )
         self.application = build_application(
-            token=token, api_url=api_url, deps=BotDeps(play, settings, webapp_url),
-            webhook_mode=settings.webhook, rate_limit=self.rate_limit,
+            token=token,
+            api_url=api_url,
+            deps=BotDeps(play, campaigns, renderers(), settings, webapp_url),
+            webhook_mode=settings.webhook,
+            rate_limit=self.rate_limit,
         )
         await self.application.initialize()
         await register_commands(self.application)
@@ -166,8 +179,10 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
     try:
         await runtime.start()
         if runtime.sandbox is not None:
-            print(f"\n  Sandbox ready: open {runtime.origin}{SANDBOX_PREFIX} in your browser\n",
-                  flush=True)
+            print(
+                f"\n  Sandbox ready: open {runtime.origin}{SANDBOX_PREFIX} in your browser\n",
+                flush=True,
+            )
         await stop.wait()
     finally:
         await runtime.stop()

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from core.rules.registry import Registry
 from core.rules.rng import Rng, SeededRng
 from core.settings import parse_settings
 from tests.support.bot_api import free_port, running_fake_api
@@ -37,6 +38,7 @@ async def running_stack(
     rng: Rng | None = None,
     env: dict[str, str] | None = None,
     webhook_secret: str | None = None,
+    registry: Registry | None = None,
     **api_kwargs: Any,
 ) -> AsyncIterator[Stack]:
     """Start the fake Bot API and the real application pointed at it."""
@@ -56,7 +58,8 @@ async def running_stack(
             **(env or {}),
             }
         )
-        runtime = Runtime(settings, rng=rng or SeededRng(2026), rate_limit=False)
+        runtime = Runtime(settings, rng=rng or SeededRng(2026), rate_limit=False,
+                          registry=registry)
         await runtime.start()
         try:
             yield Stack(api, runtime)

@@ -6,9 +6,10 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
+from core.campaigns import JOIN_PREFIX
 from tgbot.context import StonetableContext
-from tgbot.features import sheet
-from tgbot.features.common import CommandSpec, actor
+from tgbot.features import campaign, sheet
+from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.render.text import esc
 
 COMMANDS = [
@@ -32,6 +33,10 @@ async def start(update: Update, context: StonetableContext) -> None:
     assert update.effective_message is not None
     if chat.kind == ChatType.PRIVATE:
         await context.deps.play.mark_started(player)
+        payload = command_args(update).strip()
+        if payload.startswith(JOIN_PREFIX):
+            await campaign.announce_join(update, context, payload)
+            return
     greeting = f"👋 Hello, <b>{esc(player.display_name)}</b>!\n\n{HELP}"
     markup = await sheet.markup_for(update, context)
     await update.effective_message.reply_text(

@@ -1,0 +1,152 @@
+"""Campaigns in a group: /newgame, /join, /leave, /pause, /resume, /endgame, /status."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.error import Forbidden
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
+
+from core.campaigns import JoinResult
+from core.rules.errors import Malformed
+from core.store.models import CampaignStatus
+from tgbot.callback import GeneralButton, decode
+from tgbot.context import StonetableContext
+from tgbot.features.common import CommandSpec, actor, command_args, player_of
+from tgbot.render.campaign import started_text, status_text, system_choice
+from tgbot.render.text import esc
+
+COMMANDS = [
+    CommandSpec("newgame", "Start a game in this group", private=False),
+    CommandSpec("join", "Join this group's game", private=False),
+    CommandSpec("leave", "Leave this group's game", private=False),
+    CommandSpec("status", "The game at a glance", private=False),
+    CommandSpec("pause", "Pause the game (host)", private=False),
+    CommandSpec("resume", "Resume the game (host)", private=False),
+    CommandSpec("endgame", "End the game for good (host)", private=False),
+]
+
+
+async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    assert update.effective_message is not None
+    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def new_game(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    key = command_args(update).strip()
+    if not key:
+        text, markup = system_choice(context.deps.campaigns.registry)
+        await reply(update, text, markup)
+        return
+    view = await context.deps.campaigns.new_game(chat, player, key)
+    await reply(update, started_text(view))
+
+
+async def choose_system(update: Update, context: StonetableContext) -> None:
+    query = update.callback_query
+    assert query is not None
+    data = decode(query.data)
+    if not isinstance(data, GeneralButton) or data.verb != "newgame":
+        raise Malformed("That button is out of date.")
+    chat, player = actor(update)
+    view = await context.deps.campaigns.new_game(chat, player, data.argument)
+    await query.answer()
+    await query.edit_message_text(started_text(view), parse_mode=ParseMode.HTML)
+
+
+async def join(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    campaigns = context.deps.campaigns
+    result = await campaigns.join(chat, player)
+    if result.start_payload and await can_write_privately(context, player.tg_id, result):
+        await context.deps.play.mark_started(player)
+        result = await campaigns.complete_join(result.start_payload, player)
+    name = esc(player.display_name)
+    if result.already_member:
+        await reply(update, f"{name}, you're already in this game. /sheet opens your sheet.")
+    elif result.joined:
+        await reply(update, f"✅ {name} joined the game.")
+    else:
+        link = f"https://t.me/{context.bot.username}?start={result.start_payload}"
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton("🔓 Open a private chat", url=link)]])
+        await reply(
+            update,
+            f"{name}, I'll need to send you secret things in private. "
+            "Tap below and press <b>Start</b>; you'll join right away.",
+            markup,
+        )
+
+
+async def can_write_privately(context: StonetableContext, user_id: int, result: JoinResult) -> bool:
+    """Whether the bot may message this player in private (it tries, as Telegram allows)."""
+    try:
+        await context.bot.send_message(
+            user_id,
+            f"🎲 You're joining the <b>{esc(result.campaign.system.name)}</b> game of "
+            f"<b>{esc(result.campaign.chat_title)}</b>. Secret things will arrive here.",
+            parse_mode=ParseMode.HTML,
+        )
+    except Forbidden:
+        return False
+    return True
+
+
+async def leave(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    await context.deps.campaigns.leave(chat, player)
+    await reply(update, f"👋 {esc(player.display_name)} left the game.")
+
+
+async def status(update: Update, context: StonetableContext) -> None:
+    chat, _ = actor(update)
+    view = await context.deps.campaigns.require_current(chat.tg_id)
+    await reply(update, status_text(view))
+
+
+def _set(
+    status_value: CampaignStatus, message: str
+) -> Callable[[Update, StonetableContext], Coroutine[Any, Any, None]]:
+    async def handler(update: Update, context: StonetableContext) -> None:
+        chat, player = actor(update)
+        await context.deps.campaigns.set_status(chat, player, status_value)
+        await reply(update, message)
+
+    return handler
+
+
+async def announce_join(update: Update, context: StonetableContext, payload: str) -> None:
+    """Finish a join started in a group, after the player pressed Start in private."""
+    assert update.effective_user is not None
+    player = player_of(update.effective_user)
+    result = await context.deps.campaigns.complete_join(payload, player)
+    view = result.campaign
+    await reply(
+        update,
+        f"✅ You're in the <b>{esc(view.system.name)}</b> game of "
+        f"<b>{esc(view.chat_title)}</b>. Secret things will arrive here.",
+    )
+    if result.joined:
+        await context.bot.send_message(
+            view.chat_tg_id,
+            f"✅ {esc(player.display_name)} joined the game.",
+            parse_mode=ParseMode.HTML,
+        )
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [
+        CommandHandler("newgame", new_game),
+        CommandHandler("join", join),
+        CommandHandler("leave", leave),
+        CommandHandler("status", status),
+        CommandHandler("pause", _set(CampaignStatus.PAUSED, "⏸ The game is paused.")),
+        CommandHandler("resume", _set(CampaignStatus.ACTIVE, "▶️ The game goes on!")),
+        CommandHandler(
+            "endgame", _set(CampaignStatus.ARCHIVED, "🏁 The game has ended. Thanks for playing!")
+        ),
+        CallbackQueryHandler(choose_system, pattern=r"^g1:newgame:"),
+    ]

@@ -1,0 +1,66 @@
+"""Buttons on panels: one handler for every game's procedures."""
+
+from __future__ import annotations
+
+from telegram import Message, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+from telegram.ext import BaseHandler, CallbackQueryHandler
+
+from core.campaigns import PanelView
+from core.rules.errors import Malformed
+from tgbot.callback import PanelButton, decode
+from tgbot.context import StonetableContext
+from tgbot.features.common import player_of
+
+COMMANDS: list = []  # type: ignore[type-arg]
+
+
+async def post_panel(update: Update, context: StonetableContext, view: PanelView) -> Message:
+    """Send a new panel message and remember it."""
+    text, markup = context.deps.renderers[view.kind].render(view)
+    assert update.effective_message is not None
+    message = await update.effective_message.reply_text(
+        text, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=False
+    )
+    await context.deps.campaigns.bind_message(view.id, message.message_id)
+    return message
+
+
+async def show_panel(context: StonetableContext, view: PanelView) -> None:
+    """Edit a panel's message to its current state."""
+    if view.message_id is None:
+        return
+    text, markup = context.deps.renderers[view.kind].render(view)
+    try:
+        await context.bot.edit_message_text(
+            text,
+            chat_id=view.chat_tg_id,
+            message_id=view.message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+        )
+    except BadRequest as error:
+        if "not modified" not in error.message.lower():
+            raise
+
+
+async def press(update: Update, context: StonetableContext) -> None:
+    query = update.callback_query
+    assert query is not None and update.effective_user is not None
+    data = decode(query.data)
+    if not isinstance(data, PanelButton):
+        raise Malformed("That button is out of date.")
+    view = await context.deps.campaigns.act(
+        data.panel_id,
+        data.version,
+        player_of(update.effective_user),
+        data.action,
+        data.argument,
+    )
+    await query.answer()
+    await show_panel(context, view)
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [CallbackQueryHandler(press, pattern=r"^p1:")]

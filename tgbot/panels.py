@@ -1,0 +1,33 @@
+"""How panels look in the chat: one renderer per panel kind, found by kind."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from core.campaigns import PanelView
+from tgbot.callback import PanelButton
+
+
+class PanelRenderer(Protocol):
+    """Turns a panel into HTML text and buttons (pure: no I/O)."""
+
+    kind: str
+
+    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]: ...
+
+
+def button(view: PanelView, label: str, action: str, argument: str = "") -> InlineKeyboardButton:
+    """A button that applies ``action`` to this version of the panel."""
+    data = PanelButton(view.id, view.version, action, argument).encode()
+    return InlineKeyboardButton(label, callback_data=data)
+
+
+def keyboard(rows: Sequence[Sequence[InlineKeyboardButton]]) -> InlineKeyboardMarkup | None:
+    rows = [list(row) for row in rows if row]
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+Renderers = Mapping[str, PanelRenderer]
