@@ -906,6 +906,7 @@ class FakeBotApi:
         self._next_update_id = 1
         self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
         self._poll_generation = 0
+        self._poll_ended_by = ""
         self._webhook: _Webhook | None = None
         self._webhook_task: asyncio.Task[None] | None = None
         self._session: aiohttp.ClientSession | None = None
@@ -1107,21 +1108,25 @@ class FakeBotApi:
                 )
             self._confirm(params.integer("offset", 0))
             self._set_allowed(params)
-            self._poll_generation += 1
+            self._end_polls(
+                "Conflict: terminated by other getUpdates request; "
+                "make sure that only one bot instance is running"
+            )
             generation = self._poll_generation
-            self._wake()
         limit = min(max(params.integer("limit", 100), 1), 100)
         deadline = time.monotonic() + min(max(params.integer("timeout", 0), 0), 50)
         while True:
             if generation != self._poll_generation:
-                raise ApiError(
-                    409,
-                    "Conflict: terminated by other getUpdates request; "
-                    "make sure that only one bot instance is running",
-                )
+                raise ApiError(409, self._poll_ended_by)
             if self._updates or self._closed or time.monotonic() >= deadline:
                 return list(self._updates)[:limit]
             await self._wait_change(deadline - time.monotonic())
+
+    def _end_polls(self, reason: str) -> None:
+        """End every waiting getUpdates call with a 409 ``reason``."""
+        self._poll_generation += 1
+        self._poll_ended_by = reason
+        self._wake()
 
     async def _api_deleteWebhook(self, params: _Params) -> bool:
         self._webhook = None
@@ -1143,7 +1148,7 @@ class FakeBotApi:
             self._updates.clear()
         self._set_allowed(params)
         self._webhook = _Webhook(url, secret, params.integer("max_connections", 40))
-        self._poll_generation += 1
+        self._end_polls("Conflict: terminated by setWebhook request")
         if self._webhook_task is None or self._webhook_task.done():
             self._webhook_task = asyncio.create_task(self._deliver_webhook())
         self._wake()

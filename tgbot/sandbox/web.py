@@ -13,7 +13,6 @@ Routes under ``prefix`` (default ``/sandbox``):
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import hmac
@@ -218,7 +217,7 @@ class _Sandbox:
             }
         )
         await response.prepare(request)
-        with contextlib.suppress(ConnectionResetError, asyncio.CancelledError):
+        with contextlib.suppress(ConnectionResetError):
             await response.write(b"retry: 1000\n\n")
             if seq and seq < self.api.oldest_seq() - 1:
                 seq = self.api.mark()

@@ -214,3 +214,14 @@ async def test_wrong_token_and_unknown_method() -> None:
             assert unknown.status == 400 and body["description"] == "Bad Request: method not found"
         async with http.post(f"{base}{api.token}/getMe", json={}) as me:
             assert (await me.json())["result"]["username"] == "stonetable_bot"
+
+
+async def test_set_webhook_ends_a_waiting_poll() -> None:
+    api = FakeBotApi()
+    poll = asyncio.create_task(api.call("getUpdates", {"timeout": "5"}))
+    await asyncio.sleep(0.05)
+    await api.call("setWebhook", {"url": "http://127.0.0.1:9/hook"})
+    with pytest.raises(ApiError, match="terminated by setWebhook request"):
+        await poll
+    await api.call("deleteWebhook", {})
+    await api.aclose()
