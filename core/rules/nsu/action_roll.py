@@ -40,6 +40,13 @@ from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.details import Detail, DetailKind, Polarity, clean_label, may_take_instead
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.sheet import Aspect, Character, Die, SentimentState
+from core.rules.nsu.terms import Edge as Edge
+from core.rules.nsu.terms import ResultRow as ResultRow
+from core.rules.nsu.terms import Risk as Risk
+from core.rules.nsu.terms import Side as Side
+from core.rules.nsu.terms import Winner as Winner
+from core.rules.nsu.terms import combine_edges as combine_edges
+from core.rules.nsu.terms import winner_for as winner_for
 from core.rules.rng import Rng, roll_die
 
 PlayerId = int
@@ -49,66 +56,6 @@ DEFAULT_SETTINGS = NsuSettings()
 
 
 # -- small vocabulary ----------------------------------------------------------
-
-
-class Risk(enum.Enum):
-    """What is most at risk; decides which die belongs to whom."""
-
-    CHARACTER = "character"  # player keeps the Aspect die, Arbiters the Mood die
-    WORLD = "world"  # player keeps the Mood die, Arbiters the Aspect die
-
-
-class Edge(enum.Enum):
-    """Advantage, disadvantage or neither, after cancelling (ruling 2)."""
-
-    NONE = "none"
-    ADVANTAGE = "advantage"
-    DISADVANTAGE = "disadvantage"
-
-
-def combine_edges(advantage: bool, disadvantage: bool) -> Edge:
-    """Any number of advantages count once, as do disadvantages; one of each cancels."""
-    if advantage == disadvantage:
-        return Edge.NONE
-    return Edge.ADVANTAGE if advantage else Edge.DISADVANTAGE
-
-
-class Side(enum.Enum):
-    PLAYER = "player"
-    ARBITERS = "arbiters"
-
-
-class Winner(enum.Enum):
-    PLAYER = "player"
-    ARBITERS = "arbiters"
-    TIE = "tie"
-
-
-class ResultRow(enum.IntEnum):
-    """The results-table row: the difference of the dice, 5 and up sharing a row."""
-
-    EACH_SIDE = 0
-    WIN_WITH_COST = 1
-    WIN = 2
-    WIN_WITH_SCENE = 3
-    WIN_WITH_ALLY = 4
-    BIG_WIN = 5
-
-    @classmethod
-    def for_difference(cls, difference: int) -> ResultRow:
-        if difference < 0:
-            raise Malformed("A difference is never negative.")
-        return cls(min(difference, 5))
-
-
-def winner_for(risk: Risk, aspect_total: int, mood: int) -> Winner:
-    """The reference sheet's matrix: who wins for each risk and higher die."""
-    if aspect_total == mood:
-        return Winner.TIE
-    mood_higher = mood > aspect_total
-    if risk is Risk.WORLD:
-        return Winner.PLAYER if mood_higher else Winner.ARBITERS
-    return Winner.ARBITERS if mood_higher else Winner.PLAYER
 
 
 @dataclass(frozen=True)

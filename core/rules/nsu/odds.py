@@ -20,8 +20,7 @@ from fractions import Fraction
 from functools import cache
 
 from core.rules.errors import Malformed
-from core.rules.nsu.action_roll import Edge, ResultRow, Risk
-from core.rules.nsu.sheet import Die
+from core.rules.nsu.terms import Die, Edge, ResultRow, Risk
 from core.rules.registry import OddsCommand, OddsResult
 
 MAX_SKILL = 20

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field, replace
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.details import MAX_HARMS, Detail, DetailKind, clean_label
+from core.rules.nsu.terms import Aspect as Aspect
+from core.rules.nsu.terms import Die as Die
 
 RECOVERY_POINT_CAP = 4
 SKILL_LINES = 6
@@ -36,49 +38,7 @@ STARTING_SKILL_MODIFIER = 1
 NEW_SKILL_MODIFIER = 0
 
 
-class Die(enum.IntEnum):
-    """A die size on the sheet."""
-
-    D4 = 4
-    D6 = 6
-    D8 = 8
-
-    @property
-    def label(self) -> str:
-        return f"d{self.value}"
-
-    @property
-    def boxes(self) -> int:
-        """Boxes on a mood level track for this die: die + 1."""
-        return self.value + 1
-
-    @property
-    def overload_threshold(self) -> int:
-        """The threshold box: die / 2. Past it means level > threshold."""
-        return self.value // 2
-
-    @classmethod
-    def parse(cls, text: str) -> Die:
-        """Read "d8", "D6", "4" and the like.
-
-        Raises:
-            Malformed: not one of d4, d6, d8.
-        """
-        cleaned = text.strip().lower().removeprefix("d")
-        if cleaned in ("4", "6", "8"):
-            return cls(int(cleaned))
-        raise Malformed(f"“{text}” is not a sheet die: use d4, d6 or d8.")
-
-
 MOOD_LINE_DICE: tuple[Die, ...] = (Die.D8, Die.D8, Die.D6, Die.D6, Die.D4, Die.D4)
-
-
-class Aspect(enum.Enum):
-    """Body, Mind and Heart."""
-
-    BODY = "body"
-    MIND = "mind"
-    HEART = "heart"
 
 
 class SentimentState(enum.Enum):
