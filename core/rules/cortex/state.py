@@ -16,7 +16,7 @@ from core.rules.cortex import codec
 from core.rules.cortex.dice import FREE_KEEP, Die, RolledDie, best_single, kept_indexes
 from core.rules.cortex.pool import Draft, Pick, UsefulDetail
 from core.rules.cortex.traits import CortexSettings, Role, Sheet, same_name
-from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 
 STATE_VERSION = 1
 
@@ -291,6 +291,54 @@ class Table:
         """A copy with one character's sheet replaced."""
         sheets = tuple(sheet if same_name(s.name, sheet.name) else s for s in self.sheets)
         return replace(self, sheets=sheets)
+
+    def seat_lead(self, user: int, sheet: Sheet) -> Table:
+        """A copy with a player joining with their Lead.
+
+        Raises:
+            NotAllowedNow: the user already plays, is the Watchtower, or the name is taken.
+            Malformed: the sheet is not a Lead.
+        """
+        if sheet.role is not Role.LEAD:
+            raise Malformed("A player's character is a Lead.")
+        if user == self.watchtower or self.lead_of(user) is not None:
+            raise NotAllowedNow("You already have a part at this table.")
+        if self.find(sheet.name) is not None:
+            raise NotAllowedNow(f"Someone called {sheet.name} is already here.")
+        return replace(
+            self, seats=(*self.seats, Seat(user, sheet.name)), sheets=(*self.sheets, sheet)
+        )
+
+    def add_feature(self, sheet: Sheet) -> Table:
+        """A copy with one more Feature for the Watchtower.
+
+        Raises:
+            NotAllowedNow: the name is taken.
+            Malformed: the sheet is not a Feature.
+        """
+        if sheet.role is not Role.FEATURE:
+            raise Malformed("The Watchtower's characters are Features.")
+        if self.find(sheet.name) is not None:
+            raise NotAllowedNow(f"Someone called {sheet.name} is already here.")
+        return replace(self, sheets=(*self.sheets, sheet))
+
+    def update_sheet(self, user: int, sheet: Sheet) -> Table:
+        """A copy with an edited sheet (from the Mini App), by its owner.
+
+        Raises:
+            NotYourTurn: only the player (or the Watchtower for Features) edits it.
+            NotAllowedNow: unknown character, a changed role, or it is in a roll now.
+        """
+        current = self.sheet(sheet.name)
+        if self.controller(current.name) != user:
+            raise NotYourTurn(f"Only {current.name}'s player can change that sheet.")
+        if sheet.role is not current.role:
+            raise NotAllowedNow("A Lead stays a Lead and a Feature stays a Feature.")
+        c = self.conflict
+        busy = c is not None and c.phase is not Phase.DONE
+        if busy and c is not None and any(same_name(n, current.name) for n in c.names()):
+            raise NotAllowedNow(f"{current.name} is in a roll; change the sheet afterwards.")
+        return self.with_sheet(replace(sheet, name=current.name))
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready state (with a version number)."""

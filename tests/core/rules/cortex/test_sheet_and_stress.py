@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -23,11 +24,12 @@ from core.rules.cortex.stress import (
 from core.rules.cortex.traits import (
     DEFAULT_STRESS_TYPES,
     CortexSettings,
+    Role,
     Sheet,
     StressEntry,
     Value,
 )
-from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import ScriptedRng
 from tests.core.rules.cortex.conftest import CLARK, make_table
 
@@ -204,3 +206,49 @@ def test_a_sheet_round_trips_and_validates_on_load() -> None:
     ):
         with pytest.raises(Malformed):
             Sheet.from_dict(broken)
+
+
+def test_seating_leads_and_features() -> None:
+    table = Table(watchtower=9)
+    table = table.seat_lead(1, CLARK).add_feature(replace(CLARK, name="Lex", role=Role.FEATURE))
+    assert table.controller("Clark") == 1 and table.controller("Lex") == 9
+    with pytest.raises(NotAllowedNow):
+        table.seat_lead(1, replace(CLARK, name="Other"))
+    with pytest.raises(NotAllowedNow):
+        table.seat_lead(9, replace(CLARK, name="Other"))
+    with pytest.raises(NotAllowedNow):
+        table.seat_lead(2, CLARK)
+    with pytest.raises(Malformed):
+        table.add_feature(replace(CLARK, name="Other"))
+
+
+def test_only_the_owner_edits_a_sheet_and_not_mid_roll() -> None:
+    from core.rules.cortex import actions as a
+    from core.rules.cortex.contest import apply
+
+    table = make_table()
+    richer = replace(table.sheet("Clark"), plot_points=5)
+    assert table.update_sheet(1, richer).sheet("Clark").plot_points == 5
+    with pytest.raises(NotYourTurn):
+        table.update_sheet(2, richer)
+    with pytest.raises(NotAllowedNow):
+        table.update_sheet(1, replace(richer, role=Role.FEATURE))
+    busy = apply(table, 1, a.StartTest("Clark"), ScriptedRng([])).table
+    with pytest.raises(NotAllowedNow):
+        busy.update_sheet(1, richer)
+
+
+@settings(max_examples=80)
+@given(
+    st.sampled_from(["values", "assets", "stress", "plot_points", "growth", "role", "name"]),
+    JUNK,
+)
+def test_any_sheet_data_loads_valid_or_is_malformed(key: str, junk: object) -> None:
+    data = CLARK.to_dict()
+    data[key] = junk
+    try:
+        sheet = Sheet.from_dict(data)
+    except Malformed:
+        return
+    assert sheet.plot_points >= 0 and sheet.name.strip()
+    assert Sheet.from_dict(sheet.to_dict()) == sheet
