@@ -21,6 +21,10 @@ which kinds of action. The phases run in rulebook order:
    sentiments that need a choice are made here.
 9. ``DONE`` - :attr:`RollState.outcome` and the sheets hold everything.
 
+The values live in :mod:`~core.rules.nsu.roll_actions` (what players send)
+and :mod:`~core.rules.nsu.roll_state` (the state and events); this module is
+the machine, and re-exports both so callers import from one place.
+
 Invariants (every state reachable through :func:`apply`): every sheet keeps
 its own invariants (levels on their tracks, at most four harms, at most one
 overloaded mood); a sentiment only moves one box per rule that moves it; a
@@ -30,569 +34,152 @@ state round-trips through :meth:`RollState.to_dict` / :meth:`RollState.from_dict
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
-from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.details import Detail, DetailKind, Polarity, clean_label, may_take_instead
+from core.rules.nsu.roll_actions import (
+    ACTION_TYPES,
+    Action,
+    ActionKind,
+    CancelRoll,
+    ChooseAspect,
+    ChooseMood,
+    ChooseRisk,
+    ChooseSkill,
+    ChooseSkillSign,
+    CreateSkill,
+    EndangerSentiment,
+    Help,
+    KeepDie,
+    PlayerId,
+    PoolKind,
+    RenameMood,
+    RiskSentiment,
+    Roll,
+    SetAspectEdge,
+    StateOutcome,
+    TakeHelperDie,
+    action_from_dict,
+    action_to_dict,
+)
+from core.rules.nsu.roll_state import (
+    DEFAULT_SETTINGS,
+    STATE_VERSION,
+    AspectEdgeSet,
+    ChoiceNeeded,
+    DetailGrant,
+    DiceRolled,
+    DieKept,
+    Effect,
+    EffectKind,
+    Event,
+    HelpAnswered,
+    HelpRoll,
+    MoodRaised,
+    Outcome,
+    OutcomeStated,
+    Participant,
+    Pending,
+    PendingKind,
+    Phase,
+    Pool,
+    RollCancelled,
+    RollFinished,
+    RollSettled,
+    RollState,
+    SentimentRisked,
+    SheetChanged,
+    SkillChosen,
+    StakesSet,
+    mood_edge_for,
+)
 from core.rules.nsu.settings import NsuSettings
-from core.rules.nsu.sheet import Aspect, Character, Die, SentimentState
-from core.rules.nsu.terms import Edge as Edge
-from core.rules.nsu.terms import ResultRow as ResultRow
-from core.rules.nsu.terms import Risk as Risk
-from core.rules.nsu.terms import Side as Side
-from core.rules.nsu.terms import Winner as Winner
-from core.rules.nsu.terms import combine_edges as combine_edges
-from core.rules.nsu.terms import winner_for as winner_for
+from core.rules.nsu.sheet import Character, Die, SentimentState
+from core.rules.nsu.terms import (
+    Edge,
+    ResultRow,
+    Risk,
+    Side,
+    Winner,
+    combine_edges,
+    winner_for,
+)
 from core.rules.rng import Rng, roll_die
 
-PlayerId = int
-STATE_VERSION = 1
 MAX_OUTCOME_LENGTH = 500
-DEFAULT_SETTINGS = NsuSettings()
 
-
-# -- small vocabulary ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DetailGrant:
-    """One detail a side may add after the roll.
-
-    Attributes:
-        side: the side the adder belongs to.
-        by_ally: added by an ally of that side rather than the side itself.
-        kind: HARD (may be taken as soft or scene instead) or SCENE.
-        polarity: NEGATIVE only for row 1's cost, set on the winning side.
-        adders: the players who may add it.
-    """
-
-    side: Side
-    by_ally: bool
-    kind: DetailKind
-    adders: frozenset[PlayerId]
-    polarity: Polarity | None = None
-
-
-class Phase(enum.Enum):
-    DESIRED_OUTCOME = "desired_outcome"
-    STAKES = "stakes"
-    MOOD = "mood"
-    ASPECT_EDGE = "aspect_edge"
-    PREPARE = "prepare"
-    AFTER_ROLL = "after_roll"
-    SKILL_SIGN = "skill_sign"
-    MOOD_EFFECTS = "mood_effects"
-    DONE = "done"
-    CANCELLED = "cancelled"
-
-
-class ActionKind(enum.Enum):
-    STATE_OUTCOME = "state_outcome"
-    CHOOSE_ASPECT = "choose_aspect"
-    CHOOSE_RISK = "choose_risk"
-    CHOOSE_MOOD = "choose_mood"
-    SET_ASPECT_EDGE = "set_aspect_edge"
-    CHOOSE_SKILL = "choose_skill"
-    CREATE_SKILL = "create_skill"
-    RISK_SENTIMENT = "risk_sentiment"
-    ROLL = "roll"
-    HELP = "help"
-    KEEP_DIE = "keep_die"
-    TAKE_HELPER_DIE = "take_helper_die"
-    CHOOSE_SKILL_SIGN = "choose_skill_sign"
-    RENAME_MOOD = "rename_mood"
-    ENDANGER_SENTIMENT = "endanger_sentiment"
-    CANCEL = "cancel"
-
-
-# -- actions -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Action:
-    """Base of every action: who is acting."""
-
-    kind: ClassVar[ActionKind]
-    actor: PlayerId
-
-
-@dataclass(frozen=True)
-class StateOutcome(Action):
-    kind: ClassVar[ActionKind] = ActionKind.STATE_OUTCOME
-    text: str
-
-
-@dataclass(frozen=True)
-class ChooseAspect(Action):
-    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_ASPECT
-    aspect: Aspect
-
-
-@dataclass(frozen=True)
-class ChooseRisk(Action):
-    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_RISK
-    risk: Risk
-
-
-@dataclass(frozen=True)
-class ChooseMood(Action):
-    """Pick the mood on ``line`` (0..5); ``new_name`` writes a mood on an open line."""
-
-    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_MOOD
-    line: int
-    new_name: str | None = None
-
-
-@dataclass(frozen=True)
-class SetAspectEdge(Action):
-    """Details that favour or hinder the roll (names, for the record)."""
-
-    kind: ClassVar[ActionKind] = ActionKind.SET_ASPECT_EDGE
-    favouring: tuple[str, ...] = ()
-    hindering: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ChooseSkill(Action):
-    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_SKILL
-    index: int
-
-
-@dataclass(frozen=True)
-class CreateSkill(Action):
-    kind: ClassVar[ActionKind] = ActionKind.CREATE_SKILL
-    name: str
-
-
-@dataclass(frozen=True)
-class RiskSentiment(Action):
-    kind: ClassVar[ActionKind] = ActionKind.RISK_SENTIMENT
-    index: int
-
-
-@dataclass(frozen=True)
-class Roll(Action):
-    kind: ClassVar[ActionKind] = ActionKind.ROLL
-
-
-@dataclass(frozen=True)
-class Help(Action):
-    """An ally helps: picks (or writes) one of their moods, raises it and rolls it."""
-
-    kind: ClassVar[ActionKind] = ActionKind.HELP
-    line: int
-    new_name: str | None = None
-
-
-class PoolKind(enum.Enum):
-    ASPECT = "aspect"
-    MOOD = "mood"
-    HELP = "help"
-
-
-@dataclass(frozen=True)
-class KeepDie(Action):
-    """Keep face ``index`` (0 or 1) of a doubled pool."""
-
-    kind: ClassVar[ActionKind] = ActionKind.KEEP_DIE
-    pool: PoolKind
-    owner: PlayerId
-    index: int
-
-
-@dataclass(frozen=True)
-class TakeHelperDie(Action):
-    """Use ``helper``'s die in place of the roller's mood die, or None to keep your own."""
-
-    kind: ClassVar[ActionKind] = ActionKind.TAKE_HELPER_DIE
-    helper: PlayerId | None
-
-
-@dataclass(frozen=True)
-class ChooseSkillSign(Action):
-    kind: ClassVar[ActionKind] = ActionKind.CHOOSE_SKILL_SIGN
-    add: bool
-
-
-@dataclass(frozen=True)
-class RenameMood(Action):
-    """The winning side gives a filled mood a stronger name."""
-
-    kind: ClassVar[ActionKind] = ActionKind.RENAME_MOOD
-    owner: PlayerId
-    new_name: str
-
-
-@dataclass(frozen=True)
-class EndangerSentiment(Action):
-    """Pick which sentiment of your own takes the next box."""
-
-    kind: ClassVar[ActionKind] = ActionKind.ENDANGER_SENTIMENT
-    index: int
-
-
-@dataclass(frozen=True)
-class CancelRoll(Action):
-    """Call the roll off before the dice are rolled (no roll was needed after all)."""
-
-    kind: ClassVar[ActionKind] = ActionKind.CANCEL
-
-
-ACTION_TYPES: dict[ActionKind, type[Action]] = {
-    cls.kind: cls
-    for cls in (
-        StateOutcome,
-        ChooseAspect,
-        ChooseRisk,
-        ChooseMood,
-        SetAspectEdge,
-        ChooseSkill,
-        CreateSkill,
-        RiskSentiment,
-        Roll,
-        Help,
-        KeepDie,
-        TakeHelperDie,
-        ChooseSkillSign,
-        RenameMood,
-        EndangerSentiment,
-        CancelRoll,
-    )
-}
-
-
-def action_to_dict(action: Action) -> dict[str, Any]:
-    """A JSON-ready copy of an action, tagged with its kind (for logs and replays)."""
-    return {"kind": action.kind.value, **to_plain(action)}
-
-
-def action_from_dict(data: object) -> Action:
-    """Read back :func:`action_to_dict` output.
-
-    Raises:
-        Malformed: unknown kind or damaged data.
-    """
-    if not isinstance(data, dict):
-        raise Malformed("An action is stored as an object.")
-    fields = dict(data)
-    try:
-        cls = ACTION_TYPES[ActionKind(fields.pop("kind", None))]
-    except ValueError:
-        raise Malformed("Unknown kind of action.") from None
-    return from_plain(cls, fields)
-
-
-# -- state ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Participant:
-    """A player and their character's sheet as it stands in this roll."""
-
-    player: PlayerId
-    character: Character
-
-
-@dataclass(frozen=True)
-class Pool:
-    """One or two faces of a die; ``kept`` is the index kept, None until chosen."""
-
-    kind: PoolKind
-    owner: PlayerId
-    die: Die
-    edge: Edge
-    faces: tuple[int, ...]
-    kept: int | None = None
-
-    def __post_init__(self) -> None:
-        want = 1 if self.edge is Edge.NONE else 2
-        if len(self.faces) != want or not all(1 <= f <= self.die for f in self.faces):
-            raise Malformed("A pool's faces do not fit its die.")
-        if self.kept is not None and not 0 <= self.kept < len(self.faces):
-            raise Malformed("A pool kept a face it does not have.")
-
-    @property
-    def face(self) -> int | None:
-        return None if self.kept is None else self.faces[self.kept]
-
-
-@dataclass(frozen=True)
-class HelpRoll:
-    """An ally's help: the mood line they rolled, and the overloaded line they left."""
-
-    helper: PlayerId
-    line: int
-    pool: Pool
-    left_overload: int | None = None
-
-
-class PendingKind(enum.Enum):
-    RENAME = "rename"
-    ENDANGER = "endanger"
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A choice left after settling: a rename (by the winning side) or an endangerment."""
-
-    kind: PendingKind
-    owner: PlayerId
-    line: int | None = None
-
-
-class EffectKind(enum.Enum):
-    OVERLOADED = "overloaded"
-    OVERLOAD_ENDED = "overload_ended"
-    BOXES_CLEARED = "boxes_cleared"
-    TRACK_FILLED = "track_filled"
-    SENTIMENT_SLIPPED = "sentiment_slipped"
-    SKILL_MARKED = "skill_marked"
-    MOOD_RENAMED = "mood_renamed"
-
-
-@dataclass(frozen=True)
-class Effect:
-    """A change to a sheet made by settling the roll."""
-
-    kind: EffectKind
-    player: PlayerId
-    index: int
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The settled roll.
-
-    Attributes:
-        aspect_face: the kept Aspect die.
-        skill_shift: what the skill added to it (negative when subtracted).
-        mood_face: the mood die used (the roller's, or the taken helper's).
-        difference: |aspect total - mood die|.
-    """
-
-    aspect_face: int
-    skill_shift: int
-    mood_face: int
-    difference: int
-    winner: Winner
-    row: ResultRow
-    grants: tuple[DetailGrant, ...]
-    suggested_collateral_ticks: int
-    helper_used: PlayerId | None
-
-    @property
-    def aspect_total(self) -> int:
-        return self.aspect_face + self.skill_shift
-
-
-@dataclass(frozen=True)
-class RollState:
-    """Everything about one Action Roll. Build with :func:`start_roll`."""
-
-    roller: PlayerId
-    arbiters: frozenset[PlayerId]
-    participants: tuple[Participant, ...]
-    initial: tuple[Participant, ...] = ()
-    settings: NsuSettings = DEFAULT_SETTINGS
-    phase: Phase = Phase.DESIRED_OUTCOME
-    desired_outcome: str | None = None
-    aspect: Aspect | None = None
-    risk: Risk | None = None
-    mood_line: int | None = None
-    left_overload: int | None = None
-    favouring: tuple[str, ...] = ()
-    hindering: tuple[str, ...] = ()
-    aspect_edge: Edge | None = None
-    skill: int | None = None
-    skill_created: bool = False
-    risked_sentiment: int | None = None
-    aspect_pool: Pool | None = None
-    mood_pool: Pool | None = None
-    helps: tuple[HelpRoll, ...] = ()
-    helper_used: PlayerId | None = None
-    help_decided: bool = False
-    skill_sign: int | None = None
-    outcome: Outcome | None = None
-    effects: tuple[Effect, ...] = ()
-    pending: tuple[Pending, ...] = ()
-
-    def __post_init__(self) -> None:
-        players = [p.player for p in self.participants]
-        if len(players) != len(set(players)) or not players or players[0] != self.roller:
-            raise Malformed("The roller comes first, and each player appears once.")
-        if not self.arbiters:
-            raise Malformed("An Action Roll needs at least one Arbiter.")
-        if self.arbiters & set(players):
-            raise Malformed("Arbiters do not roll or help in the same Action Roll.")
-        if self.initial and [p.player for p in self.initial] != players:
-            raise Malformed("The starting sheets belong to the same players.")
-
-    # -- reading -------------------------------------------------------------
-
-    @property
-    def allies(self) -> frozenset[PlayerId]:
-        """Players whose characters may help (everyone on screen but the roller)."""
-        return frozenset(p.player for p in self.participants[1:])
-
-    def character(self, player: PlayerId) -> Character:
-        for p in self.participants:
-            if p.player == player:
-                return p.character
-        raise Malformed("That player has no character in this roll.")
-
-    @property
-    def sheet(self) -> Character:
-        """The roller's sheet."""
-        return self.participants[0].character
-
-    @property
-    def mood_edge(self) -> Edge:
-        """Mood edge from a risked sentiment and from overload (ruling 2)."""
-        if self.mood_line is None:
-            return Edge.NONE
-        return _mood_edge(self.sheet, self.mood_line, self.risked_sentiment is not None)
-
-    @property
-    def is_done(self) -> bool:
-        return self.phase is Phase.DONE
-
-    @property
-    def is_over(self) -> bool:
-        """Finished or cancelled: nothing more can be applied."""
-        return self.phase in (Phase.DONE, Phase.CANCELLED)
-
-    def changed_sheets(self) -> tuple[Participant, ...]:
-        """The participants whose sheet differs from the start of the roll: persist these."""
-        before = {p.player: p.character for p in self.initial}
-        return tuple(p for p in self.participants if before.get(p.player) != p.character)
-
-    def help_by(self, helper: PlayerId) -> HelpRoll | None:
-        for h in self.helps:
-            if h.helper == helper:
-                return h
-        return None
-
-    # -- storage ---------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready, versioned copy of the state."""
-        return {"version": STATE_VERSION, "roll": to_plain(self)}
-
-    @classmethod
-    def from_dict(cls, data: object) -> RollState:
-        """Read back :meth:`to_dict` output.
-
-        Raises:
-            Malformed: unknown version or damaged data.
-        """
-        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
-            raise Malformed("This stored roll comes from an unknown version.")
-        return from_plain(cls, data.get("roll"))
-
-
-def _mood_edge(sheet: Character, line: int, sentiment_risked: bool) -> Edge:
-    overloaded = sheet.overloaded_mood
-    advantage = sentiment_risked or overloaded == line
-    disadvantage = overloaded is not None and overloaded != line
-    return combine_edges(advantage, disadvantage)
-
-
-# -- events --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Event:
-    """Base of everything :func:`apply` reports."""
-
-
-@dataclass(frozen=True)
-class OutcomeStated(Event):
-    text: str
-
-
-@dataclass(frozen=True)
-class StakesSet(Event):
-    aspect: Aspect | None
-    risk: Risk | None
-
-
-@dataclass(frozen=True)
-class MoodRaised(Event):
-    player: PlayerId
-    line: int
-    name: str
-    level: int
-    written_now: bool
-    track_full: bool
-
-
-@dataclass(frozen=True)
-class AspectEdgeSet(Event):
-    edge: Edge
-
-
-@dataclass(frozen=True)
-class SkillChosen(Event):
-    index: int
-    name: str
-    modifier: int
-    created: bool
-
-
-@dataclass(frozen=True)
-class SentimentRisked(Event):
-    index: int
-    name: str
-
-
-@dataclass(frozen=True)
-class DiceRolled(Event):
-    pool: Pool
-
-
-@dataclass(frozen=True)
-class DieKept(Event):
-    pool: PoolKind
-    owner: PlayerId
-    face: int
-
-
-@dataclass(frozen=True)
-class HelpAnswered(Event):
-    """The roller took ``taken``'s die (relationship grows) and refused the others (strained)."""
-
-    taken: PlayerId | None
-    refused: tuple[PlayerId, ...]
-
-
-@dataclass(frozen=True)
-class RollSettled(Event):
-    outcome: Outcome
-
-
-@dataclass(frozen=True)
-class SheetChanged(Event):
-    effect: Effect
-
-
-@dataclass(frozen=True)
-class ChoiceNeeded(Event):
-    pending: Pending
-
-
-@dataclass(frozen=True)
-class RollFinished(Event):
-    pass
-
-
-@dataclass(frozen=True)
-class RollCancelled(Event):
-    by: PlayerId
+__all__ = [
+    "ACTION_TYPES",
+    "DEFAULT_SETTINGS",
+    "MAX_OUTCOME_LENGTH",
+    "STATE_VERSION",
+    "Action",
+    "ActionKind",
+    "AspectEdgeSet",
+    "CancelRoll",
+    "ChoiceNeeded",
+    "ChooseAspect",
+    "ChooseMood",
+    "ChooseRisk",
+    "ChooseSkill",
+    "ChooseSkillSign",
+    "CreateSkill",
+    "DetailGrant",
+    "DiceRolled",
+    "DieKept",
+    "Edge",
+    "Effect",
+    "EffectKind",
+    "EndangerSentiment",
+    "Event",
+    "Expectation",
+    "Help",
+    "HelpAnswered",
+    "HelpRoll",
+    "KeepDie",
+    "MoodRaised",
+    "Outcome",
+    "OutcomeStated",
+    "Participant",
+    "Pending",
+    "PendingKind",
+    "Phase",
+    "PlayerId",
+    "Pool",
+    "PoolKind",
+    "RenameMood",
+    "ResultRow",
+    "Risk",
+    "RiskSentiment",
+    "Roll",
+    "RollCancelled",
+    "RollFinished",
+    "RollSettled",
+    "RollState",
+    "SentimentRisked",
+    "SetAspectEdge",
+    "SheetChanged",
+    "Side",
+    "SkillChosen",
+    "StakesSet",
+    "StateOutcome",
+    "TakeHelperDie",
+    "Winner",
+    "action_from_dict",
+    "action_to_dict",
+    "apply",
+    "check_grant",
+    "choose_arbiters",
+    "combine_edges",
+    "expected",
+    "mood_edge_for",
+    "start_roll",
+    "who_may_act",
+    "winner_for",
+]
 
 
 # -- who may act -----------------------------------------------------------------
@@ -941,7 +528,7 @@ def _roll(state: RollState, action: Roll, rng: Rng) -> tuple[RollState, list[Eve
 @_handles(Help)
 def _help(state: RollState, action: Help, rng: Rng) -> tuple[RollState, list[Event]]:
     helper_sheet = state.character(action.actor)
-    edge = _mood_edge(helper_sheet, action.line, False)
+    edge = mood_edge_for(helper_sheet, action.line, False)
     overloaded = helper_sheet.overloaded_mood
     left = overloaded if overloaded is not None and overloaded != action.line else None
     sheet, raised = _pick_mood(helper_sheet, action.actor, action.line, action.new_name)
