@@ -2,11 +2,15 @@
 
 The distribution is computed by a dynamic programme over faces, from the
 largest down to 2. Given that a die has not shown anything above ``f``, it is
-uniform on ``1..f``, so every still-unplaced die that can show ``f`` is alike:
-the state is only (dice still unplaced, dice kept so far, sum so far), with
-integer counts of outcomes as weights. Dice left unplaced after face 2 showed
-1, which are duds. The work grows with pool size times keep times the sum
-range, never with the number of outcomes.
+uniform on ``1..f``, so every still-unplaced die that can show ``f`` is alike.
+Until ``keep`` dice are kept every placed die is kept, so the state is only
+the number of dice still unplaced, holding a polynomial in the sum whose
+coefficients count outcomes (packed into one big integer, so a whole row of
+sums moves in one operation);
+once ``keep`` dice are kept the sum is final and the rest of the outcomes are
+counted in one product. Dice left unplaced after face 2 showed 1, which are
+duds. The work grows with pool size, keep and the sum range, never with the
+number of outcomes.
 
 Invariants: the counts add up to the product of the die sizes; every key of
 the returned distribution is between 0 and ``keep`` times the largest die.
@@ -38,31 +42,47 @@ def result_counts(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[int, int]:
     """
     if keep < 0:
         raise Malformed("Keep at least one die.")
+    whole = prod(int(d) for d in dice)
+    if keep == 0 or not dice:
+        return {0: whole}
     by_size: dict[int, int] = defaultdict(int)
     for die in dice:
         by_size[int(die)] += 1
-    top = max((int(d) for d in dice), default=0)
-    # (unplaced, kept, total) -> ways
-    states: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
-    for face in range(top, 1, -1):
+    # A polynomial in the sum is packed into one integer, ``width`` bits per
+    # coefficient; no count can exceed ``whole``, so coefficients never overlap.
+    width = whole.bit_length() + 1
+    # While fewer than ``keep`` dice are kept, every placed die was kept, so the
+    # state is the number of unplaced dice; kept = joined - unplaced.
+    states: dict[int, int] = {0: 1}
+    final = 0
+    joined = 0
+    for face in range(max(by_size), 1, -1):
         joining = by_size.get(face, 0)
-        next_states: dict[tuple[int, int, int], int] = defaultdict(int)
-        for (unplaced, kept, total), ways in states.items():
+        joined += joining
+        later = prod(size**n for size, n in by_size.items() if size < face)
+        next_states: dict[int, int] = defaultdict(int)
+        for unplaced, poly in states.items():
             active = unplaced + joining
-            if kept >= keep:
-                # Full: later faces cannot change the sum, only the weight.
-                next_states[(0, kept, total)] += ways * face**active
-                continue
-            for showing in range(active + 1):
-                weight = comb(active, showing)
-                taken = min(showing, keep - kept)
-                key = (active - showing, kept + taken, total + taken * face)
-                next_states[key] += ways * weight
+            need = keep - (joined - active)
+            for showing in range(min(active, need - 1) + 1):
+                shifted = poly << (width * showing * face)
+                next_states[active - showing] += shifted * comb(active, showing)
+            if active >= need:
+                filled = sum(
+                    comb(active, s) * (face - 1) ** (active - s) for s in range(need, active + 1)
+                )
+                final += (poly << (width * need * face)) * filled * later
         states = next_states
-    counts: dict[int, int] = defaultdict(int)
-    for (_unplaced, _kept, total), ways in states.items():
-        counts[total] += ways
-    return dict(sorted(counts.items()))
+    final += sum(states.values())
+    counts: dict[int, int] = {}
+    mask = (1 << width) - 1
+    total = 0
+    while final:
+        if final & mask:
+            counts[total] = final & mask
+        final >>= width
+        total += 1
+    return counts
 
 
 def result_distribution(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[int, Fraction]:
