@@ -162,6 +162,29 @@ class Campaigns:
             raise NotAllowedNow("You're not in this game. Join it with /join in its chat.")
         return view
 
+    async def table_for_viewer(
+        self, app_token: str, player: PlayerRef
+    ) -> tuple[CampaignView, Table]:
+        """The campaign and its table, for one of its members only."""
+        view = await self.for_viewer(app_token, player)
+        async with guarded():
+            campaign = await Campaign.get(id=view.id)
+            table, _ = await self._table(campaign)
+        return view, table
+
+    async def edit(
+        self, app_token: str, actor: PlayerRef, action: str, payload: Json
+    ) -> tuple[CampaignView, Table]:
+        """Apply a Mini App edit through the system's rules, in one transaction."""
+        view = await self.for_viewer(app_token, actor)
+        async with guarded(), self.locks.hold(f"campaign:{view.id}"), in_transaction():
+            campaign = await Campaign.get(id=view.id)
+            self._check_playing(campaign)
+            table, member_ids = await self._table(campaign)
+            outcome = view.system.campaign.edit(table, actor.tg_id, action, payload)
+            table = await self._settle(campaign, table, member_ids, outcome)
+            return await self._view(campaign), table
+
     async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
         """The live campaigns a player is in, newest first."""
         async with guarded():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 from types import ModuleType
 
@@ -16,7 +17,6 @@ from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes
 
 from core.rules.errors import StonetableError
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
-from tgbot.features import campaign, panels, roll, sheet, start
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
 from tgbot.render.errors import user_message
@@ -27,13 +27,28 @@ log = logging.getLogger(__name__)
 def renderers() -> Renderers:
     """Every panel renderer, by kind, from the features that have them."""
     found: dict[str, PanelRenderer] = {}
-    for feature in FEATURES:
+    for feature in features():
         for renderer in getattr(feature, "RENDERERS", ()):
             found[renderer.kind] = renderer
     return found
 
 
-FEATURES: tuple[ModuleType, ...] = (start, roll, sheet, campaign, panels)
+# Feature modules, one line each; each exports COMMANDS, handlers() and maybe RENDERERS.
+FEATURE_MODULES: tuple[str, ...] = (
+    "tgbot.features.start",
+    "tgbot.features.roll",
+    "tgbot.features.sheet",
+    "tgbot.features.campaign",
+    "tgbot.features.panels",
+    # "tgbot.features.nsu",
+    # "tgbot.features.threat",
+    # "tgbot.features.cortex",
+    # "tgbot.features.d20",
+)
+
+
+def features() -> tuple[ModuleType, ...]:
+    return tuple(importlib.import_module(name) for name in FEATURE_MODULES)
 
 
 def build_application(
@@ -56,7 +71,7 @@ def build_application(
         builder = builder.updater(None)
     application = builder.build()
     assert isinstance(application, StonetableApplication)
-    for feature in FEATURES:
+    for feature in features():
         application.add_handlers(feature.handlers())
     application.add_error_handler(on_error)
     return application
@@ -64,7 +79,7 @@ def build_application(
 
 async def register_commands(application: StonetableApplication) -> None:
     """Publish the command menu for private chats and for groups."""
-    specs = [spec for feature in FEATURES for spec in feature.COMMANDS]
+    specs = [spec for feature in features() for spec in feature.COMMANDS]
     private = [BotCommand(s.name, s.description) for s in specs if s.private]
     group = [BotCommand(s.name, s.description) for s in specs if s.group]
     await application.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())

@@ -29,6 +29,7 @@ from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication
 from webapp.app import create_app
 from webapp.deps import WebDeps, Webhook
+from webapp.sheets import sheet_pages
 
 if TYPE_CHECKING:
     from tgbot.sandbox.fake_api import FakeBotApi
@@ -92,6 +93,8 @@ class Runtime:
         web_app = create_app(
             WebDeps(
                 play,
+                campaigns,
+                sheet_pages(),
                 token,
                 settings.initdata_max_age,
                 self.clock,

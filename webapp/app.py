@@ -66,7 +66,10 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app.router.add_get("/app", views.shell)
     app.router.add_get("/app/", views.shell)
     app.router.add_get("/app/home", views.home)
+    app.router.add_get("/app/c/{token}", views.campaign_page)
     app.router.add_get("/api/me", views.api_me)
+    app.router.add_get("/api/c/{token}", views.api_campaign)
+    app.router.add_post("/api/c/{token}/edit", views.api_edit)
     app.router.add_get("/healthz", views.healthz)
     app.router.add_static("/static", HERE / "static", append_version=True, name="static")
     if webhook is not None:

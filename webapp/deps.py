@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
+from core.campaigns import Campaigns
 from core.play import Play
+from webapp.sheets import SheetPage
 
 
 @dataclass(frozen=True)
@@ -16,6 +18,8 @@ class WebDeps:
     """What the web side needs, built once in the composition root."""
 
     play: Play
+    campaigns: Campaigns
+    sheets: Mapping[str, SheetPage]
     bot_token: str
     initdata_max_age: int
     clock: Callable[[], float]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import aiohttp_jinja2
 from aiohttp import web
 
+from core.campaigns import CampaignView, describe_members
 from core.play import Home, PlayerRef
-from core.rules.errors import StonetableError
+from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
+from webapp.sheets import MembersPage, SheetPage
 
 
 def _deps(request: web.Request) -> WebDeps:
@@ -36,6 +41,96 @@ def _player(init: WebAppInitData) -> PlayerRef:
     return PlayerRef(u.id, u.first_name, u.last_name, u.username)
 
 
+def _page(deps: WebDeps, view: CampaignView) -> SheetPage:
+    return deps.sheets.get(view.system.key) or MembersPage(view.system.key)
+
+
+async def _campaign(request: web.Request, token: str) -> dict[str, Any]:
+    """Template variables for a campaign page, for members only."""
+    deps = _deps(request)
+    viewer = _player(authenticate(request))
+    view, table = await deps.campaigns.table_for_viewer(token, viewer)
+    page = _page(deps, view)
+    return {
+        "view": view,
+        "page": page,
+        "token": token,
+        "sheet": page.context(view, table, viewer.tg_id),
+    }
+
+
+async def campaign_page(request: web.Request) -> web.Response:
+    try:
+        context = await _campaign(request, request.match_info["token"])
+    except InitDataInvalid:
+        return aiohttp_jinja2.render_template("unauthorized.html", request, {}, status=401)
+    except NotAllowedNow as error:
+        return aiohttp_jinja2.render_template(
+            "problem.html", request, {"message": error.message}, status=403
+        )
+    except StonetableError as error:
+        return aiohttp_jinja2.render_template(
+            "problem.html", request, {"message": error.message}, status=503
+        )
+    return aiohttp_jinja2.render_template("campaign.html", request, context)
+
+
+async def api_campaign(request: web.Request) -> web.Response:
+    try:
+        context = await _campaign(request, request.match_info["token"])
+    except InitDataInvalid:
+        return web.json_response({"error": "unauthorized"}, status=401)
+    except NotAllowedNow as error:
+        return web.json_response({"error": error.message}, status=403)
+    except StonetableError as error:
+        return web.json_response({"error": error.message}, status=503)
+    view = context["view"]
+    return web.json_response(
+        {
+            "system": view.system.key,
+            "status": view.status.value,
+            "chat_title": view.chat_title,
+            "members": describe_members(view),
+            "sheet": context["sheet"],
+        },
+        dumps=_dumps,
+    )
+
+
+async def api_edit(request: web.Request) -> web.Response:
+    """Apply one edit through the rules; the page reloads its fragment after."""
+    deps = _deps(request)
+    try:
+        viewer = _player(authenticate(request))
+        body = await request.json()
+        if not isinstance(body, dict) or not isinstance(body.get("action"), str):
+            raise Malformed("That request was not understood.")
+        payload = body.get("payload") or {}
+        if not isinstance(payload, dict):
+            raise Malformed("That request was not understood.")
+        view, table = await deps.campaigns.edit(
+            request.match_info["token"], viewer, body["action"][:40], payload
+        )
+    except InitDataInvalid:
+        return web.json_response({"error": "unauthorized"}, status=401)
+    except (ValueError, UnicodeDecodeError):
+        return web.json_response({"error": "That request was not understood."}, status=400)
+    except Malformed as error:
+        return web.json_response({"error": error.message}, status=400)
+    except NotAllowedNow as error:
+        return web.json_response({"error": error.message}, status=403)
+    except StonetableError as error:
+        return web.json_response({"error": error.message}, status=503)
+    page = _page(deps, view)
+    return web.json_response(
+        {"ok": True, "sheet": page.context(view, table, viewer.tg_id)}, dumps=_dumps
+    )
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, default=str)
+
+
 async def _home(request: web.Request) -> Home:
     init = authenticate(request)
     start_param = init.start_param or request.query.get("startapp", "")
@@ -58,6 +153,14 @@ async def shell(request: web.Request) -> web.Response:
 
 
 async def home(request: web.Request) -> web.Response:
+    token = request.query.get("startapp", "")[:64]
+    if token:
+        try:
+            context = await _campaign(request, token)
+        except (InitDataInvalid, StonetableError):
+            pass  # not a campaign this viewer is in: fall back to the home page
+        else:
+            return aiohttp_jinja2.render_template("campaign.html", request, context)
     try:
         page = await _home(request)
     except InitDataInvalid:
@@ -66,7 +169,8 @@ async def home(request: web.Request) -> web.Response:
         return aiohttp_jinja2.render_template(
             "problem.html", request, {"message": error.message}, status=503
         )
-    return aiohttp_jinja2.render_template("home.html", request, {"home": page})
+    games = await _deps(request).campaigns.campaigns_of(page.player)
+    return aiohttp_jinja2.render_template("home.html", request, {"home": page, "games": games})
 
 
 async def api_me(request: web.Request) -> web.Response:

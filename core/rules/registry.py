@@ -12,8 +12,8 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from core.rules.errors import Malformed
-from core.rules.table import Json, PanelRules, Table
+from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.table import Json, Outcome, PanelRules, Table
 
 OddsResult = Mapping[str, object]
 
@@ -47,6 +47,14 @@ class CampaignRules:
         seat = table.seat(player_id)
         return table.state, (seat.sheet if seat is not None else {})
 
+    def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
+        """Apply an edit made in the Mini App (a sheet field, a clock tick...).
+
+        Raises:
+            Malformed, NotAllowedNow, NotYourTurn: the rules refuse it; nothing changes.
+        """
+        raise NotAllowedNow("That can't be changed here.")
+
 
 @dataclass(frozen=True)
 class GameSystem:
@@ -58,6 +66,7 @@ class GameSystem:
     odds: OddsCommand | None = None
     campaign: CampaignRules = field(default_factory=CampaignRules)
     panels: Mapping[str, PanelRules] = field(default_factory=dict)
+    roll_panel: str | None = None  # the panel /roll opens when its notation fits
 
     def panel(self, kind: str) -> PanelRules:
         """The rules of one kind of panel.

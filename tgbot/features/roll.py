@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
+from core.rules.errors import Malformed
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.panels import post_panel
 from tgbot.render.dice import render_roll
 
 COMMANDS = [CommandSpec("roll", "Roll dice: /roll 2d6+3, 4d6kh3, d20 adv")]
@@ -15,11 +17,31 @@ COMMANDS = [CommandSpec("roll", "Roll dice: /roll 2d6+3, 4d6kh3, d20 adv")]
 
 async def roll(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    result = await context.deps.play.roll(chat, player, command_args(update) or "d20")
+    text = command_args(update)
+    if await system_roll(update, context, text):
+        return
+    result = await context.deps.play.roll(chat, player, text or "d20")
     assert update.effective_message is not None
     await update.effective_message.reply_text(
         render_roll(result, player.display_name), parse_mode=ParseMode.HTML
     )
+
+
+async def system_roll(update: Update, context: StonetableContext, text: str) -> bool:
+    """In a game whose system has its own roll (like 3d2t), open that panel instead."""
+    chat, player = actor(update)
+    if chat.kind == ChatType.PRIVATE or not text:
+        return False
+    campaigns = context.deps.campaigns
+    view = await campaigns.current(chat.tg_id)
+    if view is None or view.system.roll_panel is None or view.member(player.tg_id) is None:
+        return False
+    try:
+        panel = await campaigns.open_panel(chat, player, view.system.roll_panel, text)
+    except Malformed:
+        return False  # not this system's notation: an ordinary roll
+    await post_panel(update, context, panel)
+    return True
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

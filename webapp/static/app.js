@@ -1,10 +1,13 @@
-// Reads Telegram's launch parameters, applies the theme and loads the page.
-// Works with telegram-web-app.js when Telegram provides it, and from the URL
-// hash alone (the same parameters Telegram passes) when it does not.
+// Stonetable Mini App: reads Telegram's launch parameters, applies the theme,
+// loads server-rendered fragments with the signed initData, and sends edits.
+// Works with telegram-web-app.js, and from the URL hash alone (the same launch
+// parameters Telegram passes) when that script is not there.
 (function () {
   "use strict";
   var tg = window.Telegram && window.Telegram.WebApp;
   var launch = new URLSearchParams(location.hash.slice(1));
+  var main = document.getElementById("app");
+  var history = [];
 
   function themeParams() {
     if (tg && tg.themeParams && Object.keys(tg.themeParams).length) return tg.themeParams;
@@ -26,24 +29,119 @@
   var startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
     launch.get("tgWebAppStartParam") || new URLSearchParams(location.search).get("startapp") || "";
 
+  function haptic(kind) {
+    if (tg && tg.HapticFeedback) {
+      if (kind === "error" || kind === "success") tg.HapticFeedback.notificationOccurred(kind);
+      else tg.HapticFeedback.impactOccurred(kind || "light");
+    }
+  }
+
+  function toast(text, isError) {
+    var box = document.createElement("div");
+    box.className = "toast" + (isError ? " error" : "");
+    box.setAttribute("role", "status");
+    box.textContent = text;
+    document.body.appendChild(box);
+    setTimeout(function () { box.remove(); }, 3500);
+  }
+
+  function request(url, options) {
+    options = options || {};
+    options.headers = Object.assign({ Authorization: "tma " + initData }, options.headers || {});
+    options.credentials = "omit";
+    return fetch(url, options);
+  }
+
+  function updateBackButton() {
+    if (!tg || !tg.BackButton) return;
+    if (history.length > 1) tg.BackButton.show(); else tg.BackButton.hide();
+  }
+
+  function load(url, remember) {
+    return request(url).then(function (response) {
+      main.dataset.status = String(response.status);
+      return response.text();
+    }).then(function (html) {
+      main.innerHTML = html;
+      if (remember !== false) history.push(url);
+      main.dataset.url = url;
+      updateBackButton();
+      document.dispatchEvent(new CustomEvent("stonetable:page", { detail: { url: url } }));
+    }).catch(function () {
+      main.innerHTML = '<section class="card problem"><h1>No connection</h1>' +
+        "<p>Check your connection and open the app again.</p></section>";
+    });
+  }
+
+  function campaignToken() {
+    var el = main.querySelector("[data-campaign]");
+    return el ? el.dataset.campaign : "";
+  }
+
+  function formPayload(form) {
+    var payload = {};
+    new FormData(form).forEach(function (value, key) {
+      var input = form.elements[key];
+      var numeric = input && input.type === "number";
+      payload[key] = numeric && value !== "" ? Number(value) : value;
+    });
+    return payload;
+  }
+
+  function sendEdit(action, payload) {
+    var token = campaignToken();
+    return request("/api/c/" + encodeURIComponent(token) + "/edit", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ action: action, payload: payload }),
+    }).then(function (response) {
+      return response.json().then(function (body) {
+        if (!response.ok) throw new Error(body.error || "That didn't work.");
+        haptic("success");
+        return load("/app/c/" + encodeURIComponent(token), false);
+      });
+    }).catch(function (error) {
+      haptic("error");
+      toast(error.message || "That didn't work.", true);
+    });
+  }
+
+  main.addEventListener("submit", function (event) {
+    var form = event.target.closest("form[data-edit]");
+    if (!form) return;
+    event.preventDefault();
+    sendEdit(form.dataset.edit, formPayload(form));
+  });
+
+  main.addEventListener("click", function (event) {
+    var nav = event.target.closest("[data-nav]");
+    if (nav) {
+      event.preventDefault();
+      haptic("light");
+      load(nav.dataset.nav);
+      return;
+    }
+    var edit = event.target.closest("button[data-edit]:not([type=submit])");
+    if (edit) {
+      event.preventDefault();
+      var payload = {};
+      try { payload = JSON.parse(edit.dataset.payload || "{}"); } catch (e) { payload = {}; }
+      sendEdit(edit.dataset.edit, payload);
+    }
+  });
+
   applyTheme(themeParams());
   if (tg) {
     tg.ready();
     tg.expand();
     if (tg.onEvent) tg.onEvent("themeChanged", function () { applyTheme(themeParams()); });
+    if (tg.BackButton) tg.BackButton.onClick(function () {
+      history.pop();
+      if (history.length) load(history[history.length - 1], false);
+      updateBackButton();
+    });
   }
 
-  var main = document.getElementById("app");
-  fetch("/app/home?startapp=" + encodeURIComponent(startParam), {
-    headers: { Authorization: "tma " + initData },
-    credentials: "omit",
-  }).then(function (response) {
-    main.dataset.status = String(response.status);
-    return response.text();
-  }).then(function (html) {
-    main.innerHTML = html;
-  }).catch(function () {
-    main.innerHTML = '<section class="card problem"><h1>No connection</h1>' +
-      '<p>Check your connection and open the app again.</p></section>';
-  });
+  window.Stonetable = { load: load, edit: sendEdit, request: request, toast: toast };
+  load("/app/home?startapp=" + encodeURIComponent(startParam));
 })();
