@@ -301,6 +301,7 @@ def _hash_param(url: str, key: str) -> str:
     return parse_qs(urlsplit(url).fragment)[key][0]
 
 
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 async def test_flood_control_returns_retry_after() -> None:
     async with running_fake_api(group_rate_limit=2) as (api, base, files):
         application = (

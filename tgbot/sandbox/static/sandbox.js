@@ -223,7 +223,7 @@
   function followOpen(result, title) {
     if (result.action === "web_app") openMiniApp(result.url, title);
     else if (result.action === "start") selectChat(result.chat_id);
-    else if (result.action === "external") window.open(result.url, "_blank", "noopener");
+    else if (result.action === "external" && safeUrl(result.url)) window.open(result.url, "_blank", "noopener");
   }
 
   async function openLink(url) {
