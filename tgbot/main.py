@@ -28,7 +28,7 @@ from core.store.db import close_database, open_database
 from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication
 from webapp.app import create_app
-from webapp.deps import WebDeps, Webhook
+from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
 from webapp.sheets import sheet_pages
 
 if TYPE_CHECKING:
@@ -98,7 +98,11 @@ class Runtime:
                 token,
                 settings.initdata_max_age,
                 self.clock,
-                load_telegram_script=not settings.sandbox,
+                telegram_script=(
+                    f"{SANDBOX_PREFIX}/static/telegram-web-app.js"
+                    if settings.sandbox
+                    else TELEGRAM_SCRIPT
+                ),
             ),
             webhook=self._webhook(),
         )

@@ -13,6 +13,9 @@ from core.play import Play
 from webapp.sheets import SheetPage
 
 
+TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
+
+
 @dataclass(frozen=True)
 class WebDeps:
     """What the web side needs, built once in the composition root."""
@@ -23,7 +26,7 @@ class WebDeps:
     bot_token: str
     initdata_max_age: int
     clock: Callable[[], float]
-    load_telegram_script: bool = True
+    telegram_script: str = TELEGRAM_SCRIPT
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,7 @@ async def shell(request: web.Request) -> web.Response:
         "shell.html",
         request,
         {
-            "load_telegram_script": deps.load_telegram_script,
+            "telegram_script": deps.telegram_script,
             "css_url": static.url_for(filename="app.css"),
             "js_url": static.url_for(filename="app.js"),
         },
