@@ -68,9 +68,12 @@ from core.rules.nsu.roll_actions import (
 from core.rules.nsu.roll_state import (
     DEFAULT_SETTINGS,
     STATE_VERSION,
+    AddedDetail,
     AspectEdgeSet,
     ChoiceNeeded,
+    DetailAdded,
     DetailGrant,
+    DetailTarget,
     DiceRolled,
     DieKept,
     Effect,
@@ -94,6 +97,7 @@ from core.rules.nsu.roll_state import (
     SheetChanged,
     SkillChosen,
     StakesSet,
+    TargetKind,
     mood_edge_for,
 )
 from core.rules.nsu.settings import NsuSettings
@@ -118,6 +122,7 @@ __all__ = [
     "STATE_VERSION",
     "Action",
     "ActionKind",
+    "AddedDetail",
     "AspectEdgeSet",
     "CancelRoll",
     "ChoiceNeeded",
@@ -127,7 +132,9 @@ __all__ = [
     "ChooseSkill",
     "ChooseSkillSign",
     "CreateSkill",
+    "DetailAdded",
     "DetailGrant",
+    "DetailTarget",
     "DiceRolled",
     "DieKept",
     "Edge",
@@ -167,9 +174,11 @@ __all__ = [
     "StakesSet",
     "StateOutcome",
     "TakeHelperDie",
+    "TargetKind",
     "Winner",
     "action_from_dict",
     "action_to_dict",
+    "add_granted_detail",
     "apply",
     "check_grant",
     "choose_arbiters",
@@ -177,6 +186,7 @@ __all__ = [
     "expected",
     "mood_edge_for",
     "start_roll",
+    "unused_grants",
     "who_may_act",
     "winner_for",
 ]
@@ -818,3 +828,66 @@ def check_grant(grant: DetailGrant, actor: PlayerId, detail: Detail) -> None:
         raise Malformed("A scene detail grant cannot become a hard detail.")
     if grant.polarity is not None and detail.polarity is not grant.polarity:
         raise Malformed("This detail has to work against the winning side.")
+
+
+def unused_grants(state: RollState) -> tuple[int, ...]:
+    """Indices into ``state.outcome.grants`` not yet used."""
+    if state.outcome is None:
+        return ()
+    used = {a.grant for a in state.added}
+    return tuple(i for i in range(len(state.outcome.grants)) if i not in used)
+
+
+def add_granted_detail(
+    state: RollState,
+    actor: PlayerId,
+    grant: int,
+    detail: Detail,
+    target: DetailTarget,
+    harm: bool = False,
+) -> tuple[RollState, tuple[Event, ...]]:
+    """Use one of the roll's grants to add a detail.
+
+    A hard detail on a character in this roll is written on their sheet, on a
+    harm line when ``harm`` is set (the fourth harm makes them Overcome). Soft
+    details are only noted; scene, NPC and thing details are recorded here for
+    the caller to write where they belong. On a World-at-risk roll each added
+    detail proposes one Collateral Clock tick (ruling 8). This does not hold up
+    the roll: grants may be used after it is done.
+
+    Raises:
+        NotAllowedNow: the roll is not settled yet, or the grant is used.
+        NotYourTurn: the grant is for someone else.
+        Malformed: the grant does not exist, or the detail does not fit it or its target.
+    """
+    if state.outcome is None or state.phase is Phase.CANCELLED:
+        raise NotAllowedNow("Details are added once the roll is settled.")
+    if not 0 <= grant < len(state.outcome.grants):
+        raise Malformed("This roll has no such detail to add.")
+    if grant not in unused_grants(state):
+        raise NotAllowedNow("That detail has already been added.")
+    check_grant(state.outcome.grants[grant], actor, detail)
+    if detail.kind is DetailKind.SCENE and target.kind is not TargetKind.SCENE:
+        raise Malformed("A scene detail goes on the scene, not on someone.")
+    if detail.kind is not DetailKind.SCENE and target.kind is TargetKind.SCENE:
+        raise Malformed("Only scene details go on the scene list.")
+    if harm and (
+        detail.kind is not DetailKind.HARD
+        or detail.polarity is not Polarity.NEGATIVE
+        or target.kind not in (TargetKind.CHARACTER, TargetKind.NPC)
+    ):
+        raise Malformed("Only a hard, negative detail on a character or NPC can be harm.")
+    new = state
+    overcome = False
+    if target.kind is TargetKind.CHARACTER and detail.kind is DetailKind.HARD:
+        assert target.player is not None
+        sheet = state.character(target.player)
+        sheet = sheet.add_harm(detail.name) if harm else sheet.add_detail(detail)
+        overcome = sheet.overcome
+        new = _with_character(state, target.player, sheet)
+    elif target.kind is TargetKind.CHARACTER:
+        state.character(target.player if target.player is not None else -1)
+    record = AddedDetail(grant, actor, detail, target, harm)
+    new = replace(new, added=(*new.added, record))
+    tick = state.risk is Risk.WORLD and state.settings.suggest_collateral_ticks
+    return new, (DetailAdded(record, tick, overcome),)

@@ -18,7 +18,7 @@ from typing import Any
 
 from core.rules.errors import Malformed
 from core.rules.nsu.codec import from_plain, to_plain
-from core.rules.nsu.details import DetailKind, Polarity
+from core.rules.nsu.details import Detail, DetailKind, Polarity
 from core.rules.nsu.roll_actions import PlayerId, PoolKind
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.sheet import Aspect, Character, Die
@@ -164,6 +164,39 @@ class Outcome:
         return self.aspect_face + self.skill_shift
 
 
+class TargetKind(enum.Enum):
+    """Where a granted detail goes."""
+
+    CHARACTER = "character"  # a player character in this roll: written on their sheet
+    NPC = "npc"  # a person or creature: the caller writes it on the Npc
+    THING = "thing"  # an object or place property, kept by the caller
+    SCENE = "scene"  # the location's scene list, kept by the caller
+
+
+@dataclass(frozen=True)
+class DetailTarget:
+    """Who or what receives a detail: a player's character, or something named."""
+
+    kind: TargetKind
+    player: PlayerId | None = None
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.kind is TargetKind.CHARACTER) != (self.player is not None):
+            raise Malformed("A character target names its player; other targets do not.")
+
+
+@dataclass(frozen=True)
+class AddedDetail:
+    """A granted detail that has been added, and where it went."""
+
+    grant: int
+    by: PlayerId
+    detail: Detail
+    target: DetailTarget
+    harm: bool = False
+
+
 @dataclass(frozen=True)
 class RollState:
     """Everything about one Action Roll. Build with :func:`start_roll`."""
@@ -194,6 +227,7 @@ class RollState:
     outcome: Outcome | None = None
     effects: tuple[Effect, ...] = ()
     pending: tuple[Pending, ...] = ()
+    added: tuple[AddedDetail, ...] = ()
 
     def __post_init__(self) -> None:
         players = [p.player for p in self.participants]
@@ -367,3 +401,12 @@ class RollFinished(Event):
 @dataclass(frozen=True)
 class RollCancelled(Event):
     by: PlayerId
+
+
+@dataclass(frozen=True)
+class DetailAdded(Event):
+    """A granted detail was added; ``collateral_tick`` proposes a tick (ruling 8)."""
+
+    added: AddedDetail
+    collateral_tick: bool
+    overcome: bool = False

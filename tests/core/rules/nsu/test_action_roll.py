@@ -17,7 +17,9 @@ from core.rules.nsu.action_roll import (
     ChooseSkill,
     ChooseSkillSign,
     CreateSkill,
+    DetailAdded,
     DetailGrant,
+    DetailTarget,
     Edge,
     EffectKind,
     EndangerSentiment,
@@ -39,15 +41,18 @@ from core.rules.nsu.action_roll import (
     Side,
     StateOutcome,
     TakeHelperDie,
+    TargetKind,
     Winner,
     action_from_dict,
     action_to_dict,
+    add_granted_detail,
     apply,
     check_grant,
     choose_arbiters,
     combine_edges,
     expected,
     start_roll,
+    unused_grants,
     who_may_act,
     winner_for,
 )
@@ -732,3 +737,95 @@ def test_settings_default_to_the_rulings_and_show_in_help() -> None:
     assert all(line.default is True and line.ruling in (6, 8) and line.summary for line in lines)
     custom = NsuSettings(sentiment_moves_on_tie=False)
     assert NsuSettings.from_dict(custom.to_dict()) == custom
+
+
+# -- adding the granted details -------------------------------------------------------------
+
+
+def _arbiters_big_win(sheet: Character | None = None, risk: Risk = Risk.WORLD) -> RollState:
+    # World at risk: the player holds the mood die (1) against the aspect die (8).
+    faces = (8, 1) if risk is Risk.WORLD else (1, 8)
+    return keep_own(rolled(to_prepare(new_roll(sheet), risk=risk), *faces))
+
+
+def test_details_wait_until_the_roll_is_settled() -> None:
+    state = to_prepare(new_roll())
+    with pytest.raises(NotAllowedNow):
+        add_granted_detail(state, ARBITER, 0, Detail("Winded"), DetailTarget(TargetKind.NPC))
+
+
+def test_a_granted_hard_detail_is_written_on_the_characters_sheet() -> None:
+    state = _arbiters_big_win()
+    target = DetailTarget(TargetKind.CHARACTER, ROLLER)
+    state, _events = add_granted_detail(state, ARBITER, 0, Detail("Soaked"), target)
+    assert state.sheet.details == (Detail("Soaked"),)
+    assert unused_grants(state) == (1,)
+    assert [p.player for p in state.changed_sheets()] == [ROLLER]
+    assert RollState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+
+
+def test_arbiters_may_count_a_detail_as_harm_and_the_fourth_overcomes() -> None:
+    sheet = character().add_harm("Bruised").add_harm("Shaken").add_harm("Cut")
+    state = _arbiters_big_win(sheet, Risk.CHARACTER)
+    target = DetailTarget(TargetKind.CHARACTER, ROLLER)
+    state, events = add_granted_detail(state, ARBITER, 0, Detail("Concussed"), target, harm=True)
+    assert state.sheet.harms[-1] == "Concussed" and state.sheet.overcome
+    assert isinstance(events[0], DetailAdded) and events[0].overcome
+    with pytest.raises(NotAllowedNow):
+        add_granted_detail(state, ARBITER, 1, Detail("Broken arm"), target, harm=True)
+
+
+def test_only_a_hard_negative_detail_can_be_harm() -> None:
+    state = _arbiters_big_win()
+    target = DetailTarget(TargetKind.CHARACTER, ROLLER)
+    good = Detail("Wiser", polarity=Polarity.POSITIVE)
+    with pytest.raises(Malformed):
+        add_granted_detail(state, ARBITER, 0, good, target, harm=True)
+    soft = Detail("Stumbles", DetailKind.SOFT)
+    with pytest.raises(Malformed):
+        add_granted_detail(state, ARBITER, 0, soft, target, harm=True)
+
+
+def test_each_grant_is_used_once_and_only_by_its_adders() -> None:
+    state = _arbiters_big_win()
+    target = DetailTarget(TargetKind.NPC, name="Warden")
+    with pytest.raises(NotYourTurn):
+        add_granted_detail(state, ROLLER, 0, Detail("Alerted"), target)
+    state, _ = add_granted_detail(state, ARBITER2, 0, Detail("Alerted"), target)
+    with pytest.raises(NotAllowedNow):
+        add_granted_detail(state, ARBITER, 0, Detail("Angry"), target)
+    with pytest.raises(Malformed):
+        add_granted_detail(state, ARBITER, 5, Detail("Angry"), target)
+
+
+def test_a_soft_detail_is_noted_but_not_written() -> None:
+    state = _arbiters_big_win()
+    target = DetailTarget(TargetKind.CHARACTER, ROLLER)
+    state, _ = add_granted_detail(state, ARBITER, 0, Detail("Stumbles", DetailKind.SOFT), target)
+    assert state.sheet.details == () and unused_grants(state) == (1,)
+
+
+def test_a_scene_detail_goes_only_on_the_scene() -> None:
+    state = _arbiters_big_win()
+    scene = Detail("Bridge collapsed", DetailKind.SCENE)
+    with pytest.raises(Malformed):
+        add_granted_detail(state, ARBITER, 0, scene, DetailTarget(TargetKind.CHARACTER, ROLLER))
+    with pytest.raises(Malformed):
+        add_granted_detail(state, ARBITER, 0, Detail("Wanted"), DetailTarget(TargetKind.SCENE))
+    state, _ = add_granted_detail(state, ARBITER, 0, scene, DetailTarget(TargetKind.SCENE))
+    assert state.added[0].target.kind is TargetKind.SCENE
+
+
+def test_each_detail_from_a_world_at_risk_roll_proposes_a_collateral_tick() -> None:
+    _, events = add_granted_detail(
+        _arbiters_big_win(), ARBITER, 0, Detail("Trampled crops"), DetailTarget(TargetKind.THING)
+    )
+    assert isinstance(events[0], DetailAdded) and events[0].collateral_tick
+    _state, events = add_granted_detail(
+        _arbiters_big_win(risk=Risk.CHARACTER),
+        ARBITER,
+        0,
+        Detail("Bruised"),
+        DetailTarget(TargetKind.CHARACTER, ROLLER),
+    )
+    assert isinstance(events[0], DetailAdded) and not events[0].collateral_tick

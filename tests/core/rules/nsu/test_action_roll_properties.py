@@ -20,6 +20,7 @@ from core.rules.nsu.action_roll import (
     ChooseSkill,
     ChooseSkillSign,
     CreateSkill,
+    DetailTarget,
     EffectKind,
     EndangerSentiment,
     Help,
@@ -35,11 +36,13 @@ from core.rules.nsu.action_roll import (
     SetAspectEdge,
     StateOutcome,
     TakeHelperDie,
+    TargetKind,
+    add_granted_detail,
     apply,
     expected,
     start_roll,
 )
-from core.rules.nsu.details import MAX_HARMS
+from core.rules.nsu.details import MAX_HARMS, Detail, DetailKind, Polarity
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.sheet import Aspect, Character, Mood, SentimentState
 from core.rules.rng import SeededRng
@@ -120,6 +123,22 @@ _BUILDERS: dict[ActionKind, st.SearchStrategy[Callable[[int], Action]]] = {
 }
 
 
+_DETAIL_ARGS = st.tuples(
+    st.integers(-1, 2),
+    st.builds(
+        Detail,
+        st.sampled_from(["Winded", "Lucky", "Mud"]),
+        st.sampled_from(DetailKind),
+        st.sampled_from(Polarity),
+    ),
+    st.one_of(
+        st.builds(DetailTarget, st.just(TargetKind.CHARACTER), _PLAYER),
+        st.builds(DetailTarget, st.sampled_from([TargetKind.NPC, TargetKind.SCENE])),
+    ),
+    st.booleans(),
+)
+
+
 def action_of(kind: ActionKind, actor: int, draw: st.DrawFn) -> Action:
     return draw(_BUILDERS[kind])(actor)
 
@@ -135,7 +154,10 @@ def check_invariants(before: RollState, after: RollState, start: RollState) -> N
         assert all(0 <= m.level <= m.die.boxes for m in sheet.moods)
         assert sum(m.overloaded for m in sheet.moods) <= 1
         assert len(sheet.harms) <= MAX_HARMS
-        assert sheet.harms == start.character(p.player).harms
+        new_harms = tuple(
+            a.detail.name for a in after.added if a.harm and a.target.player == p.player
+        )
+        assert sheet.harms == start.character(p.player).harms + new_harms
         old = before.character(p.player).sentiments
         first = start.character(p.player).sentiments
         for a, b in zip(old, sheet.sentiments, strict=True):
@@ -163,10 +185,12 @@ def run_random_actions(start: RollState, seed: int, data: st.DataObject, steps: 
         else:
             kind = data.draw(st.sampled_from(ActionKind))
             actor = data.draw(_PLAYER)
-        action = action_of(kind, actor, data.draw)
         stored = hash(state)
         try:
-            new_state, _ = apply(state, action, rng)
+            if state.outcome is not None and data.draw(st.booleans()):
+                new_state, _ = add_granted_detail(state, actor, *data.draw(_DETAIL_ARGS))
+            else:
+                new_state, _ = apply(state, action_of(kind, actor, data.draw), rng)
         except StonetableError as error:
             assert error.message
             assert hash(state) == stored
