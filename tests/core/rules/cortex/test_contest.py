@@ -702,3 +702,20 @@ def test_state_of_a_contest_round_trips_at_every_step(play: Driver) -> None:
     # Driver checks Table.from_dict(step.table.to_dict()) == step.table on every call.
     contest_to_yielding(play, (7, 5), (3, 2))
     assert Table.from_dict(play.table.to_dict()) == play.table
+
+
+def test_allowed_actions_follow_the_turn(play: Driver) -> None:
+    from core.rules.cortex.allowed import allowed_actions
+
+    assert a.StartTest in allowed_actions(play.table, CLARK_USER)
+    assert allowed_actions(play.table, 555) == frozenset()
+    play(CLARK_USER, a.StartContest("Clark", "Lex"))
+    assert a.RollPool in allowed_actions(play.table, CLARK_USER)
+    assert a.OfferAid in allowed_actions(play.table, LOIS_USER)
+    assert a.RollPool not in allowed_actions(play.table, WATCHTOWER)
+    build(play, CLARK_USER, value("Justice"))
+    play(CLARK_USER, a.RollPool(), 7)
+    play(CLARK_USER, a.Settle())
+    assert {a.GiveIn, a.RollPool} <= allowed_actions(play.table, WATCHTOWER)
+    assert a.Interfere in allowed_actions(play.table, CHLOE_USER)
+    assert a.GiveIn not in allowed_actions(play.table, CLARK_USER)

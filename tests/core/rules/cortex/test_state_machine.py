@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.rules.cortex import actions as a
+from core.rules.cortex.allowed import allowed_actions
 from core.rules.cortex.contest import acting_users, apply
 from core.rules.cortex.dice import Die
 from core.rules.cortex.pool import Pick, PickKind
@@ -176,6 +177,8 @@ def check_invariants(table: Table) -> dict[str, object]:
     c = table.conflict
     if c is not None and c.phase is not Phase.DONE:
         assert acting_users(table)
+        for user in acting_users(table):
+            assert allowed_actions(table, user) - {a.EndScene, a.EndEpisode}
     return data
 
 
@@ -197,6 +200,7 @@ def run(data: st.DataObject, steps: int) -> None:
             action = options[data.draw(st.integers(0, len(options) - 1))]
             if data.draw(st.integers(0, 5)) > 0:
                 user = plausible_user(table, action, user)
+        allowed = allowed_actions(table, user)
         try:
             result = apply(table, user, action, SeededRng(step))
         except (Malformed, NotAllowedNow, NotYourTurn) as exc:
@@ -206,6 +210,7 @@ def run(data: st.DataObject, steps: int) -> None:
         except Exception:
             print("failed:", user, action)
             raise
+        assert type(action) in allowed, f"{type(action).__name__} accepted but not offered"
         table = result.table
         REACHED[(type(action).__name__, table.conflict.phase.value if table.conflict else "")] += 1
         before = check_invariants(table)
