@@ -21,6 +21,11 @@ which kinds of action. The phases run in rulebook order:
    sentiments that need a choice are made here.
 9. ``DONE`` - :attr:`RollState.outcome` and the sheets hold everything.
 
+Before the dice are rolled the roller or an Arbiter may call the roll off
+(``CANCELLED``; every sheet goes back). Once settled, the grants of the
+results row are spent with :func:`add_granted_detail`, which never holds the
+roll up.
+
 The values live in :mod:`~core.rules.nsu.roll_actions` (what players send)
 and :mod:`~core.rules.nsu.roll_state` (the state and events); this module is
 the machine, and re-exports both so callers import from one place.
@@ -101,7 +106,7 @@ from core.rules.nsu.roll_state import (
     mood_edge_for,
 )
 from core.rules.nsu.settings import NsuSettings
-from core.rules.nsu.sheet import Character, Die, SentimentState
+from core.rules.nsu.sheet import SKILL_LINES, Character, Die, SentimentState
 from core.rules.nsu.terms import (
     Edge,
     ResultRow,
@@ -224,7 +229,7 @@ def expected(state: RollState) -> tuple[Expectation, ...]:
         if state.skill is None:
             if state.sheet.skills:
                 out.append(Expectation(ActionKind.CHOOSE_SKILL, me))
-            if len(state.sheet.skills) < 6:
+            if len(state.sheet.skills) < SKILL_LINES:
                 out.append(Expectation(ActionKind.CREATE_SKILL, me))
         if state.risked_sentiment is None and state.sheet.usable_sentiments:
             out.append(Expectation(ActionKind.RISK_SENTIMENT, me))
@@ -394,12 +399,15 @@ def apply(state: RollState, action: Action, rng: Rng) -> tuple[RollState, tuple[
         NotYourTurn: it is open, but for other players.
         Malformed: the action's content can never be valid (a missing line, say).
     """
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise Malformed("That is not a step of an Action Roll.")
     open_now = {e.kind: e.players for e in expected(state)}
     if action.kind not in open_now:
         raise NotAllowedNow(f"Not now. {_PHASE_HINTS[state.phase]}")
     if action.actor not in open_now[action.kind]:
         raise NotYourTurn(f"That's for someone else. {_PHASE_HINTS[state.phase]}")
-    new_state, events = _HANDLERS[type(action)](state, action, rng)
+    new_state, events = handler(state, action, rng)
     return new_state, tuple(events)
 
 
@@ -564,7 +572,9 @@ def _keep_die(state: RollState, action: KeepDie, rng: Rng) -> tuple[RollState, l
     if pool.kept is not None:
         raise NotAllowedNow("That die has already been chosen.")
     if action.actor not in _pickers(state, pool):
-        raise NotYourTurn("With advantage the roller picks; with disadvantage the Arbiters pick.")
+        raise NotYourTurn(
+            "With advantage whoever rolled picks; with disadvantage the Arbiters pick."
+        )
     kept = replace(pool, kept=action.index)
     if action.pool is PoolKind.ASPECT:
         new = replace(state, aspect_pool=kept)

@@ -9,6 +9,7 @@ import pytest
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.action_roll import (
+    Action,
     ActionKind,
     CancelRoll,
     ChooseAspect,
@@ -829,3 +830,8 @@ def test_each_detail_from_a_world_at_risk_roll_proposes_a_collateral_tick() -> N
         DetailTarget(TargetKind.CHARACTER, ROLLER),
     )
     assert isinstance(events[0], DetailAdded) and not events[0].collateral_tick
+
+
+def test_something_that_is_not_a_roll_step_is_malformed() -> None:
+    with pytest.raises(Malformed):
+        apply(new_roll(), Action(ROLLER), ScriptedRng([]))
