@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import TypeAlias
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.codec import from_plain, to_plain
@@ -31,12 +32,17 @@ from core.rules.nsu.details import MAX_HARMS, Detail, DetailKind, clean_label
 from core.rules.nsu.terms import Aspect as Aspect
 from core.rules.nsu.terms import Die as Die
 
-RECOVERY_POINT_CAP = 4
+RECOVERY_POINT_CAP = 4  # the four Recovery Point boxes beside Overcome (ruling 11)
 SKILL_LINES = 6
 SENTIMENT_LINES = 3
 STARTING_SKILL_MODIFIER = 1
 NEW_SKILL_MODIFIER = 0
 
+
+Harm: TypeAlias = str
+"""A harm detail's label, written on one of the four harm lines."""
+Scar: TypeAlias = str
+"""What a recovered harm leaves behind; never counts as harm."""
 
 MOOD_LINE_DICE: tuple[Die, ...] = (Die.D8, Die.D8, Die.D6, Die.D6, Die.D4, Die.D4)
 
@@ -159,8 +165,8 @@ class Character:
     skills: tuple[Skill, ...] = ()
     sentiments: tuple[Sentiment, ...] = (Sentiment(), Sentiment(), Sentiment())
     details: tuple[Detail, ...] = ()
-    harms: tuple[str, ...] = ()
-    scars: tuple[str, ...] = ()
+    harms: tuple[Harm, ...] = ()
+    scars: tuple[Scar, ...] = ()
     recovery_points: int = 0
     rumours: tuple[str, ...] = ()
 
