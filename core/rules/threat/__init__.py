@@ -10,16 +10,22 @@ Modules, each pure (no I/O, no clock, no global random):
 - :mod:`.odds` gives exact odds and the ``python -m core odds threat`` command.
 - :mod:`.sheet` is the character sheet value.
 - :mod:`.panel` is the roll panel state machine the bot drives.
+- :mod:`.table` seats members with a sheet, applies Mini App sheet edits and
+  runs the ``threat.roll`` panel for the bot.
 """
 
 from __future__ import annotations
 
 from core.rules.registry import GameSystem
 from core.rules.threat.odds import ODDS_COMMAND
+from core.rules.threat.table import ROLL_PANEL, ThreatCampaign, ThreatRollPanel
 
 SYSTEM = GameSystem(
     key="threat",
     name="Threat dice",
     summary="Roll d6s for your approach; the GM's d8 threat dice cut the result. Burn Momentum.",
     odds=ODDS_COMMAND,
+    campaign=ThreatCampaign(),
+    panels={ROLL_PANEL: ThreatRollPanel()},
+    roll_panel=ROLL_PANEL,
 )

@@ -1,0 +1,541 @@
+"""Threat dice at the table: the campaign, the sheets and the roll panel.
+
+This adapts the pure rules (:mod:`.panel`, :mod:`.sheet`) to the shared
+contract in :mod:`core.rules.table`: panel state and sheets are JSON, actions
+arrive as strings from buttons, and Momentum moves on the roller's sheet.
+
+Decisions (see docs/rules/threat.md, "Playing in the bot"):
+- The campaign host is the GM. Every member gets a fresh sheet when seated
+  (a sheet that is already there, from an earlier stay, is kept).
+- Anyone in the game may open a roll for themselves; only the GM opens one for
+  another player (``for=<player id>``). The GM of the roll is the campaign's GM.
+- Notation (``3d2t``) fixes the action dice: the roller then cannot pick an
+  approach, only bonuses. Text that is not threat notation at all is
+  :class:`Malformed` (``/roll`` then rolls ordinary dice); threat notation out of
+  range is :class:`NotAllowedNow` with the reason, so the player sees it.
+- The roller's sheet is the source of truth for Momentum and harm: a roll reads
+  them before every action and writes each Momentum change back.
+- Sheet edits (the Mini App): a player changes their own approaches and notes,
+  moves their own Momentum by one (+1, or -1 which at 0 gives 1 harm and resets
+  the track), takes 1 harm or pays 1 Momentum instead. The GM may move anyone's
+  Momentum, set it directly, mark and heal anyone's harm. Nobody else edits a
+  sheet that is not theirs; only the GM heals.
+
+Invariants: panel state is ``{"v": 1, "panel": Panel.to_dict(), "fixed": bool}``;
+every sheet written is ``Sheet.to_dict()`` of a valid :class:`Sheet`; a refused
+action or edit raises and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.registry import CampaignRules
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Role, Table
+from core.rules.threat import momentum as track
+from core.rules.threat.notation import parse
+from core.rules.threat.odds import Odds, pool_odds
+from core.rules.threat.panel import (
+    Action,
+    ActionKind,
+    BurnMomentum,
+    Cancel,
+    ChooseApproach,
+    Join,
+    KeepRoll,
+    Leave,
+    MomentumChanged,
+    Panel,
+    RollDice,
+    SetBonus,
+    SetOutsideAssist,
+    SetThreat,
+    Stage,
+    act,
+    open_panel,
+)
+from core.rules.threat.roll import IMPOSSIBLE_LEVEL, THREAT_MIN, Bonus, NoRoll, RollOutcome
+from core.rules.threat.sheet import Approach, Sheet
+
+ROLL_PANEL = "threat.roll"
+STATE_VERSION = 1
+THREAT_LEVELS = tuple(range(THREAT_MIN, IMPOSSIBLE_LEVEL + 1))
+ON, OFF = "on", "off"
+
+# Threat notation in shape (digits, d, optional level and t), in or out of range.
+_THREAT_SHAPE = re.compile(r"\s*[0-9]+\s*d\s*(?:[+-]?\s*[0-9]+\s*t)?\s*", re.ASCII | re.IGNORECASE)
+_FOR = re.compile(r"for=([0-9]{1,15})", re.ASCII)
+
+
+def looks_like_threat_notation(text: str) -> bool:
+    """Whether ``text`` is shaped like ``NdMt`` (whatever its numbers)."""
+    return _THREAT_SHAPE.fullmatch(text) is not None
+
+
+def read_sheet(data: Json) -> Sheet:
+    """A member's sheet; an empty mapping is a fresh sheet.
+
+    Raises:
+        Malformed: the stored data is not a sheet.
+    """
+    return Sheet() if not data else Sheet.from_dict(data)
+
+
+def game_master(table: Table) -> int:
+    """The player who runs the game.
+
+    Raises:
+        NotAllowedNow: the game has no GM.
+    """
+    gms = sorted(table.with_role(Role.GAME_MASTER))
+    if not gms:
+        raise NotAllowedNow("This game has no GM, so nobody can set the threat.")
+    return gms[0]
+
+
+# --- the campaign and the sheets -----------------------------------------------
+
+
+class ThreatCampaign(CampaignRules):
+    """Seats members with a sheet and applies the sheet edits the rules allow."""
+
+    has_game_master = True
+
+    def new_state(self) -> Json:
+        return {"v": STATE_VERSION}
+
+    def seated(self, table: Table, player_id: int) -> tuple[Json, Json]:
+        seat = table.seat(player_id)
+        existing = seat.sheet if seat is not None else {}
+        try:
+            sheet = read_sheet(existing)
+        except Malformed:
+            sheet = Sheet()
+        return table.state, sheet.to_dict()
+
+    def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
+        """Apply one Mini App edit to a sheet.
+
+        ``payload["player"]`` names the sheet (default: the actor's own).
+
+        Raises:
+            Malformed: unknown edit or bad values.
+            NotYourTurn: the actor may not change that sheet that way.
+            NotAllowedNow: the rules forbid it now (e.g. paying Momentum at 0).
+        """
+        edit = _EDITS.get(action)
+        if edit is None:
+            raise Malformed("That can't be changed here.")
+        target = _target(payload, actor)
+        seat = table.seat(target)
+        if seat is None:
+            raise NotAllowedNow("That player isn't in this game.")
+        if action not in may_edit(table, actor, target):
+            actor_seat = table.seat(actor)
+            if actor_seat is None or (actor != target and Role.GAME_MASTER not in actor_seat.roles):
+                raise NotYourTurn("You can only change your own sheet.")
+            if actor != target:
+                raise NotYourTurn("Only the player changes their own approaches and notes.")
+            raise NotYourTurn("Only the GM can do that.")
+        sheet = read_sheet(seat.sheet)
+        changed = edit.apply(sheet, payload)
+        return Outcome(state=table.state, sheets={target: changed.to_dict()})
+
+
+@dataclass(frozen=True)
+class _Edit:
+    owner: bool  # the sheet's owner may do it
+    gm: bool  # the GM may do it on any sheet
+
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        raise NotImplementedError
+
+
+class _SetApproach(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        return sheet.with_approach(_text(payload, "name"), _number(payload, "value"))
+
+
+class _RemoveApproach(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        return sheet.without_approach(_text(payload, "name"))
+
+
+class _Notes(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        notes = payload.get("notes", "")
+        if not isinstance(notes, str):
+            raise Malformed("Notes are text.")
+        return sheet.with_notes(notes.replace("\r\n", "\n"))
+
+
+class _GainMomentum(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        if sheet.momentum >= track.MOMENTUM_MAX:
+            raise NotAllowedNow(f"Momentum is already at {track.MOMENTUM_MAX}.")
+        return sheet.gain_momentum()[0]
+
+
+class _LoseMomentum(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        return sheet.lose_momentum()[0]
+
+
+class _SetMomentum(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        return sheet.with_momentum(_number(payload, "value"))
+
+
+class _TakeHarm(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        return sheet.take_harm(1)
+
+
+class _PayInstead(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        return sheet.lose_momentum_instead_of_harm()[0]
+
+
+class _Heal(_Edit):
+    def apply(self, sheet: Sheet, payload: Json) -> Sheet:
+        if sheet.harm == 0:
+            raise NotAllowedNow("There is no harm to heal.")
+        return sheet.heal(1)
+
+
+_EDITS: dict[str, _Edit] = {
+    "approach.set": _SetApproach(owner=True, gm=False),
+    "approach.remove": _RemoveApproach(owner=True, gm=False),
+    "notes": _Notes(owner=True, gm=False),
+    "momentum.gain": _GainMomentum(owner=True, gm=True),
+    "momentum.lose": _LoseMomentum(owner=True, gm=True),
+    "momentum.set": _SetMomentum(owner=False, gm=True),
+    "harm.take": _TakeHarm(owner=True, gm=True),
+    "harm.instead": _PayInstead(owner=True, gm=True),
+    "harm.heal": _Heal(owner=False, gm=True),
+}
+SHEET_EDITS: tuple[str, ...] = tuple(_EDITS)
+
+
+def may_edit(table: Table, viewer: int, target: int) -> frozenset[str]:
+    """The sheet edits ``viewer`` may make on ``target``'s sheet (for showing forms)."""
+    seat = table.seat(viewer)
+    if seat is None or table.seat(target) is None:
+        return frozenset()
+    is_gm = Role.GAME_MASTER in seat.roles
+    return frozenset(
+        name
+        for name, edit in _EDITS.items()
+        if (viewer == target and edit.owner) or (is_gm and edit.gm)
+    )
+
+
+def _target(payload: Json, actor: int) -> int:
+    player = payload.get("player", actor)
+    if isinstance(player, str) and player.isdigit():
+        player = int(player)
+    if isinstance(player, bool) or not isinstance(player, int):
+        raise Malformed("That sheet is not known.")
+    return player
+
+
+def _text(payload: Json, key: str) -> str:
+    value = payload.get(key)
+    if not isinstance(value, str):
+        raise Malformed(f"The {key} is missing.")
+    return value
+
+
+def _number(payload: Json, key: str) -> int:
+    value = payload.get(key)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Malformed(f"The {key} must be a whole number.")
+    return value
+
+
+# --- the roll panel ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button anyone may press now.
+
+    Attributes:
+        kind: the panel action.
+        argument: the action's argument as the button carries it.
+        selected: the option is the current one (a threat level, a bonus, an approach).
+    """
+
+    kind: ActionKind
+    argument: str = ""
+    selected: bool = False
+
+
+@dataclass(frozen=True)
+class RollView:
+    """Everything the edges show of a roll: data, not text.
+
+    Attributes:
+        panel: the roll.
+        fixed: the action dice were set by notation.
+        approaches: the roller's approaches (buttons carry their index).
+        momentum: the roller's Momentum now.
+        choices: the buttons, in a stable order.
+        odds: exact odds before the roll, when the pool can be rolled.
+        no_roll: why no dice will be needed, when set up that way.
+        burn_preview: what a burn would make of the roll.
+    """
+
+    panel: Panel
+    fixed: bool
+    approaches: tuple[Approach, ...]
+    momentum: int
+    choices: tuple[Choice, ...]
+    odds: Odds | None
+    no_roll: NoRoll | None
+    burn_preview: RollOutcome | None
+
+
+def _load(state: Json) -> tuple[Panel, bool]:
+    try:
+        if state.get("v") != STATE_VERSION:
+            raise Malformed("This roll can't be read any more. Start a new one.")
+        fixed = state["fixed"]
+        if not isinstance(fixed, bool):
+            raise Malformed("This roll can't be read any more. Start a new one.")
+        return Panel.from_dict(state["panel"]), fixed
+    except (KeyError, TypeError, AttributeError):
+        raise Malformed("This roll can't be read any more. Start a new one.") from None
+
+
+def _dump(panel: Panel, fixed: bool) -> Json:
+    return {"v": STATE_VERSION, "panel": panel.to_dict(), "fixed": fixed}
+
+
+def _roller_sheet(table: Table, panel: Panel) -> Sheet | None:
+    seat = table.seat(panel.roller)
+    return None if seat is None else read_sheet(seat.sheet)
+
+
+def _synced(panel: Panel, sheet: Sheet | None) -> Panel:
+    """The panel with the roller's Momentum and harm as the sheet has them now."""
+    if sheet is None:
+        return panel
+    if panel.stage is Stage.SETUP:
+        return replace(panel, momentum=sheet.momentum, harm=sheet.harm)
+    if panel.stage is Stage.ROLLED and track.can_burn(sheet.momentum):
+        return replace(panel, momentum=sheet.momentum)
+    return panel
+
+
+def roll_view(table: Table, state: Json) -> RollView:
+    """What a roll looks like now, for rendering."""
+    stored, fixed = _load(state)
+    sheet = _roller_sheet(table, stored)
+    panel = _synced(stored, sheet)
+    approaches = () if sheet is None or fixed else sheet.approaches
+    choices = _choices(table, panel, approaches)
+    odds: Odds | None = None
+    no_roll = None
+    if panel.stage is Stage.SETUP and panel.approach is not None:
+        pool = panel.pool
+        no_roll = pool.no_roll
+        if no_roll is None and pool.action_dice > 0:
+            odds = pool_odds(pool)
+    momentum = panel.momentum if sheet is None or panel.stage is not Stage.SETUP else sheet.momentum
+    if panel.stage in (Stage.DONE, Stage.CANCELLED) and sheet is not None:
+        momentum = sheet.momentum
+    return RollView(
+        panel=panel,
+        fixed=fixed,
+        approaches=approaches,
+        momentum=momentum,
+        choices=choices,
+        odds=odds,
+        no_roll=no_roll,
+        burn_preview=panel.burn_preview(),
+    )
+
+
+def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tuple[Choice, ...]:
+    may = panel.who_may()
+    found: list[Choice] = []
+    if ActionKind.SET_THREAT in may:
+        found += [
+            Choice(ActionKind.SET_THREAT, str(level), level == panel.threat_level)
+            for level in THREAT_LEVELS
+        ]
+    if ActionKind.CHOOSE_APPROACH in may:
+        found += [
+            Choice(
+                ActionKind.CHOOSE_APPROACH,
+                str(index),
+                a.name == panel.approach_name and a.value == panel.approach,
+            )
+            for index, a in enumerate(approaches)
+        ]
+    if ActionKind.SET_BONUS in may:
+        found += [
+            Choice(ActionKind.SET_BONUS, f"{bonus.value}.{OFF if on else ON}", on)
+            for bonus, on in ((Bonus.EXPERTISE, panel.expertise), (Bonus.ABILITY, panel.ability))
+        ]
+    bystanders = set(table.seats) - {panel.gm, panel.roller}
+    if ActionKind.JOIN in may and bystanders:
+        found.append(Choice(ActionKind.JOIN))
+    if ActionKind.LEAVE in may:
+        found.append(Choice(ActionKind.LEAVE))
+    if ActionKind.OUTSIDE_ASSIST in may:
+        outside = panel.assist is not None
+        found.append(Choice(ActionKind.OUTSIDE_ASSIST, OFF if outside else ON, outside))
+    for kind in (ActionKind.ROLL, ActionKind.BURN, ActionKind.KEEP, ActionKind.CANCEL):
+        if kind in may:
+            found.append(Choice(kind))
+    return tuple(found)
+
+
+_PROBES: dict[ActionKind, Action] = {
+    ActionKind.SET_THREAT: SetThreat(0),
+    ActionKind.CHOOSE_APPROACH: ChooseApproach("probe", 0),
+    ActionKind.SET_BONUS: SetBonus(Bonus.EXPERTISE, True),
+    ActionKind.JOIN: Join(),
+    ActionKind.LEAVE: Leave(),
+    ActionKind.OUTSIDE_ASSIST: SetOutsideAssist(True),
+    ActionKind.ROLL: RollDice(),
+    ActionKind.BURN: BurnMomentum(),
+    ActionKind.KEEP: KeepRoll(),
+    ActionKind.CANCEL: Cancel(),
+}
+
+
+def _switch(argument: str) -> bool:
+    if argument == ON:
+        return True
+    if argument == OFF:
+        return False
+    raise Malformed("That button is out of date.")
+
+
+class ThreatRollPanel:
+    """The ``threat.roll`` panel: one action roll, from setup to result."""
+
+    kind = ROLL_PANEL
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        """Open a roll. ``argument``: ``[for=<player id>] [notation]``.
+
+        Raises:
+            Malformed: the text is not threat notation (``/roll`` rolls ordinary dice).
+            NotAllowedNow: threat notation out of range, or no such player.
+            NotYourTurn: someone other than the GM opens a roll for another player.
+        """
+        roller = actor
+        rest = argument
+        found = _FOR.search(argument)
+        if found is not None:
+            roller = int(found[1])
+            rest = (argument[: found.start()] + " " + argument[found.end() :]).strip()
+        notation = rest.strip()
+        if notation and not looks_like_threat_notation(notation):
+            raise Malformed(f"“{notation[:40]}” is not threat dice notation.")
+        gm = game_master(table)
+        if roller != actor and actor != gm:
+            raise NotYourTurn("Only the GM asks another player for a roll.")
+        seat = table.seat(roller)
+        if seat is None:
+            raise NotAllowedNow("That player isn't in this game. They can /join first.")
+        sheet = read_sheet(seat.sheet)
+        if notation:
+            try:
+                parsed = parse(notation)
+            except Malformed as error:
+                raise NotAllowedNow(error.message) from None
+            panel = open_panel(
+                gm,
+                roller,
+                momentum=sheet.momentum,
+                harm=sheet.harm,
+                threat_level=parsed.threat_level,
+                action_dice=parsed.action_dice,
+            )
+        else:
+            panel = open_panel(gm, roller, momentum=sheet.momentum, harm=sheet.harm)
+        return Outcome(state=_dump(panel, bool(notation)))
+
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
+        """Apply one button press (the action is an :class:`ActionKind` value).
+
+        Raises:
+            Malformed, NotAllowedNow, NotYourTurn: as the panel's rules say.
+        """
+        stored, fixed = _load(state)
+        try:
+            kind = ActionKind(action)
+        except ValueError:
+            raise Malformed("That button is out of date.") from None
+        sheet = _roller_sheet(table, stored)
+        panel = _synced(stored, sheet)
+        if kind not in panel.allowed(actor):
+            act(panel, actor, _PROBES[kind], rng)  # raises the panel's own refusal
+            raise NotAllowedNow("That can't be done now.")  # pragma: no cover
+        if kind is ActionKind.BURN and sheet is not None and not track.can_burn(sheet.momentum):
+            raise NotAllowedNow(
+                f"Your Momentum is {sheet.momentum} now: you need {track.BURN_MINIMUM} to burn."
+            )
+        step = act(panel, actor, self._action(kind, argument, panel, fixed, sheet), rng)
+        sheets: dict[int, Json] = {}
+        if sheet is not None:
+            changed = sheet
+            for event in step.events:
+                if isinstance(event, MomentumChanged):
+                    changed = changed.after(event.change)
+            if changed != sheet:
+                sheets[panel.roller] = changed.to_dict()
+        closed = step.panel.stage in (Stage.DONE, Stage.CANCELLED)
+        return Outcome(
+            state=_dump(step.panel, fixed), events=step.events, closed=closed, sheets=sheets
+        )
+
+    @staticmethod
+    def _action(
+        kind: ActionKind, argument: str, panel: Panel, fixed: bool, sheet: Sheet | None
+    ) -> Action:
+        if kind is ActionKind.SET_THREAT:
+            try:
+                return SetThreat(int(argument))
+            except ValueError:
+                raise Malformed("Threat runs from -2 to +4 (+4 is impossible).") from None
+        if kind is ActionKind.CHOOSE_APPROACH:
+            if fixed:
+                raise NotAllowedNow(f"The dice for this roll are set: {panel.approach}d.")
+            approaches = () if sheet is None else sheet.approaches
+            if not argument.isdigit() or int(argument) >= len(approaches):
+                raise NotAllowedNow("That approach is no longer on your sheet.")
+            chosen = approaches[int(argument)]
+            return ChooseApproach(chosen.name, chosen.value)
+        if kind is ActionKind.SET_BONUS:
+            name, _, switch = argument.partition(".")
+            try:
+                bonus = Bonus(name)
+            except ValueError:
+                raise Malformed("That button is out of date.") from None
+            return SetBonus(bonus, _switch(switch))
+        if kind is ActionKind.OUTSIDE_ASSIST:
+            return SetOutsideAssist(_switch(argument))
+        return _PROBES[kind]
+
+
+def sheet_of(seat_sheet: Mapping[str, Any]) -> Sheet:
+    """A member's sheet for display; unreadable data shows as a fresh sheet."""
+    try:
+        return read_sheet(seat_sheet)
+    except Malformed:
+        return Sheet()

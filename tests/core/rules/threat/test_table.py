@@ -1,0 +1,382 @@
+"""Threat dice at the table: seating, sheet edits and the threat.roll panel adapter."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
+from core.rules.registry import default_registry
+from core.rules.rng import ScriptedRng, SeededRng
+from core.rules.table import Json, Outcome, Role, Seat, Table
+from core.rules.threat.dice import Result
+from core.rules.threat.panel import ActionKind, Finished, Stage
+from core.rules.threat.sheet import Approach, Sheet
+from core.rules.threat.table import (
+    ROLL_PANEL,
+    ThreatCampaign,
+    ThreatRollPanel,
+    looks_like_threat_notation,
+    may_edit,
+    roll_view,
+)
+
+GM, ANA, BO, CY = 1, 2, 3, 4
+RULES = ThreatRollPanel()
+CAMPAIGN = ThreatCampaign()
+
+
+def sheet(**kwargs: Any) -> Json:
+    base: dict[str, Any] = {"approaches": (Approach("Prowess", 3), Approach("Guile", 1))}
+    return Sheet(**{**base, **kwargs}).to_dict()
+
+
+def table(**sheets: Json) -> Table:
+    seats = {
+        GM: Seat(GM, "Gail", frozenset({Role.HOST, Role.GAME_MASTER}), Sheet().to_dict()),
+        ANA: Seat(ANA, "Ana", frozenset({Role.PLAYER}), sheets.get("ana", sheet())),
+        BO: Seat(BO, "Bo", frozenset({Role.PLAYER}), sheets.get("bo", sheet())),
+        CY: Seat(CY, "Cy", frozenset({Role.PLAYER}), sheets.get("cy", sheet())),
+    }
+    return Table(1, "threat", {"v": 1}, seats)
+
+
+def with_sheets(t: Table, outcome: Outcome) -> Table:
+    seats = dict(t.seats)
+    for pid, data in outcome.sheets.items():
+        seats[pid] = Seat(pid, seats[pid].name, seats[pid].roles, data)
+    return Table(t.campaign_id, t.system, t.state, seats)
+
+
+def press(
+    t: Table, state: Json, actor: int, action: str, argument: str = "", rng: Any = None
+) -> tuple[Table, Outcome]:
+    outcome = RULES.act(t, state, actor, action, argument, rng or SeededRng(1))
+    return with_sheets(t, outcome), outcome
+
+
+def test_threat_is_registered_with_a_gm_and_its_roll_panel() -> None:
+    system = default_registry().find("threat")
+    assert system.campaign.has_game_master
+    assert system.roll_panel == ROLL_PANEL
+    assert isinstance(system.panel(ROLL_PANEL), ThreatRollPanel)
+
+
+def test_seated_member_gets_a_fresh_sheet_and_a_returning_one_keeps_theirs() -> None:
+    t = table()
+    empty = Table(1, "threat", {}, {**t.seats, ANA: Seat(ANA, "Ana", frozenset(), {})})
+    _, fresh = CAMPAIGN.seated(empty, ANA)
+    assert Sheet.from_dict(fresh) == Sheet()
+    _, kept = CAMPAIGN.seated(t, ANA)
+    assert Sheet.from_dict(kept).approach("Prowess").value == 3
+
+
+def test_open_from_notation_fixes_dice_and_threat_from_the_sheet_momentum() -> None:
+    t = table(ana=sheet(momentum=5, harm=1))
+    outcome = RULES.open(t, ANA, "3d2t", SeededRng(1))
+    view = roll_view(t, outcome.state)
+    assert (view.panel.gm, view.panel.roller) == (GM, ANA)
+    assert (view.panel.approach, view.panel.threat_level, view.panel.harm) == (3, 2, 1)
+    assert view.fixed and view.approaches == ()
+    assert view.momentum == 5
+    assert view.odds is not None and not outcome.closed
+
+
+@pytest.mark.parametrize("text", ["2d6+3", "d20", "banana", "4d6kh3", "2d6"])
+def test_text_that_is_not_threat_notation_is_malformed_so_roll_falls_back(text: str) -> None:
+    assert not looks_like_threat_notation(text)
+    with pytest.raises(Malformed):
+        RULES.open(table(), ANA, text, SeededRng(1))
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [("0d9t", "at least one action die"), ("99d2t", "At most 9"), ("3d5t", "Threat runs")],
+)
+def test_threat_notation_out_of_range_is_refused_with_the_reason(text: str, hint: str) -> None:
+    assert looks_like_threat_notation(text)
+    with pytest.raises(NotAllowedNow, match=hint) as caught:
+        RULES.open(table(), ANA, text, SeededRng(1))
+    assert not isinstance(caught.value, Malformed)
+
+
+def test_only_the_gm_opens_a_roll_for_another_player() -> None:
+    t = table()
+    state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
+    assert roll_view(t, state).panel.roller == ANA
+    with pytest.raises(NotYourTurn):
+        RULES.open(t, BO, f"for={ANA} 3d", SeededRng(1))
+    with pytest.raises(NotAllowedNow, match="isn't in this game"):
+        RULES.open(t, GM, "for=999", SeededRng(1))
+
+
+def test_a_full_roll_with_buttons_helper_and_burn_writes_momentum_back() -> None:
+    t = table(ana=sheet(momentum=6))
+    state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
+    t, out = press(t, state, GM, "set_threat", "2")
+    t, out = press(t, out.state, ANA, "choose_approach", "0")
+    t, out = press(t, out.state, ANA, "set_bonus", "expertise.on")
+    t, out = press(t, out.state, BO, "join")
+    view = roll_view(t, out.state)
+    assert view.panel.pool.action_dice == 5 and view.panel.helper == BO
+    # Ana 3d + expertise 1d, Bo 1d; threat 2d8: highest 3 (Botched), one cut -> Dire.
+    t, out = press(t, out.state, ANA, "roll", rng=ScriptedRng([1, 2, 3, 1, 2, 7, 1]))
+    view = roll_view(t, out.state)
+    assert view.panel.stage is Stage.ROLLED and not out.closed
+    assert view.panel.outcome is not None and view.panel.outcome.result is Result.DIRE
+    # Burning puts 6 in place of the 3: Good, cut once -> Messy.
+    assert view.burn_preview is not None and view.burn_preview.result is Result.MESSY
+    assert {c.kind for c in view.choices} == {ActionKind.BURN, ActionKind.KEEP}
+    t, out = press(t, out.state, ANA, "burn")
+    assert out.closed
+    assert Sheet.from_dict(t.seats[ANA].sheet).momentum == 2
+    finished = [e for e in out.events if isinstance(e, Finished)]
+    assert finished[0].result is Result.MESSY and finished[0].sharing_risk == (BO,)
+
+
+def test_a_favourable_position_gains_momentum_on_the_sheet_before_the_roll() -> None:
+    t = table(ana=sheet(momentum=1))
+    state = RULES.open(t, ANA, "2d-2t", SeededRng(1)).state
+    t, out = press(t, state, ANA, "roll", rng=ScriptedRng([4, 2]))
+    assert out.closed  # Momentum 3: nothing to burn
+    assert Sheet.from_dict(t.seats[ANA].sheet).momentum == 3
+
+
+def test_the_roll_reads_momentum_and_harm_from_the_sheet_as_it_is_now() -> None:
+    t = table()
+    state = RULES.open(t, ANA, "3d1t", SeededRng(1)).state
+    t = table(ana=sheet(momentum=4, harm=2))
+    view = roll_view(t, state)
+    assert (view.momentum, view.panel.harm, view.panel.pool.threat_dice) == (4, 2, 3)
+    t, out = press(t, state, ANA, "roll", rng=ScriptedRng([1, 1, 1, 1, 1, 1]))
+    assert roll_view(t, out.state).panel.stage is Stage.ROLLED
+
+
+def test_burn_is_refused_when_the_sheet_momentum_fell_below_four_after_the_roll() -> None:
+    t = table(ana=sheet(momentum=4))
+    state = RULES.open(t, ANA, "1d", SeededRng(1)).state
+    t, out = press(t, state, ANA, "roll", rng=ScriptedRng([2]))
+    lowered = table(ana=sheet(momentum=3))
+    with pytest.raises(NotAllowedNow, match="need 4"):
+        press(lowered, out.state, ANA, "burn")
+    _, kept = press(lowered, out.state, ANA, "keep")
+    assert kept.closed and not kept.sheets
+
+
+@pytest.mark.parametrize(
+    ("actor", "action", "argument", "error"),
+    [
+        (ANA, "set_threat", "3", NotYourTurn),
+        (BO, "roll", "", NotYourTurn),
+        (BO, "choose_approach", "0", NotYourTurn),
+        (ANA, "join", "", NotYourTurn),
+        (GM, "join", "", NotYourTurn),
+        (ANA, "roll", "", NotAllowedNow),  # no approach yet
+        (ANA, "burn", "", NotAllowedNow),
+        (ANA, "choose_approach", "7", NotAllowedNow),
+        (ANA, "warp", "", Malformed),
+        (GM, "set_threat", "x", Malformed),
+        (ANA, "set_bonus", "luck.on", Malformed),
+        (GM, "outside_assist", "maybe", Malformed),
+    ],
+)
+def test_refused_presses_raise_and_change_nothing(
+    actor: int, action: str, argument: str, error: type[StonetableError]
+) -> None:
+    t = table()
+    state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(error):
+        RULES.act(t, state, actor, action, argument, SeededRng(1))
+    assert json.dumps(state, sort_keys=True) == before
+
+
+def test_notation_fixes_the_dice_so_no_approach_can_be_picked() -> None:
+    t = table()
+    state = RULES.open(t, ANA, "2d1t", SeededRng(1)).state
+    assert not any(c.kind is ActionKind.CHOOSE_APPROACH for c in roll_view(t, state).choices)
+    with pytest.raises(NotAllowedNow, match="set: 2d"):
+        RULES.act(t, state, ANA, "choose_approach", "0", SeededRng(1))
+
+
+def test_choices_follow_the_stage_and_mark_the_current_options() -> None:
+    t = table()
+    state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
+    _, out = press(t, state, GM, "set_threat", "1")
+    view = roll_view(t, out.state)
+    kinds = [c.kind for c in view.choices]
+    assert kinds.count(ActionKind.SET_THREAT) == 7
+    assert [c.argument for c in view.choices if c.selected] == ["1"]
+    assert kinds.count(ActionKind.CHOOSE_APPROACH) == 2
+    assert ActionKind.JOIN in kinds and ActionKind.ROLL not in kinds
+    _, out = press(t, out.state, BO, "join")
+    kinds = [c.kind for c in roll_view(t, out.state).choices]
+    assert ActionKind.LEAVE in kinds and ActionKind.JOIN not in kinds
+    assert ActionKind.OUTSIDE_ASSIST not in kinds
+
+
+def test_nobody_to_help_means_no_help_button() -> None:
+    t = table()
+    alone = Table(1, "threat", {}, {GM: t.seats[GM], ANA: t.seats[ANA]})
+    state = RULES.open(alone, ANA, "", SeededRng(1)).state
+    assert ActionKind.JOIN not in {c.kind for c in roll_view(alone, state).choices}
+
+
+def test_cancel_closes_the_roll() -> None:
+    t = table()
+    state = RULES.open(t, ANA, "3d", SeededRng(1)).state
+    _, out = press(t, state, GM, "cancel")
+    assert out.closed and roll_view(t, out.state).panel.stage is Stage.CANCELLED
+
+
+def test_impossible_settles_without_dice_and_closes() -> None:
+    t = table()
+    state = RULES.open(t, ANA, "3d4t", SeededRng(1)).state
+    assert roll_view(t, state).odds is None
+    _, out = press(t, state, ANA, "roll", rng=ScriptedRng([]))
+    assert out.closed and roll_view(t, out.state).panel.no_roll is not None
+
+
+@pytest.mark.parametrize(
+    "state",
+    [{}, {"v": 2}, {"v": 1, "panel": {}, "fixed": False}, {"v": 1, "panel": None, "fixed": "no"}],
+)
+def test_unreadable_roll_state_is_malformed(state: Json) -> None:
+    with pytest.raises(Malformed):
+        RULES.act(table(), state, ANA, "roll", "", SeededRng(1))
+
+
+# --- sheet edits ---------------------------------------------------------------
+
+
+def edit(t: Table, actor: int, action: str, **payload: Any) -> Sheet:
+    outcome = CAMPAIGN.edit(t, actor, action, payload)
+    ((_, data),) = outcome.sheets.items()
+    return Sheet.from_dict(data)
+
+
+def test_player_edits_own_approaches_and_notes() -> None:
+    t = table()
+    assert edit(t, ANA, "approach.set", name="Finesse", value=2).approach("Finesse").value == 2
+    assert edit(t, ANA, "approach.set", name="prowess", value="4").approach("Prowess").value == 4
+    gone = edit(t, ANA, "approach.remove", name="Guile")
+    assert [a.name for a in gone.approaches] == ["Prowess"]
+    assert edit(t, ANA, "notes", notes="<b>owes Bo</b>").notes == "<b>owes Bo</b>"
+
+
+def test_player_moves_own_momentum_and_takes_harm_as_the_rules_say() -> None:
+    t = table(ana=sheet(momentum=0))
+    assert edit(t, ANA, "momentum.gain").momentum == 1
+    below = edit(t, ANA, "momentum.lose")
+    assert (below.momentum, below.harm) == (2, 1)  # ruling 16
+    assert edit(t, ANA, "harm.take").harm == 1
+    with pytest.raises(NotAllowedNow):
+        edit(t, ANA, "harm.instead")  # not at 0
+    paid = edit(table(ana=sheet(momentum=3)), ANA, "harm.instead")
+    assert (paid.momentum, paid.harm) == (2, 0)
+
+
+@pytest.mark.parametrize(
+    ("actor", "action", "payload"),
+    [
+        (BO, "notes", {"player": ANA, "notes": "x"}),
+        (BO, "momentum.gain", {"player": ANA}),
+        (ANA, "harm.heal", {}),
+        (ANA, "momentum.set", {"value": 6}),
+        (GM, "notes", {"player": ANA, "notes": "x"}),
+        (GM, "approach.set", {"player": ANA, "name": "X", "value": 1}),
+    ],
+)
+def test_edits_outside_ones_rights_are_refused(actor: int, action: str, payload: Json) -> None:
+    with pytest.raises(NotYourTurn):
+        CAMPAIGN.edit(table(), actor, action, payload)
+
+
+def test_the_gm_moves_momentum_and_heals_any_sheet() -> None:
+    t = table(ana=sheet(momentum=2, harm=2))
+    assert edit(t, GM, "momentum.set", player=ANA, value=6).momentum == 6
+    assert edit(t, GM, "harm.heal", player=str(ANA)).harm == 1
+    assert edit(t, GM, "momentum.lose", player=ANA).momentum == 1
+    assert may_edit(t, GM, ANA) == {
+        "momentum.gain",
+        "momentum.lose",
+        "momentum.set",
+        "harm.take",
+        "harm.instead",
+        "harm.heal",
+    }
+    assert may_edit(t, BO, ANA) == frozenset()
+    assert "notes" in may_edit(t, ANA, ANA) and "harm.heal" not in may_edit(t, ANA, ANA)
+
+
+@pytest.mark.parametrize(
+    ("action", "payload", "error"),
+    [
+        ("rename", {}, Malformed),
+        ("approach.set", {"name": "X", "value": 7}, Malformed),
+        ("approach.set", {"name": "", "value": 1}, Malformed),
+        ("approach.set", {"name": "X", "value": True}, Malformed),
+        ("approach.remove", {"name": "Nope"}, Malformed),
+        ("notes", {"notes": 5}, Malformed),
+        ("notes", {"notes": "x" * 4001}, Malformed),
+        ("momentum.gain", {"player": "someone"}, Malformed),
+        ("momentum.gain", {"player": 999}, NotAllowedNow),
+    ],
+)
+def test_bad_edits_are_refused(action: str, payload: Json, error: type[StonetableError]) -> None:
+    with pytest.raises(error):
+        CAMPAIGN.edit(table(), ANA, action, payload)
+
+
+def test_momentum_gain_at_six_and_heal_at_zero_say_so() -> None:
+    with pytest.raises(NotAllowedNow, match="already at 6"):
+        CAMPAIGN.edit(table(ana=sheet(momentum=6)), ANA, "momentum.gain", {})
+    with pytest.raises(NotAllowedNow, match="no harm"):
+        CAMPAIGN.edit(table(), GM, "harm.heal", {"player": ANA})
+
+
+_PAYLOAD = st.dictionaries(
+    st.sampled_from(["name", "value", "notes", "player"]),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 10_000),
+        st.text(max_size=30),
+        st.lists(st.integers(), max_size=2),
+    ),
+    max_size=4,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    actor=st.sampled_from([GM, ANA, BO]),
+    action=st.sampled_from(
+        [
+            "approach.set",
+            "approach.remove",
+            "notes",
+            "momentum.gain",
+            "momentum.lose",
+            "momentum.set",
+            "harm.take",
+            "harm.instead",
+            "harm.heal",
+            "x",
+        ]
+    ),
+    payload=_PAYLOAD,
+)
+def test_any_edit_either_gives_a_valid_sheet_or_a_friendly_refusal(
+    actor: int, action: str, payload: Json
+) -> None:
+    try:
+        outcome = CAMPAIGN.edit(table(), actor, action, payload)
+    except StonetableError:
+        return
+    for data in outcome.sheets.values():
+        Sheet.from_dict(json.loads(json.dumps(data)))
