@@ -12,7 +12,6 @@ from core.campaigns import Campaigns
 from core.play import Play
 from webapp.sheets import SheetPage
 
-
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 
 

@@ -18,14 +18,30 @@ PHONE = {"width": 360, "height": 740}
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 
 THEMES: dict[str, dict[str, str]] = {
-    "light": {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579",
-              "link_color": "#3390ec", "button_color": "#3390ec", "button_text_color": "#ffffff",
-              "secondary_bg_color": "#f4f4f5", "section_bg_color": "#ffffff",
-              "accent_text_color": "#3390ec", "destructive_text_color": "#e53935"},
-    "dark": {"bg_color": "#212121", "text_color": "#ffffff", "hint_color": "#aaaaaa",
-             "link_color": "#8774e1", "button_color": "#8774e1", "button_text_color": "#ffffff",
-             "secondary_bg_color": "#181818", "section_bg_color": "#2c2c2e",
-             "accent_text_color": "#8774e1", "destructive_text_color": "#ff595a"},
+    "light": {
+        "bg_color": "#ffffff",
+        "text_color": "#000000",
+        "hint_color": "#707579",
+        "link_color": "#3390ec",
+        "button_color": "#3390ec",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#f4f4f5",
+        "section_bg_color": "#ffffff",
+        "accent_text_color": "#3390ec",
+        "destructive_text_color": "#e53935",
+    },
+    "dark": {
+        "bg_color": "#212121",
+        "text_color": "#ffffff",
+        "hint_color": "#aaaaaa",
+        "link_color": "#8774e1",
+        "button_color": "#8774e1",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#181818",
+        "section_bg_color": "#2c2c2e",
+        "accent_text_color": "#8774e1",
+        "destructive_text_color": "#ff595a",
+    },
 }
 
 
@@ -60,9 +76,16 @@ async def chromium() -> AsyncIterator[Any]:
         browser = await playwright.chromium.launch(
             executable_path=CHROMIUM,
             headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--disable-dev-shm-usage"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+            ],
         )
         try:
             yield browser
@@ -70,11 +93,11 @@ async def chromium() -> AsyncIterator[Any]:
             await browser.close()
 
 
-async def phone_page(browser: Any, *, init_data: str, theme: str = "light",
-                     start_param: str = "") -> Any:
+async def phone_page(
+    browser: Any, *, init_data: str, theme: str = "light", start_param: str = ""
+) -> Any:
     """A 360x740 page whose Telegram script is the stub for this player."""
-    context = await browser.new_context(viewport=PHONE, device_scale_factor=2,
-                                        color_scheme=theme)
+    context = await browser.new_context(viewport=PHONE, device_scale_factor=2, color_scheme=theme)
     page = await context.new_page()
     page.set_default_timeout(10_000)
     stub = telegram_stub(init_data, theme, start_param)

@@ -53,13 +53,18 @@ async def running_stack(
                 "HOST": "127.0.0.1",
                 "PORT": str(port),
                 "WEBAPP_URL": webapp_url,
-                **({"WEBHOOK_URL": f"http://127.0.0.1:{port}/telegram/webhook",
-                "WEBHOOK_SECRET": webhook_secret} if webhook_secret else {}),
-            **(env or {}),
+                **(
+                    {
+                        "WEBHOOK_URL": f"http://127.0.0.1:{port}/telegram/webhook",
+                        "WEBHOOK_SECRET": webhook_secret,
+                    }
+                    if webhook_secret
+                    else {}
+                ),
+                **(env or {}),
             }
         )
-        runtime = Runtime(settings, rng=rng or SeededRng(2026), rate_limit=False,
-                          registry=registry)
+        runtime = Runtime(settings, rng=rng or SeededRng(2026), rate_limit=False, registry=registry)
         await runtime.start()
         try:
             yield Stack(api, runtime)

@@ -44,8 +44,9 @@ async def test_roll_and_open_the_sheet_from_the_sandbox_group(db: str) -> None:
             await sheet.get_by_role("button", name=re.compile("Open sheet")).click()
             await expect(page.locator("#miniapp")).to_be_visible()
             frame = page.frame_locator("#miniapp-frame")
-            await expect(frame.get_by_role("heading", name=re.compile(
-                f"Hello, {player.first_name}"))).to_be_visible()
+            await expect(
+                frame.get_by_role("heading", name=re.compile(f"Hello, {player.first_name}"))
+            ).to_be_visible()
             await expect(frame.locator("main")).to_contain_text("4d6kh3")
             await screenshot(page, "sandbox-tour")
     finally:

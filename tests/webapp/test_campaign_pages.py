@@ -38,8 +38,9 @@ def auth(stack: Stack, who: str) -> dict[str, str]:
         user = stack.api.players[HOST].user_dict()
         return {"Authorization": "tma " + make_init_data("1:forged", user, int(time.time()))}
     player = {"host": HOST, "friend": FRIEND, "stranger": STRANGER}[who]
-    init = make_init_data(stack.api.token, stack.api.players[player].user_dict(),
-                          int(time.time()) - 5)
+    init = make_init_data(
+        stack.api.token, stack.api.players[player].user_dict(), int(time.time()) - 5
+    )
     return {"Authorization": f"tma {init}"}
 
 
@@ -63,8 +64,9 @@ async def test_every_route_checks_initdata_and_membership(
             ("GET", f"/api/c/{token}", None),
             ("POST", f"/api/c/{token}/edit", {"action": "rename", "payload": {}}),
         ]:
-            async with http.request(method, stack.origin + path, headers=headers,
-                                    json=body) as response:
+            async with http.request(
+                method, stack.origin + path, headers=headers, json=body
+            ) as response:
                 text = await response.text()
                 expected = 403 if status == 200 and method == "POST" else status
                 assert response.status == expected, (method, path, text)
@@ -86,8 +88,9 @@ async def test_a_bad_body_is_refused_clearly(stack: Stack) -> None:
     token = await token_of(stack)
     async with aiohttp.ClientSession() as http:
         for body in (b"not json", b"[]", b'{"action": 5}', b'{"action": "x", "payload": 3}'):
-            async with http.post(f"{stack.origin}/api/c/{token}/edit", data=body,
-                                 headers=auth(stack, "host")) as response:
+            async with http.post(
+                f"{stack.origin}/api/c/{token}/edit", data=body, headers=auth(stack, "host")
+            ) as response:
                 assert response.status == 400
                 assert "error" in await response.json()
 
@@ -95,10 +98,12 @@ async def test_a_bad_body_is_refused_clearly(stack: Stack) -> None:
 async def test_the_home_page_opens_the_campaign_for_members(stack: Stack) -> None:
     token = await token_of(stack)
     async with aiohttp.ClientSession() as http:
-        async with http.get(f"{stack.origin}/app/home?startapp={token}",
-                            headers=auth(stack, "friend")) as member:
+        async with http.get(
+            f"{stack.origin}/app/home?startapp={token}", headers=auth(stack, "friend")
+        ) as member:
             assert "Counter" in await member.text()
-        async with http.get(f"{stack.origin}/app/home?startapp={token}",
-                            headers=auth(stack, "stranger")) as stranger:
+        async with http.get(
+            f"{stack.origin}/app/home?startapp={token}", headers=auth(stack, "stranger")
+        ) as stranger:
             page = await stranger.text()
             assert stranger.status == 200 and "Counter" not in page and "Hello" in page

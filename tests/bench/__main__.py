@@ -1,0 +1,391 @@
+"""`python -m tests.bench`: measure odds, the Mini App, the bot and memory; print a table.
+
+Everything runs on this machine over loopback: the bot talks to a minimal local
+Bot API server, the Mini App is loaded by concurrent HTTP clients.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import platform
+import resource
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+from telegram import Update
+
+from core.__main__ import build_parser
+from core.play import ChatRef, PlayerRef
+from core.rules.registry import default_registry
+from core.rules.rng import SeededRng
+from core.settings import parse_settings
+from tests.support.bot_api import free_port, serve_app
+from tests.support.counter_system import counter_registry
+from tgbot.main import Runtime
+from webapp.auth import make_init_data
+
+
+@dataclass
+class Figure:
+    area: str
+    what: str
+    value: str
+    target: str
+    ok: bool | None
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+# --- odds ------------------------------------------------------------------------
+
+ODDS_QUERIES: list[tuple[str, list[str], float]] = [
+    (
+        "nsu",
+        [
+            "nsu",
+            "--aspect",
+            "d8",
+            "--mood",
+            "d8",
+            "--risk",
+            "world",
+            "--aspect-adv",
+            "--mood-adv",
+            "--skill",
+            "3",
+        ],
+        50.0,
+    ),
+    ("threat", ["threat", "6d4t", "--harm", "3"], 50.0),
+    ("cortex (12 dice)", ["cortex", *(["d12"] * 12), "--keep", "3"], 200.0),
+    (
+        "d20",
+        [
+            "d20",
+            "--ability",
+            "strong",
+            "--proficiency",
+            "5",
+            "--advantages",
+            "3",
+            "--vs-ability",
+            "strong",
+            "--vs-proficiency",
+            "4",
+            "--retry",
+        ],
+        50.0,
+    ),
+]
+
+
+def bench_odds() -> list[Figure]:
+    registry = default_registry()
+    parser = build_parser(registry)
+    figures = []
+    for label, argv, target in ODDS_QUERIES:
+        args = parser.parse_args(["odds", *argv])
+        system = registry.find(args.system)
+        assert system.odds is not None
+        timings = []
+        for _ in range(5):
+            start = time.perf_counter()
+            system.odds.compute(args)
+            timings.append((time.perf_counter() - start) * 1000)
+        worst = max(timings)
+        figures.append(
+            Figure(
+                "odds",
+                f"{label}: slowest of 5",
+                f"{worst:.1f} ms",
+                f"< {target:.0f} ms",
+                worst < target,
+            )
+        )
+    return figures
+
+
+# --- a minimal Bot API server ---------------------------------------------------------
+
+
+def sink_api(token: str) -> web.Application:
+    """Answers every Bot API call at once, as Telegram would on success."""
+    counter = iter(range(1, 10**9))
+
+    async def call(request: web.Request) -> web.Response:
+        method = request.match_info["method"].lower()
+        data = dict(await request.post()) if request.can_read_body else {}
+        if method == "getme":
+            result: Any = {
+                "id": 1,
+                "is_bot": True,
+                "first_name": "Bench",
+                "username": "bench_bot",
+                "can_join_groups": True,
+                "can_read_all_group_messages": False,
+                "supports_inline_queries": False,
+            }
+        elif method in ("sendmessage", "editmessagetext"):
+            chat_id = int(str(data.get("chat_id", "0")))
+            result = {
+                "message_id": next(counter),
+                "date": int(time.time()),
+                "chat": {"id": chat_id, "type": "supergroup", "title": "Bench"},
+                "text": str(data.get("text", ""))[:50],
+            }
+        elif method == "getupdates":
+            await asyncio.sleep(0.2)
+            result = []
+        else:
+            result = True
+        return web.json_response({"ok": True, "result": result})
+
+    app = web.Application()
+    app.router.add_post(f"/bot{token}/{{method}}", call)
+    return app
+
+
+def message_update(update_id: int, chat_id: int, user_id: int, text: str) -> dict[str, Any]:
+    command = text.split()[0]
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": update_id,
+            "date": int(time.time()),
+            "text": text,
+            "chat": {"id": chat_id, "type": "supergroup", "title": f"Group {chat_id}"},
+            "from": {"id": user_id, "is_bot": False, "first_name": f"P{user_id}"},
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(command)}],
+        },
+    }
+
+
+def press_update(
+    update_id: int, chat_id: int, user_id: int, data: str, message_id: int
+) -> dict[str, Any]:
+    return {
+        "update_id": update_id,
+        "callback_query": {
+            "id": str(update_id),
+            "chat_instance": str(chat_id),
+            "data": data,
+            "from": {"id": user_id, "is_bot": False, "first_name": f"P{user_id}"},
+            "message": {
+                "message_id": message_id,
+                "date": int(time.time()),
+                "text": "panel",
+                "chat": {"id": chat_id, "type": "supergroup", "title": "Bench"},
+                "from": {"id": 1, "is_bot": True, "first_name": "Bench"},
+            },
+        },
+    }
+
+
+async def timed(
+    process: Callable[[Update], Awaitable[None]], update: Update, latencies: list[float]
+) -> None:
+    start = time.perf_counter()
+    await process(update)
+    latencies.append((time.perf_counter() - start) * 1000)
+
+
+async def bench_bot(chats: int, presses: int, workdir: Path) -> list[Figure]:
+    token = "123:bench"
+    figures = []
+    async with serve_app(sink_api(token)) as api_origin:
+        settings = parse_settings(
+            {
+                "BOT_TOKEN": token,
+                "TELEGRAM_API_URL": api_origin,
+                "DATABASE_URL": f"sqlite://{workdir / 'bot.sqlite3'}",
+                "PORT": str(free_port()),
+                "WEBHOOK_URL": "http://127.0.0.1/telegram/webhook",
+                "WEBHOOK_SECRET": "bench",
+            }
+        )
+        runtime = Runtime(settings, rng=SeededRng(1), rate_limit=False, registry=counter_registry())
+        await runtime.start()
+        try:
+            app = runtime.application
+            assert app is not None
+            deps = app.deps
+            panels = {}
+            for n in range(chats):
+                chat = ChatRef(-1000 - n, "supergroup", f"Group {n}")
+                owner = PlayerRef(10_000 + n, f"P{n}")
+                await deps.campaigns.new_game(chat, owner, "counter")
+                view = await deps.campaigns.open_panel(chat, owner, "count", "10")
+                panels[n] = view
+            bot = app.bot
+            update_id = 0
+            latencies: list[float] = []
+            start = time.perf_counter()
+            for round_ in range(presses):
+                batch = []
+                for n, view in panels.items():
+                    update_id += 1
+                    data = f"p1:{view.id}:{view.version + round_}:inc"
+                    raw = press_update(update_id, -1000 - n, 10_000 + n, data, 1)
+                    batch.append(timed(app.process_update, Update.de_json(raw, bot), latencies))
+                await asyncio.gather(*batch)
+            elapsed = time.perf_counter() - start
+            rate = len(latencies) / elapsed
+            p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
+            figures += [
+                Figure(
+                    "bot",
+                    f"SQLite, in-process lock, 1 worker: panel presses over {chats} chats",
+                    f"{rate:.0f} updates/s",
+                    ">= 250 updates/s",
+                    rate >= 250,
+                ),
+                Figure(
+                    "bot",
+                    "  server-side latency p50 / p99",
+                    f"{p50:.1f} / {p99:.1f} ms",
+                    "p99 < 40 ms",
+                    p99 < 40,
+                ),
+            ]
+            rolls: list[float] = []
+            start = time.perf_counter()
+            batch = []
+            for n in range(chats):
+                update_id += 1
+                raw = message_update(update_id, -1000 - n, 10_000 + n, "/roll 4d6kh3+2")
+                batch.append(timed(app.process_update, Update.de_json(raw, bot), rolls))
+            await asyncio.gather(*batch)
+            rate = len(rolls) / (time.perf_counter() - start)
+            figures.append(
+                Figure(
+                    "bot",
+                    f"/roll commands over {chats} chats",
+                    f"{rate:.0f} updates/s, p99 {percentile(rolls, 99):.1f} ms",
+                    "",
+                    None,
+                )
+            )
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            extra = 1000 - chats
+            for n in range(extra):
+                chat = ChatRef(-5000 - n, "supergroup", f"Extra {n}")
+                await deps.campaigns.new_game(chat, PlayerRef(50_000 + n, f"E{n}"), "counter")
+            rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            figures.append(
+                Figure(
+                    "memory",
+                    "peak resident memory with 1,000 campaigns",
+                    f"{rss_after:.0f} MB (was {rss:.0f} MB at {chats})",
+                    "< 200 MB",
+                    rss_after < 200,
+                )
+            )
+        finally:
+            await runtime.stop()
+    return figures
+
+
+async def bench_webapp(clients: int, requests: int, workdir: Path) -> list[Figure]:
+    from tests.support.stack import running_stack
+
+    figures = []
+    async with running_stack(f"sqlite://{workdir / 'web.sqlite3'}") as stack:
+        user = stack.api.players[1001].user_dict()
+        init = make_init_data(stack.api.token, user, int(time.time()))
+        headers = {"Authorization": f"tma {init}"}
+        async with aiohttp.ClientSession() as http:
+            total = 0
+            for path in ("/app", "/app/home"):
+                async with http.get(stack.origin + path, headers=headers) as response:
+                    body = await response.read()
+                    total += len(body)
+                    if path == "/app":
+                        html = body.decode()
+            for asset in ("app.css", "app.js"):
+                href = html.split(f"/static/{asset}")[1].split('"')[0]
+                async with http.get(f"{stack.origin}/static/{asset}{href}") as response:
+                    total += len(await response.read())
+            figures.append(
+                Figure(
+                    "mini app",
+                    "first page load (shell, page, CSS, JS)",
+                    f"{total / 1024:.1f} KB",
+                    "< 60 KB",
+                    total < 60 * 1024,
+                )
+            )
+            for path in ("/app/home", "/api/me"):
+                latencies: list[float] = []
+                queue = iter(range(requests))
+
+                async def client(path: str = path, latencies: list[float] = latencies) -> None:
+                    for _ in queue:
+                        start = time.perf_counter()
+                        async with http.get(stack.origin + path, headers=headers) as response:
+                            await response.read()
+                        latencies.append((time.perf_counter() - start) * 1000)
+
+                start = time.perf_counter()
+                await asyncio.gather(*(client() for _ in range(clients)))
+                rate = len(latencies) / (time.perf_counter() - start)
+                p99 = percentile(latencies, 99)
+                figures.append(
+                    Figure(
+                        "mini app",
+                        f"{path} with {clients} clients",
+                        f"{rate:.0f} req/s, p99 {p99:.1f} ms",
+                        ">= 1,000 req/s, p99 < 30 ms",
+                        rate >= 1000 and p99 < 30,
+                    )
+                )
+    return figures
+
+
+def print_table(figures: list[Figure]) -> None:
+    print(
+        f"\nStonetable benchmarks — {platform.node()}, {platform.processor() or platform.machine()}"
+        f", Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}\n"
+    )
+    width = max(len(f.what) for f in figures)
+    print(f"{'area':10} {'measure':{width}}  {'figure':32} {'target':28} met")
+    for f in figures:
+        met = "" if f.ok is None else ("yes" if f.ok else "NO")
+        print(f"{f.area:10} {f.what:{width}}  {f.value:32} {f.target:28} {met}")
+
+
+async def main_async(args: argparse.Namespace) -> list[Figure]:
+    figures = bench_odds()
+    with tempfile.TemporaryDirectory() as tmp:
+        figures += await bench_webapp(args.clients, args.requests, Path(tmp))
+        figures += await bench_bot(args.chats, args.presses, Path(tmp))
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench")
+    parser.add_argument("--chats", type=int, default=200)
+    parser.add_argument("--presses", type=int, default=5)
+    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--requests", type=int, default=3000)
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+    figures = asyncio.run(main_async(args))
+    print_table(figures)
+    if args.json:
+        args.json.write_text(json.dumps([f.__dict__ for f in figures], indent=2))
+
+
+if __name__ == "__main__":
+    main()
