@@ -63,6 +63,19 @@ class Phase(enum.Enum):
 # -- state ---------------------------------------------------------------------
 
 
+_PHASE_ORDER = (
+    Phase.DESIRED_OUTCOME,
+    Phase.STAKES,
+    Phase.MOOD,
+    Phase.ASPECT_EDGE,
+    Phase.PREPARE,
+    Phase.AFTER_ROLL,
+    Phase.SKILL_SIGN,
+    Phase.MOOD_EFFECTS,
+    Phase.DONE,
+)
+
+
 @dataclass(frozen=True)
 class Participant:
     """A player and their character's sheet as it stands in this roll."""
@@ -239,6 +252,38 @@ class RollState:
             raise Malformed("Arbiters do not roll or help in the same Action Roll.")
         if self.initial and [p.player for p in self.initial] != players:
             raise Malformed("The starting sheets belong to the same players.")
+        self._check_progress()
+
+    def _check_progress(self) -> None:
+        """What each phase needs must be present (guards stored data against damage)."""
+        reached = _PHASE_ORDER.index(
+            self.phase if self.phase is not Phase.CANCELLED else Phase.DESIRED_OUTCOME
+        )
+        needs = [
+            (Phase.STAKES, self.desired_outcome is not None),
+            (Phase.MOOD, self.aspect is not None and self.risk is not None),
+            (Phase.ASPECT_EDGE, self.mood_line is not None),
+            (Phase.PREPARE, self.aspect_edge is not None),
+            (Phase.AFTER_ROLL, self.aspect_pool is not None and self.mood_pool is not None),
+            (Phase.SKILL_SIGN, self.help_decided),
+            (Phase.MOOD_EFFECTS, self.outcome is not None),
+        ]
+        for phase, present in needs:
+            if reached >= _PHASE_ORDER.index(phase) and not present:
+                raise Malformed("This stored roll is missing a step it claims to have passed.")
+        sheet = self.participants[0].character
+        if self.mood_line is not None and sheet.mood(self.mood_line).is_open:
+            raise Malformed("The roll's mood line is empty.")
+        if self.skill is not None:
+            sheet.skill(self.skill)
+        if self.risked_sentiment is not None:
+            sheet.sentiment(self.risked_sentiment)
+        allies = {p.player for p in self.participants[1:]}
+        if any(h.helper not in allies for h in self.helps):
+            raise Malformed("Only an ally on screen can help.")
+        everyone = allies | {self.roller}
+        if any(p.owner not in everyone for p in self.pending):
+            raise Malformed("A pending choice belongs to someone outside the roll.")
 
     # -- reading -------------------------------------------------------------
 

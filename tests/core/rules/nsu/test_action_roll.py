@@ -835,3 +835,14 @@ def test_each_detail_from_a_world_at_risk_roll_proposes_a_collateral_tick() -> N
 def test_something_that_is_not_a_roll_step_is_malformed() -> None:
     with pytest.raises(Malformed):
         apply(new_roll(), Action(ROLLER), ScriptedRng([]))
+
+
+def test_a_damaged_stored_roll_is_refused() -> None:
+    data = to_prepare(new_roll()).to_dict()
+    data["roll"]["phase"] = "after_roll"  # claims the dice are out, but none were rolled
+    with pytest.raises(Malformed):
+        RollState.from_dict(data)
+    data = to_prepare(new_roll()).to_dict()
+    data["roll"]["mood_line"] = 5  # an open line
+    with pytest.raises(Malformed):
+        RollState.from_dict(data)
