@@ -306,7 +306,18 @@ class Campaigns:
             if Role.HOST.value in member.roles:
                 raise NotAllowedNow("You host this game: end it with /endgame instead.")
             await Member.filter(id=member.id).update(active=False)
+            await self._unseat(campaign, player.tg_id)
             return await self._view(campaign)
+
+    async def _unseat(self, campaign: Campaign, player_id: int) -> None:
+        """Let the system adjust the campaign state to a member who left."""
+        campaign = await Campaign.get(id=campaign.id)
+        table, _ = await self._table(campaign)
+        state = self.registry.find(campaign.system).campaign.left(table, player_id)
+        if state != table.state:
+            await Campaign.filter(id=campaign.id).update(
+                state=dict(state), version=campaign.version + 1
+            )
 
     async def set_status(
         self, chat: ChatRef, player: PlayerRef, status: CampaignStatus

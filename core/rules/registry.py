@@ -47,6 +47,10 @@ class CampaignRules:
         seat = table.seat(player_id)
         return table.state, (seat.sheet if seat is not None else {})
 
+    def left(self, table: Table, player_id: int) -> Json:
+        """The campaign state after ``player_id`` left (``table`` no longer seats them)."""
+        return table.state
+
     def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
         """Apply an edit made in the Mini App (a sheet field, a clock tick...).
 

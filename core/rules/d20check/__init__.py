@@ -10,6 +10,7 @@ Modules:
     flow: the check state machine the bot drives (who may act, and how).
     rest: the long rest and its recovery checks.
     odds: exact odds and the ``python -m core odds d20`` command.
+    table: the campaign, the check panel and the long rest at the table.
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ from core.rules.d20check.odds import ODDS, check_odds
 from core.rules.d20check.plot_points import PlotPointKind, PlotPointPool
 from core.rules.d20check.rest import LongRest, RecoveryCheck, long_rest
 from core.rules.d20check.sheet import Ability, CharacterSheet, Proficiency
+from core.rules.d20check.table import (
+    CHECK_PANEL,
+    REST_PANEL,
+    CheckPanel,
+    D20Campaign,
+    RestPanel,
+)
 from core.rules.d20check.wounds import WoundBand, band_for
 from core.rules.registry import GameSystem
 
@@ -44,6 +52,8 @@ SYSTEM = GameSystem(
         "track strain and wounds."
     ),
     odds=ODDS,
+    campaign=D20Campaign(),
+    panels={CHECK_PANEL: CheckPanel(), REST_PANEL: RestPanel()},
 )
 
 __all__ = [

@@ -1,0 +1,692 @@
+"""d20 checks at the table: the campaign, the check panel and the long rest.
+
+This module adapts the pure rules (:mod:`flow`, :mod:`rest`, :mod:`sheet`) to
+the shared contract of :mod:`core.rules.table`: actions arrive as strings,
+states are JSON-ready mappings, and every answer is an :class:`Outcome`.
+
+Campaign state::
+
+    {"v": 1, "plot_points": {"lucky": L, "unlucky": U}, "sheets_locked": bool}
+
+Invariants:
+    * ``L + U`` equals the number of people at the table, the Game Master
+      included (ruling 20), capped at 50. A joiner adds a lucky point; a
+      leaver takes away an unlucky point if there is one, else a lucky one.
+      With fewer than two people there is no pool to play with yet, and
+      checks wait for a player to join.
+    * The pool changes otherwise only through the rules: spending and
+      natural 1/20 in checks and long rests. Nobody edits it by hand.
+    * Every player (not the Game Master) has a :class:`CharacterSheet`.
+      Players edit their own abilities and proficiencies unless the Game
+      Master locked the sheets; the Game Master edits anyone's sheet and is
+      the only one who adds or removes strain and wounds by hand. Checks add
+      band strain by themselves.
+    * A check panel is closed exactly when its check is resolved; a long rest
+      panel is closed as soon as it opens (it resolves at once).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from core.rules.d20check.check import (
+    MAX_CIRCUMSTANCES,
+    MAX_DIFFICULTY,
+    MAX_PROFICIENCY,
+    AbilityStrength,
+    CheckSetup,
+    Difficulty,
+    Opposition,
+    Target,
+)
+from core.rules.d20check.events import (
+    CheckResolved,
+    Event,
+    GameMasterPicksEffect,
+    HarmChanged,
+    PlotPointSpent,
+    PlotPointTurned,
+    Rolled,
+)
+from core.rules.d20check.flow import ActionKind, CheckFlow
+from core.rules.d20check.plot_points import MAX_TABLE, MIN_TABLE, PlotPointPool
+from core.rules.d20check.rest import DEFAULT_RECOVERY_SKILL, RecoveryCheck, long_rest
+from core.rules.d20check.sheet import MAX_NAME, CharacterSheet
+from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.registry import CampaignRules
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Role, Table
+
+STATE_VERSION = 1
+CHECK_PANEL = "d20.check"
+REST_PANEL = "d20.rest"
+HELP = "Try: /check strong +2 adv dc15 (or a contest: vs14)."
+
+# Set-up buttons: the action names and what they change.
+SET_ABILITY = "ability"
+SET_PROFICIENCY = "prof"
+SET_ADVANTAGES = "adv"
+SET_DISADVANTAGES = "dis"
+SET_TARGET = "target"
+SETUP_ACTIONS = frozenset(
+    {SET_ABILITY, SET_PROFICIENCY, SET_ADVANTAGES, SET_DISADVANTAGES, SET_TARGET}
+)
+
+# -- the plot point pool on the campaign ----------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolCounts:
+    """The stored pool, which may be smaller than a playable one (fewer than 2 people)."""
+
+    lucky: int
+    unlucky: int
+
+    @property
+    def size(self) -> int:
+        return self.lucky + self.unlucky
+
+    def resized(self, size: int) -> PoolCounts:
+        """Grow with lucky points; shrink by unlucky points first, then lucky ones."""
+        size = max(0, min(size, MAX_TABLE))
+        lucky, unlucky = self.lucky, self.unlucky
+        lucky += max(0, size - (lucky + unlucky))
+        surplus = max(0, lucky + unlucky - size)
+        taken = min(unlucky, surplus)
+        unlucky -= taken
+        lucky -= surplus - taken
+        return PoolCounts(lucky, unlucky)
+
+    def playable(self) -> PlotPointPool:
+        """The pool the rules play with.
+
+        Raises:
+            NotAllowedNow: fewer than two people sit at the table.
+        """
+        if self.size < MIN_TABLE:
+            raise NotAllowedNow(
+                "Plot points need a Game Master and at least one player. Ask someone to /join."
+            )
+        return PlotPointPool(self.lucky, self.unlucky)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"lucky": self.lucky, "unlucky": self.unlucky}
+
+
+def pool_counts(state: Json) -> PoolCounts:
+    """The pool stored in a campaign state (empty when missing).
+
+    Raises:
+        Malformed: the stored counts are not whole numbers, zero or more.
+    """
+    data = state.get("plot_points") or {}
+    lucky, unlucky = data.get("lucky", 0), data.get("unlucky", 0)
+    for value in (lucky, unlucky):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise Malformed("That plot point pool could not be read.")
+    return PoolCounts(lucky, unlucky)
+
+
+def with_pool(state: Json, pool: PlotPointPool | PoolCounts) -> dict[str, Any]:
+    return {**state, "v": STATE_VERSION, "plot_points": pool.to_dict()}
+
+
+def sheets_locked(state: Json) -> bool:
+    return bool(state.get("sheets_locked", False))
+
+
+def game_master_of(table: Table) -> int:
+    """The campaign's Game Master.
+
+    Raises:
+        NotAllowedNow: nobody holds the role.
+    """
+    masters = sorted(table.with_role(Role.GAME_MASTER))
+    if not masters:
+        raise NotAllowedNow("This game has no Game Master.")
+    return masters[0]
+
+
+def is_game_master(table: Table, player_id: int) -> bool:
+    seat = table.seat(player_id)
+    return seat is not None and Role.GAME_MASTER in seat.roles
+
+
+def sheet_of(table: Table, player_id: int) -> CharacterSheet | None:
+    """A player's sheet, or None for the Game Master or someone not seated."""
+    seat = table.seat(player_id)
+    if seat is None or Role.GAME_MASTER in seat.roles or not seat.sheet:
+        return None
+    return CharacterSheet.from_dict(seat.sheet)
+
+
+def default_sheet(name: str) -> CharacterSheet:
+    """A new character: named after the player, no abilities or proficiencies yet."""
+    cleaned = " ".join(name.split())[:MAX_NAME].strip() or "Adventurer"
+    return CharacterSheet(cleaned)
+
+
+# -- the campaign --------------------------------------------------------------
+
+
+class D20Campaign(CampaignRules):
+    """Seats, the shared pool, and the Mini App edits of a d20 campaign."""
+
+    has_game_master = True
+
+    def new_state(self) -> Json:
+        return {
+            "v": STATE_VERSION,
+            "plot_points": {"lucky": 0, "unlucky": 0},
+            "sheets_locked": False,
+        }
+
+    def seated(self, table: Table, player_id: int) -> tuple[Json, Json]:
+        """Resize the pool to the table and give a new player a sheet (kept on return)."""
+        state = with_pool(table.state, pool_counts(table.state).resized(len(table.seats)))
+        seat = table.seat(player_id)
+        if seat is None or Role.GAME_MASTER in seat.roles:
+            return state, {}
+        try:
+            sheet = CharacterSheet.from_dict(seat.sheet) if seat.sheet else None
+        except Malformed:
+            sheet = None
+        return state, (sheet or default_sheet(seat.name)).to_dict()
+
+    def left(self, table: Table, player_id: int) -> Json:
+        """After ``player_id`` left ``table``: one point fewer, unlucky first."""
+        return with_pool(table.state, pool_counts(table.state).resized(len(table.seats)))
+
+    def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
+        """A Mini App edit; see :data:`EDITS` for what each action does.
+
+        Raises:
+            Malformed: an unknown action or a bad value.
+            NotYourTurn: someone else's sheet, or a Game Master's edit by a player.
+            NotAllowedNow: the sheets are locked, or the target has no sheet.
+        """
+        handler = EDITS.get(action)
+        if handler is None:
+            raise Malformed("That can't be changed here.")
+        return handler(table, actor, payload)
+
+
+def _target(table: Table, actor: int, payload: Json, *, gm_only: bool) -> int:
+    raw = payload.get("player", actor)
+    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+        raw = int(raw)
+    if not isinstance(raw, int) or isinstance(raw, bool):
+        raise Malformed("Pick a player.")
+    gm = is_game_master(table, actor)
+    if gm_only and not gm:
+        raise NotYourTurn("Only the Game Master can do that.")
+    if raw != actor and not gm:
+        raise NotYourTurn("You can only change your own sheet.")
+    if not gm and sheets_locked(table.state):
+        raise NotAllowedNow("The Game Master has locked the sheets.")
+    if table.seat(raw) is None:
+        raise NotAllowedNow("That player isn't in this game.")
+    return raw
+
+
+def _sheet_for_edit(table: Table, player_id: int) -> CharacterSheet:
+    sheet = sheet_of(table, player_id)
+    if sheet is None:
+        raise NotAllowedNow("The Game Master has no character sheet.")
+    return sheet
+
+
+def _text(payload: Json, key: str) -> str:
+    value = payload.get(key)
+    if not isinstance(value, str):
+        raise Malformed("Give it a name.")
+    return value
+
+
+def _count(payload: Json, key: str, low: int, high: int, what: str) -> int:
+    value = payload.get(key, 0)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise Malformed(f"{what} must be a whole number from {low} to {high}.")
+    return value
+
+
+def _strength(value: object) -> AbilityStrength:
+    try:
+        return AbilityStrength(value)
+    except ValueError:
+        raise Malformed("Pick a weak, average or strong ability.") from None
+
+
+def _sheet_edit(
+    table: Table, actor: int, payload: Json, change: Callable[[CharacterSheet], CharacterSheet]
+) -> Outcome:
+    target = _target(table, actor, payload, gm_only=False)
+    sheet = change(_sheet_for_edit(table, target))
+    return Outcome(state={}, sheets={target: sheet.to_dict()})
+
+
+def _rename(table: Table, actor: int, payload: Json) -> Outcome:
+    name = _text(payload, "name")
+    return _sheet_edit(table, actor, payload, lambda s: replace(s, name=name))
+
+
+def _set_ability(table: Table, actor: int, payload: Json) -> Outcome:
+    name, strength = _text(payload, "name"), _strength(payload.get("strength"))
+    return _sheet_edit(table, actor, payload, lambda s: s.with_ability(name, strength))
+
+
+def _remove_ability(table: Table, actor: int, payload: Json) -> Outcome:
+    name = _text(payload, "name")
+    return _sheet_edit(table, actor, payload, lambda s: s.without_ability(name))
+
+
+def _set_proficiency(table: Table, actor: int, payload: Json) -> Outcome:
+    name = _text(payload, "name")
+    bonus = _count(payload, "bonus", 0, MAX_PROFICIENCY, "A proficiency bonus")
+    return _sheet_edit(table, actor, payload, lambda s: s.with_proficiency(name, bonus))
+
+
+def _remove_proficiency(table: Table, actor: int, payload: Json) -> Outcome:
+    name = _text(payload, "name")
+    return _sheet_edit(table, actor, payload, lambda s: s.without_proficiency(name))
+
+
+def _harm(table: Table, actor: int, payload: Json) -> Outcome:
+    """Game Master: add strain (every 4 make a wound) and wounds from the story."""
+    target = _target(table, actor, payload, gm_only=True)
+    strain = _count(payload, "strain", 0, 4 * MAX_WOUNDS, "Strain")
+    wounds = _count(payload, "wounds", 0, MAX_WOUNDS, "Wounds")
+    sheet, event = _sheet_for_edit(table, target).take_harm(strain=strain, wounds=wounds)
+    return Outcome(state={}, events=(event,), sheets={target: sheet.to_dict()})
+
+
+def _heal(table: Table, actor: int, payload: Json) -> Outcome:
+    """Game Master: remove strain and wounds (healing outside a long rest)."""
+    target = _target(table, actor, payload, gm_only=True)
+    strain = _count(payload, "strain", 0, MAX_STRAIN, "Strain")
+    wounds = _count(payload, "wounds", 0, MAX_WOUNDS, "Wounds")
+    sheet = _sheet_for_edit(table, target)
+    sheet, event = replace(sheet, strain=max(0, sheet.strain - strain)).heal_wounds(wounds)
+    return Outcome(state={}, events=(event,), sheets={target: sheet.to_dict()})
+
+
+def _lock(table: Table, actor: int, payload: Json) -> Outcome:
+    """Game Master: lock or unlock the players' abilities and proficiencies."""
+    if not is_game_master(table, actor):
+        raise NotYourTurn("Only the Game Master can do that.")
+    locked = payload.get("locked")
+    if not isinstance(locked, bool):
+        raise Malformed("Say whether the sheets are locked.")
+    return Outcome(state={}, campaign_state={**table.state, "sheets_locked": locked})
+
+
+EDITS = {
+    "rename": _rename,
+    "ability.set": _set_ability,
+    "ability.remove": _remove_ability,
+    "proficiency.set": _set_proficiency,
+    "proficiency.remove": _remove_proficiency,
+    "harm.add": _harm,
+    "harm.heal": _heal,
+    "sheets.lock": _lock,
+}
+
+
+# -- reading /check arguments -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What /check asked for: a setup, a target and a label naming what is used."""
+
+    setup: CheckSetup
+    target: Target
+    label: str
+
+
+_NUMBERED = re.compile(r"^(dc|vs|adv|dis|prof|\+)(\d{1,3})?$")
+_STRENGTHS = {
+    "weak": AbilityStrength.WEAK,
+    "average": AbilityStrength.AVERAGE,
+    "avg": AbilityStrength.AVERAGE,
+    "strong": AbilityStrength.STRONG,
+}
+
+
+def _split_numbered(tokens: list[str]) -> list[str]:
+    """Glue "dc 15" into "dc15" and "+ 2" into "+2"."""
+    out: list[str] = []
+    for token in tokens:
+        if out and token.isdigit() and out[-1].lower() in ("dc", "vs", "+", "prof"):
+            out[-1] += token
+        else:
+            out.append(token)
+    return out
+
+
+def parse_check(argument: str, sheet: CharacterSheet | None) -> CheckRequest:
+    """Read ``/check`` arguments: strengths, +N, adv/dis[N], dcN or vsN, sheet names.
+
+    Names of the roller's abilities and proficiencies (several words allowed)
+    take the strength or bonus from the sheet.
+
+    Raises:
+        Malformed: a word that is none of these, or a number out of range.
+    """
+    tokens = _split_numbered(argument.replace(",", " ").split())
+    if len(tokens) > 20:
+        raise Malformed("That's a lot of words for one check. " + HELP)
+    ability, proficiency, advantages, disadvantages = AbilityStrength.AVERAGE, 0, 0, 0
+    target: Target = Difficulty(10)
+    labels: list[str] = []
+    index = 0
+    while index < len(tokens):
+        found = _sheet_name(tokens, index, sheet)
+        if found is not None:
+            index, name, strength, bonus = found
+            if strength is not None:
+                ability = strength
+            if bonus is not None:
+                proficiency = bonus
+            labels.append(name)
+            continue
+        token = tokens[index].lower()
+        index += 1
+        if token in _STRENGTHS:
+            ability = _STRENGTHS[token]
+            continue
+        match = _NUMBERED.match(token)
+        if match is None:
+            raise Malformed(f"I couldn't read “{tokens[index - 1][:30]}”. {HELP}")
+        word, digits = match.group(1), match.group(2)
+        if word in ("adv", "dis"):
+            count = int(digits) if digits else 1
+            if word == "adv":
+                advantages += count
+            else:
+                disadvantages += count
+            continue
+        if digits is None:
+            raise Malformed(f"“{token}” needs a number. {HELP}")
+        value = int(digits)
+        if word == "dc":
+            target = Difficulty(value)
+        elif word == "vs":
+            target = Opposition(value)
+        else:
+            proficiency = value
+    setup = CheckSetup(ability, proficiency, advantages, disadvantages)
+    return CheckRequest(setup, target, " + ".join(labels)[:80])
+
+
+def _sheet_name(
+    tokens: Sequence[str], start: int, sheet: CharacterSheet | None
+) -> tuple[int, str, AbilityStrength | None, int | None] | None:
+    """The longest run of words from ``start`` naming an ability or proficiency."""
+    if sheet is None:
+        return None
+    for stop in range(len(tokens), start, -1):
+        phrase = " ".join(tokens[start:stop]).casefold()
+        for ability in sheet.abilities:
+            if ability.name.casefold() == phrase:
+                return stop, ability.name, ability.strength, None
+        for proficiency in sheet.proficiencies:
+            if proficiency.name.casefold() == phrase:
+                return stop, proficiency.name, None, proficiency.bonus
+    return None
+
+
+# -- the check panel --------------------------------------------------------------
+
+
+def event_record(event: Event) -> dict[str, object]:
+    """An event as JSON-ready data for the panel's log (the renderer reads it)."""
+    if isinstance(event, Rolled):
+        return {"e": "rolled", "reason": event.reason.value}
+    if isinstance(event, PlotPointSpent):
+        return {"e": "spent", "by": event.by, "kind": event.kind.value}
+    if isinstance(event, PlotPointTurned):
+        return {"e": "turned", "natural": event.natural.value, "now": event.now.value}
+    if isinstance(event, GameMasterPicksEffect):
+        return {"e": "gm_picks", "natural": event.natural.value}
+    if isinstance(event, HarmChanged):
+        return {
+            "e": "harm",
+            "strain_before": event.strain_before,
+            "wounds_before": event.wounds_before,
+            "strain_after": event.strain_after,
+            "wounds_after": event.wounds_after,
+            "lost": event.wounds_lost_past_limit,
+        }
+    if isinstance(event, CheckResolved):
+        return {"e": "resolved"}
+    return {"e": "recovered", "count": event.count}
+
+
+@dataclass(frozen=True)
+class CheckPanelState:
+    """The stored state of a check panel: the check, its label and what happened."""
+
+    check: CheckFlow
+    label: str = ""
+    log: tuple[Mapping[str, object], ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "v": STATE_VERSION,
+            "check": self.check.to_dict(),
+            "label": self.label,
+            "log": [dict(entry) for entry in self.log],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Json) -> CheckPanelState:
+        """Rebuild from :meth:`to_dict` output.
+
+        Raises:
+            Malformed: another version or bad fields.
+        """
+        check, label, log = data.get("check"), data.get("label", ""), data.get("log", [])
+        if data.get("v") != STATE_VERSION or not isinstance(check, Mapping):
+            raise Malformed("That check could not be read.")
+        if not isinstance(label, str) or not isinstance(log, list):
+            raise Malformed("That check could not be read.")
+        return cls(CheckFlow.from_dict(check), label, tuple(e for e in log if isinstance(e, dict)))
+
+
+def _number(argument: str, low: int, high: int, what: str) -> int:
+    if not re.fullmatch(r"-?\d{1,3}", argument):
+        raise Malformed("That button is out of date. Use the latest message.")
+    value = int(argument)
+    if not low <= value <= high:
+        raise NotAllowedNow(f"{what} goes from {low} to {high}.")
+    return value
+
+
+def changed_setup(check: CheckFlow, action: str, argument: str) -> tuple[CheckSetup, Target]:
+    """The setup and target after one set-up button (arguments are the new values).
+
+    Raises:
+        Malformed: an unknown set-up button or a bad value.
+        NotAllowedNow: a value out of range.
+    """
+    setup, target = check.setup, check.target
+    if action == SET_ABILITY:
+        return replace(setup, ability=_strength(argument)), target
+    if action == SET_PROFICIENCY:
+        value = _number(argument, 0, MAX_PROFICIENCY, "Proficiency")
+        return replace(setup, proficiency=value), target
+    if action == SET_ADVANTAGES:
+        value = _number(argument, 0, MAX_CIRCUMSTANCES, "Advantages")
+        return replace(setup, advantages=value), target
+    if action == SET_DISADVANTAGES:
+        value = _number(argument, 0, MAX_CIRCUMSTANCES, "Disadvantages")
+        return replace(setup, disadvantages=value), target
+    if isinstance(target, Difficulty):
+        return setup, Difficulty(_number(argument, 0, MAX_DIFFICULTY, "The difficulty"))
+    value = _number(argument, -MAX_DIFFICULTY, MAX_DIFFICULTY, "The opposing result")
+    return setup, Opposition(value)
+
+
+def _action_kind(action: str) -> ActionKind:
+    try:
+        kind = ActionKind(action)
+    except ValueError:
+        raise Malformed("That button is out of date. Use the latest message.") from None
+    if kind is ActionKind.SET_UP:
+        raise Malformed("That button is out of date. Use the latest message.")
+    return kind
+
+
+class CheckPanel:
+    """A check from set-up to the result that stands, one button at a time."""
+
+    kind = CHECK_PANEL
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        """Open a check for ``actor`` (the Game Master's own check when they open it)."""
+        gm = game_master_of(table)
+        pool_counts(table.state).playable()
+        request = parse_check(argument, sheet_of(table, actor))
+        check = CheckFlow.open(actor, gm, request.target, request.setup)
+        return Outcome(state=CheckPanelState(check, request.label).to_dict())
+
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
+        panel = CheckPanelState.from_dict(state)
+        check = panel.check
+        if action in SETUP_ACTIONS:
+            setup, target = changed_setup(check, action, argument)
+            check = check.set_up(actor, setup, target)
+            return Outcome(state=replace(panel, check=check).to_dict())
+        kind = _action_kind(action)
+        pool = pool_counts(table.state).playable()
+        sheet = None if check.is_gm_check else sheet_of(table, check.roller)
+        step = check.act(actor, kind, pool=pool, rng=rng, sheet=sheet)
+        log = (*panel.log, *(event_record(e) for e in step.events))
+        new_state = replace(panel, check=step.check, log=log).to_dict()
+        return Outcome(
+            state=new_state,
+            events=step.events,
+            closed=step.check.is_over,
+            campaign_state=with_pool(table.state, step.pool) if step.pool != pool else None,
+            sheets=(
+                {check.roller: step.sheet.to_dict()}
+                if step.sheet is not None and step.sheet != sheet
+                else {}
+            ),
+        )
+
+
+# -- the long rest ------------------------------------------------------------------
+
+
+def parse_rest(argument: str) -> RecoveryCheck:
+    """Read ``/rest`` arguments: an optional dcN and a proficiency name (Fortitude).
+
+    Raises:
+        Malformed: a bad difficulty.
+    """
+    tokens = _split_numbered(argument.replace(",", " ").split())
+    difficulty = RecoveryCheck().difficulty
+    words: list[str] = []
+    for token in tokens:
+        match = re.fullmatch(r"dc(\d{1,3})", token.lower())
+        if match:
+            difficulty = Difficulty(int(match.group(1))).value
+        else:
+            words.append(token)
+    skill = " ".join(words)[:MAX_NAME] or DEFAULT_RECOVERY_SKILL
+    return RecoveryCheck(difficulty=difficulty, skill=skill)
+
+
+class RestPanel:
+    """The long rest, called by the Game Master for every character at once.
+
+    Each character loses all strain and rolls one recovery check per wound;
+    natural 1s and 20s turn plot points in order, character by character.
+    """
+
+    kind = REST_PANEL
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        if not is_game_master(table, actor):
+            raise NotYourTurn("Only the Game Master can call a long rest.")
+        recovery = parse_rest(argument)
+        pool = pool_counts(table.state).playable()
+        before = pool
+        sheets: dict[int, Json] = {}
+        events: list[Event] = []
+        rested: list[dict[str, object]] = []
+        for player_id in sorted(table.seats):
+            sheet = sheet_of(table, player_id)
+            if sheet is None:
+                continue
+            rest = long_rest(sheet, pool, rng, recovery)
+            pool = rest.pool
+            events.extend(rest.events)
+            sheets[player_id] = rest.sheet.to_dict()
+            rested.append(
+                {
+                    "player": player_id,
+                    "name": sheet.name,
+                    "strain_before": sheet.strain,
+                    "wounds_before": sheet.wounds,
+                    "wounds_after": rest.sheet.wounds,
+                    "setup": recovery.setup_for(sheet).to_dict(),
+                    "checks": [
+                        {
+                            "d20s": list(c.roll.d20s),
+                            "die": c.roll.die_face,
+                            "total": c.roll.total,
+                            "success": c.succeeded,
+                        }
+                        for c in rest.checks
+                    ],
+                    "log": [
+                        event_record(e)
+                        for e in rest.events
+                        if isinstance(e, PlotPointTurned | GameMasterPicksEffect)
+                    ],
+                }
+            )
+        state = {
+            "v": STATE_VERSION,
+            "difficulty": recovery.difficulty,
+            "skill": recovery.skill,
+            "rested": rested,
+        }
+        return Outcome(
+            state=state,
+            events=tuple(events),
+            closed=True,
+            campaign_state=with_pool(table.state, pool) if pool != before else None,
+            sheets=sheets,
+        )
+
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
+        raise NotAllowedNow("This long rest is over.")
+
+
+__all__ = [
+    "CHECK_PANEL",
+    "REST_PANEL",
+    "CheckPanel",
+    "CheckPanelState",
+    "CheckRequest",
+    "D20Campaign",
+    "PoolCounts",
+    "RestPanel",
+    "parse_check",
+    "parse_rest",
+    "pool_counts",
+]
