@@ -7,7 +7,10 @@ start), every choice made so far, the dice, and once settled the
 choices. It is a frozen value that stores as versioned plain data.
 
 Invariants checked on construction: the roller is the first participant, each
-player appears once, at least one Arbiter, and no Arbiter rolls or helps.
+player appears once, at least one Arbiter, and no Arbiter rolls or helps; the
+phase never claims a step whose choice is missing (the mood line holds a mood,
+skill and sentiment indices exist, helpers and pending choices belong to
+people in the roll), so damaged stored data is refused as ``Malformed``.
 """
 
 from __future__ import annotations
