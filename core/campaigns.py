@@ -22,7 +22,7 @@ from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
-from core.store.models import Campaign, CampaignStatus, Member, Panel, Player
+from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
 from core.store.repo import guarded, upsert_chat, upsert_player
 
 JOIN_PREFIX = "join_"
@@ -96,13 +96,18 @@ class Campaigns:
 
     # --- reading -----------------------------------------------------------
 
-    async def _view(self, campaign: Campaign) -> CampaignView:
-        members = (
+    async def _members(self, campaign: Campaign) -> list[Member]:
+        return (
             await Member.filter(campaign_id=campaign.id, active=True)
-            .prefetch_related("player")
+            .select_related("player")
             .order_by("joined_at", "id")
         )
-        await campaign.fetch_related("chat", "host")
+
+    async def _view(self, campaign: Campaign, members: list[Member] | None = None) -> CampaignView:
+        if members is None:
+            members = await self._members(campaign)
+        if not isinstance(campaign.chat, Chat) or not isinstance(campaign.host, Player):
+            await campaign.fetch_related("chat", "host")
         return CampaignView(
             id=campaign.id,
             system=self.registry.find(campaign.system),
@@ -119,10 +124,11 @@ class Campaigns:
             version=campaign.version,
         )
 
-    async def _table(self, campaign: Campaign) -> tuple[Table, dict[int, int]]:
-        members = await Member.filter(campaign_id=campaign.id, active=True).prefetch_related(
-            "player"
-        )
+    async def _table(
+        self, campaign: Campaign, members: list[Member] | None = None
+    ) -> tuple[Table, dict[int, int]]:
+        if members is None:
+            members = await self._members(campaign)
         seats = {
             m.player.tg_id: Seat(
                 m.player.tg_id, _name(m.player), frozenset(Role(r) for r in m.roles), m.sheet
@@ -132,8 +138,14 @@ class Campaigns:
         table = Table(campaign.id, campaign.system, campaign.state, seats)
         return table, {m.player.tg_id: m.id for m in members}
 
+    async def _load(self, campaign_id: int) -> tuple[Campaign, list[Member]]:
+        """A campaign with its chat, host and active members, in two queries."""
+        campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
+        return campaign, await self._members(campaign)
+
     async def _live(self, chat_tg_id: int) -> Campaign | None:
-        return await Campaign.get_or_none(live_chat_id=chat_tg_id)
+        query = Campaign.get_or_none(live_chat_id=chat_tg_id)
+        return await query.select_related("chat", "host")
 
     async def current(self, chat_tg_id: int) -> CampaignView | None:
         """The live campaign of a chat, if any."""
@@ -405,9 +417,9 @@ class Campaigns:
             panel = await Panel.get(id=panel_id)
             if panel.closed or panel.version != version:
                 raise NotAllowedNow(STALE)
-            campaign = await Campaign.get(id=campaign_id)
+            campaign, members = await self._load(campaign_id)
             self._check_playing(campaign)
-            table, member_ids = await self._table(campaign)
+            table, member_ids = await self._table(campaign, members)
             self._check_seated(table, actor.tg_id)
             rules = self.registry.find(campaign.system).panel(panel.kind)
             outcome = rules.act(table, panel.state, actor.tg_id, action, argument, self.rng)
@@ -422,7 +434,7 @@ class Campaigns:
                 outcome.closed,
             )
             table = await self._settle(campaign, table, member_ids, outcome)
-            return await self._panel_view(panel, outcome, table, campaign)
+            return await self._panel_view(panel, outcome, table, campaign, members)
 
     @staticmethod
     def _check_playing(campaign: Campaign) -> None:
@@ -459,7 +471,12 @@ class Campaigns:
         return Table(table.campaign_id, table.system, state, seats)
 
     async def _panel_view(
-        self, panel: Panel, outcome: Outcome, table: Table, campaign: Campaign
+        self,
+        panel: Panel,
+        outcome: Outcome,
+        table: Table,
+        campaign: Campaign,
+        members: list[Member] | None = None,
     ) -> PanelView:
         return PanelView(
             id=panel.id,
@@ -470,7 +487,7 @@ class Campaigns:
             chat_tg_id=panel.chat_tg_id,
             message_id=panel.message_id,
             events=outcome.events,
-            campaign=await self._view(campaign),
+            campaign=await self._view(campaign, members),
             table=table,
         )
 

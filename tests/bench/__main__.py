@@ -11,7 +11,6 @@ import asyncio
 import json
 import platform
 import resource
-import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -45,7 +44,7 @@ class Figure:
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 # --- odds ------------------------------------------------------------------------
@@ -330,7 +329,9 @@ async def bench_webapp(clients: int, requests: int, workdir: Path) -> list[Figur
                 latencies: list[float] = []
                 queue = iter(range(requests))
 
-                async def client(path: str = path, latencies: list[float] = latencies) -> None:
+                async def client(
+                    path: str = path, latencies: list[float] = latencies, queue: Any = queue
+                ) -> None:
                     for _ in queue:
                         start = time.perf_counter()
                         async with http.get(stack.origin + path, headers=headers) as response:

@@ -77,8 +77,8 @@ async def test_every_route_checks_initdata_and_membership(
 async def test_members_see_the_players_and_json_has_no_other_campaigns(stack: Stack) -> None:
     token = await token_of(stack)
     async with aiohttp.ClientSession() as http:
-        async with http.get(f"{stack.origin}/api/c/{token}", headers=auth(stack, "friend")) as r:
-            data: dict[str, Any] = await r.json()
+        response = await http.get(f"{stack.origin}/api/c/{token}", headers=auth(stack, "friend"))
+        data: dict[str, Any] = await response.json()
     assert data["system"] == "counter"
     assert {m["id"] for m in data["members"]} == {HOST, FRIEND}
     assert "app_token" not in str(data)
