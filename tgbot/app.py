@@ -41,7 +41,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "tgbot.features.campaign",
     "tgbot.features.panels",
     # "tgbot.features.nsu",
-    # "tgbot.features.threat",
+    "tgbot.features.threat",
     # "tgbot.features.cortex",
     # "tgbot.features.d20",
 )
