@@ -356,11 +356,26 @@ class Campaigns:
     # --- panels ------------------------------------------------------------
 
     async def open_panel(
-        self, chat: ChatRef, actor: PlayerRef, kind: str, argument: str = ""
+        self,
+        chat: ChatRef,
+        actor: PlayerRef,
+        kind: str,
+        argument: str = "",
+        *,
+        campaign_id: int | None = None,
     ) -> PanelView:
-        """Start a procedure in the chat's campaign (the caller sends its message)."""
+        """Start a procedure (the caller sends its message).
+
+        Args:
+            chat: where the panel's message goes: the campaign's group, or a private
+                chat when ``campaign_id`` names the campaign it belongs to.
+            campaign_id: the campaign, for panels outside its group (private steps).
+        """
         async with guarded():
-            campaign = await self._live(chat.tg_id)
+            if campaign_id is None:
+                campaign = await self._live(chat.tg_id)
+            else:
+                campaign = await Campaign.get_or_none(id=campaign_id, live_chat_id__isnull=False)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
         system = self.registry.find(campaign.system)
@@ -385,6 +400,14 @@ class Campaigns:
         """Remember which message shows a panel."""
         async with guarded():
             await Panel.filter(id=panel_id).update(message_id=message_id)
+
+    async def panel_at(self, chat_tg_id: int, message_id: int) -> PanelView | None:
+        """The open panel shown by a message, if any (for replies to it)."""
+        async with guarded():
+            panel = await Panel.get_or_none(
+                chat_tg_id=chat_tg_id, message_id=message_id, closed=False
+            )
+        return None if panel is None else await self.panel(panel.id)
 
     async def panel(self, panel_id: int) -> PanelView:
         async with guarded():

@@ -134,3 +134,4 @@ class Panel(Model):
 
     class Meta:
         table = "panel"
+        indexes = (("chat_tg_id", "message_id"),)

@@ -141,3 +141,21 @@ async def test_membership_guards_the_mini_app_token(db: str, campaigns: Campaign
     with pytest.raises(NotAllowedNow):
         await campaigns.for_viewer("guess", BEN)
     assert [c.id for c in await campaigns.campaigns_of(BEN)] == [view.id]
+
+
+async def test_a_private_panel_belongs_to_its_groups_campaign_and_takes_replies(
+    db: str, campaigns: Campaigns
+) -> None:
+    await started(campaigns, BEN)
+    game = await campaigns.require_current(GROUP.tg_id)
+    private = ChatRef(BEN.tg_id, "private", "")
+    with pytest.raises(NotAllowedNow):
+        await campaigns.open_panel(private, BEN, "count")  # no game lives in a private chat
+    panel = await campaigns.open_panel(private, BEN, "count", campaign_id=game.id)
+    assert panel.chat_tg_id == BEN.tg_id and panel.campaign.id == game.id
+    await campaigns.bind_message(panel.id, 77)
+    found = await campaigns.panel_at(BEN.tg_id, 77)
+    assert found is not None and found.id == panel.id
+    step = await campaigns.act(panel.id, panel.version, BEN, "text", "a <b>note</b>")
+    assert step.state["note"] == "a <b>note</b>"
+    assert await campaigns.panel_at(BEN.tg_id, 78) is None

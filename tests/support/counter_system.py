@@ -37,6 +37,8 @@ class CountPanel:
             rng: Rng) -> Outcome:
         if actor != state["owner"]:
             raise NotYourTurn("Only the player who started this may press it.")
+        if action == "text":
+            return Outcome(state={**state, "note": argument})
         if action == "done":
             return Outcome(state=state, closed=True, events=("done",))
         if action != "inc":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from telegram import Message, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
-from telegram.ext import BaseHandler, CallbackQueryHandler
+from telegram.ext import BaseHandler, CallbackQueryHandler, MessageHandler, filters
 
 from core.campaigns import PanelView
 from core.rules.errors import Malformed
@@ -62,5 +62,37 @@ async def press(update: Update, context: StonetableContext) -> None:
     await show_panel(context, view)
 
 
+TEXT_ACTION = "text"
+MAX_TEXT = 1000
+
+
+async def reply_to_panel(update: Update, context: StonetableContext) -> None:
+    """A player's reply to a panel message is that panel's free-text action."""
+    message = update.effective_message
+    if message is None or message.reply_to_message is None or update.effective_user is None:
+        return
+    if (
+        message.reply_to_message.from_user is None
+        or message.reply_to_message.from_user.id != context.bot.id
+    ):
+        return
+    campaigns = context.deps.campaigns
+    view = await campaigns.panel_at(message.chat_id, message.reply_to_message.message_id)
+    if view is None:
+        return
+    text = (message.text or "").strip()
+    if not text:
+        raise Malformed("Write your answer as text.")
+    if len(text) > MAX_TEXT:
+        raise Malformed(f"That's too long: keep it under {MAX_TEXT} characters.")
+    view = await campaigns.act(
+        view.id, view.version, player_of(update.effective_user), TEXT_ACTION, text
+    )
+    await show_panel(context, view)
+
+
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
-    return [CallbackQueryHandler(press, pattern=r"^p1:")]
+    return [
+        CallbackQueryHandler(press, pattern=r"^p1:"),
+        MessageHandler(filters.REPLY & filters.TEXT & ~filters.COMMAND, reply_to_panel),
+    ]
