@@ -43,7 +43,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     # "tgbot.features.nsu",
     "tgbot.features.threat",
     # "tgbot.features.cortex",
-    # "tgbot.features.d20",
+    "tgbot.features.d20",
 )
 
 

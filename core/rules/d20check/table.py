@@ -551,9 +551,9 @@ class CheckPanel:
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Open a check for ``actor`` (the Game Master's own check when they open it)."""
+        request = parse_check(argument, sheet_of(table, actor))
         gm = game_master_of(table)
         pool_counts(table.state).playable()
-        request = parse_check(argument, sheet_of(table, actor))
         check = CheckFlow.open(actor, gm, request.target, request.setup)
         return Outcome(state=CheckPanelState(check, request.label).to_dict())
 

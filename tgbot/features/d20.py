@@ -1,0 +1,83 @@
+"""d20 checks in a group: /check opens a check, /rest a long rest (GM), /pool the points.
+
+Buttons go through the shared panel handler in tgbot.features.panels.
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.ext import BaseHandler, CommandHandler
+
+from core.campaigns import CampaignView
+from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
+from core.rules.errors import NotAllowedNow
+from tgbot.context import StonetableContext
+from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.panels import post_panel
+from tgbot.render.d20 import RENDERERS as D20_RENDERERS
+from tgbot.render.d20 import pool_text
+
+SYSTEM_KEY = "d20"
+COMMANDS = [
+    CommandSpec("check", "d20 check: /check strong +2 adv dc15", private=False),
+    CommandSpec("rest", "Long rest for every character (GM)", private=False),
+    CommandSpec("pool", "The shared plot points and everyone's wounds", private=False),
+]
+RENDERERS = list(D20_RENDERERS)
+
+HELP = (
+    "🎲 <b>d20 checks</b>\n"
+    "<code>/check</code> opens a check you set up with buttons; or type it: "
+    "<code>/check strong +2 adv dc15</code>, <code>/check weak dis2 vs14</code>, or the names "
+    "of an ability and a proficiency on your sheet (<code>/check might athletics dc12</code>).\n"
+    "Fail, and you may spend a lucky plot point to retry; succeed, and an unlucky one lets "
+    "you reroll. If you spend nothing, the GM may spend an unlucky point to make you roll "
+    "again. <code>/pool</code> shows the points, <code>/rest</code> (GM) a long rest, "
+    "<code>/sheet</code> your character."
+)
+
+
+async def check(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    text = command_args(update).strip()
+    view = await context.deps.campaigns.current(chat.tg_id)
+    if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
+        await _reply(update, HELP)
+        return
+    panel = await context.deps.campaigns.open_panel(chat, player, CHECK_PANEL, text)
+    await post_panel(update, context, panel)
+
+
+async def rest(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    await _require_d20(context, chat.tg_id)
+    panel = await context.deps.campaigns.open_panel(chat, player, REST_PANEL, command_args(update))
+    await post_panel(update, context, panel)
+
+
+async def pool(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    view = await _require_d20(context, chat.tg_id)
+    _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
+    await _reply(update, pool_text(table))
+
+
+async def _require_d20(context: StonetableContext, chat_id: int) -> CampaignView:
+    view = await context.deps.campaigns.require_current(chat_id)
+    if view.system.key != SYSTEM_KEY:
+        raise NotAllowedNow("That command is for d20 games.")
+    return view
+
+
+async def _reply(update: Update, text: str) -> None:
+    assert update.effective_message is not None
+    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [
+        CommandHandler("check", check),
+        CommandHandler("rest", rest),
+        CommandHandler("pool", pool),
+    ]
