@@ -5,6 +5,7 @@ Pure like the rest of :mod:`core.rules`: no I/O, no clock, no global random.
 
 from __future__ import annotations
 
+from core.rules.nsu.campaign import NsuCampaignRules
 from core.rules.nsu.odds import ODDS_COMMAND
 from core.rules.registry import GameSystem
 
@@ -16,4 +17,8 @@ SYSTEM = GameSystem(
         "details change the fiction, and collateral clocks count the cost."
     ),
     odds=ODDS_COMMAND,
+    campaign=NsuCampaignRules(),
+    panels={
+        # one panel per line: kind -> rules
+    },
 )
