@@ -5,12 +5,16 @@ Modules: :mod:`.dice` (die ratings, Results), :mod:`.traits` (sheets),
 pool), :mod:`.state` (the table, JSON round trip), :mod:`.actions` (actions and
 events), :mod:`.contest` (``apply``: the Test/Contest state machine, with
 :mod:`.turns`, :mod:`.aftermath`, :mod:`.interference`, :mod:`.scene`),
-:mod:`.odds` (exact Result odds). Invariant: pure, like the rest of :mod:`core.rules`.
+:mod:`.odds` (exact Result odds), :mod:`.campaign` (the campaign and sheets at
+the platform's table) and :mod:`.panel` (the ``cortex.conflict`` panel the bot
+drives). Invariant: pure, like the rest of :mod:`core.rules`.
 """
 
 from __future__ import annotations
 
+from core.rules.cortex.campaign import CortexCampaign
 from core.rules.cortex.odds import ODDS
+from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel
 from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
@@ -21,4 +25,6 @@ SYSTEM = GameSystem(
         "for more; sum your two best dice. The Watchtower turns 1s into Trouble."
     ),
     odds=ODDS,
+    campaign=CortexCampaign(),
+    panels={CONFLICT_PANEL: ConflictPanel()},
 )

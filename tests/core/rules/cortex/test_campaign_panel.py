@@ -1,0 +1,303 @@
+"""The Cortex campaign and the cortex.conflict panel at the platform's table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.rules.cortex import SYSTEM
+from core.rules.cortex.campaign import (
+    CortexCampaign,
+    load,
+    parse_trait_text,
+)
+from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel, Press, conflict_view
+from core.rules.cortex.state import Phase
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.rng import ScriptedRng
+from core.rules.table import Json, Outcome, Role, Seat, Table
+
+WATCHTOWER, CLARK, LOIS = 100, 1, 2
+CAMPAIGN = CortexCampaign()
+PANEL = ConflictPanel()
+
+
+class Game:
+    """A campaign in memory: applies outcomes like core.campaigns does."""
+
+    def __init__(self) -> None:
+        self.state: Json = CAMPAIGN.new_state()
+        self.seats: dict[int, Seat] = {}
+        self.panel: Json = {}
+        self.closed = False
+        self.seat(WATCHTOWER, "Wendy", Role.GAME_MASTER)
+        self.seat(CLARK, "Clark")
+        self.seat(LOIS, "Lois")
+
+    @property
+    def table(self) -> Table:
+        return Table(7, "cortex", self.state, dict(self.seats))
+
+    def seat(self, player: int, name: str, role: Role = Role.PLAYER) -> None:
+        old = self.seats.get(player)
+        self.seats[player] = Seat(player, name, frozenset({role}), old.sheet if old else {})
+        self.state, sheet = CAMPAIGN.seated(self.table, player)
+        self.seats[player] = Seat(player, name, frozenset({role}), sheet)
+
+    def settle(self, outcome: Outcome) -> Outcome:
+        if outcome.campaign_state is not None:
+            self.state = outcome.campaign_state
+        for player, sheet in outcome.sheets.items():
+            old = self.seats[player]
+            self.seats[player] = Seat(player, old.name, old.roles, sheet)
+        return outcome
+
+    def edit(self, player: int, action: str, **payload: Any) -> Outcome:
+        return self.settle(CAMPAIGN.edit(self.table, player, action, payload))
+
+    def open(self, player: int, argument: str, *faces: int) -> Outcome:
+        outcome = self.settle(PANEL.open(self.table, player, argument, ScriptedRng(faces)))
+        self.panel, self.closed = outcome.state, outcome.closed
+        return outcome
+
+    def press(self, player: int, action: str, argument: str = "", *faces: int) -> Outcome:
+        assert not self.closed
+        rng = ScriptedRng(faces)
+        outcome = self.settle(PANEL.act(self.table, self.panel, player, action, argument, rng))
+        assert rng.remaining == 0
+        self.panel, self.closed = outcome.state, outcome.closed
+        return outcome
+
+    def sheet(self, player: int) -> dict[str, Any]:
+        return dict(self.seats[player].sheet)
+
+    def view(self):  # type: ignore[no-untyped-def]
+        return conflict_view(self.table, self.panel)
+
+
+@pytest.fixture
+def game() -> Game:
+    g = Game()
+    for line in (
+        "value Justice d10",
+        "value Love d8",
+        "relationship Lois d8",
+        "asset Farm Boy d8",
+        "limit Kryptonite d10",
+    ):
+        g.edit(CLARK, "text", text=line)
+    for line in ("value Truth d10", "relationship Clark d8", "asset Reporter d8 ability"):
+        g.edit(LOIS, "text", text=line)
+    return g
+
+
+def test_the_system_is_registered_with_the_watchtower_and_the_panel() -> None:
+    assert SYSTEM.campaign.has_game_master
+    assert SYSTEM.panel(CONFLICT_PANEL).kind == CONFLICT_PANEL
+
+
+def test_seating_gives_leads_a_sheet_named_after_them_and_the_watchtower_none() -> None:
+    g = Game()
+    assert g.sheet(WATCHTOWER) == {}
+    assert g.sheet(CLARK)["name"] == "Clark" and g.sheet(CLARK)["plot_points"] == 1
+    g.seat(3, "clark")  # a clashing name gets a number
+    assert g.sheet(3)["name"] == "clark 2"
+    ct = load(g.table).table
+    assert ct.watchtower == WATCHTOWER and ct.lead_of(CLARK) == "Clark"
+
+
+def test_a_returning_player_keeps_their_sheet(game: Game) -> None:
+    before = game.sheet(CLARK)
+    game.seat(CLARK, "Clark")
+    assert game.sheet(CLARK) == before
+
+
+def test_trait_text_grammar() -> None:
+    assert parse_trait_text("asset Farm Boy d8 distinction") == (
+        "trait.set",
+        {"box": "asset", "name": "Farm Boy", "die": "d8", "kind": "distinction"},
+    )
+    assert parse_trait_text("remove value Justice") == (
+        "trait.remove",
+        {"box": "value", "name": "Justice"},
+    )
+    assert parse_trait_text("name Clark Kent") == ("rename", {"name": "Clark Kent"})
+    with pytest.raises(Malformed, match="/trait value"):
+        parse_trait_text("value Justice d7x")
+
+
+def test_leads_edit_their_own_sheets_only(game: Game) -> None:
+    assert [v["name"] for v in game.sheet(CLARK)["values"]] == ["Justice", "Love"]
+    game.edit(CLARK, "trait.set", box="value", name="justice", die=12)  # re-rated, same slot
+    assert game.sheet(CLARK)["values"][0]["die"] == 12
+    game.edit(CLARK, "trait.remove", box="value", name="Love")
+    assert len(game.sheet(CLARK)["values"]) == 1
+    with pytest.raises(NotYourTurn):
+        game.edit(LOIS, "trait.set", box="value", name="X", die=6, character="Clark")
+    with pytest.raises(NotAllowedNow, match="no Lead"):
+        game.edit(WATCHTOWER, "trait.set", box="value", name="X", die=6)
+    with pytest.raises(Malformed):
+        game.edit(CLARK, "trait.set", box="value", name="X", die=7)
+    with pytest.raises(Malformed):
+        game.edit(CLARK, "shout")
+
+
+def test_rename_keeps_names_unique(game: Game) -> None:
+    game.edit(CLARK, "rename", name="Kal-El")
+    assert load(game.table).table.lead_of(CLARK) == "Kal-El"
+    with pytest.raises(NotAllowedNow, match="already here"):
+        game.edit(CLARK, "rename", name="lois")
+
+
+def test_the_watchtower_adds_features_and_edits_them(game: Game) -> None:
+    game.edit(WATCHTOWER, "feature.add", name="Lex")
+    game.edit(WATCHTOWER, "trait.set", character="Lex", box="value", name="Power", die="d12")
+    assert load(game.table).table.sheet("Lex").values[0].name == "Power"
+    with pytest.raises(NotYourTurn):
+        game.edit(CLARK, "feature.add", name="Brainiac")
+    with pytest.raises(NotYourTurn):
+        game.edit(CLARK, "trait.set", character="Lex", box="value", name="X", die=6)
+    with pytest.raises(NotYourTurn):
+        game.edit(CLARK, "scene.end")
+
+
+def test_a_test_from_opposition_to_success(game: Game) -> None:
+    game.open(CLARK, "test")
+    view = game.view()
+    assert view.waiting == ("",)
+    with pytest.raises(NotYourTurn, match="Watchtower"):
+        game.press(CLARK, "opp.add", "8")
+    game.press(WATCHTOWER, "opp.add", "8")
+    game.press(WATCHTOWER, "opp.add", "6")
+    game.press(WATCHTOWER, "opp.undo")
+    game.press(WATCHTOWER, "opp.add", "4")
+    game.press(WATCHTOWER, "opp.roll", "", 5, 3)  # 8
+    assert game.view().conflict.to_beat == 8  # type: ignore[union-attr]
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "add", "r0")
+    with pytest.raises(NotYourTurn, match="Clark"):
+        game.press(LOIS, "add", "a0")
+    game.press(CLARK, "add", "a0")
+    view = game.view()
+    assert [int(d) for d, _ in view.pool] == [10, 8, 8]
+    assert view.chance is not None and 0 < view.chance < 1
+    game.press(CLARK, "roll", "", 7, 1, 6)
+    assert load(game.table).table.complications  # the 1 waits for the Watchtower
+    outcome = game.press(CLARK, "settle")  # 13 > 8
+    assert not game.closed  # the Complication can still be activated
+    assert any(e.what == "ended" and e.text == "success" for e in game.view().log)
+    assert outcome.events
+    with pytest.raises(NotYourTurn):
+        game.press(CLARK, "complication", "0")
+    game.press(WATCHTOWER, "complication", "0")
+    assert game.closed
+    assert load(game.table).table.trouble and game.sheet(CLARK)["plot_points"] == 2
+
+
+def test_a_contest_of_several_exchanges_with_a_swap_and_stress(game: Game) -> None:
+    game.open(CLARK, "contest Lois")
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "add", "a0")
+    game.press(CLARK, "roll", "", 6, 5)
+    game.press(CLARK, "settle")  # Action 11
+    assert game.view().waiting == ("Lois",)
+    game.press(LOIS, "add", "v0")
+    game.press(LOIS, "add", "r0")
+    game.press(LOIS, "roll", "", 9, 6)
+    game.press(LOIS, "settle")  # 15 beats 11: Lois acts now
+    c = game.view().conflict
+    assert c is not None and c.actor == "Lois" and c.roller == "Clark"
+    # Clark's last pool is reused; he adds his Limit? no: Lois' nothing; he rolls again
+    game.press(CLARK, "roll", "", 4, 3)
+    game.press(CLARK, "settle")  # 7 does not beat 15
+    assert game.view().conflict.phase is Phase.YIELDING  # type: ignore[union-attr]
+    with pytest.raises(NotYourTurn):
+        game.press(LOIS, "stress.take")
+    game.press(CLARK, "stress.take")
+    game.press(LOIS, "out")  # won by 8: Stressed Out
+    assert game.closed
+    assert game.sheet(CLARK)["stressed_out"] is True
+    whats = [e.what for e in game.view().log]
+    assert whats.count("action") == 2 and "won" in whats and "stressed_out" in whats
+
+
+def test_a_beaten_reactor_gives_in(game: Game) -> None:
+    game.open(CLARK, "contest Lois")
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "roll", "", 9)
+    game.press(CLARK, "settle")
+    game.press(LOIS, "givein")
+    assert game.closed
+
+
+def test_stress_is_inflicted_by_type_and_shows_as_an_opponent_box(game: Game) -> None:
+    game.open(CLARK, "contest Lois")
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "roll", "", 9)
+    game.press(CLARK, "settle")
+    game.press(LOIS, "add", "v0")
+    game.press(LOIS, "roll", "", 2)
+    game.press(LOIS, "settle")
+    game.press(LOIS, "stress.take")
+    game.press(CLARK, "inflict", "1", 5)  # Angry, stress pool d10
+    assert game.sheet(LOIS)["stress"] == [{"type": "Angry", "die": 10}]
+    game.open(CLARK, "contest Lois")
+    codes = [ch.argument for ch in game.view().choices if ch.press is Press.ADD]
+    assert "s0" in codes  # Lois' Angry Stress is a die for Clark now
+
+
+def test_stale_panels_and_unknown_presses_are_refused(game: Game) -> None:
+    game.open(CLARK, "contest Lois")
+    old = game.panel
+    game.edit(WATCHTOWER, "scene.end")
+    with pytest.raises(NotAllowedNow, match="over"):
+        PANEL.act(game.table, old, CLARK, "roll", "", ScriptedRng(()))
+    game.open(CLARK, "test")
+    with pytest.raises(NotAllowedNow, match="over"):
+        PANEL.act(game.table, old, CLARK, "roll", "", ScriptedRng(()))
+    with pytest.raises(Malformed):
+        PANEL.act(game.table, game.panel, WATCHTOWER, "explode", "", ScriptedRng(()))
+    with pytest.raises(Malformed):
+        PANEL.act(game.table, game.panel, WATCHTOWER, "opp.add", "7", ScriptedRng(()))
+    with pytest.raises(NotAllowedNow, match="point of the roll"):
+        PANEL.act(game.table, game.panel, WATCHTOWER, "complication", "9", ScriptedRng(()))
+    with pytest.raises(NotAllowedNow, match="Finish"):
+        game.open(LOIS, "test")
+
+
+def test_opening_needs_known_names_and_a_lead(game: Game) -> None:
+    with pytest.raises(NotAllowedNow, match="At this table"):
+        game.open(CLARK, "contest Zod")
+    with pytest.raises(NotAllowedNow, match="Name who"):
+        game.open(WATCHTOWER, "test")
+    with pytest.raises(Malformed):
+        game.open(CLARK, "duel Lois")
+    game.open(WATCHTOWER, "test Lois")
+    assert game.view().conflict.actor == "Lois"  # type: ignore[union-attr]
+
+
+def test_sheets_are_locked_in_a_roll_and_a_leaver_drops_out(game: Game) -> None:
+    game.open(CLARK, "contest Lois")
+    with pytest.raises(NotAllowedNow, match="in a roll"):
+        game.edit(CLARK, "trait.set", box="value", name="Hope", die=6)
+    del game.seats[LOIS]
+    state = CAMPAIGN.left(game.table, LOIS)
+    assert state["conflict"] is None
+
+
+def test_useful_details_and_aid_arrive_as_text(game: Game) -> None:
+    game.edit(CLARK, "text", text="value Truth d6")
+    game.seat(3, "Chloe")
+    game.edit(3, "text", text="value Truth d8")
+    game.open(LOIS, "test")
+    game.press(WATCHTOWER, "opp.add", "6")
+    game.press(WATCHTOWER, "opp.roll", "", 4)
+    game.press(LOIS, "add", "v0")
+    game.press(LOIS, "detail", "Open <window>")
+    assert game.sheet(LOIS)["plot_points"] == 0
+    game.press(CLARK, "aid", "Truth, Lois")
+    assert [int(d) for d, _ in game.view().pool] == [10, 6]
+    game.press(LOIS, "roll", "", 3, 2, 6, 5)  # pool 3+2, Clark's aid best 6
+    game.press(LOIS, "settle")
+    assert any(e.what == "ended" and e.text == "success" for e in game.view().log)
