@@ -1,0 +1,83 @@
+"""The threat dice sheet in the Mini App: approaches, Momentum, harm, notes.
+
+What a viewer sees is decided here: their own sheet in full with the edits the
+rules allow them; other players' approaches, Momentum and harm read-only (notes
+stay private to their owner); the GM sees every player's sheet with the GM's
+edits. Non-members never get here (the campaign use case refuses them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.campaigns import CampaignView
+from core.rules.table import Role, Table
+from core.rules.threat.momentum import BURN_MINIMUM, MOMENTUM_MAX, MOMENTUM_RESET
+from core.rules.threat.roll import MAX_HARM
+from core.rules.threat.sheet import MAX_APPROACH_NAME, MAX_APPROACH_VALUE, MAX_APPROACHES, MAX_NOTES
+from core.rules.threat.table import may_edit, sheet_of
+
+
+def _sheet(table: Table, viewer_id: int, player_id: int, *, own: bool) -> dict[str, Any]:
+    seat = table.seats[player_id]
+    sheet = sheet_of(seat.sheet)
+    return {
+        "player": player_id,
+        "name": seat.name,
+        "own": own,
+        "approaches": [{"name": a.name, "value": a.value} for a in sheet.approaches],
+        "momentum": sheet.momentum,
+        "pips": [
+            {
+                "value": n,
+                "on": 0 < n <= sheet.momentum,
+                "current": n == sheet.momentum,
+                "burn": n >= BURN_MINIMUM,
+                "reset": n == MOMENTUM_RESET,
+            }
+            for n in range(MOMENTUM_MAX + 1)
+        ],
+        "can_burn": sheet.momentum >= BURN_MINIMUM,
+        "harm": sheet.harm,
+        "harm_boxes": [n <= sheet.harm for n in range(1, MAX_HARM + 1)],
+        "notes": sheet.notes if own else None,
+        "can": sorted(may_edit(table, viewer_id, player_id)),
+    }
+
+
+@dataclass(frozen=True)
+class ThreatSheetPage:
+    key: str = "threat"
+    template: str = "sheets/threat.html"
+
+    def context(self, view: CampaignView, table: Table, viewer_id: int) -> dict[str, Any]:
+        viewer = table.seat(viewer_id)
+        is_gm = viewer is not None and Role.GAME_MASTER in viewer.roles
+        players = [
+            m.player_id
+            for m in view.members
+            if m.player_id in table.seats and Role.GAME_MASTER not in m.roles
+        ]
+        me = None if is_gm or viewer is None else _sheet(table, viewer_id, viewer_id, own=True)
+        others = [_sheet(table, viewer_id, p, own=False) for p in players if p != viewer_id]
+        gm = next((m.name for m in view.game_masters), "")
+        return {
+            "gm": is_gm,
+            "gm_name": gm,
+            "me": me,
+            "others": others,
+            "limits": {
+                "momentum_max": MOMENTUM_MAX,
+                "burn_at": BURN_MINIMUM,
+                "reset": MOMENTUM_RESET,
+                "harm_max": MAX_HARM,
+                "approach_value": MAX_APPROACH_VALUE,
+                "approach_name": MAX_APPROACH_NAME,
+                "approaches": MAX_APPROACHES,
+                "notes": MAX_NOTES,
+            },
+        }
+
+
+PAGE = ThreatSheetPage()
