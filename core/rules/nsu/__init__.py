@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from core.rules.nsu.campaign import NsuCampaignRules
 from core.rules.nsu.odds import ODDS_COMMAND
+from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
@@ -20,5 +21,6 @@ SYSTEM = GameSystem(
     campaign=NsuCampaignRules(),
     panels={
         # one panel per line: kind -> rules
+        ROLL_RULES.kind: ROLL_RULES,
     },
 )
