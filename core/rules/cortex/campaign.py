@@ -221,9 +221,10 @@ class CortexCampaign(CampaignRules):
         Lead edits (own sheet, not while in a roll): ``trait.set`` {box, name, die,
         kind?}, ``trait.remove`` {box, name}, ``rename`` {name}, ``growth.spend``
         {die, effect}, ``resource.restore`` {name}, ``stress.recover`` {type},
-        ``text`` {text} (the ``/trait`` grammar). ``character`` in the payload
-        names the sheet (default: the actor's Lead); the Watchtower uses it for a
-        Feature. Watchtower only: ``feature.add`` {name}, ``scene.end``, ``episode.end``.
+        ``text`` {text} (the ``/trait`` grammar, optionally after ``Name:``).
+        ``character`` in the payload names the sheet (default: the actor's Lead);
+        the Watchtower uses it for a Feature. Watchtower only: ``feature.add``
+        {name}, ``scene.end``, ``episode.end``.
 
         Raises:
             Malformed: unknown edit or bad values.
@@ -242,7 +243,11 @@ class CortexCampaign(CampaignRules):
             feature = Sheet(name=_text(payload, "name").strip(), role=Role.FEATURE)
             return saved(loaded, ct.add_feature(feature))
         if action == "text":
-            action, payload = parse_trait_text(_text(payload, "text"))
+            text = _text(payload, "text")
+            who, sep, rest = text.partition(":")
+            named = ct.find(who.strip()) if sep else None
+            action, parsed = parse_trait_text(rest if named is not None else text)
+            payload = {**parsed, "character": named.name if named is not None else ""}
         change = _SHEET_EDITS.get(action)
         if change is None:
             raise Malformed("That can't be changed here.")

@@ -60,6 +60,7 @@ class Press(Enum):
     RESOURCE = "res"
     DETAIL = "detail"  # text
     AID = "aid"  # text
+    TEXT = "text"  # a reply to the message: a Useful Detail or Aid, read by :func:`read_text`
     ROLL = "roll"
     INCLUDE = "include"
     SETTLE = "settle"
@@ -351,6 +352,16 @@ def _aid_picks(helper: Sheet, words: str, ct: CortexTable) -> tuple[Pick, ...]:
     if not picks:
         raise Malformed("Name the traits that aid, separated by commas: /aid Truth, Clark.")
     return tuple(picks)
+
+
+def read_text(ct: CortexTable, c: Conflict, actor: int, text: str) -> tuple[Press, str]:
+    """A reply to the panel: ``detail <name>`` or ``aid <traits>``; bare text is a
+    Useful Detail from whoever builds the pool, and Aid from anyone else."""
+    word, _, rest = text.strip().partition(" ")
+    if word.lower() in ("detail", "aid") and rest.strip():
+        return Press(word.lower()), rest.strip()
+    builds = c.phase is Phase.BUILDING and ct.controller(c.roller) == actor
+    return (Press.DETAIL if builds else Press.AID), text.strip()
 
 
 def _mine(ct: CortexTable, actor: int, names: tuple[str, ...]) -> str:
@@ -658,6 +669,8 @@ class ConflictPanel:
             if c.phase is not Phase.DONE:
                 raise NotAllowedNow("Finish the roll first.")
             return Outcome(state=dict(state), closed=True)
+        if press is Press.TEXT:
+            press, argument = read_text(ct, c, actor, argument)
         kind = _KIND_OF[press]
         if kind not in allowed_actions(ct, actor):
             raise _refusal(ct, actor, kind)

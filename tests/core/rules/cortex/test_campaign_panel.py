@@ -301,3 +301,16 @@ def test_useful_details_and_aid_arrive_as_text(game: Game) -> None:
     game.press(LOIS, "roll", "", 3, 2, 6, 5)  # pool 3+2, Clark's aid best 6
     game.press(LOIS, "settle")
     assert any(e.what == "ended" and e.text == "success" for e in game.view().log)
+
+
+def test_a_reply_is_a_detail_from_the_roller_and_aid_from_others(game: Game) -> None:
+    game.edit(WATCHTOWER, "feature.add", name="Lex")
+    game.edit(WATCHTOWER, "text", text="Lex: value Power d12")
+    game.open(CLARK, "contest Lois")
+    game.press(CLARK, "text", "Barn door")  # the roller: a Useful Detail
+    assert load(game.table).table.details[0].name == "Barn door"
+    game.press(WATCHTOWER, "text", "aid Lex: Power")  # a Feature aids
+    c = game.view().conflict
+    assert c is not None and c.aid[0].helper == "Lex"
+    with pytest.raises(NotYourTurn):
+        game.press(LOIS, "text", "Window")  # Lois is in the contest: not her pool

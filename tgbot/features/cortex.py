@@ -1,0 +1,126 @@
+"""Cortex drama in a group: /test, /contest, /relieve, /trouble, /trait and the Watchtower's
+/feature, /endscene and /endepisode.
+
+A Test or Contest is one panel message edited in place; its buttons go through
+the shared handler in :mod:`tgbot.features.panels`, and a reply to it is its text
+(a Useful Detail or Aid). Sheet edits go through the campaign's rules, like the
+Mini App's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import BaseHandler, CommandHandler
+
+from core.campaigns import CampaignView
+from core.play import ChatRef, PlayerRef
+from core.rules.cortex.campaign import TRAIT_HELP, load
+from core.rules.cortex.panel import CONFLICT_PANEL
+from core.rules.errors import NotAllowedNow
+from tgbot.context import StonetableContext
+from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.panels import post_panel
+from tgbot.render.cortex import RENDERERS as CORTEX_RENDERERS
+from tgbot.render.cortex import table_text
+from tgbot.render.text import esc
+
+SYSTEM_KEY = "cortex"
+COMMANDS = [
+    CommandSpec(
+        "test", "Cortex: a Test against the Watchtower (/test or /test Lex)", private=False
+    ),
+    CommandSpec(
+        "contest", "Cortex: a Contest (/contest Lex, or /contest Lex vs Clark)", private=False
+    ),
+    CommandSpec(
+        "relieve", "Cortex: relieve a friend's Stress (/relieve Lois Afraid)", private=False
+    ),
+    CommandSpec("trouble", "Cortex: Trouble, Plot Points and Stress", private=False),
+    CommandSpec("trait", "Cortex: write a trait (/trait value Justice d8)"),
+    CommandSpec("feature", "Cortex: add a Feature (Watchtower)", private=False),
+    CommandSpec("endscene", "Cortex: end the scene (Watchtower)", private=False),
+    CommandSpec("endepisode", "Cortex: end the episode (Watchtower)", private=False),
+]
+RENDERERS = list(CORTEX_RENDERERS)
+
+
+async def _cortex_game(
+    context: StonetableContext, chat: ChatRef, player: PlayerRef
+) -> CampaignView:
+    """The Cortex game of this group, or (in private) the player's one Cortex game."""
+    campaigns = context.deps.campaigns
+    if chat.kind == ChatType.PRIVATE:
+        games = [g for g in await campaigns.campaigns_of(player) if g.system.key == SYSTEM_KEY]
+        if len(games) != 1:
+            raise NotAllowedNow("Use this in your game's group (or keep to one Cortex game).")
+        return games[0]
+    view = await campaigns.require_current(chat.tg_id)
+    if view.system.key != SYSTEM_KEY:
+        raise NotAllowedNow("That command is for Cortex drama games.")
+    return view
+
+
+def _opener(word: str) -> Callable[[Update, StonetableContext], Coroutine[Any, Any, None]]:
+    async def handler(update: Update, context: StonetableContext) -> None:
+        chat, player = actor(update)
+        await _cortex_game(context, chat, player)
+        argument = f"{word} {command_args(update)}".strip()
+        panel = await context.deps.campaigns.open_panel(chat, player, CONFLICT_PANEL, argument)
+        await post_panel(update, context, panel)
+
+    return handler
+
+
+async def trouble(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    view = await _cortex_game(context, chat, player)
+    _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
+    await _reply(update, table_text(load(table).table))
+
+
+async def trait(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    text = command_args(update).strip()
+    if not text:
+        await _reply(update, esc(TRAIT_HELP))
+        return
+    view = await _cortex_game(context, chat, player)
+    _, table = await context.deps.campaigns.edit(view.app_token, player, "text", {"text": text})
+    await _reply(update, "✅ Noted.\n" + table_text(load(table).table))
+
+
+def _table_edit(
+    action: str, done: str
+) -> Callable[[Update, StonetableContext], Coroutine[Any, Any, None]]:
+    async def handler(update: Update, context: StonetableContext) -> None:
+        chat, player = actor(update)
+        view = await _cortex_game(context, chat, player)
+        payload = {"name": command_args(update).strip()} if action == "feature.add" else {}
+        await context.deps.campaigns.edit(view.app_token, player, action, payload)
+        await _reply(update, done)
+
+    return handler
+
+
+async def _reply(update: Update, text: str) -> None:
+    assert update.effective_message is not None
+    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [
+        CommandHandler("test", _opener("test")),
+        CommandHandler("contest", _opener("contest")),
+        CommandHandler("relieve", _opener("relief")),
+        CommandHandler("trouble", trouble),
+        CommandHandler("trait", trait),
+        CommandHandler("feature", _table_edit("feature.add", "👁 A new Feature joins the story.")),
+        CommandHandler("endscene", _table_edit("scene.end", "🎬 The scene ends.")),
+        CommandHandler(
+            "endepisode", _table_edit("episode.end", "🎬 The episode ends: Stress steps back.")
+        ),
+    ]
