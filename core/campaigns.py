@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
 
 from core.errors import TryAgain
 from core.locks import KeyedLock
@@ -23,7 +22,7 @@ from core.rules.registry import GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
-from core.store.repo import guarded, upsert_chat, upsert_player
+from core.store.repo import atomic, guarded, upsert_chat, upsert_player
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
@@ -189,7 +188,7 @@ class Campaigns:
     ) -> tuple[CampaignView, Table]:
         """Apply a Mini App edit through the system's rules, in one transaction."""
         view = await self.for_viewer(app_token, actor)
-        async with guarded(), self.locks.hold(f"campaign:{view.id}"), in_transaction():
+        async with guarded(), self.locks.hold(f"campaign:{view.id}"), atomic():
             campaign = await Campaign.get(id=view.id)
             self._check_playing(campaign)
             table, member_ids = await self._table(campaign)
@@ -223,7 +222,7 @@ class Campaigns:
         system = self.registry.find(system_key)
         if chat.kind not in ("group", "supergroup"):
             raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
-        async with guarded(), self.locks.hold(f"chat:{chat.tg_id}"), in_transaction():
+        async with guarded(), self.locks.hold(f"chat:{chat.tg_id}"), atomic():
             if await self._live(chat.tg_id) is not None:
                 raise NotAllowedNow("A game is already running here. See it with /status.")
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
@@ -288,7 +287,7 @@ class Campaigns:
         return await self._add_member(campaign.id, player)
 
     async def _add_member(self, campaign_id: int, player: PlayerRef) -> JoinResult:
-        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), in_transaction():
+        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
             campaign = await Campaign.get(id=campaign_id)
             row = await upsert_player(
                 player.tg_id, player.first_name, player.last_name, player.username
@@ -309,7 +308,7 @@ class Campaigns:
             campaign = await self._live(chat.tg_id)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), in_transaction():
+        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
             member = await Member.get_or_none(
                 campaign_id=campaign.id, player__tg_id=player.tg_id, active=True
             )
@@ -339,7 +338,7 @@ class Campaigns:
             campaign = await self._live(chat.tg_id)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), in_transaction():
+        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
             campaign = await Campaign.get(id=campaign.id)
             await campaign.fetch_related("host")
             if campaign.host.tg_id != player.tg_id:
@@ -380,7 +379,7 @@ class Campaigns:
                 raise NotAllowedNow(NO_GAME)
         system = self.registry.find(campaign.system)
         rules = system.panel(kind)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), in_transaction():
+        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
             campaign = await Campaign.get(id=campaign.id)
             self._check_playing(campaign)
             table, member_ids = await self._table(campaign)
@@ -436,7 +435,7 @@ class Campaigns:
             if found is None or found.closed or found.version != version:
                 raise NotAllowedNow(STALE)
             campaign_id = found.campaign_id
-        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), in_transaction():
+        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
             panel = await Panel.get(id=panel_id)
             if panel.closed or panel.version != version:
                 raise NotAllowedNow(STALE)

@@ -16,3 +16,10 @@ class TryAgain(StonetableError):
 
 class LockLost(TryAgain):
     """A lock's lease ran out before its holder finished."""
+
+
+class AlreadyHandled(StonetableError):
+    """A redelivered Telegram update whose changes were already committed: ignore it."""
+
+    def __init__(self) -> None:
+        super().__init__("Already done.")

@@ -11,14 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from tortoise.transactions import in_transaction
-
 from core.errors import TryAgain
 from core.locks import KeyedLock
 from core.rules import dice
 from core.rules.rng import Rng
 from core.store.models import Chat, RollRecord
-from core.store.repo import guarded, upsert_chat, upsert_player
+from core.store.repo import atomic, guarded, upsert_chat, upsert_player
 
 RECENT_ROLLS = 10
 
@@ -83,7 +81,7 @@ class Play:
         """
         expression = dice.parse(text)
         result = dice.roll(expression, self.rng)
-        async with guarded(), in_transaction():
+        async with guarded(), atomic():
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
             player_row = await upsert_player(
                 player.tg_id, player.first_name, player.last_name, player.username

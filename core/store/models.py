@@ -135,3 +135,14 @@ class Panel(Model):
     class Meta:
         table = "panel"
         indexes = (("chat_tg_id", "message_id"),)
+
+
+class ProcessedUpdate(Model):
+    """A Telegram update whose changes were committed, so a redelivery changes nothing."""
+
+    id = fields.BigIntField(primary_key=True)
+    update_id = fields.BigIntField(unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        table = "processed_update"

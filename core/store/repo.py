@@ -5,12 +5,36 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 
 from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
 from tortoise.transactions import in_transaction
 
-from core.errors import TryAgain
-from core.store.models import Chat, ChatKind, Player
+from core.errors import AlreadyHandled, TryAgain
+from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
+
+# The Telegram update being handled, set by the bot for the duration of one update.
+current_update: ContextVar[int | None] = ContextVar("current_update", default=None)
+
+
+@asynccontextmanager
+async def atomic() -> AsyncIterator[None]:
+    """One transaction that also claims the current update, so a redelivery changes nothing.
+
+    Raises:
+        AlreadyHandled: this update's changes were committed before.
+    """
+    update_id = current_update.get()
+    async with in_transaction():
+        if update_id is not None:
+            try:
+                async with in_transaction():  # a savepoint, so the conflict is reported cleanly
+                    await ProcessedUpdate.create(update_id=update_id)
+            except IntegrityError:
+                raise AlreadyHandled() from None
+        yield
+    if update_id is not None:
+        current_update.set(None)  # claimed and committed: later transactions need no claim
 
 
 @asynccontextmanager

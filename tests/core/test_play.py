@@ -68,3 +68,22 @@ async def test_home_shows_own_rolls_and_the_chat_only_to_its_players(db: str) ->
 
 async def test_health_reports_a_working_database(db: str) -> None:
     assert await make_play().health()
+
+
+async def test_a_redelivered_update_changes_nothing(db: str) -> None:
+    from core.errors import AlreadyHandled
+    from core.store.repo import current_update
+
+    play = make_play()
+    current_update.set(555)
+    await play.roll(GROUP, ANA, "d6")
+    assert current_update.get() is None  # claimed once, by the committed transaction
+    current_update.set(555)
+    with pytest.raises(AlreadyHandled):
+        await play.roll(GROUP, ANA, "d6")
+    current_update.set(556)
+    with pytest.raises(Malformed):
+        await play.roll(GROUP, ANA, "nonsense")  # refused before any claim
+    await play.roll(GROUP, ANA, "d8")  # 556 was never claimed, so it still counts
+    assert await RollRecord.all().count() == 2
+    current_update.set(None)

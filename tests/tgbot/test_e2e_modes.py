@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -60,7 +61,29 @@ async def test_webhook_mode_takes_updates_with_the_secret_and_refuses_others(db:
 
 def test_a_bad_setting_stops_start_up_with_one_line_naming_it() -> None:
     env = {**os.environ, "PORT": "eighty", "BOT_TOKEN": ""}
-    result = subprocess.run([sys.executable, "-m", "tgbot", "run"], env=env,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "tgbot", "run"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 2
     assert result.stderr.strip() == "Configuration error: PORT must be a whole number, got 'eighty'"
+
+
+async def test_an_update_delivered_twice_is_applied_once(db: str) -> None:
+    from core.store.models import RollRecord
+
+    async with running_stack(db, webhook_secret="hook-secret") as stack:
+        # No webhook is registered with the Bot API, so the update waits there; we deliver
+        # it ourselves three times, as Telegram does when it did not see our answer.
+        await stack.api.send_text(stack.players[0], GROUP, "/roll 3d6")
+        (update,) = stack.api.pending_updates()
+        hook = f"{stack.origin}/telegram/webhook"
+        headers = {"X-Telegram-Bot-Api-Secret-Token": "hook-secret"}
+        async with aiohttp.ClientSession() as http:
+            for _ in range(3):
+                async with http.post(hook, json=update, headers=headers) as response:
+                    assert response.status == 200
+        await stack.api.wait_for_message(GROUP, timeout=10)
+        await asyncio.sleep(0.5)
+        assert await RollRecord.all().count() == 1
+        replies = [m for m in stack.api.messages(GROUP) if "Total" in m.get("text", "")]
+        assert len(replies) == 1

@@ -20,7 +20,7 @@ SHEET_MODULES: tuple[str, ...] = (
     # "webapp.sheets.nsu",
     "webapp.sheets.threat",
     # "webapp.sheets.cortex",
-    # "webapp.sheets.d20",
+    "webapp.sheets.d20",
 )
 
 

@@ -1,0 +1,110 @@
+"""The d20 checks page: every character's abilities, proficiencies, strain and
+wounds, and the shared plot point pool.
+
+Nothing here is secret at a d20 table, so every member sees every character.
+The server decides which edit controls a viewer gets, with the same rule the
+edits are checked with (``D20Campaign.edit``): your own sheet unless the Game
+Master locked the sheets; anyone's sheet, strain and wounds for the Game Master.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.campaigns import CampaignView
+from core.rules.d20check import AbilityStrength, CharacterSheet, WoundBand
+from core.rules.d20check.check import MAX_PROFICIENCY
+from core.rules.d20check.table import is_game_master, pool_counts, sheets_locked
+from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS, band_for
+from core.rules.errors import Malformed
+from core.rules.table import Role, Table
+
+STRENGTHS = [
+    {"value": AbilityStrength.WEAK.value, "label": "Weak", "dice": "2d20, keep the lower"},
+    {"value": AbilityStrength.AVERAGE.value, "label": "Average", "dice": "1d20"},
+    {"value": AbilityStrength.STRONG.value, "label": "Strong", "dice": "2d20, keep the higher"},
+]
+BAND_EFFECT = {
+    WoundBand.UNHURT: "No wounds.",
+    WoundBand.EXHAUSTED: "Heals without trouble.",
+    WoundBand.INJURED: "A failed check adds 1 strain.",
+    WoundBand.SEVERELY_INJURED: "Every check adds 1 strain.",
+    WoundBand.DYING: "Every check adds 1 strain, a failed one 2.",
+    WoundBand.NEAR_DEATH: "A near-death experience.",
+}
+
+
+def _wound_boxes(wounds: int) -> list[dict[str, Any]]:
+    """The 16 wound boxes, each with its band (for colour) and whether it is marked."""
+    return [
+        {"marked": box <= wounds, "band": band_for(box).value} for box in range(1, MAX_WOUNDS + 1)
+    ]
+
+
+def _character(
+    table: Table, player_id: int, sheet: CharacterSheet, viewer_id: int
+) -> dict[str, Any]:
+    gm = is_game_master(table, viewer_id)
+    mine = player_id == viewer_id
+    labels = {s["value"]: s["label"] for s in STRENGTHS}
+    seat = table.seat(player_id)
+    return {
+        "player": player_id,
+        "player_name": seat.name if seat is not None else "",
+        "you": mine,
+        "name": sheet.name,
+        "abilities": [
+            {"name": a.name, "strength": a.strength.value, "label": labels[a.strength.value]}
+            for a in sheet.abilities
+        ],
+        "proficiencies": [{"name": p.name, "bonus": p.bonus} for p in sheet.proficiencies],
+        "strain": sheet.strain,
+        "strain_boxes": [box <= sheet.strain for box in range(1, MAX_STRAIN + 1)],
+        "wounds": sheet.wounds,
+        "wound_boxes": _wound_boxes(sheet.wounds),
+        "band": sheet.band.value,
+        "band_label": sheet.band.label,
+        "band_effect": BAND_EFFECT[sheet.band],
+        "can_edit": gm or (mine and not sheets_locked(table.state)),
+        "can_harm": gm,
+    }
+
+
+@dataclass(frozen=True)
+class D20Page:
+    key: str = "d20"
+    template: str = "sheets/d20.html"
+
+    def context(self, view: CampaignView, table: Table, viewer_id: int) -> dict[str, Any]:
+        pool = pool_counts(table.state)
+        characters = []
+        for player_id in sorted(table.seats, key=lambda p: (p != viewer_id, p)):
+            seat = table.seats[player_id]
+            if Role.GAME_MASTER in seat.roles or not seat.sheet:
+                continue
+            try:
+                sheet = CharacterSheet.from_dict(seat.sheet)
+            except Malformed:
+                continue
+            characters.append(_character(table, player_id, sheet, viewer_id))
+        masters = [m.name for m in view.game_masters]
+        return {
+            "pool": {
+                "lucky": pool.lucky,
+                "unlucky": pool.unlucky,
+                "pips": ["lucky"] * pool.lucky + ["unlucky"] * pool.unlucky,
+                "ready": pool.size >= 2,
+            },
+            "game_master": masters[0] if masters else "",
+            "you_are_gm": is_game_master(table, viewer_id),
+            "locked": sheets_locked(table.state),
+            "characters": characters,
+            "strengths": STRENGTHS,
+            "max_proficiency": MAX_PROFICIENCY,
+            "max_strain": MAX_STRAIN,
+            "max_wounds": MAX_WOUNDS,
+        }
+
+
+PAGE = D20Page()
