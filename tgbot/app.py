@@ -13,9 +13,11 @@ from telegram import (
     Update,
 )
 from telegram.error import BadRequest, Forbidden
-from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes
+from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, TypeHandler
 
+from core.errors import AlreadyHandled
 from core.rules.errors import StonetableError
+from core.store.repo import current_update
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
@@ -71,6 +73,7 @@ def build_application(
         builder = builder.updater(None)
     application = builder.build()
     assert isinstance(application, StonetableApplication)
+    application.add_handler(TypeHandler(Update, remember_update), group=-1)
     for feature in features():
         application.add_handlers(feature.handlers())
     application.add_error_handler(on_error)
@@ -86,9 +89,17 @@ async def register_commands(application: StonetableApplication) -> None:
     await application.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
 
 
+async def remember_update(update: Update, context: StonetableContext) -> None:
+    """Let the use cases claim this update, so a redelivered copy changes nothing."""
+    current_update.set(update.update_id)
+
+
 async def on_error(update: object, context: StonetableContext) -> None:
     """Tell the user what went wrong in one short line; log what we did not expect."""
     error = context.error
+    if isinstance(error, AlreadyHandled):
+        log.info("Ignored a redelivered update %s", getattr(update, "update_id", "?"))
+        return
     if isinstance(error, BadRequest) and "not modified" in error.message.lower():
         return
     if not isinstance(error, StonetableError):
