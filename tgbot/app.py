@@ -43,6 +43,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "tgbot.features.campaign",
     "tgbot.features.panels",
     # "tgbot.features.nsu",
+    "tgbot.features.nsu_play",
     "tgbot.features.threat",
     # "tgbot.features.cortex",
     "tgbot.features.d20",

@@ -1,0 +1,264 @@
+"""NSU play end to end through the local Bot API server: /act, details, /odds, restarts.
+
+Three players at a split table (Alice and Bo on screen, Chidi arbitrates). The
+world and characters are put in place through the pure rules, not worldbuilding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+import pytest
+
+from core.campaigns import Campaigns
+from core.rules.nsu.campaign import campaign_of, character_of
+from core.rules.nsu.sheet import Character
+from core.rules.rng import ScriptedRng
+from core.rules.table import Role, Seat
+from core.store.models import Campaign, Member
+from core.store.models import Panel as PanelRow
+from tests.support.nsu_table import campaign_state, character, sheet, split, world
+from tests.support.stack import GROUP, Stack, running_stack
+from tgbot.main import Runtime
+from tgbot.sandbox.fake_api import default_cast
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+ALICE, BO, CHIDI = 1001, 1002, 1003
+ANA, BOLD = "Ana", "Bo <i>the</i> Bold & Co"  # characters; Bo's player is "<b>Bo</b> & Co"
+FACES = [2, 3, 7, 2, 6, 4, 1, 2]
+
+
+class Faces(ScriptedRng):
+    def push(self, *faces: int) -> None:
+        for face in faces:
+            self._values.append(face)
+
+
+@pytest.fixture
+def faces() -> Faces:
+    return Faces([])
+
+
+@pytest.fixture
+async def stack(db: str, faces: Faces) -> Stack:  # type: ignore[misc]
+    async with running_stack(db, rng=faces, players=default_cast()) as running:
+        yield running
+
+
+def campaigns(stack: Stack) -> Campaigns:
+    assert stack.runtime.application is not None
+    return stack.runtime.application.deps.campaigns
+
+
+async def say(stack: Stack, user: int, text: str) -> dict[str, Any]:
+    await stack.api.send_text(user, GROUP, text)
+    return await stack.api.wait_for_message(GROUP, timeout=10)
+
+
+def labels(message: dict[str, Any]) -> list[str]:
+    rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
+    return [b["text"] for row in rows for b in row]
+
+
+def data_of(message: dict[str, Any], label: str) -> str:
+    rows = message["reply_markup"]["inline_keyboard"]
+    found = [b["callback_data"] for row in rows for b in row if b["text"].startswith(label)]
+    assert found, f"no button {label!r} in {labels(message)}"
+    return found[0]
+
+
+async def tap(stack: Stack, user: int, message: dict[str, Any], label: str) -> dict[str, Any]:
+    """Press a button that must work; return the edited panel."""
+    press = await stack.api.press_button(
+        user, GROUP, message["message_id"], data_of(message, label)
+    )
+    answer = await press.answered(10)
+    assert not answer["text"], answer["text"]
+    return await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == message["message_id"], timeout=10
+    )
+
+
+async def refused(stack: Stack, user: int, message: dict[str, Any], label: str) -> str:
+    """Press a button that must be refused; return the alert."""
+    press = await stack.api.press_button(
+        user, GROUP, message["message_id"], data_of(message, label)
+    )
+    answer = await press.answered(10)
+    assert answer["show_alert"] and answer["text"]
+    return str(answer["text"])
+
+
+async def reply(stack: Stack, user: int, message: dict[str, Any], text: str) -> dict[str, Any]:
+    await stack.api.reply_to(user, GROUP, message["message_id"], text)
+    return await stack.api.wait_for_message(
+        GROUP,
+        lambda m: (
+            m["from"]["id"] == stack.api.bot_id
+            and (m["message_id"] == message["message_id"] or "reply_to_message" in m)
+        ),
+        timeout=10,
+    )
+
+
+def bot_messages(stack: Stack) -> int:
+    return sum(1 for m in stack.api.messages(GROUP) if m["from"]["id"] == stack.api.bot_id)
+
+
+async def start_table(stack: Stack, characters: dict[int, Character]) -> int:
+    """A game with the world built and everyone's character made; returns the campaign id."""
+    assert "No Stone Unturned" in (await say(stack, ALICE, "/newgame nsu"))["text"]
+    for user in (BO, CHIDI):
+        assert "joined the game" in (await say(stack, user, "/join"))["text"]
+    view = await campaigns(stack).require_current(GROUP)
+    w = split(world((ALICE, BO, CHIDI)), {ALICE, BO}, {CHIDI})
+    await Campaign.filter(id=view.id).update(state=campaign_state(w))
+    for player, made in characters.items():
+        member = await Member.get(campaign_id=view.id, player__tg_id=player)
+        await Member.filter(id=member.id).update(sheet=sheet(made))
+    return view.id
+
+
+def default_characters() -> dict[int, Character]:
+    ana = character(ANA).add_harm("Bruised").add_harm("Cold").add_harm("Hungry").raise_mood(2, 3)
+    return {ALICE: ana, BO: character(BOLD), CHIDI: character("Cy")}
+
+
+async def sheet_of(player: int) -> Character:
+    member = await Member.get(player__tg_id=player, active=True)
+    found = character_of(Seat(player, "", frozenset({Role.PLAYER}), member.sheet))
+    assert found is not None
+    return found
+
+
+async def world_now(campaign_id: int) -> Any:
+    row = await Campaign.get(id=campaign_id)
+    from core.rules.table import Table
+
+    return campaign_of(Table(campaign_id, "nsu", row.state, {})).world
+
+
+async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
+    stack: Stack, faces: Faces
+) -> None:
+    campaign_id = await start_table(stack, default_characters())
+    faces.push(*FACES)
+
+    # Roll 1: Ana acts, Bo helps, Chidi arbitrates.
+    before = bot_messages(stack)
+    panel = await say(stack, ALICE, "/act I cross the <b>rope</b> bridge")
+    assert "<b>rope</b>" in panel["text"]  # shown as text, not markup
+    assert (
+        "Arbiters: Chidi Okafor" in panel["text"]
+        and f"On screen with them: {BOLD}" in panel["text"]
+    )
+    first_keyboard = copy.deepcopy(panel["reply_markup"])
+    assert "for someone else" in await refused(stack, BO, panel, "⚖️ Body")
+    panel = await tap(stack, CHIDI, panel, "⚖️ Body")
+    panel = await tap(stack, CHIDI, panel, "⚖️ World at risk")
+    panel = await tap(stack, ALICE, panel, "Ana: Curious d8")
+    panel = await tap(stack, ALICE, panel, "No details apply")
+    panel = await tap(stack, ALICE, panel, "🎲 Ana: roll")
+    assert "Aspect d4: 2" in panel["text"] and "Mood d8: 3" in panel["text"]
+    assert "Ana's help" not in panel["text"]
+    panel = await tap(stack, BO, panel, f"🤝 {BOLD}: Curious d8")
+    panel = await tap(stack, ALICE, panel, f"Ana: take {BOLD}'s 7")
+    text = panel["text"]
+    assert "Aspect 2 vs Mood 7" in text and "difference 5, Ana wins" in text
+    assert "Row 5+: The winners add two hard details." in text
+    assert "1. Ana adds a hard detail — waiting" in text
+    panel = await reply(stack, ALICE, panel, "Knocked <out> @ The <Guard>")
+    assert "−<b>Knocked <out></b>" not in panel["text"]  # escaped
+    assert "Knocked &lt;out&gt;" not in panel["text"] and "Knocked <out>" in panel["text"]
+    assert (
+        "on The <Guard>" in panel["text"]
+        and "Collateral Clock at The <Drowned> Mill: 3/8" in (panel["text"])
+    )
+    panel = await reply(stack, ALICE, panel, "scene: Bridge & rope cut")
+    assert labels(panel) == [] and "4/8" in panel["text"]
+    assert bot_messages(stack) - before <= 2
+    w = await world_now(campaign_id)
+    assert w.card("a").scene_details == ("Bridge & rope cut",) and w.card("a").clock.ticks == 4
+    assert (await sheet_of(BO)).moods[0].level == 1  # the helper raised their mood
+
+    # A button kept by a client from the first roll does nothing.
+    stack.api._chat(GROUP).messages[panel["message_id"]]["reply_markup"] = first_keyboard
+    assert "out of date" in await refused(stack, CHIDI, panel, "⚖️ Body")
+
+    # Roll 2: Bo acts with advantage; a double press, and a restart in the middle.
+    before = bot_messages(stack)
+    panel = await say(stack, BO, "/act I <b>leap</b> the gap")
+    data = data_of(panel, "⚖️ Mind")
+    presses = [await stack.api.press_button(CHIDI, GROUP, panel["message_id"], data) for _ in "ab"]
+    answers = list(await asyncio.gather(*(p.answered(10) for p in presses)))
+    assert sorted(bool(a["text"]) for a in answers) == [False, True]
+    panel = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == panel["message_id"], timeout=10
+    )
+    assert (await PanelRow.get(message_id=panel["message_id"])).version == 1
+    panel = await tap(stack, CHIDI, panel, "⚖️ Character at risk")
+
+    old = stack.runtime
+    await old.stop()
+    stack.runtime = Runtime(old.settings, rng=faces, rate_limit=False)
+    await stack.runtime.start()
+
+    panel = await tap(stack, BO, panel, f"{BOLD}: Wary d6")
+    panel = await reply(stack, BO, panel, "+Rope <ladder>; +Calm")
+    assert "+Rope <ladder>; +Calm (advantage)" in panel["text"]
+    panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
+    assert "Aspect d8: 2 | 6 → keep ?" in panel["text"]
+    assert "out of date" not in await refused(stack, CHIDI, panel, f"{BOLD}: keep aspect 6")
+    panel = await tap(stack, BO, panel, f"{BOLD}: keep aspect 6")
+    panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (4)")
+    assert "Aspect 6 vs Mood 4" in panel["text"] and "Row 2" in panel["text"]
+    panel = await reply(stack, BO, panel, "+Steady footing")
+    assert labels(panel) == [] and "on Bo <i>the</i> Bold & Co" in panel["text"]
+    assert bot_messages(stack) - before <= 2
+    bold = await sheet_of(BO)
+    assert [d.name for d in bold.details] == ["Steady footing"]
+
+    # Roll 3: Ana overloads Wary; Chidi's harm makes her Overcome.
+    before = bot_messages(stack)
+    panel = await say(stack, ALICE, "/act I hold the door")
+    panel = await tap(stack, CHIDI, panel, "⚖️ Heart")
+    panel = await tap(stack, CHIDI, panel, "⚖️ Character at risk")
+    panel = await tap(stack, ALICE, panel, "Ana: Wary d6 (3/7)")
+    panel = await tap(stack, ALICE, panel, "No details apply")
+    panel = await tap(stack, ALICE, panel, "🎲 Ana: roll")
+    panel = await tap(stack, ALICE, panel, "Ana: my own mood die (2)")
+    text = panel["text"]
+    assert "the Arbiters win" in text and "Row 1" in text and "Wary is overloaded!" in text
+    panel = await reply(stack, CHIDI, panel, "harm: Broken <wrist>")
+    panel = await reply(stack, CHIDI, panel, "Shaken")
+    assert labels(panel) == []
+    assert bot_messages(stack) - before <= 2
+    ana = await sheet_of(ALICE)
+    assert ana.overcome and ana.harms[-1] == "Broken <wrist>" and ana.moods[2].overloaded
+    refusal = await say(stack, ALICE, "/act I get up")
+    assert "Overcome" in refusal["text"]
+
+
+async def test_wrong_steps_and_bad_replies_are_answered_without_changes(
+    stack: Stack, faces: Faces
+) -> None:
+    await start_table(stack, default_characters())
+    panel = await say(stack, ALICE, "/act")
+    assert "reply to this message with what you want" in panel["text"]
+    answer = await reply(stack, BO, panel, "Let me do it")
+    assert "someone else" in answer["text"]
+    panel = await reply(stack, ALICE, panel, "I pick the <lock>")
+    assert "I pick the <lock>" in panel["text"]
+    assert "off screen" in (await say(stack, CHIDI, "/act I shout"))["text"]
+    panel = await tap(stack, CHIDI, panel, "✖️ Call off")
+    assert "Called off" in panel["text"] and labels(panel) == []
+
+
+async def test_odds_of_a_planned_roll(stack: Stack) -> None:
+    answer = await say(stack, BO, "/odds d6 d8 world adv")
+    assert "Aspect d6 vs Mood d8, World at risk (Aspect advantage)" in answer["text"]
+    assert "You win:" in answer["text"] and "5+:" in answer["text"]
+    assert "Try: /odds" in (await say(stack, BO, "/odds d7"))["text"]
