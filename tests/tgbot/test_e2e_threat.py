@@ -93,6 +93,7 @@ async def test_the_gm_asks_for_a_roll_a_friend_helps_and_the_roller_burns_moment
     assert f"{BO_NAME} acts" in panel["text"]  # the name is shown as text, not markup
     assert "Threat: +0t normal" in panel["text"] and "●●●●●● 6/6" in panel["text"]
     assert {"+3", "Prowess 2", "🤝 Help (+1d)", "✖️ Cancel"} <= set(labels(panel))
+    assert "↩️ Stop helping" not in labels(panel) and "🎲 Roll" not in labels(panel)
 
     # A player presses the GM's button: a short alert, nothing changes.
     answer, _ = await tap(stack, CHIDI, panel, "+3")

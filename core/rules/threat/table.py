@@ -389,7 +389,7 @@ def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tu
     bystanders = set(table.seats) - {panel.gm, panel.roller}
     if ActionKind.JOIN in may and bystanders:
         found.append(Choice(ActionKind.JOIN))
-    if ActionKind.LEAVE in may:
+    if ActionKind.LEAVE in may and panel.helper is not None:  # only a helper can leave
         found.append(Choice(ActionKind.LEAVE))
     if ActionKind.OUTSIDE_ASSIST in may:
         outside = panel.assist is not None

@@ -213,6 +213,7 @@ def test_choices_follow_the_stage_and_mark_the_current_options() -> None:
     assert [c.argument for c in view.choices if c.selected] == ["1"]
     assert kinds.count(ActionKind.CHOOSE_APPROACH) == 2
     assert ActionKind.JOIN in kinds and ActionKind.ROLL not in kinds
+    assert ActionKind.LEAVE not in kinds  # nobody is helping yet
     _, out = press(t, out.state, BO, "join")
     kinds = [c.kind for c in roll_view(t, out.state).choices]
     assert ActionKind.LEAVE in kinds and ActionKind.JOIN not in kinds
@@ -380,3 +381,73 @@ def test_any_edit_either_gives_a_valid_sheet_or_a_friendly_refusal(
         return
     for data in outcome.sheets.values():
         Sheet.from_dict(json.loads(json.dumps(data)))
+
+
+_ACTIONS = [k.value for k in ActionKind] + ["nonsense"]
+_ARGUMENTS = [
+    "",
+    "0",
+    "1",
+    "2",
+    "-2",
+    "4",
+    "9",
+    "x",
+    "expertise.on",
+    "expertise.off",
+    "ability.on",
+    "on",
+    "off",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    start_momentum=st.integers(0, 6),
+    opener=st.sampled_from([ANA, GM]),
+    notation=st.sampled_from(["", "1d", "3d2t", "2d-2t", "6d3t", "3d4t"]),
+    presses=st.lists(
+        st.tuples(
+            st.sampled_from([GM, ANA, BO, CY]),
+            st.sampled_from(_ACTIONS),
+            st.sampled_from(_ARGUMENTS),
+            st.integers(0, 10_000),
+        ),
+        max_size=14,
+    ),
+)
+def test_any_presses_keep_the_roll_readable_and_the_sheet_valid(
+    start_momentum: int,
+    opener: int,
+    notation: str,
+    presses: list[tuple[int, str, str, int]],
+) -> None:
+    t = table(ana=sheet(momentum=start_momentum))
+    argument = f"for={ANA} {notation}" if opener == GM else notation
+    state = RULES.open(t, opener, argument, SeededRng(1)).state
+    closed = False
+    for actor, action, arg, face in presses:
+        view = roll_view(t, state)
+        for choice in view.choices:  # every button shown is pressable by someone
+            assert any(
+                _accepts(t, state, who, choice.kind.value, choice.argument)
+                for who in (GM, ANA, BO, CY)
+            )
+        try:
+            t, out = press(t, state, actor, action, arg, rng=SeededRng(face))
+        except StonetableError:
+            continue
+        assert not closed, "a closed roll accepted a press"
+        state = json.loads(json.dumps(out.state))
+        closed = out.closed
+        Sheet.from_dict(t.seats[ANA].sheet)
+        if closed:
+            assert roll_view(t, state).choices == ()
+
+
+def _accepts(t: Table, state: Json, actor: int, action: str, argument: str) -> bool:
+    try:
+        RULES.act(t, state, actor, action, argument, ScriptedRng([3] * 20))
+    except StonetableError:
+        return False
+    return True
