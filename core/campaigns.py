@@ -15,13 +15,14 @@ from typing import Any
 from tortoise.exceptions import IntegrityError
 
 from core.errors import TryAgain
+from core.events import CampaignEvents, InProcessEvents
 from core.locks import KeyedLock
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
-from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
+from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
 from core.store.repo import atomic, guarded, upsert_chat, upsert_player
 
 JOIN_PREFIX = "join_"
@@ -88,10 +89,17 @@ def _name(player: Player) -> str:
 class Campaigns:
     """Campaign and panel use cases, with their dependencies passed in."""
 
-    def __init__(self, registry: Registry, rng: Rng, locks: KeyedLock) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        rng: Rng,
+        locks: KeyedLock,
+        events: CampaignEvents | None = None,
+    ) -> None:
         self.registry = registry
         self.rng = rng
         self.locks = locks
+        self.events: CampaignEvents = events if events is not None else InProcessEvents()
 
     # --- reading -----------------------------------------------------------
 
@@ -194,7 +202,9 @@ class Campaigns:
             table, member_ids = await self._table(campaign)
             outcome = view.system.campaign.edit(table, actor.tg_id, action, payload)
             table = await self._settle(campaign, table, member_ids, outcome)
-            return await self._view(campaign), table
+            result = await self._view(campaign), table
+        await self.events.publish(view.id)
+        return result
 
     async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
         """The live campaigns a player is in, newest first."""
@@ -393,7 +403,9 @@ class Campaigns:
                 chat_tg_id=chat.tg_id,
             )
             table = await self._settle(campaign, table, member_ids, outcome)
-            return await self._panel_view(panel, outcome, table, campaign)
+            opened = await self._panel_view(panel, outcome, table, campaign)
+        await self.events.publish(campaign.id)
+        return opened
 
     async def bind_message(self, panel_id: int, message_id: int) -> None:
         """Remember which message shows a panel."""
@@ -456,7 +468,9 @@ class Campaigns:
                 outcome.closed,
             )
             table = await self._settle(campaign, table, member_ids, outcome)
-            return await self._panel_view(panel, outcome, table, campaign, members)
+            acted = await self._panel_view(panel, outcome, table, campaign, members)
+        await self.events.publish(campaign_id)
+        return acted
 
     @staticmethod
     def _check_playing(campaign: Campaign) -> None:
@@ -490,7 +504,34 @@ class Campaigns:
             await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
             seat = seats[player_id]
             seats[player_id] = Seat(seat.player_id, seat.name, seat.roles, sheet)
-        return Table(table.campaign_id, table.system, state, seats)
+        settled = Table(table.campaign_id, table.system, state, seats)
+        await self._log(campaign, settled, outcome)
+        return settled
+
+    async def _log(self, campaign: Campaign, table: Table, outcome: Outcome) -> None:
+        """Keep what the system's log says of this outcome, in the same transaction."""
+        lines = self.registry.find(campaign.system).log_lines(table, outcome)
+        if lines:
+            await LogEntry.bulk_create(
+                [
+                    LogEntry(
+                        campaign_id=campaign.id,
+                        kind=line.kind[:16],
+                        text=line.text[:500],
+                        player_ids=list(line.player_ids),
+                    )
+                    for line in lines
+                ]
+            )
+
+    async def log_for_viewer(
+        self, app_token: str, player: PlayerRef, limit: int = 200
+    ) -> tuple[CampaignView, tuple[LogEntry, ...]]:
+        """The newest ``limit`` log lines of a campaign, oldest first, for members only."""
+        view = await self.for_viewer(app_token, player)
+        async with guarded():
+            rows = await LogEntry.filter(campaign_id=view.id).order_by("-id").limit(limit)
+        return view, tuple(reversed(rows))
 
     async def _panel_view(
         self,

@@ -19,6 +19,7 @@ from aiohttp import web
 from telegram import Update
 
 from core.campaigns import Campaigns
+from core.events import CampaignEvents, InProcessEvents, RedisEvents
 from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
 from core.play import Play
 from core.rules.registry import Registry, default_registry
@@ -49,6 +50,16 @@ def build_locks(settings: Settings) -> KeyedLock:
     return RedisKeyedLock(redis, settings.lock_lease_seconds, settings.lock_wait_seconds)
 
 
+def build_events(settings: Settings) -> CampaignEvents:
+    """Change notices through Redis when REDIS_URL is set, in-process otherwise."""
+    if settings.redis_url is None:
+        return InProcessEvents()
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(settings.redis_url, socket_connect_timeout=5)
+    return RedisEvents(redis)
+
+
 class Runtime:
     """Everything the process runs, started and stopped in order."""
 
@@ -67,6 +78,7 @@ class Runtime:
         self.clock = clock
         self.rate_limit = rate_limit
         self.locks: KeyedLock | None = None
+        self.events: CampaignEvents | None = None
         self.application: StonetableApplication | None = None
         self.sandbox: FakeBotApi | None = None
         self._runner: web.AppRunner | None = None
@@ -88,7 +100,9 @@ class Runtime:
         await open_database(settings.database_url)
         self.locks = build_locks(settings)
         play = Play(self.rng, self.locks, self.clock)
-        campaigns = Campaigns(self.registry, self.rng, self.locks)
+        self.events = build_events(settings)
+        await self.events.start()
+        campaigns = Campaigns(self.registry, self.rng, self.locks, self.events)
         token = self._bot_token()
         web_app = create_app(
             WebDeps(
@@ -177,6 +191,8 @@ class Runtime:
             await self._runner.cleanup()
         if self.locks is not None:
             await self.locks.aclose()
+        if self.events is not None:
+            await self.events.aclose()
         await close_database()
 
 

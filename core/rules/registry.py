@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.log import LogLine, no_log_lines
 from core.rules.table import Json, Outcome, PanelRules, Table
 
 OddsResult = Mapping[str, object]
@@ -71,6 +72,8 @@ class GameSystem:
     campaign: CampaignRules = field(default_factory=CampaignRules)
     panels: Mapping[str, PanelRules] = field(default_factory=dict)
     roll_panel: str | None = None  # the panel /roll opens when its notation fits
+    # What the campaign log keeps of one action's outcome (rolls, details...).
+    log_lines: Callable[[Table, Outcome], tuple[LogLine, ...]] = no_log_lines
 
     def panel(self, kind: str) -> PanelRules:
         """The rules of one kind of panel.

@@ -146,3 +146,40 @@ class ProcessedUpdate(Model):
 
     class Meta:
         table = "processed_update"
+
+
+class LogEntry(Model):
+    """One line of a campaign's log (a roll, a detail...), in the order it happened."""
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="log_entries", on_delete=fields.CASCADE
+    )
+    campaign_id: int
+    kind = fields.CharField(max_length=16)
+    text = fields.CharField(max_length=500)
+    player_ids: fields.Field[list[int]] = fields.JSONField(default=list)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "log_entry"
+        indexes = (("campaign_id", "id"),)
+
+
+class CardPicture(Model):
+    """A location card's picture (PNG or JPEG, checked by its bytes), shown with its face."""
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="card_pictures", on_delete=fields.CASCADE
+    )
+    campaign_id: int
+    key = fields.CharField(max_length=32)  # the card's picture key in the campaign state
+    author_tg_id = fields.BigIntField()
+    media_type = fields.CharField(max_length=16)
+    data = fields.BinaryField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "card_picture"
+        unique_together = (("campaign", "key"),)
