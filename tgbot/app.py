@@ -45,7 +45,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     # "tgbot.features.nsu",
     "tgbot.features.nsu_play",
     "tgbot.features.threat",
-    # "tgbot.features.cortex",
+    "tgbot.features.cortex",
     "tgbot.features.d20",
 )
 

@@ -453,3 +453,19 @@ def in_roll(ct: CortexTable, name: str) -> bool:
     return (
         c is not None and c.phase is not Phase.DONE and any(same_name(n, name) for n in c.names())
     )
+
+
+WATCHTOWER_EDITS: tuple[str, ...] = ("feature.add", "scene.end", "episode.end")
+
+
+def may_edit(ct: CortexTable, viewer: int, name: str) -> frozenset[str]:
+    """The sheet edits ``viewer`` may make on ``name``'s sheet now (for showing forms)."""
+    sheet = ct.find(name)
+    if sheet is None or ct.controller(sheet.name) != viewer or in_roll(ct, sheet.name):
+        return frozenset()
+    return frozenset(SHEET_EDITS)
+
+
+def may_edit_table(ct: CortexTable, viewer: int) -> frozenset[str]:
+    """The table edits ``viewer`` may make (the Watchtower's)."""
+    return frozenset(WATCHTOWER_EDITS) if viewer == ct.watchtower else frozenset()

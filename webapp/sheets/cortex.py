@@ -1,0 +1,105 @@
+"""The Cortex drama sheet page: traits by box, Plot Points, Stress, Growth.
+
+What each viewer sees is decided here, on the server:
+- a Lead's player sees their whole sheet and edits it (not while in a roll);
+- everyone sees every Lead's traits, Plot Points and Stress (the table uses
+  them: an opponent's Stress is a die for you), but Growth and Special Effects
+  only on their own sheet;
+- players see a Feature's name, Stress and Limits (what they may use against
+  it); the Watchtower sees and edits every Feature, and ends scenes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.campaigns import CampaignView
+from core.rules.cortex.campaign import in_roll, load, may_edit, may_edit_table
+from core.rules.cortex.dice import Die
+from core.rules.cortex.state import Table as CortexTable
+from core.rules.cortex.traits import Sheet
+from core.rules.errors import Malformed
+from core.rules.table import Table
+
+DICE = [d.label for d in Die]
+BOXES = (
+    ("value", "values", "Values", "why"),
+    ("relationship", "relationships", "Relationships", "who"),
+    ("asset", "assets", "Assets", "how"),
+    ("resource", "resources", "Resources", "aid"),
+    ("limit", "limits", "Limits", "opponents add 3 dice"),
+)
+
+
+def _trait(item: Any) -> dict[str, Any]:
+    notes = []
+    kind = getattr(item, "kind", None)
+    if kind is not None:
+        notes.append(kind.value)
+    if getattr(item, "challenged", False):
+        notes.append("challenged")
+    if getattr(item, "used_up", False):
+        notes.append("used up")
+    return {"name": item.name, "die": item.die.label, "note": ", ".join(notes)}
+
+
+def _sheet(ct: CortexTable, sheet: Sheet, viewer: int, players: dict[int, str]) -> dict[str, Any]:
+    mine = ct.controller(sheet.name) == viewer
+    full = mine or viewer == ct.watchtower or sheet.is_lead
+    boxes = [
+        {
+            "key": key,
+            "title": title,
+            "hint": hint,
+            "traits": [_trait(t) for t in getattr(sheet, field)],
+        }
+        for key, field, title, hint in BOXES
+        if full or key == "limit"
+    ]
+    player = next((players.get(s.user, "") for s in ct.seats if s.character == sheet.name), "")
+    return {
+        "name": sheet.name,
+        "lead": sheet.is_lead,
+        "player": player,
+        "mine": mine,
+        "plot_points": sheet.plot_points if sheet.is_lead else None,
+        "boxes": boxes,
+        "stress": [{"type": s.type, "die": s.die.label} for s in sheet.stress],
+        "stressed_out": sheet.stressed_out,
+        "growth": [d.label for d in sheet.growth] if mine else None,
+        "effects": list(sheet.special_effects) if mine else None,
+        "used_up": [r.name for r in sheet.resources if r.used_up] if mine else [],
+        "can": sorted(may_edit(ct, viewer, sheet.name)),
+        "locked": mine and in_roll(ct, sheet.name),
+    }
+
+
+@dataclass(frozen=True)
+class CortexPage:
+    key: str = "cortex"
+    template: str = "sheets/cortex.html"
+
+    def context(self, view: CampaignView, table: Table, viewer_id: int) -> dict[str, Any]:
+        members = [{"name": m.name, "you": m.player_id == viewer_id} for m in view.members]
+        try:
+            ct = load(table).table
+        except Malformed as error:
+            return {"members": members, "problem": error.message}
+        players = {m.player_id: m.name for m in view.members}
+        sheets = [_sheet(ct, s, viewer_id, players) for s in ct.sheets]
+        sheets.sort(key=lambda s: (not s["mine"], not s["lead"]))
+        return {
+            "members": members,
+            "watchtower": players.get(ct.watchtower, ""),
+            "you_watchtower": viewer_id == ct.watchtower,
+            "table_can": sorted(may_edit_table(ct, viewer_id)),
+            "trouble": [d.label for d in ct.trouble],
+            "stress_types": list(ct.settings.stress_types),
+            "details": [{"owner": d.owner, "name": d.name, "die": d.die.label} for d in ct.details],
+            "dice": DICE,
+            "sheets": sheets,
+        }
+
+
+PAGE = CortexPage()
