@@ -5,9 +5,15 @@ Pure like the rest of :mod:`core.rules`: no I/O, no clock, no global random.
 
 from __future__ import annotations
 
+from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, AdventurePanel
 from core.rules.nsu.campaign import NsuCampaignRules
+from core.rules.nsu.cards_panel import CARDS_PANEL, CardsPanel
+from core.rules.nsu.character_panel import CHARACTER_PANEL, CharacterPanel
+from core.rules.nsu.log import nsu_log_lines
 from core.rules.nsu.odds import ODDS_COMMAND
 from core.rules.nsu.roll_panel import ROLL_RULES
+from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanel
+from core.rules.nsu.setup_panel import SETUP_PANEL, SetupPanel
 from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
@@ -19,8 +25,14 @@ SYSTEM = GameSystem(
     ),
     odds=ODDS_COMMAND,
     campaign=NsuCampaignRules(),
+    log_lines=nsu_log_lines,
     panels={
         # one panel per line: kind -> rules
+        SETUP_PANEL: SetupPanel(),
+        CARDS_PANEL: CardsPanel(),
+        CHARACTER_PANEL: CharacterPanel(),
+        ADVENTURE_PANEL: AdventurePanel(),
+        SAFETY_PANEL: SafetyPanel(),
         ROLL_RULES.kind: ROLL_RULES,
     },
 )

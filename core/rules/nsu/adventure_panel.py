@@ -1,0 +1,200 @@
+"""The group's adventure panel ("nsu.adventure"): where to go, who is on screen.
+
+Actions (buttons):
+
+========== ============================== =========================================
+action     argument                       what it does
+========== ============================== =========================================
+go         index in the reachable cards   head there; a face-down card is flipped
+home       -                              go back to the settlement
+pick       index in the turn order        put a character in the first group (toggle)
+split      -                              split: the picked characters against the rest
+cancel     -                              stop picking groups
+switch     -                              put the other group on screen
+regroup    -                              the characters meet up again
+tick       -                              tick the current location's Collateral Clock
+untick     -                              take a tick back
+========== ============================== =========================================
+
+Events the bot turns into private messages (the rules decide who may see what):
+:class:`PaintThePicture` to a flipped card's author, :class:`SceneBriefing` to
+the Arbiters of the scene. The panel state and :func:`scene` are public: the
+group sees the face of a revealed card and the backs of the rest.
+
+Invariants: only players of the world act; travelling needs every one of them
+to have finished a character; the world's own functions keep the map, groups
+and clocks consistent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu import world as w
+from core.rules.nsu.campaign import Phase, campaign_of, characters
+from core.rules.nsu.world import CardFlipped, CardView, FocusSwitched, PartySplit, World
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Table
+
+ADVENTURE_PANEL = "nsu.adventure"
+
+
+@dataclass(frozen=True)
+class PaintThePicture:
+    """Ask the author of a flipped card to describe it (privately prompted)."""
+
+    card_id: str
+    author_id: int
+
+
+@dataclass(frozen=True)
+class SceneBriefing:
+    """The Arbiters of the scene get the whole card in private."""
+
+    card_id: str
+    arbiters: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What everyone may see of the adventure now."""
+
+    players: tuple[int, ...]
+    here: CardView | None  # None: at home
+    reachable: tuple[CardView, ...]
+    groups: tuple[frozenset[int], ...]
+    on_screen: frozenset[int]
+    arbiters: frozenset[int]
+    picking: frozenset[int] | None
+    without_character: tuple[int, ...]
+    phase: Phase
+
+
+def scene(table: Table, state: Json) -> Scene:
+    """The public scene (no face of a face-down card, no author of one)."""
+    campaign = campaign_of(table)
+    world = campaign.require_world()
+    made = characters(table)
+    here = None if world.current is None else w.visible_card(world.card(world.current), None)
+    picking = state.get("picking")
+    return Scene(
+        players=world.players,
+        here=here,
+        reachable=tuple(w.visible_card(world.card(c), None) for c in w.reachable_cards(world)),
+        groups=world.groups,
+        on_screen=w.on_screen(world),
+        arbiters=w.arbiters(world),
+        picking=None if picking is None else frozenset(int(p) for p in picking),
+        without_character=tuple(p for p in world.players if p in table.seats and p not in made),
+        phase=campaign.phase,
+    )
+
+
+def _index(argument: str, size: int) -> int:
+    try:
+        value = int(argument)
+    except ValueError:
+        raise Malformed("Use the buttons.") from None
+    if not 0 <= value < size:
+        raise Malformed("Use the buttons.")
+    return value
+
+
+def briefings(world: World, events: tuple[object, ...]) -> tuple[object, ...]:
+    """Private prompts that follow from what happened at a location."""
+    out: list[object] = []
+    here = world.current
+    for event in events:
+        if isinstance(event, CardFlipped):
+            out.append(PaintThePicture(event.card_id, event.author_id))
+            out.append(SceneBriefing(event.card_id, w.arbiters(world)))
+        elif isinstance(event, PartySplit | FocusSwitched) and here is not None:
+            out.append(SceneBriefing(here, w.arbiters(world)))
+    return tuple(out)
+
+
+class AdventurePanel:
+    """The rules of the group's adventure panel."""
+
+    kind = ADVENTURE_PANEL
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        """Show the adventure.
+
+        Raises:
+            NotAllowedNow: the world is not built yet.
+        """
+        campaign_of(table).require_world()
+        return Outcome(state={"v": 1, "picking": None})
+
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
+        campaign = campaign_of(table)
+        world = campaign.require_world()
+        if actor not in world.players:
+            raise NotYourTurn("You're not a character in this world.")
+        if campaign.phase is Phase.DOWNTIME:
+            raise NotAllowedNow("The party is in downtime; finish it first.")
+        if action == "pick":
+            return Outcome(state=self._pick(world, state, argument))
+        if action == "cancel":
+            return Outcome(state={**state, "picking": None})
+        new_state: dict[str, Any] = {**state, "picking": None}
+        if action == "go":
+            self._require_characters(table, world)
+            reachable = w.reachable_cards(world)
+            world, events = w.travel_to(world, reachable[_index(argument, len(reachable))])
+        elif action == "home":
+            world, events = w.return_home(world)
+        elif action == "split":
+            picked = frozenset(int(p) for p in state.get("picking") or ())
+            world, events = w.split_party(world, picked, frozenset(world.players) - picked)
+        elif action == "switch":
+            world, events = w.switch_focus(world)
+        elif action == "regroup":
+            world, events = w.regroup(world)
+        elif action in ("tick", "untick"):
+            if world.current is None:
+                raise NotAllowedNow("The party is at home: there's no clock here.")
+            move = w.tick_collateral if action == "tick" else w.untick_collateral
+            world, events = move(world, world.current, actor)
+        else:
+            raise Malformed("That's not an adventure button.")
+        campaign = campaign.with_world(world)
+        return Outcome(
+            state=new_state,
+            events=(*events, *briefings(world, events)),
+            campaign_state=campaign.to_dict(),
+        )
+
+    @staticmethod
+    def _pick(world: World, state: Json, argument: str) -> dict[str, Any]:
+        picked = set(int(p) for p in state.get("picking") or ())
+        if argument:
+            picked ^= {world.players[_index(argument, len(world.players))]}
+        return {**state, "picking": sorted(picked)}
+
+    @staticmethod
+    def _require_characters(table: Table, world: World) -> None:
+        made = characters(table)
+        missing = [table.seats[p].name for p in world.players if p in table.seats and p not in made]
+        if missing:
+            raise NotAllowedNow(
+                "Everyone needs a character before setting out. Still making one: "
+                + ", ".join(missing)
+                + " (/character)."
+            )
+
+
+__all__ = [
+    "ADVENTURE_PANEL",
+    "AdventurePanel",
+    "PaintThePicture",
+    "Scene",
+    "SceneBriefing",
+    "briefings",
+    "scene",
+]

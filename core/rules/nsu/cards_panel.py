@@ -1,0 +1,140 @@
+"""A player's private panel for authoring their two locations ("nsu.cards").
+
+The panel lives in the author's private chat. Each reply fills the next field
+of the card (title, description, what could be harmed, danger, treasure); once
+all five are written the card goes into the world face down, and the panel
+starts on the next one. Opening argument: the id of the group's worldbuilding
+panel (so the bot can refresh it), or nothing.
+
+Invariants: only the author acts on their panel; the panel state and the
+events hold nothing the author may not see, and events never carry a face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu import setup as wb
+from core.rules.nsu.campaign import campaign_of
+from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, SetupStep, my_locations
+from core.rules.nsu.setup_panel import apply_setup
+from core.rules.nsu.world import LocationCard, clean_text
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Table
+
+CARDS_PANEL = "nsu.cards"
+
+
+@dataclass(frozen=True)
+class CardField:
+    key: str
+    label: str
+    prompt: str
+    limit: int
+
+
+FIELDS: tuple[CardField, ...] = (
+    CardField("title", "Title", "Name the place.", 80),
+    CardField("description", "Description", "What is here? A few lines to picture it.", 1000),
+    CardField(
+        "collateral_target",
+        "What could be harmed",
+        "What here could suffer if the explorers meddle? (the Collateral Clock)",
+        200,
+    ),
+    CardField("danger_type", "Danger", "What kind of danger lurks here?", 200),
+    CardField("treasure_type", "Treasure", "What treasure or knowledge could be found?", 200),
+)
+
+
+@dataclass(frozen=True)
+class CardsView:
+    """What the author sees on their panel."""
+
+    owner: int
+    written: tuple[LocationCard, ...]  # the author's own cards only
+    fields: dict[str, str]
+    field: CardField | None  # the one the next reply fills; None when done
+    step_open: bool  # the table is at the locations step
+
+
+def cards_view(table: Table, state: Json) -> CardsView:
+    """The author's own panel (only ever rendered in their private chat)."""
+    owner = int(state["owner"])
+    setup = campaign_of(table).setup
+    world = campaign_of(table).current_world()
+    written: tuple[LocationCard, ...] = ()
+    if setup is not None:
+        written = my_locations(setup, owner)
+    elif world is not None:
+        written = tuple(c for c in world.cards if c.author_id == owner)
+    index = int(state.get("field", 0))
+    done = len(written) >= LOCATIONS_PER_PLAYER
+    return CardsView(
+        owner=owner,
+        written=written,
+        fields={k: str(v) for k, v in dict(state.get("fields", {})).items()},
+        field=None if done or index >= len(FIELDS) else FIELDS[index],
+        step_open=setup is not None and setup.step is SetupStep.LOCATIONS,
+    )
+
+
+class CardsPanel:
+    """The rules of the private card-writing panel."""
+
+    kind = CARDS_PANEL
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        """Start writing locations.
+
+        Raises:
+            NotAllowedNow: not the locations step, not in the world, or both cards written.
+        """
+        setup = campaign_of(table).require_setup()
+        if actor not in setup.players:
+            raise NotAllowedNow("You're not building this world.")
+        if setup.step is not SetupStep.LOCATIONS:
+            raise NotAllowedNow(
+                f"Locations come later: the table is busy with {wb.describe_step(setup.step)}."
+            )
+        if len(my_locations(setup, actor)) >= LOCATIONS_PER_PLAYER:
+            raise NotAllowedNow("You've written both of your locations.")
+        board = int(argument) if argument.isdigit() else 0
+        return Outcome(state={"v": 1, "owner": actor, "board": board, "fields": {}, "field": 0})
+
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
+        if actor != int(state["owner"]):
+            raise NotYourTurn("Only the author writes on this card.")
+        index = int(state.get("field", 0))
+        if action == "back":
+            return Outcome(state={**state, "field": max(0, index - 1)})
+        if action == "restart":
+            return Outcome(state={**state, "fields": {}, "field": 0})
+        if action != "text":
+            raise Malformed("That's not a card-writing button.")
+        if index >= len(FIELDS):
+            raise NotAllowedNow("This card is complete.")
+        spec = FIELDS[index]
+        fields: dict[str, Any] = dict(state.get("fields", {}))
+        fields[spec.key] = clean_text(argument, spec.prompt, spec.limit)
+        if index + 1 < len(FIELDS):
+            return Outcome(state={**state, "fields": fields, "field": index + 1})
+        campaign = campaign_of(table)
+        move = wb.AuthorLocation(**{f.key: str(fields[f.key]) for f in FIELDS})
+        campaign, events = apply_setup(campaign, actor, move, rng)
+        setup = campaign.setup
+        mine = 0 if setup is None else len(my_locations(setup, actor))
+        done = setup is None or mine >= LOCATIONS_PER_PLAYER
+        return Outcome(
+            state={**state, "fields": {}, "field": 0},
+            events=events,
+            closed=done,
+            campaign_state=campaign.to_dict(),
+        )
+
+
+__all__ = ["CARDS_PANEL", "FIELDS", "CardField", "CardsPanel", "CardsView", "cards_view"]

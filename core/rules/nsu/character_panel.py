@@ -1,0 +1,302 @@
+"""A player's private character-creation panel ("nsu.character").
+
+One step at a time, in the rulebook's order: name, pronouns and look, three
+moods, the aspects, three sentiments, three skills, and the rumours the
+character heard about the two locations the player wrote. A reply answers the
+step on screen; steps may be skipped and revisited; Finish turns the draft
+into a character once nothing required is missing.
+
+Actions: ``text`` (a reply), ``aspects`` (index into :data:`ASPECT_CHOICES`),
+``goto`` (index into :data:`STEPS`), ``skip``, ``finish``.
+
+Invariants: only the owner acts; the draft lives in the owner's sheet
+(``{"draft": ...}``) and becomes ``{"character": ...}`` on Finish; the rumours
+step shows the owner's own cards only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Any
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu.campaign import (
+    campaign_of,
+    character_of,
+    character_sheet,
+    draft_of,
+    draft_sheet,
+)
+from core.rules.nsu.details import clean_label
+from core.rules.nsu.sheet import (
+    Aspect,
+    CharacterDraft,
+    CreationStep,
+    Die,
+    assign_aspects,
+    choose_name,
+    consider_rumours,
+    describe,
+    finish_creation,
+    invent_sentiments,
+    missing_steps,
+    pick_moods,
+    write_skills,
+)
+from core.rules.nsu.world import LocationCard
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Table
+
+CHARACTER_PANEL = "nsu.character"
+STEPS: tuple[CreationStep, ...] = tuple(CreationStep)
+ASPECT_CHOICES: tuple[tuple[Die, Die, Die], ...] = tuple(
+    (body, mind, heart) for body, mind, heart in permutations((Die.D8, Die.D6, Die.D4))
+)
+BLANK = frozenset({"-", "—", "blank", "later", "none"})
+
+
+@dataclass(frozen=True)
+class CharacterFinished:
+    player_id: int
+    name: str
+
+
+def split_parts(text: str, count: int) -> tuple[str, ...]:
+    """Read ``count`` answers from one reply: one per line, or separated by commas.
+
+    Raises:
+        Malformed: not exactly ``count`` answers.
+    """
+    lines = [p.strip() for p in text.splitlines() if p.strip()]
+    parts = lines if len(lines) > 1 else [p.strip() for p in re.split(r"[,;]", text)]
+    if len(parts) != count:
+        raise Malformed(f"Send {count} answers, one per line or separated by commas.")
+    return tuple(parts)
+
+
+def own_cards(table: Table, player_id: int) -> tuple[LocationCard, ...]:
+    """The locations this player wrote (theirs to see)."""
+    world = campaign_of(table).current_world()
+    if world is None:
+        return ()
+    return tuple(c for c in world.cards if c.author_id == player_id)
+
+
+def apply_step(
+    draft: CharacterDraft, step: CreationStep, payload: Json, cards: int = 2
+) -> CharacterDraft:
+    """One creation step from plain values (the bot's replies and the Mini App's forms).
+
+    Payloads: name {name}; pronouns_and_look {pronouns, look}; moods {d8, d6, d4};
+    aspects {body, mind, heart} as "d8"...; sentiments {sentiments: [3 x text or null]};
+    skills {skills: [3 x text]}; rumours {rumours: [text per own card]}.
+
+    Raises:
+        Malformed: missing or bad values.
+    """
+    try:
+        if step is CreationStep.NAME:
+            return choose_name(draft, str(payload["name"]))
+        if step is CreationStep.PRONOUNS_AND_LOOK:
+            return describe(draft, str(payload["pronouns"]), str(payload["look"]))
+        if step is CreationStep.MOODS:
+            return pick_moods(draft, str(payload["d8"]), str(payload["d6"]), str(payload["d4"]))
+        if step is CreationStep.ASPECTS:
+            return assign_aspects(
+                draft,
+                Die.parse(str(payload["body"])),
+                Die.parse(str(payload["mind"])),
+                Die.parse(str(payload["heart"])),
+            )
+        if step is CreationStep.SENTIMENTS:
+            lines = list(payload["sentiments"])
+            if len(lines) != 3:
+                raise Malformed("Write three sentiments (a line may stay blank).")
+            first, second, third = (None if s is None else str(s) for s in lines)
+            return invent_sentiments(draft, first, second, third)
+        if step is CreationStep.SKILLS:
+            skills = [str(s) for s in payload["skills"]]
+            if len(skills) != 3:
+                raise Malformed("Write three skills.")
+            return write_skills(draft, skills[0], skills[1], skills[2])
+        rumours = [str(r) for r in payload["rumours"]]
+        if len(rumours) > cards:
+            raise Malformed("One rumour for each location you wrote.")
+        return consider_rumours(draft, *rumours)
+    except (KeyError, TypeError) as exc:
+        raise Malformed("Fill in every field of this step.") from exc
+
+
+def _text_payload(step: CreationStep, text: str, state: Json) -> dict[str, Any] | None:
+    """A reply as a step payload, or None when the step needs another reply first."""
+    if step is CreationStep.NAME:
+        return {"name": text}
+    if step is CreationStep.PRONOUNS_AND_LOOK:
+        if state.get("pronouns") is None:
+            return None
+        return {"pronouns": state["pronouns"], "look": text}
+    if step is CreationStep.MOODS:
+        d8, d6, d4 = split_parts(text, 3)
+        return {"d8": d8, "d6": d6, "d4": d4}
+    if step is CreationStep.SENTIMENTS:
+        parts = split_parts(text, 3)
+        return {"sentiments": [None if p.casefold() in BLANK else p for p in parts]}
+    if step is CreationStep.SKILLS:
+        return {"skills": list(split_parts(text, 3))}
+    if step is CreationStep.ASPECTS:
+        raise NotAllowedNow("Choose the aspects with the buttons.")
+    return {"rumours": [*state.get("rumours", []), text]}
+
+
+@dataclass(frozen=True)
+class CreationView:
+    """What the owner sees on their creation panel."""
+
+    owner: int
+    step: CreationStep | None  # None: the review
+    draft: CharacterDraft
+    missing: tuple[CreationStep, ...]
+    cards: tuple[LocationCard, ...]  # the owner's own cards, for rumours
+    rumour_for: LocationCard | None  # the card the next rumour is about
+    waiting_pronouns: bool
+
+
+def creation_view(table: Table, state: Json) -> CreationView:
+    owner = int(state["owner"])
+    draft = draft_of(table.seat(owner)) or CharacterDraft()
+    index = int(state.get("step", 0))
+    step = STEPS[index] if 0 <= index < len(STEPS) else None
+    cards = own_cards(table, owner)
+    heard = len(state.get("rumours", []))
+    return CreationView(
+        owner=owner,
+        step=step,
+        draft=draft,
+        missing=missing_steps(draft),
+        cards=cards,
+        rumour_for=cards[heard] if heard < len(cards) else None,
+        waiting_pronouns=state.get("pronouns") is not None,
+    )
+
+
+class CharacterPanel:
+    """The rules of the private character-creation panel."""
+
+    kind = CHARACTER_PANEL
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        """Start (or resume) making a character.
+
+        Raises:
+            NotAllowedNow: the character is already finished.
+        """
+        seat = table.seat(actor)
+        if character_of(seat) is not None:
+            raise NotAllowedNow("Your character is made. See it with /sheet.")
+        draft = draft_of(seat) or CharacterDraft()
+        missing = missing_steps(draft)
+        step = STEPS.index(missing[0]) if missing else len(STEPS)
+        sheets = {} if seat is not None and "draft" in seat.sheet else {actor: draft_sheet(draft)}
+        return Outcome(
+            state={"v": 1, "owner": actor, "step": step, "pronouns": None, "rumours": []},
+            sheets=sheets,
+        )
+
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
+        owner = int(state["owner"])
+        if actor != owner:
+            raise NotYourTurn("Only its player fills in this character.")
+        seat = table.seat(owner)
+        if character_of(seat) is not None:
+            raise NotAllowedNow("Your character is already made.")
+        draft = draft_of(seat) or CharacterDraft()
+        index = int(state.get("step", 0))
+        step = STEPS[index] if 0 <= index < len(STEPS) else None
+        if action == "goto":
+            return Outcome(state={**state, "step": _choice(argument, len(STEPS) + 1)})
+        if action == "skip":
+            return Outcome(state={**state, "step": min(index + 1, len(STEPS)), "pronouns": None})
+        if action == "finish":
+            character = finish_creation(draft)
+            return Outcome(
+                state=dict(state),
+                events=(CharacterFinished(owner, character.name),),
+                closed=True,
+                sheets={owner: character_sheet(character)},
+            )
+        if step is None:
+            raise NotAllowedNow("Everything is filled in: press Finish, or pick a step to redo.")
+        cards = own_cards(table, owner)
+        if action == "aspects":
+            if step is not CreationStep.ASPECTS:
+                raise NotAllowedNow("That's for the aspects step.")
+            body, mind, heart = ASPECT_CHOICES[_choice(argument, len(ASPECT_CHOICES))]
+            payload: dict[str, Any] | None = {
+                "body": body.label,
+                "mind": mind.label,
+                "heart": heart.label,
+            }
+        elif action == "text":
+            if step is CreationStep.RUMOURS and not cards:
+                raise NotAllowedNow("Rumours are about the locations you write; skip for now.")
+            if step is CreationStep.RUMOURS and len(state.get("rumours", [])) >= len(cards):
+                raise NotAllowedNow("You have a rumour for each of your locations.")
+            if step is CreationStep.PRONOUNS_AND_LOOK and state.get("pronouns") is None:
+                pronouns = clean_label(argument, "Pronouns")
+                return Outcome(state={**state, "pronouns": pronouns})
+            payload = _text_payload(step, argument, state)
+        else:
+            raise Malformed("That's not a character-creation button.")
+        assert payload is not None
+        draft = apply_step(draft, step, payload, len(cards))
+        new_state: dict[str, Any] = {**state, "pronouns": None}
+        if step is CreationStep.RUMOURS:
+            new_state["rumours"] = list(payload["rumours"])
+            if len(new_state["rumours"]) < len(cards):
+                return Outcome(state=new_state, sheets={owner: draft_sheet(draft)})
+        new_state["step"] = _next_step(draft, index)
+        return Outcome(state=new_state, sheets={owner: draft_sheet(draft)})
+
+
+def _choice(argument: str, size: int) -> int:
+    try:
+        value = int(argument)
+    except ValueError:
+        raise Malformed("Use the buttons.") from None
+    if not 0 <= value < size:
+        raise Malformed("Use the buttons.")
+    return value
+
+
+def _next_step(draft: CharacterDraft, index: int) -> int:
+    """The next step still missing after ``index``, else the review."""
+    missing = missing_steps(draft)
+    later = [STEPS.index(s) for s in missing if STEPS.index(s) > index]
+    if later:
+        return later[0]
+    if missing:
+        return STEPS.index(missing[0])
+    if index < STEPS.index(CreationStep.RUMOURS) and not draft.rumours:
+        return STEPS.index(CreationStep.RUMOURS)
+    return len(STEPS)
+
+
+ASPECT_ORDER: tuple[Aspect, ...] = (Aspect.BODY, Aspect.MIND, Aspect.HEART)
+
+__all__ = [
+    "ASPECT_CHOICES",
+    "ASPECT_ORDER",
+    "CHARACTER_PANEL",
+    "STEPS",
+    "CharacterFinished",
+    "CharacterPanel",
+    "CreationView",
+    "apply_step",
+    "creation_view",
+    "own_cards",
+    "split_parts",
+]

@@ -1,0 +1,329 @@
+"""The group's worldbuilding panel ("nsu.setup"): one message through every step.
+
+Actions (button names; ``text`` is a reply to the panel message):
+
+========== ============================= ==========================================
+action     argument                      what it does
+========== ============================= ==========================================
+text       the reply                     tone notes, a ban, a settlement statement,
+                                         a scope answer, a resource, or the abundance
+tool       index in :data:`TOOLS`        include or leave out a safety tool
+agree      -                             agree with the tone written down
+pass       -                             pass on a ban or a settlement turn
+first      index in the turn order       who speaks first about the settlement
+full       -                             the settlement card is full
+skipq      -                             move to the next scope question
+scope      -                             the scope is done
+abundance  index of a resource           which resource is in abundance
+deal       number of columns             deal the map face down
+roll       -                             roll Danger and Reward for every card
+========== ============================= ==========================================
+
+Invariants: the panel state is public (it holds no card face); the group sees
+the world through :func:`board`, which never reads a card's face. Who may act
+is decided by :mod:`core.rules.nsu.setup`; a refused action changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu import setup as wb
+from core.rules.nsu.campaign import NsuCampaign, begin_worldbuilding, campaign_of
+from core.rules.nsu.setup import (
+    LOCATIONS_PER_PLAYER,
+    MAX_MAP_COLUMNS,
+    ActionKind,
+    SetupAction,
+    SetupState,
+    SetupStep,
+)
+from core.rules.nsu.world import (
+    RESOURCE_COUNT,
+    DangerLevel,
+    ResourceLevel,
+    RewardLevel,
+    SafetyTool,
+    ScopeQuestion,
+)
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Role, Table
+
+SETUP_PANEL = "nsu.setup"
+TOOLS: tuple[SafetyTool, ...] = (SafetyTool.X_CARD, SafetyTool.LINES_AND_VEILS, SafetyTool.KNOCKS)
+QUESTIONS: tuple[ScopeQuestion, ...] = tuple(ScopeQuestion)
+
+
+@dataclass(frozen=True)
+class WorldbuildingBegan:
+    players: tuple[int, ...]
+
+
+# -- what the group sees ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardCard:
+    """A card as the group sees it during worldbuilding: its back only."""
+
+    id: str
+    danger: DangerLevel | None
+    reward: RewardLevel | None
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything public about the worldbuilding, for the group panel."""
+
+    step: SetupStep
+    players: tuple[int, ...]
+    allowed: dict[int, frozenset[ActionKind]]
+    tone: str
+    tone_proposed: bool
+    tools: tuple[SafetyTool, ...]  # in the proposal (or the toggles before one)
+    agreed: frozenset[int]
+    done: frozenset[int]
+    bans: tuple[tuple[int, str], ...]
+    settlement: tuple[tuple[int, str], ...]
+    speaker: int | None
+    passes_in_row: int
+    question: ScopeQuestion | None
+    scope: tuple[tuple[ScopeQuestion | None, str], ...]
+    resources: tuple[tuple[str, ResourceLevel], ...]
+    written: dict[int, int]  # cards written per player
+    map_rows: tuple[tuple[BoardCard | None, ...], ...]
+    column_choices: tuple[int, ...]
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Players who still have something to do at this step (in seat order)."""
+        return tuple(p for p in self.players if p in self.allowed)
+
+
+def board(table: Table, state: Json) -> Board | None:
+    """The public board, or None once the world is built."""
+    campaign = campaign_of(table)
+    setup = campaign.setup
+    if setup is None:
+        return None
+    world = setup.world
+    written = {p: sum(1 for c in world.cards if c.author_id == p) for p in setup.players}
+    rows: tuple[tuple[BoardCard | None, ...], ...] = ()
+    if world.grid is not None:
+        by_id = {c.id: c for c in world.cards}
+        rows = tuple(
+            tuple(
+                None if cid is None else BoardCard(cid, by_id[cid].danger, by_id[cid].reward)
+                for cid in row
+            )
+            for row in world.grid.rows
+        )
+    tools = (
+        tuple(t for t in TOOLS if t in world.safety_tools) if setup.tone_proposed else _tools(state)
+    )
+    return Board(
+        step=setup.step,
+        players=setup.players,
+        allowed=wb.allowed_actions(setup),
+        tone=world.tone,
+        tone_proposed=setup.tone_proposed,
+        tools=tools,
+        agreed=setup.agreed,
+        done=setup.done,
+        bans=tuple((b.author_id, b.text) for b in world.bans),
+        settlement=tuple((s.author_id, s.text) for s in world.settlement),
+        speaker=setup.speaker,
+        passes_in_row=setup.passes_in_row,
+        question=_question(state),
+        scope=tuple((a.question, a.text) for a in world.scope),
+        resources=tuple((r.name, r.level) for r in world.resources),
+        written=written,
+        map_rows=rows,
+        column_choices=column_choices(len(world.cards)),
+    )
+
+
+def column_choices(cards: int) -> tuple[int, ...]:
+    """Map widths worth offering for ``cards`` cards: from a line to a near square."""
+    if cards < 1:
+        return ()
+    widths = {w for w in range(2, min(cards, MAX_MAP_COLUMNS) + 1) if w * w <= cards * 3}
+    return tuple(sorted(widths or {cards}))[:4]
+
+
+# -- the panel ---------------------------------------------------------------------------
+
+
+def _tools(state: Json) -> tuple[SafetyTool, ...]:
+    names = state.get("tools", [t.value for t in TOOLS])
+    return tuple(t for t in TOOLS if t.value in names)
+
+
+def _question(state: Json) -> ScopeQuestion | None:
+    index = int(state.get("q", 0))
+    return QUESTIONS[index] if 0 <= index < len(QUESTIONS) else None
+
+
+def _index(argument: str, size: int, what: str) -> int:
+    try:
+        index = int(argument)
+    except ValueError:
+        raise Malformed(f"Choose {what} with the buttons.") from None
+    if not 0 <= index < size:
+        raise Malformed(f"Choose {what} with the buttons.")
+    return index
+
+
+def text_action(setup: SetupState, text: str, state: Json) -> SetupAction:
+    """What a reply to the panel means at this step.
+
+    Raises:
+        NotAllowedNow: this step takes no text.
+    """
+    step = setup.step
+    if step is SetupStep.TONE:
+        return wb.ProposeTone(text, frozenset(_tools(state)))
+    if step is SetupStep.BANS:
+        return wb.BanElement(text)
+    if step is SetupStep.SETTLEMENT:
+        return wb.MakeStatement(text)
+    if step is SetupStep.SCOPE:
+        return wb.AnswerScope(_question(state), text)
+    if step is SetupStep.RESOURCES:
+        return wb.NameResource(text)
+    if step is SetupStep.ABUNDANCE:
+        return wb.ChooseAbundance(text)
+    if step is SetupStep.LOCATIONS:
+        raise NotAllowedNow("Locations are written in private: press “Write my locations”.")
+    raise NotAllowedNow("This step is done with the buttons.")
+
+
+def button_action(setup: SetupState, action: str, argument: str) -> SetupAction:
+    """The worldbuilding action behind a button.
+
+    Raises:
+        Malformed: no such button.
+    """
+    if action == "agree":
+        return wb.AgreeTone()
+    if action == "pass":
+        if setup.step is SetupStep.BANS:
+            return wb.PassBan()
+        return wb.PassStatement()
+    if action == "first":
+        return wb.ChooseFirstSpeaker(
+            setup.players[_index(argument, len(setup.players), "a player")]
+        )
+    if action == "full":
+        return wb.DeclareCardFull()
+    if action == "scope":
+        return wb.FinishScope()
+    if action == "abundance":
+        resources = setup.world.resources
+        return wb.ChooseAbundance(resources[_index(argument, len(resources), "a resource")].name)
+    if action == "deal":
+        return wb.DealMap(_index(argument, MAX_MAP_COLUMNS + 1, "a map width"))
+    if action == "roll":
+        return wb.RollDangerAndReward()
+    raise Malformed("That's not a worldbuilding button.")
+
+
+def apply_setup(
+    campaign: NsuCampaign, actor: int, action: SetupAction, rng: Rng | None
+) -> tuple[NsuCampaign, tuple[object, ...]]:
+    """Apply one worldbuilding action to the campaign (the world is stored once done)."""
+    setup, events = wb.apply(campaign.require_setup(), actor, action, rng)
+    return campaign.with_setup(setup), tuple(events)
+
+
+class SetupPanel:
+    """The rules of the group's worldbuilding panel."""
+
+    kind = SETUP_PANEL
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        """Begin worldbuilding (host only) or show the worldbuilding in progress.
+
+        Raises:
+            NotYourTurn: someone other than the host tries to begin.
+            NotAllowedNow: too few players, or the world is already built.
+        """
+        campaign = campaign_of(table)
+        fresh: dict[str, Any] = {"v": 1, "tools": [t.value for t in TOOLS], "q": 0}
+        if campaign.world is not None:
+            raise NotAllowedNow("The world is built. Head out with /adventure.")
+        if campaign.setup is not None:
+            return Outcome(state=fresh)
+        if actor not in table.with_role(Role.HOST):
+            raise NotYourTurn("The host begins worldbuilding, once everyone has joined.")
+        campaign = begin_worldbuilding(campaign, tuple(table.seats))
+        events = (WorldbuildingBegan(campaign.require_setup().players),)
+        return Outcome(state=fresh, events=events, campaign_state=campaign.to_dict())
+
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
+        campaign = campaign_of(table)
+        setup = campaign.require_setup()
+        if action == "tool":
+            new_state = self._toggle(setup, state, actor, argument)
+            if not setup.tone_proposed:
+                return Outcome(state=new_state)
+            # Changing the tools of a written-down tone is a new proposal to agree on.
+            move: SetupAction = wb.ProposeTone(setup.world.tone, frozenset(_tools(new_state)))
+            campaign, events = apply_setup(campaign, actor, move, rng)
+            return Outcome(new_state, events, campaign_state=campaign.to_dict())
+        if action == "skipq":
+            return Outcome(state=self._next_question(setup, state, actor))
+        if action == "text":
+            move = text_action(setup, argument, state)
+        else:
+            move = button_action(setup, action, argument)
+        campaign, events = apply_setup(campaign, actor, move, rng)
+        new_state = dict(state)
+        if isinstance(move, wb.AnswerScope):
+            new_state["q"] = min(int(state.get("q", 0)) + 1, len(QUESTIONS))
+        return Outcome(
+            state=new_state,
+            events=events,
+            closed=campaign.world is not None,
+            campaign_state=campaign.to_dict(),
+        )
+
+    @staticmethod
+    def _toggle(setup: SetupState, state: Json, actor: int, argument: str) -> dict[str, Any]:
+        if setup.step is not SetupStep.TONE:
+            raise NotAllowedNow("Safety tools are chosen during the tone talk.")
+        if actor not in setup.players:
+            raise NotYourTurn("You're not building this world.")
+        tool = TOOLS[_index(argument, len(TOOLS), "a safety tool")]
+        current = setup.world.safety_tools if setup.tone_proposed else set(_tools(state))
+        tools = set(current) ^ {tool}
+        return {**state, "tools": [t.value for t in TOOLS if t in tools]}
+
+    @staticmethod
+    def _next_question(setup: SetupState, state: Json, actor: int) -> dict[str, Any]:
+        if setup.step is not SetupStep.SCOPE:
+            raise NotAllowedNow("That's for the scope questions.")
+        if actor not in setup.players:
+            raise NotYourTurn("You're not building this world.")
+        return {**state, "q": min(int(state.get("q", 0)) + 1, len(QUESTIONS))}
+
+
+__all__ = [
+    "LOCATIONS_PER_PLAYER",
+    "QUESTIONS",
+    "RESOURCE_COUNT",
+    "SETUP_PANEL",
+    "TOOLS",
+    "Board",
+    "BoardCard",
+    "SetupPanel",
+    "WorldbuildingBegan",
+    "apply_setup",
+    "board",
+    "button_action",
+    "column_choices",
+    "text_action",
+]
