@@ -19,7 +19,7 @@ from core.rules.table import Table
 SHEET_MODULES: tuple[str, ...] = (
     # "webapp.sheets.nsu",
     "webapp.sheets.threat",
-    # "webapp.sheets.cortex",
+    "webapp.sheets.cortex",
     "webapp.sheets.d20",
 )
 
