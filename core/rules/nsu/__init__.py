@@ -9,6 +9,7 @@ from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, AdventurePanel
 from core.rules.nsu.campaign import NsuCampaignRules
 from core.rules.nsu.cards_panel import CARDS_PANEL, CardsPanel
 from core.rules.nsu.character_panel import CHARACTER_PANEL, CharacterPanel
+from core.rules.nsu.downtime_panel import DOWNTIME_RULES
 from core.rules.nsu.log import nsu_log_lines
 from core.rules.nsu.odds import ODDS_COMMAND
 from core.rules.nsu.roll_panel import ROLL_RULES
@@ -34,5 +35,6 @@ SYSTEM = GameSystem(
         ADVENTURE_PANEL: AdventurePanel(),
         SAFETY_PANEL: SafetyPanel(),
         ROLL_RULES.kind: ROLL_RULES,
+        DOWNTIME_RULES.kind: DOWNTIME_RULES,
     },
 )

@@ -1,0 +1,515 @@
+"""NSU downtime as a table panel ("nsu.downtime"): one message for the whole phase.
+
+``/downtime [home|camp]`` rolls the complications for the place just left and
+moves the campaign to DOWNTIME; ending downtime moves it back to ADVENTURE.
+The :class:`~core.rules.nsu.downtime.DowntimeState` lives in the campaign state
+(``downtime``), so the Mini App sees it too; this panel keeps only what the
+chat needs on top: each player's open prompt, the Scout's Action Roll, who may
+look at which card, and the latest happenings.
+
+Buttons (the presser acts for their own character): free actions (Recover
+Harm, Upgrade Skills), downtime actions (Seek Recovery, Scout, Address
+Collateral, Introspection, Train, Reconnect, Long-Term Project), the table's
+prompts (help someone recover, vote on a plan, add a die, tick a clock) and
+End downtime. Words come by reply (action ``text``) to the presser's open
+prompt: a scar's name, a plan, a reconnection, a project. The Scout plays a
+whole Action Roll here (everyone else arbitrates); a win, or details accepted,
+lets them look, and the face is only ever sent to them in private (ruling 12).
+
+Invariants: the panel state is ``{"v": 1, "prompts": {player: prompt},
+"scout": scout or None, "looks": {player: card id}, "log": [events]}``; the
+world and sheets are read fresh from the table at every action and written
+back when they change; a refused action raises and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu import downtime as dt
+from core.rules.nsu.action_roll import ActionKind, Participant, Phase, RollState, Winner, start_roll
+from core.rules.nsu.campaign import Phase as CampaignPhase
+from core.rules.nsu.campaign import campaign_of
+from core.rules.nsu.codec import to_plain
+from core.rules.nsu.downtime import DowntimeKind, DowntimeState
+from core.rules.nsu.play_table import changed_sheets, characters, require_world, settings_of, stored
+from core.rules.nsu.roll_panel import TEXT, roll_step
+from core.rules.nsu.settings import NsuSettings
+from core.rules.nsu.terms import Aspect
+from core.rules.nsu.world import World, reachable_cards
+from core.rules.rng import Rng
+from core.rules.table import Json, Outcome, Table
+
+DOWNTIME_PANEL = "nsu.downtime"
+STATE_VERSION = 1
+LOG_LENGTH = 8
+ROLL_ACTIONS = frozenset(kind.value for kind in ActionKind)
+
+# Prompts: what a player's next reply (or card button) means.
+RECOVER, SEEK, SCOUT_PICK, PLAN_PICK, PLAN_TEXT = (
+    "recover",
+    "seek",
+    "scout_pick",
+    "plan_pick",
+    "plan_text",
+)
+RECONNECT, PROJECT = "reconnect", "project"
+
+# What each button starts, and the downtime kind it needs.
+PROMPT_KINDS = {
+    RECOVER: DowntimeKind.RECOVER_HARM,
+    SEEK: DowntimeKind.SEEK_RECOVERY,
+    SCOUT_PICK: DowntimeKind.SCOUT,
+    PLAN_PICK: DowntimeKind.PROPOSE_PLAN,
+    RECONNECT: DowntimeKind.RECONNECT,
+    PROJECT: DowntimeKind.WORK_ON_PROJECT,
+}
+
+
+# -- the stored panel ---------------------------------------------------------------
+
+
+def _panel(data: Json) -> dict[str, Any]:
+    if data.get("v") != STATE_VERSION:
+        raise Malformed("This downtime was stored by another version.")
+    return {
+        "v": STATE_VERSION,
+        "prompts": {str(k): dict(v) for k, v in dict(data.get("prompts") or {}).items()},
+        "scout": None if data.get("scout") is None else dict(data["scout"]),
+        "looks": {str(k): str(v) for k, v in dict(data.get("looks") or {}).items()},
+        "log": list(data.get("log") or ()),
+    }
+
+
+def scout_roll(panel: Json) -> RollState | None:
+    """The Scout's Action Roll in progress, if any."""
+    scout = panel.get("scout")
+    return None if scout is None else RollState.from_dict(scout["roll"])
+
+
+def prompt_of(panel: Json, player: int) -> dict[str, Any] | None:
+    prompts = panel.get("prompts") or {}
+    found = prompts.get(str(player))
+    return None if found is None else dict(found)
+
+
+def looks(panel: Json) -> dict[int, str]:
+    """Who may look at which card in private (a successful Scout)."""
+    return {int(k): str(v) for k, v in dict(panel.get("looks") or {}).items()}
+
+
+def logged(event: object) -> dict[str, Any]:
+    """An event as plain data tagged with its type, for the panel's log."""
+    plain = to_plain(event)
+    return {"t": type(event).__name__, **(plain if isinstance(plain, dict) else {})}
+
+
+def current_downtime(table: Table) -> DowntimeState:
+    """The campaign's downtime with the world and sheets as they stand now.
+
+    Raises:
+        NotAllowedNow: the campaign is not in downtime.
+    """
+    campaign = campaign_of(table)
+    if campaign.phase is not CampaignPhase.DOWNTIME or campaign.downtime is None:
+        raise NotAllowedNow("Downtime is over; head out on the next adventure.")
+    world = require_world(table)
+    state = campaign.downtime
+    sheets = characters(table)
+    fresh = tuple((p, sheets.get(p, s)) for p, s in state.sheets)
+    return replace(state, world=world, sheets=fresh)
+
+
+# -- opening ------------------------------------------------------------------------
+
+
+def begin(
+    table: Table, actor: int, argument: str, rng: Rng
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    """Start downtime: complications for the place just left, a recovery point at home.
+
+    Raises:
+        Malformed: an unknown place.
+        NotAllowedNow: not during an adventure, or nobody has a character.
+    """
+    world = require_world(table, CampaignPhase.ADVENTURE)
+    word = argument.strip().lower() or dt.DowntimePlace.HOME.value
+    try:
+        place = dt.DowntimePlace(word)
+    except ValueError:
+        raise Malformed(
+            "Rest at home (/downtime home) or at a safe camp (/downtime camp)."
+        ) from None
+    sheets = {p: c for p, c in characters(table).items() if p in world.players}
+    if actor not in table.seats:
+        raise NotYourTurn("Only players in this game can do that.")
+    if not sheets:
+        raise NotAllowedNow("Nobody has a character yet.")
+    state, events = dt.begin_downtime(world, sheets, place, rng)
+    return state, tuple(events)
+
+
+# -- acting ---------------------------------------------------------------------------
+
+
+def _require(state: DowntimeState, actor: int, kind: DowntimeKind) -> None:
+    if kind not in dt.allowed_actions(state).get(actor, frozenset()):
+        if actor not in dict(state.sheets):
+            raise NotAllowedNow("You have no character in this downtime.")
+        budget = state.budget(actor)
+        if kind is DowntimeKind.RECOVER_HARM and budget.recovered_harm:
+            raise NotAllowedNow("You've already recovered harm this downtime.")
+        if kind in dt.COSTS_AN_ACTION and budget.actions_left <= 0:
+            raise NotAllowedNow("You've used your downtime action.")
+        if state.sheet(actor).overcome:
+            raise NotAllowedNow("Overcome: recover a harm before doing anything else.")
+        raise NotAllowedNow("That isn't possible for you right now.")
+
+
+def _card_by_index(world: World, argument: str) -> str:
+    try:
+        return world.cards[int(argument)].id
+    except (ValueError, IndexError):
+        raise Malformed("There is no such location card.") from None
+
+
+def scout_targets(world: World, scout: int) -> tuple[int, ...]:
+    """Indices of the face-down cards near enough to scout (the scout's own excluded)."""
+    near = set(reachable_cards(world))
+    return tuple(
+        i
+        for i, c in enumerate(world.cards)
+        if c.id in near and not c.revealed and c.author_id != scout and scout not in c.scouted_by
+    )
+
+
+def plan_targets(world: World) -> tuple[int, ...]:
+    """Indices of the revealed cards with collateral to address."""
+    return tuple(i for i, c in enumerate(world.cards) if c.revealed and c.clock.ticks > 0)
+
+
+class NsuDowntimePanel:
+    """PanelRules for "nsu.downtime"."""
+
+    kind = DOWNTIME_PANEL
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        state, events = begin(table, actor, argument, rng)
+        panel = {"v": STATE_VERSION, "prompts": {}, "scout": None, "looks": {}, "log": []}
+        panel["log"] = [logged(e) for e in events][-LOG_LENGTH:]
+        campaign_state = stored(
+            table, world=state.world, phase=CampaignPhase.DOWNTIME, downtime=state
+        )
+        sheets = changed_sheets(table, state.sheet_map())
+        return Outcome(state=panel, events=events, campaign_state=campaign_state, sheets=sheets)
+
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
+        panel = _panel(state)
+        downtime = current_downtime(table)
+        before = downtime
+        downtime, events = _act(panel, downtime, actor, action, argument, rng, settings_of(table))
+        panel["log"] = (panel["log"] + [logged(e) for e in events])[-LOG_LENGTH:]
+        now = downtime.sheet_map()
+        roll = scout_roll(panel)
+        if roll is not None:
+            now.update({p.player: p.character for p in roll.participants})
+        sheets = changed_sheets(table, now)
+        if downtime.ended:
+            campaign_state = stored(
+                table, world=downtime.world, phase=CampaignPhase.ADVENTURE, end_downtime=True
+            )
+        elif downtime != before:
+            campaign_state = stored(table, world=downtime.world, downtime=downtime)
+        else:
+            campaign_state = None
+        return Outcome(
+            state=panel,
+            events=events,
+            closed=downtime.ended,
+            campaign_state=campaign_state,
+            sheets=sheets,
+        )
+
+
+def _apply(
+    state: DowntimeState, actor: int, action: dt.DowntimeAction, rng: Rng
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    new, events = dt.apply(state, actor, action, rng)
+    return new, tuple(events)
+
+
+def _act(
+    panel: dict[str, Any],
+    state: DowntimeState,
+    actor: int,
+    action: str,
+    argument: str,
+    rng: Rng,
+    settings: NsuSettings,
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    prompts: dict[str, dict[str, Any]] = panel["prompts"]
+    mine = prompts.get(str(actor))
+    world = state.world
+    if action == TEXT and mine is not None and mine["kind"] in _TEXT_PROMPTS:
+        new, events = _TEXT_PROMPTS[mine["kind"]](state, actor, mine, argument, rng)
+        prompts.pop(str(actor), None)
+        return new, events
+    if action == TEXT and _introspecting(state, actor):
+        return _introspection_text(state, actor, argument)
+    if action in ROLL_ACTIONS or action == TEXT:
+        return _scout_step(panel, state, actor, action, argument, rng)
+    if action in PROMPT_KINDS:
+        _require(state, actor, PROMPT_KINDS[action])
+        if action == SCOUT_PICK and panel["scout"] is not None:
+            raise NotAllowedNow("Someone is scouting already; wait for their roll to end.")
+        if action == SCOUT_PICK and not scout_targets(world, actor):
+            raise NotAllowedNow("No face-down card is near enough to scout.")
+        if action == PLAN_PICK and not plan_targets(world):
+            raise NotAllowedNow("No location you've been to has collateral to address.")
+        prompts[str(actor)] = {"kind": action, "helper": None}
+        return state, ()
+    if action == "drop":
+        if prompts.pop(str(actor), None) is None:
+            raise NotAllowedNow("You have nothing open to drop.")
+        return state, ()
+    if action == "upgrade":
+        return _apply(state, actor, dt.UpgradeSkills(), rng)
+    if action == "seek_help":
+        seeker = _int(argument)
+        theirs = prompts.get(str(seeker))
+        if seeker == actor:
+            raise NotAllowedNow("A helper is someone else.")
+        if theirs is None or theirs["kind"] != SEEK:
+            raise NotAllowedNow("They're not seeking recovery right now.")
+        state.sheet(actor)
+        theirs["helper"] = None if theirs.get("helper") == actor else actor
+        return state, ()
+    if action == "seek_roll":
+        if mine is None or mine["kind"] != SEEK:
+            raise NotYourTurn("Tap Seek Recovery first; this roll is for whoever seeks it.")
+        seek = dt.SeekRecovery(healer=argument == "healer", helper=mine.get("helper"))
+        new, events = _apply(state, actor, seek, rng)
+        prompts.pop(str(actor), None)
+        return new, events
+    if action == "scout_card":
+        if mine is None or mine["kind"] != SCOUT_PICK:
+            raise NotYourTurn("Tap Scout first; the card is picked by whoever scouts.")
+        index = _int(argument)
+        if index not in scout_targets(world, actor):
+            raise NotAllowedNow("That card is too far, face up, or already known to you.")
+        _require(state, actor, DowntimeKind.SCOUT)
+        others = frozenset(p for p in world.players if p != actor)
+        roll = start_roll(Participant(actor, state.sheet(actor)), others, (), settings)
+        panel["scout"] = {"player": actor, "card": world.cards[index].id, "roll": roll.to_dict()}
+        prompts.pop(str(actor), None)
+        return state, ()
+    if action in ("scout_press_on", "scout_turn_back"):
+        return _scout_decides(panel, state, actor, action == "scout_press_on")
+    if action == "plan_card":
+        if mine is None or mine["kind"] != PLAN_PICK:
+            raise NotYourTurn("Tap Address Collateral first.")
+        index = _int(argument)
+        if index not in plan_targets(world):
+            raise NotAllowedNow("That location has no collateral to address.")
+        prompts[str(actor)] = {"kind": PLAN_TEXT, "card": world.cards[index].id}
+        return state, ()
+    if action == "vote":
+        return _apply(state, actor, dt.VoteOnPlan(argument == "yes"), rng)
+    if action == "plan_roll":
+        return _apply(state, actor, dt.RollForPlan(), rng)
+    if action == "plan_die":
+        return _apply(state, actor, dt.AddDieToPlan(_aspect(argument)), rng)
+    if action == "plan_settle":
+        return _apply(state, actor, dt.SettlePlan(), rng)
+    if action == "introspect":
+        return _apply(state, actor, dt.Introspect(), rng)
+    if action == "clear":
+        return _apply(state, actor, dt.ReduceMood(_int(argument) - 1, 1), rng)
+    if action == "introspect_done":
+        return _apply(state, actor, dt.FinishIntrospection(), rng)
+    if action == "train":
+        skills = tuple(range(len(state.sheet(actor).skills)))
+        return _apply(state, actor, dt.TrainSkills(_aspect(argument), skills), rng)
+    if action in ("tick", "untick"):
+        card = _card_by_index(world, argument)
+        move = dt.TickCollateral(card) if action == "tick" else dt.UntickCollateral(card)
+        return _apply(state, actor, move, rng)
+    if action == "end":
+        if panel["scout"] is not None:
+            raise NotAllowedNow("Finish the Scout's roll first.")
+        return _apply(state, actor, dt.EndDowntime(), rng)
+    raise Malformed("That is not a downtime step.")
+
+
+def _introspecting(state: DowntimeState, actor: int) -> bool:
+    return actor in dict(state.sheets) and state.budget(actor).introspection is not None
+
+
+def _with_roll_sheets(state: DowntimeState, roll: RollState) -> DowntimeState:
+    """The downtime with the roll's sheets (as they stand, or as they were if called off)."""
+    now = {p.player: p.character for p in roll.participants}
+    return replace(state, sheets=tuple((p, now.get(p, s)) for p, s in state.sheets))
+
+
+def _int(argument: str) -> int:
+    try:
+        return int(argument.strip())
+    except ValueError:
+        raise Malformed("That button is out of date.") from None
+
+
+def _aspect(argument: str) -> Aspect:
+    try:
+        return Aspect(argument.strip().lower())
+    except ValueError:
+        raise Malformed("Pick Body, Mind or Heart.") from None
+
+
+# -- the Scout's roll -----------------------------------------------------------------
+
+
+def _scout_step(
+    panel: dict[str, Any], state: DowntimeState, actor: int, action: str, argument: str, rng: Rng
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    scout = panel["scout"]
+    if scout is None:
+        if action == TEXT:
+            raise NotAllowedNow(
+                "Tap a downtime action first; then reply with the words it asks for."
+            )
+        raise NotAllowedNow("Nobody is scouting right now.")
+    roll = RollState.from_dict(scout["roll"])
+    if roll.phase is Phase.DONE:
+        raise NotAllowedNow("The Scout's roll is settled: press on or turn back.")
+    roll, events = roll_step(roll, actor, action, argument, rng)
+    out: tuple[object, ...] = events
+    if roll.phase is Phase.CANCELLED:
+        panel["scout"] = None
+        return _with_roll_sheets(state, roll), out
+    scout["roll"] = roll.to_dict()
+    if roll.phase is Phase.DONE:
+        assert roll.outcome is not None
+        state = dt.take_roll_sheets(state, roll)
+        if roll.outcome.winner is Winner.PLAYER:
+            state, more = _finish_scout(panel, state, accept=True)
+            out += more
+    return state, out
+
+
+def _scout_decides(
+    panel: dict[str, Any], state: DowntimeState, actor: int, accept: bool
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    scout = panel["scout"]
+    if scout is None:
+        raise NotAllowedNow("Nobody is scouting right now.")
+    if scout["player"] != actor:
+        raise NotYourTurn("The Scout decides whether to press on.")
+    roll = RollState.from_dict(scout["roll"])
+    if roll.phase is not Phase.DONE:
+        raise NotAllowedNow("Finish the roll first.")
+    return _finish_scout(panel, dt.take_roll_sheets(state, roll), accept)
+
+
+def _finish_scout(
+    panel: dict[str, Any], state: DowntimeState, accept: bool
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    scout = panel["scout"]
+    roll = RollState.from_dict(scout["roll"])
+    assert roll.outcome is not None
+    player = int(scout["player"])
+    state, events = dt.apply(state, player, dt.Scout(scout["card"], roll.outcome, accept), _NO_RNG)
+    panel["scout"] = None
+    if any(isinstance(e, dt.ScoutLooked) for e in events):
+        panel["looks"][str(player)] = str(scout["card"])
+    return state, tuple(events)
+
+
+class _NoRng:
+    def randint(self, low: int, high: int) -> int:  # pragma: no cover - never called
+        raise AssertionError("a Scout's look rolls no dice")
+
+
+_NO_RNG = _NoRng()
+
+
+# -- replies to prompts ---------------------------------------------------------------
+
+
+def _recover_text(
+    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    """``<harm line> <scar>`` or just ``<scar>`` (the first harm)."""
+    head, _, rest = text.strip().partition(" ")
+    if head.isdigit() and rest.strip():
+        index, scar = int(head) - 1, rest
+    else:
+        index, scar = 0, text
+    return _apply(state, actor, dt.RecoverHarm(((index, scar),)), rng)
+
+
+def _plan_text(
+    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    return _apply(state, actor, dt.ProposePlan(str(prompt["card"]), text), rng)
+
+
+def _reconnect_text(
+    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    """``<sentiment line> <mood line>`` or ``<sentiment line> <mood line> <new sentiment>``."""
+    parts = text.split(maxsplit=2)
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        raise Malformed("Reply “2 1” (sentiment 2, raising mood 1), or “2 1 New friend” to forge.")
+    forge = parts[2] if len(parts) == 3 else None
+    action = dt.Reconnect(int(parts[0]) - 1, int(parts[1]) - 1, forge)
+    return _apply(state, actor, action, rng)
+
+
+def _project_text(
+    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    """``<mood line> <aspect> #<project>`` or ``<mood line> <aspect> <4|6|8> <new project>``."""
+    parts = text.split(maxsplit=3)
+    hint = "Reply “1 mind #1” to work on project 1, or “1 mind 6 Learn carpentry” to start one."
+    if len(parts) < 3 or not parts[0].isdigit():
+        raise Malformed(hint)
+    mood, aspect = int(parts[0]) - 1, _aspect(parts[1])
+    if parts[2].startswith("#") and parts[2][1:].isdigit():
+        index = int(parts[2][1:]) - 1
+        projects = state.world.projects
+        if not 0 <= index < len(projects):
+            raise Malformed("There is no such project.")
+        action = dt.WorkOnProject(mood, aspect, project_id=projects[index].id)
+    elif parts[2].isdigit() and len(parts) == 4:
+        action = dt.WorkOnProject(mood, aspect, new=dt.NewProject(parts[3], int(parts[2])))
+    else:
+        raise Malformed(hint)
+    return _apply(state, actor, action, rng)
+
+
+def _introspection_text(
+    state: DowntimeState, actor: int, text: str
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    """``swap 1 3`` or ``replace 2 Calm`` while introspecting."""
+    parts = text.split(maxsplit=2)
+    word = parts[0].lower() if parts else ""
+    rng = _NO_RNG
+    if word == "swap" and len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        return _apply(state, actor, dt.SwapMoods(int(parts[1]) - 1, int(parts[2]) - 1), rng)
+    if word == "replace" and len(parts) == 3 and parts[1].isdigit():
+        return _apply(state, actor, dt.ReplaceMood(int(parts[1]) - 1, parts[2]), rng)
+    raise Malformed("While introspecting, reply “swap 1 3” or “replace 2 Calm”.")
+
+
+_TEXT_PROMPTS = {
+    RECOVER: _recover_text,
+    PLAN_TEXT: _plan_text,
+    RECONNECT: _reconnect_text,
+    PROJECT: _project_text,
+}
+
+DOWNTIME_RULES = NsuDowntimePanel()

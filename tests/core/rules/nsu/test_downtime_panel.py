@@ -1,0 +1,190 @@
+"""The "nsu.downtime" panel: complications, actions with their prompts, the Scout's roll."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu.campaign import Phase, campaign_of, character_of
+from core.rules.nsu.downtime_panel import DOWNTIME_RULES, looks, prompt_of, scout_roll
+from core.rules.rng import ScriptedRng
+from core.rules.table import Outcome, Seat, Table
+from tests.support.nsu_table import character, table, world
+
+ANA, BEN, CY = 1, 2, 3
+
+
+def fresh(ana_harms: int = 0, ticks: int = 3) -> Table:
+    ana = character("Ana")
+    for i in range(ana_harms):
+        ana = ana.add_harm(f"Hurt {i}")
+    w = world((ANA, BEN, CY), ticks=ticks)
+    return table(w, {ANA: ana, BEN: character("Ben"), CY: character("Cy")})
+
+
+def settle(t: Table, outcome: Outcome) -> Table:
+    seats = dict(t.seats)
+    for p, s in outcome.sheets.items():
+        seats[p] = Seat(p, seats[p].name, seats[p].roles, s)
+    state = t.state if outcome.campaign_state is None else outcome.campaign_state
+    return Table(t.campaign_id, t.system, json.loads(json.dumps(state)), seats)
+
+
+class Driver:
+    def __init__(self, t: Table, faces: list[int], place: str = "home") -> None:
+        self.rng = ScriptedRng(faces)
+        out = DOWNTIME_RULES.open(t, ANA, place, self.rng)
+        self.table = settle(t, out)
+        self.state: Any = json.loads(json.dumps(out.state))
+        self.last = out
+
+    def do(self, actor: int, action: str, argument: str = "") -> Outcome:
+        out = DOWNTIME_RULES.act(self.table, self.state, actor, action, argument, self.rng)
+        self.state = json.loads(json.dumps(out.state))
+        self.table = settle(self.table, out)
+        self.last = out
+        return out
+
+    def sheet(self, player: int) -> Any:
+        return character_of(self.table.seat(player))
+
+    @property
+    def campaign(self) -> Any:
+        return campaign_of(self.table)
+
+
+def test_open_rolls_complications_and_moves_to_downtime() -> None:
+    d = Driver(fresh(), [4])
+    campaign = d.campaign
+    assert campaign.phase is Phase.DOWNTIME and campaign.downtime is not None
+    (roll,) = campaign.downtime.complications
+    assert roll.card_id == "a" and roll.face == 4 and roll.options[0].value == "relations_worsen"
+    assert d.sheet(ANA).recovery_points == 1  # rest easy at home
+    assert d.state["log"][0]["t"] == "ComplicationRolled"
+    with pytest.raises(NotAllowedNow):
+        DOWNTIME_RULES.open(d.table, ANA, "home", ScriptedRng([]))
+
+
+def test_seek_recovery_with_a_helper_then_recover_harm() -> None:
+    d = Driver(fresh(ana_harms=4), [4, 3, 5])
+    with pytest.raises(NotAllowedNow, match="Overcome"):
+        d.do(ANA, "scout_pick")
+    d.do(ANA, "seek")
+    with pytest.raises(NotYourTurn):
+        d.do(BEN, "seek_roll")
+    d.do(BEN, "seek_help", str(ANA))
+    assert prompt_of(d.state, ANA) == {"kind": "seek", "helper": BEN}
+    d.do(ANA, "seek_roll")
+    assert d.sheet(ANA).recovery_points == 4  # 1 + 3 + 5, capped at 4
+    d.do(ANA, "recover")
+    with pytest.raises(Malformed):
+        d.do(ANA, "text", "9 Stiff")
+    d.do(ANA, "text", "4 Stiff wrist")
+    ana = d.sheet(ANA)
+    assert ana.scars == ("Stiff wrist",) and not ana.overcome and ana.recovery_points == 0
+    with pytest.raises(NotAllowedNow):
+        d.do(ANA, "recover")
+
+
+def test_scout_wins_and_may_look_only_themselves() -> None:
+    # Complication 2; Ben's Body d4: 1, Curious d8: 6 -> World at risk, mood higher: he wins.
+    d = Driver(fresh(), [2, 1, 6])
+    d.do(BEN, "scout_pick")
+    with pytest.raises(NotAllowedNow):
+        d.do(BEN, "scout_card", "1")  # his own card
+    with pytest.raises(NotYourTurn):
+        d.do(CY, "scout_card", "2")
+    d.do(BEN, "scout_card", "2")
+    roll = scout_roll(d.state)
+    assert roll is not None and roll.arbiters == {ANA, CY} and roll.desired_outcome is None
+    d.do(BEN, "text", "I climb the ridge to look")
+    d.do(CY, "choose_aspect", "body")
+    d.do(ANA, "choose_risk", "world")
+    d.do(BEN, "choose_mood", "1")
+    d.do(BEN, "set_aspect_edge", "")
+    d.do(BEN, "roll")
+    d.do(BEN, "take_helper_die", "none")
+    assert scout_roll(d.state) is None
+    assert looks(d.state) == {BEN: "c"}
+    w = d.campaign.world
+    assert BEN in w.card("c").scouted_by and not w.card("c").revealed
+    assert d.sheet(BEN).moods[0].level == 1
+    downtime = d.campaign.downtime
+    assert downtime.budget(BEN).actions_left == 0
+
+
+def test_a_lost_scout_chooses_to_turn_back() -> None:
+    d = Driver(fresh(), [2, 4, 1])
+    d.do(BEN, "scout_pick")
+    d.do(BEN, "scout_card", "2")
+    for actor, action, arg in [
+        (BEN, "text", "Look"),
+        (CY, "choose_aspect", "body"),
+        (CY, "choose_risk", "world"),
+        (BEN, "choose_mood", "1"),
+        (BEN, "set_aspect_edge", ""),
+        (BEN, "roll", ""),
+        (BEN, "take_helper_die", "none"),
+    ]:
+        d.do(actor, action, arg)
+    assert scout_roll(d.state) is not None
+    with pytest.raises(NotYourTurn):
+        d.do(CY, "scout_turn_back")
+    d.do(BEN, "scout_turn_back")
+    assert looks(d.state) == {} and BEN not in d.campaign.world.card("c").scouted_by
+
+
+def test_address_collateral_with_votes() -> None:
+    d = Driver(fresh(ticks=3), [4, 8])
+    d.do(CY, "plan_pick")
+    with pytest.raises(NotAllowedNow):
+        d.do(CY, "plan_card", "1")  # face down, no collateral
+    d.do(CY, "plan_card", "0")
+    d.do(CY, "text", "We <rebuild> the mill race")
+    with pytest.raises(NotAllowedNow):
+        d.do(CY, "plan_roll")
+    d.do(ANA, "vote", "yes")
+    d.do(BEN, "vote", "no")
+    d.do(CY, "plan_roll")
+    assert d.campaign.world.card("a").clock.ticks == 0  # 8 + 0 - 3 = 5 ticks off
+
+
+def test_end_downtime_goes_back_to_adventure_and_closes() -> None:
+    d = Driver(fresh(), [4])
+    out = d.do(BEN, "end")
+    assert out.closed and d.campaign.phase is Phase.ADVENTURE and d.campaign.downtime is None
+
+
+def test_a_called_off_scout_roll_puts_the_mood_back() -> None:
+    d = Driver(fresh(), [4])
+    d.do(BEN, "scout_pick")
+    d.do(BEN, "scout_card", "2")
+    d.do(BEN, "text", "Look")
+    d.do(CY, "text", "body world")
+    d.do(BEN, "choose_mood", "1")
+    assert d.sheet(BEN).moods[0].level == 1
+    d.do(CY, "cancel")
+    assert d.sheet(BEN).moods[0].level == 0 and scout_roll(d.state) is None
+    assert d.campaign.downtime.budget(BEN).actions_left == 1
+
+
+def test_introspection_train_and_unknown_steps() -> None:
+    d = Driver(fresh(), [4, 2, 3])
+    t = d.table
+    sheets = dict(t.seats)
+    ana = d.sheet(ANA).raise_mood(0, 3)
+    sheets[ANA] = Seat(ANA, "Ana", sheets[ANA].roles, {"character": ana.to_dict()})
+    d.table = replace(t, seats=sheets)
+    d.do(ANA, "introspect")
+    d.do(ANA, "clear", "1")
+    d.do(ANA, "text", "swap 1 3")
+    d.do(ANA, "introspect_done")
+    assert d.sheet(ANA).moods[2].name == "Curious" and d.sheet(ANA).moods[2].level == 2
+    d.do(BEN, "train", "mind")
+    assert all("mind" in {a.value for a in s.marked} for s in d.sheet(BEN).skills)
+    with pytest.raises(Malformed):
+        d.do(BEN, "fly")
