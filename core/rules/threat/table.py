@@ -338,7 +338,10 @@ def _synced(panel: Panel, sheet: Sheet | None) -> Panel:
 def roll_view(table: Table, state: Json) -> RollView:
     """What a roll looks like now, for rendering."""
     stored, fixed = _load(state)
-    sheet = _roller_sheet(table, stored)
+    try:
+        sheet = _roller_sheet(table, stored)
+    except Malformed:
+        sheet = None  # show the roll as stored; pressing a button says what is wrong
     panel = _synced(stored, sheet)
     approaches = () if sheet is None or fixed else sheet.approaches
     choices = _choices(table, panel, approaches)

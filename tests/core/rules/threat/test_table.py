@@ -451,3 +451,12 @@ def _accepts(t: Table, state: Json, actor: int, action: str, argument: str) -> b
     except StonetableError:
         return False
     return True
+
+
+def test_an_unreadable_sheet_still_shows_the_roll_but_refuses_presses() -> None:
+    t = table()
+    state = RULES.open(t, ANA, "2d1t", SeededRng(1)).state
+    broken = table(ana={"approaches": "nope"})
+    assert roll_view(broken, state).panel.approach == 2
+    with pytest.raises(Malformed, match="can't be read"):
+        RULES.act(broken, state, ANA, "roll", "", SeededRng(1))
