@@ -279,7 +279,7 @@ def choice_label(ch: Choice) -> str:
         return "👁 End the scene"
     if p is Press.CLOSE:
         return "👁 Leave the 1s"
-    return p.value
+    return str(p.value)
 
 
 def _rows(view: PanelView, choices: Sequence[Choice]) -> list[list[InlineKeyboardButton]]:
