@@ -262,3 +262,79 @@ async def test_odds_of_a_planned_roll(stack: Stack) -> None:
     assert "Aspect d6 vs Mood d8, World at risk (Aspect advantage)" in answer["text"]
     assert "You win:" in answer["text"] and "5+:" in answer["text"]
     assert "Try: /odds" in (await say(stack, BO, "/odds d7"))["text"]
+
+
+async def private_texts(stack: Stack, user: int) -> list[str]:
+    return [str(m.get("text", "")) for m in stack.api.messages(user)]
+
+
+async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces) -> None:
+    characters = default_characters()
+    characters[ALICE] = characters[ALICE].add_harm("Broken wrist")  # Overcome
+    campaign_id = await start_table(stack, characters)
+    assert "Overcome" in (await say(stack, ALICE, "/act I get up"))["text"]
+    # Complication d6 4; Ana's Body d4 3 and Bo's Heart d6 5; Bo's scout roll: Body 1, Curious 6;
+    # Chidi's plan: Mind d8 8.
+    faces.push(4, 3, 5, 1, 6, 8)
+
+    panel = await say(stack, ALICE, "/downtime home")
+    text = panel["text"]
+    assert "Downtime</b> at home" not in text  # HTML is parsed, not shown
+    assert "The <Drowned> Mill, Collateral Clock 2/8: d6 = 4: Relations worsen." in text
+    assert "▶ 4-5 Relations worsen" in text and "Table for 1-3 ticks" in text
+    assert "Ana (Alice Marsh): 1 action left" in text and "recovery 1/4" in text
+
+    # Ana seeks recovery with Bo's help, then turns a harm into a scar.
+    assert "Overcome" in await refused(stack, ALICE, panel, "🔭 Scout")
+    panel = await tap(stack, ALICE, panel, "🛌 Seek Recovery")
+    panel = await tap(stack, BO, panel, "🤝 Help Ana recover")
+    assert f"helped by {BOLD}" in panel["text"]
+    assert "for whoever seeks" in await refused(stack, BO, panel, "🎲 Ana: roll")
+    panel = await tap(stack, ALICE, panel, "🎲 Ana: roll")
+    assert "Body 3, a friend's Heart 5 = 8, +3 recovery points" in panel["text"]
+    panel = await tap(stack, ALICE, panel, "🩹 Recover Harm")
+    panel = await reply(stack, ALICE, panel, "4 Stiff <wrist>")
+    assert "turns Broken wrist into the scar Stiff <wrist>" in panel["text"]
+    assert not (await sheet_of(ALICE)).overcome
+
+    # Bo scouts the Hollow Tower: everyone else arbitrates; he wins and looks in private.
+    panel = await tap(stack, BO, panel, "🔭 Scout")
+    assert "Hollow Tower" not in panel["text"] and "Hollow Tower" not in str(labels(panel))
+    panel = await tap(stack, BO, panel, f"🔭 {BOLD}: card 3 D2 R3")
+    panel = await reply(stack, BO, panel, "I climb the <ridge>")
+    panel = await tap(stack, CHIDI, panel, "⚖️ Body")
+    panel = await tap(stack, ALICE, panel, "⚖️ World at risk")
+    panel = await tap(stack, BO, panel, f"{BOLD}: Curious d8")
+    panel = await tap(stack, BO, panel, "No details apply")
+    panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
+    panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (6)")
+    assert f"{BOLD} may look at card 3 (D2 R3) in private" in panel["text"]
+    assert "Only the scout" in await refused(stack, CHIDI, panel, f"🔭 {BOLD}: see it in private")
+    look = await stack.api.press_button(
+        BO, GROUP, panel["message_id"], data_of(panel, f"🔭 {BOLD}: see it in private")
+    )
+    assert "private chat" in (await look.answered(10))["text"]
+    seen = await stack.api.wait_for_message(BO, timeout=10)
+    assert "The Hollow Tower" in seen["text"] and "secret face" in seen["text"]
+    assert not any("Hollow Tower" in t for t in await private_texts(stack, CHIDI))
+    assert not any("Hollow Tower" in str(m.get("text")) for m in stack.api.messages(GROUP))
+
+    # Chidi addresses the collateral at the mill; the others vote.
+    panel = await tap(stack, CHIDI, panel, "🧹 Address Collateral")
+    panel = await tap(stack, CHIDI, panel, "🧹 Cy: The <Drowned> Mill")
+    panel = await reply(stack, CHIDI, panel, "We <rebuild> the mill race")
+    assert "We <rebuild> the mill race" in panel["text"]
+    assert "🎲 Cy: roll Mind" not in labels(panel)  # not before everyone has voted
+    panel = await tap(stack, ALICE, panel, "👍 Sound plan")
+    panel = await tap(stack, BO, panel, "👎 Won't work")
+    panel = await tap(stack, CHIDI, panel, "🎲 Cy: roll Mind")
+    assert "the clock goes 2 → 0" in panel["text"]
+
+    panel = await tap(stack, BO, panel, "🏁 End downtime")
+    assert "Downtime</b> is over" not in panel["text"] and labels(panel) == []
+    w = await world_now(campaign_id)
+    assert w.card("a").clock.ticks == 0 and BO in w.card("c").scouted_by
+    assert not w.card("c").revealed
+    faces.push(2, 5)
+    panel = await say(stack, ALICE, "/act I stand again")
+    assert "Action Roll" in panel["text"]

@@ -8,22 +8,28 @@ from __future__ import annotations
 
 from telegram import Update
 from telegram.constants import ParseMode
-from telegram.ext import BaseHandler, CommandHandler
+from telegram.error import Forbidden
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
+from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
 from core.rules.nsu.roll_panel import ROLL_PANEL
+from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
+from tgbot.render.nsu_downtime import LOOK_VERB, NsuDowntimeRenderer, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
     CommandSpec("act", "No Stone Unturned: /act what you want to happen", private=False),
     CommandSpec("odds", "Odds of an Action Roll: /odds d6 d8 world adv"),
+    CommandSpec("downtime", "No Stone Unturned: rest at home or camp", private=False),
 ]
-RENDERERS = [NsuRollRenderer()]
+RENDERERS = [NsuRollRenderer(), NsuDowntimeRenderer()]
 
 ACT_HELP = (
     "🎲 <b>Action Roll</b>\n"
@@ -31,6 +37,13 @@ ACT_HELP = (
     "The Arbiters pick the aspect and what's at risk, you pick a mood (and maybe a skill "
     "or a sentiment), roll, and allies on screen may help. The panel then says who adds "
     "which details; reply to it to write them down."
+)
+
+DOWNTIME_HELP = (
+    "🌙 <b>Downtime</b>\n"
+    "<code>/downtime home</code> (or <code>camp</code>) ends the adventure: complications "
+    "are rolled where you were, then each character takes a downtime action and the free "
+    "actions (Recover Harm, Upgrade Skills). Tap an action; some ask for a reply."
 )
 
 
@@ -46,6 +59,36 @@ async def act(update: Update, context: StonetableContext) -> None:
     await post_panel(update, context, panel)
 
 
+async def downtime(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    campaigns = context.deps.campaigns
+    view = await campaigns.current(chat.tg_id)
+    text = command_args(update).strip()
+    if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
+        await _reply(update, DOWNTIME_HELP)
+        return
+    panel = await campaigns.open_panel(chat, player, DOWNTIME_PANEL, text)
+    await post_panel(update, context, panel)
+
+
+async def look(update: Update, context: StonetableContext) -> None:
+    """Send a successful scout the card they saw, in their private chat."""
+    query = update.callback_query
+    assert query is not None and update.effective_user is not None
+    data = decode(query.data)
+    if not isinstance(data, GeneralButton) or not data.argument.isdigit():
+        raise Malformed("That button is out of date.")
+    view = await context.deps.campaigns.panel(int(data.argument))
+    text = scout_look_text(view, update.effective_user.id)
+    try:
+        await context.bot.send_message(update.effective_user.id, text, parse_mode=ParseMode.HTML)
+    except Forbidden:
+        raise NotAllowedNow(
+            "Open a private chat with me first (tap my name, then Start)."
+        ) from None
+    await query.answer("Sent to your private chat.")
+
+
 async def odds(update: Update, context: StonetableContext) -> None:
     query = read_odds_query(command_args(update))
     await _reply(update, odds_text(query, action_roll_odds(query)))
@@ -57,4 +100,9 @@ async def _reply(update: Update, text: str) -> None:
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
-    return [CommandHandler("act", act), CommandHandler("odds", odds)]
+    return [
+        CommandHandler("act", act),
+        CommandHandler("odds", odds),
+        CommandHandler("downtime", downtime),
+        CallbackQueryHandler(look, pattern=rf"^g1:{LOOK_VERB}:"),
+    ]

@@ -290,6 +290,26 @@ def roll_buttons(view: PanelView, panel: RollPanel) -> list[list[InlineKeyboardB
     """The buttons for this step, each labelled with whose it is."""
     roll = panel.roll
     table = view.table
+    rows = roll_step_buttons(view, roll)
+    if roll.phase is Phase.DONE:
+        outcome = roll.outcome
+        assert outcome is not None
+        for index in panel.open_grants:
+            adders = ", ".join(
+                sorted(_plain_who(roll, table, p) for p in outcome.grants[index].adders)
+            )
+            rows.append(
+                [button(view, _label(f"Skip detail {index + 1} ({adders})"), SKIP, str(index))]
+            )
+        if panel.card is not None and panel.open_grants:
+            rows.append(
+                [button(view, "🕰 Tick clock", TICK), button(view, "🕰 Untick clock", UNTICK)]
+            )
+    return rows
+
+
+def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeyboardButton]]:
+    """The buttons of the roll's own steps (before its details)."""
     rows: list[list[InlineKeyboardButton]] = []
     open_now = {e.kind: e.players for e in expected(roll)}
     sheet = roll.sheet
@@ -430,20 +450,6 @@ def roll_buttons(view: PanelView, panel: RollPanel) -> list[list[InlineKeyboardB
                 for i in owner_sheet.usable_sentiments
             ]
             rows += _chunks(marks, 2)
-    if roll.phase is Phase.DONE:
-        outcome = roll.outcome
-        assert outcome is not None
-        for index in panel.open_grants:
-            adders = ", ".join(
-                sorted(_plain_who(roll, table, p) for p in outcome.grants[index].adders)
-            )
-            rows.append(
-                [button(view, _label(f"Skip detail {index + 1} ({adders})"), SKIP, str(index))]
-            )
-        if panel.card is not None and panel.open_grants:
-            rows.append(
-                [button(view, "🕰 Tick clock", TICK), button(view, "🕰 Untick clock", UNTICK)]
-            )
     if ActionKind.CANCEL in open_now:
         rows.append([button(view, "✖️ Call off the roll", ActionKind.CANCEL.value)])
     return rows

@@ -63,6 +63,8 @@ from core.rules.nsu.action_roll import (
 from core.rules.nsu.details import Detail, DetailKind, Polarity, clean_label
 from core.rules.nsu.play_table import (
     Phase as CampaignPhase,
+)
+from core.rules.nsu.play_table import (
     changed_sheets,
     characters,
     require_world,

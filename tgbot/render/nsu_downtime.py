@@ -1,0 +1,485 @@
+"""How NSU downtime looks in the chat: complications with their table, everyone's
+actions, open prompts, the Scout's roll, and the Scout's private look.
+
+Pure text and buttons from rules data (who may do what comes from
+:func:`~core.rules.nsu.downtime.allowed_actions` and the panel's own queries).
+Card faces appear only in :func:`scout_look_text`, for the scout's private chat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from core.campaigns import PanelView
+from core.rules.errors import NotYourTurn
+from core.rules.nsu import downtime as dt
+from core.rules.nsu.action_roll import Phase, Winner
+from core.rules.nsu.campaign import campaign_of
+from core.rules.nsu.downtime import (
+    COMPLICATION_TABLES,
+    Complication,
+    ComplicationRoll,
+    DowntimeKind,
+    DowntimePlace,
+    DowntimeState,
+)
+from core.rules.nsu.downtime_panel import (
+    DOWNTIME_PANEL,
+    PLAN_PICK,
+    PLAN_TEXT,
+    PROJECT,
+    RECONNECT,
+    RECOVER,
+    SCOUT_PICK,
+    SEEK,
+    looks,
+    plan_targets,
+    scout_roll,
+    scout_targets,
+)
+from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
+from core.rules.table import Table
+from tgbot.callback import GeneralButton
+from tgbot.panels import button, keyboard
+from tgbot.render.nsu_play import player_name, roll_lines, roll_step_buttons
+from tgbot.render.text import esc
+
+LOOK_VERB = "scout_look"
+COMPLICATION_NAMES = {
+    Complication.AREA_RECOVERS: "Area in recovery",
+    Complication.PROBLEM_INTENSIFIES: "Problem intensifies",
+    Complication.SIDE_EFFECT: "An unforeseen side effect",
+    Complication.RELATIONS_WORSEN: "Relations worsen",
+    Complication.PROBLEM_SPREADS: "Problem spreads elsewhere",
+    Complication.THOSE_AFFECTED_FLEE: "Those affected flee",
+    Complication.FULLY_COME_TO_PASS: "The harm has fully come to pass",
+}
+PROMPT_HINTS = {
+    RECOVER: "reply with the scar the harm becomes: <code>Stiff wrist</code> "
+    "(or <code>2 Stiff wrist</code> for harm line 2)",
+    SEEK: "a friend may tap Help; then roll",
+    SCOUT_PICK: "pick a face-down card nearby",
+    PLAN_PICK: "pick the location to address",
+    PLAN_TEXT: "reply with your plan to undo the damage",
+    RECONNECT: "reply <code>2 1</code> (sentiment 2, raising mood 1) or "
+    "<code>2 1 New friend</code> to forge a new one",
+    PROJECT: "reply <code>1 mind #1</code> to work on project 1, or "
+    "<code>1 mind 6 Learn carpentry</code> to start a 6-step project",
+}
+
+
+def card_name(world: World, card_id: str, viewer: int | None = None) -> str:
+    """A card as this viewer may name it: its title if seen, else its place and back."""
+    card = world.card(card_id)
+    view = visible_card(card, viewer)
+    if view.face_visible and view.title is not None:
+        return esc(view.title)
+    index = world.cards.index(card) + 1
+    back = f" ({card.back})" if card.back else ""
+    return f"card {index}{back}"
+
+
+def _character_name(state: DowntimeState, table: Table, player: int) -> str:
+    for p, sheet in state.sheets:
+        if p == player:
+            return esc(sheet.name)
+    return player_name(table, player)
+
+
+class NsuDowntimeRenderer:
+    kind = DOWNTIME_PANEL
+
+    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+        campaign = campaign_of(view.table)
+        state = campaign.downtime
+        world = campaign.world
+        if view.closed or state is None or world is None:
+            return _closed_text(view), None
+        lines = downtime_lines(view.state, state, view.table)
+        markup = keyboard(downtime_buttons(view, state))
+        return "\n".join(lines), markup
+
+
+def _closed_text(view: PanelView) -> str:
+    lines = ["🌙 <b>Downtime</b> is over. Pick where to head next, and adventure on."]
+    lines += [f"• {text}" for text in log_lines(view.state, view.table, None)]
+    return "\n".join(lines)
+
+
+def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Table) -> list[str]:
+    world = state.world
+    place = (
+        "at home (rest easy: a recovery point each)"
+        if state.place is DowntimePlace.HOME
+        else "at a safe camp"
+    )
+    lines = [f"🌙 <b>Downtime</b> {place}"]
+    if state.complications:
+        lines.append("<b>Complications</b>")
+        for complication in state.complications:
+            lines += complication_lines(world, complication)
+    else:
+        lines.append("No complications: the party left no location behind.")
+    lines.append("<b>Everyone</b>")
+    for player, sheet in state.sheets:
+        budget = state.budget(player)
+        parts = [f"{budget.actions_left} action{'s' if budget.actions_left != 1 else ''} left"]
+        free = [
+            name
+            for name, done in (
+                ("Recover Harm", budget.recovered_harm),
+                ("Upgrade Skills", budget.upgraded_skills),
+            )
+            if not done
+        ]
+        parts.append("free: " + (", ".join(free) if free else "used"))
+        parts.append(f"recovery {sheet.recovery_points}/4")
+        if sheet.harms:
+            parts.append(f"harm {len(sheet.harms)}/4" + (" — Overcome" if sheet.overcome else ""))
+        if budget.introspection is not None:
+            parts.append(f"introspecting: {budget.introspection.remaining} boxes to clear")
+        lines.append(f"• {esc(sheet.name)} ({player_name(table, player)}): " + " · ".join(parts))
+    prompts = dict(panel.get("prompts") or {})
+    for key, prompt in prompts.items():
+        player = int(key)
+        who = _character_name(state, table, player)
+        kind = str(prompt["kind"])
+        text = f"✏️ {who}: {PROMPT_HINTS.get(kind, '')}"
+        if kind == SEEK and prompt.get("helper") is not None:
+            text += f" (helped by {_character_name(state, table, int(prompt['helper']))})"
+        if kind == PLAN_TEXT:
+            text += f" at {card_name(world, str(prompt['card']))}"
+        lines.append(text)
+    if state.plan is not None:
+        lines += plan_lines(state, table)
+    roll = scout_roll(panel)
+    if roll is not None:
+        scout = panel["scout"]
+        lines.append(
+            f"🔭 <b>{_character_name(state, table, int(scout['player']))} scouts "
+            f"{card_name(world, str(scout['card']))}</b>"
+        )
+        lines += roll_lines(roll, table)
+        if roll.phase is Phase.DESIRED_OUTCOME:
+            lines.append("↩️ The scout replies with how they go about it.")
+        if roll.phase is Phase.DONE and roll.outcome is not None:
+            lines.append(
+                "The scout lost: accept the details and press on to look, or turn back home."
+            )
+    for player, card in looks(panel).items():
+        lines.append(
+            f"🔭 {_character_name(state, table, player)} may look at "
+            f"{card_name(world, card)} in private."
+        )
+    recent = log_lines(panel, table, state)
+    if recent:
+        lines.append("<b>Latest</b>")
+        lines += [f"• {text}" for text in recent]
+    return lines
+
+
+def complication_lines(world: World, roll: ComplicationRoll) -> list[str]:
+    """The roll at one location, with the table it was read from."""
+    where = card_name(world, roll.card_id)
+    head = f"📍 {where}, Collateral Clock {roll.ticks}/{CLOCK_SEGMENTS}: "
+    if roll.face is None and not roll.options:
+        return [head + "nothing progresses."]
+    if roll.face is None:
+        return [head + f"<b>{COMPLICATION_NAMES[roll.options[0]]}</b>. {roll.options[0].prompt}"]
+    options = " or ".join(COMPLICATION_NAMES[o] for o in roll.options)
+    lines = [head + f"d6 = {roll.face}: <b>{options}</b>."]
+    lines += [f"   {o.prompt}" for o in roll.options]
+    for (low, high), rows in COMPLICATION_TABLES.items():
+        if low <= roll.ticks <= high:
+            cells = []
+            for first, last, found in rows:
+                faces = str(first) if first == last else f"{first}-{last}"
+                text = f"{faces} {' / '.join(COMPLICATION_NAMES[o] for o in found)}"
+                cells.append(f"<b>▶ {text}</b>" if first <= roll.face <= last else text)
+            lines.append(f"   Table for {low}-{high} ticks: " + " · ".join(cells))
+    return lines
+
+
+def plan_lines(state: DowntimeState, table: Table) -> list[str]:
+    plan = state.plan
+    assert plan is not None
+    who = _character_name(state, table, plan.proposer)
+    votes = ", ".join(f"{player_name(table, p)} {'👍' if yes else '👎'}" for p, yes in plan.votes)
+    lines = [
+        f"🧹 {who} plans to address {card_name(state.world, plan.card_id)}: "
+        f"<i>{esc(plan.plan)}</i>",
+        f"   Votes: {votes or 'none yet'} (modifier {plan.modifier:+d})",
+    ]
+    if plan.level is not None:
+        dice = " + ".join(f"{d.face}" for d in plan.dice)
+        lines.append(
+            f"   Dice {dice} {plan.modifier:+d} = {plan.total} against Collateral {plan.level}: "
+            f"{plan.result:+d}. Add a die (costs an action) or settle."
+        )
+    return lines
+
+
+def log_lines(panel: Any, table: Table, state: DowntimeState | None) -> list[str]:
+    """The latest happenings, newest last."""
+    out = []
+    for entry in panel.get("log") or ():
+        text = event_text(entry, table, state)
+        if text:
+            out.append(text)
+    return out
+
+
+def event_text(entry: dict[str, Any], table: Table, state: DowntimeState | None) -> str:
+    kind = entry.get("t")
+
+    def name(key: str = "player_id") -> str:
+        player = int(entry[key])
+        return (
+            _character_name(state, table, player)
+            if state is not None
+            else player_name(table, player)
+        )
+
+    if kind == "RecoveryPointsTaken":
+        return f"{name()} rests: +{entry['gained']} recovery ({entry['total']}/4)."
+    if kind == "HarmRecovered":
+        return (
+            f"{name()} turns {esc(entry['harm'])} into the scar {esc(entry['scar'])} "
+            f"({entry['cost']} recovery points)."
+        )
+    if kind == "SkillUpgraded":
+        return f"{name()} upgrades {esc(entry['skill'])} to ±{entry['modifier']}."
+    if kind == "RecoverySought":
+        faces = " + ".join(str(f) for f in entry["body_faces"])
+        helper = (
+            "" if entry["helper_face"] is None else f", a friend's Heart {entry['helper_face']}"
+        )
+        return (
+            f"{name()} seeks recovery: Body {faces}{helper} = {entry['total']}, "
+            f"+{entry['gained']} recovery points."
+        )
+    if kind == "ScoutLooked":
+        return f"{name()} scouted a card and saw its face (it stays face down)."
+    if kind == "ScoutTurnedBack":
+        return f"{name()} turned back home without a look."
+    if kind == "PlanProposed":
+        return f"{name()} proposed a plan."
+    if kind == "PlanVoted":
+        return f"{name()} {'backs' if entry['support'] else 'doubts'} the plan."
+    if kind == "PlanDieRolled":
+        return f"{name()} rolls {entry['aspect'].title()} {entry['face']}: total {entry['total']}."
+    if kind == "PlanSettled":
+        return f"The plan is settled: the clock goes {entry['before']} → {entry['after']}."
+    if kind == "IntrospectionRolled":
+        return f"{name()} turns inward: Heart {entry['heart_face']} boxes to clear."
+    if kind == "MoodReduced":
+        return f"{name()} clears {entry['amount']} box(es); {entry['remaining']} left."
+    if kind == "MoodsSwapped":
+        return f"{name()} swaps two moods."
+    if kind == "MoodReplaced":
+        return f"{name()} replaces a mood with {esc(entry['name'])}."
+    if kind == "IntrospectionFinished":
+        return f"{name()} finishes introspecting."
+    if kind == "SkillsTrained":
+        skills = ", ".join(esc(s) for s in entry["skills"]) or "no skill"
+        return f"{name()} trains {entry['aspect'].title()} ({entry['face']}): {skills}."
+    if kind == "SentimentReconnected":
+        return f"{name()} reconnects with a sentiment (mood +{entry['mood_raised_by']})."
+    if kind == "ProjectProgressed":
+        return f"A project moves to {entry['filled']}/{entry['segments']}."
+    if kind == "ProjectCompleted":
+        return "A project is complete!"
+    if kind == "ClockMoved":
+        return f"A Collateral Clock moves {entry['before']} → {entry['after']}."
+    if kind == "DowntimeEnded":
+        return "Downtime ends."
+    return ""
+
+
+def _b(view: PanelView, label: str, action: str, argument: str = "") -> InlineKeyboardButton:
+    return button(view, label if len(label) <= 60 else label[:59] + "…", action, argument)
+
+
+def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineKeyboardButton]]:
+    """Actions anyone may take for their own character, then the open prompts' buttons."""
+    panel = view.state
+    table = view.table
+    world = state.world
+    allowed = dt.allowed_actions(state)
+    can = set().union(*allowed.values()) if allowed else set()
+    rows: list[list[InlineKeyboardButton]] = []
+
+    def offer(pairs: list[tuple[DowntimeKind, str, str, str]]) -> None:
+        row = [_b(view, label, action, arg) for kind, label, action, arg in pairs if kind in can]
+        if row:
+            rows.append(row)
+
+    offer(
+        [
+            (DowntimeKind.RECOVER_HARM, "🩹 Recover Harm", RECOVER, ""),
+            (DowntimeKind.UPGRADE_SKILLS, "⬆️ Upgrade skills", "upgrade", ""),
+        ]
+    )
+    offer(
+        [
+            (DowntimeKind.SEEK_RECOVERY, "🛌 Seek Recovery", SEEK, ""),
+            (DowntimeKind.SCOUT, "🔭 Scout", SCOUT_PICK, ""),
+            (DowntimeKind.PROPOSE_PLAN, "🧹 Address Collateral", PLAN_PICK, ""),
+        ]
+    )
+    offer(
+        [
+            (DowntimeKind.INTROSPECT, "🧘 Introspection", "introspect", ""),
+            (DowntimeKind.RECONNECT, "🤝 Reconnect", RECONNECT, ""),
+            (DowntimeKind.WORK_ON_PROJECT, "📜 Project", PROJECT, ""),
+        ]
+    )
+    offer(
+        [
+            (DowntimeKind.TRAIN_SKILLS, f"🏋 Train {a}", "train", a.lower())
+            for a in ("Body", "Mind", "Heart")
+        ]
+    )
+    prompts = dict(panel.get("prompts") or {})
+    for key, prompt in prompts.items():
+        player = int(key)
+        who = _plain_name(state, table, player)
+        kind = str(prompt["kind"])
+        if kind == SEEK:
+            rows.append(
+                [
+                    _b(view, f"🤝 Help {who} recover", "seek_help", key),
+                    _b(view, f"🎲 {who}: roll", "seek_roll"),
+                    _b(view, f"🎲 {who}: roll with a healer", "seek_roll", "healer"),
+                ]
+            )
+        elif kind == SCOUT_PICK:
+            rows.append(
+                [
+                    _b(
+                        view,
+                        f"🔭 {who}: {_plain_card(world, world.cards[i].id)}",
+                        "scout_card",
+                        str(i),
+                    )
+                    for i in scout_targets(world, player)
+                ]
+            )
+        elif kind == PLAN_PICK:
+            rows.append(
+                [
+                    _b(
+                        view,
+                        f"🧹 {who}: {_plain_card(world, world.cards[i].id)}",
+                        "plan_card",
+                        str(i),
+                    )
+                    for i in plan_targets(world)
+                ]
+            )
+    for player, sheet in state.sheets:
+        budget = state.budget(player)
+        if budget.introspection is None:
+            continue
+        who = sheet.name
+        clears = [
+            _b(view, f"🧘 {who}: clear {m.name}", "clear", str(i + 1))
+            for i, m in enumerate(sheet.moods)
+            if m.name is not None and m.level > 0 and budget.introspection.remaining > 0
+        ]
+        rows += [clears[i : i + 3] for i in range(0, len(clears), 3)]
+        rows.append([_b(view, f"🧘 {who}: done introspecting", "introspect_done")])
+    if state.plan is not None:
+        plan_row = []
+        if DowntimeKind.VOTE_ON_PLAN in can:
+            plan_row += [
+                _b(view, "👍 Sound plan", "vote", "yes"),
+                _b(view, "👎 Won't work", "vote", "no"),
+            ]
+        proposer = _plain_name(state, table, state.plan.proposer)
+        if DowntimeKind.ROLL_FOR_PLAN in can:
+            plan_row.append(_b(view, f"🎲 {proposer}: roll Mind", "plan_roll"))
+        if DowntimeKind.SETTLE_PLAN in can:
+            plan_row.append(_b(view, f"{proposer}: settle", "plan_settle"))
+        if plan_row:
+            rows.append(plan_row)
+        if DowntimeKind.ADD_DIE_TO_PLAN in can:
+            rows.append(
+                [
+                    _b(view, f"➕ Add {a} die", "plan_die", a.lower())
+                    for a in ("Body", "Mind", "Heart")
+                ]
+            )
+    roll = scout_roll(panel)
+    if roll is not None:
+        rows += roll_step_buttons(view, roll)
+        if roll.phase is Phase.DONE and roll.outcome is not None:
+            who = roll.sheet.name
+            if roll.outcome.winner is not Winner.PLAYER:
+                rows.append(
+                    [
+                        _b(view, f"🔭 {who}: press on and look", "scout_press_on"),
+                        _b(view, f"{who}: turn back", "scout_turn_back"),
+                    ]
+                )
+    for player in looks(panel):
+        who = _plain_name(state, table, player)
+        data = GeneralButton(LOOK_VERB, str(view.id)).encode()
+        rows.append([InlineKeyboardButton(f"🔭 {who}: see it in private", callback_data=data)])
+    if prompts:
+        rows.append([_b(view, "✖️ Drop my choice", "drop")])
+    for roll_ in state.complications[-1:]:
+        card = roll_.card_id
+        index = str(world.cards.index(world.card(card)))
+        rows.append(
+            [
+                _b(view, f"🕰 +1 {_plain_card(world, card)}", "tick", index),
+                _b(view, f"🕰 −1 {_plain_card(world, card)}", "untick", index),
+            ]
+        )
+    if DowntimeKind.END_DOWNTIME in can and scout_roll(panel) is None:
+        rows.append([_b(view, "🏁 End downtime", "end")])
+    return rows
+
+
+def _plain_name(state: DowntimeState, table: Table, player: int) -> str:
+    for p, sheet in state.sheets:
+        if p == player:
+            return sheet.name
+    seat = table.seat(player)
+    return seat.name if seat is not None else "?"
+
+
+def _plain_card(world: World, card_id: str) -> str:
+    card = world.card(card_id)
+    if card.revealed:
+        return card.title
+    back = f" {card.back}" if card.back else ""
+    return f"card {world.cards.index(card) + 1}{back}"
+
+
+def scout_look_text(view: PanelView, viewer: int) -> str:
+    """The scouted card's face, for the scout's private chat only.
+
+    Raises:
+        NotYourTurn: ``viewer`` did not scout a card in this downtime.
+    """
+    card_id = looks(view.state).get(viewer)
+    world = campaign_of(view.table).world
+    if card_id is None or world is None:
+        raise NotYourTurn("Only the scout may look at the card.")
+    card = visible_card(world.card(card_id), viewer)
+    if not card.face_visible:
+        raise NotYourTurn("Only the scout may look at the card.")
+    back = f" ({world.card(card_id).back})" if world.card(card_id).back else ""
+    return "\n".join(
+        [
+            f"🔭 <b>What you saw</b>: {esc(card.title or '')}{back}",
+            esc(card.description or ""),
+            f"Danger: {esc(card.danger_type or '')} · Treasure: {esc(card.treasure_type or '')}",
+            f"What could be harmed: {esc(card.collateral_target or '')}",
+            "The card stays face down for everyone else; share what you like.",
+        ]
+    )
