@@ -67,7 +67,7 @@ def data_of(message: dict[str, Any], label: str) -> str:
     rows = message["reply_markup"]["inline_keyboard"]
     found = [b["callback_data"] for row in rows for b in row if b["text"].startswith(label)]
     assert found, f"no button {label!r} in {labels(message)}"
-    return found[0]
+    return str(found[0])
 
 
 async def tap(stack: Stack, user: int, message: dict[str, Any], label: str) -> dict[str, Any]:

@@ -64,7 +64,7 @@ EditHandler = Callable[[Table, int, Json], Outcome]
 # Modules that export ``EDITS: dict[str, EditHandler]`` for Mini App edits, one line each.
 EDIT_MODULES: tuple[str, ...] = (
     "core.rules.nsu.edits_setup",
-    # "core.rules.nsu.edits_play",
+    "core.rules.nsu.edits_play",
     # "core.rules.nsu.edits_web",
 )
 
