@@ -211,8 +211,8 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     assert "+Rope <ladder>; +Calm (advantage)" in panel["text"]
     panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
     assert "Aspect d8: 2 | 6 → keep ?" in panel["text"]
-    assert "out of date" not in await refused(stack, CHIDI, panel, f"{BOLD}: keep aspect 6")
-    panel = await tap(stack, BO, panel, f"{BOLD}: keep aspect 6")
+    assert "out of date" not in await refused(stack, CHIDI, panel, f"{BOLD}: keep 6 (aspect)")
+    panel = await tap(stack, BO, panel, f"{BOLD}: keep 6 (aspect)")
     panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (4)")
     assert "Aspect 6 vs Mood 4" in panel["text"] and "Row 2" in panel["text"]
     panel = await reply(stack, BO, panel, "+Steady footing")

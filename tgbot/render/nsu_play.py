@@ -118,11 +118,10 @@ def roll_lines(roll: RollState, table: Table) -> list[str]:
         )
     if roll.aspect_edge is not None:
         listed = [f"+{esc(d)}" for d in roll.favouring] + [f"−{esc(d)}" for d in roll.hindering]
-        lines.append(
-            "Details: "
-            + ("; ".join(listed) if listed else "none apply")
-            + EDGE_TEXT[roll.aspect_edge]
-        )
+        edge = EDGE_TEXT[roll.aspect_edge]
+        if roll.favouring and roll.hindering:
+            edge = " (for and against cancel out)"
+        lines.append("Details: " + ("; ".join(listed) if listed else "none apply") + edge)
     if roll.skill is not None:
         skill = sheet.skills[roll.skill]
         lines.append(f"Skill: {esc(skill.name)} ±{skill.modifier}")
@@ -395,7 +394,7 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
                 [
                     button(
                         view,
-                        _label(f"{picker}: keep {what} {face}"),
+                        _label(f"{picker}: keep {face} ({what})"),
                         ActionKind.KEEP_DIE.value,
                         f"{arg}.{i + 1}",
                     )

@@ -329,13 +329,19 @@ class DetailEntry:
 
 
 def read_detail(
-    text: str, roll: RollState, actor: int, names: Mapping[int, str], polarity: Polarity | None
+    text: str,
+    roll: RollState,
+    actor: int,
+    names: Mapping[int, str],
+    polarity: Polarity | None,
+    scene_only: bool = False,
 ) -> DetailEntry:
     """Read ``[harm:|scene:|soft:] [+|-]<detail> [@ <who or what>]``.
 
-    Without ``@`` a detail goes on the roller's character (a scene detail on
-    the scene). ``@`` names a character in the roll (by character or player
-    name), ``scene``, or anyone else (an NPC). The sign picks the polarity;
+    Without ``@`` a detail goes on the roller's character (a scene detail, or
+    any detail for a scene grant (``scene_only``), on the scene). ``@`` names
+    a character in the roll (by character or player name), ``scene``, or
+    anyone else (an NPC). The sign picks the polarity;
     without one a detail is negative, except one a player gives their own
     side's character; a grant that must be negative stays negative.
 
@@ -357,7 +363,9 @@ def read_detail(
         sign = Polarity.POSITIVE if name[0] == "+" else Polarity.NEGATIVE
         name = name[1:].strip()
     label = clean_label(name, "A detail")
-    if kind is DetailKind.SCENE or (at and where.lower() in ("scene", "the scene", "here")):
+    at_scene = at and where.lower() in ("scene", "the scene", "here")
+    if scene_only or kind is DetailKind.SCENE or at_scene:
+        harm = False
         target = DetailTarget(TargetKind.SCENE)
         kind = DetailKind.SCENE
     elif not at:
@@ -404,8 +412,15 @@ def add_detail(
         raise NotAllowedNow("Every detail of this roll is in.")
     outcome = panel.roll.outcome
     assert outcome is not None
-    grant = mine[0]
-    entry = read_detail(text, panel.roll, actor, _names(table), outcome.grants[grant].polarity)
+    names = _names(table)
+    first = read_detail(text, panel.roll, actor, names, None)
+    wants_scene = first.detail.kind is DetailKind.SCENE
+    grant = sorted(mine, key=lambda i: (outcome.grants[i].kind is DetailKind.SCENE) != wants_scene)[
+        0
+    ]
+    chosen = outcome.grants[grant]
+    scene_grant = chosen.kind is DetailKind.SCENE
+    entry = read_detail(text, panel.roll, actor, names, chosen.polarity, scene_grant)
     roll, events = add_granted_detail(
         panel.roll, actor, grant, entry.detail, entry.target, entry.harm
     )

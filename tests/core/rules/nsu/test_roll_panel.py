@@ -217,3 +217,21 @@ def test_read_detail_grammar() -> None:
     assert e.target.kind is TargetKind.SCENE and e.detail.kind.value == "scene"
     with pytest.raises(Malformed):
         read_detail("harm:", roll, CY, names, None)
+
+
+def test_a_scene_grant_takes_any_reply_as_a_scene_detail_and_scene_replies_prefer_it() -> None:
+    # Mind d8: 1; Ana's Wary d6: 4 -> World at risk, mood higher by 3: a hard and a scene detail.
+    d = Driver(fresh(), ANA, "I wade across", [1, 4])
+    d.do(CY, "text", "mind world")
+    d.do(ANA, "text", "wary")
+    d.do(ANA, "text", "none")
+    d.do(ANA, "roll")
+    d.do(ANA, "take_helper_die", "none")
+    roll = d.panel.roll
+    assert roll.outcome is not None and roll.outcome.row is ResultRow.WIN_WITH_SCENE
+    d.do(ANA, "text", "scene: Stepping stones")
+    assert d.panel.roll.added[0].grant == 1  # the scene grant, not the hard one
+    d.do(ANA, "text", "+Sure-footed")
+    assert d.panel.roll.added[1].grant == 0 and d.sheet(ANA).details[0].name == "Sure-footed"
+    w = world_from_dict(d.table.state["world"])
+    assert w.card("a").scene_details == ("Stepping stones",)
