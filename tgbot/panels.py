@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -28,6 +29,31 @@ def button(view: PanelView, label: str, action: str, argument: str = "") -> Inli
 def keyboard(rows: Sequence[Sequence[InlineKeyboardButton]]) -> InlineKeyboardMarkup | None:
     rows = [list(row) for row in rows if row]
     return InlineKeyboardMarkup(rows) if rows else None
+
+
+@dataclass(frozen=True)
+class Note:
+    """A message a panel's change sends elsewhere (a private chat, or a notice in the group)."""
+
+    chat_id: int
+    text: str  # HTML
+    markup: InlineKeyboardMarkup | None = None
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """Another panel whose message should be redrawn after this change."""
+
+    panel_id: int
+
+
+FollowUp = Note | Refresh
+
+
+class FollowsUp(Protocol):
+    """A renderer that also says what a change sends elsewhere (pure: no I/O)."""
+
+    def follow_ups(self, view: PanelView) -> Sequence[FollowUp]: ...
 
 
 Renderers = Mapping[str, PanelRenderer]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Message, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, MessageHandler, filters
 
 from core.campaigns import PanelView
@@ -12,6 +12,7 @@ from core.rules.errors import Malformed
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of
+from tgbot.panels import Note, Refresh
 
 COMMANDS: list = []  # type: ignore[type-arg]
 
@@ -24,6 +25,7 @@ async def post_panel(update: Update, context: StonetableContext, view: PanelView
         text, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=False
     )
     await context.deps.campaigns.bind_message(view.id, message.message_id)
+    await follow_up(context, view)
     return message
 
 
@@ -45,6 +47,26 @@ async def show_panel(context: StonetableContext, view: PanelView) -> None:
             raise
 
 
+async def follow_up(context: StonetableContext, view: PanelView) -> None:
+    """Send what a panel's change sends elsewhere, if its renderer says so.
+
+    A note to someone who never opened a private chat with the bot is dropped.
+    """
+    follow_ups = getattr(context.deps.renderers[view.kind], "follow_ups", None)
+    if follow_ups is None:
+        return
+    for item in follow_ups(view):
+        if isinstance(item, Note):
+            try:
+                await context.bot.send_message(
+                    item.chat_id, item.text, parse_mode=ParseMode.HTML, reply_markup=item.markup
+                )
+            except Forbidden:
+                continue
+        elif isinstance(item, Refresh) and item.panel_id != view.id:
+            await show_panel(context, await context.deps.campaigns.panel(item.panel_id))
+
+
 async def press(update: Update, context: StonetableContext) -> None:
     query = update.callback_query
     assert query is not None and update.effective_user is not None
@@ -60,6 +82,7 @@ async def press(update: Update, context: StonetableContext) -> None:
     )
     await query.answer()
     await show_panel(context, view)
+    await follow_up(context, view)
 
 
 TEXT_ACTION = "text"
@@ -89,6 +112,7 @@ async def reply_to_panel(update: Update, context: StonetableContext) -> None:
         view.id, view.version, player_of(update.effective_user), TEXT_ACTION, text
     )
     await show_panel(context, view)
+    await follow_up(context, view)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

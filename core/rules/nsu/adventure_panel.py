@@ -196,5 +196,18 @@ __all__ = [
     "Scene",
     "SceneBriefing",
     "briefings",
+    "public_map",
     "scene",
 ]
+
+
+def public_map(table: Table) -> w.MapView:
+    """The map as the whole group may see it (backs of face-down cards only).
+
+    Raises:
+        NotAllowedNow: the map is not dealt yet.
+    """
+    world = campaign_of(table).current_world()
+    if world is None or world.grid is None:
+        raise NotAllowedNow("The map hasn't been dealt yet.")
+    return w.visible_map(world, None)

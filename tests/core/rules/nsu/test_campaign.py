@@ -21,12 +21,12 @@ from core.rules.nsu.campaign import (
     play_x_card,
 )
 from core.rules.nsu.sheet import CharacterDraft, choose_name
-from core.rules.table import Role, Seat, Table
+from core.rules.table import Json, Role, Seat, Table
 
 ALICE, BOB, CARA = 1, 2, 3
 
 
-def table(state: dict[str, object], *sheets: tuple[int, dict[str, object]]) -> Table:
+def table(state: Json, *sheets: tuple[int, Json]) -> Table:
     seats = {pid: Seat(pid, f"P{pid}", frozenset({Role.PLAYER}), sheet) for pid, sheet in sheets}
     return Table(7, "nsu", state, seats)
 

@@ -1,0 +1,264 @@
+"""No Stone Unturned in the bot: worldbuilding, characters, the adventure and safety tools.
+
+Group panels (worldbuilding, adventure) and private ones (locations,
+character, lines and veils) go through the shared panel handler; this module
+opens them, sends private panels to the right chat, and handles the buttons
+that live outside panels (X-card, knock, "write my locations", the map).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from telegram import InlineKeyboardMarkup, Message, Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
+
+from core.campaigns import CampaignView, PanelView
+from core.play import ChatRef, PlayerRef
+from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, public_map
+from core.rules.nsu.cards_panel import CARDS_PANEL
+from core.rules.nsu.character_panel import CHARACTER_PANEL
+from core.rules.nsu.safety_panel import SAFETY_PANEL
+from core.rules.nsu.setup_panel import SETUP_PANEL
+from tgbot.callback import GeneralButton, decode
+from tgbot.context import StonetableContext
+from tgbot.features.common import CommandSpec, actor, player_of
+from tgbot.features.panels import follow_up, post_panel
+from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button, glance_text
+from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
+from tgbot.render.nsu_map import map_png
+
+SYSTEM_KEY = "nsu"
+COMMANDS = [
+    CommandSpec("begin", "NSU: begin (or show) worldbuilding", private=False),
+    CommandSpec("character", "NSU: make your character, in private"),
+    CommandSpec("locations", "NSU: write your two secret locations, in private"),
+    CommandSpec("adventure", "NSU: where to go, who is on screen", private=False),
+    CommandSpec("map", "NSU: a picture of the map"),
+    CommandSpec("xcard", "Play the X-card, anonymously"),
+    CommandSpec("knock", "Knock, anonymously"),
+    CommandSpec("lines", "Add lines and veils, anonymously"),
+]
+RENDERERS = list(NSU_RENDERERS)
+PRIVATE_FIRST = (
+    "I can't write to you in private yet: open a chat with me, tap Start, then try again."
+)
+SENT_PRIVATELY = "📬 Sent to your private chat with me."
+
+
+# -- finding the campaign -------------------------------------------------------------------
+
+
+async def campaign_here(update: Update, context: StonetableContext) -> CampaignView:
+    """The NSU campaign of this group, or the player's latest one in a private chat."""
+    chat, player = actor(update)
+    campaigns = context.deps.campaigns
+    if chat.kind == ChatType.PRIVATE:
+        mine = [c for c in await campaigns.campaigns_of(player) if c.system.key == SYSTEM_KEY]
+        if not mine:
+            raise NotAllowedNow("You're not in a No Stone Unturned game. Join one in its group.")
+        return mine[0]
+    view = await campaigns.require_current(chat.tg_id)
+    if view.system.key != SYSTEM_KEY:
+        raise NotAllowedNow("That command is for No Stone Unturned games.")
+    return view
+
+
+async def campaign_by_id(
+    context: StonetableContext, player: PlayerRef, campaign_id: int
+) -> CampaignView:
+    for view in await context.deps.campaigns.campaigns_of(player):
+        if view.id == campaign_id:
+            return view
+    raise NotAllowedNow("You're not in this game. Join it with /join in its group.")
+
+
+# -- sending panels ---------------------------------------------------------------------------
+
+
+async def send_panel(context: StonetableContext, chat_id: int, view: PanelView) -> Message:
+    """Send a panel to a chat (not as a reply) and remember its message."""
+    text, markup = context.deps.renderers[view.kind].render(view)
+    message = await context.bot.send_message(
+        chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup
+    )
+    await context.deps.campaigns.bind_message(view.id, message.message_id)
+    await follow_up(context, view)
+    return message
+
+
+async def open_private(
+    context: StonetableContext,
+    player: PlayerRef,
+    campaign: CampaignView,
+    kind: str,
+    argument: str = "",
+) -> None:
+    """Open one of the player's private panels in their chat with the bot."""
+    chat = ChatRef(player.tg_id, ChatType.PRIVATE)
+    view = await context.deps.campaigns.open_panel(
+        chat, player, kind, argument, campaign_id=campaign.id
+    )
+    try:
+        await send_panel(context, player.tg_id, view)
+    except Forbidden:
+        raise NotAllowedNow(PRIVATE_FIRST) from None
+
+
+async def _reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    assert update.effective_message is not None
+    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+# -- commands -----------------------------------------------------------------------------------
+
+
+async def begin(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    await campaign_here(update, context)
+    view = await context.deps.campaigns.open_panel(chat, player, SETUP_PANEL)
+    await post_panel(update, context, view)
+
+
+async def adventure(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    await campaign_here(update, context)
+    view = await context.deps.campaigns.open_panel(chat, player, ADVENTURE_PANEL)
+    await post_panel(update, context, view)
+
+
+def _private_command(kind: str, argument: str = ""):  # type: ignore[no-untyped-def]
+    async def handler(update: Update, context: StonetableContext) -> None:
+        chat, player = actor(update)
+        campaign = await campaign_here(update, context)
+        await open_private(context, player, campaign, kind, argument)
+        if chat.kind != ChatType.PRIVATE:
+            await _reply(update, SENT_PRIVATELY)
+
+    return handler
+
+
+async def show_map(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    campaign = await campaign_here(update, context)
+    await send_map(context, chat.tg_id, chat.kind == ChatType.PRIVATE, player, campaign)
+
+
+async def send_map(
+    context: StonetableContext,
+    chat_id: int,
+    private: bool,
+    player: PlayerRef,
+    campaign: CampaignView,
+) -> None:
+    _, table = await context.deps.campaigns.table_for_viewer(campaign.app_token, player)
+    picture = map_png(public_map(table), "No Stone Unturned: the map")
+    deps = context.deps
+    opener = app_button(
+        "🗺 Open the map",
+        private=private,
+        webapp_url=deps.webapp_url,
+        bot=context.bot.username,
+        short_name=deps.settings.miniapp_short_name,
+        token=campaign.app_token,
+    )
+    await context.bot.send_photo(
+        chat_id,
+        picture,
+        caption="🗺 Face-down cards show Danger and Reward; the party's place is outlined in red.",
+        reply_markup=None if opener is None else InlineKeyboardMarkup([[opener]]),
+    )
+
+
+async def safety_signal(
+    context: StonetableContext, player: PlayerRef, campaign: CampaignView, action: str
+) -> None:
+    """Record an X-card or a knock (no name kept) and tell the group, naming nobody."""
+    await context.deps.campaigns.edit(campaign.app_token, player, action, {})
+    text = X_CARD_TEXT if action == "safety.x_card" else KNOCK_TEXT
+    await context.bot.send_message(campaign.chat_tg_id, text, parse_mode=ParseMode.HTML)
+
+
+def _signal_command(action: str):  # type: ignore[no-untyped-def]
+    async def handler(update: Update, context: StonetableContext) -> None:
+        chat, player = actor(update)
+        campaign = await campaign_here(update, context)
+        if chat.kind != ChatType.PRIVATE and update.effective_message is not None:
+            with contextlib.suppress(BadRequest, Forbidden):  # the command shows who sent it
+                await update.effective_message.delete()
+        await safety_signal(context, player, campaign, action)
+        if chat.kind == ChatType.PRIVATE:
+            await _reply(update, "Done. The group was told, without your name.")
+
+    return handler
+
+
+async def glance(update: Update, context: StonetableContext) -> None:
+    """The NSU part of /status, for members of an NSU game."""
+    chat, player = actor(update)
+    view = await context.deps.campaigns.current(chat.tg_id)
+    if view is None or view.system.key != SYSTEM_KEY or view.member(player.tg_id) is None:
+        return
+    _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
+    await _reply(update, glance_text(table))
+
+
+# -- buttons outside panels -------------------------------------------------------------------
+
+
+async def press(update: Update, context: StonetableContext) -> None:
+    query = update.callback_query
+    assert query is not None and update.effective_user is not None
+    data = decode(query.data)
+    if not isinstance(data, GeneralButton):
+        raise Malformed("That button is out of date.")
+    player = player_of(update.effective_user)
+    parts = data.argument.split(".")
+    if not parts[0].isdigit():
+        raise Malformed("That button is out of date.")
+    campaign = await campaign_by_id(context, player, int(parts[0]))
+    extra = parts[1] if len(parts) > 1 else ""
+    message = query.message
+    in_private = message is not None and message.chat.type == ChatType.PRIVATE
+    answer = ""
+    if data.verb in ("nsu_x", "nsu_knock"):
+        action = "safety.x_card" if data.verb == "nsu_x" else "safety.knock"
+        await safety_signal(context, player, campaign, action)
+        answer = "Done. Nobody is told it was you."
+    elif data.verb == "nsu_cards":
+        await open_private(context, player, campaign, CARDS_PANEL, extra)
+        answer = "" if in_private else SENT_PRIVATELY
+    elif data.verb == "nsu_char":
+        await open_private(context, player, campaign, CHARACTER_PANEL)
+        answer = "" if in_private else SENT_PRIVATELY
+    elif data.verb == "nsu_adv":
+        group = ChatRef(campaign.chat_tg_id, ChatType.SUPERGROUP)
+        view = await context.deps.campaigns.open_panel(group, player, ADVENTURE_PANEL)
+        await send_panel(context, campaign.chat_tg_id, view)
+    elif data.verb == "nsu_map":
+        chat_id = campaign.chat_tg_id if message is None else message.chat.id
+        await send_map(context, chat_id, in_private, player, campaign)
+    else:
+        raise Malformed("That button is out of date.")
+    await query.answer(answer or None)
+
+
+def handlers() -> dict[int, list[BaseHandler[Update, StonetableContext, None]]]:
+    return {
+        0: [
+            CommandHandler(["begin", "worldbuild"], begin),
+            CommandHandler(["adventure", "travel"], adventure),
+            CommandHandler("character", _private_command(CHARACTER_PANEL)),
+            CommandHandler(["locations", "cards"], _private_command(CARDS_PANEL)),
+            CommandHandler("lines", _private_command(SAFETY_PANEL, "line")),
+            CommandHandler("map", show_map),
+            CommandHandler("xcard", _signal_command("safety.x_card")),
+            CommandHandler("knock", _signal_command("safety.knock")),
+            CallbackQueryHandler(press, pattern=r"^g1:nsu_"),
+        ],
+        # After the shared /status (group 0), members of an NSU game also get its glance.
+        1: [CommandHandler("status", glance)],
+    }

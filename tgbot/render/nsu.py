@@ -1,0 +1,717 @@
+"""How No Stone Unturned looks in the chat: worldbuilding, cards, characters, adventure.
+
+Pure: panel views in, HTML and buttons out. What the group sees comes from the
+rules' public projections (:func:`board`, :func:`scene`); a card's face is only
+rendered into notes addressed to people the rules name (the author, the
+Arbiters). Every piece of player text goes through :func:`esc`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from urllib.parse import urlencode
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+
+from core.campaigns import PanelView
+from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, PaintThePicture, SceneBriefing, scene
+from core.rules.nsu.campaign import (
+    NsuCampaign,
+    Phase,
+    SafetyEntryAdded,
+    SafetyKind,
+    campaign_of,
+    character_of,
+)
+from core.rules.nsu.cards_panel import CARDS_PANEL, FIELDS, cards_view
+from core.rules.nsu.character_panel import (
+    ASPECT_CHOICES,
+    CHARACTER_PANEL,
+    STEPS,
+    creation_view,
+)
+from core.rules.nsu.safety_panel import SAFETY_PANEL
+from core.rules.nsu.setup import LocationAuthored, SetupStep, describe_step, expected_step_order
+from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, board
+from core.rules.nsu.sheet import CharacterDraft, CreationStep
+from core.rules.nsu.world import (
+    CLOCK_SEGMENTS,
+    CardView,
+    LocationCard,
+    ResourceLevel,
+    SafetyTool,
+    visible_card,
+)
+from core.rules.table import Table
+from tgbot.callback import GeneralButton
+from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
+from tgbot.render.text import esc
+
+SHORT = 160
+TOOL_NAMES = {
+    SafetyTool.X_CARD: "X-card",
+    SafetyTool.LINES_AND_VEILS: "Lines & veils",
+    SafetyTool.KNOCKS: "Knocks",
+}
+LEVEL_NAMES = {
+    ResourceLevel.SCARCITY: "scarce",
+    ResourceLevel.NEUTRAL: "steady",
+    ResourceLevel.ABUNDANCE: "abundant",
+}
+STEP_TITLES = {
+    CreationStep.NAME: "Name",
+    CreationStep.PRONOUNS_AND_LOOK: "Pronouns and look",
+    CreationStep.MOODS: "Three moods",
+    CreationStep.ASPECTS: "Aspects",
+    CreationStep.SENTIMENTS: "Three sentiments",
+    CreationStep.SKILLS: "Three skills",
+    CreationStep.RUMOURS: "Rumours",
+}
+X_CARD_TEXT = (
+    "🛑 <b>X-card.</b> Someone tapped the X-card. Drop or rewind what is happening now "
+    "— no questions asked, no explanations needed."
+)
+KNOCK_TEXT = (
+    "✊ <b>Knock.</b> Someone knocked. Walk back what is being described, "
+    "or skip ahead until it's over."
+)
+
+
+def short(text: str, limit: int = SHORT) -> str:
+    """Escaped, cut to ``limit`` characters."""
+    text = " ".join(text.split())
+    return esc(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def name_of(table: Table, player_id: int) -> str:
+    seat = table.seat(player_id)
+    return esc(seat.name) if seat is not None else "someone who left"
+
+
+def names(table: Table, players: Sequence[int]) -> str:
+    return ", ".join(name_of(table, p) for p in players) or "nobody"
+
+
+def safety_row(campaign_id: int) -> list[InlineKeyboardButton]:
+    """The X-card and the knock, one tap away on every NSU panel."""
+    return [
+        InlineKeyboardButton(
+            "🛑 X-card", callback_data=GeneralButton("nsu_x", str(campaign_id)).encode()
+        ),
+        InlineKeyboardButton(
+            "✊ Knock", callback_data=GeneralButton("nsu_knock", str(campaign_id)).encode()
+        ),
+    ]
+
+
+def general(label: str, verb: str, *args: int) -> InlineKeyboardButton:
+    argument = ".".join(str(a) for a in args)
+    return InlineKeyboardButton(label, callback_data=GeneralButton(verb, argument).encode())
+
+
+def clock_text(ticks: int) -> str:
+    return "●" * ticks + "○" * (CLOCK_SEGMENTS - ticks) + f" {ticks}/{CLOCK_SEGMENTS}"
+
+
+def back_text(card: CardView | LocationCard) -> str:
+    if card.danger is None or card.reward is None:
+        return "D? R?"
+    return f"{card.danger.label} {card.reward.label}"
+
+
+def app_button(
+    label: str,
+    *,
+    private: bool,
+    webapp_url: str | None,
+    bot: str,
+    short_name: str | None,
+    token: str,
+) -> InlineKeyboardButton | None:
+    """A button that opens the Mini App on a campaign (t.me link in groups)."""
+    if webapp_url is None:
+        return None
+    if private:
+        return InlineKeyboardButton(
+            label, web_app=WebAppInfo(url=f"{webapp_url}?{urlencode({'startapp': token})}")
+        )
+    path = f"{bot}/{short_name}" if short_name else bot
+    return InlineKeyboardButton(label, url=f"https://t.me/{path}?{urlencode({'startapp': token})}")
+
+
+# -- the full face of a card, only for notes to people allowed to see it ------------------
+
+
+def card_face(card: LocationCard, heading: str) -> str:
+    lines = [
+        heading,
+        f"<b>{esc(card.title)}</b> · {back_text(card)}",
+        f"<i>{esc(card.description)}</i>",
+        f"⚠️ Danger: {esc(card.danger_type)}",
+        f"💎 Treasure: {esc(card.treasure_type)}",
+        f"🕰 Collateral Clock: {esc(card.collateral_target)} — {clock_text(card.clock.ticks)}",
+    ]
+    if card.danger is not None:
+        lines.append(f"{card.danger.label}: {esc(card.danger.guide)}")
+    if card.reward is not None:
+        lines.append(f"{card.reward.label}: {esc(card.reward.guide)}")
+    return "\n".join(lines)
+
+
+# -- worldbuilding ---------------------------------------------------------------------
+
+
+class SetupRenderer:
+    kind = SETUP_PANEL
+
+    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+        table = view.table
+        b = board(table, view.state)
+        cid = view.campaign.id
+        if b is None or view.closed:
+            return built_text(table), keyboard(
+                [
+                    [
+                        general("🧍 My character", "nsu_char", cid),
+                        general("🧭 Set out", "nsu_adv", cid),
+                    ],
+                    safety_row(cid),
+                ]
+            )
+        steps: list[SetupStep] = [s for s in expected_step_order() if s is not SetupStep.DONE]
+        number = steps.index(b.step) + 1
+        lines = [
+            f"🌍 <b>Worldbuilding</b> — step {number} of {len(steps)}: "
+            f"<i>{esc(describe_step(b.step))}</i>",
+            *summary_lines(table, b),
+            "",
+            *prompt_lines(table, b),
+        ]
+        rows = step_buttons(view, b)
+        rows.append([general("🧍 My character", "nsu_char", cid)])
+        rows.append(safety_row(cid))
+        return "\n".join(lines), keyboard(rows)
+
+
+def summary_lines(table: Table, b: Board) -> list[str]:
+    lines: list[str] = []
+    if b.tone and b.step is not SetupStep.TONE:
+        tools = esc(", ".join(TOOL_NAMES[t] for t in b.tools))
+        lines.append(f"🎭 Tone: {short(b.tone)} · 🛟 {tools}")
+    if b.bans:
+        lines.append("🚫 Banned: " + "; ".join(short(text, 80) for _, text in b.bans))
+    if b.settlement:
+        lines.append("🏘 The settlement:")
+        lines += [f"  {i + 1}. {short(text, 120)}" for i, (_, text) in enumerate(b.settlement)]
+    if b.scope:
+        lines.append("🧭 Scope: " + "; ".join(short(text, 80) for _, text in b.scope))
+    if b.resources:
+        lines.append(
+            "📦 Resources: "
+            + ", ".join(f"{esc(n)} ({LEVEL_NAMES[level]})" for n, level in b.resources)
+        )
+    if b.map_rows:
+        lines.append("🗺 The map (face down):")
+        lines += [
+            "  " + "  ".join("·" * 7 if c is None else f"{c.id} {back_text_board(c)}" for c in row)
+            for row in b.map_rows
+        ]
+    return lines
+
+
+def back_text_board(card: object) -> str:
+    danger, reward = getattr(card, "danger", None), getattr(card, "reward", None)
+    if danger is None or reward is None:
+        return "D? R?"
+    return f"{danger.label} {reward.label}"
+
+
+def prompt_lines(table: Table, b: Board) -> list[str]:
+    waiting = names(table, b.waiting_for())
+    step = b.step
+    if step is SetupStep.TONE:
+        lines = [
+            "Talk about the world you want: touchstones, mood, how scenes are framed.",
+            "Then anyone <b>replies to this message</b> with a few words to write the tone "
+            "down, and chooses the safety tools below. Everyone else taps Agree.",
+        ]
+        if b.tone_proposed:
+            lines.append(f"🎭 Proposed: {short(b.tone, 400)}")
+            pending = [p for p in b.players if p not in b.agreed]
+            lines.append(
+                f"👍 Agreed: {names(table, sorted(b.agreed))} · waiting for {names(table, pending)}"
+            )
+        return lines
+    if step is SetupStep.BANS:
+        return [
+            "Each of you may ban one thing from the setting: <b>reply</b> with it, or pass.",
+            f"⏳ Waiting for: {waiting}",
+        ]
+    if step is SetupStep.SETTLEMENT:
+        speaker = "—" if b.speaker is None else name_of(table, b.speaker)
+        return [
+            f"🗣 <b>{speaker}</b>'s turn: <b>reply</b> with one fact about the settlement "
+            "(new, or building on one above), or pass.",
+            "The round ends after two passes in a row, or when the card is full.",
+        ]
+    if step is SetupStep.SCOPE:
+        question = "Anything else to note? Reply, or tap Done."
+        if b.question is not None:
+            question = f"❓ {esc(b.question.prompt)}"
+        return [question, "<b>Reply</b> to answer; skip the questions that don't matter."]
+    if step is SetupStep.RESOURCES:
+        return [
+            f"Name what your community needs most: <b>reply</b> with one resource each "
+            f"({len(b.resources)} of 5).",
+            f"⏳ Waiting for: {waiting}",
+        ]
+    if step is SetupStep.ABUNDANCE:
+        return ["Which of these does the settlement have plenty of? The rest are scarce."]
+    if step is SetupStep.LOCATIONS:
+        progress = ", ".join(f"{name_of(table, p)} {b.written.get(p, 0)}/2" for p in b.players)
+        return [
+            "Each of you writes two locations <b>in private</b>: nobody else sees them "
+            "until they are flipped.",
+            f"✍️ Written: {progress}",
+        ]
+    if step is SetupStep.MAP:
+        return ["Shuffle the cards face down into a map. How many cards wide?"]
+    return ["Roll two d4 per card: the first is its Danger, the second its Reward."]
+
+
+def plain_name(table: Table, player_id: int) -> str:
+    """A seat's name for a button label (labels are plain text, not HTML)."""
+    seat = table.seat(player_id)
+    return seat.name[:24] if seat is not None else str(player_id)
+
+
+def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
+    step = b.step
+    rows: list[list[InlineKeyboardButton]] = []
+    if step is SetupStep.TONE:
+        tools = [
+            button(view, ("✅ " if t in b.tools else "▫️ ") + TOOL_NAMES[t], "tool", str(i))
+            for i, t in enumerate(TOOLS)
+        ]
+        rows.append(tools)
+        if b.tone_proposed:
+            rows.append([button(view, "👍 Agree", "agree")])
+        return rows
+    if step is SetupStep.BANS:
+        return [[button(view, "🙅 Pass", "pass")]]
+    if step is SetupStep.SETTLEMENT:
+        if not b.settlement and b.passes_in_row == 0:
+            rows.append(
+                [
+                    button(view, f"{plain_name(view.table, p)} first", "first", str(i))
+                    for i, p in enumerate(b.players)
+                ]
+            )
+        row = [button(view, "🙅 Pass", "pass")]
+        if b.settlement:
+            row.append(button(view, "🟥 The card is full", "full"))
+        rows.append(row)
+        return rows
+    if step is SetupStep.SCOPE:
+        return [[button(view, "⏭ Next question", "skipq"), button(view, "✅ Scope done", "scope")]]
+    if step is SetupStep.ABUNDANCE:
+        return [
+            [button(view, name[:30], "abundance", str(i))]
+            for i, (name, _) in enumerate(b.resources)
+        ]
+    if step is SetupStep.LOCATIONS:
+        return [[general("✍️ Write my locations", "nsu_cards", view.campaign.id, view.id)]]
+    if step is SetupStep.MAP:
+        return [[button(view, f"{w} wide", "deal", str(w)) for w in b.column_choices]]
+    if step is SetupStep.DANGER_AND_REWARD:
+        return [[button(view, "🎲 Roll Danger and Reward", "roll")]]
+    return []
+
+
+def built_text(table: Table) -> str:
+    campaign = campaign_of(table)
+    world = campaign.current_world()
+    lines = ["🌍 <b>The world is built.</b>"]
+    if world is not None:
+        lines.append(f"🎭 {short(world.tone)}")
+        lines.append(f"🗺 {len(world.cards)} locations lie face down around the settlement.")
+    lines.append(
+        "Next: everyone makes a character (🧍 below, or /character), then set out with /adventure."
+    )
+    return "\n".join(lines)
+
+
+# -- private: locations ------------------------------------------------------------------
+
+
+class CardsRenderer:
+    kind = CARDS_PANEL
+
+    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+        cv = cards_view(view.table, view.state)
+        lines = ["✍️ <b>Your locations</b> — secret: only you see these until they are flipped."]
+        for i, card in enumerate(cv.written):
+            lines.append(f"\n<b>{i + 1}. {esc(card.title)}</b>\n<i>{short(card.description)}</i>")
+            lines.append(f"🕰 Could be harmed: {esc(card.collateral_target)}")
+            lines.append(f"⚠️ {esc(card.danger_type)} · 💎 {esc(card.treasure_type)}")
+        rows: list[list[InlineKeyboardButton]] = []
+        if cv.field is None:
+            lines.append("\n✅ Both written. They go face down when the table deals the map.")
+        else:
+            lines.append(f"\n<b>Location {len(cv.written) + 1} of 2</b>")
+            for spec in FIELDS:
+                if spec.key in cv.fields:
+                    lines.append(f"✔️ {spec.label}: {short(cv.fields[spec.key], 80)}")
+            lines.append(f"\n👉 <b>{spec_label(cv.field.label)}</b>: {esc(cv.field.prompt)}")
+            lines.append("<b>Reply to this message</b> with your answer.")
+            if cv.fields:
+                rows.append(
+                    [button(view, "◀ Back", "back"), button(view, "↺ Start over", "restart")]
+                )
+        rows.append(safety_row(view.campaign.id))
+        return "\n".join(lines), keyboard(rows)
+
+    def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
+        board_id = int(view.state.get("board", 0))
+        if board_id and any(isinstance(e, LocationAuthored) for e in view.events):
+            return [Refresh(board_id)]
+        return []
+
+
+def spec_label(label: str) -> str:
+    return esc(label)
+
+
+# -- private: character creation ------------------------------------------------------
+
+
+def draft_lines(draft: CharacterDraft) -> list[str]:
+    def val(text: str | None) -> str:
+        return "—" if text is None else esc(text)
+
+    lines = [f"Name: {val(draft.name)}"]
+    if draft.pronouns or draft.look:
+        lines.append(f"Pronouns: {val(draft.pronouns)} · Look: {short(draft.look or '', 100)}")
+    if draft.moods:
+        d8, d6, d4 = draft.moods
+        lines.append(f"Moods: {esc(d8)} (d8), {esc(d6)} (d6), {esc(d4)} (d4)")
+    if draft.aspects:
+        a = draft.aspects
+        lines.append(f"Aspects: Body {a.body.label}, Mind {a.mind.label}, Heart {a.heart.label}")
+    if draft.sentiments:
+        lines.append(
+            "Sentiments: " + ", ".join("(blank)" if s is None else esc(s) for s in draft.sentiments)
+        )
+    if draft.skills:
+        lines.append("Skills: " + ", ".join(f"{esc(s)} +1" for s in draft.skills))
+    for rumour in draft.rumours:
+        lines.append(f"Rumour: {short(rumour, 120)}")
+    return lines
+
+
+STEP_PROMPTS = {
+    CreationStep.NAME: "What is your character called? (You may also skip and name them last.)",
+    CreationStep.MOODS: (
+        "Three moods your character often acts from, one per line or separated by commas: "
+        "the d8 one (careful with the world), the d6, and the d4 (guarding themselves)."
+    ),
+    CreationStep.ASPECTS: (
+        "Put Body, Mind and Heart on the d8, d6 and d4. A bigger aspect die protects you "
+        "better, at the world's expense."
+    ),
+    CreationStep.SENTIMENTS: (
+        "Three things your character holds dear — a possession, a belief, a bond — one per "
+        "line or separated by commas. Write - to leave a line blank for a bond made later."
+    ),
+    CreationStep.SKILLS: "Three things your character is good at, separated by commas.",
+}
+
+
+class CharacterRenderer:
+    kind = CHARACTER_PANEL
+
+    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+        cid = view.campaign.id
+        if view.closed:
+            character = character_of(view.table.seat(int(view.state["owner"])))
+            who = esc(character.name) if character else "Your character"
+            text = f"🧍 <b>{who}</b> is ready. See the whole sheet with /sheet."
+            return text, keyboard([safety_row(cid)])
+        cv = creation_view(view.table, view.state)
+        lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft), ""]
+        rows: list[list[InlineKeyboardButton]] = []
+        index = STEPS.index(cv.step) if cv.step is not None else len(STEPS)
+        if cv.step is None:
+            if cv.missing:
+                missing = ", ".join(STEP_TITLES[s] for s in cv.missing)
+                lines.append(f"Still missing: {missing}.")
+            else:
+                lines.append("✅ All set. Tap Finish to make it your sheet.")
+        else:
+            lines.append(f"👉 <b>Step {index + 1} of {len(STEPS)}: {STEP_TITLES[cv.step]}</b>")
+            lines.append(self._prompt(cv.step, cv))
+            if cv.step is CreationStep.ASPECTS:
+                rows += [
+                    [
+                        button(
+                            view,
+                            f"Body {b.label} · Mind {m.label} · Heart {h.label}",
+                            "aspects",
+                            str(i),
+                        )
+                    ]
+                    for i, (b, m, h) in enumerate(ASPECT_CHOICES)
+                ]
+            elif cv.step is not CreationStep.RUMOURS or cv.rumour_for is not None:
+                lines.append("<b>Reply to this message</b> with your answer.")
+        nav = []
+        if index > 0:
+            nav.append(button(view, "◀ Back", "goto", str(index - 1)))
+        if cv.step is not None:
+            nav.append(button(view, "Skip ▶", "skip"))
+        if not cv.missing:
+            nav.append(button(view, "✅ Finish", "finish"))
+        rows.append(nav)
+        rows.append(safety_row(cid))
+        return "\n".join(lines), keyboard(rows)
+
+    @staticmethod
+    def _prompt(step: CreationStep, cv: object) -> str:
+        if step is CreationStep.PRONOUNS_AND_LOOK:
+            if getattr(cv, "waiting_pronouns", False):
+                return "And how do they look? What do they wear?"
+            return "Their pronouns first (then you'll describe their look)."
+        if step is CreationStep.RUMOURS:
+            card = getattr(cv, "rumour_for", None)
+            if card is None:
+                if not getattr(cv, "cards", ()):
+                    return "Rumours are about the two locations you write; come back after that."
+                return "You have a rumour for each of your locations."
+            return (
+                f"What has your character heard about <b>{esc(card.title)}</b> (your own card)? "
+                "They don't know where it is, but would know it on sight."
+            )
+        return STEP_PROMPTS[step]
+
+
+# -- the adventure --------------------------------------------------------------------------
+
+
+def place_text(card: CardView) -> str:
+    if not card.face_visible or card.title is None:
+        return f"{card.id} (face down, {back_text(card)})"
+    return f"{esc(card.title)} ({back_text(card)})"
+
+
+class AdventureRenderer:
+    kind = ADVENTURE_PANEL
+
+    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+        table = view.table
+        sc = scene(table, view.state)
+        cid = view.campaign.id
+        lines = ["🧭 <b>Adventure</b>"]
+        if sc.here is None:
+            lines.append("📍 At home, in the settlement.")
+        else:
+            here = sc.here
+            lines.append(f"📍 <b>{esc(here.title or here.id)}</b> · {back_text(here)}")
+            if here.description:
+                lines.append(f"<i>{esc(here.description)}</i>")
+            if here.collateral_target is not None and here.clock_ticks is not None:
+                lines.append(
+                    f"🕰 Collateral: {esc(here.collateral_target)} — {clock_text(here.clock_ticks)}"
+                )
+        if sc.groups:
+            lines.append(f"🎬 On screen: {names(table, sorted(sc.on_screen))}")
+            lines.append(f"⚖️ Arbiters: {names(table, sorted(sc.arbiters))}")
+        else:
+            lines.append(
+                f"👥 Together: {names(table, sc.players)} — the others arbitrate each roll."
+            )
+        if sc.phase is Phase.DOWNTIME:
+            lines.append("🏕 Downtime.")
+        if sc.without_character:
+            lines.append(f"🧍 Still making a character: {names(table, sc.without_character)}")
+        rows: list[list[InlineKeyboardButton]] = []
+        if sc.picking is not None:
+            lines.append(
+                "✂️ Tap who goes in the first group, then Split. "
+                f"First group: {names(table, sorted(sc.picking))}"
+            )
+            rows += [
+                [
+                    button(
+                        view,
+                        ("✅ " if p in sc.picking else "▫️ ")
+                        + (table.seats[p].name if p in table.seats else str(p)),
+                        "pick",
+                        str(i),
+                    )
+                ]
+                for i, p in enumerate(sc.players)
+            ]
+            rows.append([button(view, "✂️ Split", "split"), button(view, "✖ Cancel", "cancel")])
+        else:
+            if sc.reachable:
+                lines.append("🗺 Where next?")
+                rows += [
+                    [button(view, f"➡️ {place_plain(c)}"[:60], "go", str(i))]
+                    for i, c in enumerate(sc.reachable[:8])
+                ]
+            row: list[InlineKeyboardButton] = []
+            if sc.here is not None:
+                row.append(button(view, "🏠 Home", "home"))
+            if sc.groups:
+                row += [
+                    button(view, "🔁 Switch focus", "switch"),
+                    button(view, "🤝 Regroup", "regroup"),
+                ]
+            else:
+                row.append(button(view, "✂️ Split up", "pick"))
+            rows.append(row)
+            if sc.here is not None:
+                rows.append(
+                    [button(view, "🕰 +1 tick", "tick"), button(view, "🕰 −1 tick", "untick")]
+                )
+        rows.append([general("🗺 Map", "nsu_map", cid)])
+        rows.append(safety_row(cid))
+        return "\n".join(lines), keyboard(rows)
+
+    def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
+        world = campaign_of(view.table).current_world()
+        if world is None:
+            return []
+        notes: list[FollowUp] = []
+        painted: set[tuple[str, int]] = set()
+        for event in view.events:
+            if isinstance(event, PaintThePicture):
+                card = world.card(event.card_id)
+                painted.add((card.id, event.author_id))
+                notes.append(
+                    Note(
+                        event.author_id,
+                        card_face(
+                            card,
+                            "🖌 <b>Your location was flipped.</b> Paint the picture for the "
+                            "table: what it looks like, what is at stake, and the reward to "
+                            "be found. Let Danger and Reward set the intensity.",
+                        ),
+                    )
+                )
+            elif isinstance(event, SceneBriefing):
+                card = world.card(event.card_id)
+                for arbiter in sorted(event.arbiters):
+                    if (card.id, arbiter) in painted:
+                        continue
+                    notes.append(
+                        Note(
+                            arbiter,
+                            card_face(
+                                card,
+                                "⚖️ <b>You arbitrate this scene.</b> The whole card, for you only:",
+                            ),
+                        )
+                    )
+        return notes
+
+
+def place_plain(card: CardView) -> str:
+    if card.face_visible and card.title is not None:
+        return f"{card.title} · {back_text(card)}"
+    return f"{card.id} · {back_text(card)}"
+
+
+# -- private: lines and veils --------------------------------------------------------------
+
+
+class SafetyRenderer:
+    kind = SAFETY_PANEL
+
+    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+        safety = campaign_of(view.table).safety
+        kind = SafetyKind(view.state.get("kind", "line"))
+        lines = [
+            "🚧 <b>Lines and veils</b> — anonymous: the group sees the topic, never who wrote it.",
+            "Lines: " + ("; ".join(esc(x) for x in safety.lines) or "none yet"),
+            "Veils: " + ("; ".join(esc(x) for x in safety.veils) or "none yet"),
+            "",
+            "A <b>line</b> never comes up in the story; a <b>veil</b> may happen, off screen.",
+            f"<b>Reply to this message</b> with a topic to add it as a <b>{kind.value}</b>.",
+        ]
+        rows = [
+            [
+                button(view, ("✅ " if kind is SafetyKind.LINE else "") + "Line", "kind", "line"),
+                button(view, ("✅ " if kind is SafetyKind.VEIL else "") + "Veil", "kind", "veil"),
+            ],
+            safety_row(view.campaign.id),
+        ]
+        return "\n".join(lines), keyboard(rows)
+
+    def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
+        notes: list[FollowUp] = []
+        for event in view.events:
+            if isinstance(event, SafetyEntryAdded):
+                what = "line" if event.kind is SafetyKind.LINE else "veil"
+                notes.append(
+                    Note(
+                        view.campaign.chat_tg_id,
+                        f"🚧 A new {what} for this table: <b>{esc(event.text)}</b>",
+                    )
+                )
+        return notes
+
+
+# -- /status and /map captions ---------------------------------------------------------------
+
+
+def glance_text(table: Table) -> str:
+    """The NSU campaign at a glance (public facts only)."""
+    campaign: NsuCampaign = campaign_of(table)
+    lines = ["🪨 <b>No Stone Unturned</b>"]
+    world = campaign.current_world()
+    if not campaign.began:
+        lines.append("Worldbuilding hasn't begun: once everyone has joined, the host taps /begin.")
+    elif campaign.setup is not None:
+        lines.append(f"🌍 Worldbuilding: {esc(describe_step(campaign.setup.step))}.")
+    else:
+        lines.append(f"Phase: {campaign.phase.value}.")
+    if world is not None and world.resources:
+        lines.append(
+            "📦 " + ", ".join(f"{esc(r.name)} ({LEVEL_NAMES[r.level]})" for r in world.resources)
+        )
+    if world is not None and world.grid is not None:
+        here = (
+            "home"
+            if world.current is None
+            else place_text(visible_card(world.card(world.current), None))
+        )
+        flipped = sum(1 for c in world.cards if c.revealed)
+        lines.append(f"📍 At {here} · {flipped} of {len(world.cards)} locations flipped.")
+    for seat in table.seats.values():
+        character = character_of(seat)
+        who = (
+            f"{esc(character.name)} ({esc(seat.name)})"
+            if character
+            else f"{esc(seat.name)}: making a character"
+        )
+        lines.append(f"• {who}")
+    safety = campaign.safety
+    if safety.lines or safety.veils:
+        lines.append(
+            "🚧 Lines: "
+            + ("; ".join(esc(x) for x in safety.lines) or "none")
+            + " · Veils: "
+            + ("; ".join(esc(x) for x in safety.veils) or "none")
+        )
+    lines.append("🛑 /xcard, ✊ /knock and 🚧 /lines are always there.")
+    return "\n".join(lines)
+
+
+RENDERERS = [
+    SetupRenderer(),
+    CardsRenderer(),
+    CharacterRenderer(),
+    AdventureRenderer(),
+    SafetyRenderer(),
+]
