@@ -15,7 +15,7 @@ from telegram import (
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, TypeHandler
 
-from core.errors import AlreadyHandled
+from core.errors import AlreadyHandled, TryAgain
 from core.rules.errors import StonetableError
 from core.store.repo import current_update
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
@@ -103,7 +103,9 @@ async def on_error(update: object, context: StonetableContext) -> None:
         return
     if isinstance(error, BadRequest) and "not modified" in error.message.lower():
         return
-    if not isinstance(error, StonetableError):
+    if isinstance(error, TryAgain):
+        log.warning("A shared service was unavailable: %s", error.__cause__ or error)
+    elif not isinstance(error, StonetableError):
         log.error("Update %r failed", update, exc_info=error)
     if not isinstance(update, Update) or error is None:
         return

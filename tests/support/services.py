@@ -92,9 +92,26 @@ class PostgresServer:
     port: int
     directory: Path
     bin_dir: Path
+    options: str = ""
 
     def url(self, database: str = "postgres") -> str:
         return f"postgres://stonetable@127.0.0.1:{self.port}/{database}"
+
+    def _pg_ctl(self, *args: str) -> None:
+        subprocess.run(
+            _as_postgres([str(self.bin_dir / "pg_ctl"), "-D", str(self.directory / "data"), *args]),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def stop(self) -> None:
+        """Stop the server at once, as a crash would."""
+        self._pg_ctl("-m", "immediate", "-w", "stop")
+
+    def start(self) -> None:
+        """Start it again on the same port and data."""
+        self._pg_ctl("-o", self.options, "-w", "-l", str(self.directory / "log"), "start")
 
 
 def _pg_bin() -> Path | None:
@@ -110,7 +127,9 @@ def _as_postgres(cmd: list[str]) -> list[str]:
 
 
 @contextmanager
-def running_postgres() -> Iterator[PostgresServer]:
+def running_postgres(*, durable: bool = False) -> Iterator[PostgresServer]:
+    """A throwaway PostgreSQL; ``durable`` keeps fsync and synchronous commits on
+    (for crash tests: otherwise an immediate stop may lose committed work)."""
     bin_dir = _pg_bin()
     if bin_dir is None:
         unavailable("PostgreSQL (initdb) is not installed")
@@ -139,9 +158,9 @@ def running_postgres() -> Iterator[PostgresServer]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    speed = "" if durable else "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
     options = (
-        f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off "
-        "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 {speed}-c max_connections=200"
     )
     subprocess.run(
         _as_postgres(
@@ -161,7 +180,7 @@ def running_postgres() -> Iterator[PostgresServer]:
         stdout=subprocess.DEVNULL,
     )
     try:
-        yield PostgresServer(port, directory, bin_dir)
+        yield PostgresServer(port, directory, bin_dir, options)
     finally:
         subprocess.run(
             _as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
