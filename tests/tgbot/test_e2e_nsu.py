@@ -305,3 +305,15 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     )
     assert "flipped" in glance["text"]
     assert board > 0
+
+
+async def test_sheet_opens_the_campaign_in_the_mini_app(stack: Stack) -> None:
+    before = await say(stack, ALICE, "/sheet")
+    chat_link = buttons(before)[0]["url"]
+    await say(stack, ALICE, "/newgame nsu")
+    token = (await campaigns(stack).require_current(GROUP)).app_token
+    in_group = await say(stack, ALICE, "/sheet")
+    link = buttons(in_group)[0]["url"]
+    assert link.startswith("https://t.me/") and f"startapp={token}" in link and link != chat_link
+    in_private = await say(stack, ALICE, "/sheet", chat=ALICE)
+    assert buttons(in_private)[0]["web_app"]["url"].endswith(f"?startapp={token}")

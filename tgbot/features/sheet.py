@@ -37,10 +37,22 @@ def sheet_button(
     return InlineKeyboardMarkup([[button]])
 
 
+async def app_token_for(update: Update, context: StonetableContext) -> str:
+    """The campaign the Mini App should open on: the group's live game, else the
+    player's latest game (in private), else the chat's own page."""
+    chat, player = actor(update)
+    campaigns = context.deps.campaigns
+    if chat.kind == ChatType.PRIVATE:
+        mine = await campaigns.campaigns_of(player)
+        return mine[0].app_token if mine else ""
+    live = await campaigns.current(chat.tg_id)
+    return live.app_token if live is not None else await context.deps.play.chat_app_token(chat)
+
+
 async def markup_for(update: Update, context: StonetableContext) -> InlineKeyboardMarkup | None:
     chat, _ = actor(update)
     deps = context.deps
-    token = "" if chat.kind == ChatType.PRIVATE else await deps.play.chat_app_token(chat)
+    token = await app_token_for(update, context)
     return sheet_button(
         chat_type=chat.kind,
         webapp_url=deps.webapp_url,
