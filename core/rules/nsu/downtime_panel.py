@@ -29,7 +29,15 @@ from typing import Any
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import downtime as dt
-from core.rules.nsu.action_roll import ActionKind, Participant, Phase, RollState, Winner, start_roll
+from core.rules.nsu.action_roll import (
+    ActionKind,
+    Participant,
+    Phase,
+    RollState,
+    Winner,
+    start_roll,
+)
+from core.rules.nsu.action_roll import Event as RollEvent
 from core.rules.nsu.campaign import Phase as CampaignPhase
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.codec import to_plain
@@ -212,7 +220,8 @@ class NsuDowntimePanel:
         downtime = current_downtime(table)
         before = downtime
         downtime, events = _act(panel, downtime, actor, action, argument, rng, settings_of(table))
-        panel["log"] = (panel["log"] + [logged(e) for e in events])[-LOG_LENGTH:]
+        kept = [logged(e) for e in events if not isinstance(e, RollEvent)]
+        panel["log"] = (panel["log"] + kept)[-LOG_LENGTH:]
         now = downtime.sheet_map()
         roll = scout_roll(panel)
         if roll is not None:
