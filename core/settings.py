@@ -41,6 +41,7 @@ class Settings:
     lock_lease_seconds: float = 30.0
     lock_wait_seconds: float = 5.0
     log_level: str = "INFO"
+    migrate_on_start: bool = True
 
     @property
     def sandbox(self) -> bool:
@@ -122,6 +123,9 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
             raise SettingsError("WEBHOOK_SECRET is required when WEBHOOK_URL is set")
     if webhook_secret is not None and not _SECRET.match(webhook_secret):
         raise SettingsError("WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+    migrate = (get("MIGRATE_ON_START") or "true").lower()
+    if migrate not in ("true", "false", "1", "0", "yes", "no"):
+        raise SettingsError(f"MIGRATE_ON_START must be true or false, got {migrate!r}")
     log_level = (get("LOG_LEVEL") or "INFO").upper()
     if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {log_level!r}")
@@ -138,6 +142,7 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
         port=port,
         initdata_max_age=_int("INITDATA_MAX_AGE", get("INITDATA_MAX_AGE") or "86400", 60, 604800),
         log_level=log_level,
+        migrate_on_start=migrate in ("true", "1", "yes"),
     )
 
 

@@ -97,7 +97,7 @@ class Runtime:
 
     async def start(self) -> None:
         settings = self.settings
-        await open_database(settings.database_url)
+        await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
         self.locks = build_locks(settings)
         play = Play(self.rng, self.locks, self.clock)
         self.events = build_events(settings)
