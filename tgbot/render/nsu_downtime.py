@@ -32,10 +32,12 @@ from core.rules.nsu.downtime_panel import (
     PROJECT,
     RECONNECT,
     RECOVER,
+    REWARD,
     SCOUT_PICK,
     SEEK,
     looks,
     plan_targets,
+    reward_card,
     scout_roll,
     scout_targets,
 )
@@ -47,6 +49,7 @@ from tgbot.render.nsu_play import player_name, roll_lines, roll_step_buttons
 from tgbot.render.text import esc
 
 LOOK_VERB = "scout_look"
+LEVEL_NAMES = {0: "a scarcity", 1: "neutral", 2: "an abundance"}
 COMPLICATION_NAMES = {
     Complication.AREA_RECOVERS: "Area in recovery",
     Complication.PROBLEM_INTENSIFIES: "Problem intensifies",
@@ -67,6 +70,8 @@ PROMPT_HINTS = {
     "<code>2 1 New friend</code> to forge a new one",
     PROJECT: "reply <code>1 mind #1</code> to work on project 1, or "
     "<code>1 mind 6 Learn carpentry</code> to start a 6-step project",
+    REWARD: "reply with the resource the reward helps (a new name makes a new abundance, "
+    "R3 and R4 only)",
 }
 
 
@@ -291,6 +296,14 @@ def event_text(entry: dict[str, Any], table: Table, state: DowntimeState | None)
         return f"A project moves to {entry['filled']}/{entry['segments']}."
     if kind == "ProjectCompleted":
         return "A project is complete!"
+    if kind == "TimeSpent":
+        return f"More time passes: +{entry['actions_each']} action each, more complications."
+    if kind == "RewardBroughtHome":
+        extra = " (a long-term project can unlock more)" if entry["needs_project"] else ""
+        return f"The reward comes home for {esc(entry['resource'])}{extra}."
+    if kind == "ResourceMoved":
+        level = LEVEL_NAMES.get(entry["after"], "changed")
+        return f"At home, {esc(entry['name'])} is now {level}."
     if kind == "ClockMoved":
         return f"A Collateral Clock moves {entry['before']} → {entry['after']}."
     if kind == "DowntimeEnded":
@@ -430,7 +443,7 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
         rows.append([InlineKeyboardButton(f"🔭 {who}: see it in private", callback_data=data)])
     if prompts:
         rows.append([_b(view, "✖️ Drop my choice", "drop")])
-    for roll_ in state.complications[-1:]:
+    for roll_ in state.complications[:1]:
         card = roll_.card_id
         index = str(world.cards.index(world.card(card)))
         rows.append(
@@ -439,6 +452,10 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
                 _b(view, f"🕰 −1 {_plain_card(world, card)}", "untick", index),
             ]
         )
+        extra = [_b(view, "⏳ More time (another action each)", "more_time", index)]
+        if reward_card(state) is not None and DowntimeKind.BRING_REWARD_HOME in can:
+            extra.append(_b(view, "🎁 Bring the reward home", REWARD))
+        rows.append(extra)
     if DowntimeKind.END_DOWNTIME in can and scout_roll(panel) is None:
         rows.append([_b(view, "🏁 End downtime", "end")])
     return rows

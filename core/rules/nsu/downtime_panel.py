@@ -63,7 +63,7 @@ RECOVER, SEEK, SCOUT_PICK, PLAN_PICK, PLAN_TEXT = (
     "plan_pick",
     "plan_text",
 )
-RECONNECT, PROJECT = "reconnect", "project"
+RECONNECT, PROJECT, REWARD = "reconnect", "project", "reward"
 
 # What each button starts, and the downtime kind it needs.
 PROMPT_KINDS = {
@@ -73,6 +73,7 @@ PROMPT_KINDS = {
     PLAN_PICK: DowntimeKind.PROPOSE_PLAN,
     RECONNECT: DowntimeKind.RECONNECT,
     PROJECT: DowntimeKind.WORK_ON_PROJECT,
+    REWARD: DowntimeKind.BRING_REWARD_HOME,
 }
 
 
@@ -193,6 +194,15 @@ def scout_targets(world: World, scout: int) -> tuple[int, ...]:
     )
 
 
+def reward_card(state: DowntimeState) -> str | None:
+    """The location just left, if its reward is still out there."""
+    for roll in state.complications[:1]:
+        card = state.world.card(roll.card_id)
+        if card.revealed and card.reward is not None and not card.reward_claimed:
+            return card.id
+    return None
+
+
 def plan_targets(world: World) -> tuple[int, ...]:
     """Indices of the revealed cards with collateral to address."""
     return tuple(i for i, c in enumerate(world.cards) if c.revealed and c.clock.ticks > 0)
@@ -279,6 +289,8 @@ def _act(
             raise NotAllowedNow("No face-down card is near enough to scout.")
         if action == PLAN_PICK and not plan_targets(world):
             raise NotAllowedNow("No location you've been to has collateral to address.")
+        if action == REWARD and reward_card(state) is None:
+            raise NotAllowedNow("There's no reward waiting to be brought home.")
         prompts[str(actor)] = {"kind": action, "helper": None}
         return state, ()
     if action == "drop":
@@ -343,6 +355,8 @@ def _act(
     if action == "train":
         skills = tuple(range(len(state.sheet(actor).skills)))
         return _apply(state, actor, dt.TrainSkills(_aspect(argument), skills), rng)
+    if action == "more_time":
+        return _apply(state, actor, dt.SpendMoreTime((_card_by_index(world, argument),)), rng)
     if action in ("tick", "untick"):
         card = _card_by_index(world, argument)
         move = dt.TickCollateral(card) if action == "tick" else dt.UntickCollateral(card)
@@ -514,11 +528,21 @@ def _introspection_text(
     raise Malformed("While introspecting, reply “swap 1 3” or “replace 2 Calm”.")
 
 
+def _reward_text(
+    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    card = reward_card(state)
+    if card is None:
+        raise NotAllowedNow("There's no reward waiting to be brought home.")
+    return _apply(state, actor, dt.BringRewardHome(card, text), rng)
+
+
 _TEXT_PROMPTS = {
     RECOVER: _recover_text,
     PLAN_TEXT: _plan_text,
     RECONNECT: _reconnect_text,
     PROJECT: _project_text,
+    REWARD: _reward_text,
 }
 
 DOWNTIME_RULES = NsuDowntimePanel()

@@ -188,3 +188,16 @@ def test_introspection_train_and_unknown_steps() -> None:
     assert all("mind" in {a.value for a in s.marked} for s in d.sheet(BEN).skills)
     with pytest.raises(Malformed):
         d.do(BEN, "fly")
+
+
+def test_more_time_and_the_reward_of_the_place_left() -> None:
+    d = Driver(fresh(), [4, 6])
+    d.do(CY, "more_time", "0")
+    downtime = d.campaign.downtime
+    assert downtime.budget(ANA).actions_left == 2 and len(downtime.complications) == 2
+    d.do(BEN, "reward")
+    d.do(BEN, "text", "seeds")
+    w = d.campaign.world
+    assert w.card("a").reward_claimed and w.resource("seeds").level.name == "NEUTRAL"
+    with pytest.raises(NotAllowedNow):
+        d.do(CY, "reward")
