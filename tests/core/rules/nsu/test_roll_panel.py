@@ -7,8 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.nsu.action_roll import Phase, TargetKind, Winner
 from core.rules.nsu.play_table import character_of
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel, read_detail
@@ -235,3 +237,38 @@ def test_a_scene_grant_takes_any_reply_as_a_scene_detail_and_scene_replies_prefe
     assert d.panel.roll.added[1].grant == 0 and d.sheet(ANA).details[0].name == "Sure-footed"
     w = world_from_dict(d.table.state["world"])
     assert w.card("a").scene_details == ("Stepping stones",)
+
+
+# -- fuzz: any press or reply is applied or refused with a rules error -------------------
+
+STEPS: list[tuple[int, str, str]] = [
+    (CY, "choose_aspect", "body"),
+    (CY, "choose_risk", "world"),
+    (ANA, "choose_mood", "1"),
+    (ANA, "set_aspect_edge", ""),
+    (ANA, "roll", ""),
+    (ANA, "take_helper_die", "none"),
+]
+ACTIONS = ["text", "skip", "tick", "untick", "help", "keep_die", "choose_mood", "roll", "cancel"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    depth=st.integers(0, len(STEPS)),
+    actor=st.sampled_from([ANA, BEN, CY, 99]),
+    action=st.sampled_from(ACTIONS) | st.text(max_size=12),
+    argument=st.text(max_size=40),
+)
+def test_any_press_is_applied_or_refused_cleanly(
+    depth: int, actor: int, action: str, argument: str
+) -> None:
+    d = Driver(fresh(), ANA, "I try", [3, 5, 4, 4, 4, 4])
+    for who, name, arg in STEPS[:depth]:
+        d.do(who, name, arg)
+    before = json.dumps(d.state, sort_keys=True)
+    try:
+        out = ROLL_RULES.act(d.table, d.state, actor, action, argument, d.rng)
+    except StonetableError:
+        assert json.dumps(d.state, sort_keys=True) == before
+        return
+    RollPanel.from_dict(json.loads(json.dumps(out.state)))
