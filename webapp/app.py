@@ -13,7 +13,10 @@ import jinja2
 from aiohttp import web
 
 from webapp import views
+from webapp.campaign_log import setup_log_routes
 from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
+from webapp.live import setup_live
+from webapp.nsu_map import setup_nsu_routes
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -70,6 +73,9 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app.router.add_get("/api/me", views.api_me)
     app.router.add_get("/api/c/{token}", views.api_campaign)
     app.router.add_post("/api/c/{token}/edit", views.api_edit)
+    setup_live(app)
+    setup_nsu_routes(app)
+    setup_log_routes(app)
     app.router.add_get("/healthz", views.healthz)
     app.router.add_static("/static", HERE / "static", append_version=True, name="static")
     if webhook is not None:

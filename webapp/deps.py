@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
 from core.campaigns import Campaigns
+from core.pictures import CardPictures
 from core.play import Play
 from webapp.sheets import SheetPage
 
@@ -26,6 +27,7 @@ class WebDeps:
     initdata_max_age: int
     clock: Callable[[], float]
     telegram_script: str = TELEGRAM_SCRIPT
+    pictures: CardPictures = field(default_factory=CardPictures)
 
 
 @dataclass(frozen=True)

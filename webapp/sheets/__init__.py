@@ -17,7 +17,7 @@ from core.campaigns import CampaignView
 from core.rules.table import Table
 
 SHEET_MODULES: tuple[str, ...] = (
-    # "webapp.sheets.nsu",
+    "webapp.sheets.nsu",
     "webapp.sheets.threat",
     "webapp.sheets.cortex",
     "webapp.sheets.d20",

@@ -67,6 +67,7 @@
       main.dataset.url = url;
       updateBackButton();
       document.dispatchEvent(new CustomEvent("stonetable:page", { detail: { url: url } }));
+      afterLoad();
     }).catch(function () {
       main.innerHTML = '<section class="card problem"><h1>No connection</h1>' +
         "<p>Check your connection and open the app again.</p></section>";
@@ -81,6 +82,11 @@
   function formPayload(form) {
     var payload = {};
     new FormData(form).forEach(function (value, key) {
+      if (key.slice(-2) === "[]") {  // name="skills[]": a list, in form order
+        key = key.slice(0, -2);
+        (payload[key] = payload[key] || []).push(value);
+        return;
+      }
       var input = form.elements[key];
       var numeric = input && input.type === "number";
       payload[key] = numeric && value !== "" ? Number(value) : value;
@@ -97,8 +103,8 @@
     }).then(function (response) {
       return response.json().then(function (body) {
         if (!response.ok) throw new Error(body.error || "That didn't work.");
-        haptic("success");
-        return load("/app/c/" + encodeURIComponent(token), false);
+        haptic(action.indexOf("roll") >= 0 ? "heavy" : "success");
+        return load(main.dataset.url || "/app/c/" + encodeURIComponent(token), false);
       });
     }).catch(function (error) {
       haptic("error");
@@ -141,6 +147,91 @@
       updateBackButton();
     });
   }
+
+  // Live updates: a text/event-stream read with fetch, so initData stays in a header.
+  var live = null;
+
+  function refresh() {
+    var busy = main.querySelector("[data-live=off]") ||
+      (document.activeElement && main.contains(document.activeElement) &&
+       document.activeElement.matches("input, textarea, select"));
+    if (busy) { main.dataset.stale = "1"; return; }
+    haptic("soft");
+    load(main.dataset.url, false);
+  }
+
+  function listen(token) {
+    if (live && live.token === token) return;
+    if (live) live.abort.abort();
+    if (!token || !window.AbortController || !window.ReadableStream) { live = null; return; }
+    var state = { token: token, abort: new AbortController() };
+    live = state;
+    request("/api/c/" + encodeURIComponent(token) + "/events", { signal: state.abort.signal })
+      .then(function (response) {
+        if (!response.ok || !response.body) { state.done = true; return; }
+        var reader = response.body.getReader();
+        var decoder = new TextDecoder();
+        var buffer = "";
+        function pump() {
+          return reader.read().then(function (chunk) {
+            if (chunk.done) return;
+            buffer += decoder.decode(chunk.value, { stream: true });
+            var blocks = buffer.split("\n\n");
+            buffer = blocks.pop();
+            blocks.forEach(function (block) {
+              if (/^event: changed$/m.test(block)) refresh();
+              if (/^event: ready$/m.test(block)) main.dataset.live = "on";
+            });
+            return pump();
+          });
+        }
+        return pump();
+      })
+      .catch(function () { /* dropped: retry below */ })
+      .then(function () {
+        if (live !== state || state.abort.signal.aborted) return;
+        live = null;
+        main.dataset.live = "off";
+        if (!state.done) setTimeout(function () { listen(token); }, 2000);
+      });
+  }
+
+  function mainButton() {
+    if (!tg || !tg.MainButton) return;
+    var form = main.querySelector("form[data-main-button]");
+    tg.MainButton.offClick && tg.MainButton.offClick(mainButton.click);
+    if (!form) { tg.MainButton.hide(); return; }
+    mainButton.click = function () { form.requestSubmit(); };
+    tg.MainButton.setText(form.dataset.mainButton);
+    tg.MainButton.onClick(mainButton.click);
+    tg.MainButton.show();
+  }
+
+  function afterLoad() {
+    listen(campaignToken());
+    mainButton();
+    main.querySelectorAll("img[data-src]").forEach(function (img) {
+      request(img.dataset.src).then(function (r) { return r.ok ? r.blob() : null; })
+        .then(function (blob) { if (blob) img.src = URL.createObjectURL(blob); });
+    });
+    var canvases = main.querySelectorAll("canvas[data-draw]");
+    if (!canvases.length) return;
+    var ready = function () { canvases.forEach(function (c) { window.Stonetable.draw(c); }); };
+    if (window.Stonetable.draw) { ready(); return; }
+    var script = document.createElement("script");
+    script.src = "/static/draw.js";
+    script.onload = ready;
+    document.head.appendChild(script);
+  }
+
+  main.addEventListener("focusout", function () {
+    setTimeout(function () {
+      if (main.dataset.stale && !main.contains(document.activeElement)) {
+        delete main.dataset.stale;
+        refresh();
+      }
+    }, 300);
+  });
 
   window.Stonetable = { load: load, edit: sendEdit, request: request, toast: toast };
   load("/app/home?startapp=" + encodeURIComponent(startParam));

@@ -1,0 +1,81 @@
+"""The campaign log page and JSON: rolls and details in order, filterable by character."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from core.campaigns import CampaignView
+from core.rules.errors import NotAllowedNow, StonetableError
+from core.store.models import LogEntry
+from webapp.auth import InitDataInvalid
+from webapp.deps import DEPS
+from webapp.views import _dumps, _player, authenticate
+
+
+def log_context(
+    view: CampaignView, entries: tuple[LogEntry, ...], who: int | None
+) -> dict[str, Any]:
+    """Entries (optionally only those about one player) and the filter's choices."""
+    shown = [e for e in entries if who is None or who in (e.player_ids or [])]
+    return {
+        "who": who,
+        "people": [{"id": m.player_id, "name": m.name} for m in view.members],
+        "entries": [
+            {
+                "kind": e.kind,
+                "text": e.text,
+                "players": list(e.player_ids or []),
+                "at": e.created_at.isoformat(),
+                "time": e.created_at.strftime("%d %b %H:%M"),
+            }
+            for e in shown
+        ],
+    }
+
+
+def _who(request: web.Request) -> int | None:
+    raw = request.query.get("who", "")
+    return int(raw) if raw.isdigit() and len(raw) < 20 else None
+
+
+async def _load(request: web.Request) -> dict[str, Any]:
+    deps = request.app[DEPS]
+    viewer = _player(authenticate(request))
+    view, entries = await deps.campaigns.log_for_viewer(request.match_info["token"], viewer)
+    return {"view": view, "token": view.app_token, "log": log_context(view, entries, _who(request))}
+
+
+async def log_page(request: web.Request) -> web.Response:
+    try:
+        context = await _load(request)
+    except InitDataInvalid:
+        return aiohttp_jinja2.render_template("unauthorized.html", request, {}, status=401)
+    except NotAllowedNow as error:
+        return aiohttp_jinja2.render_template(
+            "problem.html", request, {"message": error.message}, status=403
+        )
+    except StonetableError as error:
+        return aiohttp_jinja2.render_template(
+            "problem.html", request, {"message": error.message}, status=503
+        )
+    return aiohttp_jinja2.render_template("log.html", request, context)
+
+
+async def api_log(request: web.Request) -> web.Response:
+    try:
+        context = await _load(request)
+    except InitDataInvalid:
+        return web.json_response({"error": "unauthorized"}, status=401)
+    except NotAllowedNow as error:
+        return web.json_response({"error": error.message}, status=403)
+    except StonetableError as error:
+        return web.json_response({"error": error.message}, status=503)
+    return web.json_response(context["log"], dumps=_dumps)
+
+
+def setup_log_routes(app: web.Application) -> None:
+    app.router.add_get("/app/c/{token}/log", log_page)
+    app.router.add_get("/api/c/{token}/log", api_log)

@@ -1,0 +1,325 @@
+"""The NSU map, card details and card authoring pages, and card pictures.
+
+Secrecy: every card goes through :func:`visible_map` / :func:`visible_card` for
+the viewer of this request; a face the viewer may not see is never put in a
+context, so neither the HTML nor the JSON can hold it. Pictures are served
+only to viewers who may see that face, and accepted only from the card's author.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from core.campaigns import CampaignView
+from core.pictures import MAX_PICTURE_BYTES, BadPicture, check_picture, face_key
+from core.rules.errors import Malformed, NotAllowedNow, StonetableError
+from core.rules.nsu.campaign import NsuCampaign, campaign_of, character_of
+from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, SetupStep, describe_step
+from core.rules.nsu.world import (
+    CardView,
+    LocationCard,
+    World,
+    arbiters,
+    can_see_face,
+    on_screen,
+    visible_card,
+    visible_map,
+)
+from core.rules.table import Table
+from webapp.auth import InitDataInvalid
+from webapp.deps import DEPS
+from webapp.sheets.nsu import ACTIONS, clock_slices
+from webapp.views import _dumps, _player, authenticate
+
+NSU = "nsu"
+
+
+def _key(view: CampaignView, card: LocationCard) -> str:
+    return face_key(view.id, card.author_id, card.title, card.description)
+
+
+def _name_of(table: Table, player_id: int) -> str:
+    seat = table.seat(player_id)
+    if seat is None:
+        return "someone"
+    character = character_of(seat)
+    return character.name if character is not None else seat.name
+
+
+def card_view(
+    view: CampaignView,
+    world: World,
+    card: CardView,
+    viewer_id: int,
+    pictures: frozenset[str],
+    *,
+    detail: bool = False,
+) -> dict[str, Any]:
+    """What the viewer may see of one card, as plain data."""
+    out: dict[str, Any] = {
+        "id": card.id,
+        "danger": None if card.danger is None else card.danger.label,
+        "reward": None if card.reward is None else card.reward.label,
+        "revealed": card.revealed,
+        "face_visible": card.face_visible,
+        "current": world.current == card.id,
+    }
+    if detail:
+        out["danger_guide"] = None if card.danger is None else card.danger.guide
+        out["reward_guide"] = None if card.reward is None else card.reward.guide
+    if not card.face_visible:
+        return out
+    full = world.card(card.id)
+    out.update(
+        title=card.title,
+        mine=card.author_id == viewer_id,
+        clock_ticks=card.clock_ticks,
+        clock=clock_slices(card.clock_ticks or 0),
+        picture=_key(view, full) in pictures,
+    )
+    if detail:
+        out.update(
+            description=card.description,
+            collateral_target=card.collateral_target,
+            danger_type=card.danger_type,
+            treasure_type=card.treasure_type,
+            scene_details=list(card.scene_details or ()),
+        )
+    return out
+
+
+def map_context(
+    view: CampaignView, table: Table, viewer_id: int, pictures: frozenset[str]
+) -> dict[str, Any]:
+    """The map for one viewer: backs for everyone, faces only where the rules allow."""
+    campaign = campaign_of(table)
+    world = campaign.current_world()
+    if world is None or world.grid is None:
+        return {"dealt": False, "status": _setup_status(campaign)}
+    seen = visible_map(world, viewer_id)
+    rows = [
+        [
+            None if cell is None else card_view(view, world, cell, viewer_id, pictures)
+            for cell in row
+        ]
+        for row in seen.rows
+    ]
+    together = not world.groups
+    return {
+        "dealt": True,
+        "rows": rows,
+        "columns": len(rows[0]) if rows else 0,
+        "home": None if seen.home is None else list(seen.home),
+        "at_home": seen.current is None,
+        "current": seen.current,
+        "current_title": next(
+            (c["title"] for row in rows for c in row if c and c["current"] and c.get("title")),
+            seen.current,
+        ),
+        "together": together,
+        "on_screen": sorted(_name_of(table, p) for p in on_screen(world) if p in table.seats),
+        "arbiters": []
+        if together
+        else sorted(_name_of(table, p) for p in arbiters(world) if p in table.seats),
+        "actions": ACTIONS,
+    }
+
+
+def _setup_status(campaign: NsuCampaign) -> str:
+    if campaign.setup is None:
+        return "Worldbuilding hasn't begun yet."
+    if campaign.setup.step in (SetupStep.MAP, SetupStep.DANGER_AND_REWARD):
+        return "The cards are being dealt."
+    return f"The table is busy with {describe_step(campaign.setup.step)}."
+
+
+def card_context(
+    view: CampaignView, table: Table, viewer_id: int, card_id: str, pictures: frozenset[str]
+) -> dict[str, Any]:
+    """One card for the detail page.
+
+    Raises:
+        Malformed: no such card.
+    """
+    world = campaign_of(table).current_world()
+    if world is None:
+        raise Malformed("There is no such location card.")
+    card = world.card(card_id)
+    return {
+        "card": card_view(
+            view, world, visible_card(card, viewer_id), viewer_id, pictures, detail=True
+        ),
+        "actions": ACTIONS,
+    }
+
+
+def cards_context(
+    view: CampaignView, table: Table, viewer_id: int, pictures: frozenset[str]
+) -> dict[str, Any]:
+    """The viewer's own cards (theirs to read in full) and the authoring form when allowed."""
+    campaign = campaign_of(table)
+    world = campaign.current_world()
+    mine = [] if world is None else [c for c in world.cards if c.author_id == viewer_id]
+    setup = campaign.setup
+    can_author = (
+        setup is not None
+        and setup.step is SetupStep.LOCATIONS
+        and viewer_id in setup.players
+        and len(mine) < LOCATIONS_PER_PLAYER
+    )
+    return {
+        "cards": [
+            {
+                "id": c.id,
+                "title": c.title,
+                "description": c.description,
+                "collateral_target": c.collateral_target,
+                "danger_type": c.danger_type,
+                "treasure_type": c.treasure_type,
+                "back": c.back,
+                "revealed": c.revealed,
+                "picture": _key(view, c) in pictures,
+            }
+            for c in mine
+        ],
+        "can_author": can_author,
+        "written": len(mine),
+        "per_player": LOCATIONS_PER_PLAYER,
+        "status": None if world is not None and world.grid is not None else _setup_status(campaign),
+        "actions": ACTIONS,
+    }
+
+
+# --- views --------------------------------------------------------------------
+
+
+async def _load(request: web.Request) -> tuple[CampaignView, Table, int, frozenset[str]]:
+    deps = request.app[DEPS]
+    viewer = _player(authenticate(request))
+    view, table = await deps.campaigns.table_for_viewer(request.match_info["token"], viewer)
+    if view.system.key != NSU:
+        raise Malformed("This game has no map.")
+    return view, table, viewer.tg_id, await deps.pictures.keys(view.id)
+
+
+def _problem(request: web.Request, error: Exception, *, json: bool) -> web.Response:
+    if isinstance(error, InitDataInvalid):
+        status, message = 401, "unauthorized"
+    elif isinstance(error, Malformed):
+        status, message = 404, error.message
+    elif isinstance(error, NotAllowedNow):
+        status, message = 403, error.message
+    else:
+        assert isinstance(error, StonetableError)
+        status, message = 503, error.message
+    if json:
+        return web.json_response({"error": message}, status=status)
+    if status == 401:
+        return aiohttp_jinja2.render_template("unauthorized.html", request, {}, status=401)
+    return aiohttp_jinja2.render_template(
+        "problem.html", request, {"message": message}, status=status
+    )
+
+
+async def map_page(request: web.Request) -> web.Response:
+    try:
+        view, table, viewer, pictures = await _load(request)
+    except (InitDataInvalid, StonetableError) as error:
+        return _problem(request, error, json=False)
+    context = map_context(view, table, viewer, pictures)
+    return aiohttp_jinja2.render_template(
+        "nsu/map.html", request, {"view": view, "token": view.app_token, "map": context}
+    )
+
+
+async def api_map(request: web.Request) -> web.Response:
+    try:
+        view, table, viewer, pictures = await _load(request)
+    except (InitDataInvalid, StonetableError) as error:
+        return _problem(request, error, json=True)
+    context = map_context(view, table, viewer, pictures)
+    context.pop("actions", None)
+    return web.json_response(context, dumps=_dumps)
+
+
+async def card_page(request: web.Request) -> web.Response:
+    try:
+        view, table, viewer, pictures = await _load(request)
+        context = card_context(view, table, viewer, request.match_info["card"][:16], pictures)
+    except (InitDataInvalid, StonetableError) as error:
+        return _problem(request, error, json=False)
+    return aiohttp_jinja2.render_template(
+        "nsu/card.html", request, {"view": view, "token": view.app_token, **context}
+    )
+
+
+async def cards_page(request: web.Request) -> web.Response:
+    try:
+        view, table, viewer, pictures = await _load(request)
+    except (InitDataInvalid, StonetableError) as error:
+        return _problem(request, error, json=False)
+    context = cards_context(view, table, viewer, pictures)
+    return aiohttp_jinja2.render_template(
+        "nsu/cards.html", request, {"view": view, "token": view.app_token, "mine": context}
+    )
+
+
+async def _card_for_picture(request: web.Request) -> tuple[CampaignView, LocationCard, int]:
+    view, table, viewer, _ = await _load(request)
+    world = campaign_of(table).current_world()
+    if world is None:
+        raise Malformed("There is no such location card.")
+    return view, world.card(request.match_info["card"][:16]), viewer
+
+
+async def picture(request: web.Request) -> web.Response:
+    """A card's picture, only for viewers who may see its face."""
+    deps = request.app[DEPS]
+    try:
+        view, card, viewer = await _card_for_picture(request)
+        if not can_see_face(card, viewer):
+            raise Malformed("There is no such picture.")
+        found = await deps.pictures.get(view.id, _key(view, card))
+    except (InitDataInvalid, StonetableError) as error:
+        return _problem(request, error, json=True)
+    if found is None:
+        return web.json_response({"error": "There is no such picture."}, status=404)
+    media_type, data = found
+    return web.Response(
+        body=data,
+        content_type=media_type,
+        headers={"Content-Disposition": "inline", "Cache-Control": "private, no-store"},
+    )
+
+
+async def upload_picture(request: web.Request) -> web.Response:
+    """The author adds or replaces the picture of one of their cards (PNG/JPEG body)."""
+    deps = request.app[DEPS]
+    try:
+        view, card, viewer = await _card_for_picture(request)
+        if card.author_id != viewer:
+            raise NotAllowedNow("Only the card's author can give it a picture.")
+        data = await request.content.read(MAX_PICTURE_BYTES + 1)
+        check_picture(data)
+    except BadPicture as error:
+        return web.json_response({"error": error.message}, status=400)
+    except (InitDataInvalid, StonetableError) as error:
+        return _problem(request, error, json=True)
+    try:
+        await deps.pictures.save(view.id, _key(view, card), viewer, data)
+    except StonetableError as error:
+        return _problem(request, error, json=True)
+    await deps.campaigns.events.publish(view.id)
+    return web.json_response({"ok": True})
+
+
+def setup_nsu_routes(app: web.Application) -> None:
+    app.router.add_get("/app/c/{token}/map", map_page)
+    app.router.add_get("/api/c/{token}/map", api_map)
+    app.router.add_get("/app/c/{token}/map/{card}", card_page)
+    app.router.add_get("/app/c/{token}/cards", cards_page)
+    app.router.add_get("/api/c/{token}/cards/{card}/picture", picture)
+    app.router.add_post("/api/c/{token}/cards/{card}/picture", upload_picture)
