@@ -309,13 +309,15 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
     panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (6)")
     assert f"{BOLD} may look at card 3 (D2 R3) in private" in panel["text"]
+    sent = await stack.api.wait_for_message(BO, timeout=10)  # sent at once, in private
+    assert "The Hollow Tower" in sent["text"] and "secret face" in sent["text"]
     assert "Only the scout" in await refused(stack, CHIDI, panel, f"🔭 {BOLD}: see it in private")
     look = await stack.api.press_button(
         BO, GROUP, panel["message_id"], data_of(panel, f"🔭 {BOLD}: see it in private")
     )
     assert "private chat" in (await look.answered(10))["text"]
-    seen = await stack.api.wait_for_message(BO, timeout=10)
-    assert "The Hollow Tower" in seen["text"] and "secret face" in seen["text"]
+    seen = await stack.api.wait_for_message(BO, timeout=10)  # and again on request
+    assert "The Hollow Tower" in seen["text"]
     assert not any("Hollow Tower" in t for t in await private_texts(stack, CHIDI))
     assert not any("Hollow Tower" in str(m.get("text")) for m in stack.api.messages(GROUP))
 

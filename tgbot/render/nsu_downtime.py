@@ -44,7 +44,7 @@ from core.rules.nsu.downtime_panel import (
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
-from tgbot.panels import button, keyboard
+from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.nsu_play import player_name, roll_lines, roll_step_buttons
 from tgbot.render.text import esc
 
@@ -95,6 +95,14 @@ def _character_name(state: DowntimeState, table: Table, player: int) -> str:
 
 class NsuDowntimeRenderer:
     kind = DOWNTIME_PANEL
+
+    def follow_ups(self, view: PanelView) -> list[FollowUp]:
+        """A successful Scout gets the card's face in their private chat, at once."""
+        notes: list[FollowUp] = []
+        for event in view.events:
+            if isinstance(event, dt.ScoutLooked) and event.player_id in looks(view.state):
+                notes.append(Note(event.player_id, scout_look_text(view, event.player_id)))
+        return notes
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         campaign = campaign_of(view.table)
