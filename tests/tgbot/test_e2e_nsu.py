@@ -210,9 +210,13 @@ def assert_no_faces(stack: Stack, hidden: Callable[[int, int], bool]) -> None:
                         assert value not in texts(stack, other), (value, other)
 
 
-async def make_character(stack: Stack, pid: int) -> None:
+async def make_character(stack: Stack, pid: int, board: int | None = None) -> None:
     mark = stack.api.mark()
-    await stack.api.send_text(pid, GROUP, "/character")
+    if board is None:
+        await stack.api.send_text(pid, GROUP, "/character")
+    else:
+        answer = await press_only(stack, pid, GROUP, board, "My character")
+        assert "private" in answer["text"]
     panel = (await private_panel(stack, pid, mark))["message_id"]
     await reply(stack, pid, pid, panel, f"Wren <{pid}>")
     await reply(stack, pid, pid, panel, "they/them")
@@ -234,7 +238,7 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     assert_no_faces(stack, lambda pid, n: True)
 
     for pid in PLAYERS:
-        await make_character(stack, pid)
+        await make_character(stack, pid, board if pid == CHIDI else None)
 
     # The adventure: head to the first reachable card; it flips.
     panel = await say(stack, ALICE, "/adventure")

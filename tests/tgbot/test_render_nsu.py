@@ -189,6 +189,23 @@ def test_character_panel_steps_render() -> None:
         assert "Rumours are about the two locations" in texts[-1]
         h.act(panel, BOB, "finish")
         assert "<Wren> & co is ready" in render(h, panel, chat=BOB)
+        follow = RENDER["nsu.character"].follow_ups(view(h, panel, BOB))  # type: ignore[attr-defined]
+        assert follow == []  # opened without a board to redraw
+        again = Harness()
+        finished = again.open("nsu.character", ALICE, "7")
+        for action, argument in [
+            ("text", "Moss"),
+            ("text", "he"),
+            ("text", "Mossy"),
+            ("text", "A, B, C"),
+            ("aspects", "0"),
+            ("text", "x, y, z"),
+            ("text", "Run, Hide, Sing"),
+            ("finish", ""),
+        ]:
+            again.act(finished, ALICE, action, argument)
+        follow = RENDER["nsu.character"].follow_ups(view(again, finished, ALICE))  # type: ignore[attr-defined]
+        assert follow == [Refresh(7)]
     finally:
         NAMES[BOB] = "Bob"
 

@@ -232,7 +232,7 @@ async def press(update: Update, context: StonetableContext) -> None:
         await open_private(context, player, campaign, CARDS_PANEL, extra)
         answer = "" if in_private else SENT_PRIVATELY
     elif data.verb == "nsu_char":
-        await open_private(context, player, campaign, CHARACTER_PANEL)
+        await open_private(context, player, campaign, CHARACTER_PANEL, extra)
         answer = "" if in_private else SENT_PRIVATELY
     elif data.verb == "nsu_adv":
         group = ChatRef(campaign.chat_tg_id, ChatType.SUPERGROUP)

@@ -28,6 +28,7 @@ from core.rules.nsu.character_panel import (
     ASPECT_CHOICES,
     CHARACTER_PANEL,
     STEPS,
+    CharacterFinished,
     creation_view,
 )
 from core.rules.nsu.safety_panel import SAFETY_PANEL
@@ -172,7 +173,7 @@ class SetupRenderer:
             return built_text(table), keyboard(
                 [
                     [
-                        general("🧍 My character", "nsu_char", cid),
+                        general("🧍 My character", "nsu_char", cid, view.id),
                         general("🧭 Set out", "nsu_adv", cid),
                     ],
                     safety_row(cid),
@@ -188,7 +189,7 @@ class SetupRenderer:
             *prompt_lines(table, b),
         ]
         rows = step_buttons(view, b)
-        rows.append([general("🧍 My character", "nsu_char", cid)])
+        rows.append([general("🧍 My character", "nsu_char", cid, view.id)])
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 
@@ -202,7 +203,10 @@ def summary_lines(table: Table, b: Board) -> list[str]:
         lines.append("🚫 Banned: " + "; ".join(short(text, 80) for _, text in b.bans))
     if b.settlement:
         lines.append("🏘 The settlement:")
-        lines += [f"  {i + 1}. {short(text, 120)}" for i, (_, text) in enumerate(b.settlement)]
+        lines += [
+            f"  {i + 1}. " + ("" if on is None else f"↳{on + 1} ") + short(text, 120)
+            for i, (_, text, on) in enumerate(b.settlement)
+        ]
     if b.scope:
         lines.append("🧭 Scope: " + "; ".join(short(text, 80) for _, text in b.scope))
     if b.resources:
@@ -250,8 +254,8 @@ def prompt_lines(table: Table, b: Board) -> list[str]:
     if step is SetupStep.SETTLEMENT:
         speaker = "—" if b.speaker is None else name_of(table, b.speaker)
         return [
-            f"🗣 <b>{speaker}</b>'s turn: <b>reply</b> with one fact about the settlement "
-            "(new, or building on one above), or pass.",
+            f"🗣 <b>{speaker}</b>'s turn: <b>reply</b> with one fact about the settlement, "
+            "or pass. To build on fact 2, start with ^2.",
             "The round ends after two passes in a row, or when the card is full.",
         ]
     if step is SetupStep.SCOPE:
@@ -475,6 +479,12 @@ class CharacterRenderer:
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 
+    def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
+        board_id = int(view.state.get("board", 0))
+        if board_id and any(isinstance(e, CharacterFinished) for e in view.events):
+            return [Refresh(board_id)]
+        return []
+
     @staticmethod
     def _prompt(step: CreationStep, cv: object) -> str:
         if step is CreationStep.PRONOUNS_AND_LOOK:
@@ -574,7 +584,11 @@ class AdventureRenderer:
                 rows.append(
                     [button(view, "🕰 +1 tick", "tick"), button(view, "🕰 −1 tick", "untick")]
                 )
-        rows.append([general("🗺 Map", "nsu_map", cid)])
+        rows.append(
+            [general("🗺 Map", "nsu_map", cid), general("🧍 My character", "nsu_char", cid, view.id)]
+            if sc.without_character
+            else [general("🗺 Map", "nsu_map", cid)]
+        )
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 

@@ -7,7 +7,8 @@ step on screen; steps may be skipped and revisited; Finish turns the draft
 into a character once nothing required is missing.
 
 Actions: ``text`` (a reply), ``aspects`` (index into :data:`ASPECT_CHOICES`),
-``goto`` (index into :data:`STEPS`), ``skip``, ``finish``.
+``goto`` (index into :data:`STEPS`), ``skip``, ``finish``. Opening argument:
+the id of the group panel to redraw when the character is finished, or nothing.
 
 Invariants: only the owner acts; the draft lives in the owner's sheet
 (``{"draft": ...}``) and becomes ``{"character": ...}`` on Finish; the rumours
@@ -199,8 +200,16 @@ class CharacterPanel:
         missing = missing_steps(draft)
         step = STEPS.index(missing[0]) if missing else len(STEPS)
         sheets = {} if seat is not None and "draft" in seat.sheet else {actor: draft_sheet(draft)}
+        board = int(argument) if argument.isdigit() else 0
         return Outcome(
-            state={"v": 1, "owner": actor, "step": step, "pronouns": None, "rumours": []},
+            state={
+                "v": 1,
+                "owner": actor,
+                "board": board,
+                "step": step,
+                "pronouns": None,
+                "rumours": [],
+            },
             sheets=sheets,
         )
 

@@ -5,7 +5,8 @@ Actions (button names; ``text`` is a reply to the panel message):
 ========== ============================= ==========================================
 action     argument                      what it does
 ========== ============================= ==========================================
-text       the reply                     tone notes, a ban, a settlement statement,
+text       the reply                     tone notes, a ban, a settlement statement
+                                         ("^2 ..." builds on statement 2),
                                          a scope answer, a resource, or the abundance
 tool       index in :data:`TOOLS`        include or leave out a safety tool
 agree      -                             agree with the tone written down
@@ -26,6 +27,7 @@ is decided by :mod:`core.rules.nsu.setup`; a refused action changes nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +56,7 @@ from core.rules.table import Json, Outcome, Role, Table
 SETUP_PANEL = "nsu.setup"
 TOOLS: tuple[SafetyTool, ...] = (SafetyTool.X_CARD, SafetyTool.LINES_AND_VEILS, SafetyTool.KNOCKS)
 QUESTIONS: tuple[ScopeQuestion, ...] = tuple(ScopeQuestion)
+BUILDS_ON = re.compile(r"^\^(\d{1,2})\s+(.+)$", re.DOTALL)  # "^2 the bell is cracked"
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ class Board:
     agreed: frozenset[int]
     done: frozenset[int]
     bans: tuple[tuple[int, str], ...]
-    settlement: tuple[tuple[int, str], ...]
+    settlement: tuple[tuple[int, str, int | None], ...]  # author, text, builds on
     speaker: int | None
     passes_in_row: int
     question: ScopeQuestion | None
@@ -132,7 +135,7 @@ def board(table: Table, state: Json) -> Board | None:
         agreed=setup.agreed,
         done=setup.done,
         bans=tuple((b.author_id, b.text) for b in world.bans),
-        settlement=tuple((s.author_id, s.text) for s in world.settlement),
+        settlement=tuple((s.author_id, s.text, s.builds_on) for s in world.settlement),
         speaker=setup.speaker,
         passes_in_row=setup.passes_in_row,
         question=_question(state),
@@ -187,6 +190,9 @@ def text_action(setup: SetupState, text: str, state: Json) -> SetupAction:
     if step is SetupStep.BANS:
         return wb.BanElement(text)
     if step is SetupStep.SETTLEMENT:
+        found = BUILDS_ON.match(text)
+        if found is not None:
+            return wb.MakeStatement(found.group(2), int(found.group(1)) - 1)
         return wb.MakeStatement(text)
     if step is SetupStep.SCOPE:
         return wb.AnswerScope(_question(state), text)

@@ -120,8 +120,8 @@ def build_world(h: Harness) -> Panel:
     return panel
 
 
-def make_character(h: Harness, pid: int) -> Panel:
-    panel = h.open("nsu.character", pid)
+def make_character(h: Harness, pid: int, board: str = "") -> Panel:
+    panel = h.open("nsu.character", pid, board)
     h.act(panel, pid, "text", f"Wren {pid}")
     h.act(panel, pid, "text", "she/her")
     h.act(panel, pid, "text", "Tall, in a coat of maps")

@@ -182,3 +182,26 @@ def test_split_parts_and_column_choices() -> None:
         split_parts("a, b", 3)
     assert column_choices(6) == (2, 3, 4)
     assert column_choices(0) == ()
+
+
+def test_a_statement_can_build_on_an_earlier_one() -> None:
+    h = Harness()
+    panel = h.open("nsu.setup", ALICE)
+    h.act(panel, ALICE, "text", "Tone")
+    h.act(panel, BOB, "agree")
+    h.act(panel, CARA, "agree")
+    for pid in (ALICE, BOB, CARA):
+        h.act(panel, pid, "pass")
+    h.act(panel, ALICE, "text", "Walls of buses")
+    h.act(panel, BOB, "text", "^1 The buses are painted")
+    view = board(h.table(), panel.state)
+    assert view is not None
+    assert view.settlement[1][1:] == ("The buses are painted", 0)
+    with pytest.raises(Malformed):
+        h.act(panel, CARA, "text", "^9 Nothing to build on")
+
+
+def test_character_panel_remembers_the_board_to_redraw() -> None:
+    h = Harness()
+    panel = h.open("nsu.character", ALICE, "42")
+    assert panel.state["board"] == 42
