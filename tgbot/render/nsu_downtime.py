@@ -62,7 +62,8 @@ COMPLICATION_NAMES = {
 PROMPT_HINTS = {
     RECOVER: "reply with the scar the harm becomes: <code>Stiff wrist</code> "
     "(or <code>2 Stiff wrist</code> for harm line 2)",
-    SEEK: "a friend may tap Help; then roll",
+    SEEK: "a friend may tap Help; reply with the numbers of skills that help "
+    "(<code>1 3</code>); then roll",
     SCOUT_PICK: "pick a face-down card nearby",
     PLAN_PICK: "pick the location to address",
     PLAN_TEXT: "reply with your plan to undo the damage",
@@ -160,6 +161,10 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         who = _character_name(state, table, player)
         kind = str(prompt["kind"])
         text = f"✏️ {who}: {PROMPT_HINTS.get(kind, '')}"
+        if kind == SEEK and prompt.get("skills"):
+            sheet = state.sheet(player)
+            names = ", ".join(esc(sheet.skills[i].name) for i in prompt["skills"])
+            text += f" (skills: {names})"
         if kind == SEEK and prompt.get("helper") is not None:
             text += f" (helped by {_character_name(state, table, int(prompt['helper']))})"
         if kind == PLAN_TEXT:

@@ -277,6 +277,10 @@ def _act(
         new, events = _TEXT_PROMPTS[mine["kind"]](state, actor, mine, argument, rng)
         prompts.pop(str(actor), None)
         return new, events
+    if action == TEXT and mine is not None and mine["kind"] == SEEK:
+        mine["skills"] = _skill_lines(state, actor, argument)
+        prompts[str(actor)] = mine
+        return state, ()
     if action == TEXT and _introspecting(state, actor):
         return _introspection_text(state, actor, argument)
     if action in ROLL_ACTIONS or action == TEXT:
@@ -312,7 +316,10 @@ def _act(
     if action == "seek_roll":
         if mine is None or mine["kind"] != SEEK:
             raise NotYourTurn("Tap Seek Recovery first; this roll is for whoever seeks it.")
-        seek = dt.SeekRecovery(healer=argument == "healer", helper=mine.get("helper"))
+        skills = tuple(int(i) for i in mine.get("skills") or ())
+        seek = dt.SeekRecovery(
+            healer=argument == "healer", skills=skills, helper=mine.get("helper")
+        )
         new, events = _apply(state, actor, seek, rng)
         prompts.pop(str(actor), None)
         return new, events
@@ -376,6 +383,20 @@ def _with_roll_sheets(state: DowntimeState, roll: RollState) -> DowntimeState:
     """The downtime with the roll's sheets (as they stand, or as they were if called off)."""
     now = {p.player: p.character for p in roll.participants}
     return replace(state, sheets=tuple((p, now.get(p, s)) for p, s in state.sheets))
+
+
+def _skill_lines(state: DowntimeState, actor: int, text: str) -> list[int]:
+    """Skill lines from a reply like ``1 3`` (counted from 1), checked against the sheet."""
+    words = text.replace(",", " ").split()
+    if not words or not all(w.isdigit() for w in words):
+        raise Malformed("Reply with the numbers of the skills that help, like “1 3”.")
+    lines = [int(w) - 1 for w in words]
+    if len(set(lines)) != len(lines):
+        raise Malformed("List each skill once.")
+    sheet = state.sheet(actor)
+    for line in lines:
+        sheet.skill(line)
+    return lines
 
 
 def _int(argument: str) -> int:

@@ -77,9 +77,13 @@ def test_seek_recovery_with_a_helper_then_recover_harm() -> None:
     with pytest.raises(NotYourTurn):
         d.do(BEN, "seek_roll")
     d.do(BEN, "seek_help", str(ANA))
-    assert prompt_of(d.state, ANA) == {"kind": "seek", "helper": BEN}
+    with pytest.raises(Malformed):
+        d.do(ANA, "text", "climbing")
+    d.do(ANA, "text", "1")
+    assert prompt_of(d.state, ANA) == {"kind": "seek", "helper": BEN, "skills": [0]}
     d.do(ANA, "seek_roll")
-    assert d.sheet(ANA).recovery_points == 4  # 1 + 3 + 5, capped at 4
+    assert d.sheet(ANA).recovery_points == 4  # 1 + 3 + 1 (Climbing) + 5, capped at 4
+    assert d.state["log"][-1]["skill_bonus"] == 1
     d.do(ANA, "recover")
     with pytest.raises(Malformed):
         d.do(ANA, "text", "9 Stiff")
