@@ -274,6 +274,10 @@ def event_text(entry: dict[str, Any], table: Table, state: DowntimeState | None)
         helper = (
             "" if entry["helper_face"] is None else f", a friend's Heart {entry['helper_face']}"
         )
+        if entry["skill_bonus"]:
+            faces += f" + skills {entry['skill_bonus']}"
+        if entry["helper_bonus"]:
+            helper += f" + skills {entry['helper_bonus']}"
         return (
             f"{name()} seeks recovery: Body {faces}{helper} = {entry['total']}, "
             f"+{entry['gained']} recovery points."
