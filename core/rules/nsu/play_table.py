@@ -47,7 +47,7 @@ def require_world(table: Table, phase: Phase | None = None) -> World:
     if phase is not None and campaign.phase is not phase:
         if phase is Phase.ADVENTURE:
             raise NotAllowedNow(
-                "It's downtime: finish it with /downtime before the next adventure."
+                "It's downtime: tap 🏁 End downtime on its message before the next adventure."
             )
         raise NotAllowedNow("That only happens during downtime.")
     return campaign.world
