@@ -1,0 +1,83 @@
+"""The d20 check message, rendered without Telegram: buttons for the right people only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.campaigns import CampaignView, PanelView
+from core.rules.d20check import SYSTEM, CharacterSheet
+from core.rules.rng import ScriptedRng
+from core.rules.table import Outcome, Role, Seat, Table
+from core.store.models import CampaignStatus
+from tgbot.callback import MAX_BYTES, decode
+from tgbot.render.d20 import CheckRenderer, pool_text
+
+ANA, GIL = 1, 2
+LONG_ID = 10**12  # panel ids and versions grow; callback data must still fit
+
+
+def table(lucky: int = 1, unlucky: int = 1, wounds: int = 0) -> Table:
+    seats = {
+        ANA: Seat(
+            ANA,
+            "Ana <i>the</i> Brave & Co",
+            frozenset({Role.PLAYER}),
+            CharacterSheet("Ana", wounds=wounds).to_dict(),
+        ),
+        GIL: Seat(GIL, "Gil", frozenset({Role.HOST, Role.GAME_MASTER}), {}),
+    }
+    return Table(1, "d20", {"v": 1, "plot_points": {"lucky": lucky, "unlucky": unlucky}}, seats)
+
+
+def view(t: Table, outcome: Outcome) -> PanelView:
+    campaign = CampaignView(1, SYSTEM, CampaignStatus.ACTIVE, GIL, -1, "T", "tok", (), t.state, 1)
+    return PanelView(
+        LONG_ID,
+        "d20.check",
+        LONG_ID,
+        outcome.state,
+        outcome.closed,
+        -1,
+        5,
+        outcome.events,
+        campaign,
+        t,
+    )
+
+
+def buttons(markup: Any) -> list[tuple[str, str]]:
+    if markup is None:
+        return []
+    return [(b.text, b.callback_data) for row in markup.inline_keyboard for b in row]
+
+
+def test_set_up_buttons_fit_telegrams_limit_and_name_the_roller() -> None:
+    t = table()
+    opened = SYSTEM.panel("d20.check").open(t, ANA, "strong +20 adv20 dis20 dc99", ScriptedRng([]))
+    text, markup = CheckRenderer().render(view(t, opened))
+    assert "Ana &lt;i&gt;the&lt;/i&gt; Brave &amp; Co" in text
+    labels = [label for label, _ in buttons(markup)]
+    assert "Prof +" not in labels and "Adv +" not in labels and "DC +" not in labels
+    assert "🎲 Roll (Ana <i>the</i> …)" in labels  # plain text in buttons, kept short
+    for _, data in buttons(markup):
+        assert len(data.encode()) <= MAX_BYTES
+        decode(data)
+
+
+def test_after_a_failure_only_the_rollers_choices_are_shown() -> None:
+    t = table(lucky=1, unlucky=1, wounds=9)
+    rules = SYSTEM.panel("d20.check")
+    opened = rules.open(t, ANA, "dc15", ScriptedRng([]))
+    rolled = rules.act(t, opened.state, ANA, "roll", "", ScriptedRng([4]))
+    text, markup = CheckRenderer().render(view(t, rolled))
+    assert "❌ Failure</b> — margin −11" in text
+    assert "wounds 9/16 — <b>Severely Injured</b> (+1 strain on every check)" in text
+    assert [label for label, _ in buttons(markup)] == [
+        "🍀 Retry: spend a lucky point (Ana <i>the</i> …)",
+        "✋ Keep it (Ana <i>the</i> …)",
+    ]
+
+
+def test_the_pool_text_lists_points_and_characters() -> None:
+    text = pool_text(table(lucky=2, unlucky=1, wounds=13))
+    assert "2 lucky · 1 unlucky" in text and "<b>Dying</b>" in text
