@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 
@@ -129,6 +130,7 @@ def test_every_worldbuilding_step_renders_and_keeps_cards_secret() -> None:
         for pid in (ALICE, BOB, CARA):
             assert all(s not in group for s in secrets_of(pid))
         assert "The world is built" in seen[-1]
+        assert re.search(r"L1 D[1-4] R[1-4]", seen[-1])
     finally:
         NAMES[BOB] = "Bob"
 

@@ -33,7 +33,7 @@ from core.rules.nsu.character_panel import (
 )
 from core.rules.nsu.safety_panel import SAFETY_PANEL
 from core.rules.nsu.setup import LocationAuthored, SetupStep, describe_step, expected_step_order
-from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, board
+from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, BoardCard, board
 from core.rules.nsu.sheet import CharacterDraft, CreationStep
 from core.rules.nsu.world import (
     CLOCK_SEGMENTS,
@@ -114,7 +114,7 @@ def clock_text(ticks: int) -> str:
     return "●" * ticks + "○" * (CLOCK_SEGMENTS - ticks) + f" {ticks}/{CLOCK_SEGMENTS}"
 
 
-def back_text(card: CardView | LocationCard) -> str:
+def back_text(card: CardView | LocationCard | BoardCard) -> str:
     if card.danger is None or card.reward is None:
         return "D? R?"
     return f"{card.danger.label} {card.reward.label}"
@@ -217,17 +217,10 @@ def summary_lines(table: Table, b: Board) -> list[str]:
     if b.map_rows:
         lines.append("🗺 The map (face down):")
         lines += [
-            "  " + "  ".join("·" * 7 if c is None else f"{c.id} {back_text_board(c)}" for c in row)
+            "  " + "  ".join("·" * 7 if c is None else f"{c.id} {back_text(c)}" for c in row)
             for row in b.map_rows
         ]
     return lines
-
-
-def back_text_board(card: object) -> str:
-    danger, reward = getattr(card, "danger", None), getattr(card, "reward", None)
-    if danger is None or reward is None:
-        return "D? R?"
-    return f"{danger.label} {reward.label}"
 
 
 def prompt_lines(table: Table, b: Board) -> list[str]:
@@ -338,7 +331,13 @@ def built_text(table: Table) -> str:
     lines = ["🌍 <b>The world is built.</b>"]
     if world is not None:
         lines.append(f"🎭 {short(world.tone)}")
-        lines.append(f"🗺 {len(world.cards)} locations lie face down around the settlement.")
+        lines.append(f"🗺 {len(world.cards)} locations lie face down around the settlement:")
+        if world.grid is not None:
+            for row in world.grid.rows:
+                cells = [
+                    "·" * 7 if cid is None else f"{cid} {back_text(world.card(cid))}" for cid in row
+                ]
+                lines.append("  " + "  ".join(cells))
     lines.append(
         "Next: everyone makes a character (🧍 below, or /character), then set out with /adventure."
     )
