@@ -7,8 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.nsu.campaign import Phase, campaign_of, character_of
 from core.rules.nsu.downtime_panel import DOWNTIME_RULES, looks, prompt_of, scout_roll
 from core.rules.rng import ScriptedRng
@@ -205,3 +207,33 @@ def test_more_time_and_the_reward_of_the_place_left() -> None:
     assert w.card("a").reward_claimed and w.resource("seeds").level.name == "NEUTRAL"
     with pytest.raises(NotAllowedNow):
         d.do(CY, "reward")
+
+
+DOWNTIME_ACTIONS = [
+    "text", "recover", "upgrade", "seek", "seek_help", "seek_roll", "scout_pick", "scout_card",
+    "scout_press_on", "scout_turn_back", "plan_pick", "plan_card", "vote", "plan_roll",
+    "plan_die", "plan_settle", "introspect", "clear", "introspect_done", "train", "reconnect",
+    "project", "reward", "more_time", "tick", "untick", "end", "drop", "roll", "cancel",
+]  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    presses=st.lists(
+        st.tuples(
+            st.sampled_from([ANA, BEN, CY, 42]),
+            st.sampled_from(DOWNTIME_ACTIONS) | st.text(max_size=8),
+            st.sampled_from(["", "0", "1", "2", "yes", "mind", "healer", "x y", "9"])
+            | st.text(max_size=20),
+        ),
+        max_size=8,
+    )
+)
+def test_any_presses_are_applied_or_refused_cleanly(presses: list[tuple[int, str, str]]) -> None:
+    d = Driver(fresh(ana_harms=1), [3] * 40)
+    for actor, action, argument in presses:
+        before = json.dumps([d.state, d.table.state], sort_keys=True)
+        try:
+            d.do(actor, action, argument)
+        except StonetableError:
+            assert json.dumps([d.state, d.table.state], sort_keys=True) == before
