@@ -29,7 +29,9 @@ Invariants:
   as counts. Nobody can learn who played one.
 * Every seated member has a sheet: a draft or a finished character.
 * Worldbuilding seats the members present when it begins; later joiners make a
-  character but do not join the world's turn order.
+  character and join the party once the world is built and their character is
+  finished. A member who leaves takes their character out of the party (their
+  cards stay on the map); one who leaves during worldbuilding keeps their turn.
 """
 
 from __future__ import annotations
@@ -201,6 +203,41 @@ class NsuCampaign:
         return replace(self, world=world)
 
 
+def join_world(campaign: NsuCampaign, player_id: int) -> NsuCampaign:
+    """Bring a player's character into the built world (a late joiner, or someone back).
+
+    They join the party; when it is split, they start off screen, as an Arbiter.
+    Nothing changes before the world is built or during downtime.
+    """
+    world = campaign.world
+    if world is None or campaign.phase is Phase.DOWNTIME or player_id in world.players:
+        return campaign
+    groups = world.groups
+    if groups:
+        off = 1 - world.focus
+        groups = tuple(g | {player_id} if i == off else g for i, g in enumerate(groups))
+    return replace(
+        campaign, world=replace(world, players=(*world.players, player_id), groups=groups)
+    )
+
+
+def leave_world(campaign: NsuCampaign, player_id: int) -> NsuCampaign:
+    """Take a departed player's character out of the party (their cards stay on the map).
+
+    A group left empty ends the split. Nothing changes before the world is built
+    or during downtime.
+    """
+    world = campaign.world
+    if world is None or campaign.phase is Phase.DOWNTIME or player_id not in world.players:
+        return campaign
+    groups = tuple(g - {player_id} for g in world.groups)
+    focus = world.focus
+    if any(not g for g in groups):
+        groups, focus = (), 0
+    players = tuple(p for p in world.players if p != player_id)
+    return replace(campaign, world=replace(world, players=players, groups=groups, focus=focus))
+
+
 def begin_worldbuilding(campaign: NsuCampaign, players: tuple[int, ...]) -> NsuCampaign:
     """Start worldbuilding with the members seated now, in joining order.
 
@@ -369,13 +406,22 @@ class NsuCampaignRules(CampaignRules):
         return NsuCampaign().to_dict()
 
     def seated(self, table: Table, player_id: int) -> tuple[Json, Json]:
-        """A newcomer gets an empty character draft; a returning player keeps their sheet."""
-        state = campaign_of(table).to_dict()
+        """A newcomer gets an empty character draft; a returning player keeps their sheet
+        and, with a finished character, rejoins the party."""
+        campaign = campaign_of(table)
         seat = table.seat(player_id)
         sheet = seat.sheet if seat is not None else {}
-        if "character" in sheet or "draft" in sheet:
-            return state, sheet
-        return state, draft_sheet(CharacterDraft())
+        if "character" in sheet:
+            return join_world(campaign, player_id).to_dict(), sheet
+        if "draft" in sheet:
+            return campaign.to_dict(), sheet
+        return campaign.to_dict(), draft_sheet(CharacterDraft())
+
+    def left(self, table: Table, player_id: int) -> Json:
+        """A player who leaves takes their character out of the party."""
+        campaign = campaign_of(table)
+        changed = leave_world(campaign, player_id)
+        return table.state if changed == campaign else changed.to_dict()
 
     def edits(self) -> dict[str, EditHandler]:
         """The edit table, built on first use."""
@@ -415,7 +461,9 @@ __all__ = [
     "characters",
     "draft_of",
     "draft_sheet",
+    "join_world",
     "knock",
+    "leave_world",
     "load_edits",
     "outcome",
     "play_x_card",

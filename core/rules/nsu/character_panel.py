@@ -29,6 +29,7 @@ from core.rules.nsu.campaign import (
     character_sheet,
     draft_of,
     draft_sheet,
+    join_world,
 )
 from core.rules.nsu.details import clean_label
 from core.rules.nsu.sheet import (
@@ -230,13 +231,7 @@ class CharacterPanel:
         if action == "skip":
             return Outcome(state={**state, "step": min(index + 1, len(STEPS)), "pronouns": None})
         if action == "finish":
-            character = finish_creation(draft)
-            return Outcome(
-                state=dict(state),
-                events=(CharacterFinished(owner, character.name),),
-                closed=True,
-                sheets={owner: character_sheet(character)},
-            )
+            return finished(table, owner, draft, dict(state))
         if step is None:
             raise NotAllowedNow("Everything is filled in: press Finish, or pick a step to redo.")
         cards = own_cards(table, owner)
@@ -269,6 +264,24 @@ class CharacterPanel:
                 return Outcome(state=new_state, sheets={owner: draft_sheet(draft)})
         new_state["step"] = _next_step(draft, index)
         return Outcome(state=new_state, sheets={owner: draft_sheet(draft)})
+
+
+def finished(table: Table, owner: int, draft: CharacterDraft, state: Json) -> Outcome:
+    """Finish the character; in a built world it joins the party.
+
+    Raises:
+        NotAllowedNow: a required step is missing.
+    """
+    character = finish_creation(draft)
+    campaign = campaign_of(table)
+    joined = join_world(campaign, owner)
+    return Outcome(
+        state=state,
+        events=(CharacterFinished(owner, character.name),),
+        closed=True,
+        campaign_state=None if joined == campaign else joined.to_dict(),
+        sheets={owner: character_sheet(character)},
+    )
 
 
 def _choice(argument: str, size: int) -> int:
@@ -306,6 +319,7 @@ __all__ = [
     "CreationView",
     "apply_step",
     "creation_view",
+    "finished",
     "own_cards",
     "split_parts",
 ]

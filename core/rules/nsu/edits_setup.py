@@ -36,6 +36,7 @@ safety.knock          {}
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu import setup as wb
@@ -45,17 +46,16 @@ from core.rules.nsu.campaign import (
     add_safety_entry,
     campaign_of,
     character_of,
-    character_sheet,
     draft_of,
     draft_sheet,
     knock,
     outcome,
     play_x_card,
 )
-from core.rules.nsu.character_panel import CharacterFinished, apply_step, own_cards
+from core.rules.nsu.character_panel import apply_step, finished, own_cards
 from core.rules.nsu.setup import SetupAction
 from core.rules.nsu.setup_panel import apply_setup
-from core.rules.nsu.sheet import CharacterDraft, CreationStep, finish_creation
+from core.rules.nsu.sheet import CharacterDraft, CreationStep
 from core.rules.nsu.world import (
     SafetyTool,
     ScopeQuestion,
@@ -138,12 +138,8 @@ def _creation_edit(step: CreationStep) -> EditHandler:
 
 
 def _finish(table: Table, actor: int, payload: Json) -> Outcome:
-    character = finish_creation(_draft(table, actor))
-    return Outcome(
-        state={},
-        events=(CharacterFinished(actor, character.name),),
-        sheets={actor: character_sheet(character)},
-    )
+    done = finished(table, actor, _draft(table, actor), {})
+    return replace(done, closed=False)
 
 
 def _clock(tick: bool) -> EditHandler:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.nsu import SYSTEM
 from core.rules.nsu.adventure_panel import PaintThePicture, SceneBriefing, scene
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.world import CardFlipped
@@ -116,3 +119,41 @@ def test_public_scene_holds_no_face_down_text() -> None:
         if card.id != here:
             assert card.title not in text
     assert card_fields(ALICE, 1)[0] in repr(world.cards)
+
+
+def test_a_leaver_leaves_the_party_and_a_late_joiner_joins_it() -> None:
+    h = ready()
+    panel = h.open("nsu.adventure", ALICE)
+    h.act(panel, ALICE, "go", "0")
+    h.act(panel, ALICE, "pick", "0")
+    h.act(panel, ALICE, "split")
+    # Alice leaves: her group is empty, so the party is together again.
+    table = h.table()
+    seats = {p: s for p, s in table.seats.items() if p != ALICE}
+    gone = SYSTEM.campaign.left(replace(table, seats=seats), ALICE)
+    world = campaign_of(replace(table, state=gone)).require_world()
+    assert world.players == (BOB, CARA) and world.groups == ()
+    # Dan joins late, makes a character and is part of the party.
+    h.state = gone
+    del h.sheets[ALICE]
+    dan = 104
+    h.sheets[dan] = {}
+    h.state, h.sheets[dan] = SYSTEM.campaign.seated(h.table(), dan)
+    assert dan not in campaign_of(h.table()).require_world().players
+    h.act(panel, BOB, "pick", "0")
+    h.act(panel, BOB, "split")
+    creation = h.open("nsu.character", dan)
+    for action, argument in [
+        ("text", "Dan"),
+        ("text", "he"),
+        ("text", "Short"),
+        ("text", "A, B, C"),
+        ("aspects", "1"),
+        ("text", "x, y, z"),
+        ("text", "Run, Hide, Sing"),
+        ("finish", ""),
+    ]:
+        h.act(creation, dan, action, argument)
+    world = campaign_of(h.table()).require_world()
+    assert dan in world.players and dan in set().union(*world.groups)
+    assert dan not in scene(h.table(), panel.state).on_screen
