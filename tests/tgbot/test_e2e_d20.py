@@ -251,6 +251,26 @@ async def test_double_presses_and_stale_buttons_make_one_change(stack: Stack, di
     assert "natural 20, and no point to turn".lower() in panel["text"].lower()
 
 
+async def test_the_gm_calls_for_a_check_by_replying_to_a_player(stack: Stack, dice: Dice) -> None:
+    await start_game(stack)
+    climb = await stack.api.send_text(CHIDI, GROUP, "I climb the tower")
+    await stack.api.send_text(
+        ALICE, GROUP, "/check strong dc14", reply_to_message_id=climb["message_id"]
+    )
+    panel = await stack.api.wait_for_message(GROUP, timeout=10)
+    assert "Chidi Okafor makes a check" in panel["text"] and "Difficulty 14" in panel["text"]
+    answer, _ = await tap(stack, ALICE, panel, "🎲 Roll")
+    assert "Only the player making the check" in answer["text"]
+    dice.push(16, 9)
+    _, panel = await tap(stack, CHIDI, panel, "🎲 Roll")
+    assert "✅ Success — margin +2" in panel["text"]
+
+    mine = await stack.api.send_text(ALICE, GROUP, "The door creaks")
+    await stack.api.send_text(BO, GROUP, "/check", reply_to_message_id=mine["message_id"])
+    own = await stack.api.wait_for_message(GROUP, timeout=10)
+    assert f"{BO_NAME} makes a check" in own["text"]  # a player's reply is their own check
+
+
 async def test_leaving_takes_a_point_and_joining_gives_one_back(stack: Stack) -> None:
     await start_game(stack)
     assert "left the game" in (await say(stack, CHIDI, "/leave"))["text"]

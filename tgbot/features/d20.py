@@ -34,7 +34,8 @@ HELP = (
     "Fail, and you may spend a lucky plot point to retry; succeed, and an unlucky one lets "
     "you reroll. If you spend nothing, the GM may spend an unlucky point to make you roll "
     "again. <code>/pool</code> shows the points, <code>/rest</code> (GM) a long rest, "
-    "<code>/sheet</code> your character."
+    "<code>/sheet</code> your character. The GM replies to a player's message with "
+    "<code>/check dc15</code> to call for that player's check."
 )
 
 
@@ -45,6 +46,10 @@ async def check(update: Update, context: StonetableContext) -> None:
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await _reply(update, HELP)
         return
+    message = update.effective_message
+    target = message.reply_to_message.from_user if message and message.reply_to_message else None
+    if target is not None and not target.is_bot:
+        text = f"for={target.id} {text}"  # the rules decide whether the caller may do this
     panel = await context.deps.campaigns.open_panel(chat, player, CHECK_PANEL, text)
     await post_panel(update, context, panel)
 

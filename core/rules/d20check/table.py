@@ -544,17 +544,45 @@ def _action_kind(action: str) -> ActionKind:
     return kind
 
 
+def _called_for(table: Table, actor: int, argument: str) -> tuple[int, str]:
+    """Who makes the check (``for=<player>`` or the actor) and the rest of the words."""
+    words = argument.split()
+    named = [w for w in words if w.lower().startswith("for=")]
+    if not named:
+        return actor, argument
+    rest = " ".join(w for w in words if not w.lower().startswith("for="))
+    raw = named[-1][4:]
+    if not raw.isdigit():
+        raise Malformed("That player could not be found.")
+    roller = int(raw)
+    if roller == actor or not is_game_master(table, actor):
+        return actor, rest  # a player's /check is always their own
+    seat = table.seat(roller)
+    if seat is None or Role.GAME_MASTER in seat.roles:
+        raise NotAllowedNow("Only players in this game make checks. They can /join first.")
+    return roller, rest
+
+
 class CheckPanel:
     """A check from set-up to the result that stands, one button at a time."""
 
     kind = CHECK_PANEL
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
-        """Open a check for ``actor`` (the Game Master's own check when they open it)."""
-        request = parse_check(argument, sheet_of(table, actor))
+        """Open a check for ``actor`` (the Game Master's own check when they open it).
+
+        ``for=<player>`` in the argument is the Game Master calling for a
+        player's check: it opens that player's check, set up as far as given.
+        From anyone else, ``for=`` is ignored: a player's check is their own.
+
+        Raises:
+            NotAllowedNow: no pool yet, or the named player can't make checks.
+        """
+        roller, argument = _called_for(table, actor, argument)
+        request = parse_check(argument, sheet_of(table, roller))
         gm = game_master_of(table)
         pool_counts(table.state).playable()
-        check = CheckFlow.open(actor, gm, request.target, request.setup)
+        check = CheckFlow.open(roller, gm, request.target, request.setup)
         return Outcome(state=CheckPanelState(check, request.label).to_dict())
 
     def act(

@@ -454,3 +454,38 @@ def test_only_the_gm_adds_and_heals_harm() -> None:
 def test_bad_edits_are_refused(actor: int, action: str, payload: Json, error: type) -> None:
     with pytest.raises(error):
         CAMPAIGN.edit(table(), actor, action, payload)
+
+
+# -- the Game Master calls for a check ---------------------------------------------
+
+
+def test_the_gm_calls_for_a_players_check_and_the_player_rolls() -> None:
+    t = table(
+        sheets={ROLLER: CharacterSheet("Ana").with_ability("Wits", AbilityStrength.WEAK).to_dict()}
+    )
+    outcome = CHECK.open(t, GM, f"for={ROLLER} wits dc14", ScriptedRng([]))
+    check = CheckPanelState.from_dict(outcome.state).check
+    assert check.roller == ROLLER and check.game_master == GM
+    assert check.setup.ability is AbilityStrength.WEAK and check.target.value == 14  # type: ignore[union-attr]
+    with pytest.raises(NotYourTurn):
+        CHECK.act(t, outcome.state, GM, "roll", "", ScriptedRng([5]))
+
+
+@pytest.mark.parametrize(
+    ("actor", "argument", "error"),
+    [
+        (GM, f"for={STRANGER}", NotAllowedNow),
+        (GM, "for=ana", Malformed),
+    ],
+)
+def test_the_gm_calls_only_for_a_seated_players_check(
+    actor: int, argument: str, error: type
+) -> None:
+    with pytest.raises(error):
+        CHECK.open(table(), actor, argument, ScriptedRng([]))
+
+
+def test_a_player_calling_for_anyone_makes_their_own_check() -> None:
+    for named in (ROLLER, OTHER, GM):
+        outcome = CHECK.open(table(), ROLLER, f"for={named} dc12", ScriptedRng([]))
+        assert CheckPanelState.from_dict(outcome.state).check.roller == ROLLER
