@@ -49,6 +49,7 @@ from tgbot.render.nsu_play import player_name, roll_lines, roll_step_buttons
 from tgbot.render.text import esc
 
 LOOK_VERB = "scout_look"
+MAX_COMPLICATIONS = 3
 LEVEL_NAMES = {0: "a scarcity", 1: "neutral", 2: "an abundance"}
 COMPLICATION_NAMES = {
     Complication.AREA_RECOVERS: "Area in recovery",
@@ -132,8 +133,11 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
     lines = [f"🌙 <b>Downtime</b> {place}"]
     if state.complications:
         lines.append("<b>Complications</b>")
-        for complication in state.complications:
-            lines += complication_lines(world, complication)
+        shown = state.complications[-MAX_COMPLICATIONS:]
+        if len(state.complications) > len(shown):
+            lines.append(f"… and {len(state.complications) - len(shown)} earlier.")
+        for number, complication in enumerate(shown):
+            lines += complication_lines(world, complication, table=number == len(shown) - 1)
     else:
         lines.append("No complications: the party left no location behind.")
     lines.append("<b>Everyone</b>")
@@ -198,8 +202,8 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
     return lines
 
 
-def complication_lines(world: World, roll: ComplicationRoll) -> list[str]:
-    """The roll at one location, with the table it was read from."""
+def complication_lines(world: World, roll: ComplicationRoll, table: bool = True) -> list[str]:
+    """The roll at one location, with the table it was read from (when ``table``)."""
     where = card_name(world, roll.card_id)
     head = f"📍 {where}, Collateral Clock {roll.ticks}/{CLOCK_SEGMENTS}: "
     if roll.face is None and not roll.options:
@@ -209,7 +213,7 @@ def complication_lines(world: World, roll: ComplicationRoll) -> list[str]:
     options = " or ".join(COMPLICATION_NAMES[o] for o in roll.options)
     lines = [head + f"d6 = {roll.face}: <b>{options}</b>."]
     lines += [f"   {o.prompt}" for o in roll.options]
-    for (low, high), rows in COMPLICATION_TABLES.items():
+    for (low, high), rows in COMPLICATION_TABLES.items() if table else ():
         if low <= roll.ticks <= high:
             cells = []
             for first, last, found in rows:

@@ -1,0 +1,81 @@
+"""The NSU play panels render within Telegram's limits, with every name escaped."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from core.rules.nsu.downtime_panel import DOWNTIME_RULES
+from core.rules.nsu.roll_panel import ROLL_RULES
+from core.rules.rng import ScriptedRng
+from core.rules.table import Seat, Table
+from tests.support.nsu_table import character, split, table, world
+from tgbot.render.nsu_downtime import NsuDowntimeRenderer
+from tgbot.render.nsu_play import NsuRollRenderer
+from tgbot.sandbox.fake_api import parse_html
+
+PLAYERS = (1, 2, 3, 4, 5)
+LONG = "<b>" + "Ω" * 52 + "</b>"
+
+
+def big_table() -> Table:
+    w = split(world(PLAYERS), {1, 2, 3}, {4, 5})
+    chars = {p: character(f"{LONG}{p}"[-60:]) for p in PLAYERS}
+    return table(w, chars, names={p: f"<i>Player</i> & {p} " + "z" * 40 for p in PLAYERS})
+
+
+def settle(t: Table, out: Any) -> Table:
+    seats = dict(t.seats)
+    for p, s in out.sheets.items():
+        seats[p] = Seat(p, seats[p].name, seats[p].roles, s)
+    state = t.state if out.campaign_state is None else out.campaign_state
+    return Table(t.campaign_id, t.system, json.loads(json.dumps(state)), seats)
+
+
+def view(state: Any, t: Table, closed: bool = False) -> Any:
+    return SimpleNamespace(id=12345, version=999, state=state, table=t, closed=closed, events=())
+
+
+def check(text: str) -> None:
+    plain, _ = parse_html(text)
+    assert len(plain) <= 4096 and len(text) <= 6000
+    assert "<b>Ω" in plain  # names are escaped, so they show as typed
+
+
+def test_a_helped_roll_with_long_names_fits_and_is_escaped() -> None:
+    rng = ScriptedRng([3, 1, 8, 2, 7, 8, 8])
+    t = big_table()
+    out = ROLL_RULES.open(t, 1, "x" * 480 + " <script>", rng)
+    state = out.state
+    for actor, action, arg in [
+        (4, "choose_aspect", "body"),
+        (5, "choose_risk", "world"),
+        (1, "choose_mood", "1"),
+        (1, "set_aspect_edge", "+" + "r" * 50 + "; -" + "s" * 50),
+        (1, "risk_sentiment", "1"),
+        (1, "roll", ""),
+        (2, "help", "2.1"),
+        (3, "help", "3.1"),
+    ]:
+        out = ROLL_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+        text, _ = NsuRollRenderer().render(view(state, t))
+        check(text)
+    assert "&lt;script&gt;" in text
+
+
+def test_a_long_downtime_fits() -> None:
+    rng = ScriptedRng([4] * 30)
+    t = big_table()
+    out = DOWNTIME_RULES.open(t, 1, "home", rng)
+    t, state = settle(t, out), out.state
+    for _ in range(8):
+        out = DOWNTIME_RULES.act(t, state, 2, "more_time", "0", rng)
+        t, state = settle(t, out), out.state
+    for player in PLAYERS:
+        out = DOWNTIME_RULES.act(t, state, player, "seek", "", rng)
+        t, state = settle(t, out), out.state
+    text, markup = NsuDowntimeRenderer().render(view(state, t))
+    check(text)
+    assert markup is not None and "… and 6 earlier." in text
