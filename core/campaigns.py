@@ -14,7 +14,7 @@ from typing import Any
 
 from tortoise.exceptions import IntegrityError
 
-from core.errors import TryAgain
+from core.errors import AlreadyHandled, TryAgain
 from core.events import CampaignEvents, InProcessEvents
 from core.locks import KeyedLock
 from core.play import ChatRef, PlayerRef
@@ -23,7 +23,7 @@ from core.rules.registry import GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
-from core.store.repo import atomic, guarded, upsert_chat, upsert_player
+from core.store.repo import atomic, current_update_done, guarded, upsert_chat, upsert_player
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
@@ -445,6 +445,8 @@ class Campaigns:
         async with guarded():
             found = await Panel.get_or_none(id=panel_id)
             if found is None or found.closed or found.version != version:
+                if await current_update_done():
+                    raise AlreadyHandled()  # this very press was applied: say nothing
                 raise NotAllowedNow(STALE)
             campaign_id = found.campaign_id
         async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():

@@ -38,8 +38,8 @@ class Settings:
     host: str
     port: int
     initdata_max_age: int = 86400
-    lock_lease_seconds: float = 30.0
-    lock_wait_seconds: float = 5.0
+    lock_lease_seconds: float = 4.0
+    lock_wait_seconds: float = 6.0
     log_level: str = "INFO"
     migrate_on_start: bool = True
 
@@ -74,6 +74,16 @@ def _int(name: str, value: str, low: int, high: int) -> int:
         number = int(value)
     except ValueError:
         raise SettingsError(f"{name} must be a whole number, got {value!r}") from None
+    if not low <= number <= high:
+        raise SettingsError(f"{name} must be between {low} and {high}, got {number}")
+    return number
+
+
+def _number(name: str, value: str, low: float, high: float) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, got {value!r}") from None
     if not low <= number <= high:
         raise SettingsError(f"{name} must be between {low} and {high}, got {number}")
     return number
@@ -123,6 +133,8 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
             raise SettingsError("WEBHOOK_SECRET is required when WEBHOOK_URL is set")
     if webhook_secret is not None and not _SECRET.match(webhook_secret):
         raise SettingsError("WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
+    lease = _number("LOCK_LEASE_SECONDS", get("LOCK_LEASE_SECONDS") or "4", 0.5, 300)
+    wait = _number("LOCK_WAIT_SECONDS", get("LOCK_WAIT_SECONDS") or "6", 0.1, 300)
     migrate = (get("MIGRATE_ON_START") or "true").lower()
     if migrate not in ("true", "false", "1", "0", "yes", "no"):
         raise SettingsError(f"MIGRATE_ON_START must be true or false, got {migrate!r}")
@@ -143,6 +155,8 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
         initdata_max_age=_int("INITDATA_MAX_AGE", get("INITDATA_MAX_AGE") or "86400", 60, 604800),
         log_level=log_level,
         migrate_on_start=migrate in ("true", "1", "yes"),
+        lock_lease_seconds=lease,
+        lock_wait_seconds=wait,
     )
 
 

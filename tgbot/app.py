@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 from types import ModuleType
@@ -100,6 +101,9 @@ async def on_error(update: object, context: StonetableContext) -> None:
     error = context.error
     if isinstance(error, AlreadyHandled):
         log.info("Ignored a redelivered update %s", getattr(update, "update_id", "?"))
+        if isinstance(update, Update) and update.callback_query is not None:
+            with contextlib.suppress(BadRequest):
+                await update.callback_query.answer()  # stop the button's spinner
         return
     if isinstance(error, BadRequest) and "not modified" in error.message.lower():
         return

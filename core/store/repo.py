@@ -17,6 +17,12 @@ from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
 current_update: ContextVar[int | None] = ContextVar("current_update", default=None)
 
 
+async def current_update_done() -> bool:
+    """Whether the update being handled was already committed (a redelivery)."""
+    update_id = current_update.get()
+    return update_id is not None and await ProcessedUpdate.exists(update_id=update_id)
+
+
 @asynccontextmanager
 async def atomic() -> AsyncIterator[None]:
     """One transaction that also claims the current update, so a redelivery changes nothing.

@@ -8,7 +8,8 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, MessageHandler, filters
 
 from core.campaigns import PanelView
-from core.rules.errors import Malformed
+from core.errors import AlreadyHandled
+from core.rules.errors import Malformed, NotAllowedNow
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of
@@ -67,19 +68,35 @@ async def follow_up(context: StonetableContext, view: PanelView) -> None:
             await show_panel(context, await context.deps.campaigns.panel(item.panel_id))
 
 
+async def refresh(context: StonetableContext, panel_id: int) -> None:
+    """Edit a panel's message to what the database holds (no change if it shows that)."""
+    try:
+        view = await context.deps.campaigns.panel(panel_id)
+    except NotAllowedNow:
+        return
+    await show_panel(context, view)
+
+
 async def press(update: Update, context: StonetableContext) -> None:
     query = update.callback_query
     assert query is not None and update.effective_user is not None
     data = decode(query.data)
     if not isinstance(data, PanelButton):
         raise Malformed("That button is out of date.")
-    view = await context.deps.campaigns.act(
-        data.panel_id,
-        data.version,
-        player_of(update.effective_user),
-        data.action,
-        data.argument,
-    )
+    campaigns = context.deps.campaigns
+    try:
+        view = await campaigns.act(
+            data.panel_id,
+            data.version,
+            player_of(update.effective_user),
+            data.action,
+            data.argument,
+        )
+    except (NotAllowedNow, AlreadyHandled):
+        # A stale or repeated press: make sure the message shows the stored state (a
+        # worker may have saved a step and died before editing it), then say why.
+        await refresh(context, data.panel_id)
+        raise
     await query.answer()
     await show_panel(context, view)
     await follow_up(context, view)

@@ -1,0 +1,127 @@
+"""Real worker processes (`python -m tgbot run` in webhook mode) sharing PostgreSQL and Redis.
+
+The test plays the load balancer: it takes the updates the local Bot API server
+holds and posts each to the worker it chooses, the way Telegram posts to a webhook.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from tests.support.bot_api import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "workers-secret"
+
+
+@dataclass
+class Worker:
+    name: str
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind, as when a machine dies."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+async def start_worker(
+    name: str,
+    *,
+    api_base: str,
+    token: str,
+    database_url: str,
+    redis_url: str,
+    tmp: Path,
+    migrate: bool,
+) -> Worker:
+    port = free_port()
+    env = {
+        **os.environ,
+        "BOT_TOKEN": token,
+        "TELEGRAM_API_URL": api_base,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "WEBHOOK_URL": f"http://127.0.0.1:{port}/telegram/webhook",
+        "WEBHOOK_SECRET": SECRET,
+        "WEBAPP_URL": f"http://127.0.0.1:{port}/app",
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "LOG_LEVEL": "WARNING",
+        "MIGRATE_ON_START": "true" if migrate else "false",
+        "PYTHONPATH": str(ROOT),
+    }
+    log = tmp / f"{name}.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tgbot", "run"],
+        cwd=tmp,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    worker = Worker(name, port, process, log)
+    async with aiohttp.ClientSession() as http:
+        for _ in range(300):
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited: {log.read_text()[-2000:]}")
+            try:
+                async with http.get(f"{worker.origin}/healthz") as response:
+                    if response.status == 200:
+                        return worker
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.1)
+    worker.stop()
+    raise TimeoutError(f"{name} did not start: {log.read_text()[-2000:]}")
+
+
+@dataclass
+class Balancer:
+    """Forwards the Bot API server's pending updates to chosen workers."""
+
+    api: Any
+    seen: set[int] = field(default_factory=set)
+
+    def take(self) -> list[dict[str, Any]]:
+        fresh = [u for u in self.api.pending_updates() if u["update_id"] not in self.seen]
+        self.seen.update(u["update_id"] for u in fresh)
+        return fresh
+
+    async def post(self, worker: Worker, update: dict[str, Any]) -> int:
+        headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+        try:
+            async with (
+                aiohttp.ClientSession() as http,
+                http.post(
+                    f"{worker.origin}/telegram/webhook",
+                    json=update,
+                    headers=headers,
+                    timeout=aiohttp.ClientTimeout(total=10),
+                ) as response,
+            ):
+                return response.status
+        except (aiohttp.ClientError, TimeoutError):
+            return 0  # the worker is gone: Telegram would retry elsewhere
