@@ -15,10 +15,11 @@ from core.errors import TryAgain
 from core.locks import KeyedLock
 from core.rules import dice
 from core.rules.rng import Rng
-from core.store.models import Chat, RollRecord
+from core.store.models import Chat, PendingNote, RollRecord
 from core.store.repo import atomic, guarded, upsert_chat, upsert_player
 
 RECENT_ROLLS = 10
+MAX_HELD_NOTES = 30
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,23 @@ class Play:
             if not row.started_private:
                 row.started_private = True
                 await row.save(update_fields=["started_private"])
+
+    async def hold_note(self, tg_id: int, text: str, markup: dict[str, object] | None) -> None:
+        """Keep a private message for a player the bot cannot reach right now."""
+        async with guarded(), atomic():
+            await PendingNote.create(player_tg_id=tg_id, text=text, markup=markup)
+            stale = await PendingNote.filter(player_tg_id=tg_id).order_by("-id").offset(
+                MAX_HELD_NOTES
+            ).values_list("id", flat=True)
+            if stale:
+                await PendingNote.filter(id__in=list(stale)).delete()
+
+    async def take_notes(self, tg_id: int) -> list[tuple[str, dict[str, object] | None]]:
+        """The held private messages of a player, oldest first; they are removed."""
+        async with guarded(), atomic():
+            notes = await PendingNote.filter(player_tg_id=tg_id).order_by("id")
+            await PendingNote.filter(id__in=[n.id for n in notes]).delete()
+        return [(n.text, n.markup) for n in notes]
 
     async def home(self, player: PlayerRef, start_param: str) -> Home:
         """The Mini App home page for a verified player.

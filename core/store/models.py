@@ -183,3 +183,17 @@ class CardPicture(Model):
     class Meta:
         table = "card_picture"
         unique_together = (("campaign", "key"),)
+
+
+class PendingNote(Model):
+    """A private message the bot could not deliver yet (the player never started it or
+    blocked it); it is sent when the player opens the private chat again."""
+
+    id = fields.BigIntField(primary_key=True)
+    player_tg_id = fields.BigIntField(db_index=True)
+    text = fields.TextField()
+    markup: fields.Field[dict[str, object] | None] = fields.JSONField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "pending_note"

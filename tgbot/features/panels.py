@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import Message, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest
 from telegram.ext import BaseHandler, CallbackQueryHandler, MessageHandler, filters
 
 from core.campaigns import PanelView
@@ -14,6 +14,7 @@ from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of
 from tgbot.panels import Note, Refresh
+from tgbot.private import send_private
 
 COMMANDS: list = []  # type: ignore[type-arg]
 
@@ -51,19 +52,19 @@ async def show_panel(context: StonetableContext, view: PanelView) -> None:
 async def follow_up(context: StonetableContext, view: PanelView) -> None:
     """Send what a panel's change sends elsewhere, if its renderer says so.
 
-    A note to someone who never opened a private chat with the bot is dropped.
+    A note the bot cannot deliver now is held until the player presses Start.
     """
     follow_ups = getattr(context.deps.renderers[view.kind], "follow_ups", None)
     if follow_ups is None:
         return
     for item in follow_ups(view):
         if isinstance(item, Note):
-            try:
-                await context.bot.send_message(
-                    item.chat_id, item.text, parse_mode=ParseMode.HTML, reply_markup=item.markup
-                )
-            except Forbidden:
-                continue
+            member = view.campaign.member(item.chat_id)
+            await send_private(
+                context, item.chat_id, item.text, item.markup,
+                group_chat_id=view.campaign.chat_tg_id,
+                name=member.name if member is not None else "",
+            )
         elif isinstance(item, Refresh) and item.panel_id != view.id:
             await show_panel(context, await context.deps.campaigns.panel(item.panel_id))
 

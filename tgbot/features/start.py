@@ -10,6 +10,7 @@ from core.campaigns import JOIN_PREFIX
 from tgbot.context import StonetableContext
 from tgbot.features import campaign, sheet
 from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.private import deliver_held
 from tgbot.render.text import esc
 
 COMMANDS = [
@@ -33,10 +34,13 @@ async def start(update: Update, context: StonetableContext) -> None:
     assert update.effective_message is not None
     if chat.kind == ChatType.PRIVATE:
         await context.deps.play.mark_started(player)
+        delivered = await deliver_held(context, player.tg_id)
         payload = command_args(update).strip()
         if payload.startswith(JOIN_PREFIX):
             await campaign.announce_join(update, context, payload)
             return
+        if delivered:
+            return  # they came for their messages
     greeting = f"👋 Hello, <b>{esc(player.display_name)}</b>!\n\n{HELP}"
     markup = await sheet.markup_for(update, context)
     await update.effective_message.reply_text(

@@ -1,0 +1,62 @@
+"""Private messages that never get lost: held and delivered when the player comes back."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.error import Forbidden
+
+from tgbot.context import StonetableContext
+from tgbot.render.text import esc
+
+INBOX = "inbox"
+
+
+async def send_private(
+    context: StonetableContext,
+    user_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    group_chat_id: int | None = None,
+    name: str = "",
+) -> bool:
+    """Send an HTML message to a player's private chat.
+
+    When Telegram refuses (the player never pressed Start, or blocked the bot), the
+    message is held and the group is asked, without saying what it is, to open the
+    private chat; it is delivered on the next Start.
+
+    Returns:
+        Whether it was delivered now.
+    """
+    try:
+        await context.bot.send_message(
+            user_id, text, parse_mode=ParseMode.HTML, reply_markup=markup
+        )
+    except Forbidden:
+        await context.deps.play.hold_note(user_id, text, markup.to_dict() if markup else None)
+        if group_chat_id is not None:
+            link = f"https://t.me/{context.bot.username}?start={INBOX}"
+            button = InlineKeyboardMarkup([[InlineKeyboardButton("🔓 Open my messages", url=link)]])
+            who = f"<b>{esc(name)}</b>, I" if name else "I"
+            await context.bot.send_message(
+                group_chat_id,
+                f"🔒 {who} have something private for you, but I can't write to you. "
+                "Open our chat and press <b>Start</b>.",
+                parse_mode=ParseMode.HTML,
+                reply_markup=button,
+            )
+        return False
+    return True
+
+
+async def deliver_held(context: StonetableContext, user_id: int) -> int:
+    """Send a player everything held for them; returns how many."""
+    notes = await context.deps.play.take_notes(user_id)
+    for text, markup in notes:
+        keyboard = InlineKeyboardMarkup.de_json(markup, context.bot) if markup else None
+        await context.bot.send_message(
+            user_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard
+        )
+    return len(notes)
