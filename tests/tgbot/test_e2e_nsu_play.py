@@ -321,6 +321,12 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     assert not any("Hollow Tower" in t for t in await private_texts(stack, CHIDI))
     assert not any("Hollow Tower" in str(m.get("text")) for m in stack.api.messages(GROUP))
 
+    # Bo's win grants him two details: one by reply, one skipped.
+    panel = await reply(stack, BO, panel, "+Knows the <hidden> path")
+    assert "Knows the <hidden> path" in panel["text"]
+    panel = await tap(stack, BO, panel, f"Skip detail 2 ({BOLD})")
+    assert (await sheet_of(BO)).details[-1].name == "Knows the <hidden> path"
+
     # Chidi addresses the collateral at the mill; the others vote.
     panel = await tap(stack, CHIDI, panel, "🧹 Address Collateral")
     panel = await tap(stack, CHIDI, panel, "🧹 Cy: The <Drowned> Mill")

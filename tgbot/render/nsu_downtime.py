@@ -38,14 +38,16 @@ from core.rules.nsu.downtime_panel import (
     looks,
     plan_targets,
     reward_card,
+    scout_details_open,
     scout_roll,
     scout_targets,
 )
+from core.rules.nsu.roll_panel import SKIP
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, button, keyboard
-from tgbot.render.nsu_play import player_name, roll_lines, roll_step_buttons
+from tgbot.render.nsu_play import DETAIL_HELP, player_name, roll_lines, roll_step_buttons
 from tgbot.render.text import esc
 
 LOOK_VERB = "scout_look"
@@ -186,7 +188,10 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         lines += roll_lines(roll, table)
         if roll.phase is Phase.DESIRED_OUTCOME:
             lines.append("↩️ The scout replies with how they go about it.")
-        if roll.phase is Phase.DONE and roll.outcome is not None:
+        details = scout_details_open(panel)
+        if details is not None and details.open_grants:
+            lines.append(DETAIL_HELP.replace(" @ The guard", " @ The sentry"))
+        elif roll.phase is Phase.DONE and roll.outcome is not None:
             lines.append(
                 "The scout lost: accept the details and press on to look, or turn back home."
             )
@@ -449,7 +454,16 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
     roll = scout_roll(panel)
     if roll is not None:
         rows += roll_step_buttons(view, roll)
-        if roll.phase is Phase.DONE and roll.outcome is not None:
+        details = scout_details_open(panel)
+        if details is not None:
+            outcome = roll.outcome
+            assert outcome is not None
+            for index in details.open_grants:
+                adders = ", ".join(
+                    sorted(_plain_name(state, table, p) for p in outcome.grants[index].adders)
+                )
+                rows.append([_b(view, f"Skip detail {index + 1} ({adders})", SKIP, str(index))])
+        elif roll.phase is Phase.DONE and roll.outcome is not None:
             who = roll.sheet.name
             if roll.outcome.winner is not Winner.PLAYER:
                 rows.append(
@@ -466,14 +480,14 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
         rows.append([_b(view, "✖️ Drop my choice", "drop")])
     for roll_ in state.complications[:1]:
         card = roll_.card_id
-        index = str(world.cards.index(world.card(card)))
+        place = str(world.cards.index(world.card(card)))
         rows.append(
             [
-                _b(view, f"🕰 +1 {_plain_card(world, card)}", "tick", index),
-                _b(view, f"🕰 −1 {_plain_card(world, card)}", "untick", index),
+                _b(view, f"🕰 +1 {_plain_card(world, card)}", "tick", place),
+                _b(view, f"🕰 −1 {_plain_card(world, card)}", "untick", place),
             ]
         )
-        extra = [_b(view, "⏳ More time (another action each)", "more_time", index)]
+        extra = [_b(view, "⏳ More time (another action each)", "more_time", place)]
         if reward_card(state) is not None and DowntimeKind.BRING_REWARD_HOME in can:
             extra.append(_b(view, "🎁 Bring the reward home", REWARD))
         rows.append(extra)

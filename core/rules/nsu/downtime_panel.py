@@ -43,12 +43,12 @@ from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.codec import to_plain
 from core.rules.nsu.downtime import DowntimeKind, DowntimeState
 from core.rules.nsu.play_table import changed_sheets, characters, require_world, settings_of, stored
-from core.rules.nsu.roll_panel import TEXT, roll_step
+from core.rules.nsu.roll_panel import SKIP, TEXT, RollPanel, add_detail, roll_step, skip_grant
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import World, reachable_cards
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Table
+from core.rules.table import Json, Outcome, Role, Seat, Table
 
 DOWNTIME_PANEL = "nsu.downtime"
 STATE_VERSION = 1
@@ -283,7 +283,7 @@ def _act(
         return state, ()
     if action == TEXT and _introspecting(state, actor):
         return _introspection_text(state, actor, argument)
-    if action in ROLL_ACTIONS or action == TEXT:
+    if action in ROLL_ACTIONS or action in (TEXT, SKIP):
         return _scout_step(panel, state, actor, action, argument, rng)
     if action in PROMPT_KINDS:
         _require(state, actor, PROMPT_KINDS[action])
@@ -427,8 +427,12 @@ def _scout_step(
             )
         raise NotAllowedNow("Nobody is scouting right now.")
     roll = RollState.from_dict(scout["roll"])
+    if roll.phase is Phase.DONE and scout.get("decided"):
+        return _scout_detail(panel, state, actor, action, argument)
     if roll.phase is Phase.DONE:
         raise NotAllowedNow("The Scout's roll is settled: press on or turn back.")
+    if action == SKIP:
+        raise NotAllowedNow("Details come once the roll is settled.")
     roll, events = roll_step(roll, actor, action, argument, rng)
     out: tuple[object, ...] = events
     if roll.phase is Phase.CANCELLED:
@@ -455,6 +459,8 @@ def _scout_decides(
     roll = RollState.from_dict(scout["roll"])
     if roll.phase is not Phase.DONE:
         raise NotAllowedNow("Finish the roll first.")
+    if scout.get("decided"):
+        raise NotAllowedNow("The Scout has already decided.")
     return _finish_scout(panel, dt.take_roll_sheets(state, roll), accept)
 
 
@@ -466,10 +472,53 @@ def _finish_scout(
     assert roll.outcome is not None
     player = int(scout["player"])
     state, events = dt.apply(state, player, dt.Scout(scout["card"], roll.outcome, accept), _NO_RNG)
-    panel["scout"] = None
     if any(isinstance(e, dt.ScoutLooked) for e in events):
         panel["looks"][str(player)] = str(scout["card"])
+    scout["decided"] = True
+    if not accept or not _scout_panel(scout).open_grants:
+        panel["scout"] = None  # turning back rejects the details
     return state, tuple(events)
+
+
+def _scout_panel(scout: dict[str, Any]) -> RollPanel:
+    skipped = tuple(int(i) for i in scout.get("skipped") or ())
+    return RollPanel(RollState.from_dict(scout["roll"]), None, skipped)
+
+
+def scout_details_open(panel: Json) -> RollPanel | None:
+    """The Scout's settled roll while its details are being added, if any."""
+    scout = panel.get("scout")
+    if scout is None or not scout.get("decided"):
+        return None
+    return _scout_panel(dict(scout))
+
+
+def _scout_detail(
+    panel: dict[str, Any], state: DowntimeState, actor: int, action: str, argument: str
+) -> tuple[DowntimeState, tuple[object, ...]]:
+    """A detail granted by the Scout's roll, added by reply or skipped (no scene: the
+    card is face down, so scene details are only told)."""
+    scout = panel["scout"]
+    roll_panel = _scout_panel(scout)
+    events: tuple[object, ...]
+    if action == SKIP:
+        roll_panel, events = skip_grant(roll_panel, actor, argument)
+    elif action == TEXT:
+        roll_panel, _, events = add_detail(roll_panel, None, _table_stub(state), actor, argument)
+    else:
+        raise NotAllowedNow("The Scout's roll is settled: add its details or skip them.")
+    scout["roll"] = roll_panel.roll.to_dict()
+    scout["skipped"] = list(roll_panel.skipped)
+    state = _with_roll_sheets(state, roll_panel.roll)
+    if roll_panel.finished:
+        panel["scout"] = None
+    return state, events
+
+
+def _table_stub(state: DowntimeState) -> Table:
+    """Names for the detail grammar's ``@``: the characters in downtime."""
+    seats = {p: Seat(p, sheet.name, frozenset({Role.PLAYER}), {}) for p, sheet in state.sheets}
+    return Table(0, "nsu", {}, seats)
 
 
 class _NoRng:

@@ -469,7 +469,7 @@ class NsuRollPanel:
                 changed_world = new_world != world
                 world = new_world
             elif action == SKIP:
-                panel, events = _skip(panel, actor, argument)
+                panel, events = skip_grant(panel, actor, argument)
             else:
                 world, events = _move_clock(panel, world, actor, action)
                 changed_world = True
@@ -487,7 +487,12 @@ class NsuRollPanel:
         )
 
 
-def _skip(panel: RollPanel, actor: int, argument: str) -> tuple[RollPanel, tuple[object, ...]]:
+def skip_grant(panel: RollPanel, actor: int, argument: str) -> tuple[RollPanel, tuple[object, ...]]:
+    """Leave one of the actor's open grants as a soft detail.
+
+    Raises:
+        Malformed, NotAllowedNow, NotYourTurn: no such open grant, or not the actor's.
+    """
     try:
         grant = int(argument)
     except ValueError:

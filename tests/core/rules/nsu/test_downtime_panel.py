@@ -114,8 +114,16 @@ def test_scout_wins_and_may_look_only_themselves() -> None:
     d.do(BEN, "set_aspect_edge", "")
     d.do(BEN, "roll")
     d.do(BEN, "take_helper_die", "none")
-    assert scout_roll(d.state) is None
     assert looks(d.state) == {BEN: "c"}
+    # Ben won by 5: two hard details, his to add; the panel waits for them.
+    with pytest.raises(NotAllowedNow):
+        d.do(BEN, "end")
+    with pytest.raises(NotYourTurn):
+        d.do(CY, "text", "Spotted")
+    d.do(BEN, "text", "+Knows the way")
+    assert d.sheet(BEN).details[0].name == "Knows the way"
+    d.do(BEN, "skip", "1")
+    assert scout_roll(d.state) is None
     w = d.campaign.world
     assert BEN in w.card("c").scouted_by and not w.card("c").revealed
     assert d.sheet(BEN).moods[0].level == 1
@@ -142,6 +150,30 @@ def test_a_lost_scout_chooses_to_turn_back() -> None:
         d.do(CY, "scout_turn_back")
     d.do(BEN, "scout_turn_back")
     assert looks(d.state) == {} and BEN not in d.campaign.world.card("c").scouted_by
+    assert scout_roll(d.state) is None  # turning back rejects the details
+
+
+def test_a_lost_scout_presses_on_and_takes_the_arbiters_harm() -> None:
+    d = Driver(fresh(), [2, 4, 1])
+    d.do(BEN, "scout_pick")
+    d.do(BEN, "scout_card", "2")
+    for actor, action, arg in [
+        (BEN, "text", "Look"),
+        (CY, "text", "body world"),
+        (BEN, "choose_mood", "1"),
+        (BEN, "set_aspect_edge", ""),
+        (BEN, "roll", ""),
+        (BEN, "take_helper_die", "none"),
+    ]:
+        d.do(actor, action, arg)
+    d.do(BEN, "scout_press_on")
+    assert looks(d.state) == {BEN: "c"}
+    with pytest.raises(NotAllowedNow):
+        d.do(BEN, "scout_turn_back")
+    d.do(CY, "text", "harm: Twisted knee")
+    assert d.sheet(BEN).harms == ("Twisted knee",)
+    d.do(ANA, "text", "Rockfall")  # the scene grant: told, the card stays face down
+    assert scout_roll(d.state) is None
 
 
 def test_address_collateral_with_votes() -> None:
