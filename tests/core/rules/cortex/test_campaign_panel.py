@@ -314,3 +314,66 @@ def test_a_reply_is_a_detail_from_the_roller_and_aid_from_others(game: Game) -> 
     assert c is not None and c.aid[0].helper == "Lex"
     with pytest.raises(NotYourTurn):
         game.press(LOIS, "text", "Window")  # Lois is in the contest: not her pool
+
+
+def _chidi(game: Game) -> None:
+    game.seat(3, "Chidi")
+    for line in ("value Truth d8", "relationship Clark d6", "asset Hacker d8"):
+        game.edit(3, "text", text=line)
+    game.edit(WATCHTOWER, "feature.add", name="Lex")
+    for line in ("Lex: value Power d12", "Lex: asset Billionaire d10", "Lex: limit Paranoid d8"):
+        game.edit(WATCHTOWER, "text", text=line)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_presses_of_the_shown_buttons_never_break_the_table(game: Game, seed: int) -> None:
+    import random
+
+    from core.rules.cortex.allowed import allowed_actions
+    from core.rules.cortex.panel import _KIND_OF
+    from core.rules.rng import SeededRng
+
+    _chidi(game)
+    rnd = random.Random(seed)
+    users = [WATCHTOWER, CLARK, LOIS, 3]
+    starts = ["test", "contest Lex", "contest Chidi", "test Lex", "contest Lex vs Lois"]
+    pressed: set[Press] = set()
+    for _ in range(150):
+        if game.closed or not game.panel or not game.view().current:
+            try:
+                game.open(rnd.choice(users), rnd.choice(starts))
+            except NotAllowedNow:
+                game.edit(WATCHTOWER, "scene.end")
+            continue
+        view = game.view()
+        if not view.choices:
+            game.edit(WATCHTOWER, "scene.end")
+            continue
+        choices = [c for c in view.choices if c.press is not Press.END_SCENE]
+        choice = rnd.choice(choices if choices and rnd.random() < 0.95 else view.choices)
+        ct = load(game.table).table
+        kind = _KIND_OF.get(choice.press)
+        right = [u for u in users if kind is not None and kind in allowed_actions(ct, u)]
+        user = rnd.choice(right if right and rnd.random() < 0.8 else users)
+        allowed = kind is not None and kind in allowed_actions(ct, user)
+        before = (dict(game.state), {p: dict(s.sheet) for p, s in game.seats.items()})
+        try:
+            outcome = PANEL.act(
+                game.table,
+                game.panel,
+                user,
+                choice.press.value,
+                choice.argument,
+                SeededRng(rnd.randrange(10**6)),
+            )
+        except (NotAllowedNow, Malformed):
+            after = (dict(game.state), {p: dict(s.sheet) for p, s in game.seats.items()})
+            assert after == before  # a refusal changes nothing
+            continue
+        assert allowed or choice.press is Press.CLOSE, (choice, user)
+        game.settle(outcome)
+        game.panel, game.closed = outcome.state, outcome.closed
+        pressed.add(choice.press)
+        table = load(game.table).table  # always loads back into a valid table
+        assert all(s.plot_points >= 0 for s in table.sheets)
+    assert {Press.ROLL, Press.SETTLE} <= pressed  # the walk gets somewhere
