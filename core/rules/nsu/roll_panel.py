@@ -161,9 +161,10 @@ def begin(table: Table, actor: int, desired: str) -> RollPanel:
         NotAllowedNow: no world yet, not an adventure, no character, off screen, Overcome.
     """
     world = require_world(table, CampaignPhase.ADVENTURE)
-    return RollPanel(
-        _start(table, world, actor, desired, on_screen=worlds.on_screen(world)), card=world.current
-    )
+    on_screen = worlds.on_screen(world)
+    if actor not in world.players and not world.groups:
+        on_screen |= {actor}  # joined after worldbuilding: with the party while it is together
+    return RollPanel(_start(table, world, actor, desired, on_screen), card=world.current)
 
 
 def _start(

@@ -272,3 +272,10 @@ def test_any_press_is_applied_or_refused_cleanly(
         assert json.dumps(d.state, sort_keys=True) == before
         return
     RollPanel.from_dict(json.loads(json.dumps(out.state)))
+
+
+def test_a_player_who_joined_after_worldbuilding_rolls_with_the_party_together() -> None:
+    w = world((ANA, BEN))
+    t = table(w, {ANA: character("Ana"), BEN: character("Ben"), CY: character("Cy")})
+    roll = Driver(t, CY, "I catch up").panel.roll
+    assert roll.roller == CY and roll.arbiters == {ANA, BEN}
