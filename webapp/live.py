@@ -50,7 +50,11 @@ async def api_events(request: web.Request) -> web.StreamResponse:
         return web.json_response({"error": error.message}, status=503)
     expires = init.auth_date + deps.initdata_max_age
     response = web.StreamResponse(
-        headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",
+        }
     )
     await response.prepare(request)
     try:

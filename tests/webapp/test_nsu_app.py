@@ -445,3 +445,40 @@ async def test_the_log_lists_rolls_and_details_and_filters_by_character(
         assert await page.locator(".log li").count() == 1
         await fits_the_phone(page)
         await screenshot(page, f"nsu-log-{theme}")
+
+
+@pytest.mark.redis
+async def test_a_change_made_by_another_worker_reaches_an_open_stream_through_redis(
+    db: str, redis_server: Any
+) -> None:
+    from redis.asyncio import Redis
+
+    from core.campaigns import Campaigns
+    from core.events import RedisEvents
+    from core.locks import RedisKeyedLock
+    from core.play import PlayerRef
+    from core.rules.registry import default_registry
+    from core.rules.rng import SeededRng
+
+    env = {"REDIS_URL": redis_server.url}
+    async with running_stack(db, players=default_cast(), env=env) as stack:
+        token, _ = await start_table(stack)
+        other_redis = Redis.from_url(redis_server.url)
+        other_worker = Campaigns(
+            default_registry(),
+            SeededRng(1),
+            RedisKeyedLock(other_redis, 5, 2),
+            RedisEvents(other_redis),
+        )
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(
+                f"{stack.origin}/api/c/{token}/events", headers=headers(stack, ALICE, token)
+            ) as stream,
+        ):
+            assert b"event: ready" in await stream.content.readuntil(b"\n\n")
+            started = time.monotonic()
+            await other_worker.edit(token, PlayerRef(BO, "Bo"), "clock.tick", {"card_id": "a"})
+            notice = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 1.0)
+            assert notice.startswith(b"event: changed") and time.monotonic() - started < 1.0
+        await other_redis.aclose()

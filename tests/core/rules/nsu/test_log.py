@@ -1,0 +1,91 @@
+"""The NSU campaign log: rolls, details, clocks and moves, and never a face-down card's face."""
+
+from __future__ import annotations
+
+from core.rules.nsu.details import Detail, Polarity
+from core.rules.nsu.log import nsu_log_lines
+from core.rules.nsu.roll_state import (
+    AddedDetail,
+    DetailAdded,
+    DetailTarget,
+    RollSettled,
+    TargetKind,
+)
+from core.rules.nsu.roll_state import (
+    Outcome as RollOutcome,
+)
+from core.rules.nsu.terms import ResultRow, Winner
+from core.rules.nsu.world import CardFlipped, ClockMoved, SceneDetailAdded, Travelled
+from core.rules.table import Outcome, Table
+from tests.core.rules.nsu.support import new_roll
+from tests.support.nsu_table import character, table, world
+
+ANA, BO, CY = 1, 2, 3
+
+
+def _table() -> Table:
+    return table(world((ANA, BO, CY)), {ANA: character("Ana"), BO: character("Bram")})
+
+
+def _settled(winner: Winner) -> RollSettled:
+    return RollSettled(
+        RollOutcome(
+            aspect_face=5,
+            skill_shift=1,
+            mood_face=3,
+            difference=3,
+            winner=winner,
+            row=ResultRow.WIN_WITH_SCENE,
+            grants=(),
+            suggested_collateral_ticks=0,
+            helper_used=BO,
+        )
+    )
+
+
+def test_a_settled_roll_names_the_roller_the_dice_and_the_winner() -> None:
+    roll = new_roll()  # roller 1 is Ana at this table
+    outcome = Outcome(state={"v": 1, "roll": roll.to_dict()}, events=(_settled(Winner.PLAYER),))
+    (line,) = nsu_log_lines(_table(), outcome)
+    assert line.kind == "roll" and line.player_ids == (ANA, BO)
+    assert line.text == (
+        "Ana rolled: Aspect 5+1 = 6 against Mood 3, with Bram's mood die: Ana wins by 3."
+    )
+    arbiters = Outcome(state={}, events=(_settled(Winner.ARBITERS),))
+    assert "the Arbiters win" in nsu_log_lines(_table(), arbiters)[0].text
+
+
+def test_details_on_characters_and_things_are_logged_with_who_gave_them() -> None:
+    harm = AddedDetail(
+        0, CY, Detail("Broken wrist"), DetailTarget(TargetKind.CHARACTER, ANA), harm=True
+    )
+    boon = AddedDetail(
+        1,
+        ANA,
+        Detail("Rope", polarity=Polarity.POSITIVE),
+        DetailTarget(TargetKind.THING, name="the bridge"),
+    )
+    events = (DetailAdded(harm, collateral_tick=True, overcome=True), DetailAdded(boon, False))
+    first, second = nsu_log_lines(_table(), Outcome(state={}, events=events))
+    assert first.text == "Someone gave Ana the harm −Broken wrist. Ana is Overcome."
+    assert first.kind == "detail" and first.player_ids == (CY, ANA)
+    assert second.text == "Ana gave the bridge the detail +Rope."
+
+
+def test_nothing_from_a_face_down_card_reaches_the_log() -> None:
+    events = (
+        ClockMoved("b", ANA, 0, 1),  # b is face down: its clock is secret
+        SceneDetailAdded("b", "Fog"),
+        CardFlipped("c", CY),  # c is still face down in this world
+        ClockMoved("a", ANA, 2, 3),
+        Travelled("b"),
+        Travelled(None),
+    )
+    lines = nsu_log_lines(_table(), Outcome(state={}, events=events))
+    text = " ".join(line.text for line in lines)
+    assert "Glass Orchard" not in text and "Hollow Tower" not in text and "Fog" not in text
+    assert [line.text for line in lines] == [
+        "The <Drowned> Mill: Collateral Clock 2 → 3.",
+        "The party went to b.",
+        "The party went home.",
+    ]
