@@ -377,3 +377,51 @@ def test_random_presses_of_the_shown_buttons_never_break_the_table(game: Game, s
         table = load(game.table).table  # always loads back into a valid table
         assert all(s.plot_points >= 0 for s in table.sheets)
     assert {Press.ROLL, Press.SETTLE} <= pressed  # the walk gets somewhere
+
+
+def test_an_outsider_interferes_and_the_contestants_vote_to_go_on(game: Game) -> None:
+    _chidi(game)
+    game.open(CLARK, "contest Lois")
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "roll", "", 5)
+    game.press(CLARK, "settle")  # Action 5
+    interfere = [c for c in game.view().choices if c.press is Press.INTERFERE]
+    assert {c.who for c in interfere} == {"Chidi", "Lex"}
+    chidi = next(c for c in interfere if c.who == "Chidi")
+    with pytest.raises(NotYourTurn):
+        game.press(CLARK, "interfere", chidi.argument)
+    game.press(3, "interfere", chidi.argument)
+    assert game.sheet(3)["plot_points"] == 0  # paid the Watchtower
+    game.press(3, "add", "v0")
+    game.press(3, "roll", "", 7)
+    game.press(3, "settle")  # 7 beats 5: stopped
+    assert game.view().waiting == ("Clark", "Lois")
+    game.press(CLARK, "vote", "y")
+    with pytest.raises(NotYourTurn):
+        game.press(CLARK, "vote", "y")
+    game.press(LOIS, "vote", "y")
+    assert game.sheet(3)["plot_points"] == 2  # one from each contestant
+    assert any(e.what == "resumed" for e in game.view().log)
+    assert game.view().waiting == ("Clark",)
+
+
+def test_stress_relief_through_the_panel_moves_the_stress_into_growth(game: Game) -> None:
+    game.open(CLARK, "contest Lois")
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "roll", "", 9)
+    game.press(CLARK, "settle")
+    game.press(LOIS, "add", "v0")
+    game.press(LOIS, "roll", "", 2)
+    game.press(LOIS, "settle")
+    game.press(LOIS, "stress.take")
+    game.press(CLARK, "inflict", "0", 4)  # Afraid d10
+    game.open(CLARK, "relief Lois Afraid")
+    assert game.view().waiting == ("Lois",)
+    with pytest.raises(NotYourTurn):
+        game.press(CLARK, "stress.opp")
+    game.press(LOIS, "stress.opp", "", 3)
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "roll", "", 8)
+    game.press(CLARK, "settle")
+    assert game.closed
+    assert game.sheet(LOIS)["stress"] == [] and game.sheet(LOIS)["growth"] == [10]
