@@ -11,6 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
+from datetime import timedelta
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -19,6 +20,7 @@ from aiohttp import web
 from telegram import Update
 
 from core.campaigns import Campaigns
+from core.housekeeping import run_once, tidy
 from core.events import CampaignEvents, InProcessEvents, RedisEvents
 from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
 from core.play import Play
@@ -40,14 +42,15 @@ SANDBOX_PREFIX = "/sandbox"
 WEBHOOK_PATH = "/telegram/webhook"
 
 
-def build_locks(settings: Settings) -> KeyedLock:
+def build_locks(settings: Settings, wait_seconds: float | None = None) -> KeyedLock:
     """Redis locks when REDIS_URL is set, in-process locks otherwise."""
+    wait = settings.lock_wait_seconds if wait_seconds is None else wait_seconds
     if settings.redis_url is None:
-        return InProcessKeyedLock(settings.lock_lease_seconds, settings.lock_wait_seconds)
+        return InProcessKeyedLock(settings.lock_lease_seconds, wait)
     from redis.asyncio import Redis
 
     redis = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
-    return RedisKeyedLock(redis, settings.lock_lease_seconds, settings.lock_wait_seconds)
+    return RedisKeyedLock(redis, settings.lock_lease_seconds, wait)
 
 
 def build_events(settings: Settings) -> CampaignEvents:
@@ -78,6 +81,7 @@ class Runtime:
         self.clock = clock
         self.rate_limit = rate_limit
         self.locks: KeyedLock | None = None
+        self._job_locks: KeyedLock | None = None
         self.events: CampaignEvents | None = None
         self.application: StonetableApplication | None = None
         self.sandbox: FakeBotApi | None = None
@@ -143,12 +147,25 @@ class Runtime:
         await self.application.initialize()
         await register_commands(self.application)
         await self.application.start()
+        self._schedule_housekeeping()
         if not settings.webhook:
             assert self.application.updater is not None
             await self.application.updater.start_polling(
                 allowed_updates=Update.ALL_TYPES, timeout=10
             )
         log.info("Stonetable is up on %s (bot @%s)", self.origin, self.application.bot.username)
+
+    def _schedule_housekeeping(self) -> None:
+        """Every worker asks hourly; the lock and the last run make it happen once."""
+        assert self.application is not None and self.application.job_queue is not None
+        self._job_locks = locks = build_locks(self.settings, wait_seconds=0.05)
+
+        async def housekeeping(_context: object) -> None:
+            await run_once("tidy", timedelta(hours=6), locks, self.clock, tidy)
+
+        self.application.job_queue.run_repeating(
+            housekeeping, interval=3600, first=60, name="housekeeping"
+        )
 
     def _webhook(self) -> Webhook | None:
         if self.settings.webhook_url is None or self.settings.webhook_secret is None:
@@ -189,8 +206,9 @@ class Runtime:
             await application.shutdown()
         if self._runner is not None:
             await self._runner.cleanup()
-        if self.locks is not None:
-            await self.locks.aclose()
+        for locks in (self.locks, self._job_locks):
+            if locks is not None:
+                await locks.aclose()
         if self.events is not None:
             await self.events.aclose()
         await close_database()

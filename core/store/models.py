@@ -197,3 +197,14 @@ class PendingNote(Model):
 
     class Meta:
         table = "pending_note"
+
+
+class JobRun(Model):
+    """When a periodic job last ran anywhere, so several workers run it once between them."""
+
+    id = fields.BigIntField(primary_key=True)
+    name = fields.CharField(max_length=64, unique=True)
+    ran_at = fields.DatetimeField()
+
+    class Meta:
+        table = "job_run"

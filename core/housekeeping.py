@@ -1,0 +1,41 @@
+"""Periodic clean-up, run by one worker at a time under a lock, at most once per interval."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+
+from core.errors import TryAgain
+from core.locks import KeyedLock
+from core.store.models import JobRun, PendingNote, ProcessedUpdate
+from core.store.repo import guarded
+
+KEEP_UPDATES = timedelta(days=3)  # Telegram stops redelivering long before this
+KEEP_NOTES = timedelta(days=30)
+
+
+async def run_once(
+    name: str,
+    every: timedelta,
+    locks: KeyedLock,
+    clock: Callable[[], float],
+    work: Callable[[datetime], Awaitable[None]],
+) -> bool:
+    """Run ``work`` if no worker ran job ``name`` within ``every``; returns whether it ran."""
+    try:
+        async with locks.hold(f"job:{name}"), guarded():
+            now = datetime.fromtimestamp(clock(), UTC)
+            row = await JobRun.get_or_none(name=name)
+            if row is not None and now - row.ran_at < every:
+                return False
+            await work(now)
+            await JobRun.update_or_create(name=name, defaults={"ran_at": now})
+            return True
+    except TryAgain:
+        return False  # another worker holds it, or the store is away: next time
+
+
+async def tidy(now: datetime) -> None:
+    """Forget old update claims and long-undelivered private notes."""
+    await ProcessedUpdate.filter(created_at__lt=now - KEEP_UPDATES).delete()
+    await PendingNote.filter(created_at__lt=now - KEEP_NOTES).delete()
