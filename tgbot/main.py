@@ -11,8 +11,8 @@ import asyncio
 import logging
 import secrets
 import time
-from datetime import timedelta
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -20,8 +20,8 @@ from aiohttp import web
 from telegram import Update
 
 from core.campaigns import Campaigns
-from core.housekeeping import run_once, tidy
 from core.events import CampaignEvents, InProcessEvents, RedisEvents
+from core.housekeeping import run_once, tidy
 from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
 from core.play import Play
 from core.rules.registry import Registry, default_registry
