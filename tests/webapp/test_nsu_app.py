@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 
 from core.rules.nsu.campaign import NsuCampaign, Phase
+from core.rules.nsu.details import Detail
 from core.rules.nsu.setup import SetupState, SetupStep
 from core.rules.nsu.world import World
 from core.store.models import Campaign, LogEntry, Member
@@ -60,7 +61,8 @@ async def start_table(stack: Stack, state: dict[str, Any] | None = None) -> tupl
     assert stack.runtime.application is not None
     view = await stack.runtime.application.deps.campaigns.require_current(GROUP)
     await Campaign.filter(id=view.id).update(state=state or campaign_state(the_world()))
-    for player, made in ((ALICE, character("Ana")), (BO, character("Bram"))):
+    ana = character("Ana").add_detail(Detail("Muddy <boots>"))
+    for player, made in ((ALICE, ana), (BO, character("Bram"))):
         member = await Member.get(campaign_id=view.id, player__tg_id=player)
         await Member.filter(id=member.id).update(sheet=sheet(made))
     return view.app_token, view.id
@@ -236,6 +238,9 @@ async def test_sheet_map_and_card_details_on_a_phone(stack: Stack, theme: str) -
         assert await own.locator("input, textarea, select").count() == 0  # numbers: rules only
         await fits_the_phone(page)
         await screenshot(page, f"nsu-sheet-{theme}")
+        assert await page.locator(".other [data-edit]").count() == 0  # Bram's: read-only
+        await own.get_by_role("button", name="Cross out Muddy <boots>").click()
+        await own.get_by_text("Muddy <boots>").wait_for(state="detached")
 
         await page.get_by_role("button", name="Map").click()
         await page.locator(".grid .card-tile").first.wait_for()
@@ -254,6 +259,9 @@ async def test_sheet_map_and_card_details_on_a_phone(stack: Stack, theme: str) -
         await page.get_by_role("button", name="+ Tick").click()
         await page.locator(".ticks", has_text="3/8").wait_for()
         assert await page.locator(".clock .pie path.on").count() == 3
+        await page.fill(".scene input[name=text]", "Fog & <smoke>")
+        await page.locator(".scene").get_by_role("button", name="Add").click()
+        await page.locator(".scene li", has_text="Fog & <smoke>").wait_for()
         await fits_the_phone(page)
         await screenshot(page, f"nsu-card-{theme}")
 

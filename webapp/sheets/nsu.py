@@ -23,6 +23,7 @@ from core.rules.nsu.campaign import campaign_of, character_of, draft_of
 from core.rules.nsu.details import MAX_HARMS
 from core.rules.nsu.sheet import (
     MOOD_LINE_DICE,
+    OPTIONAL_STEPS,
     RECOVERY_POINT_CAP,
     SENTIMENT_LINES,
     SKILL_LINES,
@@ -48,6 +49,9 @@ ACTIONS: dict[str, str] = {
     "author": "setup.location",
     "tick": "clock.tick",
     "untick": "clock.untick",
+    "scene_detail": "play.scene_detail",
+    "drop_scene_detail": "play.drop_scene_detail",
+    "drop_detail": "play.drop_detail",
 }
 
 SHAPES = {Die.D8: "diamond", Die.D6: "square", Die.D4: "triangle"}
@@ -95,6 +99,7 @@ def character_view(character: Character, *, own: bool) -> dict[str, Any]:
         SKILL_LINES - len(skills)
     )
     return {
+        "own": own,
         "name": character.name,
         "pronouns": character.pronouns,
         "look": character.look,
@@ -142,7 +147,12 @@ def draft_view(draft: CharacterDraft, own_cards: int) -> dict[str, Any]:
         aspects = {a.value: draft.aspects.die(a).label for a in Aspect}
     return {
         "steps": [
-            {"key": s.value, "title": STEP_TITLES[s], "done": s not in missing}
+            {
+                "key": s.value,
+                "title": STEP_TITLES[s],
+                "done": bool(draft.rumours) if s in OPTIONAL_STEPS else s not in missing,
+                "optional": s in OPTIONAL_STEPS,
+            }
             for s in CreationStep
         ],
         "ready": not missing,
