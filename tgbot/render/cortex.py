@@ -180,6 +180,10 @@ def _now_text(v: ConflictView, c: Conflict) -> list[str]:
             " choose the Stress"
             + (" (or declare them Stressed Out)" if todo.may_stress_out else "")
         )
+        lines.append(
+            "<i>Assets that change the stress pool: reply with the Stress and the dice, "
+            "e.g. “Angry +d6 -d8”.</i>"
+        )
     if c.phase is Phase.STOPPED:
         lines.append(f"⏹ {esc(c.interferer)} stopped the Contest. Go on? Each pays them 1 PP.")
     return lines

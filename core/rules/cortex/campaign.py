@@ -224,7 +224,7 @@ class CortexCampaign(CampaignRules):
         ``text`` {text} (the ``/trait`` grammar, optionally after ``Name:``).
         ``character`` in the payload names the sheet (default: the actor's Lead);
         the Watchtower uses it for a Feature. Watchtower only: ``feature.add``
-        {name}, ``scene.end``, ``episode.end``.
+        {name}, ``settings.stress`` {types}, ``scene.end``, ``episode.end``.
 
         Raises:
             Malformed: unknown edit or bad values.
@@ -242,6 +242,8 @@ class CortexCampaign(CampaignRules):
                 raise NotYourTurn("Only the Watchtower adds Features.")
             feature = Sheet(name=_text(payload, "name").strip(), role=Role.FEATURE)
             return saved(loaded, ct.add_feature(feature))
+        if action == "settings.stress":
+            return saved(loaded, _stress_types(ct, actor, _text(payload, "types")))
         if action == "text":
             text = _text(payload, "text")
             who, sep, rest = text.partition(":")
@@ -260,6 +262,19 @@ class CortexCampaign(CampaignRules):
 
 def _with_events(outcome: Outcome, events: tuple[object, ...]) -> Outcome:
     return replace(outcome, events=events)
+
+
+def _stress_types(ct: CortexTable, actor: int, text: str) -> CortexTable:
+    """The table with the campaign's Stress types set (a comma-separated list)."""
+    if actor != ct.watchtower:
+        raise NotYourTurn("Only the Watchtower sets the Stress types.")
+    types = tuple(" ".join(t.split()) for t in text.split(",") if t.strip())
+    settings = replace(ct.settings, stress_types=types)
+    for sheet in ct.sheets:
+        for entry in sheet.stress:
+            if not any(same_name(entry.type, t) for t in types):
+                raise NotAllowedNow(f"{sheet.name} still has {entry.type} Stress; keep that type.")
+    return replace(ct, settings=settings)
 
 
 def _own_sheet(ct: CortexTable, actor: int, payload: Json) -> Sheet:
@@ -455,7 +470,7 @@ def in_roll(ct: CortexTable, name: str) -> bool:
     )
 
 
-WATCHTOWER_EDITS: tuple[str, ...] = ("feature.add", "scene.end", "episode.end")
+WATCHTOWER_EDITS: tuple[str, ...] = ("feature.add", "settings.stress", "scene.end", "episode.end")
 
 
 def may_edit(ct: CortexTable, viewer: int, name: str) -> frozenset[str]:

@@ -18,6 +18,7 @@ the panel closes when its conflict is over and no 1 is left to use.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
@@ -46,6 +47,9 @@ MAX_LOG = 12
 MAX_STAGED = 12
 OVER = "That roll is over. Start a new one with /test or /contest."
 OUTDATED = "That button is out of date. Use the latest message."
+_FROM_TROUBLE = re.compile(
+    r"^(?P<die>[dD]\d{1,2})\s+from\s+trouble\s*[:,-]?\s*(?P<name>\S.*)$", re.IGNORECASE
+)
 
 
 class Press(Enum):
@@ -354,12 +358,31 @@ def _aid_picks(helper: Sheet, words: str, ct: CortexTable) -> tuple[Pick, ...]:
     return tuple(picks)
 
 
+def _fiddled_stress(text: str) -> a.InflictStress:
+    """``Angry +d6 -d8``: a Stress type, then dice Assets add to or take from the pool."""
+    words = text.split()
+    if not words or len(words) > MAX_STAGED:
+        raise Malformed("Write the Stress type, then dice to add or remove: Angry +d6 -d8.")
+    add: list[Die] = []
+    remove: list[Die] = []
+    for word in words[1:]:
+        if word[:1] not in "+-" or len(word) < 2:
+            raise Malformed("Write the Stress type, then dice to add or remove: Angry +d6 -d8.")
+        (add if word[0] == "+" else remove).append(Die.parse(word[1:]))
+    return a.InflictStress(words[0], tuple(add), tuple(remove))
+
+
 def read_text(ct: CortexTable, c: Conflict, actor: int, text: str) -> tuple[Press, str]:
     """A reply to the panel: ``detail <name>`` or ``aid <traits>``; bare text is a
-    Useful Detail from whoever builds the pool, and Aid from anyone else."""
+    Useful Detail from whoever builds the pool, Aid from anyone else, and, from
+    whoever inflicts Stress, the Stress with the pool's Asset fiddling (``Angry +d6 -d8``).
+    The Watchtower's Features may take a detail's die out of Trouble: ``d8 from Trouble: Name``.
+    """
     word, _, rest = text.strip().partition(" ")
     if word.lower() in ("detail", "aid") and rest.strip():
         return Press(word.lower()), rest.strip()
+    if c.phase is Phase.INFLICTING and ct.controller(c.pending[0].inflicter) == actor:
+        return Press.INFLICT, text.strip()
     builds = c.phase is Phase.BUILDING and ct.controller(c.roller) == actor
     return (Press.DETAIL if builds else Press.AID), text.strip()
 
@@ -390,8 +413,11 @@ def _action(
         return a.UseResource(own.resources[index].name, use_up=argument.endswith("u"))
     if press is Press.DETAIL:
         name = " ".join(argument.split())
+        found = _FROM_TROUBLE.match(name)
+        if found is not None:
+            return a.CreateDetail(found["name"], from_trouble=Die.parse(found["die"]))
         if not name:
-            raise Malformed("Name the Useful Detail: reply to the roll with /detail Open window.")
+            raise Malformed("Name the Useful Detail: reply to the roll with its name.")
         return a.CreateDetail(name)
     if press is Press.AID:
         who, sep, words = argument.partition(":")
@@ -401,7 +427,9 @@ def _action(
         return a.OfferAid(helper.name, _aid_picks(helper, words if sep else argument, ct))
     if press is Press.INFLICT:
         types = ct.settings.stress_types
-        return a.InflictStress(types[_index(argument, len(types))])
+        if argument.isdigit():
+            return a.InflictStress(types[_index(argument, len(types))])
+        return _fiddled_stress(argument)
     if press is Press.INTERFERE:
         return a.Interfere(ct.sheets[_index(argument, len(ct.sheets))].name)
     if press is Press.VOTE:

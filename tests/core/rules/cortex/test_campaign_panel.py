@@ -425,3 +425,45 @@ def test_stress_relief_through_the_panel_moves_the_stress_into_growth(game: Game
     game.press(CLARK, "settle")
     assert game.closed
     assert game.sheet(LOIS)["stress"] == [] and game.sheet(LOIS)["growth"] == [10]
+
+
+def test_the_watchtower_sets_stress_types_but_keeps_those_in_use(game: Game) -> None:
+    game.edit(WATCHTOWER, "settings.stress", types="Afraid, Angry, Hungry")
+    assert load(game.table).table.settings.stress_types == ("Afraid", "Angry", "Hungry")
+    with pytest.raises(NotYourTurn):
+        game.edit(CLARK, "settings.stress", types="Sad")
+    game.open(CLARK, "contest Lois")
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "roll", "", 9)
+    game.press(CLARK, "settle")
+    game.press(LOIS, "givein")
+    game.edit(WATCHTOWER, "scene.end")
+    game.open(CLARK, "contest Lois")
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "roll", "", 9)
+    game.press(CLARK, "settle")
+    game.press(LOIS, "add", "v0")
+    game.press(LOIS, "roll", "", 2)
+    game.press(LOIS, "settle")
+    game.press(LOIS, "stress.take")
+    game.press(CLARK, "text", "Hungry +d6 -d10", 5)  # the pool d10 becomes d6
+    assert game.sheet(LOIS)["stress"] == [{"type": "Hungry", "die": 6}]
+    with pytest.raises(NotAllowedNow, match="Hungry"):
+        game.edit(WATCHTOWER, "settings.stress", types="Afraid")
+
+
+def test_a_features_useful_detail_may_come_out_of_trouble(game: Game) -> None:
+    game.edit(WATCHTOWER, "feature.add", name="Lex")
+    game.edit(WATCHTOWER, "text", text="Lex: value Power d12")
+    game.open(CLARK, "test")
+    game.press(WATCHTOWER, "opp.add", "8")
+    game.press(WATCHTOWER, "opp.roll", "", 5)
+    game.press(CLARK, "add", "v0")
+    game.press(CLARK, "roll", "", 1)
+    game.press(CLARK, "settle")
+    game.press(WATCHTOWER, "complication", "0")  # Trouble: d10
+    game.open(WATCHTOWER, "contest Lex vs Clark")
+    game.press(WATCHTOWER, "text", "d10 from Trouble: Hidden cameras")
+    ct = load(game.table).table
+    assert ct.trouble == () and ct.details[-1].die == 10
+    assert game.sheet(CLARK)["plot_points"] == 3  # the Complication, then the detail
