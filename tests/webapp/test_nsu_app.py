@@ -490,3 +490,21 @@ async def test_a_change_made_by_another_worker_reaches_an_open_stream_through_re
             notice = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 1.0)
             assert notice.startswith(b"event: changed") and time.monotonic() - started < 1.0
         await other_redis.aclose()
+
+
+async def test_the_first_load_of_the_sheet_stays_small(stack: Stack) -> None:
+    token, _ = await start_table(stack)
+    total = 0
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{stack.origin}/app?startapp={token}") as response:
+            shell = await response.text()
+            total += len(shell.encode())
+        for asset in ("app.css", "app.js"):
+            path = shell[shell.index(f"/static/{asset}") :].split('"', 1)[0]
+            async with http.get(stack.origin + path) as response:
+                assert response.status == 200, path
+                total += len(await response.read())
+    status, fragment = await fetch(stack, "GET", f"/app/home?startapp={token}", ALICE, token)
+    assert status == 200 and b"pc-name" in fragment
+    total += len(fragment)
+    assert total < 60_000, total
