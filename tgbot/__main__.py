@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 import sys
+from pathlib import Path
 
 from core.settings import Settings, SettingsError, load_settings
 
@@ -37,28 +38,90 @@ async def _set_webhook(settings: Settings) -> None:
     bot = Bot(settings.bot_token, base_url=f"{settings.telegram_api_url}/bot")
     async with bot:
         await bot.set_webhook(
-            settings.webhook_url, secret_token=settings.webhook_secret,
-            allowed_updates=Update.ALL_TYPES, drop_pending_updates=False,
+            settings.webhook_url,
+            secret_token=settings.webhook_secret,
+            allowed_updates=Update.ALL_TYPES,
+            drop_pending_updates=False,
         )
     print(f"Webhook set to {settings.webhook_url}")
 
 
+async def _archive(settings: Settings, args: argparse.Namespace) -> None:
+    """Export a chat's game to JSON, or import one into a chat."""
+    import json
+    import time
+
+    from core.archive import export_campaign, import_campaign
+    from core.campaigns import Campaigns
+    from core.locks import InProcessKeyedLock
+    from core.play import ChatRef, PlayerRef
+    from core.rules.errors import StonetableError
+    from core.rules.registry import default_registry
+    from core.rules.rng import FairRng
+    from core.store.db import close_database, open_database
+    from core.store.models import Campaign
+
+    await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
+    campaigns = Campaigns(default_registry(), FairRng(), InProcessKeyedLock())
+    try:
+        if args.command == "export":
+            campaign = await Campaign.get_or_none(live_chat_id=args.chat)
+            if campaign is None:
+                raise SettingsError(f"no game is running in chat {args.chat}")
+            data = await export_campaign(campaign.id, time.time())
+            text = json.dumps(data, ensure_ascii=False, indent=1)
+            if args.file:
+                Path(args.file).write_text(text, encoding="utf-8")
+            else:
+                print(text)
+        else:
+            data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+            view = await import_campaign(
+                campaigns,
+                data,
+                ChatRef(args.chat, "supergroup", args.title or ""),
+                PlayerRef(args.host, args.host_name or "Host"),
+            )
+            print(f"Imported a {view.system.name} game into chat {args.chat}.")
+    except StonetableError as error:
+        raise SettingsError(error.message) from None
+    finally:
+        await close_database()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tgbot", description="Stonetable bot")
-    parser.add_argument("command", nargs="?", default="run",
-                        choices=["run", "migrate", "set-webhook"])
+    parser.add_argument(
+        "command",
+        nargs="?",
+        default="run",
+        choices=["run", "migrate", "set-webhook", "export", "import"],
+    )
+    parser.add_argument("file", nargs="?", help="export: write here (default: print); import: read")
+    parser.add_argument("--chat", type=int, help="export/import: the group chat id")
+    parser.add_argument("--host", type=int, help="import: the Telegram id of the new host")
+    parser.add_argument("--host-name", help="import: the host's first name")
+    parser.add_argument("--title", help="import: the group's title")
     args = parser.parse_args(argv)
+    if args.command in ("export", "import") and args.chat is None:
+        parser.error("--chat is required")
+    if args.command == "import" and (args.file is None or args.host is None):
+        parser.error("import needs a FILE and --host")
     try:
         settings = load_settings(os.environ)
     except SettingsError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    command = {"run": _run, "migrate": _migrate, "set-webhook": _set_webhook}[args.command]
+    simple = {"run": _run, "migrate": _migrate, "set-webhook": _set_webhook}
     try:
-        asyncio.run(command(settings))
+        if args.command in simple:
+            asyncio.run(simple[args.command](settings))
+        else:
+            asyncio.run(_archive(settings, args))
     except SettingsError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2

@@ -73,6 +73,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app.router.add_get("/api/me", views.api_me)
     app.router.add_get("/api/c/{token}", views.api_campaign)
     app.router.add_post("/api/c/{token}/edit", views.api_edit)
+    app.router.add_get("/api/c/{token}/export", views.api_export)
     setup_live(app)
     setup_nsu_routes(app)
     setup_log_routes(app)

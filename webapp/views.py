@@ -8,6 +8,7 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
+from core.archive import export_campaign
 from core.campaigns import CampaignView, describe_members
 from core.play import Home, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
@@ -94,6 +95,25 @@ async def api_campaign(request: web.Request) -> web.Response:
             "sheet": context["sheet"],
         },
         dumps=_dumps,
+    )
+
+
+async def api_export(request: web.Request) -> web.Response:
+    """A member downloads the whole game as JSON (to keep it, or move it)."""
+    deps = _deps(request)
+    try:
+        viewer = _player(authenticate(request))
+        view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
+        data = await export_campaign(view.id, deps.clock())
+    except InitDataInvalid:
+        return web.json_response({"error": "unauthorized"}, status=401)
+    except NotAllowedNow as error:
+        return web.json_response({"error": error.message}, status=403)
+    except StonetableError as error:
+        return web.json_response({"error": error.message}, status=503)
+    name = f"stonetable-{view.system.key}-{view.id}.json"
+    return web.json_response(
+        data, dumps=_dumps, headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )
 
 

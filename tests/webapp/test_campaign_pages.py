@@ -107,3 +107,15 @@ async def test_the_home_page_opens_the_campaign_for_members(stack: Stack) -> Non
         ) as stranger:
             page = await stranger.text()
             assert stranger.status == 200 and "Counter" not in page and "Hello" in page
+
+
+@pytest.mark.parametrize(("who", "status"), [("friend", 200), ("stranger", 403), ("forged", 401)])
+async def test_members_download_the_game_as_json(stack: Stack, who: str, status: int) -> None:
+    token = await token_of(stack)
+    async with aiohttp.ClientSession() as http:
+        response = await http.get(f"{stack.origin}/api/c/{token}/export", headers=auth(stack, who))
+        assert response.status == status
+        if status == 200:
+            assert "attachment" in response.headers["Content-Disposition"]
+            data = await response.json()
+            assert data["format"] == "stonetable-campaign" and len(data["members"]) == 2
