@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 ALICE, BO, CHIDI = 1001, 1002, 1003
 PLAYERS = (ALICE, BO, CHIDI)
+TIMEOUT = 20  # seconds; generous for loaded CI machines
 Json = dict[str, Any]
 
 
@@ -64,14 +65,14 @@ def find_button(msg: Json, label: str) -> Json:
 
 async def say(stack: Stack, user: int, text: str, chat: int = GROUP) -> Json:
     await stack.api.send_text(user, chat, text)
-    return await stack.api.wait_for_message(chat, timeout=10)
+    return await stack.api.wait_for_message(chat, timeout=TIMEOUT)
 
 
 async def edited(stack: Stack, chat: int, message_id: int, since: int) -> Json:
     def same(m: Json) -> bool:
         return bool(m["message_id"] == message_id)
 
-    return await stack.api.wait_for_message(chat, same, timeout=10, since=since)
+    return await stack.api.wait_for_message(chat, same, timeout=TIMEOUT, since=since)
 
 
 async def press(stack: Stack, user: int, chat: int, message_id: int, label: str) -> Json:
@@ -79,7 +80,7 @@ async def press(stack: Stack, user: int, chat: int, message_id: int, label: str)
     data = find_button(message(stack, chat, message_id), label)["callback_data"]
     mark = stack.api.mark()
     pressed = await stack.api.press_button(user, chat, message_id, data)
-    await pressed.answered(10)
+    await pressed.answered(TIMEOUT)
     return await edited(stack, chat, message_id, mark)
 
 
@@ -87,7 +88,7 @@ async def press_only(stack: Stack, user: int, chat: int, message_id: int, label:
     """Press a button and return the bot's answer (for alerts and buttons outside panels)."""
     data = find_button(message(stack, chat, message_id), label)["callback_data"]
     pressed = await stack.api.press_button(user, chat, message_id, data)
-    return await pressed.answered(10)
+    return await pressed.answered(TIMEOUT)
 
 
 async def reply(stack: Stack, user: int, chat: int, message_id: int, text: str) -> Json:
@@ -103,11 +104,11 @@ async def reply_refused(stack: Stack, user: int, chat: int, message_id: int, tex
     def answer(m: Json) -> bool:
         return bool((m.get("reply_to_message") or {}).get("message_id") == sent["message_id"])
 
-    return await stack.api.wait_for_message(chat, answer, timeout=10, since=mark)
+    return await stack.api.wait_for_message(chat, answer, timeout=TIMEOUT, since=mark)
 
 
 async def private_panel(stack: Stack, user: int, since: int) -> Json:
-    return await stack.api.wait_for_message(user, timeout=10, since=since)
+    return await stack.api.wait_for_message(user, timeout=TIMEOUT, since=since)
 
 
 def texts(stack: Stack, chat: int) -> str:
@@ -119,14 +120,14 @@ async def seat_three(stack: Stack) -> None:
     assert "No Stone Unturned" in started["text"]
     for pid in (BO, CHIDI):
         await stack.api.start_bot(pid)
-        await stack.api.wait_for_message(pid, timeout=10)
+        await stack.api.wait_for_message(pid, timeout=TIMEOUT)
         assert "joined" in (await say(stack, pid, "/join"))["text"]
 
 
 async def build_world(stack: Stack) -> int:
     """Worldbuilding from /begin to the rolled map; returns the panel's message id."""
     await stack.api.start_bot(ALICE)
-    await stack.api.wait_for_message(ALICE, timeout=10)
+    await stack.api.wait_for_message(ALICE, timeout=TIMEOUT)
     refused = await say(stack, BO, "/begin")
     assert "host" in refused["text"]
     panel = await say(stack, ALICE, "/begin")
@@ -185,7 +186,10 @@ async def build_world(stack: Stack) -> int:
         assert "Both written" in done["text"] and f"Title-{pid}-2" in done["text"]
     # The group's board was redrawn as cards were written, without showing any.
     await stack.api.wait_for_message(
-        GROUP, lambda m: "How many cards wide" in (m.get("text") or ""), timeout=10, since=start
+        GROUP,
+        lambda m: "How many cards wide" in (m.get("text") or ""),
+        timeout=TIMEOUT,
+        since=start,
     )
 
     # Deal face down, then roll Danger and Reward.
@@ -213,7 +217,11 @@ def assert_no_faces(stack: Stack, hidden: Callable[[int, int], bool]) -> None:
 async def make_character(stack: Stack, pid: int, board: int | None = None) -> None:
     mark = stack.api.mark()
     if board is None:
+        # The group's confirmation comes once the private panel is ready for replies.
         await stack.api.send_text(pid, GROUP, "/character")
+        await stack.api.wait_for_message(
+            GROUP, lambda m: "📬" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+        )
     else:
         answer = await press_only(stack, pid, GROUP, board, "My character")
         assert "private" in answer["text"]
@@ -254,7 +262,7 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     assert here.title in flipped["text"]
     assert f"Danger-{author}-{number}" not in flipped["text"]
     paint = await stack.api.wait_for_message(
-        author, lambda m: "Paint the picture" in (m.get("text") or ""), timeout=10, since=mark
+        author, lambda m: "Paint the picture" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert f"Treasure-{author}-{number}" in paint["text"]
     assert_no_faces(stack, lambda pid, n: (pid, n) != (author, number))
@@ -277,7 +285,9 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     # The map as a picture, with a button to open it in the Mini App.
     mark = stack.api.mark()
     await stack.api.send_text(ALICE, GROUP, "/map")
-    photo = await stack.api.wait_for_message(GROUP, lambda m: "photo" in m, timeout=10, since=mark)
+    photo = await stack.api.wait_for_message(
+        GROUP, lambda m: "photo" in m, timeout=TIMEOUT, since=mark
+    )
     assert "t.me/" in buttons(photo)[0]["url"]
 
     # The X-card from a panel button: posted to the group, naming nobody.
@@ -285,7 +295,7 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     answer = await press_only(stack, CHIDI, GROUP, adventure, "X-card")
     assert "Nobody" in answer["text"]
     notice = await stack.api.wait_for_message(
-        GROUP, lambda m: "X-card" in (m.get("text") or ""), timeout=10, since=mark
+        GROUP, lambda m: "X-card" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert "Chidi" not in notice["text"]
 
@@ -297,7 +307,7 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     mark = stack.api.mark()
     await stack.api.reply_to(BO, BO, lines, "Spiders & <webs>")
     posted = await stack.api.wait_for_message(
-        GROUP, lambda m: "veil" in (m.get("text") or ""), timeout=10, since=mark
+        GROUP, lambda m: "veil" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert "Spiders & <webs>" in posted["text"] and "Bo" not in posted["text"]
 
@@ -305,7 +315,7 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     mark = stack.api.mark()
     await stack.api.send_text(CHIDI, GROUP, "/status")
     glance = await stack.api.wait_for_message(
-        GROUP, lambda m: "🪨" in (m.get("text") or ""), timeout=10, since=mark
+        GROUP, lambda m: "🪨" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert "flipped" in glance["text"]
     assert board > 0
