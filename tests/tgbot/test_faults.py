@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,9 +68,10 @@ async def test_postgres_going_away_asks_to_try_again_and_service_comes_back(
         own_postgres.stop()
         assert "Try again" in await say(stack, "/roll 2d6")
         own_postgres.start()
-        for _ in range(3):  # the pool may hand out a dead connection once
+        for _ in range(20):  # players try again a moment later; the pool reconnects
             if "Total" in await say(stack, "/roll 2d6"):
                 break
+            await asyncio.sleep(0.5)
         else:
             pytest.fail("the bot did not recover after PostgreSQL came back")
         assert await RollRecord.all().count() == 2
