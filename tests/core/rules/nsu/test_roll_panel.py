@@ -279,3 +279,28 @@ def test_a_player_who_joined_after_worldbuilding_rolls_with_the_party_together()
     t = table(w, {ANA: character("Ana"), BEN: character("Ben"), CY: character("Cy")})
     roll = Driver(t, CY, "I catch up").panel.roll
     assert roll.roller == CY and roll.arbiters == {ANA, BEN}
+
+
+def test_a_full_mood_track_asks_for_a_mark_and_a_stronger_name() -> None:
+    t = fresh()
+    full = character("Ana").raise_mood(0, 8)  # Curious d8 at 8 of 9 boxes
+    seats = dict(t.seats)
+    seats[ANA] = Seat(ANA, "Ana", seats[ANA].roles, {"character": full.to_dict()})
+    # Mind d8: 2; Curious d8: 7 -> World at risk, mood higher: Ana wins by 5.
+    d = Driver(replace(t, seats=seats), ANA, "I push on", [2, 7])
+    d.do(CY, "text", "mind world")
+    d.do(ANA, "choose_mood", "1")
+    d.do(ANA, "set_aspect_edge", "")
+    d.do(ANA, "roll")
+    d.do(ANA, "take_helper_die", "none")
+    assert d.panel.roll.phase is Phase.MOOD_EFFECTS
+    with pytest.raises(NotYourTurn):
+        d.do(ANA, "endanger_sentiment", f"{BEN}.1")
+    d.do(ANA, "endanger_sentiment", f"{ANA}.2")
+    with pytest.raises(NotYourTurn):
+        d.do(CY, "text", "Obsessed")  # the winning side renames: Ana
+    d.do(ANA, "text", "Obsessed")
+    ana = d.sheet(ANA)
+    assert ana.moods[0].name == "Obsessed" and ana.moods[0].level == 0
+    assert ana.sentiments[1].state.value == "at_risk"
+    assert d.panel.roll.phase is Phase.DONE
