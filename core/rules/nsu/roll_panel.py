@@ -23,7 +23,7 @@ may be skipped (a soft detail told at the table). The panel closes when every
 grant is added or skipped, or when the roll is called off.
 
 Invariants: the panel state is ``{"v": 1, "roll": RollState.to_dict(), "card":
-card id or None, "resolved": [grant indices skipped], "ticks": n}``; a refused
+card id or None, "skipped": [grant indices], "ticks": n}``; a refused
 action raises and changes nothing; the sheets written are exactly the
 participants whose character differs from the member's stored one.
 """
@@ -102,7 +102,7 @@ class RollPanel:
             "v": STATE_VERSION,
             "roll": self.roll.to_dict(),
             "card": self.card,
-            "resolved": list(self.skipped),
+            "skipped": list(self.skipped),
             "ticks": self.ticks,
         }
 
@@ -117,7 +117,7 @@ class RollPanel:
             raise Malformed("This roll was stored by another version.")
         card = data.get("card")
         try:
-            skipped = tuple(int(i) for i in data.get("resolved", ()))
+            skipped = tuple(int(i) for i in data.get("skipped", ()))
             ticks = int(data.get("ticks", 0))
         except (TypeError, ValueError):
             raise Malformed("This stored roll could not be read.") from None
