@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -78,8 +79,28 @@ async def open_sheet(browser: Any, stack: Stack, user: int, token: str, theme: s
         await route.fulfill(status=200, content_type="application/javascript", body=stub)
 
     await page.route(TELEGRAM_JS + "*", serve)
+    page.set_default_timeout(30_000)  # generous: CI machines run browsers side by side
     await page.goto(f"{stack.origin}/app")
     return page
+
+
+async def until(typing: Callable[[], Awaitable[None]], shown: Any) -> None:
+    """Type and submit until ``shown`` appears.
+
+    The page reloads itself when the game changes (live updates); a reload that
+    was already under way when typing began can replace the typed form, as it
+    would for a person, who then types again.
+    """
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(3):
+        await typing()
+        try:
+            await shown.wait_for(timeout=8_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    await shown.wait_for()
 
 
 async def sheet_of(user: int) -> dict[str, Any]:
@@ -97,15 +118,19 @@ async def test_a_player_adds_an_approach_and_moves_momentum_on_a_phone(
         await page.get_by_role("heading", name="Your character").wait_for()
         assert "No approaches yet" in await page.inner_text("[data-sheet='1002']")
 
-        await page.fill("input[name=name]", "<i>Guile</i>")
-        await page.fill("input[name=value]", "3")
-        await page.get_by_role("button", name="Add").click()
-        await page.get_by_text("<i>Guile</i>", exact=True).wait_for()
+        async def add_approach() -> None:
+            await page.fill("input[name=name]", "<i>Guile</i>")
+            await page.fill("input[name=value]", "3")
+            await page.get_by_role("button", name="Add").click()
+
+        async def save_notes() -> None:
+            await page.fill("textarea[name=notes]", "Owes Chidi a favour")
+            await page.get_by_role("button", name="Save notes").click()
+
+        await until(add_approach, page.get_by_text("<i>Guile</i>", exact=True))
         await page.get_by_role("button", name="+1 Momentum").first.click()
         await page.locator("[data-sheet='1002'] [data-momentum]", has_text="3").wait_for()
-        await page.fill("textarea[name=notes]", "Owes Chidi a favour")
-        await page.get_by_role("button", name="Save notes").click()
-        await page.locator("textarea[name=notes]", has_text="Owes Chidi").wait_for()
+        await until(save_notes, page.locator("textarea[name=notes]", has_text="Owes Chidi"))
 
         sheet = await sheet_of(BO)
         assert sheet["approaches"] == [["<i>Guile</i>", 3]] and sheet["momentum"] == 3
