@@ -42,6 +42,7 @@ class Settings:
     lock_wait_seconds: float = 6.0
     log_level: str = "INFO"
     migrate_on_start: bool = True
+    rate_limit: bool = True
 
     @property
     def sandbox(self) -> bool:
@@ -77,6 +78,14 @@ def _int(name: str, value: str, low: int, high: int) -> int:
     if not low <= number <= high:
         raise SettingsError(f"{name} must be between {low} and {high}, got {number}")
     return number
+
+
+def _flag(name: str, value: str) -> bool:
+    if value.lower() in ("true", "1", "yes", "on"):
+        return True
+    if value.lower() in ("false", "0", "no", "off"):
+        return False
+    raise SettingsError(f"{name} must be true or false, got {value!r}")
 
 
 def _number(name: str, value: str, low: float, high: float) -> float:
@@ -135,9 +144,8 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
         raise SettingsError("WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -")
     lease = _number("LOCK_LEASE_SECONDS", get("LOCK_LEASE_SECONDS") or "4", 0.5, 300)
     wait = _number("LOCK_WAIT_SECONDS", get("LOCK_WAIT_SECONDS") or "6", 0.1, 300)
-    migrate = (get("MIGRATE_ON_START") or "true").lower()
-    if migrate not in ("true", "false", "1", "0", "yes", "no"):
-        raise SettingsError(f"MIGRATE_ON_START must be true or false, got {migrate!r}")
+    migrate = _flag("MIGRATE_ON_START", get("MIGRATE_ON_START") or "true")
+    rate_limit = _flag("RATE_LIMIT", get("RATE_LIMIT") or "true")
     log_level = (get("LOG_LEVEL") or "INFO").upper()
     if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise SettingsError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {log_level!r}")
@@ -154,7 +162,8 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
         port=port,
         initdata_max_age=_int("INITDATA_MAX_AGE", get("INITDATA_MAX_AGE") or "86400", 60, 604800),
         log_level=log_level,
-        migrate_on_start=migrate in ("true", "1", "yes"),
+        migrate_on_start=migrate,
+        rate_limit=rate_limit,
         lock_lease_seconds=lease,
         lock_wait_seconds=wait,
     )

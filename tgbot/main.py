@@ -142,7 +142,7 @@ class Runtime:
             api_url=api_url,
             deps=BotDeps(play, campaigns, renderers(), settings, webapp_url),
             webhook_mode=settings.webhook,
-            rate_limit=self.rate_limit,
+            rate_limit=self.rate_limit and settings.rate_limit,
         )
         await self.application.initialize()
         await register_commands(self.application)

@@ -367,11 +367,47 @@ def print_table(figures: list[Figure]) -> None:
 
 
 async def main_async(args: argparse.Namespace) -> list[Figure]:
+    if args.part == "workers":
+        from tests.bench.workers import bench_workers
+
+        counts = tuple(int(n) for n in args.workers.split(","))
+        return await bench_workers(counts, args.chats, args.seconds, 250, Figure)
     figures = bench_odds()
     with tempfile.TemporaryDirectory() as tmp:
         figures += await bench_webapp(args.clients, args.requests, Path(tmp))
         figures += await bench_bot(args.chats, args.presses, Path(tmp))
+    if args.workers:
+        figures += workers_in_child(args)
     return figures
+
+
+def workers_in_child(args: argparse.Namespace) -> list[Figure]:
+    """The PostgreSQL part runs in its own process (the ORM keeps one backend per process)."""
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "workers.json"
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tests.bench",
+                "--part",
+                "workers",
+                "--workers",
+                args.workers,
+                "--chats",
+                str(args.chats),
+                "--seconds",
+                str(args.seconds),
+                "--json",
+                str(out),
+                "--quiet",
+            ],
+            check=True,
+        )
+        return [Figure(**item) for item in json.loads(out.read_text())]
 
 
 def main() -> None:
@@ -380,10 +416,19 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=5)
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--requests", type=int, default=3000)
+    parser.add_argument(
+        "--workers",
+        default="1,2",
+        help="worker counts on PostgreSQL + Redis, e.g. 1,2 ('' to skip)",
+    )
+    parser.add_argument("--seconds", type=float, default=8.0, help="length of each load run")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--part", choices=["all", "workers"], default="all", help=argparse.SUPPRESS)
+    parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     figures = asyncio.run(main_async(args))
-    print_table(figures)
+    if not args.quiet:
+        print_table(figures)
     if args.json:
         args.json.write_text(json.dumps([f.__dict__ for f in figures], indent=2))
 

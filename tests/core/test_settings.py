@@ -48,6 +48,7 @@ def test_a_full_production_configuration() -> None:
         ({"PORT": "70000"}, "PORT"),
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"MIGRATE_ON_START": "maybe"}, "MIGRATE_ON_START"),
+        ({"RATE_LIMIT": "sometimes"}, "RATE_LIMIT"),
     ],
 )
 def test_a_wrong_value_names_its_variable_in_one_line(env: dict[str, str], variable: str) -> None:

@@ -57,6 +57,7 @@ async def start_worker(
     redis_url: str,
     tmp: Path,
     migrate: bool,
+    rate_limit: bool = True,
 ) -> Worker:
     port = free_port()
     env = {
@@ -73,6 +74,7 @@ async def start_worker(
         "LOG_LEVEL": "WARNING",
         "MIGRATE_ON_START": "true" if migrate else "false",
         "PYTHONPATH": str(ROOT),
+        "RATE_LIMIT": "true" if rate_limit else "false",
     }
     log = tmp / f"{name}.log"
     process = subprocess.Popen(
