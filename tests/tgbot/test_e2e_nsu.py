@@ -331,3 +331,40 @@ async def test_sheet_opens_the_campaign_in_the_mini_app(stack: Stack) -> None:
     assert link.startswith("https://t.me/") and f"startapp={token}" in link and link != chat_link
     in_private = await say(stack, ALICE, "/sheet", chat=ALICE)
     assert buttons(in_private)[0]["web_app"]["url"].endswith(f"?startapp={token}")
+
+
+@pytest.fixture
+async def admin_stack(db: str) -> Stack:  # type: ignore[misc]
+    async with running_stack(db, players=default_cast(), bot_is_admin=True) as running:
+        yield running
+
+
+async def test_xcard_and_knock_commands_name_nobody(admin_stack: Stack) -> None:
+    stack = admin_stack
+    await say(stack, ALICE, "/newgame nsu")
+    await stack.api.start_bot(BO)
+    await stack.api.wait_for_message(BO, timeout=TIMEOUT)
+    await say(stack, BO, "/join")
+
+    # In the group the command itself would give Bo away: the bot deletes it.
+    mark = stack.api.mark()
+    sent = await stack.api.send_text(BO, GROUP, "/xcard")
+    notice = await stack.api.wait_for_message(
+        GROUP, lambda m: "X-card" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert "Bo" not in notice["text"]
+    assert all(m["message_id"] != sent["message_id"] for m in stack.api.messages(GROUP))
+
+    # From the private chat: the group hears a knock, Bo gets a quiet confirmation.
+    mark = stack.api.mark()
+    await stack.api.send_text(BO, BO, "/knock")
+    knock = await stack.api.wait_for_message(
+        GROUP, lambda m: "Knock" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert "Bo" not in knock["text"]
+    confirm = await stack.api.wait_for_message(BO, timeout=TIMEOUT, since=mark)
+    assert "without your name" in confirm["text"]
+
+    # Someone outside the game cannot play it for the table.
+    refused = await say(stack, CHIDI, "/xcard")
+    assert "not in this game" in refused["text"]

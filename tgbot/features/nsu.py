@@ -178,6 +178,10 @@ async def safety_signal(
 ) -> None:
     """Record an X-card or a knock (no name kept) and tell the group, naming nobody."""
     await context.deps.campaigns.edit(campaign.app_token, player, action, {})
+    await announce(context, campaign, action)
+
+
+async def announce(context: StonetableContext, campaign: CampaignView, action: str) -> None:
     text = X_CARD_TEXT if action == "safety.x_card" else KNOCK_TEXT
     await context.bot.send_message(campaign.chat_tg_id, text, parse_mode=ParseMode.HTML)
 
@@ -186,10 +190,11 @@ def _signal_command(action: str):  # type: ignore[no-untyped-def]
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
         campaign = await campaign_here(update, context)
+        await context.deps.campaigns.edit(campaign.app_token, player, action, {})
         if chat.kind != ChatType.PRIVATE and update.effective_message is not None:
             with contextlib.suppress(BadRequest, Forbidden):  # the command shows who sent it
                 await update.effective_message.delete()
-        await safety_signal(context, player, campaign, action)
+        await announce(context, campaign, action)
         if chat.kind == ChatType.PRIVATE:
             await _reply(update, "Done. The group was told, without your name.")
 
