@@ -9,6 +9,8 @@ that live outside panels (X-card, knock, "write my locations", the map).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType, ParseMode
@@ -130,7 +132,10 @@ async def adventure(update: Update, context: StonetableContext) -> None:
     await post_panel(update, context, view)
 
 
-def _private_command(kind: str, argument: str = ""):  # type: ignore[no-untyped-def]
+Handler = Callable[[Update, StonetableContext], Coroutine[Any, Any, None]]
+
+
+def _private_command(kind: str, argument: str = "") -> Handler:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
         campaign = await campaign_here(update, context)
@@ -186,7 +191,7 @@ async def announce(context: StonetableContext, campaign: CampaignView, action: s
     await context.bot.send_message(campaign.chat_tg_id, text, parse_mode=ParseMode.HTML)
 
 
-def _signal_command(action: str):  # type: ignore[no-untyped-def]
+def _signal_command(action: str) -> Handler:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
         campaign = await campaign_here(update, context)
