@@ -29,6 +29,7 @@ from core.rules.nsu.character_panel import (
     CHARACTER_PANEL,
     STEPS,
     CharacterFinished,
+    CreationView,
     creation_view,
 )
 from core.rules.nsu.safety_panel import SAFETY_PANEL
@@ -485,15 +486,15 @@ class CharacterRenderer:
         return []
 
     @staticmethod
-    def _prompt(step: CreationStep, cv: object) -> str:
+    def _prompt(step: CreationStep, cv: CreationView) -> str:
         if step is CreationStep.PRONOUNS_AND_LOOK:
-            if getattr(cv, "waiting_pronouns", False):
+            if cv.waiting_pronouns:
                 return "And how do they look? What do they wear?"
             return "Their pronouns first (then you'll describe their look)."
         if step is CreationStep.RUMOURS:
-            card = getattr(cv, "rumour_for", None)
+            card = cv.rumour_for
             if card is None:
-                if not getattr(cv, "cards", ()):
+                if not cv.cards:
                     return "Rumours are about the two locations you write; come back after that."
                 return "You have a rumour for each of your locations."
             return (
