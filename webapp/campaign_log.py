@@ -9,20 +9,37 @@ from aiohttp import web
 
 from core.campaigns import CampaignView
 from core.rules.errors import NotAllowedNow, StonetableError
+from core.rules.nsu.campaign import character_of
+from core.rules.table import Table
 from core.store.models import LogEntry
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.views import _dumps, _player, authenticate
 
 
+def character_names(view: CampaignView, table: Table) -> dict[int, str]:
+    """Characters' names by player, where the system has named characters."""
+    if view.system.key != "nsu":
+        return {}
+    found = {p: character_of(seat) for p, seat in table.seats.items()}
+    return {p: c.name for p, c in found.items() if c is not None}
+
+
 def log_context(
-    view: CampaignView, entries: tuple[LogEntry, ...], who: int | None
+    view: CampaignView,
+    entries: tuple[LogEntry, ...],
+    who: int | None,
+    characters: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     """Entries (optionally only those about one player) and the filter's choices."""
     shown = [e for e in entries if who is None or who in (e.player_ids or [])]
+    characters = characters or {}
     return {
         "who": who,
-        "people": [{"id": m.player_id, "name": m.name} for m in view.members],
+        "people": [
+            {"id": m.player_id, "name": m.name, "character": characters.get(m.player_id)}
+            for m in view.members
+        ],
         "entries": [
             {
                 "kind": e.kind,
@@ -44,8 +61,10 @@ def _who(request: web.Request) -> int | None:
 async def _load(request: web.Request) -> dict[str, Any]:
     deps = request.app[DEPS]
     viewer = _player(authenticate(request))
-    view, entries = await deps.campaigns.log_for_viewer(request.match_info["token"], viewer)
-    return {"view": view, "token": view.app_token, "log": log_context(view, entries, _who(request))}
+    view, table = await deps.campaigns.table_for_viewer(request.match_info["token"], viewer)
+    _, entries = await deps.campaigns.log_for_viewer(view.app_token, viewer)
+    context = log_context(view, entries, _who(request), character_names(view, table))
+    return {"view": view, "token": view.app_token, "log": context}
 
 
 async def log_page(request: web.Request) -> web.Response:
