@@ -18,8 +18,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 from telegram import Update
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
 
-from core.campaigns import Campaigns
+from core.campaigns import Campaigns, PanelView
 from core.events import CampaignEvents, InProcessEvents, RedisEvents
 from core.housekeeping import run_once, tidy
 from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
@@ -116,6 +118,7 @@ class Runtime:
                 token,
                 settings.initdata_max_age,
                 self.clock,
+                panel_shown=self._show_panel,
                 telegram_script=(
                     f"{SANDBOX_PREFIX}/static/telegram-web-app.js"
                     if settings.sandbox
@@ -166,6 +169,24 @@ class Runtime:
         self.application.job_queue.run_repeating(
             housekeeping, interval=3600, first=60, name="housekeeping"
         )
+
+    async def _show_panel(self, view: PanelView) -> None:
+        """Edit a panel's chat message after the Mini App changed it (best effort)."""
+        application = self.application
+        renderer = None if application is None else application.deps.renderers.get(view.kind)
+        if application is None or renderer is None or view.message_id is None:
+            return
+        text, markup = renderer.render(view)
+        try:
+            await application.bot.edit_message_text(
+                text,
+                chat_id=view.chat_tg_id,
+                message_id=view.message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+            )
+        except TelegramError as error:
+            log.warning("Could not show a panel changed in the Mini App: %s", error)
 
     def _webhook(self) -> Webhook | None:
         if self.settings.webhook_url is None or self.settings.webhook_secret is None:

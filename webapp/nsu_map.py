@@ -14,9 +14,12 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.campaigns import CampaignView
+from core.open_panels import OpenPanel, open_panels
 from core.pictures import MAX_PICTURE_BYTES, BadPicture, check_picture, face_key
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of, character_of
+from core.rules.nsu.details import DetailKind, Polarity
+from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel, grants_for
 from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, SetupStep, describe_step
 from core.rules.nsu.world import (
     CardView,
@@ -193,6 +196,39 @@ def cards_context(
     }
 
 
+def waiting_details(
+    table: Table, viewer_id: int, panels: tuple[OpenPanel, ...]
+) -> list[dict[str, Any]]:
+    """Settled rolls with details this viewer may add now (each grant once)."""
+    out = []
+    for panel in panels:
+        try:
+            roll = RollPanel.from_dict(panel.state)
+        except Malformed:
+            continue
+        mine = grants_for(roll, viewer_id)
+        outcome = roll.roll.outcome
+        if not mine or outcome is None:
+            continue
+        grants = []
+        for index in mine:
+            grant = outcome.grants[index]
+            kind = "a scene detail" if grant.kind is DetailKind.SCENE else "a hard detail"
+            if grant.polarity is Polarity.NEGATIVE:
+                kind += " (negative)"
+            grants.append(kind)
+        out.append(
+            {
+                "panel": panel.id,
+                "version": panel.version,
+                "roller": _name_of(table, roll.roll.roller),
+                "desired": roll.roll.desired_outcome or "",
+                "grants": grants,
+            }
+        )
+    return out
+
+
 # --- views --------------------------------------------------------------------
 
 
@@ -230,6 +266,11 @@ async def map_page(request: web.Request) -> web.Response:
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=False)
     context = map_context(view, table, viewer, pictures)
+    try:
+        panels = await open_panels(view.id, ROLL_PANEL)
+    except StonetableError as error:
+        return _problem(request, error, json=False)
+    context["details"] = waiting_details(table, viewer, panels)
     return aiohttp_jinja2.render_template(
         "nsu/map.html", request, {"view": view, "token": view.app_token, "map": context}
     )
@@ -316,6 +357,33 @@ async def upload_picture(request: web.Request) -> web.Response:
     return web.json_response({"ok": True})
 
 
+async def add_detail(request: web.Request) -> web.Response:
+    """Write one granted detail of a settled roll, as a reply to its panel would."""
+    deps = request.app[DEPS]
+    try:
+        viewer = _player(authenticate(request))
+        view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
+        body = await request.json()
+        if not isinstance(body, dict):
+            raise Malformed("That request was not understood.")
+        version, text = body.get("version"), body.get("text")
+        if not isinstance(version, int) or not isinstance(text, str) or not text.strip():
+            raise Malformed("Write the detail.")
+        panel_id = int(request.match_info["panel"][:12])
+        if panel_id not in {p.id for p in await open_panels(view.id, ROLL_PANEL)}:
+            raise NotAllowedNow("That roll is over.")
+        acted = await deps.campaigns.act(panel_id, version, viewer, "text", text[:300])
+    except (ValueError, UnicodeDecodeError):
+        return web.json_response({"error": "That request was not understood."}, status=400)
+    except Malformed as error:
+        return web.json_response({"error": error.message}, status=400)
+    except (InitDataInvalid, StonetableError) as error:
+        return _problem(request, error, json=True)
+    if deps.panel_shown is not None:
+        await deps.panel_shown(acted)
+    return web.json_response({"ok": True})
+
+
 def setup_nsu_routes(app: web.Application) -> None:
     app.router.add_get("/app/c/{token}/map", map_page)
     app.router.add_get("/api/c/{token}/map", api_map)
@@ -323,3 +391,4 @@ def setup_nsu_routes(app: web.Application) -> None:
     app.router.add_get("/app/c/{token}/cards", cards_page)
     app.router.add_get("/api/c/{token}/cards/{card}/picture", picture)
     app.router.add_post("/api/c/{token}/cards/{card}/picture", upload_picture)
+    app.router.add_post("/api/c/{token}/rolls/{panel}/detail", add_detail)

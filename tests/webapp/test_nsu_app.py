@@ -21,7 +21,9 @@ from core.rules.nsu.campaign import NsuCampaign, Phase
 from core.rules.nsu.details import Detail
 from core.rules.nsu.setup import SetupState, SetupStep
 from core.rules.nsu.world import World
+from core.rules.rng import ScriptedRng
 from core.store.models import Campaign, LogEntry, Member
+from core.store.models import Panel as PanelRow
 from tests.support.browser import TELEGRAM_JS, chromium, phone_page, screenshot, telegram_stub
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
 from tests.support.stack import GROUP, Stack, running_stack
@@ -508,3 +510,52 @@ async def test_the_first_load_of_the_sheet_stays_small(stack: Stack) -> None:
     assert status == 200 and b"pc-name" in fragment
     total += len(fragment)
     assert total < 60_000, total
+
+
+class _Faces(ScriptedRng):
+    def push(self, *faces: int) -> None:
+        self._values.extend(faces)
+
+
+@pytest.mark.browser
+async def test_a_granted_detail_is_added_in_the_mini_app_and_shown_in_the_chat(db: str) -> None:
+    faces = _Faces([])
+    async with running_stack(db, rng=faces, players=default_cast()) as stack:
+        token, _ = await start_table(stack)
+        faces.push(2, 3)  # Aspect d4: 2, Mood d8: 3
+        panel = await say(stack, ALICE, "/act I climb the tower")
+        panel = await _tap(stack, CHIDI, panel, "⚖️ Body")
+        panel = await _tap(stack, CHIDI, panel, "⚖️ World at risk")
+        panel = await _tap(stack, ALICE, panel, "Ana: Curious d8")
+        panel = await _tap(stack, ALICE, panel, "No details apply")
+        panel = await _tap(stack, ALICE, panel, "🎲 Ana: roll")
+        panel = await _tap(stack, ALICE, panel, "Ana: my own mood die")
+        assert "Ana wins" in panel["text"]
+
+        row = await PanelRow.get(message_id=panel["message_id"])
+        path = f"/api/c/{token}/rolls/{row.id}/detail"
+        stale = {"version": row.version - 1, "text": "+Nope"}
+        for who, status in ((ZOE, 403), ("forged", 401), ("missing", 401), (ALICE, 403)):
+            assert (await fetch(stack, "POST", path, who, token, json=stale))[0] == status
+        empty = {"version": row.version, "text": " "}
+        assert (await fetch(stack, "POST", path, ALICE, token, json=empty))[0] == 400
+        async with chromium() as browser:
+            page = await open_app(browser, stack, ALICE, token, "light")
+            await page.get_by_role("button", name="Map").click()
+            form = page.locator(".details-due form")
+            await form.locator("input[name=text]").fill("+Firm <grip>")
+            await form.get_by_role("button", name="Add the detail").click()
+            await page.locator(".details-due").first.wait_for(state="detached")
+            await screenshot(page, "nsu-detail-added-light")
+        shown = await stack.api.wait_for_message(
+            GROUP,
+            lambda m: m["message_id"] == panel["message_id"] and "Firm <grip>" in m["text"],
+            timeout=5,
+        )
+        assert shown
+        member = await Member.get(player__tg_id=ALICE, active=True)
+        assert "Firm <grip>" in str(member.sheet)
+        status, body = await fetch(stack, "GET", f"/api/c/{token}/log", BO, token)
+        texts = [e["text"] for e in json.loads(body)["entries"]]
+        assert texts[0].startswith("Ana rolled: Aspect 2") and "Ana wins by 1" in texts[0]
+        assert "+Firm <grip>" in texts[1]

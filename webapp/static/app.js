@@ -113,6 +113,22 @@
   }
 
   main.addEventListener("submit", function (event) {
+    var posted = event.target.closest("form[data-post]");
+    if (posted) {  // a form for a route of its own, e.g. a granted detail
+      event.preventDefault();
+      var body = formPayload(posted);
+      body.version = Number(posted.dataset.version);
+      request(posted.dataset.post, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      }).then(function (response) {
+        return response.json().then(function (reply) {
+          if (!response.ok) throw new Error(reply.error || "That didn't work.");
+          haptic("success");
+          return load(main.dataset.url, false);
+        });
+      }).catch(function (error) { haptic("error"); toast(error.message, true); });
+      return;
+    }
     var form = event.target.closest("form[data-edit]");
     if (!form) return;
     event.preventDefault();
