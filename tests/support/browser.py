@@ -58,7 +58,8 @@ def telegram_stub(init_data: str, theme: str, start_param: str = "") -> str:
     return (
         f"window.Telegram = {{WebApp: Object.assign({json.dumps(web_app)}, {{"
         "ready: function () { window.__tgReady = true; }, expand: function () {},"
-        "onEvent: function () {}, HapticFeedback: {impactOccurred: function () {}},"
+        "onEvent: function () {}, HapticFeedback: {impactOccurred: function () {},"
+        " notificationOccurred: function () {}, selectionChanged: function () {}},"
         "MainButton: {show: function () {}, hide: function () {}, setText: function () {},"
         " onClick: function () {}}, BackButton: {show: function () {}, hide: function () {},"
         " onClick: function () {}}})};"

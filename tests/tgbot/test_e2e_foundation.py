@@ -83,6 +83,14 @@ async def test_help_works_in_the_group(stack: Stack) -> None:
     assert "4d6kh3" in reply["text"]
 
 
+async def test_help_lists_every_game_with_the_one_played_here_first(stack: Stack) -> None:
+    await say(stack, stack.players[0], GROUP, "/newgame threat")
+    text = (await say(stack, stack.players[0], GROUP, "/help"))["text"]
+    games = [line for line in text.splitlines() if " — /newgame " in line]
+    assert len(games) == 4 and "(playing here)" in games[0] and "threat" in games[0]
+    assert "/threat" in text and "/act" in text and "/check" in text
+
+
 async def test_commands_are_registered_for_private_chats_and_groups(stack: Stack) -> None:
     private = {c["command"] for c in stack.api.commands("all_private_chats")}
     group = {c["command"] for c in stack.api.commands("all_group_chats")}

@@ -7,10 +7,12 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import JOIN_PREFIX
+from tgbot.app import features
 from tgbot.context import StonetableContext
 from tgbot.features import campaign, sheet
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.private import deliver_held
+from tgbot.render.help import GENERAL, help_text
 from tgbot.render.text import esc
 
 COMMANDS = [
@@ -18,15 +20,6 @@ COMMANDS = [
     CommandSpec("help", "What I can do"),
 ]
 
-HELP = (
-    "<b>Stonetable</b> runs tabletop roleplaying games right here in Telegram.\n\n"
-    "🎲 <code>/roll 2d6+3</code> — roll dice. Also <code>4d6kh3</code> (keep highest 3), "
-    "<code>2d20kl1</code> (keep lowest), <code>d20 adv</code> / <code>d20 dis</code>, "
-    "several parts like <code>1d8+1d6+2</code>, and a note after the dice: "
-    "<code>/roll d20+5 sneak attack</code>.\n"
-    "📜 /sheet — open your character sheet in the Mini App.\n"
-    "❓ /help — this message."
-)
 
 
 async def start(update: Update, context: StonetableContext) -> None:
@@ -41,7 +34,7 @@ async def start(update: Update, context: StonetableContext) -> None:
             return
         if delivered:
             return  # they came for their messages
-    greeting = f"👋 Hello, <b>{esc(player.display_name)}</b>!\n\n{HELP}"
+    greeting = f"👋 Hello, <b>{esc(player.display_name)}</b>!\n\n{GENERAL}"
     markup = await sheet.markup_for(update, context)
     await update.effective_message.reply_text(
         greeting, parse_mode=ParseMode.HTML, reply_markup=markup
@@ -49,8 +42,12 @@ async def start(update: Update, context: StonetableContext) -> None:
 
 
 async def help_command(update: Update, context: StonetableContext) -> None:
+    chat, _ = actor(update)
+    campaigns = context.deps.campaigns
+    view = await campaigns.current(chat.tg_id) if chat.kind != ChatType.PRIVATE else None
+    text = help_text(campaigns.registry, features(), view.system.key if view else None)
     assert update.effective_message is not None
-    await update.effective_message.reply_text(HELP, parse_mode=ParseMode.HTML)
+    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

@@ -1,0 +1,45 @@
+"""The /help text: what the bot does, and each game's own commands."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import ModuleType
+
+from core.rules.registry import Registry
+from tgbot.render.text import esc
+
+GENERAL = (
+    "<b>Stonetable</b> runs tabletop roleplaying games right here in Telegram.\n\n"
+    "🎲 <code>/roll 2d6+3</code> — roll dice. Also <code>4d6kh3</code> (keep highest 3), "
+    "<code>2d20kl1</code> (keep lowest), <code>d20 adv</code> / <code>d20 dis</code>, "
+    "several parts like <code>1d8+1d6+2</code>, and a note after the dice: "
+    "<code>/roll d20+5 sneak attack</code>.\n"
+    "📜 /sheet — open your sheet and the map in the Mini App.\n"
+    "🎮 /newgame — start a game in a group; /join, /leave, /status; the host can "
+    "/pause, /resume and /endgame."
+)
+
+
+def system_key(feature: ModuleType) -> str:
+    """Game features are named after their system: tgbot.features.nsu_play -> nsu."""
+    return feature.__name__.rsplit(".", 1)[-1].split("_", 1)[0]
+
+
+def help_text(registry: Registry, features: Iterable[ModuleType], current: str | None) -> str:
+    """General help, then every game's commands (the game running here first)."""
+    by_system: dict[str, list[str]] = {}
+    for feature in features:
+        key = system_key(feature)
+        if key not in registry.systems:
+            continue
+        by_system.setdefault(key, []).extend(
+            f"/{spec.name} — {esc(spec.description)}" for spec in feature.COMMANDS
+        )
+    order = sorted(by_system, key=lambda k: (k != current, registry.systems[k].name))
+    parts = [GENERAL]
+    for key in order:
+        system = registry.systems[key]
+        marker = " (playing here)" if key == current else ""
+        lines = "\n".join(by_system[key])
+        parts.append(f"<b>{esc(system.name)}</b>{marker} — <code>/newgame {key}</code>\n{lines}")
+    return "\n\n".join(parts)
