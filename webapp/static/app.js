@@ -57,11 +57,20 @@
     if (history.length > 1) tg.BackButton.show(); else tg.BackButton.hide();
   }
 
-  function load(url, remember) {
+  var loads = 0, inflight = 0;
+
+  // live: a refresh nobody asked for; it gives way to typing and to other loads.
+  function load(url, remember, live) {
+    var mine = ++loads;
+    var status = "";
+    inflight++;
     return request(url).then(function (response) {
-      main.dataset.status = String(response.status);
+      status = String(response.status);
       return response.text();
     }).then(function (html) {
+      if (mine !== loads) return;  // a newer load is on its way
+      if (live && busy()) { main.dataset.stale = "1"; return; }
+      main.dataset.status = status;
       main.innerHTML = html;
       if (remember !== false) history.push(url);
       main.dataset.url = url;
@@ -69,8 +78,12 @@
       document.dispatchEvent(new CustomEvent("stonetable:page", { detail: { url: url } }));
       afterLoad();
     }).catch(function () {
+      if (live || mine !== loads) return;
       main.innerHTML = '<section class="card problem"><h1>No connection</h1>' +
         "<p>Check your connection and open the app again.</p></section>";
+    }).then(function () {
+      inflight--;
+      if (!inflight && main.dataset.stale && !busy()) { delete main.dataset.stale; refresh(); }
     });
   }
 
@@ -167,13 +180,16 @@
   // Live updates: a text/event-stream read with fetch, so initData stays in a header.
   var live = null;
 
-  function refresh() {
-    var busy = main.querySelector("[data-live=off]") ||
+  function busy() {
+    return main.querySelector("[data-live=off]") ||
       (document.activeElement && main.contains(document.activeElement) &&
        document.activeElement.matches("input, textarea, select"));
-    if (busy) { main.dataset.stale = "1"; return; }
+  }
+
+  function refresh() {
+    if (busy() || inflight) { main.dataset.stale = "1"; return; }
     haptic("soft");
-    load(main.dataset.url, false);
+    load(main.dataset.url, false, true);
   }
 
   function listen(token) {
