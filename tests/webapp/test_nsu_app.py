@@ -64,7 +64,8 @@ async def start_table(stack: Stack, state: dict[str, Any] | None = None) -> tupl
     view = await stack.runtime.application.deps.campaigns.require_current(GROUP)
     await Campaign.filter(id=view.id).update(state=state or campaign_state(the_world()))
     ana = character("Ana").add_detail(Detail("Muddy <boots>"))
-    for player, made in ((ALICE, ana), (BO, character("Bram"))):
+    bram = character("Bram").add_rumour("Whispers in the orchard")  # his own to read
+    for player, made in ((ALICE, ana), (BO, bram)):
         member = await Member.get(campaign_id=view.id, player__tg_id=player)
         await Member.filter(id=member.id).update(sheet=sheet(made))
     return view.app_token, view.id
@@ -163,7 +164,9 @@ async def test_every_nsu_route_checks_initdata_membership_and_the_card_face(
         assert status == pages, (path, body[:200])
         text = body.decode()
         if who != BO:
-            assert SECRET_B not in text, path
+            assert SECRET_B not in text and "Whispers in the" not in text, path
+        elif path == f"/api/c/{token}":
+            assert "Whispers in the" in text  # the owner reads their own rumours
         if who != CHIDI and who != BO:
             assert SECRET_C not in text, path
         if pages != 200:
