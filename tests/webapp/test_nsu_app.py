@@ -562,3 +562,22 @@ async def test_a_granted_detail_is_added_in_the_mini_app_and_shown_in_the_chat(d
         texts = [e["text"] for e in json.loads(body)["entries"]]
         assert texts[0].startswith("Ana rolled: Aspect 2") and "Ana wins by 1" in texts[0]
         assert "+Firm <grip>" in texts[1]
+
+
+async def test_an_open_stream_ends_once_its_player_has_left(stack: Stack) -> None:
+    from core.play import PlayerRef
+
+    token, _ = await start_table(stack)
+    assert stack.runtime.application is not None
+    campaigns = stack.runtime.application.deps.campaigns
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(
+            f"{stack.origin}/api/c/{token}/events", headers=headers(stack, BO, token)
+        ) as stream,
+    ):
+        assert b"event: ready" in await stream.content.readuntil(b"\n\n")
+        await say(stack, BO, "/leave")
+        await campaigns.edit(token, PlayerRef(ALICE, "Alice"), "clock.tick", {"card_id": "a"})
+        rest = await asyncio.wait_for(stream.content.read(), 2.0)
+        assert b"changed" not in rest  # the stream closed instead of telling Bo
