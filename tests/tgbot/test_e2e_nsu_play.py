@@ -151,6 +151,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     before = bot_messages(stack)
     panel = await say(stack, ALICE, "/act I cross the <b>rope</b> bridge")
     assert "<b>rope</b>" in panel["text"]  # shown as text, not markup
+    assert {"🛑 X-card", "✊ Knock"} <= set(labels(panel))  # safety one tap away
     assert (
         "Arbiters: Chidi Okafor" in panel["text"]
         and f"On screen with them: {BOLD}" in panel["text"]

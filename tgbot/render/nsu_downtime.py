@@ -47,6 +47,7 @@ from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, button, keyboard
+from tgbot.render.nsu import safety_row
 from tgbot.render.nsu_play import DETAIL_HELP, player_name, roll_lines, roll_step_buttons
 from tgbot.render.text import esc
 
@@ -115,7 +116,7 @@ class NsuDowntimeRenderer:
         if view.closed or state is None or world is None:
             return _closed_text(view), None
         lines = downtime_lines(view.state, state, view.table)
-        markup = keyboard(downtime_buttons(view, state))
+        markup = keyboard([*downtime_buttons(view, state), safety_row(view.table.campaign_id)])
         return "\n".join(lines), markup
 
 

@@ -34,6 +34,7 @@ from core.rules.nsu.roll_panel import ROLL_PANEL, SKIP, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
+from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc
 
 ROW_TEXT = {
@@ -89,7 +90,11 @@ class NsuRollRenderer:
         more = _after_lines(panel, table)
         if more:
             text += "\n" + "\n".join(more)
-        markup = None if view.closed else keyboard(roll_buttons(view, panel))
+        markup = (
+            None
+            if view.closed
+            else keyboard([*roll_buttons(view, panel), safety_row(view.table.campaign_id)])
+        )
         return text, markup
 
 
