@@ -42,7 +42,7 @@ async def test_random_commands_buttons_and_replies_never_crash(
     caplog.set_level(logging.ERROR, logger="tgbot")
     async with running_stack(db) as stack:
         players = stack.players
-        for step in range(120):
+        for _ in range(120):
             player = rng.choice(players)
             chat = GROUP if rng.random() < 0.8 else player
             roll = rng.random()
