@@ -97,12 +97,10 @@ def press(update_id: int, game: Game) -> dict[str, Any]:
     }
 
 
-async def set_up_games(database_url: str, chats: int) -> list[Game]:
-    await open_database(database_url)
-    campaigns = Campaigns(default_registry(), SeededRng(1), InProcessKeyedLock())
-    play = Play(SeededRng(1), campaigns.locks, time.time)
+async def make_games(campaigns: Campaigns, play: Play, chats: int, first: int = 0) -> list[Game]:
+    """Threat-dice games in ``chats`` groups, each with a roll panel waiting for its GM."""
     games = []
-    for n in range(chats):
+    for n in range(first, first + chats):
         chat = ChatRef(-2000 - n, "supergroup", f"Bench {n}")
         gm, roller = PlayerRef(20_000 + n, f"GM{n}"), PlayerRef(30_000 + n, f"R{n}")
         await campaigns.new_game(chat, gm, "threat")
@@ -111,6 +109,13 @@ async def set_up_games(database_url: str, chats: int) -> list[Game]:
         panel = await campaigns.open_panel(chat, roller, "threat.roll", "3d2t")
         await campaigns.bind_message(panel.id, 1)
         games.append(Game(chat.tg_id, gm.tg_id, panel.id, panel.version))
+    return games
+
+
+async def set_up_games(database_url: str, chats: int) -> list[Game]:
+    await open_database(database_url)
+    campaigns = Campaigns(default_registry(), SeededRng(1), InProcessKeyedLock())
+    games = await make_games(campaigns, Play(SeededRng(1), campaigns.locks, time.time), chats)
     await close_database()
     return games
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from telegram import Message, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
@@ -98,8 +100,9 @@ async def press(update: Update, context: StonetableContext) -> None:
         # worker may have saved a step and died before editing it), then say why.
         await refresh(context, data.panel_id)
         raise
-    await query.answer()
-    await show_panel(context, view)
+    # The answer stops the button's spinner; the edit shows the new state. Neither
+    # waits for the other, so a press costs one round trip to Telegram, not two.
+    await asyncio.gather(query.answer(), show_panel(context, view))
     await follow_up(context, view)
 
 
