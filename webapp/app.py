@@ -15,6 +15,7 @@ from aiohttp import web
 from webapp import views
 from webapp.campaign_log import setup_log_routes
 from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
+from webapp.errors import errors
 from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
 
@@ -59,7 +60,7 @@ async def receive_update(request: web.Request) -> web.Response:
 
 def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Application:
     """Build the aiohttp application (nothing starts until it is run)."""
-    app = web.Application(middlewares=[security_headers], client_max_size=2 * 1024 * 1024)
+    app = web.Application(middlewares=[security_headers, errors], client_max_size=2 * 1024 * 1024)
     app[DEPS] = deps
     aiohttp_jinja2.setup(
         app,

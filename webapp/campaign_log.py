@@ -8,11 +8,9 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.campaigns import CampaignView
-from core.rules.errors import NotAllowedNow, StonetableError
 from core.rules.nsu.campaign import character_of
 from core.rules.table import Table
 from core.store.models import LogEntry
-from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.views import _dumps, _player, authenticate
 
@@ -68,30 +66,12 @@ async def _load(request: web.Request) -> dict[str, Any]:
 
 
 async def log_page(request: web.Request) -> web.Response:
-    try:
-        context = await _load(request)
-    except InitDataInvalid:
-        return aiohttp_jinja2.render_template("unauthorized.html", request, {}, status=401)
-    except NotAllowedNow as error:
-        return aiohttp_jinja2.render_template(
-            "problem.html", request, {"message": error.message}, status=403
-        )
-    except StonetableError as error:
-        return aiohttp_jinja2.render_template(
-            "problem.html", request, {"message": error.message}, status=503
-        )
+    context = await _load(request)
     return aiohttp_jinja2.render_template("log.html", request, context)
 
 
 async def api_log(request: web.Request) -> web.Response:
-    try:
-        context = await _load(request)
-    except InitDataInvalid:
-        return web.json_response({"error": "unauthorized"}, status=401)
-    except NotAllowedNow as error:
-        return web.json_response({"error": error.message}, status=403)
-    except StonetableError as error:
-        return web.json_response({"error": error.message}, status=503)
+    context = await _load(request)
     return web.json_response(context["log"], dumps=_dumps)
 
 

@@ -34,6 +34,7 @@ from core.rules.nsu.world import (
 from core.rules.table import Table
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
+from webapp.errors import problem_response, status_of
 from webapp.sheets.nsu import ACTIONS, clock_slices
 from webapp.views import _dumps, _player, authenticate
 
@@ -242,22 +243,9 @@ async def _load(request: web.Request) -> tuple[CampaignView, Table, int, frozens
 
 
 def _problem(request: web.Request, error: Exception, *, json: bool) -> web.Response:
-    if isinstance(error, InitDataInvalid):
-        status, message = 401, "unauthorized"
-    elif isinstance(error, Malformed):
-        status, message = 404, error.message
-    elif isinstance(error, NotAllowedNow):
-        status, message = 403, error.message
-    else:
-        assert isinstance(error, StonetableError)
-        status, message = 503, error.message
-    if json:
-        return web.json_response({"error": message}, status=status)
-    if status == 401:
-        return aiohttp_jinja2.render_template("unauthorized.html", request, {}, status=401)
-    return aiohttp_jinja2.render_template(
-        "problem.html", request, {"message": message}, status=status
-    )
+    """A missing map or card is "not found"; everything else as everywhere else."""
+    status = 404 if isinstance(error, Malformed) else status_of(error)
+    return problem_response(request, error, status=status, json_body=json)
 
 
 async def map_page(request: web.Request) -> web.Response:

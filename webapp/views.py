@@ -1,4 +1,4 @@
-"""Thin views: authenticate, call one use case, render."""
+"""Thin views: authenticate, call one use case, render. Errors: see webapp.errors."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from aiohttp import web
 from core.archive import export_campaign
 from core.campaigns import CampaignView, describe_members
 from core.play import Home, PlayerRef
-from core.rules.errors import Malformed, NotAllowedNow, StonetableError
+from core.rules.errors import Malformed, StonetableError
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
+from webapp.errors import NOT_UNDERSTOOD
 from webapp.sheets import MembersPage, SheetPage
 
 
@@ -61,30 +62,12 @@ async def _campaign(request: web.Request, token: str) -> dict[str, Any]:
 
 
 async def campaign_page(request: web.Request) -> web.Response:
-    try:
-        context = await _campaign(request, request.match_info["token"])
-    except InitDataInvalid:
-        return aiohttp_jinja2.render_template("unauthorized.html", request, {}, status=401)
-    except NotAllowedNow as error:
-        return aiohttp_jinja2.render_template(
-            "problem.html", request, {"message": error.message}, status=403
-        )
-    except StonetableError as error:
-        return aiohttp_jinja2.render_template(
-            "problem.html", request, {"message": error.message}, status=503
-        )
+    context = await _campaign(request, request.match_info["token"])
     return aiohttp_jinja2.render_template("campaign.html", request, context)
 
 
 async def api_campaign(request: web.Request) -> web.Response:
-    try:
-        context = await _campaign(request, request.match_info["token"])
-    except InitDataInvalid:
-        return web.json_response({"error": "unauthorized"}, status=401)
-    except NotAllowedNow as error:
-        return web.json_response({"error": error.message}, status=403)
-    except StonetableError as error:
-        return web.json_response({"error": error.message}, status=503)
+    context = await _campaign(request, request.match_info["token"])
     view = context["view"]
     return web.json_response(
         {
@@ -101,16 +84,9 @@ async def api_campaign(request: web.Request) -> web.Response:
 async def api_export(request: web.Request) -> web.Response:
     """A member downloads the whole game as JSON (to keep it, or move it)."""
     deps = _deps(request)
-    try:
-        viewer = _player(authenticate(request))
-        view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
-        data = await export_campaign(view.id, deps.clock())
-    except InitDataInvalid:
-        return web.json_response({"error": "unauthorized"}, status=401)
-    except NotAllowedNow as error:
-        return web.json_response({"error": error.message}, status=403)
-    except StonetableError as error:
-        return web.json_response({"error": error.message}, status=503)
+    viewer = _player(authenticate(request))
+    view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
+    data = await export_campaign(view.id, deps.clock())
     name = f"stonetable-{view.system.key}-{view.id}.json"
     return web.json_response(
         data, dumps=_dumps, headers={"Content-Disposition": f'attachment; filename="{name}"'}
@@ -120,27 +96,16 @@ async def api_export(request: web.Request) -> web.Response:
 async def api_edit(request: web.Request) -> web.Response:
     """Apply one edit through the rules; the page reloads its fragment after."""
     deps = _deps(request)
-    try:
-        viewer = _player(authenticate(request))
-        body = await request.json()
-        if not isinstance(body, dict) or not isinstance(body.get("action"), str):
-            raise Malformed("That request was not understood.")
-        payload = body.get("payload") or {}
-        if not isinstance(payload, dict):
-            raise Malformed("That request was not understood.")
-        view, table = await deps.campaigns.edit(
-            request.match_info["token"], viewer, body["action"][:40], payload
-        )
-    except InitDataInvalid:
-        return web.json_response({"error": "unauthorized"}, status=401)
-    except (ValueError, UnicodeDecodeError):
-        return web.json_response({"error": "That request was not understood."}, status=400)
-    except Malformed as error:
-        return web.json_response({"error": error.message}, status=400)
-    except NotAllowedNow as error:
-        return web.json_response({"error": error.message}, status=403)
-    except StonetableError as error:
-        return web.json_response({"error": error.message}, status=503)
+    viewer = _player(authenticate(request))
+    body = await request.json()
+    if not isinstance(body, dict) or not isinstance(body.get("action"), str):
+        raise Malformed(NOT_UNDERSTOOD)
+    payload = body.get("payload") or {}
+    if not isinstance(payload, dict):
+        raise Malformed(NOT_UNDERSTOOD)
+    view, table = await deps.campaigns.edit(
+        request.match_info["token"], viewer, body["action"][:40], payload
+    )
     page = _page(deps, view)
     return web.json_response(
         {"ok": True, "sheet": page.context(view, table, viewer.tg_id)}, dumps=_dumps
@@ -181,25 +146,13 @@ async def home(request: web.Request) -> web.Response:
             pass  # not a campaign this viewer is in: fall back to the home page
         else:
             return aiohttp_jinja2.render_template("campaign.html", request, context)
-    try:
-        page = await _home(request)
-    except InitDataInvalid:
-        return aiohttp_jinja2.render_template("unauthorized.html", request, {}, status=401)
-    except StonetableError as error:
-        return aiohttp_jinja2.render_template(
-            "problem.html", request, {"message": error.message}, status=503
-        )
+    page = await _home(request)
     games = await _deps(request).campaigns.campaigns_of(page.player)
     return aiohttp_jinja2.render_template("home.html", request, {"home": page, "games": games})
 
 
 async def api_me(request: web.Request) -> web.Response:
-    try:
-        page = await _home(request)
-    except InitDataInvalid:
-        return web.json_response({"error": "unauthorized"}, status=401)
-    except StonetableError as error:
-        return web.json_response({"error": error.message}, status=503)
+    page = await _home(request)
     return web.json_response(
         {
             "player": {"id": page.player.tg_id, "name": page.player.display_name},

@@ -29,11 +29,14 @@
   var startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
     launch.get("tgWebAppStartParam") || new URLSearchParams(location.search).get("startapp") || "";
 
+  // Haptics are a nicety: an older Telegram client without them must never break a page.
   function haptic(kind) {
-    if (tg && tg.HapticFeedback) {
-      if (kind === "error" || kind === "success") tg.HapticFeedback.notificationOccurred(kind);
-      else tg.HapticFeedback.impactOccurred(kind || "light");
-    }
+    var feedback = tg && tg.HapticFeedback;
+    if (!feedback) return;
+    try {
+      if (kind === "error" || kind === "success") feedback.notificationOccurred(kind);
+      else feedback.impactOccurred(kind || "light");
+    } catch (e) { /* not supported here */ }
   }
 
   function toast(text, isError) {

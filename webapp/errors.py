@@ -1,0 +1,69 @@
+"""The one place that turns errors into HTTP answers.
+
+API routes (``/api/...``) answer JSON ``{"error": message}``; pages answer the
+matching fragment. Views simply raise.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from core.errors import TryAgain
+from core.rules.errors import Malformed, NotAllowedNow, StonetableError
+from webapp.auth import InitDataInvalid
+
+NOT_UNDERSTOOD = "That request was not understood."
+
+
+def status_of(error: Exception) -> int:
+    """The HTTP status for an error a user can meet."""
+    if isinstance(error, InitDataInvalid):
+        return 401
+    if isinstance(error, Malformed):
+        return 400
+    if isinstance(error, NotAllowedNow):
+        return 403
+    if isinstance(error, TryAgain):
+        return 503
+    return 400
+
+
+def message_of(error: Exception) -> str:
+    if isinstance(error, InitDataInvalid):
+        return "unauthorized"
+    if isinstance(error, StonetableError):
+        return error.message
+    return NOT_UNDERSTOOD
+
+
+def problem_response(
+    request: web.Request,
+    error: Exception,
+    *,
+    status: int | None = None,
+    json_body: bool | None = None,
+) -> web.Response:
+    """The answer for an error: JSON for API routes, a page fragment otherwise."""
+    status = status_of(error) if status is None else status
+    if json_body is None:
+        json_body = request.path.startswith("/api/")
+    if json_body:
+        return web.json_response({"error": message_of(error)}, status=status)
+    template = "unauthorized.html" if status == 401 else "problem.html"
+    return aiohttp_jinja2.render_template(
+        template, request, {"message": message_of(error)}, status=status
+    )
+
+
+@web.middleware
+async def errors(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except (InitDataInvalid, StonetableError, json.JSONDecodeError, UnicodeDecodeError) as error:
+        return problem_response(request, error)
