@@ -54,6 +54,8 @@ def own_postgres() -> Iterator[PostgresServer]:
         yield server
 
 
+@pytest.mark.db
+@pytest.mark.postgres_only
 async def test_postgres_going_away_asks_to_try_again_and_service_comes_back(
     own_postgres: PostgresServer,
 ) -> None:
