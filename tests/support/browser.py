@@ -11,38 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.services import unavailable
+from tgbot.sandbox.fake_api import DARK_THEME, LIGHT_THEME
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 
-THEMES: dict[str, dict[str, str]] = {
-    "light": {
-        "bg_color": "#ffffff",
-        "text_color": "#000000",
-        "hint_color": "#707579",
-        "link_color": "#3390ec",
-        "button_color": "#3390ec",
-        "button_text_color": "#ffffff",
-        "secondary_bg_color": "#f4f4f5",
-        "section_bg_color": "#ffffff",
-        "accent_text_color": "#3390ec",
-        "destructive_text_color": "#e53935",
-    },
-    "dark": {
-        "bg_color": "#212121",
-        "text_color": "#ffffff",
-        "hint_color": "#aaaaaa",
-        "link_color": "#8774e1",
-        "button_color": "#8774e1",
-        "button_text_color": "#ffffff",
-        "secondary_bg_color": "#181818",
-        "section_bg_color": "#2c2c2e",
-        "accent_text_color": "#8774e1",
-        "destructive_text_color": "#ff595a",
-    },
-}
+THEMES: dict[str, dict[str, str]] = {"light": LIGHT_THEME, "dark": DARK_THEME}
 
 
 def telegram_stub(init_data: str, theme: str, start_param: str = "") -> str:

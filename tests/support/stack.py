@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from core.campaigns import Campaigns
 from core.rules.registry import Registry
 from core.rules.rng import Rng, SeededRng
 from core.settings import parse_settings
@@ -70,3 +71,15 @@ async def running_stack(
             yield Stack(api, runtime)
         finally:
             await runtime.stop()
+
+
+def campaigns(stack: Stack) -> Campaigns:
+    """The running application's campaign use cases."""
+    assert stack.runtime.application is not None
+    return stack.runtime.application.deps.campaigns
+
+
+def labels(message: dict[str, Any]) -> list[str]:
+    """The text of every inline button on a message, row by row."""
+    rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
+    return [b["text"] for row in rows for b in row]

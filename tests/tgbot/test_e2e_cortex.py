@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from core.rules.cortex.campaign import load
-from tests.support.stack import GROUP, Stack, running_stack
+from tests.support.stack import GROUP, Stack, labels, running_stack
 from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -52,11 +52,6 @@ async def stack(db: str, faces: Faces) -> Stack:  # type: ignore[misc]
 async def say(stack: Stack, user: int, text: str) -> dict[str, Any]:
     await stack.api.send_text(user, GROUP, text)
     return await stack.api.wait_for_message(GROUP, timeout=10)
-
-
-def labels(message: dict[str, Any]) -> list[str]:
-    rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
-    return [b["text"] for row in rows for b in row]
 
 
 def data_of(message: dict[str, Any], label: str) -> str:

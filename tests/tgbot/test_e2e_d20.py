@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 
-from core.campaigns import Campaigns
 from core.play import PlayerRef
 from core.store.models import Campaign, Member
 from core.store.models import Panel as PanelRow
-from tests.support.stack import GROUP, Stack, running_stack
+from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -49,11 +48,6 @@ async def stack(db: str, dice: Dice) -> Any:
         yield running
 
 
-def campaigns(stack: Stack) -> Campaigns:
-    assert stack.runtime.application is not None
-    return stack.runtime.application.deps.campaigns
-
-
 def ref(stack: Stack, user: int) -> PlayerRef:
     player = stack.api.players[user]
     return PlayerRef(player.id, player.first_name, player.last_name, player.username)
@@ -62,11 +56,6 @@ def ref(stack: Stack, user: int) -> PlayerRef:
 async def say(stack: Stack, user: int, text: str) -> dict:
     await stack.api.send_text(user, GROUP, text)
     return await stack.api.wait_for_message(GROUP, timeout=10)
-
-
-def labels(message: dict) -> list[str]:
-    rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
-    return [b["text"] for row in rows for b in row]
 
 
 def data_of(message: dict, label: str) -> str:

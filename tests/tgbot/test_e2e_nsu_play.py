@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from core.campaigns import Campaigns
 from core.rules.nsu.campaign import campaign_of, character_of
 from core.rules.nsu.sheet import Character
 from core.rules.rng import ScriptedRng
@@ -20,7 +19,7 @@ from core.rules.table import Role, Seat
 from core.store.models import Campaign, Member
 from core.store.models import Panel as PanelRow
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
-from tests.support.stack import GROUP, Stack, running_stack
+from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tgbot.main import Runtime
 from tgbot.sandbox.fake_api import default_cast
 
@@ -48,19 +47,9 @@ async def stack(db: str, faces: Faces) -> Stack:  # type: ignore[misc]
         yield running
 
 
-def campaigns(stack: Stack) -> Campaigns:
-    assert stack.runtime.application is not None
-    return stack.runtime.application.deps.campaigns
-
-
 async def say(stack: Stack, user: int, text: str) -> dict[str, Any]:
     await stack.api.send_text(user, GROUP, text)
     return await stack.api.wait_for_message(GROUP, timeout=10)
-
-
-def labels(message: dict[str, Any]) -> list[str]:
-    rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
-    return [b["text"] for row in rows for b in row]
 
 
 def data_of(message: dict[str, Any], label: str) -> str:
