@@ -175,6 +175,21 @@ class Campaigns:
             raise NotAllowedNow(NO_GAME)
         return view
 
+    async def at_a_glance(self, chat_tg_id: int) -> tuple[CampaignView, tuple[str, ...]]:
+        """The chat's live campaign and what its system says of it for /status.
+
+        Raises:
+            NotAllowedNow: no game is running in this chat.
+        """
+        async with guarded():
+            campaign = await self._live(chat_tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+            members = await self._members(campaign)
+            view = await self._view(campaign, members)
+            table, _ = await self._table(campaign, members)
+        return view, tuple(view.system.status_lines(table))
+
     async def for_viewer(self, app_token: str, player: PlayerRef) -> CampaignView:
         """The campaign behind a Mini App token, for one of its members only.
 

@@ -35,6 +35,11 @@ class OddsCommand:
     format_table: Callable[[OddsResult], str]
 
 
+def no_status_lines(table: Table) -> tuple[str, ...]:
+    """The default: /status shows the shared facts only."""
+    return ()
+
+
 class CampaignRules:
     """How a system starts a campaign and seats a new member (override as needed)."""
 
@@ -85,6 +90,8 @@ class GameSystem:
     roll_panel: str | None = None  # the panel /roll opens when its notation fits
     # What the campaign log keeps of one action's outcome (rolls, details...).
     log_lines: Callable[[Table, Outcome], tuple[LogLine, ...]] = no_log_lines
+    # What /status adds about this system's campaign (public facts, plain text lines).
+    status_lines: Callable[[Table], tuple[str, ...]] = no_status_lines
 
     def panel(self, kind: str) -> PanelRules:
         """The rules of one kind of panel.

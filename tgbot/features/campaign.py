@@ -108,8 +108,8 @@ async def leave(update: Update, context: StonetableContext) -> None:
 
 async def status(update: Update, context: StonetableContext) -> None:
     chat, _ = actor(update)
-    view = await context.deps.campaigns.require_current(chat.tg_id)
-    await reply(update, status_text(view))
+    view, lines = await context.deps.campaigns.at_a_glance(chat.tg_id)
+    await reply(update, status_text(view, lines))
 
 
 def _set(
