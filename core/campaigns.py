@@ -59,6 +59,15 @@ class CampaignView:
 
 
 @dataclass(frozen=True)
+class Changed:
+    """A campaign after a change outside its panels, and the panel messages to redraw."""
+
+    campaign: CampaignView
+    table: Table
+    redraw: tuple[PanelView, ...] = ()
+
+
+@dataclass(frozen=True)
 class JoinResult:
     """What /join did: joined now, was already in, or needs a private chat first."""
 
@@ -166,6 +175,21 @@ class Campaigns:
             raise NotAllowedNow(NO_GAME)
         return view
 
+    async def at_a_glance(self, chat_tg_id: int) -> tuple[CampaignView, tuple[str, ...]]:
+        """The chat's live campaign and what its system says of it for /status.
+
+        Raises:
+            NotAllowedNow: no game is running in this chat.
+        """
+        async with guarded():
+            campaign = await self._live(chat_tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+            members = await self._members(campaign)
+            view = await self._view(campaign, members)
+            table, _ = await self._table(campaign, members)
+        return view, tuple(view.system.status_lines(table))
+
     async def for_viewer(self, app_token: str, player: PlayerRef) -> CampaignView:
         """The campaign behind a Mini App token, for one of its members only.
 
@@ -191,20 +215,40 @@ class Campaigns:
             table, _ = await self._table(campaign)
         return view, table
 
-    async def edit(
-        self, app_token: str, actor: PlayerRef, action: str, payload: Json
-    ) -> tuple[CampaignView, Table]:
-        """Apply a Mini App edit through the system's rules, in one transaction."""
+    async def edit(self, app_token: str, actor: PlayerRef, action: str, payload: Json) -> Changed:
+        """Apply a Mini App edit through the system's rules, in one transaction.
+
+        The dice are this use case's RNG, as for panels. The result names the open
+        panels whose messages show what changed (the caller redraws them).
+        """
         view = await self.for_viewer(app_token, actor)
         async with guarded(), self.locks.hold(f"campaign:{view.id}"), atomic():
             campaign = await Campaign.get(id=view.id)
             self._check_playing(campaign)
-            table, member_ids = await self._table(campaign)
-            outcome = view.system.campaign.edit(table, actor.tg_id, action, payload)
-            table = await self._settle(campaign, table, member_ids, outcome)
-            result = await self._view(campaign), table
+            before, member_ids = await self._table(campaign)
+            outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, self.rng)
+            table = await self._settle(campaign, before, member_ids, outcome)
+            redraw = await self._redraw(campaign, before, table)
+            result = Changed(await self._view(campaign), table, redraw)
         await self.events.publish(view.id)
         return result
+
+    async def _redraw(
+        self, campaign: Campaign, before: Table, after: Table
+    ) -> tuple[PanelView, ...]:
+        """The open panels with a message that show what changed from ``before`` to ``after``."""
+        kinds = self.registry.find(campaign.system).campaign.redrawn(before, after)
+        if not kinds:
+            return ()
+        rows = await Panel.filter(
+            campaign_id=campaign.id, kind__in=list(kinds), closed=False, message_id__isnull=False
+        ).order_by("id")
+        return tuple(
+            [
+                await self._panel_view(row, Outcome(row.state, closed=row.closed), after, campaign)
+                for row in rows
+            ]
+        )
 
     async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
         """The live campaigns a player is in, newest first."""
@@ -312,8 +356,12 @@ class Campaigns:
             await self._seat(campaign, player.tg_id)
             return JoinResult(await self._view(campaign), joined=True, already_member=False)
 
-    async def leave(self, chat: ChatRef, player: PlayerRef) -> CampaignView:
-        """Leave the chat's campaign (the host hands over or ends it instead)."""
+    async def leave(self, chat: ChatRef, player: PlayerRef) -> Changed:
+        """Leave the chat's campaign (the host hands over or ends it instead).
+
+        The system adjusts the campaign to the member who left (a turn moves on);
+        the result names the panel messages that show it.
+        """
         async with guarded():
             campaign = await self._live(chat.tg_id)
             if campaign is None:
@@ -327,18 +375,24 @@ class Campaigns:
             if Role.HOST.value in member.roles:
                 raise NotAllowedNow("You host this game: end it with /endgame instead.")
             await Member.filter(id=member.id).update(active=False)
-            await self._unseat(campaign, player.tg_id)
-            return await self._view(campaign)
+            changed = await self._unseat(campaign, player.tg_id)
+        await self.events.publish(campaign.id)
+        return changed
 
-    async def _unseat(self, campaign: Campaign, player_id: int) -> None:
+    async def _unseat(self, campaign: Campaign, player_id: int) -> Changed:
         """Let the system adjust the campaign state to a member who left."""
-        campaign = await Campaign.get(id=campaign.id)
-        table, _ = await self._table(campaign)
-        state = self.registry.find(campaign.system).campaign.left(table, player_id)
-        if state != table.state:
+        campaign = await Campaign.get(id=campaign.id).select_related("chat", "host")
+        before, _ = await self._table(campaign)
+        state = self.registry.find(campaign.system).campaign.left(before, player_id)
+        after = before
+        if state != before.state:
             await Campaign.filter(id=campaign.id).update(
                 state=dict(state), version=campaign.version + 1
             )
+            campaign.state, campaign.version = dict(state), campaign.version + 1
+            after = Table(before.campaign_id, before.system, campaign.state, before.seats)
+        redraw = await self._redraw(campaign, before, after)
+        return Changed(await self._view(campaign), after, redraw)
 
     async def set_status(
         self, chat: ChatRef, player: PlayerRef, status: CampaignStatus

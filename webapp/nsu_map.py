@@ -20,7 +20,13 @@ from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of, character_of
 from core.rules.nsu.details import DetailKind, Polarity
 from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel, grants_for
-from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, SetupStep, describe_step
+from core.rules.nsu.setup import (
+    LOCATIONS_PER_PLAYER,
+    SetupStep,
+    allowed_actions,
+    describe_step,
+)
+from core.rules.nsu.setup_panel import column_choices
 from core.rules.nsu.world import (
     CardView,
     LocationCard,
@@ -101,8 +107,14 @@ def map_context(
     """The map for one viewer: backs for everyone, faces only where the rules allow."""
     campaign = campaign_of(table)
     world = campaign.current_world()
+    dealing = dealing_context(campaign, viewer_id)
     if world is None or world.grid is None:
-        return {"dealt": False, "status": _setup_status(campaign)}
+        return {
+            "dealt": False,
+            "status": _setup_status(campaign),
+            "dealing": dealing,
+            "actions": ACTIONS,
+        }
     seen = visible_map(world, viewer_id)
     rows = [
         [
@@ -114,6 +126,7 @@ def map_context(
     together = not world.groups
     return {
         "dealt": True,
+        "status": None if dealing is None else _setup_status(campaign),
         "rows": rows,
         "columns": len(rows[0]) if rows else 0,
         "home": None if seen.home is None else list(seen.home),
@@ -128,15 +141,37 @@ def map_context(
         "arbiters": []
         if together
         else sorted(_name_of(table, p) for p in arbiters(world) if p in table.seats),
+        "dealing": dealing,
         "actions": ACTIONS,
+    }
+
+
+def dealing_context(campaign: NsuCampaign, viewer_id: int) -> dict[str, Any] | None:
+    """The last worldbuilding steps on the map page: deal the map, then roll Danger and Reward.
+
+    None outside those steps. ``can_act`` says whether the rules let this viewer do
+    it (anyone building the world, as in the group's panel); the rules check again.
+    """
+    setup = campaign.setup
+    if setup is None or setup.step not in (SetupStep.MAP, SetupStep.DANGER_AND_REWARD):
+        return None
+    step = setup.step
+    can_act = viewer_id in allowed_actions(setup)
+    return {
+        "step": step.value,
+        "can_act": can_act,
+        "cards": len(setup.world.cards),
+        "widths": list(column_choices(len(setup.world.cards))) if step is SetupStep.MAP else [],
     }
 
 
 def _setup_status(campaign: NsuCampaign) -> str:
     if campaign.setup is None:
         return "Worldbuilding hasn't begun yet."
-    if campaign.setup.step in (SetupStep.MAP, SetupStep.DANGER_AND_REWARD):
-        return "The cards are being dealt."
+    if campaign.setup.step is SetupStep.MAP:
+        return "Every location is written: the cards are ready to be dealt face down."
+    if campaign.setup.step is SetupStep.DANGER_AND_REWARD:
+        return "The map is dealt: Danger and Reward are still to be rolled."
     return f"The table is busy with {describe_step(campaign.setup.step)}."
 
 

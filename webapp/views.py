@@ -103,13 +103,15 @@ async def api_edit(request: web.Request) -> web.Response:
     payload = body.get("payload") or {}
     if not isinstance(payload, dict):
         raise Malformed(NOT_UNDERSTOOD)
-    view, table = await deps.campaigns.edit(
+    edited = await deps.campaigns.edit(
         request.match_info["token"], viewer, body["action"][:40], payload
     )
-    page = _page(deps, view)
-    return web.json_response(
-        {"ok": True, "sheet": page.context(view, table, viewer.tg_id)}, dumps=_dumps
-    )
+    if deps.panel_shown is not None:
+        for panel in edited.redraw:  # e.g. the group's worldbuilding panel
+            await deps.panel_shown(panel)
+    page = _page(deps, edited.campaign)
+    context = page.context(edited.campaign, edited.table, viewer.tg_id)
+    return web.json_response({"ok": True, "sheet": context}, dumps=_dumps)
 
 
 def _dumps(data: Any) -> str:

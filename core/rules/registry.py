@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.log import LogLine, no_log_lines
+from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, PanelRules, Table
 
 OddsResult = Mapping[str, object]
@@ -34,6 +35,11 @@ class OddsCommand:
     format_table: Callable[[OddsResult], str]
 
 
+def no_status_lines(table: Table) -> tuple[str, ...]:
+    """The default: /status shows the shared facts only."""
+    return ()
+
+
 class CampaignRules:
     """How a system starts a campaign and seats a new member (override as needed)."""
 
@@ -52,8 +58,18 @@ class CampaignRules:
         """The campaign state after ``player_id`` left (``table`` no longer seats them)."""
         return table.state
 
-    def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
+    def redrawn(self, before: Table, after: Table) -> tuple[str, ...]:
+        """Kinds of open panels whose messages show what changed from ``before`` to ``after``.
+
+        After a Mini App edit or a member leaving, these panels' messages are redrawn
+        (a panel's own presses redraw it anyway).
+        """
+        return ()
+
+    def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
         """Apply an edit made in the Mini App (a sheet field, a clock tick...).
+
+        ``rng`` is the dice, for the edits that roll (injected like a panel's).
 
         Raises:
             Malformed, NotAllowedNow, NotYourTurn: the rules refuse it; nothing changes.
@@ -74,6 +90,8 @@ class GameSystem:
     roll_panel: str | None = None  # the panel /roll opens when its notation fits
     # What the campaign log keeps of one action's outcome (rolls, details...).
     log_lines: Callable[[Table, Outcome], tuple[LogLine, ...]] = no_log_lines
+    # What /status adds about this system's campaign (public facts, plain text lines).
+    status_lines: Callable[[Table], tuple[str, ...]] = no_status_lines
 
     def panel(self, kind: str) -> PanelRules:
         """The rules of one kind of panel.

@@ -10,7 +10,7 @@ from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
-from core.rules.rng import SeededRng
+from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Role
 from core.store.models import CampaignStatus, Member, Panel
 from tests.support.counter_system import counter_registry
@@ -77,7 +77,7 @@ async def test_leaving_and_host_powers(db: str, campaigns: Campaigns) -> None:
     with pytest.raises(NotAllowedNow):
         await campaigns.leave(GROUP, HOST)
     left = await campaigns.leave(GROUP, BEN)
-    assert left.member(BEN.tg_id) is None
+    assert left.campaign.member(BEN.tg_id) is None
     await campaigns.set_status(GROUP, HOST, CampaignStatus.ARCHIVED)
     assert await campaigns.current(GROUP.tg_id) is None
     fresh = await campaigns.new_game(GROUP, BEN, "counter")  # the chat is free again
@@ -159,3 +159,15 @@ async def test_a_private_panel_belongs_to_its_groups_campaign_and_takes_replies(
     step = await campaigns.act(panel.id, panel.version, BEN, "text", "a <b>note</b>")
     assert step.state["note"] == "a <b>note</b>"
     assert await campaigns.panel_at(BEN.tg_id, 78) is None
+
+
+async def test_a_mini_app_edit_rolls_the_injected_dice(db: str) -> None:
+    dice = ScriptedRng([4])
+    campaigns = Campaigns(counter_registry(), dice, InProcessKeyedLock(5, 2))
+    view = await campaigns.new_game(GROUP, HOST, "counter")
+    edited = await campaigns.edit(view.app_token, HOST, "roll", {})
+    assert edited.campaign.state["rolled"] == 4 and dice.remaining == 0
+    assert edited.redraw == ()  # the counter shows nothing of its campaign on panels
+    with pytest.raises(NotAllowedNow):
+        await campaigns.edit(view.app_token, HOST, "rename", {})
+    assert (await campaigns.require_current(GROUP.tg_id)).state["rolled"] == 4

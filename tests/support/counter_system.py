@@ -1,5 +1,6 @@
 """A tiny game system for testing the shared campaign and panel machinery.
 
+Edit "roll" puts one die from the injected dice in the campaign state.
 Panel "count": whoever opened it may press "inc" (up to ``limit``) or "done";
 anyone else is refused. Each "inc" also adds one to the campaign's total and to
 the presser's sheet, so tests can see what an outcome saves.
@@ -21,6 +22,12 @@ class CounterCampaign(CampaignRules):
 
     def seated(self, table: Table, player_id: int) -> tuple[Json, Json]:
         return {**table.state, "seats": table.state.get("seats", 0) + 1}, {"presses": 0}
+
+    def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
+        """Mini App edit "roll": one d6 from the injected dice, kept in the campaign."""
+        if action != "roll":
+            raise NotAllowedNow("That can't be changed here.")
+        return Outcome(state={}, campaign_state={**table.state, "rolled": rng.randint(1, 6)})
 
 
 class CountPanel:

@@ -314,10 +314,8 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     # /status shows the campaign at a glance.
     mark = stack.api.mark()
     await stack.api.send_text(CHIDI, GROUP, "/status")
-    glance = await stack.api.wait_for_message(
-        GROUP, lambda m: "🪨" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
-    )
-    assert "flipped" in glance["text"]
+    glance = await stack.api.wait_for_message(GROUP, timeout=TIMEOUT, since=mark)
+    assert "No Stone Unturned" in glance["text"] and "flipped" in glance["text"]
     assert board > 0
 
 

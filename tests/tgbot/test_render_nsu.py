@@ -11,6 +11,7 @@ from core.campaigns import CampaignView, PanelView
 from core.rules.nsu import SYSTEM
 from core.rules.nsu.adventure_panel import public_map, scene
 from core.rules.nsu.campaign import campaign_of
+from core.rules.nsu.glance import nsu_status_lines
 from core.store.models import CampaignStatus
 from tests.core.rules.nsu.table_support import (
     ALICE,
@@ -25,7 +26,7 @@ from tests.core.rules.nsu.table_support import (
 )
 from tgbot.callback import MAX_BYTES
 from tgbot.panels import Note, Refresh
-from tgbot.render.nsu import RENDERERS, glance_text
+from tgbot.render.nsu import RENDERERS
 from tgbot.render.nsu_map import map_png
 from tgbot.sandbox.fake_api import parse_html
 
@@ -164,7 +165,7 @@ def test_character_and_adventure_render_and_brief_the_right_people() -> None:
         notes = RENDER["nsu.adventure"].follow_ups(view(h, panel))  # type: ignore[attr-defined]
         arbiters = scene(h.table(), panel.state).arbiters
         assert sorted(n.chat_id for n in notes) == sorted(arbiters)  # type: ignore[union-attr]
-        glance, _ = parse_html(glance_text(h.table()))
+        glance = "\n".join(nsu_status_lines(h.table()))
         assert HOSTILE in glance and "1 of 6 locations flipped" in glance
     finally:
         NAMES[BOB] = "Bob"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
-from telegram.error import Forbidden
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import JoinResult
@@ -16,6 +17,7 @@ from core.store.models import CampaignStatus
 from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
+from tgbot.features.panels import show_panel
 from tgbot.render.campaign import started_text, status_text, system_choice
 from tgbot.render.text import esc
 
@@ -97,14 +99,17 @@ async def can_write_privately(context: StonetableContext, user_id: int, result: 
 
 async def leave(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    await context.deps.campaigns.leave(chat, player)
+    left = await context.deps.campaigns.leave(chat, player)
     await reply(update, f"👋 {esc(player.display_name)} left the game.")
+    for panel in left.redraw:  # e.g. a turn moved on: the panel names who is up now
+        with contextlib.suppress(BadRequest):  # its message was deleted: nothing to show
+            await show_panel(context, panel)
 
 
 async def status(update: Update, context: StonetableContext) -> None:
     chat, _ = actor(update)
-    view = await context.deps.campaigns.require_current(chat.tg_id)
-    await reply(update, status_text(view))
+    view, lines = await context.deps.campaigns.at_a_glance(chat.tg_id)
+    await reply(update, status_text(view, lines))
 
 
 def _set(

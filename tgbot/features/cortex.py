@@ -89,8 +89,8 @@ async def trait(update: Update, context: StonetableContext) -> None:
         await _reply(update, esc(TRAIT_HELP))
         return
     view = await _cortex_game(context, chat, player)
-    _, table = await context.deps.campaigns.edit(view.app_token, player, "text", {"text": text})
-    await _reply(update, "✅ Noted.\n" + table_text(load(table).table))
+    edited = await context.deps.campaigns.edit(view.app_token, player, "text", {"text": text})
+    await _reply(update, "✅ Noted.\n" + table_text(load(edited.table).table))
 
 
 def _table_edit(

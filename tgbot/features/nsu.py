@@ -29,7 +29,7 @@ from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.features.panels import follow_up, post_panel
-from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button, glance_text
+from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
 from tgbot.render.nsu_map import map_png
 
@@ -206,16 +206,6 @@ def _signal_command(action: str) -> Handler:
     return handler
 
 
-async def glance(update: Update, context: StonetableContext) -> None:
-    """The NSU part of /status, for members of an NSU game."""
-    chat, player = actor(update)
-    view = await context.deps.campaigns.current(chat.tg_id)
-    if view is None or view.system.key != SYSTEM_KEY or view.member(player.tg_id) is None:
-        return
-    _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
-    await _reply(update, glance_text(table))
-
-
 # -- buttons outside panels -------------------------------------------------------------------
 
 
@@ -269,6 +259,4 @@ def handlers() -> dict[int, list[BaseHandler[Update, StonetableContext, None]]]:
             CommandHandler("knock", _signal_command("safety.knock")),
             CallbackQueryHandler(press, pattern=r"^g1:nsu_"),
         ],
-        # After the shared /status (group 0), members of an NSU game also get its glance.
-        1: [CommandHandler("status", glance)],
     }

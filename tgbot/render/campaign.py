@@ -36,12 +36,13 @@ def member_line(view: CampaignView, player_id: int) -> str:
     return esc(member.name) + (f" <i>({', '.join(badges)})</i>" if badges else "")
 
 
-def status_text(view: CampaignView) -> str:
-    """The campaign at a glance."""
+def status_text(view: CampaignView, system_lines: tuple[str, ...] = ()) -> str:
+    """The campaign at a glance, with what its system says of it (plain text, escaped here)."""
     lines = [
         f"<b>{esc(view.system.name)}</b> — {STATUS[view.status]}",
         f"👥 Players ({len(view.members)}):",
         *(f"• {member_line(view, m.player_id)}" for m in view.members),
+        *(esc(line) for line in system_lines),
     ]
     if view.status is CampaignStatus.ACTIVE:
         lines.append("\nNew here? Tap /join. Open your sheet with /sheet.")

@@ -16,7 +16,6 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from core.campaigns import PanelView
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, PaintThePicture, SceneBriefing, scene
 from core.rules.nsu.campaign import (
-    NsuCampaign,
     Phase,
     SafetyEntryAdded,
     SafetyKind,
@@ -42,7 +41,6 @@ from core.rules.nsu.world import (
     LocationCard,
     ResourceLevel,
     SafetyTool,
-    visible_card,
 )
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
@@ -674,52 +672,6 @@ class SafetyRenderer:
                     )
                 )
         return notes
-
-
-# -- /status and /map captions ---------------------------------------------------------------
-
-
-def glance_text(table: Table) -> str:
-    """The NSU campaign at a glance (public facts only)."""
-    campaign: NsuCampaign = campaign_of(table)
-    lines = ["🪨 <b>No Stone Unturned</b>"]
-    world = campaign.current_world()
-    if not campaign.began:
-        lines.append("Worldbuilding hasn't begun: once everyone has joined, the host taps /begin.")
-    elif campaign.setup is not None:
-        lines.append(f"🌍 Worldbuilding: {esc(describe_step(campaign.setup.step))}.")
-    else:
-        lines.append(f"Phase: {campaign.phase.value}.")
-    if world is not None and world.resources:
-        lines.append(
-            "📦 " + ", ".join(f"{esc(r.name)} ({LEVEL_NAMES[r.level]})" for r in world.resources)
-        )
-    if world is not None and world.grid is not None:
-        here = (
-            "home"
-            if world.current is None
-            else place_text(visible_card(world.card(world.current), None))
-        )
-        flipped = sum(1 for c in world.cards if c.revealed)
-        lines.append(f"📍 At {here} · {flipped} of {len(world.cards)} locations flipped.")
-    for seat in table.seats.values():
-        character = character_of(seat)
-        who = (
-            f"{esc(character.name)} ({esc(seat.name)})"
-            if character
-            else f"{esc(seat.name)}: making a character"
-        )
-        lines.append(f"• {who}")
-    safety = campaign.safety
-    if safety.lines or safety.veils:
-        lines.append(
-            "🚧 Lines: "
-            + ("; ".join(esc(x) for x in safety.lines) or "none")
-            + " · Veils: "
-            + ("; ".join(esc(x) for x in safety.veils) or "none")
-        )
-    lines.append("🛑 /xcard, ✊ /knock and 🚧 /lines are always there.")
-    return "\n".join(lines)
 
 
 RENDERERS = [

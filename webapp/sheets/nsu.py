@@ -47,6 +47,8 @@ ACTIONS: dict[str, str] = {
     "rumours": "character.rumours",
     "finish": "character.finish",
     "author": "setup.location",
+    "deal": "setup.deal",
+    "roll": "setup.roll",
     "tick": "clock.tick",
     "untick": "clock.untick",
     "scene_detail": "play.scene_detail",

@@ -164,7 +164,10 @@
       event.preventDefault();
       var payload = {};
       try { payload = JSON.parse(edit.dataset.payload || "{}"); } catch (e) { payload = {}; }
-      sendEdit(edit.dataset.edit, payload);
+      // One press, one edit: a second tap while this one is on its way does nothing.
+      if (edit.disabled) return;
+      edit.disabled = true;
+      sendEdit(edit.dataset.edit, payload).then(function () { edit.disabled = false; });
     }
   });
 

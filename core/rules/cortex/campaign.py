@@ -52,7 +52,7 @@ from core.rules.cortex.traits import (
 )
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
-from core.rules.rng import ScriptedRng
+from core.rules.rng import Rng
 from core.rules.table import Json, Outcome
 from core.rules.table import Role as SeatRole
 from core.rules.table import Table as PlatformTable
@@ -215,7 +215,9 @@ class CortexCampaign(CampaignRules):
         loaded = load(table)
         return campaign_state(loaded.table, loaded.number)
 
-    def edit(self, table: PlatformTable, actor: int, action: str, payload: Json) -> Outcome:
+    def edit(
+        self, table: PlatformTable, actor: int, action: str, payload: Json, rng: Rng
+    ) -> Outcome:
         """Apply one edit from the Mini App or ``/trait``.
 
         Lead edits (own sheet, not while in a roll): ``trait.set`` {box, name, die,
@@ -235,7 +237,7 @@ class CortexCampaign(CampaignRules):
         ct = loaded.table
         if action in ("scene.end", "episode.end"):
             kind = a.EndScene() if action == "scene.end" else a.EndEpisode()
-            step = apply(ct, actor, kind, ScriptedRng(()))
+            step = apply(ct, actor, kind, rng)
             return _with_events(saved(loaded, step.table), step.events)
         if action == "feature.add":
             if actor != ct.watchtower:

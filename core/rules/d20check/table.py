@@ -201,7 +201,7 @@ class D20Campaign(CampaignRules):
         """After ``player_id`` left ``table``: one point fewer, unlucky first."""
         return with_pool(table.state, pool_counts(table.state).resized(len(table.seats)))
 
-    def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
+    def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
         """A Mini App edit; see :data:`EDITS` for what each action does.
 
         Raises:

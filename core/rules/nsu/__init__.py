@@ -10,6 +10,7 @@ from core.rules.nsu.campaign import NsuCampaignRules
 from core.rules.nsu.cards_panel import CARDS_PANEL, CardsPanel
 from core.rules.nsu.character_panel import CHARACTER_PANEL, CharacterPanel
 from core.rules.nsu.downtime_panel import DOWNTIME_RULES
+from core.rules.nsu.glance import nsu_status_lines
 from core.rules.nsu.log import nsu_log_lines
 from core.rules.nsu.odds import ODDS_COMMAND
 from core.rules.nsu.roll_panel import ROLL_RULES
@@ -27,6 +28,7 @@ SYSTEM = GameSystem(
     odds=ODDS_COMMAND,
     campaign=NsuCampaignRules(),
     log_lines=nsu_log_lines,
+    status_lines=nsu_status_lines,
     panels={
         # one panel per line: kind -> rules
         SETUP_PANEL: SetupPanel(),

@@ -31,7 +31,8 @@ Invariants:
 * Worldbuilding seats the members present when it begins; later joiners make a
   character and join the party once the world is built and their character is
   finished. A member who leaves takes their character out of the party (their
-  cards stay on the map); one who leaves during worldbuilding keeps their turn.
+  cards stay on the map); one who leaves during worldbuilding leaves its turns
+  too, so it never waits on them (:func:`setup.without_player`).
 """
 
 from __future__ import annotations
@@ -45,7 +46,13 @@ from typing import Any
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.downtime import DowntimeState
 from core.rules.nsu.settings import NsuSettings
-from core.rules.nsu.setup import SetupState, SetupStep, finished_world, new_setup
+from core.rules.nsu.setup import (
+    SetupState,
+    SetupStep,
+    finished_world,
+    new_setup,
+    without_player,
+)
 from core.rules.nsu.sheet import Character, CharacterDraft
 from core.rules.nsu.world import (
     MAX_PLAYERS,
@@ -56,12 +63,14 @@ from core.rules.nsu.world import (
     world_to_dict,
 )
 from core.rules.registry import CampaignRules
+from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Seat, Table
 
 STATE_VERSION = 1
+SETUP_PANEL_KIND = "nsu.setup"  # the group's worldbuilding panel (setup_panel.SETUP_PANEL)
 MAX_SAFETY_ENTRIES = 50
 
-EditHandler = Callable[[Table, int, Json], Outcome]
+EditHandler = Callable[[Table, int, Json, Rng], Outcome]
 
 # Modules that export ``EDITS: dict[str, EditHandler]`` for Mini App edits, one line each.
 EDIT_MODULES: tuple[str, ...] = (
@@ -222,11 +231,15 @@ def join_world(campaign: NsuCampaign, player_id: int) -> NsuCampaign:
 
 
 def leave_world(campaign: NsuCampaign, player_id: int) -> NsuCampaign:
-    """Take a departed player's character out of the party (their cards stay on the map).
+    """Take a departed player out of the game's turns (their cards stay on the map).
 
-    A group left empty ends the split. Nothing changes before the world is built
-    or during downtime.
+    During worldbuilding they leave its turn order (see :func:`setup.without_player`).
+    Once the world is built their character leaves the party; a group left empty
+    ends the split. Nothing changes in downtime.
     """
+    if campaign.setup is not None:
+        setup, _ = without_player(campaign.setup, player_id)
+        return campaign.with_setup(setup)
     world = campaign.world
     if world is None or campaign.phase is Phase.DOWNTIME or player_id not in world.players:
         return campaign
@@ -418,10 +431,16 @@ class NsuCampaignRules(CampaignRules):
         return campaign.to_dict(), draft_sheet(CharacterDraft())
 
     def left(self, table: Table, player_id: int) -> Json:
-        """A player who leaves takes their character out of the party."""
+        """A player who leaves takes their turns and their character with them."""
         campaign = campaign_of(table)
         changed = leave_world(campaign, player_id)
         return table.state if changed == campaign else changed.to_dict()
+
+    def redrawn(self, before: Table, after: Table) -> tuple[str, ...]:
+        """The group's worldbuilding panel shows the worldbuilding: redraw it when that changed."""
+        if campaign_of(before).setup != campaign_of(after).setup:
+            return (SETUP_PANEL_KIND,)
+        return ()
 
     def edits(self) -> dict[str, EditHandler]:
         """The edit table, built on first use."""
@@ -429,7 +448,7 @@ class NsuCampaignRules(CampaignRules):
             self._edits = load_edits(self._modules)
         return self._edits
 
-    def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
+    def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
         """Apply a Mini App edit by its action name.
 
         Raises:
@@ -439,7 +458,7 @@ class NsuCampaignRules(CampaignRules):
         handler = self.edits().get(action)
         if handler is None:
             raise Malformed("That can't be changed here.")
-        return handler(table, actor, payload)
+        return handler(table, actor, payload, rng)
 
 
 __all__ = [

@@ -25,6 +25,7 @@ from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.campaign import EditHandler, campaign_of, character_of, outcome
 from core.rules.nsu.play_table import sheet_with
 from core.rules.nsu.world import add_scene_detail
+from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table
 
 
@@ -42,7 +43,7 @@ def _index(payload: Json) -> int:
     return value
 
 
-def _scene_detail(table: Table, actor: int, payload: Json) -> Outcome:
+def _scene_detail(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
     campaign = campaign_of(table)
     world = campaign.require_world()
     world.require_player(actor)
@@ -50,7 +51,7 @@ def _scene_detail(table: Table, actor: int, payload: Json) -> Outcome:
     return outcome(campaign.with_world(world), events)
 
 
-def _drop_scene_detail(table: Table, actor: int, payload: Json) -> Outcome:
+def _drop_scene_detail(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
     campaign = campaign_of(table)
     world = campaign.require_world()
     world.require_player(actor)
@@ -64,7 +65,7 @@ def _drop_scene_detail(table: Table, actor: int, payload: Json) -> Outcome:
     return outcome(campaign.with_world(world.with_card(replace(card, scene_details=details))))
 
 
-def _drop_detail(table: Table, actor: int, payload: Json) -> Outcome:
+def _drop_detail(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
     seat = table.seat(actor)
     character = character_of(seat)
     if seat is None or character is None:

@@ -1,8 +1,8 @@
 """Mini App edits for worldbuilding, character creation, clocks and safety tools.
 
-Each edit takes the table, the acting player and a JSON payload, and goes
-through the same rules as the bot's panels. Dealing the map and rolling Danger
-and Reward need dice, so they happen in the group's panel.
+Each edit takes the table, the acting player, a JSON payload and the dice
+(injected like a panel's), and goes through the same rules as the bot's panels:
+dealing the map and rolling Danger and Reward can be done from either.
 
 ===================== ===============================================================
 action                payload
@@ -21,6 +21,8 @@ setup.resource        {"name": str}
 setup.abundance       {"name": str}
 setup.location        {"title", "description", "collateral_target", "danger_type",
                        "treasure_type": str}
+setup.deal            {"columns": int}  (shuffle the cards face down into a map)
+setup.roll            {}  (roll Danger and Reward for every card)
 character.<step>      the payload of :func:`character_panel.apply_step` (step values of
                       :class:`CreationStep`: name, pronouns_and_look, moods, ...)
 character.finish      {}
@@ -63,6 +65,7 @@ from core.rules.nsu.world import (
     tick_collateral,
     untick_collateral,
 )
+from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table
 
 
@@ -81,8 +84,8 @@ def _int(payload: Json, key: str) -> int:
 
 
 def _setup_edit(build: Callable[[Json], SetupAction]) -> EditHandler:
-    def edit(table: Table, actor: int, payload: Json) -> Outcome:
-        campaign, events = apply_setup(campaign_of(table), actor, build(payload), None)
+    def edit(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
+        campaign, events = apply_setup(campaign_of(table), actor, build(payload), rng)
         return outcome(campaign, events)
 
     return edit
@@ -130,20 +133,20 @@ def _draft(table: Table, actor: int) -> CharacterDraft:
 
 
 def _creation_edit(step: CreationStep) -> EditHandler:
-    def edit(table: Table, actor: int, payload: Json) -> Outcome:
+    def edit(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
         draft = apply_step(_draft(table, actor), step, payload, len(own_cards(table, actor)))
         return Outcome(state={}, sheets={actor: draft_sheet(draft)})
 
     return edit
 
 
-def _finish(table: Table, actor: int, payload: Json) -> Outcome:
+def _finish(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
     done = finished(table, actor, _draft(table, actor), {})
     return replace(done, closed=False)
 
 
 def _clock(tick: bool) -> EditHandler:
-    def edit(table: Table, actor: int, payload: Json) -> Outcome:
+    def edit(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
         campaign = campaign_of(table)
         world = campaign.current_world()
         if world is None:
@@ -159,19 +162,19 @@ def _clock(tick: bool) -> EditHandler:
 
 
 def _safety_entry(kind: SafetyKind) -> EditHandler:
-    def edit(table: Table, actor: int, payload: Json) -> Outcome:
+    def edit(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
         campaign, added = add_safety_entry(campaign_of(table), kind, _text(payload, "text"))
         return outcome(campaign, (added,))
 
     return edit
 
 
-def _x_card(table: Table, actor: int, payload: Json) -> Outcome:
+def _x_card(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
     campaign, played = play_x_card(campaign_of(table))
     return outcome(campaign, (played,))
 
 
-def _knock(table: Table, actor: int, payload: Json) -> Outcome:
+def _knock(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
     campaign, knocked = knock(campaign_of(table))
     return outcome(campaign, (knocked,))
 
@@ -190,6 +193,8 @@ EDITS: dict[str, EditHandler] = {
     "setup.resource": _setup_edit(lambda p: wb.NameResource(_text(p, "name"))),
     "setup.abundance": _setup_edit(lambda p: wb.ChooseAbundance(_text(p, "name"))),
     "setup.location": _setup_edit(_location),
+    "setup.deal": _setup_edit(lambda p: wb.DealMap(_int(p, "columns"))),
+    "setup.roll": _setup_edit(lambda p: wb.RollDangerAndReward()),
     **{f"character.{step.value}": _creation_edit(step) for step in CreationStep},
     "character.finish": _finish,
     "clock.tick": _clock(True),

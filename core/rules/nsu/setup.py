@@ -22,6 +22,7 @@ Invariants:
   an unknown option), :class:`NotYourTurn` when someone else must act first,
   :class:`NotAllowedNow` for anything else out of step.
 * The settlement speaker is always a player; turns go round in seating order.
+  A player who leaves (:func:`without_player`) is out of the turns at once.
 * After the abundance step there are exactly five resources and one abundance.
 * Each player authors exactly two cards. Events never carry a card's face.
   Dealing renumbers cards in map order, so ids say nothing about who wrote them.
@@ -776,6 +777,50 @@ def _roll_all(state: SetupState, rng: Rng) -> Result:
     return _advance(replace(state, world=world), tuple(events))
 
 
+def without_player(state: SetupState, player_id: PlayerId) -> Result:
+    """Worldbuilding after a player left the table: nobody waits on them.
+
+    They leave the turn order and the party. What they already added stays: their
+    bans, statements, answers, resources and the location cards they wrote (a card
+    half the table has never read is still a place on the map). A step that was
+    waiting only on them is done; a settlement turn that was theirs passes to the
+    next seat, without counting as a pass. Nothing changes for someone not in it.
+    """
+    if player_id not in state.players:
+        return state, ()
+    players = tuple(p for p in state.players if p != player_id)
+    world = replace(state.world, players=tuple(p for p in state.world.players if p != player_id))
+    events: tuple[SetupEvent, ...] = ()
+    speaker, first = state.speaker, state.first_speaker
+    if speaker == player_id:
+        speaker = _next_seat(state, player_id) if players else None
+        if speaker is not None:
+            events = (SpeakerUp(speaker),)
+    if first == player_id:
+        first = speaker
+    state = replace(
+        state,
+        players=players,
+        world=world,
+        agreed=state.agreed - {player_id},
+        done=state.done - {player_id},
+        speaker=speaker,
+        first_speaker=first,
+    )
+    if not players:
+        return state, events
+    step = state.step
+    if step is SetupStep.TONE and state.tone_proposed and state.agreed >= set(players):
+        return _advance(replace(state, agreed=frozenset()), events)
+    if step is SetupStep.BANS and state.done >= set(players):
+        return _advance(state, events)
+    if step is SetupStep.LOCATIONS and all(
+        _written_by(state, p) >= LOCATIONS_PER_PLAYER for p in players
+    ):
+        return _advance(state, events)
+    return state, events
+
+
 def expected_step_order() -> tuple[SetupStep, ...]:
     """The steps in the order they happen."""
     return _ORDER
@@ -801,4 +846,5 @@ __all__ = [
     "finished_world",
     "my_locations",
     "new_setup",
+    "without_player",
 ]

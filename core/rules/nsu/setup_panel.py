@@ -33,7 +33,12 @@ from typing import Any
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
-from core.rules.nsu.campaign import NsuCampaign, begin_worldbuilding, campaign_of
+from core.rules.nsu.campaign import (
+    SETUP_PANEL_KIND,
+    NsuCampaign,
+    begin_worldbuilding,
+    campaign_of,
+)
 from core.rules.nsu.setup import (
     LOCATIONS_PER_PLAYER,
     MAX_MAP_COLUMNS,
@@ -53,7 +58,7 @@ from core.rules.nsu.world import (
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Table
 
-SETUP_PANEL = "nsu.setup"
+SETUP_PANEL = SETUP_PANEL_KIND
 TOOLS: tuple[SafetyTool, ...] = (SafetyTool.X_CARD, SafetyTool.LINES_AND_VEILS, SafetyTool.KNOCKS)
 QUESTIONS: tuple[ScopeQuestion, ...] = tuple(ScopeQuestion)
 BUILDS_ON = re.compile(r"^\^(\d{1,2})\s+(.+)$", re.DOTALL)  # "^2 the bell is cracked"

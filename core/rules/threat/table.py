@@ -118,7 +118,7 @@ class ThreatCampaign(CampaignRules):
             sheet = Sheet()
         return table.state, sheet.to_dict()
 
-    def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
+    def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
         """Apply one Mini App edit to a sheet.
 
         ``payload["player"]`` names the sheet (default: the actor's own).

@@ -15,7 +15,7 @@ from core.rules.cortex.campaign import (
 from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel, Press, conflict_view
 from core.rules.cortex.state import Phase
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
-from core.rules.rng import ScriptedRng
+from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 
 WATCHTOWER, CLARK, LOIS = 100, 1, 2
@@ -54,7 +54,7 @@ class Game:
         return outcome
 
     def edit(self, player: int, action: str, **payload: Any) -> Outcome:
-        return self.settle(CAMPAIGN.edit(self.table, player, action, payload))
+        return self.settle(CAMPAIGN.edit(self.table, player, action, payload, SeededRng(0)))
 
     def open(self, player: int, argument: str, *faces: int) -> Outcome:
         outcome = self.settle(PANEL.open(self.table, player, argument, ScriptedRng(faces)))
@@ -331,7 +331,6 @@ def test_random_presses_of_the_shown_buttons_never_break_the_table(game: Game, s
 
     from core.rules.cortex.allowed import allowed_actions
     from core.rules.cortex.panel import _KIND_OF
-    from core.rules.rng import SeededRng
 
     _chidi(game)
     rnd = random.Random(seed)

@@ -21,7 +21,7 @@ from core.rules.d20check.table import (
     pool_counts,
 )
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
-from core.rules.rng import ScriptedRng
+from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 
 ROLLER, GM, OTHER, STRANGER = 1, 2, 3, 4
@@ -395,45 +395,66 @@ def test_a_finished_rest_has_no_buttons() -> None:
 
 def test_a_player_edits_their_own_abilities_and_proficiencies() -> None:
     t = table()
-    outcome = CAMPAIGN.edit(t, ROLLER, "ability.set", {"name": "Might", "strength": "strong"})
+    outcome = CAMPAIGN.edit(
+        t, ROLLER, "ability.set", {"name": "Might", "strength": "strong"}, SeededRng(0)
+    )
     t = after(t, outcome)
-    t = after(t, CAMPAIGN.edit(t, ROLLER, "proficiency.set", {"name": "Athletics", "bonus": 3}))
-    t = after(t, CAMPAIGN.edit(t, ROLLER, "rename", {"name": "Ana the Bold"}))
+    t = after(
+        t,
+        CAMPAIGN.edit(
+            t, ROLLER, "proficiency.set", {"name": "Athletics", "bonus": 3}, SeededRng(0)
+        ),
+    )
+    t = after(t, CAMPAIGN.edit(t, ROLLER, "rename", {"name": "Ana the Bold"}, SeededRng(0)))
     ana = CharacterSheet.from_dict(t.seats[ROLLER].sheet)
     assert ana.ability_strength("might") is AbilityStrength.STRONG
     assert ana.proficiency_bonus("Athletics") == 3 and ana.name == "Ana the Bold"
-    t = after(t, CAMPAIGN.edit(t, ROLLER, "ability.remove", {"name": "Might"}))
-    t = after(t, CAMPAIGN.edit(t, ROLLER, "proficiency.remove", {"name": "Athletics"}))
+    t = after(t, CAMPAIGN.edit(t, ROLLER, "ability.remove", {"name": "Might"}, SeededRng(0)))
+    t = after(
+        t, CAMPAIGN.edit(t, ROLLER, "proficiency.remove", {"name": "Athletics"}, SeededRng(0))
+    )
     assert CharacterSheet.from_dict(t.seats[ROLLER].sheet).abilities == ()
 
 
 def test_a_player_may_not_edit_someone_elses_sheet() -> None:
     with pytest.raises(NotYourTurn):
         CAMPAIGN.edit(
-            table(), ROLLER, "ability.set", {"player": OTHER, "name": "Might", "strength": "weak"}
+            table(),
+            ROLLER,
+            "ability.set",
+            {"player": OTHER, "name": "Might", "strength": "weak"},
+            SeededRng(0),
         )
 
 
 def test_locked_sheets_are_the_gms_to_change() -> None:
-    t = after(table(), CAMPAIGN.edit(table(), GM, "sheets.lock", {"locked": True}))
+    t = after(table(), CAMPAIGN.edit(table(), GM, "sheets.lock", {"locked": True}, SeededRng(0)))
     with pytest.raises(NotAllowedNow, match="locked"):
-        CAMPAIGN.edit(t, ROLLER, "proficiency.set", {"name": "Lore", "bonus": 1})
+        CAMPAIGN.edit(t, ROLLER, "proficiency.set", {"name": "Lore", "bonus": 1}, SeededRng(0))
     outcome = CAMPAIGN.edit(
-        t, GM, "proficiency.set", {"player": ROLLER, "name": "Lore", "bonus": 1}
+        t, GM, "proficiency.set", {"player": ROLLER, "name": "Lore", "bonus": 1}, SeededRng(0)
     )
     assert outcome.sheets[ROLLER]["proficiencies"] == [{"name": "Lore", "bonus": 1}]
     with pytest.raises(NotYourTurn):
-        CAMPAIGN.edit(t, ROLLER, "sheets.lock", {"locked": False})
+        CAMPAIGN.edit(t, ROLLER, "sheets.lock", {"locked": False}, SeededRng(0))
 
 
 def test_only_the_gm_adds_and_heals_harm() -> None:
     t = table()
     with pytest.raises(NotYourTurn):
-        CAMPAIGN.edit(t, ROLLER, "harm.add", {"strain": 1})
-    t = after(t, CAMPAIGN.edit(t, GM, "harm.add", {"player": ROLLER, "strain": 5, "wounds": 4}))
+        CAMPAIGN.edit(t, ROLLER, "harm.add", {"strain": 1}, SeededRng(0))
+    t = after(
+        t,
+        CAMPAIGN.edit(
+            t, GM, "harm.add", {"player": ROLLER, "strain": 5, "wounds": 4}, SeededRng(0)
+        ),
+    )
     assert (t.seats[ROLLER].sheet["strain"], t.seats[ROLLER].sheet["wounds"]) == (1, 5)
     t = after(
-        t, CAMPAIGN.edit(t, GM, "harm.heal", {"player": str(ROLLER), "strain": 1, "wounds": 2})
+        t,
+        CAMPAIGN.edit(
+            t, GM, "harm.heal", {"player": str(ROLLER), "strain": 1, "wounds": 2}, SeededRng(0)
+        ),
     )
     assert (t.seats[ROLLER].sheet["strain"], t.seats[ROLLER].sheet["wounds"]) == (0, 3)
 
@@ -453,7 +474,7 @@ def test_only_the_gm_adds_and_heals_harm() -> None:
 )
 def test_bad_edits_are_refused(actor: int, action: str, payload: Json, error: type) -> None:
     with pytest.raises(error):
-        CAMPAIGN.edit(table(), actor, action, payload)
+        CAMPAIGN.edit(table(), actor, action, payload, SeededRng(0))
 
 
 # -- the Game Master calls for a check ---------------------------------------------

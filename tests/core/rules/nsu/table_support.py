@@ -72,7 +72,7 @@ class Harness:
         return panel
 
     def edit(self, actor: int, action: str, payload: dict[str, Any]) -> Outcome:
-        outcome = SYSTEM.campaign.edit(self.table(), actor, action, payload)
+        outcome = SYSTEM.campaign.edit(self.table(), actor, action, payload, self.rng)
         self.settle(outcome)
         return outcome
 
@@ -91,6 +91,24 @@ def card_fields(pid: int, n: int) -> tuple[str, str, str, str, str]:
 
 def build_world(h: Harness) -> Panel:
     """Drive worldbuilding through the panels to the end; returns the closed setup panel."""
+    panel = build_to_locations(h)
+    write_locations(h)
+    h.act(panel, h.players[1], "deal", "3")
+    h.act(panel, h.players[2], "roll")
+    return panel
+
+
+def write_locations(h: Harness) -> None:
+    """Every player writes their two locations in the private panel."""
+    for pid in h.players:
+        for n in (1, 2):
+            cards = h.open("nsu.cards", pid)
+            for value in card_fields(pid, n):
+                h.act(cards, pid, "text", value)
+
+
+def build_to_locations(h: Harness) -> Panel:
+    """Drive worldbuilding through the panels up to writing locations; returns the panel."""
     a, b, c = h.players
     panel = h.open("nsu.setup", a)
     h.act(panel, a, "text", "Weird and hopeful")
@@ -110,13 +128,6 @@ def build_world(h: Harness) -> Panel:
     ):
         h.act(panel, pid, "text", name)
     h.act(panel, c, "abundance", "2")
-    for pid in (a, b, c):
-        for n in (1, 2):
-            cards = h.open("nsu.cards", pid)
-            for value in card_fields(pid, n):
-                h.act(cards, pid, "text", value)
-    h.act(panel, b, "deal", "3")
-    h.act(panel, c, "roll")
     return panel
 
 

@@ -21,6 +21,7 @@ from core.rules.nsu.campaign import (
     play_x_card,
 )
 from core.rules.nsu.sheet import CharacterDraft, choose_name
+from core.rules.rng import SeededRng
 from core.rules.table import Json, Role, Seat, Table
 
 ALICE, BOB, CARA = 1, 2, 3
@@ -72,7 +73,7 @@ def test_seated_gives_a_draft_and_keeps_existing_sheets() -> None:
 def test_unknown_edit_is_malformed() -> None:
     rules = NsuCampaignRules()
     with pytest.raises(Malformed):
-        rules.edit(table(rules.new_state(), (ALICE, {})), ALICE, "no-such-edit", {})
+        rules.edit(table(rules.new_state(), (ALICE, {})), ALICE, "no-such-edit", {}, SeededRng(0))
 
 
 def test_safety_tools_keep_no_names() -> None:

@@ -6,8 +6,17 @@ import pytest
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.campaign import campaign_of, character_of, load_edits
-from core.rules.nsu.setup import SetupStep
-from tests.core.rules.nsu.table_support import ALICE, BOB, CARA, Harness, build_world
+from core.rules.nsu.setup import DangerAndRewardRolled, MapDealt, SetupStep
+from core.rules.rng import SeededRng
+from tests.core.rules.nsu.table_support import (
+    ALICE,
+    BOB,
+    CARA,
+    Harness,
+    build_to_locations,
+    build_world,
+    card_fields,
+)
 
 
 def test_every_listed_module_loads_and_names_are_unique() -> None:
@@ -85,3 +94,48 @@ def test_safety_edits() -> None:
     assert safety.x_cards == 1 and safety.knocks == 1
     with pytest.raises(Malformed):
         h.edit(ALICE, "safety.line", {})
+
+
+def _card(pid: int, n: int) -> dict[str, str]:
+    keys = ("title", "description", "collateral_target", "danger_type", "treasure_type")
+    return dict(zip(keys, card_fields(pid, n), strict=True))
+
+
+def test_dealing_and_rolling_from_the_mini_app_follow_the_group_rules() -> None:
+    h = Harness(rng=SeededRng(11))
+    build_to_locations(h)
+    for pid in (ALICE, BOB, CARA):
+        for n in (1, 2):
+            if (pid, n) != (CARA, 2):
+                h.edit(pid, "setup.location", _card(pid, n))
+    before = h.table().state
+    with pytest.raises(NotAllowedNow):  # a card is still being written
+        h.edit(ALICE, "setup.deal", {"columns": 3})
+    with pytest.raises(NotAllowedNow):
+        h.edit(ALICE, "setup.roll", {})
+    assert h.table().state == before
+    h.edit(CARA, "setup.location", _card(CARA, 2))
+    with pytest.raises(Malformed):
+        h.edit(ALICE, "setup.deal", {"columns": 0})
+    with pytest.raises(Malformed):
+        h.edit(ALICE, "setup.deal", {"columns": "3"})
+    with pytest.raises(NotAllowedNow):  # not building this world
+        h.edit(999, "setup.deal", {"columns": 3})
+    with pytest.raises(NotAllowedNow):  # dealing comes first
+        h.edit(ALICE, "setup.roll", {})
+    dealt = h.edit(BOB, "setup.deal", {"columns": 3})
+    assert any(isinstance(e, MapDealt) for e in dealt.events)
+    setup = campaign_of(h.table()).require_setup()
+    assert setup.step is SetupStep.DANGER_AND_REWARD
+    assert all(c.danger is None and c.id.startswith("L") for c in setup.world.cards)
+    with pytest.raises(NotAllowedNow):
+        h.edit(BOB, "setup.deal", {"columns": 2})
+    rolled = h.edit(CARA, "setup.roll", {})
+    assert sum(isinstance(e, DangerAndRewardRolled) for e in rolled.events) == 6
+    world = campaign_of(h.table()).require_world()
+    assert all(c.danger is not None and c.reward is not None for c in world.cards)
+
+    # The same table and the same dice through the group's panel build the same map.
+    g = Harness(rng=SeededRng(11))
+    build_world(g)
+    assert campaign_of(g.table()).require_world() == world

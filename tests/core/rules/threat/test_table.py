@@ -255,7 +255,7 @@ def test_unreadable_roll_state_is_malformed(state: Json) -> None:
 
 
 def edit(t: Table, actor: int, action: str, **payload: Any) -> Sheet:
-    outcome = CAMPAIGN.edit(t, actor, action, payload)
+    outcome = CAMPAIGN.edit(t, actor, action, payload, SeededRng(0))
     ((_, data),) = outcome.sheets.items()
     return Sheet.from_dict(data)
 
@@ -294,7 +294,7 @@ def test_player_moves_own_momentum_and_takes_harm_as_the_rules_say() -> None:
 )
 def test_edits_outside_ones_rights_are_refused(actor: int, action: str, payload: Json) -> None:
     with pytest.raises(NotYourTurn):
-        CAMPAIGN.edit(table(), actor, action, payload)
+        CAMPAIGN.edit(table(), actor, action, payload, SeededRng(0))
 
 
 def test_the_gm_moves_momentum_and_heals_any_sheet() -> None:
@@ -330,14 +330,14 @@ def test_the_gm_moves_momentum_and_heals_any_sheet() -> None:
 )
 def test_bad_edits_are_refused(action: str, payload: Json, error: type[StonetableError]) -> None:
     with pytest.raises(error):
-        CAMPAIGN.edit(table(), ANA, action, payload)
+        CAMPAIGN.edit(table(), ANA, action, payload, SeededRng(0))
 
 
 def test_momentum_gain_at_six_and_heal_at_zero_say_so() -> None:
     with pytest.raises(NotAllowedNow, match="already at 6"):
-        CAMPAIGN.edit(table(ana=sheet(momentum=6)), ANA, "momentum.gain", {})
+        CAMPAIGN.edit(table(ana=sheet(momentum=6)), ANA, "momentum.gain", {}, SeededRng(0))
     with pytest.raises(NotAllowedNow, match="no harm"):
-        CAMPAIGN.edit(table(), GM, "harm.heal", {"player": ANA})
+        CAMPAIGN.edit(table(), GM, "harm.heal", {"player": ANA}, SeededRng(0))
 
 
 _PAYLOAD = st.dictionaries(
@@ -376,7 +376,7 @@ def test_any_edit_either_gives_a_valid_sheet_or_a_friendly_refusal(
     actor: int, action: str, payload: Json
 ) -> None:
     try:
-        outcome = CAMPAIGN.edit(table(), actor, action, payload)
+        outcome = CAMPAIGN.edit(table(), actor, action, payload, SeededRng(0))
     except StonetableError:
         return
     for data in outcome.sheets.values():
