@@ -79,3 +79,63 @@ def test_a_long_downtime_fits() -> None:
     text, markup = NsuDowntimeRenderer().render(view(state, t))
     check(text)
     assert markup is not None and "… and 6 earlier." in text
+
+
+def plain(state: Any, t: Table, renderer: Any) -> str:
+    text, _ = renderer.render(view(state, t))
+    return str(parse_html(text)[0])
+
+
+def test_every_step_after_the_dice_names_who_acts_next() -> None:
+    w = split(world((1, 2, 3)), {1, 2}, {3})
+    t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    rng = ScriptedRng([2, 3, 5])
+    out = ROLL_RULES.open(t, 1, "I climb", rng)
+    state = out.state
+    steps = [
+        (3, "choose_aspect", "body"),
+        (3, "choose_risk", "world"),
+        (1, "choose_mood", "1"),
+        (1, "set_aspect_edge", ""),
+        (1, "choose_skill", "1"),
+        (1, "roll", ""),
+    ]
+    for actor, action, arg in steps:
+        out = ROLL_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+    text = plain(state, t, NsuRollRenderer())
+    assert "Allies on screen may help" in text
+    assert "Ana: keep your own mood die, or wait for an ally's help." in text
+    out = ROLL_RULES.act(t, state, 2, "help", "2.1", rng)
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuRollRenderer())
+    assert "Allies on screen may help" not in text
+    assert "Ana: keep your own mood die or take a helper's." in text
+    out = ROLL_RULES.act(t, state, 1, "take_helper_die", "2", rng)
+    t, state = settle(t, out), out.state
+    assert "Ana: add your skill to the aspect die, or take it away." in plain(
+        state, t, NsuRollRenderer()
+    )
+
+
+def test_the_scouts_roll_in_downtime_says_whose_step_it_is() -> None:
+    t = table(world((1, 2, 3)), {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    rng = ScriptedRng([4, 2, 6, 6])
+    out = DOWNTIME_RULES.open(t, 1, "home", rng)
+    t, state = settle(t, out), out.state
+    expected = {
+        ("scout_pick", ""): "Bo: pick a face-down card nearby",
+        ("scout_card", "2"): "The scout replies with how they go about it.",
+        ("text", "I sneak up"): "Arbiters: pick the aspect and say what is most at risk.",
+        ("choose_aspect", "mind"): "Arbiters: pick the aspect and say what is most at risk.",
+        ("choose_risk", "character"): "Bo: pick your mood",
+        ("choose_mood", "1"): "Do details help or hinder?",
+        ("set_aspect_edge", "+Rope"): "Bo: pick a skill",
+        ("roll", ""): "Bo: pick which aspect die to keep.",
+        ("keep_die", "aspect.2"): "Bo: keep your own mood die to settle the roll.",
+    }
+    for (action, arg), hint in expected.items():
+        actor = 1 if action in ("choose_aspect", "choose_risk") else 2
+        out = DOWNTIME_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+        assert hint in plain(state, t, NsuDowntimeRenderer()), (action, hint)

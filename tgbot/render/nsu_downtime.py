@@ -48,7 +48,13 @@ from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.nsu import safety_row
-from tgbot.render.nsu_play import DETAIL_HELP, player_name, roll_lines, roll_step_buttons
+from tgbot.render.nsu_play import (
+    DETAIL_HELP,
+    player_name,
+    roll_hints,
+    roll_lines,
+    roll_step_buttons,
+)
 from tgbot.render.text import esc
 
 LOOK_VERB = "scout_look"
@@ -189,6 +195,8 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         lines += roll_lines(roll, table)
         if roll.phase is Phase.DESIRED_OUTCOME:
             lines.append("↩️ The scout replies with how they go about it.")
+        elif roll.phase is not Phase.DONE:
+            lines += roll_hints(roll, table)
         details = scout_details_open(panel)
         if details is not None and details.open_grants:
             lines.append(DETAIL_HELP.replace(" @ The guard", " @ The sentry"))

@@ -258,19 +258,21 @@ def _after_lines(panel: RollPanel, table: Table) -> list[str]:
             lines.append(f"🕰 Collateral Clock at {esc(card.title)}: {card.clock.ticks}/8")
     if roll.phase is Phase.DONE and panel.open_grants:
         lines.append(DETAIL_HELP)
-    lines += _hints(roll, table)
+    lines += roll_hints(roll, table)
     return lines
 
 
-def _hints(roll: RollState, table: Table) -> list[str]:
+def roll_hints(roll: RollState, table: Table) -> list[str]:
+    """What to do next in the roll's own steps, naming who does it."""
     phase = roll.phase
+    name = esc(roll.sheet.name)
     if phase is Phase.DESIRED_OUTCOME:
-        return [f"↩️ {esc(roll.sheet.name)}: reply to this message with what you want to happen."]
+        return [f"↩️ {name}: reply to this message with what you want to happen."]
     if phase is Phase.STAKES:
         return ["⚖️ Arbiters: pick the aspect and say what is most at risk."]
     if phase is Phase.MOOD:
         return [
-            f"{esc(roll.sheet.name)}: pick your mood; it goes up one box now. To write a new "
+            f"{name}: pick your mood; it goes up one box now. To write a new "
             "one on an open line, reply <code>d6 Giddy</code>."
         ]
     if phase is Phase.ASPECT_EDGE:
@@ -280,14 +282,43 @@ def _hints(roll: RollState, table: Table) -> list[str]:
         ]
     if phase is Phase.PREPARE:
         return [
-            f"{esc(roll.sheet.name)}: pick a skill (or reply with a new one), "
+            f"{name}: pick a skill (or reply with a new one), "
             "risk a sentiment for Mood Advantage if you like, then roll."
         ]
-    if phase is Phase.AFTER_ROLL and roll.allies:
-        return ["🤝 Allies on screen may help: tap your mood (or reply <code>d6 Giddy</code>)."]
+    open_now = {e.kind: e.players for e in expected(roll)}
+    lines: list[str] = []
+    if ActionKind.HELP in open_now:
+        lines.append(
+            "🤝 Allies on screen may help: tap your mood (or reply <code>d6 Giddy</code>)."
+        )
+    if ActionKind.KEEP_DIE in open_now:
+        for pool in _pools(roll):
+            if pool.kept is None and pool.edge is not Edge.NONE:
+                picker = (
+                    esc(roll.character(pool.owner).name)
+                    if pool.edge is Edge.ADVANTAGE
+                    else "Arbiters"
+                )
+                what = "help" if pool.kind is PoolKind.HELP else pool.kind.value
+                lines.append(f"🎲 {picker}: pick which {what} die to keep.")
+    if ActionKind.TAKE_HELPER_DIE in open_now:
+        if roll.helps:
+            choice = "keep your own mood die or take a helper's"
+        elif ActionKind.HELP in open_now:
+            choice = "keep your own mood die, or wait for an ally's help"
+        else:
+            choice = "keep your own mood die to settle the roll"
+        lines.append(f"{name}: {choice}.")
+    if ActionKind.CHOOSE_SKILL_SIGN in open_now:
+        lines.append(f"{name}: add your skill to the aspect die, or take it away.")
+    if ActionKind.ENDANGER_SENTIMENT in open_now:
+        owners = ", ".join(
+            esc(roll.character(p).name) for p in sorted(open_now[ActionKind.ENDANGER_SENTIMENT])
+        )
+        lines.append(f"{owners}: pick which sentiment takes the mark.")
     if phase is Phase.MOOD_EFFECTS and any(p.kind is PendingKind.RENAME for p in roll.pending):
-        return ["A mood track filled up: the winning side replies with its stronger new name."]
-    return []
+        lines.append("A mood track filled up: the winning side replies with its stronger new name.")
+    return lines
 
 
 def roll_buttons(view: PanelView, panel: RollPanel) -> list[list[InlineKeyboardButton]]:
