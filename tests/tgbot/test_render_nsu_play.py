@@ -139,3 +139,24 @@ def test_the_scouts_roll_in_downtime_says_whose_step_it_is() -> None:
         out = DOWNTIME_RULES.act(t, state, actor, action, arg, rng)
         t, state = settle(t, out), out.state
         assert hint in plain(state, t, NsuDowntimeRenderer()), (action, hint)
+
+
+def test_prompts_that_ask_for_line_numbers_list_the_lines() -> None:
+    hurt = character("Ana").add_harm("Bruised <ribs>").add_harm("Cold")
+    t = table(world((1, 2)), {1: hurt, 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 1, "recover", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 2, "seek", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "Harm: 1. Bruised <ribs> · 2. Cold" in text
+    assert "Skills: 1. Climbing ±1 · 2. Haggling ±1 · 3. Tinkering ±1" in text
+    out = DOWNTIME_RULES.act(t, state, 2, "drop", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 2, "reconnect", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "Sentiments: 1. My sister · 2. The old compass · 3. Nothing is wasted" in text
+    assert "Moods: 1. Curious · 2. open d8 · 3. Wary" in text

@@ -43,6 +43,7 @@ from core.rules.nsu.downtime_panel import (
     scout_targets,
 )
 from core.rules.nsu.roll_panel import SKIP
+from core.rules.nsu.sheet import Character
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
@@ -174,6 +175,7 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         who = _character_name(state, table, player)
         kind = str(prompt["kind"])
         text = f"✏️ {who}: {PROMPT_HINTS.get(kind, '')}"
+        text += _numbered_lines(kind, state.sheet(player), prompt)
         if kind == SEEK and prompt.get("skills"):
             sheet = state.sheet(player)
             names = ", ".join(esc(sheet.skills[i].name) for i in prompt["skills"])
@@ -214,6 +216,30 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         lines.append("<b>Latest</b>")
         lines += [f"• {text}" for text in recent]
     return lines
+
+
+def _numbered_lines(kind: str, sheet: Character, prompt: dict[str, Any]) -> str:
+    """The sheet's lines a reply to this prompt refers to by number."""
+    if kind == RECOVER:
+        items = [esc(h) for h in sheet.harms]
+        title = "Harm"
+    elif kind == SEEK and not prompt.get("skills"):
+        items = [f"{esc(s.name)} ±{s.modifier}" for s in sheet.skills]
+        title = "Skills"
+    elif kind == RECONNECT:
+        sentiments = [esc(x.name or "—") for x in sheet.sentiments]
+        moods = [esc(m.name or f"open {m.die.label}") for m in sheet.moods]
+        return (
+            "\n   Sentiments: "
+            + " · ".join(f"{i}. {x}" for i, x in enumerate(sentiments, 1))
+            + "\n   Moods: "
+            + " · ".join(f"{i}. {x}" for i, x in enumerate(moods, 1))
+        )
+    else:
+        return ""
+    if not items:
+        return ""
+    return f"\n   {title}: " + " · ".join(f"{i}. {x}" for i, x in enumerate(items, 1))
 
 
 def complication_lines(world: World, roll: ComplicationRoll, table: bool = True) -> list[str]:
