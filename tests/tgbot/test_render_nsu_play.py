@@ -160,3 +160,14 @@ def test_prompts_that_ask_for_line_numbers_list_the_lines() -> None:
     text = plain(state, t, NsuDowntimeRenderer())
     assert "Sentiments: 1. My sister · 2. The old compass · 3. Nothing is wasted" in text
     assert "Moods: 1. Curious · 2. open d8 · 3. Wary" in text
+
+
+def test_a_fresh_downtime_says_what_to_do() -> None:
+    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "Each of you: tap a downtime action" in text and "tap End downtime" in text
+    out = DOWNTIME_RULES.act(t, state, 1, "recover", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    assert "Each of you" not in plain(state, t, NsuDowntimeRenderer())  # Ana's prompt instead

@@ -70,6 +70,11 @@ COMPLICATION_NAMES = {
     Complication.THOSE_AFFECTED_FLEE: "Those affected flee",
     Complication.FULLY_COME_TO_PASS: "The harm has fully come to pass",
 }
+NEXT_HINT = (
+    "👉 Each of you: tap a downtime action for your character (Recover Harm and Upgrade "
+    "skills are free); some ask you to reply to this message. When everyone is done, "
+    "tap End downtime."
+)
 PROMPT_HINTS = {
     RECOVER: "reply with the scar the harm becomes: <code>Stiff wrist</code> "
     "(or <code>2 Stiff wrist</code> for harm line 2)",
@@ -185,9 +190,11 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         if kind == PLAN_TEXT:
             text += f" at {card_name(world, str(prompt['card']))}"
         lines.append(text)
+    roll = scout_roll(panel)
+    if not prompts and roll is None and state.plan is None:
+        lines.append(NEXT_HINT)
     if state.plan is not None:
         lines += plan_lines(state, table)
-    roll = scout_roll(panel)
     if roll is not None:
         scout = panel["scout"]
         lines.append(
