@@ -242,6 +242,12 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
         CHIDI, lambda m: "Paint the picture" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert "Treasure-1003-1" in paint["text"]
+    # Together, everyone else arbitrates: Alice and Bo get the whole card, said to be theirs.
+    for arbiter in (ALICE, BO):
+        briefing = await stack.api.wait_for_message(
+            arbiter, lambda m: "arbitrate" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+        )
+        assert "Danger-1003-1" in briefing["text"] and "for the Arbiters only" in briefing["text"]
 
     # Alice and Bo go on together; Chidi, whose place it is, arbitrates.
     picking = await tap(stack, ALICE, GROUP, adventure, "Split up")
@@ -471,6 +477,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
 
     panel = await tap(stack, CHIDI, GROUP, down, "🏁 End downtime")
     assert "Downtime</b> is over" not in panel["text"] and "Downtime is over" in panel["text"]
+    assert "Ana turns Broken <wrist> into the scar Stiff <wrist>" in panel["text"]  # as it was
     assert buttons(panel) == []
     await sheets_agree()
 

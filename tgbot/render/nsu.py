@@ -623,7 +623,8 @@ class AdventureRenderer:
                             arbiter,
                             card_face(
                                 card,
-                                "⚖️ <b>You arbitrate this scene.</b> The whole card, for you only:",
+                                "⚖️ <b>You arbitrate this scene.</b> "
+                                "The whole card, for the Arbiters only:",
                             ),
                         )
                     )

@@ -16,7 +16,7 @@ from core.campaigns import PanelView
 from core.rules.errors import NotYourTurn
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import Phase, Winner
-from core.rules.nsu.campaign import campaign_of
+from core.rules.nsu.campaign import campaign_of, characters
 from core.rules.nsu.downtime import (
     COMPLICATION_TABLES,
     Complication,
@@ -305,11 +305,10 @@ def event_text(entry: dict[str, Any], table: Table, state: DowntimeState | None)
 
     def name(key: str = "player_id") -> str:
         player = int(entry[key])
-        return (
-            _character_name(state, table, player)
-            if state is not None
-            else player_name(table, player)
-        )
+        if state is not None:
+            return _character_name(state, table, player)
+        made = characters(table).get(player)  # downtime is over: the sheets on the table
+        return esc(made.name) if made is not None else player_name(table, player)
 
     if kind == "RecoveryPointsTaken":
         return f"{name()} rests: +{entry['gained']} recovery ({entry['total']}/4)."
