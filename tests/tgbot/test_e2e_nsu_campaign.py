@@ -409,7 +409,8 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     ).add_harm("Shaken")
     assert want[ALICE].overcome
     await sheets_agree()
-    assert "Overcome" in (await command(stack, ALICE, "/act I get up"))["text"]
+    overcome = (await command(stack, ALICE, "/act I get up"))["text"]
+    assert "Overcome" in overcome and "/downtime home" in overcome and "Recover Harm" in overcome
 
     # Downtime at home: complications where the party was, a recovery point each.
     faces.push(3)
