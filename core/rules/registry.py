@@ -52,6 +52,11 @@ class CampaignRules:
         """The campaign state after ``player_id`` left (``table`` no longer seats them)."""
         return table.state
 
+    def seen_by(self, state: Json, viewer: int) -> Json:
+        """The campaign state as ``viewer`` may keep it (their export): all of it unless
+        the system has secrets kept from some players."""
+        return state
+
     def edit(self, table: Table, actor: int, action: str, payload: Json) -> Outcome:
         """Apply an edit made in the Mini App (a sheet field, a clock tick...).
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import copy
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
+import aiohttp
 import pytest
 
 from core.rules.nsu.campaign import campaign_of, character_of
@@ -42,7 +44,7 @@ from tests.support.nsu_bot import (
     say,
     seat_three,
 )
-from tests.support.stack import GROUP, Stack, running_stack
+from tests.support.stack import GROUP, Stack, campaigns, running_stack
 from tgbot.main import Runtime
 from tgbot.sandbox.fake_api import default_cast
 
@@ -502,3 +504,25 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     before_flip = everything_seen(stack, until=flip_seq)
     assert_secret(before_flip, card(CHIDI, 1), {CHIDI})
     assert "Title-1001-2" in seen[BO]
+
+    # The Mini App, opened from /sheet, shows each player only what they may see, and the
+    # game they download from it keeps the others' secrets too.
+    token = (await campaigns(stack).require_current(GROUP)).app_token
+    async with aiohttp.ClientSession() as http:
+        for viewer in PLAYERS:
+            sheet_button = buttons(await command(stack, viewer, "/sheet"))[0]
+            launch = stack.api.open_web_app(viewer, sheet_button["url"], from_chat_id=GROUP)
+            init_data = parse_qs(urlsplit(launch).fragment)["tgWebAppData"][0]
+            headers = {"Authorization": f"tma {init_data}"}
+            shown: dict[int, str] = {}
+            for path in (f"/api/c/{token}", f"/api/c/{token}/map", f"/api/c/{token}/export"):
+                async with http.get(stack.origin + path, headers=headers) as response:
+                    assert response.status == 200, path
+                    shown[viewer] = shown.get(viewer, "") + await response.text()
+            async with http.get(f"{stack.origin}/app/c/{token}", headers=headers) as response:
+                assert response.status == 200
+                shown[viewer] += await response.text()
+            for cid, (pid, n) in face_down.items():
+                allowed = {pid, BO} if cid == "L2" else {pid}
+                assert_secret(shown, card(pid, n), allowed)
+            assert ("Title-1001-2" in shown[viewer]) == (viewer in (ALICE, BO))
