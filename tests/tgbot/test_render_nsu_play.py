@@ -171,3 +171,26 @@ def test_a_fresh_downtime_says_what_to_do() -> None:
     out = DOWNTIME_RULES.act(t, state, 1, "recover", "", ScriptedRng([]))
     t, state = settle(t, out), out.state
     assert "Each of you" not in plain(state, t, NsuDowntimeRenderer())  # Ana's prompt instead
+
+
+def test_a_scouts_world_at_risk_roll_promises_no_clock_ticks() -> None:
+    t = table(world((1, 2, 3)), {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    rng = ScriptedRng([4, 1, 6])
+    out = DOWNTIME_RULES.open(t, 1, "home", rng)
+    t, state = settle(t, out), out.state
+    for actor, action, arg in [
+        (2, "scout_pick", ""),
+        (2, "scout_card", "2"),
+        (2, "text", "I sneak up"),
+        (1, "choose_aspect", "body"),
+        (1, "choose_risk", "world"),
+        (2, "choose_mood", "1"),
+        (2, "set_aspect_edge", ""),
+        (2, "roll", ""),
+        (2, "take_helper_die", "none"),
+    ]:
+        out = DOWNTIME_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "Bo wins" in text and "At risk: the World" in text
+    assert "ticks the Collateral Clock" not in text  # the card is face down: no clock

@@ -201,7 +201,7 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
             f"🔭 <b>{_character_name(state, table, int(scout['player']))} scouts "
             f"{card_name(world, str(scout['card']))}</b>"
         )
-        lines += roll_lines(roll, table)
+        lines += roll_lines(roll, table, clock=False)  # a face-down card: no clock ticks
         if roll.phase is Phase.DESIRED_OUTCOME:
             lines.append("↩️ The scout replies with how they go about it.")
         elif roll.phase is not Phase.DONE:

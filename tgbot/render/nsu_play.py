@@ -86,7 +86,7 @@ class NsuRollRenderer:
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         panel = RollPanel.from_dict(view.state)
         table = view.table
-        text = "\n".join(roll_lines(panel.roll, table))
+        text = "\n".join(roll_lines(panel.roll, table, clock=panel.card is not None))
         more = _after_lines(panel, table)
         if more:
             text += "\n" + "\n".join(more)
@@ -98,8 +98,9 @@ class NsuRollRenderer:
         return text, markup
 
 
-def roll_lines(roll: RollState, table: Table) -> list[str]:
-    """Everything about the roll so far, step by step."""
+def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
+    """Everything about the roll so far, step by step; ``clock``: it happens at a location
+    whose Collateral Clock its details tick."""
     sheet = roll.sheet
     lines = [f"🎲 <b>Action Roll</b>: {esc(sheet.name)} ({player_name(table, roll.roller)})"]
     if roll.desired_outcome:
@@ -135,7 +136,7 @@ def roll_lines(roll: RollState, table: Table) -> list[str]:
     if roll.aspect_pool is not None and roll.mood_pool is not None:
         lines.append("🎲 " + " · ".join(_pool_text(roll, table, p) for p in _pools(roll)))
     if roll.outcome is not None:
-        lines += outcome_lines(roll, table, roll.outcome)
+        lines += outcome_lines(roll, table, roll.outcome, clock)
     if roll.effects:
         lines.append("Mood effects:")
         lines += [f"• {effect_text(roll, table, e)}" for e in roll.effects]
@@ -169,7 +170,7 @@ def _pool_text(roll: RollState, table: Table, pool: Pool) -> str:
     return f"{head}: {shown}"
 
 
-def outcome_lines(roll: RollState, table: Table, outcome: Outcome) -> list[str]:
+def outcome_lines(roll: RollState, table: Table, outcome: Outcome, clock: bool = True) -> list[str]:
     """The dice, the difference, the results row, the winner and the grants."""
     aspect = f"{outcome.aspect_face}"
     if outcome.skill_shift:
@@ -194,7 +195,7 @@ def outcome_lines(roll: RollState, table: Table, outcome: Outcome) -> list[str]:
     for index, grant in enumerate(outcome.grants):
         state = _grant_state(roll, table, added.get(index))
         lines.append(f"{index + 1}. {grant_text(roll, table, grant)} — {state}")
-    if outcome.suggested_collateral_ticks:
+    if outcome.suggested_collateral_ticks and clock:
         lines.append("🕰 The World was at risk: each detail added ticks the Collateral Clock.")
     return lines
 
