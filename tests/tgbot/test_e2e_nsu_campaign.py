@@ -483,6 +483,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     await tap(stack, BO, GROUP, down, f"🎲 {BOLD}: roll")
     panel = await tap(stack, BO, GROUP, down, f"{BOLD}: my own mood die (6)")
     assert f"{BOLD} may look at card 2 (D1 R4) in private" in panel["text"]
+    assert "ticks the Collateral Clock" not in panel["text"]  # no clock on a face-down card
     look = await stack.api.wait_for_message(BO, timeout=TIMEOUT, since=mark)
     assert "Title-1001-2" in look["text"] and "Treasure-1001-2" in look["text"]
     peek = data_of(stack, down, f"🔭 {BOLD}: see it in private")
@@ -503,7 +504,15 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
         assert f"recovery {c.recovery_points}/4" in shown
         assert (f"harm {len(c.harms)}/4" in shown) == bool(c.harms)
 
-    panel = await tap(stack, CHIDI, GROUP, down, "🏁 End downtime")
+    # Chidi and Alice both tap End downtime at once: it ends once, the other is told.
+    end = data_of(stack, down, "🏁 End downtime")
+    mark = stack.api.mark()
+    presses = [await stack.api.press_button(p, GROUP, down, end) for p in (CHIDI, ALICE)]
+    answers = list(await asyncio.gather(*(p.answered(TIMEOUT) for p in presses)))
+    assert sorted(bool(a["text"]) for a in answers) == [False, True]
+    panel = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == down, timeout=TIMEOUT, since=mark
+    )
     assert "Downtime</b> is over" not in panel["text"] and "Downtime is over" in panel["text"]
     assert "Ana turns Broken <wrist> into the scar Stiff <wrist>" in panel["text"]  # as it was
     assert buttons(panel) == []
