@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -555,7 +556,15 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
                     shown[viewer] = shown.get(viewer, "") + await response.text()
             async with http.get(f"{stack.origin}/app/c/{token}", headers=headers) as response:
                 assert response.status == 200
-                shown[viewer] += await response.text()
+                page = await response.text()
+                shown[viewer] += page
+            # The sheets on the page (the viewer's first) carry the rules' numbers.
+            order = [viewer, *(p for p in PLAYERS if p != viewer)]
+            levels = [(int(a), int(b)) for a, b in re.findall(r"Mood level (\d+) of (\d+)", page)]
+            assert levels == [(m.level, m.die.boxes) for p in order for m in want[p].moods]
+            points = [int(x) for x in re.findall(r"Recovery points (\d+) of 4", page)]
+            assert points == [want[p].recovery_points for p in order]
+            assert page.count('title="Overloaded"') == 1  # Ana's Angry
             for cid, (pid, n) in face_down.items():
                 allowed = {pid, BO} if cid == "L2" else {pid}
                 assert_secret(shown, card(pid, n), allowed)
