@@ -87,6 +87,7 @@ async def api_export(request: web.Request) -> web.Response:
     viewer = _player(authenticate(request))
     view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
     data = await export_campaign(view.id, deps.clock())
+    data["state"] = view.system.campaign.seen_by(data["state"], viewer.tg_id)  # no secrets
     name = f"stonetable-{view.system.key}-{view.id}.json"
     return web.json_response(
         data, dumps=_dumps, headers={"Content-Disposition": f'attachment; filename="{name}"'}

@@ -66,6 +66,11 @@ class CampaignRules:
         """
         return ()
 
+    def seen_by(self, state: Json, viewer: int) -> Json:
+        """The campaign state as ``viewer`` may keep it (their export): all of it unless
+        the system has secrets kept from some players."""
+        return state
+
     def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
         """Apply an edit made in the Mini App (a sheet field, a clock tick...).
 

@@ -67,10 +67,11 @@ async def running_stack(
         )
         runtime = Runtime(settings, rng=rng or SeededRng(2026), rate_limit=False, registry=registry)
         await runtime.start()
+        stack = Stack(api, runtime)
         try:
-            yield Stack(api, runtime)
+            yield stack
         finally:
-            await runtime.stop()
+            await stack.runtime.stop()  # a test may have restarted it
 
 
 def campaigns(stack: Stack) -> Campaigns:

@@ -14,10 +14,10 @@ import pytest
 
 from core.rules.nsu.campaign import campaign_of, character_of
 from core.rules.nsu.sheet import Character
-from core.rules.rng import ScriptedRng
 from core.rules.table import Role, Seat
 from core.store.models import Campaign, Member
 from core.store.models import Panel as PanelRow
+from tests.support.nsu_bot import ALICE, BO, CHIDI, Faces
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tgbot.main import Runtime
@@ -25,15 +25,8 @@ from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
-ALICE, BO, CHIDI = 1001, 1002, 1003
 ANA, BOLD = "Ana", "Bo <i>the</i> Bold & Co"  # characters; Bo's player is "<b>Bo</b> & Co"
 FACES = [2, 3, 7, 2, 6, 4, 1, 2]
-
-
-class Faces(ScriptedRng):
-    def push(self, *faces: int) -> None:
-        for face in faces:
-            self._values.append(face)
 
 
 @pytest.fixture

@@ -144,6 +144,7 @@ def test_character_and_adventure_render_and_brief_the_right_people() -> None:
             make_character(h, pid)
         panel = h.open("nsu.adventure", ALICE)
         assert "At home" in render(h, panel)
+        assert "/act what you want to happen" in render(h, panel)  # what to do next
         h.act(panel, ALICE, "go", "0")
         text = render(h, panel)
         world = campaign_of(h.table()).require_world()

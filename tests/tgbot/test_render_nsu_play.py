@@ -79,3 +79,118 @@ def test_a_long_downtime_fits() -> None:
     text, markup = NsuDowntimeRenderer().render(view(state, t))
     check(text)
     assert markup is not None and "… and 6 earlier." in text
+
+
+def plain(state: Any, t: Table, renderer: Any) -> str:
+    text, _ = renderer.render(view(state, t))
+    return str(parse_html(text)[0])
+
+
+def test_every_step_after_the_dice_names_who_acts_next() -> None:
+    w = split(world((1, 2, 3)), {1, 2}, {3})
+    t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    rng = ScriptedRng([2, 3, 5])
+    out = ROLL_RULES.open(t, 1, "I climb", rng)
+    state = out.state
+    steps = [
+        (3, "choose_aspect", "body"),
+        (3, "choose_risk", "world"),
+        (1, "choose_mood", "1"),
+        (1, "set_aspect_edge", ""),
+        (1, "choose_skill", "1"),
+        (1, "roll", ""),
+    ]
+    for actor, action, arg in steps:
+        out = ROLL_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+    text = plain(state, t, NsuRollRenderer())
+    assert "Allies on screen may help" in text
+    assert "Ana: keep your own mood die, or wait for an ally's help." in text
+    out = ROLL_RULES.act(t, state, 2, "help", "2.1", rng)
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuRollRenderer())
+    assert "Allies on screen may help" not in text
+    assert "Ana: keep your own mood die or take a helper's." in text
+    out = ROLL_RULES.act(t, state, 1, "take_helper_die", "2", rng)
+    t, state = settle(t, out), out.state
+    assert "Ana: add your skill to the aspect die, or take it away." in plain(
+        state, t, NsuRollRenderer()
+    )
+
+
+def test_the_scouts_roll_in_downtime_says_whose_step_it_is() -> None:
+    t = table(world((1, 2, 3)), {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    rng = ScriptedRng([4, 2, 6, 6])
+    out = DOWNTIME_RULES.open(t, 1, "home", rng)
+    t, state = settle(t, out), out.state
+    expected = {
+        ("scout_pick", ""): "Bo: pick a face-down card nearby",
+        ("scout_card", "2"): "The scout replies with how they go about it.",
+        ("text", "I sneak up"): "Arbiters: pick the aspect and say what is most at risk.",
+        ("choose_aspect", "mind"): "Arbiters: pick the aspect and say what is most at risk.",
+        ("choose_risk", "character"): "Bo: pick your mood",
+        ("choose_mood", "1"): "Do details help or hinder?",
+        ("set_aspect_edge", "+Rope"): "Bo: pick a skill",
+        ("roll", ""): "Bo: pick which aspect die to keep.",
+        ("keep_die", "aspect.2"): "Bo: keep your own mood die to settle the roll.",
+    }
+    for (action, arg), hint in expected.items():
+        actor = 1 if action in ("choose_aspect", "choose_risk") else 2
+        out = DOWNTIME_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+        assert hint in plain(state, t, NsuDowntimeRenderer()), (action, hint)
+
+
+def test_prompts_that_ask_for_line_numbers_list_the_lines() -> None:
+    hurt = character("Ana").add_harm("Bruised <ribs>").add_harm("Cold")
+    t = table(world((1, 2)), {1: hurt, 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 1, "recover", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 2, "seek", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "Harm: 1. Bruised <ribs> · 2. Cold" in text
+    assert "Skills: 1. Climbing ±1 · 2. Haggling ±1 · 3. Tinkering ±1" in text
+    out = DOWNTIME_RULES.act(t, state, 2, "drop", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 2, "reconnect", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "Sentiments: 1. My sister · 2. The old compass · 3. Nothing is wasted" in text
+    assert "Moods: 1. Curious · 2. open d8 · 3. Wary" in text
+
+
+def test_a_fresh_downtime_says_what_to_do() -> None:
+    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "Each of you: tap a downtime action" in text and "tap End downtime" in text
+    out = DOWNTIME_RULES.act(t, state, 1, "recover", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    assert "Each of you" not in plain(state, t, NsuDowntimeRenderer())  # Ana's prompt instead
+
+
+def test_a_scouts_world_at_risk_roll_promises_no_clock_ticks() -> None:
+    t = table(world((1, 2, 3)), {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    rng = ScriptedRng([4, 1, 6])
+    out = DOWNTIME_RULES.open(t, 1, "home", rng)
+    t, state = settle(t, out), out.state
+    for actor, action, arg in [
+        (2, "scout_pick", ""),
+        (2, "scout_card", "2"),
+        (2, "text", "I sneak up"),
+        (1, "choose_aspect", "body"),
+        (1, "choose_risk", "world"),
+        (2, "choose_mood", "1"),
+        (2, "set_aspect_edge", ""),
+        (2, "roll", ""),
+        (2, "take_helper_die", "none"),
+    ]:
+        out = DOWNTIME_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "Bo wins" in text and "At risk: the World" in text
+    assert "ticks the Collateral Clock" not in text  # the card is face down: no clock

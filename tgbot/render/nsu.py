@@ -539,6 +539,11 @@ class AdventureRenderer:
             )
         if sc.phase is Phase.DOWNTIME:
             lines.append("🏕 Downtime.")
+        elif sc.picking is None and not sc.without_character:
+            lines.append(
+                "🎲 Something risky? <code>/act what you want to happen</code> · "
+                "🌙 Rest: <code>/downtime home</code> (or <code>camp</code>)"
+            )
         if sc.without_character:
             lines.append(f"🧍 Still making a character: {names(table, sc.without_character)}")
         rows: list[list[InlineKeyboardButton]] = []
@@ -621,7 +626,8 @@ class AdventureRenderer:
                             arbiter,
                             card_face(
                                 card,
-                                "⚖️ <b>You arbitrate this scene.</b> The whole card, for you only:",
+                                "⚖️ <b>You arbitrate this scene.</b> "
+                                "The whole card, for the Arbiters only:",
                             ),
                         )
                     )

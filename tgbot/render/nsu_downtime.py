@@ -16,7 +16,7 @@ from core.campaigns import PanelView
 from core.rules.errors import NotYourTurn
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import Phase, Winner
-from core.rules.nsu.campaign import campaign_of
+from core.rules.nsu.campaign import campaign_of, characters
 from core.rules.nsu.downtime import (
     COMPLICATION_TABLES,
     Complication,
@@ -43,12 +43,19 @@ from core.rules.nsu.downtime_panel import (
     scout_targets,
 )
 from core.rules.nsu.roll_panel import SKIP
+from core.rules.nsu.sheet import Character
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.nsu import safety_row
-from tgbot.render.nsu_play import DETAIL_HELP, player_name, roll_lines, roll_step_buttons
+from tgbot.render.nsu_play import (
+    DETAIL_HELP,
+    player_name,
+    roll_hints,
+    roll_lines,
+    roll_step_buttons,
+)
 from tgbot.render.text import esc
 
 LOOK_VERB = "scout_look"
@@ -63,6 +70,11 @@ COMPLICATION_NAMES = {
     Complication.THOSE_AFFECTED_FLEE: "Those affected flee",
     Complication.FULLY_COME_TO_PASS: "The harm has fully come to pass",
 }
+NEXT_HINT = (
+    "👉 Each of you: tap a downtime action for your character (Recover Harm and Upgrade "
+    "skills are free); some ask you to reply to this message. When everyone is done, "
+    "tap End downtime."
+)
 PROMPT_HINTS = {
     RECOVER: "reply with the scar the harm becomes: <code>Stiff wrist</code> "
     "(or <code>2 Stiff wrist</code> for harm line 2)",
@@ -168,6 +180,7 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         who = _character_name(state, table, player)
         kind = str(prompt["kind"])
         text = f"✏️ {who}: {PROMPT_HINTS.get(kind, '')}"
+        text += _numbered_lines(kind, state.sheet(player), prompt)
         if kind == SEEK and prompt.get("skills"):
             sheet = state.sheet(player)
             names = ", ".join(esc(sheet.skills[i].name) for i in prompt["skills"])
@@ -177,18 +190,22 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         if kind == PLAN_TEXT:
             text += f" at {card_name(world, str(prompt['card']))}"
         lines.append(text)
+    roll = scout_roll(panel)
+    if not prompts and roll is None and state.plan is None:
+        lines.append(NEXT_HINT)
     if state.plan is not None:
         lines += plan_lines(state, table)
-    roll = scout_roll(panel)
     if roll is not None:
         scout = panel["scout"]
         lines.append(
             f"🔭 <b>{_character_name(state, table, int(scout['player']))} scouts "
             f"{card_name(world, str(scout['card']))}</b>"
         )
-        lines += roll_lines(roll, table)
+        lines += roll_lines(roll, table, clock=False)  # a face-down card: no clock ticks
         if roll.phase is Phase.DESIRED_OUTCOME:
             lines.append("↩️ The scout replies with how they go about it.")
+        elif roll.phase is not Phase.DONE:
+            lines += roll_hints(roll, table)
         details = scout_details_open(panel)
         if details is not None and details.open_grants:
             lines.append(DETAIL_HELP.replace(" @ The guard", " @ The sentry"))
@@ -206,6 +223,30 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         lines.append("<b>Latest</b>")
         lines += [f"• {text}" for text in recent]
     return lines
+
+
+def _numbered_lines(kind: str, sheet: Character, prompt: dict[str, Any]) -> str:
+    """The sheet's lines a reply to this prompt refers to by number."""
+    if kind == RECOVER:
+        items = [esc(h) for h in sheet.harms]
+        title = "Harm"
+    elif kind == SEEK and not prompt.get("skills"):
+        items = [f"{esc(s.name)} ±{s.modifier}" for s in sheet.skills]
+        title = "Skills"
+    elif kind == RECONNECT:
+        sentiments = [esc(x.name or "—") for x in sheet.sentiments]
+        moods = [esc(m.name or f"open {m.die.label}") for m in sheet.moods]
+        return (
+            "\n   Sentiments: "
+            + " · ".join(f"{i}. {x}" for i, x in enumerate(sentiments, 1))
+            + "\n   Moods: "
+            + " · ".join(f"{i}. {x}" for i, x in enumerate(moods, 1))
+        )
+    else:
+        return ""
+    if not items:
+        return ""
+    return f"\n   {title}: " + " · ".join(f"{i}. {x}" for i, x in enumerate(items, 1))
 
 
 def complication_lines(world: World, roll: ComplicationRoll, table: bool = True) -> list[str]:
@@ -264,11 +305,10 @@ def event_text(entry: dict[str, Any], table: Table, state: DowntimeState | None)
 
     def name(key: str = "player_id") -> str:
         player = int(entry[key])
-        return (
-            _character_name(state, table, player)
-            if state is not None
-            else player_name(table, player)
-        )
+        if state is not None:
+            return _character_name(state, table, player)
+        made = characters(table).get(player)  # downtime is over: the sheets on the table
+        return esc(made.name) if made is not None else player_name(table, player)
 
     if kind == "RecoveryPointsTaken":
         return f"{name()} rests: +{entry['gained']} recovery ({entry['total']}/4)."

@@ -86,7 +86,7 @@ class NsuRollRenderer:
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         panel = RollPanel.from_dict(view.state)
         table = view.table
-        text = "\n".join(roll_lines(panel.roll, table))
+        text = "\n".join(roll_lines(panel.roll, table, clock=panel.card is not None))
         more = _after_lines(panel, table)
         if more:
             text += "\n" + "\n".join(more)
@@ -98,8 +98,9 @@ class NsuRollRenderer:
         return text, markup
 
 
-def roll_lines(roll: RollState, table: Table) -> list[str]:
-    """Everything about the roll so far, step by step."""
+def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
+    """Everything about the roll so far, step by step; ``clock``: it happens at a location
+    whose Collateral Clock its details tick."""
     sheet = roll.sheet
     lines = [f"🎲 <b>Action Roll</b>: {esc(sheet.name)} ({player_name(table, roll.roller)})"]
     if roll.desired_outcome:
@@ -135,7 +136,7 @@ def roll_lines(roll: RollState, table: Table) -> list[str]:
     if roll.aspect_pool is not None and roll.mood_pool is not None:
         lines.append("🎲 " + " · ".join(_pool_text(roll, table, p) for p in _pools(roll)))
     if roll.outcome is not None:
-        lines += outcome_lines(roll, table, roll.outcome)
+        lines += outcome_lines(roll, table, roll.outcome, clock)
     if roll.effects:
         lines.append("Mood effects:")
         lines += [f"• {effect_text(roll, table, e)}" for e in roll.effects]
@@ -169,7 +170,7 @@ def _pool_text(roll: RollState, table: Table, pool: Pool) -> str:
     return f"{head}: {shown}"
 
 
-def outcome_lines(roll: RollState, table: Table, outcome: Outcome) -> list[str]:
+def outcome_lines(roll: RollState, table: Table, outcome: Outcome, clock: bool = True) -> list[str]:
     """The dice, the difference, the results row, the winner and the grants."""
     aspect = f"{outcome.aspect_face}"
     if outcome.skill_shift:
@@ -194,7 +195,7 @@ def outcome_lines(roll: RollState, table: Table, outcome: Outcome) -> list[str]:
     for index, grant in enumerate(outcome.grants):
         state = _grant_state(roll, table, added.get(index))
         lines.append(f"{index + 1}. {grant_text(roll, table, grant)} — {state}")
-    if outcome.suggested_collateral_ticks:
+    if outcome.suggested_collateral_ticks and clock:
         lines.append("🕰 The World was at risk: each detail added ticks the Collateral Clock.")
     return lines
 
@@ -258,19 +259,21 @@ def _after_lines(panel: RollPanel, table: Table) -> list[str]:
             lines.append(f"🕰 Collateral Clock at {esc(card.title)}: {card.clock.ticks}/8")
     if roll.phase is Phase.DONE and panel.open_grants:
         lines.append(DETAIL_HELP)
-    lines += _hints(roll, table)
+    lines += roll_hints(roll, table)
     return lines
 
 
-def _hints(roll: RollState, table: Table) -> list[str]:
+def roll_hints(roll: RollState, table: Table) -> list[str]:
+    """What to do next in the roll's own steps, naming who does it."""
     phase = roll.phase
+    name = esc(roll.sheet.name)
     if phase is Phase.DESIRED_OUTCOME:
-        return [f"↩️ {esc(roll.sheet.name)}: reply to this message with what you want to happen."]
+        return [f"↩️ {name}: reply to this message with what you want to happen."]
     if phase is Phase.STAKES:
         return ["⚖️ Arbiters: pick the aspect and say what is most at risk."]
     if phase is Phase.MOOD:
         return [
-            f"{esc(roll.sheet.name)}: pick your mood; it goes up one box now. To write a new "
+            f"{name}: pick your mood; it goes up one box now. To write a new "
             "one on an open line, reply <code>d6 Giddy</code>."
         ]
     if phase is Phase.ASPECT_EDGE:
@@ -280,14 +283,43 @@ def _hints(roll: RollState, table: Table) -> list[str]:
         ]
     if phase is Phase.PREPARE:
         return [
-            f"{esc(roll.sheet.name)}: pick a skill (or reply with a new one), "
+            f"{name}: pick a skill (or reply with a new one), "
             "risk a sentiment for Mood Advantage if you like, then roll."
         ]
-    if phase is Phase.AFTER_ROLL and roll.allies:
-        return ["🤝 Allies on screen may help: tap your mood (or reply <code>d6 Giddy</code>)."]
+    open_now = {e.kind: e.players for e in expected(roll)}
+    lines: list[str] = []
+    if ActionKind.HELP in open_now:
+        lines.append(
+            "🤝 Allies on screen may help: tap your mood (or reply <code>d6 Giddy</code>)."
+        )
+    if ActionKind.KEEP_DIE in open_now:
+        for pool in _pools(roll):
+            if pool.kept is None and pool.edge is not Edge.NONE:
+                picker = (
+                    esc(roll.character(pool.owner).name)
+                    if pool.edge is Edge.ADVANTAGE
+                    else "Arbiters"
+                )
+                what = "help" if pool.kind is PoolKind.HELP else pool.kind.value
+                lines.append(f"🎲 {picker}: pick which {what} die to keep.")
+    if ActionKind.TAKE_HELPER_DIE in open_now:
+        if roll.helps:
+            choice = "keep your own mood die or take a helper's"
+        elif ActionKind.HELP in open_now:
+            choice = "keep your own mood die, or wait for an ally's help"
+        else:
+            choice = "keep your own mood die to settle the roll"
+        lines.append(f"{name}: {choice}.")
+    if ActionKind.CHOOSE_SKILL_SIGN in open_now:
+        lines.append(f"{name}: add your skill to the aspect die, or take it away.")
+    if ActionKind.ENDANGER_SENTIMENT in open_now:
+        owners = ", ".join(
+            esc(roll.character(p).name) for p in sorted(open_now[ActionKind.ENDANGER_SENTIMENT])
+        )
+        lines.append(f"{owners}: pick which sentiment takes the mark.")
     if phase is Phase.MOOD_EFFECTS and any(p.kind is PendingKind.RENAME for p in roll.pending):
-        return ["A mood track filled up: the winning side replies with its stronger new name."]
-    return []
+        lines.append("A mood track filled up: the winning side replies with its stronger new name.")
+    return lines
 
 
 def roll_buttons(view: PanelView, panel: RollPanel) -> list[list[InlineKeyboardButton]]:

@@ -357,7 +357,8 @@ def start_roll(
     """
     if not roller.character.can_act:
         raise NotAllowedNow(
-            f"{roller.character.name} is Overcome and cannot act until a harm is recovered."
+            f"{roller.character.name} is Overcome and cannot act until a harm is recovered: "
+            "in downtime (/downtime home), with Recover Harm."
         )
     participants = (roller, *allies)
     return RollState(

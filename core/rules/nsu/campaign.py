@@ -60,6 +60,7 @@ from core.rules.nsu.world import (
     World,
     clean_text,
     world_from_dict,
+    world_seen_by,
     world_to_dict,
 )
 from core.rules.registry import CampaignRules
@@ -441,6 +442,24 @@ class NsuCampaignRules(CampaignRules):
         if campaign_of(before).setup != campaign_of(after).setup:
             return (SETUP_PANEL_KIND,)
         return ()
+
+    def seen_by(self, state: Json, viewer: int) -> Json:
+        """The campaign without the card faces ``viewer`` may not read (ruling 12), in
+        every copy of the world it keeps (worldbuilding, the adventure, downtime)."""
+        campaign = NsuCampaign.from_dict(state)
+        setup, downtime = campaign.setup, campaign.downtime
+        return replace(
+            campaign,
+            world=None if campaign.world is None else world_seen_by(campaign.world, viewer),
+            setup=None
+            if setup is None
+            else replace(setup, world=world_seen_by(setup.world, viewer)),
+            downtime=(
+                None
+                if downtime is None
+                else replace(downtime, world=world_seen_by(downtime.world, viewer))
+            ),
+        ).to_dict()
 
     def edits(self) -> dict[str, EditHandler]:
         """The edit table, built on first use."""

@@ -308,7 +308,13 @@ class RollState:
 
     @property
     def mood_edge(self) -> Edge:
-        """Mood edge from a risked sentiment and from overload (ruling 2)."""
+        """Mood edge from a risked sentiment and from overload (ruling 2).
+
+        Once the mood die is rolled, the edge it was rolled with: an overload
+        the roll itself causes (or ends) does not change it afterwards.
+        """
+        if self.mood_pool is not None:
+            return self.mood_pool.edge
         if self.mood_line is None:
             return Edge.NONE
         return mood_edge_for(self.sheet, self.mood_line, self.risked_sentiment is not None)

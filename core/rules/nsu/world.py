@@ -908,6 +908,32 @@ def visible_card(card: LocationCard, viewer_id: PlayerId | None) -> CardView:
     )
 
 
+HIDDEN_FACE = "(face down)"
+
+
+def world_seen_by(world: World, viewer_id: PlayerId) -> World:
+    """The world with every face ``viewer_id`` may not read blanked out (ruling 12).
+
+    For a copy a player keeps (an export): the backs, clocks and map stay; the
+    face of each card they neither wrote, scouted nor saw flipped does not.
+    """
+    cards = tuple(
+        card
+        if can_see_face(card, viewer_id)
+        else replace(
+            card,
+            title=HIDDEN_FACE,
+            description=HIDDEN_FACE,
+            collateral_target=HIDDEN_FACE,
+            danger_type=HIDDEN_FACE,
+            treasure_type=HIDDEN_FACE,
+            scene_details=(),
+        )
+        for card in world.cards
+    )
+    return replace(world, cards=cards)
+
+
 @dataclass(frozen=True)
 class MapView:
     """The map as one person may see it."""

@@ -604,6 +604,21 @@ def test_mood_overloads_past_threshold_when_die_is_under_level() -> None:
     assert any(e.kind is EffectKind.OVERLOADED for e in state.effects)
 
 
+def test_an_overload_the_roll_causes_leaves_the_rolled_edge_alone() -> None:
+    sheet = with_level(character(), 2, 3)
+    state = rolled(to_prepare(new_roll(sheet), line=2), 4, 3)
+    assert state.mood_edge is Edge.NONE
+    state = keep_own(state)
+    assert state.sheet.moods[2].overloaded
+    assert state.mood_edge is Edge.NONE  # rolled with one die, whatever the sheet says now
+
+
+def test_leaving_an_overload_keeps_the_disadvantage_it_was_rolled_with() -> None:
+    state = _leave_overload(5, (2, 6))
+    assert state.sheet.overloaded_mood is None
+    assert state.mood_edge is Edge.DISADVANTAGE
+
+
 def test_no_overload_at_the_threshold() -> None:
     sheet = with_level(character(), 2, 2)  # 2 -> 3, not past threshold 3
     state = keep_own(rolled(to_prepare(new_roll(sheet), line=2), 4, 1))

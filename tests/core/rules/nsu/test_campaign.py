@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -20,9 +21,13 @@ from core.rules.nsu.campaign import (
     knock,
     play_x_card,
 )
+from core.rules.nsu.downtime import DowntimePlace, begin_downtime
 from core.rules.nsu.sheet import CharacterDraft, choose_name
+from core.rules.nsu.world import record_scout
 from core.rules.rng import SeededRng
 from core.rules.table import Json, Role, Seat, Table
+from tests.support.nsu_table import character
+from tests.support.nsu_table import world as small_world
 
 ALICE, BOB, CARA = 1, 2, 3
 
@@ -87,3 +92,29 @@ def test_safety_tools_keep_no_names() -> None:
     stored = campaign.to_dict()["safety"]
     assert stored == {"lines": ["spiders"], "veils": ["grief"], "x_cards": 1, "knocks": 1}
     assert campaign_of(table(campaign.to_dict())).safety == campaign.safety
+
+
+def test_a_players_copy_keeps_only_the_faces_they_may_read() -> None:
+    w, _ = record_scout(small_world((ALICE, BOB, CARA)), "b", CARA)  # Bob wrote b, Cara scouted it
+    downtime, _ = begin_downtime(w, {ALICE: character("Ana")}, DowntimePlace.HOME, _Dice())
+    setup = begin_worldbuilding(NsuCampaign(), (ALICE, BOB, CARA)).require_setup()
+    state = NsuCampaign(
+        phase=Phase.DOWNTIME,
+        world=w,
+        downtime=downtime,
+        setup=dataclasses.replace(setup, world=w),
+    ).to_dict()
+    rules = NsuCampaignRules()
+    for viewer, sees_b, sees_c in ((ALICE, False, False), (BOB, True, False), (CARA, True, True)):
+        copy = json.dumps(rules.seen_by(state, viewer))
+        assert "The <Drowned> Mill" in copy  # face up for everyone
+        assert ("Glass Orchard" in copy) is sees_b
+        assert ("The Hollow Tower" in copy) is sees_c
+        kept = NsuCampaign.from_dict(rules.seen_by(state, viewer))
+        assert kept.world is not None and kept.world.card("b").danger == w.card("b").danger
+    assert NsuCampaignRules().seen_by(state, 99) != state  # a stranger's copy hides both
+
+
+class _Dice:
+    def randint(self, low: int, high: int) -> int:
+        return low
