@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.stack import GROUP, Stack, running_stack
-from tests.tgbot.test_e2e_nsu import (
+from tests.support.nsu_bot import (
     ALICE,
     BO,
     CHIDI,
@@ -21,6 +20,7 @@ from tests.tgbot.test_e2e_nsu import (
     say,
     seat_three,
 )
+from tests.support.stack import GROUP, Stack, running_stack
 from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
