@@ -237,12 +237,18 @@ class Campaigns:
         self, campaign: Campaign, before: Table, after: Table
     ) -> tuple[PanelView, ...]:
         """The open panels with a message that show what changed from ``before`` to ``after``."""
-        kinds = self.registry.find(campaign.system).campaign.redrawn(before, after)
+        rules = self.registry.find(campaign.system).campaign
+        kinds = rules.redrawn(before, after)
         if not kinds:
             return ()
+        over = set(rules.finished(after))
         rows = await Panel.filter(
             campaign_id=campaign.id, kind__in=list(kinds), closed=False, message_id__isnull=False
         ).order_by("id")
+        for row in rows:
+            if row.kind in over:  # its last step was taken elsewhere: its buttons stop working
+                row.closed, row.version = True, row.version + 1
+                await row.save(update_fields=["closed", "version"])
         return tuple(
             [
                 await self._panel_view(row, Outcome(row.state, closed=row.closed), after, campaign)

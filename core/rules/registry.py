@@ -66,6 +66,10 @@ class CampaignRules:
         """
         return ()
 
+    def finished(self, table: Table) -> tuple[str, ...]:
+        """Kinds of panels whose procedure ``table`` shows as over (closed when redrawn)."""
+        return ()
+
     def seen_by(self, state: Json, viewer: int) -> Json:
         """The campaign state as ``viewer`` may keep it (their export): all of it unless
         the system has secrets kept from some players."""

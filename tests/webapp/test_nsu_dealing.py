@@ -17,9 +17,10 @@ from core.rules.nsu.campaign import NsuCampaign, Phase
 from core.rules.nsu.setup import SetupState, SetupStep
 from core.rules.nsu.world import World
 from core.store.models import Campaign
+from core.store.models import Panel as PanelRow
 from tests.support.browser import chromium, screenshot
 from tests.support.nsu_table import card
-from tests.support.stack import GROUP, Stack, running_stack
+from tests.support.stack import GROUP, Stack, labels, running_stack
 from tests.webapp.test_nsu_app import ALICE, BO, CHIDI, ZOE, fetch, fits_the_phone, open_app, say
 from tgbot.sandbox.fake_api import default_cast
 
@@ -141,6 +142,10 @@ async def test_the_map_is_dealt_and_rolled_through_the_api_by_those_building_the
     assert status == 200
     built = await panel_shows(stack, panel, "The world is built")
     assert SECRET not in built["text"] and "D?" not in built["text"]
+    # Worldbuilding is over, as after the group's last press: the panel offers what comes next.
+    assert labels(built) == ["🧍 My character", "🧭 Set out", "🛑 X-card", "✊ Knock"]
+    row = await PanelRow.get(campaign_id=campaign_id, message_id=panel["message_id"])
+    assert row.closed
     state, _ = await stored(campaign_id)
     assert state["phase"] == "adventure" and state["setup"] is None
     status, raw = await fetch(stack, "GET", f"/api/c/{token}/map", BO, token)

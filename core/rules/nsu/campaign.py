@@ -443,6 +443,10 @@ class NsuCampaignRules(CampaignRules):
             return (SETUP_PANEL_KIND,)
         return ()
 
+    def finished(self, table: Table) -> tuple[str, ...]:
+        """Worldbuilding is over once the world is built, wherever its last step was taken."""
+        return (SETUP_PANEL_KIND,) if campaign_of(table).world is not None else ()
+
     def seen_by(self, state: Json, viewer: int) -> Json:
         """The campaign without the card faces ``viewer`` may not read (ruling 12), in
         every copy of the world it keeps (worldbuilding, the adventure, downtime)."""
