@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from urllib.parse import urlencode
 
 import aiohttp
 from telegram._utils.types import ODVInput
@@ -21,6 +22,8 @@ log = logging.getLogger(__name__)
 POOL_TIMEOUT_MESSAGE = (
     "Pool timeout: all connections to the Bot API are busy. The request was not sent."
 )
+
+_FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 def _pick(value: ODVInput[float], default: float | None) -> float | None:
@@ -113,8 +116,12 @@ class AiohttpRequest(BaseRequest):
             raise RuntimeError("This AiohttpRequest is not initialized!")
         files = request_data.multipart_data if request_data is not None else None
         fields = request_data.json_parameters if request_data is not None else None
-        body: aiohttp.FormData | dict[str, str] | None = fields or None
-        if files:
+        body: aiohttp.FormData | bytes | None = None
+        headers = None
+        if fields and not files:  # encoded here: cheaper than aiohttp's FormData
+            body = urlencode(fields).encode()
+            headers = _FORM
+        elif files:
             form = aiohttp.FormData()
             for name, value in (fields or {}).items():
                 form.add_field(name, value)
@@ -132,7 +139,9 @@ class AiohttpRequest(BaseRequest):
         )
         await self._take_slot(_pick(pool_timeout, self._pool_timeout))
         try:
-            async with session.request(method, url, data=body, timeout=timeout) as response:
+            async with session.request(
+                method, url, data=body, headers=headers, timeout=timeout
+            ) as response:
                 return response.status, await response.read()
         except TimeoutError as error:
             raise TimedOut from error
