@@ -29,6 +29,11 @@ from core.store.repo import atomic, current_update_done, guarded, upsert_chat, u
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
 NO_GAME = "No game is running in this chat. Start one with /newgame."
+PANEL_CAMPAIGNS_KEPT = 100_000
+
+
+class _OtherCampaign(Exception):
+    """A remembered panel id names a panel of another campaign now (ids can be reused)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,8 @@ class Campaigns:
         self.rng = rng
         self.locks = locks
         self.events: CampaignEvents = events if events is not None else InProcessEvents()
+        # Which campaign a panel belongs to (it never changes): a press locks it at once.
+        self._panel_campaigns: dict[int, int] = {}
 
     # --- reading -----------------------------------------------------------
 
@@ -447,40 +454,69 @@ class Campaigns:
             NotYourTurn: someone else must act.
             TryAgain: the store or the lock is unavailable; nothing changed.
         """
+        campaign_id = self._panel_campaigns.get(panel_id)
+        if campaign_id is not None:
+            acted = await self._act(campaign_id, panel_id, version, actor, action, argument)
+            if acted is not None:
+                return acted
+            del self._panel_campaigns[panel_id]  # the id now names another campaign's panel
         async with guarded():
             head = await panel_head(panel_id)
             if head is None or head.closed or head.version != version:
                 if await current_update_done():
                     raise AlreadyHandled()  # this very press was applied: say nothing
                 raise NotAllowedNow(STALE)
-        async with guarded(), self.locks.hold(f"campaign:{head.campaign_id}"), atomic():
-            loaded = await load_panel(panel_id)
-            if loaded is None:
-                raise NotAllowedNow(STALE)
-            panel, campaign, members = loaded
-            if panel.closed or panel.version != version:
-                raise NotAllowedNow(STALE)
-            self._check_playing(campaign)
-            table, member_ids = self._row_table(campaign, members)
-            self._check_seated(table, actor.tg_id)
-            rules = self.registry.find(campaign.system).panel(panel.kind)
-            outcome = rules.act(table, panel.state, actor.tg_id, action, argument, self.rng)
-            if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
-                raise NotAllowedNow(STALE)
-            table = await self._settle(campaign, table, member_ids, outcome)
-            acted = PanelView(
-                id=panel.id,
-                kind=panel.kind,
-                version=version + 1,
-                state=dict(outcome.state),
-                closed=outcome.closed,
-                chat_tg_id=panel.chat_tg_id,
-                message_id=panel.message_id,
-                events=outcome.events,
-                campaign=self._row_view(campaign, members),
-                table=table,
-            )
-        await self.events.publish(panel.campaign_id)
+        if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
+            self._panel_campaigns.clear()
+        self._panel_campaigns[panel_id] = head.campaign_id
+        acted = await self._act(head.campaign_id, panel_id, version, actor, action, argument)
+        if acted is None:
+            raise NotAllowedNow(STALE)
+        return acted
+
+    async def _act(
+        self,
+        campaign_id: int,
+        panel_id: int,
+        version: int,
+        actor: PlayerRef,
+        action: str,
+        argument: str,
+    ) -> PanelView | None:
+        """The press under the lock of ``campaign_id``; None if the panel is not that campaign's."""
+        try:
+            async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
+                loaded = await load_panel(panel_id)
+                if loaded is None:
+                    raise NotAllowedNow(STALE)
+                panel, campaign, members = loaded
+                if panel.campaign_id != campaign_id:
+                    raise _OtherCampaign()  # rolls back the update's claim too
+                if panel.closed or panel.version != version:
+                    raise NotAllowedNow(STALE)
+                self._check_playing(campaign)
+                table, member_ids = self._row_table(campaign, members)
+                self._check_seated(table, actor.tg_id)
+                rules = self.registry.find(campaign.system).panel(panel.kind)
+                outcome = rules.act(table, panel.state, actor.tg_id, action, argument, self.rng)
+                if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
+                    raise NotAllowedNow(STALE)
+                table = await self._settle(campaign, table, member_ids, outcome)
+                acted = PanelView(
+                    id=panel.id,
+                    kind=panel.kind,
+                    version=version + 1,
+                    state=dict(outcome.state),
+                    closed=outcome.closed,
+                    chat_tg_id=panel.chat_tg_id,
+                    message_id=panel.message_id,
+                    events=outcome.events,
+                    campaign=self._row_view(campaign, members),
+                    table=table,
+                )
+        except _OtherCampaign:
+            return None
+        await self.events.publish(campaign_id)
         return acted
 
     def _row_table(
@@ -502,9 +538,7 @@ class Campaigns:
             chat_tg_id=campaign.chat_tg_id,
             chat_title=campaign.chat_title,
             app_token=campaign.app_token,
-            members=tuple(
-                MemberView(m.player_tg_id, _name(m), _roles(m.roles)) for m in members
-            ),
+            members=tuple(MemberView(m.player_tg_id, _name(m), _roles(m.roles)) for m in members),
             state=campaign.state,
             version=campaign.version,
         )
@@ -549,9 +583,7 @@ class Campaigns:
         await self._log(campaign, settled, outcome)
         return settled
 
-    async def _log(
-        self, campaign: Campaign | CampaignRow, table: Table, outcome: Outcome
-    ) -> None:
+    async def _log(self, campaign: Campaign | CampaignRow, table: Table, outcome: Outcome) -> None:
         """Keep what the system's log says of this outcome, in the same transaction."""
         lines = self.registry.find(campaign.system).log_lines(table, outcome)
         if lines:

@@ -136,9 +136,7 @@ async def load_panel(panel_id: int) -> tuple[PanelRow, CampaignRow, list[MemberR
     return panel, campaign, members
 
 
-async def save_panel(
-    panel_id: int, version: int, state: dict[str, Any], closed: bool
-) -> bool:
+async def save_panel(panel_id: int, version: int, state: dict[str, Any], closed: bool) -> bool:
     """Store a panel's next version; False when it is no longer at ``version`` or closed."""
     values = (dump_json(state), version + 1, closed, panel_id, version, False)
     return await execute(_SAVE, values) == 1

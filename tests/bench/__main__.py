@@ -183,7 +183,7 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
         from tests.bench.workers import bench_workers
 
         counts = tuple(int(n) for n in args.workers.split(","))
-        return await bench_workers(counts, args.chats, args.seconds, 250, Figure)
+        return await bench_workers(counts, args.chats, args.seconds, 250, Figure, args.profile)
     if args.part == "bot":
         with tempfile.TemporaryDirectory() as tmp:
             return await bench_sqlite_worker(
@@ -243,7 +243,7 @@ def main() -> None:
         "--campaigns", type=int, default=1000, help="campaigns for the memory figure"
     )
     parser.add_argument(
-        "--profile", type=Path, help="write a cProfile of the SQLite worker to this file"
+        "--profile", type=Path, help="write a cProfile of the (single) worker to this file"
     )
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load run")
     parser.add_argument("--json", type=Path, help="also write the figures here")

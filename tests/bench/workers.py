@@ -273,7 +273,9 @@ async def bench_workers(
     seconds: float,
     rate: float,
     figure: Callable[[str, str, str, str, bool | None], Any],
+    profile: Path | None = None,
 ) -> list[Any]:
+    """``profile``: write a cProfile of the single worker (the first count of 1) there."""
     figures = []
     throughput: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp, running_postgres() as pg:
@@ -297,6 +299,7 @@ async def bench_workers(
                             tmp=Path(tmp),
                             migrate=False,
                             rate_limit=False,
+                            profile=profile if count == 1 and i == 0 else None,
                         )
                         for i in range(count)
                     ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -10,11 +12,12 @@ from core.campaigns import Campaigns
 from core.errors import AlreadyHandled
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
+from core.rules.errors import NotAllowedNow
 from core.rules.rng import SeededRng
 from core.store.models import CampaignStatus, Member, Panel, ProcessedUpdate
 from core.store.presses import load_panel, panel_head, save_panel
 from core.store.repo import atomic, current_update
-from core.store.sql import native
+from core.store.sql import execute, native
 from tests.support.counter_system import counter_registry
 
 GROUP = ChatRef(-100777, "supergroup", "Table <ünïcode> ✓")
@@ -139,3 +142,54 @@ async def test_a_press_that_fails_after_its_claim_leaves_no_claim(db: str) -> No
         assert await ProcessedUpdate.exists(update_id=9100)
     finally:
         current_update.set(None)
+
+
+class RecordingLock(InProcessKeyedLock):
+    """In-process locks that remember which keys were taken."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taken: list[str] = []
+
+    @asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        self.taken.append(key)
+        async with super().hold(key):
+            yield
+
+
+@pytest.mark.db
+async def test_a_press_locks_the_campaign_its_panel_belongs_to_even_if_an_id_is_reused(
+    db: str,
+) -> None:
+    locks = RecordingLock()
+    campaigns = Campaigns(counter_registry(), SeededRng(3), locks)
+    panel_id = await game(campaigns)
+    first = await campaigns.act(panel_id, 0, HOST, "inc")  # learns the panel's campaign
+    current_update.set(9200)
+    second = await campaigns.act(panel_id, 1, HOST, "inc")  # remembered: no look-up first
+    assert second.version == 2 and second.campaign.state["total"] == 2
+    current_update.set(9200)
+    with pytest.raises(AlreadyHandled):  # a redelivered copy, remembered panel or not
+        await campaigns.act(panel_id, 2, HOST, "inc")
+    current_update.set(9201)
+    with pytest.raises(NotAllowedNow):  # an old button of a remembered panel
+        await campaigns.act(panel_id, 1, HOST, "inc")
+    current_update.set(None)
+    assert not await ProcessedUpdate.exists(update_id=9201)  # refused: nothing claimed
+
+    # The panel goes and its id comes back for a panel of another chat's game.
+    other_chat = ChatRef(-100888, "supergroup", "Other table")
+    await campaigns.new_game(other_chat, BEN, "counter")
+    elsewhere = await campaigns.open_panel(other_chat, BEN, "count", "4")
+    await Panel.filter(id=panel_id).delete()
+    assert await execute("UPDATE panel SET id = ? WHERE id = ?", (panel_id, elsewhere.id)) == 1
+    locks.taken.clear()
+    moved = await campaigns.act(panel_id, elsewhere.version, BEN, "inc")
+    assert moved.campaign.id == elsewhere.campaign.id != first.campaign.id
+    assert moved.campaign.chat_tg_id == other_chat.tg_id and moved.state["value"] == 1
+    assert locks.taken == [
+        f"campaign:{first.campaign.id}",  # the remembered campaign: wrong, nothing changed
+        f"campaign:{elsewhere.campaign.id}",  # looked up again, and applied under its lock
+    ]
+    assert (await Panel.get(id=panel_id)).version == elsewhere.version + 1
