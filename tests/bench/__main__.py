@@ -170,10 +170,12 @@ def print_table(figures: list[Figure]) -> None:
         f", Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}\n"
     )
     width = max(len(f.what) for f in figures)
-    print(f"{'area':10} {'measure':{width}}  {'figure':32} {'target':28} met")
+    value = max(len(f.value) for f in figures)
+    target = max(len(f.target) for f in figures)
+    print(f"{'area':10} {'measure':{width}}  {'figure':{value}}  {'target':{target}}  met")
     for f in figures:
         met = "" if f.ok is None else ("yes" if f.ok else "NO")
-        print(f"{f.area:10} {f.what:{width}}  {f.value:32} {f.target:28} {met}")
+        print(f"{f.area:10} {f.what:{width}}  {f.value:{value}}  {f.target:{target}}  {met}")
 
 
 async def main_async(args: argparse.Namespace) -> list[Figure]:
