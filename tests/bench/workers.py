@@ -59,7 +59,11 @@ class RecordingApi:
 
     async def call(self, request: web.Request) -> web.Response:
         method = request.match_info["method"].lower()
-        data = await request.post()
+        data: Any = (
+            await request.json()
+            if request.content_type == "application/json"
+            else await request.post()
+        )
         self.counter += 1
         result: Any = True
         if method == "getme":

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from telegram import Bot
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
@@ -78,6 +78,13 @@ async def test_calls_with_form_fields_and_file_uploads_arrive_intact(tmp_path: P
         )
         assert sent.text == "Dés & dragons ✓"
         assert api.last_message(GROUP)["text"] == "Dés & dragons ✓"  # type: ignore[index]
+        buttons = InlineKeyboardMarkup(
+            [[InlineKeyboardButton('🎲 Roll "now"', callback_data="p1:4:2:roll:")]]
+        )
+        with_buttons = await bot.send_message(GROUP, "Ready?", reply_markup=buttons)
+        assert with_buttons.reply_markup == buttons
+        shown = api.last_message(GROUP)
+        assert shown is not None and shown["reply_markup"] == buttons.to_dict()
 
         picture = png(3, 2)
         photo = await bot.send_photo(GROUP, picture, caption="The map — north")
