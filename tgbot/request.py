@@ -16,6 +16,7 @@ import json
 import logging
 
 import aiohttp
+from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
@@ -31,10 +32,7 @@ _JSON = {"Content-Type": "application/json"}
 
 def _pick(value: ODVInput[float], default: float | None) -> float | None:
     """The timeout a call asked for, or this request's default when it asked for none."""
-    if value is BaseRequest.DEFAULT_NONE:
-        return default
-    assert value is None or isinstance(value, (int, float))
-    return value
+    return default if isinstance(value, DefaultValue) else value
 
 
 class AiohttpRequest(BaseRequest):
