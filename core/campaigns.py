@@ -23,11 +23,17 @@ from core.rules.registry import GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
+from core.store.presses import CampaignRow, MemberRow, load_panel, panel_head, save_panel
 from core.store.repo import atomic, current_update_done, guarded, upsert_chat, upsert_player
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
 NO_GAME = "No game is running in this chat. Start one with /newgame."
+PANEL_CAMPAIGNS_KEPT = 100_000
+
+
+class _OtherCampaign(Exception):
+    """A remembered panel id names a panel of another campaign now (ids can be reused)."""
 
 
 @dataclass(frozen=True)
@@ -91,8 +97,12 @@ class PanelView:
     table: Table
 
 
-def _name(player: Player) -> str:
+def _name(player: Player | MemberRow) -> str:
     return " ".join(p for p in (player.first_name, player.last_name) if p) or "player"
+
+
+def _roles(names: list[str]) -> frozenset[Role]:
+    return frozenset(Role(r) for r in names)
 
 
 class Campaigns:
@@ -109,6 +119,8 @@ class Campaigns:
         self.rng = rng
         self.locks = locks
         self.events: CampaignEvents = events if events is not None else InProcessEvents()
+        # Which campaign a panel belongs to (it never changes): a press locks it at once.
+        self._panel_campaigns: dict[int, int] = {}
 
     # --- reading -----------------------------------------------------------
 
@@ -502,40 +514,97 @@ class Campaigns:
             NotYourTurn: someone else must act.
             TryAgain: the store or the lock is unavailable; nothing changed.
         """
+        campaign_id = self._panel_campaigns.get(panel_id)
+        if campaign_id is not None:
+            acted = await self._act(campaign_id, panel_id, version, actor, action, argument)
+            if acted is not None:
+                return acted
+            del self._panel_campaigns[panel_id]  # the id now names another campaign's panel
         async with guarded():
-            found = await Panel.get_or_none(id=panel_id)
-            if found is None or found.closed or found.version != version:
+            head = await panel_head(panel_id)
+            if head is None or head.closed or head.version != version:
                 if await current_update_done():
                     raise AlreadyHandled()  # this very press was applied: say nothing
                 raise NotAllowedNow(STALE)
-            campaign_id = found.campaign_id
-        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
-            panel = await Panel.get(id=panel_id)
-            if panel.closed or panel.version != version:
-                raise NotAllowedNow(STALE)
-            campaign, members = await self._load(campaign_id)
-            self._check_playing(campaign)
-            table, member_ids = await self._table(campaign, members)
-            self._check_seated(table, actor.tg_id)
-            rules = self.registry.find(campaign.system).panel(panel.kind)
-            outcome = rules.act(table, panel.state, actor.tg_id, action, argument, self.rng)
-            changed = await Panel.filter(id=panel_id, version=version, closed=False).update(
-                state=dict(outcome.state), version=version + 1, closed=outcome.closed
-            )
-            if changed != 1:
-                raise NotAllowedNow(STALE)
-            panel.state, panel.version, panel.closed = (
-                dict(outcome.state),
-                version + 1,
-                outcome.closed,
-            )
-            table = await self._settle(campaign, table, member_ids, outcome)
-            acted = await self._panel_view(panel, outcome, table, campaign, members)
+        if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
+            self._panel_campaigns.clear()
+        self._panel_campaigns[panel_id] = head.campaign_id
+        acted = await self._act(head.campaign_id, panel_id, version, actor, action, argument)
+        if acted is None:
+            raise NotAllowedNow(STALE)
+        return acted
+
+    async def _act(
+        self,
+        campaign_id: int,
+        panel_id: int,
+        version: int,
+        actor: PlayerRef,
+        action: str,
+        argument: str,
+    ) -> PanelView | None:
+        """The press under the lock of ``campaign_id``; None if the panel is not that campaign's."""
+        try:
+            async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
+                loaded = await load_panel(panel_id)
+                if loaded is None:
+                    raise NotAllowedNow(STALE)
+                panel, campaign, members = loaded
+                if panel.campaign_id != campaign_id:
+                    raise _OtherCampaign()  # rolls back the update's claim too
+                if panel.closed or panel.version != version:
+                    raise NotAllowedNow(STALE)
+                self._check_playing(campaign)
+                table, member_ids = self._row_table(campaign, members)
+                self._check_seated(table, actor.tg_id)
+                rules = self.registry.find(campaign.system).panel(panel.kind)
+                outcome = rules.act(table, panel.state, actor.tg_id, action, argument, self.rng)
+                if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
+                    raise NotAllowedNow(STALE)
+                table = await self._settle(campaign, table, member_ids, outcome)
+                acted = PanelView(
+                    id=panel.id,
+                    kind=panel.kind,
+                    version=version + 1,
+                    state=dict(outcome.state),
+                    closed=outcome.closed,
+                    chat_tg_id=panel.chat_tg_id,
+                    message_id=panel.message_id,
+                    events=outcome.events,
+                    campaign=self._row_view(campaign, members),
+                    table=table,
+                )
+        except _OtherCampaign:
+            return None
         await self.events.publish(campaign_id)
         return acted
 
+    def _row_table(
+        self, campaign: CampaignRow, members: list[MemberRow]
+    ) -> tuple[Table, dict[int, int]]:
+        seats = {
+            m.player_tg_id: Seat(m.player_tg_id, _name(m), _roles(m.roles), m.sheet)
+            for m in members
+        }
+        table = Table(campaign.id, campaign.system, campaign.state, seats)
+        return table, {m.player_tg_id: m.id for m in members}
+
+    def _row_view(self, campaign: CampaignRow, members: list[MemberRow]) -> CampaignView:
+        return CampaignView(
+            id=campaign.id,
+            system=self.registry.find(campaign.system),
+            status=campaign.status,
+            host_id=campaign.host_tg_id,
+            chat_tg_id=campaign.chat_tg_id,
+            chat_title=campaign.chat_title,
+            app_token=campaign.app_token,
+            members=tuple(MemberView(m.player_tg_id, _name(m), _roles(m.roles)) for m in members),
+            state=campaign.state,
+            version=campaign.version,
+        )
+
     @staticmethod
-    def _check_playing(campaign: Campaign) -> None:
+    def _check_playing(campaign: Campaign | CampaignRow) -> None:
         if campaign.status is CampaignStatus.PAUSED:
             raise NotAllowedNow("The game is paused. The host can /resume it.")
         if campaign.status is CampaignStatus.ARCHIVED:
@@ -547,7 +616,11 @@ class Campaigns:
             raise NotYourTurn("Only players in this game can do that. Join with /join.")
 
     async def _settle(
-        self, campaign: Campaign, table: Table, member_ids: dict[int, int], outcome: Outcome
+        self,
+        campaign: Campaign | CampaignRow,
+        table: Table,
+        member_ids: dict[int, int],
+        outcome: Outcome,
     ) -> Table:
         """Save what an outcome changed in the campaign and the sheets."""
         state = table.state
@@ -570,7 +643,7 @@ class Campaigns:
         await self._log(campaign, settled, outcome)
         return settled
 
-    async def _log(self, campaign: Campaign, table: Table, outcome: Outcome) -> None:
+    async def _log(self, campaign: Campaign | CampaignRow, table: Table, outcome: Outcome) -> None:
         """Keep what the system's log says of this outcome, in the same transaction."""
         lines = self.registry.find(campaign.system).log_lines(table, outcome)
         if lines:

@@ -43,6 +43,7 @@ class Settings:
     log_level: str = "INFO"
     migrate_on_start: bool = True
     rate_limit: bool = True
+    telegram_connections: int = 256
 
     @property
     def sandbox(self) -> bool:
@@ -164,6 +165,9 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
         log_level=log_level,
         migrate_on_start=migrate,
         rate_limit=rate_limit,
+        telegram_connections=_int(
+            "TELEGRAM_CONNECTIONS", get("TELEGRAM_CONNECTIONS") or "256", 1, 4096
+        ),
         lock_lease_seconds=lease,
         lock_wait_seconds=wait,
     )

@@ -23,6 +23,7 @@ from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
 from tgbot.render.errors import user_message
+from tgbot.request import AiohttpRequest
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +57,19 @@ def features() -> tuple[ModuleType, ...]:
 
 
 def build_application(
-    *, token: str, api_url: str, deps: BotDeps, webhook_mode: bool, rate_limit: bool = True
+    *,
+    token: str,
+    api_url: str,
+    deps: BotDeps,
+    webhook_mode: bool,
+    rate_limit: bool = True,
+    connections: int = 256,
 ) -> StonetableApplication:
-    """Build the PTB application for a Bot API server at ``api_url``."""
+    """Build the PTB application for a Bot API server at ``api_url``.
+
+    Bot API calls go through aiohttp's client (``connections`` at most at once);
+    long polling has a connection of its own.
+    """
     builder = (
         ApplicationBuilder()
         .application_class(StonetableApplication, kwargs={"deps": deps})
@@ -67,7 +78,8 @@ def build_application(
         .base_file_url(f"{api_url}/file/bot")
         .context_types(ContextTypes(context=StonetableContext))
         .concurrent_updates(PerChatUpdateProcessor(256))
-        .get_updates_read_timeout(35)
+        .request(AiohttpRequest(connection_pool_size=connections))
+        .get_updates_request(AiohttpRequest(connection_pool_size=1, read_timeout=35))
     )
     if rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=2))  # type: ignore[arg-type]

@@ -146,6 +146,7 @@ class Runtime:
             deps=BotDeps(play, campaigns, renderers(), settings, webapp_url),
             webhook_mode=settings.webhook,
             rate_limit=self.rate_limit and settings.rate_limit,
+            connections=settings.telegram_connections,
         )
         await self.application.initialize()
         await register_commands(self.application)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from tortoise import Tortoise, connections
+from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.migrations.api import migrate
 
 MODELS = ["core.store.models"]
@@ -19,10 +20,19 @@ def _tuned(database_url: str) -> str:
     return database_url
 
 
+def _connection(database_url: str) -> str | dict[str, Any]:
+    """SQLite by URL; PostgreSQL through our engine (no reset query per pool release)."""
+    if database_url.startswith("postgres://"):
+        config = expand_db_url(database_url)
+        config["engine"] = "core.store.pg"
+        return config
+    return _tuned(database_url)
+
+
 def tortoise_config(database_url: str) -> dict[str, Any]:
     """The tortoise configuration for one database URL."""
     return {
-        "connections": {"default": _tuned(database_url)},
+        "connections": {"default": _connection(database_url)},
         "apps": {
             "models": {
                 "models": MODELS,

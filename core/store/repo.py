@@ -12,6 +12,7 @@ from tortoise.transactions import in_transaction
 
 from core.errors import AlreadyHandled, TryAgain
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
+from core.store.sql import fetch, now
 
 # The Telegram update being handled, set by the bot for the duration of one update.
 current_update: ContextVar[int | None] = ContextVar("current_update", default=None)
@@ -21,6 +22,12 @@ async def current_update_done() -> bool:
     """Whether the update being handled was already committed (a redelivery)."""
     update_id = current_update.get()
     return update_id is not None and await ProcessedUpdate.exists(update_id=update_id)
+
+
+_CLAIM = (
+    "INSERT INTO processed_update (update_id, created_at) VALUES (?, ?)"
+    " ON CONFLICT (update_id) DO NOTHING RETURNING id"
+)
 
 
 @asynccontextmanager
@@ -33,11 +40,10 @@ async def atomic() -> AsyncIterator[None]:
     update_id = current_update.get()
     async with in_transaction():
         if update_id is not None:
-            try:
-                async with in_transaction():  # a savepoint, so the conflict is reported cleanly
-                    await ProcessedUpdate.create(update_id=update_id)
-            except IntegrityError:
-                raise AlreadyHandled() from None
+            # A copy claimed by a transaction still running waits for it, then finds the row.
+            claimed = await fetch(_CLAIM, (update_id, now()))
+            if not claimed:
+                raise AlreadyHandled()
         yield
     if update_id is not None:
         current_update.set(None)  # claimed and committed: later transactions need no claim

@@ -16,6 +16,7 @@ def test_defaults_run_the_sandbox_on_sqlite_with_an_in_process_lock() -> None:
     assert settings.database_url.startswith("sqlite://")
     assert settings.redis_url is None
     assert (settings.host, settings.port) == ("127.0.0.1", 8080)
+    assert settings.telegram_connections == 256
 
 
 def test_a_full_production_configuration() -> None:
@@ -24,12 +25,13 @@ def test_a_full_production_configuration() -> None:
         "DATABASE_URL": "postgresql://u:p@db/stonetable", "REDIS_URL": "redis://redis:6379/0",
         "WEBAPP_URL": "https://play.example.org/app", "MINIAPP_SHORT_NAME": "table",
         "WEBHOOK_URL": "https://play.example.org/telegram/webhook", "WEBHOOK_SECRET": "s3cr3t",
-        "HOST": "0.0.0.0", "PORT": "9000",
+        "HOST": "0.0.0.0", "PORT": "9000", "TELEGRAM_CONNECTIONS": "64",
     })
     assert not settings.sandbox and settings.webhook
     assert settings.telegram_api_url == "http://127.0.0.1:8081"
     assert settings.database_url == "postgres://u:p@db/stonetable"
     assert settings.port == 9000
+    assert settings.telegram_connections == 64
 
 
 @pytest.mark.parametrize(
@@ -49,6 +51,7 @@ def test_a_full_production_configuration() -> None:
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
         ({"MIGRATE_ON_START": "maybe"}, "MIGRATE_ON_START"),
         ({"RATE_LIMIT": "sometimes"}, "RATE_LIMIT"),
+        ({"TELEGRAM_CONNECTIONS": "0"}, "TELEGRAM_CONNECTIONS"),
     ],
 )
 def test_a_wrong_value_names_its_variable_in_one_line(env: dict[str, str], variable: str) -> None:

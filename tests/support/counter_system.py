@@ -37,11 +37,13 @@ class CountPanel:
         limit = int(argument) if argument.isdigit() else 3
         if not 1 <= limit <= 10:
             raise Malformed("Count to a number from 1 to 10.")
-        return Outcome(state={"owner": actor, "value": 0, "limit": limit,
-                              "roll": rng.randint(1, 6)})
+        return Outcome(
+            state={"owner": actor, "value": 0, "limit": limit, "roll": rng.randint(1, 6)}
+        )
 
-    def act(self, table: Table, state: Json, actor: int, action: str, argument: str,
-            rng: Rng) -> Outcome:
+    def act(
+        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+    ) -> Outcome:
         if actor != state["owner"]:
             raise NotYourTurn("Only the player who started this may press it.")
         if action == "text":
@@ -61,8 +63,13 @@ class CountPanel:
         )
 
 
-COUNTER = GameSystem(key="counter", name="Counter", summary="for tests",
-                     campaign=CounterCampaign(), panels={"count": CountPanel()})
+COUNTER = GameSystem(
+    key="counter",
+    name="Counter",
+    summary="for tests",
+    campaign=CounterCampaign(),
+    panels={"count": CountPanel()},
+)
 
 
 def counter_registry() -> Registry:

@@ -39,6 +39,17 @@ class Worker:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=10)
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the worker process has used so far."""
+        return cpu_seconds(self.process.pid)
+
+    def peak_memory_mb(self) -> float:
+        """The worker's peak resident memory (VmHWM)."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmHWM in /proc status")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -48,24 +59,34 @@ class Worker:
                 self.kill()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process, from /proc (meaningful on a busy machine)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    utime, stime = int(fields[11]), int(fields[12])
+    return (utime + stime) / os.sysconf("SC_CLK_TCK")
+
+
 async def start_worker(
     name: str,
     *,
     api_base: str,
     token: str,
     database_url: str,
-    redis_url: str,
+    redis_url: str | None,
     tmp: Path,
     migrate: bool,
     rate_limit: bool = True,
+    profile: Path | None = None,
 ) -> Worker:
+    """Start a worker and wait until it answers; ``profile``: write a cProfile there on exit."""
     port = free_port()
     env = {
         **os.environ,
         "BOT_TOKEN": token,
         "TELEGRAM_API_URL": api_base,
         "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
+        "REDIS_URL": redis_url or "",
         "WEBHOOK_URL": f"http://127.0.0.1:{port}/telegram/webhook",
         "WEBHOOK_SECRET": SECRET,
         "WEBAPP_URL": f"http://127.0.0.1:{port}/app",
@@ -78,7 +99,13 @@ async def start_worker(
     }
     log = tmp / f"{name}.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "tgbot", "run"],
+        [
+            sys.executable,
+            *(["-m", "cProfile", "-o", str(profile)] if profile is not None else []),
+            "-m",
+            "tgbot",
+            "run",
+        ],
         cwd=tmp,
         env=env,
         stdout=log.open("wb"),

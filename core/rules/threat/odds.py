@@ -17,6 +17,7 @@ import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from core.rules.errors import Malformed
@@ -78,12 +79,18 @@ def cut_chances(threat_dice: int) -> list[Fraction]:
 
 def result_chances(action_dice: int, threat_dice: int) -> dict[Result, Fraction]:
     """The final result of ``action_dice`` d6 against ``threat_dice`` d8."""
+    return dict(_result_chances(action_dice, threat_dice))
+
+
+@lru_cache(maxsize=256)
+def _result_chances(action_dice: int, threat_dice: int) -> tuple[tuple[Result, Fraction], ...]:
+    """Remembered per pool size: every roll panel shows its odds on each redraw."""
     chances = {result: Fraction(0) for result in Result}
     cuts = cut_chances(threat_dice)
     for uncut, p in uncut_chances(action_dice).items():
         for k, q in enumerate(cuts):
             chances[cut(uncut, k)] += p * q
-    return chances
+    return tuple(chances.items())
 
 
 def pool_odds(pool: Pool) -> Odds:

@@ -1,0 +1,142 @@
+"""The button-press path's reads and writes: a few hand-written statements.
+
+A press reads its panel, the campaign (with chat and host) and the active
+members (with their players) in one statement, and saves the panel with a
+version check in another. The rows come back as plain values, not ORM objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.store.models import CampaignStatus
+from core.store.sql import dump_json, execute, fetch, load_json
+
+
+@dataclass
+class CampaignRow:
+    id: int
+    system: str
+    status: CampaignStatus
+    version: int
+    state: dict[str, Any]
+    app_token: str
+    chat_tg_id: int
+    chat_title: str
+    host_tg_id: int
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    id: int
+    player_tg_id: int
+    first_name: str
+    last_name: str
+    roles: list[str]
+    sheet: dict[str, Any]
+
+
+@dataclass
+class PanelRow:
+    id: int
+    campaign_id: int
+    kind: str
+    state: dict[str, Any]
+    version: int
+    closed: bool
+    chat_tg_id: int
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class PanelHead:
+    """What a press checks before taking the campaign's lock."""
+
+    campaign_id: int
+    version: int
+    closed: bool
+
+
+_HEAD = "SELECT campaign_id, version, closed FROM panel WHERE id = ?"
+
+_LOAD = """
+SELECT p.campaign_id AS p_campaign, p.kind AS p_kind, p.state AS p_state,
+       p.version AS p_version, p.closed AS p_closed, p.chat_tg_id AS p_chat,
+       p.message_id AS p_message,
+       c.system AS c_system, c.status AS c_status, c.version AS c_version,
+       c.state AS c_state, c.app_token AS c_token,
+       ch.tg_id AS ch_tg_id, ch.title AS ch_title, h.tg_id AS h_tg_id,
+       m.id AS m_id, m.roles AS m_roles, m.sheet AS m_sheet,
+       pl.tg_id AS pl_tg_id, pl.first_name AS pl_first, pl.last_name AS pl_last
+FROM panel p
+JOIN campaign c ON c.id = p.campaign_id
+JOIN chat ch ON ch.id = c.chat_id
+JOIN player h ON h.id = c.host_id
+LEFT JOIN member m ON m.campaign_id = c.id AND m.active = ?
+LEFT JOIN player pl ON pl.id = m.player_id
+WHERE p.id = ?
+ORDER BY m.joined_at, m.id
+"""
+
+_SAVE = (
+    "UPDATE panel SET state = ?, version = ?, closed = ?"
+    " WHERE id = ? AND version = ? AND closed = ?"
+)
+
+
+async def panel_head(panel_id: int) -> PanelHead | None:
+    rows = await fetch(_HEAD, (panel_id,))
+    if not rows:
+        return None
+    row = rows[0]
+    return PanelHead(int(row["campaign_id"]), int(row["version"]), bool(row["closed"]))
+
+
+async def load_panel(panel_id: int) -> tuple[PanelRow, CampaignRow, list[MemberRow]] | None:
+    """A panel with its campaign and the campaign's active members, in joining order."""
+    rows = await fetch(_LOAD, (True, panel_id))
+    if not rows:
+        return None
+    first = rows[0]
+    campaign_id = int(first["p_campaign"])
+    panel = PanelRow(
+        id=panel_id,
+        campaign_id=campaign_id,
+        kind=first["p_kind"],
+        state=load_json(first["p_state"]),
+        version=int(first["p_version"]),
+        closed=bool(first["p_closed"]),
+        chat_tg_id=int(first["p_chat"]),
+        message_id=None if first["p_message"] is None else int(first["p_message"]),
+    )
+    campaign = CampaignRow(
+        id=campaign_id,
+        system=first["c_system"],
+        status=CampaignStatus(first["c_status"]),
+        version=int(first["c_version"]),
+        state=load_json(first["c_state"]),
+        app_token=first["c_token"],
+        chat_tg_id=int(first["ch_tg_id"]),
+        chat_title=first["ch_title"],
+        host_tg_id=int(first["h_tg_id"]),
+    )
+    members = [
+        MemberRow(
+            id=int(row["m_id"]),
+            player_tg_id=int(row["pl_tg_id"]),
+            first_name=row["pl_first"],
+            last_name=row["pl_last"],
+            roles=load_json(row["m_roles"]),
+            sheet=load_json(row["m_sheet"]),
+        )
+        for row in rows
+        if row["m_id"] is not None
+    ]
+    return panel, campaign, members
+
+
+async def save_panel(panel_id: int, version: int, state: dict[str, Any], closed: bool) -> bool:
+    """Store a panel's next version; False when it is no longer at ``version`` or closed."""
+    values = (dump_json(state), version + 1, closed, panel_id, version, False)
+    return await execute(_SAVE, values) == 1

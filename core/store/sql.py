@@ -1,0 +1,66 @@
+"""Hand-written SQL for the hot paths, portable between SQLite and PostgreSQL.
+
+Statements are written once with ``?`` placeholders; :func:`native` turns them
+into ``$1, $2, ...`` for PostgreSQL (asyncpg). They run on the ORM's connection,
+so inside ``in_transaction()`` they are part of that transaction. JSON columns
+are text on SQLite and jsonb on PostgreSQL; both arrive as JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+from tortoise import connections
+from tortoise.backends.base.client import BaseDBAsyncClient
+
+_native: dict[tuple[str, str], str] = {}
+
+# The same compact JSON the ORM writes, so rows look alike whoever wrote them.
+dump_json = partial(json.dumps, separators=(",", ":"))
+
+
+def native(dialect: str, query: str) -> str:
+    """``query`` with the placeholders of ``dialect`` (``?`` or ``$n``)."""
+    key = (dialect, query)
+    found = _native.get(key)
+    if found is None:
+        if dialect == "postgres":
+            parts = query.split("?")
+            found = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
+        else:
+            found = query
+        _native[key] = found
+    return found
+
+
+def _connection() -> BaseDBAsyncClient:
+    connection: BaseDBAsyncClient = connections.get("default")
+    return connection
+
+
+async def fetch(query: str, values: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """Rows of a SELECT (or of ``INSERT ... RETURNING``) by column name (give each a unique one)."""
+    connection = _connection()
+    sql = native(connection.capabilities.dialect, query)
+    return await connection.execute_query_dict(sql, list(values))
+
+
+async def execute(query: str, values: Sequence[Any] = ()) -> int:
+    """Run an UPDATE or DELETE; the number of rows it changed."""
+    connection = _connection()
+    sql = native(connection.capabilities.dialect, query)
+    changed, _ = await connection.execute_query(sql, list(values))
+    return int(changed)
+
+
+def load_json(value: Any) -> Any:
+    """A JSON column's value (text from the driver, or already decoded)."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
