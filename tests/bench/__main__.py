@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 from aiohttp import web
 from telegram import Update
 
@@ -28,7 +27,6 @@ from core.rules.rng import SeededRng
 from core.settings import parse_settings
 from tests.support.bot_api import free_port, serve_app
 from tgbot.main import Runtime
-from webapp.auth import make_init_data
 
 
 @dataclass
@@ -305,64 +303,6 @@ async def bench_bot(chats: int, presses: int, workdir: Path) -> list[Figure]:
     return figures
 
 
-async def bench_webapp(clients: int, requests: int, workdir: Path) -> list[Figure]:
-    from tests.support.stack import running_stack
-
-    figures = []
-    async with running_stack(f"sqlite://{workdir / 'web.sqlite3'}") as stack:
-        user = stack.api.players[1001].user_dict()
-        init = make_init_data(stack.api.token, user, int(time.time()))
-        headers = {"Authorization": f"tma {init}"}
-        async with aiohttp.ClientSession() as http:
-            total = 0
-            for path in ("/app", "/app/home"):
-                async with http.get(stack.origin + path, headers=headers) as response:
-                    body = await response.read()
-                    total += len(body)
-                    if path == "/app":
-                        html = body.decode()
-            for asset in ("app.css", "app.js"):
-                href = html.split(f"/static/{asset}")[1].split('"')[0]
-                async with http.get(f"{stack.origin}/static/{asset}{href}") as response:
-                    total += len(await response.read())
-            figures.append(
-                Figure(
-                    "mini app",
-                    "first page load (shell, page, CSS, JS)",
-                    f"{total / 1024:.1f} KB",
-                    "< 60 KB",
-                    total < 60 * 1024,
-                )
-            )
-            for path in ("/app/home", "/api/me"):
-                latencies: list[float] = []
-                queue = iter(range(requests))
-
-                async def client(
-                    path: str = path, latencies: list[float] = latencies, queue: Any = queue
-                ) -> None:
-                    for _ in queue:
-                        start = time.perf_counter()
-                        async with http.get(stack.origin + path, headers=headers) as response:
-                            await response.read()
-                        latencies.append((time.perf_counter() - start) * 1000)
-
-                start = time.perf_counter()
-                await asyncio.gather(*(client() for _ in range(clients)))
-                rate = len(latencies) / (time.perf_counter() - start)
-                p99 = percentile(latencies, 99)
-                figures.append(
-                    Figure(
-                        "mini app",
-                        f"{path} with {clients} clients",
-                        f"{rate:.0f} req/s, p99 {p99:.1f} ms",
-                        ">= 1,000 req/s, p99 < 30 ms",
-                        rate >= 1000 and p99 < 30,
-                    )
-                )
-    return figures
-
-
 def print_table(figures: list[Figure]) -> None:
     print(
         f"\nStonetable benchmarks — {platform.node()}, {platform.processor() or platform.machine()}"
@@ -381,9 +321,14 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
 
         counts = tuple(int(n) for n in args.workers.split(","))
         return await bench_workers(counts, args.chats, args.seconds, 250, Figure)
+    from tests.bench.webapp import bench_webapp
+
+    if args.part == "webapp":
+        with tempfile.TemporaryDirectory() as tmp:
+            return await bench_webapp(args.clients, args.requests, Path(tmp), sink_api, Figure)
     figures = bench_odds()
     with tempfile.TemporaryDirectory() as tmp:
-        figures += await bench_webapp(args.clients, args.requests, Path(tmp))
+        figures += await bench_webapp(args.clients, args.requests, Path(tmp), sink_api, Figure)
         figures += await bench_bot(args.chats, args.presses, Path(tmp))
     if args.workers:
         figures += workers_in_child(args)
@@ -432,7 +377,12 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load run")
     parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument("--part", choices=["all", "workers"], default="all", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--part",
+        choices=["all", "workers", "webapp"],
+        default="all",
+        help="run one part only (webapp: the Mini App alone)",
+    )
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     figures = asyncio.run(main_async(args))
