@@ -18,6 +18,7 @@ from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
 from webapp.errors import errors
 from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
+from webapp.page_cache import PAGES, PageCache
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -62,6 +63,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     """Build the aiohttp application (nothing starts until it is run)."""
     app = web.Application(middlewares=[security_headers, errors], client_max_size=2 * 1024 * 1024)
     app[DEPS] = deps
+    app[PAGES] = PageCache()
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),

@@ -8,6 +8,7 @@ only to viewers who may see that face, and accepted only from the card's author.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp_jinja2
@@ -32,11 +33,12 @@ from core.rules.nsu.world import (
     visible_map,
 )
 from core.rules.table import Table
+from core.viewer_pages import Snapshot
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.errors import problem_response, status_of
 from webapp.sheets.nsu import ACTIONS, clock_slices
-from webapp.views import _dumps, _player, authenticate
+from webapp.views import _dumps, _player, authenticate, cached_page
 
 NSU = "nsu"
 
@@ -265,13 +267,28 @@ async def map_page(request: web.Request) -> web.Response:
 
 
 async def api_map(request: web.Request) -> web.Response:
+    def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
+        context = map_context(snapshot.view, snapshot.table, viewer, snapshot.picture_keys)
+        context.pop("actions", None)
+        return _dumps(context), "application/json"
+
     try:
-        view, table, viewer, pictures = await _load(request)
+        return await cached_page(
+            request, "nsu.map.json", request.match_info["token"], _only_nsu(render), pictures=True
+        )
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
-    context = map_context(view, table, viewer, pictures)
-    context.pop("actions", None)
-    return web.json_response(context, dumps=_dumps)
+
+
+def _only_nsu(
+    render: Callable[[Snapshot, int], tuple[str, str]],
+) -> Callable[[Snapshot, int], tuple[str, str]]:
+    def checked(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
+        if snapshot.campaign.system != NSU:
+            raise Malformed("This game has no map.")
+        return render(snapshot, viewer)
+
+    return checked
 
 
 async def card_page(request: web.Request) -> web.Response:
