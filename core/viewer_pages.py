@@ -20,7 +20,7 @@ from core.rules.errors import NotAllowedNow
 from core.rules.registry import Registry
 from core.rules.table import Role, Seat, Table
 from core.store.models import CampaignStatus
-from core.store.sql_pages import CampaignRow, MemberRow, campaign_rows, picture_keys
+from core.store.sql_pages import CampaignRow, MemberRow, campaign_rows
 
 GONE = "That game doesn't exist any more."
 NOT_IN = "You're not in this game. Join it with /join in its chat."
@@ -95,11 +95,10 @@ async def snapshot_for_viewer(
         NotAllowedNow: no such campaign, or the player is not in it.
         TryAgain: the database is unreachable.
     """
-    found = await campaign_rows(app_token)
+    found = await campaign_rows(app_token, pictures=pictures)
     if found is None:
         raise NotAllowedNow(GONE)
-    campaign, members = found
+    campaign, members, keys = found
     if not any(m.tg_id == player_id for m in members):
         raise NotAllowedNow(NOT_IN)
-    keys = await picture_keys(campaign.id) if pictures else None
     return Snapshot(registry, campaign, members, keys)

@@ -2,7 +2,7 @@
 
 A page needs a campaign (with its chat and host) and its active members; the
 ORM spends far longer building and decoding those queries than the database
-spends answering them. These reads return the raw rows, JSON columns still as
+spends answering them. One query returns the raw rows, JSON columns still as
 text, so a caller can fingerprint what it read and decode only when needed.
 Placeholders are written ``?`` and numbered for PostgreSQL in :func:`_fetch`.
 """
@@ -67,47 +67,56 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes | bytearray | memoryview) else str(value)
 
 
-CAMPAIGN_SQL = (
-    "SELECT c.id, c.system, c.status, c.app_token, c.state, c.version,"
-    " ch.tg_id, ch.title, h.tg_id"
+# One round trip: the campaign row (kind 0), its active members in joining order
+# (kind 1) and, when asked, its picture keys (kind 2). Every column is text so the
+# branches line up on both databases.
+_CAMPAIGN = (
+    "SELECT 0 AS kind, CAST(c.id AS TEXT), c.system, c.status, c.app_token,"
+    " CAST(c.state AS TEXT), CAST(c.version AS TEXT), CAST(ch.tg_id AS TEXT), ch.title,"
+    " CAST(h.tg_id AS TEXT), NULL AS joined, 0 AS n"
     " FROM campaign c JOIN chat ch ON ch.id = c.chat_id JOIN player h ON h.id = c.host_id"
     " WHERE c.app_token = ?"
 )
-MEMBERS_SQL = (
-    "SELECT p.tg_id, p.first_name, p.last_name, m.roles, m.sheet"
-    " FROM member m JOIN player p ON p.id = m.player_id"
-    " WHERE m.campaign_id = ? AND m.active = ? ORDER BY m.joined_at, m.id"
+_MEMBERS = (
+    "SELECT 1, CAST(p.tg_id AS TEXT), p.first_name, p.last_name, CAST(m.roles AS TEXT),"
+    " CAST(m.sheet AS TEXT), NULL, NULL, NULL, NULL, m.joined_at, m.id"
+    " FROM member m JOIN campaign c ON c.id = m.campaign_id JOIN player p ON p.id = m.player_id"
+    " WHERE c.app_token = ? AND m.active = ?"
 )
-PICTURES_SQL = 'SELECT "key" FROM card_picture WHERE campaign_id = ? ORDER BY "key"'
+_PICTURES = (
+    'SELECT 2, k."key", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, k.id'
+    " FROM card_picture k JOIN campaign c ON c.id = k.campaign_id WHERE c.app_token = ?"
+)
+_ORDER = " ORDER BY kind, joined, n"
 
 
-async def campaign_rows(app_token: str) -> tuple[CampaignRow, tuple[MemberRow, ...]] | None:
-    """The campaign behind a Mini App token and its active members (joining order), or None.
+async def campaign_rows(
+    app_token: str, *, pictures: bool = False
+) -> tuple[CampaignRow, tuple[MemberRow, ...], tuple[str, ...] | None] | None:
+    """The campaign behind a Mini App token, its active members (joining order) and,
+    when asked, its picture keys (sorted); None when there is no such campaign.
 
     Raises:
         TryAgain: the database is unreachable.
     """
+    sql = f"{_CAMPAIGN} UNION ALL {_MEMBERS}"
+    values: list[Any] = [app_token, app_token, True]
+    if pictures:
+        sql += f" UNION ALL {_PICTURES}"
+        values.append(app_token)
     async with guarded():
-        found = await _fetch(CAMPAIGN_SQL, [app_token])
-        if not found:
-            return None
-        r = found[0]
-        campaign = CampaignRow(
-            int(r[0]), str(r[1]), str(r[2]), str(r[3]), _text(r[4]), int(r[5]),
-            int(r[6]), str(r[7]), int(r[8]),
-        )  # fmt: skip
-        members = await _fetch(MEMBERS_SQL, [campaign.id, True])
-    return campaign, tuple(
-        MemberRow(int(m[0]), str(m[1]), str(m[2]), _text(m[3]), _text(m[4])) for m in members
+        rows = await _fetch(sql + _ORDER, values)
+    if not rows or int(rows[0][0]) != 0:
+        return None
+    r = rows[0]
+    campaign = CampaignRow(
+        int(r[1]), str(r[2]), str(r[3]), str(r[4]), _text(r[5]), int(r[6]),
+        int(r[7]), str(r[8]), int(r[9]),
+    )  # fmt: skip
+    members = tuple(
+        MemberRow(int(m[1]), str(m[2]), str(m[3]), _text(m[4]), _text(m[5]))
+        for m in rows
+        if int(m[0]) == 1
     )
-
-
-async def picture_keys(campaign_id: int) -> tuple[str, ...]:
-    """Face keys with a picture in this campaign, sorted.
-
-    Raises:
-        TryAgain: the database is unreachable.
-    """
-    async with guarded():
-        rows = await _fetch(PICTURES_SQL, [campaign_id])
-    return tuple(str(r[0]) for r in rows)
+    keys = tuple(sorted(str(k[1]) for k in rows if int(k[0]) == 2)) if pictures else None
+    return campaign, members, keys
