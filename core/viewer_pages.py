@@ -20,7 +20,7 @@ from core.rules.errors import NotAllowedNow
 from core.rules.registry import Registry
 from core.rules.table import Role, Seat, Table
 from core.store.models import CampaignStatus
-from core.store.sql_pages import CampaignRow, MemberRow, campaign_rows
+from core.store.sql_pages import CampaignRow, MemberRow, PageRows, campaign_rows
 
 GONE = "That game doesn't exist any more."
 NOT_IN = "You're not in this game. Join it with /join in its chat."
@@ -35,15 +35,28 @@ class Snapshot:
     """Everything a campaign page may show, as read from the database just now."""
 
     registry: Registry = field(repr=False, compare=False)
-    campaign: CampaignRow
-    members: tuple[MemberRow, ...]
-    pictures: tuple[str, ...] | None = None
+    rows: PageRows
 
     @cached_property
     def fingerprint(self) -> str:
         """Changes whenever any value read changes (system, state, members, sheets...)."""
-        data = repr((self.campaign, self.members, self.pictures)).encode()
-        return hashlib.blake2b(data, digest_size=20).hexdigest()
+        rows = self.rows
+        cells = [*rows.campaign, "members"]
+        for member in rows.members:
+            cells += member
+        if rows.pictures is not None:
+            cells += ["pictures", *rows.pictures]
+        # Each cell with its length, so no two different readings join into the same text.
+        data = "\x00".join("-" if c is None else f"{len(c)}:{c}" for c in cells)
+        return hashlib.sha256(data.encode()).hexdigest()
+
+    @cached_property
+    def campaign(self) -> CampaignRow:
+        return self.rows.campaign_row()
+
+    @cached_property
+    def members(self) -> tuple[MemberRow, ...]:
+        return self.rows.member_rows()
 
     @cached_property
     def _seats(self) -> tuple[tuple[int, str, frozenset[Role], str], ...]:
@@ -83,7 +96,7 @@ class Snapshot:
 
     @property
     def picture_keys(self) -> frozenset[str]:
-        return frozenset(self.pictures or ())
+        return frozenset(self.rows.pictures or ())
 
 
 async def snapshot_for_viewer(
@@ -95,10 +108,9 @@ async def snapshot_for_viewer(
         NotAllowedNow: no such campaign, or the player is not in it.
         TryAgain: the database is unreachable.
     """
-    found = await campaign_rows(app_token, pictures=pictures)
-    if found is None:
+    rows = await campaign_rows(app_token, pictures=pictures)
+    if rows is None:
         raise NotAllowedNow(GONE)
-    campaign, members, keys = found
-    if not any(m.tg_id == player_id for m in members):
+    if player_id not in rows.member_ids():
         raise NotAllowedNow(NOT_IN)
-    return Snapshot(registry, campaign, members, keys)
+    return Snapshot(registry, rows)

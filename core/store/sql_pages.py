@@ -59,12 +59,17 @@ async def _fetch(sql: str, values: list[Any]) -> Sequence[Sequence[Any]]:
     if connection.capabilities.dialect == "postgres":
         sql = _numbered(sql)
     _, rows = await connection.execute_query(sql, values)
-    return rows  # type: ignore[return-value]  # sqlite3.Row / asyncpg.Record: by position
+    result: Sequence[Sequence[Any]] = rows  # sqlite3.Row / asyncpg.Record: read by position
+    return result
 
 
-def _text(value: Any) -> str:
-    """A JSON column as text (a driver may hand back bytes)."""
-    return value.decode() if isinstance(value, bytes | bytearray | memoryview) else str(value)
+def _cell(value: Any) -> str | None:
+    """A cell as text (every column is cast to text; a driver may still hand back bytes)."""
+    if value is None or isinstance(value, str):
+        return value
+    return (
+        bytes(value).decode() if isinstance(value, bytes | bytearray | memoryview) else str(value)
+    )
 
 
 # One round trip: the campaign row (kind 0), its active members in joining order
@@ -90,9 +95,32 @@ _PICTURES = (
 _ORDER = " ORDER BY kind, joined, n"
 
 
-async def campaign_rows(
-    app_token: str, *, pictures: bool = False
-) -> tuple[CampaignRow, tuple[MemberRow, ...], tuple[str, ...] | None] | None:
+Cells = tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class PageRows:
+    """The rows as read, every cell text (or NULL), before any decoding."""
+
+    campaign: Cells
+    members: tuple[Cells, ...]
+    pictures: tuple[str, ...] | None
+
+    def member_ids(self) -> tuple[int, ...]:
+        return tuple(int(str(m[0])) for m in self.members)
+
+    def campaign_row(self) -> CampaignRow:
+        c = [str(v) for v in self.campaign]
+        return CampaignRow(int(c[0]), c[1], c[2], c[3], c[4], int(c[5]), int(c[6]), c[7], int(c[8]))
+
+    def member_rows(self) -> tuple[MemberRow, ...]:
+        return tuple(
+            MemberRow(int(str(m[0])), str(m[1]), str(m[2]), str(m[3]), str(m[4]))
+            for m in self.members
+        )
+
+
+async def campaign_rows(app_token: str, *, pictures: bool = False) -> PageRows | None:
     """The campaign behind a Mini App token, its active members (joining order) and,
     when asked, its picture keys (sorted); None when there is no such campaign.
 
@@ -108,15 +136,14 @@ async def campaign_rows(
         rows = await _fetch(sql + _ORDER, values)
     if not rows or int(rows[0][0]) != 0:
         return None
-    r = rows[0]
-    campaign = CampaignRow(
-        int(r[1]), str(r[2]), str(r[3]), str(r[4]), _text(r[5]), int(r[6]),
-        int(r[7]), str(r[8]), int(r[9]),
-    )  # fmt: skip
-    members = tuple(
-        MemberRow(int(m[1]), str(m[2]), str(m[3]), _text(m[4]), _text(m[5]))
-        for m in rows
-        if int(m[0]) == 1
+    members, keys = [], []
+    for row in rows[1:]:
+        if int(row[0]) == 1:
+            members.append(tuple(_cell(v) for v in row[1:6]))
+        else:
+            keys.append(str(row[1]))
+    return PageRows(
+        tuple(_cell(v) for v in rows[0][1:10]),
+        tuple(members),
+        tuple(sorted(keys)) if pictures else None,
     )
-    keys = tuple(sorted(str(k[1]) for k in rows if int(k[0]) == 2)) if pictures else None
-    return campaign, members, keys

@@ -11,7 +11,7 @@ from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.rng import SeededRng
 from core.store.models import CampaignStatus, CardPicture, Chat, Member, Player
-from core.store.sql_pages import _numbered
+from core.store.sql_pages import PageRows, _numbered
 from core.viewer_pages import Snapshot, snapshot_for_viewer
 from tests.support.counter_system import counter_registry
 
@@ -102,3 +102,20 @@ async def test_the_fingerprint_moves_with_every_change_and_only_then(
     await changed()  # the status
     await campaigns.leave(GROUP, BEN)
     await changed()  # who plays
+
+
+def test_different_readings_never_share_a_fingerprint() -> None:
+    registry = counter_registry()
+    base = ("1", "counter", "active", "tok", "{}", "0", "-1", "T", "1")
+    readings = [
+        PageRows(base, (("2", "Ben", "", "[]", "{}"),), None),
+        PageRows(base, (("2", "Be", "n", "[]", "{}"),), None),  # same text, cut elsewhere
+        PageRows(base, (("2", "Ben", "", "[]", "{}"),), ()),  # pictures read, none there
+        PageRows(base, (("2", "Ben", "", "[]", "{}"),), ("k",)),
+        PageRows(base, (), None),
+        PageRows((*base[:4], '{"a":1}', *base[5:]), (("2", "Ben", "", "[]", "{}"),), None),
+    ]
+    prints = {Snapshot(registry, rows).fingerprint for rows in readings}
+    assert len(prints) == len(readings)
+    again = PageRows(base, (("2", "Ben", "", "[]", "{}"),), None)
+    assert Snapshot(registry, again).fingerprint == Snapshot(registry, readings[0]).fingerprint
