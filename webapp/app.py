@@ -13,6 +13,7 @@ import jinja2
 from aiohttp import web
 
 from webapp import views
+from webapp.assets import ASSETS, Assets
 from webapp.campaign_log import setup_log_routes
 from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
 from webapp.errors import errors
@@ -81,7 +82,8 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     setup_nsu_routes(app)
     setup_log_routes(app)
     app.router.add_get("/healthz", views.healthz)
-    app.router.add_static("/static", HERE / "static", append_version=True, name="static")
+    assets = app[ASSETS] = Assets(HERE / "static")
+    app.router.add_get("/static/{name}", assets.serve)
     if webhook is not None:
         app[WEBHOOK] = webhook
         app.router.add_post(webhook.path, receive_update)

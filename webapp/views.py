@@ -14,6 +14,7 @@ from core.campaigns import CampaignView, describe_members
 from core.play import Home, PlayerRef
 from core.rules.errors import Malformed, StonetableError
 from core.viewer_pages import Snapshot, snapshot_for_viewer
+from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
 from webapp.errors import NOT_UNDERSTOOD
@@ -154,16 +155,15 @@ async def _home(request: web.Request) -> Home:
 async def shell(request: web.Request) -> web.Response:
     """The page Telegram opens; it holds no data until initData is checked."""
     deps = _deps(request)
-    static = request.app.router["static"]
-    return aiohttp_jinja2.render_template(
-        "shell.html",
-        request,
-        {
-            "telegram_script": deps.telegram_script,
-            "css_url": static.url_for(filename="app.css"),
-            "js_url": static.url_for(filename="app.js"),
-        },
-    )
+    assets = request.app[ASSETS]
+    css, js = assets.url("app.css"), assets.url("app.js")
+
+    def render() -> tuple[str, str]:
+        context = {"telegram_script": deps.telegram_script, "css_url": css, "js_url": js}
+        return aiohttp_jinja2.render_string("shell.html", request, context), "text/html"
+
+    page = request.app[PAGES].get_or_render(("shell", 0, f"{css} {js}"), render)
+    return respond(request, page)
 
 
 async def home(request: web.Request) -> web.Response:

@@ -321,14 +321,15 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
 
         counts = tuple(int(n) for n in args.workers.split(","))
         return await bench_workers(counts, args.chats, args.seconds, 250, Figure)
-    from tests.bench.webapp import bench_webapp
+    from tests.bench.webapp import Load, bench_webapp
 
+    load = Load(args.clients, args.requests, args.rate, args.seconds)
     if args.part == "webapp":
         with tempfile.TemporaryDirectory() as tmp:
-            return await bench_webapp(args.clients, args.requests, Path(tmp), sink_api, Figure)
+            return await bench_webapp(load, Path(tmp), sink_api, Figure)
     figures = bench_odds()
     with tempfile.TemporaryDirectory() as tmp:
-        figures += await bench_webapp(args.clients, args.requests, Path(tmp), sink_api, Figure)
+        figures += await bench_webapp(load, Path(tmp), sink_api, Figure)
         figures += await bench_bot(args.chats, args.presses, Path(tmp))
     if args.workers:
         figures += workers_in_child(args)
@@ -370,6 +371,9 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=5)
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--requests", type=int, default=3000)
+    parser.add_argument(
+        "--rate", type=float, default=1000.0, help="Mini App requests/s offered by the clients"
+    )
     parser.add_argument(
         "--workers",
         default="1,2",
