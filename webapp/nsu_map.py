@@ -33,7 +33,7 @@ from core.rules.nsu.world import (
     visible_map,
 )
 from core.rules.table import Table
-from core.viewer_pages import Snapshot
+from core.viewer_pages import Snapshot, snapshot_for_viewer
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.errors import problem_response, status_of
@@ -237,11 +237,13 @@ def waiting_details(
 
 async def _load(request: web.Request) -> tuple[CampaignView, Table, int, frozenset[str]]:
     deps = request.app[DEPS]
-    viewer = _player(authenticate(request))
-    view, table = await deps.campaigns.table_for_viewer(request.match_info["token"], viewer)
-    if view.system.key != NSU:
+    viewer = authenticate(request).user.id
+    snapshot = await snapshot_for_viewer(
+        deps.campaigns.registry, request.match_info["token"], viewer, pictures=True
+    )
+    if snapshot.campaign.system != NSU:
         raise Malformed("This game has no map.")
-    return view, table, viewer.tg_id, await deps.pictures.keys(view.id)
+    return snapshot.view, snapshot.table, viewer, snapshot.picture_keys
 
 
 def _problem(request: web.Request, error: Exception, *, json: bool) -> web.Response:
