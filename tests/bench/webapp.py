@@ -11,6 +11,7 @@ request, read from /proc, which stays meaningful on a busy machine.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import os
 import tempfile
 import time
@@ -118,7 +119,8 @@ async def first_load(
             body = await response.read()
             total += len(body)
             if path == "/app":
-                html = body.decode()
+                gzipped = response.headers.get("Content-Encoding") == "gzip"
+                html = (gzip.decompress(body) if gzipped else body).decode()
     for asset in ("app.css", "app.js"):
         href = html.split(f"/static/{asset}")[1].split('"')[0]
         async with http.get(f"{origin}/static/{asset}{href}", auto_decompress=False) as response:
@@ -180,7 +182,8 @@ async def open_loop(
     pid: int,
 ) -> Run:
     """``clients`` clients offering ``rate`` requests/s between them, each on its own
-    schedule; a late request's latency counts from when it was due."""
+    schedule; a late request's latency counts from when it was due. An overloaded
+    worker gets no new requests after twice the time (fewer are done)."""
     latencies: list[float] = []
     failures = 0
     interval = clients / rate
@@ -188,7 +191,7 @@ async def open_loop(
     async def client(n: int) -> None:
         nonlocal failures
         due = begin + interval * n / clients
-        while due < begin + seconds:
+        while due < begin + seconds and time.perf_counter() < begin + 2 * seconds:
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
             async with http.get(url, headers=headers) as response:
                 await response.read()
