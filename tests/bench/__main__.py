@@ -326,7 +326,18 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
     load = Load(args.clients, args.requests, args.rate, args.seconds)
     if args.part == "webapp":
         with tempfile.TemporaryDirectory() as tmp:
-            return await bench_webapp(load, Path(tmp), sink_api, Figure)
+            if args.db == "sqlite":
+                return await bench_webapp(load, Path(tmp), sink_api, Figure)
+            import asyncpg
+
+            from tests.support.services import running_postgres
+
+            with running_postgres() as pg:
+                conn = await asyncpg.connect(pg.url())
+                await conn.execute('CREATE DATABASE "bench_webapp"')
+                await conn.close()
+                url = pg.url("bench_webapp")
+                return await bench_webapp(load, Path(tmp), sink_api, Figure, database_url=url)
     figures = bench_odds()
     with tempfile.TemporaryDirectory() as tmp:
         figures += await bench_webapp(load, Path(tmp), sink_api, Figure)
@@ -380,6 +391,12 @@ def main() -> None:
         help="worker counts on PostgreSQL + Redis, e.g. 1,2 ('' to skip)",
     )
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load run")
+    parser.add_argument(
+        "--db",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="the Mini App's database with --part webapp",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--part",

@@ -216,6 +216,7 @@ async def measure(
     pid: int,
     load: Load,
     figure: Callable[[str, str, str, str, bool | None], Any],
+    db: str = "",
 ) -> list[Any]:
     await closed_loop(http, url, headers, load.clients, min(load.requests, 300), pid)  # warm
     most = await closed_loop(http, url, headers, load.clients, load.requests, pid)
@@ -223,7 +224,7 @@ async def measure(
     return [
         figure(
             "mini app",
-            f"{label}: {load.clients} clients back to back (1 worker)",
+            f"{label}: {load.clients} clients back to back (1 worker{db})",
             f"{most.rate:.0f} req/s, p99 {most.p99:.0f} ms",
             ">= 1,000 req/s",
             most.rate >= 1000 and most.failures == 0,
@@ -258,9 +259,12 @@ async def bench_webapp(
     workdir: Path,
     sink: Any,
     figure: Callable[[str, str, str, str, bool | None], Any],
+    *,
+    database_url: str | None = None,
 ) -> list[Any]:
+    """The Mini App on SQLite, or on ``database_url`` (one ORM backend per process)."""
     figures = []
-    database_url = f"sqlite://{workdir / 'web.sqlite3'}"
+    database_url = database_url or f"sqlite://{workdir / 'web.sqlite3'}"
     await open_database(database_url)  # migrate
     await close_database()
     token = await seed(database_url)
@@ -286,7 +290,8 @@ async def bench_webapp(
                     figures.append(
                         figure(
                             "mini app",
-                            "first page load (shell, NSU sheet, CSS, JS; on the wire)",
+                            "first page load (shell, NSU sheet, CSS, JS; on the wire)"
+                            + (" on PostgreSQL" if database_url.startswith("postgres") else ""),
                             f"{total / 1024:.1f} KB",
                             "< 60 KB",
                             total < 60 * 1024,
@@ -297,7 +302,8 @@ async def bench_webapp(
                         ("map API", f"/api/c/{token}/map"),
                     ):
                         url, pid = worker.origin + path, worker.process.pid
-                        figures += await measure(http, url, headers, label, pid, load, figure)
+                        db = ", PostgreSQL" if database_url.startswith("postgres") else ""
+                        figures += await measure(http, url, headers, label, pid, load, figure, db)
             finally:
                 worker.stop()
     return figures
