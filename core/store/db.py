@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from tortoise import Tortoise, connections
+from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.migrations.api import migrate
 
 MODELS = ["core.store.models"]
@@ -19,10 +20,30 @@ def _tuned(database_url: str) -> str:
     return database_url
 
 
+async def _keep_session(connection: object) -> None:
+    """Nothing to undo when a PostgreSQL connection goes back to the pool.
+
+    The pool's default reset (unlock advisory locks, close cursors, unlisten,
+    reset settings) is one more round trip after every query; this application
+    takes no advisory locks, keeps no cursors or listeners and changes no
+    settings on pooled connections (locks and notices go through Redis). An
+    unfinished transaction is still rolled back by the pool itself.
+    """
+
+
+def _connection(database_url: str) -> str | dict[str, Any]:
+    url = _tuned(database_url)
+    if not url.startswith(("postgres://", "postgresql://", "asyncpg://")):
+        return url
+    config: dict[str, Any] = expand_db_url(url)
+    config["credentials"]["reset"] = _keep_session
+    return config
+
+
 def tortoise_config(database_url: str) -> dict[str, Any]:
     """The tortoise configuration for one database URL."""
     return {
-        "connections": {"default": _tuned(database_url)},
+        "connections": {"default": _connection(database_url)},
         "apps": {
             "models": {
                 "models": MODELS,
