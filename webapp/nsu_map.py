@@ -8,7 +8,6 @@ only to viewers who may see that face, and accepted only from the card's author.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import aiohttp_jinja2
@@ -270,27 +269,17 @@ async def map_page(request: web.Request) -> web.Response:
 
 async def api_map(request: web.Request) -> web.Response:
     def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
+        if snapshot.campaign.system != NSU:
+            raise Malformed("This game has no map.")
         context = map_context(snapshot.view, snapshot.table, viewer, snapshot.picture_keys)
         context.pop("actions", None)
         return _dumps(context), "application/json"
 
+    token = request.match_info["token"]
     try:
-        return await cached_page(
-            request, "nsu.map.json", request.match_info["token"], _only_nsu(render), pictures=True
-        )
+        return await cached_page(request, "nsu.map.json", token, render, pictures=True)
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
-
-
-def _only_nsu(
-    render: Callable[[Snapshot, int], tuple[str, str]],
-) -> Callable[[Snapshot, int], tuple[str, str]]:
-    def checked(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
-        if snapshot.campaign.system != NSU:
-            raise Malformed("This game has no map.")
-        return render(snapshot, viewer)
-
-    return checked
 
 
 async def card_page(request: web.Request) -> web.Response:

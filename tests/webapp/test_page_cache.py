@@ -24,7 +24,7 @@ from core.rules.rng import SeededRng
 from core.store.models import Member, Player
 from tests.support.bot_api import serve_app
 from tests.support.nsu_table import character, sheet
-from tests.support.stack import Stack, running_stack
+from tests.support.stack import GROUP, Stack, running_stack
 from tests.webapp.test_nsu_app import ALICE, BO, SECRET_B, ZOE, headers, init_for, say, start_table
 from tgbot.sandbox.fake_api import default_cast
 from webapp.app import create_app
@@ -233,3 +233,20 @@ def test_gzip_is_sent_only_to_clients_that_take_it(header: str, expected: bool) 
 
     request = make_mocked_request("GET", "/", headers={"Accept-Encoding": header})
     assert accepts_gzip(request) is expected
+
+
+@pytest.mark.db
+@pytest.mark.e2e
+async def test_a_game_without_a_map_answers_not_found_every_time(
+    stack: Stack, other: Other
+) -> None:
+    await say(stack, ALICE, "/newgame threat")
+    assert stack.runtime.application is not None
+    view = await stack.runtime.application.deps.campaigns.require_current(GROUP)
+    alice = headers(stack, ALICE, view.app_token)
+    for _ in range(2):
+        status, body, _ = await get(other.origin, f"/api/c/{view.app_token}/map", alice)
+        assert status == 404 and json.loads(body) == {"error": "This game has no map."}
+    status, page, _ = await get(other.origin, f"/app/c/{view.app_token}", alice)
+    assert status == 200 and "Alice" in page
+    assert len(other.cache) == 1  # only the sheet was kept
