@@ -13,11 +13,13 @@ import jinja2
 from aiohttp import web
 
 from webapp import views
+from webapp.assets import ASSETS, Assets
 from webapp.campaign_log import setup_log_routes
 from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
 from webapp.errors import errors
 from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
+from webapp.page_cache import PAGES, PageCache
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -62,6 +64,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     """Build the aiohttp application (nothing starts until it is run)."""
     app = web.Application(middlewares=[security_headers, errors], client_max_size=2 * 1024 * 1024)
     app[DEPS] = deps
+    app[PAGES] = PageCache()
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -79,7 +82,8 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     setup_nsu_routes(app)
     setup_log_routes(app)
     app.router.add_get("/healthz", views.healthz)
-    app.router.add_static("/static", HERE / "static", append_version=True, name="static")
+    assets = app[ASSETS] = Assets(HERE / "static")
+    app.router.add_get("/static/{name}", assets.serve)
     if webhook is not None:
         app[WEBHOOK] = webhook
         app.router.add_post(webhook.path, receive_update)

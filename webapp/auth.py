@@ -14,6 +14,7 @@ import hmac
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode
 
 MAX_INIT_DATA_LENGTH = 8192
@@ -105,6 +106,22 @@ def validate_init_data(
         raise InitDataInvalid("missing")
     if len(init_data) > MAX_INIT_DATA_LENGTH:
         raise InitDataInvalid("too long")
+    init = _signed(init_data, bot_token)
+    if init.auth_date > now + 60:
+        raise InitDataInvalid("from the future")
+    if now - init.auth_date > max_age:
+        raise InitDataInvalid("expired")
+    return init
+
+
+@lru_cache(maxsize=2048)
+def _signed(init_data: str, bot_token: str) -> WebAppInitData:
+    """The fields of correctly signed ``init_data`` (only these are remembered: a client
+    sends the same initData with every request; its age is checked on each).
+
+    Raises:
+        InitDataInvalid: malformed or wrongly signed.
+    """
     try:
         pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
     except ValueError:
@@ -130,10 +147,6 @@ def validate_init_data(
         )
     except (KeyError, ValueError, TypeError):
         raise InitDataInvalid("malformed") from None
-    if auth_date > now + 60:
-        raise InitDataInvalid("from the future")
-    if now - auth_date > max_age:
-        raise InitDataInvalid("expired")
     return WebAppInitData(
         user=user,
         auth_date=auth_date,

@@ -38,11 +38,12 @@ from core.rules.nsu.world import (
     visible_map,
 )
 from core.rules.table import Table
+from core.viewer_pages import Snapshot, snapshot_for_viewer
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.errors import problem_response, status_of
 from webapp.sheets.nsu import ACTIONS, clock_slices
-from webapp.views import _dumps, _player, authenticate
+from webapp.views import _dumps, _player, authenticate, cached_page
 
 NSU = "nsu"
 
@@ -270,11 +271,13 @@ def waiting_details(
 
 async def _load(request: web.Request) -> tuple[CampaignView, Table, int, frozenset[str]]:
     deps = request.app[DEPS]
-    viewer = _player(authenticate(request))
-    view, table = await deps.campaigns.table_for_viewer(request.match_info["token"], viewer)
-    if view.system.key != NSU:
+    viewer = authenticate(request).user.id
+    snapshot = await snapshot_for_viewer(
+        deps.campaigns.registry, request.match_info["token"], viewer, pictures=True
+    )
+    if snapshot.campaign.system != NSU:
         raise Malformed("This game has no map.")
-    return view, table, viewer.tg_id, await deps.pictures.keys(view.id)
+    return snapshot.view, snapshot.table, viewer, snapshot.picture_keys
 
 
 def _problem(request: web.Request, error: Exception, *, json: bool) -> web.Response:
@@ -300,13 +303,18 @@ async def map_page(request: web.Request) -> web.Response:
 
 
 async def api_map(request: web.Request) -> web.Response:
+    def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
+        if snapshot.campaign.system != NSU:
+            raise Malformed("This game has no map.")
+        context = map_context(snapshot.view, snapshot.table, viewer, snapshot.picture_keys)
+        context.pop("actions", None)
+        return _dumps(context), "application/json"
+
+    token = request.match_info["token"]
     try:
-        view, table, viewer, pictures = await _load(request)
+        return await cached_page(request, "nsu.map.json", token, render, pictures=True)
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
-    context = map_context(view, table, viewer, pictures)
-    context.pop("actions", None)
-    return web.json_response(context, dumps=_dumps)
 
 
 async def card_page(request: web.Request) -> web.Response:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp_jinja2
@@ -12,9 +13,12 @@ from core.archive import export_campaign
 from core.campaigns import CampaignView, describe_members
 from core.play import Home, PlayerRef
 from core.rules.errors import Malformed, StonetableError
+from core.viewer_pages import Snapshot, snapshot_for_viewer
+from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
 from webapp.errors import NOT_UNDERSTOOD
+from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
 
 
@@ -47,38 +51,64 @@ def _page(deps: WebDeps, view: CampaignView) -> SheetPage:
     return deps.sheets.get(view.system.key) or MembersPage(view.system.key)
 
 
-async def _campaign(request: web.Request, token: str) -> dict[str, Any]:
-    """Template variables for a campaign page, for members only."""
-    deps = _deps(request)
-    viewer = _player(authenticate(request))
-    view, table = await deps.campaigns.table_for_viewer(token, viewer)
-    page = _page(deps, view)
+def _sheet_context(snapshot: Snapshot, viewer_id: int, page: SheetPage) -> dict[str, Any]:
+    view = snapshot.view
     return {
         "view": view,
         "page": page,
-        "token": token,
-        "sheet": page.context(view, table, viewer.tg_id),
+        "token": view.app_token,
+        "sheet": page.context(view, snapshot.table, viewer_id),
     }
 
 
+async def cached_page(
+    request: web.Request,
+    kind: str,
+    token: str,
+    render: Callable[[Snapshot, int], tuple[str, str]],
+    *,
+    pictures: bool = False,
+) -> web.Response:
+    """A campaign page for one of its members: rendered once per change of what it shows.
+
+    initData and membership are checked on every call, and the campaign read
+    afresh; see :mod:`webapp.page_cache`.
+    """
+    deps = _deps(request)
+    viewer = authenticate(request).user.id
+    snapshot = await snapshot_for_viewer(deps.campaigns.registry, token, viewer, pictures=pictures)
+    page = request.app[PAGES].get_or_render(
+        (kind, viewer, snapshot.fingerprint), lambda: render(snapshot, viewer)
+    )
+    return respond(request, page)
+
+
+async def _sheet_page(request: web.Request, token: str) -> web.Response:
+    def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
+        context = _sheet_context(snapshot, viewer, _page(_deps(request), snapshot.view))
+        return aiohttp_jinja2.render_string("campaign.html", request, context), "text/html"
+
+    return await cached_page(request, "sheet", token, render)
+
+
 async def campaign_page(request: web.Request) -> web.Response:
-    context = await _campaign(request, request.match_info["token"])
-    return aiohttp_jinja2.render_template("campaign.html", request, context)
+    return await _sheet_page(request, request.match_info["token"])
 
 
 async def api_campaign(request: web.Request) -> web.Response:
-    context = await _campaign(request, request.match_info["token"])
-    view = context["view"]
-    return web.json_response(
-        {
+    def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
+        view = snapshot.view
+        sheet = _page(_deps(request), view).context(view, snapshot.table, viewer)
+        data = {
             "system": view.system.key,
             "status": view.status.value,
             "chat_title": view.chat_title,
             "members": describe_members(view),
-            "sheet": context["sheet"],
-        },
-        dumps=_dumps,
-    )
+            "sheet": sheet,
+        }
+        return _dumps(data), "application/json"
+
+    return await cached_page(request, "sheet.json", request.match_info["token"], render)
 
 
 async def api_export(request: web.Request) -> web.Response:
@@ -128,27 +158,24 @@ async def _home(request: web.Request) -> Home:
 async def shell(request: web.Request) -> web.Response:
     """The page Telegram opens; it holds no data until initData is checked."""
     deps = _deps(request)
-    static = request.app.router["static"]
-    return aiohttp_jinja2.render_template(
-        "shell.html",
-        request,
-        {
-            "telegram_script": deps.telegram_script,
-            "css_url": static.url_for(filename="app.css"),
-            "js_url": static.url_for(filename="app.js"),
-        },
-    )
+    assets = request.app[ASSETS]
+    css, js = assets.url("app.css"), assets.url("app.js")
+
+    def render() -> tuple[str, str]:
+        context = {"telegram_script": deps.telegram_script, "css_url": css, "js_url": js}
+        return aiohttp_jinja2.render_string("shell.html", request, context), "text/html"
+
+    page = request.app[PAGES].get_or_render(("shell", 0, f"{css} {js}"), render)
+    return respond(request, page)
 
 
 async def home(request: web.Request) -> web.Response:
     token = request.query.get("startapp", "")[:64]
     if token:
         try:
-            context = await _campaign(request, token)
+            return await _sheet_page(request, token)
         except (InitDataInvalid, StonetableError):
             pass  # not a campaign this viewer is in: fall back to the home page
-        else:
-            return aiohttp_jinja2.render_template("campaign.html", request, context)
     page = await _home(request)
     games = await _deps(request).campaigns.campaigns_of(page.player)
     return aiohttp_jinja2.render_template("home.html", request, {"home": page, "games": games})

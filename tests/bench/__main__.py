@@ -16,11 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiohttp
-
 from core.__main__ import build_parser
 from core.rules.registry import default_registry
-from webapp.auth import make_init_data
 
 
 @dataclass
@@ -106,61 +103,6 @@ def bench_odds() -> list[Figure]:
     return figures
 
 
-async def bench_webapp(clients: int, requests: int, workdir: Path) -> list[Figure]:
-    from tests.support.stack import running_stack
-
-    figures = []
-    async with running_stack(f"sqlite://{workdir / 'web.sqlite3'}") as stack:
-        user = stack.api.players[1001].user_dict()
-        init = make_init_data(stack.api.token, user, int(time.time()))
-        headers = {"Authorization": f"tma {init}"}
-        async with aiohttp.ClientSession() as http:
-            total = 0
-            for path in ("/app", "/app/home"):
-                async with http.get(stack.origin + path, headers=headers) as response:
-                    body = await response.read()
-                    total += len(body)
-                    if path == "/app":
-                        html = body.decode()
-            for asset in ("app.css", "app.js"):
-                href = html.split(f"/static/{asset}")[1].split('"')[0]
-                async with http.get(f"{stack.origin}/static/{asset}{href}") as response:
-                    total += len(await response.read())
-            figures.append(
-                Figure(
-                    "mini app",
-                    "first page load (shell, page, CSS, JS)",
-                    f"{total / 1024:.1f} KB",
-                    "< 60 KB",
-                    total < 60 * 1024,
-                )
-            )
-            for path in ("/app/home", "/api/me"):
-                latencies: list[float] = []
-                queue = iter(range(requests))
-
-                async def client(
-                    path: str = path, latencies: list[float] = latencies, queue: Any = queue
-                ) -> None:
-                    for _ in queue:
-                        start = time.perf_counter()
-                        async with http.get(stack.origin + path, headers=headers) as response:
-                            await response.read()
-                        latencies.append((time.perf_counter() - start) * 1000)
-
-                start = time.perf_counter()
-                await asyncio.gather(*(client() for _ in range(clients)))
-                rate = len(latencies) / (time.perf_counter() - start)
-                p99 = percentile(latencies, 99)
-                figures.append(
-                    Figure(
-                        "mini app",
-                        f"{path} with {clients} clients",
-                        f"{rate:.0f} req/s, p99 {p99:.1f} ms",
-                        ">= 1,000 req/s, p99 < 30 ms",
-                        rate >= 1000 and p99 < 30,
-                    )
-                )
     return figures
 
 
@@ -186,14 +128,36 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
 
         counts = tuple(int(n) for n in args.workers.split(","))
         return await bench_workers(counts, args.chats, args.seconds, 250, Figure, args.profile)
+    from tests.bench.webapp import Load, bench_webapp
+    from tests.bench.workers import RecordingApi
+
+    load = Load(args.clients, args.requests, args.rate, args.seconds)
+
+    def sink(_token: str) -> Any:
+        return RecordingApi().app()
+
     if args.part == "bot":
         with tempfile.TemporaryDirectory() as tmp:
             return await bench_sqlite_worker(
                 args.chats, args.seconds, 250, Path(tmp), Figure, args.campaigns, args.profile
             )
+    if args.part == "webapp":
+        with tempfile.TemporaryDirectory() as tmp:
+            if args.db == "sqlite":
+                return await bench_webapp(load, Path(tmp), sink, Figure)
+            import asyncpg
+
+            from tests.support.services import running_postgres
+
+            with running_postgres() as pg:
+                conn = await asyncpg.connect(pg.url())
+                await conn.execute('CREATE DATABASE "bench_webapp"')
+                await conn.close()
+                url = pg.url("bench_webapp")
+                return await bench_webapp(load, Path(tmp), sink, Figure, database_url=url)
     figures = bench_odds()
     with tempfile.TemporaryDirectory() as tmp:
-        figures += await bench_webapp(args.clients, args.requests, Path(tmp))
+        figures += await bench_webapp(load, Path(tmp), sink, Figure)
         figures += await bench_sqlite_worker(
             args.chats, args.seconds, 250, Path(tmp), Figure, args.campaigns, args.profile
         )
@@ -237,6 +201,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument(
+        "--rate", type=float, default=1000.0, help="Mini App requests/s offered by the clients"
+    )
+    parser.add_argument(
         "--workers",
         default="1,2",
         help="worker counts on PostgreSQL + Redis, e.g. 1,2 ('' to skip)",
@@ -248,12 +215,19 @@ def main() -> None:
         "--profile", type=Path, help="write a cProfile of the (single) worker to this file"
     )
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load run")
+    parser.add_argument(
+        "--db",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="the Mini App's database with --part webapp",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--part",
-        choices=["all", "workers", "bot"],
+        choices=["all", "workers", "bot", "webapp"],
         default="all",
-        help="all, or only the bot on SQLite ('bot') or on PostgreSQL ('workers')",
+        help="all, or one part: the bot on SQLite ('bot') or on PostgreSQL ('workers'),"
+        " or the Mini App ('webapp')",
     )
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -51,3 +51,19 @@ def test_a_changed_field_breaks_the_signature() -> None:
 def test_arbitrary_text_is_refused_without_crashing(text: str) -> None:
     with pytest.raises(InitDataInvalid):
         validate_init_data(text, TOKEN, now=NOW, max_age=3600)
+
+
+def test_initdata_checked_once_is_still_aged_and_tied_to_its_bot_on_every_request() -> None:
+    init = signed()
+    for _ in range(2):  # the second check finds the signature already verified
+        assert validate_init_data(init, TOKEN, now=NOW, max_age=3600).user.id == 42
+    with pytest.raises(InitDataInvalid, match="expired"):
+        validate_init_data(init, TOKEN, now=NOW + 3600, max_age=3600)
+    with pytest.raises(InitDataInvalid, match="from the future"):
+        validate_init_data(init, TOKEN, now=NOW - 3600, max_age=3600)
+    with pytest.raises(InitDataInvalid, match="bad signature"):
+        validate_init_data(init, "999:other", now=NOW, max_age=3600)
+    forged = make_init_data("999:other", USER, NOW)
+    for _ in range(2):  # a refusal is never remembered as a success
+        with pytest.raises(InitDataInvalid, match="bad signature"):
+            validate_init_data(forged, TOKEN, now=NOW, max_age=3600)

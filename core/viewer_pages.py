@@ -1,0 +1,116 @@
+"""A campaign as one member sees it, read fast for the Mini App's pages.
+
+:func:`snapshot_for_viewer` reads the campaign, its chat, host and active
+members (and, when asked, its picture keys) in plain SQL and checks
+membership on every call. Its ``fingerprint`` changes whenever anything it
+read changes, whichever worker or path changed it, so a page rendered from a
+snapshot may be kept under (page, viewer, fingerprint) and served again until
+the data moves. The JSON columns are decoded only when a page is rendered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from core.campaigns import CampaignView, MemberView
+from core.rules.errors import NotAllowedNow
+from core.rules.registry import Registry
+from core.rules.table import Role, Seat, Table
+from core.store.models import CampaignStatus
+from core.store.sql_pages import CampaignRow, MemberRow, PageRows, campaign_rows
+
+GONE = "That game doesn't exist any more."
+NOT_IN = "You're not in this game. Join it with /join in its chat."
+
+
+def _name(first: str, last: str) -> str:
+    return " ".join(p for p in (first, last) if p) or "player"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a campaign page may show, as read from the database just now."""
+
+    registry: Registry = field(repr=False, compare=False)
+    rows: PageRows
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """Changes whenever any value read changes (system, state, members, sheets...)."""
+        rows = self.rows
+        cells = [*rows.campaign, "members"]
+        for member in rows.members:
+            cells += member
+        if rows.pictures is not None:
+            cells += ["pictures", *rows.pictures]
+        # Each cell with its length, so no two different readings join into the same text.
+        data = "\x00".join("-" if c is None else f"{len(c)}:{c}" for c in cells)
+        return hashlib.sha256(data.encode()).hexdigest()
+
+    @cached_property
+    def campaign(self) -> CampaignRow:
+        return self.rows.campaign_row()
+
+    @cached_property
+    def members(self) -> tuple[MemberRow, ...]:
+        return self.rows.member_rows()
+
+    @cached_property
+    def _seats(self) -> tuple[tuple[int, str, frozenset[Role], str], ...]:
+        return tuple(
+            (
+                m.tg_id,
+                _name(m.first_name, m.last_name),
+                frozenset(Role(r) for r in json.loads(m.roles)),
+                m.sheet,
+            )
+            for m in self.members
+        )
+
+    @cached_property
+    def view(self) -> CampaignView:
+        c = self.campaign
+        return CampaignView(
+            id=c.id,
+            system=self.registry.find(c.system),
+            status=CampaignStatus(c.status),
+            host_id=c.host_tg_id,
+            chat_tg_id=c.chat_tg_id,
+            chat_title=c.chat_title,
+            app_token=c.app_token,
+            members=tuple(MemberView(p, name, roles) for p, name, roles, _ in self._seats),
+            state=json.loads(c.state),
+            version=c.version,
+        )
+
+    @cached_property
+    def table(self) -> Table:
+        c = self.campaign
+        seats = {
+            p: Seat(p, name, roles, json.loads(sheet)) for p, name, roles, sheet in self._seats
+        }
+        return Table(c.id, c.system, json.loads(c.state), seats)
+
+    @property
+    def picture_keys(self) -> frozenset[str]:
+        return frozenset(self.rows.pictures or ())
+
+
+async def snapshot_for_viewer(
+    registry: Registry, app_token: str, player_id: int, *, pictures: bool = False
+) -> Snapshot:
+    """The campaign behind a Mini App token, for one of its active members only.
+
+    Raises:
+        NotAllowedNow: no such campaign, or the player is not in it.
+        TryAgain: the database is unreachable.
+    """
+    rows = await campaign_rows(app_token, pictures=pictures)
+    if rows is None:
+        raise NotAllowedNow(GONE)
+    if player_id not in rows.member_ids():
+        raise NotAllowedNow(NOT_IN)
+    return Snapshot(registry, rows)
