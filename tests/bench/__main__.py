@@ -231,7 +231,12 @@ def main() -> None:
     )
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    figures = asyncio.run(main_async(args))
+    try:  # the load generator on the workers' event loop too: more load per core
+        import uvloop
+
+        figures = uvloop.run(main_async(args))
+    except ImportError:
+        figures = asyncio.run(main_async(args))
     if not args.quiet:
         print_table(figures)
     if args.json:
