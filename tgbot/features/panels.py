@@ -14,6 +14,7 @@ from core.errors import AlreadyHandled
 from core.rules.errors import Malformed, NotAllowedNow
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
+from tgbot.edits import edit_text
 from tgbot.features.common import player_of
 from tgbot.panels import Note, Refresh
 from tgbot.private import send_private
@@ -39,13 +40,7 @@ async def show_panel(context: StonetableContext, view: PanelView) -> None:
         return
     text, markup = context.deps.renderers[view.kind].render(view)
     try:
-        await context.bot.edit_message_text(
-            text,
-            chat_id=view.chat_tg_id,
-            message_id=view.message_id,
-            parse_mode=ParseMode.HTML,
-            reply_markup=markup,
-        )
+        await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
     except BadRequest as error:
         if "not modified" not in error.message.lower():
             raise
