@@ -248,8 +248,10 @@
     }
     if (message.reply_to_message) {
       const quoted = message.reply_to_message;
-      bubble.append(el("div", { class: "reply-quote" },
-        el("b", {}, userName(quoted.from)), " ", messagePreview(quoted)));
+      bubble.append(el("button", {
+        type: "button", class: "reply-quote", title: "Show the message this replies to",
+        onclick: () => showMessage(quoted.message_id),
+      }, el("b", {}, userName(quoted.from)), " ", messagePreview(quoted)));
     }
     if (message.photo) {
       const largest = message.photo[message.photo.length - 1];
@@ -264,14 +266,27 @@
       message.edit_date ? el("span", { class: "edited" }, "edited") : null,
       el("time", {}, timeOf(message.date)),
       el("button", {
-        type: "button", class: "ghost reply-action", title: "Reply", "aria-label": "Reply",
-        onclick: () => startReply(message),
-      }, "↩"));
+        type: "button", class: "ghost reply-action", title: "Reply to this message",
+        "aria-label": "Reply", onclick: () => startReply(message),
+      }, "↩ Reply"));
     bubble.append(footer);
     item.append(bubble);
     const keyboard = renderKeyboard(message);
     if (keyboard) item.append(keyboard);
     return item;
+  }
+
+  function showMessage(messageId) {
+    // Like Telegram: tapping a quote scrolls to the message it quotes, and flashes it.
+    const node = $("messages").querySelector(`[data-message-id="${messageId}"]`);
+    if (!node) {
+      toast("That message is no longer here");
+      return;
+    }
+    node.scrollIntoView({ block: "center" });
+    node.classList.remove("flash");
+    void node.offsetWidth; // restart the animation
+    node.classList.add("flash");
   }
 
   // ------------------------------------------------------------------ chats
@@ -668,6 +683,11 @@
       state.userId = Number(event.target.value);
       localStorage.setItem("sandbox.player", String(state.userId));
       closeMiniApp();
+      // What the bot told the last player (toasts, an alert) and their half-written
+      // reply belong to them: the next player starts clean.
+      $("toasts").replaceChildren();
+      if ($("alert-dialog").open) $("alert-dialog").close();
+      state.replyTo = null;
       await loadState();
     });
   }
