@@ -367,6 +367,20 @@ async def sheets_match_the_rules(t: Table) -> None:
     assert levels == [("1", "9"), *fresh[1:], *fresh, *fresh]
     assert len(re.findall('title="Overload threshold"', html)) == 3 * 6
     assert re.findall(r"Recovery points (\d+) of 4", html) == ["0", "0", "0"]
+    harms = frame.locator("section").filter(has_text="Harm details").first
+    await t.expect(harms).to_contain_text("Rope burns")  # the Arbiters' harm is on his sheet
+
+    # On a phone-sized window the Mini App fills the screen and closes back to the chat.
+    await t.page.set_viewport_size({"width": 390, "height": 844})
+    await t.expect(frame.locator("main")).to_contain_text("Bolt")
+    await t.shot("phone-miniapp")
+    await t.page.get_by_role("button", name="Close Mini App").click()
+    await t.expect(t.page.locator("#miniapp")).to_be_hidden()
+    await t.expect(t.page.locator("#text")).to_be_visible()
+    # Long quoted panels are cut short: nothing makes the page scroll sideways.
+    width = await t.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    await t.shot("phone-group")
 
 
 NAMES = {ALICE: "Ana", BO: "Bolt", CHIDI: "Cy"}

@@ -207,3 +207,21 @@ async def test_switching_player_leaves_the_last_players_notices_behind(
     await expect(page.locator('.chat-item[data-chat-id="1002"]')).to_be_visible()
     await expect(page.locator(".toast")).to_have_count(0)
     await expect(page.locator("#reply-bar")).to_be_hidden()
+
+
+async def test_a_long_quote_does_not_widen_the_page_on_a_phone(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    from playwright.async_api import expect
+
+    await page.set_viewport_size({"width": 390, "height": 844})
+    await page.select_option("#player", "1001")
+    await page.fill("#text", "word " * 200)
+    await page.press("#text", "Enter")
+    long = page.locator("li.message.own").last
+    await expect(long).to_be_visible()
+    await long.get_by_role("button", name="Reply").click()
+    await page.fill("#text", "short answer")
+    await page.press("#text", "Enter")
+    await expect(page.locator("li.message.own .reply-quote")).to_be_visible()
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390
