@@ -370,9 +370,22 @@ async def sheets_match_the_rules(t: Table) -> None:
     harms = frame.locator("section").filter(has_text="Harm details").first
     await t.expect(harms).to_contain_text("Rope burns")  # the Arbiters' harm is on his sheet
 
+    # The Map and My cards tabs show Bo his own cards and nobody else's face-down ones.
+    others = [card(pid, n)[0] for pid in (ALICE, CHIDI) for n in (1, 2) if (pid, n) != (ALICE, 2)]
+    for tab, shows in (("Map", "Vault 1001-2"), ("My cards", "Vault 1002-1")):
+        await (
+            frame.get_by_role("link", name=tab, exact=True)
+            .or_(frame.get_by_role("button", name=tab, exact=True))
+            .first.click()
+        )
+        await t.expect(frame.locator("main")).to_contain_text(shows)
+        await t.shot(f"miniapp-{tab.replace(' ', '-').lower()}")
+        shown = await frame.locator("body").inner_text()
+        assert not [title for title in others if title in shown], tab
+
     # On a phone-sized window the Mini App fills the screen and closes back to the chat.
     await t.page.set_viewport_size({"width": 390, "height": 844})
-    await t.expect(frame.locator("main")).to_contain_text("Bolt")
+    await t.expect(frame.locator("main")).to_contain_text("My location cards")
     await t.shot("phone-miniapp")
     await t.page.get_by_role("button", name="Close Mini App").click()
     await t.expect(t.page.locator("#miniapp")).to_be_hidden()
