@@ -215,6 +215,8 @@ async def play(t: Table) -> None:
         await t.play_as(pid)
         await t.reply(board, name)
         await t.sees(board, name)
+        if name == "Music":  # one each so far; the board says the rest are anyone's
+            await t.sees(board, "Everyone has named one")
     await t.play_as(CHIDI)
     await t.press(board, "Music")
     await t.sees(board, "in private")
