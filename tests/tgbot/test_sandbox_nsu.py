@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.e2e, pytest.mark.db]
 ALICE, BO, CHIDI = 1001, 1002, 1003
 PLAYERS = (ALICE, BO, CHIDI)
 TIMEOUT = 20_000  # ms; the machine may be loaded
+BOT_NAME = "Stonetable"
 
 
 def card(pid: int, n: int) -> tuple[str, str, str, str, str]:
@@ -143,6 +144,7 @@ async def test_three_new_players_play_a_short_campaign_in_the_sandbox(db: str) -
     await runtime.start()
     try:
         assert runtime.sandbox is not None
+        runtime.sandbox.player(CHIDI).started = False  # Chidi has never opened the bot
         async with chromium() as browser:
             page = await browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(TIMEOUT)
@@ -159,10 +161,24 @@ async def play(t: Table) -> None:
     # -- seating: Alice starts the game, Bo and Chidi join.
     await t.say("/newgame nsu", "No Stone Unturned")
     await t.shot("newgame")
-    for pid in (BO, CHIDI):
-        await t.play_as(pid)
-        await t.group_chat()
-        await t.say("/join", "joined")
+    await t.play_as(BO)
+    await t.group_chat()
+    await t.say("/join", "joined")
+    # Chidi never opened the bot: the group offers a button to his private chat, whose
+    # Start (a deep link) seats him; the page takes him there.
+    await t.play_as(CHIDI)
+    await t.private_chat(CHIDI)
+    await t.expect(t.page.locator("#start-button")).to_be_visible()
+    await t.group_chat()
+    asked = await t.say("/join", "press Start")
+    await t.shot("join-needs-start")
+    await t.press(asked, "Open a private chat", edits=False)
+    await t.expect(t.page.locator("#chat-title")).to_have_text(BOT_NAME)
+    await t.expect(t.page.locator("#composer")).to_be_visible()
+    await t.expect(t.bot_message("No Stone Unturned")).to_be_visible()
+    await t.shot("joined-in-private")
+    await t.group_chat()
+    await t.expect(t.bot_message("Chidi Okafor joined")).to_be_visible()
     await t.play_as(ALICE)
     await t.say("/begin", "step 1 of 9")
     board = await t.panel("step 1 of 9")

@@ -225,3 +225,30 @@ async def test_a_long_quote_does_not_widen_the_page_on_a_phone(
     await page.press("#text", "Enter")
     await expect(page.locator("li.message.own .reply-quote")).to_be_visible()
     assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+async def test_a_message_sent_while_the_page_reloads_its_chats_is_not_lost(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    """Switching player reloads the chats; what arrives meanwhile still shows up."""
+    import asyncio
+
+    from playwright.async_api import expect
+
+    api, _ = sandbox_origin
+    await page.select_option("#player", "1001")
+    await expect(page.locator("#chat-title")).to_have_text("The Table")
+    taken = asyncio.Event()
+
+    async def slow_state(route: Any) -> None:
+        response = await route.fetch()  # the snapshot is taken now...
+        taken.set()
+        await asyncio.sleep(1.5)  # ...and reaches the page after the next message
+        await route.fulfill(response=response)
+
+    await page.route("**/state?*", slow_state)
+    await page.select_option("#player", "1002")
+    await taken.wait()
+    await api.send_text(1003, api.group_id, "said during the reload")
+    await expect(page.locator('.chat-item[data-chat-id="1002"]')).to_be_visible()
+    await expect(page.locator("li.message .text").last).to_have_text("said during the reload")

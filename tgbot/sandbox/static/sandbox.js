@@ -428,6 +428,13 @@
   }
 
   function handleEvent(event) {
+    // While a snapshot loads, hold events: applied now they would land in chats the
+    // snapshot is about to replace, and a message sent meanwhile would vanish.
+    if (state.pending) state.pending.push(event);
+    else applyEvent(event);
+  }
+
+  function applyEvent(event) {
     state.seq = Math.max(state.seq, event.seq);
     switch (event.kind) {
       case "message":
@@ -470,7 +477,26 @@
     source.onmessage = (message) => handleEvent(JSON.parse(message.data));
   }
 
-  async function loadState() {
+  let loading = Promise.resolve();
+  function loadState() {
+    // One snapshot at a time; events that arrive meanwhile are applied after it.
+    loading = loading.then(loadSnapshot, loadSnapshot);
+    return loading;
+  }
+
+  async function loadSnapshot() {
+    state.pending = [];
+    let seq = -Infinity; // no snapshot: every held event still counts
+    try {
+      seq = await readSnapshot();
+    } finally {
+      const held = state.pending;
+      state.pending = null;
+      for (const event of held) if (event.seq > seq) applyEvent(event);
+    }
+  }
+
+  async function readSnapshot() {
     const response = await fetch(`${PREFIX}/state?user_id=${state.userId}`);
     const data = await response.json();
     state.players = data.players;
@@ -483,10 +509,11 @@
       state.chats.set(item.chat.id, { ...item, messages, unread: 0 });
       state.order.push(item.chat.id);
     }
-    state.seq = data.seq;
+    state.seq = Math.max(state.seq, data.seq);
     if (!state.chats.has(state.current)) state.current = state.groupId;
     renderPlayers();
     renderCurrent();
+    return data.seq;
   }
 
   function renderPlayers() {
