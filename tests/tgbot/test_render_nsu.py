@@ -136,6 +136,33 @@ def test_every_worldbuilding_step_renders_and_keeps_cards_secret() -> None:
         NAMES[BOB] = "Bob"
 
 
+def test_resources_say_one_each_then_anyone_adds_the_rest() -> None:
+    h = Harness()
+    panel = h.open("nsu.setup", ALICE)
+    steps = [
+        (BOB, "text", "Weird"),
+        (ALICE, "agree", ""),
+        (CARA, "agree", ""),
+        *[(p, "pass", "") for p in (ALICE, BOB, CARA)],
+        (ALICE, "text", "Walls"),
+        (BOB, "pass", ""),
+        (CARA, "pass", ""),
+        (ALICE, "scope", ""),
+        (ALICE, "text", "Water"),
+    ]
+    for actor, action, argument in steps:
+        h.act(panel, actor, action, argument)
+    text = render(h, panel)
+    assert "one resource each (1 of 5)" in text and "Waiting for: Bob, Cara" in text
+    h.act(panel, BOB, "text", "Salt")
+    h.act(panel, CARA, "text", "Music")
+    text = render(h, panel)
+    assert "Everyone has named one" in text and "anyone replies" in text and "(3 of 5)" in text
+    assert "Waiting for" not in text and "one resource each" not in text
+    h.act(panel, ALICE, "text", "Light")  # a second one from the same player is fine now
+    assert "(4 of 5)" in render(h, panel)
+
+
 def test_character_and_adventure_render_and_brief_the_right_people() -> None:
     h = hostile()
     try:

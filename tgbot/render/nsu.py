@@ -256,10 +256,15 @@ def prompt_lines(table: Table, b: Board) -> list[str]:
             question = f"❓ {esc(b.question.prompt)}"
         return [question, "<b>Reply</b> to answer; skip the questions that don't matter."]
     if step is SetupStep.RESOURCES:
+        if len(b.resources) < len(b.players):  # one each first: until then nobody names two
+            return [
+                f"Name what your community needs most: <b>reply</b> with one resource each "
+                f"({len(b.resources)} of 5).",
+                f"⏳ Waiting for: {waiting}",
+            ]
         return [
-            f"Name what your community needs most: <b>reply</b> with one resource each "
-            f"({len(b.resources)} of 5).",
-            f"⏳ Waiting for: {waiting}",
+            f"Everyone has named one. Agree on the rest together: anyone <b>replies</b> "
+            f"with another resource until there are five ({len(b.resources)} of 5).",
         ]
     if step is SetupStep.ABUNDANCE:
         return ["Which of these does the settlement have plenty of? The rest are scarce."]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,7 @@ async def roll(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     keyboard = InlineKeyboardMarkup(
         [
             [InlineKeyboardButton("Again", callback_data="again")],
+            [InlineKeyboardButton("Quietly", callback_data="quiet")],
             [InlineKeyboardButton("Sheet", url="https://t.me/stonetable_bot?startapp=tok_1")],
         ]
     )
@@ -52,6 +54,9 @@ async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Alert the presser and edit the message."""
     query = update.callback_query
     assert query is not None
+    if query.data == "quiet":
+        await query.answer("Only you see this")
+        return
     await query.answer("Rolling again", show_alert=True)
     await query.edit_message_text("Rolled <b>6</b>", parse_mode="HTML")
 
@@ -153,3 +158,97 @@ async def test_private_chat_needs_start(page: Any, sandbox_origin: tuple[FakeBot
     await expect(page.locator("#composer")).to_be_visible()
     await expect(page.locator("li.message.own .text").last).to_have_text("/start")
     assert api.player(1002).started
+
+
+async def test_reply_is_labelled_and_a_quote_shows_what_it_replies_to(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    """Bots ask for replies: the action says "Reply", and a quote leads back to its message."""
+    from playwright.async_api import expect
+
+    await page.select_option("#player", "1001")
+    await expect(page.locator("#chat-title")).to_have_text("The Table")
+    await page.fill("#text", "/roll")
+    await page.press("#text", "Enter")
+    answer = page.locator('li[data-from="bot"]').last
+    await expect(answer.locator(".text")).to_have_text("Rolled 5")
+    asked_id = await page.locator("li.message.own").last.get_attribute("data-message-id")
+    asked = page.locator(f'li[data-message-id="{asked_id}"]')
+    answer = page.locator(f'li[data-message-id="{await answer.get_attribute("data-message-id")}"]')
+    action = answer.get_by_role("button", name="Reply")
+    await expect(action).to_have_text(re.compile("Reply"))  # words, not a bare glyph
+    for n in range(12):  # push the question out of sight
+        await page.fill("#text", f"chatter {n}")
+        await page.press("#text", "Enter")
+    await expect(page.locator("li.message.own .text").last).to_have_text("chatter 11")
+    await expect(asked).not_to_be_in_viewport()
+    await answer.locator(".reply-quote").click()
+    await expect(asked).to_be_in_viewport()
+    await expect(asked).to_have_class(re.compile("flash"))
+
+
+async def test_switching_player_leaves_the_last_players_notices_behind(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    from playwright.async_api import expect
+
+    await page.select_option("#player", "1001")
+    await expect(page.locator("#chat-title")).to_have_text("The Table")
+    await page.fill("#text", "/roll")
+    await page.press("#text", "Enter")
+    answer = page.locator('li[data-from="bot"]').last
+    await expect(answer.locator(".text")).to_have_text("Rolled 5")
+    await answer.get_by_role("button", name="Quietly").click()
+    await expect(page.locator(".toast")).to_have_text("Only you see this")
+    await answer.get_by_role("button", name="Reply").click()
+    await expect(page.locator("#reply-bar")).to_be_visible()
+
+    await page.select_option("#player", "1002")
+    await expect(page.locator('.chat-item[data-chat-id="1002"]')).to_be_visible()
+    await expect(page.locator(".toast")).to_have_count(0)
+    await expect(page.locator("#reply-bar")).to_be_hidden()
+
+
+async def test_a_long_quote_does_not_widen_the_page_on_a_phone(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    from playwright.async_api import expect
+
+    await page.set_viewport_size({"width": 390, "height": 844})
+    await page.select_option("#player", "1001")
+    await page.fill("#text", "word " * 200)
+    await page.press("#text", "Enter")
+    long = page.locator("li.message.own").last
+    await expect(long).to_be_visible()
+    await long.get_by_role("button", name="Reply").click()
+    await page.fill("#text", "short answer")
+    await page.press("#text", "Enter")
+    await expect(page.locator("li.message.own .reply-quote")).to_be_visible()
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+async def test_a_message_sent_while_the_page_reloads_its_chats_is_not_lost(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    """Switching player reloads the chats; what arrives meanwhile still shows up."""
+    import asyncio
+
+    from playwright.async_api import expect
+
+    api, _ = sandbox_origin
+    await page.select_option("#player", "1001")
+    await expect(page.locator("#chat-title")).to_have_text("The Table")
+    taken = asyncio.Event()
+
+    async def slow_state(route: Any) -> None:
+        response = await route.fetch()  # the snapshot is taken now...
+        taken.set()
+        await asyncio.sleep(1.5)  # ...and reaches the page after the next message
+        await route.fulfill(response=response)
+
+    await page.route("**/state?*", slow_state)
+    await page.select_option("#player", "1002")
+    await taken.wait()
+    await api.send_text(1003, api.group_id, "said during the reload")
+    await expect(page.locator('.chat-item[data-chat-id="1002"]')).to_be_visible()
+    await expect(page.locator("li.message .text").last).to_have_text("said during the reload")

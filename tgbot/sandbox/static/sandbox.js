@@ -248,8 +248,10 @@
     }
     if (message.reply_to_message) {
       const quoted = message.reply_to_message;
-      bubble.append(el("div", { class: "reply-quote" },
-        el("b", {}, userName(quoted.from)), " ", messagePreview(quoted)));
+      bubble.append(el("button", {
+        type: "button", class: "reply-quote", title: "Show the message this replies to",
+        onclick: () => showMessage(quoted.message_id),
+      }, el("b", {}, userName(quoted.from)), " ", messagePreview(quoted)));
     }
     if (message.photo) {
       const largest = message.photo[message.photo.length - 1];
@@ -264,14 +266,27 @@
       message.edit_date ? el("span", { class: "edited" }, "edited") : null,
       el("time", {}, timeOf(message.date)),
       el("button", {
-        type: "button", class: "ghost reply-action", title: "Reply", "aria-label": "Reply",
-        onclick: () => startReply(message),
-      }, "↩"));
+        type: "button", class: "ghost reply-action", title: "Reply to this message",
+        "aria-label": "Reply", onclick: () => startReply(message),
+      }, "↩ Reply"));
     bubble.append(footer);
     item.append(bubble);
     const keyboard = renderKeyboard(message);
     if (keyboard) item.append(keyboard);
     return item;
+  }
+
+  function showMessage(messageId) {
+    // Like Telegram: tapping a quote scrolls to the message it quotes, and flashes it.
+    const node = $("messages").querySelector(`[data-message-id="${messageId}"]`);
+    if (!node) {
+      toast("That message is no longer here");
+      return;
+    }
+    node.scrollIntoView({ block: "center" });
+    node.classList.remove("flash");
+    void node.offsetWidth; // restart the animation
+    node.classList.add("flash");
   }
 
   // ------------------------------------------------------------------ chats
@@ -413,6 +428,13 @@
   }
 
   function handleEvent(event) {
+    // While a snapshot loads, hold events: applied now they would land in chats the
+    // snapshot is about to replace, and a message sent meanwhile would vanish.
+    if (state.pending) state.pending.push(event);
+    else applyEvent(event);
+  }
+
+  function applyEvent(event) {
     state.seq = Math.max(state.seq, event.seq);
     switch (event.kind) {
       case "message":
@@ -455,7 +477,26 @@
     source.onmessage = (message) => handleEvent(JSON.parse(message.data));
   }
 
-  async function loadState() {
+  let loading = Promise.resolve();
+  function loadState() {
+    // One snapshot at a time; events that arrive meanwhile are applied after it.
+    loading = loading.then(loadSnapshot, loadSnapshot);
+    return loading;
+  }
+
+  async function loadSnapshot() {
+    state.pending = [];
+    let seq = -Infinity; // no snapshot: every held event still counts
+    try {
+      seq = await readSnapshot();
+    } finally {
+      const held = state.pending;
+      state.pending = null;
+      for (const event of held) if (event.seq > seq) applyEvent(event);
+    }
+  }
+
+  async function readSnapshot() {
     const response = await fetch(`${PREFIX}/state?user_id=${state.userId}`);
     const data = await response.json();
     state.players = data.players;
@@ -468,10 +509,11 @@
       state.chats.set(item.chat.id, { ...item, messages, unread: 0 });
       state.order.push(item.chat.id);
     }
-    state.seq = data.seq;
+    state.seq = Math.max(state.seq, data.seq);
     if (!state.chats.has(state.current)) state.current = state.groupId;
     renderPlayers();
     renderCurrent();
+    return data.seq;
   }
 
   function renderPlayers() {
@@ -668,6 +710,11 @@
       state.userId = Number(event.target.value);
       localStorage.setItem("sandbox.player", String(state.userId));
       closeMiniApp();
+      // What the bot told the last player (toasts, an alert) and their half-written
+      // reply belong to them: the next player starts clean.
+      $("toasts").replaceChildren();
+      if ($("alert-dialog").open) $("alert-dialog").close();
+      state.replyTo = null;
       await loadState();
     });
   }
