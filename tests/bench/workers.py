@@ -266,7 +266,7 @@ async def measure(
             "bot",
             f"  at {rate:.0f}/s offered: p50 / p99",
             f"{pct(open_lat, 50):.1f} / {pct(open_lat, 99):.1f} ms "
-            f"({achieved:.0f}/s done, {load.failures} lost)",
+            f"({achieved:.0f}/s done, {load.failures} not answered within 10 s)",
             "p99 < 40 ms",
             pct(open_lat, 99) < 40 and load.failures == 0,
         ),
