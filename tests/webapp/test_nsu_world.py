@@ -14,7 +14,16 @@ import pytest
 
 from tests.support.browser import chromium, screenshot
 from tests.support.stack import Stack, running_stack
-from tests.webapp.test_nsu_app import ALICE, BO, CHIDI, ZOE, fetch, fits_the_phone, open_app
+from tests.webapp.test_nsu_app import (
+    ALICE,
+    BO,
+    CHIDI,
+    ZOE,
+    fetch,
+    fits_the_phone,
+    open_app,
+    start_table,
+)
 from tests.webapp.test_nsu_dealing import begin, edit, panel_shows, stored
 from tgbot.sandbox.fake_api import default_cast
 
@@ -162,6 +171,15 @@ async def test_an_outsider_follows_along_without_controls(stack: Stack) -> None:
         assert status == 401
 
 
+async def test_once_the_world_is_built_the_page_shows_it_read_only(stack: Stack) -> None:
+    token, _ = await start_table(stack)
+    html = await page(stack, BO, token)
+    assert "The world is built" in html and "<h2>The world</h2>" in html
+    assert "<h3>Resources</h3>" in html
+    assert "<form" not in html and "data-edit" not in html and "Step " not in html
+    assert "Drowned" not in html and "Glass Orchard" not in html  # no card face, ever
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("theme", ["light", "dark"])
 async def test_a_player_bans_something_on_the_world_page(stack: Stack, theme: str) -> None:
@@ -191,3 +209,33 @@ async def test_a_player_bans_something_on_the_world_page(stack: Stack, theme: st
     state, _ = await stored(cid)
     assert state["setup"]["step"] == "settlement"
     assert [b["text"] for b in state["setup"]["world"]["bans"]] == [SCRIPT, "<i>Wasps</i>"]
+
+
+@pytest.mark.browser
+async def test_a_player_writes_the_tone_with_the_safety_tool_toggles(stack: Stack) -> None:
+    token, cid, panel = await begin(stack)
+    async with chromium() as browser:
+        tab = await open_app(browser, stack, CHIDI, token, "light")
+        await tab.get_by_role("button", name="World").click()
+        await tab.get_by_role("heading", name="Step 1 of 9: the tone talk").wait_for()
+        await tab.get_by_label("The tone").fill("Cosy <u>dread</u>")
+        await tab.get_by_label("X-card").uncheck()
+        await tab.get_by_role("button", name="Write the tone down").click()
+        await tab.locator(".proposed-tone").wait_for()
+        assert await tab.locator(".proposed-tone").inner_text() == "Cosy <u>dread</u>"
+        assert await tab.get_by_text("Safety tools: Lines & veils, Knocks").count() == 1
+        assert await tab.get_by_role("button", name="Agree").count() == 0  # he proposed it
+        await fits_the_phone(tab)
+        await panel_shows(stack, panel, "Proposed")
+        state, version = await stored(cid)
+        world = state["setup"]["world"]
+        assert world["tone"] == "Cosy <u>dread</u>"
+        assert sorted(world["safety_tools"]) == ["knocks", "lines_and_veils"]
+
+        # Nothing ticked: the rules refuse, the page says why, nothing changes.
+        await tab.get_by_label("Or write a different tone").fill("Grim")
+        for tool in ("Lines & veils", "Knocks"):
+            await tab.get_by_label(tool).uncheck()
+        await tab.get_by_role("button", name="Write the tone down").click()
+        await tab.locator(".toast.error").get_by_text("safety tool").wait_for()
+        assert await stored(cid) == (state, version)
