@@ -19,6 +19,7 @@ from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
 from webapp.errors import errors
 from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
+from webapp.nsu_world import setup_world_routes
 from webapp.page_cache import PAGES, PageCache
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app.router.add_get("/api/c/{token}/export", views.api_export)
     setup_live(app)
     setup_nsu_routes(app)
+    setup_world_routes(app)
     setup_log_routes(app)
     app.router.add_get("/healthz", views.healthz)
     assets = app[ASSETS] = Assets(HERE / "static")
