@@ -239,3 +239,39 @@ async def test_a_player_writes_the_tone_with_the_safety_tool_toggles(stack: Stac
         await tab.get_by_role("button", name="Write the tone down").click()
         await tab.locator(".toast.error").get_by_text("safety tool").wait_for()
         assert await stored(cid) == (state, version)
+
+
+@pytest.mark.browser
+async def test_a_statement_on_the_world_page_can_build_on_an_earlier_one(stack: Stack) -> None:
+    token, cid, panel = await begin(stack)
+    await agree_on_a_tone(stack, token)
+    for who in (ALICE, BO, CHIDI):
+        await ok(stack, who, token, "setup.pass_ban", {})
+    await ok(stack, CHIDI, token, "setup.first_speaker", {"player_id": BO})
+    await ok(stack, BO, token, "setup.statement", {"text": "A bell tower with no bell"})
+    async with chromium() as browser:
+        tab = await open_app(browser, stack, CHIDI, token, "light")
+        await tab.get_by_role("button", name="World").click()
+        await tab.get_by_role("heading", name="Step 3 of 9: drawing the settlement").wait_for()
+        await tab.get_by_label("One thing about the settlement").fill("The bell is <b>buried</b>")
+        await tab.get_by_label("Builds on").select_option(label="1. A bell tower with no bell")
+        await tab.get_by_role("button", name="Say it").click()
+        await tab.locator(".settlement li").nth(1).wait_for()
+        second = await tab.locator(".settlement li").nth(1).inner_text()
+        assert second.startswith("↳1 The bell is <b>buried</b>")
+        await fits_the_phone(tab)
+
+        # Alice's statement builds on nothing: the choice is left out, not sent empty.
+        alice = await open_app(browser, stack, ALICE, token, "light")
+        await alice.get_by_role("button", name="World").click()
+        await alice.get_by_label("One thing about the settlement").fill("Fog every morning")
+        await alice.get_by_role("button", name="Say it").click()
+        await alice.locator(".settlement li").nth(2).wait_for()
+    state, _ = await stored(cid)
+    facts = state["setup"]["world"]["settlement"]
+    assert [(f["text"], f["builds_on"]) for f in facts] == [
+        ("A bell tower with no bell", None),
+        ("The bell is <b>buried</b>", 0),
+        ("Fog every morning", None),
+    ]
+    await panel_shows(stack, panel, "Fog every morning")

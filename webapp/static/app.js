@@ -104,6 +104,11 @@
         return;
       }
       var input = form.elements[key];
+      if (input && input.dataset && input.dataset.number !== undefined) {
+        // <select data-number>: a number, or left out when nothing is chosen
+        if (value !== "") payload[key] = Number(value);
+        return;
+      }
       var numeric = input && input.type === "number";
       payload[key] = numeric && value !== "" ? Number(value) : value;
     });
