@@ -7,11 +7,14 @@ import io
 import json
 from pathlib import Path
 
+import aiohttp
 import pytest
 from PIL import Image
 
+from tests.support.bot_api import PREFIX, serve_app
 from tgbot.sandbox.fake_api import FakeBotApi, Upload
 from tgbot.sandbox.keeper import SandboxKeeper, saved_token, state_path
+from tgbot.sandbox.web import create_sandbox_app
 
 GROUP = -100123
 ALICE, BO, CHIDI = 1001, 1002, 1003
@@ -160,3 +163,20 @@ async def test_a_sandbox_without_a_keeper_writes_nothing(
     api = FakeBotApi(TOKEN)
     await play(api)
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_page_ahead_of_the_feed_is_told_to_reload() -> None:
+    """After a crash lost the last changes, a page's event number is ahead: it reloads."""
+    api = FakeBotApi(TOKEN)
+    await api.send_text(ALICE, GROUP, "hello")
+    async with (
+        serve_app(create_sandbox_app(api, prefix=PREFIX)) as origin,
+        aiohttp.ClientSession() as http,
+        http.get(f"{origin}{PREFIX}/events", headers={"Last-Event-ID": "50"}) as response,
+    ):
+        lines: list[str] = []
+        async with asyncio.timeout(5):
+            while not any(line.startswith("data:") for line in lines):
+                lines.append((await response.content.readline()).decode().strip())
+        event = json.loads(next(line for line in lines if line.startswith("data:"))[5:])
+        assert event == {"seq": api.mark(), "kind": "reset", "chat_id": None}
