@@ -238,3 +238,21 @@ async def test_the_sandbox_page_shows_the_old_chat_after_a_restart(tmp_path: Pat
             await expect(texts.nth(1)).to_contain_text("rolls 2d6")
             await expect(texts.nth(2)).to_have_text("/roll 3d6")
             await expect(fresh.locator('li[data-from="bot"]')).to_have_count(2)
+
+
+async def test_a_killed_sandbox_keeps_what_happened_before_the_last_moment(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL, as when the machine dies: changes older than a moment are kept."""
+    port = free_port()
+    async with sandbox(tmp_path, port, 1) as first:
+        roll = await first.say(ALICE, GROUP, "/roll 2d6")
+        await asyncio.sleep(1.0)  # several times the delay before a write
+        before = await first.messages(ALICE, GROUP)
+        first.process.kill()
+        first.process.wait(timeout=10)
+    async with sandbox(tmp_path, port, 2) as second:
+        assert (await second.messages(ALICE, GROUP))[: len(before)] == before
+        answer = await second.say(ALICE, GROUP, "/roll 3d6")
+        assert "3d6" in answer["text"] and answer["message_id"] > roll["message_id"]
+        second.stop()
