@@ -205,6 +205,7 @@ async def test_after_a_restart_every_message_is_answered_and_the_chats_are_still
     assert saved(tmp_path)["next_update_id"] > max(handled_after)
 
 
+@pytest.mark.browser
 async def test_the_sandbox_page_shows_the_old_chat_after_a_restart(tmp_path: Path) -> None:
     """A page left open follows the restart; a page opened afterwards shows the history."""
     from playwright.async_api import expect
