@@ -1,6 +1,10 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /srv/stonetable
+# DejaVu Sans draws the /map picture.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml constraints.txt README.md ./
 COPY core core
 COPY tgbot tgbot

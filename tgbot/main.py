@@ -99,7 +99,10 @@ class Runtime:
     def _bot_token(self) -> str:
         if self.settings.bot_token is not None:
             return self.settings.bot_token
-        return f"{secrets.randbelow(9 * 10**9) + 10**9}:{secrets.token_urlsafe(27)}"
+        from tgbot.sandbox.keeper import saved_token
+
+        fresh = f"{secrets.randbelow(9 * 10**9) + 10**9}:{secrets.token_urlsafe(27)}"
+        return saved_token(self.settings.database_url) or fresh
 
     async def start(self) -> None:
         settings = self.settings
@@ -202,6 +205,7 @@ class Runtime:
 
     def _mount_sandbox(self, web_app: web.Application, token: str) -> FakeBotApi:
         from tgbot.sandbox.fake_api import FakeBotApi
+        from tgbot.sandbox.keeper import keep_sandbox
         from tgbot.sandbox.web import setup_sandbox
 
         api = FakeBotApi(
@@ -210,6 +214,7 @@ class Runtime:
             webapp_short_name=self.settings.miniapp_short_name or "",
         )
         setup_sandbox(web_app, api, prefix=SANDBOX_PREFIX)
+        keep_sandbox(web_app, api, self.settings.database_url)
         return api
 
     @staticmethod

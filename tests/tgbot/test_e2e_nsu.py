@@ -105,6 +105,7 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
         GROUP, lambda m: "photo" in m, timeout=TIMEOUT, since=mark
     )
     assert "t.me/" in buttons(photo)[0]["url"]
+    assert "The party is at L" in photo["caption"] and "outlined in blue." in photo["caption"]
 
     # The X-card from a panel button: posted to the group, naming nobody.
     mark = stack.api.mark()

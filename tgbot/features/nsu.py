@@ -31,7 +31,7 @@ from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.features.panels import follow_up, post_panel
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
-from tgbot.render.nsu_map import map_png
+from tgbot.render.nsu_map import map_caption, map_png
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
@@ -160,7 +160,8 @@ async def send_map(
     campaign: CampaignView,
 ) -> None:
     _, table = await context.deps.campaigns.table_for_viewer(campaign.app_token, player)
-    picture = map_png(public_map(table), "No Stone Unturned: the map")
+    view = public_map(table)
+    picture = map_png(view, "No Stone Unturned: the map")
     deps = context.deps
     opener = app_button(
         "🗺 Open the map",
@@ -173,7 +174,7 @@ async def send_map(
     await context.bot.send_photo(
         chat_id,
         picture,
-        caption="🗺 Face-down cards show Danger and Reward; the party's place is outlined in red.",
+        caption=map_caption(view),
         reply_markup=None if opener is None else InlineKeyboardMarkup([[opener]]),
     )
 

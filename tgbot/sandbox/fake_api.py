@@ -9,6 +9,9 @@ Invariants:
       strictly increasing sequence number.
     * Updates wait in a bounded queue until ``getUpdates`` confirms them with a
       higher offset or the webhook receiver answers 2xx.
+    * Update ids only grow, also across a restart from ``saved_state()``.
+    * After every change that a restart should keep, ``on_change`` is called (when
+      set); ``saved_state()`` then returns plain JSON that ``restore_state`` reads.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ MAX_ALERTS_PER_USER = 100
 MAX_OPEN_QUERIES = 500
 MAX_MESSAGES_PER_CHAT = 5000
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
+SAVED_STATE_VERSION = 1
 WEB_APP_VERSION = "8.0"
 DEFAULT_ALLOWED_UPDATES = frozenset(
     {
@@ -918,6 +922,7 @@ class FakeBotApi:
         self._files: dict[str, _StoredFile] = {}
         self._commands: dict[tuple[str, str], list[Json]] = {}
         self._menu_buttons: dict[int | None, Json] = {}
+        self.on_change: Callable[[], None] | None = None
         self._methods: dict[str, Callable[[_Params], Awaitable[Any]]] = {
             name[len("_api_") :].lower(): getattr(self, name)
             for name in dir(self)
@@ -963,7 +968,12 @@ class FakeBotApi:
         event: Json = {"seq": self._seq, "kind": kind, "chat_id": chat_id, **data}
         self._events.append(event)
         self._wake()
+        self._changed()
         return event
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     def _resolve_user(self, user_id: int) -> Json | None:
         player = self.players.get(user_id)
@@ -1082,9 +1092,16 @@ class FakeBotApi:
         self._next_update_id += 1
         self._updates.append(update)
         self._wake()
+        self._changed()
         return update
 
     def _confirm(self, offset: int) -> None:
+        before = len(self._updates)
+        self._drop_confirmed(offset)
+        if len(self._updates) != before:
+            self._changed()
+
+    def _drop_confirmed(self, offset: int) -> None:
         if offset < 0:
             keep = -offset
             while len(self._updates) > keep:
@@ -1183,6 +1200,7 @@ class FakeBotApi:
                     failures = 0
                     if self._updates and self._updates[0] is update:
                         self._updates.popleft()
+                        self._changed()
                     continue
                 hook.last_error_date, hook.last_error_message = int(self.clock()), error
             delays = self.webhook_retry_delays or (1.0,)
@@ -1377,7 +1395,10 @@ class FakeBotApi:
     def _store_file(
         self, data: bytes | None, content_type: str, source_url: str = ""
     ) -> _StoredFile:
+        taken = {stored.file_path.rsplit(".", 1)[0] for stored in self._files.values()}
         number = len(self._files) + 1
+        while f"photos/file_{number}" in taken:
+            number += 1
         width, height = (image_size(data) if data else None) or (800, 600)
         suffix = {"image/png": "png", "image/gif": "gif"}.get(content_type, "jpg")
         stored = _StoredFile(
@@ -2099,6 +2120,129 @@ class FakeBotApi:
             "webapp_url": self.webapp_url,
             "themes": THEMES,
         }
+
+    # ------------------------------------------------------------------ restart
+
+    def saved_state(self) -> Json:
+        """Return what a restart keeps, as plain JSON (file bytes are not included).
+
+        Chats with their messages and pins, the players' Start/Block state, updates
+        the bot has not confirmed, the next update id, the change feed's sequence
+        number, commands, menu buttons, alerts and the photos' metadata. Open
+        callback queries are not kept: a restarted bot cannot answer them anyway.
+        """
+        return {
+            "version": SAVED_STATE_VERSION,
+            "token": self.token,
+            "next_update_id": self._next_update_id,
+            "seq": self._seq,
+            "players": {
+                str(p.id): {"started": p.started, "blocked": p.blocked}
+                for p in self.players.values()
+            },
+            "chats": [
+                {
+                    "id": chat_id,
+                    "messages": list(state.messages.values()),
+                    "next_message_id": state.next_message_id,
+                    "pinned": state.pinned,
+                }
+                for chat_id, state in self._chats.items()
+            ],
+            "updates": list(self._updates),
+            "files": [
+                {
+                    "file_id": f.file_id,
+                    "file_unique_id": f.file_unique_id,
+                    "file_path": f.file_path,
+                    "content_type": f.content_type,
+                    "width": f.width,
+                    "height": f.height,
+                    "source_url": f.source_url,
+                    "has_data": f.data is not None,
+                }
+                for f in self._files.values()
+            ],
+            "alerts": {str(uid): list(alerts) for uid, alerts in self._alerts.items()},
+            "commands": [[scope, lang, cmds] for (scope, lang), cmds in self._commands.items()],
+            "menu_buttons": [[chat_id, button] for chat_id, button in self._menu_buttons.items()],
+        }
+
+    def restore_state(self, saved: Json, file_data: Callable[[Json], bytes | None]) -> None:
+        """Take back what ``saved_state`` returned before a restart.
+
+        Chats and players that this API does not have are skipped. Call before
+        the bot connects.
+
+        Args:
+            saved: the JSON from ``saved_state``.
+            file_data: returns a saved photo's bytes from its metadata (None: lost).
+
+        Raises:
+            ValueError: ``saved`` is not a saved state of this version.
+        """
+        if not isinstance(saved, dict) or saved.get("version") != SAVED_STATE_VERSION:
+            raise ValueError("not a saved sandbox state of this version")
+        # Read everything first, so a state that does not fit changes nothing.
+        flags = {
+            int(k): (bool(v["started"]), bool(v["blocked"])) for k, v in saved["players"].items()
+        }
+        chats = [
+            (
+                self._chats[int(chat["id"])],
+                OrderedDict((int(m["message_id"]), dict(m)) for m in chat["messages"]),
+                max(int(chat["next_message_id"]), 1),
+                None if chat["pinned"] is None else int(chat["pinned"]),
+            )
+            for chat in saved["chats"]
+            if int(chat["id"]) in self._chats
+        ]
+        updates = [dict(update) for update in saved["updates"]]
+        next_update_id, seq = int(saved["next_update_id"]), int(saved["seq"])
+        files = {}
+        for meta in saved["files"]:
+            data = file_data(meta) if meta["has_data"] else None
+            if meta["has_data"] and data is None:
+                continue
+            files[str(meta["file_id"])] = _StoredFile(
+                file_id=str(meta["file_id"]),
+                file_unique_id=str(meta["file_unique_id"]),
+                file_path=str(meta["file_path"]),
+                data=data,
+                content_type=str(meta["content_type"]),
+                width=int(meta["width"]),
+                height=int(meta["height"]),
+                source_url=str(meta["source_url"]),
+            )
+        alerts = {int(k): deque(v, maxlen=MAX_ALERTS_PER_USER) for k, v in saved["alerts"].items()}
+        commands = {(str(scope), str(lang)): list(cmds) for scope, lang, cmds in saved["commands"]}
+        menu_buttons = {
+            None if chat_id is None else int(chat_id): dict(button)
+            for chat_id, button in saved["menu_buttons"]
+        }
+        for user_id, (started, blocked) in flags.items():
+            if user_id in self.players:
+                self.players[user_id].started, self.players[user_id].blocked = started, blocked
+        for state, messages, next_message_id, pinned in chats:
+            state.messages, state.next_message_id, state.pinned = messages, next_message_id, pinned
+        self._updates.extend(updates)
+        self.continue_update_ids(next_update_id)
+        self._seq = max(self._seq, seq)
+        self._files.update(files)
+        self._alerts.update(alerts)
+        self._commands.update(commands)
+        self._menu_buttons.update(menu_buttons)
+
+    def continue_update_ids(self, at_least: int) -> None:
+        """Make the next update id at least ``at_least`` (ids never go back)."""
+        self._next_update_id = max(self._next_update_id, at_least)
+
+    def saved_file(self, file_id: str) -> tuple[str, bytes] | None:
+        """Return a stored photo's unique id and bytes, for keeping it on disk."""
+        stored = self._files.get(file_id)
+        if stored is None or stored.data is None:
+            return None
+        return stored.file_unique_id, stored.data
 
     # ------------------------------------------------------------------ lifecycle
 

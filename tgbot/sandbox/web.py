@@ -219,7 +219,8 @@ class _Sandbox:
         await response.prepare(request)
         with contextlib.suppress(ConnectionResetError):
             await response.write(b"retry: 1000\n\n")
-            if seq and seq < self.api.oldest_seq() - 1:
+            # Too old for the feed, or from before a restart that lost changes: reload.
+            if seq and (seq < self.api.oldest_seq() - 1 or seq > self.api.mark()):
                 seq = self.api.mark()
                 reset = _dumps({"seq": seq, "kind": "reset", "chat_id": None})
                 await response.write(f"id: {seq}\ndata: {reset}\n\n".encode())
