@@ -1,4 +1,4 @@
-"""The lifecycle rules: only the host changes a campaign's stage; ended games come back for 30 days."""
+"""Lifecycle rules: only the host changes a stage; an ended game comes back for 30 days."""
 
 from __future__ import annotations
 
