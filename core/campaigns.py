@@ -471,7 +471,8 @@ class Campaigns:
             CampaignStatus.ACTIVE: Step.RESUME,
             CampaignStatus.ARCHIVED: Step.END,
         }[status]
-        return await self._step(campaign.id, chat, player, step)
+        view, _ = await self._step(campaign.id, chat, player, step)
+        return view
 
     async def _step(
         self,
@@ -480,8 +481,11 @@ class Campaigns:
         player: PlayerRef,
         step: Step,
         version: int | None = None,
-    ) -> CampaignView:
-        """Move a live campaign to its next stage; with ``version``, only if still at it."""
+    ) -> tuple[CampaignView, datetime | None]:
+        """Move a live campaign to its next stage; with ``version``, only if still at it.
+
+        Returns the campaign, and when it last ended.
+        """
         async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
             campaign = await Campaign.get_or_none(id=campaign_id)
             if campaign is None:
@@ -505,7 +509,7 @@ class Campaigns:
             campaign.ended_at, campaign.version = ended_at, campaign.version + 1
             view = await self._view(campaign)
         await self.events.publish(campaign_id)
-        return view
+        return view, ended_at
 
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
@@ -523,7 +527,7 @@ class Campaigns:
 
     async def end(
         self, chat: ChatRef, player: PlayerRef, campaign_id: int, version: int
-    ) -> CampaignView:
+    ) -> EndedGame:
         """End the campaign the host confirmed, as it was when asked (``version``).
 
         Everything is kept; ``resume`` brings it back for a while.
@@ -532,7 +536,9 @@ class Campaigns:
             NotAllowedNow: it ended or changed since the question was asked.
             NotYourTurn: the player is not its host.
         """
-        return await self._step(campaign_id, chat, player, Step.END, version)
+        view, ended_at = await self._step(campaign_id, chat, player, Step.END, version)
+        assert ended_at is not None
+        return EndedGame(view, ended_at, resumable_until(ended_at), resumable=True)
 
     async def keep_playing(
         self, chat: ChatRef, player: PlayerRef, campaign_id: int, version: int
@@ -582,7 +588,7 @@ class Campaigns:
         async with guarded():
             live = await self._live(chat.tg_id)
         if live is not None:
-            view = await self._step(live.id, chat, player, Step.RESUME)
+            view, _ = await self._step(live.id, chat, player, Step.RESUME)
             return Resumed(view, came_back=False)
         ended = await self.last_ended(chat.tg_id)
         if ended is None:

@@ -7,12 +7,7 @@ import importlib
 import logging
 from types import ModuleType
 
-from telegram import (
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    Update,
-)
+from telegram import Update
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, TypeHandler
 
@@ -20,6 +15,8 @@ from core.errors import AlreadyHandled, TryAgain
 from core.rules.errors import StonetableError
 from core.store.repo import current_update
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
+from tgbot.features.common import CommandSpec
+from tgbot.menu import publish_defaults
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
 from tgbot.render.errors import user_message
@@ -94,13 +91,17 @@ def build_application(
     return application
 
 
+def command_specs() -> list[CommandSpec]:
+    """Every command of every feature, in feature order."""
+    return [spec for feature in features() for spec in feature.COMMANDS]
+
+
 async def register_commands(application: StonetableApplication) -> None:
-    """Publish the command menu for private chats and for groups."""
-    specs = [spec for feature in features() for spec in feature.COMMANDS]
-    private = [BotCommand(s.name, s.description) for s in specs if s.private]
-    group = [BotCommand(s.name, s.description) for s in specs if s.group]
-    await application.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
-    await application.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
+    """Publish the default menus: the common commands for private chats and for groups.
+
+    A game's own commands join a group's menu while it runs there (``tgbot.menu``).
+    """
+    await publish_defaults(application.bot, command_specs())
 
 
 async def remember_update(update: Update, context: StonetableContext) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from core.campaigns import CampaignView
+from core.campaigns import CampaignView, EndedGame
+from core.rules.lifecycle import RESUME_DAYS
 from core.rules.registry import Registry
 from core.rules.table import Role
 from core.store.models import CampaignStatus
@@ -19,13 +22,78 @@ STATUS = {
 ROLE_BADGE = {Role.HOST: "host", Role.GAME_MASTER: "GM"}
 
 
-def system_choice(registry: Registry) -> tuple[str, InlineKeyboardMarkup]:
-    """The message that asks which game to start."""
+def system_choice(
+    registry: Registry, last: EndedGame | None = None
+) -> tuple[str, InlineKeyboardMarkup]:
+    """The message that asks which game to start (and says if the last one can come back)."""
     rows = [
         [InlineKeyboardButton(s.name, callback_data=GeneralButton("newgame", s.key).encode())]
         for s in registry
     ]
-    return "🎲 <b>Which game shall we play?</b>", InlineKeyboardMarkup(rows)
+    text = "🎲 <b>Which game shall we play?</b>"
+    if last is not None and last.resumable:
+        text += (
+            f"\n\nThe <b>{esc(last.campaign.system.name)}</b> game that ended here can still "
+            f"come back with /resume until {day(last.resumable_until)}, instead of a new one."
+        )
+    return text, InlineKeyboardMarkup(rows)
+
+
+def day(moment: datetime) -> str:
+    """A date as players read it: 23 December 2026."""
+    return f"{moment.day} {moment:%B %Y}"
+
+
+END_VERB = "endgame"
+END_YES, END_NO = "end", "keep"
+
+
+def end_button(answer: str, view: CampaignView) -> str:
+    """Callback data of an answer to "end the game?", for the campaign as it was asked."""
+    return GeneralButton(END_VERB, f"{answer}.{view.id}.{view.version}").encode()
+
+
+def end_question(view: CampaignView) -> tuple[str, InlineKeyboardMarkup]:
+    """The host's confirmation before a game ends: what is kept, and how it comes back."""
+    host = view.member(view.host_id)
+    who = esc(host.name) if host else "the host"
+    text = (
+        f"🏁 <b>End the {esc(view.system.name)} game?</b>\n"
+        "Nothing is deleted: everyone's sheets, the map and the world so far, and the "
+        "log are kept.\n"
+        f"For {RESUME_DAYS} days after it ends, /resume brings it back here as it was.\n\n"
+        f"Only {who} (the host) can answer."
+    )
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("🏁 End the game", callback_data=end_button(END_YES, view)),
+                InlineKeyboardButton("✖️ Cancel", callback_data=end_button(END_NO, view)),
+            ]
+        ]
+    )
+    return text, markup
+
+
+def ended_text(ended: EndedGame) -> str:
+    return (
+        f"🏁 The <b>{esc(ended.campaign.system.name)}</b> game has ended. Thanks for playing!\n"
+        "Sheets, the map and the log are kept. The host can bring it back with /resume "
+        f"until {day(ended.resumable_until)}."
+    )
+
+
+def kept_text(view: CampaignView) -> str:
+    return f"▶️ The <b>{esc(view.system.name)}</b> game goes on; nothing ended."
+
+
+def resumed_text(view: CampaignView, came_back: bool) -> str:
+    if not came_back:
+        return "▶️ The game goes on!"
+    return (
+        f"▶️ The <b>{esc(view.system.name)}</b> game is back, just as you left it. "
+        "/status shows where you were."
+    )
 
 
 def member_line(view: CampaignView, player_id: int) -> str:
