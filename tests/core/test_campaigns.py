@@ -201,7 +201,8 @@ async def test_ending_waits_for_the_hosts_confirmation_and_keeps_everything(
     assert kept.status is CampaignStatus.ACTIVE and kept.version == asked.version
 
     ended = await campaigns.end(GROUP, HOST, asked.id, asked.version)
-    assert ended.status is CampaignStatus.ARCHIVED
+    assert ended.campaign.status is CampaignStatus.ARCHIVED
+    assert ended.resumable_until.timestamp() == clock.now + 30 * 86400
     assert await campaigns.current(GROUP.tg_id) is None
     assert (await Panel.get(id=panel.id)).closed
     with pytest.raises(NotAllowedNow, match="out of date"):  # a second press of the same button
