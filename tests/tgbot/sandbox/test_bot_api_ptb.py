@@ -259,6 +259,7 @@ async def test_a_chat_scoped_menu_overrides_the_wider_one_until_deleted(
     await bot.delete_my_commands(scope=BotCommandScopeChat(GROUP))  # nothing left: still fine
 
 
+@pytest.mark.filterwarnings("ignore:Please use 'Bot.setMyCommands'")
 async def test_menu_scopes_are_checked_as_telegram_checks_them(
     sandbox: tuple[FakeBotApi, Application],
 ) -> None:
