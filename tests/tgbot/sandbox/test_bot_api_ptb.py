@@ -266,19 +266,19 @@ async def test_menu_scopes_are_checked_as_telegram_checks_them(
     _, application = sandbox
     bot = application.bot
     one = [BotCommand("roll", "Roll dice")]
-    with pytest.raises(BadRequest, match="(?i)chat not found"):
+    with pytest.raises(BadRequest, match=r"(?i)chat not found"):
         await bot.set_my_commands(one, scope=BotCommandScopeChat(-999))
-    with pytest.raises(BadRequest, match="(?i)chat not found"):
+    with pytest.raises(BadRequest, match=r"(?i)chat not found"):
         await bot.get_my_commands(scope=BotCommandScopeChat("@nowhere"))
-    with pytest.raises(BadRequest, match="(?i)scope_invalid"):
+    with pytest.raises(BadRequest, match=r"(?i)scope_invalid"):
         await bot.set_my_commands(one, scope=BotCommandScopeChatAdministrators(ALICE))
-    with pytest.raises(BadRequest, match="(?i)user not found"):
+    with pytest.raises(BadRequest, match=r"(?i)user not found"):
         await bot.set_my_commands(one, scope=BotCommandScopeChatMember(GROUP, 424242))
-    with pytest.raises(BadRequest, match="(?i)language_code_invalid"):
+    with pytest.raises(BadRequest, match=r"(?i)language_code_invalid"):
         await bot.set_my_commands(one, language_code="english")
-    with pytest.raises(BadRequest, match="(?i)scope_invalid"):
+    with pytest.raises(BadRequest, match=r"(?i)scope_invalid"):
         await bot.do_api_request("setMyCommands", {"commands": [], "scope": {"type": "galaxy"}})
-    with pytest.raises(BadRequest, match="(?i)bot_command_invalid"):
+    with pytest.raises(BadRequest, match=r"(?i)bot_command_invalid"):
         await bot.set_my_commands([BotCommand("Roll!", "Roll dice")])
     assert await bot.get_my_commands(scope=BotCommandScopeAllGroupChats()) == ()
 
