@@ -13,6 +13,7 @@ from telegram import BotCommandScopeChat
 
 from core.play import PlayerRef
 from core.store.models import Campaign, LogEntry, Member
+from tests.support import nsu_bot
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tgbot.sandbox.fake_api import default_cast
 
@@ -272,3 +273,45 @@ async def test_the_menu_holds_the_games_commands_only_while_it_runs(stack: Stack
     await say(stack, BO, "/leave")
     await eventually(lambda: seen(stack, BO, BO) == COMMON_PRIVATE)
     assert await menu(stack, GROUP) == nsu_group  # the game still runs for the others
+
+
+async def test_a_built_no_stone_unturned_world_comes_back_with_its_map_and_log(
+    db: str, clock: Clock
+) -> None:
+    async with running_stack(db, clock=clock, players=default_cast()) as stack:
+        await nsu_bot.seat_three(stack)
+        board = await nsu_bot.build_world(stack)
+        for pid in nsu_bot.PLAYERS:
+            await nsu_bot.make_character(stack, pid, board if pid == CHIDI else None)
+        adventure = (await say(stack, ALICE, "/adventure"))["message_id"]
+        await nsu_bot.press(stack, BO, GROUP, adventure, "➡️")  # the party travels; a card flips
+        ticked = await nsu_bot.press(stack, CHIDI, GROUP, adventure, "+1 tick")
+        assert "1/8" in ticked["text"]
+        campaign = await Campaign.get(chat__tg_id=GROUP)
+        log = [e.text for e in await LogEntry.filter(campaign_id=campaign.id).order_by("id")]
+        sheets = {m.id: m.sheet for m in await Member.filter(campaign_id=campaign.id)}
+        assert log and campaign.state["world"]["cards"]  # a log and a dealt map to keep
+
+        question = await say(stack, ALICE, "/endgame")
+        assert "End the No Stone Unturned game?" in question["text"]
+        ended = await nsu_bot.press(stack, ALICE, GROUP, question["message_id"], "End the game")
+        assert "has ended" in ended["text"]
+        assert "No game is running" in (await say(stack, BO, "/begin"))["text"]
+
+        clock.offset += 12 * DAY
+        assert "is back" in (await say(stack, ALICE, "/resume"))["text"]
+        back = await Campaign.get(id=campaign.id)
+        assert back.state == campaign.state
+        assert [e.text for e in await LogEntry.filter(campaign_id=campaign.id).order_by("id")] == (
+            log
+        )
+        assert {m.id: m.sheet for m in await Member.filter(campaign_id=campaign.id)} == sheets
+        stale = await nsu_bot.press_only(stack, CHIDI, GROUP, adventure, "+1 tick")
+        assert "out of date" in stale["text"]  # panels open at the end were closed by it
+        again = await say(stack, ALICE, "/adventure")
+        assert "1/8" in again["text"] and "At home" not in again["text"]
+        mark = stack.api.mark()
+        await stack.api.send_text(BO, GROUP, "/map")
+        await stack.api.wait_for_message(
+            GROUP, lambda m: "photo" in m, timeout=nsu_bot.TIMEOUT, since=mark
+        )
