@@ -614,6 +614,25 @@ class Campaigns:
         await self.events.publish(campaign_id)
         return Resumed(view, came_back=True)
 
+    async def live_games(self) -> tuple[tuple[int, str], ...]:
+        """Every live campaign's chat and game system (for the command menus)."""
+        async with guarded():
+            rows = await Campaign.filter(live_chat_id__isnull=False).values_list(
+                "live_chat_id", "system"
+            )
+        return tuple((int(chat), str(system)) for chat, system in rows)
+
+    async def games_of_players(self) -> dict[int, frozenset[str]]:
+        """The game systems each player plays in live campaigns (for the command menus)."""
+        async with guarded():
+            rows = await Member.filter(
+                active=True, campaign__live_chat_id__isnull=False
+            ).values_list("player__tg_id", "campaign__system")
+        games: dict[int, set[str]] = {}
+        for player, system in rows:
+            games.setdefault(int(player), set()).add(str(system))
+        return {player: frozenset(keys) for player, keys in games.items()}
+
     # --- panels ------------------------------------------------------------
 
     async def open_panel(

@@ -9,8 +9,9 @@ game ends, the chat's own list is deleted and the common one shows again.
 
 from __future__ import annotations
 
+import hashlib
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from telegram import (
     Bot,
@@ -77,3 +78,22 @@ async def show_player_games(
             await bot.delete_my_commands(scope=scope)
     except TelegramError as error:
         log.warning("Could not change the command menu of player %s: %s", player_id, error)
+
+
+def menu_digest(specs: Sequence[CommandSpec]) -> str:
+    """A short fingerprint of every menu, so a changed command set is published once."""
+    text = "\n".join(f"{s.name}|{s.description}|{s.private}|{s.group}|{s.game}" for s in specs)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+async def show_every_game(
+    bot: Bot,
+    specs: Sequence[CommandSpec],
+    chats: Iterable[tuple[int, str]],
+    players: Mapping[int, Iterable[str]],
+) -> None:
+    """Give every group with a live game, and every player in one, the menus of their games."""
+    for chat_id, game in chats:
+        await show_group_game(bot, specs, chat_id, game)
+    for player_id, games in players.items():
+        await show_player_games(bot, specs, player_id, games)

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from telegram import BotCommandScopeChat
 
-from core.play import PlayerRef
+from core.play import ChatRef, PlayerRef
 from core.store.models import Campaign, LogEntry, Member
 from tests.support import nsu_bot
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
+from tgbot.app import refresh_game_menus
 from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -315,3 +316,20 @@ async def test_a_built_no_stone_unturned_world_comes_back_with_its_map_and_log(
         await stack.api.wait_for_message(
             GROUP, lambda m: "photo" in m, timeout=nsu_bot.TIMEOUT, since=mark
         )
+
+
+async def test_games_running_before_a_new_command_set_get_their_menus_once(
+    stack: Stack,
+) -> None:
+    use = campaigns(stack)
+    host = stack.api.players[ALICE]
+    await use.new_game(  # started without the bot: its chat has no menu of its own yet
+        ChatRef(GROUP, "supergroup", "The Table"), PlayerRef(host.id, host.first_name), "d20"
+    )
+    assert await menu(stack, GROUP) == []
+    application = stack.runtime.application
+    assert application is not None
+    await refresh_game_menus(application)  # (or the start-up job did, on a slow machine)
+    assert await menu(stack, GROUP) == [*COMMON_GROUP, "check", "rest", "pool"]
+    assert seen(stack, ALICE, ALICE) == COMMON_PRIVATE  # d20 has no private commands
+    assert not await refresh_game_menus(application)  # once per command set, by one worker
