@@ -49,6 +49,7 @@ NOTHING_TO_RESUME = (
 RUNNING = (
     "A game of {name} is already running here (see /status). The host can end it with /endgame."
 )
+MOVED_ON = "The game moved on since you asked, so it goes on. Send /endgame again to end it."
 PANEL_CAMPAIGNS_KEPT = 100_000
 
 
@@ -492,10 +493,10 @@ class Campaigns:
                 raise NotAllowedNow(STALE)
             await campaign.fetch_related("host")
             check_host(step, player.tg_id, campaign.host.tg_id)
-            if campaign.live_chat_id != chat.tg_id or (
-                version is not None and campaign.version != version
-            ):
-                raise NotAllowedNow(STALE)  # ended since, or changed since it was asked
+            if campaign.live_chat_id != chat.tg_id:
+                raise NotAllowedNow(STALE)  # it ended since it was asked
+            if version is not None and campaign.version != version:
+                raise NotAllowedNow(MOVED_ON)
             status = CampaignStatus(next_stage(Stage(campaign.status.value), step).value)
             ending = status is CampaignStatus.ARCHIVED
             live = None if ending else campaign.live_chat_id
@@ -541,12 +542,13 @@ class Campaigns:
         return EndedGame(view, ended_at, resumable_until(ended_at), resumable=True)
 
     async def keep_playing(
-        self, chat: ChatRef, player: PlayerRef, campaign_id: int, version: int
+        self, chat: ChatRef, player: PlayerRef, campaign_id: int
     ) -> CampaignView:
         """The host called off an ending: the campaign goes on unchanged.
 
         Raises:
-            NotAllowedNow: the question is out of date.
+            NotAllowedNow: the campaign ended since (whatever else happened meanwhile,
+                calling off an ending changes nothing).
             NotYourTurn: the player is not its host.
         """
         async with guarded():
@@ -554,7 +556,7 @@ class Campaigns:
             if campaign is None:
                 raise NotAllowedNow(STALE)
             check_host(Step.END, player.tg_id, campaign.host.tg_id)
-            if campaign.live_chat_id != chat.tg_id or campaign.version != version:
+            if campaign.live_chat_id != chat.tg_id:
                 raise NotAllowedNow(STALE)
             return await self._view(campaign)
 

@@ -197,7 +197,7 @@ async def test_ending_waits_for_the_hosts_confirmation_and_keeps_everything(
     assert asked.status is CampaignStatus.ACTIVE  # asking changes nothing
     with pytest.raises(NotYourTurn):
         await campaigns.end(GROUP, BEN, asked.id, asked.version)
-    kept = await campaigns.keep_playing(GROUP, HOST, asked.id, asked.version)
+    kept = await campaigns.keep_playing(GROUP, HOST, asked.id)
     assert kept.status is CampaignStatus.ACTIVE and kept.version == asked.version
 
     ended = await campaigns.end(GROUP, HOST, asked.id, asked.version)
@@ -208,7 +208,7 @@ async def test_ending_waits_for_the_hosts_confirmation_and_keeps_everything(
     with pytest.raises(NotAllowedNow, match="out of date"):  # a second press of the same button
         await campaigns.end(GROUP, HOST, asked.id, asked.version)
     with pytest.raises(NotAllowedNow, match="out of date"):
-        await campaigns.keep_playing(GROUP, HOST, asked.id, asked.version)
+        await campaigns.keep_playing(GROUP, HOST, asked.id)
 
     last = await campaigns.last_ended(GROUP.tg_id)
     assert last is not None and last.resumable and last.campaign.id == asked.id
@@ -220,7 +220,7 @@ async def test_ending_waits_for_the_hosts_confirmation_and_keeps_everything(
     assert back.campaign.state == asked.state  # the total the table counted is intact
     assert [m.player_id for m in back.campaign.members] == [HOST.tg_id, BEN.tg_id]
     assert (await Member.get(player__tg_id=BEN.tg_id)).sheet == {"presses": 1}
-    with pytest.raises(NotAllowedNow, match="out of date"):  # the old question stays answered
+    with pytest.raises(NotAllowedNow, match="moved on"):  # the old question is answered
         await campaigns.end(GROUP, HOST, asked.id, asked.version)
     with pytest.raises(NotAllowedNow, match="already running"):
         await campaigns.resume(GROUP, HOST)
@@ -271,3 +271,19 @@ async def test_two_hosts_presses_at_once_end_the_game_once(db: str, campaigns: C
     )
     assert sum(not isinstance(r, Exception) for r in results) == 1
     assert all(isinstance(r, NotAllowedNow) for r in results if isinstance(r, Exception))
+
+
+async def test_a_game_that_moved_on_since_the_question_is_not_ended_by_it(
+    db: str, campaigns: Campaigns
+) -> None:
+    await started(campaigns, BEN)
+    asked = await campaigns.ask_end(GROUP, HOST)
+    panel = await campaigns.open_panel(GROUP, BEN, "count")
+    await campaigns.act(panel.id, panel.version, BEN, "inc")  # the table's total changes
+    with pytest.raises(NotAllowedNow, match="moved on since you asked"):
+        await campaigns.end(GROUP, HOST, asked.id, asked.version)
+    assert (await campaigns.require_current(GROUP.tg_id)).status is CampaignStatus.ACTIVE
+    kept = await campaigns.keep_playing(GROUP, HOST, asked.id)  # Cancel still works
+    assert kept.state["total"] == 1
+    again = await campaigns.ask_end(GROUP, HOST)
+    assert (await campaigns.end(GROUP, HOST, again.id, again.version)).campaign.id == asked.id

@@ -198,7 +198,7 @@ async def test_end_is_confirmed_by_the_host_and_resume_brings_the_game_back_inta
     assert await saved() == before  # state, sheets and log as they were
     assert (await say(stack, CHIDI, "/pool"))["text"] == pool_before
     answer, _ = await tap(stack, ALICE, earlier, "🏁 End")  # the game came back since
-    assert "out of date" in answer["text"]
+    assert "moved on since you asked" in answer["text"]
     assert await campaigns(stack).current(GROUP) is not None
     assert "already running" in (await say(stack, ALICE, "/resume"))["text"]
     panel = await say(stack, BO, "/check might dc5")  # play goes on

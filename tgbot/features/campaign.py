@@ -181,7 +181,7 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
         await query.edit_message_text(ended_text(ended), parse_mode=ParseMode.HTML)
         await show_menus(context, ended.campaign, playing=False)
     else:
-        view = await campaigns.keep_playing(chat, player, campaign_id, version)
+        view = await campaigns.keep_playing(chat, player, campaign_id)
         await query.answer()
         await query.edit_message_text(kept_text(view), parse_mode=ParseMode.HTML)
 
