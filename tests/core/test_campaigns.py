@@ -10,6 +10,7 @@ from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.lifecycle import Stage
 from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Role
 from core.store.models import CampaignStatus, Member, Panel
@@ -287,3 +288,7 @@ async def test_a_game_that_moved_on_since_the_question_is_not_ended_by_it(
     assert kept.state["total"] == 1
     again = await campaigns.ask_end(GROUP, HOST)
     assert (await campaigns.end(GROUP, HOST, again.id, again.version)).campaign.id == asked.id
+
+
+def test_the_store_keeps_the_lifecycle_stages_by_their_own_words() -> None:
+    assert {s.value for s in Stage} == {c.value for c in CampaignStatus}
