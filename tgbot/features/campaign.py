@@ -14,15 +14,15 @@ from core.play import PlayerRef
 from core.rules.errors import Malformed
 from core.store.models import CampaignStatus
 from tgbot.app import command_specs
-from tgbot.callback import OUTDATED, GeneralButton, decode
+from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.features.panels import show_panel
 from tgbot.menu import show_group_game, show_player_games
 from tgbot.render.campaign import (
-    END_NO,
     END_VERB,
     END_YES,
+    EndAnswer,
     end_question,
     ended_text,
     kept_text,
@@ -171,32 +171,18 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
     """The host's answer to "end the game?": End, or Cancel."""
     query = update.callback_query
     assert query is not None
-    data = decode(query.data)
-    answer, campaign_id, version = _end_answer(data)
+    pressed = EndAnswer.decode(query.data)
     chat, player = actor(update)
     campaigns = context.deps.campaigns
-    if answer == END_YES:
-        ended = await campaigns.end(chat, player, campaign_id, version)
+    if pressed.answer == END_YES:
+        ended = await campaigns.end(chat, player, pressed.campaign_id, pressed.version)
         await query.answer()
         await query.edit_message_text(ended_text(ended), parse_mode=ParseMode.HTML)
         await show_menus(context, ended.campaign, playing=False)
     else:
-        view = await campaigns.keep_playing(chat, player, campaign_id)
+        view = await campaigns.keep_playing(chat, player, pressed.campaign_id)
         await query.answer()
         await query.edit_message_text(kept_text(view), parse_mode=ParseMode.HTML)
-
-
-def _end_answer(data: object) -> tuple[str, int, int]:
-    """The answer, campaign id and version in an End/Cancel button."""
-    if isinstance(data, GeneralButton) and data.verb == END_VERB:
-        parts = data.argument.split(".")
-        if (
-            len(parts) == 3
-            and parts[0] in (END_YES, END_NO)
-            and all(p.isdigit() for p in parts[1:])
-        ):
-            return parts[0], int(parts[1]), int(parts[2])
-    raise Malformed(OUTDATED)
 
 
 async def announce_join(update: Update, context: StonetableContext, payload: str) -> None:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, EndedGame
+from core.rules.errors import Malformed
 from core.rules.lifecycle import RESUME_DAYS
 from core.rules.registry import Registry
 from core.rules.table import Role
 from core.store.models import CampaignStatus
-from tgbot.callback import GeneralButton
+from tgbot.callback import OUTDATED, GeneralButton, decode
 from tgbot.render.text import esc
 
 STATUS = {
@@ -48,9 +50,37 @@ END_VERB = "endgame"
 END_YES, END_NO = "end", "keep"
 
 
-def end_button(answer: str, view: CampaignView) -> str:
-    """Callback data of an answer to "end the game?", for the campaign as it was asked."""
-    return GeneralButton(END_VERB, f"{answer}.{view.id}.{view.version}").encode()
+@dataclass(frozen=True)
+class EndAnswer:
+    """The host's answer to "end the game?" (End or Cancel), for the campaign as asked.
+
+    Packed as ``g1:endgame:<end|keep>.<campaign>.<version>`` (well within 64 bytes).
+    """
+
+    answer: str
+    campaign_id: int
+    version: int
+
+    def encode(self) -> str:
+        return GeneralButton(END_VERB, f"{self.answer}.{self.campaign_id}.{self.version}").encode()
+
+    @classmethod
+    def decode(cls, data: str | None) -> EndAnswer:
+        """Read a pressed End or Cancel button.
+
+        Raises:
+            Malformed: not such a button (old, forged or garbage data).
+        """
+        button = decode(data)
+        if isinstance(button, GeneralButton) and button.verb == END_VERB:
+            parts = button.argument.split(".")
+            if (
+                len(parts) == 3
+                and parts[0] in (END_YES, END_NO)
+                and all(p.isascii() and p.isdigit() for p in parts[1:])
+            ):
+                return cls(parts[0], int(parts[1]), int(parts[2]))
+        raise Malformed(OUTDATED)
 
 
 def end_question(view: CampaignView) -> tuple[str, InlineKeyboardMarkup]:
@@ -67,8 +97,13 @@ def end_question(view: CampaignView) -> tuple[str, InlineKeyboardMarkup]:
     markup = InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton("🏁 End the game", callback_data=end_button(END_YES, view)),
-                InlineKeyboardButton("✖️ Cancel", callback_data=end_button(END_NO, view)),
+                InlineKeyboardButton(
+                    "🏁 End the game",
+                    callback_data=EndAnswer(END_YES, view.id, view.version).encode(),
+                ),
+                InlineKeyboardButton(
+                    "✖️ Cancel", callback_data=EndAnswer(END_NO, view.id, view.version).encode()
+                ),
             ]
         ]
     )
