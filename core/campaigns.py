@@ -9,7 +9,10 @@ redelivered update or a stale button never apply an action twice.
 from __future__ import annotations
 
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from tortoise.exceptions import IntegrityError
@@ -19,6 +22,16 @@ from core.events import CampaignEvents, InProcessEvents
 from core.locks import KeyedLock
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.lifecycle import (
+    Ended,
+    Stage,
+    Step,
+    check_host,
+    check_resume,
+    may_resume,
+    next_stage,
+    resumable_until,
+)
 from core.rules.registry import GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
@@ -29,6 +42,14 @@ from core.store.repo import atomic, current_update_done, guarded, upsert_chat, u
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
 NO_GAME = "No game is running in this chat. Start one with /newgame."
+NOTHING_TO_RESUME = (
+    "No game is running in this chat, and none ended here that could come back. "
+    "Start one with /newgame."
+)
+RUNNING = (
+    "A game of {name} is already running here (see /status). The host can end it with /endgame."
+)
+MOVED_ON = "The game moved on since you asked, so it goes on. Send /endgame again to end it."
 PANEL_CAMPAIGNS_KEPT = 100_000
 
 
@@ -74,6 +95,24 @@ class Changed:
 
 
 @dataclass(frozen=True)
+class EndedGame:
+    """The chat's most recently ended campaign, and until when /resume brings it back."""
+
+    campaign: CampaignView
+    ended_at: datetime
+    resumable_until: datetime
+    resumable: bool
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What /resume did: a paused game goes on, or an ended one came back."""
+
+    campaign: CampaignView
+    came_back: bool
+
+
+@dataclass(frozen=True)
 class JoinResult:
     """What /join did: joined now, was already in, or needs a private chat first."""
 
@@ -114,10 +153,13 @@ class Campaigns:
         rng: Rng,
         locks: KeyedLock,
         events: CampaignEvents | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.registry = registry
         self.rng = rng
         self.locks = locks
+        self.clock = clock
         self.events: CampaignEvents = events if events is not None else InProcessEvents()
         # Which campaign a panel belongs to (it never changes): a press locks it at once.
         self._panel_campaigns: dict[int, int] = {}
@@ -295,8 +337,9 @@ class Campaigns:
         if chat.kind not in ("group", "supergroup"):
             raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
         async with guarded(), self.locks.hold(f"chat:{chat.tg_id}"), atomic():
-            if await self._live(chat.tg_id) is not None:
-                raise NotAllowedNow("A game is already running here. See it with /status.")
+            running = await self._live(chat.tg_id)
+            if running is not None:
+                raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
             host_row = await upsert_player(
                 host.tg_id, host.first_name, host.last_name, host.username
@@ -311,7 +354,7 @@ class Campaigns:
                     state=dict(system.campaign.new_state()),
                 )
             except IntegrityError:
-                raise NotAllowedNow("A game is already running here.") from None
+                raise NotAllowedNow(RUNNING.format(name=system.name)) from None
             roles = [Role.HOST.value, Role.PLAYER.value]
             if system.campaign.has_game_master:
                 roles = [Role.HOST.value, Role.GAME_MASTER.value]
@@ -415,24 +458,182 @@ class Campaigns:
     async def set_status(
         self, chat: ChatRef, player: PlayerRef, status: CampaignStatus
     ) -> CampaignView:
-        """Pause, resume or archive the chat's campaign (host only)."""
+        """Pause, resume or end the chat's live campaign at once (host only).
+
+        The bot asks the host to confirm an ending first (``ask_end``, then ``end``);
+        an ended campaign comes back with ``resume``.
+        """
         async with guarded():
             campaign = await self._live(chat.tg_id)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
-            campaign = await Campaign.get(id=campaign.id)
+        step = {
+            CampaignStatus.PAUSED: Step.PAUSE,
+            CampaignStatus.ACTIVE: Step.RESUME,
+            CampaignStatus.ARCHIVED: Step.END,
+        }[status]
+        view, _ = await self._step(campaign.id, chat, player, step)
+        return view
+
+    async def _step(
+        self,
+        campaign_id: int,
+        chat: ChatRef,
+        player: PlayerRef,
+        step: Step,
+        version: int | None = None,
+    ) -> tuple[CampaignView, datetime | None]:
+        """Move a live campaign to its next stage; with ``version``, only if still at it.
+
+        Returns the campaign, and when it last ended.
+        """
+        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
+            campaign = await Campaign.get_or_none(id=campaign_id)
+            if campaign is None:
+                raise NotAllowedNow(STALE)
             await campaign.fetch_related("host")
-            if campaign.host.tg_id != player.tg_id:
-                raise NotYourTurn("Only the host can do that.")
-            if campaign.status == status:
-                raise NotAllowedNow(f"The game is already {status.value}.")
-            live = None if status is CampaignStatus.ARCHIVED else campaign.live_chat_id
-            await Campaign.filter(id=campaign.id).update(status=status, live_chat_id=live)
-            if status is CampaignStatus.ARCHIVED:
+            check_host(step, player.tg_id, campaign.host.tg_id)
+            if campaign.live_chat_id != chat.tg_id:
+                raise NotAllowedNow(STALE)  # it ended since it was asked
+            if version is not None and campaign.version != version:
+                raise NotAllowedNow(MOVED_ON)
+            status = CampaignStatus(next_stage(Stage(campaign.status.value), step).value)
+            ending = status is CampaignStatus.ARCHIVED
+            live = None if ending else campaign.live_chat_id
+            ended_at = self._now() if ending else campaign.ended_at
+            await Campaign.filter(id=campaign.id).update(
+                status=status, live_chat_id=live, ended_at=ended_at, version=campaign.version + 1
+            )
+            if ending:
                 await Panel.filter(campaign_id=campaign.id).update(closed=True)
             campaign.status, campaign.live_chat_id = status, live
+            campaign.ended_at, campaign.version = ended_at, campaign.version + 1
+            view = await self._view(campaign)
+        await self.events.publish(campaign_id)
+        return view, ended_at
+
+    def _now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+    async def ask_end(self, chat: ChatRef, player: PlayerRef) -> CampaignView:
+        """The chat's live campaign, for its host to confirm that it ends.
+
+        Raises:
+            NotAllowedNow: no game is running in this chat.
+            NotYourTurn: the player is not its host.
+        """
+        view = await self.require_current(chat.tg_id)
+        check_host(Step.END, player.tg_id, view.host_id)
+        return view
+
+    async def end(
+        self, chat: ChatRef, player: PlayerRef, campaign_id: int, version: int
+    ) -> EndedGame:
+        """End the campaign the host confirmed, as it was when asked (``version``).
+
+        Everything is kept; ``resume`` brings it back for a while.
+
+        Raises:
+            NotAllowedNow: it ended or changed since the question was asked.
+            NotYourTurn: the player is not its host.
+        """
+        view, ended_at = await self._step(campaign_id, chat, player, Step.END, version)
+        assert ended_at is not None
+        return EndedGame(view, ended_at, resumable_until(ended_at), resumable=True)
+
+    async def keep_playing(
+        self, chat: ChatRef, player: PlayerRef, campaign_id: int
+    ) -> CampaignView:
+        """The host called off an ending: the campaign goes on unchanged.
+
+        Raises:
+            NotAllowedNow: the campaign ended since (whatever else happened meanwhile,
+                calling off an ending changes nothing).
+            NotYourTurn: the player is not its host.
+        """
+        async with guarded():
+            campaign = await Campaign.get_or_none(id=campaign_id).select_related("chat", "host")
+            if campaign is None:
+                raise NotAllowedNow(STALE)
+            check_host(Step.END, player.tg_id, campaign.host.tg_id)
+            if campaign.live_chat_id != chat.tg_id:
+                raise NotAllowedNow(STALE)
             return await self._view(campaign)
+
+    async def last_ended(self, chat_tg_id: int) -> EndedGame | None:
+        """The chat's most recently ended campaign, if no game runs there now."""
+        async with guarded():
+            if await self._live(chat_tg_id) is not None:
+                return None
+            campaign = (
+                await Campaign.filter(chat__tg_id=chat_tg_id, status=CampaignStatus.ARCHIVED)
+                .order_by("-id")
+                .select_related("chat", "host")
+                .first()
+            )
+            if campaign is None:
+                return None
+            view = await self._view(campaign)
+        ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
+        return EndedGame(
+            view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
+        )
+
+    async def resume(self, chat: ChatRef, player: PlayerRef) -> Resumed:
+        """Resume the chat's paused campaign, or bring back the one that ended last.
+
+        Raises:
+            NotAllowedNow: the game is running already, nothing ended here, or it
+                ended too long ago.
+            NotYourTurn: the player is not its host.
+        """
+        async with guarded():
+            live = await self._live(chat.tg_id)
+        if live is not None:
+            view, _ = await self._step(live.id, chat, player, Step.RESUME)
+            return Resumed(view, came_back=False)
+        ended = await self.last_ended(chat.tg_id)
+        if ended is None:
+            raise NotAllowedNow(NOTHING_TO_RESUME)
+        campaign_id = ended.campaign.id
+        async with guarded(), self.locks.hold(f"chat:{chat.tg_id}"), atomic():
+            running = await self._live(chat.tg_id)
+            if running is not None:
+                raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
+            campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
+            check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
+            try:
+                await Campaign.filter(id=campaign_id, status=CampaignStatus.ARCHIVED).update(
+                    status=CampaignStatus.ACTIVE,
+                    live_chat_id=chat.tg_id,
+                    version=campaign.version + 1,
+                )
+            except IntegrityError:
+                raise NotAllowedNow("Another game started here meanwhile. See /status.") from None
+            campaign.status, campaign.live_chat_id = CampaignStatus.ACTIVE, chat.tg_id
+            campaign.version += 1
+            view = await self._view(campaign)
+        await self.events.publish(campaign_id)
+        return Resumed(view, came_back=True)
+
+    async def live_games(self) -> tuple[tuple[int, str], ...]:
+        """Every live campaign's chat and game system (for the command menus)."""
+        async with guarded():
+            rows = await Campaign.filter(live_chat_id__isnull=False).values_list(
+                "live_chat_id", "system"
+            )
+        return tuple((int(chat), str(system)) for chat, system in rows)
+
+    async def games_of_players(self) -> dict[int, frozenset[str]]:
+        """The game systems each player plays in live campaigns (for the command menus)."""
+        async with guarded():
+            rows = await Member.filter(
+                active=True, campaign__live_chat_id__isnull=False
+            ).values_list("player__tg_id", "campaign__system")
+        games: dict[int, set[str]] = {}
+        for player, system in rows:
+            games.setdefault(int(player), set()).add(str(system))
+        return {player: frozenset(keys) for player, keys in games.items()}
 
     # --- panels ------------------------------------------------------------
 

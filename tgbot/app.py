@@ -5,21 +5,20 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+from datetime import datetime, timedelta
 from types import ModuleType
 
-from telegram import (
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    Update,
-)
+from telegram import Update
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, TypeHandler
 
 from core.errors import AlreadyHandled, TryAgain
+from core.housekeeping import run_once
 from core.rules.errors import StonetableError
 from core.store.repo import current_update
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
+from tgbot.features.common import CommandSpec
+from tgbot.menu import menu_digest, publish_defaults, show_every_game
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
 from tgbot.render.errors import user_message
@@ -94,13 +93,45 @@ def build_application(
     return application
 
 
+def command_specs() -> list[CommandSpec]:
+    """Every command of every feature, in feature order."""
+    return [spec for feature in features() for spec in feature.COMMANDS]
+
+
 async def register_commands(application: StonetableApplication) -> None:
-    """Publish the command menu for private chats and for groups."""
-    specs = [spec for feature in features() for spec in feature.COMMANDS]
-    private = [BotCommand(s.name, s.description) for s in specs if s.private]
-    group = [BotCommand(s.name, s.description) for s in specs if s.group]
-    await application.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
-    await application.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
+    """Publish the default menus: the common commands for private chats and for groups.
+
+    A game's own commands join a group's menu while it runs there (``tgbot.menu``).
+    When the commands changed since the last start, the chats with a live game get
+    theirs again in the background.
+    """
+    await publish_defaults(application.bot, command_specs())
+    if application.job_queue is not None:
+
+        async def job(_context: object) -> None:
+            await refresh_game_menus(application)
+
+        application.job_queue.run_once(job, when=5, name="game menus")
+
+
+async def refresh_game_menus(application: StonetableApplication) -> bool:
+    """Publish every live game's menus once per command set, by one worker.
+
+    Returns whether this worker did it (another may have done it already).
+    """
+    campaigns = application.deps.campaigns
+    specs = command_specs()
+
+    async def claim(_now: datetime) -> None:
+        return None
+
+    name = f"menus:{menu_digest(specs)}"
+    if not await run_once(name, timedelta(days=36500), campaigns.locks, campaigns.clock, claim):
+        return False
+    chats, players = await campaigns.live_games(), await campaigns.games_of_players()
+    await show_every_game(application.bot, specs, chats, players)
+    log.info("Published the menus of %d live games", len(chats))
+    return True
 
 
 async def remember_update(update: Update, context: StonetableContext) -> None:

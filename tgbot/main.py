@@ -111,7 +111,7 @@ class Runtime:
         play = Play(self.rng, self.locks, self.clock)
         self.events = build_events(settings)
         await self.events.start()
-        campaigns = Campaigns(self.registry, self.rng, self.locks, self.events)
+        campaigns = Campaigns(self.registry, self.rng, self.locks, self.events, clock=self.clock)
         token = self._bot_token()
         web_app = create_app(
             WebDeps(

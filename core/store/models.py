@@ -90,6 +90,7 @@ class Campaign(Model):
     version = fields.IntField(default=0)
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
+    ended_at = fields.DatetimeField(null=True)  # when it last ended (it may be resumed later)
 
     class Meta:
         table = "campaign"

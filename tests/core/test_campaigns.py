@@ -10,6 +10,7 @@ from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.lifecycle import Stage
 from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Role
 from core.store.models import CampaignStatus, Member, Panel
@@ -171,3 +172,123 @@ async def test_a_mini_app_edit_rolls_the_injected_dice(db: str) -> None:
     with pytest.raises(NotAllowedNow):
         await campaigns.edit(view.app_token, HOST, "rename", {})
     assert (await campaigns.require_current(GROUP.tg_id)).state["rolled"] == 4
+
+
+class Clock:
+    """A clock the test moves by hand (seconds since the epoch)."""
+
+    def __init__(self, now: float = 1_790_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_ending_waits_for_the_hosts_confirmation_and_keeps_everything(
+    db: str,
+) -> None:
+    clock = Clock()
+    campaigns = Campaigns(counter_registry(), SeededRng(3), InProcessKeyedLock(5, 2), clock=clock)
+    await started(campaigns, BEN)
+    panel = await campaigns.open_panel(GROUP, BEN, "count", "5")
+    await campaigns.act(panel.id, panel.version, BEN, "inc")
+    with pytest.raises(NotYourTurn, match="Only the host can end"):
+        await campaigns.ask_end(GROUP, BEN)
+    asked = await campaigns.ask_end(GROUP, HOST)
+    assert asked.status is CampaignStatus.ACTIVE  # asking changes nothing
+    with pytest.raises(NotYourTurn):
+        await campaigns.end(GROUP, BEN, asked.id, asked.version)
+    kept = await campaigns.keep_playing(GROUP, HOST, asked.id)
+    assert kept.status is CampaignStatus.ACTIVE and kept.version == asked.version
+
+    ended = await campaigns.end(GROUP, HOST, asked.id, asked.version)
+    assert ended.campaign.status is CampaignStatus.ARCHIVED
+    assert ended.resumable_until.timestamp() == clock.now + 30 * 86400
+    assert await campaigns.current(GROUP.tg_id) is None
+    assert (await Panel.get(id=panel.id)).closed
+    with pytest.raises(NotAllowedNow, match="out of date"):  # a second press of the same button
+        await campaigns.end(GROUP, HOST, asked.id, asked.version)
+    with pytest.raises(NotAllowedNow, match="out of date"):
+        await campaigns.keep_playing(GROUP, HOST, asked.id)
+
+    last = await campaigns.last_ended(GROUP.tg_id)
+    assert last is not None and last.resumable and last.campaign.id == asked.id
+    with pytest.raises(NotYourTurn, match="Only the host can resume"):
+        await campaigns.resume(GROUP, BEN)
+    clock.now += 29 * 86400
+    back = await campaigns.resume(GROUP, HOST)
+    assert back.came_back and back.campaign.status is CampaignStatus.ACTIVE
+    assert back.campaign.state == asked.state  # the total the table counted is intact
+    assert [m.player_id for m in back.campaign.members] == [HOST.tg_id, BEN.tg_id]
+    assert (await Member.get(player__tg_id=BEN.tg_id)).sheet == {"presses": 1}
+    with pytest.raises(NotAllowedNow, match="moved on"):  # the old question is answered
+        await campaigns.end(GROUP, HOST, asked.id, asked.version)
+    with pytest.raises(NotAllowedNow, match="already running"):
+        await campaigns.resume(GROUP, HOST)
+
+
+async def test_an_ended_game_is_gone_from_resume_after_thirty_days(db: str) -> None:
+    clock = Clock()
+    campaigns = Campaigns(counter_registry(), SeededRng(3), InProcessKeyedLock(5, 2), clock=clock)
+    await started(campaigns)
+    asked = await campaigns.ask_end(GROUP, HOST)
+    await campaigns.end(GROUP, HOST, asked.id, asked.version)
+    clock.now += 30 * 86400 + 1
+    last = await campaigns.last_ended(GROUP.tg_id)
+    assert last is not None and not last.resumable
+    with pytest.raises(NotAllowedNow, match="more than 30 days ago"):
+        await campaigns.resume(GROUP, HOST)
+    assert await campaigns.current(GROUP.tg_id) is None
+
+
+async def test_resume_offers_the_game_that_ended_last_and_newgame_names_endgame(
+    db: str,
+) -> None:
+    campaigns = Campaigns(counter_registry(), SeededRng(3), InProcessKeyedLock(5, 2))
+    with pytest.raises(NotAllowedNow, match="none ended here"):
+        await campaigns.resume(GROUP, HOST)
+    first = await campaigns.new_game(GROUP, HOST, "counter")
+    with pytest.raises(NotAllowedNow, match="/endgame"):
+        await campaigns.new_game(GROUP, HOST, "counter")
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.ARCHIVED)
+    second = await campaigns.new_game(GROUP, BEN, "counter")
+    assert await campaigns.last_ended(GROUP.tg_id) is None  # a game runs: nothing to offer
+    with pytest.raises(NotAllowedNow, match="already running"):
+        await campaigns.resume(GROUP, BEN)
+    await campaigns.set_status(GROUP, BEN, CampaignStatus.ARCHIVED)
+    last = await campaigns.last_ended(GROUP.tg_id)
+    assert last is not None and last.campaign.id == second.id != first.id
+    with pytest.raises(NotYourTurn):
+        await campaigns.resume(GROUP, HOST)  # the host of the last game brings it back
+    assert (await campaigns.resume(GROUP, BEN)).campaign.id == second.id
+
+
+async def test_two_hosts_presses_at_once_end_the_game_once(db: str, campaigns: Campaigns) -> None:
+    await started(campaigns)
+    asked = await campaigns.ask_end(GROUP, HOST)
+    results = await asyncio.gather(
+        *(campaigns.end(GROUP, HOST, asked.id, asked.version) for _ in range(4)),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, NotAllowedNow) for r in results if isinstance(r, Exception))
+
+
+async def test_a_game_that_moved_on_since_the_question_is_not_ended_by_it(
+    db: str, campaigns: Campaigns
+) -> None:
+    await started(campaigns, BEN)
+    asked = await campaigns.ask_end(GROUP, HOST)
+    panel = await campaigns.open_panel(GROUP, BEN, "count")
+    await campaigns.act(panel.id, panel.version, BEN, "inc")  # the table's total changes
+    with pytest.raises(NotAllowedNow, match="moved on since you asked"):
+        await campaigns.end(GROUP, HOST, asked.id, asked.version)
+    assert (await campaigns.require_current(GROUP.tg_id)).status is CampaignStatus.ACTIVE
+    kept = await campaigns.keep_playing(GROUP, HOST, asked.id)  # Cancel still works
+    assert kept.state["total"] == 1
+    again = await campaigns.ask_end(GROUP, HOST)
+    assert (await campaigns.end(GROUP, HOST, again.id, again.version)).campaign.id == asked.id
+
+
+def test_the_store_keeps_the_lifecycle_stages_by_their_own_words() -> None:
+    assert {s.value for s in Stage} == {c.value for c in CampaignStatus}

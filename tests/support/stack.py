@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,7 @@ async def running_stack(
     env: dict[str, str] | None = None,
     webhook_secret: str | None = None,
     registry: Registry | None = None,
+    clock: Callable[[], float] = time.time,
     **api_kwargs: Any,
 ) -> AsyncIterator[Stack]:
     """Start the fake Bot API and the real application pointed at it."""
@@ -65,7 +67,9 @@ async def running_stack(
                 **(env or {}),
             }
         )
-        runtime = Runtime(settings, rng=rng or SeededRng(2026), rate_limit=False, registry=registry)
+        runtime = Runtime(
+            settings, rng=rng or SeededRng(2026), clock=clock, rate_limit=False, registry=registry
+        )
         await runtime.start()
         stack = Stack(api, runtime)
         try:

@@ -55,7 +55,15 @@ async def test_a_game_is_chosen_joined_paused_and_ended(stack: Stack) -> None:
     assert "already running" in (await say(stack, host, "/newgame counter"))["text"]
     assert "goes on" in (await say(stack, host, "/resume"))["text"]
     assert "left the game" in (await say(stack, friend, "/leave"))["text"]
-    assert "ended" in (await say(stack, host, "/endgame"))["text"]
+    question = await say(stack, host, "/endgame")
+    assert "End the Counter game?" in question["text"]
+    end = question["reply_markup"]["inline_keyboard"][0][0]
+    press = await stack.api.press_button(host, GROUP, question["message_id"], end["callback_data"])
+    await press.answered(10)
+    ended = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == question["message_id"], timeout=10
+    )
+    assert "ended" in ended["text"]
     assert "No game is running" in (await say(stack, host, "/status"))["text"]
 
 

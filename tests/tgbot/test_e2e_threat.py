@@ -155,7 +155,8 @@ async def test_only_the_gm_asks_another_player_and_stale_buttons_say_so(stack: S
     assert "called off" in panel["text"] and labels(panel) == []
 
     open_panel = await say(stack, BO, "/roll 3d2t")
-    assert "ended" in (await say(stack, ALICE, "/endgame"))["text"]
+    _, ended = await tap(stack, ALICE, await say(stack, ALICE, "/endgame"), "🏁 End the game")
+    assert "ended" in ended["text"]
     answer, _ = await tap(stack, BO, open_panel, "🎲 Roll")
     assert "out of date" in answer["text"]
 

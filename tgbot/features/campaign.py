@@ -3,22 +3,34 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core.campaigns import JoinResult
+from core.campaigns import CampaignView, JoinResult
+from core.play import PlayerRef
 from core.rules.errors import Malformed
 from core.store.models import CampaignStatus
+from tgbot.app import command_specs
 from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.features.panels import show_panel
-from tgbot.render.campaign import started_text, status_text, system_choice
+from tgbot.menu import show_group_game, show_player_games
+from tgbot.render.campaign import (
+    END_VERB,
+    END_YES,
+    EndAnswer,
+    end_question,
+    ended_text,
+    kept_text,
+    resumed_text,
+    started_text,
+    status_text,
+    system_choice,
+)
 from tgbot.render.text import esc
 
 COMMANDS = [
@@ -27,8 +39,8 @@ COMMANDS = [
     CommandSpec("leave", "Leave this group's game", private=False),
     CommandSpec("status", "The game at a glance", private=False),
     CommandSpec("pause", "Pause the game (host)", private=False),
-    CommandSpec("resume", "Resume the game (host)", private=False),
-    CommandSpec("endgame", "End the game for good (host)", private=False),
+    CommandSpec("resume", "Resume a paused or ended game (host)", private=False),
+    CommandSpec("endgame", "End the game; /resume brings it back (host)", private=False),
 ]
 
 
@@ -40,12 +52,15 @@ async def reply(update: Update, text: str, markup: InlineKeyboardMarkup | None =
 async def new_game(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     key = command_args(update).strip()
+    campaigns = context.deps.campaigns
     if not key:
-        text, markup = system_choice(context.deps.campaigns.registry)
+        last = await campaigns.last_ended(chat.tg_id)
+        text, markup = system_choice(campaigns.registry, last)
         await reply(update, text, markup)
         return
-    view = await context.deps.campaigns.new_game(chat, player, key)
+    view = await campaigns.new_game(chat, player, key)
     await reply(update, started_text(view))
+    await show_menus(context, view, playing=True)
 
 
 async def choose_system(update: Update, context: StonetableContext) -> None:
@@ -58,6 +73,22 @@ async def choose_system(update: Update, context: StonetableContext) -> None:
     view = await context.deps.campaigns.new_game(chat, player, data.argument)
     await query.answer()
     await query.edit_message_text(started_text(view), parse_mode=ParseMode.HTML)
+    await show_menus(context, view, playing=True)
+
+
+async def show_menus(context: StonetableContext, view: CampaignView, *, playing: bool) -> None:
+    """The group's menu shows the game's commands while it runs; so do its players' chats."""
+    specs = command_specs()
+    game = view.system.key if playing else None
+    await show_group_game(context.bot, specs, view.chat_tg_id, game)
+    for member in view.members:
+        await show_private_menu(context, member.player_id)
+
+
+async def show_private_menu(context: StonetableContext, player_id: int) -> None:
+    """A player's private menu: the common commands and those of the games they play."""
+    games = await context.deps.campaigns.campaigns_of(PlayerRef(player_id, ""))
+    await show_player_games(context.bot, command_specs(), player_id, [g.system.key for g in games])
 
 
 async def join(update: Update, context: StonetableContext) -> None:
@@ -72,6 +103,7 @@ async def join(update: Update, context: StonetableContext) -> None:
         await reply(update, f"{name}, you're already in this game. /sheet opens your sheet.")
     elif result.joined:
         await reply(update, f"✅ {name} joined the game.")
+        await show_private_menu(context, player.tg_id)
     else:
         link = f"https://t.me/{context.bot.username}?start={result.start_payload}"
         markup = InlineKeyboardMarkup([[InlineKeyboardButton("🔓 Open a private chat", url=link)]])
@@ -101,6 +133,7 @@ async def leave(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     left = await context.deps.campaigns.leave(chat, player)
     await reply(update, f"👋 {esc(player.display_name)} left the game.")
+    await show_private_menu(context, player.tg_id)
     for panel in left.redraw:  # e.g. a turn moved on: the panel names who is up now
         with contextlib.suppress(BadRequest):  # its message was deleted: nothing to show
             await show_panel(context, panel)
@@ -112,15 +145,44 @@ async def status(update: Update, context: StonetableContext) -> None:
     await reply(update, status_text(view, lines))
 
 
-def _set(
-    status_value: CampaignStatus, message: str
-) -> Callable[[Update, StonetableContext], Coroutine[Any, Any, None]]:
-    async def handler(update: Update, context: StonetableContext) -> None:
-        chat, player = actor(update)
-        await context.deps.campaigns.set_status(chat, player, status_value)
-        await reply(update, message)
+async def pause(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    await context.deps.campaigns.set_status(chat, player, CampaignStatus.PAUSED)
+    await reply(update, "⏸ The game is paused. The host can /resume it.")
 
-    return handler
+
+async def resume(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    resumed = await context.deps.campaigns.resume(chat, player)
+    await reply(update, resumed_text(resumed.campaign, resumed.came_back))
+    if resumed.came_back:
+        await show_menus(context, resumed.campaign, playing=True)
+
+
+async def end_game(update: Update, context: StonetableContext) -> None:
+    """Ask the host to confirm: the game ends only when they press End."""
+    chat, player = actor(update)
+    view = await context.deps.campaigns.ask_end(chat, player)
+    text, markup = end_question(view)
+    await reply(update, text, markup)
+
+
+async def answer_end(update: Update, context: StonetableContext) -> None:
+    """The host's answer to "end the game?": End, or Cancel."""
+    query = update.callback_query
+    assert query is not None
+    pressed = EndAnswer.decode(query.data)
+    chat, player = actor(update)
+    campaigns = context.deps.campaigns
+    if pressed.answer == END_YES:
+        ended = await campaigns.end(chat, player, pressed.campaign_id, pressed.version)
+        await query.answer()
+        await query.edit_message_text(ended_text(ended), parse_mode=ParseMode.HTML)
+        await show_menus(context, ended.campaign, playing=False)
+    else:
+        view = await campaigns.keep_playing(chat, player, pressed.campaign_id)
+        await query.answer()
+        await query.edit_message_text(kept_text(view), parse_mode=ParseMode.HTML)
 
 
 async def announce_join(update: Update, context: StonetableContext, payload: str) -> None:
@@ -140,6 +202,7 @@ async def announce_join(update: Update, context: StonetableContext, payload: str
             f"✅ {esc(player.display_name)} joined the game.",
             parse_mode=ParseMode.HTML,
         )
+        await show_private_menu(context, player.tg_id)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
@@ -148,10 +211,9 @@ def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
         CommandHandler("join", join),
         CommandHandler("leave", leave),
         CommandHandler("status", status),
-        CommandHandler("pause", _set(CampaignStatus.PAUSED, "⏸ The game is paused.")),
-        CommandHandler("resume", _set(CampaignStatus.ACTIVE, "▶️ The game goes on!")),
-        CommandHandler(
-            "endgame", _set(CampaignStatus.ARCHIVED, "🏁 The game has ended. Thanks for playing!")
-        ),
+        CommandHandler("pause", pause),
+        CommandHandler("resume", resume),
+        CommandHandler("endgame", end_game),
         CallbackQueryHandler(choose_system, pattern=r"^g1:newgame:"),
+        CallbackQueryHandler(answer_end, pattern=rf"^g1:{END_VERB}:"),
     ]

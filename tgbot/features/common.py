@@ -11,12 +11,18 @@ from core.play import ChatRef, PlayerRef
 
 @dataclass(frozen=True)
 class CommandSpec:
-    """A command shown in Telegram's menu, in private chats, groups or both."""
+    """A command shown in Telegram's menu, in private chats, groups or both.
+
+    ``game`` names the game system the command belongs to: its commands are in a
+    group's menu only while that game runs there, and in a player's private menu
+    while they play it. Commands without one are always shown.
+    """
 
     name: str
     description: str
     private: bool = True
     group: bool = True
+    game: str | None = None
 
 
 def player_of(user: User) -> PlayerRef:

@@ -31,19 +31,32 @@ from tgbot.render.text import esc
 SYSTEM_KEY = "cortex"
 COMMANDS = [
     CommandSpec(
-        "test", "Cortex: a Test against the Watchtower (/test or /test Lex)", private=False
+        "test",
+        "Cortex: a Test against the Watchtower (/test or /test Lex)",
+        private=False,
+        game=SYSTEM_KEY,
     ),
     CommandSpec(
-        "contest", "Cortex: a Contest (/contest Lex, or /contest Lex vs Clark)", private=False
+        "contest",
+        "Cortex: a Contest (/contest Lex, or /contest Lex vs Clark)",
+        private=False,
+        game=SYSTEM_KEY,
     ),
     CommandSpec(
-        "relieve", "Cortex: relieve a friend's Stress (/relieve Lois Afraid)", private=False
+        "relieve",
+        "Cortex: relieve a friend's Stress (/relieve Lois Afraid)",
+        private=False,
+        game=SYSTEM_KEY,
     ),
-    CommandSpec("trouble", "Cortex: Trouble, Plot Points and Stress", private=False),
-    CommandSpec("trait", "Cortex: write a trait (/trait value Justice d8)"),
-    CommandSpec("feature", "Cortex: add a Feature (Watchtower)", private=False),
-    CommandSpec("endscene", "Cortex: end the scene (Watchtower)", private=False),
-    CommandSpec("endepisode", "Cortex: end the episode (Watchtower)", private=False),
+    CommandSpec(
+        "trouble", "Cortex: Trouble, Plot Points and Stress", private=False, game=SYSTEM_KEY
+    ),
+    CommandSpec("trait", "Cortex: write a trait (/trait value Justice d8)", game=SYSTEM_KEY),
+    CommandSpec("feature", "Cortex: add a Feature (Watchtower)", private=False, game=SYSTEM_KEY),
+    CommandSpec("endscene", "Cortex: end the scene (Watchtower)", private=False, game=SYSTEM_KEY),
+    CommandSpec(
+        "endepisode", "Cortex: end the episode (Watchtower)", private=False, game=SYSTEM_KEY
+    ),
 ]
 RENDERERS = list(CORTEX_RENDERERS)
 

@@ -20,9 +20,11 @@ from tgbot.render.d20 import pool_text
 
 SYSTEM_KEY = "d20"
 COMMANDS = [
-    CommandSpec("check", "d20 check: /check strong +2 adv dc15", private=False),
-    CommandSpec("rest", "Long rest for every character (GM)", private=False),
-    CommandSpec("pool", "The shared plot points and everyone's wounds", private=False),
+    CommandSpec("check", "d20 check: /check strong +2 adv dc15", private=False, game=SYSTEM_KEY),
+    CommandSpec("rest", "Long rest for every character (GM)", private=False, game=SYSTEM_KEY),
+    CommandSpec(
+        "pool", "The shared plot points and everyone's wounds", private=False, game=SYSTEM_KEY
+    ),
 ]
 RENDERERS = list(D20_RENDERERS)
 

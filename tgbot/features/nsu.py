@@ -35,14 +35,14 @@ from tgbot.render.nsu_map import map_caption, map_png
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
-    CommandSpec("begin", "NSU: begin (or show) worldbuilding", private=False),
-    CommandSpec("character", "NSU: make your character, in private"),
-    CommandSpec("locations", "NSU: write your two secret locations, in private"),
-    CommandSpec("adventure", "NSU: where to go, who is on screen", private=False),
-    CommandSpec("map", "NSU: a picture of the map"),
-    CommandSpec("xcard", "Play the X-card, anonymously"),
-    CommandSpec("knock", "Knock, anonymously"),
-    CommandSpec("lines", "Add lines and veils, anonymously"),
+    CommandSpec("begin", "NSU: begin (or show) worldbuilding", private=False, game=SYSTEM_KEY),
+    CommandSpec("character", "NSU: make your character, in private", game=SYSTEM_KEY),
+    CommandSpec("locations", "NSU: write your two secret locations, in private", game=SYSTEM_KEY),
+    CommandSpec("adventure", "NSU: where to go, who is on screen", private=False, game=SYSTEM_KEY),
+    CommandSpec("map", "NSU: a picture of the map", game=SYSTEM_KEY),
+    CommandSpec("xcard", "Play the X-card, anonymously", game=SYSTEM_KEY),
+    CommandSpec("knock", "Knock, anonymously", game=SYSTEM_KEY),
+    CommandSpec("lines", "Add lines and veils, anonymously", game=SYSTEM_KEY),
 ]
 RENDERERS = list(NSU_RENDERERS)
 PRIVATE_FIRST = (

@@ -25,9 +25,13 @@ from tgbot.render.nsu_play import NsuRollRenderer, odds_text
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
-    CommandSpec("act", "No Stone Unturned: /act what you want to happen", private=False),
-    CommandSpec("odds", "Odds of an Action Roll: /odds d6 d8 world adv"),
-    CommandSpec("downtime", "No Stone Unturned: rest at home or camp", private=False),
+    CommandSpec(
+        "act", "No Stone Unturned: /act what you want to happen", private=False, game=SYSTEM_KEY
+    ),
+    CommandSpec("odds", "Odds of an Action Roll: /odds d6 d8 world adv", game=SYSTEM_KEY),
+    CommandSpec(
+        "downtime", "No Stone Unturned: rest at home or camp", private=False, game=SYSTEM_KEY
+    ),
 ]
 RENDERERS = [NsuRollRenderer(), NsuDowntimeRenderer()]
 

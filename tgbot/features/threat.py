@@ -19,7 +19,10 @@ from tgbot.render.threat import ThreatRollRenderer
 SYSTEM_KEY = "threat"
 COMMANDS = [
     CommandSpec(
-        "threat", "Threat dice roll: /threat or /threat 3d2t (GM: reply to a player)", private=False
+        "threat",
+        "Threat dice roll: /threat or /threat 3d2t (GM: reply to a player)",
+        private=False,
+        game=SYSTEM_KEY,
     )
 ]
 RENDERERS = [ThreatRollRenderer()]

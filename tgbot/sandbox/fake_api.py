@@ -1573,23 +1573,45 @@ class FakeBotApi:
     # ------------------------------------------------------------------ commands, menu
 
     def _scope_key(self, scope: Any) -> str:
-        scope = scope if isinstance(scope, dict) else {"type": "default"}
+        """The key of a BotCommandScope, checked as Telegram checks it."""
+        scope = {"type": "default"} if scope is None else scope
+        if not isinstance(scope, dict):
+            raise bad_request("can't parse BotCommandScope JSON object")
         kind = scope.get("type")
         if kind not in COMMAND_SCOPES:
             raise bad_request("BOT_COMMAND_SCOPE_INVALID")
         key: Json = {"type": kind}
-        if "chat_id" in scope:
-            key["chat_id"] = self._chat(int(scope["chat_id"])).chat["id"]
-        if "user_id" in scope:
-            key["user_id"] = int(scope["user_id"])
+        if kind in ("chat", "chat_administrators", "chat_member"):
+            chat_id = scope.get("chat_id")
+            if isinstance(chat_id, bool) or not isinstance(chat_id, int | str):
+                raise bad_request("can't parse BotCommandScope JSON object")
+            if isinstance(chat_id, str) and not chat_id.lstrip("-").isdigit():
+                raise bad_request("chat not found")
+            state = self._chat(int(chat_id))
+            if kind != "chat" and self._is_private(state):
+                raise bad_request("BOT_COMMAND_SCOPE_INVALID")  # groups only
+            key["chat_id"] = state.chat["id"]
+            if kind == "chat_member":
+                user_id = scope.get("user_id")
+                if isinstance(user_id, bool) or not isinstance(user_id, int):
+                    raise bad_request("can't parse BotCommandScope JSON object")
+                self._member(state, user_id)  # an unknown user is refused
+                key["user_id"] = user_id
         return json.dumps(key, sort_keys=True)
+
+    def _menu_key(self, params: _Params) -> tuple[str, str]:
+        """The scope and language a command menu call is about."""
+        language = params.text("language_code") or ""
+        if language and not re.fullmatch(r"[a-z]{2}", language):
+            raise bad_request("LANGUAGE_CODE_INVALID")
+        return self._scope_key(params.json("scope")), language
 
     async def _api_setMyCommands(self, params: _Params) -> bool:
         commands = params.json("commands")
         if not isinstance(commands, list) or len(commands) > 100:
             raise bad_request("can't parse commands JSON object")
         cleaned = [_check_command(command) for command in commands]
-        key = (self._scope_key(params.json("scope")), params.text("language_code") or "")
+        key = self._menu_key(params)
         if cleaned:
             self._commands[key] = cleaned
         else:
@@ -1598,12 +1620,12 @@ class FakeBotApi:
         return True
 
     async def _api_getMyCommands(self, params: _Params) -> list[Json]:
-        key = (self._scope_key(params.json("scope")), params.text("language_code") or "")
-        return [dict(command) for command in self._commands.get(key, [])]
+        """The commands set for exactly this scope and language (empty if none)."""
+        return [dict(command) for command in self._commands.get(self._menu_key(params), [])]
 
     async def _api_deleteMyCommands(self, params: _Params) -> bool:
-        key = (self._scope_key(params.json("scope")), params.text("language_code") or "")
-        self._commands.pop(key, None)
+        """Forget this scope's commands: the next wider scope's menu shows instead."""
+        self._commands.pop(self._menu_key(params), None)
         self._emit("commands")
         return True
 

@@ -13,6 +13,10 @@ from aiohttp import web
 from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat,
+    BotCommandScopeChatAdministrators,
+    BotCommandScopeChatMember,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     MenuButtonWebApp,
@@ -218,6 +222,65 @@ async def test_commands_and_menu_button(sandbox: tuple[FakeBotApi, Application])
     await bot.set_chat_menu_button(ALICE, menu)
     assert (await bot.get_chat_menu_button(ALICE)).type == "web_app"
     assert (await bot.get_chat_menu_button()).type == "commands"
+
+
+async def test_a_chat_scoped_menu_overrides_the_wider_one_until_deleted(
+    sandbox: tuple[FakeBotApi, Application],
+) -> None:
+    api, application = sandbox
+    bot = application.bot
+    common = [BotCommand("roll", "Roll dice"), BotCommand("help", "Help")]
+    await bot.set_my_commands(common, scope=BotCommandScopeAllGroupChats())
+    await bot.set_my_commands(
+        [BotCommand("start", "Hello")], scope=BotCommandScopeAllPrivateChats()
+    )
+    game = [*common, BotCommand("act", "Act")]
+    await bot.set_my_commands(game, scope=BotCommandScopeChat(GROUP))
+    read = await bot.get_my_commands(scope=BotCommandScopeChat(GROUP))
+    assert [c.command for c in read] == ["roll", "help", "act"]
+    assert [c["command"] for c in api.visible_commands(BO, GROUP)] == ["roll", "help", "act"]
+    assert [c["command"] for c in api.visible_commands(BO, BO)] == ["start"]  # not merged in
+    await bot.set_my_commands(
+        [BotCommand("mine", "Only Bo")], scope=BotCommandScopeChatMember(GROUP, BO)
+    )
+    assert [c["command"] for c in api.visible_commands(BO, GROUP)] == ["mine"]
+    assert [c["command"] for c in api.visible_commands(CHIDI, GROUP)] == ["roll", "help", "act"]
+    await bot.set_my_commands(
+        [BotCommand("fr", "Jeu")], scope=BotCommandScopeChat(GROUP), language_code="fr"
+    )
+    assert [c.command for c in await bot.get_my_commands(scope=BotCommandScopeChat(GROUP))] == [
+        "roll",
+        "help",
+        "act",
+    ]  # each language has its own list
+    await bot.delete_my_commands(scope=BotCommandScopeChat(GROUP))
+    assert await bot.get_my_commands(scope=BotCommandScopeChat(GROUP)) == ()
+    assert [c["command"] for c in api.visible_commands(CHIDI, GROUP)] == ["roll", "help"]
+    await bot.delete_my_commands(scope=BotCommandScopeChat(GROUP))  # nothing left: still fine
+
+
+@pytest.mark.filterwarnings("ignore:Please use 'Bot.setMyCommands'")
+async def test_menu_scopes_are_checked_as_telegram_checks_them(
+    sandbox: tuple[FakeBotApi, Application],
+) -> None:
+    _, application = sandbox
+    bot = application.bot
+    one = [BotCommand("roll", "Roll dice")]
+    with pytest.raises(BadRequest, match=r"(?i)chat not found"):
+        await bot.set_my_commands(one, scope=BotCommandScopeChat(-999))
+    with pytest.raises(BadRequest, match=r"(?i)chat not found"):
+        await bot.get_my_commands(scope=BotCommandScopeChat("@nowhere"))
+    with pytest.raises(BadRequest, match=r"(?i)scope_invalid"):
+        await bot.set_my_commands(one, scope=BotCommandScopeChatAdministrators(ALICE))
+    with pytest.raises(BadRequest, match=r"(?i)user not found"):
+        await bot.set_my_commands(one, scope=BotCommandScopeChatMember(GROUP, 424242))
+    with pytest.raises(BadRequest, match=r"(?i)language_code_invalid"):
+        await bot.set_my_commands(one, language_code="english")
+    with pytest.raises(BadRequest, match=r"(?i)scope_invalid"):
+        await bot.do_api_request("setMyCommands", {"commands": [], "scope": {"type": "galaxy"}})
+    with pytest.raises(BadRequest, match=r"(?i)bot_command_invalid"):
+        await bot.set_my_commands([BotCommand("Roll!", "Roll dice")])
+    assert await bot.get_my_commands(scope=BotCommandScopeAllGroupChats()) == ()
 
 
 async def test_chat_info_members_and_pin(sandbox: tuple[FakeBotApi, Application]) -> None:

@@ -1,0 +1,99 @@
+"""Ending a game in the chat: the question's text and its End/Cancel buttons."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.campaigns import CampaignView, EndedGame, MemberView
+from core.rules.errors import Malformed
+from core.rules.registry import default_registry
+from core.rules.table import Role
+from core.store.models import CampaignStatus
+from tgbot.render.campaign import (
+    END_NO,
+    END_YES,
+    EndAnswer,
+    end_question,
+    ended_text,
+    system_choice,
+)
+from tgbot.sandbox.fake_api import parse_html
+
+HOST = 7
+NASTY = "<b>Bo</b> & <i>Co"
+
+
+def view(version: int = 3, campaign_id: int = 12) -> CampaignView:
+    return CampaignView(
+        id=campaign_id,
+        system=default_registry().find("nsu"),
+        status=CampaignStatus.ACTIVE,
+        host_id=HOST,
+        chat_tg_id=-100,
+        chat_title="The Table",
+        app_token="t",
+        members=(MemberView(HOST, NASTY, frozenset({Role.HOST, Role.PLAYER})),),
+        state={},
+        version=version,
+    )
+
+
+def test_the_question_says_what_is_kept_who_answers_and_offers_end_and_cancel() -> None:
+    text, markup = end_question(view())
+    plain, _ = parse_html(text)
+    assert "End the No Stone Unturned game?" in plain
+    for kept in ("sheets", "map", "log", "30 days", "/resume"):
+        assert kept in plain
+    assert f"Only {NASTY} (the host) can answer." in plain  # escaped, shown as written
+    buttons = [b for row in markup.inline_keyboard for b in row]
+    assert [b.text for b in buttons] == ["🏁 End the game", "✖️ Cancel"]
+    answers = [EndAnswer.decode(str(b.callback_data)) for b in buttons]
+    assert answers == [EndAnswer(END_YES, 12, 3), EndAnswer(END_NO, 12, 3)]
+
+
+def test_the_ended_message_and_the_new_game_prompt_name_the_last_day() -> None:
+    ended_at = datetime(2026, 11, 23, 13, 0, tzinfo=UTC)
+    ended = EndedGame(view(), ended_at, ended_at + timedelta(days=30), resumable=True)
+    plain, _ = parse_html(ended_text(ended))
+    assert "has ended" in plain and "/resume until 23 December 2026" in plain
+    prompt, _ = parse_html(system_choice(default_registry(), ended)[0])
+    assert "can still come back with /resume until 23 December 2026" in prompt
+    gone = EndedGame(view(), ended_at, ended_at + timedelta(days=30), resumable=False)
+    assert "/resume" not in system_choice(default_registry(), gone)[0]
+
+
+@given(
+    answer=st.sampled_from([END_YES, END_NO]),
+    campaign_id=st.integers(1, 2**63 - 1),
+    version=st.integers(0, 2**31 - 1),
+)
+def test_every_answer_fits_in_a_button_and_reads_back(
+    answer: str, campaign_id: int, version: int
+) -> None:
+    pressed = EndAnswer(answer, campaign_id, version)
+    data = pressed.encode()
+    assert len(data.encode()) <= 64
+    assert EndAnswer.decode(data) == pressed
+
+
+@given(st.one_of(st.text(max_size=80), st.from_regex(r"g1:endgame:[a-z0-9.+_-]{0,40}")))
+def test_anything_else_is_refused_as_out_of_date(data: str) -> None:
+    try:
+        pressed = EndAnswer.decode(data)
+    except Malformed as error:
+        assert "out of date" in error.message
+    else:  # only a well-formed answer reads (leading zeros aside)
+        assert data.startswith(f"g1:endgame:{pressed.answer}.")
+        assert (
+            pressed.answer in (END_YES, END_NO) and min(pressed.campaign_id, pressed.version) >= 0
+        )
+
+
+def test_other_buttons_are_not_answers() -> None:
+    for data in ("g1:newgame:nsu", "p1:3:1:inc", "g1:endgame:maybe.1.2", "g1:endgame:end.1"):
+        with pytest.raises(Malformed):
+            EndAnswer.decode(data)
