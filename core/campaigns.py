@@ -24,7 +24,8 @@ from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
 from core.store.presses import CampaignRow, MemberRow, load_panel, panel_head, save_panel
-from core.store.repo import atomic, current_update_done, guarded, upsert_chat, upsert_player
+from core.store.repo import guarded, update_done, upsert_chat, upsert_player
+from core.store.unit import saving
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
@@ -106,7 +107,12 @@ def _roles(names: list[str]) -> frozenset[Role]:
 
 
 class Campaigns:
-    """Campaign and panel use cases, with their dependencies passed in."""
+    """Campaign and panel use cases, with their dependencies passed in.
+
+    Every use case that changes something saves through :func:`core.store.unit.saving`
+    and takes ``update_id``: the Telegram update being handled, claimed in the same
+    transaction so a redelivered copy changes nothing (None from the Mini App).
+    """
 
     def __init__(
         self,
@@ -227,14 +233,22 @@ class Campaigns:
             table, _ = await self._table(campaign)
         return view, table
 
-    async def edit(self, app_token: str, actor: PlayerRef, action: str, payload: Json) -> Changed:
+    async def edit(
+        self,
+        app_token: str,
+        actor: PlayerRef,
+        action: str,
+        payload: Json,
+        *,
+        update_id: int | None = None,
+    ) -> Changed:
         """Apply a Mini App edit through the system's rules, in one transaction.
 
         The dice are this use case's RNG, as for panels. The result names the open
         panels whose messages show what changed (the caller redraws them).
         """
         view = await self.for_viewer(app_token, actor)
-        async with guarded(), self.locks.hold(f"campaign:{view.id}"), atomic():
+        async with saving(self.locks, f"campaign:{view.id}", update_id):
             campaign = await Campaign.get(id=view.id)
             self._check_playing(campaign)
             before, member_ids = await self._table(campaign)
@@ -284,7 +298,9 @@ class Campaigns:
 
     # --- campaign lifecycle ------------------------------------------------
 
-    async def new_game(self, chat: ChatRef, host: PlayerRef, system_key: str) -> CampaignView:
+    async def new_game(
+        self, chat: ChatRef, host: PlayerRef, system_key: str, *, update_id: int | None = None
+    ) -> CampaignView:
         """Start a campaign of ``system_key`` in a group chat; the host joins it.
 
         Raises:
@@ -294,7 +310,7 @@ class Campaigns:
         system = self.registry.find(system_key)
         if chat.kind not in ("group", "supergroup"):
             raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
-        async with guarded(), self.locks.hold(f"chat:{chat.tg_id}"), atomic():
+        async with saving(self.locks, f"chat:{chat.tg_id}", update_id):
             if await self._live(chat.tg_id) is not None:
                 raise NotAllowedNow("A game is already running here. See it with /status.")
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
@@ -329,7 +345,9 @@ class Campaigns:
         await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
         campaign.state, campaign.version = dict(state), campaign.version + 1
 
-    async def join(self, chat: ChatRef, player: PlayerRef) -> JoinResult:
+    async def join(
+        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+    ) -> JoinResult:
         """Join the chat's live campaign, or say how to open a private chat first."""
         async with guarded():
             campaign = await self._live(chat.tg_id)
@@ -346,9 +364,11 @@ class Campaigns:
                     already_member=False,
                     start_payload=JOIN_PREFIX + campaign.app_token,
                 )
-        return await self._add_member(campaign.id, player)
+        return await self._add_member(campaign.id, player, update_id)
 
-    async def complete_join(self, payload: str, player: PlayerRef) -> JoinResult:
+    async def complete_join(
+        self, payload: str, player: PlayerRef, *, update_id: int | None = None
+    ) -> JoinResult:
         """Finish a join that waited for the player's private chat (/start join_...)."""
         if not payload.startswith(JOIN_PREFIX):
             raise Malformed("That start link isn't one of ours.")
@@ -356,10 +376,12 @@ class Campaigns:
             campaign = await Campaign.get_or_none(app_token=payload[len(JOIN_PREFIX) :])
             if campaign is None or campaign.live_chat_id is None:
                 raise NotAllowedNow("That game has ended, so it can't be joined.")
-        return await self._add_member(campaign.id, player)
+        return await self._add_member(campaign.id, player, update_id)
 
-    async def _add_member(self, campaign_id: int, player: PlayerRef) -> JoinResult:
-        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
+    async def _add_member(
+        self, campaign_id: int, player: PlayerRef, update_id: int | None
+    ) -> JoinResult:
+        async with saving(self.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get(id=campaign_id)
             row = await upsert_player(
                 player.tg_id, player.first_name, player.last_name, player.username
@@ -374,7 +396,9 @@ class Campaigns:
             await self._seat(campaign, player.tg_id)
             return JoinResult(await self._view(campaign), joined=True, already_member=False)
 
-    async def leave(self, chat: ChatRef, player: PlayerRef) -> Changed:
+    async def leave(
+        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+    ) -> Changed:
         """Leave the chat's campaign (the host hands over or ends it instead).
 
         The system adjusts the campaign to the member who left (a turn moves on);
@@ -384,7 +408,7 @@ class Campaigns:
             campaign = await self._live(chat.tg_id)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
+        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             member = await Member.get_or_none(
                 campaign_id=campaign.id, player__tg_id=player.tg_id, active=True
             )
@@ -413,14 +437,19 @@ class Campaigns:
         return Changed(await self._view(campaign), after, redraw)
 
     async def set_status(
-        self, chat: ChatRef, player: PlayerRef, status: CampaignStatus
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        status: CampaignStatus,
+        *,
+        update_id: int | None = None,
     ) -> CampaignView:
         """Pause, resume or archive the chat's campaign (host only)."""
         async with guarded():
             campaign = await self._live(chat.tg_id)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
+        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             campaign = await Campaign.get(id=campaign.id)
             await campaign.fetch_related("host")
             if campaign.host.tg_id != player.tg_id:
@@ -444,6 +473,7 @@ class Campaigns:
         argument: str = "",
         *,
         campaign_id: int | None = None,
+        update_id: int | None = None,
     ) -> PanelView:
         """Start a procedure (the caller sends its message).
 
@@ -461,7 +491,7 @@ class Campaigns:
                 raise NotAllowedNow(NO_GAME)
         system = self.registry.find(campaign.system)
         rules = system.panel(kind)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
+        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             campaign = await Campaign.get(id=campaign.id)
             self._check_playing(campaign)
             table, member_ids = await self._table(campaign)
@@ -504,7 +534,14 @@ class Campaigns:
             )
 
     async def act(
-        self, panel_id: int, version: int, actor: PlayerRef, action: str, argument: str = ""
+        self,
+        panel_id: int,
+        version: int,
+        actor: PlayerRef,
+        action: str,
+        argument: str = "",
+        *,
+        update_id: int | None = None,
     ) -> PanelView:
         """Apply one button press to a panel, exactly once.
 
@@ -516,20 +553,24 @@ class Campaigns:
         """
         campaign_id = self._panel_campaigns.get(panel_id)
         if campaign_id is not None:
-            acted = await self._act(campaign_id, panel_id, version, actor, action, argument)
+            acted = await self._act(
+                campaign_id, panel_id, version, actor, action, argument, update_id
+            )
             if acted is not None:
                 return acted
             del self._panel_campaigns[panel_id]  # the id now names another campaign's panel
         async with guarded():
             head = await panel_head(panel_id)
             if head is None or head.closed or head.version != version:
-                if await current_update_done():
+                if await update_done(update_id):
                     raise AlreadyHandled()  # this very press was applied: say nothing
                 raise NotAllowedNow(STALE)
         if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
             self._panel_campaigns.clear()
         self._panel_campaigns[panel_id] = head.campaign_id
-        acted = await self._act(head.campaign_id, panel_id, version, actor, action, argument)
+        acted = await self._act(
+            head.campaign_id, panel_id, version, actor, action, argument, update_id
+        )
         if acted is None:
             raise NotAllowedNow(STALE)
         return acted
@@ -542,10 +583,11 @@ class Campaigns:
         actor: PlayerRef,
         action: str,
         argument: str,
+        update_id: int | None,
     ) -> PanelView | None:
         """The press under the lock of ``campaign_id``; None if the panel is not that campaign's."""
         try:
-            async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
+            async with saving(self.locks, f"campaign:{campaign_id}", update_id):
                 loaded = await load_panel(panel_id)
                 if loaded is None:
                     raise NotAllowedNow(STALE)

@@ -14,11 +14,10 @@ from telegram import (
     Update,
 )
 from telegram.error import BadRequest, Forbidden
-from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, TypeHandler
+from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes
 
 from core.errors import AlreadyHandled, TryAgain
 from core.rules.errors import StonetableError
-from core.store.repo import current_update
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
@@ -87,7 +86,6 @@ def build_application(
         builder = builder.updater(None)
     application = builder.build()
     assert isinstance(application, StonetableApplication)
-    application.add_handler(TypeHandler(Update, remember_update), group=-1)
     for feature in features():
         application.add_handlers(feature.handlers())
     application.add_error_handler(on_error)
@@ -101,11 +99,6 @@ async def register_commands(application: StonetableApplication) -> None:
     group = [BotCommand(s.name, s.description) for s in specs if s.group]
     await application.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
     await application.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
-
-
-async def remember_update(update: Update, context: StonetableContext) -> None:
-    """Let the use cases claim this update, so a redelivered copy changes nothing."""
-    current_update.set(update.update_id)
 
 
 async def on_error(update: object, context: StonetableContext) -> None:

@@ -44,7 +44,7 @@ async def new_game(update: Update, context: StonetableContext) -> None:
         text, markup = system_choice(context.deps.campaigns.registry)
         await reply(update, text, markup)
         return
-    view = await context.deps.campaigns.new_game(chat, player, key)
+    view = await context.deps.campaigns.new_game(chat, player, key, update_id=update.update_id)
     await reply(update, started_text(view))
 
 
@@ -55,7 +55,9 @@ async def choose_system(update: Update, context: StonetableContext) -> None:
     if not isinstance(data, GeneralButton) or data.verb != "newgame":
         raise Malformed("That button is out of date.")
     chat, player = actor(update)
-    view = await context.deps.campaigns.new_game(chat, player, data.argument)
+    view = await context.deps.campaigns.new_game(
+        chat, player, data.argument, update_id=update.update_id
+    )
     await query.answer()
     await query.edit_message_text(started_text(view), parse_mode=ParseMode.HTML)
 
@@ -63,10 +65,12 @@ async def choose_system(update: Update, context: StonetableContext) -> None:
 async def join(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     campaigns = context.deps.campaigns
-    result = await campaigns.join(chat, player)
+    result = await campaigns.join(chat, player, update_id=update.update_id)
     if result.start_payload and await can_write_privately(context, player.tg_id, result):
         await context.deps.play.mark_started(player)
-        result = await campaigns.complete_join(result.start_payload, player)
+        result = await campaigns.complete_join(
+            result.start_payload, player, update_id=update.update_id
+        )
     name = esc(player.display_name)
     if result.already_member:
         await reply(update, f"{name}, you're already in this game. /sheet opens your sheet.")
@@ -99,7 +103,7 @@ async def can_write_privately(context: StonetableContext, user_id: int, result: 
 
 async def leave(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    left = await context.deps.campaigns.leave(chat, player)
+    left = await context.deps.campaigns.leave(chat, player, update_id=update.update_id)
     await reply(update, f"👋 {esc(player.display_name)} left the game.")
     for panel in left.redraw:  # e.g. a turn moved on: the panel names who is up now
         with contextlib.suppress(BadRequest):  # its message was deleted: nothing to show
@@ -117,7 +121,9 @@ def _set(
 ) -> Callable[[Update, StonetableContext], Coroutine[Any, Any, None]]:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
-        await context.deps.campaigns.set_status(chat, player, status_value)
+        await context.deps.campaigns.set_status(
+            chat, player, status_value, update_id=update.update_id
+        )
         await reply(update, message)
 
     return handler
@@ -127,7 +133,7 @@ async def announce_join(update: Update, context: StonetableContext, payload: str
     """Finish a join started in a group, after the player pressed Start in private."""
     assert update.effective_user is not None
     player = player_of(update.effective_user)
-    result = await context.deps.campaigns.complete_join(payload, player)
+    result = await context.deps.campaigns.complete_join(payload, player, update_id=update.update_id)
     view = result.campaign
     await reply(
         update,
