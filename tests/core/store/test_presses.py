@@ -10,13 +10,12 @@ import pytest
 
 from core.campaigns import Campaigns
 from core.errors import AlreadyHandled
-from core.locks import InProcessKeyedLock
+from core.locks import InProcessKeyedLock, Lease
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.rng import SeededRng
 from core.store.models import CampaignStatus, Member, Panel, ProcessedUpdate
 from core.store.presses import load_panel, panel_head, save_panel
-from core.locks import Lease
 from core.store.repo import atomic
 from core.store.sql import execute, native
 from tests.support.counter_system import counter_registry
