@@ -187,7 +187,7 @@ class RedisKeyedLock:
 
     async def _acquire(self, key: str, owner: str) -> Lease:
         keys = [self._prefix + key, self._fence_prefix + key]
-        args = [owner, max(1, int(self.lease_seconds * 1000)), TOKEN_MEMORY_MS]
+        args: list[str | int] = [owner, max(1, int(self.lease_seconds * 1000)), TOKEN_MEMORY_MS]
         deadline = self._clock() + self.wait_seconds
         while True:
             asked_at = self._clock()
