@@ -17,7 +17,8 @@ from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.table import Role
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member
-from core.store.repo import atomic, guarded, upsert_chat, upsert_player
+from core.store.repo import guarded, upsert_chat, upsert_player
+from core.store.unit import saving
 
 FORMAT = "stonetable-campaign"
 VERSION = 1
@@ -105,7 +106,12 @@ def _check(data: Any, campaigns: Campaigns) -> None:
 
 
 async def import_campaign(
-    campaigns: Campaigns, data: Any, chat: ChatRef, host: PlayerRef
+    campaigns: Campaigns,
+    data: Any,
+    chat: ChatRef,
+    host: PlayerRef,
+    *,
+    update_id: int | None = None,
 ) -> CampaignView:
     """Recreate an exported campaign in a group chat, hosted by ``host``.
 
@@ -116,7 +122,7 @@ async def import_campaign(
     _check(data, campaigns)
     if chat.kind not in ("group", "supergroup"):
         raise NotAllowedNow("Import a game into a group chat.")
-    async with guarded(), campaigns.locks.hold(f"chat:{chat.tg_id}"), atomic():
+    async with saving(campaigns.locks, f"chat:{chat.tg_id}", update_id):
         if await Campaign.get_or_none(live_chat_id=chat.tg_id) is not None:
             raise NotAllowedNow("A game is already running here. End it before importing.")
         chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)

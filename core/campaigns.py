@@ -37,7 +37,8 @@ from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
 from core.store.presses import CampaignRow, MemberRow, load_panel, panel_head, save_panel
-from core.store.repo import atomic, current_update_done, guarded, upsert_chat, upsert_player
+from core.store.repo import guarded, update_done, upsert_chat, upsert_player
+from core.store.unit import saving
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
@@ -145,7 +146,12 @@ def _roles(names: list[str]) -> frozenset[Role]:
 
 
 class Campaigns:
-    """Campaign and panel use cases, with their dependencies passed in."""
+    """Campaign and panel use cases, with their dependencies passed in.
+
+    Every use case that changes something saves through :func:`core.store.unit.saving`
+    and takes ``update_id``: the Telegram update being handled, claimed in the same
+    transaction so a redelivered copy changes nothing (None from the Mini App).
+    """
 
     def __init__(
         self,
@@ -269,14 +275,22 @@ class Campaigns:
             table, _ = await self._table(campaign)
         return view, table
 
-    async def edit(self, app_token: str, actor: PlayerRef, action: str, payload: Json) -> Changed:
+    async def edit(
+        self,
+        app_token: str,
+        actor: PlayerRef,
+        action: str,
+        payload: Json,
+        *,
+        update_id: int | None = None,
+    ) -> Changed:
         """Apply a Mini App edit through the system's rules, in one transaction.
 
         The dice are this use case's RNG, as for panels. The result names the open
         panels whose messages show what changed (the caller redraws them).
         """
         view = await self.for_viewer(app_token, actor)
-        async with guarded(), self.locks.hold(f"campaign:{view.id}"), atomic():
+        async with saving(self.locks, f"campaign:{view.id}", update_id):
             campaign = await Campaign.get(id=view.id)
             self._check_playing(campaign)
             before, member_ids = await self._table(campaign)
@@ -326,7 +340,9 @@ class Campaigns:
 
     # --- campaign lifecycle ------------------------------------------------
 
-    async def new_game(self, chat: ChatRef, host: PlayerRef, system_key: str) -> CampaignView:
+    async def new_game(
+        self, chat: ChatRef, host: PlayerRef, system_key: str, *, update_id: int | None = None
+    ) -> CampaignView:
         """Start a campaign of ``system_key`` in a group chat; the host joins it.
 
         Raises:
@@ -336,7 +352,7 @@ class Campaigns:
         system = self.registry.find(system_key)
         if chat.kind not in ("group", "supergroup"):
             raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
-        async with guarded(), self.locks.hold(f"chat:{chat.tg_id}"), atomic():
+        async with saving(self.locks, f"chat:{chat.tg_id}", update_id):
             running = await self._live(chat.tg_id)
             if running is not None:
                 raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
@@ -372,7 +388,9 @@ class Campaigns:
         await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
         campaign.state, campaign.version = dict(state), campaign.version + 1
 
-    async def join(self, chat: ChatRef, player: PlayerRef) -> JoinResult:
+    async def join(
+        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+    ) -> JoinResult:
         """Join the chat's live campaign, or say how to open a private chat first."""
         async with guarded():
             campaign = await self._live(chat.tg_id)
@@ -389,9 +407,11 @@ class Campaigns:
                     already_member=False,
                     start_payload=JOIN_PREFIX + campaign.app_token,
                 )
-        return await self._add_member(campaign.id, player)
+        return await self._add_member(campaign.id, player, update_id)
 
-    async def complete_join(self, payload: str, player: PlayerRef) -> JoinResult:
+    async def complete_join(
+        self, payload: str, player: PlayerRef, *, update_id: int | None = None
+    ) -> JoinResult:
         """Finish a join that waited for the player's private chat (/start join_...)."""
         if not payload.startswith(JOIN_PREFIX):
             raise Malformed("That start link isn't one of ours.")
@@ -399,10 +419,12 @@ class Campaigns:
             campaign = await Campaign.get_or_none(app_token=payload[len(JOIN_PREFIX) :])
             if campaign is None or campaign.live_chat_id is None:
                 raise NotAllowedNow("That game has ended, so it can't be joined.")
-        return await self._add_member(campaign.id, player)
+        return await self._add_member(campaign.id, player, update_id)
 
-    async def _add_member(self, campaign_id: int, player: PlayerRef) -> JoinResult:
-        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
+    async def _add_member(
+        self, campaign_id: int, player: PlayerRef, update_id: int | None
+    ) -> JoinResult:
+        async with saving(self.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get(id=campaign_id)
             row = await upsert_player(
                 player.tg_id, player.first_name, player.last_name, player.username
@@ -417,7 +439,9 @@ class Campaigns:
             await self._seat(campaign, player.tg_id)
             return JoinResult(await self._view(campaign), joined=True, already_member=False)
 
-    async def leave(self, chat: ChatRef, player: PlayerRef) -> Changed:
+    async def leave(
+        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+    ) -> Changed:
         """Leave the chat's campaign (the host hands over or ends it instead).
 
         The system adjusts the campaign to the member who left (a turn moves on);
@@ -427,7 +451,7 @@ class Campaigns:
             campaign = await self._live(chat.tg_id)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
+        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             member = await Member.get_or_none(
                 campaign_id=campaign.id, player__tg_id=player.tg_id, active=True
             )
@@ -456,7 +480,12 @@ class Campaigns:
         return Changed(await self._view(campaign), after, redraw)
 
     async def set_status(
-        self, chat: ChatRef, player: PlayerRef, status: CampaignStatus
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        status: CampaignStatus,
+        *,
+        update_id: int | None = None,
     ) -> CampaignView:
         """Pause, resume or end the chat's live campaign at once (host only).
 
@@ -472,7 +501,7 @@ class Campaigns:
             CampaignStatus.ACTIVE: Step.RESUME,
             CampaignStatus.ARCHIVED: Step.END,
         }[status]
-        view, _ = await self._step(campaign.id, chat, player, step)
+        view, _ = await self._step(campaign.id, chat, player, step, update_id=update_id)
         return view
 
     async def _step(
@@ -482,12 +511,14 @@ class Campaigns:
         player: PlayerRef,
         step: Step,
         version: int | None = None,
+        *,
+        update_id: int | None = None,
     ) -> tuple[CampaignView, datetime | None]:
         """Move a live campaign to its next stage; with ``version``, only if still at it.
 
         Returns the campaign, and when it last ended.
         """
-        async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
+        async with saving(self.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get_or_none(id=campaign_id)
             if campaign is None:
                 raise NotAllowedNow(STALE)
@@ -527,7 +558,13 @@ class Campaigns:
         return view
 
     async def end(
-        self, chat: ChatRef, player: PlayerRef, campaign_id: int, version: int
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        campaign_id: int,
+        version: int,
+        *,
+        update_id: int | None = None,
     ) -> EndedGame:
         """End the campaign the host confirmed, as it was when asked (``version``).
 
@@ -537,7 +574,9 @@ class Campaigns:
             NotAllowedNow: it ended or changed since the question was asked.
             NotYourTurn: the player is not its host.
         """
-        view, ended_at = await self._step(campaign_id, chat, player, Step.END, version)
+        view, ended_at = await self._step(
+            campaign_id, chat, player, Step.END, version, update_id=update_id
+        )
         assert ended_at is not None
         return EndedGame(view, ended_at, resumable_until(ended_at), resumable=True)
 
@@ -579,7 +618,9 @@ class Campaigns:
             view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
         )
 
-    async def resume(self, chat: ChatRef, player: PlayerRef) -> Resumed:
+    async def resume(
+        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+    ) -> Resumed:
         """Resume the chat's paused campaign, or bring back the one that ended last.
 
         Raises:
@@ -590,13 +631,13 @@ class Campaigns:
         async with guarded():
             live = await self._live(chat.tg_id)
         if live is not None:
-            view, _ = await self._step(live.id, chat, player, Step.RESUME)
+            view, _ = await self._step(live.id, chat, player, Step.RESUME, update_id=update_id)
             return Resumed(view, came_back=False)
         ended = await self.last_ended(chat.tg_id)
         if ended is None:
             raise NotAllowedNow(NOTHING_TO_RESUME)
         campaign_id = ended.campaign.id
-        async with guarded(), self.locks.hold(f"chat:{chat.tg_id}"), atomic():
+        async with saving(self.locks, f"chat:{chat.tg_id}", update_id):
             running = await self._live(chat.tg_id)
             if running is not None:
                 raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
@@ -645,6 +686,7 @@ class Campaigns:
         argument: str = "",
         *,
         campaign_id: int | None = None,
+        update_id: int | None = None,
     ) -> PanelView:
         """Start a procedure (the caller sends its message).
 
@@ -662,7 +704,7 @@ class Campaigns:
                 raise NotAllowedNow(NO_GAME)
         system = self.registry.find(campaign.system)
         rules = system.panel(kind)
-        async with guarded(), self.locks.hold(f"campaign:{campaign.id}"), atomic():
+        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             campaign = await Campaign.get(id=campaign.id)
             self._check_playing(campaign)
             table, member_ids = await self._table(campaign)
@@ -705,7 +747,14 @@ class Campaigns:
             )
 
     async def act(
-        self, panel_id: int, version: int, actor: PlayerRef, action: str, argument: str = ""
+        self,
+        panel_id: int,
+        version: int,
+        actor: PlayerRef,
+        action: str,
+        argument: str = "",
+        *,
+        update_id: int | None = None,
     ) -> PanelView:
         """Apply one button press to a panel, exactly once.
 
@@ -717,20 +766,24 @@ class Campaigns:
         """
         campaign_id = self._panel_campaigns.get(panel_id)
         if campaign_id is not None:
-            acted = await self._act(campaign_id, panel_id, version, actor, action, argument)
+            acted = await self._act(
+                campaign_id, panel_id, version, actor, action, argument, update_id
+            )
             if acted is not None:
                 return acted
             del self._panel_campaigns[panel_id]  # the id now names another campaign's panel
         async with guarded():
             head = await panel_head(panel_id)
             if head is None or head.closed or head.version != version:
-                if await current_update_done():
+                if await update_done(update_id):
                     raise AlreadyHandled()  # this very press was applied: say nothing
                 raise NotAllowedNow(STALE)
         if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
             self._panel_campaigns.clear()
         self._panel_campaigns[panel_id] = head.campaign_id
-        acted = await self._act(head.campaign_id, panel_id, version, actor, action, argument)
+        acted = await self._act(
+            head.campaign_id, panel_id, version, actor, action, argument, update_id
+        )
         if acted is None:
             raise NotAllowedNow(STALE)
         return acted
@@ -743,10 +796,11 @@ class Campaigns:
         actor: PlayerRef,
         action: str,
         argument: str,
+        update_id: int | None,
     ) -> PanelView | None:
         """The press under the lock of ``campaign_id``; None if the panel is not that campaign's."""
         try:
-            async with guarded(), self.locks.hold(f"campaign:{campaign_id}"), atomic():
+            async with saving(self.locks, f"campaign:{campaign_id}", update_id):
                 loaded = await load_panel(panel_id)
                 if loaded is None:
                     raise NotAllowedNow(STALE)

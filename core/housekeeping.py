@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from core.errors import TryAgain
 from core.locks import KeyedLock
 from core.store.models import JobRun, PendingNote, ProcessedUpdate
-from core.store.repo import guarded
+from core.store.unit import saving
 
 KEEP_UPDATES = timedelta(days=3)  # Telegram stops redelivering long before this
 KEEP_NOTES = timedelta(days=30)
@@ -23,7 +23,7 @@ async def run_once(
 ) -> bool:
     """Run ``work`` if no worker ran job ``name`` within ``every``; returns whether it ran."""
     try:
-        async with locks.hold(f"job:{name}"), guarded():
+        async with saving(locks, f"job:{name}"):
             now = datetime.fromtimestamp(clock(), UTC)
             row = await JobRun.get_or_none(name=name)
             if row is not None and now - row.ran_at < every:

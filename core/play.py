@@ -14,12 +14,26 @@ from datetime import datetime
 from core.errors import TryAgain
 from core.locks import KeyedLock
 from core.rules import dice
+from core.rules.errors import Malformed
 from core.rules.rng import Rng
 from core.store.models import Chat, PendingNote, RollRecord
 from core.store.repo import atomic, guarded, upsert_chat, upsert_player
 
 RECENT_ROLLS = 10
 MAX_HELD_NOTES = 30
+ID_MIN, ID_MAX = -(2**63), 2**63 - 1  # every Telegram id is stored as a signed 64-bit integer
+ID_OUT_OF_RANGE = "That Telegram account or chat can't be used here: its id is out of range."
+
+
+def check_id(value: int) -> int:
+    """``value`` if it fits the store's 64-bit ids.
+
+    Raises:
+        Malformed: it does not (no real Telegram id is that large).
+    """
+    if not ID_MIN <= value <= ID_MAX:
+        raise Malformed(ID_OUT_OF_RANGE)
+    return value
 
 
 @dataclass(frozen=True)
@@ -31,6 +45,9 @@ class PlayerRef:
     last_name: str = ""
     username: str = ""
 
+    def __post_init__(self) -> None:
+        check_id(self.tg_id)
+
     @property
     def display_name(self) -> str:
         return " ".join(p for p in (self.first_name, self.last_name) if p) or "player"
@@ -41,6 +58,9 @@ class ChatRef:
     tg_id: int
     kind: str
     title: str = ""
+
+    def __post_init__(self) -> None:
+        check_id(self.tg_id)
 
 
 @dataclass(frozen=True)
@@ -73,8 +93,14 @@ class Play:
         self.locks = locks
         self.clock = clock
 
-    async def roll(self, chat: ChatRef, player: PlayerRef, text: str) -> dice.RollResult:
+    async def roll(
+        self, chat: ChatRef, player: PlayerRef, text: str, *, update_id: int | None = None
+    ) -> dice.RollResult:
         """Roll dice notation for a player in a chat and keep it in the log.
+
+        Args:
+            update_id: the Telegram update asking, claimed with the record so a
+                redelivered copy rolls nothing (AlreadyHandled).
 
         Raises:
             Malformed: the notation is not a roll (nothing is stored).
@@ -82,7 +108,7 @@ class Play:
         """
         expression = dice.parse(text)
         result = dice.roll(expression, self.rng)
-        async with guarded(), atomic():
+        async with guarded(), atomic(update_id):
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
             player_row = await upsert_player(
                 player.tg_id, player.first_name, player.last_name, player.username
@@ -125,15 +151,20 @@ class Play:
         """Keep a private message for a player the bot cannot reach right now."""
         async with guarded(), atomic():
             await PendingNote.create(player_tg_id=tg_id, text=text, markup=markup)
-            stale = await PendingNote.filter(player_tg_id=tg_id).order_by("-id").offset(
-                MAX_HELD_NOTES
-            ).values_list("id", flat=True)
+            stale = (
+                await PendingNote.filter(player_tg_id=tg_id)
+                .order_by("-id")
+                .offset(MAX_HELD_NOTES)
+                .values_list("id", flat=True)
+            )
             if stale:
                 await PendingNote.filter(id__in=list(stale)).delete()
 
-    async def take_notes(self, tg_id: int) -> list[tuple[str, dict[str, object] | None]]:
+    async def take_notes(
+        self, tg_id: int, *, update_id: int | None = None
+    ) -> list[tuple[str, dict[str, object] | None]]:
         """The held private messages of a player, oldest first; they are removed."""
-        async with guarded(), atomic():
+        async with guarded(), atomic(update_id):
             notes = await PendingNote.filter(player_tg_id=tg_id).order_by("id")
             await PendingNote.filter(id__in=[n.id for n in notes]).delete()
         return [(n.text, n.markup) for n in notes]

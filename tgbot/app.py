@@ -10,12 +10,11 @@ from types import ModuleType
 
 from telegram import Update
 from telegram.error import BadRequest, Forbidden
-from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes, TypeHandler
+from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes
 
 from core.errors import AlreadyHandled, TryAgain
 from core.housekeeping import run_once
 from core.rules.errors import StonetableError
-from core.store.repo import current_update
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.features.common import CommandSpec
 from tgbot.menu import menu_digest, publish_defaults, show_every_game
@@ -86,7 +85,6 @@ def build_application(
         builder = builder.updater(None)
     application = builder.build()
     assert isinstance(application, StonetableApplication)
-    application.add_handler(TypeHandler(Update, remember_update), group=-1)
     for feature in features():
         application.add_handlers(feature.handlers())
     application.add_error_handler(on_error)
@@ -132,11 +130,6 @@ async def refresh_game_menus(application: StonetableApplication) -> bool:
     await show_every_game(application.bot, specs, chats, players)
     log.info("Published the menus of %d live games", len(chats))
     return True
-
-
-async def remember_update(update: Update, context: StonetableContext) -> None:
-    """Let the use cases claim this update, so a redelivered copy changes nothing."""
-    current_update.set(update.update_id)
 
 
 async def on_error(update: object, context: StonetableContext) -> None:

@@ -51,9 +51,16 @@ async def send_private(
     return True
 
 
-async def deliver_held(context: StonetableContext, user_id: int) -> int:
-    """Send a player everything held for them; returns how many."""
-    notes = await context.deps.play.take_notes(user_id)
+async def deliver_held(
+    context: StonetableContext, user_id: int, *, update_id: int | None = None
+) -> int:
+    """Send a player everything held for them; returns how many.
+
+    Args:
+        update_id: the update asking, claimed when the notes are taken (None when
+            another step of the same update claims it).
+    """
+    notes = await context.deps.play.take_notes(user_id, update_id=update_id)
     for text, markup in notes:
         keyboard = InlineKeyboardMarkup.de_json(markup, context.bot) if markup else None
         await context.bot.send_message(

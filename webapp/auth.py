@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode
 
+from core.play import check_id
+
 MAX_INIT_DATA_LENGTH = 8192
 
 
@@ -121,6 +123,7 @@ def _signed(init_data: str, bot_token: str) -> WebAppInitData:
 
     Raises:
         InitDataInvalid: malformed or wrongly signed.
+        Malformed: correctly signed, but the user id does not fit a 64-bit integer.
     """
     try:
         pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
@@ -147,6 +150,7 @@ def _signed(init_data: str, bot_token: str) -> WebAppInitData:
         )
     except (KeyError, ValueError, TypeError):
         raise InitDataInvalid("malformed") from None
+    check_id(user.id)  # signed, but larger than any Telegram id: a clear 400, not a crash
     return WebAppInitData(
         user=user,
         auth_date=auth_date,

@@ -149,6 +149,20 @@ class ProcessedUpdate(Model):
         table = "processed_update"
 
 
+class LockFence(Model):
+    """The largest fencing token that committed a change under a lock key.
+
+    A holder whose token is smaller held the key before a later holder did: its
+    lease ran out, so it may not commit (see ``core.store.unit``).
+    """
+
+    lock_key = fields.CharField(max_length=64, primary_key=True)
+    token = fields.BigIntField()
+
+    class Meta:
+        table = "lock_fence"
+
+
 class LogEntry(Model):
     """One line of a campaign's log (a roll, a detail...), in the order it happened."""
 

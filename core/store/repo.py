@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 
 from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
 from tortoise.transactions import in_transaction
@@ -14,13 +13,9 @@ from core.errors import AlreadyHandled, TryAgain
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
 from core.store.sql import fetch, now
 
-# The Telegram update being handled, set by the bot for the duration of one update.
-current_update: ContextVar[int | None] = ContextVar("current_update", default=None)
 
-
-async def current_update_done() -> bool:
-    """Whether the update being handled was already committed (a redelivery)."""
-    update_id = current_update.get()
+async def update_done(update_id: int | None) -> bool:
+    """Whether the Telegram update ``update_id`` was already committed (a redelivery)."""
     return update_id is not None and await ProcessedUpdate.exists(update_id=update_id)
 
 
@@ -30,23 +25,33 @@ _CLAIM = (
 )
 
 
+async def claim_update(update_id: int | None) -> None:
+    """Inside a transaction: mark Telegram update ``update_id`` handled when it commits.
+
+    Raises:
+        AlreadyHandled: a copy of this update was committed before.
+    """
+    if update_id is not None:
+        # A copy claimed by a transaction still running waits for it, then finds the row.
+        claimed = await fetch(_CLAIM, (update_id, now()))
+        if not claimed:
+            raise AlreadyHandled()
+
+
 @asynccontextmanager
-async def atomic() -> AsyncIterator[None]:
-    """One transaction that also claims the current update, so a redelivery changes nothing.
+async def atomic(update_id: int | None = None) -> AsyncIterator[None]:
+    """One transaction that also claims Telegram update ``update_id`` (None: no update),
+    so a redelivered copy changes nothing.
+
+    For writes that rewrite nothing they read (a roll's record, a held note); a
+    change to shared state goes through :func:`core.store.unit.saving` instead.
 
     Raises:
         AlreadyHandled: this update's changes were committed before.
     """
-    update_id = current_update.get()
     async with in_transaction():
-        if update_id is not None:
-            # A copy claimed by a transaction still running waits for it, then finds the row.
-            claimed = await fetch(_CLAIM, (update_id, now()))
-            if not claimed:
-                raise AlreadyHandled()
+        await claim_update(update_id)
         yield
-    if update_id is not None:
-        current_update.set(None)  # claimed and committed: later transactions need no claim
 
 
 @asynccontextmanager

@@ -80,3 +80,54 @@ async def test_redis_going_away_says_try_again(redis_server: RedisServer) -> Non
         async with lock.hold("chat:1"):
             pass
     await lock.aclose()
+
+
+async def test_every_later_holder_gets_a_larger_fencing_token(locks: KeyedLock) -> None:
+    locks.wait_seconds = 2.0
+    tokens: list[int] = []
+    for _ in range(3):
+        async with locks.hold("chat:5") as lease:
+            assert lease.key == "chat:5" and not lease.expired()
+            tokens.append(lease.token)
+    entered = asyncio.Event()
+    stale: list[bool] = []
+
+    async def stuck() -> None:
+        async with locks.hold("chat:5") as lease:
+            tokens.append(lease.token)
+            entered.set()
+            await asyncio.sleep(0.8)
+            stale.append(lease.expired())
+
+    task = asyncio.create_task(stuck())
+    await entered.wait()
+    async with locks.hold("chat:5") as later:  # after the stuck holder's 0.5 s lease
+        tokens.append(later.token)
+    with pytest.raises(LockLost):
+        await task
+    assert stale == [True]
+    assert tokens == sorted(set(tokens))
+
+
+async def test_a_holders_own_error_is_not_hidden_by_a_lost_lease(locks: KeyedLock) -> None:
+    with pytest.raises(ZeroDivisionError):
+        async with locks.hold("chat:6"):
+            await asyncio.sleep(0.6)  # past the 0.5 s lease
+            raise ZeroDivisionError
+
+
+@pytest.mark.redis
+async def test_two_workers_on_one_redis_hand_out_growing_tokens(redis_server: RedisServer) -> None:
+    from redis.asyncio import Redis
+
+    workers = [
+        RedisKeyedLock(Redis.from_url(redis_server.url), lease_seconds=1, wait_seconds=1)
+        for _ in range(2)
+    ]
+    tokens = []
+    for n in range(6):
+        async with workers[n % 2].hold("campaign:3") as lease:
+            tokens.append(lease.token)
+    assert tokens == sorted(set(tokens))
+    for worker in workers:
+        await worker.aclose()

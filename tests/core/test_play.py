@@ -72,18 +72,13 @@ async def test_health_reports_a_working_database(db: str) -> None:
 
 async def test_a_redelivered_update_changes_nothing(db: str) -> None:
     from core.errors import AlreadyHandled
-    from core.store.repo import current_update
 
     play = make_play()
-    current_update.set(555)
-    await play.roll(GROUP, ANA, "d6")
-    assert current_update.get() is None  # claimed once, by the committed transaction
-    current_update.set(555)
+    await play.roll(GROUP, ANA, "d6", update_id=555)
     with pytest.raises(AlreadyHandled):
-        await play.roll(GROUP, ANA, "d6")
-    current_update.set(556)
+        await play.roll(GROUP, ANA, "d6", update_id=555)
     with pytest.raises(Malformed):
-        await play.roll(GROUP, ANA, "nonsense")  # refused before any claim
-    await play.roll(GROUP, ANA, "d8")  # 556 was never claimed, so it still counts
-    assert await RollRecord.all().count() == 2
-    current_update.set(None)
+        await play.roll(GROUP, ANA, "nonsense", update_id=556)  # refused before any claim
+    await play.roll(GROUP, ANA, "d8", update_id=556)  # 556 was never claimed, so it counts
+    await play.roll(GROUP, ANA, "d8")  # the Mini App and operators claim no update
+    assert await RollRecord.all().count() == 3

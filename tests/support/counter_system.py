@@ -24,7 +24,11 @@ class CounterCampaign(CampaignRules):
         return {**table.state, "seats": table.state.get("seats", 0) + 1}, {"presses": 0}
 
     def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
-        """Mini App edit "roll": one d6 from the injected dice, kept in the campaign."""
+        """Mini App edit "roll": one d6 from the injected dice, kept in the campaign;
+        "tally": one more on the actor's sheet only (the campaign state is untouched)."""
+        if action == "tally":
+            sheet = table.seats[actor].sheet
+            return Outcome(state={}, sheets={actor: {**sheet, "tally": sheet.get("tally", 0) + 1}})
         if action != "roll":
             raise NotAllowedNow("That can't be changed here.")
         return Outcome(state={}, campaign_state={**table.state, "rolled": rng.randint(1, 6)})

@@ -58,7 +58,7 @@ async def new_game(update: Update, context: StonetableContext) -> None:
         text, markup = system_choice(campaigns.registry, last)
         await reply(update, text, markup)
         return
-    view = await campaigns.new_game(chat, player, key)
+    view = await campaigns.new_game(chat, player, key, update_id=update.update_id)
     await reply(update, started_text(view))
     await show_menus(context, view, playing=True)
 
@@ -70,7 +70,9 @@ async def choose_system(update: Update, context: StonetableContext) -> None:
     if not isinstance(data, GeneralButton) or data.verb != "newgame":
         raise Malformed("That button is out of date.")
     chat, player = actor(update)
-    view = await context.deps.campaigns.new_game(chat, player, data.argument)
+    view = await context.deps.campaigns.new_game(
+        chat, player, data.argument, update_id=update.update_id
+    )
     await query.answer()
     await query.edit_message_text(started_text(view), parse_mode=ParseMode.HTML)
     await show_menus(context, view, playing=True)
@@ -94,10 +96,12 @@ async def show_private_menu(context: StonetableContext, player_id: int) -> None:
 async def join(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     campaigns = context.deps.campaigns
-    result = await campaigns.join(chat, player)
+    result = await campaigns.join(chat, player, update_id=update.update_id)
     if result.start_payload and await can_write_privately(context, player.tg_id, result):
         await context.deps.play.mark_started(player)
-        result = await campaigns.complete_join(result.start_payload, player)
+        result = await campaigns.complete_join(
+            result.start_payload, player, update_id=update.update_id
+        )
     name = esc(player.display_name)
     if result.already_member:
         await reply(update, f"{name}, you're already in this game. /sheet opens your sheet.")
@@ -131,7 +135,7 @@ async def can_write_privately(context: StonetableContext, user_id: int, result: 
 
 async def leave(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    left = await context.deps.campaigns.leave(chat, player)
+    left = await context.deps.campaigns.leave(chat, player, update_id=update.update_id)
     await reply(update, f"👋 {esc(player.display_name)} left the game.")
     await show_private_menu(context, player.tg_id)
     for panel in left.redraw:  # e.g. a turn moved on: the panel names who is up now
@@ -147,13 +151,15 @@ async def status(update: Update, context: StonetableContext) -> None:
 
 async def pause(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    await context.deps.campaigns.set_status(chat, player, CampaignStatus.PAUSED)
+    await context.deps.campaigns.set_status(
+        chat, player, CampaignStatus.PAUSED, update_id=update.update_id
+    )
     await reply(update, "⏸ The game is paused. The host can /resume it.")
 
 
 async def resume(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    resumed = await context.deps.campaigns.resume(chat, player)
+    resumed = await context.deps.campaigns.resume(chat, player, update_id=update.update_id)
     await reply(update, resumed_text(resumed.campaign, resumed.came_back))
     if resumed.came_back:
         await show_menus(context, resumed.campaign, playing=True)
@@ -175,7 +181,9 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     campaigns = context.deps.campaigns
     if pressed.answer == END_YES:
-        ended = await campaigns.end(chat, player, pressed.campaign_id, pressed.version)
+        ended = await campaigns.end(
+            chat, player, pressed.campaign_id, pressed.version, update_id=update.update_id
+        )
         await query.answer()
         await query.edit_message_text(ended_text(ended), parse_mode=ParseMode.HTML)
         await show_menus(context, ended.campaign, playing=False)
@@ -189,7 +197,7 @@ async def announce_join(update: Update, context: StonetableContext, payload: str
     """Finish a join started in a group, after the player pressed Start in private."""
     assert update.effective_user is not None
     player = player_of(update.effective_user)
-    result = await context.deps.campaigns.complete_join(payload, player)
+    result = await context.deps.campaigns.complete_join(payload, player, update_id=update.update_id)
     view = result.campaign
     await reply(
         update,

@@ -82,7 +82,9 @@ def _opener(word: str) -> Callable[[Update, StonetableContext], Coroutine[Any, A
         chat, player = actor(update)
         await _cortex_game(context, chat, player)
         argument = f"{word} {command_args(update)}".strip()
-        panel = await context.deps.campaigns.open_panel(chat, player, CONFLICT_PANEL, argument)
+        panel = await context.deps.campaigns.open_panel(
+            chat, player, CONFLICT_PANEL, argument, update_id=update.update_id
+        )
         await post_panel(update, context, panel)
 
     return handler
@@ -102,7 +104,9 @@ async def trait(update: Update, context: StonetableContext) -> None:
         await _reply(update, esc(TRAIT_HELP))
         return
     view = await _cortex_game(context, chat, player)
-    edited = await context.deps.campaigns.edit(view.app_token, player, "text", {"text": text})
+    edited = await context.deps.campaigns.edit(
+        view.app_token, player, "text", {"text": text}, update_id=update.update_id
+    )
     await _reply(update, "✅ Noted.\n" + table_text(load(edited.table).table))
 
 
@@ -113,7 +117,9 @@ def _table_edit(
         chat, player = actor(update)
         view = await _cortex_game(context, chat, player)
         payload = {"name": command_args(update).strip()} if action == "feature.add" else {}
-        await context.deps.campaigns.edit(view.app_token, player, action, payload)
+        await context.deps.campaigns.edit(
+            view.app_token, player, action, payload, update_id=update.update_id
+        )
         await _reply(update, done)
 
     return handler

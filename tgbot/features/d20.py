@@ -52,14 +52,18 @@ async def check(update: Update, context: StonetableContext) -> None:
     target = message.reply_to_message.from_user if message and message.reply_to_message else None
     if target is not None and not target.is_bot:
         text = f"for={target.id} {text}"  # the rules decide whether the caller may do this
-    panel = await context.deps.campaigns.open_panel(chat, player, CHECK_PANEL, text)
+    panel = await context.deps.campaigns.open_panel(
+        chat, player, CHECK_PANEL, text, update_id=update.update_id
+    )
     await post_panel(update, context, panel)
 
 
 async def rest(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     await _require_d20(context, chat.tg_id)
-    panel = await context.deps.campaigns.open_panel(chat, player, REST_PANEL, command_args(update))
+    panel = await context.deps.campaigns.open_panel(
+        chat, player, REST_PANEL, command_args(update), update_id=update.update_id
+    )
     await post_panel(update, context, panel)
 
 

@@ -98,11 +98,13 @@ async def open_private(
     campaign: CampaignView,
     kind: str,
     argument: str = "",
+    *,
+    update_id: int | None,
 ) -> None:
     """Open one of the player's private panels in their chat with the bot."""
     chat = ChatRef(player.tg_id, ChatType.PRIVATE)
     view = await context.deps.campaigns.open_panel(
-        chat, player, kind, argument, campaign_id=campaign.id
+        chat, player, kind, argument, campaign_id=campaign.id, update_id=update_id
     )
     try:
         await send_panel(context, player.tg_id, view)
@@ -121,14 +123,18 @@ async def _reply(update: Update, text: str, markup: InlineKeyboardMarkup | None 
 async def begin(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     await campaign_here(update, context)
-    view = await context.deps.campaigns.open_panel(chat, player, SETUP_PANEL)
+    view = await context.deps.campaigns.open_panel(
+        chat, player, SETUP_PANEL, update_id=update.update_id
+    )
     await post_panel(update, context, view)
 
 
 async def adventure(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     await campaign_here(update, context)
-    view = await context.deps.campaigns.open_panel(chat, player, ADVENTURE_PANEL)
+    view = await context.deps.campaigns.open_panel(
+        chat, player, ADVENTURE_PANEL, update_id=update.update_id
+    )
     await post_panel(update, context, view)
 
 
@@ -139,7 +145,7 @@ def _private_command(kind: str, argument: str = "") -> Handler:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
         campaign = await campaign_here(update, context)
-        await open_private(context, player, campaign, kind, argument)
+        await open_private(context, player, campaign, kind, argument, update_id=update.update_id)
         if chat.kind != ChatType.PRIVATE:
             await _reply(update, SENT_PRIVATELY)
 
@@ -180,10 +186,15 @@ async def send_map(
 
 
 async def safety_signal(
-    context: StonetableContext, player: PlayerRef, campaign: CampaignView, action: str
+    context: StonetableContext,
+    player: PlayerRef,
+    campaign: CampaignView,
+    action: str,
+    *,
+    update_id: int | None,
 ) -> None:
     """Record an X-card or a knock (no name kept) and tell the group, naming nobody."""
-    await context.deps.campaigns.edit(campaign.app_token, player, action, {})
+    await context.deps.campaigns.edit(campaign.app_token, player, action, {}, update_id=update_id)
     await announce(context, campaign, action)
 
 
@@ -196,7 +207,9 @@ def _signal_command(action: str) -> Handler:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
         campaign = await campaign_here(update, context)
-        await context.deps.campaigns.edit(campaign.app_token, player, action, {})
+        await context.deps.campaigns.edit(
+            campaign.app_token, player, action, {}, update_id=update.update_id
+        )
         if chat.kind != ChatType.PRIVATE and update.effective_message is not None:
             with contextlib.suppress(BadRequest, Forbidden):  # the command shows who sent it
                 await update.effective_message.delete()
@@ -227,17 +240,23 @@ async def press(update: Update, context: StonetableContext) -> None:
     answer = ""
     if data.verb in ("nsu_x", "nsu_knock"):
         action = "safety.x_card" if data.verb == "nsu_x" else "safety.knock"
-        await safety_signal(context, player, campaign, action)
+        await safety_signal(context, player, campaign, action, update_id=update.update_id)
         answer = "Done. Nobody is told it was you."
     elif data.verb == "nsu_cards":
-        await open_private(context, player, campaign, CARDS_PANEL, extra)
+        await open_private(
+            context, player, campaign, CARDS_PANEL, extra, update_id=update.update_id
+        )
         answer = "" if in_private else SENT_PRIVATELY
     elif data.verb == "nsu_char":
-        await open_private(context, player, campaign, CHARACTER_PANEL, extra)
+        await open_private(
+            context, player, campaign, CHARACTER_PANEL, extra, update_id=update.update_id
+        )
         answer = "" if in_private else SENT_PRIVATELY
     elif data.verb == "nsu_adv":
         group = ChatRef(campaign.chat_tg_id, ChatType.SUPERGROUP)
-        view = await context.deps.campaigns.open_panel(group, player, ADVENTURE_PANEL)
+        view = await context.deps.campaigns.open_panel(
+            group, player, ADVENTURE_PANEL, update_id=update.update_id
+        )
         await send_panel(context, campaign.chat_tg_id, view)
     elif data.verb == "nsu_map":
         chat_id = campaign.chat_tg_id if message is None else message.chat.id

@@ -59,7 +59,7 @@ async def act(update: Update, context: StonetableContext) -> None:
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await _reply(update, ACT_HELP)
         return
-    panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text)
+    panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text, update_id=update.update_id)
     await post_panel(update, context, panel)
 
 
@@ -71,7 +71,9 @@ async def downtime(update: Update, context: StonetableContext) -> None:
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await _reply(update, DOWNTIME_HELP)
         return
-    panel = await campaigns.open_panel(chat, player, DOWNTIME_PANEL, text)
+    panel = await campaigns.open_panel(
+        chat, player, DOWNTIME_PANEL, text, update_id=update.update_id
+    )
     await post_panel(update, context, panel)
 
 

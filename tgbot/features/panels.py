@@ -58,7 +58,10 @@ async def follow_up(context: StonetableContext, view: PanelView) -> None:
         if isinstance(item, Note):
             member = view.campaign.member(item.chat_id)
             await send_private(
-                context, item.chat_id, item.text, item.markup,
+                context,
+                item.chat_id,
+                item.text,
+                item.markup,
                 group_chat_id=view.campaign.chat_tg_id,
                 name=member.name if member is not None else "",
             )
@@ -89,6 +92,7 @@ async def press(update: Update, context: StonetableContext) -> None:
             player_of(update.effective_user),
             data.action,
             data.argument,
+            update_id=update.update_id,
         )
     except (NotAllowedNow, AlreadyHandled):
         # A stale or repeated press: make sure the message shows the stored state (a
@@ -125,7 +129,12 @@ async def reply_to_panel(update: Update, context: StonetableContext) -> None:
     if len(text) > MAX_TEXT:
         raise Malformed(f"That's too long: keep it under {MAX_TEXT} characters.")
     view = await campaigns.act(
-        view.id, view.version, player_of(update.effective_user), TEXT_ACTION, text
+        view.id,
+        view.version,
+        player_of(update.effective_user),
+        TEXT_ACTION,
+        text,
+        update_id=update.update_id,
     )
     await show_panel(context, view)
     await follow_up(context, view)

@@ -20,7 +20,7 @@ async def roll(update: Update, context: StonetableContext) -> None:
     text = command_args(update)
     if await system_roll(update, context, text):
         return
-    result = await context.deps.play.roll(chat, player, text or "d20")
+    result = await context.deps.play.roll(chat, player, text or "d20", update_id=update.update_id)
     assert update.effective_message is not None
     await update.effective_message.reply_text(
         render_roll(result, player.display_name), parse_mode=ParseMode.HTML
@@ -37,7 +37,9 @@ async def system_roll(update: Update, context: StonetableContext, text: str) -> 
     if view is None or view.system.roll_panel is None or view.member(player.tg_id) is None:
         return False
     try:
-        panel = await campaigns.open_panel(chat, player, view.system.roll_panel, text)
+        panel = await campaigns.open_panel(
+            chat, player, view.system.roll_panel, text, update_id=update.update_id
+        )
     except Malformed:
         return False  # not this system's notation: an ordinary roll
     await post_panel(update, context, panel)

@@ -21,15 +21,17 @@ COMMANDS = [
 ]
 
 
-
 async def start(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     assert update.effective_message is not None
     if chat.kind == ChatType.PRIVATE:
         await context.deps.play.mark_started(player)
-        delivered = await deliver_held(context, player.tg_id)
         payload = command_args(update).strip()
-        if payload.startswith(JOIN_PREFIX):
+        joining = payload.startswith(JOIN_PREFIX)  # then the join claims the update
+        delivered = await deliver_held(
+            context, player.tg_id, update_id=None if joining else update.update_id
+        )
+        if joining:
             await campaign.announce_join(update, context, payload)
             return
         if delivered:

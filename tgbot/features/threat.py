@@ -55,7 +55,7 @@ async def threat(update: Update, context: StonetableContext) -> None:
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is not None and not target.is_bot and target.id != player.tg_id:
         text = f"for={target.id} {text}"
-    panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text)
+    panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text, update_id=update.update_id)
     await post_panel(update, context, panel)
 
 

@@ -10,13 +10,13 @@ import pytest
 
 from core.campaigns import Campaigns
 from core.errors import AlreadyHandled
-from core.locks import InProcessKeyedLock
+from core.locks import InProcessKeyedLock, Lease
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.rng import SeededRng
 from core.store.models import CampaignStatus, Member, Panel, ProcessedUpdate
 from core.store.presses import load_panel, panel_head, save_panel
-from core.store.repo import atomic, current_update
+from core.store.repo import atomic
 from core.store.sql import execute, native
 from tests.support.counter_system import counter_registry
 
@@ -104,9 +104,8 @@ async def test_two_copies_of_an_update_racing_commit_once(db: str) -> None:
     gate = asyncio.Event()
 
     async def copy(value: int) -> str:
-        current_update.set(9001)
         try:
-            async with atomic():
+            async with atomic(9001):
                 await gate.wait()
                 ok = await save_panel(panel_id, version, {"copy": value}, closed=False)
                 return "saved" if ok else "stale"
@@ -127,21 +126,18 @@ async def test_a_press_that_fails_after_its_claim_leaves_no_claim(db: str) -> No
     campaigns = Campaigns(counter_registry(), SeededRng(3), InProcessKeyedLock())
     panel_id = await game(campaigns)
     version = (await Panel.get(id=panel_id)).version
-    current_update.set(9100)
-    try:
-        with pytest.raises(RuntimeError):
-            async with atomic():
-                await save_panel(panel_id, version, {"half": True}, closed=False)
-                raise RuntimeError("crash before commit")
-        assert not await ProcessedUpdate.exists(update_id=9100)
-        assert (await Panel.get(id=panel_id)).version == version
-        view = await campaigns.act(panel_id, version, HOST, "inc")  # the retry applies it
-        assert view.state["value"] == 1 and view.version == version + 1
-        assert view.campaign.state["total"] == 1
-        assert [m.name for m in view.campaign.members] == ["Hana Ö'Brien", "Ben"]
-        assert await ProcessedUpdate.exists(update_id=9100)
-    finally:
-        current_update.set(None)
+    with pytest.raises(RuntimeError):
+        async with atomic(9100):
+            await save_panel(panel_id, version, {"half": True}, closed=False)
+            raise RuntimeError("crash before commit")
+    assert not await ProcessedUpdate.exists(update_id=9100)
+    assert (await Panel.get(id=panel_id)).version == version
+    # the retry applies it
+    view = await campaigns.act(panel_id, version, HOST, "inc", update_id=9100)
+    assert view.state["value"] == 1 and view.version == version + 1
+    assert view.campaign.state["total"] == 1
+    assert [m.name for m in view.campaign.members] == ["Hana Ö'Brien", "Ben"]
+    assert await ProcessedUpdate.exists(update_id=9100)
 
 
 class RecordingLock(InProcessKeyedLock):
@@ -152,10 +148,10 @@ class RecordingLock(InProcessKeyedLock):
         self.taken: list[str] = []
 
     @asynccontextmanager
-    async def hold(self, key: str) -> AsyncIterator[None]:
+    async def hold(self, key: str) -> AsyncIterator[Lease]:
         self.taken.append(key)
-        async with super().hold(key):
-            yield
+        async with super().hold(key) as lease:
+            yield lease
 
 
 @pytest.mark.db
@@ -166,16 +162,13 @@ async def test_a_press_locks_the_campaign_its_panel_belongs_to_even_if_an_id_is_
     campaigns = Campaigns(counter_registry(), SeededRng(3), locks)
     panel_id = await game(campaigns)
     first = await campaigns.act(panel_id, 0, HOST, "inc")  # learns the panel's campaign
-    current_update.set(9200)
-    second = await campaigns.act(panel_id, 1, HOST, "inc")  # remembered: no look-up first
+    # remembered: no look-up first
+    second = await campaigns.act(panel_id, 1, HOST, "inc", update_id=9200)
     assert second.version == 2 and second.campaign.state["total"] == 2
-    current_update.set(9200)
     with pytest.raises(AlreadyHandled):  # a redelivered copy, remembered panel or not
-        await campaigns.act(panel_id, 2, HOST, "inc")
-    current_update.set(9201)
+        await campaigns.act(panel_id, 2, HOST, "inc", update_id=9200)
     with pytest.raises(NotAllowedNow):  # an old button of a remembered panel
-        await campaigns.act(panel_id, 1, HOST, "inc")
-    current_update.set(None)
+        await campaigns.act(panel_id, 1, HOST, "inc", update_id=9201)
     assert not await ProcessedUpdate.exists(update_id=9201)  # refused: nothing claimed
 
     # The panel goes and its id comes back for a panel of another chat's game.
