@@ -194,3 +194,24 @@ def test_a_scouts_world_at_risk_roll_promises_no_clock_ticks() -> None:
     text = plain(state, t, NsuDowntimeRenderer())
     assert "Bo wins" in text and "At risk: the World" in text
     assert "ticks the Collateral Clock" not in text  # the card is face down: no clock
+
+
+def test_ruling22_a_row_one_win_with_nobody_on_screen_says_no_ally_adds_a_detail() -> None:
+    w = split(world((1, 2, 3)), {1}, {2, 3})
+    t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    rng = ScriptedRng([2, 3])  # aspect 2, mood 3: the World at risk, Ana wins by 1
+    out = ROLL_RULES.open(t, 1, "I climb", rng)
+    state = out.state
+    for actor, action, arg in [
+        (3, "choose_aspect", "body"),
+        (3, "choose_risk", "world"),
+        (1, "choose_mood", "1"),
+        (1, "set_aspect_edge", ""),
+        (1, "roll", ""),
+    ]:
+        out = ROLL_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+    text = plain(state, t, NsuRollRenderer())
+    assert "Row 1:" in text
+    assert "No ally is on screen, so the ally's detail is not added." in text
+    assert "an ally of" not in text
