@@ -208,6 +208,7 @@ def test_ruling22_a_row_one_win_with_nobody_on_screen_says_no_ally_adds_a_detail
         (1, "choose_mood", "1"),
         (1, "set_aspect_edge", ""),
         (1, "roll", ""),
+        (1, "take_helper_die", "none"),
     ]:
         out = ROLL_RULES.act(t, state, actor, action, arg, rng)
         t, state = settle(t, out), out.state
