@@ -103,7 +103,7 @@ def test_ruling25_a_success_offers_one_reroll_button_to_any_player() -> None:
     again = rules.act(t, rolled.state, BO, "reroll", "", ScriptedRng([16]))
     t2 = table(lucky=2, unlucky=1, bo=True)
     _, markup = CheckRenderer().render(view(t2, again))
-    assert "🌀 Reroll: spend an unlucky point (any player)" in [l for l, _ in buttons(markup)]
+    assert "🌀 Reroll: spend an unlucky point (any player)" in [text for text, _ in buttons(markup)]
 
 
 def test_the_pool_text_says_there_is_no_limit_per_check() -> None:

@@ -23,8 +23,9 @@ skipped at once, so buttons are only ever shown for a real choice.
 
 Invariants:
     * Only the roller, the Game Master and (to reroll a player's success) the
-      table's other players ever act; other people get :class:`NotYourTurn`. An action that belongs to the right person but
-      is not allowed now gets :class:`NotAllowedNow`. A refused action
+      table's other players ever act; other people get :class:`NotYourTurn`.
+      An action that belongs to the right person but is not allowed now gets
+      :class:`NotAllowedNow`. A refused action
       changes nothing and draws no dice.
     * Spending and natural 1/20 only turn points, so the pool size is constant.
     * A natural 1 or 20 turns a point on every roll of a player's check
