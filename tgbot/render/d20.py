@@ -241,9 +241,7 @@ class CheckRenderer:
             name = short_name(view.table, person)
             if ActionKind.SET_UP in actions:
                 rows.extend(setup_rows(view, check))
-            rows.append(
-                decision_row(view, check, actions, name, "any player" if others else None)
-            )
+            rows.append(decision_row(view, check, actions, name, "any player" if others else None))
         return keyboard(rows)
 
 
