@@ -216,3 +216,29 @@ def test_ruling22_a_row_one_win_with_nobody_on_screen_says_no_ally_adds_a_detail
     assert "Row 1:" in text
     assert "No ally is on screen, so the ally's detail is not added." in text
     assert "an ally of" not in text
+
+
+def test_ruling23_a_reconnect_that_fills_a_track_asks_for_a_mark_and_a_name() -> None:
+    ana = character("Ana").endanger_sentiment(0).endanger_sentiment(0).raise_mood(4, 3)
+    t = table(world((1, 2)), {1: ana, 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    for action, arg in [("reconnect", ""), ("text", "1 5")]:  # Angry (d4, 3) +3: full
+        out = DOWNTIME_RULES.act(t, state, 1, action, arg, ScriptedRng([]))
+        t, state = settle(t, out), out.state
+    _, markup = NsuDowntimeRenderer().render(view(state, t))
+    shown = plain(state, t, NsuDowntimeRenderer())
+    assert "🌀 Ana: Angry filled its track and is back to 0." in shown
+    assert "Tap a sentiment to mark. Reply with a stronger name for Angry." in shown
+    assert "Ana's Angry fills its track: back to 0." in shown
+    assert markup is not None
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    assert "💔 Ana: mark My sister" in labels and "💔 Ana: mark Nothing is wasted" in labels
+    out = DOWNTIME_RULES.act(t, state, 1, "endanger", "3", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 1, "text", "Furious <3", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    shown = plain(state, t, NsuDowntimeRenderer())
+    assert "Ana marks a sentiment: now at risk." in shown
+    assert "Ana's Angry becomes Furious <3." in shown
+    assert "filled its track and is back to 0" not in shown
