@@ -42,6 +42,8 @@ async def test_joins_add_lucky_points_and_a_leaver_takes_an_unlucky_one_first(
     panel = await campaigns.open_panel(GROUP, ANA, "d20.check", "dc10")
     panel = await campaigns.act(panel.id, panel.version, ANA, "roll")  # a 5: a failure
     panel = await campaigns.act(panel.id, panel.version, ANA, "retry")  # a 5 again
+    assert not panel.closed  # lucky points are left, so she may retry again (ruling 25)
+    panel = await campaigns.act(panel.id, panel.version, ANA, "keep")
     assert panel.closed
     assert panel.campaign.state["plot_points"] == {"lucky": 2, "unlucky": 1}
 

@@ -123,6 +123,7 @@ async def test_a_test_with_the_watchtowers_opposition(stack: Stack, faces: Faces
     faces.script([5])
     message = await panel.press(WATCHTOWER, "👁 Roll 1")
     assert "Opposition d8:5 → 5" in message["text"]
+    assert "To beat: 5 (a tie fails)" in message["text"]  # ruling 24
     assert "➕ <i>Strong</i> d8" in labels(message)  # a trait name with HTML, shown as text
     assert await panel.refused(CHIDI, "➕ Justice") == "✋ It's up to <b>Bo</b> & Co now."
     await panel.press(BO, "➕ Justice")

@@ -139,11 +139,18 @@ async def test_a_failure_retried_with_a_lucky_point_and_a_gm_forced_reroll(
     assert await pool() == {"lucky": 3, "unlucky": 0}
     assert any("someone else's check" in a["text"] for a in stack.api.alerts_for(CHIDI))
 
-    # Bo retries: 15 and 2, keep 15, +1 = 16: a success that stands.
+    # Bo retries: 15 and 2, keep 15, +1 = 16: a success. With an unlucky point in
+    # the pool, any player may reroll it; Bo keeps it, and it stands.
     dice.push(15, 2)
     _, panel = await tap(stack, BO, panel, "🍀 Retry")
     assert "✅ Success — margin +4" in panel["text"]
     assert f"{BO_NAME} spent a lucky point" in panel["text"]
+    assert set(labels(panel)) == {
+        "🌀 Reroll: spend an unlucky point (any player)",
+        f"✋ Keep it ({BO_NAME})",
+    }
+    assert "Any player may spend an unlucky point to reroll this success" in panel["text"]
+    _, panel = await tap(stack, BO, panel, "✋ Keep it")
     assert "The result stands" in panel["text"] and labels(panel) == []
     assert await pool() == {"lucky": 2, "unlucky": 1}
 
@@ -154,7 +161,7 @@ async def test_a_failure_retried_with_a_lucky_point_and_a_gm_forced_reroll(
     assert "wounds 6/16 — <b>Injured</b>" not in panel["text"]
     assert "wounds 6/16 — Injured" in panel["text"]
     assert set(labels(panel)) == {
-        "🌀 Reroll: spend an unlucky point (Chidi Okafor)",
+        "🌀 Reroll: spend an unlucky point (any player)",
         "✋ Keep it (Chidi Okafor)",
     }
     _, panel = await tap(stack, CHIDI, panel, "✋ Keep it")

@@ -16,7 +16,10 @@ ANA, GIL = 1, 2
 LONG_ID = 10**12  # panel ids and versions grow; callback data must still fit
 
 
-def table(lucky: int = 1, unlucky: int = 1, wounds: int = 0) -> Table:
+BO = 3
+
+
+def table(lucky: int = 1, unlucky: int = 1, wounds: int = 0, bo: bool = False) -> Table:
     seats = {
         ANA: Seat(
             ANA,
@@ -26,6 +29,8 @@ def table(lucky: int = 1, unlucky: int = 1, wounds: int = 0) -> Table:
         ),
         GIL: Seat(GIL, "Gil", frozenset({Role.HOST, Role.GAME_MASTER}), {}),
     }
+    if bo:
+        seats[BO] = Seat(BO, "Bo", frozenset({Role.PLAYER}), CharacterSheet("Bo").to_dict())
     return Table(1, "d20", {"v": 1, "plot_points": {"lucky": lucky, "unlucky": unlucky}}, seats)
 
 
@@ -81,3 +86,27 @@ def test_after_a_failure_only_the_rollers_choices_are_shown() -> None:
 def test_the_pool_text_lists_points_and_characters() -> None:
     text = pool_text(table(lucky=2, unlucky=1, wounds=13))
     assert "2 lucky · 1 unlucky" in text and "<b>Dying</b>" in text
+
+
+def test_ruling25_a_success_offers_one_reroll_button_to_any_player() -> None:
+    t = table(lucky=1, unlucky=2, bo=True)
+    rules = SYSTEM.panel("d20.check")
+    opened = rules.open(t, ANA, "dc10", ScriptedRng([]))
+    rolled = rules.act(t, opened.state, ANA, "roll", "", ScriptedRng([15]))
+    text, markup = CheckRenderer().render(view(t, rolled))
+    assert "Any player may spend an unlucky point to reroll this success" in text
+    assert [label for label, _ in buttons(markup)] == [
+        "🌀 Reroll: spend an unlucky point (any player)",
+        "✋ Keep it (Ana <i>the</i> …)",
+    ]
+    # Bo, who is not rolling, spends the point; the next success offers it again.
+    again = rules.act(t, rolled.state, BO, "reroll", "", ScriptedRng([16]))
+    t2 = table(lucky=2, unlucky=1, bo=True)
+    _, markup = CheckRenderer().render(view(t2, again))
+    assert "🌀 Reroll: spend an unlucky point (any player)" in [text for text, _ in buttons(markup)]
+
+
+def test_the_pool_text_says_there_is_no_limit_per_check() -> None:
+    text = pool_text(table())
+    assert "any player may spend one to reroll a success" in text
+    assert "No limit per check" in text

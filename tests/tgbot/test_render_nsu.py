@@ -136,6 +136,28 @@ def test_every_worldbuilding_step_renders_and_keeps_cards_secret() -> None:
         NAMES[BOB] = "Bob"
 
 
+def test_ruling21_the_settlement_step_says_how_the_round_ends() -> None:
+    h = Harness()
+    panel = h.open("nsu.setup", ALICE)
+    steps = [
+        (BOB, "text", "Weird"),
+        (ALICE, "agree", ""),
+        (CARA, "agree", ""),
+        *[(p, "pass", "") for p in (ALICE, BOB, CARA)],
+    ]
+    for actor, action, argument in steps:
+        h.act(panel, actor, action, argument)
+    text = render(h, panel)
+    assert "The round ends when two players in a row pass (whoever passed may speak again " in text
+    assert "or when anyone taps “The card is full”." in text
+    assert "one more pass ends the round" not in text
+    h.act(panel, ALICE, "pass", "")
+    text = render(h, panel)
+    assert "Bob's turn" in text and "The last player passed: one more pass ends the round." in text
+    h.act(panel, BOB, "text", "Walls")
+    assert "one more pass ends the round" not in render(h, panel)
+
+
 def test_resources_say_one_each_then_anyone_adds_the_rest() -> None:
     h = Harness()
     panel = h.open("nsu.setup", ALICE)

@@ -194,3 +194,51 @@ def test_a_scouts_world_at_risk_roll_promises_no_clock_ticks() -> None:
     text = plain(state, t, NsuDowntimeRenderer())
     assert "Bo wins" in text and "At risk: the World" in text
     assert "ticks the Collateral Clock" not in text  # the card is face down: no clock
+
+
+def test_ruling22_a_row_one_win_with_nobody_on_screen_says_no_ally_adds_a_detail() -> None:
+    w = split(world((1, 2, 3)), {1}, {2, 3})
+    t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    rng = ScriptedRng([2, 3])  # aspect 2, mood 3: the World at risk, Ana wins by 1
+    out = ROLL_RULES.open(t, 1, "I climb", rng)
+    state = out.state
+    for actor, action, arg in [
+        (3, "choose_aspect", "body"),
+        (3, "choose_risk", "world"),
+        (1, "choose_mood", "1"),
+        (1, "set_aspect_edge", ""),
+        (1, "roll", ""),
+        (1, "take_helper_die", "none"),
+    ]:
+        out = ROLL_RULES.act(t, state, actor, action, arg, rng)
+        t, state = settle(t, out), out.state
+    text = plain(state, t, NsuRollRenderer())
+    assert "Row 1:" in text
+    assert "No ally is on screen, so the ally's detail is not added." in text
+    assert "an ally of" not in text
+
+
+def test_ruling23_a_reconnect_that_fills_a_track_asks_for_a_mark_and_a_name() -> None:
+    ana = character("Ana").endanger_sentiment(0).endanger_sentiment(0).raise_mood(4, 3)
+    t = table(world((1, 2)), {1: ana, 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    for action, arg in [("reconnect", ""), ("text", "1 5")]:  # Angry (d4, 3) +3: full
+        out = DOWNTIME_RULES.act(t, state, 1, action, arg, ScriptedRng([]))
+        t, state = settle(t, out), out.state
+    _, markup = NsuDowntimeRenderer().render(view(state, t))
+    shown = plain(state, t, NsuDowntimeRenderer())
+    assert "🌀 Ana: Angry filled its track and is back to 0." in shown
+    assert "Tap a sentiment to mark. Reply with a stronger name for Angry." in shown
+    assert "Ana's Angry fills its track: back to 0." in shown
+    assert markup is not None
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    assert "💔 Ana: mark My sister" in labels and "💔 Ana: mark Nothing is wasted" in labels
+    out = DOWNTIME_RULES.act(t, state, 1, "endanger", "3", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 1, "text", "Furious <3", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    shown = plain(state, t, NsuDowntimeRenderer())
+    assert "Ana marks a sentiment: now at risk." in shown
+    assert "Ana's Angry becomes Furious <3." in shown
+    assert "filled its track and is back to 0" not in shown

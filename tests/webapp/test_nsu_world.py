@@ -117,6 +117,9 @@ async def test_the_whole_worldbuilding_up_to_the_locations_through_the_world_pag
     await refused(stack, cid, CHIDI, token, "setup.first_speaker", {"player_id": ALICE})
     await ok(stack, CHIDI, token, "setup.statement", {"text": "The well sings", "builds_on": 0})
     await ok(stack, ALICE, token, "setup.pass_statement", {})
+    html = await page(stack, BO, token)
+    assert "The round ends when two players in a row pass" in html
+    assert "the last player passed: one more pass ends the round" in html
     await refused(stack, cid, ALICE, token, "setup.pass_statement", {})
     await ok(stack, BO, token, "setup.card_full", {})
     await panel_shows(stack, panel, "the scope of adventures")

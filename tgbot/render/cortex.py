@@ -155,8 +155,10 @@ def _now_text(v: ConflictView, c: Conflict) -> list[str]:
     if c.phase is Phase.OPPOSITION and c.kind is Kind.TEST:
         lines.append(f"👁 Opposition so far: {dice_text(v.staged)}")
     if c.to_beat is not None and c.phase in (Phase.BUILDING, Phase.PICKING, Phase.YIELDING):
-        what = "Action" if c.kind is Kind.CONTEST else "To beat"
-        lines.append(f"🎯 {what}: <b>{c.to_beat}</b>")
+        if c.kind is Kind.CONTEST:
+            lines.append(f"🎯 Action: <b>{c.to_beat}</b>")
+        else:  # the Watchtower's roll (or the friend's Stress) set it; a tie fails (ruling 24)
+            lines.append(f"🎯 To beat: <b>{c.to_beat}</b> (a tie fails)")
     if c.phase is Phase.BUILDING:
         pool = " · ".join(f"{esc(name)} {d.label}" for d, name in v.pool) or "empty"
         line = f"🧺 {esc(c.roller)}'s pool: {pool}"

@@ -176,7 +176,14 @@ def next_step(table: Table, check: CheckFlow, pool: PoolCounts) -> str:
     if check.phase is Phase.SETUP:
         return f"<i>{name_of(table, check.roller)} sets up the check, then rolls.</i>"
     if check.phase is Phase.ROLLER_DECIDES:
-        return f"<i>{name_of(table, check.roller)} may spend a plot point or keep the result.</i>"
+        roller = name_of(table, check.roller)
+        result = check.result
+        if result is not None and result.succeeded:
+            return (
+                f"<i>Any player may spend an unlucky point to reroll this success; "
+                f"{roller} keeps it to go on.</i>"
+            )
+        return f"<i>{roller} may spend a lucky point to retry, or keep the result.</i>"
     if check.phase is Phase.GM_DECIDES:
         gm = name_of(table, check.game_master)
         return f"<i>The GM ({gm}) may spend an unlucky point to reroll, or let it stand.</i>"
@@ -225,11 +232,16 @@ class CheckRenderer:
         if check.is_over or pool.size < 2:
             return None
         rows: list[list[InlineKeyboardButton]] = []
-        for person, actions in check.who_may_act(pool.playable()).items():
+        acting = check.who_may_act(pool.playable())
+        # Anyone at the table may reroll a success (ruling 25): one button for all.
+        others = {p for p, a in acting.items() if p != check.roller and a == {ActionKind.REROLL}}
+        for person, actions in acting.items():
+            if person in others:
+                continue
             name = short_name(view.table, person)
             if ActionKind.SET_UP in actions:
                 rows.extend(setup_rows(view, check))
-            rows.append(decision_row(view, check, actions, name))
+            rows.append(decision_row(view, check, actions, name, "any player" if others else None))
         return keyboard(rows)
 
 
@@ -299,18 +311,29 @@ DECISION_ORDER = (
 
 
 def decision_row(
-    view: PanelView, check: CheckFlow, actions: frozenset[ActionKind], name: str
+    view: PanelView,
+    check: CheckFlow,
+    actions: frozenset[ActionKind],
+    name: str,
+    rerolled_by: str | None = None,
 ) -> list[InlineKeyboardButton]:
-    """The buttons that move the check on, each labelled with who may press it."""
+    """The buttons that move the check on, each labelled with who may press it.
+
+    ``rerolled_by`` names who else may press the reroll button, when more
+    people than ``name`` may.
+    """
     row = []
     for action in DECISION_ORDER:
         if action not in actions:
             continue
+        who = name
         if action is ActionKind.KEEP:
             label = "✋ Keep it" if check.phase is Phase.ROLLER_DECIDES else "✅ Let it stand"
         else:
             label = DECISION_LABEL[action]
-        row.append(button(view, f"{label} ({name})", action.value))
+            if action is ActionKind.REROLL and rerolled_by is not None:
+                who = rerolled_by
+        row.append(button(view, f"{label} ({who})", action.value))
     return row
 
 
@@ -370,8 +393,9 @@ def pool_text(table: Table) -> str:
         lines.append("Plot points start when a player joins: one per person, GM included.")
     lines.append(
         "🍀 Lucky: the roller may spend one to retry a failed check.\n"
-        "🌑 Unlucky: the roller may spend one to reroll a success; the GM may spend one "
+        "🌑 Unlucky: any player may spend one to reroll a success; the GM may spend one "
         "to reroll their own check, or to make a player who spent nothing roll again.\n"
+        "No limit per check: as long as the pool has a point of the kind, it can be spent.\n"
         "A spent point flips. A natural 1 turns a lucky point unlucky, a natural 20 the reverse."
     )
     for player_id in sorted(table.seats):

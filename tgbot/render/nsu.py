@@ -245,11 +245,15 @@ def prompt_lines(table: Table, b: Board) -> list[str]:
         ]
     if step is SetupStep.SETTLEMENT:
         speaker = "—" if b.speaker is None else name_of(table, b.speaker)
-        return [
+        lines = [
             f"🗣 <b>{speaker}</b>'s turn: <b>reply</b> with one fact about the settlement, "
             "or pass. To build on fact 2, start with ^2.",
-            "The round ends after two passes in a row, or when the card is full.",
+            "The round ends when two players in a row pass (whoever passed may speak again "
+            "next round), or when anyone taps “The card is full”.",
         ]
+        if b.passes_in_row:
+            lines.append("The last player passed: one more pass ends the round.")
+        return lines
     if step is SetupStep.SCOPE:
         question = "Anything else to note? Reply, or tap Done."
         if b.question is not None:

@@ -24,6 +24,7 @@ from core.rules.nsu.downtime import (
     DowntimeKind,
     DowntimePlace,
     DowntimeState,
+    FilledTrack,
 )
 from core.rules.nsu.downtime_panel import (
     DOWNTIME_PANEL,
@@ -174,6 +175,8 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         if budget.introspection is not None:
             parts.append(f"introspecting: {budget.introspection.remaining} boxes to clear")
         lines.append(f"• {esc(sheet.name)} ({player_name(table, player)}): " + " · ".join(parts))
+        if budget.filled is not None:
+            lines.append(filled_track_line(sheet, budget.filled))
     prompts = dict(panel.get("prompts") or {})
     for key, prompt in prompts.items():
         player = int(key)
@@ -223,6 +226,17 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         lines.append("<b>Latest</b>")
         lines += [f"• {text}" for text in recent]
     return lines
+
+
+def filled_track_line(sheet: Character, filled: FilledTrack) -> str:
+    """What a player owes after a mood filled its track outside a roll (ruling 23)."""
+    mood = esc(sheet.mood(filled.mood).name or "A mood")
+    todo = []
+    if filled.endanger:
+        todo.append("Tap a sentiment to mark.")
+    if filled.rename:
+        todo.append(f"<b>Reply</b> with a stronger name for {mood}.")
+    return f"🌀 {esc(sheet.name)}: {mood} filled its track and is back to 0. " + " ".join(todo)
 
 
 def _numbered_lines(kind: str, sheet: Character, prompt: dict[str, Any]) -> str:
@@ -354,6 +368,13 @@ def event_text(entry: dict[str, Any], table: Table, state: DowntimeState | None)
         return f"{name()} replaces a mood with {esc(entry['name'])}."
     if kind == "IntrospectionFinished":
         return f"{name()} finishes introspecting."
+    if kind == "MoodTrackFilled":
+        return f"{name()}'s {esc(entry['name'])} fills its track: back to 0."
+    if kind == "SentimentEndangered":
+        state_word = "lost" if entry["state"] == "lost" else "at risk"
+        return f"{name()} marks a sentiment: now {state_word}."
+    if kind == "MoodRenamed":
+        return f"{name()}'s {esc(entry['old'])} becomes {esc(entry['new'])}."
     if kind == "SkillsTrained":
         skills = ", ".join(esc(s) for s in entry["skills"]) or "no skill"
         return f"{name()} trains {entry['aspect'].title()} ({entry['face']}): {skills}."
@@ -471,6 +492,15 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
         ]
         rows += [clears[i : i + 3] for i in range(0, len(clears), 3)]
         rows.append([_b(view, f"🧘 {who}: done introspecting", "introspect_done")])
+    for player, sheet in state.sheets:
+        filled = state.budget(player).filled
+        if filled is None or not filled.endanger:
+            continue
+        marks = [
+            _b(view, f"💔 {sheet.name}: mark {sheet.sentiments[i].name}", "endanger", str(i + 1))
+            for i in sheet.usable_sentiments
+        ]
+        rows += [marks[i : i + 2] for i in range(0, len(marks), 2)]
     if state.plan is not None:
         plan_row = []
         if DowntimeKind.VOTE_ON_PLAN in can:

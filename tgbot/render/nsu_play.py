@@ -190,6 +190,10 @@ def outcome_lines(roll: RollState, table: Table, outcome: Outcome, clock: bool =
         f"📋 Row {int(outcome.row)}{'+' if outcome.row is ResultRow.BIG_WIN else ''}: "
         f"{ROW_TEXT[outcome.row]}",
     ]
+    if outcome.row in (ResultRow.WIN_WITH_COST, ResultRow.WIN_WITH_ALLY) and not any(
+        g.by_ally for g in outcome.grants
+    ):
+        lines.append("No ally is on screen, so the ally's detail is not added.")
     added = {a.grant: a for a in roll.added}
     lines.append("Details to add:")
     for index, grant in enumerate(outcome.grants):

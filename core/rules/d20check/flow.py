@@ -3,27 +3,29 @@
 Phases::
 
     SETUP --roll--> ROLLER_DECIDES --keep--> GM_DECIDES --keep--> RESOLVED
-                         |  retry / reroll                 | forced reroll
-                         +------------> RESOLVED <---------+
+                     ^    | retry / reroll       ^    | forced reroll
+                     +----+                      +----+
 
 * SETUP: the roller changes the setup and target, then rolls.
 * ROLLER_DECIDES (a player's check only): the roller may spend a lucky point
-  to retry a failure, or an unlucky point to reroll a success, or keep the
-  result. Spending ends the check: one point per person per check, and the
-  Game Master may not force a reroll once the player spent a point.
-* GM_DECIDES: on a player's check whose player spent nothing, the Game Master
-  may spend an unlucky point to force one reroll; on the Game Master's own
-  check, they may spend an unlucky point to reroll it, whatever the result.
-  Or they let the result stand.
+  to retry a failure, and any player at the table (the roller too) may spend
+  an unlucky point to reroll a success. There is no limit per check: after
+  each roll the same choices come back as long as the pool has a point of the
+  kind needed (ruling 25). The roller ends this phase by keeping the result.
+* GM_DECIDES: on a player's check whose roller spent no point themselves, the
+  Game Master may spend an unlucky point to force a reroll; on their own
+  check, they may spend one to reroll it, whatever the result. Again as long
+  as the pool has an unlucky point (ruling 25). Or they let the result stand.
 * RESOLVED: the last roll stands; band strain is added to the roller's sheet.
 
 A phase in which the person deciding has nothing to choose but "keep" is
 skipped at once, so buttons are only ever shown for a real choice.
 
 Invariants:
-    * Only the roller and the Game Master ever act; other people get
-      :class:`NotYourTurn`. An action that belongs to the right person but
-      is not allowed now gets :class:`NotAllowedNow`. A refused action
+    * Only the roller, the Game Master and (to reroll a player's success) the
+      table's other players ever act; other people get :class:`NotYourTurn`.
+      An action that belongs to the right person but is not allowed now gets
+      :class:`NotAllowedNow`. A refused action
       changes nothing and draws no dice.
     * Spending and natural 1/20 only turn points, so the pool size is constant.
     * A natural 1 or 20 turns a point on every roll of a player's check
@@ -33,7 +35,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -73,15 +75,13 @@ class ActionKind(Enum):
     SET_UP = "set_up"  # roller, before rolling
     ROLL = "roll"  # roller, before rolling
     RETRY = "retry"  # roller: spend a lucky point after a failure
-    REROLL = "reroll"  # roller: spend an unlucky point after a success
+    REROLL = "reroll"  # any player: spend an unlucky point after a player's success
     KEEP = "keep"  # whoever decides now: spend nothing, the result stands
     FORCE_REROLL = "force_reroll"  # Game Master, on a player's check the player spent nothing on
     GM_REROLL = "gm_reroll"  # Game Master, on their own check
 
 
-_ROLLER_ACTIONS = frozenset(
-    {ActionKind.SET_UP, ActionKind.ROLL, ActionKind.RETRY, ActionKind.REROLL}
-)
+_ROLLER_ACTIONS = frozenset({ActionKind.SET_UP, ActionKind.ROLL, ActionKind.RETRY})
 _GM_ACTIONS = frozenset({ActionKind.FORCE_REROLL, ActionKind.GM_REROLL})
 
 
@@ -106,9 +106,11 @@ class CheckFlow:
         setup: ability strength, proficiency, advantages, disadvantages.
         phase: where the check is.
         rolls: every roll so far, oldest first; the last one counts.
-        roller_spent: the kind of point the roller spent, if any.
-        roller_kept: the roller chose to spend nothing.
+        roller_spent: the kind of the last point the roller spent, if any.
+        roller_kept: the roller chose to let the result stand.
         gm_spent: the Game Master spent a point on this check.
+        players: the table's other players, who may spend an unlucky point to
+            reroll the roller's success (ruling 25).
     """
 
     roller: int
@@ -120,6 +122,7 @@ class CheckFlow:
     roller_spent: PlotPointKind | None = None
     roller_kept: bool = False
     gm_spent: bool = False
+    players: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if not isinstance(self.setup, CheckSetup):
@@ -128,6 +131,8 @@ class CheckFlow:
             raise Malformed("That is not a difficulty or an opposing result.")
         if (self.phase is Phase.SETUP) == bool(self.rolls):
             raise Malformed("A check is rolled exactly when it is past its setup.")
+        if self.players & {self.roller, self.game_master}:
+            raise Malformed("The other players are neither the roller nor the Game Master.")
 
     @classmethod
     def open(
@@ -136,13 +141,19 @@ class CheckFlow:
         game_master: int,
         target: Target | None = None,
         setup: CheckSetup | None = None,
+        players: Iterable[int] = (),
     ) -> CheckFlow:
-        """Start a check; the target defaults to difficulty 10."""
+        """Start a check; the target defaults to difficulty 10.
+
+        ``players`` are the table's players; the roller and the Game Master
+        are left out of them, whoever passes them in.
+        """
         return cls(
             roller=roller,
             game_master=game_master,
             target=target if target is not None else Difficulty(10),
             setup=setup if setup is not None else CheckSetup(),
+            players=frozenset(players) - {roller, game_master},
         )
 
     @property
@@ -170,25 +181,42 @@ class CheckFlow:
         if self.phase is Phase.SETUP:
             return {self.roller: frozenset({ActionKind.SET_UP, ActionKind.ROLL})}
         if self.phase is Phase.ROLLER_DECIDES:
-            return {self.roller: self._roller_spends(pool) | {ActionKind.KEEP}}
+            out = {self.roller: self._roller_spends(pool) | {ActionKind.KEEP}}
+            if self._success_rerollable(pool):
+                out.update({p: frozenset({ActionKind.REROLL}) for p in self.players})
+            return out
         if self.phase is Phase.GM_DECIDES:
             return {self.game_master: self._gm_spends(pool) | {ActionKind.KEEP}}
         return {}
 
+    def _success_rerollable(self, pool: PlotPointPool) -> bool:
+        """A player's success that anyone at the table may reroll now (ruling 25)."""
+        result = self.result
+        return (
+            not self.is_gm_check
+            and not self.roller_kept
+            and result is not None
+            and result.succeeded
+            and pool.has(PlotPointKind.UNLUCKY)
+        )
+
     def _roller_spends(self, pool: PlotPointPool) -> frozenset[ActionKind]:
         result = self.result
-        if self.is_gm_check or result is None or self.roller_spent is not None:
-            return frozenset()
-        if self.roller_kept:
+        if self.is_gm_check or result is None or self.roller_kept:
             return frozenset()
         if not result.succeeded and pool.has(PlotPointKind.LUCKY):
             return frozenset({ActionKind.RETRY})
-        if result.succeeded and pool.has(PlotPointKind.UNLUCKY):
+        if self._success_rerollable(pool):
             return frozenset({ActionKind.REROLL})
         return frozenset()
 
+    def _players_may_spend(self, pool: PlotPointPool) -> bool:
+        return bool(self._roller_spends(pool)) or (
+            bool(self.players) and self._success_rerollable(pool)
+        )
+
     def _gm_spends(self, pool: PlotPointPool) -> frozenset[ActionKind]:
-        if self.result is None or self.gm_spent or not pool.has(PlotPointKind.UNLUCKY):
+        if self.result is None or not pool.has(PlotPointKind.UNLUCKY):
             return frozenset()
         if self.is_gm_check:
             return frozenset({ActionKind.GM_REROLL})
@@ -252,8 +280,9 @@ class CheckFlow:
             pool = pool.spend(kind)
             events.append(PlotPointSpent(actor, kind))
             reason = RollReason.RETRY if action is ActionKind.RETRY else RollReason.REROLL
-            check = replace(check, roller_spent=kind)
-            check, pool = check._roll(reason, Phase.GM_DECIDES, pool, rng, events)
+            if actor == check.roller:
+                check = replace(check, roller_spent=kind)
+            check, pool = check._roll(reason, Phase.ROLLER_DECIDES, pool, rng, events)
         elif action is ActionKind.KEEP:
             if check.phase is Phase.ROLLER_DECIDES:
                 check = replace(check, roller_kept=True, phase=Phase.GM_DECIDES)
@@ -268,7 +297,7 @@ class CheckFlow:
                 else RollReason.GM_REROLL
             )
             check = replace(check, gm_spent=True)
-            check, pool = check._roll(reason, Phase.RESOLVED, pool, rng, events)
+            check, pool = check._roll(reason, Phase.GM_DECIDES, pool, rng, events)
         check, sheet = check._settle(pool, sheet, events)
         return Step(check=check, pool=pool, sheet=sheet, events=tuple(events))
 
@@ -295,7 +324,7 @@ class CheckFlow:
     ) -> tuple[CheckFlow, CharacterSheet | None]:
         """Skip phases with nothing to choose; on resolving, add band strain."""
         check = self
-        if check.phase is Phase.ROLLER_DECIDES and not check._roller_spends(pool):
+        if check.phase is Phase.ROLLER_DECIDES and not check._players_may_spend(pool):
             check = replace(check, phase=Phase.GM_DECIDES)
         if check.phase is Phase.GM_DECIDES and not check._gm_spends(pool):
             check = replace(check, phase=Phase.RESOLVED)
@@ -325,6 +354,8 @@ class CheckFlow:
             return self.roller
         if action in _GM_ACTIONS:
             return self.game_master
+        if action is ActionKind.REROLL:
+            return self.roller if self.is_gm_check else None
         if self.phase is Phase.ROLLER_DECIDES:
             return self.roller
         if self.phase is Phase.GM_DECIDES:
@@ -334,10 +365,15 @@ class CheckFlow:
     def _refusal(
         self, actor: int, action: ActionKind, pool: PlotPointPool | None
     ) -> StonetableError:
-        if actor not in (self.roller, self.game_master):
+        may_reroll = actor in self.players and action is ActionKind.REROLL
+        if actor not in (self.roller, self.game_master) and not (
+            may_reroll and not self.is_gm_check
+        ):
             return NotYourTurn("This is someone else's check.")
         if self.phase is Phase.RESOLVED:
             return NotAllowedNow("This check is already over.")
+        if action is ActionKind.REROLL and actor == self.game_master and not self.is_gm_check:
+            return NotYourTurn("Players reroll a success; the Game Master forces a reroll.")
         owner = self._owner(action)
         if owner is not None and owner != actor:
             if owner == self.game_master:
@@ -354,10 +390,8 @@ class CheckFlow:
         if action in (ActionKind.RETRY, ActionKind.REROLL):
             if self.is_gm_check:
                 return "On your own checks, reroll with an unlucky plot point instead."
-            if self.roller_spent is not None:
-                return "You already spent a plot point on this check."
             if self.roller_kept:
-                return "You already kept this result."
+                return "The player already kept this result."
             if action is ActionKind.RETRY and result.succeeded:
                 return "A lucky retry is only for a failed check."
             if action is ActionKind.REROLL and not result.succeeded:
@@ -370,8 +404,6 @@ class CheckFlow:
             return "This is your own check: reroll it instead."
         if action is ActionKind.GM_REROLL and not self.is_gm_check:
             return "To make a player roll again, force a reroll."
-        if self.gm_spent:
-            return "You already spent a plot point on this check."
         if self.roller_spent is not None:
             return "The player spent a plot point, so the result stands."
         if self.phase is not Phase.GM_DECIDES:
@@ -393,6 +425,7 @@ class CheckFlow:
             "roller_spent": None if self.roller_spent is None else self.roller_spent.value,
             "roller_kept": self.roller_kept,
             "gm_spent": self.gm_spent,
+            "players": sorted(self.players),
         }
 
     @classmethod
@@ -408,6 +441,7 @@ class CheckFlow:
             roller, game_master = data["roller"], data["game_master"]
             target_data, setup_data, rolls_data = data["target"], data["setup"], data["rolls"]
             spent, kept, gm_spent = data["roller_spent"], data["roller_kept"], data["gm_spent"]
+            players = data.get("players", [])
             if not (
                 isinstance(roller, int)
                 and isinstance(game_master, int)
@@ -417,6 +451,8 @@ class CheckFlow:
                 and isinstance(kept, bool)
                 and isinstance(gm_spent, bool)
                 and all(isinstance(roll, Mapping) for roll in rolls_data)
+                and isinstance(players, list)
+                and all(isinstance(p, int) and not isinstance(p, bool) for p in players)
             ):
                 raise TypeError("bad field")
             check = cls(
@@ -429,11 +465,12 @@ class CheckFlow:
                 roller_spent=None if spent is None else PlotPointKind(spent),
                 roller_kept=kept,
                 gm_spent=gm_spent,
+                players=frozenset(players),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise Malformed("That saved check could not be read.") from exc
         rolled = check.phase is not Phase.SETUP
-        if rolled != bool(check.rolls) or len(check.rolls) > 2:
+        if rolled != bool(check.rolls):
             raise Malformed("That saved check could not be read.")
         if any(roll.setup != check.setup for roll in check.rolls):
             raise Malformed("That saved check could not be read.")

@@ -582,7 +582,8 @@ class CheckPanel:
         request = parse_check(argument, sheet_of(table, roller))
         gm = game_master_of(table)
         pool_counts(table.state).playable()
-        check = CheckFlow.open(roller, gm, request.target, request.setup)
+        players = (p for p, seat in table.seats.items() if Role.GAME_MASTER not in seat.roles)
+        check = CheckFlow.open(roller, gm, request.target, request.setup, players)
         return Outcome(state=CheckPanelState(check, request.label).to_dict())
 
     def act(

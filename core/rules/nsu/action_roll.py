@@ -616,7 +616,6 @@ def _choose_skill_sign(
 
 def _grants(state: RollState, winner: Winner, row: ResultRow) -> tuple[DetailGrant, ...]:
     player = frozenset({state.roller})
-    player_allies = state.allies or state.arbiters
     arbiters = state.arbiters
     hard = DetailKind.HARD
     if winner is Winner.TIE:
@@ -626,14 +625,16 @@ def _grants(state: RollState, winner: Winner, row: ResultRow) -> tuple[DetailGra
         )
     side = Side.PLAYER if winner is Winner.PLAYER else Side.ARBITERS
     own = player if side is Side.PLAYER else arbiters
-    ally = player_allies if side is Side.PLAYER else arbiters
+    # The Arbiters never add a detail for the player's side: with no ally on
+    # screen, the ally's share of rows 1 and 4 is not added (ruling 22).
+    ally = state.allies if side is Side.PLAYER else arbiters
     first = DetailGrant(side, False, hard, own)
     if row is ResultRow.WIN_WITH_COST:
-        return first, DetailGrant(side, True, hard, ally, Polarity.NEGATIVE)
+        return (first, DetailGrant(side, True, hard, ally, Polarity.NEGATIVE)) if ally else (first,)
     if row is ResultRow.WIN_WITH_SCENE:
         return first, DetailGrant(side, False, DetailKind.SCENE, own)
     if row is ResultRow.WIN_WITH_ALLY:
-        return first, DetailGrant(side, True, hard, ally)
+        return (first, DetailGrant(side, True, hard, ally)) if ally else (first,)
     if row is ResultRow.BIG_WIN:
         return first, first
     return (first,)
@@ -705,7 +706,9 @@ def _settle(state: RollState) -> tuple[RollState, list[Event]]:
     if state.risked_sentiment is not None:
         slips = winner is Winner.ARBITERS
         slips |= winner is Winner.TIE and state.settings.sentiment_moves_on_tie
-        slips |= row is ResultRow.WIN_WITH_COST and state.settings.sentiment_moves_on_row_one
+        # Row 1 endangers it only when an ally really adds the negative detail (ruling 22).
+        ally_cost = any(g.polarity is Polarity.NEGATIVE for g in grants)
+        slips |= ally_cost and state.settings.sentiment_moves_on_row_one
         if slips and sheet.sentiments[state.risked_sentiment].usable:
             sheet = sheet.endanger_sentiment(state.risked_sentiment)
             state_now = sheet.sentiments[state.risked_sentiment].state

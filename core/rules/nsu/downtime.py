@@ -23,6 +23,11 @@ Invariants:
   upgrade skills until a harm is cleared.
 * At most one Address Collateral plan is open at a time, and at most one
   introspection per player; while it is open, that player does nothing else.
+* A mood whose last box is marked outside an Action Roll (a Reconnect's raise,
+  or a level an introspection swap moves onto a shorter track) fills its track
+  (ruling 23): the level goes back to 0 at once, then its player marks a
+  sentiment (if one is written and not lost) and gives the mood a stronger
+  name, before anything else. No level ever sits on a track's last box.
 * A refused action raises and changes nothing (every value is immutable).
 * :meth:`DowntimeState.to_dict` / :meth:`DowntimeState.from_dict` round-trip.
 """
@@ -183,6 +188,8 @@ class DowntimeKind(Enum):
     SWAP_MOODS = "swap_moods"
     REPLACE_MOOD = "replace_mood"
     FINISH_INTROSPECTION = "finish_introspection"
+    ENDANGER_SENTIMENT = "endanger_sentiment"  # after a mood filled its track
+    RENAME_MOOD = "rename_mood"  # after a mood filled its track
     PROPOSE_PLAN = "propose_plan"
     VOTE_ON_PLAN = "vote_on_plan"
     PIVOT_PLAN = "pivot_plan"
@@ -238,6 +245,8 @@ INTROSPECTION_KINDS = frozenset(
         DowntimeKind.FINISH_INTROSPECTION,
     }
 )
+# The choices a filled mood track leaves (ruling 23).
+FILLED_TRACK_KINDS = frozenset({DowntimeKind.ENDANGER_SENTIMENT, DowntimeKind.RENAME_MOOD})
 
 
 @dataclass(frozen=True)
@@ -325,6 +334,22 @@ class ReplaceMood:
 @dataclass(frozen=True)
 class FinishIntrospection:
     kind = DowntimeKind.FINISH_INTROSPECTION
+
+
+@dataclass(frozen=True)
+class EndangerSentiment:
+    """Mark the next box of a sentiment, after a mood filled its track (ruling 23)."""
+
+    sentiment: int
+    kind = DowntimeKind.ENDANGER_SENTIMENT
+
+
+@dataclass(frozen=True)
+class RenameMood:
+    """Give the mood that filled its track a stronger name (ruling 23)."""
+
+    name: str
+    kind = DowntimeKind.RENAME_MOOD
 
 
 @dataclass(frozen=True)
@@ -452,6 +477,8 @@ DowntimeAction = (
     | SwapMoods
     | ReplaceMood
     | FinishIntrospection
+    | EndangerSentiment
+    | RenameMood
     | ProposePlan
     | VoteOnPlan
     | PivotPlan
@@ -572,6 +599,31 @@ class IntrospectionFinished:
 
 
 @dataclass(frozen=True)
+class MoodTrackFilled:
+    """A mood's last box was marked outside a roll; its level is back to 0 (ruling 23)."""
+
+    player_id: PlayerId
+    mood: int
+    name: str
+    sentiment_to_mark: bool
+
+
+@dataclass(frozen=True)
+class SentimentEndangered:
+    player_id: PlayerId
+    sentiment: int
+    state: SentimentState
+
+
+@dataclass(frozen=True)
+class MoodRenamed:
+    player_id: PlayerId
+    mood: int
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
 class PlanProposed:
     player_id: PlayerId
     card_id: CardId
@@ -667,6 +719,9 @@ DowntimeEvent = (
     | MoodsSwapped
     | MoodReplaced
     | IntrospectionFinished
+    | MoodTrackFilled
+    | SentimentEndangered
+    | MoodRenamed
     | PlanProposed
     | PlanVoted
     | PlanDieRolled
@@ -695,6 +750,21 @@ class Introspection:
 
 
 @dataclass(frozen=True)
+class FilledTrack:
+    """The choices left after a mood filled its track outside a roll (ruling 23).
+
+    Attributes:
+        mood: the mood line (its level is already back to 0).
+        endanger: a sentiment is still to be marked.
+        rename: the mood still waits for its stronger name.
+    """
+
+    mood: int
+    endanger: bool
+    rename: bool = True
+
+
+@dataclass(frozen=True)
 class PlayerDowntime:
     """One player's budget in this downtime phase."""
 
@@ -703,6 +773,7 @@ class PlayerDowntime:
     recovered_harm: bool = False
     upgraded_skills: bool = False
     introspection: Introspection | None = None
+    filled: FilledTrack | None = None
 
 
 @dataclass(frozen=True)
@@ -909,7 +980,7 @@ def allowed_actions(state: DowntimeState) -> dict[PlayerId, frozenset[DowntimeKi
                         kinds.add(DowntimeKind.ROLL_FOR_PLAN)
                 else:
                     kinds.add(DowntimeKind.SETTLE_PLAN)
-        if plan is None and not any(b.introspection for b in state.players):
+        if plan is None and not any(b.introspection or b.filled for b in state.players):
             kinds.add(DowntimeKind.END_DOWNTIME)
         if any(p == pid for p, _ in state.sheets):
             kinds |= _character_kinds(state, pid)
@@ -924,6 +995,16 @@ def _all_voted(state: DowntimeState, plan: CollateralPlan) -> bool:
 def _character_kinds(state: DowntimeState, pid: PlayerId) -> set[DowntimeKind]:
     budget = state.budget(pid)
     sheet = state.sheet(pid)
+    if budget.filled is not None:
+        filled = budget.filled
+        return {
+            kind
+            for kind, left in (
+                (DowntimeKind.ENDANGER_SENTIMENT, filled.endanger),
+                (DowntimeKind.RENAME_MOOD, filled.rename),
+            )
+            if left
+        }
     if budget.introspection is not None:
         kinds = {DowntimeKind.REDUCE_MOOD, DowntimeKind.FINISH_INTROSPECTION}
         if not budget.introspection.swapped:
@@ -962,7 +1043,9 @@ def _check_permission(state: DowntimeState, actor: PlayerId, kind: DowntimeKind)
     plan = state.plan
     if kind in TABLE_KINDS:
         if kind is DowntimeKind.END_DOWNTIME:
-            raise NotAllowedNow("Finish the open plan or introspection before ending downtime.")
+            raise NotAllowedNow(
+                "Finish the open plan, introspection or full mood track before ending downtime."
+            )
         if plan is None:
             raise NotAllowedNow("Nobody has proposed a plan to address collateral.")
         if kind is DowntimeKind.VOTE_ON_PLAN:
@@ -977,6 +1060,16 @@ def _check_permission(state: DowntimeState, actor: PlayerId, kind: DowntimeKind)
     if not has_sheet:
         raise NotAllowedNow("You have no character in this downtime.")
     budget = state.budget(actor)
+    if budget.filled is not None:
+        if kind is DowntimeKind.ENDANGER_SENTIMENT:
+            raise NotAllowedNow("No sentiment is left to mark.")
+        if kind is DowntimeKind.RENAME_MOOD:
+            raise NotAllowedNow("The mood already has its new name.")
+        raise NotAllowedNow(
+            "A mood filled its track: mark a sentiment and give the mood a stronger name first."
+        )
+    if kind in FILLED_TRACK_KINDS:
+        raise NotAllowedNow("No mood of yours has filled its track.")
     if budget.introspection is not None:
         raise NotAllowedNow("Finish your introspection first.")
     if kind in INTROSPECTION_KINDS:
@@ -1025,6 +1118,10 @@ def apply(state: DowntimeState, actor: PlayerId, action: DowntimeAction, rng: Rn
             return _swap_moods(state, actor, action)
         case ReplaceMood():
             return _replace_mood(state, actor, action)
+        case EndangerSentiment():
+            return _endanger_sentiment(state, actor, action)
+        case RenameMood():
+            return _rename_mood(state, actor, action)
         case FinishIntrospection():
             budget = state.budget(actor)
             assert budget.introspection is not None
@@ -1218,6 +1315,7 @@ def _reconnect(state: DowntimeState, actor: PlayerId, action: Reconnect) -> Resu
     else:
         raise NotAllowedNow(f"You're still connected to {sentiment.name}.")
     sheet = sheet.raise_mood(action.mood, raise_by)
+    full = sheet.mood(action.mood).track_full
     event = SentimentReconnected(
         actor,
         action.sentiment,
@@ -1225,9 +1323,57 @@ def _reconnect(state: DowntimeState, actor: PlayerId, action: Reconnect) -> Resu
         forged,
         action.mood,
         raise_by,
-        sheet.mood(action.mood).track_full,
+        full,
     )
-    return _spend(state._with_sheet(actor, sheet), actor), (event,)
+    state = _spend(state._with_sheet(actor, sheet), actor)
+    if full:
+        return _fill_track(state, actor, action.mood, (event,))
+    return state, (event,)
+
+
+def _fill_track(
+    state: DowntimeState, actor: PlayerId, line: int, events: tuple[DowntimeEvent, ...]
+) -> Result:
+    """The last box of a mood is marked outside a roll: ruling 1's effects (ruling 23).
+
+    The level goes back to 0 now; marking a sentiment and the new name wait for
+    the player (:class:`EndangerSentiment`, :class:`RenameMood`).
+    """
+    sheet = state.sheet(actor).clear_mood(line)
+    endanger = bool(sheet.usable_sentiments)
+    budget = replace(state.budget(actor), filled=FilledTrack(line, endanger))
+    state = state._with_sheet(actor, sheet)._with_budget(budget)
+    filled = MoodTrackFilled(actor, line, sheet.mood(line).name or "", endanger)
+    return state, (*events, filled)
+
+
+def _after_filled_choice(
+    state: DowntimeState, actor: PlayerId, filled: FilledTrack
+) -> DowntimeState:
+    budget = state.budget(actor)
+    left = filled if filled.endanger or filled.rename else None
+    return state._with_budget(replace(budget, filled=left))
+
+
+def _endanger_sentiment(state: DowntimeState, actor: PlayerId, action: EndangerSentiment) -> Result:
+    filled = state.budget(actor).filled
+    assert filled is not None
+    sheet = state.sheet(actor).endanger_sentiment(action.sentiment)
+    state = state._with_sheet(actor, sheet)
+    state = _after_filled_choice(state, actor, replace(filled, endanger=False))
+    now = sheet.sentiment(action.sentiment).state
+    return state, (SentimentEndangered(actor, action.sentiment, now),)
+
+
+def _rename_mood(state: DowntimeState, actor: PlayerId, action: RenameMood) -> Result:
+    filled = state.budget(actor).filled
+    assert filled is not None
+    sheet = state.sheet(actor)
+    old = sheet.mood(filled.mood).name or ""
+    sheet = sheet.rename_mood(filled.mood, action.name)
+    state = state._with_sheet(actor, sheet)
+    state = _after_filled_choice(state, actor, replace(filled, rename=False))
+    return state, (MoodRenamed(actor, filled.mood, old, sheet.mood(filled.mood).name or ""),)
 
 
 def _introspect(state: DowntimeState, actor: PlayerId, rng: Rng) -> Result:
@@ -1264,13 +1410,26 @@ def _swap_moods(state: DowntimeState, actor: PlayerId, action: SwapMoods) -> Res
     sheet = state.sheet(actor)
     if action.first == action.second:
         raise Malformed("Swap two different mood lines.")
-    if sheet.mood(action.first).is_open and sheet.mood(action.second).is_open:
+    first, second = sheet.mood(action.first), sheet.mood(action.second)
+    if first.is_open and second.is_open:
         raise NotAllowedNow("Both lines are open: there's nothing to swap.")
+    # A level that reaches the last box of its new, shorter track fills it (ruling 23).
+    filled = [
+        line
+        for line, level, track in (
+            (action.first, second.level, first.die),
+            (action.second, first.level, second.die),
+        )
+        if level and level >= track.boxes
+    ]
     sheet = sheet.swap_moods(action.first, action.second)
     state = state._with_sheet(actor, sheet)._with_budget(
         replace(budget, introspection=replace(budget.introspection, swapped=True))
     )
-    return state, (MoodsSwapped(actor, action.first, action.second),)
+    events: tuple[DowntimeEvent, ...] = (MoodsSwapped(actor, action.first, action.second),)
+    if filled:
+        return _fill_track(state, actor, filled[0], events)
+    return state, events
 
 
 def _replace_mood(state: DowntimeState, actor: PlayerId, action: ReplaceMood) -> Result:

@@ -12,7 +12,9 @@ Harm, Upgrade Skills), downtime actions (Seek Recovery, Scout, Address
 Collateral, Introspection, Train, Reconnect, Long-Term Project), the table's
 prompts (help someone recover, vote on a plan, add a die, tick a clock) and
 End downtime. Words come by reply (action ``text``) to the presser's open
-prompt: a scar's name, a plan, a reconnection, a project. The Scout plays a
+prompt: a scar's name, a plan, a reconnection, a project, the stronger name of
+a mood that filled its track (ruling 23; its sentiment is marked with a
+button). The Scout plays a
 whole Action Roll here (everyone else arbitrates); a win, or details accepted,
 lets them look, and the face is only ever sent to them in private (ruling 12).
 
@@ -281,6 +283,8 @@ def _act(
         mine["skills"] = _skill_lines(state, actor, argument)
         prompts[str(actor)] = mine
         return state, ()
+    if action == TEXT and _renaming(state, actor):
+        return _apply(state, actor, dt.RenameMood(argument), rng)
     if action == TEXT and _introspecting(state, actor):
         return _introspection_text(state, actor, argument)
     if action in ROLL_ACTIONS or action in (TEXT, SKIP):
@@ -359,6 +363,8 @@ def _act(
         return _apply(state, actor, dt.ReduceMood(_int(argument) - 1, 1), rng)
     if action == "introspect_done":
         return _apply(state, actor, dt.FinishIntrospection(), rng)
+    if action == "endanger":
+        return _apply(state, actor, dt.EndangerSentiment(_int(argument) - 1), rng)
     if action == "train":
         skills = tuple(range(len(state.sheet(actor).skills)))
         return _apply(state, actor, dt.TrainSkills(_aspect(argument), skills), rng)
@@ -373,6 +379,14 @@ def _act(
             raise NotAllowedNow("Finish the Scout's roll first.")
         return _apply(state, actor, dt.EndDowntime(), rng)
     raise Malformed("That is not a downtime step.")
+
+
+def _renaming(state: DowntimeState, actor: int) -> bool:
+    """A mood of theirs filled its track and waits for a stronger name (ruling 23)."""
+    if actor not in dict(state.sheets):
+        return False
+    filled = state.budget(actor).filled
+    return filled is not None and filled.rename
 
 
 def _introspecting(state: DowntimeState, actor: int) -> bool:

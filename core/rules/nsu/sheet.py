@@ -308,7 +308,11 @@ class Character:
         return replace(self, moods=tuple(moods))
 
     def swap_moods(self, first: int, second: int) -> Character:
-        """Swap the dice of two moods: names, levels and overload change lines."""
+        """Swap the dice of two moods: names, levels and overload change lines.
+
+        A level longer than its new track stops at the last box; the downtime
+        rules then fill that track (ruling 23).
+        """
         a, b = self.mood(first), self.mood(second)
         moods = list(self.moods)
         moods[first] = Mood(a.die, b.name, min(b.level, a.die.boxes), b.overloaded)

@@ -42,9 +42,14 @@ def rolled(
     roller: int = ROLLER,
     sheet: CharacterSheet | None = None,
 ) -> Step:
-    """Open a check (difficulty 10, average by default) and roll the given faces."""
+    """Open a check (difficulty 10, average by default) at a table of the roller,
+    another player and the Game Master, and roll the given faces."""
     check = CheckFlow.open(
-        roller, GM, target if target is not None else Difficulty(10), setup or CheckSetup()
+        roller,
+        GM,
+        target if target is not None else Difficulty(10),
+        setup or CheckSetup(),
+        players=(ROLLER, OTHER),
     )
     return check.act(roller, ActionKind.ROLL, pool=pool, rng=ScriptedRng(faces), sheet=sheet)
 

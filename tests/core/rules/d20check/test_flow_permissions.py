@@ -106,14 +106,20 @@ def test_retry_turns_the_lucky_point_unlucky() -> None:
     assert then(rolled([5], BOTH), ROLLER, RETRY, [14]).pool == PlotPointPool(1, 3)
 
 
-def test_retry_result_stands_even_if_it_fails_again() -> None:
+def test_ruling25_a_failed_retry_may_be_retried_while_a_lucky_point_is_left() -> None:
     step = then(rolled([5], BOTH), ROLLER, RETRY, [3])
+    assert step.check.who_may_act(step.pool) == {ROLLER: {RETRY, KEEP}}
+    step = then(step, ROLLER, RETRY, [14])
+    assert step.pool == PlotPointPool(0, 4)
+    assert step.check.result is not None and step.check.result.succeeded
+    assert [e.reason for e in step.events if isinstance(e, Rolled)] == [RollReason.RETRY]
+
+
+def test_ruling25_retries_stop_when_the_lucky_points_run_out() -> None:
+    step = then(then(rolled([5], BOTH), ROLLER, RETRY, [3]), ROLLER, RETRY, [4])
+    assert step.pool == PlotPointPool(0, 4)
+    # No lucky point left, and the roller spent points: the failure stands.
     assert step.check.is_over
-    assert step.check.result is not None and step.check.result.roll.total == 3
-
-
-def test_second_retry_is_not_allowed() -> None:
-    step = then(rolled([5], BOTH), ROLLER, RETRY, [3])
     with pytest.raises(NotAllowedNow):
         then(step, ROLLER, RETRY, [20])
 
@@ -160,19 +166,45 @@ def test_contest_tie_counts_as_a_failure_for_a_retry() -> None:
 
 def test_roller_may_reroll_a_success_with_an_unlucky_point() -> None:
     step = rolled([15], BOTH)
-    assert step.check.who_may_act(step.pool) == {ROLLER: {REROLL, KEEP}}
+    assert step.check.who_may_act(step.pool) == {ROLLER: {REROLL, KEEP}, OTHER: {REROLL}}
     step = then(step, ROLLER, REROLL, [4])
     assert step.check.result is not None and not step.check.result.succeeded
-    assert step.check.is_over
+    # The reroll failed: the roller may now retry it with a lucky point (ruling 25).
+    assert step.check.who_may_act(step.pool) == {ROLLER: {RETRY, KEEP}}
 
 
 def test_reroll_turns_the_unlucky_point_lucky() -> None:
     assert then(rolled([15], BOTH), ROLLER, REROLL, [4]).pool == PlotPointPool(3, 1)
 
 
-def test_other_player_may_not_reroll_the_rollers_success() -> None:
+def test_ruling25_another_player_may_reroll_the_rollers_success() -> None:
+    step = then(rolled([15], BOTH), OTHER, REROLL, [4])
+    assert PlotPointSpent(OTHER, PlotPointKind.UNLUCKY) in step.events
+    assert step.pool == PlotPointPool(3, 1)
+    assert step.check.result is not None and not step.check.result.succeeded
+    # Another player's point is not the roller's: the roller may still retry,
+    # and the Game Master may still force a reroll after a keep.
+    assert step.check.roller_spent is None
+    step = then(step, ROLLER, KEEP)
+    assert step.check.who_may_act(step.pool) == {GM: {FORCE, KEEP}}
+
+
+def test_ruling25_someone_outside_the_table_may_not_reroll_a_success() -> None:
     step = rolled([15], BOTH)
     with pytest.raises(NotYourTurn):
+        then(step, 99, REROLL, [4])
+    assert step.check.allowed_actions(99, step.pool) == frozenset()
+
+
+def test_ruling25_the_gm_forces_a_reroll_rather_than_rerolling_a_players_success() -> None:
+    step = rolled([15], BOTH)
+    with pytest.raises(NotYourTurn, match="forces"):
+        then(step, GM, REROLL, [4])
+
+
+def test_ruling25_other_players_may_not_reroll_once_the_roller_kept_the_success() -> None:
+    step = then(rolled([15], BOTH), ROLLER, KEEP)
+    with pytest.raises(NotAllowedNow, match="kept"):
         then(step, OTHER, REROLL, [4])
 
 
@@ -189,10 +221,14 @@ def test_reroll_without_an_unlucky_point_is_not_offered() -> None:
         then(step, ROLLER, REROLL, [4])
 
 
-def test_roller_spends_at_most_one_point_per_check() -> None:
-    step = then(rolled([5], BOTH), ROLLER, RETRY, [15])
-    with pytest.raises(NotAllowedNow):
-        then(step, ROLLER, REROLL, [4])
+def test_ruling25_no_limit_per_check_while_the_pool_has_points() -> None:
+    step = then(rolled([5], BOTH), ROLLER, RETRY, [15])  # lucky 1, unlucky 3
+    step = then(step, OTHER, REROLL, [4])  # lucky 2, unlucky 2
+    step = then(step, ROLLER, RETRY, [16])  # lucky 1, unlucky 3
+    step = then(step, ROLLER, REROLL, [6])  # lucky 2, unlucky 2
+    assert step.pool == PlotPointPool(2, 2)
+    assert len(step.check.rolls) == 5
+    assert step.check.who_may_act(step.pool) == {ROLLER: {RETRY, KEEP}}
 
 
 # -- the roller keeps; the Game Master may force a reroll ----------------------------------
@@ -206,9 +242,9 @@ def test_roller_may_keep_the_result_and_then_the_gm_decides() -> None:
 
 def test_gm_may_force_a_reroll_when_the_player_spent_nothing() -> None:
     step = then(then(rolled([15], BOTH), ROLLER, KEEP), GM, FORCE, [4])
-    assert step.check.is_over
     assert step.check.result is not None and step.check.result.roll.total == 4
     assert PlotPointSpent(GM, PlotPointKind.UNLUCKY) in step.events
+    assert step.check.who_may_act(step.pool) == {GM: {FORCE, KEEP}}  # one unlucky left
 
 
 def test_forced_reroll_turns_the_unlucky_point_lucky() -> None:
@@ -233,14 +269,17 @@ def test_gm_may_not_force_a_reroll_while_the_player_decides() -> None:
         then(step, GM, FORCE, [15])
 
 
-def test_forced_reroll_result_is_final() -> None:
+def test_a_forced_reroll_gives_the_player_no_new_choice() -> None:
     step = then(rolled([5], PlotPointPool(0, 4)), GM, FORCE, [3])
-    assert step.check.is_over
-    assert step.check.who_may_act(step.pool) == {}
+    assert step.check.who_may_act(step.pool) == {GM: {FORCE, KEEP}}
 
 
-def test_second_forced_reroll_is_not_allowed() -> None:
-    step = then(rolled([5], PlotPointPool(0, 4)), GM, FORCE, [3])
+def test_ruling25_the_gm_forces_again_while_an_unlucky_point_is_left() -> None:
+    step = then(rolled([5], PlotPointPool(2, 2)), ROLLER, KEEP)
+    step = then(then(step, GM, FORCE, [3]), GM, FORCE, [15])
+    assert step.pool == PlotPointPool(4, 0)
+    assert step.check.is_over  # no unlucky point left: the last roll stands
+    assert step.check.result is not None and step.check.result.roll.total == 15
     with pytest.raises(NotAllowedNow):
         then(step, GM, FORCE, [15])
 
@@ -305,8 +344,8 @@ def test_gm_may_reroll_their_own_success_with_an_unlucky_point() -> None:
     step = rolled([15], BOTH, roller=GM)
     assert step.check.who_may_act(step.pool) == {GM: {GM_REROLL, KEEP}}
     step = then(step, GM, GM_REROLL, [4])
-    assert step.check.is_over
     assert step.pool == PlotPointPool(3, 1)
+    assert step.check.result is not None and not step.check.result.succeeded
 
 
 def test_gm_may_reroll_their_own_failure_with_an_unlucky_point() -> None:
@@ -314,8 +353,11 @@ def test_gm_may_reroll_their_own_failure_with_an_unlucky_point() -> None:
     assert step.check.result is not None and step.check.result.succeeded
 
 
-def test_gm_rerolls_their_own_check_at_most_once() -> None:
+def test_ruling25_gm_rerolls_their_own_check_while_an_unlucky_point_is_left() -> None:
     step = then(rolled([5], BOTH, roller=GM), GM, GM_REROLL, [4])
+    assert step.check.who_may_act(step.pool) == {GM: {GM_REROLL, KEEP}}
+    step = then(step, GM, GM_REROLL, [14])
+    assert step.pool == PlotPointPool(4, 0) and step.check.is_over
     with pytest.raises(NotAllowedNow):
         then(step, GM, GM_REROLL, [14])
 
@@ -394,10 +436,10 @@ def test_ruling19_strong_check_natural_comes_from_the_kept_d20() -> None:
 
 def test_injured_player_gains_strain_when_the_check_finally_fails() -> None:
     sheet = CharacterSheet("Ana", wounds=5)
-    step = rolled([5], PlotPointPool(4, 0), sheet=sheet)
+    step = rolled([5], PlotPointPool(1, 3), sheet=sheet)
     assert step.check.phase is Phase.ROLLER_DECIDES
     assert step.sheet == sheet  # nothing yet: the check is not over
-    step = then(step, ROLLER, RETRY, [4])
+    step = then(step, ROLLER, RETRY, [4])  # the last lucky point: the failure stands
     assert step.sheet is not None and step.sheet.strain == 1
     assert any(isinstance(e, HarmChanged) for e in step.events)
 

@@ -1,4 +1,8 @@
-"""Hypothesis: no sequence of actions by anyone breaks the check's invariants."""
+"""Hypothesis: no sequence of actions by anyone breaks the check's invariants.
+
+The table is the roller, another player and the Game Master; a stranger
+(someone outside the table) presses buttons too.
+"""
 
 from __future__ import annotations
 
@@ -21,12 +25,15 @@ from core.rules.d20check import (
     PlotPointPool,
     Target,
 )
+from core.rules.d20check.events import PlotPointSpent
+from core.rules.d20check.plot_points import PlotPointKind
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import NotAllowedNow, NotYourTurn
 
 from .helpers import GM, OTHER, ROLLER
 
-PEOPLE = st.sampled_from([ROLLER, GM, OTHER])
+STRANGER = 99
+PEOPLE = st.sampled_from([ROLLER, GM, OTHER, STRANGER])
 SETUPS = st.builds(
     CheckSetup,
     ability=st.sampled_from(AbilityStrength),
@@ -56,6 +63,7 @@ class CheckMachine(RuleBasedStateMachine):
     pool: PlotPointPool
     sheet: CharacterSheet
     size: int
+    spent: int
 
     @initialize(
         size=st.integers(2, 7),
@@ -72,7 +80,12 @@ class CheckMachine(RuleBasedStateMachine):
         self.size = size
         self.pool = PlotPointPool(lucky, size - lucky)
         self.sheet = CharacterSheet("Ana", strain=strain, wounds=wounds)
-        self.check = CheckFlow.open(GM if gm_check else ROLLER, GM, goal)
+        self.open(gm_check, goal)
+
+    def open(self, gm_check: bool, goal: Target) -> None:
+        roller = GM if gm_check else ROLLER
+        self.check = CheckFlow.open(roller, GM, goal, players=(ROLLER, OTHER, GM))
+        self.spent = 0
 
     @rule(actor=PEOPLE, setup=SETUPS, goal=st.none() | TARGETS)
     def set_up(self, actor: int, setup: CheckSetup, goal: Target | None) -> None:
@@ -104,12 +117,13 @@ class CheckMachine(RuleBasedStateMachine):
             assert refusal.message
             assert rng.draws == 0
             assert (self.check, self.pool, self.sheet) == before
-            if actor not in (self.check.roller, self.check.game_master):
+            if actor not in (self.check.roller, self.check.game_master, *self.check.players):
                 assert isinstance(refusal, NotYourTurn)
         else:
             assert allowed
             assert step.sheet is not None
             self.check, self.pool, self.sheet = step.check, step.pool, step.sheet
+            self.spent += sum(isinstance(e, PlotPointSpent) for e in step.events)
 
     @rule(data=st.data())
     def press_a_shown_button(self, data: st.DataObject) -> None:
@@ -135,7 +149,7 @@ class CheckMachine(RuleBasedStateMachine):
     @rule(gm_check=st.booleans(), goal=TARGETS)
     def next_check(self, gm_check: bool, goal: Target) -> None:
         if self.check.is_over:
-            self.check = CheckFlow.open(GM if gm_check else ROLLER, GM, goal)
+            self.open(gm_check, goal)
 
     @invariant()
     def pool_size_is_constant(self) -> None:
@@ -150,20 +164,46 @@ class CheckMachine(RuleBasedStateMachine):
     def rolls_match_the_phase(self) -> None:
         check = self.check
         assert (check.phase is Phase.SETUP) == (not check.rolls)
-        assert len(check.rolls) <= 2
         if check.rolls:
-            assert len(check.rolls) == 1 + (check.roller_spent is not None) + check.gm_spent
+            assert len(check.rolls) == 1 + self.spent  # every point spent buys one roll
 
     @invariant()
     def gm_never_forces_after_the_player_spent(self) -> None:
         assert not (self.check.roller_spent is not None and self.check.gm_spent)
 
     @invariant()
-    def only_the_roller_and_the_gm_ever_act(self) -> None:
-        people = self.check.who_may_act(self.pool)
-        assert set(people) <= {self.check.roller, self.check.game_master}
+    def only_the_table_ever_acts(self) -> None:
+        check = self.check
+        people = check.who_may_act(self.pool)
+        assert set(people) <= {check.roller, check.game_master, *check.players}
+        assert STRANGER not in people
         assert all(people.values())
-        assert (people == {}) == self.check.is_over
+        assert (people == {}) == check.is_over
+        for person, actions in people.items():
+            if person not in (check.roller, check.game_master):
+                assert actions == {ActionKind.REROLL}  # others only reroll a success
+
+    @invariant()
+    def ruling25_a_spend_is_offered_whenever_the_pool_has_the_point(self) -> None:
+        check, pool = self.check, self.pool
+        result = check.result
+        people = check.who_may_act(pool)
+        if result is None:
+            return
+        if check.phase is Phase.ROLLER_DECIDES:
+            if not result.succeeded:
+                assert (ActionKind.RETRY in people[check.roller]) == pool.has(PlotPointKind.LUCKY)
+            else:
+                offered = pool.has(PlotPointKind.UNLUCKY)
+                for person in (check.roller, *check.players):
+                    assert (ActionKind.REROLL in people.get(person, frozenset())) == offered
+        if check.phase is Phase.GM_DECIDES:
+            gm = people[check.game_master]
+            if check.is_gm_check:
+                assert (ActionKind.GM_REROLL in gm) == pool.has(PlotPointKind.UNLUCKY)
+            else:
+                may_force = pool.has(PlotPointKind.UNLUCKY) and check.roller_spent is None
+                assert (ActionKind.FORCE_REROLL in gm) == may_force
 
     @invariant()
     def state_round_trips_through_json(self) -> None:

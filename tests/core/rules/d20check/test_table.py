@@ -227,6 +227,9 @@ def test_roller_retries_a_failure_with_a_lucky_point() -> None:
     assert run.allowed(OTHER) == set() and run.allowed(GM) == set()
     run.press(ROLLER, "retry", [15])
     assert run.pool == PoolCounts(2, 1)
+    # A success with an unlucky point in the pool: any player may reroll it (ruling 25).
+    assert run.allowed(ROLLER) == {"reroll", "keep"} and run.allowed(OTHER) == {"reroll"}
+    run.press(ROLLER, "keep")
     assert run.outcome.closed
     state = CheckPanelState.from_dict(run.outcome.state)
     assert state.check.result is not None and state.check.result.succeeded
@@ -257,7 +260,20 @@ def test_roller_rerolls_a_success_with_an_unlucky_point() -> None:
     run = Run(table(lucky=2, unlucky=1)).press(ROLLER, "roll", [15])
     assert run.allowed(ROLLER) == {"reroll", "keep"}
     run.press(ROLLER, "reroll", [5])
-    assert run.pool == PoolCounts(3, 0) and run.outcome.closed
+    assert run.pool == PoolCounts(3, 0)
+    assert run.allowed(ROLLER) == {"retry", "keep"}  # a failure now, and lucky points left
+    run.press(ROLLER, "keep")
+    assert run.outcome.closed
+
+
+def test_ruling25_another_player_rerolls_the_rollers_success() -> None:
+    run = Run(table(lucky=2, unlucky=1)).press(ROLLER, "roll", [15])
+    assert run.allowed(OTHER) == {"reroll"} and run.allowed(STRANGER) == set()
+    run.press(OTHER, "reroll", [5])
+    assert run.pool == PoolCounts(3, 0)
+    state = CheckPanelState.from_dict(run.outcome.state)
+    assert {"e": "spent", "by": OTHER, "kind": "unlucky"} in state.log
+    assert state.check.result is not None and not state.check.result.succeeded
 
 
 def test_no_lucky_point_means_no_retry_and_the_gm_decides_next() -> None:
@@ -301,6 +317,8 @@ def test_the_gm_may_let_the_result_stand() -> None:
 
 def test_the_gm_may_not_force_a_reroll_after_the_player_spent() -> None:
     run = Run(table(lucky=2, unlucky=1)).press(ROLLER, "roll", [5]).press(ROLLER, "retry", [5])
+    assert run.allowed(ROLLER) == {"retry", "keep"}  # one lucky point left (ruling 25)
+    run.press(ROLLER, "keep")
     assert run.outcome.closed
     with pytest.raises(NotAllowedNow):
         run.press(GM, "force_reroll", [15])

@@ -404,9 +404,11 @@ def test_nothing_to_risk_when_every_sentiment_is_lost() -> None:
 
 
 def _risked_roll(
-    aspect_face: int, mood_face: int, settings: NsuSettings | None = None
+    aspect_face: int, mood_face: int, settings: NsuSettings | None = None, helpers: int = 0
 ) -> Character:
-    state, _ = play(to_prepare(new_roll(settings=settings)), [RiskSentiment(ROLLER, 1)])
+    allies = [character(f"Helper {i}") for i in range(helpers)]
+    roll = new_roll(helpers=allies, settings=settings)
+    state, _ = play(to_prepare(roll), [RiskSentiment(ROLLER, 1)])
     state = rolled(state, aspect_face, mood_face, mood_face)
     return keep_own(state).sheet
 
@@ -420,7 +422,12 @@ def test_risked_sentiment_slips_on_a_tie() -> None:
 
 
 def test_risked_sentiment_slips_when_row_one_gives_an_ally_a_negative_detail() -> None:
-    assert _risked_roll(4, 5).sentiments[1].state is SentimentState.AT_RISK
+    assert _risked_roll(4, 5, helpers=1).sentiments[1].state is SentimentState.AT_RISK
+
+
+def test_ruling22_row_one_with_no_ally_on_screen_spares_the_risked_sentiment() -> None:
+    # Nobody adds the negative detail, so nothing endangers the sentiment.
+    assert _risked_roll(4, 5).sentiments[1].state is SentimentState.CONNECTED
 
 
 def test_risked_sentiment_holds_on_a_clear_win() -> None:
@@ -479,9 +486,26 @@ def test_row_1_winner_adds_hard_but_an_ally_adds_a_negative_one() -> None:
     assert cost.adders == {HELPER}
 
 
-def test_row_1_with_no_ally_on_screen_the_arbiters_add_the_cost() -> None:
-    _, cost = _grants(4, 5)
-    assert cost.adders == {ARBITER, ARBITER2}
+def test_ruling22_row_1_with_no_ally_on_screen_adds_no_cost() -> None:
+    (first,) = _grants(4, 5)
+    assert (first.side, first.by_ally, first.adders) == (Side.PLAYER, False, {ROLLER})
+
+
+def test_ruling22_row_4_with_no_ally_on_screen_adds_only_the_winners_detail() -> None:
+    (first,) = _grants(1, 5)
+    assert (first.side, first.by_ally, first.adders) == (Side.PLAYER, False, {ROLLER})
+
+
+def test_ruling22_the_arbiters_keep_their_own_ally_share_when_they_win() -> None:
+    # Rows 1 and 4 won by the Arbiters: their "ally" is the Arbiters themselves.
+    for aspect_face, mood_face in ((5, 4), (5, 1)):
+        grants = _grants(aspect_face, mood_face)
+        assert len(grants) == 2 and all(g.adders == {ARBITER, ARBITER2} for g in grants)
+
+
+def test_ruling22_no_ally_detail_means_one_collateral_tick_fewer() -> None:
+    state = keep_own(rolled(to_prepare(new_roll(), risk=Risk.WORLD), 1, 5))
+    assert state.outcome is not None and state.outcome.suggested_collateral_ticks == 1
 
 
 def test_row_2_winner_adds_one_hard_detail() -> None:

@@ -430,12 +430,18 @@ def test_a_connected_sentiment_needs_no_reconnecting() -> None:
         do(start(), ALICE, d.Reconnect(0, 0, forge="New"))  # only over a lost line
 
 
-def test_a_mood_raised_to_its_last_box_is_reported() -> None:
+def test_ruling23_a_reconnect_that_marks_the_last_box_fills_the_track() -> None:
     chars = with_sentiment(SentimentState.LOST)
     chars[ALICE] = chars[ALICE].raise_mood(4, 3)  # Angry on a d4: 5 boxes
     state, events = d.apply(start(chars=chars), ALICE, d.Reconnect(0, 4), ScriptedRng([]))
-    assert state.sheet(ALICE).mood(4).level == 5
     assert events[0].mood_track_full  # type: ignore[union-attr]
+    assert events[1] == d.MoodTrackFilled(ALICE, 4, "Angry", sentiment_to_mark=True)
+    assert state.sheet(ALICE).mood(4).level == 0  # reset at once
+    assert state.budget(ALICE).filled == d.FilledTrack(4, endanger=True)
+    assert d.allowed_actions(state)[ALICE] >= {
+        DowntimeKind.ENDANGER_SENTIMENT,
+        DowntimeKind.RENAME_MOOD,
+    }
 
 
 # --------------------------------------------------------------- introspection
@@ -776,6 +782,8 @@ def downtime_actions() -> st.SearchStrategy[d.DowntimeAction]:
         st.builds(d.SwapMoods, idx, idx),
         st.builds(d.ReplaceMood, idx, st.just("Calm")),
         st.just(d.FinishIntrospection()),
+        st.builds(d.EndangerSentiment, idx),
+        st.builds(d.RenameMood, st.sampled_from(["Furious", " ", "x" * 200])),
         st.builds(d.ProposePlan, cards, st.just("A plan")),
         st.builds(d.VoteOnPlan, st.booleans()),
         st.builds(d.PivotPlan, st.just("Pivot"), st.sampled_from([4, 6, 7])),
@@ -805,6 +813,10 @@ def check(state: DowntimeState) -> None:
         assert b.actions_left >= 0
     for _, sheet in state.sheets:
         assert 0 <= sheet.recovery_points <= 4
+        assert not any(m.track_full for m in sheet.moods)  # ruling 23: never left full
+    for b in state.players:
+        if b.filled is not None:
+            assert b.filled.endanger or b.filled.rename
     assert sum(r.level is ResourceLevel.ABUNDANCE for r in state.world.resources) >= 1
     for p in state.world.projects:
         assert 0 <= p.filled <= p.segments

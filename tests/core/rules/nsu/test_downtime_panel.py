@@ -228,6 +228,31 @@ def test_introspection_train_and_unknown_steps() -> None:
         d.do(BEN, "fly")
 
 
+def test_ruling23_a_swap_that_fills_a_track_asks_for_a_mark_and_a_new_name() -> None:
+    d = Driver(fresh(), [4, 2])
+    sheets = dict(d.table.seats)
+    ana = d.sheet(ANA).raise_mood(0, 7)  # Curious d8 at 7: too many for Angry's d4
+    sheets[ANA] = Seat(ANA, "Ana", sheets[ANA].roles, {"character": ana.to_dict()})
+    d.table = replace(d.table, seats=sheets)
+    d.do(ANA, "introspect")
+    d.do(ANA, "text", "swap 1 5")
+    assert d.sheet(ANA).moods[4].name == "Curious" and d.sheet(ANA).moods[4].level == 0
+    with pytest.raises(NotAllowedNow):
+        d.do(ANA, "introspect_done")  # the full track's choices come first
+    with pytest.raises(NotAllowedNow):
+        d.do(BEN, "endanger", "1")  # Ben's moods are fine
+    d.do(ANA, "endanger", "2")
+    assert d.sheet(ANA).sentiments[1].state.value == "at_risk"
+    d.do(ANA, "text", "Obsessed")
+    assert d.sheet(ANA).moods[4].name == "Obsessed"
+    assert [e["t"] for e in d.state["log"]][-3:] == [
+        "MoodTrackFilled",
+        "SentimentEndangered",
+        "MoodRenamed",
+    ]
+    d.do(ANA, "introspect_done")
+
+
 def test_more_time_and_the_reward_of_the_place_left() -> None:
     d = Driver(fresh(), [4, 6])
     d.do(CY, "more_time", "0")
@@ -246,6 +271,7 @@ DOWNTIME_ACTIONS = [
     "scout_press_on", "scout_turn_back", "plan_pick", "plan_card", "vote", "plan_roll",
     "plan_die", "plan_settle", "introspect", "clear", "introspect_done", "train", "reconnect",
     "project", "reward", "more_time", "tick", "untick", "end", "drop", "roll", "cancel",
+    "endanger",
 ]  # fmt: skip
 
 

@@ -235,7 +235,7 @@ def test_a_statement_can_build_on_an_earlier_one() -> None:
         s.apply(state, CARA, MakeStatement("x", builds_on=5))
 
 
-def test_two_passes_in_a_row_end_the_settlement() -> None:
+def test_ruling21_two_players_passing_in_a_row_end_the_settlement() -> None:
     state = act(at_settlement(), ALICE, MakeStatement("Bees"))
     state = act(state, BOB, PassStatement())
     state, events = s.apply(state, CARA, PassStatement())
@@ -243,7 +243,7 @@ def test_two_passes_in_a_row_end_the_settlement() -> None:
     assert s.SettlementFinished(s.SettlementEnd.TWO_PASSES) in events
 
 
-def test_a_pass_can_be_followed_by_a_new_idea_next_round() -> None:
+def test_ruling21_a_player_who_passed_may_speak_again_next_round() -> None:
     state = act(at_settlement(), ALICE, PassStatement())
     state = act(state, BOB, MakeStatement("Bees"))  # breaks the run of passes
     state = act(state, CARA, PassStatement())
@@ -264,12 +264,82 @@ def test_a_full_card_ends_the_settlement() -> None:
     assert s.SettlementFinished(s.SettlementEnd.CARD_FULL) in events
 
 
-def test_any_player_may_say_the_card_is_full() -> None:
+def test_ruling21_any_player_may_say_the_card_is_full() -> None:
     state = act(at_settlement(), ALICE, MakeStatement("Bees"))
     with pytest.raises(NotAllowedNow):
         s.apply(at_settlement(), CARA, DeclareCardFull())  # an empty card isn't full
     state = act(state, CARA, DeclareCardFull())
     assert state.step is SetupStep.SCOPE
+
+
+def test_ruling21_a_pass_then_a_statement_then_a_pass_is_not_two_in_a_row() -> None:
+    state = act(at_settlement(), ALICE, PassStatement())
+    state = act(state, BOB, MakeStatement("Bees"))
+    state, events = s.apply(state, CARA, PassStatement())
+    assert state.step is SetupStep.SETTLEMENT and state.passes_in_row == 1
+    assert state.speaker == ALICE
+    assert not any(isinstance(e, s.SettlementFinished) for e in events)
+
+
+def test_ruling21_a_player_may_not_pass_twice_in_a_row_on_their_own() -> None:
+    state = act(at_settlement(), ALICE, PassStatement())
+    with pytest.raises(NotYourTurn):
+        s.apply(state, ALICE, PassStatement())  # Bob speaks next: Alice's pass is one
+
+
+SETTLEMENT_MOVES = st.lists(st.sampled_from(["say", "pass", "full"]), max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 12), SETTLEMENT_MOVES)
+def test_ruling21_the_settlement_ends_at_the_first_two_passes_in_a_row_or_a_full_card(
+    players: int, capacity: int, moves: list[str]
+) -> None:
+    seats = list(range(1, players + 1))
+    state = s.new_setup(seats, settlement_capacity=capacity)
+    state = act(state, 1, ProposeTone("x", TOOLS))
+    for p in seats[1:]:
+        state = act(state, p, AgreeTone())
+    for p in seats:
+        state = act(state, p, PassBan())
+    assert state.step is SetupStep.SETTLEMENT
+    said: list[str] = []
+    last_pass = False
+    turns = 0
+    for number, move in enumerate(moves):
+        if state.step is not SetupStep.SETTLEMENT:
+            break
+        speaker = state.speaker
+        assert speaker == seats[turns % players]  # turns go round in seating order
+        turns += move != "full"
+        if move == "say":
+            expected_end = len(said) + 1 >= capacity
+            state, events = s.apply(state, speaker, MakeStatement(f"fact {number}"))
+            said.append(f"fact {number}")
+            last_pass = False
+            reason = s.SettlementEnd.CARD_FULL
+        elif move == "pass":
+            expected_end = last_pass  # the previous player passed too
+            state, events = s.apply(state, speaker, PassStatement())
+            last_pass = True
+            reason = s.SettlementEnd.TWO_PASSES
+        else:
+            anyone = seats[-1 - number % players]
+            if not said:
+                with pytest.raises(NotAllowedNow):
+                    s.apply(state, anyone, DeclareCardFull())
+                continue
+            state, events = s.apply(state, anyone, DeclareCardFull())
+            expected_end, reason = True, s.SettlementEnd.CARD_FULL
+        finished = [e for e in events if isinstance(e, s.SettlementFinished)]
+        assert bool(finished) == expected_end
+        if finished:
+            assert finished == [s.SettlementFinished(reason)]
+            assert state.step is SetupStep.SCOPE
+        else:
+            # Whoever comes next may still make a statement, even after passing before.
+            assert ActionKind.MAKE_STATEMENT in s.allowed_actions(state)[state.speaker]
+    assert [x.text for x in state.world.settlement] == said
 
 
 # ------------------------------------------------------------------------ scope
