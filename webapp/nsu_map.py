@@ -275,7 +275,7 @@ async def _load(request: web.Request) -> tuple[CampaignView, Table, int, frozens
     snapshot = await snapshot_for_viewer(
         deps.campaigns.registry, request.match_info["token"], viewer, pictures=True
     )
-    if snapshot.campaign.system != NSU:
+    if snapshot.system != NSU:
         raise Malformed("This game has no map.")
     return snapshot.view, snapshot.table, viewer, snapshot.picture_keys
 
@@ -304,7 +304,7 @@ async def map_page(request: web.Request) -> web.Response:
 
 async def api_map(request: web.Request) -> web.Response:
     def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
-        if snapshot.campaign.system != NSU:
+        if snapshot.system != NSU:
             raise Malformed("This game has no map.")
         context = map_context(snapshot.view, snapshot.table, viewer, snapshot.picture_keys)
         context.pop("actions", None)
@@ -393,7 +393,9 @@ async def add_detail(request: web.Request) -> web.Response:
     deps = request.app[DEPS]
     try:
         viewer = _player(authenticate(request))
-        view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
+        snapshot = await snapshot_for_viewer(
+            deps.campaigns.registry, request.match_info["token"], viewer.tg_id
+        )
         body = await request.json()
         if not isinstance(body, dict):
             raise Malformed("That request was not understood.")
@@ -401,7 +403,7 @@ async def add_detail(request: web.Request) -> web.Response:
         if not isinstance(version, int) or not isinstance(text, str) or not text.strip():
             raise Malformed("Write the detail.")
         panel_id = int(request.match_info["panel"][:12])
-        if panel_id not in {p.id for p in await open_panels(view.id, ROLL_PANEL)}:
+        if panel_id not in {p.id for p in await open_panels(snapshot.campaign_id, ROLL_PANEL)}:
             raise NotAllowedNow("That roll is over.")
         acted = await deps.campaigns.act(panel_id, version, viewer, "text", text[:300])
     except (ValueError, UnicodeDecodeError):
