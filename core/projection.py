@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from core.campaigns import Campaigns, CampaignView, PanelView
+from core.open_panels import OpenPanel
+from core.open_panels import open_panels as stored_panels
 from core.play import PlayerRef
 from core.rules.table import Json, Table
 from core.store.models import LogEntry
@@ -95,4 +97,13 @@ async def log_of(projection: Projection, limit: int = LOG_LINES) -> tuple[LogLin
         rows = await LogEntry.filter(campaign_id=projection.view.id).order_by("-id").limit(limit)
     return tuple(
         LogLineView(e.kind, e.text, tuple(e.player_ids or ()), e.created_at) for e in reversed(rows)
+    )
+
+
+async def open_panels(projection: Projection, kind: str) -> tuple[OpenPanel, ...]:
+    """The campaign's open procedures of one kind, oldest first, as the viewer may see them."""
+    rules = projection.view.system.campaign
+    return tuple(
+        replace(p, state=rules.panel_seen_by(kind, p.state, projection.viewer))
+        for p in await stored_panels(projection.view.id, kind)
     )

@@ -93,6 +93,11 @@ class CampaignRules:
         keeps part of a sheet to its owner."""
         return sheet
 
+    def panel_seen_by(self, kind: str, state: Json, viewer: int) -> Json:
+        """What ``viewer`` may see of an open procedure's stored state (a panel keeps
+        copies of sheets, for instance): all of it unless the system says otherwise."""
+        return state
+
     def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
         """Apply an edit made in the Mini App (a sheet field, a clock tick...).
 

@@ -118,4 +118,5 @@ def test_different_readings_never_share_a_fingerprint() -> None:
     prints = {Snapshot(registry, 1, rows).fingerprint for rows in readings}
     assert len(prints) == len(readings)
     again = PageRows(base, (("2", "Ben", "", "[]", "{}"),), None)
-    assert Snapshot(registry, 1, again).fingerprint == Snapshot(registry, 1, readings[0]).fingerprint
+    first = Snapshot(registry, 1, readings[0]).fingerprint
+    assert Snapshot(registry, 1, again).fingerprint == first

@@ -8,7 +8,8 @@ a member, or kept by one (an export), is built from this projection:
   wrote it, scouted it or it was flipped; once the map is dealt, its author too;
 * who else scouted a card (a viewer keeps only their own look);
 * another player's character draft (only its name, once chosen);
-* another character's rumours, on their sheet and in downtime's copy of it.
+* another character's rumours, on their sheet and in the copies downtime and an
+  Action Roll keep of it.
 
 Every copy of the world the campaign keeps (worldbuilding's, the adventure's,
 downtime's) goes through :func:`core.rules.nsu.world.world_seen_by`.
@@ -20,6 +21,7 @@ from dataclasses import replace
 
 from core.rules.errors import Malformed
 from core.rules.nsu.downtime import DowntimeState
+from core.rules.nsu.roll_state import RollState
 from core.rules.nsu.sheet import Character, CharacterDraft
 from core.rules.nsu.world import PlayerId, world_seen_by
 from core.rules.table import Json
@@ -59,3 +61,27 @@ def downtime_seen_by(downtime: DowntimeState, viewer: PlayerId) -> DowntimeState
         world=world_seen_by(downtime.world, viewer),
         sheets=tuple((p, character_seen_by(c, p, viewer)) for p, c in downtime.sheets),
     )
+
+
+def roll_seen_by(roll: RollState, viewer: PlayerId) -> RollState:
+    """An Action Roll as ``viewer`` may see it: its copies of the sheets projected."""
+    return replace(
+        roll,
+        participants=tuple(
+            replace(p, character=character_seen_by(p.character, p.player, viewer))
+            for p in roll.participants
+        ),
+        initial=tuple(
+            replace(p, character=character_seen_by(p.character, p.player, viewer))
+            for p in roll.initial
+        ),
+    )
+
+
+def roll_panel_seen_by(state: Json, viewer: PlayerId) -> Json:
+    """A stored Action Roll panel (``{"roll": ..., ...}``) as ``viewer`` may see it."""
+    try:
+        roll = RollState.from_dict(state.get("roll"))
+    except Malformed:
+        return {k: v for k, v in state.items() if k != "roll"}
+    return {**state, "roll": roll_seen_by(roll, viewer).to_dict()}

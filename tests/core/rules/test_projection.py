@@ -16,11 +16,12 @@ from hypothesis import given, settings
 from core.rules.cortex.dice import Die
 from core.rules.cortex.traits import Sheet as CortexSheet
 from core.rules.nsu.campaign import NsuCampaign
+from core.rules.nsu.roll_panel import ROLL_PANEL
 from core.rules.nsu.world import HIDDEN_AUTHOR, HIDDEN_FACE, World, can_see_face
 from core.rules.registry import default_registry
 from core.rules.table import Role, Seat, Table
 from tests.core.rules.cortex.test_campaign_panel import CLARK, LOIS, WATCHTOWER, Game
-from tests.support.nsu_secrets import Plan, build, markers, plans
+from tests.support.nsu_secrets import PUBLIC_WISH, Plan, build, markers, plans
 
 REGISTRY = default_registry()
 NSU = REGISTRY.find("nsu").campaign
@@ -74,6 +75,9 @@ def test_an_nsu_member_sees_the_backs_their_own_faces_and_public_sheets_only(pla
         if kept.downtime is not None:
             for player, character in kept.downtime.sheets:
                 assert bool(character.rumours) is (player == viewer)
+        if built.roll is not None:  # an Action Roll's copies of the sheets
+            roll = NSU.panel_seen_by(ROLL_PANEL, built.roll, viewer)
+            assert {m for m in markers(roll) if m != PUBLIC_WISH} <= {f"zqrumour{viewer}x"}
         # Every marker left is one the viewer may read: theirs, a face they see, a scene.
         faces = [c for w in _worlds(raw) for c in w.cards if can_see_face(c, viewer)]
         readable = markers(
