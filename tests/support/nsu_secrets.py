@@ -78,9 +78,10 @@ class Plan:
 
 
 @st.composite
-def plans(draw: st.DrawFn) -> Plan:
+def plans(draw: st.DrawFn, stage: str | None = None) -> Plan:
+    """Random plans, at ``stage`` or any."""
     players = draw(st.integers(2, 4))
-    stage = draw(st.sampled_from(STAGES))
+    stage = stage or draw(st.sampled_from(STAGES))
     drafts = draw(st.frozensets(st.integers(0, players - 1), max_size=players - 1))
     cards = players * LOCATIONS_PER_PLAYER
     return Plan(
