@@ -8,8 +8,9 @@ the real routes with correctly signed initData: the sheet page and its JSON, the
 export, the map page and JSON, each card's page and picture, My cards, the World
 page, the log, the home page, the live stream and an edit's answer. No body may
 hold a marker the member's projection hides; the member's own secrets do reach
-them (so the search can fail). The web side reads campaigns only through the
-projection (checked on its source).
+them (so the search can fail). Threat dice notes and Cortex drama Growth, Special
+Effects and Features' hidden traits are checked the same way. The web side reads
+campaigns only through the projection (checked on its source).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +35,16 @@ from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock
 from core.pictures import CardPictures, face_key
 from core.play import Play
+from core.rules.cortex.traits import Sheet as CortexSheet
 from core.rules.nsu.campaign import NsuCampaign
 from core.rules.nsu.roll_panel import ROLL_PANEL
 from core.rules.nsu.world import HIDDEN_AUTHOR, World, can_see_face
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.rules.table import Role, Seat, Table
 from core.store.models import Campaign, CampaignStatus, Member, Panel
 from core.store.repo import upsert_chat, upsert_player
+from tests.core.rules.cortex.test_campaign_panel import CLARK, LOIS, WATCHTOWER, Game
 from tests.support.bot_api import serve_app
 from tests.support.nsu_secrets import PUBLIC_WISH, STAGES, Built, build, markers, plans
 from webapp.app import create_app
@@ -77,28 +81,38 @@ def _world(state: dict[str, Any]) -> World | None:
     return NsuCampaign.from_dict(state).current_world()
 
 
-async def store(built: Built) -> tuple[str, int]:
-    """The campaign in the database with its members, an open roll and a picture per card."""
+async def store_table(system: str, table: Table) -> tuple[str, Campaign]:
+    """A campaign of ``system`` in the database: its state and seated members."""
     chat_id = -100_000_000 - next(_chats)
     chat = await upsert_chat(chat_id, "supergroup", "The Table")
-    players = {p: await upsert_player(p, name) for p, name in built.names.items()}
+    players = {p: await upsert_player(p, seat.name) for p, seat in table.seats.items()}
     first = next(iter(players.values()))
     token = secrets.token_urlsafe(16)
     campaign = await Campaign.create(
         chat=chat,
         live_chat_id=chat_id,
-        system="nsu",
+        system=system,
         host=first,
         app_token=token,
-        state=built.state,
+        state=dict(table.state),
         status=CampaignStatus.ACTIVE,
     )
     for p, row in players.items():
-        roles = ["host", "player"] if row is first else ["player"]
-        await Member.create(campaign=campaign, player=row, roles=roles, sheet=built.sheets[p])
+        seat = table.seats[p]
+        roles = sorted({r.value for r in seat.roles} | ({"host"} if row is first else set()))
+        await Member.create(campaign=campaign, player=row, roles=roles, sheet=dict(seat.sheet))
+    return token, campaign
+
+
+async def store(built: Built) -> tuple[str, int]:
+    """The NSU campaign in the database, with an open roll and a picture per card."""
+    token, campaign = await store_table("nsu", built.table())
     if built.roll is not None:
         await Panel.create(
-            campaign=campaign, kind=ROLL_PANEL, state=dict(built.roll), chat_tg_id=chat_id
+            campaign=campaign,
+            kind=ROLL_PANEL,
+            state=dict(built.roll),
+            chat_tg_id=campaign.live_chat_id,
         )
     world = _world(built.state)
     for n, card in enumerate(() if world is None else world.cards):
@@ -264,3 +278,48 @@ def test_the_web_side_reads_campaigns_only_through_the_projection() -> None:
     raw = "from core.open_panels import open_panels\nfrom core.store.models import Campaign"
     assert _reads(ast.parse(raw)) == {"open_panels", "core.store.models"}
     assert _reads(ast.parse("from core.projection import open_panels")) == set()
+
+
+async def _leaks(web: Web, system: str, table: Table, hidden: dict[int, set[str]]) -> None:
+    """Every member reads every route; none shows them what ``hidden`` keeps from them."""
+    token, _ = await store_table(system, table)
+    planted = markers([table.state, [s.sheet for s in table.seats.values()]])
+    for viewer, seat in table.seats.items():
+        bodies = await _bodies(web, viewer, seat.name, token, [])
+        for route, body in bodies.items():
+            assert not markers(body) & hidden[viewer], (system, viewer, route)
+        assert planted - hidden[viewer] <= markers("".join(bodies.values()))
+
+
+async def test_threat_notes_reach_no_one_but_their_owner(web: Web) -> None:
+    gm, ann, ben = 7001, 7002, 7003
+    sheets = {
+        p: {"approaches": [["Bold", 2]], "momentum": 1, "harm": 0, "notes": f"zqnotes{p}x"}
+        for p in (ann, ben)
+    }
+    seats = {
+        gm: Seat(gm, "Gwen", frozenset({Role.GAME_MASTER}), {}),
+        ann: Seat(ann, "Ann", frozenset({Role.PLAYER}), sheets[ann]),
+        ben: Seat(ben, "Ben", frozenset({Role.PLAYER}), sheets[ben]),
+    }
+    notes = {f"zqnotes{ann}x", f"zqnotes{ben}x"}
+    hidden = {gm: notes, ann: {f"zqnotes{ben}x"}, ben: {f"zqnotes{ann}x"}}
+    await _leaks(web, "threat", Table(1, "threat", {"v": 1}, seats), hidden)
+
+
+async def test_cortex_growth_effects_and_features_reach_only_who_may_see_them(web: Web) -> None:
+    game = Game()
+    game.edit(WATCHTOWER, "feature.add", name="Lex")
+    game.edit(WATCHTOWER, "trait.set", character="Lex", box="value", name="zqpower1x", die="d12")
+    game.edit(WATCHTOWER, "trait.set", character="Lex", box="limit", name="Pride", die="d8")
+    for player in (CLARK, LOIS):
+        sheet = CortexSheet.from_dict(game.sheet(player))
+        sheet = replace(sheet, special_effects=(f"zqeffect{player}x",))
+        game.seats[player] = replace(game.seats[player], sheet=sheet.to_dict())
+    effects = {f"zqeffect{CLARK}x", f"zqeffect{LOIS}x"}
+    hidden = {
+        CLARK: {f"zqeffect{LOIS}x", "zqpower1x"},
+        LOIS: {f"zqeffect{CLARK}x", "zqpower1x"},
+        WATCHTOWER: effects,
+    }
+    await _leaks(web, "cortex", game.table, hidden)
