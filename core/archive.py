@@ -1,8 +1,11 @@
 """Campaign export and import as JSON, so players can keep (and move) their world.
 
 The archive holds the campaign's state, its members with their roles and sheets,
-and its log. Open procedures (panels) are not exported: they are finished or
-started again after an import. Importing validates the whole file before writing
+and its log. :func:`export_campaign` is the whole game, secrets included (the
+operator's command); :func:`export_for_member` is what a member downloads from
+the Mini App: their projection of it (:mod:`core.projection`), nothing more.
+Open procedures (panels) are not exported: they are finished or started again
+after an import. Importing validates the whole file before writing
 anything, and writes it in one transaction.
 """
 
@@ -14,6 +17,7 @@ from typing import Any
 
 from core.campaigns import Campaigns, CampaignView
 from core.play import ChatRef, PlayerRef
+from core.projection import LogLineView, Projection
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.table import Role
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member
@@ -62,6 +66,41 @@ async def export_campaign(campaign_id: int, now: float) -> dict[str, Any]:
                 "players": e.player_ids,
                 "at": e.created_at.isoformat(),
             }
+            for e in log
+        ],
+    }
+
+
+def export_for_member(
+    projection: Projection, log: tuple[LogLineView, ...], now: float
+) -> dict[str, Any]:
+    """A member's copy of the game: exactly their projection of it, as JSON-ready data.
+
+    Same format as :func:`export_campaign`, built from what this member may see: the
+    projected state, the active members with their projected sheets, the log.
+    """
+    view, table = projection.view, projection.table
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": datetime.fromtimestamp(now, UTC).isoformat(),
+        "system": view.system.key,
+        "status": view.status.value,
+        "chat_title": view.chat_title,
+        "host": view.host_id,
+        "state": dict(table.state),
+        "members": [
+            {
+                "player": {"id": m.player_id, "first_name": m.name},
+                "roles": sorted(r.value for r in m.roles),
+                "sheet": dict(table.seats[m.player_id].sheet),
+                "active": True,
+            }
+            for m in view.members
+            if m.player_id in table.seats
+        ],
+        "log": [
+            {"kind": e.kind, "text": e.text, "players": list(e.players), "at": e.at.isoformat()}
             for e in log
         ],
     }

@@ -6,6 +6,10 @@ membership on every call. Its ``fingerprint`` changes whenever anything it
 read changes, whichever worker or path changed it, so a page rendered from a
 snapshot may be kept under (page, viewer, fingerprint) and served again until
 the data moves. The JSON columns are decoded only when a page is rendered.
+
+A snapshot hands out only the viewer's projection (:mod:`core.projection`): its
+``view`` and ``table`` are what the rules let that member see; the rows read
+stay private to it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from core.campaigns import CampaignView, MemberView
+from core.projection import Projection, project
 from core.rules.errors import NotAllowedNow
 from core.rules.registry import Registry
 from core.rules.table import Role, Seat, Table
@@ -35,12 +40,13 @@ class Snapshot:
     """Everything a campaign page may show, as read from the database just now."""
 
     registry: Registry = field(repr=False, compare=False)
-    rows: PageRows
+    viewer: int
+    _rows: PageRows = field(repr=False)
 
     @cached_property
     def fingerprint(self) -> str:
         """Changes whenever any value read changes (system, state, members, sheets...)."""
-        rows = self.rows
+        rows = self._rows
         cells = [*rows.campaign, "members"]
         for member in rows.members:
             cells += member
@@ -51,12 +57,21 @@ class Snapshot:
         return hashlib.sha256(data.encode()).hexdigest()
 
     @cached_property
-    def campaign(self) -> CampaignRow:
-        return self.rows.campaign_row()
+    def _campaign(self) -> CampaignRow:
+        return self._rows.campaign_row()
 
     @cached_property
-    def members(self) -> tuple[MemberRow, ...]:
-        return self.rows.member_rows()
+    def _members(self) -> tuple[MemberRow, ...]:
+        return self._rows.member_rows()
+
+    @property
+    def system(self) -> str:
+        """The game system's key."""
+        return self._campaign.system
+
+    @property
+    def campaign_id(self) -> int:
+        return self._campaign.id
 
     @cached_property
     def _seats(self) -> tuple[tuple[int, str, frozenset[Role], str], ...]:
@@ -67,13 +82,17 @@ class Snapshot:
                 frozenset(Role(r) for r in json.loads(m.roles)),
                 m.sheet,
             )
-            for m in self.members
+            for m in self._members
         )
 
     @cached_property
-    def view(self) -> CampaignView:
-        c = self.campaign
-        return CampaignView(
+    def _projection(self) -> Projection:
+        c = self._campaign
+        seats = {
+            p: Seat(p, name, roles, json.loads(sheet)) for p, name, roles, sheet in self._seats
+        }
+        table = Table(c.id, c.system, json.loads(c.state), seats)
+        view = CampaignView(
             id=c.id,
             system=self.registry.find(c.system),
             status=CampaignStatus(c.status),
@@ -82,21 +101,29 @@ class Snapshot:
             chat_title=c.chat_title,
             app_token=c.app_token,
             members=tuple(MemberView(p, name, roles) for p, name, roles, _ in self._seats),
-            state=json.loads(c.state),
+            state=table.state,
             version=c.version,
         )
+        return project(view, table, self.viewer)
 
-    @cached_property
+    @property
+    def projection(self) -> Projection:
+        """The campaign as this viewer may see it."""
+        return self._projection
+
+    @property
+    def view(self) -> CampaignView:
+        """The campaign, its state projected for this viewer."""
+        return self._projection.view
+
+    @property
     def table(self) -> Table:
-        c = self.campaign
-        seats = {
-            p: Seat(p, name, roles, json.loads(sheet)) for p, name, roles, sheet in self._seats
-        }
-        return Table(c.id, c.system, json.loads(c.state), seats)
+        """The table (state and sheets) projected for this viewer."""
+        return self._projection.table
 
     @property
     def picture_keys(self) -> frozenset[str]:
-        return frozenset(self.rows.pictures or ())
+        return frozenset(self._rows.pictures or ())
 
 
 async def snapshot_for_viewer(
@@ -113,4 +140,4 @@ async def snapshot_for_viewer(
         raise NotAllowedNow(GONE)
     if player_id not in rows.member_ids():
         raise NotAllowedNow(NOT_IN)
-    return Snapshot(registry, rows)
+    return Snapshot(registry, player_id, rows)

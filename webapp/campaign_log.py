@@ -8,11 +8,12 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.campaigns import CampaignView
+from core.projection import LogLineView, log_of
 from core.rules.nsu.campaign import character_of
 from core.rules.table import Table
-from core.store.models import LogEntry
+from core.viewer_pages import snapshot_for_viewer
 from webapp.deps import DEPS
-from webapp.views import _dumps, _player, authenticate
+from webapp.views import _dumps, authenticate
 
 
 def character_names(view: CampaignView, table: Table) -> dict[int, str]:
@@ -25,12 +26,12 @@ def character_names(view: CampaignView, table: Table) -> dict[int, str]:
 
 def log_context(
     view: CampaignView,
-    entries: tuple[LogEntry, ...],
+    entries: tuple[LogLineView, ...],
     who: int | None,
     characters: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     """Entries (optionally only those about one player) and the filter's choices."""
-    shown = [e for e in entries if who is None or who in (e.player_ids or [])]
+    shown = [e for e in entries if who is None or who in e.players]
     characters = characters or {}
     return {
         "who": who,
@@ -42,9 +43,9 @@ def log_context(
             {
                 "kind": e.kind,
                 "text": e.text,
-                "players": list(e.player_ids or []),
-                "at": e.created_at.isoformat(),
-                "time": e.created_at.strftime("%d %b %H:%M"),
+                "players": list(e.players),
+                "at": e.at.isoformat(),
+                "time": e.at.strftime("%d %b %H:%M"),
             }
             for e in shown
         ],
@@ -58,10 +59,13 @@ def _who(request: web.Request) -> int | None:
 
 async def _load(request: web.Request) -> dict[str, Any]:
     deps = request.app[DEPS]
-    viewer = _player(authenticate(request))
-    view, table = await deps.campaigns.table_for_viewer(request.match_info["token"], viewer)
-    _, entries = await deps.campaigns.log_for_viewer(view.app_token, viewer)
-    context = log_context(view, entries, _who(request), character_names(view, table))
+    viewer = authenticate(request).user.id
+    snapshot = await snapshot_for_viewer(
+        deps.campaigns.registry, request.match_info["token"], viewer
+    )
+    seen = snapshot.projection
+    view, table = seen.view, seen.table
+    context = log_context(view, await log_of(seen), _who(request), character_names(view, table))
     return {"view": view, "token": view.app_token, "log": context}
 
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from core.events import Subscription
-from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow, StonetableError
+from core.viewer_pages import snapshot_for_viewer
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
-from webapp.views import _player, authenticate
+from webapp.views import authenticate
 
 PING_SECONDS = 15.0
 
@@ -40,8 +40,8 @@ async def api_events(request: web.Request) -> web.StreamResponse:
     token = request.match_info["token"]
     try:
         init = authenticate(request)
-        viewer = _player(init)
-        view = await deps.campaigns.for_viewer(token, viewer)
+        viewer = init.user.id
+        snapshot = await snapshot_for_viewer(deps.campaigns.registry, token, viewer)
     except InitDataInvalid:
         return web.json_response({"error": "unauthorized"}, status=401)
     except NotAllowedNow as error:
@@ -58,7 +58,7 @@ async def api_events(request: web.Request) -> web.StreamResponse:
     )
     await response.prepare(request)
     try:
-        async with deps.campaigns.events.subscribe(view.id) as subscription:
+        async with deps.campaigns.events.subscribe(snapshot.campaign_id) as subscription:
             request.app[STREAMS].open.add(subscription)
             try:
                 await _stream(request, response, subscription, (token, viewer), expires)
@@ -73,7 +73,7 @@ async def _stream(
     request: web.Request,
     response: web.StreamResponse,
     subscription: Subscription,
-    who: tuple[str, PlayerRef],
+    who: tuple[str, int],
     expires: float,
 ) -> None:
     """Send a notice per change until the page leaves, membership ends or initData expires."""
@@ -88,7 +88,7 @@ async def _stream(
         if closing.is_set():
             break
         try:
-            await deps.campaigns.for_viewer(token, viewer)
+            await snapshot_for_viewer(deps.campaigns.registry, token, viewer)
         except NotAllowedNow:
             break
         except StonetableError:

@@ -14,8 +14,9 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.campaigns import CampaignView
-from core.open_panels import OpenPanel, open_panels
+from core.open_panels import OpenPanel
 from core.pictures import MAX_PICTURE_BYTES, BadPicture, check_picture, face_key
+from core.projection import open_panels
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of, character_of
 from core.rules.nsu.details import DetailKind, Polarity
@@ -269,15 +270,20 @@ def waiting_details(
 # --- views --------------------------------------------------------------------
 
 
-async def _load(request: web.Request) -> tuple[CampaignView, Table, int, frozenset[str]]:
+async def _snapshot(request: web.Request) -> Snapshot:
     deps = request.app[DEPS]
     viewer = authenticate(request).user.id
     snapshot = await snapshot_for_viewer(
         deps.campaigns.registry, request.match_info["token"], viewer, pictures=True
     )
-    if snapshot.campaign.system != NSU:
+    if snapshot.system != NSU:
         raise Malformed("This game has no map.")
-    return snapshot.view, snapshot.table, viewer, snapshot.picture_keys
+    return snapshot
+
+
+async def _load(request: web.Request) -> tuple[CampaignView, Table, int, frozenset[str]]:
+    snapshot = await _snapshot(request)
+    return snapshot.view, snapshot.table, snapshot.viewer, snapshot.picture_keys
 
 
 def _problem(request: web.Request, error: Exception, *, json: bool) -> web.Response:
@@ -288,12 +294,13 @@ def _problem(request: web.Request, error: Exception, *, json: bool) -> web.Respo
 
 async def map_page(request: web.Request) -> web.Response:
     try:
-        view, table, viewer, pictures = await _load(request)
+        snapshot = await _snapshot(request)
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=False)
-    context = map_context(view, table, viewer, pictures)
+    view, table, viewer = snapshot.view, snapshot.table, snapshot.viewer
+    context = map_context(view, table, viewer, snapshot.picture_keys)
     try:
-        panels = await open_panels(view.id, ROLL_PANEL)
+        panels = await open_panels(snapshot.projection, ROLL_PANEL)
     except StonetableError as error:
         return _problem(request, error, json=False)
     context["details"] = waiting_details(table, viewer, panels)
@@ -304,7 +311,7 @@ async def map_page(request: web.Request) -> web.Response:
 
 async def api_map(request: web.Request) -> web.Response:
     def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
-        if snapshot.campaign.system != NSU:
+        if snapshot.system != NSU:
             raise Malformed("This game has no map.")
         context = map_context(snapshot.view, snapshot.table, viewer, snapshot.picture_keys)
         context.pop("actions", None)
@@ -393,7 +400,9 @@ async def add_detail(request: web.Request) -> web.Response:
     deps = request.app[DEPS]
     try:
         viewer = _player(authenticate(request))
-        view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
+        snapshot = await snapshot_for_viewer(
+            deps.campaigns.registry, request.match_info["token"], viewer.tg_id
+        )
         body = await request.json()
         if not isinstance(body, dict):
             raise Malformed("That request was not understood.")
@@ -401,7 +410,7 @@ async def add_detail(request: web.Request) -> web.Response:
         if not isinstance(version, int) or not isinstance(text, str) or not text.strip():
             raise Malformed("Write the detail.")
         panel_id = int(request.match_info["panel"][:12])
-        if panel_id not in {p.id for p in await open_panels(view.id, ROLL_PANEL)}:
+        if panel_id not in {p.id for p in await open_panels(snapshot.projection, ROLL_PANEL)}:
             raise NotAllowedNow("That roll is over.")
         acted = await deps.campaigns.act(panel_id, version, viewer, "text", text[:300])
     except (ValueError, UnicodeDecodeError):

@@ -163,7 +163,7 @@ async def world_page(request: web.Request) -> web.Response:
         snapshot = await snapshot_for_viewer(
             deps.campaigns.registry, request.match_info["token"], viewer
         )
-        if snapshot.campaign.system != NSU:
+        if snapshot.system != NSU:
             raise Malformed("This game has no worldbuilding.")
     except (InitDataInvalid, StonetableError) as error:
         status = 404 if isinstance(error, Malformed) else status_of(error)

@@ -9,7 +9,8 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from core.archive import export_campaign
+from core import projection
+from core.archive import export_for_member
 from core.campaigns import CampaignView, describe_members
 from core.play import Home, PlayerRef
 from core.rules.errors import Malformed, StonetableError
@@ -112,12 +113,15 @@ async def api_campaign(request: web.Request) -> web.Response:
 
 
 async def api_export(request: web.Request) -> web.Response:
-    """A member downloads the whole game as JSON (to keep it, or move it)."""
+    """A member downloads the game as they see it, as JSON (their projection, no secrets)."""
     deps = _deps(request)
-    viewer = _player(authenticate(request))
-    view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
-    data = await export_campaign(view.id, deps.clock())
-    data["state"] = view.system.campaign.seen_by(data["state"], viewer.tg_id)  # no secrets
+    viewer = authenticate(request).user.id
+    snapshot = await snapshot_for_viewer(
+        deps.campaigns.registry, request.match_info["token"], viewer
+    )
+    seen = snapshot.projection
+    data = export_for_member(seen, await projection.log_of(seen), deps.clock())
+    view = seen.view
     name = f"stonetable-{view.system.key}-{view.id}.json"
     return web.json_response(
         data, dumps=_dumps, headers={"Content-Disposition": f'attachment; filename="{name}"'}
@@ -134,14 +138,14 @@ async def api_edit(request: web.Request) -> web.Response:
     payload = body.get("payload") or {}
     if not isinstance(payload, dict):
         raise Malformed(NOT_UNDERSTOOD)
-    edited = await deps.campaigns.edit(
-        request.match_info["token"], viewer, body["action"][:40], payload
+    edited = await projection.edit(
+        deps.campaigns, request.match_info["token"], viewer, body["action"][:40], payload
     )
     if deps.panel_shown is not None:
         for panel in edited.redraw:  # e.g. the group's worldbuilding panel
             await deps.panel_shown(panel)
-    page = _page(deps, edited.campaign)
-    context = page.context(edited.campaign, edited.table, viewer.tg_id)
+    seen = edited.projection
+    context = _page(deps, seen.view).context(seen.view, seen.table, viewer.tg_id)
     return web.json_response({"ok": True, "sheet": context}, dumps=_dumps)
 
 
@@ -177,7 +181,7 @@ async def home(request: web.Request) -> web.Response:
         except (InitDataInvalid, StonetableError):
             pass  # not a campaign this viewer is in: fall back to the home page
     page = await _home(request)
-    games = await _deps(request).campaigns.campaigns_of(page.player)
+    games = await projection.games_of(_deps(request).campaigns, page.player)
     return aiohttp_jinja2.render_template("home.html", request, {"home": page, "games": games})
 
 

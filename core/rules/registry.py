@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.log import LogLine, no_log_lines
@@ -70,9 +70,32 @@ class CampaignRules:
         """Kinds of panels whose procedure ``table`` shows as over (closed when redrawn)."""
         return ()
 
+    def projected(self, table: Table, viewer: int) -> Table:
+        """The campaign as ``viewer`` may see it: the one view every page, answer, export,
+        picture and live notice for that member is built from.
+
+        Pure. The default keeps what :meth:`seen_by` keeps of the campaign state and
+        what :meth:`sheet_seen_by` keeps of each member's sheet.
+        """
+        seats = {
+            p: replace(seat, sheet=self.sheet_seen_by(seat.sheet, p, viewer))
+            for p, seat in table.seats.items()
+        }
+        return Table(table.campaign_id, table.system, self.seen_by(table.state, viewer), seats)
+
     def seen_by(self, state: Json, viewer: int) -> Json:
-        """The campaign state as ``viewer`` may keep it (their export): all of it unless
-        the system has secrets kept from some players."""
+        """The campaign state as ``viewer`` may see it: all of it unless the system has
+        secrets kept from some members."""
+        return state
+
+    def sheet_seen_by(self, sheet: Json, owner: int, viewer: int) -> Json:
+        """What ``viewer`` may see of ``owner``'s sheet: all of it unless the system
+        keeps part of a sheet to its owner."""
+        return sheet
+
+    def panel_seen_by(self, kind: str, state: Json, viewer: int) -> Json:
+        """What ``viewer`` may see of an open procedure's stored state (a panel keeps
+        copies of sheets, for instance): all of it unless the system says otherwise."""
         return state
 
     def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:

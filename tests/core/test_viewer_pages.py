@@ -115,7 +115,8 @@ def test_different_readings_never_share_a_fingerprint() -> None:
         PageRows(base, (), None),
         PageRows((*base[:4], '{"a":1}', *base[5:]), (("2", "Ben", "", "[]", "{}"),), None),
     ]
-    prints = {Snapshot(registry, rows).fingerprint for rows in readings}
+    prints = {Snapshot(registry, 1, rows).fingerprint for rows in readings}
     assert len(prints) == len(readings)
     again = PageRows(base, (("2", "Ben", "", "[]", "{}"),), None)
-    assert Snapshot(registry, again).fingerprint == Snapshot(registry, readings[0]).fingerprint
+    first = Snapshot(registry, 1, readings[0]).fingerprint
+    assert Snapshot(registry, 1, again).fingerprint == first

@@ -93,6 +93,30 @@ def _loaded_list(cls: Any, data: object) -> tuple[Any, ...]:
     return tuple(codec.load(cls, item) for item in data)
 
 
+def _lead_seen_by(data: Json) -> Json:
+    """Another member's Lead sheet without its Growth and Special Effects."""
+    try:
+        lead = lead_sheet(data)
+    except Malformed:
+        return {}
+    return {} if lead is None else replace(lead, growth=(), special_effects=()).to_dict()
+
+
+def _feature_seen_by(feature: Sheet) -> Any:
+    """A Feature as the players see it: its name, Limits, Stress and state."""
+    return codec.dump(
+        replace(
+            feature,
+            values=(),
+            relationships=(),
+            assets=(),
+            resources=(),
+            growth=(),
+            special_effects=(),
+        )
+    )
+
+
 def load(table: PlatformTable) -> Loaded:
     """The Cortex table of a campaign.
 
@@ -214,6 +238,24 @@ class CortexCampaign(CampaignRules):
         """Drop whatever names the Lead who left (their conflict, details, 1s)."""
         loaded = load(table)
         return campaign_state(loaded.table, loaded.number)
+
+    def projected(self, table: PlatformTable, viewer: int) -> PlatformTable:
+        """What ``viewer`` may see: Growth and Special Effects stay on their own Lead's
+        sheet; a Feature's traits but its Limits (and its Growth and Special Effects)
+        stay with the Watchtower. Stress, Plot Points and the Leads' traits are the
+        table's to see."""
+        seats = {
+            p: replace(seat, sheet=_lead_seen_by(seat.sheet) if p != viewer else seat.sheet)
+            for p, seat in table.seats.items()
+        }
+        state = table.state
+        if viewer != watchtower_of(table) and state.get("features"):
+            try:
+                features = [_feature_seen_by(f) for f in _loaded_list(Sheet, state["features"])]
+            except Malformed:
+                features = []
+            state = {**state, "features": features}
+        return PlatformTable(table.campaign_id, table.system, state, seats)
 
     def edit(
         self, table: PlatformTable, actor: int, action: str, payload: Json, rng: Rng

@@ -45,6 +45,7 @@ from typing import Any
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.downtime import DowntimeState
+from core.rules.nsu.projection import downtime_seen_by, roll_panel_seen_by, sheet_seen_by
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.setup import (
     SetupState,
@@ -69,6 +70,7 @@ from core.rules.table import Json, Outcome, Seat, Table
 
 STATE_VERSION = 1
 SETUP_PANEL_KIND = "nsu.setup"  # the group's worldbuilding panel (setup_panel.SETUP_PANEL)
+ROLL_PANEL_KIND = "nsu.roll"  # an Action Roll (roll_panel.ROLL_PANEL)
 MAX_SAFETY_ENTRIES = 50
 
 EditHandler = Callable[[Table, int, Json, Rng], Outcome]
@@ -448,8 +450,9 @@ class NsuCampaignRules(CampaignRules):
         return (SETUP_PANEL_KIND,) if campaign_of(table).world is not None else ()
 
     def seen_by(self, state: Json, viewer: int) -> Json:
-        """The campaign without the card faces ``viewer`` may not read (ruling 12), in
-        every copy of the world it keeps (worldbuilding, the adventure, downtime)."""
+        """The campaign without what ``viewer`` may not read (card faces, clocks and
+        authors, others' looks, others' rumours in downtime), in every copy of the
+        world it keeps (worldbuilding, the adventure, downtime); see :mod:`.projection`."""
         campaign = NsuCampaign.from_dict(state)
         setup, downtime = campaign.setup, campaign.downtime
         return replace(
@@ -458,12 +461,16 @@ class NsuCampaignRules(CampaignRules):
             setup=None
             if setup is None
             else replace(setup, world=world_seen_by(setup.world, viewer)),
-            downtime=(
-                None
-                if downtime is None
-                else replace(downtime, world=world_seen_by(downtime.world, viewer))
-            ),
+            downtime=None if downtime is None else downtime_seen_by(downtime, viewer),
         ).to_dict()
+
+    def sheet_seen_by(self, sheet: Json, owner: int, viewer: int) -> Json:
+        """Another member's draft shows only its name, their character no rumours."""
+        return sheet_seen_by(sheet, owner, viewer)
+
+    def panel_seen_by(self, kind: str, state: Json, viewer: int) -> Json:
+        """An Action Roll keeps copies of its players' characters: their rumours stay theirs."""
+        return roll_panel_seen_by(state, viewer) if kind == ROLL_PANEL_KIND else state
 
     def edits(self) -> dict[str, EditHandler]:
         """The edit table, built on first use."""

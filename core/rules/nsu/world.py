@@ -909,28 +909,43 @@ def visible_card(card: LocationCard, viewer_id: PlayerId | None) -> CardView:
 
 
 HIDDEN_FACE = "(face down)"
+HIDDEN_AUTHOR: PlayerId = 0  # no Telegram user has id 0
+
+
+def card_seen_by(card: LocationCard, viewer_id: PlayerId, *, dealt: bool) -> LocationCard:
+    """``card`` as ``viewer_id`` may keep it (ruling 12).
+
+    A face they may not read loses its face, its scene details and its Collateral
+    Clock; once the map is dealt it loses its author too (before, the drafts are
+    not on the map and say only how many each player wrote). Who else scouted a
+    card is never kept: only the viewer's own look.
+    """
+    scouted = card.scouted_by & {viewer_id}
+    if can_see_face(card, viewer_id):
+        return card if scouted == card.scouted_by else replace(card, scouted_by=scouted)
+    return replace(
+        card,
+        author_id=HIDDEN_AUTHOR if dealt else card.author_id,
+        title=HIDDEN_FACE,
+        description=HIDDEN_FACE,
+        collateral_target=HIDDEN_FACE,
+        danger_type=HIDDEN_FACE,
+        treasure_type=HIDDEN_FACE,
+        clock=CollateralClock(),
+        scene_details=(),
+        scouted_by=frozenset(),
+    )
 
 
 def world_seen_by(world: World, viewer_id: PlayerId) -> World:
-    """The world with every face ``viewer_id`` may not read blanked out (ruling 12).
+    """The world with every secret ``viewer_id`` may not read left out (ruling 12).
 
-    For a copy a player keeps (an export): the backs, clocks and map stay; the
-    face of each card they neither wrote, scouted nor saw flipped does not.
+    For every copy a viewer is shown or keeps (a page, an export): the backs and
+    the map stay; each card they neither wrote, scouted nor saw flipped keeps
+    nothing of its face (see :func:`card_seen_by`).
     """
-    cards = tuple(
-        card
-        if can_see_face(card, viewer_id)
-        else replace(
-            card,
-            title=HIDDEN_FACE,
-            description=HIDDEN_FACE,
-            collateral_target=HIDDEN_FACE,
-            danger_type=HIDDEN_FACE,
-            treasure_type=HIDDEN_FACE,
-            scene_details=(),
-        )
-        for card in world.cards
-    )
+    dealt = world.grid is not None
+    cards = tuple(card_seen_by(card, viewer_id, dealt=dealt) for card in world.cards)
     return replace(world, cards=cards)
 
 

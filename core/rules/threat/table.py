@@ -118,6 +118,15 @@ class ThreatCampaign(CampaignRules):
             sheet = Sheet()
         return table.state, sheet.to_dict()
 
+    def sheet_seen_by(self, sheet: Json, owner: int, viewer: int) -> Json:
+        """A sheet's notes stay with its owner (the GM does not read them either)."""
+        if owner == viewer or not sheet:
+            return sheet
+        try:
+            return replace(read_sheet(sheet), notes="").to_dict()
+        except Malformed:
+            return {}
+
     def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
         """Apply one Mini App edit to a sheet.
 

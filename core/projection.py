@@ -1,0 +1,109 @@
+"""One view per viewer: the campaign as one member may see it.
+
+Every Mini App route (pages, JSON answers, the member's export, the map, card
+pictures, the log, live notices) reads a campaign through this module or through
+:func:`core.viewer_pages.snapshot_for_viewer`, and both hand out only a
+:class:`Projection`: the campaign state and the members' sheets after the game
+system's :meth:`~core.rules.registry.CampaignRules.projected` took out what this
+member may not see. The raw state never reaches a view, so a new route cannot
+show a secret by forgetting a filter (``tests/webapp/test_secrecy.py`` checks
+every route, and that the web side reads campaigns only through here).
+
+What each system keeps from whom is defined once, in its rules (for No Stone
+Unturned: :mod:`core.rules.nsu.projection`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from core.campaigns import Campaigns, CampaignView, PanelView
+from core.open_panels import OpenPanel
+from core.open_panels import open_panels as stored_panels
+from core.play import PlayerRef
+from core.rules.table import Json, Table
+from core.store.models import LogEntry
+from core.store.repo import guarded
+
+LOG_LINES = 200
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A campaign as ``viewer`` may see it.
+
+    Attributes:
+        viewer: the member this is for.
+        view: the campaign, its state projected.
+        table: the state and the active members' sheets, projected.
+    """
+
+    viewer: int
+    view: CampaignView
+    table: Table
+
+
+def project(view: CampaignView, table: Table, viewer: int) -> Projection:
+    """The projection of a campaign (read whole) for one of its members."""
+    seen = view.system.campaign.projected(table, viewer)
+    return Projection(viewer, replace(view, state=seen.state), seen)
+
+
+def listed(view: CampaignView) -> CampaignView:
+    """A campaign for a list of games: who, where and what, without any state."""
+    empty: Json = {}
+    return replace(view, state=empty)
+
+
+@dataclass(frozen=True)
+class LogLineView:
+    """One line of the campaign log (written public: see :mod:`core.rules.log`)."""
+
+    kind: str
+    text: str
+    players: tuple[int, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Edited:
+    """A Mini App edit: the campaign after it, for the editor, and panels to redraw."""
+
+    projection: Projection
+    redraw: tuple[PanelView, ...]
+
+
+async def edit(
+    campaigns: Campaigns, app_token: str, player: PlayerRef, action: str, payload: Json
+) -> Edited:
+    """Apply one Mini App edit; the editor gets their own projection of the result.
+
+    Raises:
+        Malformed, NotAllowedNow, NotYourTurn: the rules refuse it; nothing changes.
+    """
+    changed = await campaigns.edit(app_token, player, action, payload)
+    return Edited(project(changed.campaign, changed.table, player.tg_id), changed.redraw)
+
+
+async def games_of(campaigns: Campaigns, player: PlayerRef) -> tuple[CampaignView, ...]:
+    """The live games a player is in, newest first, without their state."""
+    return tuple(listed(v) for v in await campaigns.campaigns_of(player))
+
+
+async def log_of(projection: Projection, limit: int = LOG_LINES) -> tuple[LogLineView, ...]:
+    """The newest ``limit`` log lines of the projected campaign, oldest first."""
+    async with guarded():
+        rows = await LogEntry.filter(campaign_id=projection.view.id).order_by("-id").limit(limit)
+    return tuple(
+        LogLineView(e.kind, e.text, tuple(e.player_ids or ()), e.created_at) for e in reversed(rows)
+    )
+
+
+async def open_panels(projection: Projection, kind: str) -> tuple[OpenPanel, ...]:
+    """The campaign's open procedures of one kind, oldest first, as the viewer may see them."""
+    rules = projection.view.system.campaign
+    return tuple(
+        replace(p, state=rules.panel_seen_by(kind, p.state, projection.viewer))
+        for p in await stored_panels(projection.view.id, kind)
+    )
