@@ -240,7 +240,7 @@ def choice_label(ch: Choice) -> str:
     who = _short(ch.who) if ch.who else ""
     name = _short(ch.name)
     die = f"d{ch.die}" if ch.die else ""
-    p = ch.press
+    p = ch.verb
     if p is Press.OPPOSITION_ADD:
         return f"👁 +{die}"
     if p is Press.OPPOSITION_UNDO:
@@ -293,13 +293,13 @@ def _rows(view: PanelView, choices: Sequence[Choice]) -> list[list[InlineKeyboar
     rows: list[list[InlineKeyboardButton]] = []
     last: Press | None = None
     for ch in choices:
-        b = button(view, choice_label(ch), ch.press.value, ch.argument)
-        width = per_row.get(ch.press, 1 if ch.press is not Press.VOTE else 2)
-        if rows and ch.press is last and len(rows[-1]) < width:
+        b = button(view, choice_label(ch), ch.verb.value, ch.argument)
+        width = per_row.get(ch.verb, 1 if ch.verb is not Press.VOTE else 2)
+        if rows and ch.verb is last and len(rows[-1]) < width:
             rows[-1].append(b)
         else:
             rows.append([b])
-        last = ch.press
+        last = ch.verb
     return rows
 
 

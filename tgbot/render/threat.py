@@ -166,7 +166,7 @@ def _setup_lines(view: PanelView, roll: RollView) -> list[str]:
 
 def _label(choice: Choice, roll: RollView) -> str:
     tick = TICK if choice.selected else ""
-    kind = choice.kind
+    kind = choice.verb
     if kind is ActionKind.SET_THREAT:
         level = int(choice.argument)
         return tick + ("+" if level >= 0 else "−") + str(abs(level))
@@ -193,10 +193,10 @@ def _label(choice: Choice, roll: RollView) -> str:
 
 def _rows(view: PanelView, roll: RollView) -> list[Sequence[InlineKeyboardButton]]:
     def make(choice: Choice) -> InlineKeyboardButton:
-        return button(view, _label(choice, roll), choice.kind.value, choice.argument)
+        return button(view, _label(choice, roll), choice.verb.value, choice.argument)
 
     def of(*kinds: ActionKind) -> list[Choice]:
-        return [c for c in roll.choices if c.kind in kinds]
+        return [c for c in roll.choices if c.verb in kinds]
 
     threat = of(ActionKind.SET_THREAT)
     approaches = of(ActionKind.CHOOSE_APPROACH)
