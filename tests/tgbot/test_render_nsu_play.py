@@ -110,7 +110,7 @@ def test_every_step_after_the_dice_names_who_acts_next() -> None:
     t, state = settle(t, out), out.state
     text = plain(state, t, NsuRollRenderer())
     assert "Allies on screen may help" not in text
-    assert "Ana: keep your own mood die or take a helper's." in text
+    assert "Ana: keep your own mood die or take a helper's (higher is better)." in text
     out = ROLL_RULES.act(t, state, 1, "take_helper_die", "2", rng)
     t, state = settle(t, out), out.state
     assert "Ana: add your skill to the aspect die, or take it away." in plain(
@@ -131,7 +131,7 @@ def test_the_scouts_roll_in_downtime_says_whose_step_it_is() -> None:
         ("choose_risk", "character"): "Bo: pick your mood",
         ("choose_mood", "1"): "Do details help or hinder?",
         ("set_aspect_edge", "+Rope"): "Bo: pick a skill",
-        ("roll", ""): "Bo: pick which aspect die to keep.",
+        ("roll", ""): "Bo: pick which aspect die to keep (higher is better for Bo).",
         ("keep_die", "aspect.2"): "Bo: keep your own mood die to settle the roll.",
     }
     for (action, arg), hint in expected.items():

@@ -30,6 +30,12 @@ from core.rules.nsu.action_roll import (
 from core.rules.nsu.details import DetailKind, Polarity
 from core.rules.nsu.odds import Odds, OddsQuery
 from core.rules.nsu.play_table import campaign_of
+from core.rules.nsu.roll_choices import (
+    OWN_DIE,
+    help_may_come,
+    helper_die_choices,
+    keep_choices,
+)
 from core.rules.nsu.roll_panel import ROLL_PANEL, SKIP, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
@@ -296,24 +302,20 @@ def roll_hints(roll: RollState, table: Table) -> list[str]:
         lines.append(
             "🤝 Allies on screen may help: tap your mood (or reply <code>d6 Giddy</code>)."
         )
-    if ActionKind.KEEP_DIE in open_now:
-        for pool in _pools(roll):
-            if pool.kept is None and pool.edge is not Edge.NONE:
-                picker = (
-                    esc(roll.character(pool.owner).name)
-                    if pool.edge is Edge.ADVANTAGE
-                    else "Arbiters"
-                )
-                what = "help" if pool.kind is PoolKind.HELP else pool.kind.value
-                lines.append(f"🎲 {picker}: pick which {what} die to keep.")
-    if ActionKind.TAKE_HELPER_DIE in open_now:
-        if roll.helps:
-            choice = "keep your own mood die or take a helper's"
-        elif ActionKind.HELP in open_now:
-            choice = "keep your own mood die, or wait for an ally's help"
-        else:
-            choice = "keep your own mood die to settle the roll"
-        lines.append(f"{name}: {choice}.")
+    keeps = keep_choices(roll)
+    for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
+        picker, what = pool_name
+        lines.append(
+            f"🎲 {esc(picker) if picker else 'Arbiters'}: pick which {what} die to keep "
+            f"(higher is better for {name})."
+        )
+    taking = helper_die_choices(roll)
+    if len(taking) > 1:
+        lines.append(f"{name}: keep your own mood die or take a helper's (higher is better).")
+    elif taking and help_may_come(roll):
+        lines.append(f"{name}: keep your own mood die, or wait for an ally's help.")
+    elif taking:
+        lines.append(f"{name}: keep your own mood die to settle the roll.")
     if ActionKind.CHOOSE_SKILL_SIGN in open_now:
         lines.append(f"{name}: add your skill to the aspect die, or take it away.")
     if ActionKind.ENDANGER_SENTIMENT in open_now:
@@ -424,44 +426,35 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
                 if m.name is not None
             ]
             rows += _chunks(helps, 3)
-    if ActionKind.KEEP_DIE in open_now:
-        for pool in _pools(roll):
-            if pool.kept is not None or pool.edge is Edge.NONE:
-                continue
-            picker = roll.character(pool.owner).name if pool.edge is Edge.ADVANTAGE else "Arbiters"
-            what = "help" if pool.kind is PoolKind.HELP else pool.kind.value
-            arg = f"help.{pool.owner}" if pool.kind is PoolKind.HELP else pool.kind.value
-            rows.append(
-                [
-                    button(
-                        view,
-                        _label(f"{picker}: keep {face} ({what})"),
-                        ActionKind.KEEP_DIE.value,
-                        f"{arg}.{i + 1}",
-                    )
-                    for i, face in enumerate(pool.faces)
-                ]
-            )
-    if ActionKind.TAKE_HELPER_DIE in open_now:
-        own = roll.mood_pool.face if roll.mood_pool is not None else None
-        choices = [
-            button(
-                view,
-                f"{sheet.name}: my own mood die ({own})",
-                ActionKind.TAKE_HELPER_DIE.value,
-                "none",
-            )
-        ]
-        for h in roll.helps:
-            choices.append(
+    keeps = keep_choices(roll)
+    for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
+        picker = pool_name[0] or "Arbiters"
+        rows.append(
+            [
                 button(
                     view,
-                    _label(f"{sheet.name}: take {roll.character(h.helper).name}'s {h.pool.face}"),
-                    ActionKind.TAKE_HELPER_DIE.value,
-                    str(h.helper),
+                    _label(f"{picker}: keep {c.die} ({c.name})"),
+                    c.verb.value,
+                    c.argument,
                 )
-            )
-        rows += _chunks(choices, 2)
+                for c in keeps
+                if (c.who, c.name) == pool_name
+            ]
+        )
+    taking = [
+        button(
+            view,
+            _label(
+                f"{sheet.name}: my own mood die ({c.die or None})"
+                if c.argument == OWN_DIE
+                else f"{sheet.name}: take {c.who}'s {c.die or None}"
+            ),
+            c.verb.value,
+            c.argument,
+        )
+        for c in helper_die_choices(roll)
+    ]
+    rows += _chunks(taking, 2)
     if ActionKind.CHOOSE_SKILL_SIGN in open_now and roll.skill is not None:
         mod = sheet.skills[roll.skill].modifier
         rows.append(

@@ -24,6 +24,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from core.rules.choice import Choice as GenericChoice
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
 from core.rules.cortex.allowed import ActionKind, allowed_actions
@@ -36,7 +37,6 @@ from core.rules.cortex.state import AidKind, Conflict, Kind, Phase
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import Sheet, same_name
 from core.rules.cortex.turns import opponent_of
-from core.rules.choice import Choice as GenericChoice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome
@@ -495,7 +495,9 @@ def _pool_choices(ct: CortexTable, c: Conflict) -> list[Choice]:
         if c.draft.has(pick):
             return
         cost = 1 if kind.box in boxes_used else 0
-        found.append(Choice(Press.ADD, code, who=own.name, name=name, die=int(die), count=count, cost=cost))
+        found.append(
+            Choice(Press.ADD, code, who=own.name, name=name, die=int(die), count=count, cost=cost)
+        )
 
     for i, v in enumerate(own.values):
         offer(f"v{i}", PickKind.VALUE, v.name, v.die)
@@ -515,16 +517,22 @@ def _pool_choices(ct: CortexTable, c: Conflict) -> list[Choice]:
     for i, d in enumerate(mine):
         offer(f"d{i}", PickKind.DETAIL, d.name, d.die)
     for i, p in enumerate(c.draft.picks):
-        found.append(Choice(
-                Press.REMOVE, str(i), who=own.name, name=p.name, count=3 if p.challenge else 1
-            ))
+        found.append(
+            Choice(Press.REMOVE, str(i), who=own.name, name=p.name, count=3 if p.challenge else 1)
+        )
     aiding = {x.resource.casefold() for x in c.aid if x.kind is AidKind.RESOURCE}
     for i, res in enumerate(own.resources):
         if not res.used_up and res.name.casefold() not in aiding:
-            found.append(Choice(Press.RESOURCE, str(i), who=own.name, name=res.name, die=int(res.die), count=2))
-            found.append(Choice(
+            found.append(
+                Choice(
+                    Press.RESOURCE, str(i), who=own.name, name=res.name, die=int(res.die), count=2
+                )
+            )
+            found.append(
+                Choice(
                     Press.RESOURCE, f"{i}u", who=own.name, name=res.name, die=int(res.die), count=2
-                ))
+                )
+            )
     return found
 
 
@@ -594,7 +602,9 @@ def _choices(ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...]) -> tu
     return tuple(replace(ch, by=_takers(ct, allowed, ch)) for ch in found)
 
 
-def _takers(ct: CortexTable, allowed: dict[int, frozenset[ActionKind]], ch: Choice) -> frozenset[int]:
+def _takers(
+    ct: CortexTable, allowed: dict[int, frozenset[ActionKind]], ch: Choice
+) -> frozenset[int]:
     """Who may press ``ch``: the users its action is allowed to, and of those the one
     who runs the character it is for."""
     if ch.verb is Press.CLOSE:
