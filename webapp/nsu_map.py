@@ -26,6 +26,7 @@ from core.rules.nsu.setup import (
     SetupStep,
     allowed_actions,
     describe_step,
+    may_author,
 )
 from core.rules.nsu.setup_panel import column_choices
 from core.rules.nsu.world import (
@@ -205,12 +206,7 @@ def cards_context(
     world = campaign.current_world()
     mine = [] if world is None else [c for c in world.cards if c.author_id == viewer_id]
     setup = campaign.setup
-    can_author = (
-        setup is not None
-        and setup.step is SetupStep.LOCATIONS
-        and viewer_id in setup.players
-        and len(mine) < LOCATIONS_PER_PLAYER
-    )
+    can_author = may_author(setup, viewer_id)
     return {
         "cards": [
             {

@@ -32,7 +32,13 @@ from core.rules.nsu.character_panel import (
     creation_view,
 )
 from core.rules.nsu.safety_panel import SAFETY_PANEL
-from core.rules.nsu.setup import LocationAuthored, SetupStep, describe_step, expected_step_order
+from core.rules.nsu.setup import (
+    ActionKind,
+    LocationAuthored,
+    SetupStep,
+    describe_step,
+    expected_step_order,
+)
 from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, BoardCard, board
 from core.rules.nsu.sheet import CharacterDraft, CreationStep
 from core.rules.nsu.world import (
@@ -260,7 +266,7 @@ def prompt_lines(table: Table, b: Board) -> list[str]:
             question = f"❓ {esc(b.question.prompt)}"
         return [question, "<b>Reply</b> to answer; skip the questions that don't matter."]
     if step is SetupStep.RESOURCES:
-        if len(b.resources) < len(b.players):  # one each first: until then nobody names two
+        if not b.everyone_named:  # one each first: until then nobody names two
             return [
                 f"Name what your community needs most: <b>reply</b> with one resource each "
                 f"({len(b.resources)} of 5).",
@@ -305,7 +311,7 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
     if step is SetupStep.BANS:
         return [[button(view, "🙅 Pass", "pass")]]
     if step is SetupStep.SETTLEMENT:
-        if not b.settlement and b.passes_in_row == 0:
+        if b.open_to(ActionKind.CHOOSE_FIRST_SPEAKER):
             rows.append(
                 [
                     button(view, f"{plain_name(view.table, p)} first", "first", str(i))
@@ -313,7 +319,7 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
                 ]
             )
         row = [button(view, "🙅 Pass", "pass")]
-        if b.settlement:
+        if b.open_to(ActionKind.DECLARE_CARD_FULL):
             row.append(button(view, "🟥 The card is full", "full"))
         rows.append(row)
         return rows

@@ -14,8 +14,7 @@ by its owner, one with disadvantage by the Arbiters (the choice's ``who`` is the
 from __future__ import annotations
 
 from core.rules.choice import Choice
-from core.rules.nsu.action_roll import ActionKind, expected
-from core.rules.nsu.roll_state import Pool, PoolKind, RollState
+from core.rules.nsu.action_roll import ActionKind, Pool, PoolKind, RollState, expected
 from core.rules.nsu.terms import Edge
 
 HIGHER_IS_BETTER = True

@@ -103,10 +103,15 @@ class Board:
     written: dict[int, int]  # cards written per player
     map_rows: tuple[tuple[BoardCard | None, ...], ...]
     column_choices: tuple[int, ...]
+    everyone_named: bool = False  # the round of one resource each is over
 
     def waiting_for(self) -> tuple[int, ...]:
         """Players who still have something to do at this step (in seat order)."""
         return tuple(p for p in self.players if p in self.allowed)
+
+    def open_to(self, kind: ActionKind) -> tuple[int, ...]:
+        """Players who may take ``kind`` now (in seat order)."""
+        return tuple(p for p in self.players if kind in self.allowed.get(p, frozenset()))
 
 
 def board(table: Table, state: Json) -> Board | None:
@@ -149,6 +154,7 @@ def board(table: Table, state: Json) -> Board | None:
         written=written,
         map_rows=rows,
         column_choices=column_choices(len(world.cards)),
+        everyone_named=wb.everyone_named_a_resource(setup),
     )
 
 
