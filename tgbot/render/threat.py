@@ -14,7 +14,7 @@ from core.rules.threat.panel import ActionKind, Stage
 from core.rules.threat.roll import DieSource, NoRoll, RollOutcome, ThreatLevel
 from core.rules.threat.table import ROLL_PANEL, Choice, RollView, roll_view
 from tgbot.panels import button, keyboard
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 RESULT_BADGE = {
     Result.DIRE: "💀",
@@ -135,7 +135,30 @@ def render_text(view: PanelView, roll: RollView) -> str:
             )
         if panel.stage is Stage.DONE and panel.helper is not None:
             lines.append(f"🤝 {name_of(table, panel.helper)} shares the risk.")
+    if not view.closed:
+        now = now_line(roll.choices, lambda p: name_of(table, p), _phrase, _SIDE)
+        if now:
+            lines.append(now)
     return "\n".join(lines)
+
+
+_PHRASES = {
+    ActionKind.SET_THREAT: "set the threat",
+    ActionKind.CHOOSE_APPROACH: "pick the approach",
+    ActionKind.SET_BONUS: "add a bonus",
+    ActionKind.JOIN: "help (+1d, shares the risk)",
+    ActionKind.LEAVE: "stop helping",
+    ActionKind.OUTSIDE_ASSIST: "add outside help",
+    ActionKind.ROLL: "roll",
+    ActionKind.BURN: "burn Momentum",
+    ActionKind.KEEP: "keep the result",
+    ActionKind.CANCEL: "call the roll off",
+}
+_SIDE = frozenset({ActionKind.CANCEL})
+
+
+def _phrase(choice: Choice) -> str:
+    return _PHRASES[choice.verb]
 
 
 def _setup_lines(view: PanelView, roll: RollView) -> list[str]:

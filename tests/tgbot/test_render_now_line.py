@@ -1,0 +1,117 @@
+"""Every open panel ends with one line naming who acts now and what they choose between."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.campaigns import PanelView
+from core.rules.choice import actors
+from core.rules.cortex.panel import CONFLICT_PANEL, Press
+from core.rules.errors import NotAllowedNow, StonetableError
+from core.rules.rng import SeededRng
+from core.rules.threat.panel import ActionKind
+from core.rules.threat.table import roll_view
+from tests.core.rules.cortex.test_campaign_panel import (
+    CLARK,
+    LOIS,
+    PANEL,
+    WATCHTOWER,
+    Game,
+    _chidi,
+)
+from tests.core.rules.cortex.test_campaign_panel import game as _cortex_game
+from tests.tgbot.test_render_threat import ANA, BO, GM, RENDERER, RULES, table, view_of
+from tgbot.render.cortex import ConflictRenderer
+from tgbot.sandbox.fake_api import parse_html
+
+game = _cortex_game
+THREAT_NAMES = {GM: "Gail & <GM>", ANA: "Ana <3", BO: "<b>Bo</b> & <i>Co"}
+
+
+def last_line(html: str) -> str:
+    text, _ = parse_html(html)
+    return text.splitlines()[-1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    presses=st.lists(
+        st.tuples(
+            st.sampled_from([GM, ANA, BO]),
+            st.sampled_from([k.value for k in ActionKind]),
+            st.sampled_from(["", "0", "1", "-2", "4", "expertise.on", "on", "off"]),
+            st.integers(0, 1000),
+        ),
+        max_size=10,
+    ),
+)
+def test_every_step_of_a_threat_roll_names_who_acts_now(
+    presses: list[tuple[int, str, str, int]],
+) -> None:
+    t = table()
+    state = RULES.open(t, ANA, "", SeededRng(1)).state
+    closed = False
+    for actor, action, argument, seed in [*presses, (0, "", "", 0)]:
+        if not closed:
+            choices = roll_view(t, state).choices
+            html, _ = RENDERER.render(view_of(t, state))
+            line = last_line(html)
+            assert line.startswith("👉 "), line
+            for person, name in THREAT_NAMES.items():
+                assert (name in line) == (person in actors(choices)), (line, name)
+        try:
+            out = RULES.act(t, state, actor, action, argument, SeededRng(seed))
+        except StonetableError:
+            continue
+        state, closed = out.state, out.closed
+
+
+def _cortex_view(g: Game) -> PanelView:
+    base = view_of(table(), {})
+    return replace(base, kind=CONFLICT_PANEL, state=g.panel, closed=g.closed, table=g.table)
+
+
+CORTEX_NAMES = {WATCHTOWER: "the Watchtower", CLARK: "Clark", LOIS: "Lois", 3: "Chidi"}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_step_of_a_cortex_conflict_names_who_acts_now(game: Game, seed: int) -> None:
+    _chidi(game)
+    rnd = random.Random(seed)
+    renderer = ConflictRenderer()
+    starts = ["test", "contest Lex", "contest Chidi", "contest Lex vs Lois"]
+    seen = 0
+    for _ in range(120):
+        if game.closed or not game.panel or not game.view().current:
+            try:
+                game.open(rnd.choice([WATCHTOWER, CLARK, LOIS, 3]), rnd.choice(starts))
+            except NotAllowedNow:
+                game.edit(WATCHTOWER, "scene.end")
+            continue
+        view = game.view()
+        html, _ = renderer.render(_cortex_view(game))
+        line = last_line(html)
+        assert line.startswith("👉 "), line
+        side = {Press.COMPLICATION, Press.CANCEL_TROUBLE, Press.END_SCENE}
+        main = [c for c in view.choices if c.verb not in side] or list(view.choices)
+        for person, name in CORTEX_NAMES.items():
+            assert (f"{name}:" in line or f"{name} or" in line) == (person in actors(main)), (
+                line,
+                name,
+            )
+        seen += 1
+        choice = rnd.choice(main)
+        user = rnd.choice(sorted(choice.by))
+        rng = SeededRng(rnd.randrange(10**6))
+        try:
+            out = PANEL.act(game.table, game.panel, user, choice.verb.value, choice.argument, rng)
+        except StonetableError:
+            continue  # refused for its argument (too few Plot Points...): nothing changed
+        game.settle(out)
+        game.panel, game.closed = out.state, out.closed
+    assert seen > 20
