@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +15,9 @@ from core.campaigns import PanelView
 from core.rules.choice import actors
 from core.rules.cortex.panel import CONFLICT_PANEL, Press
 from core.rules.errors import NotAllowedNow, StonetableError
+from core.rules.nsu.action_roll import ActionKind as RollKind
+from core.rules.nsu.roll_choices import detail_choices, roll_choices
+from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
 from core.rules.rng import SeededRng
 from core.rules.threat.panel import ActionKind
 from core.rules.threat.table import roll_view
@@ -25,8 +30,12 @@ from tests.core.rules.cortex.test_campaign_panel import (
     _chidi,
 )
 from tests.core.rules.cortex.test_campaign_panel import game as _cortex_game
+from tests.support.nsu_table import character, split, world
+from tests.support.nsu_table import table as nsu_table
+from tests.tgbot.test_render_nsu_play import settle
 from tests.tgbot.test_render_threat import ANA, BO, GM, RENDERER, RULES, table, view_of
 from tgbot.render.cortex import ConflictRenderer
+from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
 
 game = _cortex_game
@@ -115,3 +124,61 @@ def test_every_step_of_a_cortex_conflict_names_who_acts_now(game: Game, seed: in
         game.settle(out)
         game.panel, game.closed = out.state, out.closed
     assert seen > 20
+
+
+NSU_CHARACTERS = {1: "Ana", 2: "Bo", 3: "Cy", 4: "Dee", 5: "Eli"}
+NSU_SEATS = {1: "Alice", 2: "Bob", 3: "Carol", 4: "Dave", 5: "Erin"}
+ARGUMENTS = {
+    "state_outcome": "I climb the mill wheel",
+    "choose_aspect": "body",
+    "choose_risk": "world",
+    "choose_mood": "1",
+    "set_aspect_edge": "+Rope",
+    "choose_skill": "1",
+    "create_skill": "Climbing",
+    "risk_sentiment": "1",
+    "choose_skill_sign": "+",
+    "rename_mood": "Furious",
+    "text": "+Winded @ Ana",
+}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_step_of_an_nsu_roll_names_who_acts_now(seed: int) -> None:
+    w = split(world((1, 2, 3, 4, 5)), {1, 2, 3}, {4, 5})
+    t = nsu_table(w, {p: character(n) for p, n in NSU_CHARACTERS.items()}, names=NSU_SEATS)
+    rnd = random.Random(seed)
+    out = ROLL_RULES.open(t, 1, "", SeededRng(seed))
+    t, state = settle(t, out), out.state
+    steps = 0
+    while not out.closed and steps < 60:
+        steps += 1
+        panel = RollPanel.from_dict(state)
+        choices = [*roll_choices(panel.roll), *detail_choices(panel)]
+        side = [c for c in choices if c.verb is not RollKind.CANCEL] or choices
+        html, _ = NsuRollRenderer().render(nsu_view(state, t))
+        line = last_line(html)
+        assert line.startswith("👉 "), line
+        for person in actors(side):
+            names = (NSU_CHARACTERS[person], NSU_SEATS[person])
+            assert any(n in line for n in names), (line, person)
+        for person in set(NSU_CHARACTERS) - actors(side):
+            assert NSU_CHARACTERS[person] + ":" not in line and NSU_SEATS[person] + ":" not in line
+        choice = rnd.choice(side)
+        actor = rnd.choice(sorted(choice.by))
+        verb = choice.verb.value
+        argument = choice.argument or ARGUMENTS.get(verb, "")
+        if verb in ("help", "endanger_sentiment"):
+            argument = f"{actor}.1"
+        if verb in ("state_outcome", "rename_mood"):
+            verb = "text"
+        try:
+            out = ROLL_RULES.act(t, state, actor, verb, argument, SeededRng(rnd.randrange(999)))
+        except StonetableError:
+            continue
+        t, state = settle(t, out), out.state
+    assert out.closed
+
+
+def nsu_view(state: Any, t: Any) -> Any:
+    return SimpleNamespace(id=1, version=1, state=state, table=t, closed=False, events=())

@@ -8,10 +8,12 @@ every button is labelled with whose it is. All user text goes through ``esc``.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.rules.choice import Choice
 from core.rules.nsu.action_roll import (
     ActionKind,
     AddedDetail,
@@ -32,16 +34,19 @@ from core.rules.nsu.odds import Odds, OddsQuery
 from core.rules.nsu.play_table import campaign_of
 from core.rules.nsu.roll_choices import (
     OWN_DIE,
+    AfterRoll,
+    detail_choices,
     help_may_come,
     helper_die_choices,
     keep_choices,
+    roll_choices,
 )
 from core.rules.nsu.roll_panel import ROLL_PANEL, SKIP, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
 from tgbot.render.nsu import safety_row
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 ROW_TEXT = {
     ResultRow.EACH_SIDE: "Each side adds one hard detail.",
@@ -96,12 +101,51 @@ class NsuRollRenderer:
         more = _after_lines(panel, table)
         if more:
             text += "\n" + "\n".join(more)
-        markup = (
-            None
-            if view.closed
-            else keyboard([*roll_buttons(view, panel), safety_row(view.table.campaign_id)])
-        )
+        if view.closed:
+            return text, None
+        now = roll_now_line(panel, table)
+        if now:
+            text += "\n" + now
+        markup = keyboard([*roll_buttons(view, panel), safety_row(view.table.campaign_id)])
         return text, markup
+
+
+_PHRASES = {
+    ActionKind.STATE_OUTCOME: "reply with what they hope to achieve",
+    ActionKind.CHOOSE_ASPECT: "pick the aspect",
+    ActionKind.CHOOSE_RISK: "say what is at risk",
+    ActionKind.CHOOSE_MOOD: "pick a mood",
+    ActionKind.SET_ASPECT_EDGE: "say which details help or hinder",
+    ActionKind.CHOOSE_SKILL: "pick a skill",
+    ActionKind.CREATE_SKILL: "write a new skill",
+    ActionKind.RISK_SENTIMENT: "risk a sentiment",
+    ActionKind.ROLL: "roll",
+    ActionKind.HELP: "help with a mood",
+    ActionKind.KEEP_DIE: "pick which die to keep",
+    ActionKind.TAKE_HELPER_DIE: "keep their own mood die or take a helper's",
+    ActionKind.CHOOSE_SKILL_SIGN: "add or take away their skill",
+    ActionKind.RENAME_MOOD: "reply with the mood's stronger name",
+    ActionKind.ENDANGER_SENTIMENT: "mark a sentiment",
+    ActionKind.CANCEL: "call the roll off",
+}
+
+
+def roll_now_line(panel: RollPanel, table: Table) -> str:
+    """The roll's last line: who acts now and what they choose between."""
+    roll = panel.roll
+    choices: list[Choice[Any]] = [*roll_choices(roll), *detail_choices(panel)]
+    helped = sum(c.verb is ActionKind.TAKE_HELPER_DIE for c in choices) > 1
+
+    def phrase(choice: Choice[Any]) -> str:
+        if choice.verb is AfterRoll.ADD_DETAIL:
+            return f"reply with detail {choice.count}"
+        if choice.verb is AfterRoll.SKIP_DETAIL:
+            return f"skip detail {choice.count}"
+        if choice.verb is ActionKind.TAKE_HELPER_DIE and not helped:
+            return "keep their own mood die"
+        return _PHRASES[choice.verb]
+
+    return now_line(choices, lambda p: who(roll, table, p), phrase, {ActionKind.CANCEL})
 
 
 def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
@@ -216,7 +260,7 @@ def grant_text(roll: RollState, table: Table, grant: DetailGrant) -> str:
         kind = "a hard negative detail"
     side = "the Arbiters" if grant.side is Side.ARBITERS else esc(roll.sheet.name)
     adders = names(roll, table, grant.adders)
-    if grant.by_ally:
+    if grant.by_ally and not set(grant.adders) <= set(roll.arbiters):
         return f"{adders} (an ally of {side}) add{'s' if len(grant.adders) == 1 else ''} {kind}"
     return f"{adders} add{'s' if len(grant.adders) == 1 else ''} {kind}"
 

@@ -13,8 +13,11 @@ by its owner, one with disadvantage by the Arbiters (the choice's ``who`` is the
 
 from __future__ import annotations
 
+from enum import Enum
+
 from core.rules.choice import Choice
 from core.rules.nsu.action_roll import ActionKind, Pool, PoolKind, RollState, expected
+from core.rules.nsu.roll_panel import RollPanel
 from core.rules.nsu.terms import Edge
 
 HIGHER_IS_BETTER = True
@@ -100,3 +103,36 @@ def helper_die_choices(state: RollState) -> tuple[Choice[ActionKind], ...]:
 def help_may_come(state: RollState) -> bool:
     """Whether an ally on screen may still help before the roller settles."""
     return any(e.kind is ActionKind.HELP for e in expected(state))
+
+
+class AfterRoll(Enum):
+    """What may be done once the roll is settled: add a granted detail, or skip it."""
+
+    ADD_DETAIL = "text"
+    SKIP_DETAIL = "skip"
+
+
+def roll_choices(state: RollState) -> tuple[Choice[ActionKind], ...]:
+    """Every step open now, with who may take it (the dice steps spelled out per die)."""
+    found: list[Choice[ActionKind]] = []
+    for e in expected(state):
+        if e.kind is ActionKind.KEEP_DIE:
+            found += keep_choices(state)
+        elif e.kind is ActionKind.TAKE_HELPER_DIE:
+            found += helper_die_choices(state)
+        else:
+            found.append(Choice(e.kind, by=e.players))
+    return tuple(found)
+
+
+def detail_choices(panel: RollPanel) -> tuple[Choice[AfterRoll], ...]:
+    """Each open grant of a settled roll: its adders add it by reply or skip it."""
+    outcome = panel.roll.outcome
+    if outcome is None:
+        return ()
+    found: list[Choice[AfterRoll]] = []
+    for index in panel.open_grants:
+        adders = frozenset(outcome.grants[index].adders)
+        found.append(Choice(AfterRoll.ADD_DETAIL, by=adders, count=index + 1))
+        found.append(Choice(AfterRoll.SKIP_DETAIL, str(index), by=adders, count=index + 1))
+    return tuple(found)
