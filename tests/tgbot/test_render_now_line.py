@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from core.campaigns import PanelView
 from core.rules.choice import actors
 from core.rules.cortex.panel import CONFLICT_PANEL, Press
+from core.rules.d20check import SYSTEM as D20
+from core.rules.d20check.table import CheckPanelState, pool_counts
 from core.rules.errors import NotAllowedNow, StonetableError
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.roll_choices import detail_choices, roll_choices
@@ -32,9 +34,15 @@ from tests.core.rules.cortex.test_campaign_panel import (
 from tests.core.rules.cortex.test_campaign_panel import game as _cortex_game
 from tests.support.nsu_table import character, split, world
 from tests.support.nsu_table import table as nsu_table
+from tests.tgbot.test_render_d20 import ANA as ANA_D20
+from tests.tgbot.test_render_d20 import BO as BO_D20
+from tests.tgbot.test_render_d20 import GIL as GIL_D20
+from tests.tgbot.test_render_d20 import table as d20_table
+from tests.tgbot.test_render_d20 import view as d20_view
 from tests.tgbot.test_render_nsu_play import settle
 from tests.tgbot.test_render_threat import ANA, BO, GM, RENDERER, RULES, table, view_of
 from tgbot.render.cortex import ConflictRenderer
+from tgbot.render.d20 import CheckRenderer
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
 
@@ -182,3 +190,28 @@ def test_every_step_of_an_nsu_roll_names_who_acts_now(seed: int) -> None:
 
 def nsu_view(state: Any, t: Any) -> Any:
     return SimpleNamespace(id=1, version=1, state=state, table=t, closed=False, events=())
+
+
+D20_NAMES = {ANA_D20: "Ana <i>the</i> Brave & Co", GIL_D20: "Gil", BO_D20: "Bo"}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_step_of_a_d20_check_names_who_acts_now(seed: int) -> None:
+    rnd = random.Random(seed)
+    t = d20_table(lucky=2, unlucky=2, bo=True)
+    rules = D20.panel("d20.check")
+    out = rules.open(t, ANA_D20, "dc12", SeededRng(seed))
+    for _ in range(12):
+        if out.closed:
+            break
+        check = CheckPanelState.from_dict(out.state).check
+        choices = check.choices(pool_counts(t.state).playable())
+        html, _ = CheckRenderer().render(d20_view(t, out))
+        line = last_line(html)
+        assert line.startswith("👉 "), line
+        for person, name in D20_NAMES.items():
+            assert (f"{name}:" in line or f"{name} or" in line) == (person in actors(choices))
+        choice = rnd.choice([c for c in choices if c.verb.value != "set_up"])
+        actor = rnd.choice(sorted(choice.by))
+        out = rules.act(t, out.state, actor, choice.verb.value, "", SeededRng(rnd.randrange(99)))
+    assert out.closed
