@@ -20,6 +20,7 @@ from core.rules.errors import NotAllowedNow, StonetableError
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.roll_choices import detail_choices, roll_choices
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
+from core.rules.nsu.setup_panel import board as setup_board
 from core.rules.rng import SeededRng
 from core.rules.threat.panel import ActionKind
 from core.rules.threat.table import roll_view
@@ -32,6 +33,7 @@ from tests.core.rules.cortex.test_campaign_panel import (
     _chidi,
 )
 from tests.core.rules.cortex.test_campaign_panel import game as _cortex_game
+from tests.core.rules.nsu.table_support import ALICE, BOB, CARA, NAMES, Harness, card_fields
 from tests.support.nsu_table import character, split, world
 from tests.support.nsu_table import table as nsu_table
 from tests.tgbot.test_render_d20 import ANA as ANA_D20
@@ -39,6 +41,8 @@ from tests.tgbot.test_render_d20 import BO as BO_D20
 from tests.tgbot.test_render_d20 import GIL as GIL_D20
 from tests.tgbot.test_render_d20 import table as d20_table
 from tests.tgbot.test_render_d20 import view as d20_view
+from tests.tgbot.test_render_nsu import RENDER as NSU_RENDER
+from tests.tgbot.test_render_nsu import view as setup_view
 from tests.tgbot.test_render_nsu_play import settle
 from tests.tgbot.test_render_threat import ANA, BO, GM, RENDERER, RULES, table, view_of
 from tgbot.render.cortex import ConflictRenderer
@@ -47,6 +51,7 @@ from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
 
 game = _cortex_game
+SETUP_RENDER = NSU_RENDER["nsu.setup"]
 THREAT_NAMES = {GM: "Gail & <GM>", ANA: "Ana <3", BO: "<b>Bo</b> & <i>Co"}
 
 
@@ -215,3 +220,47 @@ def test_every_step_of_a_d20_check_names_who_acts_now(seed: int) -> None:
         actor = rnd.choice(sorted(choice.by))
         out = rules.act(t, out.state, actor, choice.verb.value, "", SeededRng(rnd.randrange(99)))
     assert out.closed
+
+
+def test_every_worldbuilding_step_names_who_acts_now() -> None:
+    h = Harness()
+    panel = h.open("nsu.setup", ALICE)
+    steps = [
+        (BOB, "text", "Weird & hopeful"),
+        (ALICE, "agree", ""),
+        (CARA, "agree", ""),
+        (ALICE, "text", "No dragons"),
+        (BOB, "pass", ""),
+        (CARA, "pass", ""),
+        (ALICE, "text", "Walls & buses"),
+        (BOB, "pass", ""),
+        (CARA, "pass", ""),
+        (ALICE, "text", "A week"),
+        (ALICE, "scope", ""),
+        *[(p, "text", n) for p, n in zip((ALICE, BOB, CARA, ALICE, BOB), "VWXYZ", strict=True)],
+        (CARA, "abundance", "1"),
+    ]
+
+    def check() -> None:
+        b = setup_board(h.table(), panel.state)
+        assert b is not None
+        html, _ = SETUP_RENDER.render(setup_view(h, panel))
+        line = last_line(html)
+        assert line.startswith("👉 "), line
+        for person in (ALICE, BOB, CARA):
+            named = f"{NAMES[person]}:" in line or f"{NAMES[person]} or" in line
+            named = named or f"{NAMES[person]}," in line
+            assert named == (person in actors(b.choices())), (line, person)
+
+    check()
+    for actor, action, argument in steps:
+        h.act(panel, actor, action, argument)
+        check()
+    for pid in (ALICE, BOB, CARA):  # each writes two cards in private
+        cards = h.open("nsu.cards", pid, "9")
+        for n in (1, 2):
+            for value in card_fields(pid, n):
+                h.act(cards, pid, "text", value)
+            check()
+    h.act(panel, BOB, "deal", "3")
+    check()

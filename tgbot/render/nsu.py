@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
+from core.rules.choice import Choice
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, PaintThePicture, SceneBriefing, scene
 from core.rules.nsu.campaign import (
     Phase,
@@ -51,7 +52,7 @@ from core.rules.nsu.world import (
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 SHORT = 160
 TOOL_NAMES = {
@@ -193,10 +194,36 @@ class SetupRenderer:
             "",
             *prompt_lines(table, b),
         ]
+        now = now_line(b.choices(), lambda p: name_of(table, p), _setup_phrase)
+        if now:
+            lines.append(now)
         rows = step_buttons(view, b)
         rows.append([general("🧍 My character", "nsu_char", cid, view.id)])
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
+
+
+_SETUP_PHRASES = {
+    ActionKind.PROPOSE_TONE: "propose the tone (reply)",
+    ActionKind.AGREE_TONE: "agree",
+    ActionKind.BAN: "ban one thing (reply)",
+    ActionKind.PASS_BAN: "pass",
+    ActionKind.CHOOSE_FIRST_SPEAKER: "choose who goes first",
+    ActionKind.MAKE_STATEMENT: "add a fact (reply)",
+    ActionKind.PASS_STATEMENT: "pass",
+    ActionKind.DECLARE_CARD_FULL: "say the card is full",
+    ActionKind.ANSWER_SCOPE: "answer (reply)",
+    ActionKind.FINISH_SCOPE: "finish the scope",
+    ActionKind.NAME_RESOURCE: "name a resource (reply)",
+    ActionKind.CHOOSE_ABUNDANCE: "choose the abundance",
+    ActionKind.AUTHOR_LOCATION: "write their locations",
+    ActionKind.DEAL_MAP: "deal the map",
+    ActionKind.ROLL_DANGER_AND_REWARD: "roll Danger and Reward",
+}
+
+
+def _setup_phrase(choice: Choice[ActionKind]) -> str:
+    return _SETUP_PHRASES[choice.verb]
 
 
 def summary_lines(table: Table, b: Board) -> list[str]:
