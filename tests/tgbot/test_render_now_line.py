@@ -18,6 +18,7 @@ from core.rules.d20check import SYSTEM as D20
 from core.rules.d20check.table import CheckPanelState, pool_counts
 from core.rules.errors import NotAllowedNow, StonetableError
 from core.rules.nsu.action_roll import ActionKind as RollKind
+from core.rules.nsu.downtime_panel import DowntimePanelState, current_downtime, downtime_choices
 from core.rules.nsu.roll_choices import detail_choices, roll_choices
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
 from core.rules.nsu.setup_panel import board as setup_board
@@ -34,6 +35,11 @@ from tests.core.rules.cortex.test_campaign_panel import (
 )
 from tests.core.rules.cortex.test_campaign_panel import game as _cortex_game
 from tests.core.rules.nsu.table_support import ALICE, BOB, CARA, NAMES, Harness, card_fields
+from tests.core.rules.nsu.test_downtime_panel import ANA as DT_ANA
+from tests.core.rules.nsu.test_downtime_panel import BEN as DT_BEN
+from tests.core.rules.nsu.test_downtime_panel import CY as DT_CY
+from tests.core.rules.nsu.test_downtime_panel import STEPS as DT_STEPS
+from tests.core.rules.nsu.test_downtime_panel import Driver, fresh
 from tests.support.nsu_table import character, split, world
 from tests.support.nsu_table import table as nsu_table
 from tests.tgbot.test_render_d20 import ANA as ANA_D20
@@ -47,6 +53,7 @@ from tests.tgbot.test_render_nsu_play import settle
 from tests.tgbot.test_render_threat import ANA, BO, GM, RENDERER, RULES, table, view_of
 from tgbot.render.cortex import ConflictRenderer
 from tgbot.render.d20 import CheckRenderer
+from tgbot.render.nsu_downtime import DOWNTIME_SIDE, NsuDowntimeRenderer
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
 
@@ -264,3 +271,33 @@ def test_every_worldbuilding_step_names_who_acts_now() -> None:
             check()
     h.act(panel, BOB, "deal", "3")
     check()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_downtime_step_names_who_acts_now(seed: int) -> None:
+    rnd = random.Random(seed)
+    d = Driver(fresh(), [2, 4, 1] + [3] * 60)
+    names = {DT_ANA: "Ana", DT_BEN: "Ben", DT_CY: "Cy"}
+    for _ in range(40):
+        panel = DowntimePanelState.from_dict(d.state)
+        downtime = d.campaign.downtime
+        if downtime is None:
+            return
+        downtime = current_downtime(d.table)
+        choices = downtime_choices(panel, downtime)
+        html, _ = NsuDowntimeRenderer().render(nsu_view(d.state, d.table))
+        line = last_line(html)
+        assert line.startswith("👉 "), line
+        main = [c for c in choices if c.verb not in DOWNTIME_SIDE] or list(choices)
+        for person, name in names.items():
+            named = any(f"{name}{end}" in line for end in (":", " or", ","))
+            assert named == (person in actors(main)), (line, name)
+        actor = rnd.choice(list(names))
+        action = rnd.choice(DT_STEPS)
+        argument = rnd.choice(["", "1", "2", "body", "world", "none", "Look", "2 3"])
+        try:
+            out = d.do(actor, action, argument)
+        except StonetableError:
+            continue
+        if out.closed:
+            return

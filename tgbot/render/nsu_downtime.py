@@ -14,8 +14,10 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
 from core.rules.nsu import downtime as dt
+from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.action_roll import Phase
 from core.rules.nsu.campaign import campaign_of, characters
 from core.rules.nsu.downtime import (
@@ -38,7 +40,9 @@ from core.rules.nsu.downtime_panel import (
     SCOUT_PICK,
     SEEK,
     DowntimePanelState,
+    PanelVerb,
     Prompt,
+    downtime_choices,
     enders,
     plan_targets,
     reward_card,
@@ -46,6 +50,7 @@ from core.rules.nsu.downtime_panel import (
     scout_targets,
     scouted_card,
 )
+from core.rules.nsu.roll_choices import AfterRoll
 from core.rules.nsu.roll_panel import SKIP
 from core.rules.nsu.sheet import Character
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
@@ -60,7 +65,7 @@ from tgbot.render.nsu_play import (
     roll_lines,
     roll_step_buttons,
 )
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 LOOK_VERB = "scout_look"
 MAX_COMPLICATIONS = 3
@@ -132,9 +137,60 @@ class NsuDowntimeRenderer:
         world = campaign.world
         if view.closed or state is None or world is None:
             return _closed_text(view), None
-        lines = downtime_lines(DowntimePanelState.from_dict(view.state), state, view.table)
+        panel = DowntimePanelState.from_dict(view.state)
+        lines = downtime_lines(panel, state, view.table)
+        now = downtime_now_line(panel, state, view.table)
+        if now:
+            lines.append(now)
         markup = keyboard([*downtime_buttons(view, state), safety_row(view.table.campaign_id)])
         return "\n".join(lines), markup
+
+
+_FREE = "take a free action (Recover Harm, Upgrade skills)"
+_ACTION = "pick a downtime action"
+_DOWNTIME_PHRASES: dict[object, str] = {
+    DowntimeKind.RECOVER_HARM: _FREE,
+    DowntimeKind.UPGRADE_SKILLS: _FREE,
+    **{kind: _ACTION for kind in dt.COSTS_AN_ACTION},
+    DowntimeKind.REDUCE_MOOD: "clear mood boxes",
+    DowntimeKind.SWAP_MOODS: "swap or replace moods (reply)",
+    DowntimeKind.REPLACE_MOOD: "swap or replace moods (reply)",
+    DowntimeKind.FINISH_INTROSPECTION: "finish introspecting",
+    DowntimeKind.ENDANGER_SENTIMENT: "mark a sentiment",
+    DowntimeKind.RENAME_MOOD: "reply with the mood's stronger name",
+    DowntimeKind.VOTE_ON_PLAN: "vote on the plan",
+    DowntimeKind.PIVOT_PLAN: "change the plan",
+    DowntimeKind.ROLL_FOR_PLAN: "roll for the plan",
+    DowntimeKind.ADD_DIE_TO_PLAN: "add a die to the plan",
+    DowntimeKind.SETTLE_PLAN: "settle the plan",
+    DowntimeKind.END_DOWNTIME: "end downtime",
+    PanelVerb.ANSWER_PROMPT: "answer the prompt above",
+    PanelVerb.PRESS_ON: "press on and look",
+    PanelVerb.TURN_BACK: "turn back",
+    AfterRoll.ADD_DETAIL: "reply with a detail",
+    AfterRoll.SKIP_DETAIL: "skip a detail",
+}
+DOWNTIME_SIDE = frozenset(
+    {
+        DowntimeKind.TICK_COLLATERAL,
+        DowntimeKind.UNTICK_COLLATERAL,
+        DowntimeKind.SPEND_MORE_TIME,
+        DowntimeKind.BRING_REWARD_HOME,
+        RollKind.CANCEL,
+    }
+)
+
+
+def downtime_now_line(panel: DowntimePanelState, state: DowntimeState, table: Table) -> str:
+    """The panel's last line: who acts now and what they choose between."""
+    choices = downtime_choices(panel, state)
+
+    def phrase(choice: Choice[Any]) -> str:
+        if isinstance(choice.verb, RollKind):
+            return "go on with the Scout's roll"
+        return _DOWNTIME_PHRASES.get(choice.verb, "act")
+
+    return now_line(choices, lambda p: _character_name(state, table, p), phrase, DOWNTIME_SIDE)
 
 
 def _closed_text(view: PanelView) -> str:

@@ -29,8 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any
 
+from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import (
@@ -47,6 +49,7 @@ from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.codec import to_plain
 from core.rules.nsu.downtime import DowntimeKind, DowntimeState
 from core.rules.nsu.play_table import changed_sheets, characters, require_world, settings_of, stored
+from core.rules.nsu.roll_choices import detail_choices, roll_choices
 from core.rules.nsu.roll_panel import SKIP, TEXT, RollPanel, add_detail, roll_step, skip_grant
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.terms import Aspect
@@ -668,6 +671,42 @@ def scouted_card(panel: DowntimePanelState, world: World, viewer: int) -> CardVi
     if not card.face_visible:
         raise NotYourTurn("Only the scout may look at the card.")
     return card
+
+
+class PanelVerb(Enum):
+    """Downtime panel choices that are not downtime actions of their own."""
+
+    ANSWER_PROMPT = "text"  # reply to one's open prompt
+    PRESS_ON = "scout_press_on"
+    TURN_BACK = "scout_turn_back"
+
+
+def downtime_choices(panel: DowntimePanelState, state: DowntimeState) -> tuple[Choice[Any], ...]:
+    """The legal choices now, each with who may take it: the Scout's roll first, then
+    open prompts, then every downtime action (ending it only when :func:`enders` allows)."""
+    found: list[Choice[Any]] = []
+    scout = panel.scout
+    if scout is not None:
+        details = panel.scout_details
+        if details is not None:
+            found += detail_choices(details)
+        elif scout.roll.phase is not Phase.DONE:
+            found += roll_choices(scout.roll)
+        decider = scout_must_decide(panel)
+        if decider is not None:
+            found += [
+                Choice(v, by=frozenset({decider}))
+                for v in (PanelVerb.PRESS_ON, PanelVerb.TURN_BACK)
+            ]
+    for player, prompt in panel.prompts.items():
+        found.append(Choice(PanelVerb.ANSWER_PROMPT, by=frozenset({player}), name=prompt.kind))
+    by: dict[DowntimeKind, set[int]] = {}
+    for player, kinds in dt.allowed_actions(state).items():
+        for kind in kinds:
+            by.setdefault(kind, set()).add(player)
+    by[DowntimeKind.END_DOWNTIME] = set(enders(panel, state))
+    found += [Choice(kind, by=frozenset(by[kind])) for kind in DowntimeKind if by.get(kind)]
+    return tuple(found)
 
 
 def scout_details_open(panel: Json) -> RollPanel | None:
