@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from core.rules.nsu.downtime_panel import DOWNTIME_RULES
+from core.rules.nsu.glance import nsu_status_lines
 from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.rng import ScriptedRng
 from core.rules.table import Seat, Table
@@ -242,3 +243,17 @@ def test_ruling23_a_reconnect_that_fills_a_track_asks_for_a_mark_and_a_name() ->
     assert "Ana marks a sentiment: now at risk." in shown
     assert "Ana's Angry becomes Furious <3." in shown
     assert "filled its track and is back to 0" not in shown
+
+
+def test_an_overcome_ally_is_named_on_the_roll_and_cannot_help() -> None:
+    hurt = character("Bo")
+    for i in range(4):
+        hurt = hurt.add_harm(f"Hurt {i}")
+    assert hurt.overcome
+    w = split(world((1, 2, 3)), {1, 2}, {3})  # Bo is on screen with Ana
+    t = table(w, {1: character("Ana"), 2: hurt, 3: character("Cy")})
+    out = ROLL_RULES.open(t, 1, "I climb", ScriptedRng([]))
+    text, _ = NsuRollRenderer().render(view(out.state, t))
+    plain, _ = parse_html(text)
+    assert "💀 Bo is Overcome: they can't act or help until a harm is recovered." in plain
+    assert any("Bo (P2), Overcome: can't act until healed" in line for line in nsu_status_lines(t))

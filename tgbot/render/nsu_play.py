@@ -158,6 +158,12 @@ def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
     lines.append(f"⚖️ Arbiters: {names(roll, table, roll.arbiters)}")
     if roll.allies:
         lines.append(f"🧭 On screen with them: {names(roll, table, roll.allies)}")
+    for p in roll.participants:
+        if p.character.overcome:
+            lines.append(
+                f"💀 {esc(p.character.name)} is Overcome: they can't act or help "
+                "until a harm is recovered."
+            )
     if roll.aspect is not None or roll.risk is not None:
         parts = []
         if roll.aspect is not None:
