@@ -35,6 +35,7 @@ from core.rules.nsu.world import (
     World,
     arbiters,
     can_see_face,
+    may_picture,
     on_screen,
     visible_card,
     visible_map,
@@ -375,7 +376,7 @@ async def upload_picture(request: web.Request) -> web.Response:
     deps = request.app[DEPS]
     try:
         view, card, viewer = await _card_for_picture(request)
-        if card.author_id != viewer:
+        if not may_picture(card, viewer):
             raise NotAllowedNow("Only the card's author can give it a picture.")
         data = await request.content.read(MAX_PICTURE_BYTES + 1)
         check_picture(data)
