@@ -18,6 +18,8 @@ from core.rules.d20check import SYSTEM as D20
 from core.rules.d20check.table import CheckPanelState, pool_counts
 from core.rules.errors import NotAllowedNow, StonetableError
 from core.rules.nsu.action_roll import ActionKind as RollKind
+from core.rules.nsu.adventure_panel import adventure_choices, scene
+from core.rules.nsu.campaign import character_of
 from core.rules.nsu.downtime_panel import DowntimePanelState, current_downtime, downtime_choices
 from core.rules.nsu.roll_choices import detail_choices, roll_choices
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
@@ -34,7 +36,16 @@ from tests.core.rules.cortex.test_campaign_panel import (
     _chidi,
 )
 from tests.core.rules.cortex.test_campaign_panel import game as _cortex_game
-from tests.core.rules.nsu.table_support import ALICE, BOB, CARA, NAMES, Harness, card_fields
+from tests.core.rules.nsu.table_support import (
+    ALICE,
+    BOB,
+    CARA,
+    NAMES,
+    Harness,
+    build_world,
+    card_fields,
+    make_character,
+)
 from tests.core.rules.nsu.test_downtime_panel import ANA as DT_ANA
 from tests.core.rules.nsu.test_downtime_panel import BEN as DT_BEN
 from tests.core.rules.nsu.test_downtime_panel import CY as DT_CY
@@ -301,3 +312,23 @@ def test_every_downtime_step_names_who_acts_now(seed: int) -> None:
             continue
         if out.closed:
             return
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_adventure_step_names_who_acts_now(seed: int) -> None:
+    rnd = random.Random(seed)
+    h = Harness()
+    build_world(h)
+    for pid in (ALICE, BOB, CARA):
+        make_character(h, pid)
+    panel = h.open("nsu.adventure", ALICE)
+    in_play = {pid: character_of(h.table().seats[pid]).name for pid in (ALICE, BOB, CARA)}
+    for _ in range(20):
+        choices = adventure_choices(scene(h.table(), panel.state))
+        html, _ = NSU_RENDER["nsu.adventure"].render(setup_view(h, panel))
+        line = last_line(html)
+        assert line.startswith("👉 "), line
+        for pid, name in in_play.items():
+            assert (name in line) == (pid in actors(choices)), (line, name)
+        choice = rnd.choice(choices)
+        h.act(panel, rnd.choice(sorted(choice.by)), choice.verb.value, choice.argument)

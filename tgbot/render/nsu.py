@@ -15,7 +15,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
 from core.rules.choice import Choice
-from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, PaintThePicture, SceneBriefing, scene
+from core.rules.nsu.adventure_panel import (
+    ADVENTURE_PANEL,
+    AdventureVerb,
+    PaintThePicture,
+    SceneBriefing,
+    adventure_choices,
+    scene,
+)
 from core.rules.nsu.campaign import (
     Phase,
     SafetyEntryAdded,
@@ -588,6 +595,12 @@ class AdventureRenderer:
             )
         if sc.without_character:
             lines.append(f"🧍 Still making a character: {names(table, sc.without_character)}")
+        choices = adventure_choices(sc)
+        of = {verb: [c for c in choices if c.verb is verb] for verb in AdventureVerb}
+
+        def make(choice: Choice[AdventureVerb], label: str) -> InlineKeyboardButton:
+            return button(view, label[:60], choice.verb.value, choice.argument)
+
         rows: list[list[InlineKeyboardButton]] = []
         if sc.picking is not None:
             lines.append(
@@ -595,40 +608,35 @@ class AdventureRenderer:
                 f"First group: {names(table, sorted(sc.picking))}"
             )
             rows += [
-                [
-                    button(
-                        view,
-                        ("✅ " if p in sc.picking else "▫️ ")
-                        + (table.seats[p].name if p in table.seats else str(p)),
-                        "pick",
-                        str(i),
-                    )
-                ]
-                for i, p in enumerate(sc.players)
+                [make(c, ("✅ " if c.selected else "▫️ ") + _plain_seat(table, sc.players[i]))]
+                for i, c in enumerate(of[AdventureVerb.PICK])
             ]
-            rows.append([button(view, "✂️ Split", "split"), button(view, "✖ Cancel", "cancel")])
-        else:
-            if sc.reachable:
-                lines.append("🗺 Where next?")
-                rows += [
-                    [button(view, f"➡️ {place_plain(c)}"[:60], "go", str(i))]
-                    for i, c in enumerate(sc.reachable[:8])
-                ]
-            row: list[InlineKeyboardButton] = []
-            if sc.here is not None:
-                row.append(button(view, "🏠 Home", "home"))
-            if sc.groups:
-                row += [
-                    button(view, "🔁 Switch focus", "switch"),
-                    button(view, "🤝 Regroup", "regroup"),
-                ]
-            else:
-                row.append(button(view, "✂️ Split up", "pick"))
-            rows.append(row)
-            if sc.here is not None:
-                rows.append(
-                    [button(view, "🕰 +1 tick", "tick"), button(view, "🕰 −1 tick", "untick")]
-                )
+        elif of[AdventureVerb.GO]:
+            lines.append("🗺 Where next?")
+        cards = {c.id: c for c in sc.reachable}
+        rows += [[make(c, f"➡️ {place_plain(cards[c.name])}")] for c in of[AdventureVerb.GO][:8]]
+        labels = {
+            AdventureVerb.SPLIT: "✂️ Split",
+            AdventureVerb.CANCEL: "✖ Cancel",
+            AdventureVerb.HOME: "🏠 Home",
+            AdventureVerb.SWITCH: "🔁 Switch focus",
+            AdventureVerb.REGROUP: "🤝 Regroup",
+            AdventureVerb.TICK: "🕰 +1 tick",
+            AdventureVerb.UNTICK: "🕰 −1 tick",
+        }
+        for group in (
+            (AdventureVerb.SPLIT, AdventureVerb.CANCEL),
+            (AdventureVerb.HOME, AdventureVerb.SWITCH, AdventureVerb.REGROUP),
+            (AdventureVerb.TICK, AdventureVerb.UNTICK),
+        ):
+            row = [make(c, labels[c.verb]) for verb in group for c in of[verb]]
+            if group[0] is AdventureVerb.HOME and sc.picking is None:
+                row += [make(c, "✂️ Split up") for c in of[AdventureVerb.PICK]]
+            if row:
+                rows.append(row)
+        now = now_line(choices, lambda p: _in_play(table, p), _adventure_phrase)
+        if now:
+            lines.append(now)
         rows.append(
             [general("🗺 Map", "nsu_map", cid), general("🧍 My character", "nsu_char", cid, view.id)]
             if sc.without_character
@@ -674,6 +682,39 @@ class AdventureRenderer:
                         )
                     )
         return notes
+
+
+_ADVENTURE_PHRASES = {
+    AdventureVerb.GO: "go somewhere",
+    AdventureVerb.HOME: "head home",
+    AdventureVerb.PICK: "split up",
+    AdventureVerb.SPLIT: "split",
+    AdventureVerb.CANCEL: "stay together",
+    AdventureVerb.SWITCH: "switch focus",
+    AdventureVerb.REGROUP: "regroup",
+    AdventureVerb.TICK: "tick the clock",
+    AdventureVerb.UNTICK: "untick the clock",
+}
+
+
+def _adventure_phrase(choice: Choice[AdventureVerb]) -> str:
+    if choice.verb is AdventureVerb.PICK and choice.argument:
+        return "pick who goes in the first group"
+    return _ADVENTURE_PHRASES[choice.verb]
+
+
+def _plain_seat(table: Table, player: int) -> str:
+    seat = table.seats.get(player)
+    return seat.name if seat is not None else str(player)
+
+
+def _in_play(table: Table, player: int) -> str:
+    """A player by the name in play: their character's, or theirs until they make one."""
+    seat = table.seat(player)
+    character = None if seat is None else character_of(seat)
+    if character is not None:
+        return esc(character.name)
+    return name_of(table, player)
 
 
 def place_plain(card: CardView) -> str:
