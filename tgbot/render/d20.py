@@ -241,7 +241,7 @@ class CheckRenderer:
         if sheet is not None:
             lines.append(harm_line(roller, sheet))
         lines.append(next_step(table, check, pool))
-        now = now_line(check.choices(pool.playable()), lambda p: name_of(table, p), _phrase, _SIDE)
+        now = now_line(check.choices(pool.playable()), lambda p: _in_play(table, p), _phrase, _SIDE)
         if now and not view.closed:
             lines.append(now)
         return "\n".join(lines), self.buttons(view, check, pool)
@@ -355,6 +355,12 @@ def decision_row(
                 who = rerolled_by
         row.append(button(view, f"{label} ({who})", action.value))
     return row
+
+
+def _in_play(table: Table, player_id: int) -> str:
+    """Someone by the name in play: their character's, else their own (the GM)."""
+    sheet = _safe_sheet(table, player_id)
+    return esc(sheet.name) if sheet is not None and sheet.name else name_of(table, player_id)
 
 
 def _safe_sheet(table: Table, player_id: int) -> CharacterSheet | None:
