@@ -117,6 +117,8 @@ class GameSystem:
     name: str
     summary: str
     odds: OddsCommand | None = None
+    # What the host does once everyone has joined ("" when play starts at once).
+    first_step: str = ""
     campaign: CampaignRules = field(default_factory=CampaignRules)
     panels: Mapping[str, PanelRules] = field(default_factory=dict)
     roll_panel: str | None = None  # the panel /roll opens when its notation fits

@@ -26,6 +26,7 @@ SYSTEM = GameSystem(
         "details change the fiction, and collateral clocks count the cost."
     ),
     odds=ODDS_COMMAND,
+    first_step="When everyone has joined, the host sends /begin to build the world together.",
     campaign=NsuCampaignRules(),
     log_lines=nsu_log_lines,
     status_lines=nsu_status_lines,
