@@ -88,11 +88,11 @@ class Inbox:
         task = asyncio.create_task(self._take_body(body))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
-        try:
-            return await asyncio.wait_for(asyncio.shield(task), self.answer_within)
-        except TimeoutError:
-            log.warning("An update is still being handled after %.1f s", self.answer_within)
-            return False
+        done, _ = await asyncio.wait((task,), timeout=self.answer_within)  # never cancels it
+        if task in done:
+            return task.result()
+        log.warning("An update is still being handled after %.1f s", self.answer_within)
+        return False
 
     async def _take_body(self, body: bytes) -> bool:
         try:
