@@ -190,8 +190,10 @@ class BotApiTap:
         if polls and self.at == "confirmed":
             fields = json.loads(body) if body.startswith(b"{") else dict(await request.post())
             if int(str(fields.get("offset", "0"))) > 0:
-                await self._relay(request, body)  # the server forgets the update now
+                # The worker dies the instant its confirmation leaves it; the
+                # confirmation still reaches the server, which forgets the update.
                 self._kill()
+                await self._relay(request, body)
                 raise web.HTTPServiceUnavailable()
         status, headers, answer = await self._relay(request, body)
         if polls and self.at == "fetched" and b'"update_id"' in answer:
