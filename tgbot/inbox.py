@@ -107,9 +107,10 @@ class Inbox:
             update = read_update(data, self.application)
         except Unusable as error:
             return await self._dead_letter(_dump(data), error.reason, error.update_id)
-        return await self._handle(update, None)
+        return await self._handle(update, data)
 
-    async def _handle(self, update: Update, body: bytes | None) -> bool:
+    async def _handle(self, update: Update, source: object) -> bool:
+        """Run ``update`` through the handlers; ``source``: its body or decoded JSON."""
         try:
             errors = await self.application.handle(update)
         except Exception as error:  # outside any handler: the update's shape, most likely
@@ -119,7 +120,7 @@ class Inbox:
             return True
         first = failures[0]
         return await self._dead_letter(
-            body if body is not None else _dump(update.to_dict()),
+            source if isinstance(source, bytes) else _dump(source),
             f"a handler failed: {type(first).__name__}: {first}",
             update.update_id,
         )

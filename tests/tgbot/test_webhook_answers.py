@@ -95,3 +95,25 @@ async def test_an_update_whose_handling_fails_unexpectedly_is_kept_and_answered_
         assert letter.update_id == update["update_id"]
         assert letter.reason.startswith("a handler failed")
         assert "1234567" in letter.body
+
+
+async def test_polling_keeps_an_unusable_update_as_a_dead_letter_and_moves_on(db: str) -> None:
+    async with running_stack(db) as stack:  # no webhook: the worker polls
+        stack.api._push_update(message="not a message")  # Telegram never sends this
+        reply = await send_and_wait(stack, "/roll 1d6 after")
+        assert "Total" in reply["text"]
+        (letter,) = await DeadLetter.all()
+        assert letter.reason.startswith("not a Telegram update")
+        assert "not a message" in letter.body
+        for _ in range(50):  # the offset moved past both: the server forgets them
+            if not stack.api.pending_updates():
+                break
+            await asyncio.sleep(0.1)
+        assert stack.api.pending_updates() == []
+
+
+async def send_and_wait(stack: Stack, text: str) -> dict[str, Any]:
+    await stack.api.send_text(stack.players[0], GROUP, text)
+    return await stack.api.wait_for_message(
+        GROUP, lambda m: "Total" in m.get("text", ""), timeout=10
+    )
