@@ -188,7 +188,11 @@ class Poller:
             if delay:
                 await asyncio.sleep(delay)
                 continue
-            await self._take(batch)
+            try:
+                await self._take(batch)
+            except Exception:  # a fault of ours: the same batch comes again
+                log.exception("Could not take a batch of updates")
+                await asyncio.sleep(1.0)
 
     async def _fetch(self, timeout: int, limit: int | None = None) -> list[Any]:
         bot = self.inbox.application.bot
