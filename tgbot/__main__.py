@@ -44,6 +44,9 @@ async def _set_webhook(settings: Settings) -> None:
             secret_token=settings.webhook_secret,
             allowed_updates=Update.ALL_TYPES,
             drop_pending_updates=False,
+            # Updates are handled before they are answered, so Telegram's parallel
+            # deliveries bound how many are in hand at once: allow its maximum.
+            max_connections=100,
         )
     print(f"Webhook set to {settings.webhook_url}")
 

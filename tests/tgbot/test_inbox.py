@@ -170,6 +170,7 @@ class BotApiTap:
         self.worker: Worker | None = None
         self.killed = asyncio.Event()
         self.http: aiohttp.ClientSession | None = None
+        self.refuse = 0  # answer this many getUpdates with 502, as a failing network would
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -187,6 +188,9 @@ class BotApiTap:
         assert self.http is not None
         body = await request.read()
         polls = request.path.endswith("/getUpdates")
+        if polls and self.refuse:
+            self.refuse -= 1
+            raise web.HTTPBadGateway()
         if polls and self.at == "confirmed":
             fields = json.loads(body) if body.startswith(b"{") else dict(await request.post())
             if int(str(fields.get("offset", "0"))) > 0:
@@ -232,3 +236,19 @@ async def test_a_polling_worker_killed_with_an_update_in_hand_handles_it_after_r
         await asyncio.sleep(0.5)
         assert len(cluster.replies("Total")) == 1
         assert await cluster.rows("SELECT count(*) FROM roll_record") == 1
+
+
+async def test_a_polling_worker_rides_out_a_failing_network(cluster: Cluster) -> None:
+    tap = BotApiTap(cluster.api_base.removesuffix("/sandbox/api"))
+    async with serve_app(tap.app()) as tap_origin, aiohttp.ClientSession() as tap.http:
+        worker = await cluster.start("poll", api_base=f"{tap_origin}/sandbox/api", webhook=False)
+        tap.refuse = 4
+        await cluster.api.send_text(ALICE, GROUP, "/roll 2d6")
+        reply = await cluster.api.wait_for_message(
+            GROUP, lambda m: "Total" in m.get("text", ""), timeout=30
+        )
+        assert "2d6" in reply["text"] and tap.refuse == 0
+        worker.stop()  # a clean stop confirms what was handled
+        assert worker.process.returncode == 0
+        assert cluster.api.pending_updates() == []
+        assert "getUpdates failed" in worker.log.read_text()
