@@ -161,7 +161,7 @@ class Poller:
         self.limit = limit
         self.offset = 0
         self._task: asyncio.Task[None] | None = None
-        self._fetching = False
+        self._taking = False
         self._stopping = False
 
     async def start(self) -> None:
@@ -172,7 +172,6 @@ class Poller:
     async def _run(self) -> None:
         delay = 0.0
         while not self._stopping:
-            self._fetching = True
             try:
                 batch = await self._fetch(self.timeout)
             except RetryAfter as error:
@@ -183,16 +182,17 @@ class Poller:
                 log.warning("getUpdates failed (%s); again in %.1f s", error, delay)
             else:
                 delay = 0.0
-            finally:
-                self._fetching = False
             if delay:
                 await asyncio.sleep(delay)
                 continue
+            self._taking = True  # from here on, stop() lets the batch finish
             try:
                 await self._take(batch)
             except Exception:  # a fault of ours: the same batch comes again
                 log.exception("Could not take a batch of updates")
                 await asyncio.sleep(1.0)
+            finally:
+                self._taking = False
 
     async def _fetch(self, timeout: int, limit: int | None = None) -> list[Any]:
         bot = self.inbox.application.bot
@@ -228,7 +228,7 @@ class Poller:
         task = self._task
         if task is None:
             return
-        if self._fetching:
+        if not self._taking:  # waiting for updates or for a retry: nothing in hand
             task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task

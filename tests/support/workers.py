@@ -96,7 +96,7 @@ async def start_worker(
         "WEBAPP_URL": f"http://127.0.0.1:{port}/app",
         "HOST": "127.0.0.1",
         "PORT": str(port),
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": os.environ.get("WORKER_LOG_LEVEL", "WARNING"),
         "MIGRATE_ON_START": "true" if migrate else "false",
         "PYTHONPATH": str(ROOT),
         "RATE_LIMIT": "true" if rate_limit else "false",
@@ -146,7 +146,19 @@ class Balancer:
         return fresh
 
     async def post(self, worker: Worker | str, update: dict[str, Any]) -> int:
-        """Post ``update`` to a worker's webhook (or to ``origin``); the status, 0 if none."""
+        """Post ``update`` to a worker's webhook (or to ``origin``); the status, 0 if none.
+
+        A 503 ("not yet": a worker still starting) is posted again shortly, as
+        Telegram does.
+        """
+        for _ in range(50):
+            status = await self._post_once(worker, update)
+            if status != 503:
+                return status
+            await asyncio.sleep(0.1)
+        return status
+
+    async def _post_once(self, worker: Worker | str, update: dict[str, Any]) -> int:
         headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
         origin = worker if isinstance(worker, str) else worker.origin
         try:
@@ -167,9 +179,10 @@ class Balancer:
 class KillingProxy:
     """A TCP proxy in front of one worker's webhook that SIGKILLs the worker on cue.
 
-    ``at="answer"``: the instant the first bytes of the worker's answer (its status
+    ``at="answer"``: the instant the first bytes of the worker's 200 (its status
     line) arrive, the worker is killed, then the answer is passed on: the caller
-    sees the 200 that left a worker which is now dead, as Telegram would.
+    sees the 200 that left a worker which is now dead, as Telegram would. (Other
+    answers, such as a starting worker's 503, pass through.)
     ``at="request"``: the worker is killed as soon as the whole request was passed
     to it, before it can answer; the caller sees the connection drop.
     """
@@ -219,7 +232,7 @@ class KillingProxy:
                 self._kill()
                 return
             answer = await upstream_reader.read(65536)
-            if answer.startswith(b"HTTP/"):
+            if answer.startswith((b"HTTP/1.1 200", b"HTTP/1.0 200")):
                 self._kill()
             while answer:
                 writer.write(answer)

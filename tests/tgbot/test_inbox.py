@@ -241,14 +241,14 @@ async def test_a_polling_worker_killed_with_an_update_in_hand_handles_it_after_r
 async def test_a_polling_worker_rides_out_a_failing_network(cluster: Cluster) -> None:
     tap = BotApiTap(cluster.api_base.removesuffix("/sandbox/api"))
     async with serve_app(tap.app()) as tap_origin, aiohttp.ClientSession() as tap.http:
+        tap.refuse = 4  # from its first getUpdates on
         worker = await cluster.start("poll", api_base=f"{tap_origin}/sandbox/api", webhook=False)
-        tap.refuse = 4
         await cluster.api.send_text(ALICE, GROUP, "/roll 2d6")
         reply = await cluster.api.wait_for_message(
             GROUP, lambda m: "Total" in m.get("text", ""), timeout=30
         )
         assert "2d6" in reply["text"] and tap.refuse == 0
-        worker.stop()  # a clean stop confirms what was handled
-        assert worker.process.returncode == 0
+        worker.process.terminate()  # a clean stop confirms what was handled
+        assert await asyncio.to_thread(worker.process.wait, 15) == 0
         assert cluster.api.pending_updates() == []
         assert "getUpdates failed" in worker.log.read_text()
