@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from datetime import timedelta
 from typing import Any
 
 from telegram import Update
@@ -175,7 +176,8 @@ class Poller:
             try:
                 batch = await self._fetch(self.timeout)
             except RetryAfter as error:
-                delay = float(error.retry_after if isinstance(error.retry_after, int) else 1)
+                wait = error.retry_after
+                delay = wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
                 log.warning("getUpdates: asked to wait %.0f s", delay)
             except TelegramError as error:  # network errors, timeouts, 409 Conflict, 5xx
                 delay = min(max(delay * 2, 0.5), 30.0)
