@@ -56,7 +56,8 @@ def read_update(data: object, application: StonetableApplication) -> Update:
     """Turn a decoded update into an :class:`Update`.
 
     Raises:
-        Unusable: not an object, no 64-bit ``update_id``, or a shape PTB cannot read.
+        Unusable: not an object, no 64-bit ``update_id``, a shape PTB cannot read, or
+            a chat or user id no 64-bit column holds.
     """
     if not isinstance(data, dict):
         raise Unusable(f"not an update object but {type(data).__name__}")
@@ -65,9 +66,13 @@ def read_update(data: object, application: StonetableApplication) -> Update:
         raise Unusable("no update_id that is a 64-bit whole number")
     try:
         update = Update.de_json(data, application.bot)
+        owners = (update.effective_chat, update.effective_user)
     except Exception as error:  # any shape PTB cannot read, deep nesting included
         reason = f"not a Telegram update: {type(error).__name__}: {error}"
         raise Unusable(reason, update_id) from None
+    for owner in owners:
+        if owner is not None and not fits_bigint(owner.id):
+            raise Unusable("a chat or user id that is not a 64-bit whole number", update_id)
     return update
 
 

@@ -97,6 +97,19 @@ async def test_an_update_whose_handling_fails_unexpectedly_is_kept_and_answered_
         assert "1234567" in letter.body
 
 
+@pytest.mark.parametrize("where", ["chat", "from"])
+async def test_an_id_beyond_64_bits_is_kept_as_a_dead_letter_on_every_database(
+    db: str, where: str
+) -> None:
+    async with running_stack(db, webhook_secret=SECRET) as stack:
+        update = await said(stack, stack.players[0], "/roll 1d6")
+        update["message"][where]["id"] = 2**70
+        assert await post(stack, update) == 200
+        (letter,) = await DeadLetter.all()
+        assert "64-bit" in letter.reason and letter.update_id == update["update_id"]
+        assert stack.api.messages(GROUP)[-1]["text"] == "/roll 1d6"  # nothing was answered
+
+
 async def test_polling_keeps_an_unusable_update_as_a_dead_letter_and_moves_on(db: str) -> None:
     async with running_stack(db) as stack:  # no webhook: the worker polls
         stack.api._push_update(message="not a message")  # Telegram never sends this
