@@ -163,6 +163,23 @@ class LockFence(Model):
         table = "lock_fence"
 
 
+class DeadLetter(Model):
+    """An update the bot can never use (unreadable, or its handling failed unexpectedly).
+
+    Kept for an operator to look at (``python -m tgbot dead-letters``), so the
+    webhook can acknowledge it and Telegram moves on to the updates behind it.
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    update_id = fields.BigIntField(null=True)
+    reason = fields.CharField(max_length=300)
+    body = fields.TextField()
+    received_at = fields.DatetimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        table = "dead_letter"
+
+
 class LogEntry(Model):
     """One line of a campaign's log (a roll, a detail...), in the order it happened."""
 
