@@ -197,7 +197,8 @@ class Undos:
                 if panel_row is None or panel_row.version != row.panel_version_after:
                     raise NotAllowedNow(MOVED_ON)
             after, _ = await campaigns._table(campaign)
-            version_before = campaign.version
+            # the campaign's version before the step (a step that changed it bumped it once)
+            version_before = campaign.version - (row.campaign_state is not None)
             if row.campaign_state is not None:
                 changed = await Campaign.filter(id=campaign_id, version=campaign.version).update(
                     state=row.campaign_state, version=campaign.version + 1

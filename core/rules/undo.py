@@ -140,7 +140,7 @@ class UndoRules:
         anonymous: whether a step is kept without its author (it then stands too,
             and counts as someone else's for everyone).
         label: how a step is named to people.
-        panel_names: a name per panel kind, used by the default label.
+        panel_names: how a step on each panel kind is named.
         edit_names: a name per Mini App edit action.
     """
 
@@ -155,7 +155,7 @@ class UndoRules:
             name = self.edit_names.get(action)
             return name or f"a Mini App edit ({action.replace('.', ' ').replace('_', ' ')})"
         name = self.panel_names.get(kind)
-        return f"a step on the {name}" if name else _plain_label(kind, action)
+        return name or _plain_label(kind, action)
 
     def step(self, actor: int, kind: str, action: str, rolled: bool) -> StepTaken:
         """The record of one step just taken (an anonymous one has actor 0 and stands)."""

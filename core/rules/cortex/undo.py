@@ -5,4 +5,4 @@ from __future__ import annotations
 from core.rules.cortex.panel import CONFLICT_PANEL
 from core.rules.undo import UndoRules
 
-UNDO = UndoRules(panel_names={CONFLICT_PANEL: "roll"})
+UNDO = UndoRules(panel_names={CONFLICT_PANEL: "a choice in the conflict"})

@@ -5,4 +5,4 @@ from __future__ import annotations
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.undo import UndoRules
 
-UNDO = UndoRules(panel_names={CHECK_PANEL: "check", REST_PANEL: "rest"})
+UNDO = UndoRules(panel_names={CHECK_PANEL: "a choice before the check", REST_PANEL: "a rest step"})
