@@ -47,6 +47,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "tgbot.features.threat",
     "tgbot.features.cortex",
     "tgbot.features.d20",
+    "tgbot.features.undo",
 )
 
 

@@ -33,8 +33,8 @@ async def snapshot() -> tuple[object, ...]:
     """Everything a step may change: the campaign, the sheets, the panels."""
     campaign = await Campaign.get(chat__tg_id=GROUP.tg_id)
     sheets = await Member.filter(campaign_id=campaign.id).order_by("id").values_list("sheet")
-    panels = await Panel.filter(campaign_id=campaign.id).order_by("id").values_list(
-        "state", "closed"
+    panels = (
+        await Panel.filter(campaign_id=campaign.id).order_by("id").values_list("state", "closed")
     )
     return campaign.state, tuple(map(str, sheets)), tuple(map(str, panels))
 

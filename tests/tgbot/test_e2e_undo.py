@@ -1,0 +1,58 @@
+"""Undo end to end through the local Bot API server: the ↩ Undo button and /undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.store.models import LogEntry
+from core.store.models import Panel as PanelRow
+from tests.support.stack import GROUP, Stack, running_stack
+from tests.tgbot.test_e2e_d20 import BO, BO_NAME, CHIDI, Dice, labels, say, start_game, tap
+from tgbot.sandbox.fake_api import default_cast
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+
+@pytest.fixture
+async def stack(db: str, dice: Dice) -> Any:
+    async with running_stack(db, rng=dice, players=default_cast()) as running:
+        yield running
+
+
+@pytest.fixture
+async def dice() -> Dice:
+    return Dice()
+
+
+async def test_the_button_and_undo_take_back_choices_but_never_rolled_dice(
+    stack: Stack, dice: Dice
+) -> None:
+    await start_game(stack)
+    opened = await say(stack, BO, "/check dc12")
+    assert not any(label.startswith("↩") for label in labels(opened))
+    _, chosen = await tap(stack, BO, opened, "Prof +")
+    assert f"↩ Undo ({BO_NAME})" in labels(chosen)
+
+    answer, _ = await tap(stack, CHIDI, chosen, "↩ Undo")  # not Chidi's to take back
+    assert answer["show_alert"] and "someone else" in answer["text"]
+
+    row = await PanelRow.get(message_id=opened["message_id"])
+    answer, _ = await tap(stack, BO, chosen, "↩ Undo")
+    assert answer["text"] == f"↩ {BO_NAME} took back: a choice before the check"
+    back = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == opened["message_id"] and "↩" not in str(m), timeout=10
+    )
+    assert back["text"] == opened["text"]  # the panel reads as it did
+    assert (await PanelRow.get(id=row.id)).version == row.version + 1
+    assert not any(label.startswith("↩") for label in labels(back))
+    assert await LogEntry.filter(kind="undo").count() == 1
+
+    _, chosen = await tap(stack, BO, back, "Prof +")
+    reply = await say(stack, BO, "/undo")
+    assert reply["text"].startswith("↩") and "took back" in reply["text"]
+    await stack.api.send_text(BO, GROUP, "/undo")
+    await stack.api.wait_for_message(
+        GROUP, lambda m: "nothing to take back" in m.get("text", ""), timeout=10
+    )
