@@ -8,8 +8,8 @@ import pytest
 
 from core.store.models import LogEntry
 from core.store.models import Panel as PanelRow
-from tests.support.stack import GROUP, Stack, running_stack
-from tests.tgbot.test_e2e_d20 import BO, BO_NAME, CHIDI, Dice, labels, say, start_game, tap
+from tests.support.stack import GROUP, Stack, labels, running_stack
+from tests.tgbot.test_e2e_d20 import BO, BO_NAME, CHIDI, Dice, say, start_game, tap
 from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -31,9 +31,9 @@ async def test_the_button_and_undo_take_back_choices_but_never_rolled_dice(
 ) -> None:
     await start_game(stack)
     opened = await say(stack, BO, "/check dc12")
-    assert not any(label.startswith("↩") for label in labels(opened))
+    assert not any(label.startswith("↩") for label in labels(opened, undo=True))
     _, chosen = await tap(stack, BO, opened, "Prof +")
-    assert f"↩ Undo ({BO_NAME})" in labels(chosen)
+    assert f"↩ Undo ({BO_NAME})" in labels(chosen, undo=True)
 
     answer, _ = await tap(stack, CHIDI, chosen, "↩ Undo")  # not Chidi's to take back
     assert answer["show_alert"] and "someone else" in answer["text"]
@@ -46,7 +46,7 @@ async def test_the_button_and_undo_take_back_choices_but_never_rolled_dice(
     )
     assert back["text"] == opened["text"]  # the panel reads as it did
     assert (await PanelRow.get(id=row.id)).version == row.version + 1
-    assert not any(label.startswith("↩") for label in labels(back))
+    assert not any(label.startswith("↩") for label in labels(back, undo=True))
     assert await LogEntry.filter(kind="undo").count() == 1
 
     _, chosen = await tap(stack, BO, back, "Prof +")
