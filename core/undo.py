@@ -125,11 +125,14 @@ class Undos:
         )
         return list(reversed(rows))
 
-    async def last_change(self, campaign_id: int, actor: int) -> str | None:
-        """The label of ``actor``'s step they may take back now, if any (for the Mini App)."""
+    async def last_change(self, campaign_id: int, actor: int) -> tuple[int, str] | None:
+        """``actor``'s step they may take back now, if any, as (step id, label), for the
+        Mini App's log."""
         async with guarded():
             rows = await self._recent(campaign_id)
-        return rows[-1].label if rows and may_undo(_history(rows), actor) else None
+        if not rows or not may_undo(_history(rows), actor):
+            return None
+        return rows[-1].id, rows[-1].label
 
     async def undo_in_chat(
         self, chat_tg_id: int, actor: PlayerRef, *, update_id: int | None = None
@@ -159,6 +162,7 @@ class Undos:
         actor: PlayerRef,
         *,
         panel: tuple[int, int] | None = None,
+        step_id: int | None = None,
         update_id: int | None = None,
     ) -> TookBack:
         """Take back ``actor``'s latest step of a campaign, exactly once.
@@ -166,6 +170,7 @@ class Undos:
         Args:
             panel: the panel and version a ``↩ Undo`` button was drawn for; the
                 step must be the one it offered.
+            step_id: the step the Mini App's log offered; it must still be the latest.
 
         Raises:
             NotAllowedNow: nothing to take back, someone acted on top, the dice
@@ -188,6 +193,8 @@ class Undos:
             step = check_undo(_history(rows), actor.tg_id)
             row = rows[-1]
             if panel is not None and (row.panel_id, row.panel_version_after) != panel:
+                raise NotAllowedNow(STALE)
+            if step_id is not None and row.id != step_id:
                 raise NotAllowedNow(STALE)
             if campaign.version != row.campaign_version_after:
                 raise NotAllowedNow(MOVED_ON)
