@@ -725,7 +725,8 @@ class Campaigns:
             self._check_playing(campaign)
             table, member_ids = await self._table(campaign)
             self._check_seated(table, actor.tg_id)
-            outcome = rules.open(table, actor.tg_id, argument, self.rng)
+            rng = TallyRng(self.rng)  # undo: a panel opened with dice ends what came before
+            outcome = rules.open(table, actor.tg_id, argument, rng)
             panel = await Panel.create(
                 campaign=campaign,
                 kind=kind,
@@ -733,7 +734,20 @@ class Campaigns:
                 closed=outcome.closed,
                 chat_tg_id=chat.tg_id,
             )
-            table = await self._settle(campaign, table, member_ids, outcome)
+            before, table = table, await self._settle(campaign, table, member_ids, outcome)
+            if rng.rolled:  # undo: the dice stand, and so does every step before them
+                await record_step(
+                    system,
+                    campaign.id,
+                    actor.tg_id,
+                    kind,
+                    "open",
+                    True,
+                    before=before,
+                    outcome=outcome,
+                    member_ids=member_ids,
+                    campaign_version_after=campaign.version,
+                )
             opened = await self._panel_view(panel, outcome, table, campaign)
         await self.events.publish(campaign.id)
         return opened

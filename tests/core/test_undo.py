@@ -77,8 +77,10 @@ async def test_a_press_is_taken_back_exactly_and_the_panel_reads_as_before(
     await undos.undo_in_chat(GROUP.tg_id, BEN)  # /undo: the first press too
     state, _, panels = await snapshot()
     assert state["total"] == 0 and "'value': 0" in panels[0]
-    with pytest.raises(NotAllowedNow, match="nothing to take back"):
+    with pytest.raises(NotAllowedNow, match="rolled dice stand"):  # the panel opened with a d6
         await undos.undo_in_chat(GROUP.tg_id, BEN)
+    with pytest.raises(NotAllowedNow, match="nothing to take back"):
+        await undos.undo_in_chat(GROUP.tg_id, CY)
     assert await LogEntry.filter(kind="undo").count() == 2
 
 
@@ -144,5 +146,17 @@ async def test_a_d20_choice_before_the_dice_is_taken_back_but_the_roll_stands(db
     assert await snapshot() == before and back.redraw[0].state == panel.state
     rolled = await campaigns.act(panel.id, back.redraw[0].version, BEN, "roll")
     assert rolled.undo_by is None  # no button after dice
+    with pytest.raises(NotAllowedNow, match="rolled dice stand"):
+        await undos.undo_in_chat(GROUP.tg_id, BEN)
+
+
+async def test_a_panel_opened_with_dice_makes_the_steps_before_it_stand(
+    db: str, counter: tuple[Campaigns, Undos]
+) -> None:
+    campaigns, undos = counter
+    await seated(campaigns, "counter", BEN)
+    view = await campaigns.require_current(GROUP.tg_id)
+    await campaigns.edit(view.app_token, BEN, "tally", {})
+    await campaigns.open_panel(GROUP, BEN, "count")  # the counter rolls a d6 as it opens
     with pytest.raises(NotAllowedNow, match="rolled dice stand"):
         await undos.undo_in_chat(GROUP.tg_id, BEN)
