@@ -11,7 +11,19 @@ from typing import Any
 import pytest
 
 from core.store.models import LogEntry
-from tests.support.nsu_bot import ALICE, BO, CHIDI, Faces
+from tests.support.nsu_bot import (
+    ALICE,
+    BO,
+    CHIDI,
+    Faces,
+    message,
+    press,
+    press_only,
+    private_panel,
+    seat_three,
+)
+from tests.support.nsu_bot import reply as nsu_reply
+from tests.support.nsu_bot import say as nsu_say
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tests.tgbot.test_e2e_nsu_play import (
     default_characters,
@@ -151,3 +163,51 @@ def _ref(stack: Stack, user: int) -> Any:
 
     p = stack.api.players[user]
     return PlayerRef(p.id, p.first_name, p.last_name, p.username)
+
+
+def read(msg: dict[str, Any]) -> tuple[str, list[str]]:
+    """What a panel shows: its text and its buttons."""
+    return msg["text"], labels(msg, undo=True)
+
+
+async def test_a_worldbuilding_answer_and_a_character_step_are_taken_back(stack: Stack) -> None:
+    await seat_three(stack)
+    await stack.api.start_bot(ALICE)
+    await stack.api.wait_for_message(ALICE, timeout=10)
+    opened = await nsu_say(stack, ALICE, "/begin")
+    board = opened["message_id"]
+
+    # Bo writes the tone down, then takes it back with the button; Chidi may not.
+    toned = await nsu_reply(stack, BO, GROUP, board, "Grim & <grey>")
+    assert "Grim & <grey>" in toned["text"]
+    answer = await press_only(stack, CHIDI, GROUP, board, "↩ Undo")
+    assert answer["show_alert"] and "someone else" in answer["text"]
+    back = await press(stack, BO, GROUP, board, "↩ Undo")
+    assert read(back) == read(opened)
+
+    # Chidi's toggle, then Bo's answer on top: Chidi's toggle stands, Bo's goes.
+    toggled = await press(stack, CHIDI, GROUP, board, "Knocks")
+    await nsu_reply(stack, BO, GROUP, board, "Weird & <hopeful>")
+    await slash_undo(stack, CHIDI, "Someone else acted")
+    await slash_undo(stack, BO, "took back: a worldbuilding step")
+    restored = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == board and "Weird" not in m["text"], timeout=10
+    )
+    assert read(restored) == read(toggled)
+
+    # A character step in private, taken back with the button there.
+    mark = stack.api.mark()
+    await stack.api.send_text(BO, GROUP, "/character")
+    panel = (await private_panel(stack, BO, mark))["message_id"]
+    asked = message(stack, BO, panel)
+    named = await nsu_reply(stack, BO, BO, panel, "Wren <the> Bold")
+    assert "Wren <the> Bold" in named["text"]
+    back = await press(stack, BO, BO, panel, "↩ Undo")
+    assert read(back) == read(asked)
+    assert "Wren" not in str(await sheet_of_member(BO))
+
+
+async def sheet_of_member(player: int) -> Any:
+    from core.store.models import Member
+
+    return (await Member.get(player__tg_id=player, active=True)).sheet
