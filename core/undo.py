@@ -20,6 +20,7 @@ from core.rules.table import Json, Outcome, Table
 from core.rules.undo import StepTaken, check_undo, may_undo, taken_back
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.repo import guarded
+from core.store.sql import execute
 from core.store.unit import saving
 
 if TYPE_CHECKING:  # core.campaigns records its steps here
@@ -86,10 +87,15 @@ async def record_step(
         panel_closed=False if panel is None else panel.closed,
         panel_version_after=None if panel is None else panel.version_after,
     )
-    old = await UndoStep.filter(campaign_id=campaign_id).order_by("-id").offset(KEPT).first()
-    if old is not None:
-        await UndoStep.filter(campaign_id=campaign_id, id__lte=old.id).delete()
+    await execute(_PRUNE, (campaign_id, campaign_id, KEPT - 1))
     return step
+
+
+# Keep the campaign's newest KEPT steps, in one statement.
+_PRUNE = (
+    "DELETE FROM undo_step WHERE campaign_id = ? AND id < ("
+    "SELECT id FROM undo_step WHERE campaign_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)"
+)
 
 
 def offered_to(step: StepTaken) -> int | None:
