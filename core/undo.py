@@ -210,6 +210,7 @@ class Undos:
                 if panel_row is None or panel_row.version != row.panel_version_after:
                     raise NotAllowedNow(MOVED_ON)
             after, _ = await campaigns._table(campaign)
+            campaigns._check_seated(after, actor.tg_id)
             # the campaign's version before the step (a step that changed it bumped it once)
             version_before = campaign.version - (row.campaign_state is not None)
             if row.campaign_state is not None:
@@ -278,3 +279,25 @@ def _offering(view: PanelView, offer: tuple[int, int | None] | None) -> PanelVie
     if offer is None or offer[0] != view.id:
         return view
     return replace(view, undo_by=offer[1])
+
+
+@dataclass(frozen=True)
+class ViewerUndo:
+    """What an undo from the Mini App tells the web side: no campaign state, only what
+    was taken back and the chat panels to redraw (they go to the chat, not the page)."""
+
+    label: str
+    redraw: tuple[PanelView, ...]
+
+
+async def undo_for_viewer(
+    campaigns: Campaigns, app_token: str, player: PlayerRef, step_id: int
+) -> ViewerUndo:
+    """The Mini App log's ``↩ Undo``: take back the step it offered to this member.
+
+    Raises:
+        NotAllowedNow: not a member, or the step can no longer be taken back.
+    """
+    view = await campaigns.for_viewer(app_token, player)
+    back = await Undos(campaigns).undo(view.id, player, step_id=step_id)
+    return ViewerUndo(back.label, back.redraw)

@@ -42,12 +42,12 @@ FEATURE_MODULES: tuple[str, ...] = (
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",
+    "tgbot.features.undo",
     "tgbot.features.nsu",
     "tgbot.features.nsu_play",
     "tgbot.features.threat",
     "tgbot.features.cortex",
     "tgbot.features.d20",
-    "tgbot.features.undo",
 )
 
 

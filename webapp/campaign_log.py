@@ -12,7 +12,7 @@ from core.projection import LogLineView, log_of
 from core.rules.errors import Malformed
 from core.rules.nsu.campaign import character_of
 from core.rules.table import Table
-from core.undo import Undos
+from core.undo import Undos, undo_for_viewer
 from core.viewer_pages import snapshot_for_viewer
 from webapp.deps import DEPS
 from webapp.views import _dumps, _player, authenticate
@@ -91,8 +91,7 @@ async def api_undo(request: web.Request) -> web.Response:
     step = body.get("version") if isinstance(body, dict) else None
     if not isinstance(step, int) or isinstance(step, bool):
         raise Malformed("That button is out of date. Reload the log.")
-    view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
-    back = await Undos(deps.campaigns).undo(view.id, viewer, step_id=step)
+    back = await undo_for_viewer(deps.campaigns, request.match_info["token"], viewer, step)
     if deps.panel_shown is not None:
         for panel in back.redraw:  # the group's panel reads as it did
             await deps.panel_shown(panel)

@@ -56,3 +56,10 @@ async def test_the_button_and_undo_take_back_choices_but_never_rolled_dice(
     await stack.api.wait_for_message(
         GROUP, lambda m: "nothing to take back" in m.get("text", ""), timeout=10
     )
+
+
+async def test_undo_in_private_says_where_it_works(stack: Stack) -> None:
+    await start_game(stack)
+    await stack.api.send_text(BO, BO, "/undo")
+    answer = await stack.api.wait_for_message(BO, timeout=10)
+    assert "in your game's group" in answer["text"]

@@ -6,10 +6,10 @@ import asyncio
 import re
 
 from telegram import Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core.rules.errors import Malformed
+from core.rules.errors import Malformed, NotAllowedNow
 from core.undo import TookBack, Undos
 from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
@@ -21,8 +21,13 @@ COMMANDS = [CommandSpec("undo", "Take back your last step (not rolled dice)", pr
 _ARGUMENT = re.compile(r"^(\d{1,19})\.(\d{1,9})$")
 
 
+IN_PRIVATE = "Send /undo in your game's group, or press ↩ Undo on the panel you just used."
+
+
 async def undo(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
+    if chat.kind == ChatType.PRIVATE:
+        raise NotAllowedNow(IN_PRIVATE)
     undos = Undos(context.deps.campaigns)
     back = await undos.undo_in_chat(chat.tg_id, player, update_id=update.update_id)
     assert update.effective_message is not None
