@@ -76,6 +76,8 @@ async def record_step(
         campaign_state=(
             dict(before.state) if keep and outcome.campaign_state is not None else None
         ),
+        # a step that changed the campaign bumped its version once (core.campaigns._settle)
+        campaign_version_before=campaign_version_after - (outcome.campaign_state is not None),
         campaign_version_after=campaign_version_after,
         sheets=(
             {str(member_ids[p]): dict(before.seats[p].sheet) for p in outcome.sheets}
@@ -85,6 +87,7 @@ async def record_step(
         panel_id=None if panel is None else panel.panel_id,
         panel_state=None if panel is None or not keep else dict(panel.state),
         panel_closed=False if panel is None else panel.closed,
+        panel_version_before=None if panel is None else panel.version_after - 1,
         panel_version_after=None if panel is None else panel.version_after,
     )
     await execute(_PRUNE, (campaign_id, campaign_id, KEPT - 1))
@@ -211,8 +214,7 @@ class Undos:
                     raise NotAllowedNow(MOVED_ON)
             after, _ = await campaigns._table(campaign)
             campaigns._check_seated(after, actor.tg_id)
-            # the campaign's version before the step (a step that changed it bumped it once)
-            version_before = campaign.version - (row.campaign_state is not None)
+            version_before = campaign.version
             if row.campaign_state is not None:
                 changed = await Campaign.filter(id=campaign_id, version=campaign.version).update(
                     state=row.campaign_state, version=campaign.version + 1
@@ -248,31 +250,45 @@ class Undos:
     async def _rebase(
         self, earlier: list[UndoStep], undone: UndoStep, version_was: int, version_now: int
     ) -> tuple[int, int | None] | None:
-        """Point the step before the undone one at today's versions, so its author may
-        take it back next; returns the panel and player a ``↩ Undo`` button is offered to."""
-        if not earlier:
+        """Move the steps before the undone one on to the versions the undo gave the
+        campaign and the panel, where they left them as they are again now, so their
+        authors may take them back next.
+
+        Args:
+            version_was: the campaign's version just before the undo.
+            version_now: its version after.
+
+        Returns:
+            The panel and player a ``↩ Undo`` button is offered to, if any.
+        """
+        back_to = undone.campaign_version_before  # the campaign is as it was then
+        panel_back_to = undone.panel_version_before
+        panel_now = None if undone.panel_version_after is None else undone.panel_version_after + 1
+        for row in earlier:
+            fields: list[str] = []
+            if version_now != version_was:
+                if row.campaign_version_before == row.campaign_version_after == back_to:
+                    row.campaign_version_before = version_now
+                    fields.append("campaign_version_before")
+                if row.campaign_version_after == back_to:
+                    row.campaign_version_after = version_now
+                    fields.append("campaign_version_after")
+            if (
+                panel_now is not None
+                and row.panel_id == undone.panel_id
+                and row.panel_version_after == panel_back_to
+            ):
+                row.panel_version_after = panel_now
+                fields.append("panel_version_after")
+            if fields:
+                await row.save(update_fields=fields)
+        if not earlier or panel_now is None:
             return None
-        previous = earlier[-1]
-        fields: list[str] = []
-        if previous.campaign_version_after == version_was:
-            previous.campaign_version_after = version_now
-            fields.append("campaign_version_after")
-        assert undone.panel_version_after is not None or undone.panel_id is None
-        if (
-            undone.panel_id is not None
-            and previous.panel_id == undone.panel_id
-            and previous.panel_version_after == (undone.panel_version_after or 0) - 1
-        ):
-            previous.panel_version_after = (undone.panel_version_after or 0) + 1
-            fields.append("panel_version_after")
-        if fields:
-            await previous.save(update_fields=fields)
-        if previous.panel_id is None or "panel_version_after" not in fields:
+        latest = earlier[-1]
+        if latest.panel_id != undone.panel_id or latest.panel_version_after != panel_now:
             return None
-        who = offered_to(
-            StepTaken(previous.actor_tg_id, previous.label, previous.rolled, previous.final)
-        )
-        return previous.panel_id, who
+        who = offered_to(StepTaken(latest.actor_tg_id, latest.label, latest.rolled, latest.final))
+        return latest.panel_id, who
 
 
 def _offering(view: PanelView, offer: tuple[int, int | None] | None) -> PanelView:

@@ -232,7 +232,8 @@ class UndoStep(Model):
     or not (a later row is "someone acted on top"); only the last few per campaign
     are kept. The before-images restore the campaign, the touched sheets and the
     touched panel exactly; the ``*_after`` versions tell whether anything else
-    changed them since.
+    changed them since, and the ``*_before`` ones which earlier step an undo leads back to
+    (both are moved on to the undo's new versions, see ``core.undo``).
     """
 
     id = fields.BigIntField(primary_key=True)
@@ -246,11 +247,13 @@ class UndoStep(Model):
     final = fields.BooleanField(default=False)
     undone = fields.BooleanField(default=False)
     campaign_state: fields.Field[dict[str, object] | None] = fields.JSONField(null=True)
+    campaign_version_before = fields.IntField()
     campaign_version_after = fields.IntField()
     sheets: fields.Field[dict[str, object]] = fields.JSONField(default=dict)  # member id -> sheet
     panel_id = fields.BigIntField(null=True)
     panel_state: fields.Field[dict[str, object] | None] = fields.JSONField(null=True)
     panel_closed = fields.BooleanField(default=False)
+    panel_version_before = fields.IntField(null=True)
     panel_version_after = fields.IntField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from core.campaigns import Campaigns
@@ -160,3 +162,42 @@ async def test_a_panel_opened_with_dice_makes_the_steps_before_it_stand(
     await campaigns.open_panel(GROUP, BEN, "count")  # the counter rolls a d6 as it opens
     with pytest.raises(NotAllowedNow, match="rolled dice stand"):
         await undos.undo_in_chat(GROUP.tg_id, BEN)
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_a_random_walk_of_steps_and_undos_restores_exactly_what_the_rules_allow(
+    db: str, counter: tuple[Campaigns, Undos], seed: int
+) -> None:
+    """Random presses, edits, dice and undos by two players; after each undo the stored
+    game equals what it was before the step taken back, and a refusal changes nothing."""
+    campaigns, undos = counter
+    await seated(campaigns, "counter", BEN, CY)
+    view = await campaigns.require_current(GROUP.tg_id)
+    rng = random.Random(seed)
+    panels = {p: await campaigns.open_panel(GROUP, p, "count", "10") for p in (BEN, CY)}
+    steps: list[tuple[int, bool, tuple[object, ...]]] = []  # (actor, rolled, before)
+    who = BEN
+    for _ in range(60):
+        if rng.random() < 0.25:  # mostly the same player, so undos run back through a streak
+            who = CY if who is BEN else BEN
+        move = rng.choice(("inc", "tally", "roll", "undo", "undo"))
+        before = await snapshot()
+        if move == "undo":
+            if steps and steps[-1][0] == who.tg_id and not steps[-1][1]:
+                await undos.undo_in_chat(GROUP.tg_id, who)
+                assert await snapshot() == steps.pop()[2]
+                panels = {p: await campaigns.panel(panels[p].id) for p in panels}
+            else:
+                with pytest.raises(NotAllowedNow):
+                    await undos.undo_in_chat(GROUP.tg_id, who)
+                assert await snapshot() == before
+            continue
+        if move == "inc":
+            panel = panels[who]
+            if panel.state["value"] >= panel.state["limit"]:
+                continue
+            panels[who] = await campaigns.act(panel.id, panel.version, who, "inc")
+        else:
+            await campaigns.edit(view.app_token, who, move, {})
+        steps.append((who.tg_id, move == "roll", before))
+        del steps[:-KEPT]
