@@ -20,14 +20,15 @@ from core.rules.table import Json, Outcome, Table
 from core.rules.undo import StepTaken, check_undo, may_undo, taken_back
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.repo import guarded
-from core.store.sql import execute
+from core.store.sql import dump_json, execute, fetch, now
 from core.store.unit import saving
 
 if TYPE_CHECKING:  # core.campaigns records its steps here
     from core.campaigns import Campaigns, CampaignView, PanelView
     from core.events import CampaignEvents
 
-KEPT = 8  # steps kept per campaign
+KEPT = 8  # steps kept per campaign (a few more may wait for the next pruning)
+PRUNE_EVERY = 4
 STALE = "That button is out of date. Use the latest message."
 MOVED_ON = "The game moved on since your last step, so it stands."
 NO_GAME = "No game is running in this chat. Start one with /newgame."
@@ -67,32 +68,43 @@ async def record_step(
     """
     step = system.undo.step(actor, kind, action, rolled)
     keep = not (step.rolled or step.final)  # a step that stands needs no before-images
-    await UndoStep.create(
-        campaign_id=campaign_id,
-        actor_tg_id=step.actor,
-        label=step.label[:160],
-        rolled=step.rolled,
-        final=step.final,
-        campaign_state=(
-            dict(before.state) if keep and outcome.campaign_state is not None else None
-        ),
-        # a step that changed the campaign bumped its version once (core.campaigns._settle)
-        campaign_version_before=campaign_version_after - (outcome.campaign_state is not None),
-        campaign_version_after=campaign_version_after,
-        sheets=(
-            {str(member_ids[p]): dict(before.seats[p].sheet) for p in outcome.sheets}
-            if keep
-            else {}
-        ),
-        panel_id=None if panel is None else panel.panel_id,
-        panel_state=None if panel is None or not keep else dict(panel.state),
-        panel_closed=False if panel is None else panel.closed,
-        panel_version_before=None if panel is None else panel.version_after - 1,
-        panel_version_after=None if panel is None else panel.version_after,
+    changed_campaign = outcome.campaign_state is not None
+    sheets = (
+        {str(member_ids[p]): dict(before.seats[p].sheet) for p in outcome.sheets} if keep else {}
     )
-    await execute(_PRUNE, (campaign_id, campaign_id, KEPT - 1))
+    rows = await fetch(
+        _INSERT,
+        (
+            campaign_id,
+            step.actor,
+            step.label[:160],
+            step.rolled,
+            step.final,
+            False,
+            dump_json(dict(before.state)) if keep and changed_campaign else None,
+            # a step that changed the campaign bumped its version once (core.campaigns._settle)
+            campaign_version_after - changed_campaign,
+            campaign_version_after,
+            dump_json(sheets),
+            None if panel is None else panel.panel_id,
+            None if panel is None or not keep else dump_json(dict(panel.state)),
+            False if panel is None else panel.closed,
+            None if panel is None else panel.version_after - 1,
+            None if panel is None else panel.version_after,
+            now(),
+        ),
+    )
+    if int(rows[0]["id"]) % PRUNE_EVERY == 0:  # now and then, so a step costs one statement
+        await execute(_PRUNE, (campaign_id, campaign_id, KEPT - 1))
     return step
 
+
+_INSERT = (
+    "INSERT INTO undo_step (campaign_id, actor_tg_id, label, rolled, final, undone,"
+    " campaign_state, campaign_version_before, campaign_version_after, sheets, panel_id,"
+    " panel_state, panel_closed, panel_version_before, panel_version_after, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
 
 # Keep the campaign's newest KEPT steps, in one statement.
 _PRUNE = (

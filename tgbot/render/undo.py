@@ -29,8 +29,8 @@ def with_undo(view: PanelView, markup: InlineKeyboardMarkup | None) -> InlineKey
     button = undo_button(view)
     if button is None:
         return markup
-    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
-    return InlineKeyboardMarkup([*rows, [button]])
+    rows = markup.inline_keyboard if markup is not None else ()
+    return InlineKeyboardMarkup((*rows, (button,)))
 
 
 def took_back_text(back: TookBack, *, html: bool = True) -> str:
