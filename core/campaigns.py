@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,7 +40,7 @@ from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, 
 from core.store.presses import CampaignRow, MemberRow, load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done, upsert_chat, upsert_player
 from core.store.unit import saving
-from core.undo import PanelBefore, offered_to, record_step
+from core.undo import PanelBefore, offered_to, record_step, undo_offer
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
@@ -772,9 +772,10 @@ class Campaigns:
                 raise NotAllowedNow(STALE)
             campaign = await Campaign.get(id=panel.campaign_id)
             table, _ = await self._table(campaign)
-            return await self._panel_view(
+            view = await self._panel_view(
                 panel, Outcome(panel.state, closed=panel.closed), table, campaign
             )
+            return replace(view, undo_by=await undo_offer(panel.id, panel.version, campaign.id))
 
     async def act(
         self,

@@ -10,7 +10,7 @@ dice. Versions go up, so buttons drawn before the undo go stale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.play import PlayerRef
@@ -116,6 +116,15 @@ _PRUNE = (
 def offered_to(step: StepTaken) -> int | None:
     """Who sees a ``↩ Undo`` button after ``step`` (its author, if they may take it back)."""
     return step.actor if may_undo((step,), step.actor) else None
+
+
+async def undo_offer(panel_id: int, version: int, campaign_id: int) -> int | None:
+    """Who sees a ``↩ Undo`` button on a panel drawn at ``version``: the author of the
+    campaign's latest step, if it was taken there and they may take it back."""
+    latest = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").first()
+    if latest is None or (latest.panel_id, latest.panel_version_after) != (panel_id, version):
+        return None
+    return offered_to(StepTaken(latest.actor_tg_id, latest.label, latest.rolled, latest.final))
 
 
 def _history(rows: list[UndoStep]) -> list[StepTaken]:
@@ -244,7 +253,7 @@ class Undos:
                     raise NotAllowedNow(MOVED_ON)
             row.undone = True
             await row.save(update_fields=["undone"])
-            offer = await self._rebase(rows[:-1], row, version_before, campaign.version)
+            await self._rebase(rows[:-1], row, version_before, campaign.version)
             restored, _ = await campaigns._table(campaign)
             view = await campaigns._view(campaign)
             name = next((m.name for m in view.members if m.player_id == actor.tg_id), "player")
@@ -252,16 +261,16 @@ class Undos:
                 campaign_id=campaign_id, kind="undo", text=taken_back(name, step.label)[:500]
             )
             redraw = list(await campaigns._redraw(campaign, after, restored))
-            if panel_row is not None:
+            if panel_row is not None:  # it reads as before, its ↩ Undo for the step before too
                 shown = await campaigns.panel(panel_row.id)
                 redraw = [p for p in redraw if p.id != shown.id]
-                redraw.insert(0, _offering(shown, offer))
+                redraw.insert(0, shown)
         await self.events.publish(campaign_id)
         return TookBack(view, restored, name, step.label, tuple(redraw))
 
     async def _rebase(
         self, earlier: list[UndoStep], undone: UndoStep, version_was: int, version_now: int
-    ) -> tuple[int, int | None] | None:
+    ) -> None:
         """Move the steps before the undone one on to the versions the undo gave the
         campaign and the panel, where they left them as they are again now, so their
         authors may take them back next.
@@ -269,9 +278,6 @@ class Undos:
         Args:
             version_was: the campaign's version just before the undo.
             version_now: its version after.
-
-        Returns:
-            The panel and player a ``↩ Undo`` button is offered to, if any.
         """
         back_to = undone.campaign_version_before  # the campaign is as it was then
         panel_back_to = undone.panel_version_before
@@ -294,19 +300,6 @@ class Undos:
                 fields.append("panel_version_after")
             if fields:
                 await row.save(update_fields=fields)
-        if not earlier or panel_now is None:
-            return None
-        latest = earlier[-1]
-        if latest.panel_id != undone.panel_id or latest.panel_version_after != panel_now:
-            return None
-        who = offered_to(StepTaken(latest.actor_tg_id, latest.label, latest.rolled, latest.final))
-        return latest.panel_id, who
-
-
-def _offering(view: PanelView, offer: tuple[int, int | None] | None) -> PanelView:
-    if offer is None or offer[0] != view.id:
-        return view
-    return replace(view, undo_by=offer[1])
 
 
 @dataclass(frozen=True)

@@ -96,7 +96,9 @@ async def test_someone_acting_on_top_or_rolled_dice_make_a_step_stand(
     step = await campaigns.act(panel.id, panel.version, BEN, "inc")
     with pytest.raises(NotYourTurn, match="someone else"):  # Cy presses Ben's button
         await undos.undo_panel(panel.id, step.version, CY)
+    assert (await campaigns.panel(panel.id)).undo_by == BEN.tg_id  # a redraw keeps the button
     await campaigns.edit(view.app_token, CY, "tally", {})  # Cy acts on top
+    assert (await campaigns.panel(panel.id)).undo_by is None  # and loses it now
     after = await snapshot()
     with pytest.raises(NotAllowedNow, match="Someone else acted"):
         await undos.undo_in_chat(GROUP.tg_id, BEN)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -63,3 +64,43 @@ async def test_undo_in_private_says_where_it_works(stack: Stack) -> None:
     await stack.api.send_text(BO, BO, "/undo")
     answer = await stack.api.wait_for_message(BO, timeout=10)
     assert "in your game's group" in answer["text"]
+
+
+async def test_an_undo_delivered_twice_takes_back_once(db: str) -> None:
+    from tests.tgbot.test_redelivered_updates import ALICE as HOST
+    from tests.tgbot.test_redelivered_updates import SECRET, Telegram
+
+    async with running_stack(db, webhook_secret=SECRET, players=default_cast()) as stack:
+        telegram = Telegram(stack)
+        await telegram.say(HOST, "/newgame threat")
+        for user in (BO, CHIDI):
+            await telegram.say(user, "/join")
+        panel = await telegram.say(BO, "/roll 3d2t")
+
+        async def press(label: str) -> dict:
+            data = next(
+                b["callback_data"]
+                for row in panel["reply_markup"]["inline_keyboard"]
+                for b in row
+                if b["text"].startswith(label)
+            )
+            mark = stack.api.mark()
+            await stack.api.press_button(CHIDI, GROUP, panel["message_id"], data)
+            assert await telegram.deliver_twice() == 1
+            return await stack.api.wait_for_message(
+                GROUP, lambda m: m["message_id"] == panel["message_id"], 10, since=mark
+            )
+
+        opened = panel
+        panel = await press("🤝 Help")
+        assert "↩ Undo (Chidi Okafor)" in labels(panel, undo=True)
+        panel = await press("↩ Undo")
+        assert panel["text"] == opened["text"]
+        panel = await press("🤝 Help")
+        await stack.api.send_text(CHIDI, GROUP, "/undo")
+        assert await telegram.deliver_twice() == 1
+        await stack.api.wait_for_message(GROUP, lambda m: "took back" in m.get("text", ""), 10)
+        await asyncio.sleep(0.5)  # time for a second copy to do anything it would
+        assert await LogEntry.filter(kind="undo").count() == 2
+        assert sum("took back" in m.get("text", "") for m in stack.api.messages(GROUP)) == 1
+        assert (await PanelRow.get(message_id=opened["message_id"])).version == 4
