@@ -334,8 +334,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await answer(stack, ALICE, roll, "Knocked <out> @ The <Guard>")
     assert "on The <Guard>" in panel["text"] and "Title-1003-1: 1/8" in panel["text"]
     panel = await answer(stack, ALICE, roll, "scene: Bridge & rope cut")
-    assert [b for b in buttons(panel) if not b["text"].startswith("↩ Undo")] == []
-    assert "Title-1003-1: 2/8" in panel["text"]
+    assert buttons(panel) == [] and "Title-1003-1: 2/8" in panel["text"]
     assert len(bot_messages_since(stack, mark)) <= 2
     want[ALICE] = want[ALICE].raise_mood(ANGRY)
     want[BO] = want[BO].raise_mood(CURIOUS)  # a helper raises the mood they roll
