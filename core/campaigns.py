@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,10 +35,12 @@ from core.rules.lifecycle import (
 from core.rules.registry import GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
+from core.rules.undo import TallyRng
 from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
 from core.store.presses import CampaignRow, MemberRow, load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done, upsert_chat, upsert_player
 from core.store.unit import saving
+from core.undo import PanelBefore, offered_to, record_step, undo_offer
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
@@ -135,6 +137,7 @@ class PanelView:
     events: tuple[object, ...]
     campaign: CampaignView
     table: Table
+    undo_by: int | None = None  # undo: who sees a ↩ Undo button for the step just taken
 
 
 def _name(player: Player | MemberRow) -> str:
@@ -294,8 +297,21 @@ class Campaigns:
             campaign = await Campaign.get(id=view.id)
             self._check_playing(campaign)
             before, member_ids = await self._table(campaign)
-            outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, self.rng)
+            rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
+            outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, rng)
             table = await self._settle(campaign, before, member_ids, outcome)
+            await record_step(  # undo: keep what this edit replaced
+                view.system,
+                campaign.id,
+                actor.tg_id,
+                "",
+                action,
+                rng.rolled,
+                before=before,
+                outcome=outcome,
+                member_ids=member_ids,
+                campaign_version_after=campaign.version,
+            )
             redraw = await self._redraw(campaign, before, table)
             result = Changed(await self._view(campaign), table, redraw)
         await self.events.publish(view.id)
@@ -709,7 +725,8 @@ class Campaigns:
             self._check_playing(campaign)
             table, member_ids = await self._table(campaign)
             self._check_seated(table, actor.tg_id)
-            outcome = rules.open(table, actor.tg_id, argument, self.rng)
+            rng = TallyRng(self.rng)  # undo: a panel opened with dice ends what came before
+            outcome = rules.open(table, actor.tg_id, argument, rng)
             panel = await Panel.create(
                 campaign=campaign,
                 kind=kind,
@@ -717,7 +734,20 @@ class Campaigns:
                 closed=outcome.closed,
                 chat_tg_id=chat.tg_id,
             )
-            table = await self._settle(campaign, table, member_ids, outcome)
+            before, table = table, await self._settle(campaign, table, member_ids, outcome)
+            if rng.rolled:  # undo: the dice stand, and so does every step before them
+                await record_step(
+                    system,
+                    campaign.id,
+                    actor.tg_id,
+                    kind,
+                    "open",
+                    True,
+                    before=before,
+                    outcome=outcome,
+                    member_ids=member_ids,
+                    campaign_version_after=campaign.version,
+                )
             opened = await self._panel_view(panel, outcome, table, campaign)
         await self.events.publish(campaign.id)
         return opened
@@ -742,9 +772,10 @@ class Campaigns:
                 raise NotAllowedNow(STALE)
             campaign = await Campaign.get(id=panel.campaign_id)
             table, _ = await self._table(campaign)
-            return await self._panel_view(
+            view = await self._panel_view(
                 panel, Outcome(panel.state, closed=panel.closed), table, campaign
             )
+            return replace(view, undo_by=await undo_offer(panel.id, panel.version, campaign.id))
 
     async def act(
         self,
@@ -812,11 +843,26 @@ class Campaigns:
                 self._check_playing(campaign)
                 table, member_ids = self._row_table(campaign, members)
                 self._check_seated(table, actor.tg_id)
-                rules = self.registry.find(campaign.system).panel(panel.kind)
-                outcome = rules.act(table, panel.state, actor.tg_id, action, argument, self.rng)
+                system = self.registry.find(campaign.system)
+                rules = system.panel(panel.kind)
+                rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
+                outcome = rules.act(table, panel.state, actor.tg_id, action, argument, rng)
                 if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
                     raise NotAllowedNow(STALE)
-                table = await self._settle(campaign, table, member_ids, outcome)
+                before, table = table, await self._settle(campaign, table, member_ids, outcome)
+                step = await record_step(  # undo: keep what this press replaced
+                    system,
+                    campaign_id,
+                    actor.tg_id,
+                    panel.kind,
+                    action,
+                    rng.rolled,
+                    before=before,
+                    outcome=outcome,
+                    member_ids=member_ids,
+                    campaign_version_after=campaign.version,
+                    panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
+                )
                 acted = PanelView(
                     id=panel.id,
                     kind=panel.kind,
@@ -828,6 +874,7 @@ class Campaigns:
                     events=outcome.events,
                     campaign=self._row_view(campaign, members),
                     table=table,
+                    undo_by=offered_to(step),  # undo
                 )
         except _OtherCampaign:
             return None

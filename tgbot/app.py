@@ -42,6 +42,7 @@ FEATURE_MODULES: tuple[str, ...] = (
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",
+    "tgbot.features.undo",
     "tgbot.features.nsu",
     "tgbot.features.nsu_play",
     "tgbot.features.threat",

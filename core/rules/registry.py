@@ -16,6 +16,7 @@ from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.log import LogLine, no_log_lines
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, PanelRules, Table
+from core.rules.undo import UndoRules
 
 OddsResult = Mapping[str, object]
 
@@ -126,6 +127,8 @@ class GameSystem:
     log_lines: Callable[[Table, Outcome], tuple[LogLine, ...]] = no_log_lines
     # What /status adds about this system's campaign (public facts, plain text lines).
     status_lines: Callable[[Table], tuple[str, ...]] = no_status_lines
+    # undo: which steps stand although no dice fell, and how steps are named.
+    undo: UndoRules = field(default_factory=UndoRules)
 
     def panel(self, kind: str) -> PanelRules:
         """The rules of one kind of panel.

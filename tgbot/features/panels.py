@@ -18,6 +18,7 @@ from tgbot.edits import edit_text
 from tgbot.features.common import player_of
 from tgbot.panels import Note, Refresh
 from tgbot.private import send_private
+from tgbot.render.undo import with_undo
 
 COMMANDS: list = []  # type: ignore[type-arg]
 
@@ -25,6 +26,7 @@ COMMANDS: list = []  # type: ignore[type-arg]
 async def post_panel(update: Update, context: StonetableContext, view: PanelView) -> Message:
     """Send a new panel message and remember it."""
     text, markup = context.deps.renderers[view.kind].render(view)
+    markup = with_undo(view, markup)  # undo: the ↩ Undo button for the one who just acted
     assert update.effective_message is not None
     message = await update.effective_message.reply_text(
         text, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=False
@@ -39,6 +41,7 @@ async def show_panel(context: StonetableContext, view: PanelView) -> None:
     if view.message_id is None:
         return
     text, markup = context.deps.renderers[view.kind].render(view)
+    markup = with_undo(view, markup)  # undo: the ↩ Undo button for the one who just acted
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
     except BadRequest as error:
