@@ -7,7 +7,7 @@ from tortoise import fields
 from tortoise.indexes import Index
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0009_lock_fence')]
+    dependencies = [('models', '0010_dead_letters')]
 
     initial = False
 
