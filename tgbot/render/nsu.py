@@ -141,10 +141,18 @@ def app_button(
     bot: str,
     short_name: str | None,
     token: str,
+    page: str | None = None,
 ) -> InlineKeyboardButton | None:
-    """A button that opens the Mini App on a campaign (t.me link in groups)."""
+    """A button that opens the Mini App on a campaign (t.me link in groups).
+
+    Args:
+        page: a tab to open instead of the sheet ("map"); the Mini App reads it
+            from the start parameter ``<token>-<page>``.
+    """
     if webapp_url is None:
         return None
+    if page is not None:
+        token = f"{token}-{page}"
     if private:
         return InlineKeyboardButton(
             label, web_app=WebAppInfo(url=f"{webapp_url}?{urlencode({'startapp': token})}")
@@ -408,6 +416,13 @@ class CardsRenderer:
         rows: list[list[InlineKeyboardButton]] = []
         if cv.field is None:
             lines.append("\n✅ Both written. They go face down when the table deals the map.")
+        elif cv.editing is not None:
+            lines.append(f"\n✏️ <b>Rewriting {esc(cv.editing.title)}</b>")
+            lines.append(f"Now: {short(cv.fields.get(cv.field.key, ''), 200)}")
+            lines.append(f"\n👉 <b>{spec_label(cv.field.label)}</b>: {esc(cv.field.prompt)}")
+            lines.append("<b>Reply to this message</b> with a new answer, or keep this one.")
+            rows.append([button(view, "✔️ Keep as it is", "keep")])
+            rows.append([button(view, "◀ Back", "back"), button(view, "✖ Cancel", "restart")])
         else:
             lines.append(f"\n<b>Location {len(cv.written) + 1} of 2</b>")
             for spec in FIELDS:
@@ -419,6 +434,12 @@ class CardsRenderer:
                 rows.append(
                     [button(view, "◀ Back", "back"), button(view, "↺ Start over", "restart")]
                 )
+        if cv.editing is None and not cv.fields and cv.revisable:
+            lines.append("✏️ You can edit your cards until the table deals the map.")
+            for card in cv.revisable:
+                number = cv.written.index(card) + 1
+                title = card.title if len(card.title) <= 24 else card.title[:23] + "…"
+                rows.append([button(view, f"✏️ Edit {number}. {title}", "edit", card.id)])
         rows.append(safety_row(view.campaign.id))
         return "\n".join(lines), keyboard(rows)
 
@@ -436,7 +457,7 @@ def spec_label(label: str) -> str:
 # -- private: character creation ------------------------------------------------------
 
 
-def draft_lines(draft: CharacterDraft) -> list[str]:
+def draft_lines(draft: CharacterDraft, cards: Sequence[LocationCard] = ()) -> list[str]:
     def val(text: str | None) -> str:
         return "—" if text is None else esc(text)
 
@@ -455,8 +476,9 @@ def draft_lines(draft: CharacterDraft) -> list[str]:
         )
     if draft.skills:
         lines.append("Skills: " + ", ".join(f"{esc(s)} +1" for s in draft.skills))
-    for rumour in draft.rumours:
-        lines.append(f"Rumour: {short(rumour, 120)}")
+    for n, rumour in enumerate(draft.rumours):
+        about = f" about <b>{esc(cards[n].title)}</b>" if n < len(cards) else ""
+        lines.append(f"Rumour{about}: {short(rumour, 120)}")
     return lines
 
 
@@ -489,7 +511,7 @@ class CharacterRenderer:
             text = f"🧍 <b>{who}</b> is ready. See the whole sheet with /sheet."
             return text, keyboard([safety_row(cid)])
         cv = creation_view(view.table, view.state)
-        lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft), ""]
+        lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft, cv.cards), ""]
         rows: list[list[InlineKeyboardButton]] = []
         index = STEPS.index(cv.step) if cv.step is not None else len(STEPS)
         if cv.step is None:
