@@ -42,6 +42,7 @@ from core.rules.d20check.table import (
 )
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed
+from core.rules.names import in_play
 from core.rules.table import Json, Table
 from tgbot.panels import button, keyboard
 from tgbot.render.text import esc, now_line
@@ -241,7 +242,9 @@ class CheckRenderer:
         if sheet is not None:
             lines.append(harm_line(roller, sheet))
         lines.append(next_step(table, check, pool))
-        now = now_line(check.choices(pool.playable()), lambda p: _in_play(table, p), _phrase, _SIDE)
+        now = now_line(
+            check.choices(pool.playable()), lambda p: _in_play(table, p, True), _phrase, _SIDE
+        )
         if now and not view.closed:
             lines.append(now)
         return "\n".join(lines), self.buttons(view, check, pool)
@@ -357,10 +360,17 @@ def decision_row(
     return row
 
 
-def _in_play(table: Table, player_id: int) -> str:
-    """Someone by the name in play: their character's, else their own (the GM)."""
+def _in_play(table: Table, player_id: int, introduce: bool = False) -> str:
+    """Someone by the name in play: their character's, else their own (the GM).
+
+    ``introduce`` adds the player's own name, "Birch (Alice)" (core.rules.names).
+    """
+    seat = table.seat(player_id)
+    if seat is None:
+        return "someone who left"
     sheet = _safe_sheet(table, player_id)
-    return esc(sheet.name) if sheet is not None and sheet.name else name_of(table, player_id)
+    character = sheet.name if sheet is not None and sheet.name else None
+    return esc(in_play(character, seat.name, introduce=introduce))
 
 
 def _safe_sheet(table: Table, player_id: int) -> CharacterSheet | None:

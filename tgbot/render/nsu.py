@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
 from core.rules.choice import Choice
+from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
     ADVENTURE_PANEL,
     AdventureVerb,
@@ -656,7 +657,7 @@ class AdventureRenderer:
                 row += [make(c, "✂️ Split up") for c in of[AdventureVerb.PICK]]
             if row:
                 rows.append(row)
-        now = now_line(choices, lambda p: _in_play(table, p), _adventure_phrase)
+        now = now_line(choices, lambda p: _in_play(table, p, True), _adventure_phrase)
         if now:
             lines.append(now)
         rows.append(
@@ -730,13 +731,18 @@ def _plain_seat(table: Table, player: int) -> str:
     return seat.name if seat is not None else str(player)
 
 
-def _in_play(table: Table, player: int) -> str:
-    """A player by the name in play: their character's, or theirs until they make one."""
+def _in_play(table: Table, player: int, introduce: bool = False) -> str:
+    """A player by the name in play: their character's, or theirs until they make one.
+
+    ``introduce`` adds the player's own name, "Birch (Alice)" (core.rules.names).
+    """
     seat = table.seat(player)
-    character = None if seat is None else character_of(seat)
-    if character is not None:
-        return esc(character.name)
-    return name_of(table, player)
+    if seat is None:
+        return "someone who left"
+    character = character_of(seat)
+    return esc(
+        in_play(None if character is None else character.name, seat.name, introduce=introduce)
+    )
 
 
 def place_plain(card: CardView) -> str:

@@ -16,7 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from core.campaigns import PanelView
 from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
-from core.rules.names import counted
+from core.rules.names import counted, in_play
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.action_roll import Phase
@@ -112,11 +112,16 @@ def card_name(world: World, card_id: str, viewer: int | None = None) -> str:
     return f"{card.id}{back}"
 
 
-def _character_name(state: DowntimeState, table: Table, player: int) -> str:
+def _character_name(
+    state: DowntimeState, table: Table, player: int, introduce: bool = False
+) -> str:
+    """A character in downtime, by the naming rule (core.rules.names)."""
+    seat = table.seat(player)
+    own = seat.name if seat is not None else "someone who left"
     for p, sheet in state.sheets:
         if p == player:
-            return esc(sheet.name)
-    return player_name(table, player)
+            return esc(in_play(sheet.name, own, introduce=introduce))
+    return esc(own)
 
 
 class NsuDowntimeRenderer:
@@ -190,7 +195,9 @@ def downtime_now_line(panel: DowntimePanelState, state: DowntimeState, table: Ta
             return "go on with the Scout's roll"
         return _DOWNTIME_PHRASES.get(choice.verb, "act")
 
-    return now_line(choices, lambda p: _character_name(state, table, p), phrase, DOWNTIME_SIDE)
+    return now_line(
+        choices, lambda p: _character_name(state, table, p, True), phrase, DOWNTIME_SIDE
+    )
 
 
 def _closed_text(view: PanelView) -> str:
