@@ -247,3 +247,16 @@ async def play(t: Phone) -> None:
     await t.expect(app.locator('.tab[aria-current="page"]')).to_have_text("Map")
     await t.shot("map-button-opens-the-map")
     await t.close_app()
+
+    # -- downtime at home: a recovery point each (counted right); a scout picks a card by
+    # the label the map gives it.
+    await t.say("/downtime home", "Downtime")
+    down = await t.panel("tap a downtime action")
+    await t.sees(down, "Bolt rests: +1 recovery point (1/4).")
+    await t.press(down, "🔭 Scout")
+    await t.sees(down, "pick a face-down card nearby")
+    scout = down.get_by_role("button", name=re.compile(r"^🔭 Bolt: L\d D\d R\d$"))
+    await t.expect(scout.first).to_be_visible()
+    assert not re.search(r"card \d", await down.inner_text())
+    await t.shot("scout-picks-by-map-label")
+    await t.fits()
