@@ -279,10 +279,10 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     # Alice and Bo go on together; Chidi, whose place it is, arbitrates.
     picking = await tap(stack, ALICE, GROUP, adventure, "Split up")
     assert "Tap who goes in the first group, then Split" in picking["text"]
-    await tap(stack, ALICE, GROUP, adventure, "Alice")
-    await tap(stack, ALICE, GROUP, adventure, "Bo")
+    await tap(stack, ALICE, GROUP, adventure, f"▫️ {ANA}")  # characters, as in play
+    await tap(stack, ALICE, GROUP, adventure, f"▫️ {BOLD}")
     split = await tap(stack, BO, GROUP, adventure, "✂️ Split")
-    assert "On screen: Alice Marsh, <b>Bo</b> & Co" in split["text"]
+    assert f"On screen: {ANA} (Alice Marsh), {BOLD} (<b>Bo</b> & Co)" in split["text"]
     assert "Arbiters: Chidi Okafor" in split["text"]
     outsider = await refused(stack, OUTSIDER, adventure, data_of(stack, adventure, "Regroup"))
     assert "/join" in outsider

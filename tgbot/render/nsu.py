@@ -603,12 +603,12 @@ class AdventureRenderer:
                     f"🕰 Collateral: {esc(here.collateral_target)} — {clock_text(here.clock_ticks)}"
                 )
         if sc.groups:
-            lines.append(f"🎬 On screen: {names(table, sorted(sc.on_screen))}")
+            on_screen = ", ".join(_in_play(table, p, True) for p in sorted(sc.on_screen))
+            lines.append(f"🎬 On screen: {on_screen}")
             lines.append(f"⚖️ Arbiters: {names(table, sorted(sc.arbiters))}")
         else:
-            lines.append(
-                f"👥 Together: {names(table, sc.players)} — the others arbitrate each roll."
-            )
+            together = ", ".join(_in_play(table, p, True) for p in sc.players)
+            lines.append(f"👥 Together: {together} — the others arbitrate each roll.")
         if sc.phase is Phase.DOWNTIME:
             lines.append("🏕 Downtime.")
         elif sc.picking is None and not sc.without_character:
@@ -628,7 +628,8 @@ class AdventureRenderer:
         if sc.picking is not None:
             lines.append(
                 "✂️ Tap who goes in the first group, then Split. "
-                f"First group: {names(table, sorted(sc.picking))}"
+                "First group: "
+                + (", ".join(_in_play(table, p) for p in sorted(sc.picking)) or "nobody")
             )
             rows += [
                 [make(c, ("✅ " if c.selected else "▫️ ") + _plain_seat(table, sc.players[i]))]
@@ -727,8 +728,12 @@ def _adventure_phrase(choice: Choice[AdventureVerb]) -> str:
 
 
 def _plain_seat(table: Table, player: int) -> str:
+    """A button's plain label for a player: their character, as in play."""
     seat = table.seats.get(player)
-    return seat.name if seat is not None else str(player)
+    if seat is None:
+        return str(player)
+    character = character_of(seat)
+    return in_play(None if character is None else character.name, seat.name)
 
 
 def _in_play(table: Table, player: int, introduce: bool = False) -> str:

@@ -358,7 +358,9 @@ def plan_lines(state: DowntimeState, table: Table) -> list[str]:
     plan = state.plan
     assert plan is not None
     who = _character_name(state, table, plan.proposer)
-    votes = ", ".join(f"{player_name(table, p)} {'👍' if yes else '👎'}" for p, yes in plan.votes)
+    votes = ", ".join(
+        f"{_character_name(state, table, p)} {'👍' if yes else '👎'}" for p, yes in plan.votes
+    )
     lines = [
         f"🧹 {who} plans to address {card_name(state.world, plan.card_id)}: "
         f"<i>{esc(plan.plan)}</i>",
