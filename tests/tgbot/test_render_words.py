@@ -7,10 +7,14 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+from core.campaigns import CampaignView, PanelView
+from core.rules.d20check import SYSTEM, CharacterSheet
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.nsu.sheet import CharacterDraft
 from core.rules.rng import ScriptedRng
+from core.rules.table import Role, Seat, Table
+from core.store.models import CampaignStatus
 from tests.core.rules.nsu.table_support import (
     ALICE,
     BOB,
@@ -19,6 +23,7 @@ from tests.core.rules.nsu.table_support import (
     write_locations,
 )
 from tests.support.nsu_table import card, character, split, table, world
+from tgbot.render.d20 import CheckRenderer
 from tgbot.render.nsu import CardsRenderer, app_button, draft_lines
 from tgbot.render.nsu_downtime import card_name, event_text
 from tgbot.render.nsu_play import NsuRollRenderer
@@ -116,3 +121,18 @@ def test_the_locations_panel_offers_edits_until_the_map_is_dealt() -> None:
     text, markup = CardsRenderer().render(_view(panel.state, h.table()))
     labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
     assert not [label for label in labels if label.startswith("✏️")]
+
+
+def test_a_d20_check_names_the_character_and_introduces_the_player_once() -> None:
+    seats = {
+        1: Seat(1, "Alice", frozenset({Role.PLAYER}), CharacterSheet("Thorn").to_dict()),
+        2: Seat(2, "Gil", frozenset({Role.HOST, Role.GAME_MASTER}), {}),
+    }
+    t = Table(1, "d20", {"v": 1, "plot_points": {"lucky": 1, "unlucky": 1}}, seats)
+    opened = SYSTEM.panel("d20.check").open(t, 1, "dc12", ScriptedRng([]))
+    campaign = CampaignView(1, SYSTEM, CampaignStatus.ACTIVE, 2, -1, "T", "tok", (), t.state, 1)
+    view = PanelView(9, "d20.check", 9, opened.state, False, -1, 1, (), campaign, t)
+    text = _plain(CheckRenderer().render(view)[0])
+    assert text.startswith("🎲 Thorn (Alice) makes a check")  # first mention
+    assert "Thorn sets up the check, then rolls." in text
+    assert text.splitlines()[-1].startswith("👉 Thorn (Alice): ")  # who acts now

@@ -176,9 +176,9 @@ def log_line(table: Table, entry: Mapping[str, object], roller: str) -> str | No
 
 def next_step(table: Table, check: CheckFlow, pool: PoolCounts) -> str:
     if check.phase is Phase.SETUP:
-        return f"<i>{name_of(table, check.roller)} sets up the check, then rolls.</i>"
+        return f"<i>{_in_play(table, check.roller)} sets up the check, then rolls.</i>"
     if check.phase is Phase.ROLLER_DECIDES:
-        roller = name_of(table, check.roller)
+        roller = _in_play(table, check.roller)
         result = check.result
         if result is not None and result.succeeded:
             return (
@@ -218,8 +218,8 @@ class CheckRenderer:
         panel = CheckPanelState.from_dict(view.state)
         check = panel.check
         pool = pool_counts(table.state)
-        roller = name_of(table, check.roller)
-        who = "The GM" if check.is_gm_check else roller
+        roller = _in_play(table, check.roller)
+        who = "The GM" if check.is_gm_check else _in_play(table, check.roller, True)
         head = f"🎲 <b>{who}</b> {'rolls an NPC check' if check.is_gm_check else 'makes a check'}"
         if panel.label:
             head += f" — <i>{esc(panel.label)}</i>"
