@@ -24,6 +24,7 @@ from tests.core.rules.nsu.table_support import (
 )
 from tests.support.nsu_table import card, character, split, table, world
 from tgbot.render.d20 import CheckRenderer
+from tgbot.render.d20 import log_line as d20_log_line
 from tgbot.render.nsu import CardsRenderer, app_button, draft_lines
 from tgbot.render.nsu_downtime import card_name, event_text
 from tgbot.render.nsu_play import NsuRollRenderer
@@ -136,3 +137,17 @@ def test_a_d20_check_names_the_character_and_introduces_the_player_once() -> Non
     assert text.startswith("🎲 Thorn (Alice) makes a check")  # first mention
     assert "Thorn sets up the check, then rolls." in text
     assert text.splitlines()[-1].startswith("👉 Thorn (Alice): ")  # who acts now
+
+
+def test_downtime_and_d20_counts_agree_with_their_number() -> None:
+    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    more = {"t": "TimeSpent", "actions_each": 1}
+    assert event_text(more, t, None) == "More time passes: +1 action each, more complications."
+    assert "+2 actions each" in event_text({**more, "actions_each": 2}, t, None)
+    seats = {1: Seat(1, "Alice", frozenset({Role.PLAYER}), CharacterSheet("Thorn").to_dict())}
+    d20 = Table(1, "d20", {"v": 1}, seats)
+    harm = {"e": "harm", "wounds_before": 15, "wounds_after": 16, "lost": 1}
+    assert d20_log_line(d20, harm, "Thorn") == (
+        "🩸 Thorn: wounds 15 → 16. (1 more wound past the last box.)"
+    )
+    assert "(3 more wounds past" in str(d20_log_line(d20, {**harm, "lost": 3}, "Thorn"))

@@ -42,7 +42,7 @@ from core.rules.d20check.table import (
 )
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed
-from core.rules.names import in_play
+from core.rules.names import counted, in_play
 from core.rules.table import Json, Table
 from tgbot.panels import button, keyboard
 from tgbot.render.text import esc, now_line
@@ -148,7 +148,7 @@ def log_line(table: Table, entry: Mapping[str, object], roller: str) -> str | No
     kind = entry.get("e")
     if kind == "spent":
         by = entry.get("by")
-        who = name_of(table, by) if isinstance(by, int) else "Someone"
+        who = _in_play(table, by) if isinstance(by, int) else "Someone"
         point = "a lucky" if entry.get("kind") == "lucky" else "an unlucky"
         now = "unlucky" if entry.get("kind") == "lucky" else "lucky"
         return f"💫 {who} spent {point} point (it turns {now})."
@@ -168,8 +168,9 @@ def log_line(table: Table, entry: Mapping[str, object], roller: str) -> str | No
         if wounds_before != wounds_after:
             parts.append(f"wounds {wounds_before} → {wounds_after}")
         line = f"🩸 {roller}: " + (", ".join(parts) or "no change") + "."
-        if entry.get("lost"):
-            line += f" ({entry.get('lost')} more wound(s) past the last box.)"
+        lost = entry.get("lost")
+        if isinstance(lost, int) and lost:
+            line += f" ({counted(lost, 'more wound', 'more wounds')} past the last box.)"
         return line
     return None
 

@@ -227,7 +227,7 @@ def downtime_lines(panel: DowntimePanelState, state: DowntimeState, table: Table
     lines.append("<b>Everyone</b>")
     for player, sheet in state.sheets:
         budget = state.budget(player)
-        parts = [f"{budget.actions_left} action{'s' if budget.actions_left != 1 else ''} left"]
+        parts = [f"{counted(budget.actions_left, 'action')} left"]
         free = [
             name
             for name, done in (
@@ -461,7 +461,8 @@ def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | No
     if kind == "ProjectCompleted":
         return "A project is complete!"
     if kind == "TimeSpent":
-        return f"More time passes: +{entry['actions_each']} action each, more complications."
+        each = counted(int(entry["actions_each"]), "action")
+        return f"More time passes: +{each} each, more complications."
     if kind == "RewardBroughtHome":
         extra = " (a long-term project can unlock more)" if entry["needs_project"] else ""
         return f"The reward comes home for {esc(entry['resource'])}{extra}."
