@@ -109,7 +109,7 @@ def test_the_locations_panel_offers_edits_until_the_map_is_dealt() -> None:
         "✏️ Edit 1. Glass Orchard 1",
         "✏️ Edit 2. Glass Orchard 2",
     ]
-    assert "until the table deals the map" in text
+    assert "until then you can still edit them" in text
     setup = campaign_of(h.table()).setup
     assert setup is not None
     h.act(panel, ALICE, "edit", setup.world.cards[0].id)

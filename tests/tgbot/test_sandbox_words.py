@@ -160,7 +160,7 @@ async def play(t: Phone) -> None:
     await t.play_as(ALICE)
     await t.private_chat(ALICE)
     cards = await t.panel("Both written")
-    await t.sees(cards, "until the table deals the map")
+    await t.sees(cards, "until then you can still edit them")
     await t.press(cards, f"✏️ Edit 1. Vault {ALICE}-1")
     await t.sees(cards, f"Rewriting Vault {ALICE}-1")
     await t.shot("edit-a-saved-card")

@@ -416,7 +416,10 @@ class CardsRenderer:
             lines.append(f"⚠️ {esc(card.danger_type)} · 💎 {esc(card.treasure_type)}")
         rows: list[list[InlineKeyboardButton]] = []
         if cv.field is None:
-            lines.append("\n✅ Both written. They go face down when the table deals the map.")
+            lines.append(
+                "\n✅ Both written. They go face down when the table deals the map"
+                + ("; until then you can still edit them." if cv.revisable else ".")
+            )
         elif cv.editing is not None:
             lines.append(f"\n✏️ <b>Rewriting {esc(cv.editing.title)}</b>")
             lines.append(f"Now: {short(cv.fields.get(cv.field.key, ''), 200)}")
@@ -436,7 +439,8 @@ class CardsRenderer:
                     [button(view, "◀ Back", "back"), button(view, "↺ Start over", "restart")]
                 )
         if cv.editing is None and not cv.fields and cv.revisable:
-            lines.append("✏️ You can edit your cards until the table deals the map.")
+            if cv.field is not None:
+                lines.append("✏️ You can edit a saved card until the table deals the map.")
             for card in cv.revisable:
                 number = cv.written.index(card) + 1
                 title = card.title if len(card.title) <= 24 else card.title[:23] + "…"
