@@ -171,8 +171,15 @@ async def play(t: Phone) -> None:
     await t.sees(cards, f"Quiet halls {ALICE}-1")  # the rest kept as it was
     await t.shot("card-edited")
 
-    await t.group_chat()
+    # Bo brings his back with /locations: every saved card has its Edit button.
     await t.play_as(BO)
+    await t.private_chat(BO)
+    again = await t.say("/locations", "Both written")
+    for n in (1, 2):
+        await t.expect(
+            again.get_by_role("button", name=f"✏️ Edit {n}. Vault {BO}-{n}")
+        ).to_be_visible()
+    await t.group_chat()
     await t.press(board, "3 wide")
     await t.play_as(ALICE)
     await t.press(board, "Roll Danger")
