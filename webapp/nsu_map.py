@@ -27,6 +27,7 @@ from core.rules.nsu.setup import (
     allowed_actions,
     describe_step,
     may_author,
+    may_revise,
 )
 from core.rules.nsu.setup_panel import column_choices
 from core.rules.nsu.world import (
@@ -220,6 +221,7 @@ def cards_context(
                 "back": c.back,
                 "revealed": c.revealed,
                 "picture": _key(view, c) in pictures,
+                "editable": may_revise(setup, viewer_id, c.id),
             }
             for c in mine
         ],

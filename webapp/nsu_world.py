@@ -139,6 +139,7 @@ def world_context(table: Table, viewer_id: int) -> dict[str, Any]:
         "me_waited": viewer_id in turn.waiting_for,
         "tone_proposed": setup.tone_proposed,
         "agreed": [_name(table, p) for p in setup.players if p in setup.agreed],
+        "to_agree": [_name(table, p) for p in setup.players if p not in setup.agreed],
         "proposed_tools": [t.value for t in setup.world.safety_tools],
         "speaker": None if turn.speaker is None else _name(table, turn.speaker),
         "my_turn": turn.speaker == viewer_id,

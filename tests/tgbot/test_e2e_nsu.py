@@ -85,7 +85,7 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
 
     # Split up: Alice alone against the others; then switch focus.
     await press(stack, ALICE, GROUP, adventure, "Split up")
-    await press(stack, ALICE, GROUP, adventure, "Alice")
+    await press(stack, ALICE, GROUP, adventure, f"▫️ Wren <{ALICE}>")  # her character
     split = await press(stack, CHIDI, GROUP, adventure, "✂️ Split")
     assert "On screen" in split["text"] and "Arbiters" in split["text"]
     on_screen_before = split["text"].split("On screen:")[1].split("\n")[0]

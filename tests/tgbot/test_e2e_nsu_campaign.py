@@ -279,10 +279,10 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     # Alice and Bo go on together; Chidi, whose place it is, arbitrates.
     picking = await tap(stack, ALICE, GROUP, adventure, "Split up")
     assert "Tap who goes in the first group, then Split" in picking["text"]
-    await tap(stack, ALICE, GROUP, adventure, "Alice")
-    await tap(stack, ALICE, GROUP, adventure, "Bo")
+    await tap(stack, ALICE, GROUP, adventure, f"▫️ {ANA}")  # characters, as in play
+    await tap(stack, ALICE, GROUP, adventure, f"▫️ {BOLD}")
     split = await tap(stack, BO, GROUP, adventure, "✂️ Split")
-    assert "On screen: Alice Marsh, <b>Bo</b> & Co" in split["text"]
+    assert f"On screen: {ANA} (Alice Marsh), {BOLD} (<b>Bo</b> & Co)" in split["text"]
     assert "Arbiters: Chidi Okafor" in split["text"]
     outsider = await refused(stack, OUTSIDER, adventure, data_of(stack, adventure, "Regroup"))
     assert "/join" in outsider
@@ -471,7 +471,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await tap(stack, BO, GROUP, down, "🔭 Scout")
     assert f"{BOLD}: pick a face-down card nearby" in panel["text"]
     mark = stack.api.mark()
-    panel = await tap(stack, BO, GROUP, down, f"🔭 {BOLD}: card 2 D1 R4")
+    panel = await tap(stack, BO, GROUP, down, f"🔭 {BOLD}: L2 D1 R4")
     assert "The scout replies with how they go about it" in panel["text"]
     panel = await answer(stack, BO, down, "I climb the <ridge>")
     assert "Arbiters: pick the aspect" in panel["text"]
@@ -483,7 +483,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     faces.push(1, 6)
     await tap(stack, BO, GROUP, down, f"🎲 {BOLD}: roll")
     panel = await tap(stack, BO, GROUP, down, f"{BOLD}: my own mood die (6)")
-    assert f"{BOLD} may look at card 2 (D1 R4) in private" in panel["text"]
+    assert f"{BOLD} may look at L2 (D1 R4) in private" in panel["text"]
     assert "ticks the Collateral Clock" not in panel["text"]  # no clock on a face-down card
     look = await stack.api.wait_for_message(BO, timeout=TIMEOUT, since=mark)
     assert "Title-1001-2" in look["text"] and "Treasure-1001-2" in look["text"]

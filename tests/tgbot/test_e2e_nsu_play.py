@@ -284,7 +284,7 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     # Bo scouts the Hollow Tower: everyone else arbitrates; he wins and looks in private.
     panel = await tap(stack, BO, panel, "🔭 Scout")
     assert "Hollow Tower" not in panel["text"] and "Hollow Tower" not in str(labels(panel))
-    panel = await tap(stack, BO, panel, f"🔭 {BOLD}: card 3 D2 R3")
+    panel = await tap(stack, BO, panel, f"🔭 {BOLD}: c D2 R3")
     panel = await reply(stack, BO, panel, "I climb the <ridge>")
     panel = await tap(stack, CHIDI, panel, "⚖️ Body")
     panel = await tap(stack, ALICE, panel, "⚖️ World at risk")
@@ -292,7 +292,7 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     panel = await tap(stack, BO, panel, "No details apply")
     panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
     panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (6)")
-    assert f"{BOLD} may look at card 3 (D2 R3) in private" in panel["text"]
+    assert f"{BOLD} may look at c (D2 R3) in private" in panel["text"]
     sent = await stack.api.wait_for_message(BO, timeout=10)  # sent at once, in private
     assert "The Hollow Tower" in sent["text"] and "secret face" in sent["text"]
     assert "Only the scout" in await refused(stack, CHIDI, panel, f"🔭 {BOLD}: see it in private")

@@ -73,6 +73,11 @@ SETUP_RENDER = NSU_RENDER["nsu.setup"]
 THREAT_NAMES = {GM: "Gail & <GM>", ANA: "Ana <3", BO: "<b>Bo</b> & <i>Co"}
 
 
+def named(line: str, name: str) -> bool:
+    """Whether ``name`` is one of the people the line names (alone or as "Birch (Alice)")."""
+    return any(f"{name}{end}" in line for end in (":", " or", ",", " ("))
+
+
 def last_line(html: str) -> str:
     text, _ = parse_html(html)
     return text.splitlines()[-1]
@@ -233,7 +238,7 @@ def test_every_step_of_a_d20_check_names_who_acts_now(seed: int) -> None:
         line = last_line(html)
         assert line.startswith("👉 "), line
         for person, name in D20_NAMES.items():
-            assert (f"{name}:" in line or f"{name} or" in line) == (person in actors(choices))
+            assert named(line, name) == (person in actors(choices)), (line, name)
         choice = rnd.choice([c for c in choices if c.verb.value != "set_up"])
         actor = rnd.choice(sorted(choice.by))
         out = rules.act(t, out.state, actor, choice.verb.value, "", SeededRng(rnd.randrange(99)))
@@ -301,8 +306,9 @@ def test_every_downtime_step_names_who_acts_now(seed: int) -> None:
         assert line.startswith("👉 "), line
         main = [c for c in choices if c.verb not in DOWNTIME_SIDE] or list(choices)
         for person, name in names.items():
-            named = any(f"{name}{end}" in line for end in (":", " or", ","))
-            assert named == (person in actors(main)), (line, name)
+            assert named(line, name) == (person in actors(main)), (line, name)
+            if person in actors(main):  # the player's own name too, where they must act
+                assert f"{name} (P{person})" in line, line
         actor = rnd.choice(list(names))
         action = rnd.choice(DT_STEPS)
         argument = rnd.choice(["", "1", "2", "body", "world", "none", "Look", "2 3"])

@@ -453,8 +453,8 @@ async def test_the_log_lists_rolls_and_details_and_filters_by_character(
         await page.get_by_role("button", name="Log").click()
         await page.get_by_text("Ana rolled <b>6</b>").wait_for()  # escaped, shown as text
         assert await page.locator(".log li").count() == 2
-        await page.locator(".chips").get_by_role("button", name="Ana · Alice Marsh").click()
-        await page.locator(".chip.on", has_text="Ana · Alice Marsh").wait_for()
+        await page.locator(".chips").get_by_role("button", name="Ana (Alice Marsh)").click()
+        await page.locator(".chip.on", has_text="Ana (Alice Marsh)").wait_for()
         assert await page.locator(".log li").count() == 1
         await fits_the_phone(page)
         await screenshot(page, f"nsu-log-{theme}")

@@ -88,6 +88,12 @@ async def test_the_whole_worldbuilding_up_to_the_locations_through_the_world_pag
     await refused(stack, cid, ZOE, token, "setup.agree", {})
     html = await page(stack, BO, token)
     assert "👍 Agree" in html and SCRIPT not in html and "&lt;script&gt;" in html
+    # The proposer has agreed; only the others are waited for (never Zoë, who isn't building).
+    agreement = html.split('<p class="hint agreement">', 1)[1].split("</p>", 1)[0]
+    assert (
+        agreement
+        == "Agreed: Alice Marsh · waiting for &lt;b&gt;Bo&lt;/b&gt; &amp; Co, Chidi Okafor to agree"
+    )
     assert "👍 Agree" not in await page(stack, ALICE, token)
     for who in (BO, CHIDI):
         await ok(stack, who, token, "setup.agree", {})

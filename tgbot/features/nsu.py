@@ -176,6 +176,7 @@ async def send_map(
         bot=context.bot.username,
         short_name=deps.settings.miniapp_short_name,
         token=campaign.app_token,
+        page="map",
     )
     await context.bot.send_photo(
         chat_id,

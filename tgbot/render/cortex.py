@@ -25,6 +25,8 @@ from core.rules.cortex.panel import (
 from core.rules.cortex.state import Conflict, Kind, Phase, Roll
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import Sheet
+from core.rules.names import in_play
+from core.rules.table import Table
 from tgbot.panels import button, keyboard
 from tgbot.render.text import esc, now_line
 
@@ -313,17 +315,23 @@ class ConflictRenderer:
         if view.closed:
             return conflict_text(v), None
         text = conflict_text(v)
-        now = now_line(v.choices, lambda user: _person(v, user), _phrase, _SIDE)
+        now = now_line(v.choices, lambda user: _person(v, user, view.table), _phrase, _SIDE)
         return (f"{text}\n{now}" if now else text), keyboard(_rows(view, v.choices))
 
 
-def _person(v: ConflictView, user: int) -> str:
-    """Someone at the table by the name in play: their Lead, or the Watchtower."""
+def _person(v: ConflictView, user: int, members: Table | None = None) -> str:
+    """Someone at the table by the name in play: their Lead, or the Watchtower.
+
+    With ``members``, the player's own name is added, "Birch (Alice)": the naming
+    rule (core.rules.names) for someone who must act now.
+    """
     if user == v.table.watchtower:
         return WATCHTOWER
+    member = None if members is None else members.seat(user)
     for seat in v.table.seats:
         if seat.user == user:
-            return esc(seat.character)
+            own = seat.character if member is None else member.name
+            return esc(in_play(seat.character, own, introduce=member is not None))
     return "someone who left"
 
 

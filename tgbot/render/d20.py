@@ -42,6 +42,7 @@ from core.rules.d20check.table import (
 )
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed
+from core.rules.names import counted, in_play
 from core.rules.table import Json, Table
 from tgbot.panels import button, keyboard
 from tgbot.render.text import esc, now_line
@@ -147,7 +148,7 @@ def log_line(table: Table, entry: Mapping[str, object], roller: str) -> str | No
     kind = entry.get("e")
     if kind == "spent":
         by = entry.get("by")
-        who = name_of(table, by) if isinstance(by, int) else "Someone"
+        who = _in_play(table, by) if isinstance(by, int) else "Someone"
         point = "a lucky" if entry.get("kind") == "lucky" else "an unlucky"
         now = "unlucky" if entry.get("kind") == "lucky" else "lucky"
         return f"💫 {who} spent {point} point (it turns {now})."
@@ -167,17 +168,18 @@ def log_line(table: Table, entry: Mapping[str, object], roller: str) -> str | No
         if wounds_before != wounds_after:
             parts.append(f"wounds {wounds_before} → {wounds_after}")
         line = f"🩸 {roller}: " + (", ".join(parts) or "no change") + "."
-        if entry.get("lost"):
-            line += f" ({entry.get('lost')} more wound(s) past the last box.)"
+        lost = entry.get("lost")
+        if isinstance(lost, int) and lost:
+            line += f" ({counted(lost, 'more wound', 'more wounds')} past the last box.)"
         return line
     return None
 
 
 def next_step(table: Table, check: CheckFlow, pool: PoolCounts) -> str:
     if check.phase is Phase.SETUP:
-        return f"<i>{name_of(table, check.roller)} sets up the check, then rolls.</i>"
+        return f"<i>{_in_play(table, check.roller)} sets up the check, then rolls.</i>"
     if check.phase is Phase.ROLLER_DECIDES:
-        roller = name_of(table, check.roller)
+        roller = _in_play(table, check.roller)
         result = check.result
         if result is not None and result.succeeded:
             return (
@@ -217,8 +219,8 @@ class CheckRenderer:
         panel = CheckPanelState.from_dict(view.state)
         check = panel.check
         pool = pool_counts(table.state)
-        roller = name_of(table, check.roller)
-        who = "The GM" if check.is_gm_check else roller
+        roller = _in_play(table, check.roller)
+        who = "The GM" if check.is_gm_check else _in_play(table, check.roller, True)
         head = f"🎲 <b>{who}</b> {'rolls an NPC check' if check.is_gm_check else 'makes a check'}"
         if panel.label:
             head += f" — <i>{esc(panel.label)}</i>"
@@ -241,7 +243,9 @@ class CheckRenderer:
         if sheet is not None:
             lines.append(harm_line(roller, sheet))
         lines.append(next_step(table, check, pool))
-        now = now_line(check.choices(pool.playable()), lambda p: _in_play(table, p), _phrase, _SIDE)
+        now = now_line(
+            check.choices(pool.playable()), lambda p: _in_play(table, p, True), _phrase, _SIDE
+        )
         if now and not view.closed:
             lines.append(now)
         return "\n".join(lines), self.buttons(view, check, pool)
@@ -357,10 +361,17 @@ def decision_row(
     return row
 
 
-def _in_play(table: Table, player_id: int) -> str:
-    """Someone by the name in play: their character's, else their own (the GM)."""
+def _in_play(table: Table, player_id: int, introduce: bool = False) -> str:
+    """Someone by the name in play: their character's, else their own (the GM).
+
+    ``introduce`` adds the player's own name, "Birch (Alice)" (core.rules.names).
+    """
+    seat = table.seat(player_id)
+    if seat is None:
+        return "someone who left"
     sheet = _safe_sheet(table, player_id)
-    return esc(sheet.name) if sheet is not None and sheet.name else name_of(table, player_id)
+    character = sheet.name if sheet is not None and sheet.name else None
+    return esc(in_play(character, seat.name, introduce=introduce))
 
 
 def _safe_sheet(table: Table, player_id: int) -> CharacterSheet | None:

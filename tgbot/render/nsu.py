@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
 from core.rules.choice import Choice
+from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
     ADVENTURE_PANEL,
     AdventureVerb,
@@ -141,10 +142,18 @@ def app_button(
     bot: str,
     short_name: str | None,
     token: str,
+    page: str | None = None,
 ) -> InlineKeyboardButton | None:
-    """A button that opens the Mini App on a campaign (t.me link in groups)."""
+    """A button that opens the Mini App on a campaign (t.me link in groups).
+
+    Args:
+        page: a tab to open instead of the sheet ("map"); the Mini App reads it
+            from the start parameter ``<token>-<page>``.
+    """
     if webapp_url is None:
         return None
+    if page is not None:
+        token = f"{token}-{page}"
     if private:
         return InlineKeyboardButton(
             label, web_app=WebAppInfo(url=f"{webapp_url}?{urlencode({'startapp': token})}")
@@ -407,7 +416,17 @@ class CardsRenderer:
             lines.append(f"⚠️ {esc(card.danger_type)} · 💎 {esc(card.treasure_type)}")
         rows: list[list[InlineKeyboardButton]] = []
         if cv.field is None:
-            lines.append("\n✅ Both written. They go face down when the table deals the map.")
+            lines.append(
+                "\n✅ Both written. They go face down when the table deals the map"
+                + ("; until then you can still edit them." if cv.revisable else ".")
+            )
+        elif cv.editing is not None:
+            lines.append(f"\n✏️ <b>Rewriting {esc(cv.editing.title)}</b>")
+            lines.append(f"Now: {short(cv.fields.get(cv.field.key, ''), 200)}")
+            lines.append(f"\n👉 <b>{spec_label(cv.field.label)}</b>: {esc(cv.field.prompt)}")
+            lines.append("<b>Reply to this message</b> with a new answer, or keep this one.")
+            rows.append([button(view, "✔️ Keep as it is", "keep")])
+            rows.append([button(view, "◀ Back", "back"), button(view, "✖ Cancel", "restart")])
         else:
             lines.append(f"\n<b>Location {len(cv.written) + 1} of 2</b>")
             for spec in FIELDS:
@@ -419,6 +438,13 @@ class CardsRenderer:
                 rows.append(
                     [button(view, "◀ Back", "back"), button(view, "↺ Start over", "restart")]
                 )
+        if cv.editing is None and not cv.fields and cv.revisable:
+            if cv.field is not None:
+                lines.append("✏️ You can edit a saved card until the table deals the map.")
+            for card in cv.revisable:
+                number = cv.written.index(card) + 1
+                title = card.title if len(card.title) <= 24 else card.title[:23] + "…"
+                rows.append([button(view, f"✏️ Edit {number}. {title}", "edit", card.id)])
         rows.append(safety_row(view.campaign.id))
         return "\n".join(lines), keyboard(rows)
 
@@ -436,7 +462,7 @@ def spec_label(label: str) -> str:
 # -- private: character creation ------------------------------------------------------
 
 
-def draft_lines(draft: CharacterDraft) -> list[str]:
+def draft_lines(draft: CharacterDraft, cards: Sequence[LocationCard] = ()) -> list[str]:
     def val(text: str | None) -> str:
         return "—" if text is None else esc(text)
 
@@ -455,8 +481,9 @@ def draft_lines(draft: CharacterDraft) -> list[str]:
         )
     if draft.skills:
         lines.append("Skills: " + ", ".join(f"{esc(s)} +1" for s in draft.skills))
-    for rumour in draft.rumours:
-        lines.append(f"Rumour: {short(rumour, 120)}")
+    for n, rumour in enumerate(draft.rumours):
+        about = f" about <b>{esc(cards[n].title)}</b>" if n < len(cards) else ""
+        lines.append(f"Rumour{about}: {short(rumour, 120)}")
     return lines
 
 
@@ -489,7 +516,7 @@ class CharacterRenderer:
             text = f"🧍 <b>{who}</b> is ready. See the whole sheet with /sheet."
             return text, keyboard([safety_row(cid)])
         cv = creation_view(view.table, view.state)
-        lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft), ""]
+        lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft, cv.cards), ""]
         rows: list[list[InlineKeyboardButton]] = []
         index = STEPS.index(cv.step) if cv.step is not None else len(STEPS)
         if cv.step is None:
@@ -580,12 +607,12 @@ class AdventureRenderer:
                     f"🕰 Collateral: {esc(here.collateral_target)} — {clock_text(here.clock_ticks)}"
                 )
         if sc.groups:
-            lines.append(f"🎬 On screen: {names(table, sorted(sc.on_screen))}")
+            on_screen = ", ".join(_in_play(table, p, True) for p in sorted(sc.on_screen))
+            lines.append(f"🎬 On screen: {on_screen}")
             lines.append(f"⚖️ Arbiters: {names(table, sorted(sc.arbiters))}")
         else:
-            lines.append(
-                f"👥 Together: {names(table, sc.players)} — the others arbitrate each roll."
-            )
+            together = ", ".join(_in_play(table, p, True) for p in sc.players)
+            lines.append(f"👥 Together: {together} — the others arbitrate each roll.")
         if sc.phase is Phase.DOWNTIME:
             lines.append("🏕 Downtime.")
         elif sc.picking is None and not sc.without_character:
@@ -605,7 +632,8 @@ class AdventureRenderer:
         if sc.picking is not None:
             lines.append(
                 "✂️ Tap who goes in the first group, then Split. "
-                f"First group: {names(table, sorted(sc.picking))}"
+                "First group: "
+                + (", ".join(_in_play(table, p) for p in sorted(sc.picking)) or "nobody")
             )
             rows += [
                 [make(c, ("✅ " if c.selected else "▫️ ") + _plain_seat(table, sc.players[i]))]
@@ -634,7 +662,7 @@ class AdventureRenderer:
                 row += [make(c, "✂️ Split up") for c in of[AdventureVerb.PICK]]
             if row:
                 rows.append(row)
-        now = now_line(choices, lambda p: _in_play(table, p), _adventure_phrase)
+        now = now_line(choices, lambda p: _in_play(table, p, True), _adventure_phrase)
         if now:
             lines.append(now)
         rows.append(
@@ -704,17 +732,26 @@ def _adventure_phrase(choice: Choice[AdventureVerb]) -> str:
 
 
 def _plain_seat(table: Table, player: int) -> str:
+    """A button's plain label for a player: their character, as in play."""
     seat = table.seats.get(player)
-    return seat.name if seat is not None else str(player)
+    if seat is None:
+        return str(player)
+    character = character_of(seat)
+    return in_play(None if character is None else character.name, seat.name)
 
 
-def _in_play(table: Table, player: int) -> str:
-    """A player by the name in play: their character's, or theirs until they make one."""
+def _in_play(table: Table, player: int, introduce: bool = False) -> str:
+    """A player by the name in play: their character's, or theirs until they make one.
+
+    ``introduce`` adds the player's own name, "Birch (Alice)" (core.rules.names).
+    """
     seat = table.seat(player)
-    character = None if seat is None else character_of(seat)
-    if character is not None:
-        return esc(character.name)
-    return name_of(table, player)
+    if seat is None:
+        return "someone who left"
+    character = character_of(seat)
+    return esc(
+        in_play(None if character is None else character.name, seat.name, introduce=introduce)
+    )
 
 
 def place_plain(card: CardView) -> str:

@@ -16,6 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from core.campaigns import PanelView
 from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
+from core.rules.names import counted, in_play
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.action_roll import Phase
@@ -102,21 +103,25 @@ PROMPT_HINTS = {
 
 
 def card_name(world: World, card_id: str, viewer: int | None = None) -> str:
-    """A card as this viewer may name it: its title if seen, else its place and back."""
+    """A card as this viewer may name it: its title if seen, else its map label and back."""
     card = world.card(card_id)
     view = visible_card(card, viewer)
     if view.face_visible and view.title is not None:
         return esc(view.title)
-    index = world.cards.index(card) + 1
     back = f" ({card.back})" if card.back else ""
-    return f"card {index}{back}"
+    return f"{card.id}{back}"
 
 
-def _character_name(state: DowntimeState, table: Table, player: int) -> str:
+def _character_name(
+    state: DowntimeState, table: Table, player: int, introduce: bool = False
+) -> str:
+    """A character in downtime, by the naming rule (core.rules.names)."""
+    seat = table.seat(player)
+    own = seat.name if seat is not None else "someone who left"
     for p, sheet in state.sheets:
         if p == player:
-            return esc(sheet.name)
-    return player_name(table, player)
+            return esc(in_play(sheet.name, own, introduce=introduce))
+    return esc(own)
 
 
 class NsuDowntimeRenderer:
@@ -190,7 +195,9 @@ def downtime_now_line(panel: DowntimePanelState, state: DowntimeState, table: Ta
             return "go on with the Scout's roll"
         return _DOWNTIME_PHRASES.get(choice.verb, "act")
 
-    return now_line(choices, lambda p: _character_name(state, table, p), phrase, DOWNTIME_SIDE)
+    return now_line(
+        choices, lambda p: _character_name(state, table, p, True), phrase, DOWNTIME_SIDE
+    )
 
 
 def _closed_text(view: PanelView) -> str:
@@ -220,7 +227,7 @@ def downtime_lines(panel: DowntimePanelState, state: DowntimeState, table: Table
     lines.append("<b>Everyone</b>")
     for player, sheet in state.sheets:
         budget = state.budget(player)
-        parts = [f"{budget.actions_left} action{'s' if budget.actions_left != 1 else ''} left"]
+        parts = [f"{counted(budget.actions_left, 'action')} left"]
         free = [
             name
             for name, done in (
@@ -234,7 +241,9 @@ def downtime_lines(panel: DowntimePanelState, state: DowntimeState, table: Table
         if sheet.harms:
             parts.append(f"harm {len(sheet.harms)}/4" + (" — Overcome" if sheet.overcome else ""))
         if budget.introspection is not None:
-            parts.append(f"introspecting: {budget.introspection.remaining} boxes to clear")
+            parts.append(
+                f"introspecting: {counted(budget.introspection.remaining, 'box', 'boxes')} to clear"
+            )
         lines.append(f"• {esc(sheet.name)} ({player_name(table, player)}): " + " · ".join(parts))
         if budget.filled is not None:
             lines.append(filled_track_line(sheet, budget.filled))
@@ -349,7 +358,9 @@ def plan_lines(state: DowntimeState, table: Table) -> list[str]:
     plan = state.plan
     assert plan is not None
     who = _character_name(state, table, plan.proposer)
-    votes = ", ".join(f"{player_name(table, p)} {'👍' if yes else '👎'}" for p, yes in plan.votes)
+    votes = ", ".join(
+        f"{_character_name(state, table, p)} {'👍' if yes else '👎'}" for p, yes in plan.votes
+    )
     lines = [
         f"🧹 {who} plans to address {card_name(state.world, plan.card_id)}: "
         f"<i>{esc(plan.plan)}</i>",
@@ -385,11 +396,13 @@ def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | No
         return esc(made.name) if made is not None else player_name(table, player)
 
     if kind == "RecoveryPointsTaken":
-        return f"{name()} rests: +{entry['gained']} recovery ({entry['total']}/4)."
+        return (
+            f"{name()} rests: +{counted(entry['gained'], 'recovery point')} ({entry['total']}/4)."
+        )
     if kind == "HarmRecovered":
         return (
             f"{name()} turns {esc(entry['harm'])} into the scar {esc(entry['scar'])} "
-            f"({entry['cost']} recovery points)."
+            f"({counted(entry['cost'], 'recovery point')})."
         )
     if kind == "SkillUpgraded":
         return f"{name()} upgrades {esc(entry['skill'])} to ±{entry['modifier']}."
@@ -404,7 +417,7 @@ def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | No
             helper += f" + skills {entry['helper_bonus']}"
         return (
             f"{name()} seeks recovery: Body {faces}{helper} = {entry['total']}, "
-            f"+{entry['gained']} recovery points."
+            f"+{counted(entry['gained'], 'recovery point')}."
         )
     if kind == "ScoutLooked":
         return f"{name()} scouted a card and saw its face (it stays face down)."
@@ -419,7 +432,10 @@ def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | No
     if kind == "PlanSettled":
         return f"The plan is settled: the clock goes {entry['before']} → {entry['after']}."
     if kind == "IntrospectionRolled":
-        return f"{name()} turns inward: Heart {entry['heart_face']} boxes to clear."
+        return (
+            f"{name()} turns inward: Heart {entry['heart_face']}, "
+            f"{counted(entry['heart_face'], 'box', 'boxes')} to clear."
+        )
     if kind == "MoodReduced":
         return f"{name()} clears {entry['amount']} box(es); {entry['remaining']} left."
     if kind == "MoodsSwapped":
@@ -445,7 +461,8 @@ def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | No
     if kind == "ProjectCompleted":
         return "A project is complete!"
     if kind == "TimeSpent":
-        return f"More time passes: +{entry['actions_each']} action each, more complications."
+        each = counted(int(entry["actions_each"]), "action")
+        return f"More time passes: +{each} each, more complications."
     if kind == "RewardBroughtHome":
         extra = " (a long-term project can unlock more)" if entry["needs_project"] else ""
         return f"The reward comes home for {esc(entry['resource'])}{extra}."
@@ -637,7 +654,7 @@ def _plain_card(world: World, card_id: str) -> str:
     if card.revealed:
         return card.title
     back = f" {card.back}" if card.back else ""
-    return f"card {world.cards.index(card) + 1}{back}"
+    return f"{card.id}{back}"
 
 
 def scout_look_text(view: PanelView, viewer: int) -> str:

@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
 from core.rules.choice import Choice
+from core.rules.names import in_play
 from core.rules.nsu.action_roll import (
     ActionKind,
     AddedDetail,
@@ -71,16 +72,22 @@ def player_name(table: Table, player: int | None) -> str:
     return esc(seat.name) if seat is not None else "someone who left"
 
 
-def who(roll: RollState, table: Table, player: int) -> str:
-    """A character's name, escaped; a player's name for Arbiters without one here."""
+def who(roll: RollState, table: Table, player: int, introduce: bool = False) -> str:
+    """A character's name, escaped; a player's name for Arbiters without one here.
+
+    ``introduce`` adds the player's own name ("Birch (Alice)"): on first mention
+    and where they must act (the naming rule in core.rules.names).
+    """
+    seat = table.seat(player)
+    own = seat.name if seat is not None else "someone who left"
     for p in roll.participants:
         if p.player == player:
-            return esc(p.character.name)
-    return player_name(table, player)
+            return esc(in_play(p.character.name, own, introduce=introduce))
+    return esc(own)
 
 
-def names(roll: RollState, table: Table, players: frozenset[int]) -> str:
-    return ", ".join(sorted(who(roll, table, p) for p in players)) or "nobody"
+def names(roll: RollState, table: Table, players: frozenset[int], introduce: bool = False) -> str:
+    return ", ".join(sorted(who(roll, table, p, introduce) for p in players)) or "nobody"
 
 
 def _label(text: str) -> str:
@@ -145,7 +152,7 @@ def roll_now_line(panel: RollPanel, table: Table) -> str:
             return "keep their own mood die"
         return _PHRASES[choice.verb]
 
-    return now_line(choices, lambda p: who(roll, table, p), phrase, {ActionKind.CANCEL})
+    return now_line(choices, lambda p: who(roll, table, p, True), phrase, {ActionKind.CANCEL})
 
 
 def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
@@ -157,7 +164,7 @@ def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
         lines.append(f"🎯 <i>{esc(roll.desired_outcome)}</i>")
     lines.append(f"⚖️ Arbiters: {names(roll, table, roll.arbiters)}")
     if roll.allies:
-        lines.append(f"🧭 On screen with them: {names(roll, table, roll.allies)}")
+        lines.append(f"🧭 On screen with them: {names(roll, table, roll.allies, True)}")
     for p in roll.participants:
         if p.character.overcome:
             lines.append(

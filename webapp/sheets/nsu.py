@@ -15,6 +15,7 @@ Non-members never get here (the campaign use case refuses them).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,7 @@ ACTIONS: dict[str, str] = {
     "rumours": "character.rumours",
     "finish": "character.finish",
     "author": "setup.location",
+    "revise": "setup.revise",
     "deal": "setup.deal",
     "roll": "setup.roll",
     "tick": "clock.tick",
@@ -85,8 +87,14 @@ def clock_slices(ticks: int) -> list[dict[str, Any]]:
     return [{"d": d, "on": i < ticks} for i, d in enumerate(CLOCK_SLICES)]
 
 
-def character_view(character: Character, *, own: bool) -> dict[str, Any]:
-    """A character as plain data for the page and the JSON (rumours for the owner only)."""
+def character_view(
+    character: Character, *, own: bool, topics: Sequence[str] = ()
+) -> dict[str, Any]:
+    """A character as plain data for the page and the JSON (rumours for the owner only).
+
+    Args:
+        topics: the titles of the owner's own cards, which their rumours are about.
+    """
     aspects = sorted(Aspect, key=lambda a: -character.aspect_die(a).value)
     skills: list[dict[str, Any]] = [
         {
@@ -138,10 +146,18 @@ def character_view(character: Character, *, own: bool) -> dict[str, Any]:
         "details": [{"name": d.name, "polarity": d.polarity.value} for d in character.details],
         "scars": list(character.scars),
         "rumours": list(character.rumours) if own else None,
+        "rumours_about": _about(character.rumours, topics) if own else None,
     }
 
 
-def draft_view(draft: CharacterDraft, own_cards: int) -> dict[str, Any]:
+def _about(rumours: Sequence[str], topics: Sequence[str]) -> list[dict[str, str | None]]:
+    """Each rumour with the title of the card it is about (the n-th of the owner's cards)."""
+    return [
+        {"about": topics[n] if n < len(topics) else None, "text": r} for n, r in enumerate(rumours)
+    ]
+
+
+def draft_view(draft: CharacterDraft, topics: Sequence[str]) -> dict[str, Any]:
     """The owner's draft: what each step holds so far and what is still missing."""
     missing = set(missing_steps(draft))
     aspects = None
@@ -166,7 +182,8 @@ def draft_view(draft: CharacterDraft, own_cards: int) -> dict[str, Any]:
         "sentiments": list(draft.sentiments) if draft.sentiments else None,
         "skills": list(draft.skills) if draft.skills else None,
         "rumours": list(draft.rumours),
-        "rumour_lines": own_cards,
+        "rumour_lines": len(topics),
+        "rumour_topics": list(topics),
         "mood_dice": [d.label for d in (Die.D8, Die.D6, Die.D4)],
     }
 
@@ -182,7 +199,7 @@ class NsuSheetPage:
         own_character = character_of(mine)
         own_draft = draft_of(mine) if own_character is None else None
         world = campaign.current_world()
-        own_cards = 0 if world is None else sum(c.author_id == viewer_id for c in world.cards)
+        topics = [] if world is None else [c.title for c in world.cards if c.author_id == viewer_id]
         others = []
         for member in view.members:
             seat = table.seat(member.player_id)
@@ -204,8 +221,10 @@ class NsuSheetPage:
         return {
             "phase": campaign.phase.value,
             "actions": ACTIONS,
-            "character": None if own_character is None else character_view(own_character, own=True),
-            "draft": None if own_draft is None else draft_view(own_draft, own_cards),
+            "character": None
+            if own_character is None
+            else character_view(own_character, own=True, topics=topics),
+            "draft": None if own_draft is None else draft_view(own_draft, topics),
             "others": others,
             "layout": {
                 "mood_lines": len(MOOD_LINE_DICE),

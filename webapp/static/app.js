@@ -277,5 +277,9 @@
   });
 
   window.Stonetable = { load: load, edit: sendEdit, request: request, toast: toast };
-  load("/app/home?startapp=" + encodeURIComponent(startParam));
+  // "<campaign token>-map" opens that campaign's map (the /map picture's button);
+  // a bare token opens its sheet.
+  var opens = /^([A-Za-z0-9_-]{22})-(map)$/.exec(startParam);
+  if (opens) load("/app/c/" + opens[1] + "/" + opens[2]);
+  else load("/app/home?startapp=" + encodeURIComponent(startParam));
 })();

@@ -3,8 +3,10 @@
 The panel lives in the author's private chat. Each reply fills the next field
 of the card (title, description, what could be harmed, danger, treasure); once
 all five are written the card goes into the world face down, and the panel
-starts on the next one. Opening argument: the id of the group's worldbuilding
-panel (so the bot can refresh it), or nothing.
+starts on the next one. Until the map is dealt the author may rewrite a saved
+card: "edit" walks the five fields again, each filled with what is saved, and a
+reply replaces a field or "keep" leaves it as it is. Opening argument: the id of
+the group's worldbuilding panel (so the bot can refresh it), or nothing.
 
 Invariants: only the author acts on their panel; the panel state and the
 events hold nothing the author may not see, and events never carry a face.
@@ -18,7 +20,7 @@ from typing import Any
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
 from core.rules.nsu.campaign import campaign_of
-from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, SetupStep, my_locations
+from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, SetupStep, may_revise, my_locations
 from core.rules.nsu.setup_panel import apply_setup
 from core.rules.nsu.world import LocationCard, clean_text
 from core.rules.rng import Rng
@@ -58,6 +60,8 @@ class CardsView:
     fields: dict[str, str]
     field: CardField | None  # the one the next reply fills; None when done
     step_open: bool  # the table is at the locations step
+    editing: LocationCard | None = None  # the saved card being rewritten
+    revisable: tuple[LocationCard, ...] = ()  # saved cards the author may rewrite now
 
 
 def cards_view(table: Table, state: Json) -> CardsView:
@@ -71,13 +75,17 @@ def cards_view(table: Table, state: Json) -> CardsView:
     elif world is not None:
         written = tuple(c for c in world.cards if c.author_id == owner)
     index = int(state.get("field", 0))
-    done = len(written) >= LOCATIONS_PER_PLAYER
+    revisable = tuple(c for c in written if may_revise(setup, owner, c.id))
+    editing = next((c for c in revisable if c.id == state.get("editing")), None)
+    done = len(written) >= LOCATIONS_PER_PLAYER and editing is None
     return CardsView(
         owner=owner,
         written=written,
         fields={k: str(v) for k, v in dict(state.get("fields", {})).items()},
         field=None if done or index >= len(FIELDS) else FIELDS[index],
         step_open=setup is not None and setup.step is SetupStep.LOCATIONS,
+        editing=editing,
+        revisable=revisable,
     )
 
 
@@ -95,12 +103,13 @@ class CardsPanel:
         setup = campaign_of(table).require_setup()
         if actor not in setup.players:
             raise NotAllowedNow("You're not building this world.")
-        if setup.step is not SetupStep.LOCATIONS:
-            raise NotAllowedNow(
-                f"Locations come later: the table is busy with {wb.describe_step(setup.step)}."
-            )
-        if len(my_locations(setup, actor)) >= LOCATIONS_PER_PLAYER:
-            raise NotAllowedNow("You've written both of your locations.")
+        if not may_revise(setup, actor):  # with a saved card, it may be rewritten
+            if setup.step is not SetupStep.LOCATIONS:
+                raise NotAllowedNow(
+                    f"Locations come later: the table is busy with {wb.describe_step(setup.step)}."
+                )
+            if len(my_locations(setup, actor)) >= LOCATIONS_PER_PLAYER:
+                raise NotAllowedNow("You've written both of your locations.")
         board = int(argument) if argument.isdigit() else 0
         return Outcome(state={"v": 1, "owner": actor, "board": board, "fields": {}, "field": 0})
 
@@ -110,31 +119,53 @@ class CardsPanel:
         if actor != int(state["owner"]):
             raise NotYourTurn("Only the author writes on this card.")
         index = int(state.get("field", 0))
+        editing = state.get("editing")
         if action == "back":
             return Outcome(state={**state, "field": max(0, index - 1)})
-        if action == "restart":
-            return Outcome(state={**state, "fields": {}, "field": 0})
-        if action != "text":
+        if action == "restart":  # on a rewrite: leave the saved card as it was
+            return Outcome(state={**state, "fields": {}, "field": 0, "editing": None})
+        if action == "edit":
+            card = self._revisable(table, actor, argument)
+            saved = {f.key: str(getattr(card, f.key)) for f in FIELDS}
+            return Outcome(state={**state, "fields": saved, "field": 0, "editing": card.id})
+        if action not in ("text", "keep"):
             raise Malformed("That's not a card-writing button.")
         if index >= len(FIELDS):
             raise NotAllowedNow("This card is complete.")
         spec = FIELDS[index]
         fields: dict[str, Any] = dict(state.get("fields", {}))
-        fields[spec.key] = clean_text(argument, spec.prompt, spec.limit)
+        if action == "keep":
+            if not editing:
+                raise NotAllowedNow("Only a saved card has an answer to keep: reply with yours.")
+        else:
+            fields[spec.key] = clean_text(argument, spec.prompt, spec.limit)
         if index + 1 < len(FIELDS):
             return Outcome(state={**state, "fields": fields, "field": index + 1})
-        campaign = campaign_of(table)
-        move = wb.AuthorLocation(**{f.key: str(fields[f.key]) for f in FIELDS})
-        campaign, events = apply_setup(campaign, actor, move, rng)
-        setup = campaign.setup
-        mine = 0 if setup is None else len(my_locations(setup, actor))
-        done = setup is None or mine >= LOCATIONS_PER_PLAYER
+        values = {f.key: str(fields[f.key]) for f in FIELDS}
+        move: wb.SetupAction = (
+            wb.ReviseLocation(card_id=str(editing), **values)
+            if editing
+            else wb.AuthorLocation(**values)
+        )
+        campaign, events = apply_setup(campaign_of(table), actor, move, rng)
         return Outcome(
-            state={**state, "fields": {}, "field": 0},
+            state={**state, "fields": {}, "field": 0, "editing": None},
             events=events,
-            closed=done,
+            closed=not may_revise(campaign.setup, actor),
             campaign_state=campaign.to_dict(),
         )
+
+    @staticmethod
+    def _revisable(table: Table, actor: int, card_id: str) -> LocationCard:
+        """The author's saved card ``card_id``, if they may still rewrite it.
+
+        Raises:
+            NotAllowedNow: the map is dealt, or it is not their card.
+        """
+        setup = campaign_of(table).setup
+        if not may_revise(setup, actor, card_id) or setup is None:
+            raise NotAllowedNow("The map is dealt: the location cards can no longer be rewritten.")
+        return next(c for c in setup.world.cards if c.id == card_id)
 
 
 __all__ = ["CARDS_PANEL", "FIELDS", "CardField", "CardsPanel", "CardsView", "cards_view"]

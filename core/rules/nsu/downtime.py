@@ -40,6 +40,7 @@ from enum import Enum
 from typing import Any
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.names import counted
 from core.rules.nsu.action_roll import Outcome, RollState, Winner
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.sheet import Aspect, Character, SentimentState
@@ -1404,9 +1405,11 @@ def _reduce_mood(state: DowntimeState, actor: PlayerId, action: ReduceMood) -> R
     if action.amount < 1:
         raise Malformed("Clear one box or more.")
     if action.amount > budget.introspection.remaining:
-        raise NotAllowedNow(f"Only {budget.introspection.remaining} boxes left to clear.")
+        raise NotAllowedNow(
+            f"Only {counted(budget.introspection.remaining, 'box', 'boxes')} left to clear."
+        )
     if action.amount > mood.level:
-        raise NotAllowedNow(f"That mood only has {mood.level} boxes marked.")
+        raise NotAllowedNow(f"That mood only has {counted(mood.level, 'box', 'boxes')} marked.")
     sheet = sheet.lower_mood(action.mood, action.amount)
     left = budget.introspection.remaining - action.amount
     state = state._with_sheet(actor, sheet)._with_budget(

@@ -21,6 +21,8 @@ setup.resource        {"name": str}
 setup.abundance       {"name": str}
 setup.location        {"title", "description", "collateral_target", "danger_type",
                        "treasure_type": str}
+setup.revise          {"card_id": str, and the five fields of setup.location} (the
+                       author rewrites a saved card, until the map is dealt)
 setup.deal            {"columns": int}  (shuffle the cards face down into a map)
 setup.roll            {}  (roll Danger and Reward for every card)
 character.<step>      the payload of :func:`character_panel.apply_step` (step values of
@@ -125,6 +127,17 @@ def _location(payload: Json) -> SetupAction:
     )
 
 
+def _revision(payload: Json) -> SetupAction:
+    return wb.ReviseLocation(
+        card_id=_text(payload, "card_id"),
+        title=_text(payload, "title"),
+        description=_text(payload, "description"),
+        collateral_target=_text(payload, "collateral_target"),
+        danger_type=_text(payload, "danger_type"),
+        treasure_type=_text(payload, "treasure_type"),
+    )
+
+
 def _draft(table: Table, actor: int) -> CharacterDraft:
     seat = table.seat(actor)
     if character_of(seat) is not None:
@@ -193,6 +206,7 @@ EDITS: dict[str, EditHandler] = {
     "setup.resource": _setup_edit(lambda p: wb.NameResource(_text(p, "name"))),
     "setup.abundance": _setup_edit(lambda p: wb.ChooseAbundance(_text(p, "name"))),
     "setup.location": _setup_edit(_location),
+    "setup.revise": _setup_edit(_revision),
     "setup.deal": _setup_edit(lambda p: wb.DealMap(_int(p, "columns"))),
     "setup.roll": _setup_edit(lambda p: wb.RollDangerAndReward()),
     **{f"character.{step.value}": _creation_edit(step) for step in CreationStep},

@@ -34,14 +34,26 @@ def _name(table: Table, player_id: int | None) -> str:
     return character.name if character is not None else seat.name
 
 
-def _roller(state: Mapping[str, Any]) -> int | None:
+def _roll(state: Mapping[str, Any]) -> RollState | None:
     roll = state.get("roll") if isinstance(state, Mapping) else None
     if not isinstance(roll, Mapping):
         return None
     try:
-        return RollState.from_dict(roll).roller
+        return RollState.from_dict(roll)
     except (Malformed, KeyError, TypeError, ValueError):
         return None
+
+
+def _author(table: Table, roll: RollState | None, player_id: int) -> str:
+    """Who added a detail: a character in the roll, or a player arbitrating it.
+
+    Arbiters have no character in the scene, so the log names the player, never
+    their (off-screen) character.
+    """
+    if roll is None or any(p.player == player_id for p in roll.participants):
+        return _name(table, player_id)
+    seat = table.seat(player_id)
+    return "Someone" if seat is None else f"{seat.name}, as Arbiter,"
 
 
 def _public_title(world: World | None, card_id: str) -> str | None:
@@ -75,7 +87,7 @@ def _roll_line(table: Table, roller: int | None, event: RollSettled) -> LogLine:
     return LogLine("roll", text, players)
 
 
-def _detail_line(table: Table, event: DetailAdded) -> LogLine:
+def _detail_line(table: Table, event: DetailAdded, roll: RollState | None) -> LogLine:
     added = event.added
     sign = "+" if added.detail.polarity is Polarity.POSITIVE else "−"
     target = added.target
@@ -89,7 +101,7 @@ def _detail_line(table: Table, event: DetailAdded) -> LogLine:
     else:
         where = target.name or "something"
     what = "harm" if added.harm else "detail"
-    text = f"{_name(table, added.by)} gave {where} the {what} {sign}{added.detail.name}."
+    text = f"{_author(table, roll, added.by)} gave {where} the {what} {sign}{added.detail.name}."
     if event.overcome:
         text += f" {where} is Overcome."
     return LogLine("detail", text, tuple(dict.fromkeys(players)))
@@ -98,14 +110,15 @@ def _detail_line(table: Table, event: DetailAdded) -> LogLine:
 def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
     """Log lines for one action's events (only what every member may read)."""
     world = campaign_of(table).current_world() if table.state else None
-    roller = _roller(outcome.state)
+    roll = _roll(outcome.state)
+    roller = None if roll is None else roll.roller
     lines: list[LogLine] = []
     for event in outcome.events:
         line: LogLine | None = None
         if isinstance(event, RollSettled):
             line = _roll_line(table, roller, event)
         elif isinstance(event, DetailAdded):
-            line = _detail_line(table, event)
+            line = _detail_line(table, event, roll)
         elif isinstance(event, ClockMoved):
             title = _public_title(world, event.card_id)
             if title is not None:

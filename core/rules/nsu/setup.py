@@ -43,6 +43,7 @@ from core.rules.nsu.world import (
     MIN_PLAYERS,
     RESOURCE_COUNT,
     Ban,
+    CardId,
     Cell,
     DangerLevel,
     LocationCard,
@@ -103,6 +104,7 @@ class ActionKind(Enum):
     NAME_RESOURCE = "name_resource"
     CHOOSE_ABUNDANCE = "choose_abundance"
     AUTHOR_LOCATION = "author_location"
+    REVISE_LOCATION = "revise_location"
     DEAL_MAP = "deal_map"
     ROLL_DANGER_AND_REWARD = "roll_danger_and_reward"
 
@@ -197,6 +199,19 @@ class AuthorLocation:
 
 
 @dataclass(frozen=True)
+class ReviseLocation:
+    """The author rewrites one of their saved cards (allowed until the map is dealt)."""
+
+    card_id: CardId
+    title: str
+    description: str
+    collateral_target: str
+    danger_type: str
+    treasure_type: str
+    kind = ActionKind.REVISE_LOCATION
+
+
+@dataclass(frozen=True)
 class DealMap:
     """Shuffle the cards face down into ``columns`` columns.
 
@@ -229,6 +244,7 @@ SetupAction = (
     | NameResource
     | ChooseAbundance
     | AuthorLocation
+    | ReviseLocation
     | DealMap
     | RollDangerAndReward
 )
@@ -308,6 +324,14 @@ class AbundanceChosen:
 
 
 @dataclass(frozen=True)
+class LocationRevised:
+    """Only that an author rewrote one of their cards: never its face."""
+
+    author_id: PlayerId
+    draft_id: str
+
+
+@dataclass(frozen=True)
 class LocationAuthored:
     """Only that a card was written: never its face."""
 
@@ -346,6 +370,7 @@ SetupEvent = (
     | ResourceNamed
     | AbundanceChosen
     | LocationAuthored
+    | LocationRevised
     | MapDealt
     | DangerAndRewardRolled
     | WorldReady
@@ -514,6 +539,21 @@ def may_author(state: SetupState | None, player_id: PlayerId) -> bool:
     return ActionKind.AUTHOR_LOCATION in allowed_actions(state).get(player_id, frozenset())
 
 
+REVISABLE_STEPS = frozenset({SetupStep.LOCATIONS, SetupStep.MAP})
+
+
+def may_revise(state: SetupState | None, player_id: PlayerId, card_id: str | None = None) -> bool:
+    """Whether ``player_id`` may rewrite their card ``card_id`` (or any of theirs) now.
+
+    An author edits their own cards, and only theirs, until the map is dealt.
+    """
+    if state is None or state.step not in REVISABLE_STEPS:
+        return False
+    return any(
+        c.author_id == player_id and (card_id is None or c.id == card_id) for c in state.world.cards
+    )
+
+
 def everyone_named_a_resource(state: SetupState) -> bool:
     """Whether the round of one resource each is over (then anyone names the rest)."""
     return state.step is SetupStep.RESOURCES and state.done >= set(state.players)
@@ -579,6 +619,8 @@ def apply(
     Raises:
         Malformed, NotAllowedNow, NotYourTurn: see the module docstring.
     """
+    if isinstance(action, ReviseLocation):
+        return _revise(state, actor, action)
     _check_permission(state, actor, action.kind)
     match action:
         case ProposeTone():
@@ -737,9 +779,11 @@ def _choose_abundance(state: SetupState, actor: PlayerId, name: str) -> Result:
     return _advance(state, (AbundanceChosen(actor, chosen.name),))
 
 
-def _author(state: SetupState, actor: PlayerId, action: AuthorLocation) -> Result:
-    card = LocationCard(
-        id=f"draft-{state.drafts_written + 1}",
+def _written_card(
+    card_id: CardId, actor: PlayerId, action: AuthorLocation | ReviseLocation
+) -> LocationCard:
+    return LocationCard(
+        id=card_id,
         author_id=actor,
         title=clean_text(action.title, "Give the location a title.", 80),
         description=clean_text(action.description, "Describe the location in a few lines.", 1000),
@@ -751,12 +795,31 @@ def _author(state: SetupState, actor: PlayerId, action: AuthorLocation) -> Resul
             action.treasure_type, "Say what treasure or knowledge is here.", 200
         ),
     )
+
+
+def _author(state: SetupState, actor: PlayerId, action: AuthorLocation) -> Result:
+    card = _written_card(f"draft-{state.drafts_written + 1}", actor, action)
     world = replace(state.world, cards=(*state.world.cards, card))
     state = replace(state, world=world, drafts_written=state.drafts_written + 1)
     events: tuple[SetupEvent, ...] = (LocationAuthored(actor, card.id, _written_by(state, actor)),)
     if all(_written_by(state, p) >= LOCATIONS_PER_PLAYER for p in state.players):
         return _advance(state, events)
     return state, events
+
+
+def _revise(state: SetupState, actor: PlayerId, action: ReviseLocation) -> Result:
+    """Rewrite a saved card: its author only, and only until the map is dealt."""
+    if state.step not in REVISABLE_STEPS:
+        raise NotAllowedNow("The map is dealt: the location cards can no longer be rewritten.")
+    old = next((c for c in state.world.cards if c.id == action.card_id), None)
+    if old is None:
+        raise Malformed("There is no such location card.")
+    if old.author_id != actor:
+        raise NotYourTurn("Only its author may rewrite a location card.")
+    card = _written_card(old.id, actor, action)
+    cards = tuple(card if c.id == old.id else c for c in state.world.cards)
+    world = replace(state.world, cards=cards)
+    return replace(state, world=world), (LocationRevised(actor, old.id),)
 
 
 def _deal(state: SetupState, action: DealMap, rng: Rng) -> Result:
@@ -858,6 +921,7 @@ __all__ = [
     "expected_step_order",
     "finished_world",
     "may_author",
+    "may_revise",
     "my_locations",
     "new_setup",
     "without_player",

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeAlias
 
 from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.names import counted
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.details import MAX_HARMS, Detail, DetailKind, clean_label
 from core.rules.nsu.terms import Aspect as Aspect
@@ -461,7 +462,7 @@ class Character:
         cost = self.recovery_cost
         if self.recovery_points < cost:
             raise NotAllowedNow(
-                f"Recovering a harm costs {cost} recovery points; {self.name} has "
+                f"Recovering a harm costs {counted(cost, 'recovery point')}; {self.name} has "
                 f"{self.recovery_points}."
             )
         return replace(

@@ -89,3 +89,18 @@ def test_nothing_from_a_face_down_card_reaches_the_log() -> None:
         "The party went to b.",
         "The party went home.",
     ]
+
+
+def test_an_arbiters_detail_is_credited_to_the_player_not_their_off_screen_character() -> None:
+    roll = new_roll()  # Ana rolls alone; Bo (whose character is Bram) arbitrates
+    harm = AddedDetail(
+        0, BO, Detail("Rope burns"), DetailTarget(TargetKind.CHARACTER, ANA), harm=True
+    )
+    state = {"v": 1, "roll": roll.to_dict()}
+    outcome = Outcome(state=state, events=(DetailAdded(harm, collateral_tick=False),))
+    (line,) = nsu_log_lines(_table(), outcome)
+    assert line.text == "P2, as Arbiter, gave Ana the harm −Rope burns."
+    assert "Bram" not in line.text
+    own = AddedDetail(1, ANA, Detail("Steady"), DetailTarget(TargetKind.SCENE))
+    (line,) = nsu_log_lines(_table(), Outcome(state=state, events=(DetailAdded(own, False),)))
+    assert line.text == "Ana gave the scene the detail −Steady."

@@ -1,0 +1,153 @@
+"""One name for one thing: the words panels use for people, places, rumours and counts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from core.campaigns import CampaignView, PanelView
+from core.rules.d20check import SYSTEM, CharacterSheet
+from core.rules.nsu.campaign import campaign_of
+from core.rules.nsu.roll_panel import ROLL_RULES
+from core.rules.nsu.sheet import CharacterDraft
+from core.rules.rng import ScriptedRng
+from core.rules.table import Role, Seat, Table
+from core.store.models import CampaignStatus
+from tests.core.rules.nsu.table_support import (
+    ALICE,
+    BOB,
+    Harness,
+    build_to_locations,
+    write_locations,
+)
+from tests.support.nsu_table import card, character, split, table, world
+from tgbot.render.d20 import CheckRenderer
+from tgbot.render.d20 import log_line as d20_log_line
+from tgbot.render.nsu import CardsRenderer, app_button, draft_lines
+from tgbot.render.nsu_downtime import card_name, event_text
+from tgbot.render.nsu_play import NsuRollRenderer
+from tgbot.sandbox.fake_api import parse_html
+
+
+def _view(state: Any, t: Any) -> Any:
+    return SimpleNamespace(
+        id=7,
+        version=1,
+        state=state,
+        table=t,
+        closed=False,
+        events=(),
+        campaign=SimpleNamespace(id=1),
+    )
+
+
+def _plain(html: str) -> str:
+    return str(parse_html(html)[0])
+
+
+def test_a_roll_introduces_characters_with_their_players_where_they_act() -> None:
+    w = split(world((1, 2, 3)), {1, 2}, {3})
+    t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+    out = ROLL_RULES.open(t, 1, "I climb", ScriptedRng([2, 3, 5]))
+    text = _plain(NsuRollRenderer().render(_view(out.state, t))[0])
+    assert "Action Roll: Ana (P1)" in text  # first mention
+    assert "On screen with them: Bo (P2)" in text
+    assert "⚖️ Arbiters: P3" in text  # an Arbiter has no character in the scene
+    last = text.splitlines()[-1]
+    assert last.startswith("👉 P3: ") and "Cy" not in last
+
+
+def test_a_face_down_card_is_named_by_its_map_label() -> None:
+    w = world((1, 2, 3))
+    w = replace(w, cards=(*w.cards, card("L6", 3, "The Sunken Choir")))
+    assert card_name(w, "L6") == "L6 (D2 R3)"  # as the map labels it, never "card 4"
+    assert card_name(w, "L6", viewer=3) == "The Sunken Choir"  # its author sees the title
+
+
+def test_counts_in_the_downtime_log_agree_with_their_number() -> None:
+    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    one = {"t": "HarmRecovered", "player_id": 1, "harm": "Bruise", "scar": "Mark", "cost": 1}
+    assert event_text(one, t, None).endswith("(1 recovery point).")
+    assert event_text({**one, "cost": 2}, t, None).endswith("(2 recovery points).")
+    rest = {"t": "RecoveryPointsTaken", "player_id": 1, "gained": 1, "total": 3}
+    assert event_text(rest, t, None) == "Ana rests: +1 recovery point (3/4)."
+    inward = {"t": "IntrospectionRolled", "player_id": 2, "heart_face": 1}
+    assert event_text(inward, t, None) == "Bo turns inward: Heart 1, 1 box to clear."
+
+
+def test_a_rumour_names_the_card_it_is_about() -> None:
+    draft = CharacterDraft(rumours=("Bells ring there at night", "Nobody came back"))
+    cards = (card("a", 1, "Glass <Orchard>"), card("b", 1, "The Mill"))
+    lines = draft_lines(draft, cards)
+    assert "Rumour about <b>Glass &lt;Orchard&gt;</b>: Bells ring there at night" in lines
+    assert "Rumour about <b>The Mill</b>: Nobody came back" in lines
+
+
+def test_the_map_pictures_button_opens_the_map() -> None:
+    args = {"webapp_url": "https://app.example/app", "bot": "bot", "short_name": "play"}
+    group = app_button("🗺 Open the map", private=False, token="T" * 22, page="map", **args)
+    assert group is not None and group.url is not None
+    assert parse_qs(urlparse(group.url).query)["startapp"] == ["T" * 22 + "-map"]
+    private = app_button("🗺 Open the map", private=True, token="T" * 22, page="map", **args)
+    assert private is not None and private.web_app is not None
+    assert private.web_app.url.endswith("startapp=" + "T" * 22 + "-map")
+    sheet = app_button("Open sheet", private=True, token="T" * 22, **args)
+    assert sheet is not None and sheet.web_app is not None
+    assert sheet.web_app.url.endswith("startapp=" + "T" * 22)
+
+
+def test_the_locations_panel_offers_edits_until_the_map_is_dealt() -> None:
+    h = Harness()
+    board = build_to_locations(h)
+    write_locations(h)
+    panel = h.open("nsu.cards", ALICE)
+    text, markup = CardsRenderer().render(_view(panel.state, h.table()))
+    labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
+    assert [label for label in labels if label.startswith("✏️ Edit")] == [
+        "✏️ Edit 1. Glass Orchard 1",
+        "✏️ Edit 2. Glass Orchard 2",
+    ]
+    assert "until then you can still edit them" in text
+    setup = campaign_of(h.table()).setup
+    assert setup is not None
+    h.act(panel, ALICE, "edit", setup.world.cards[0].id)
+    text, markup = CardsRenderer().render(_view(panel.state, h.table()))
+    assert "Rewriting Glass Orchard 1" in text and "Now: Glass Orchard 1" in text
+    labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
+    assert "✔️ Keep as it is" in labels
+    h.act(panel, ALICE, "restart")
+    h.act(board, BOB, "deal", "3")
+    text, markup = CardsRenderer().render(_view(panel.state, h.table()))
+    labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
+    assert not [label for label in labels if label.startswith("✏️")]
+
+
+def test_a_d20_check_names_the_character_and_introduces_the_player_once() -> None:
+    seats = {
+        1: Seat(1, "Alice", frozenset({Role.PLAYER}), CharacterSheet("Thorn").to_dict()),
+        2: Seat(2, "Gil", frozenset({Role.HOST, Role.GAME_MASTER}), {}),
+    }
+    t = Table(1, "d20", {"v": 1, "plot_points": {"lucky": 1, "unlucky": 1}}, seats)
+    opened = SYSTEM.panel("d20.check").open(t, 1, "dc12", ScriptedRng([]))
+    campaign = CampaignView(1, SYSTEM, CampaignStatus.ACTIVE, 2, -1, "T", "tok", (), t.state, 1)
+    view = PanelView(9, "d20.check", 9, opened.state, False, -1, 1, (), campaign, t)
+    text = _plain(CheckRenderer().render(view)[0])
+    assert text.startswith("🎲 Thorn (Alice) makes a check")  # first mention
+    assert "Thorn sets up the check, then rolls." in text
+    assert text.splitlines()[-1].startswith("👉 Thorn (Alice): ")  # who acts now
+
+
+def test_downtime_and_d20_counts_agree_with_their_number() -> None:
+    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    more = {"t": "TimeSpent", "actions_each": 1}
+    assert event_text(more, t, None) == "More time passes: +1 action each, more complications."
+    assert "+2 actions each" in event_text({**more, "actions_each": 2}, t, None)
+    seats = {1: Seat(1, "Alice", frozenset({Role.PLAYER}), CharacterSheet("Thorn").to_dict())}
+    d20 = Table(1, "d20", {"v": 1}, seats)
+    harm = {"e": "harm", "wounds_before": 15, "wounds_after": 16, "lost": 1}
+    assert d20_log_line(d20, harm, "Thorn") == (
+        "🩸 Thorn: wounds 15 → 16. (1 more wound past the last box.)"
+    )
+    assert "(3 more wounds past" in str(d20_log_line(d20, {**harm, "lost": 3}, "Thorn"))
