@@ -14,6 +14,10 @@ from babel import Locale
 from core.i18n import N_, Lang, available, lang_for
 
 WORDS = {
+    "sandbox": N_("Sandbox"),
+    "mini_app": N_("Mini App"),
+    "ok": N_("OK"),
+    "chat": N_("Chat"),
     "tagline": N_("no Telegram needed"),
     "playing_as": N_("Playing as"),
     "language": N_("Their language"),
