@@ -17,7 +17,6 @@ from webapp.campaign_log import setup_log_routes
 from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
 from webapp.errors import errors
 from webapp.i18n import install as install_words
-from webapp.i18n import words_of
 from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
 from webapp.nsu_world import setup_world_routes
@@ -77,7 +76,6 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=jinja2.select_autoescape(default=True),
-        context_processors=[words_of],
     )
     install_words(env)
     app.router.add_get("/app", views.shell)

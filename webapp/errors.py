@@ -13,8 +13,8 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.errors import TryAgain
-from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.i18n import N_, Lang
+from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from webapp.auth import InitDataInvalid
 from webapp.i18n import request_lang
 
@@ -59,7 +59,7 @@ def problem_response(
         return web.json_response({"error": message_of(error, lang)}, status=status)
     template = "unauthorized.html" if status == 401 else "problem.html"
     return aiohttp_jinja2.render_template(
-        template, request, {"message": message_of(error, lang)}, status=status
+        template, request, {"message": message_of(error, lang), "lang": lang}, status=status
     )
 
 
@@ -71,4 +71,3 @@ async def errors(
         return await handler(request)
     except (InitDataInvalid, StonetableError, json.JSONDecodeError, UnicodeDecodeError) as error:
         return problem_response(request, error)
-

@@ -1,8 +1,8 @@
 """The Mini App's words: each request is answered in its viewer's Telegram language.
 
-Templates use jinja2's i18n extension (``{% trans %}``, ``_()``) with the callables
-of the request's language passed in its context (English is only the fallback the
-environment starts with). The scripts' words come from the shell page, in every
+Templates use jinja2's i18n extension (``{% trans %}``, ``_()``); a render passes
+the viewer's language as ``lang`` (:func:`request_lang`), and the catalogue
+functions read it from there. The scripts' words come from the shell page, in every
 language, and the script picks the viewer's.
 """
 
@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qs
 
 import jinja2
 from aiohttp import web
+from jinja2.runtime import Context
+from jinja2.utils import pass_context
 from markupsafe import Markup
 
 from core.i18n import N_, Lang, available, lang_for
-from webapp.auth import InitDataInvalid, validate_init_data
-from webapp.deps import DEPS
 
 SCRIPT_WORDS = {
     "loading": N_("Opening your table…"),
@@ -27,60 +28,59 @@ SCRIPT_WORDS = {
 }
 
 
-def template_words(lang: Lang) -> dict[str, Any]:
-    """``gettext``/``ngettext``/``pgettext`` for jinja2's i18n extension (new style).
+def _lang(context: Context) -> Lang:
+    found = context.get("lang")
+    return found if isinstance(found, Lang) else lang_for(None)
 
-    The catalogue's text is trusted markup; the values put into it are escaped.
-    """
 
-    def gettext(message: str, **values: Any) -> Markup:
-        return Markup(lang.translations.gettext(message)) % values
+@pass_context
+def _gettext(context: Context, message: str, **values: Any) -> Markup:
+    return Markup(_lang(context).translations.gettext(message)) % values
 
-    def ngettext(singular: str, plural: str, n: int, **values: Any) -> Markup:
-        values.setdefault("num", lang.number(n))
-        return Markup(lang.translations.ngettext(singular, plural, n)) % values
 
-    def pgettext(context: str, message: str, **values: Any) -> Markup:
-        return Markup(lang.translations.pgettext(context, message)) % values
+@pass_context
+def _ngettext(context: Context, singular: str, plural: str, n: int, **values: Any) -> Markup:
+    lang = _lang(context)
+    values.setdefault("num", lang.number(n))
+    return Markup(lang.translations.ngettext(singular, plural, n)) % values
 
-    return {
-        "gettext": gettext,
-        "ngettext": ngettext,
-        "pgettext": pgettext,
-        "lang": lang,
-        "lang_code": lang.babel_locale.language,
-    }
+
+@pass_context
+def _pgettext(context: Context, where: str, message: str, **values: Any) -> Markup:
+    return Markup(_lang(context).translations.pgettext(where, message)) % values
 
 
 def script_words() -> str:
     """Every language's words for the scripts, as JSON for the shell page."""
-    words = {code: {k: lang_for(code).gettext(v) for k, v in SCRIPT_WORDS.items()}
-             for code in available()}
+    words = {
+        code: {k: lang_for(code).gettext(v) for k, v in SCRIPT_WORDS.items()}
+        for code in available()
+    }
     return json.dumps(words, ensure_ascii=False).replace("</", "<\\/")
 
 
 def request_lang(request: web.Request) -> Lang:
-    """The viewer's language, from their signed launch data (English without it)."""
-    deps = request.app[DEPS]
+    """The viewer's language, from their launch data (English without it).
+
+    Words only: a launch that fails its signature check still says which language
+    to refuse it in; nothing else is read from it.
+    """
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "tma":
         return lang_for(None)
     try:
-        init = validate_init_data(
-            value.strip(), deps.bot_token, now=deps.clock(), max_age=deps.initdata_max_age
-        )
-    except InitDataInvalid:
+        user = json.loads(parse_qs(value.strip()).get("user", ["{}"])[0])
+    except ValueError:
         return lang_for(None)
-    return lang_for(init.user.language_code)
-
-
-async def words_of(request: web.Request) -> dict[str, Any]:
-    """aiohttp_jinja2 context processor: the request's language for every template."""
-    return template_words(request_lang(request))
+    code = user.get("language_code") if isinstance(user, dict) else None
+    return lang_for(code if isinstance(code, str) else None)
 
 
 def install(env: jinja2.Environment) -> None:
-    """The i18n extension's callables, English until a request passes its own."""
+    """jinja2's i18n extension, speaking the ``lang`` each render passes (English without).
+
+    The catalogue's text is trusted markup; the values put into it are escaped.
+    """
     env.add_extension("jinja2.ext.i18n")
-    env.globals.update(template_words(lang_for(None)))
+    env.globals.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext)
     env.newstyle_gettext = True  # type: ignore[attr-defined]

@@ -52,7 +52,9 @@ def test_numbers_and_dates_are_written_as_each_language_writes_them() -> None:
 def test_an_errors_message_is_an_id_translated_with_its_values_as_given() -> None:
     error = NotAllowedNow("Your last step ({label}) can't be taken back.", label="<Zoë>")
     assert error.message == "Your last step (<Zoë>) can't be taken back."
-    assert RU.gettext(error.message_id, **error.values) == "Ваш последний шаг (<Zoë>) вернуть нельзя."
+    assert (
+        RU.gettext(error.message_id, **error.values) == "Ваш последний шаг (<Zoë>) вернуть нельзя."
+    )
 
 
 def test_a_message_missing_from_a_catalogue_reads_as_written() -> None:

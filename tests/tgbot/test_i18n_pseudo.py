@@ -37,7 +37,7 @@ from tgbot.render.errors import UNEXPECTED, user_message
 from tgbot.render.help import general, help_text
 from tgbot.render.undo import took_back_text
 from tgbot.sandbox.words import WORDS, page_words
-from webapp.i18n import SCRIPT_WORDS, install, script_words, template_words
+from webapp.i18n import SCRIPT_WORDS, install, script_words
 
 XX = lang_for("xx")
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,7 +154,7 @@ def render(name: str, **context: Any) -> str:
         autoescape=jinja2.select_autoescape(default=True),
     )
     install(env)
-    return env.get_template(name).render(**context, **template_words(XX))
+    return env.get_template(name).render(**context, lang=XX)
 
 
 def visible(html: str) -> str:

@@ -2111,8 +2111,10 @@ class FakeBotApi:
                 scopes.append({"type": "all_chat_administrators"})
             scopes.append({"type": "all_group_chats"})
         scopes.append({"type": "default"})
+        # Telegram matches a list set for the user's language ("ru" for "ru-RU"), else the default
+        languages = dict.fromkeys((player.language_code, player.language_code.split("-")[0], ""))
         for scope in scopes:
-            for language in (player.language_code, ""):
+            for language in languages:
                 found = self._commands.get((self._scope_key(scope), language))
                 if found:
                     return [dict(c) for c in found]
