@@ -148,7 +148,7 @@ def lang_for(language_code: str | None) -> Lang:
 
 
 ERROR_TYPES = frozenset(
-    {"StonetableError", "Malformed", "NotAllowedNow", "NotYourTurn", "TryAgain", "N_"}
+    {"StonetableError", "Malformed", "NotAllowedNow", "NotYourTurn", "TryAgain", "N_", "_malformed"}
 )
 
 
@@ -174,6 +174,7 @@ def extract_errors(
             name = getattr(node.func, "id", getattr(node.func, "attr", ""))
             if name in ERROR_TYPES and node.args:
                 found.append(node.args[0])
+            found.extend(a for a in node.args[1:2] if name == "_int")  # a limit's sentence
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             upper = any(

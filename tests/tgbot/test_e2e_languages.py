@@ -126,3 +126,13 @@ async def test_a_group_without_a_game_answers_in_the_senders_language(stack: Sta
     assert "Which game shall we play?" in (await say(stack, ALICE, "/newgame"))["text"]
     said = await say(stack, ALICE, "/roll 3d6")
     assert "rolls" in said["text"] and "Total:" in said["text"]
+    wrong = await say(stack, IVAN, "/roll 0d6 за «Мост»")
+    assert wrong["text"] == (
+        "🤔 Бросьте хотя бы один кубик. Попробуйте, например: 2d6+3, 4d6kh3, 2d20kl1, d20 adv."
+    )
+    unread = await say(stack, IVAN, "/roll 2d6+мост")
+    assert unread["text"].startswith("🤔 Не понимаю «мост».")  # the player's text, as written
+    assert "Unknown game system" in (await say(stack, ALICE, "/newgame chess"))["text"]
+    assert (
+        "Неизвестная игровая система «chess»" in (await say(stack, IVAN, "/newgame chess"))["text"]
+    )

@@ -118,7 +118,7 @@ def core_sentences() -> list[str]:
     files = [
         "core/errors.py", "core/campaigns.py", "core/undo.py", "core/play.py", "core/locks.py",
         "core/viewer_pages.py", "core/store/repo.py", "core/rules/lifecycle.py",
-        "core/rules/undo.py", "core/languages.py",
+        "core/rules/undo.py", "core/languages.py", "core/rules/dice.py", "core/rules/registry.py",
     ]  # fmt: skip
     found = []
     for name in files:
@@ -132,7 +132,22 @@ def test_every_error_sentence_of_core_reaches_the_user_through_the_catalogue(
     sentence: str,
 ) -> None:
     for kind in (Malformed, NotAllowedNow, NotYourTurn):
-        said = user_message(kind(sentence, label="x", code="x", known="x", name="x"), XX)
+        said = user_message(
+            kind(
+                sentence,
+                label="x",
+                code="x",
+                known="x",
+                name="x",
+                examples="2d6",
+                limit=9,
+                count=2,
+                dice="2d6",
+                text="x",
+                key="x",
+            ),
+            XX,
+        )
         assert leaks(said) == [], said
     assert lang_for("ru").gettext(sentence) != sentence, "not in the Russian catalogue"
 
