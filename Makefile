@@ -50,7 +50,7 @@ messages: $(STAMP)
 	$(PYBABEL) extract -F babel.cfg -k N_ -k ngettext:1,2 -k pgettext:1c,2 \
 	  --no-location --sort-output --omit-header -o locale/messages.pot .
 	for dir in locale/*/; do \
-	  $(PYBABEL) update -i locale/messages.pot -d locale -D messages --no-fuzzy-matching \
+	  $(PYBABEL) update -i locale/messages.pot -d locale -D messages --no-fuzzy-matching --ignore-obsolete \
 	    -l $$(basename $$dir); done
 
 # Every catalogue has every message and plural form, nothing fuzzy (also run by pytest).

@@ -13,6 +13,10 @@ from core.rules.errors import NotAllowedNow
 RU = lang_for("ru")
 EN = lang_for("en")
 XX = lang_for("xx")
+DAYS = (
+    "For {num} day after it ends, /resume brings it back here as it was.",
+    "For {num} days after it ends, /resume brings it back here as it was.",
+)
 
 
 def russian_form(n: int) -> int:
@@ -31,15 +35,15 @@ def test_telegram_language_codes_pick_a_catalogue() -> None:
 
 @given(st.integers(min_value=0, max_value=10**9))
 def test_russian_plurals_follow_the_three_forms(n: int) -> None:
-    forms = ["{num} игрок:", "{num} игрока:", "{num} игроков:"]
-    said = RU.ngettext("{num} player:", "{num} players:", n)
+    forms = ["ещё {num} день", "ещё {num} дня", "ещё {num} дней"]
+    said = RU.ngettext(*DAYS, n).split(" после")[0].replace("Ещё", "ещё")
     assert said == forms[russian_form(n)].format(num=RU.number(n))
 
 
 @given(st.integers(min_value=0, max_value=10**6))
 def test_english_plurals_have_two_forms(n: int) -> None:
-    said = EN.ngettext("{num} player:", "{num} players:", n)
-    assert said == (f"{EN.number(n)} player:" if n == 1 else f"{EN.number(n)} players:")
+    said = EN.ngettext(*DAYS, n).split(" after")[0]
+    assert said == (f"For {EN.number(n)} day" if n == 1 else f"For {EN.number(n)} days")
 
 
 def test_numbers_and_dates_are_written_as_each_language_writes_them() -> None:

@@ -60,7 +60,7 @@ async def test_a_russian_hosts_game_speaks_russian_and_each_private_chat_its_use
     assert "бросает" in rolled["text"] and "Итого:" in rolled["text"]
     assert "за Алису" in rolled["text"]  # the player's note, as written
     status = await say(stack, IVAN, "/status")
-    assert "2 игрока:" in status["text"] and "(организатор)" in status["text"]
+    assert "Игроки (2):" in status["text"] and "(организатор)" in status["text"]
     assert english_left(status["text"]) == []
     refused = await say(stack, ALICE, "/pause")
     assert refused["text"] == "✋ Поставить игру на паузу может только организатор."
@@ -114,7 +114,7 @@ async def test_the_host_changes_the_games_language_and_only_the_host(stack: Stac
     switched = await say(stack, OLGA, "/language en")
     assert switched["text"] == "🗣 From now on this game speaks English."
     status = await say(stack, IVAN, "/status")
-    assert "2 players:" in status["text"]
+    assert "Players (2):" in status["text"]
     menu = {c["command"]: c["description"] for c in stack.api.visible_commands(IVAN, GROUP)}
     assert menu["status"] == "The game at a glance"
     back = await say(stack, OLGA, "/language ru")

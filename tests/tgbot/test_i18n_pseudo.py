@@ -30,6 +30,7 @@ from core.rules.table import Role
 from core.store.models import CampaignStatus
 from core.undo import TookBack
 from tgbot.app import command_specs
+from tgbot.features import sheet
 from tgbot.menu import group_menu, private_menu
 from tgbot.render import campaign as words
 from tgbot.render.dice import render_roll
@@ -77,6 +78,19 @@ def view(status: CampaignStatus = CampaignStatus.ACTIVE) -> CampaignView:
     )
 
 
+def sheet_label(chat_type: str) -> str:
+    markup = sheet.sheet_button(
+        chat_type=chat_type,
+        webapp_url="https://example.org/app",
+        bot_username="stonetable_bot",
+        short_name=None,
+        token="t",
+        lang=XX,
+    )
+    assert markup is not None
+    return str(markup.inline_keyboard[0][0].text)
+
+
 def bot_messages() -> list[str]:
     at = datetime(2026, 11, 23, tzinfo=UTC)
     ended = EndedGame(view(), at, at + timedelta(days=30), resumable=True)
@@ -105,6 +119,9 @@ def bot_messages() -> list[str]:
         took_back_text(back, XX),
         took_back_text(back, XX, html=False),
         user_message(RuntimeError("boom"), XX),
+        *(sheet_label(kind) for kind in ("private", "supergroup")),
+        XX.gettext(sheet.OPENS),
+        XX.gettext(sheet.NOT_CONFIGURED),
         user_message(NotYourTurn("Only the host can end the game."), XX),
     ]
 

@@ -156,7 +156,7 @@ def status_text(view: CampaignView, lang: Lang, system_lines: tuple[str, ...] = 
     count = len(view.members)
     lines = [
         f"<b>{esc(view.system.name)}</b> — {symbol} {lang.gettext(status)}",
-        "👥 " + lang.ngettext("{num} player:", "{num} players:", count),
+        "👥 " + lang.gettext("Players ({num}):", num=lang.number(count)),
         *(f"• {member_line(view, m.player_id, lang)}" for m in view.members),
         *(esc(line) for line in system_lines),
     ]
