@@ -23,7 +23,7 @@ from typing import Any
 import jinja2
 from aiohttp import BodyPartReader, web
 
-from core.i18n import available, lang_for
+from core.i18n import PSEUDO, available, lang_for
 from tgbot.sandbox.fake_api import ApiError, FakeBotApi, Json, SandboxError, Upload
 from tgbot.sandbox.words import all_words, language_name, page_words
 
@@ -119,7 +119,10 @@ class _Sandbox:
             bot=self.api.bot_user(),
             words=page_words(lang_for(None)),
             words_json=all_words(),
-            languages=[(code, language_name(code)) for code in available()],
+            languages=[
+                *((code, language_name(code)) for code in available()),
+                (PSEUDO, "⟦Pseudo⟧"),  # every message bracketed: shows words that escaped
+            ],
         )
         return web.Response(text=html, content_type="text/html")
 

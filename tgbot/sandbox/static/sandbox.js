@@ -19,7 +19,8 @@
     const code = String((player && player.language_code) || "en").toLowerCase().split(/[-_]/)[0];
     words = WORDS[code] || WORDS.en;
     document.documentElement.lang = WORDS[code] ? code : "en";
-    $("language").value = WORDS[code] ? code : "en";
+    const offered = Array.from($("language").options).some((option) => option.value === code);
+    $("language").value = offered ? code : "en";
     document.querySelectorAll("[data-word]").forEach((node) => { node.textContent = t(node.dataset.word); });
     document.querySelectorAll("[data-word-label]").forEach((node) => {
       node.setAttribute("aria-label", t(node.dataset.wordLabel));
