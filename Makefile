@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck check-migrations unit test-postgres bench migrate clean
+.PHONY: run test lint typecheck check-migrations unit test-postgres bench migrate clean messages check-messages
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,20 @@ unit: $(STAMP)
 # The database tests again, on a real PostgreSQL started by the tests.
 test-postgres: $(STAMP)
 	STONETABLE_TEST_DB=postgres $(BIN)/pytest -m db
+
+# Words: collect every marked message into locale/messages.pot and merge it into each
+# language's catalogue (new messages arrive empty, changed ones fuzzy: translate them).
+PYBABEL := PYTHONPATH=. $(BIN)/pybabel
+messages: $(STAMP)
+	$(PYBABEL) extract -F babel.cfg -k N_ -k ngettext:1,2 -k pgettext:1c,2 \
+	  --no-location --sort-output --omit-header -o locale/messages.pot .
+	for dir in locale/*/; do \
+	  $(PYBABEL) update -i locale/messages.pot -d locale -D messages --no-fuzzy-matching --ignore-obsolete \
+	    -l $$(basename $$dir); done
+
+# Every catalogue has every message and plural form, nothing fuzzy (also run by pytest).
+check-messages: $(STAMP)
+	$(BIN)/pytest -q tests/core/test_i18n_catalogue.py
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench

@@ -14,9 +14,11 @@ from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes
 
 from core.errors import AlreadyHandled, TryAgain
 from core.housekeeping import run_once
+from core.languages import live_languages
 from core.rules.errors import StonetableError
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.features.common import CommandSpec
+from tgbot.i18n import lang_of
 from tgbot.menu import menu_digest, publish_defaults, show_every_game
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
@@ -128,7 +130,7 @@ async def refresh_game_menus(application: StonetableApplication) -> bool:
     if not await run_once(name, timedelta(days=36500), campaigns.locks, campaigns.clock, claim):
         return False
     chats, players = await campaigns.live_games(), await campaigns.games_of_players()
-    await show_every_game(application.bot, specs, chats, players)
+    await show_every_game(application.bot, specs, chats, players, await live_languages())
     log.info("Published the menus of %d live games", len(chats))
     return True
 
@@ -157,7 +159,7 @@ async def on_error(update: object, context: StonetableContext) -> None:
         log.error("Update %r failed", update, exc_info=error)
     if not isinstance(update, Update) or error is None:
         return
-    text = user_message(error)
+    text = user_message(error, await lang_of(update))
     try:
         if update.callback_query is not None:
             await update.callback_query.answer(text[:200], show_alert=True)

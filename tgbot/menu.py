@@ -5,6 +5,10 @@ list for all groups or all private chats), without merging. So a group where a g
 runs gets the common group commands followed by that game's; a player's private chat
 gets the common private commands followed by those of the games they play. When the
 game ends, the chat's own list is deleted and the common one shows again.
+
+Descriptions are in the reader's language: the default lists carry one variant per
+catalogue (Telegram picks by the user's ``language_code``, English otherwise); a
+group's own list speaks its game's language; a player's own list has every variant.
 """
 
 from __future__ import annotations
@@ -22,34 +26,55 @@ from telegram import (
 )
 from telegram.error import TelegramError
 
+from core.i18n import DEFAULT, Lang, available, lang_for
 from tgbot.features.common import CommandSpec
 
 log = logging.getLogger(__name__)
 
 
-def group_menu(specs: Sequence[CommandSpec], game: str | None = None) -> list[BotCommand]:
+def commands(specs: Iterable[CommandSpec], lang: Lang) -> list[BotCommand]:
+    return [BotCommand(s.name, lang.gettext(s.description)) for s in specs]
+
+
+def group_menu(
+    specs: Sequence[CommandSpec], game: str | None = None, lang: Lang | None = None
+) -> list[BotCommand]:
     """The menu of a group: the common commands, then those of the game running there."""
     common = [s for s in specs if s.group and s.game is None]
     own = [s for s in specs if s.group and game is not None and s.game == game]
-    return [BotCommand(s.name, s.description) for s in (*common, *own)]
+    return commands((*common, *own), lang or lang_for(DEFAULT))
 
 
-def private_menu(specs: Sequence[CommandSpec], games: Iterable[str] = ()) -> list[BotCommand]:
+def private_menu(
+    specs: Sequence[CommandSpec], games: Iterable[str] = (), lang: Lang | None = None
+) -> list[BotCommand]:
     """The menu of a private chat: the common commands, then those of the player's games."""
     playing = set(games)
     common = [s for s in specs if s.private and s.game is None]
     own = [s for s in specs if s.private and s.game is not None and s.game in playing]
-    return [BotCommand(s.name, s.description) for s in (*common, *own)]
+    return commands((*common, *own), lang or lang_for(DEFAULT))
+
+
+def variants() -> list[tuple[str | None, Lang]]:
+    """Each catalogue with the ``language_code`` its menus are set for (None: everyone else)."""
+    return [(None if code == DEFAULT else code, lang_for(code)) for code in available()]
 
 
 async def publish_defaults(bot: Bot, specs: Sequence[CommandSpec]) -> None:
     """The menus of every private chat and every group without a chat menu of its own."""
-    await bot.set_my_commands(private_menu(specs), scope=BotCommandScopeAllPrivateChats())
-    await bot.set_my_commands(group_menu(specs), scope=BotCommandScopeAllGroupChats())
+    for code, lang in variants():
+        await bot.set_my_commands(
+            private_menu(specs, lang=lang),
+            scope=BotCommandScopeAllPrivateChats(),
+            language_code=code,
+        )
+        await bot.set_my_commands(
+            group_menu(specs, lang=lang), scope=BotCommandScopeAllGroupChats(), language_code=code
+        )
 
 
 async def show_group_game(
-    bot: Bot, specs: Sequence[CommandSpec], chat_id: int, game: str | None
+    bot: Bot, specs: Sequence[CommandSpec], chat_id: int, game: str | None, lang: Lang
 ) -> None:
     """Give a group the menu of the game now running there, or (None) the common one back.
 
@@ -60,7 +85,7 @@ async def show_group_game(
         if game is None:
             await bot.delete_my_commands(scope=scope)
         else:
-            await bot.set_my_commands(group_menu(specs, game), scope=scope)
+            await bot.set_my_commands(group_menu(specs, game, lang), scope=scope)
     except TelegramError as error:
         log.warning("Could not change the command menu of chat %s: %s", chat_id, error)
 
@@ -72,17 +97,24 @@ async def show_player_games(
     playing = sorted(set(games))
     scope = BotCommandScopeChat(player_id)
     try:
-        if any(s.private and s.game in playing for s in specs):
-            await bot.set_my_commands(private_menu(specs, playing), scope=scope)
-        else:
-            await bot.delete_my_commands(scope=scope)
+        own = any(s.private and s.game in playing for s in specs)
+        for code, lang in variants():
+            if own:
+                menu = private_menu(specs, playing, lang)
+                await bot.set_my_commands(menu, scope=scope, language_code=code)
+            else:
+                await bot.delete_my_commands(scope=scope, language_code=code)
     except TelegramError as error:
         log.warning("Could not change the command menu of player %s: %s", player_id, error)
 
 
 def menu_digest(specs: Sequence[CommandSpec]) -> str:
     """A short fingerprint of every menu, so a changed command set is published once."""
-    text = "\n".join(f"{s.name}|{s.description}|{s.private}|{s.group}|{s.game}" for s in specs)
+    text = "\n".join(
+        f"{s.name}|{lang.gettext(s.description)}|{s.private}|{s.group}|{s.game}"
+        for _, lang in variants()
+        for s in specs
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -91,9 +123,11 @@ async def show_every_game(
     specs: Sequence[CommandSpec],
     chats: Iterable[tuple[int, str]],
     players: Mapping[int, Iterable[str]],
+    languages: Mapping[int, str] | None = None,
 ) -> None:
     """Give every group with a live game, and every player in one, the menus of their games."""
+    spoken = languages or {}
     for chat_id, game in chats:
-        await show_group_game(bot, specs, chat_id, game)
+        await show_group_game(bot, specs, chat_id, game, lang_for(spoken.get(chat_id)))
     for player_id, games in players.items():
         await show_player_games(bot, specs, player_id, games)

@@ -16,6 +16,7 @@ from webapp.assets import ASSETS, Assets
 from webapp.campaign_log import setup_log_routes
 from webapp.deps import DEPS, WEBHOOK, WebDeps, Webhook
 from webapp.errors import errors
+from webapp.i18n import install as install_words
 from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
 from webapp.nsu_world import setup_world_routes
@@ -71,11 +72,12 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app = web.Application(middlewares=[security_headers, errors], client_max_size=2 * 1024 * 1024)
     app[DEPS] = deps
     app[PAGES] = PageCache()
-    aiohttp_jinja2.setup(
+    env = aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=jinja2.select_autoescape(default=True),
     )
+    install_words(env)
     app.router.add_get("/app", views.shell)
     app.router.add_get("/app/", views.shell)
     app.router.add_get("/app/home", views.home)

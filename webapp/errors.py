@@ -13,10 +13,12 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.errors import TryAgain
+from core.i18n import N_, Lang
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from webapp.auth import InitDataInvalid
+from webapp.i18n import request_lang
 
-NOT_UNDERSTOOD = "That request was not understood."
+NOT_UNDERSTOOD = N_("That request was not understood.")
 
 
 def status_of(error: Exception) -> int:
@@ -32,12 +34,13 @@ def status_of(error: Exception) -> int:
     return 400
 
 
-def message_of(error: Exception) -> str:
+def message_of(error: Exception, lang: Lang) -> str:
+    """The sentence for an error, in the viewer's language (catalogue ids translated here)."""
     if isinstance(error, InitDataInvalid):
         return "unauthorized"
     if isinstance(error, StonetableError):
-        return error.message
-    return NOT_UNDERSTOOD
+        return lang.gettext(error.message_id, **error.values)
+    return lang.gettext(NOT_UNDERSTOOD)
 
 
 def problem_response(
@@ -49,13 +52,14 @@ def problem_response(
 ) -> web.Response:
     """The answer for an error: JSON for API routes, a page fragment otherwise."""
     status = status_of(error) if status is None else status
+    lang = request_lang(request)
     if json_body is None:
         json_body = request.path.startswith("/api/")
     if json_body:
-        return web.json_response({"error": message_of(error)}, status=status)
+        return web.json_response({"error": message_of(error, lang)}, status=status)
     template = "unauthorized.html" if status == 401 else "problem.html"
     return aiohttp_jinja2.render_template(
-        template, request, {"message": message_of(error)}, status=status
+        template, request, {"message": message_of(error, lang), "lang": lang}, status=status
     )
 
 

@@ -19,6 +19,7 @@ from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
 from webapp.errors import NOT_UNDERSTOOD
+from webapp.i18n import request_lang, script_words
 from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
 
@@ -166,7 +167,12 @@ async def shell(request: web.Request) -> web.Response:
     css, js = assets.url("app.css"), assets.url("app.js")
 
     def render() -> tuple[str, str]:
-        context = {"telegram_script": deps.telegram_script, "css_url": css, "js_url": js}
+        context = {
+            "telegram_script": deps.telegram_script,
+            "css_url": css,
+            "js_url": js,
+            "script_words": script_words(),
+        }
         return aiohttp_jinja2.render_string("shell.html", request, context), "text/html"
 
     page = request.app[PAGES].get_or_render(("shell", 0, f"{css} {js}"), render)
@@ -182,7 +188,8 @@ async def home(request: web.Request) -> web.Response:
             pass  # not a campaign this viewer is in: fall back to the home page
     page = await _home(request)
     games = await projection.games_of(_deps(request).campaigns, page.player)
-    return aiohttp_jinja2.render_template("home.html", request, {"home": page, "games": games})
+    context = {"home": page, "games": games, "lang": request_lang(request)}
+    return aiohttp_jinja2.render_template("home.html", request, context)
 
 
 async def api_me(request: web.Request) -> web.Response:

@@ -31,7 +31,8 @@ MAX_CONSTANT = 1_000_000
 MAX_INPUT = 300
 MAX_LABEL = 120
 
-EXAMPLES = "2d6+3, 4d6kh3, 2d20kl1 or d20 adv"
+EXAMPLES = "2d6+3, 4d6kh3, 2d20kl1, d20 adv"
+NOTHING_TO_ROLL = "Tell me what to roll. Try something like {examples}."
 
 
 class Keep(Enum):
@@ -177,35 +178,55 @@ def _starts_label(rest: str) -> bool:
     return bool(rest) and not rest[0].isdigit() and rest[0] not in "+-−*/×^%=.,"
 
 
-def _malformed(detail: str) -> Malformed:
-    return Malformed(f"{detail} Try something like {EXAMPLES}.")
+def _malformed(message: str, **values: str | int) -> Malformed:
+    """An unreadable roll; ``message`` (a catalogue id) ends by showing ``{examples}``."""
+    return Malformed(message, examples=EXAMPLES, **values)
 
 
-def _int(text: str, what: str, limit: int) -> int:
+def _int(text: str, too_big: str, limit: int) -> int:
     if len(text) > len(str(limit)) or int(text) > limit:
-        raise Malformed(f"That {what} is too big: the most is {limit}.")
+        raise Malformed(too_big, limit=limit)
     return int(text)
 
 
 def _dice_term(match: re.Match[str]) -> DiceTerm:
-    count = _int(match["count"], "number of dice", MAX_DICE) if match["count"] else 1
+    count = (
+        _int(match["count"], "That number of dice is too big: the most is {limit}.", MAX_DICE)
+        if match["count"]
+        else 1
+    )
     sides_text = match["sides"]
-    sides = 100 if sides_text == "%" else _int(sides_text, "die", MAX_SIDES)
+    sides = (
+        100
+        if sides_text == "%"
+        else _int(sides_text, "That die is too big: the most is {limit}.", MAX_SIDES)
+    )
     if count < 1:
-        raise _malformed("Roll at least one die.")
+        raise _malformed("Roll at least one die. Try something like {examples}.")
     if sides < 2:
-        raise _malformed("A die needs at least 2 sides.")
+        raise _malformed("A die needs at least 2 sides. Try something like {examples}.")
     keep, keep_n = Keep.ALL, 0
     if match["keep"]:
         keep = {"k": Keep.HIGHEST}.get(match["keep"].lower()) or Keep(match["keep"].lower())
-        keep_n = _int(match["keep_n"], "keep count", MAX_DICE)
+        keep_n = _int(match["keep_n"], "That keep count is too big: the most is {limit}.", MAX_DICE)
         if keep in (Keep.HIGHEST, Keep.LOWEST) and not 1 <= keep_n <= count:
-            raise _malformed(f"You can keep between 1 and {count} of {count}d{sides}.")
+            raise _malformed(
+                "You can keep between 1 and {count} of {dice}. Try something like {examples}.",
+                count=count,
+                dice=f"{count}d{sides}",
+            )
         if keep in (Keep.DROP_HIGHEST, Keep.DROP_LOWEST) and not 1 <= keep_n < count:
-            raise _malformed(f"You can drop between 1 and {count - 1} of {count}d{sides}.")
+            raise _malformed(
+                "You can drop between 1 and {count} of {dice}. Try something like {examples}.",
+                count=count - 1,
+                dice=f"{count}d{sides}",
+            )
     if match["edge"]:
         if count != 1 or keep is not Keep.ALL:
-            raise _malformed("Advantage and disadvantage apply to a single die, as in d20 adv.")
+            raise _malformed(
+                "Advantage and disadvantage apply to a single die, as in d20 adv. "
+                "Try something like {examples}."
+            )
         edge = Keep.HIGHEST if match["edge"].lower().startswith("adv") else Keep.LOWEST
         return DiceTerm(count=2, sides=sides, keep=edge, keep_n=1)
     return DiceTerm(count=count, sides=sides, keep=keep, keep_n=keep_n)
@@ -218,9 +239,9 @@ def parse(text: str) -> DiceExpression:
         Malformed: the text is not a roll, or asks for too many or too large dice.
     """
     if not text or not text.strip():
-        raise _malformed("Tell me what to roll.")
+        raise _malformed(NOTHING_TO_ROLL)
     if len(text) > MAX_INPUT:
-        raise _malformed("That roll is too long.")
+        raise _malformed("That roll is too long. Try something like {examples}.")
     position, terms, sign, label = 0, list[SignedTerm](), 1, ""
     expecting_term = True
     while position < len(text):
@@ -232,33 +253,52 @@ def parse(text: str) -> DiceExpression:
             if not expecting_term and text[position].isspace() and _starts_label(rest):
                 label = rest[:MAX_LABEL]
                 break
-            raise _malformed(f"I couldn't read “{rest[:20]}”.")
+            raise _malformed(
+                "I couldn't read “{text}”. Try something like {examples}.", text=rest[:20]
+            )
         if match["sign"]:
             if not expecting_term:
                 sign, expecting_term = (1 if match["sign"] == "+" else -1), True
             elif not terms and sign == 1:
                 sign = 1 if match["sign"] == "+" else -1
             else:
-                raise _malformed("Two signs in a row.")
+                raise _malformed("Two signs in a row. Try something like {examples}.")
         elif not expecting_term:
-            raise _malformed("Put + or - between the parts of a roll.")
+            raise _malformed(
+                "Put + or - between the parts of a roll. Try something like {examples}."
+            )
         else:
             if match["dice"]:
                 term: Term = _dice_term(match)
             else:
-                term = Constant(_int(match["number"], "number", MAX_CONSTANT))
+                term = Constant(
+                    _int(
+                        match["number"],
+                        "That number is too big: the most is {limit}.",
+                        MAX_CONSTANT,
+                    )
+                )
             terms.append(SignedTerm(sign=sign, term=term))
             expecting_term, sign = False, 1
             if len(terms) > MAX_TERMS:
-                raise _malformed(f"A roll can have at most {MAX_TERMS} parts.")
+                raise _malformed(
+                    "A roll can have at most {limit} parts. Try something like {examples}.",
+                    limit=MAX_TERMS,
+                )
         position = match.end()
     if expecting_term:
-        raise _malformed("The roll ends with a sign." if terms else "Tell me what to roll.")
+        if not terms:
+            raise _malformed(NOTHING_TO_ROLL)
+        raise _malformed("The roll ends with a sign. Try something like {examples}.")
     expression = DiceExpression(terms=tuple(terms), label=label)
     if not any(isinstance(t.term, DiceTerm) for t in terms):
-        raise _malformed("There are no dice in that.")
+        raise _malformed("There are no dice in that. Try something like {examples}.")
     if expression.dice_count > MAX_DICE:
-        raise Malformed(f"That's {expression.dice_count} dice; I roll at most {MAX_DICE} at once.")
+        raise Malformed(
+            "That's {count} dice; I roll at most {limit} at once.",
+            count=expression.dice_count,
+            limit=MAX_DICE,
+        )
     return expression
 
 

@@ -158,7 +158,9 @@ class Registry:
             return self.systems[key.strip().lower()]
         except KeyError:
             known = ", ".join(sorted(self.systems))
-            raise Malformed(f"Unknown game system “{key}”. Known systems: {known}.") from None
+            raise Malformed(
+                "Unknown game system “{key}”. Known systems: {known}.", key=key[:40], known=known
+            ) from None
 
     def __iter__(self) -> Iterator[GameSystem]:
         return iter(self.systems.values())

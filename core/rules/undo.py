@@ -118,7 +118,7 @@ def check_undo(history: Sequence[StepTaken], actor: int) -> StepTaken:
     why = refusal(history, actor)
     if why is not None:
         label = history[-1].label if history else ""
-        raise NotAllowedNow(REFUSALS[why].format(label=label))
+        raise NotAllowedNow(REFUSALS[why], label=label)
     return history[-1]
 
 

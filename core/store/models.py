@@ -91,6 +91,8 @@ class Campaign(Model):
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
     ended_at = fields.DatetimeField(null=True)  # when it last ended (it may be resumed later)
+    # the catalogue the group reads (core/i18n.py): the host's language, or /language
+    language = fields.CharField(max_length=8, default="en", db_default="en")
 
     class Meta:
         table = "campaign"

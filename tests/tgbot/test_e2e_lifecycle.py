@@ -24,6 +24,7 @@ ALICE, BO, CHIDI = 1001, 1002, 1003  # Alice hosts
 DAY = 86400.0
 COMMON_GROUP = [
     "help", "roll", "sheet", "newgame", "join", "leave", "status", "pause", "resume", "endgame",
+    "language",
     "undo",
 ]  # fmt: skip
 COMMON_PRIVATE = ["start", "help", "roll", "sheet"]

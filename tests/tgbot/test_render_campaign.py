@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.campaigns import CampaignView, EndedGame, MemberView
+from core.i18n import lang_for
 from core.rules.errors import Malformed
 from core.rules.registry import default_registry
 from core.rules.table import Role
@@ -24,6 +25,7 @@ from tgbot.render.campaign import (
 from tgbot.sandbox.fake_api import parse_html
 
 HOST = 7
+EN = lang_for("en")
 NASTY = "<b>Bo</b> & <i>Co"
 
 
@@ -43,7 +45,7 @@ def view(version: int = 3, campaign_id: int = 12) -> CampaignView:
 
 
 def test_the_question_says_what_is_kept_who_answers_and_offers_end_and_cancel() -> None:
-    text, markup = end_question(view())
+    text, markup = end_question(view(), EN)
     plain, _ = parse_html(text)
     assert "End the No Stone Unturned game?" in plain
     for kept in ("sheets", "map", "log", "30 days", "/resume"):
@@ -58,12 +60,12 @@ def test_the_question_says_what_is_kept_who_answers_and_offers_end_and_cancel() 
 def test_the_ended_message_and_the_new_game_prompt_name_the_last_day() -> None:
     ended_at = datetime(2026, 11, 23, 13, 0, tzinfo=UTC)
     ended = EndedGame(view(), ended_at, ended_at + timedelta(days=30), resumable=True)
-    plain, _ = parse_html(ended_text(ended))
+    plain, _ = parse_html(ended_text(ended, EN))
     assert "has ended" in plain and "/resume until 23 December 2026" in plain
-    prompt, _ = parse_html(system_choice(default_registry(), ended)[0])
+    prompt, _ = parse_html(system_choice(default_registry(), EN, ended)[0])
     assert "can still come back with /resume until 23 December 2026" in prompt
     gone = EndedGame(view(), ended_at, ended_at + timedelta(days=30), resumable=False)
-    assert "/resume" not in system_choice(default_registry(), gone)[0]
+    assert "/resume" not in system_choice(default_registry(), EN, gone)[0]
 
 
 @given(

@@ -10,14 +10,17 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, JoinResult
+from core.i18n import N_, Lang, lang_for
+from core.languages import change_language, chat_language, start_speaking
 from core.play import PlayerRef
 from core.rules.errors import Malformed
 from core.store.models import CampaignStatus
 from tgbot.app import command_specs
-from tgbot.callback import GeneralButton, decode
+from tgbot.callback import OUTDATED, GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.features.panels import show_panel
+from tgbot.i18n import game_lang, lang_of, personal_lang
 from tgbot.menu import show_group_game, show_player_games
 from tgbot.render.campaign import (
     END_VERB,
@@ -25,22 +28,26 @@ from tgbot.render.campaign import (
     EndAnswer,
     end_question,
     ended_text,
+    joined_text,
     kept_text,
+    language_text,
     resumed_text,
     started_text,
     status_text,
     system_choice,
+    welcome_text,
 )
 from tgbot.render.text import esc
 
 COMMANDS = [
-    CommandSpec("newgame", "Start a game in this group", private=False),
-    CommandSpec("join", "Join this group's game", private=False),
-    CommandSpec("leave", "Leave this group's game", private=False),
-    CommandSpec("status", "The game at a glance", private=False),
-    CommandSpec("pause", "Pause the game (host)", private=False),
-    CommandSpec("resume", "Resume a paused or ended game (host)", private=False),
-    CommandSpec("endgame", "End the game; /resume brings it back (host)", private=False),
+    CommandSpec("newgame", N_("Start a game in this group"), private=False),
+    CommandSpec("join", N_("Join this group's game"), private=False),
+    CommandSpec("leave", N_("Leave this group's game"), private=False),
+    CommandSpec("status", N_("The game at a glance"), private=False),
+    CommandSpec("pause", N_("Pause the game (host)"), private=False),
+    CommandSpec("resume", N_("Resume a paused or ended game (host)"), private=False),
+    CommandSpec("endgame", N_("End the game; /resume brings it back (host)"), private=False),
+    CommandSpec("language", N_("The game's language: /language en or ru (host)"), private=False),
 ]
 
 
@@ -55,11 +62,12 @@ async def new_game(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     if not key:
         last = await campaigns.last_ended(chat.tg_id)
-        text, markup = system_choice(campaigns.registry, last)
+        text, markup = system_choice(campaigns.registry, await lang_of(update), last)
         await reply(update, text, markup)
         return
     view = await campaigns.new_game(chat, player, key, update_id=update.update_id)
-    await reply(update, started_text(view))
+    lang = await speak_hosts_language(update, view)
+    await reply(update, started_text(view, lang))
     await show_menus(context, view, playing=True)
 
 
@@ -68,21 +76,39 @@ async def choose_system(update: Update, context: StonetableContext) -> None:
     assert query is not None
     data = decode(query.data)
     if not isinstance(data, GeneralButton) or data.verb != "newgame":
-        raise Malformed("That button is out of date.")
+        raise Malformed(OUTDATED)
     chat, player = actor(update)
     view = await context.deps.campaigns.new_game(
         chat, player, data.argument, update_id=update.update_id
     )
+    lang = await speak_hosts_language(update, view)
     await query.answer()
-    await query.edit_message_text(started_text(view), parse_mode=ParseMode.HTML)
+    await query.edit_message_text(started_text(view, lang), parse_mode=ParseMode.HTML)
     await show_menus(context, view, playing=True)
+
+
+async def speak_hosts_language(update: Update, view: CampaignView) -> Lang:
+    """A new game speaks the language of the host who started it."""
+    assert update.effective_user is not None
+    return lang_for(await start_speaking(view.id, update.effective_user.language_code))
+
+
+async def language(update: Update, context: StonetableContext) -> None:
+    """/language en|ru: the host changes the language the group's game speaks."""
+    chat, player = actor(update)
+    code = await change_language(chat, player, command_args(update))
+    await reply(update, language_text(lang_for(code)))
+    view = await context.deps.campaigns.current(chat.tg_id)
+    if view is not None:
+        await show_menus(context, view, playing=True)
 
 
 async def show_menus(context: StonetableContext, view: CampaignView, *, playing: bool) -> None:
     """The group's menu shows the game's commands while it runs; so do its players' chats."""
     specs = command_specs()
     game = view.system.key if playing else None
-    await show_group_game(context.bot, specs, view.chat_tg_id, game)
+    lang = await game_lang(view.chat_tg_id)
+    await show_group_game(context.bot, specs, view.chat_tg_id, game, lang)
     for member in view.members:
         await show_private_menu(context, member.player_id)
 
@@ -97,36 +123,43 @@ async def join(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     campaigns = context.deps.campaigns
     result = await campaigns.join(chat, player, update_id=update.update_id)
-    if result.start_payload and await can_write_privately(context, player.tg_id, result):
+    if result.start_payload and await can_write_privately(
+        context, player.tg_id, result, personal_lang(update)
+    ):
         await context.deps.play.mark_started(player)
         result = await campaigns.complete_join(
             result.start_payload, player, update_id=update.update_id
         )
     name = esc(player.display_name)
+    lang = await lang_of(update)
     if result.already_member:
-        await reply(update, f"{name}, you're already in this game. /sheet opens your sheet.")
+        await reply(
+            update,
+            lang.gettext(
+                "{name}, you're already in this game. /sheet opens your sheet.", name=name
+            ),
+        )
     elif result.joined:
-        await reply(update, f"✅ {name} joined the game.")
+        await reply(update, joined_text(player.display_name, lang))
         await show_private_menu(context, player.tg_id)
     else:
         link = f"https://t.me/{context.bot.username}?start={result.start_payload}"
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton("🔓 Open a private chat", url=link)]])
-        await reply(
-            update,
-            f"{name}, I'll need to send you secret things in private. "
+        button = InlineKeyboardButton("🔓 " + lang.gettext("Open a private chat"), url=link)
+        text = lang.gettext(
+            "{name}, I'll need to send you secret things in private. "
             "Tap below and press <b>Start</b>; you'll join right away.",
-            markup,
+            name=name,
         )
+        await reply(update, text, InlineKeyboardMarkup([[button]]))
 
 
-async def can_write_privately(context: StonetableContext, user_id: int, result: JoinResult) -> bool:
+async def can_write_privately(
+    context: StonetableContext, user_id: int, result: JoinResult, lang: Lang
+) -> bool:
     """Whether the bot may message this player in private (it tries, as Telegram allows)."""
     try:
         await context.bot.send_message(
-            user_id,
-            f"🎲 You're joining the <b>{esc(result.campaign.system.name)}</b> game of "
-            f"<b>{esc(result.campaign.chat_title)}</b>. Secret things will arrive here.",
-            parse_mode=ParseMode.HTML,
+            user_id, welcome_text(result.campaign, lang, joining=True), parse_mode=ParseMode.HTML
         )
     except Forbidden:
         return False
@@ -136,7 +169,10 @@ async def can_write_privately(context: StonetableContext, user_id: int, result: 
 async def leave(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     left = await context.deps.campaigns.leave(chat, player, update_id=update.update_id)
-    await reply(update, f"👋 {esc(player.display_name)} left the game.")
+    lang = await lang_of(update)
+    await reply(
+        update, "👋 " + lang.gettext("{name} left the game.", name=esc(player.display_name))
+    )
     await show_private_menu(context, player.tg_id)
     for panel in left.redraw:  # e.g. a turn moved on: the panel names who is up now
         with contextlib.suppress(BadRequest):  # its message was deleted: nothing to show
@@ -146,7 +182,7 @@ async def leave(update: Update, context: StonetableContext) -> None:
 async def status(update: Update, context: StonetableContext) -> None:
     chat, _ = actor(update)
     view, lines = await context.deps.campaigns.at_a_glance(chat.tg_id)
-    await reply(update, status_text(view, lines))
+    await reply(update, status_text(view, await lang_of(update), lines))
 
 
 async def pause(update: Update, context: StonetableContext) -> None:
@@ -154,13 +190,15 @@ async def pause(update: Update, context: StonetableContext) -> None:
     await context.deps.campaigns.set_status(
         chat, player, CampaignStatus.PAUSED, update_id=update.update_id
     )
-    await reply(update, "⏸ The game is paused. The host can /resume it.")
+    lang = await lang_of(update)
+    await reply(update, "⏸ " + lang.gettext("The game is paused. The host can /resume it."))
 
 
 async def resume(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     resumed = await context.deps.campaigns.resume(chat, player, update_id=update.update_id)
-    await reply(update, resumed_text(resumed.campaign, resumed.came_back))
+    lang = await lang_of(update)
+    await reply(update, resumed_text(resumed.campaign, resumed.came_back, lang))
     if resumed.came_back:
         await show_menus(context, resumed.campaign, playing=True)
 
@@ -169,7 +207,7 @@ async def end_game(update: Update, context: StonetableContext) -> None:
     """Ask the host to confirm: the game ends only when they press End."""
     chat, player = actor(update)
     view = await context.deps.campaigns.ask_end(chat, player)
-    text, markup = end_question(view)
+    text, markup = end_question(view, await lang_of(update))
     await reply(update, text, markup)
 
 
@@ -180,17 +218,18 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
     pressed = EndAnswer.decode(query.data)
     chat, player = actor(update)
     campaigns = context.deps.campaigns
+    lang = await lang_of(update)
     if pressed.answer == END_YES:
         ended = await campaigns.end(
             chat, player, pressed.campaign_id, pressed.version, update_id=update.update_id
         )
         await query.answer()
-        await query.edit_message_text(ended_text(ended), parse_mode=ParseMode.HTML)
+        await query.edit_message_text(ended_text(ended, lang), parse_mode=ParseMode.HTML)
         await show_menus(context, ended.campaign, playing=False)
     else:
         view = await campaigns.keep_playing(chat, player, pressed.campaign_id)
         await query.answer()
-        await query.edit_message_text(kept_text(view), parse_mode=ParseMode.HTML)
+        await query.edit_message_text(kept_text(view, lang), parse_mode=ParseMode.HTML)
 
 
 async def announce_join(update: Update, context: StonetableContext, payload: str) -> None:
@@ -199,16 +238,11 @@ async def announce_join(update: Update, context: StonetableContext, payload: str
     player = player_of(update.effective_user)
     result = await context.deps.campaigns.complete_join(payload, player, update_id=update.update_id)
     view = result.campaign
-    await reply(
-        update,
-        f"✅ You're in the <b>{esc(view.system.name)}</b> game of "
-        f"<b>{esc(view.chat_title)}</b>. Secret things will arrive here.",
-    )
+    await reply(update, welcome_text(view, personal_lang(update), joining=False))
     if result.joined:
+        group = lang_for(await chat_language(view.chat_tg_id))
         await context.bot.send_message(
-            view.chat_tg_id,
-            f"✅ {esc(player.display_name)} joined the game.",
-            parse_mode=ParseMode.HTML,
+            view.chat_tg_id, joined_text(player.display_name, group), parse_mode=ParseMode.HTML
         )
         await show_private_menu(context, player.tg_id)
 
@@ -222,6 +256,7 @@ def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
         CommandHandler("pause", pause),
         CommandHandler("resume", resume),
         CommandHandler("endgame", end_game),
+        CommandHandler("language", language),
         CallbackQueryHandler(choose_system, pattern=r"^g1:newgame:"),
         CallbackQueryHandler(answer_end, pattern=rf"^g1:{END_VERB}:"),
     ]

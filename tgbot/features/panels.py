@@ -16,6 +16,7 @@ from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
 from tgbot.features.common import player_of
+from tgbot.i18n import game_lang
 from tgbot.panels import Note, Refresh
 from tgbot.private import send_private
 from tgbot.render.undo import with_undo
@@ -26,7 +27,8 @@ COMMANDS: list = []  # type: ignore[type-arg]
 async def post_panel(update: Update, context: StonetableContext, view: PanelView) -> Message:
     """Send a new panel message and remember it."""
     text, markup = context.deps.renderers[view.kind].render(view)
-    markup = with_undo(view, markup)  # undo: the ↩ Undo button for the one who just acted
+    if view.undo_by is not None:  # undo: the ↩ Undo button for the one who just acted
+        markup = with_undo(view, markup, await game_lang(view.chat_tg_id))
     assert update.effective_message is not None
     message = await update.effective_message.reply_text(
         text, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=False
@@ -41,7 +43,8 @@ async def show_panel(context: StonetableContext, view: PanelView) -> None:
     if view.message_id is None:
         return
     text, markup = context.deps.renderers[view.kind].render(view)
-    markup = with_undo(view, markup)  # undo: the ↩ Undo button for the one who just acted
+    if view.undo_by is not None:  # undo: the ↩ Undo button for the one who just acted
+        markup = with_undo(view, markup, await game_lang(view.chat_tg_id))
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
     except BadRequest as error:

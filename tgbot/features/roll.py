@@ -6,13 +6,15 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
+from core.i18n import N_
 from core.rules.errors import Malformed
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of
 from tgbot.render.dice import render_roll
 
-COMMANDS = [CommandSpec("roll", "Roll dice: /roll 2d6+3, 4d6kh3, d20 adv")]
+COMMANDS = [CommandSpec("roll", N_("Roll dice: /roll 2d6+3, 4d6kh3, d20 adv"))]
 
 
 async def roll(update: Update, context: StonetableContext) -> None:
@@ -23,7 +25,7 @@ async def roll(update: Update, context: StonetableContext) -> None:
     result = await context.deps.play.roll(chat, player, text or "d20", update_id=update.update_id)
     assert update.effective_message is not None
     await update.effective_message.reply_text(
-        render_roll(result, player.display_name), parse_mode=ParseMode.HTML
+        render_roll(result, player.display_name, await lang_of(update)), parse_mode=ParseMode.HTML
     )
 
 

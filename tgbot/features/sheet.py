@@ -8,11 +8,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppI
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
+from core.i18n import N_, Lang
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor
+from tgbot.i18n import lang_of
 
-COMMANDS = [CommandSpec("sheet", "Open your character sheet")]
-NOT_CONFIGURED = "The Mini App isn't set up on this bot yet (the host needs to set WEBAPP_URL)."
+COMMANDS = [CommandSpec("sheet", N_("Open your character sheet"))]
+NOT_CONFIGURED = N_("The Mini App isn't set up on this bot yet (the host needs to set WEBAPP_URL).")
+OPENS = N_("Your sheet opens inside Telegram:")
 
 
 def sheet_button(
@@ -22,17 +25,19 @@ def sheet_button(
     bot_username: str,
     short_name: str | None,
     token: str,
+    lang: Lang,
 ) -> InlineKeyboardMarkup | None:
     """The right "Open sheet" button for a chat type, or None without a Mini App."""
     if webapp_url is None:
         return None
+    label = "📜 " + lang.gettext("Open sheet")
     if chat_type == ChatType.PRIVATE:
         url = f"{webapp_url}?{urlencode({'startapp': token})}" if token else webapp_url
-        button = InlineKeyboardButton("📜 Open sheet", web_app=WebAppInfo(url=url))
+        button = InlineKeyboardButton(label, web_app=WebAppInfo(url=url))
     else:
         path = f"{bot_username}/{short_name}" if short_name else bot_username
         button = InlineKeyboardButton(
-            "📜 Open sheet", url=f"https://t.me/{path}?{urlencode({'startapp': token})}"
+            label, url=f"https://t.me/{path}?{urlencode({'startapp': token})}"
         )
     return InlineKeyboardMarkup([[button]])
 
@@ -59,13 +64,15 @@ async def markup_for(update: Update, context: StonetableContext) -> InlineKeyboa
         bot_username=context.bot.username,
         short_name=deps.settings.miniapp_short_name,
         token=token,
+        lang=await lang_of(update),
     )
 
 
 async def sheet(update: Update, context: StonetableContext) -> None:
     markup = await markup_for(update, context)
     assert update.effective_message is not None
-    text = "Your sheet opens inside Telegram:" if markup else NOT_CONFIGURED
+    lang = await lang_of(update)
+    text = lang.gettext(OPENS if markup else NOT_CONFIGURED)
     await update.effective_message.reply_text(text, reply_markup=markup, parse_mode=ParseMode.HTML)
 
 

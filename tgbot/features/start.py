@@ -7,17 +7,19 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import JOIN_PREFIX
+from core.i18n import N_
 from tgbot.app import features
 from tgbot.context import StonetableContext
 from tgbot.features import campaign, sheet
 from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.i18n import lang_of
 from tgbot.private import deliver_held
-from tgbot.render.help import GENERAL, help_text
+from tgbot.render.help import general, help_text
 from tgbot.render.text import esc
 
 COMMANDS = [
-    CommandSpec("start", "Say hello and open your sheet", group=False),
-    CommandSpec("help", "What I can do"),
+    CommandSpec("start", N_("Say hello and open your sheet"), group=False),
+    CommandSpec("help", N_("What I can do")),
 ]
 
 
@@ -36,7 +38,9 @@ async def start(update: Update, context: StonetableContext) -> None:
             return
         if delivered:
             return  # they came for their messages
-    greeting = f"👋 Hello, <b>{esc(player.display_name)}</b>!\n\n{GENERAL}"
+    lang = await lang_of(update)
+    hello = lang.gettext("Hello, <b>{name}</b>!", name=esc(player.display_name))
+    greeting = f"👋 {hello}\n\n{general(lang)}"
     markup = await sheet.markup_for(update, context)
     await update.effective_message.reply_text(
         greeting, parse_mode=ParseMode.HTML, reply_markup=markup
@@ -47,7 +51,8 @@ async def help_command(update: Update, context: StonetableContext) -> None:
     chat, _ = actor(update)
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id) if chat.kind != ChatType.PRIVATE else None
-    text = help_text(campaigns.registry, features(), view.system.key if view else None)
+    lang = await lang_of(update)
+    text = help_text(campaigns.registry, features(), view.system.key if view else None, lang)
     assert update.effective_message is not None
     await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
 

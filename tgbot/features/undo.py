@@ -9,19 +9,21 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
 from core.undo import TookBack, Undos
-from tgbot.callback import GeneralButton, decode
+from tgbot.callback import OUTDATED, GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.features.panels import show_panel
+from tgbot.i18n import game_lang, lang_of
 from tgbot.render.undo import UNDO_VERB, took_back_text
 
-COMMANDS = [CommandSpec("undo", "Take back your last step (not rolled dice)", private=False)]
+COMMANDS = [CommandSpec("undo", N_("Take back your last step (not rolled dice)"), private=False)]
 _ARGUMENT = re.compile(r"^(\d{1,19})\.(\d{1,9})$")
 
 
-IN_PRIVATE = "Send /undo in your game's group, or press ↩ Undo on the panel you just used."
+IN_PRIVATE = N_("Send /undo in your game's group, or press ↩ Undo on the panel you just used.")
 
 
 async def undo(update: Update, context: StonetableContext) -> None:
@@ -31,7 +33,8 @@ async def undo(update: Update, context: StonetableContext) -> None:
     undos = Undos(context.deps.campaigns)
     back = await undos.undo_in_chat(chat.tg_id, player, update_id=update.update_id)
     assert update.effective_message is not None
-    await update.effective_message.reply_text(took_back_text(back), parse_mode=ParseMode.HTML)
+    text = took_back_text(back, await lang_of(update))
+    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
     await _redraw(context, back)
 
 
@@ -41,7 +44,7 @@ async def press_undo(update: Update, context: StonetableContext) -> None:
     data = decode(query.data)
     found = _ARGUMENT.match(data.argument) if isinstance(data, GeneralButton) else None
     if found is None:
-        raise Malformed("That button is out of date.")
+        raise Malformed(OUTDATED)
     undos = Undos(context.deps.campaigns)
     back = await undos.undo_panel(
         int(found[1]),
@@ -49,7 +52,8 @@ async def press_undo(update: Update, context: StonetableContext) -> None:
         player_of(update.effective_user),
         update_id=update.update_id,
     )
-    await asyncio.gather(query.answer(took_back_text(back, html=False)), _redraw(context, back))
+    answer = took_back_text(back, await game_lang(back.campaign.chat_tg_id), html=False)
+    await asyncio.gather(query.answer(answer), _redraw(context, back))
 
 
 async def _redraw(context: StonetableContext, back: TookBack) -> None:

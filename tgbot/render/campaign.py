@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, EndedGame
+from core.i18n import N_, Lang
 from core.rules.errors import Malformed
 from core.rules.lifecycle import RESUME_DAYS
 from core.rules.registry import Registry
@@ -17,33 +17,30 @@ from tgbot.callback import OUTDATED, GeneralButton, decode
 from tgbot.render.text import esc
 
 STATUS = {
-    CampaignStatus.ACTIVE: "▶️ playing",
-    CampaignStatus.PAUSED: "⏸ paused",
-    CampaignStatus.ARCHIVED: "🏁 ended",
+    CampaignStatus.ACTIVE: ("▶️", N_("playing")),
+    CampaignStatus.PAUSED: ("⏸", N_("paused")),
+    CampaignStatus.ARCHIVED: ("🏁", N_("ended")),
 }
-ROLE_BADGE = {Role.HOST: "host", Role.GAME_MASTER: "GM"}
+ROLE_BADGE = {Role.HOST: N_("host"), Role.GAME_MASTER: N_("GM")}
 
 
 def system_choice(
-    registry: Registry, last: EndedGame | None = None
+    registry: Registry, lang: Lang, last: EndedGame | None = None
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The message that asks which game to start (and says if the last one can come back)."""
     rows = [
         [InlineKeyboardButton(s.name, callback_data=GeneralButton("newgame", s.key).encode())]
         for s in registry
     ]
-    text = "🎲 <b>Which game shall we play?</b>"
+    text = "🎲 <b>" + lang.gettext("Which game shall we play?") + "</b>"
     if last is not None and last.resumable:
-        text += (
-            f"\n\nThe <b>{esc(last.campaign.system.name)}</b> game that ended here can still "
-            f"come back with /resume until {day(last.resumable_until)}, instead of a new one."
+        text += "\n\n" + lang.gettext(
+            "The <b>{game}</b> game that ended here can still come back with /resume "
+            "until {day}, instead of a new one.",
+            game=esc(last.campaign.system.name),
+            day=lang.day(last.resumable_until),
         )
     return text, InlineKeyboardMarkup(rows)
-
-
-def day(moment: datetime) -> str:
-    """A date as players read it: 23 December 2026."""
-    return f"{moment.day} {moment:%B %Y}"
 
 
 END_VERB = "endgame"
@@ -83,26 +80,36 @@ class EndAnswer:
         raise Malformed(OUTDATED)
 
 
-def end_question(view: CampaignView) -> tuple[str, InlineKeyboardMarkup]:
+def end_question(view: CampaignView, lang: Lang) -> tuple[str, InlineKeyboardMarkup]:
     """The host's confirmation before a game ends: what is kept, and how it comes back."""
     host = view.member(view.host_id)
-    who = esc(host.name) if host else "the host"
-    text = (
-        f"🏁 <b>End the {esc(view.system.name)} game?</b>\n"
-        "Nothing is deleted: everyone's sheets, the map and the world so far, and the "
-        "log are kept.\n"
-        f"For {RESUME_DAYS} days after it ends, /resume brings it back here as it was.\n\n"
-        f"Only {who} (the host) can answer."
+    who = esc(host.name) if host else lang.gettext("the host")
+    text = "\n".join(
+        (
+            "🏁 <b>" + lang.gettext("End the {game} game?", game=esc(view.system.name)) + "</b>",
+            lang.gettext(
+                "Nothing is deleted: everyone's sheets, the map and the world so far, "
+                "and the log are kept."
+            ),
+            lang.ngettext(
+                "For {num} day after it ends, /resume brings it back here as it was.",
+                "For {num} days after it ends, /resume brings it back here as it was.",
+                RESUME_DAYS,
+            ),
+            "",
+            lang.gettext("Only {name} (the host) can answer.", name=who),
+        )
     )
     markup = InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
-                    "🏁 End the game",
+                    "🏁 " + lang.gettext("End the game"),
                     callback_data=EndAnswer(END_YES, view.id, view.version).encode(),
                 ),
                 InlineKeyboardButton(
-                    "✖️ Cancel", callback_data=EndAnswer(END_NO, view.id, view.version).encode()
+                    "✖️ " + lang.gettext("Cancel"),
+                    callback_data=EndAnswer(END_NO, view.id, view.version).encode(),
                 ),
             ]
         ]
@@ -110,55 +117,91 @@ def end_question(view: CampaignView) -> tuple[str, InlineKeyboardMarkup]:
     return text, markup
 
 
-def ended_text(ended: EndedGame) -> str:
-    return (
-        f"🏁 The <b>{esc(ended.campaign.system.name)}</b> game has ended. Thanks for playing!\n"
+def ended_text(ended: EndedGame, lang: Lang) -> str:
+    return "🏁 " + lang.gettext(
+        "The <b>{game}</b> game has ended. Thanks for playing!\n"
         "Sheets, the map and the log are kept. The host can bring it back with /resume "
-        f"until {day(ended.resumable_until)}."
+        "until {day}.",
+        game=esc(ended.campaign.system.name),
+        day=lang.day(ended.resumable_until),
     )
 
 
-def kept_text(view: CampaignView) -> str:
-    return f"▶️ The <b>{esc(view.system.name)}</b> game goes on; nothing ended."
+def kept_text(view: CampaignView, lang: Lang) -> str:
+    return "▶️ " + lang.gettext(
+        "The <b>{game}</b> game goes on; nothing ended.", game=esc(view.system.name)
+    )
 
 
-def resumed_text(view: CampaignView, came_back: bool) -> str:
+def resumed_text(view: CampaignView, came_back: bool, lang: Lang) -> str:
     if not came_back:
-        return "▶️ The game goes on!"
-    return (
-        f"▶️ The <b>{esc(view.system.name)}</b> game is back, just as you left it. "
-        "/status shows where you were."
+        return "▶️ " + lang.gettext("The game goes on!")
+    return "▶️ " + lang.gettext(
+        "The <b>{game}</b> game is back, just as you left it. /status shows where you were.",
+        game=esc(view.system.name),
     )
 
 
-def member_line(view: CampaignView, player_id: int) -> str:
+def member_line(view: CampaignView, player_id: int, lang: Lang) -> str:
     member = view.member(player_id)
     if member is None:
         return ""
-    badges = [ROLE_BADGE[r] for r in sorted(member.roles) if r in ROLE_BADGE]
+    badges = [lang.gettext(ROLE_BADGE[r]) for r in sorted(member.roles) if r in ROLE_BADGE]
     return esc(member.name) + (f" <i>({', '.join(badges)})</i>" if badges else "")
 
 
-def status_text(view: CampaignView, system_lines: tuple[str, ...] = ()) -> str:
+def status_text(view: CampaignView, lang: Lang, system_lines: tuple[str, ...] = ()) -> str:
     """The campaign at a glance, with what its system says of it (plain text, escaped here)."""
+    symbol, status = STATUS[view.status]
+    count = len(view.members)
     lines = [
-        f"<b>{esc(view.system.name)}</b> — {STATUS[view.status]}",
-        f"👥 Players ({len(view.members)}):",
-        *(f"• {member_line(view, m.player_id)}" for m in view.members),
+        f"<b>{esc(view.system.name)}</b> — {symbol} {lang.gettext(status)}",
+        "👥 " + lang.gettext("Players ({num}):", num=lang.number(count)),
+        *(f"• {member_line(view, m.player_id, lang)}" for m in view.members),
         *(esc(line) for line in system_lines),
     ]
     if view.status is CampaignStatus.ACTIVE:
-        lines.append("\nNew here? Tap /join. Open your sheet with /sheet.")
+        lines.append("\n" + lang.gettext("New here? Tap /join. Open your sheet with /sheet."))
     return "\n".join(lines)
 
 
-def started_text(view: CampaignView) -> str:
+def started_text(view: CampaignView, lang: Lang) -> str:
     host = view.member(view.host_id)
-    who = esc(host.name) if host else "Someone"
+    who = esc(host.name) if host else lang.gettext("Someone")
     text = (
-        f"🎉 {who} started a game of <b>{esc(view.system.name)}</b>.\n"
-        f"{esc(view.system.summary)}\n\nEveryone who wants to play: tap /join."
+        "🎉 "
+        + lang.gettext(
+            "{name} started a game of <b>{game}</b>.", name=who, game=esc(view.system.name)
+        )
+        + f"\n{esc(lang.gettext(view.system.summary))}\n\n"
+        + lang.gettext("Everyone who wants to play: tap /join.")
     )
     if view.system.first_step:
-        text += f"\n👉 {esc(view.system.first_step)}"
+        text += f"\n👉 {esc(lang.gettext(view.system.first_step))}"
     return text
+
+
+def joined_text(name: str, lang: Lang) -> str:
+    return "✅ " + lang.gettext("{name} joined the game.", name=esc(name))
+
+
+def welcome_text(view: CampaignView, lang: Lang, *, joining: bool) -> str:
+    """The private note to a player joining (or who has joined) a group's game."""
+    game, chat = esc(view.system.name), esc(view.chat_title)
+    if joining:
+        return "🎲 " + lang.gettext(
+            "You're joining the <b>{game}</b> game of <b>{chat}</b>. "
+            "Secret things will arrive here.",
+            game=game,
+            chat=chat,
+        )
+    return "✅ " + lang.gettext(
+        "You're in the <b>{game}</b> game of <b>{chat}</b>. Secret things will arrive here.",
+        game=game,
+        chat=chat,
+    )
+
+
+def language_text(lang: Lang) -> str:
+    """The answer to /language: the game now speaks ``lang``."""
+    return "🗣 " + lang.gettext("From now on this game speaks English.")

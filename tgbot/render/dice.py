@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from core.i18n import Lang
 from core.rules.dice import DiceTerm, RollResult
 from tgbot.render.text import esc
 
 FACE_BUDGET = 150
 
 
-def render_roll(result: RollResult, who: str) -> str:
+def render_roll(result: RollResult, who: str, lang: Lang) -> str:
     """HTML for a roll: who rolled what, each die (dropped ones struck out), the total."""
     expression = result.expression
-    head = f"🎲 <b>{esc(who)}</b> rolls <code>{esc(expression.notation)}</code>"
+    head = "🎲 " + lang.gettext(
+        "<b>{name}</b> rolls <code>{notation}</code>",
+        name=esc(who),
+        notation=esc(expression.notation),
+    )
     if expression.label:
         head += f" — <i>{esc(expression.label)}</i>"
     lines = [head]
@@ -25,9 +30,9 @@ def render_roll(result: RollResult, who: str) -> str:
             faces = ", ".join(str(f.value) if f.kept else f"<s>{f.value}</s>" for f in shown)
             more = len(term.faces) - len(shown)
             if more:
-                faces += f", … {more} more"
+                faces += ", … " + lang.ngettext("{num} more", "{num} more", more)
             lines.append(f"{prefix}{term.term}: [{faces}] = {term.subtotal}")
         else:
             lines.append(f"{prefix}{term.subtotal}")
-    lines.append(f"<b>Total: {result.total}</b>")
+    lines.append("<b>" + lang.gettext("Total: {total}", total=result.total) + "</b>")
     return "\n".join(lines)

@@ -1,23 +1,29 @@
-"""The one place that turns errors into what a user reads."""
+"""The one place that turns errors into what a user reads, in their language."""
 
 from __future__ import annotations
 
 from core.errors import TryAgain
+from core.i18n import N_, Lang
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 
-UNEXPECTED = "Something went wrong on our side. Nothing was changed; please try again."
+UNEXPECTED = N_("Something went wrong on our side. Nothing was changed; please try again.")
 
 
-def user_message(error: BaseException) -> str:
-    """A short, friendly sentence for any error."""
+def user_message(error: BaseException, lang: Lang) -> str:
+    """A short, friendly sentence for any error.
+
+    The error's message is a catalogue id: it is translated here and its values
+    (names, numbers) filled in as they are.
+    """
+    if not isinstance(error, StonetableError):
+        return lang.gettext(UNEXPECTED)
+    text = lang.gettext(error.message_id, **error.values)
     if isinstance(error, NotYourTurn):
-        return f"✋ {error.message}"
+        return f"✋ {text}"
     if isinstance(error, NotAllowedNow):
-        return f"⏳ {error.message}"
+        return f"⏳ {text}"
     if isinstance(error, Malformed):
-        return f"🤔 {error.message}"
+        return f"🤔 {text}"
     if isinstance(error, TryAgain):
-        return f"🔁 {error.message}"
-    if isinstance(error, StonetableError):
-        return error.message
-    return UNEXPECTED
+        return f"🔁 {text}"
+    return text

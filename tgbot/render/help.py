@@ -5,21 +5,39 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
+from core.i18n import Lang
 from core.rules.registry import Registry
 from tgbot.render.text import esc
 
-GENERAL = (
-    "<b>Stonetable</b> runs tabletop roleplaying games right here in Telegram.\n\n"
-    "🎲 <code>/roll 2d6+3</code> — roll dice. Also <code>4d6kh3</code> (keep highest 3), "
-    "<code>2d20kl1</code> (keep lowest), <code>d20 adv</code> / <code>d20 dis</code>, "
-    "several parts like <code>1d8+1d6+2</code>, and a note after the dice: "
-    "<code>/roll d20+5 sneak attack</code>.\n"
-    "📜 /sheet — open your sheet and the map in the Mini App.\n"
-    "🎮 /newgame — start a game in a group; /join, /leave, /status; the host can "
-    "/pause, /resume and /endgame.\n"
-    "↩ /undo — take back your last step (a tap, an answer, a Mini App edit) until "
-    "someone else acts or the dice are rolled; the panel also shows ↩ Undo to you."
-)
+
+def general(lang: Lang) -> str:
+    """What Stonetable does and its common commands (HTML)."""
+    return "\n".join(
+        (
+            lang.gettext(
+                "<b>Stonetable</b> runs tabletop roleplaying games right here in Telegram."
+            ),
+            "",
+            "🎲 "
+            + lang.gettext(
+                "<code>/roll 2d6+3</code> — roll dice. Also <code>4d6kh3</code> (keep highest 3), "
+                "<code>2d20kl1</code> (keep lowest), <code>d20 adv</code> / <code>d20 dis</code>, "
+                "several parts like <code>1d8+1d6+2</code>, and a note after the dice: "
+                "<code>/roll d20+5 sneak attack</code>."
+            ),
+            "📜 " + lang.gettext("/sheet — open your sheet and the map in the Mini App."),
+            "🎮 "
+            + lang.gettext(
+                "/newgame — start a game in a group; /join, /leave, /status; the host can "
+                "/pause, /resume and /endgame; /language en|ru changes the game's language."
+            ),
+            "↩ "
+            + lang.gettext(
+                "/undo — take back your last step (a tap, an answer, a Mini App edit) until "
+                "someone else acts or the dice are rolled; the panel also shows ↩ Undo to you."
+            ),
+        )
+    )
 
 
 def system_key(feature: ModuleType) -> str:
@@ -27,7 +45,9 @@ def system_key(feature: ModuleType) -> str:
     return feature.__name__.rsplit(".", 1)[-1].split("_", 1)[0]
 
 
-def help_text(registry: Registry, features: Iterable[ModuleType], current: str | None) -> str:
+def help_text(
+    registry: Registry, features: Iterable[ModuleType], current: str | None, lang: Lang
+) -> str:
     """General help, then every game's commands (the game running here first)."""
     by_system: dict[str, list[str]] = {}
     for feature in features:
@@ -35,13 +55,13 @@ def help_text(registry: Registry, features: Iterable[ModuleType], current: str |
         if key not in registry.systems:
             continue
         by_system.setdefault(key, []).extend(
-            f"/{spec.name} — {esc(spec.description)}" for spec in feature.COMMANDS
+            f"/{spec.name} — {esc(lang.gettext(spec.description))}" for spec in feature.COMMANDS
         )
     order = sorted(by_system, key=lambda k: (k != current, registry.systems[k].name))
-    parts = [GENERAL]
+    parts = [general(lang)]
     for key in order:
         system = registry.systems[key]
-        marker = " (playing here)" if key == current else ""
+        marker = " " + lang.gettext("(playing here)") if key == current else ""
         lines = "\n".join(by_system[key])
         parts.append(f"<b>{esc(system.name)}</b>{marker} — <code>/newgame {key}</code>\n{lines}")
     return "\n\n".join(parts)

@@ -1724,6 +1724,14 @@ class FakeBotApi:
             raise SandboxError(f"no player {user_id}")
         return player
 
+    def set_language(self, user_id: int, language_code: str) -> None:
+        """Change a player's Telegram language (what their app sends as ``language_code``)."""
+        code = language_code.strip()
+        if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?", code):
+            raise SandboxError(f"not a language code: {language_code[:20]!r}")
+        self.player(user_id).language_code = code
+        self._changed()
+
     def _player_chat(self, user_id: int, chat_id: int) -> tuple[Player, _ChatState]:
         player = self.player(user_id)
         state = self._chats.get(chat_id)
@@ -2103,8 +2111,10 @@ class FakeBotApi:
                 scopes.append({"type": "all_chat_administrators"})
             scopes.append({"type": "all_group_chats"})
         scopes.append({"type": "default"})
+        # Telegram matches a list set for the user's language ("ru" for "ru-RU"), else the default
+        languages = dict.fromkeys((player.language_code, player.language_code.split("-")[0], ""))
         for scope in scopes:
-            for language in (player.language_code, ""):
+            for language in languages:
                 found = self._commands.get((self._scope_key(scope), language))
                 if found:
                     return [dict(c) for c in found]
@@ -2159,7 +2169,11 @@ class FakeBotApi:
             "next_update_id": self._next_update_id,
             "seq": self._seq,
             "players": {
-                str(p.id): {"started": p.started, "blocked": p.blocked}
+                str(p.id): {
+                    "started": p.started,
+                    "blocked": p.blocked,
+                    "language_code": p.language_code,
+                }
                 for p in self.players.values()
             },
             "chats": [
@@ -2207,7 +2221,8 @@ class FakeBotApi:
             raise ValueError("not a saved sandbox state of this version")
         # Read everything first, so a state that does not fit changes nothing.
         flags = {
-            int(k): (bool(v["started"]), bool(v["blocked"])) for k, v in saved["players"].items()
+            int(k): (bool(v["started"]), bool(v["blocked"]), v.get("language_code"))
+            for k, v in saved["players"].items()
         }
         chats = [
             (
@@ -2242,9 +2257,11 @@ class FakeBotApi:
             None if chat_id is None else int(chat_id): dict(button)
             for chat_id, button in saved["menu_buttons"]
         }
-        for user_id, (started, blocked) in flags.items():
+        for user_id, (started, blocked, language) in flags.items():
             if user_id in self.players:
                 self.players[user_id].started, self.players[user_id].blocked = started, blocked
+                if isinstance(language, str):  # states saved before languages have none
+                    self.players[user_id].language_code = language
         for state, messages, next_message_id, pinned in chats:
             state.messages, state.next_message_id, state.pinned = messages, next_message_id, pinned
         self._updates.extend(updates)

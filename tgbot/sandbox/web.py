@@ -6,7 +6,7 @@ Routes under ``prefix`` (default ``/sandbox``):
     ``GET {prefix}``                   the page
     ``GET {prefix}/state``             JSON snapshot for one player
     ``GET {prefix}/players``           who the page can play as
-    ``POST {prefix}/send|press|open|link|start|menu``   player actions
+    ``POST {prefix}/send|press|open|link|start|menu|language``   player actions
     ``GET {prefix}/events``            server-sent events of the change feed
     ``GET {prefix}/photo/{file_id}``   photo bytes for the page
 """
@@ -23,7 +23,9 @@ from typing import Any
 import jinja2
 from aiohttp import BodyPartReader, web
 
+from core.i18n import PSEUDO, available, lang_for
 from tgbot.sandbox.fake_api import ApiError, FakeBotApi, Json, SandboxError, Upload
+from tgbot.sandbox.words import all_words, language_name, page_words
 
 HERE = Path(__file__).parent
 HEARTBEAT_SECONDS = 15.0
@@ -113,7 +115,14 @@ class _Sandbox:
     async def page(self, request: web.Request) -> web.Response:
         """Render the sandbox page."""
         html = self.templates.get_template("sandbox.html").render(
-            prefix=self.prefix, bot=self.api.bot_user()
+            prefix=self.prefix,
+            bot=self.api.bot_user(),
+            words=page_words(lang_for(None)),
+            words_json=all_words(),
+            languages=[
+                *((code, language_name(code)) for code in available()),
+                (PSEUDO, "⟦Pseudo⟧"),  # every message bracketed: shows words that escaped
+            ],
         )
         return web.Response(text=html, content_type="text/html")
 
@@ -173,6 +182,9 @@ class _Sandbox:
             return await self._open_button(user_id, body, theme)
         if action == "link":
             return await self._open_url(user_id, int(body["chat_id"]), str(body["url"]), theme)
+        if action == "language":
+            self.api.set_language(user_id, str(body["language_code"]))
+            return {}
         if action == "menu":
             menu = self.api.menu_button(user_id)
             if menu.get("type") != "web_app":
@@ -249,7 +261,7 @@ def setup_sandbox(app: web.Application, api: FakeBotApi, *, prefix: str = "/sand
     router.add_get(f"{prefix}/players", sandbox.players)
     router.add_get(f"{prefix}/events", sandbox.events)
     router.add_get(f"{prefix}/photo/{{file_id}}", sandbox.photo)
-    router.add_post(f"{prefix}/{{action:send|press|open|link|start|menu}}", sandbox.action)
+    router.add_post(f"{prefix}/{{action:send|press|open|link|start|menu|language}}", sandbox.action)
     router.add_static(f"{prefix}/static", HERE / "static")
 
     async def close_api(_app: web.Application) -> None:

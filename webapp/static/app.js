@@ -26,6 +26,23 @@
   }
 
   var initData = (tg && tg.initData) || launch.get("tgWebAppData") || "";
+
+  // The viewer's words: the shell carries every language's, keyed by catalogue.
+  function viewerLanguage() {
+    var user = tg && tg.initDataUnsafe && tg.initDataUnsafe.user;
+    if (!user) {
+      try { user = JSON.parse(new URLSearchParams(initData).get("user") || "{}"); } catch (e) { user = {}; }
+    }
+    return String((user && user.language_code) || "en").toLowerCase().split(/[-_]/)[0];
+  }
+  var words = {};
+  try { words = JSON.parse(document.getElementById("words").textContent); } catch (e) { words = {}; }
+  var language = words[viewerLanguage()] ? viewerLanguage() : "en";
+  var word = words[language] || words.en || {};
+  document.documentElement.lang = language;
+  document.querySelectorAll("[data-word]").forEach(function (el) {
+    if (word[el.dataset.word]) el.textContent = word[el.dataset.word];
+  });
   var startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
     launch.get("tgWebAppStartParam") || new URLSearchParams(location.search).get("startapp") || "";
 
@@ -82,8 +99,13 @@
       afterLoad();
     }).catch(function () {
       if (live || mine !== loads) return;
-      main.innerHTML = '<section class="card problem"><h1>No connection</h1>' +
-        "<p>Check your connection and open the app again.</p></section>";
+      var box = document.createElement("section"), title = document.createElement("h1");
+      var text = document.createElement("p");
+      box.className = "card problem";
+      title.textContent = word.offline_title;
+      text.textContent = word.offline_text;
+      box.append(title, text);
+      main.replaceChildren(box);
     }).then(function () {
       inflight--;
       if (!inflight && main.dataset.stale && !busy()) { delete main.dataset.stale; refresh(); }
@@ -123,13 +145,13 @@
       body: JSON.stringify({ action: action, payload: payload }),
     }).then(function (response) {
       return response.json().then(function (body) {
-        if (!response.ok) throw new Error(body.error || "That didn't work.");
+        if (!response.ok) throw new Error(body.error || word.failed);
         haptic(action.indexOf("roll") >= 0 ? "heavy" : "success");
         return load(main.dataset.url || "/app/c/" + encodeURIComponent(token), false);
       });
     }).catch(function (error) {
       haptic("error");
-      toast(error.message || "That didn't work.", true);
+      toast(error.message || word.failed, true);
     });
   }
 
@@ -143,7 +165,7 @@
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       }).then(function (response) {
         return response.json().then(function (reply) {
-          if (!response.ok) throw new Error(reply.error || "That didn't work.");
+          if (!response.ok) throw new Error(reply.error || word.failed);
           haptic("success");
           return load(main.dataset.url, false);
         });

@@ -259,6 +259,27 @@ async def test_a_chat_scoped_menu_overrides_the_wider_one_until_deleted(
     await bot.delete_my_commands(scope=BotCommandScopeChat(GROUP))  # nothing left: still fine
 
 
+async def test_a_menu_set_for_a_language_is_what_its_speakers_see(
+    sandbox: tuple[FakeBotApi, Application],
+) -> None:
+    api, application = sandbox
+    bot = application.bot
+    scope = BotCommandScopeAllPrivateChats()
+    await bot.set_my_commands([BotCommand("roll", "Roll dice")], scope=scope)
+    await bot.set_my_commands(
+        [BotCommand("roll", "Бросить кубики")], scope=scope, language_code="ru"
+    )
+    read = await bot.get_my_commands(scope=scope, language_code="ru")
+    assert [c.description for c in read] == ["Бросить кубики"]
+    api.set_language(ALICE, "ru-RU")  # a regional code reads its language's list
+    assert api.visible_commands(ALICE, ALICE)[0]["description"] == "Бросить кубики"
+    api.set_language(ALICE, "de")  # no list in German: the default one
+    assert api.visible_commands(ALICE, ALICE)[0]["description"] == "Roll dice"
+    await bot.delete_my_commands(scope=scope, language_code="ru")
+    api.set_language(ALICE, "ru")
+    assert api.visible_commands(ALICE, ALICE)[0]["description"] == "Roll dice"
+
+
 @pytest.mark.filterwarnings("ignore:Please use 'Bot.setMyCommands'")
 async def test_menu_scopes_are_checked_as_telegram_checks_them(
     sandbox: tuple[FakeBotApi, Application],

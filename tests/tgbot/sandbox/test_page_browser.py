@@ -252,3 +252,33 @@ async def test_a_message_sent_while_the_page_reloads_its_chats_is_not_lost(
     await api.send_text(1003, api.group_id, "said during the reload")
     await expect(page.locator('.chat-item[data-chat-id="1002"]')).to_be_visible()
     await expect(page.locator("li.message .text").last).to_have_text("said during the reload")
+
+
+async def test_each_player_has_a_language_and_the_page_speaks_it(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    from playwright.async_api import expect
+
+    api, _ = sandbox_origin
+    await page.select_option("#player", "1001")
+    await expect(page.locator("#language")).to_have_value("en")
+    await page.select_option("#language", "ru")
+    await expect(page.locator("#send")).to_have_text("Отправить")
+    await expect(page.locator("html")).to_have_attribute("lang", "ru")
+    assert api.player(1001).language_code == "ru"
+    await page.fill("#text", "/roll")
+    await page.press("#text", "Enter")
+    await expect(page.locator('li[data-from="bot"]').last).to_be_visible()
+    sent = [m for m in api.snapshot(1001)["chats"][0]["messages"] if m["from"]["id"] == 1001]
+    assert sent[-1]["from"]["language_code"] == "ru"  # what the bot is told
+
+    await page.select_option("#player", "1002")  # an English player beside her
+    await expect(page.locator("#send")).to_have_text("Send")
+    await expect(page.locator("#language")).to_have_value("en")
+    await page.select_option("#player", "1001")
+    await expect(page.locator("#send")).to_have_text("Отправить")
+    assert api.saved_state()["players"]["1001"]["language_code"] == "ru"  # kept on restart
+    await page.select_option("#language", "xx")  # the pseudo-language, for finding leaks
+    await expect(page.locator("#language")).to_have_value("xx")
+    await expect(page.locator("#send")).to_have_text("Send")
+    assert api.player(1001).language_code == "xx"

@@ -8,6 +8,27 @@
   const BOT_ID = Number(body.dataset.botId);
   const BOT_NAME = body.dataset.botName;
   const $ = (id) => document.getElementById(id);
+  // Every catalogue's words; the page speaks the language of the player it plays as.
+  const WORDS = JSON.parse($("words").textContent);
+  let words = WORDS.en;
+  const t = (key, vars = {}) =>
+    (words[key] || WORDS.en[key] || key).replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+
+  function applyWords() {
+    const player = state.players.find((p) => p.id === state.userId);
+    const code = String((player && player.language_code) || "en").toLowerCase().split(/[-_]/)[0];
+    words = WORDS[code] || WORDS.en;
+    document.documentElement.lang = WORDS[code] ? code : "en";
+    const offered = Array.from($("language").options).some((option) => option.value === code);
+    $("language").value = offered ? code : "en";
+    document.querySelectorAll("[data-word]").forEach((node) => { node.textContent = t(node.dataset.word); });
+    document.querySelectorAll("[data-word-label]").forEach((node) => {
+      node.setAttribute("aria-label", t(node.dataset.wordLabel));
+    });
+    document.querySelectorAll("[data-word-placeholder]").forEach((node) => {
+      node.setAttribute("placeholder", t(node.dataset.wordPlaceholder));
+    });
+  }
 
   const state = {
     userId: null,
@@ -79,7 +100,7 @@
   function messagePreview(message) {
     if (!message) return "";
     if (message.text) return message.text;
-    if (message.photo) return `🖼 ${message.caption || "Photo"}`;
+    if (message.photo) return `🖼 ${message.caption || t("photo")}`;
     return "";
   }
 
@@ -103,7 +124,7 @@
       case "strikethrough": return el("s");
       case "code": return el("code");
       case "spoiler": {
-        const node = el("span", { class: "spoiler", title: "Spoiler" });
+        const node = el("span", { class: "spoiler", title: t("spoiler") });
         node.addEventListener("click", () => node.classList.add("revealed"));
         return node;
       }
@@ -210,9 +231,9 @@
         followOpen(result, button.text);
       } else if ("copy_text" in button) {
         await navigator.clipboard.writeText(button.copy_text.text);
-        toast("Copied");
+        toast(t("copied"));
       } else {
-        toast("This button type is not part of the sandbox");
+        toast(t("unsupported_button"));
       }
     } catch (error) {
       node.disabled = false;
@@ -249,14 +270,14 @@
     if (message.reply_to_message) {
       const quoted = message.reply_to_message;
       bubble.append(el("button", {
-        type: "button", class: "reply-quote", title: "Show the message this replies to",
+        type: "button", class: "reply-quote", title: t("show_replied"),
         onclick: () => showMessage(quoted.message_id),
       }, el("b", {}, userName(quoted.from)), " ", messagePreview(quoted)));
     }
     if (message.photo) {
       const largest = message.photo[message.photo.length - 1];
       bubble.append(el("img", {
-        class: "photo", alt: message.caption || "Photo", loading: "lazy",
+        class: "photo", alt: message.caption || t("photo"), loading: "lazy",
         src: `${PREFIX}/photo/${encodeURIComponent(largest.file_id)}`,
       }));
     }
@@ -266,8 +287,8 @@
       message.edit_date ? el("span", { class: "edited" }, "edited") : null,
       el("time", {}, timeOf(message.date)),
       el("button", {
-        type: "button", class: "ghost reply-action", title: "Reply to this message",
-        "aria-label": "Reply", onclick: () => startReply(message),
+        type: "button", class: "ghost reply-action", title: t("reply_to_this"),
+        "aria-label": t("reply"), onclick: () => startReply(message),
       }, "↩ Reply"));
     bubble.append(footer);
     item.append(bubble);
@@ -280,7 +301,7 @@
     // Like Telegram: tapping a quote scrolls to the message it quotes, and flashes it.
     const node = $("messages").querySelector(`[data-message-id="${messageId}"]`);
     if (!node) {
-      toast("That message is no longer here");
+      toast(t("gone"));
       return;
     }
     node.scrollIntoView({ block: "center" });
@@ -314,7 +335,7 @@
         initials(name)),
       el("span", { class: "meta" },
         el("span", { class: "name" }, name),
-        el("span", { class: "preview hint" }, messagePreview(last) || (entry.chat.type === "private" ? "Private chat" : "Group"))),
+        el("span", { class: "preview hint" }, messagePreview(last) || (entry.chat.type === "private" ? t("private_chat") : t("group")))),
       entry.unread ? el("span", { class: "badge" }, String(entry.unread)) : null);
       list.append(item);
     }
@@ -327,7 +348,7 @@
     $("chat-avatar").className = `avatar${entry.chat.type === "private" ? "" : " group"}`;
     $("chat-subtitle").textContent = entry.chat.type === "private"
       ? `bot · @${body.dataset.botUsername}`
-      : `${state.players.length} players and the bot`;
+      : t("players_and_bot", { count: state.players.length });
     const pinned = entry.pinned && entry.messages.get(entry.pinned);
     $("pinned").hidden = !pinned;
     $("pinned").textContent = pinned ? `📌 ${messagePreview(pinned)}` : "";
@@ -338,12 +359,12 @@
     const locked = entry.chat.type === "private" && player && (!player.started || player.blocked);
     $("composer").hidden = locked;
     $("start-bar").hidden = !locked;
-    $("start-button").textContent = player && player.blocked ? "Restart bot" : "Start";
+    $("start-button").textContent = player && player.blocked ? t("restart") : t("start");
     const menu = $("menu-button");
     const webApp = entry.menu_button && entry.menu_button.type === "web_app";
     menu.textContent = webApp ? entry.menu_button.text : "/";
     menu.classList.toggle("web-app", Boolean(webApp));
-    menu.title = webApp ? "Open the Mini App" : "Commands";
+    menu.title = webApp ? t("open_app") : t("commands");
     renderReplyBar();
   }
 
@@ -354,7 +375,7 @@
       const player = me();
       const locked = entry.chat.type === "private" && player && !player.started;
       items.push(el("li", { class: "empty" },
-        locked ? `Press Start to talk to ${BOT_NAME}.` : "No messages here yet."));
+        locked ? t("press_start", { bot: BOT_NAME }) : t("no_messages")));
     }
     list.replaceChildren(...items);
     list.scrollTop = list.scrollHeight;
@@ -512,6 +533,8 @@
     state.seq = Math.max(state.seq, data.seq);
     if (!state.chats.has(state.current)) state.current = state.groupId;
     renderPlayers();
+    applyWords();
+    applyTheme();
     renderCurrent();
     return data.seq;
   }
@@ -550,7 +573,7 @@
     const bar = $("reply-bar");
     bar.hidden = !state.replyTo;
     $("reply-text").textContent = state.replyTo
-      ? `Reply to ${userName(state.replyTo.from)}: ${messagePreview(state.replyTo)}`
+      ? t("reply_to", { name: userName(state.replyTo.from), text: messagePreview(state.replyTo) })
       : "";
   }
 
@@ -695,7 +718,7 @@
   function applyTheme() {
     document.documentElement.dataset.theme = state.theme;
     const toggle = $("theme-toggle");
-    toggle.textContent = state.theme === "dark" ? "Light theme" : "Dark theme";
+    toggle.textContent = state.theme === "dark" ? t("light_theme") : t("dark_theme");
     toggle.setAttribute("aria-pressed", String(state.theme === "dark"));
   }
 
@@ -705,6 +728,10 @@
       localStorage.setItem("sandbox.theme", state.theme);
       applyTheme();
       if (!$("miniapp").hidden) sendToApp("theme_changed", { theme_params: themeParams() });
+    });
+    $("language").addEventListener("change", async (event) => {
+      await post("language", { language_code: event.target.value });
+      await loadState();
     });
     $("player").addEventListener("change", async (event) => {
       state.userId = Number(event.target.value);
@@ -732,5 +759,5 @@
     connect();
   }
 
-  main().catch((error) => toast(`Sandbox failed to start: ${error.message}`, "error"));
+  main().catch((error) => toast(t("failed_start", { error: error.message }), "error"));
 })();

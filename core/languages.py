@@ -1,0 +1,58 @@
+"""Which language a group's game speaks: set from its host's at /newgame, changed by /language."""
+
+from __future__ import annotations
+
+from core.i18n import N_, available, pick
+from core.play import ChatRef, PlayerRef
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.store.models import Campaign
+from core.store.repo import guarded
+
+NO_GAME = N_("No game is running in this chat. Start one with /newgame.")
+HOST_ONLY = N_("Only the host can change the game's language.")
+UNKNOWN = N_("I don't speak “{code}”. Choose one of: {known}.")
+
+
+async def chat_language(chat_tg_id: int) -> str | None:
+    """The language of the chat's live game, or None when no game runs there."""
+    async with guarded():
+        codes = await Campaign.filter(live_chat_id=chat_tg_id).values_list("language", flat=True)
+    return pick(str(codes[0])) if codes else None
+
+
+async def start_speaking(campaign_id: int, language_code: str | None) -> str:
+    """A new game speaks its host's language (``ru-RU`` -> ``ru``; unknown -> English)."""
+    code = pick(language_code)
+    async with guarded():
+        await Campaign.filter(id=campaign_id).update(language=code)
+    return code
+
+
+async def change_language(chat: ChatRef, player: PlayerRef, wanted: str) -> str:
+    """The host sets the language of the chat's live game; returns the catalogue chosen.
+
+    Raises:
+        Malformed: no catalogue for ``wanted``.
+        NotAllowedNow: no game runs in this chat.
+        NotYourTurn: the player is not the host.
+    """
+    code = wanted.strip().lower()
+    if code not in available():
+        raise Malformed(UNKNOWN, code=code[:16], known=", ".join(available()))
+    async with guarded():
+        campaign = await Campaign.get_or_none(live_chat_id=chat.tg_id).select_related("host")
+        if campaign is None:
+            raise NotAllowedNow(NO_GAME)
+        if campaign.host.tg_id != player.tg_id:
+            raise NotYourTurn(HOST_ONLY)
+        await Campaign.filter(id=campaign.id).update(language=code)
+    return code
+
+
+async def live_languages() -> dict[int, str]:
+    """The language of every chat with a live game (for the command menus)."""
+    async with guarded():
+        rows = await Campaign.filter(live_chat_id__isnull=False).values_list(
+            "live_chat_id", "language"
+        )
+    return {int(chat): pick(str(code)) for chat, code in rows}

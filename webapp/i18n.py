@@ -1,0 +1,86 @@
+"""The Mini App's words: each request is answered in its viewer's Telegram language.
+
+Templates use jinja2's i18n extension (``{% trans %}``, ``_()``); a render passes
+the viewer's language as ``lang`` (:func:`request_lang`), and the catalogue
+functions read it from there. The scripts' words come from the shell page, in every
+language, and the script picks the viewer's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+import jinja2
+from aiohttp import web
+from jinja2.runtime import Context
+from jinja2.utils import pass_context
+from markupsafe import Markup
+
+from core.i18n import N_, Lang, available, lang_for
+
+SCRIPT_WORDS = {
+    "loading": N_("Opening your table…"),
+    "offline_title": N_("No connection"),
+    "offline_text": N_("Check your connection and open the app again."),
+    "failed": N_("That didn't work."),
+}
+
+
+def _lang(context: Context) -> Lang:
+    found = context.get("lang")
+    return found if isinstance(found, Lang) else lang_for(None)
+
+
+@pass_context
+def _gettext(context: Context, message: str, **values: Any) -> Markup:
+    return Markup(_lang(context).translations.gettext(message)) % values
+
+
+@pass_context
+def _ngettext(context: Context, singular: str, plural: str, n: int, **values: Any) -> Markup:
+    lang = _lang(context)
+    values.setdefault("num", lang.number(n))
+    return Markup(lang.translations.ngettext(singular, plural, n)) % values
+
+
+@pass_context
+def _pgettext(context: Context, where: str, message: str, **values: Any) -> Markup:
+    return Markup(_lang(context).translations.pgettext(where, message)) % values
+
+
+def script_words() -> str:
+    """Every language's words for the scripts, as JSON for the shell page."""
+    words = {
+        code: {k: lang_for(code).gettext(v) for k, v in SCRIPT_WORDS.items()}
+        for code in available()
+    }
+    return json.dumps(words, ensure_ascii=False).replace("</", "<\\/")
+
+
+def request_lang(request: web.Request) -> Lang:
+    """The viewer's language, from their launch data (English without it).
+
+    Words only: a launch that fails its signature check still says which language
+    to refuse it in; nothing else is read from it.
+    """
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "tma":
+        return lang_for(None)
+    try:
+        user = json.loads(parse_qs(value.strip()).get("user", ["{}"])[0])
+    except ValueError:
+        return lang_for(None)
+    code = user.get("language_code") if isinstance(user, dict) else None
+    return lang_for(code if isinstance(code, str) else None)
+
+
+def install(env: jinja2.Environment) -> None:
+    """jinja2's i18n extension, speaking the ``lang`` each render passes (English without).
+
+    The catalogue's text is trusted markup; the values put into it are escaped.
+    """
+    env.add_extension("jinja2.ext.i18n")
+    env.globals.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext)
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
