@@ -445,21 +445,25 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await command(stack, BO, "/downtime home")
     down = panel["message_id"]
     assert "Collateral Clock 4/8: d6 = 3" in panel["text"]
-    assert "Each of you: tap a downtime action" in panel["text"]
+    assert "Each of you: open 🛌 Rest & heal" in panel["text"]
     for p in PLAYERS:
         want[p] = want[p].add_recovery_points(1)
+    await tap(stack, ALICE, GROUP, down, "🛠 Work & scout")
     assert "Overcome" in await refused(stack, ALICE, down, data_of(stack, down, "🔭 Scout"))
+    await tap(stack, ALICE, GROUP, down, "◀️ Back")
 
     # Ana seeks recovery with Bo's help, then turns a harm into a scar.
+    await tap(stack, ALICE, GROUP, down, "🛌 Rest & heal")
     panel = await tap(stack, ALICE, GROUP, down, "🛌 Seek Recovery")
     assert "Ana: a friend may tap Help" in panel["text"] and "1. Climbing ±1" in panel["text"]
-    panel = await tap(stack, BO, GROUP, down, "🤝 Help Ana recover")
+    panel = await tap(stack, BO, GROUP, down, "🤝 Help Ana")
     assert f"helped by {BOLD}" in panel["text"]
     assert "for whoever seeks" in await refused(stack, BO, down, data_of(stack, down, "🎲 Ana"))
     faces.push(3, 2)
     panel = await tap(stack, ALICE, GROUP, down, "🎲 Ana: roll")
     assert "Body 3, a friend's Heart 2 = 5, +3 recovery points" in panel["text"]
     want[ALICE] = want[ALICE].add_recovery_points(5)
+    await tap(stack, ALICE, GROUP, down, "🛌 Rest & heal")
     panel = await tap(stack, ALICE, GROUP, down, "🩹 Recover Harm")
     assert "3. Broken <wrist>" in panel["text"]
     panel = await answer(stack, ALICE, down, "3 Stiff <wrist>")
@@ -468,10 +472,11 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     await sheets_agree()
 
     # Bo scouts Alice's second card: everyone else arbitrates; he wins and looks in private.
+    await tap(stack, BO, GROUP, down, "🛠 Work & scout")
     panel = await tap(stack, BO, GROUP, down, "🔭 Scout")
     assert f"{BOLD}: pick a face-down card nearby" in panel["text"]
     mark = stack.api.mark()
-    panel = await tap(stack, BO, GROUP, down, f"🔭 {BOLD}: card 2 D1 R4")
+    panel = await tap(stack, BO, GROUP, down, "🔭 card 2 D1 R4")
     assert "The scout replies with how they go about it" in panel["text"]
     panel = await answer(stack, BO, down, "I climb the <ridge>")
     assert "Arbiters: pick the aspect" in panel["text"]
@@ -487,10 +492,10 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     assert "ticks the Collateral Clock" not in panel["text"]  # no clock on a face-down card
     look = await stack.api.wait_for_message(BO, timeout=TIMEOUT, since=mark)
     assert "Title-1001-2" in look["text"] and "Treasure-1001-2" in look["text"]
-    peek = data_of(stack, down, f"🔭 {BOLD}: see it in private")
+    peek = data_of(stack, down, "🔭 Bo <i>the</i> Bold…: see it")
     assert "Only the scout" in await refused(stack, CHIDI, down, peek)
     panel = await answer(stack, BO, down, "+Knows the <hidden> path")
-    panel = await tap(stack, BO, GROUP, down, f"Skip detail 2 ({BOLD})")
+    panel = await tap(stack, BO, GROUP, down, "Skip detail 2 (Bo <i>the</i>…)")
     want[BO] = want[BO].raise_mood(CURIOUS)
     want[BO] = want[BO].add_detail(Detail("Knows the <hidden> path", polarity=POSITIVE))
     await sheets_agree()
@@ -505,8 +510,11 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
         assert f"recovery {c.recovery_points}/4" in shown
         assert (f"harm {len(c.harms)}/4" in shown) == bool(c.harms)
 
-    # Chidi and Alice both tap End downtime at once: it ends once, the other is told.
-    end = data_of(stack, down, "🏁 End downtime")
+    # Chidi asks to end downtime; Chidi and Alice both confirm at once: it ends once,
+    # the other is told.
+    panel = await tap(stack, CHIDI, GROUP, down, "🏁 End downtime")
+    assert "End downtime for everyone?" in panel["text"]
+    end = data_of(stack, down, "✅ Yes, end downtime")
     mark = stack.api.mark()
     presses = [await stack.api.press_button(p, GROUP, down, end) for p in (CHIDI, ALICE)]
     answers = list(await asyncio.gather(*(p.answered(TIMEOUT) for p in presses)))

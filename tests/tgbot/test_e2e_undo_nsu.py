@@ -151,10 +151,11 @@ async def test_a_clock_tick_in_the_mini_app_and_a_downtime_pick_are_taken_back(
     faces.push(4)  # the downtime's complication
     opened = await say(stack, ALICE, "/downtime home")
     mood_before = (await sheet_of(ALICE)).moods
-    picked = await tap(stack, ALICE, opened, "🛌 Seek Recovery")
-    assert picked["text"] != opened["text"]
+    rested = await tap(stack, ALICE, opened, "🛌 Rest & heal")
+    picked = await tap(stack, ALICE, rested, "🛌 Seek Recovery")
+    assert picked["text"] != rested["text"]
     back = await undo_button(stack, ALICE, picked)
-    same(back, opened)
+    same(back, rested)
     assert (await sheet_of(ALICE)).moods == mood_before
 
 

@@ -168,7 +168,7 @@ def test_a_fresh_downtime_says_what_to_do() -> None:
     out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
     t, state = settle(t, out), out.state
     text = plain(state, t, NsuDowntimeRenderer())
-    assert "Each of you: tap a downtime action" in text and "tap End downtime" in text
+    assert "Each of you: open 🛌 Rest & heal" in text and "tap 🏁 End downtime" in text
     out = DOWNTIME_RULES.act(t, state, 1, "recover", "", ScriptedRng([]))
     t, state = settle(t, out), out.state
     assert "Each of you" not in plain(state, t, NsuDowntimeRenderer())  # Ana's prompt instead
