@@ -569,6 +569,7 @@ MENU_LABELS = {
     Menu.END: "🏁 End downtime",
 }
 BACK = "◀️ Back"
+MAX_BUTTONS = 8  # a phone shows about eight buttons at once
 
 
 def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineKeyboardButton]]:
@@ -582,6 +583,8 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
         for menu, label in MENU_LABELS.items()
         if menu_openers(panel, state, menu)
     ]
+    if sum(len(r) for r in rows) + len(groups) > MAX_BUTTONS:
+        return rows  # the groups come back once what is under way is answered or dropped
     return rows + _pairs(groups)
 
 
