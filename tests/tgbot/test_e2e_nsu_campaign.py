@@ -486,8 +486,8 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     await tap(stack, BO, GROUP, down, f"{BOLD}: Curious d8")
     await tap(stack, BO, GROUP, down, "No details apply")
     faces.push(1, 6)
-    await tap(stack, BO, GROUP, down, f"🎲 {BOLD}: roll")
-    panel = await tap(stack, BO, GROUP, down, f"{BOLD}: my own mood die (6)")
+    # Nobody can help a Scout: the roll settles on Bo's own mood die without asking.
+    panel = await tap(stack, BO, GROUP, down, f"🎲 {BOLD}: roll")
     assert f"{BOLD} may look at card 2 (D1 R4) in private" in panel["text"]
     assert "ticks the Collateral Clock" not in panel["text"]  # no clock on a face-down card
     look = await stack.api.wait_for_message(BO, timeout=TIMEOUT, since=mark)

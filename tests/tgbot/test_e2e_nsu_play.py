@@ -296,8 +296,7 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     panel = await tap(stack, ALICE, panel, "⚖️ World at risk")
     panel = await tap(stack, BO, panel, f"{BOLD}: Curious d8")
     panel = await tap(stack, BO, panel, "No details apply")
-    panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
-    panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (6)")
+    panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")  # nobody can help: settled unasked
     assert f"{BOLD} may look at card 3 (D2 R3) in private" in panel["text"]
     sent = await stack.api.wait_for_message(BO, timeout=10)  # sent at once, in private
     assert "The Hollow Tower" in sent["text"] and "secret face" in sent["text"]

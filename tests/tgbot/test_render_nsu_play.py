@@ -133,7 +133,7 @@ def test_the_scouts_roll_in_downtime_says_whose_step_it_is() -> None:
         ("choose_mood", "1"): "Do details help or hinder?",
         ("set_aspect_edge", "+Rope"): "Bo: pick a skill",
         ("roll", ""): "Bo: pick which aspect die to keep (higher is better for Bo).",
-        ("keep_die", "aspect.2"): "Bo: keep your own mood die to settle the roll.",
+        ("keep_die", "aspect.2"): "The scout lost: accept the details",  # settled unasked
     }
     for (action, arg), hint in expected.items():
         actor = 1 if action in ("choose_aspect", "choose_risk") else 2
@@ -188,7 +188,6 @@ def test_a_scouts_world_at_risk_roll_promises_no_clock_ticks() -> None:
         (2, "choose_mood", "1"),
         (2, "set_aspect_edge", ""),
         (2, "roll", ""),
-        (2, "take_helper_die", "none"),
     ]:
         out = DOWNTIME_RULES.act(t, state, actor, action, arg, rng)
         t, state = settle(t, out), out.state
@@ -209,7 +208,6 @@ def test_ruling22_a_row_one_win_with_nobody_on_screen_says_no_ally_adds_a_detail
         (1, "choose_mood", "1"),
         (1, "set_aspect_edge", ""),
         (1, "roll", ""),
-        (1, "take_helper_die", "none"),
     ]:
         out = ROLL_RULES.act(t, state, actor, action, arg, rng)
         t, state = settle(t, out), out.state

@@ -128,7 +128,6 @@ def test_scout_wins_and_may_look_only_themselves() -> None:
     d.do(BEN, "choose_mood", "1")
     d.do(BEN, "set_aspect_edge", "")
     d.do(BEN, "roll")
-    d.do(BEN, "take_helper_die", "none")
     assert looks(d.state) == {BEN: "c"}
     # Ben won by 5: two hard details, his to add; the panel waits for them.
     with pytest.raises(NotAllowedNow):
@@ -157,7 +156,6 @@ def test_a_lost_scout_chooses_to_turn_back() -> None:
         (BEN, "choose_mood", "1"),
         (BEN, "set_aspect_edge", ""),
         (BEN, "roll", ""),
-        (BEN, "take_helper_die", "none"),
     ]:
         d.do(actor, action, arg)
     assert scout_roll(d.state) is not None
@@ -178,7 +176,6 @@ def test_a_lost_scout_presses_on_and_takes_the_arbiters_harm() -> None:
         (BEN, "choose_mood", "1"),
         (BEN, "set_aspect_edge", ""),
         (BEN, "roll", ""),
-        (BEN, "take_helper_die", "none"),
     ]:
         d.do(actor, action, arg)
     assert scout_must_decide(DowntimePanelState.from_dict(d.state)) == BEN
@@ -421,7 +418,6 @@ def test_only_the_scout_sees_the_scouted_card() -> None:
         (BEN, "choose_mood", "1"),
         (BEN, "set_aspect_edge", ""),
         (BEN, "roll", ""),
-        (BEN, "take_helper_die", "none"),
     ]:
         d.do(actor, action, arg)
     panel = DowntimePanelState.from_dict(d.state)
