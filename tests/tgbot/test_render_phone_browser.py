@@ -37,8 +37,9 @@ def keyboards() -> list[tuple[str, dict[str, object]]]:
         if action:
             d.do(actor, action, argument)
         panel = DowntimePanelState.from_dict(d.state)
-        for menu in Menu:
-            state = replace(panel, menu=menu).to_dict()
+        pages = [(m, None) for m in Menu if m is not Menu.PLAYER] + [(Menu.PLAYER, ANA)]
+        for menu, focus in pages:
+            state = replace(panel, menu=menu, focus=focus).to_dict()
             html, markup = NsuDowntimeRenderer().render(nsu_view(state, d.table))
             assert markup is not None
             found.append((html, markup.to_dict()))

@@ -326,6 +326,9 @@ def _menu_lines(panel: DowntimePanelState, state: DowntimeState, table: Table) -
                 "another action and rolls the complications again."
             )
         return out
+    if panel.menu is Menu.PLAYER and panel.focus is not None:
+        who = _character_name(state, table, panel.focus)
+        return [f"✏️ {who}'s own step below; ◀️ Back shows everyone's."]
     if panel.menu is Menu.REST:
         return ["🛌 <b>Rest &amp; heal</b>: Recover Harm is free; the others cost your action."]
     if panel.menu in (Menu.WORK, Menu.TRAIN):
@@ -575,6 +578,8 @@ MAX_BUTTONS = 8  # a phone shows about eight buttons at once
 def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineKeyboardButton]]:
     """The open group's buttons, or what is under way and the groups to open."""
     panel = DowntimePanelState.from_dict(view.state)
+    if panel.menu is Menu.PLAYER:
+        return _player_rows(view, panel, state)
     if panel.menu is not Menu.MAIN:
         return _menu_rows(view, panel, state)
     rows = _under_way(view, panel, state)
@@ -632,17 +637,40 @@ def _menu_rows(
     return [*rows, [back]]
 
 
-def _under_way(
-    view: PanelView, panel: DowntimePanelState, state: DowntimeState
-) -> list[list[InlineKeyboardButton]]:
-    """Buttons for the prompts, plans, rolls and looks open now."""
+Rows = list[list[InlineKeyboardButton]]
+
+
+def _under_way(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+    """Buttons for the prompts, plans, rolls and looks open now (each player's own steps
+    behind one button per player when they would crowd the panel)."""
+    mine = _personal(view, panel, state)
+    shared = _shared(view, panel, state)
+    drop = [[_b(view, "✖️ Drop my choice", "drop")]] if panel.prompts else []
+    rows = [r for rs in mine.values() for r in rs] + shared + drop
+    if sum(len(r) for r in rows) <= MAX_BUTTONS - 2:  # room left for the groups
+        return rows
+    steps = [
+        _b(view, _named("✏️ {}'s step", _plain_name(state, view.table, p)), MENU, f"p{p}")
+        for p in mine
+    ]
+    return _pairs(steps) + shared
+
+
+def _player_rows(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+    """One player's own steps, with Drop and Back."""
+    rows = _personal(view, panel, state).get(panel.focus or 0, [])
+    drop = [_b(view, "✖️ Drop mine", "drop")] if panel.prompts else []
+    return [*rows, [*drop, _b(view, BACK, MENU, Menu.MAIN.value)]]
+
+
+def _personal(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> dict[int, Rows]:
+    """Each player's own open steps: their prompt, their introspection, a sentiment to mark."""
     table = view.table
     world = state.world
-    allowed = dt.allowed_actions(state)
-    can = set().union(*allowed.values()) if allowed else set()
-    rows: list[list[InlineKeyboardButton]] = []
+    found: dict[int, Rows] = {}
     prompts = panel.prompts
     for player, prompt in prompts.items():
+        rows = found.setdefault(player, [])
         key = str(player)
         who = _plain_name(state, table, player)
         kind = prompt.kind
@@ -681,6 +709,7 @@ def _under_way(
             )
             for i in dt.clearable_moods(state, player)
         ]
+        rows = found.setdefault(player, [])
         rows += [[c] for c in clears]
         rows.append([_b(view, f"🧘 {who}: done", "introspect_done")])
     for player, sheet in state.sheets:
@@ -688,7 +717,7 @@ def _under_way(
         if filled is None or not filled.endanger:
             continue
         who = _short(sheet.name, 10)
-        rows += [
+        found.setdefault(player, []).extend(
             [
                 _b(
                     view,
@@ -698,7 +727,16 @@ def _under_way(
                 )
             ]
             for i in sheet.usable_sentiments
-        ]
+        )
+    return {p: rows for p, rows in found.items() if rows}
+
+
+def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+    """The table's steps: the plan, the Scout's roll, looks in private."""
+    table = view.table
+    allowed = dt.allowed_actions(state)
+    can = set().union(*allowed.values()) if allowed else set()
+    rows: Rows = []
     if state.plan is not None:
         if DowntimeKind.VOTE_ON_PLAN in can:
             rows.append(
@@ -734,8 +772,6 @@ def _under_way(
         label = _named("🔭 {}: see it", _plain_name(state, table, player))
         data = GeneralButton(LOOK_VERB, str(view.id)).encode()
         rows.append([InlineKeyboardButton(label, callback_data=data)])
-    if prompts:
-        rows.append([_b(view, "✖️ Drop my choice", "drop")])
     return rows
 
 

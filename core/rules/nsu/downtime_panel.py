@@ -26,8 +26,8 @@ ends.
 
 Invariants: the panel state is a :class:`DowntimePanelState`, never changed in
 place, stored as ``{"v": 1, "prompts": {player: prompt}, "scout": scout or None,
-"looks": {player: card id}, "log": [events], "menu": group}`` (``menu`` only
-when a group is open); the
+"looks": {player: card id}, "log": [events], "menu": group, "focus": player}``
+(``menu`` only when a group is open, ``focus`` only for one player's steps); the
 world and sheets are read fresh from the table at every action and written
 back when they change; a refused action raises and changes nothing.
 """
@@ -101,6 +101,7 @@ class Menu(Enum):
     TRAIN = "train"
     CLOCK = "clock"
     END = "end"
+    PLAYER = "player"  # one player's own open steps, when several would crowd the panel
 
 
 # What each group offers, and the group its Back button returns to.
@@ -228,6 +229,7 @@ class DowntimePanelState:
     looks: Mapping[int, str] = field(default_factory=dict)
     log: tuple[Mapping[str, Any], ...] = ()
     menu: Menu = Menu.MAIN
+    focus: int | None = None
 
     def prompt(self, player: int) -> Prompt | None:
         return self.prompts.get(player)
@@ -262,6 +264,8 @@ class DowntimePanelState:
         }
         if self.menu is not Menu.MAIN:
             out["menu"] = self.menu.value
+        if self.focus is not None:
+            out["focus"] = self.focus
         return out
 
     @classmethod
@@ -283,6 +287,7 @@ class DowntimePanelState:
                 looks={int(k): str(v) for k, v in dict(data.get("looks") or {}).items()},
                 log=tuple(dict(e) for e in data.get("log") or ()),
                 menu=Menu(str(data.get("menu") or "")),
+                focus=None if data.get("focus") is None else int(data["focus"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             raise Malformed("This downtime can't be read any more.") from None
@@ -429,7 +434,7 @@ class NsuDowntimePanel:
             panel, downtime, actor, action, argument, rng, settings_of(table)
         )
         if action not in (MENU, END):
-            panel = replace(panel, menu=Menu.MAIN)  # a step taken closes the open group
+            panel = replace(panel, menu=Menu.MAIN, focus=None)  # a step closes the open group
         panel = panel.logging([logged(e) for e in events if not isinstance(e, RollEvent)])
         now = downtime.sheet_map()
         if panel.scout is not None:
@@ -570,13 +575,14 @@ def _act(
         move = dt.TickCollateral(card) if action == "tick" else dt.UntickCollateral(card)
         return done(_apply(state, actor, move, rng))
     if action == MENU:
-        return replace(panel, menu=_menu_for(panel, state, actor, argument)), state, ()
+        menu, focus = _menu_for(panel, state, actor, argument)
+        return replace(panel, menu=menu, focus=focus), state, ()
     if action == END:
         if panel.scout is not None:
             raise NotAllowedNow("Finish the Scout's roll first.")
         _require(state, actor, DowntimeKind.END_DOWNTIME)
         if argument.strip() != "yes":
-            return replace(panel, menu=Menu.END), state, ()
+            return replace(panel, menu=Menu.END, focus=None), state, ()
         if panel.menu is not Menu.END:
             raise NotAllowedNow("Tap 🏁 End downtime first; it asks everyone to confirm.")
         return done(_apply(state, actor, dt.EndDowntime(), rng))
@@ -585,7 +591,7 @@ def _act(
 
 def menu_openers(panel: DowntimePanelState, state: DowntimeState, menu: Menu) -> frozenset[int]:
     """Who may open ``menu`` now: those who may take one of its actions."""
-    if menu is Menu.MAIN:
+    if menu in (Menu.MAIN, Menu.PLAYER):
         return frozenset(p for p, _ in state.sheets)
     if menu is Menu.END:
         return enders(panel, state)
@@ -597,18 +603,31 @@ def menu_openers(panel: DowntimePanelState, state: DowntimeState, menu: Menu) ->
     return who
 
 
-def _menu_for(panel: DowntimePanelState, state: DowntimeState, actor: int, argument: str) -> Menu:
+def _menu_for(
+    panel: DowntimePanelState, state: DowntimeState, actor: int, argument: str
+) -> tuple[Menu, int | None]:
+    """The group ``argument`` names (``p<player>`` for a player's own steps), if ``actor``
+    may open it."""
+    word = argument.strip().lower()
+    focus = None
+    if word[:1] == "p" and word[1:].isdigit():
+        focus = int(word[1:])
+        if focus not in dict(state.sheets):
+            raise Malformed("That button is out of date.")
+        word = Menu.PLAYER.value
     try:
-        menu = Menu(argument.strip().lower())
+        menu = Menu(word)
     except ValueError:
         raise Malformed("That button is out of date.") from None
+    if menu is Menu.PLAYER and focus is None:
+        raise Malformed("That button is out of date.")
     if actor not in dict(state.sheets):
         raise NotAllowedNow("You have no character in this downtime.")
     if actor not in menu_openers(panel, state, menu):
         if state.sheet(actor).overcome:
             raise NotAllowedNow("Overcome: recover a harm before doing anything else.")
         raise NotAllowedNow("Nothing in that group is open to you right now.")
-    return menu
+    return menu, focus
 
 
 def _renaming(state: DowntimeState, actor: int) -> bool:

@@ -234,6 +234,21 @@ def test_groups_open_for_whoever_may_use_them_and_any_step_closes_them() -> None
     assert "menu" not in d.state  # the main page stores as before
 
 
+def test_one_players_own_steps_open_as_a_page_of_their_own() -> None:
+    d = Driver(fresh(), [4] + [3] * 10)
+    d.do(ANA, "seek")
+    d.do(CY, "menu", f"p{ANA}")  # Cy looks at Ana's step, to help her
+    panel = DowntimePanelState.from_dict(d.state)
+    assert (panel.menu, panel.focus) == (Menu.PLAYER, ANA)
+    assert d.state["focus"] == ANA and DowntimePanelState.from_dict(d.state) == panel
+    for bad in ("p42", "player", "p"):
+        with pytest.raises(Malformed):
+            d.do(CY, "menu", bad)
+    d.do(CY, "seek_help", str(ANA))
+    panel = DowntimePanelState.from_dict(d.state)
+    assert (panel.menu, panel.focus) == (Menu.MAIN, None)
+
+
 def test_a_group_with_nothing_open_to_someone_stays_shut_for_them() -> None:
     d = Driver(fresh(), [4] + [3] * 10)
     d.do(CY, "introspect")
