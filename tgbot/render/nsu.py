@@ -30,16 +30,18 @@ from core.rules.nsu.campaign import (
     campaign_of,
     character_of,
 )
-from core.rules.nsu.cards_panel import CARDS_PANEL, FIELDS, cards_view
+from core.rules.nsu.cards_panel import CARDS_PANEL, FIELDS, CardsVerb, cards_choices, cards_view
 from core.rules.nsu.character_panel import (
     ASPECT_CHOICES,
     CHARACTER_PANEL,
     STEPS,
     CharacterFinished,
+    CreationVerb,
     CreationView,
+    creation_choices,
     creation_view,
 )
-from core.rules.nsu.safety_panel import SAFETY_PANEL
+from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyVerb, safety_choices
 from core.rules.nsu.setup import (
     ActionKind,
     LocationAuthored,
@@ -406,6 +408,7 @@ class CardsRenderer:
             lines.append(f"🕰 Could be harmed: {esc(card.collateral_target)}")
             lines.append(f"⚠️ {esc(card.danger_type)} · 💎 {esc(card.treasure_type)}")
         rows: list[list[InlineKeyboardButton]] = []
+        choices = cards_choices(cv)
         if cv.field is None:
             lines.append("\n✅ Both written. They go face down when the table deals the map.")
         else:
@@ -415,10 +418,12 @@ class CardsRenderer:
                     lines.append(f"✔️ {spec.label}: {short(cv.fields[spec.key], 80)}")
             lines.append(f"\n👉 <b>{spec_label(cv.field.label)}</b>: {esc(cv.field.prompt)}")
             lines.append("<b>Reply to this message</b> with your answer.")
-            if cv.fields:
-                rows.append(
-                    [button(view, "◀ Back", "back"), button(view, "↺ Start over", "restart")]
-                )
+            labels = {CardsVerb.BACK: "◀ Back", CardsVerb.RESTART: "↺ Start over"}
+            rows.append(
+                [button(view, labels[c.verb], c.verb.value) for c in choices if c.verb in labels]
+            )
+        now = now_line(choices, lambda p: name_of(view.table, p), _cards_phrase)
+        lines.append(now or "👉 Next: the table deals the map in the group chat.")
         rows.append(safety_row(view.campaign.id))
         return "\n".join(lines), keyboard(rows)
 
@@ -427,6 +432,12 @@ class CardsRenderer:
         if board_id and any(isinstance(e, LocationAuthored) for e in view.events):
             return [Refresh(board_id)]
         return []
+
+
+def _cards_phrase(choice: Choice[CardsVerb]) -> str:
+    if choice.verb is CardsVerb.WRITE:
+        return f"reply with the {esc(choice.name.lower())}"
+    return "go back a field" if choice.verb is CardsVerb.BACK else "start the card over"
 
 
 def spec_label(label: str) -> str:
@@ -487,8 +498,10 @@ class CharacterRenderer:
             character = character_of(view.table.seat(int(view.state["owner"])))
             who = esc(character.name) if character else "Your character"
             text = f"🧍 <b>{who}</b> is ready. See the whole sheet with /sheet."
+            text += "\n👉 Next: play on in the group chat."
             return text, keyboard([safety_row(cid)])
         cv = creation_view(view.table, view.state)
+        choices = creation_choices(cv)
         lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft), ""]
         rows: list[list[InlineKeyboardButton]] = []
         index = STEPS.index(cv.step) if cv.step is not None else len(STEPS)
@@ -515,14 +528,18 @@ class CharacterRenderer:
                 ]
             elif cv.step is not CreationStep.RUMOURS or cv.rumour_for is not None:
                 lines.append("<b>Reply to this message</b> with your answer.")
-        nav = []
-        if index > 0:
-            nav.append(button(view, "◀ Back", "goto", str(index - 1)))
-        if cv.step is not None:
-            nav.append(button(view, "Skip ▶", "skip"))
-        if not cv.missing:
-            nav.append(button(view, "✅ Finish", "finish"))
-        rows.append(nav)
+        nav_labels = {
+            CreationVerb.BACK: "◀ Back",
+            CreationVerb.SKIP: "Skip ▶",
+            CreationVerb.FINISH: "✅ Finish",
+        }
+        nav = [
+            button(view, nav_labels[c.verb], c.verb.value, c.argument)
+            for c in choices
+            if c.verb in nav_labels
+        ]
+        rows += [nav[i : i + 2] for i in range(0, len(nav), 2)]
+        lines.append(now_line(choices, lambda p: name_of(view.table, p), _creation_phrase))
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 
@@ -549,6 +566,22 @@ class CharacterRenderer:
                 "They don't know where it is, but would know it on sight."
             )
         return STEP_PROMPTS[step]
+
+
+_CREATION_PHRASES = {
+    CreationVerb.ASPECTS: "pick how Body, Mind and Heart share the dice",
+    CreationVerb.BACK: "go back a step",
+    CreationVerb.SKIP: "skip this step",
+    CreationVerb.FINISH: "finish the character",
+}
+
+
+def _creation_phrase(choice: Choice[CreationVerb]) -> str:
+    if choice.verb is CreationVerb.ANSWER:
+        step = CreationStep(choice.name)
+        special = {CreationStep.NAME: "their name", CreationStep.RUMOURS: "a rumour"}
+        return f"reply with {special.get(step, STEP_TITLES[step].lower())}"
+    return _CREATION_PHRASES[choice.verb]
 
 
 # -- the adventure --------------------------------------------------------------------------
@@ -747,6 +780,8 @@ class SafetyRenderer:
             ],
             safety_row(view.campaign.id),
         ]
+        choices = safety_choices(view.state)
+        lines.append(now_line(choices, lambda p: name_of(view.table, p), _safety_phrase))
         return "\n".join(lines), keyboard(rows)
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
@@ -761,6 +796,12 @@ class SafetyRenderer:
                     )
                 )
         return notes
+
+
+def _safety_phrase(choice: Choice[SafetyVerb]) -> str:
+    if choice.verb is SafetyVerb.ADD:
+        return f"reply with a topic to add as a {choice.name}"
+    return f"switch to adding {choice.name}s"
 
 
 RENDERERS = [
