@@ -257,8 +257,10 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     # The adventure: the party heads to Chidi's first card (L5); Chidi paints the picture.
     panel = await command(stack, ALICE, "/adventure")
     adventure = panel["message_id"]
-    assert "At home" in panel["text"] and "Where next?" in panel["text"]
+    assert "At home" in panel["text"]
     assert "/act what you want to happen" in panel["text"] and "/downtime home" in panel["text"]
+    panel = await tap(stack, BO, GROUP, adventure, "➡️ Travel")
+    assert "Where next?" in panel["text"]
     pairs = zip(DANGER_REWARD[::2], DANGER_REWARD[1::2], strict=True)
     backs = [f"➡️ L{i} · D{d} R{r}" for i, (d, r) in enumerate(pairs, 1)]
     assert [b["text"] for b in buttons(panel) if b["text"].startswith("➡️")] == backs

@@ -24,9 +24,9 @@ from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, STEPS, Driver, fresh
 from tests.tgbot import test_render_now_line as walks
 from tgbot.render import cortex, d20, nsu, nsu_downtime, nsu_play, threat
-from tgbot.render.nsu_downtime import HALF_ROW, ONE_ROW, NsuDowntimeRenderer, label_width
+from tgbot.render.layout import HALF_ROW, MAX_BUTTONS, ONE_ROW, label_width
+from tgbot.render.nsu_downtime import NsuDowntimeRenderer
 
-MAX_BUTTONS = 8
 SAFETY = {"🛑 X-card", "✊ Knock"}
 
 
@@ -153,11 +153,13 @@ def test_every_step_of_a_cortex_conflict_fits_a_phone(game: Any) -> None:
     assert found == []
 
 
-@NOT_YET
-def test_every_worldbuilding_and_adventure_step_fits_a_phone() -> None:
-    with recording(nsu.SetupRenderer, nsu.AdventureRenderer, nsu.CardsRenderer) as found:
+def test_every_worldbuilding_adventure_and_private_step_fits_a_phone() -> None:
+    private = (nsu.CardsRenderer, nsu.CharacterRenderer, nsu.SafetyRenderer)
+    with recording(nsu.SetupRenderer, nsu.AdventureRenderer, *private) as found:
         walks.test_every_worldbuilding_step_names_who_acts_now()
-        walks.test_every_adventure_step_names_who_acts_now(0)
+        for seed in range(4):
+            walks.test_every_adventure_step_names_who_acts_now(seed)
+            walks.test_every_private_panel_step_names_its_owner(seed)
     assert found == []
 
 

@@ -282,10 +282,12 @@ async def play(t: Table) -> None:
 
     # -- the adventure: Bo flips a card; its author paints the picture in private.
     await t.play_as(ALICE)
-    await t.say("/adventure", "Where next?")
-    adventure = await t.panel("Where next?")
+    await t.say("/adventure", "At home, in the settlement")
+    adventure = await t.panel("At home, in the settlement")
     await t.shot("adventure")
     await t.play_as(BO)
+    await t.press(adventure, "➡️ Travel")
+    await t.sees(adventure, "Where next?")
     await t.press(adventure, re.compile("^➡️ L5"))
     await t.sees(adventure, "Vault 1001-2")
     await t.shot("flipped")

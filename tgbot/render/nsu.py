@@ -61,6 +61,8 @@ from core.rules.nsu.world import (
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
+from tgbot.render.layout import ONE_ROW, named, phone_rows
+from tgbot.render.layout import short as short_name
 from tgbot.render.text import esc, now_line
 
 SHORT = 160
@@ -291,7 +293,7 @@ def prompt_lines(table: Table, b: Board) -> list[str]:
             f"🗣 <b>{speaker}</b>'s turn: <b>reply</b> with one fact about the settlement, "
             "or pass. To build on fact 2, start with ^2.",
             "The round ends when two players in a row pass (whoever passed may speak again "
-            "next round), or when anyone taps “The card is full”.",
+            "next round), or when anyone taps “Card is full”.",
         ]
         if b.passes_in_row:
             lines.append("The last player passed: one more pass ends the round.")
@@ -340,7 +342,7 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
             button(view, ("✅ " if t in b.tools else "▫️ ") + TOOL_NAMES[t], "tool", str(i))
             for i, t in enumerate(TOOLS)
         ]
-        rows.append(tools)
+        rows += phone_rows(tools)
         if b.tone_proposed:
             rows.append([button(view, "👍 Agree", "agree")])
         return rows
@@ -348,28 +350,29 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
         return [[button(view, "🙅 Pass", "pass")]]
     if step is SetupStep.SETTLEMENT:
         if b.open_to(ActionKind.CHOOSE_FIRST_SPEAKER):
-            rows.append(
+            rows += phone_rows(
                 [
-                    button(view, f"{plain_name(view.table, p)} first", "first", str(i))
+                    button(view, named("{} first", plain_name(view.table, p)), "first", str(i))
                     for i, p in enumerate(b.players)
                 ]
             )
         row = [button(view, "🙅 Pass", "pass")]
         if b.open_to(ActionKind.DECLARE_CARD_FULL):
-            row.append(button(view, "🟥 The card is full", "full"))
-        rows.append(row)
-        return rows
+            row.append(button(view, "🟥 Card is full", "full"))
+        return rows + phone_rows(row)
     if step is SetupStep.SCOPE:
-        return [[button(view, "⏭ Next question", "skipq"), button(view, "✅ Scope done", "scope")]]
+        return phone_rows(
+            [button(view, "⏭ Next question", "skipq"), button(view, "✅ Scope done", "scope")]
+        )
     if step is SetupStep.ABUNDANCE:
         return [
-            [button(view, name[:30], "abundance", str(i))]
+            [button(view, short_name(name, ONE_ROW), "abundance", str(i))]
             for i, (name, _) in enumerate(b.resources)
         ]
     if step is SetupStep.LOCATIONS:
         return [[general("✍️ Write my locations", "nsu_cards", view.campaign.id, view.id)]]
     if step is SetupStep.MAP:
-        return [[button(view, f"{w} wide", "deal", str(w)) for w in b.column_choices]]
+        return phone_rows([button(view, f"{w} wide", "deal", str(w)) for w in b.column_choices])
     if step is SetupStep.DANGER_AND_REWARD:
         return [[button(view, "🎲 Roll Danger and Reward", "roll")]]
     return []
@@ -645,9 +648,15 @@ class AdventureRenderer:
                 for i, c in enumerate(of[AdventureVerb.PICK])
             ]
         elif of[AdventureVerb.GO]:
-            lines.append("🗺 Where next?")
+            lines.append("🗺 Where next? Face-down places show their Danger (D) and Reward (R).")
         cards = {c.id: c for c in sc.reachable}
-        rows += [[make(c, f"➡️ {place_plain(cards[c.name])}")] for c in of[AdventureVerb.GO][:8]]
+        rows += [
+            [make(c, short_name(f"➡️ {place_plain(cards[c.name])}", ONE_ROW))]
+            for c in of[AdventureVerb.GO]
+        ]
+        rows += [
+            [make(c, "◀️ Back" if c.argument else "➡️ Travel")] for c in of[AdventureVerb.TRAVEL]
+        ]
         labels = {
             AdventureVerb.SPLIT: "✂️ Split",
             AdventureVerb.CANCEL: "✖ Cancel",
@@ -665,16 +674,19 @@ class AdventureRenderer:
             row = [make(c, labels[c.verb]) for verb in group for c in of[verb]]
             if group[0] is AdventureVerb.HOME and sc.picking is None:
                 row += [make(c, "✂️ Split up") for c in of[AdventureVerb.PICK]]
-            if row:
-                rows.append(row)
+            rows += phone_rows(row)
         now = now_line(choices, lambda p: _in_play(table, p), _adventure_phrase)
         if now:
             lines.append(now)
-        rows.append(
-            [general("🗺 Map", "nsu_map", cid), general("🧍 My character", "nsu_char", cid, view.id)]
-            if sc.without_character
-            else [general("🗺 Map", "nsu_map", cid)]
-        )
+        if not sc.travelling:
+            rows += phone_rows(
+                [general("🗺 Map", "nsu_map", cid)]
+                + (
+                    [general("🧍 My character", "nsu_char", cid, view.id)]
+                    if sc.without_character
+                    else []
+                )
+            )
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 
@@ -718,7 +730,7 @@ class AdventureRenderer:
 
 
 _ADVENTURE_PHRASES = {
-    AdventureVerb.GO: "go somewhere",
+    AdventureVerb.GO: "pick where to go",
     AdventureVerb.HOME: "head home",
     AdventureVerb.PICK: "split up",
     AdventureVerb.SPLIT: "split",
@@ -733,6 +745,8 @@ _ADVENTURE_PHRASES = {
 def _adventure_phrase(choice: Choice[AdventureVerb]) -> str:
     if choice.verb is AdventureVerb.PICK and choice.argument:
         return "pick who goes in the first group"
+    if choice.verb is AdventureVerb.TRAVEL:
+        return "go back" if choice.argument else "travel somewhere"
     return _ADVENTURE_PHRASES[choice.verb]
 
 

@@ -62,6 +62,14 @@ from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, button, keyboard
+from tgbot.render.layout import (
+    MAX_BUTTONS,
+    ONE_ROW,
+    label_width,
+    named,
+    phone_rows,
+    short,
+)
 from tgbot.render.nsu import safety_row
 from tgbot.render.nsu_play import (
     DETAIL_HELP,
@@ -515,10 +523,6 @@ def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | No
     return ""
 
 
-ONE_ROW = 30  # characters a one-button row shows whole at 360 px
-HALF_ROW = 14  # characters each of two buttons in a row shows whole at 360 px
-
-
 def _project_name(entry: Mapping[str, Any], table: Table) -> str:
     world = campaign_of(table).world
     for project in world.projects if world is not None else ():
@@ -531,38 +535,17 @@ def _b(view: PanelView, label: str, action: str, argument: str = "") -> InlineKe
     return button(view, label, action, argument)
 
 
-def _short(name: str, room: int) -> str:
-    """A name shortened to ``room`` characters (a button names a person or a card)."""
-    return name if len(name) <= room else name[: room - 1].rstrip() + "…"
-
-
 def _named(template: str, name: str) -> str:
-    """``template`` with ``name`` in its ``{}``, the name shortened to fit a one-button row."""
-    room = ONE_ROW - label_width(template.replace("{}", ""))
-    return template.replace("{}", _short(name, room))
+    return named(template, name)
 
 
 def _fit(prefix: str, name: str) -> str:
     """``prefix`` and ``name``, the name shortened to fit a one-button row."""
-    return prefix + _short(name, ONE_ROW - label_width(prefix))
+    return prefix + short(name, ONE_ROW - label_width(prefix))
 
 
-def _pairs(buttons: list[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
-    """Buttons two to a row when both labels fit half a row, else one to a row."""
-    rows: list[list[InlineKeyboardButton]] = []
-    for b in buttons:
-        last = rows[-1] if rows else None
-        fits = label_width(b.text) <= HALF_ROW
-        if last is not None and len(last) == 1 and fits and label_width(last[0].text) <= HALF_ROW:
-            last.append(b)
-        else:
-            rows.append([b])
-    return rows
-
-
-def label_width(label: str) -> int:
-    """A label's width in characters as a phone shows it (variation selectors take no room)."""
-    return len(label.replace("\ufe0f", ""))
+_short = short
+_pairs = phone_rows
 
 
 MENU_LABELS = {
@@ -572,7 +555,6 @@ MENU_LABELS = {
     Menu.END: "🏁 End downtime",
 }
 BACK = "◀️ Back"
-MAX_BUTTONS = 8  # a phone shows about eight buttons at once
 
 
 def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineKeyboardButton]]:
