@@ -315,7 +315,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     assert "Arbiters: pick the aspect and say what is most at risk" in panel["text"]
     assert "for someone else" in await refused(stack, BO, roll, data_of(stack, roll, "⚖️ Body"))
     panel = await tap(stack, CHIDI, GROUP, roll, "⚖️ Body")
-    panel = await tap(stack, CHIDI, GROUP, roll, "⚖️ World at risk")
+    panel = await tap(stack, CHIDI, GROUP, roll, "🌍 World")
     assert "Ana: pick your mood" in panel["text"]
     panel = await tap(stack, ALICE, GROUP, roll, "Ana: Angry d4 (0/5)")
     assert "Do details help or hinder? Reply" in panel["text"]
@@ -360,7 +360,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     assert (await PanelRow.get(message_id=roll, chat_tg_id=GROUP)).version == 1
     # A press on this roll's own first keyboard, after the aspect was picked, does nothing.
     assert "out of date" in await stale_press(stack, CHIDI, roll, opening, "⚖️ Heart")
-    panel = await tap(stack, CHIDI, GROUP, roll, "⚖️ Character at risk")
+    panel = await tap(stack, CHIDI, GROUP, roll, "🧍 Character")
     assert f"{BOLD}: pick your mood" in panel["text"]
 
     old = stack.runtime
@@ -375,11 +375,11 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await tap(stack, BO, GROUP, roll, f"🎲 {BOLD}: roll")
     assert "Aspect d6: 2 | 6 → keep ?" in panel["text"]
     assert f"{BOLD}: pick which aspect die to keep" in panel["text"]
-    keep = data_of(stack, roll, f"{BOLD}: keep 6 (aspect)")
+    keep = data_of(stack, roll, "Keep aspect 6")
     assert "out of date" not in await refused(stack, CHIDI, roll, keep)
     faces.push(3)
     panel = await tap(stack, ALICE, GROUP, roll, "🤝 Ana: Angry d4")
-    panel = await tap(stack, BO, GROUP, roll, f"{BOLD}: keep 6 (aspect)")
+    panel = await tap(stack, BO, GROUP, roll, "Keep aspect 6")
     panel = await tap(stack, BO, GROUP, roll, f"{BOLD}: my own mood die (4)")
     assert "Aspect 6 vs Mood 4: difference 2" in panel["text"] and "Row 2" in panel["text"]
     assert faces.remaining == 0
@@ -395,7 +395,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await command(stack, ALICE, "/act I talk the guard down")
     roll = panel["message_id"]
     await tap(stack, CHIDI, GROUP, roll, "⚖️ Mind")
-    await tap(stack, CHIDI, GROUP, roll, "⚖️ Character at risk")
+    await tap(stack, CHIDI, GROUP, roll, "🧍 Character")
     await tap(stack, ALICE, GROUP, roll, "Ana: Curious d8")
     await tap(stack, ALICE, GROUP, roll, "No details apply")
     faces.push(1, 7)
@@ -419,7 +419,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await command(stack, ALICE, "/act I hold the door")
     roll = panel["message_id"]
     await tap(stack, CHIDI, GROUP, roll, "⚖️ Body")
-    await tap(stack, CHIDI, GROUP, roll, "⚖️ World at risk")
+    await tap(stack, CHIDI, GROUP, roll, "🌍 World")
     panel = await tap(stack, ALICE, GROUP, roll, "Ana: Angry d4 (2/5)")
     assert "Mood: Angry d4, level 3/5\n" in panel["text"]
     await tap(stack, ALICE, GROUP, roll, "No details apply")
@@ -483,7 +483,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await answer(stack, BO, down, "I climb the <ridge>")
     assert "Arbiters: pick the aspect" in panel["text"]
     await tap(stack, CHIDI, GROUP, down, "⚖️ Body")
-    panel = await tap(stack, ALICE, GROUP, down, "⚖️ World at risk")
+    panel = await tap(stack, ALICE, GROUP, down, "🌍 World")
     assert f"{BOLD}: pick your mood" in panel["text"]
     await tap(stack, BO, GROUP, down, f"{BOLD}: Curious d8")
     await tap(stack, BO, GROUP, down, "No details apply")

@@ -143,7 +143,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     first_keyboard = copy.deepcopy(panel["reply_markup"])
     assert "for someone else" in await refused(stack, BO, panel, "⚖️ Body")
     panel = await tap(stack, CHIDI, panel, "⚖️ Body")
-    panel = await tap(stack, CHIDI, panel, "⚖️ World at risk")
+    panel = await tap(stack, CHIDI, panel, "🌍 World")
     panel = await tap(stack, ALICE, panel, "Ana: Curious d8")
     panel = await tap(stack, ALICE, panel, "No details apply")
     panel = await tap(stack, ALICE, panel, "🎲 Ana: roll")
@@ -184,7 +184,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
         GROUP, lambda m: m["message_id"] == panel["message_id"], timeout=10
     )
     assert (await PanelRow.get(message_id=panel["message_id"])).version == 1
-    panel = await tap(stack, CHIDI, panel, "⚖️ Character at risk")
+    panel = await tap(stack, CHIDI, panel, "🧍 Character")
 
     old = stack.runtime
     await old.stop()
@@ -196,8 +196,8 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     assert "+Rope <ladder>; +Calm (advantage)" in panel["text"]
     panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
     assert "Aspect d8: 2 | 6 → keep ?" in panel["text"]
-    assert "out of date" not in await refused(stack, CHIDI, panel, f"{BOLD}: keep 6 (aspect)")
-    panel = await tap(stack, BO, panel, f"{BOLD}: keep 6 (aspect)")
+    assert "out of date" not in await refused(stack, CHIDI, panel, "Keep aspect 6")
+    panel = await tap(stack, BO, panel, "Keep aspect 6")
     panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (4)")
     assert "Aspect 6 vs Mood 4" in panel["text"] and "Row 2" in panel["text"]
     panel = await reply(stack, BO, panel, "+Steady footing")
@@ -210,7 +210,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     before = bot_messages(stack)
     panel = await say(stack, ALICE, "/act I hold the door")
     panel = await tap(stack, CHIDI, panel, "⚖️ Heart")
-    panel = await tap(stack, CHIDI, panel, "⚖️ Character at risk")
+    panel = await tap(stack, CHIDI, panel, "🧍 Character")
     panel = await tap(stack, ALICE, panel, "Ana: Wary d6 (3/7)")
     panel = await tap(stack, ALICE, panel, "No details apply")
     panel = await tap(stack, ALICE, panel, "🎲 Ana: roll")
@@ -293,7 +293,7 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     panel = await tap(stack, BO, panel, "🔭 card 3 D2 R3")
     panel = await reply(stack, BO, panel, "I climb the <ridge>")
     panel = await tap(stack, CHIDI, panel, "⚖️ Body")
-    panel = await tap(stack, ALICE, panel, "⚖️ World at risk")
+    panel = await tap(stack, ALICE, panel, "🌍 World")
     panel = await tap(stack, BO, panel, f"{BOLD}: Curious d8")
     panel = await tap(stack, BO, panel, "No details apply")
     panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")  # nobody can help: settled unasked

@@ -98,7 +98,7 @@ async def test_roll_choices_before_the_dice_and_a_harm_line_are_taken_back(
 
     # Two steps by two players: the first stands once the second is taken.
     panel = await tap(stack, CHIDI, back, "⚖️ Body")
-    panel = await tap(stack, CHIDI, panel, "⚖️ World at risk")
+    panel = await tap(stack, CHIDI, panel, "🌍 World")
     before_mood = panel
     panel = await tap(stack, ALICE, panel, "Ana: Curious d8")
     await slash_undo(stack, CHIDI, "Someone else acted")

@@ -306,7 +306,7 @@ async def play(t: Table) -> None:
     await t.shot("act")
     await t.play_as(CHIDI)
     await t.press(roll, "⚖️ Body")
-    await t.press(roll, "⚖️ World at risk")
+    await t.press(roll, "🌍 World")
     await t.sees(roll, "Bolt: pick your mood")
     await t.play_as(BO)
     await t.press(roll, "Bolt: Curious d8 (0/9)")
