@@ -1,11 +1,12 @@
-"""Every panel fits a phone: at most eight buttons of its own, two to a row, no label cut.
+"""Every panel fits a phone: at most eight buttons of its own and no label cut.
 
-The width budget was measured on the sandbox page in Chromium at 360 px, with
-buttons on one line as Telegram draws them: a one-button row shows about 34
-characters of ordinary text whole, each of two buttons about 15 ("🏁 End
-downtime" at 16 is cut). The budget keeps a margin: 30 and 14 characters, a
-variation selector taking no room. The safety row (X-card, Knock) is on every
-NSU panel and is not counted against the eight.
+The width budget (tgbot/render/layout.py) was measured on the sandbox page in
+Chromium at 360 px, with buttons on one line as Telegram draws them: a
+one-button row shows about 34 characters of ordinary text whole, each of two
+buttons about 15 ("🏁 End downtime…" at 16 is cut), of three 10, of four 6, of
+five 4. The budget keeps a margin (30, 14, 9, 5, 3 characters), a variation
+selector taking no room. The safety row (X-card, Knock) is on every NSU panel
+and is not counted against the eight.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, STEPS, Driver, fresh
 from tests.tgbot import test_render_now_line as walks
 from tgbot.render import cortex, d20, nsu, nsu_downtime, nsu_play, threat
-from tgbot.render.layout import HALF_ROW, MAX_BUTTONS, ONE_ROW, label_width
+from tgbot.render.layout import MAX_BUTTONS, ROW_BUDGET, label_width
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer
 
 SAFETY = {"🛑 X-card", "✊ Knock"}
@@ -40,9 +41,10 @@ def problems(markup: InlineKeyboardMarkup | None) -> list[str]:
     if len(own) > MAX_BUTTONS:
         found.append(f"{len(own)} buttons: {own}")
     for row in rows:
-        if len(row) > 2:
+        if len(row) not in ROW_BUDGET:
             found.append(f"{len(row)} in a row: {row}")
-        budget = ONE_ROW if len(row) == 1 else HALF_ROW
+            continue
+        budget = ROW_BUDGET[len(row)]
         found += [f"cut at 360 px: {label!r}" for label in row if label_width(label) > budget]
     return found
 
@@ -79,6 +81,10 @@ def test_the_budget_catches_a_crowded_or_cut_keyboard() -> None:
     assert problems(crowded) and "10 buttons" in problems(crowded)[0]
     cut = InlineKeyboardMarkup([[B("🏁 End downtime…", callback_data="x")] * 2])
     assert problems(cut) == ["cut at 360 px: '🏁 End downtime…'"] * 2
+    keys = InlineKeyboardMarkup([[B(f"+{n}", callback_data="x") for n in range(4)]])
+    assert problems(keys) == []  # short keys may go four to a row
+    dice = InlineKeyboardMarkup([[B("👁 +d12", callback_data="x")] * 5])
+    assert problems(dice) == ["cut at 360 px: '👁 +d12'"] * 5
 
 
 MENU_ARGS = ["", *(m.value for m in Menu), "yes"]

@@ -2,7 +2,9 @@
 
 Budgets measured on the sandbox page in Chromium at 360 px with labels on one
 line, as Telegram draws them: a one-button row shows about 34 characters of
-ordinary text whole, each of two buttons about 15. The budgets keep a margin.
+ordinary text whole, each of two buttons about 15, of three 10, of four 6, of
+five 4. The budgets keep a margin; long labels go one or two to a row, only
+short keys (numbers, dice) more.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from telegram import InlineKeyboardButton
 ONE_ROW = 30  # characters a one-button row shows whole at 360 px
 HALF_ROW = 14  # characters each of two buttons in a row shows whole at 360 px
 MAX_BUTTONS = 8  # a phone shows about eight buttons at once
+ROW_BUDGET = {1: ONE_ROW, 2: HALF_ROW, 3: 9, 4: 5, 5: 3}  # characters per label, by row size
 
 
 def label_width(label: str) -> int:
