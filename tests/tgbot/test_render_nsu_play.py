@@ -255,3 +255,18 @@ def test_an_overcome_ally_is_named_on_the_roll_and_cannot_help() -> None:
     plain, _ = parse_html(text)
     assert "💀 Bo is Overcome: they can't act or help until a harm is recovered." in plain
     assert any("Bo (P2), Overcome: can't act until healed" in line for line in nsu_status_lines(t))
+
+
+def test_a_project_prompt_and_its_progress_say_which_project_and_why() -> None:
+    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 1, "project", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "1 mind #1 rolls mood 1 against your Mind die for project #1" in text
+    assert "Moods: 1. Curious · 2. open d8 · 3. Wary" in text and "Projects: none yet" in text
+    out = DOWNTIME_RULES.act(t, state, 1, "text", "1 mind 6 Fix the <mill>", ScriptedRng([5, 2]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "📜 Fix the <mill>: mood die 5 against aspect die 2, a gap of 3: now 3/6." in text
