@@ -287,6 +287,7 @@ async def test_a_built_no_stone_unturned_world_comes_back_with_its_map_and_log(
         for pid in nsu_bot.PLAYERS:
             await nsu_bot.make_character(stack, pid, board if pid == CHIDI else None)
         adventure = (await say(stack, ALICE, "/adventure"))["message_id"]
+        await nsu_bot.press(stack, BO, GROUP, adventure, "➡️ Travel")
         await nsu_bot.press(stack, BO, GROUP, adventure, "➡️")  # the party travels; a card flips
         ticked = await nsu_bot.press(stack, CHIDI, GROUP, adventure, "+1 tick")
         assert "1/8" in ticked["text"]

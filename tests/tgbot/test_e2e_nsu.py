@@ -69,6 +69,7 @@ async def test_a_table_builds_a_world_makes_characters_and_sets_out(stack: Stack
     adventure = panel["message_id"]
     assert "At home" in panel["text"]
     mark = stack.api.mark()
+    await press(stack, BO, GROUP, adventure, "➡️ Travel")
     flipped = await press(stack, BO, GROUP, adventure, "➡️")
     view = await campaigns(stack).require_current(GROUP)
     _, table = await campaigns(stack).table_for_viewer(view.app_token, PlayerRef(ALICE, "Alice"))

@@ -257,8 +257,10 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     # The adventure: the party heads to Chidi's first card (L5); Chidi paints the picture.
     panel = await command(stack, ALICE, "/adventure")
     adventure = panel["message_id"]
-    assert "At home" in panel["text"] and "Where next?" in panel["text"]
+    assert "At home" in panel["text"]
     assert "/act what you want to happen" in panel["text"] and "/downtime home" in panel["text"]
+    panel = await tap(stack, BO, GROUP, adventure, "➡️ Travel")
+    assert "Where next?" in panel["text"]
     pairs = zip(DANGER_REWARD[::2], DANGER_REWARD[1::2], strict=True)
     backs = [f"➡️ L{i} · D{d} R{r}" for i, (d, r) in enumerate(pairs, 1)]
     assert [b["text"] for b in buttons(panel) if b["text"].startswith("➡️")] == backs
@@ -313,7 +315,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     assert "Arbiters: pick the aspect and say what is most at risk" in panel["text"]
     assert "for someone else" in await refused(stack, BO, roll, data_of(stack, roll, "⚖️ Body"))
     panel = await tap(stack, CHIDI, GROUP, roll, "⚖️ Body")
-    panel = await tap(stack, CHIDI, GROUP, roll, "⚖️ World at risk")
+    panel = await tap(stack, CHIDI, GROUP, roll, "🌍 World")
     assert "Ana: pick your mood" in panel["text"]
     panel = await tap(stack, ALICE, GROUP, roll, "Ana: Angry d4 (0/5)")
     assert "Do details help or hinder? Reply" in panel["text"]
@@ -358,7 +360,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     assert (await PanelRow.get(message_id=roll, chat_tg_id=GROUP)).version == 1
     # A press on this roll's own first keyboard, after the aspect was picked, does nothing.
     assert "out of date" in await stale_press(stack, CHIDI, roll, opening, "⚖️ Heart")
-    panel = await tap(stack, CHIDI, GROUP, roll, "⚖️ Character at risk")
+    panel = await tap(stack, CHIDI, GROUP, roll, "🧍 Character")
     assert f"{BOLD}: pick your mood" in panel["text"]
 
     old = stack.runtime
@@ -373,11 +375,11 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await tap(stack, BO, GROUP, roll, f"🎲 {BOLD}: roll")
     assert "Aspect d6: 2 | 6 → keep ?" in panel["text"]
     assert f"{BOLD}: pick which aspect die to keep" in panel["text"]
-    keep = data_of(stack, roll, f"{BOLD}: keep 6 (aspect)")
+    keep = data_of(stack, roll, "Keep aspect 6")
     assert "out of date" not in await refused(stack, CHIDI, roll, keep)
     faces.push(3)
     panel = await tap(stack, ALICE, GROUP, roll, "🤝 Ana: Angry d4")
-    panel = await tap(stack, BO, GROUP, roll, f"{BOLD}: keep 6 (aspect)")
+    panel = await tap(stack, BO, GROUP, roll, "Keep aspect 6")
     panel = await tap(stack, BO, GROUP, roll, f"{BOLD}: my own mood die (4)")
     assert "Aspect 6 vs Mood 4: difference 2" in panel["text"] and "Row 2" in panel["text"]
     assert faces.remaining == 0
@@ -393,7 +395,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await command(stack, ALICE, "/act I talk the guard down")
     roll = panel["message_id"]
     await tap(stack, CHIDI, GROUP, roll, "⚖️ Mind")
-    await tap(stack, CHIDI, GROUP, roll, "⚖️ Character at risk")
+    await tap(stack, CHIDI, GROUP, roll, "🧍 Character")
     await tap(stack, ALICE, GROUP, roll, "Ana: Curious d8")
     await tap(stack, ALICE, GROUP, roll, "No details apply")
     faces.push(1, 7)
@@ -417,7 +419,7 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await command(stack, ALICE, "/act I hold the door")
     roll = panel["message_id"]
     await tap(stack, CHIDI, GROUP, roll, "⚖️ Body")
-    await tap(stack, CHIDI, GROUP, roll, "⚖️ World at risk")
+    await tap(stack, CHIDI, GROUP, roll, "🌍 World")
     panel = await tap(stack, ALICE, GROUP, roll, "Ana: Angry d4 (2/5)")
     assert "Mood: Angry d4, level 3/5\n" in panel["text"]
     await tap(stack, ALICE, GROUP, roll, "No details apply")
@@ -445,21 +447,25 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     panel = await command(stack, BO, "/downtime home")
     down = panel["message_id"]
     assert "Collateral Clock 4/8: d6 = 3" in panel["text"]
-    assert "Each of you: tap a downtime action" in panel["text"]
+    assert "Each of you: open 🛌 Rest & heal" in panel["text"]
     for p in PLAYERS:
         want[p] = want[p].add_recovery_points(1)
+    await tap(stack, ALICE, GROUP, down, "🛠 Work & scout")
     assert "Overcome" in await refused(stack, ALICE, down, data_of(stack, down, "🔭 Scout"))
+    await tap(stack, ALICE, GROUP, down, "◀️ Back")
 
     # Ana seeks recovery with Bo's help, then turns a harm into a scar.
+    await tap(stack, ALICE, GROUP, down, "🛌 Rest & heal")
     panel = await tap(stack, ALICE, GROUP, down, "🛌 Seek Recovery")
     assert "Ana: a friend may tap Help" in panel["text"] and "1. Climbing ±1" in panel["text"]
-    panel = await tap(stack, BO, GROUP, down, "🤝 Help Ana recover")
+    panel = await tap(stack, BO, GROUP, down, "🤝 Help Ana")
     assert f"helped by {BOLD}" in panel["text"]
     assert "for whoever seeks" in await refused(stack, BO, down, data_of(stack, down, "🎲 Ana"))
     faces.push(3, 2)
     panel = await tap(stack, ALICE, GROUP, down, "🎲 Ana: roll")
     assert "Body 3, a friend's Heart 2 = 5, +3 recovery points" in panel["text"]
     want[ALICE] = want[ALICE].add_recovery_points(5)
+    await tap(stack, ALICE, GROUP, down, "🛌 Rest & heal")
     panel = await tap(stack, ALICE, GROUP, down, "🩹 Recover Harm")
     assert "3. Broken <wrist>" in panel["text"]
     panel = await answer(stack, ALICE, down, "3 Stiff <wrist>")
@@ -468,29 +474,30 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     await sheets_agree()
 
     # Bo scouts Alice's second card: everyone else arbitrates; he wins and looks in private.
+    await tap(stack, BO, GROUP, down, "🛠 Work & scout")
     panel = await tap(stack, BO, GROUP, down, "🔭 Scout")
     assert f"{BOLD}: pick a face-down card nearby" in panel["text"]
     mark = stack.api.mark()
-    panel = await tap(stack, BO, GROUP, down, f"🔭 {BOLD}: L2 D1 R4")
+    panel = await tap(stack, BO, GROUP, down, "🔭 L2 D1 R4")
     assert "The scout replies with how they go about it" in panel["text"]
     panel = await answer(stack, BO, down, "I climb the <ridge>")
     assert "Arbiters: pick the aspect" in panel["text"]
     await tap(stack, CHIDI, GROUP, down, "⚖️ Body")
-    panel = await tap(stack, ALICE, GROUP, down, "⚖️ World at risk")
+    panel = await tap(stack, ALICE, GROUP, down, "🌍 World")
     assert f"{BOLD}: pick your mood" in panel["text"]
     await tap(stack, BO, GROUP, down, f"{BOLD}: Curious d8")
     await tap(stack, BO, GROUP, down, "No details apply")
     faces.push(1, 6)
-    await tap(stack, BO, GROUP, down, f"🎲 {BOLD}: roll")
-    panel = await tap(stack, BO, GROUP, down, f"{BOLD}: my own mood die (6)")
+    # Nobody can help a Scout: the roll settles on Bo's own mood die without asking.
+    panel = await tap(stack, BO, GROUP, down, f"🎲 {BOLD}: roll")
     assert f"{BOLD} may look at L2 (D1 R4) in private" in panel["text"]
     assert "ticks the Collateral Clock" not in panel["text"]  # no clock on a face-down card
     look = await stack.api.wait_for_message(BO, timeout=TIMEOUT, since=mark)
     assert "Title-1001-2" in look["text"] and "Treasure-1001-2" in look["text"]
-    peek = data_of(stack, down, f"🔭 {BOLD}: see it in private")
+    peek = data_of(stack, down, "🔭 Bo <i>the</i> Bold…: see it")
     assert "Only the scout" in await refused(stack, CHIDI, down, peek)
     panel = await answer(stack, BO, down, "+Knows the <hidden> path")
-    panel = await tap(stack, BO, GROUP, down, f"Skip detail 2 ({BOLD})")
+    panel = await tap(stack, BO, GROUP, down, "Skip detail 2 (Bo <i>the</i>…)")
     want[BO] = want[BO].raise_mood(CURIOUS)
     want[BO] = want[BO].add_detail(Detail("Knows the <hidden> path", polarity=POSITIVE))
     await sheets_agree()
@@ -505,8 +512,11 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
         assert f"recovery {c.recovery_points}/4" in shown
         assert (f"harm {len(c.harms)}/4" in shown) == bool(c.harms)
 
-    # Chidi and Alice both tap End downtime at once: it ends once, the other is told.
-    end = data_of(stack, down, "🏁 End downtime")
+    # Chidi asks to end downtime; Chidi and Alice both confirm at once: it ends once,
+    # the other is told.
+    panel = await tap(stack, CHIDI, GROUP, down, "🏁 End downtime")
+    assert "End downtime for everyone?" in panel["text"]
+    end = data_of(stack, down, "✅ Yes, end downtime")
     mark = stack.api.mark()
     presses = [await stack.api.press_button(p, GROUP, down, end) for p in (CHIDI, ALICE)]
     answers = list(await asyncio.gather(*(p.answered(TIMEOUT) for p in presses)))

@@ -26,6 +26,7 @@ from tgbot.sandbox.fake_api import default_cast
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 ANA, BOLD = "Ana", "Bo <i>the</i> Bold & Co"  # characters; Bo's player is "<b>Bo</b> & Co"
+LOOK = "🔭 Bo <i>the</i> Bold…: see it"  # a long name is shortened to fit a phone
 FACES = [2, 3, 7, 2, 6, 4, 1, 2]
 
 
@@ -142,7 +143,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     first_keyboard = copy.deepcopy(panel["reply_markup"])
     assert "for someone else" in await refused(stack, BO, panel, "⚖️ Body")
     panel = await tap(stack, CHIDI, panel, "⚖️ Body")
-    panel = await tap(stack, CHIDI, panel, "⚖️ World at risk")
+    panel = await tap(stack, CHIDI, panel, "🌍 World")
     panel = await tap(stack, ALICE, panel, "Ana: Curious d8")
     panel = await tap(stack, ALICE, panel, "No details apply")
     panel = await tap(stack, ALICE, panel, "🎲 Ana: roll")
@@ -183,7 +184,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
         GROUP, lambda m: m["message_id"] == panel["message_id"], timeout=10
     )
     assert (await PanelRow.get(message_id=panel["message_id"])).version == 1
-    panel = await tap(stack, CHIDI, panel, "⚖️ Character at risk")
+    panel = await tap(stack, CHIDI, panel, "🧍 Character")
 
     old = stack.runtime
     await old.stop()
@@ -195,8 +196,8 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     assert "+Rope <ladder>; +Calm (advantage)" in panel["text"]
     panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
     assert "Aspect d8: 2 | 6 → keep ?" in panel["text"]
-    assert "out of date" not in await refused(stack, CHIDI, panel, f"{BOLD}: keep 6 (aspect)")
-    panel = await tap(stack, BO, panel, f"{BOLD}: keep 6 (aspect)")
+    assert "out of date" not in await refused(stack, CHIDI, panel, "Keep aspect 6")
+    panel = await tap(stack, BO, panel, "Keep aspect 6")
     panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (4)")
     assert "Aspect 6 vs Mood 4" in panel["text"] and "Row 2" in panel["text"]
     panel = await reply(stack, BO, panel, "+Steady footing")
@@ -209,7 +210,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     before = bot_messages(stack)
     panel = await say(stack, ALICE, "/act I hold the door")
     panel = await tap(stack, CHIDI, panel, "⚖️ Heart")
-    panel = await tap(stack, CHIDI, panel, "⚖️ Character at risk")
+    panel = await tap(stack, CHIDI, panel, "🧍 Character")
     panel = await tap(stack, ALICE, panel, "Ana: Wary d6 (3/7)")
     panel = await tap(stack, ALICE, panel, "No details apply")
     panel = await tap(stack, ALICE, panel, "🎲 Ana: roll")
@@ -269,35 +270,39 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     assert "Ana (Alice Marsh): 1 action left" in text and "recovery 1/4" in text
 
     # Ana seeks recovery with Bo's help, then turns a harm into a scar.
-    assert "Overcome" in await refused(stack, ALICE, panel, "🔭 Scout")
+    panel = await tap(stack, ALICE, panel, "🛠 Work & scout")
+    assert "Overcome" in await refused(stack, ALICE, panel, "🔭 Scout a card")
+    panel = await tap(stack, ALICE, panel, "◀️ Back")
+    panel = await tap(stack, ALICE, panel, "🛌 Rest & heal")
     panel = await tap(stack, ALICE, panel, "🛌 Seek Recovery")
-    panel = await tap(stack, BO, panel, "🤝 Help Ana recover")
+    panel = await tap(stack, BO, panel, "🤝 Help Ana")
     assert f"helped by {BOLD}" in panel["text"]
     assert "for whoever seeks" in await refused(stack, BO, panel, "🎲 Ana: roll")
     panel = await tap(stack, ALICE, panel, "🎲 Ana: roll")
     assert "Body 3, a friend's Heart 5 = 8, +3 recovery points" in panel["text"]
-    panel = await tap(stack, ALICE, panel, "🩹 Recover Harm")
+    panel = await tap(stack, ALICE, panel, "🛌 Rest & heal")
+    panel = await tap(stack, ALICE, panel, "🩹 Recover Harm (free)")
     panel = await reply(stack, ALICE, panel, "4 Stiff <wrist>")
     assert "turns Broken wrist into the scar Stiff <wrist>" in panel["text"]
     assert not (await sheet_of(ALICE)).overcome
 
     # Bo scouts the Hollow Tower: everyone else arbitrates; he wins and looks in private.
-    panel = await tap(stack, BO, panel, "🔭 Scout")
+    panel = await tap(stack, BO, panel, "🛠 Work & scout")
+    panel = await tap(stack, BO, panel, "🔭 Scout a card")
     assert "Hollow Tower" not in panel["text"] and "Hollow Tower" not in str(labels(panel))
-    panel = await tap(stack, BO, panel, f"🔭 {BOLD}: c D2 R3")
+    panel = await tap(stack, BO, panel, "🔭 c D2 R3")
     panel = await reply(stack, BO, panel, "I climb the <ridge>")
     panel = await tap(stack, CHIDI, panel, "⚖️ Body")
-    panel = await tap(stack, ALICE, panel, "⚖️ World at risk")
+    panel = await tap(stack, ALICE, panel, "🌍 World")
     panel = await tap(stack, BO, panel, f"{BOLD}: Curious d8")
     panel = await tap(stack, BO, panel, "No details apply")
-    panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")
-    panel = await tap(stack, BO, panel, f"{BOLD}: my own mood die (6)")
+    panel = await tap(stack, BO, panel, f"🎲 {BOLD}: roll")  # nobody can help: settled unasked
     assert f"{BOLD} may look at c (D2 R3) in private" in panel["text"]
     sent = await stack.api.wait_for_message(BO, timeout=10)  # sent at once, in private
     assert "The Hollow Tower" in sent["text"] and "secret face" in sent["text"]
-    assert "Only the scout" in await refused(stack, CHIDI, panel, f"🔭 {BOLD}: see it in private")
+    assert "Only the scout" in await refused(stack, CHIDI, panel, LOOK)
     look = await stack.api.press_button(
-        BO, GROUP, panel["message_id"], data_of(panel, f"🔭 {BOLD}: see it in private")
+        BO, GROUP, panel["message_id"], data_of(panel, LOOK)
     )
     assert "private chat" in (await look.answered(10))["text"]
     seen = await stack.api.wait_for_message(BO, timeout=10)  # and again on request
@@ -308,12 +313,13 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     # Bo's win grants him two details: one by reply, one skipped.
     panel = await reply(stack, BO, panel, "+Knows the <hidden> path")
     assert "Knows the <hidden> path" in panel["text"]
-    panel = await tap(stack, BO, panel, f"Skip detail 2 ({BOLD})")
+    panel = await tap(stack, BO, panel, "Skip detail 2 (Bo <i>the</i>…)")
     assert (await sheet_of(BO)).details[-1].name == "Knows the <hidden> path"
 
     # Chidi addresses the collateral at the mill; the others vote.
+    panel = await tap(stack, CHIDI, panel, "🛠 Work & scout")
     panel = await tap(stack, CHIDI, panel, "🧹 Address Collateral")
-    panel = await tap(stack, CHIDI, panel, "🧹 Cy: The <Drowned> Mill")
+    panel = await tap(stack, CHIDI, panel, "🧹 The <Drowned> Mill")
     panel = await reply(stack, CHIDI, panel, "We <rebuild> the mill race")
     assert "We <rebuild> the mill race" in panel["text"]
     assert "🎲 Cy: roll Mind" not in labels(panel)  # not before everyone has voted
@@ -323,6 +329,8 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     assert "the clock goes 2 → 0" in panel["text"]
 
     panel = await tap(stack, BO, panel, "🏁 End downtime")
+    assert "End downtime for everyone?" in panel["text"]
+    panel = await tap(stack, CHIDI, panel, "✅ Yes, end downtime")
     assert "Downtime</b> is over" not in panel["text"] and labels(panel) == []
     w = await world_now(campaign_id)
     assert w.card("a").clock.ticks == 0 and BO in w.card("c").scouted_by

@@ -98,7 +98,7 @@ async def test_roll_choices_before_the_dice_and_a_harm_line_are_taken_back(
 
     # Two steps by two players: the first stands once the second is taken.
     panel = await tap(stack, CHIDI, back, "⚖️ Body")
-    panel = await tap(stack, CHIDI, panel, "⚖️ World at risk")
+    panel = await tap(stack, CHIDI, panel, "🌍 World")
     before_mood = panel
     panel = await tap(stack, ALICE, panel, "Ana: Curious d8")
     await slash_undo(stack, CHIDI, "Someone else acted")
@@ -151,10 +151,11 @@ async def test_a_clock_tick_in_the_mini_app_and_a_downtime_pick_are_taken_back(
     faces.push(4)  # the downtime's complication
     opened = await say(stack, ALICE, "/downtime home")
     mood_before = (await sheet_of(ALICE)).moods
-    picked = await tap(stack, ALICE, opened, "🛌 Seek Recovery")
-    assert picked["text"] != opened["text"]
+    rested = await tap(stack, ALICE, opened, "🛌 Rest & heal")
+    picked = await tap(stack, ALICE, rested, "🛌 Seek Recovery")
+    assert picked["text"] != rested["text"]
     back = await undo_button(stack, ALICE, picked)
-    same(back, opened)
+    same(back, rested)
     assert (await sheet_of(ALICE)).moods == mood_before
 
 

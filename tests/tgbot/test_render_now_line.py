@@ -20,9 +20,12 @@ from core.rules.errors import NotAllowedNow, StonetableError
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.adventure_panel import adventure_choices, scene
 from core.rules.nsu.campaign import character_of
+from core.rules.nsu.cards_panel import cards_choices, cards_view
+from core.rules.nsu.character_panel import creation_choices, creation_view
 from core.rules.nsu.downtime_panel import DowntimePanelState, current_downtime, downtime_choices
 from core.rules.nsu.roll_choices import detail_choices, roll_choices
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
+from core.rules.nsu.safety_panel import safety_choices
 from core.rules.nsu.setup_panel import board as setup_board
 from core.rules.rng import SeededRng
 from core.rules.threat.panel import ActionKind
@@ -283,10 +286,55 @@ def test_every_worldbuilding_step_names_who_acts_now() -> None:
         cards = h.open("nsu.cards", pid, "9")
         for n in (1, 2):
             for value in card_fields(pid, n):
+                check_private(h, cards, pid, cards_choices(cards_view(h.table(), cards.state)))
                 h.act(cards, pid, "text", value)
             check()
+        check_private(h, cards, pid, ())
     h.act(panel, BOB, "deal", "3")
     check()
+
+
+def check_private(h: Harness, panel: Any, owner: int, choices: Any) -> None:
+    """A private panel's last line names its owner while they act, and only them."""
+    html, _ = NSU_RENDER[panel.kind].render(setup_view(h, panel))
+    line = last_line(html)
+    assert line.startswith("👉 "), line
+    assert (f"{NAMES[owner]}:" in line) == bool(choices), line
+    assert all(f"{NAMES[p]}:" not in line for p in NAMES if p != owner), line
+
+
+CHARACTER_ANSWERS = {
+    "name": "Wren",
+    "pronouns_and_look": "she/her",
+    "moods": "Curious, Wary, Angry",
+    "sentiments": "My compass\n-\nThe bell",
+    "skills": "Climbing, Talking, Fixing",
+    "rumours": "Heard of glass trees",
+}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_private_panel_step_names_its_owner(seed: int) -> None:
+    rnd = random.Random(seed)
+    h = Harness()
+    build_world(h)
+    panel = h.open("nsu.character", ALICE)
+    for _ in range(30):
+        if panel.closed:
+            break
+        choices = creation_choices(creation_view(h.table(), panel.state))
+        check_private(h, panel, ALICE, choices)
+        choice = rnd.choice(choices)
+        argument = choice.argument or CHARACTER_ANSWERS.get(choice.name, "")
+        try:
+            panel = h.act(panel, ALICE, choice.verb.value, argument)
+        except StonetableError:
+            continue
+    check_private(h, panel, ALICE, () if panel.closed else (1,))
+    safety = h.open("nsu.safety", BOB, rnd.choice(["line", "veil"]))
+    for action, argument in [("text", "Spiders"), ("kind", "veil"), ("text", "Fire")]:
+        check_private(h, safety, BOB, safety_choices(safety.state))
+        safety = h.act(safety, BOB, action, argument)
 
 
 @pytest.mark.parametrize("seed", range(6))

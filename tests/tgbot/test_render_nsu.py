@@ -149,7 +149,7 @@ def test_ruling21_the_settlement_step_says_how_the_round_ends() -> None:
         h.act(panel, actor, action, argument)
     text = render(h, panel)
     assert "The round ends when two players in a row pass (whoever passed may speak again " in text
-    assert "or when anyone taps “The card is full”." in text
+    assert "or when anyone taps “Card is full”." in text
     assert "one more pass ends the round" not in text
     h.act(panel, ALICE, "pass", "")
     text = render(h, panel)
@@ -194,6 +194,7 @@ def test_character_and_adventure_render_and_brief_the_right_people() -> None:
         panel = h.open("nsu.adventure", ALICE)
         assert "At home" in render(h, panel)
         assert "/act what you want to happen" in render(h, panel)  # what to do next
+        h.act(panel, ALICE, "travel")
         h.act(panel, ALICE, "go", "0")
         text = render(h, panel)
         world = campaign_of(h.table()).require_world()

@@ -133,7 +133,7 @@ def test_the_scouts_roll_in_downtime_says_whose_step_it_is() -> None:
         ("choose_mood", "1"): "Do details help or hinder?",
         ("set_aspect_edge", "+Rope"): "Bo: pick a skill",
         ("roll", ""): "Bo: pick which aspect die to keep (higher is better for Bo).",
-        ("keep_die", "aspect.2"): "Bo: keep your own mood die to settle the roll.",
+        ("keep_die", "aspect.2"): "The scout lost: accept the details",  # settled unasked
     }
     for (action, arg), hint in expected.items():
         actor = 1 if action in ("choose_aspect", "choose_risk") else 2
@@ -168,7 +168,7 @@ def test_a_fresh_downtime_says_what_to_do() -> None:
     out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
     t, state = settle(t, out), out.state
     text = plain(state, t, NsuDowntimeRenderer())
-    assert "Each of you: tap a downtime action" in text and "tap End downtime" in text
+    assert "Each of you: open 🛌 Rest & heal" in text and "tap 🏁 End downtime" in text
     out = DOWNTIME_RULES.act(t, state, 1, "recover", "", ScriptedRng([]))
     t, state = settle(t, out), out.state
     assert "Each of you" not in plain(state, t, NsuDowntimeRenderer())  # Ana's prompt instead
@@ -188,7 +188,6 @@ def test_a_scouts_world_at_risk_roll_promises_no_clock_ticks() -> None:
         (2, "choose_mood", "1"),
         (2, "set_aspect_edge", ""),
         (2, "roll", ""),
-        (2, "take_helper_die", "none"),
     ]:
         out = DOWNTIME_RULES.act(t, state, actor, action, arg, rng)
         t, state = settle(t, out), out.state
@@ -209,7 +208,6 @@ def test_ruling22_a_row_one_win_with_nobody_on_screen_says_no_ally_adds_a_detail
         (1, "choose_mood", "1"),
         (1, "set_aspect_edge", ""),
         (1, "roll", ""),
-        (1, "take_helper_die", "none"),
     ]:
         out = ROLL_RULES.act(t, state, actor, action, arg, rng)
         t, state = settle(t, out), out.state
@@ -257,3 +255,18 @@ def test_an_overcome_ally_is_named_on_the_roll_and_cannot_help() -> None:
     plain, _ = parse_html(text)
     assert "💀 Bo is Overcome: they can't act or help until a harm is recovered." in plain
     assert any("Bo (P2), Overcome: can't act until healed" in line for line in nsu_status_lines(t))
+
+
+def test_a_project_prompt_and_its_progress_say_which_project_and_why() -> None:
+    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    out = DOWNTIME_RULES.act(t, state, 1, "project", "", ScriptedRng([]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "1 mind #1 rolls mood 1 against your Mind die for project #1" in text
+    assert "Moods: 1. Curious · 2. open d8 · 3. Wary" in text and "Projects: none yet" in text
+    out = DOWNTIME_RULES.act(t, state, 1, "text", "1 mind 6 Fix the <mill>", ScriptedRng([5, 2]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    assert "📜 Fix the <mill>: mood die 5 against aspect die 2, a gap of 3: now 3/6." in text

@@ -282,10 +282,12 @@ async def play(t: Table) -> None:
 
     # -- the adventure: Bo flips a card; its author paints the picture in private.
     await t.play_as(ALICE)
-    await t.say("/adventure", "Where next?")
-    adventure = await t.panel("Where next?")
+    await t.say("/adventure", "At home, in the settlement")
+    adventure = await t.panel("At home, in the settlement")
     await t.shot("adventure")
     await t.play_as(BO)
+    await t.press(adventure, "➡️ Travel")
+    await t.sees(adventure, "Where next?")
     await t.press(adventure, re.compile("^➡️ L5"))
     await t.sees(adventure, "Vault 1001-2")
     await t.shot("flipped")
@@ -304,7 +306,7 @@ async def play(t: Table) -> None:
     await t.shot("act")
     await t.play_as(CHIDI)
     await t.press(roll, "⚖️ Body")
-    await t.press(roll, "⚖️ World at risk")
+    await t.press(roll, "🌍 World")
     await t.sees(roll, "Bolt: pick your mood")
     await t.play_as(BO)
     await t.press(roll, "Bolt: Curious d8 (0/9)")
@@ -313,7 +315,7 @@ async def play(t: Table) -> None:
     await t.press(roll, "🎲 Bolt: roll")
     await t.sees(roll, "Aspect d8: 7 · Mood d8: 1")
     await t.shot("rolled")
-    await t.press(roll, "Bolt: my own mood die (1)")
+    # Nobody is on screen to help: the roll settles on Bo's own mood die unasked.
     await t.sees(roll, "Aspect 7 vs Mood 1")
     await t.sees(roll, "the Arbiters win")
     await t.sees(roll, "Reply to this message with a detail")

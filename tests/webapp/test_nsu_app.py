@@ -414,7 +414,7 @@ async def test_a_roll_made_through_the_bot_updates_an_open_sheet_within_a_second
         await page.evaluate("window.__sameDocument = true")
 
         panel = await say(stack, ALICE, "/act I climb the tower")
-        for user, label in ((CHIDI, "⚖️ Body"), (CHIDI, "⚖️ World at risk")):
+        for user, label in ((CHIDI, "⚖️ Body"), (CHIDI, "🌍 World")):
             panel = await _tap(stack, user, panel, label)
         started = time.monotonic()
         await _tap(stack, ALICE, panel, "Ana: Curious d8")
@@ -528,7 +528,7 @@ async def test_a_granted_detail_is_added_in_the_mini_app_and_shown_in_the_chat(d
         faces.push(2, 3)  # Aspect d4: 2, Mood d8: 3
         panel = await say(stack, ALICE, "/act I climb the tower")
         panel = await _tap(stack, CHIDI, panel, "⚖️ Body")
-        panel = await _tap(stack, CHIDI, panel, "⚖️ World at risk")
+        panel = await _tap(stack, CHIDI, panel, "🌍 World")
         panel = await _tap(stack, ALICE, panel, "Ana: Curious d8")
         panel = await _tap(stack, ALICE, panel, "No details apply")
         panel = await _tap(stack, ALICE, panel, "🎲 Ana: roll")

@@ -31,16 +31,18 @@ from core.rules.nsu.campaign import (
     campaign_of,
     character_of,
 )
-from core.rules.nsu.cards_panel import CARDS_PANEL, FIELDS, cards_view
+from core.rules.nsu.cards_panel import CARDS_PANEL, FIELDS, CardsVerb, cards_choices, cards_view
 from core.rules.nsu.character_panel import (
     ASPECT_CHOICES,
     CHARACTER_PANEL,
     STEPS,
     CharacterFinished,
+    CreationVerb,
     CreationView,
+    creation_choices,
     creation_view,
 )
-from core.rules.nsu.safety_panel import SAFETY_PANEL
+from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyVerb, safety_choices
 from core.rules.nsu.setup import (
     ActionKind,
     LocationAuthored,
@@ -60,6 +62,8 @@ from core.rules.nsu.world import (
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
+from tgbot.render.layout import ONE_ROW, named, phone_rows
+from tgbot.render.layout import short as short_name
 from tgbot.render.text import esc, now_line
 
 SHORT = 160
@@ -298,7 +302,7 @@ def prompt_lines(table: Table, b: Board) -> list[str]:
             f"🗣 <b>{speaker}</b>'s turn: <b>reply</b> with one fact about the settlement, "
             "or pass. To build on fact 2, start with ^2.",
             "The round ends when two players in a row pass (whoever passed may speak again "
-            "next round), or when anyone taps “The card is full”.",
+            "next round), or when anyone taps “Card is full”.",
         ]
         if b.passes_in_row:
             lines.append("The last player passed: one more pass ends the round.")
@@ -347,7 +351,7 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
             button(view, ("✅ " if t in b.tools else "▫️ ") + TOOL_NAMES[t], "tool", str(i))
             for i, t in enumerate(TOOLS)
         ]
-        rows.append(tools)
+        rows += phone_rows(tools)
         if b.tone_proposed:
             rows.append([button(view, "👍 Agree", "agree")])
         return rows
@@ -355,28 +359,29 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
         return [[button(view, "🙅 Pass", "pass")]]
     if step is SetupStep.SETTLEMENT:
         if b.open_to(ActionKind.CHOOSE_FIRST_SPEAKER):
-            rows.append(
+            rows += phone_rows(
                 [
-                    button(view, f"{plain_name(view.table, p)} first", "first", str(i))
+                    button(view, named("{} first", plain_name(view.table, p)), "first", str(i))
                     for i, p in enumerate(b.players)
                 ]
             )
         row = [button(view, "🙅 Pass", "pass")]
         if b.open_to(ActionKind.DECLARE_CARD_FULL):
-            row.append(button(view, "🟥 The card is full", "full"))
-        rows.append(row)
-        return rows
+            row.append(button(view, "🟥 Card is full", "full"))
+        return rows + phone_rows(row)
     if step is SetupStep.SCOPE:
-        return [[button(view, "⏭ Next question", "skipq"), button(view, "✅ Scope done", "scope")]]
+        return phone_rows(
+            [button(view, "⏭ Next question", "skipq"), button(view, "✅ Scope done", "scope")]
+        )
     if step is SetupStep.ABUNDANCE:
         return [
-            [button(view, name[:30], "abundance", str(i))]
+            [button(view, short_name(name, ONE_ROW), "abundance", str(i))]
             for i, (name, _) in enumerate(b.resources)
         ]
     if step is SetupStep.LOCATIONS:
         return [[general("✍️ Write my locations", "nsu_cards", view.campaign.id, view.id)]]
     if step is SetupStep.MAP:
-        return [[button(view, f"{w} wide", "deal", str(w)) for w in b.column_choices]]
+        return phone_rows([button(view, f"{w} wide", "deal", str(w)) for w in b.column_choices])
     if step is SetupStep.DANGER_AND_REWARD:
         return [[button(view, "🎲 Roll Danger and Reward", "roll")]]
     return []
@@ -415,6 +420,7 @@ class CardsRenderer:
             lines.append(f"🕰 Could be harmed: {esc(card.collateral_target)}")
             lines.append(f"⚠️ {esc(card.danger_type)} · 💎 {esc(card.treasure_type)}")
         rows: list[list[InlineKeyboardButton]] = []
+        choices = cards_choices(cv)
         if cv.field is None:
             lines.append(
                 "\n✅ Both written. They go face down when the table deals the map"
@@ -434,10 +440,10 @@ class CardsRenderer:
                     lines.append(f"✔️ {spec.label}: {short(cv.fields[spec.key], 80)}")
             lines.append(f"\n👉 <b>{spec_label(cv.field.label)}</b>: {esc(cv.field.prompt)}")
             lines.append("<b>Reply to this message</b> with your answer.")
-            if cv.fields:
-                rows.append(
-                    [button(view, "◀ Back", "back"), button(view, "↺ Start over", "restart")]
-                )
+            labels = {CardsVerb.BACK: "◀ Back", CardsVerb.RESTART: "↺ Start over"}
+            rows.append(
+                [button(view, labels[c.verb], c.verb.value) for c in choices if c.verb in labels]
+            )
         if cv.editing is None and not cv.fields and cv.revisable:
             if cv.field is not None:
                 lines.append("✏️ You can edit a saved card until the table deals the map.")
@@ -445,6 +451,8 @@ class CardsRenderer:
                 number = cv.written.index(card) + 1
                 title = card.title if len(card.title) <= 24 else card.title[:23] + "…"
                 rows.append([button(view, f"✏️ Edit {number}. {title}", "edit", card.id)])
+        now = now_line(choices, lambda p: name_of(view.table, p), _cards_phrase)
+        lines.append(now or "👉 Next: the table deals the map in the group chat.")
         rows.append(safety_row(view.campaign.id))
         return "\n".join(lines), keyboard(rows)
 
@@ -453,6 +461,12 @@ class CardsRenderer:
         if board_id and any(isinstance(e, LocationAuthored) for e in view.events):
             return [Refresh(board_id)]
         return []
+
+
+def _cards_phrase(choice: Choice[CardsVerb]) -> str:
+    if choice.verb is CardsVerb.WRITE:
+        return f"reply with the {esc(choice.name.lower())}"
+    return "go back a field" if choice.verb is CardsVerb.BACK else "start the card over"
 
 
 def spec_label(label: str) -> str:
@@ -514,8 +528,10 @@ class CharacterRenderer:
             character = character_of(view.table.seat(int(view.state["owner"])))
             who = esc(character.name) if character else "Your character"
             text = f"🧍 <b>{who}</b> is ready. See the whole sheet with /sheet."
+            text += "\n👉 Next: play on in the group chat."
             return text, keyboard([safety_row(cid)])
         cv = creation_view(view.table, view.state)
+        choices = creation_choices(cv)
         lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft, cv.cards), ""]
         rows: list[list[InlineKeyboardButton]] = []
         index = STEPS.index(cv.step) if cv.step is not None else len(STEPS)
@@ -542,14 +558,18 @@ class CharacterRenderer:
                 ]
             elif cv.step is not CreationStep.RUMOURS or cv.rumour_for is not None:
                 lines.append("<b>Reply to this message</b> with your answer.")
-        nav = []
-        if index > 0:
-            nav.append(button(view, "◀ Back", "goto", str(index - 1)))
-        if cv.step is not None:
-            nav.append(button(view, "Skip ▶", "skip"))
-        if not cv.missing:
-            nav.append(button(view, "✅ Finish", "finish"))
-        rows.append(nav)
+        nav_labels = {
+            CreationVerb.BACK: "◀ Back",
+            CreationVerb.SKIP: "Skip ▶",
+            CreationVerb.FINISH: "✅ Finish",
+        }
+        nav = [
+            button(view, nav_labels[c.verb], c.verb.value, c.argument)
+            for c in choices
+            if c.verb in nav_labels
+        ]
+        rows += [nav[i : i + 2] for i in range(0, len(nav), 2)]
+        lines.append(now_line(choices, lambda p: name_of(view.table, p), _creation_phrase))
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 
@@ -576,6 +596,22 @@ class CharacterRenderer:
                 "They don't know where it is, but would know it on sight."
             )
         return STEP_PROMPTS[step]
+
+
+_CREATION_PHRASES = {
+    CreationVerb.ASPECTS: "pick how Body, Mind and Heart share the dice",
+    CreationVerb.BACK: "go back a step",
+    CreationVerb.SKIP: "skip this step",
+    CreationVerb.FINISH: "finish the character",
+}
+
+
+def _creation_phrase(choice: Choice[CreationVerb]) -> str:
+    if choice.verb is CreationVerb.ANSWER:
+        step = CreationStep(choice.name)
+        special = {CreationStep.NAME: "their name", CreationStep.RUMOURS: "a rumour"}
+        return f"reply with {special.get(step, STEP_TITLES[step].lower())}"
+    return _CREATION_PHRASES[choice.verb]
 
 
 # -- the adventure --------------------------------------------------------------------------
@@ -640,9 +676,15 @@ class AdventureRenderer:
                 for i, c in enumerate(of[AdventureVerb.PICK])
             ]
         elif of[AdventureVerb.GO]:
-            lines.append("🗺 Where next?")
+            lines.append("🗺 Where next? Face-down places show their Danger (D) and Reward (R).")
         cards = {c.id: c for c in sc.reachable}
-        rows += [[make(c, f"➡️ {place_plain(cards[c.name])}")] for c in of[AdventureVerb.GO][:8]]
+        rows += [
+            [make(c, short_name(f"➡️ {place_plain(cards[c.name])}", ONE_ROW))]
+            for c in of[AdventureVerb.GO]
+        ]
+        rows += [
+            [make(c, "◀️ Back" if c.argument else "➡️ Travel")] for c in of[AdventureVerb.TRAVEL]
+        ]
         labels = {
             AdventureVerb.SPLIT: "✂️ Split",
             AdventureVerb.CANCEL: "✖ Cancel",
@@ -660,16 +702,19 @@ class AdventureRenderer:
             row = [make(c, labels[c.verb]) for verb in group for c in of[verb]]
             if group[0] is AdventureVerb.HOME and sc.picking is None:
                 row += [make(c, "✂️ Split up") for c in of[AdventureVerb.PICK]]
-            if row:
-                rows.append(row)
+            rows += phone_rows(row)
         now = now_line(choices, lambda p: _in_play(table, p, True), _adventure_phrase)
         if now:
             lines.append(now)
-        rows.append(
-            [general("🗺 Map", "nsu_map", cid), general("🧍 My character", "nsu_char", cid, view.id)]
-            if sc.without_character
-            else [general("🗺 Map", "nsu_map", cid)]
-        )
+        if not sc.travelling:
+            rows += phone_rows(
+                [general("🗺 Map", "nsu_map", cid)]
+                + (
+                    [general("🧍 My character", "nsu_char", cid, view.id)]
+                    if sc.without_character
+                    else []
+                )
+            )
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 
@@ -713,7 +758,7 @@ class AdventureRenderer:
 
 
 _ADVENTURE_PHRASES = {
-    AdventureVerb.GO: "go somewhere",
+    AdventureVerb.GO: "pick where to go",
     AdventureVerb.HOME: "head home",
     AdventureVerb.PICK: "split up",
     AdventureVerb.SPLIT: "split",
@@ -728,6 +773,8 @@ _ADVENTURE_PHRASES = {
 def _adventure_phrase(choice: Choice[AdventureVerb]) -> str:
     if choice.verb is AdventureVerb.PICK and choice.argument:
         return "pick who goes in the first group"
+    if choice.verb is AdventureVerb.TRAVEL:
+        return "go back" if choice.argument else "travel somewhere"
     return _ADVENTURE_PHRASES[choice.verb]
 
 
@@ -784,6 +831,8 @@ class SafetyRenderer:
             ],
             safety_row(view.campaign.id),
         ]
+        choices = safety_choices(view.state)
+        lines.append(now_line(choices, lambda p: name_of(view.table, p), _safety_phrase))
         return "\n".join(lines), keyboard(rows)
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
@@ -798,6 +847,12 @@ class SafetyRenderer:
                     )
                 )
         return notes
+
+
+def _safety_phrase(choice: Choice[SafetyVerb]) -> str:
+    if choice.verb is SafetyVerb.ADD:
+        return f"reply with a topic to add as a {choice.name}"
+    return f"switch to adding {choice.name}s"
 
 
 RENDERERS = [

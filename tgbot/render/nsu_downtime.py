@@ -32,6 +32,9 @@ from core.rules.nsu.downtime import (
 )
 from core.rules.nsu.downtime_panel import (
     DOWNTIME_PANEL,
+    END,
+    MENU,
+    MENU_PARENT,
     PLAN_PICK,
     PLAN_TEXT,
     PROJECT,
@@ -41,10 +44,12 @@ from core.rules.nsu.downtime_panel import (
     SCOUT_PICK,
     SEEK,
     DowntimePanelState,
+    Menu,
     PanelVerb,
     Prompt,
     downtime_choices,
     enders,
+    menu_openers,
     plan_targets,
     reward_card,
     scout_must_decide,
@@ -58,6 +63,14 @@ from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, button, keyboard
+from tgbot.render.layout import (
+    MAX_BUTTONS,
+    ONE_ROW,
+    label_width,
+    named,
+    phone_rows,
+    short,
+)
 from tgbot.render.nsu import safety_row
 from tgbot.render.nsu_play import (
     DETAIL_HELP,
@@ -66,7 +79,7 @@ from tgbot.render.nsu_play import (
     roll_lines,
     roll_step_buttons,
 )
-from tgbot.render.text import esc, now_line
+from tgbot.render.text import esc, now_line, or_list
 
 LOOK_VERB = "scout_look"
 MAX_COMPLICATIONS = 3
@@ -81,9 +94,9 @@ COMPLICATION_NAMES = {
     Complication.FULLY_COME_TO_PASS: "The harm has fully come to pass",
 }
 NEXT_HINT = (
-    "👉 Each of you: tap a downtime action for your character (Recover Harm and Upgrade "
-    "skills are free); some ask you to reply to this message. When everyone is done, "
-    "tap End downtime."
+    "Each of you: open 🛌 Rest &amp; heal or 🛠 Work &amp; scout and pick a downtime action "
+    "for your character (Recover Harm and Upgrade skills are free); some ask you to reply "
+    "to this message. When everyone is done, tap 🏁 End downtime and confirm."
 )
 PROMPT_HINTS = {
     RECOVER: "reply with the scar the harm becomes: <code>Stiff wrist</code> "
@@ -95,8 +108,10 @@ PROMPT_HINTS = {
     PLAN_TEXT: "reply with your plan to undo the damage",
     RECONNECT: "reply <code>2 1</code> (sentiment 2, raising mood 1) or "
     "<code>2 1 New friend</code> to forge a new one",
-    PROJECT: "reply <code>1 mind #1</code> to work on project 1, or "
-    "<code>1 mind 6 Learn carpentry</code> to start a 6-step project",
+    PROJECT: "reply with a mood, an aspect and the project: <code>1 mind #1</code> rolls "
+    "mood 1 against your Mind die for project #1; the gap between the dice fills that many "
+    "segments. To start a project, give its size (4, 6 or 8) and name: "
+    "<code>1 mind 6 Learn carpentry</code>",
     REWARD: "reply with the resource the reward helps (a new name makes a new abundance, "
     "R3 and R4 only)",
 }
@@ -261,6 +276,8 @@ def downtime_lines(panel: DowntimePanelState, state: DowntimeState, table: Table
             text += f" (helped by {_character_name(state, table, prompt.helper)})"
         if kind == PLAN_TEXT and prompt.card is not None:
             text += f" at {card_name(world, prompt.card)}"
+        if kind == PROJECT:
+            text += _project_list(world)
         lines.append(text)
     scout = panel.scout
     roll = None if scout is None else scout.roll
@@ -290,11 +307,50 @@ def downtime_lines(panel: DowntimePanelState, state: DowntimeState, table: Table
             f"🔭 {_character_name(state, table, player)} may look at "
             f"{card_name(world, card)} in private."
         )
+    lines += _menu_lines(panel, state, table)
     recent = log_lines(panel, table, state)
     if recent:
         lines.append("<b>Latest</b>")
         lines += [f"• {text}" for text in recent]
     return lines
+
+
+def _project_list(world: World) -> str:
+    open_ = [(i, p) for i, p in enumerate(world.projects, 1) if not p.complete]
+    if not open_:
+        return "\n   Projects: none yet"
+    return "\n   Projects: " + " · ".join(
+        f"#{i} {esc(p.name)} {p.filled}/{p.segments}" for i, p in open_
+    )
+
+
+def _menu_lines(panel: DowntimePanelState, state: DowntimeState, table: Table) -> list[str]:
+    """What the open group of buttons is for."""
+    world = state.world
+    if panel.menu is Menu.END:
+        who = or_list([_character_name(state, table, p) for p in sorted(enders(panel, state))])
+        return [
+            "🏁 <b>End downtime for everyone?</b> Actions nobody has taken are lost and the "
+            f"party heads out. {who}: confirm, or go back."
+        ]
+    if panel.menu is Menu.CLOCK:
+        out = []
+        for roll_ in state.complications[:1]:
+            card = world.card(roll_.card_id)
+            out.append(
+                f"🕰 {card_name(world, card.id)}: Collateral Clock {card.clock.ticks}/"
+                f"{CLOCK_SEGMENTS}. Clock +1 or −1 sets it right; More time gives everyone "
+                "another action and rolls the complications again."
+            )
+        return out
+    if panel.menu is Menu.PLAYER and panel.focus is not None:
+        who = _character_name(state, table, panel.focus)
+        return [f"✏️ {who}'s own step below; ◀️ Back shows everyone's."]
+    if panel.menu is Menu.REST:
+        return ["🛌 <b>Rest &amp; heal</b>: Recover Harm is free; the others cost your action."]
+    if panel.menu in (Menu.WORK, Menu.TRAIN):
+        return ["🛠 <b>Work &amp; scout</b>: Upgrade skills is free; the others cost your action."]
+    return []
 
 
 def filled_track_line(sheet: Character, filled: FilledTrack) -> str:
@@ -313,6 +369,9 @@ def _numbered_lines(kind: str, sheet: Character, prompt: Prompt) -> str:
     if kind == RECOVER:
         items = [esc(h) for h in sheet.harms]
         title = "Harm"
+    elif kind == PROJECT:
+        moods = [esc(m.name or f"open {m.die.label}") for m in sheet.moods]
+        return "\n   Moods: " + " · ".join(f"{i}. {x}" for i, x in enumerate(moods, 1))
     elif kind == SEEK and not prompt.skills:
         items = [f"{esc(s.name)} ±{s.modifier}" for s in sheet.skills]
         title = "Skills"
@@ -457,9 +516,14 @@ def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | No
     if kind == "SentimentReconnected":
         return f"{name()} reconnects with a sentiment (mood +{entry['mood_raised_by']})."
     if kind == "ProjectProgressed":
-        return f"A project moves to {entry['filled']}/{entry['segments']}."
+        shift = f" {entry['skill_shift']:+d} skill" if entry["skill_shift"] else ""
+        return (
+            f"📜 {_project_name(entry, table)}: mood die {entry['mood_face']} against aspect die "
+            f"{entry['aspect_face']}{shift}, a gap of {entry['marked']}: "
+            f"now {entry['filled']}/{entry['segments']}."
+        )
     if kind == "ProjectCompleted":
-        return "A project is complete!"
+        return f"📜 {_project_name(entry, table)} is complete!"
     if kind == "TimeSpent":
         each = counted(int(entry["actions_each"]), "action")
         return f"More time passes: +{each} each, more complications."
@@ -476,126 +540,215 @@ def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | No
     return ""
 
 
+def _project_name(entry: Mapping[str, Any], table: Table) -> str:
+    world = campaign_of(table).world
+    for project in world.projects if world is not None else ():
+        if project.id == entry.get("project_id"):
+            return esc(project.name)
+    return "A project"
+
+
 def _b(view: PanelView, label: str, action: str, argument: str = "") -> InlineKeyboardButton:
-    return button(view, label if len(label) <= 60 else label[:59] + "…", action, argument)
+    return button(view, label, action, argument)
+
+
+def _named(template: str, name: str) -> str:
+    return named(template, name)
+
+
+def _fit(prefix: str, name: str) -> str:
+    """``prefix`` and ``name``, the name shortened to fit a one-button row."""
+    return prefix + short(name, ONE_ROW - label_width(prefix))
+
+
+_short = short
+_pairs = phone_rows
+
+
+MENU_LABELS = {
+    Menu.REST: "🛌 Rest & heal",
+    Menu.WORK: "🛠 Work & scout",
+    Menu.CLOCK: "🕰 Clock & time",
+    Menu.END: "🏁 End downtime",
+}
+BACK = "◀️ Back"
 
 
 def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineKeyboardButton]]:
-    """Actions anyone may take for their own character, then the open prompts' buttons."""
+    """The open group's buttons, or what is under way and the groups to open."""
     panel = DowntimePanelState.from_dict(view.state)
-    table = view.table
+    if panel.menu is Menu.PLAYER:
+        return _player_rows(view, panel, state)
+    if panel.menu is not Menu.MAIN:
+        return _menu_rows(view, panel, state)
+    rows = _under_way(view, panel, state)
+    groups = [
+        _b(view, label, MENU if menu is not Menu.END else END, menu.value)
+        for menu, label in MENU_LABELS.items()
+        if menu_openers(panel, state, menu)
+    ]
+    if sum(len(r) for r in rows) + len(groups) > MAX_BUTTONS:
+        return rows  # the groups come back once what is under way is answered or dropped
+    return rows + _pairs(groups)
+
+
+def _menu_rows(
+    view: PanelView, panel: DowntimePanelState, state: DowntimeState
+) -> list[list[InlineKeyboardButton]]:
     world = state.world
     allowed = dt.allowed_actions(state)
     can = set().union(*allowed.values()) if allowed else set()
-    rows: list[list[InlineKeyboardButton]] = []
-
-    def offer(pairs: list[tuple[DowntimeKind, str, str, str]]) -> None:
-        row = [_b(view, label, action, arg) for kind, label, action, arg in pairs if kind in can]
-        if row:
-            rows.append(row)
-
-    offer(
-        [
-            (DowntimeKind.RECOVER_HARM, "🩹 Recover Harm", RECOVER, ""),
-            (DowntimeKind.UPGRADE_SKILLS, "⬆️ Upgrade skills", "upgrade", ""),
-        ]
-    )
-    offer(
-        [
+    menu = panel.menu
+    back = _b(view, BACK, MENU, MENU_PARENT.get(menu, Menu.MAIN).value)
+    offers: list[tuple[DowntimeKind, str, str, str]] = []
+    if menu is Menu.REST:
+        offers = [
+            (DowntimeKind.RECOVER_HARM, "🩹 Recover Harm (free)", RECOVER, ""),
             (DowntimeKind.SEEK_RECOVERY, "🛌 Seek Recovery", SEEK, ""),
-            (DowntimeKind.SCOUT, "🔭 Scout", SCOUT_PICK, ""),
-            (DowntimeKind.PROPOSE_PLAN, "🧹 Address Collateral", PLAN_PICK, ""),
-        ]
-    )
-    offer(
-        [
             (DowntimeKind.INTROSPECT, "🧘 Introspection", "introspect", ""),
             (DowntimeKind.RECONNECT, "🤝 Reconnect", RECONNECT, ""),
-            (DowntimeKind.WORK_ON_PROJECT, "📜 Project", PROJECT, ""),
         ]
-    )
-    offer(
-        [
-            (DowntimeKind.TRAIN_SKILLS, f"🏋 Train {a}", "train", a.lower())
-            for a in ("Body", "Mind", "Heart")
+    elif menu is Menu.WORK:
+        offers = [
+            (DowntimeKind.UPGRADE_SKILLS, "⬆️ Upgrade skills (free)", "upgrade", ""),
+            (DowntimeKind.SCOUT, "🔭 Scout a card", SCOUT_PICK, ""),
+            (DowntimeKind.PROPOSE_PLAN, "🧹 Address Collateral", PLAN_PICK, ""),
+            (DowntimeKind.WORK_ON_PROJECT, "📜 Long-term project", PROJECT, ""),
+            (DowntimeKind.TRAIN_SKILLS, "🏋 Train skills", MENU, Menu.TRAIN.value),
         ]
-    )
+    elif menu is Menu.TRAIN:
+        trains = [_b(view, f"🏋 {a}", "train", a.lower()) for a in ("Body", "Mind", "Heart")]
+        return _pairs([*trains, back]) if DowntimeKind.TRAIN_SKILLS in can else [[back]]
+    elif menu is Menu.CLOCK:
+        rows: list[list[InlineKeyboardButton]] = []
+        for roll_ in state.complications[:1]:
+            place = str(world.cards.index(world.card(roll_.card_id)))
+            rows.append(
+                [_b(view, "🕰 Clock +1", "tick", place), _b(view, "🕰 Clock −1", "untick", place)]
+            )
+            rows.append([_b(view, "⏳ More time", "more_time", place)])
+        if reward_card(state) is not None and DowntimeKind.BRING_REWARD_HOME in can:
+            rows.append([_b(view, "🎁 Bring the reward home", REWARD)])
+        return [*rows, [back]]
+    elif menu is Menu.END:
+        return [[_b(view, "✅ Yes, end downtime", END, "yes")], [_b(view, "◀️ Not yet", MENU, "")]]
+    rows = [[_b(view, label, action, arg)] for kind, label, action, arg in offers if kind in can]
+    return [*rows, [back]]
+
+
+Rows = list[list[InlineKeyboardButton]]
+
+
+def _under_way(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+    """Buttons for the prompts, plans, rolls and looks open now (each player's own steps
+    behind one button per player when they would crowd the panel)."""
+    mine = _personal(view, panel, state)
+    shared = _shared(view, panel, state)
+    drop = [[_b(view, "✖️ Drop my choice", "drop")]] if panel.prompts else []
+    rows = [r for rs in mine.values() for r in rs] + shared + drop
+    if sum(len(r) for r in rows) <= MAX_BUTTONS - 2:  # room left for the groups
+        return rows
+    steps = [
+        _b(view, _named("✏️ {}'s step", _plain_name(state, view.table, p)), MENU, f"p{p}")
+        for p in mine
+    ]
+    return _pairs(steps) + shared
+
+
+def _player_rows(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+    """One player's own steps, with Drop and Back."""
+    rows = _personal(view, panel, state).get(panel.focus or 0, [])
+    drop = [_b(view, "✖️ Drop mine", "drop")] if panel.prompts else []
+    return [*rows, [*drop, _b(view, BACK, MENU, Menu.MAIN.value)]]
+
+
+def _personal(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> dict[int, Rows]:
+    """Each player's own open steps: their prompt, their introspection, a sentiment to mark."""
+    table = view.table
+    world = state.world
+    found: dict[int, Rows] = {}
     prompts = panel.prompts
     for player, prompt in prompts.items():
+        rows = found.setdefault(player, [])
         key = str(player)
         who = _plain_name(state, table, player)
         kind = prompt.kind
         if kind == SEEK:
-            rows.append(
-                [
-                    _b(view, f"🤝 Help {who} recover", "seek_help", key),
-                    _b(view, f"🎲 {who}: roll", "seek_roll"),
-                    _b(view, f"🎲 {who}: roll with a healer", "seek_roll", "healer"),
-                ]
-            )
+            rows.append([_b(view, _named("🤝 Help {}", who), "seek_help", key)])
+            rows.append([_b(view, _named("🎲 {}: roll", who), "seek_roll")])
+            rows.append([_b(view, _named("🎲 {}: roll + healer", who), "seek_roll", "healer")])
         elif kind == SCOUT_PICK:
-            rows.append(
-                [
-                    _b(
-                        view,
-                        f"🔭 {who}: {_plain_card(world, world.cards[i].id)}",
-                        "scout_card",
-                        str(i),
-                    )
-                    for i in scout_targets(world, player)
-                ]
-            )
+            cards = [
+                _b(view, _fit("🔭 ", _plain_card(world, world.cards[i].id)), "scout_card", str(i))
+                for i in scout_targets(world, player)
+            ]
+            rows += _pairs(cards)
         elif kind == PLAN_PICK:
-            rows.append(
+            rows += [
                 [
                     _b(
                         view,
-                        f"🧹 {who}: {_plain_card(world, world.cards[i].id)}",
+                        "🧹 " + _short(_plain_card(world, world.cards[i].id), 26),
                         "plan_card",
                         str(i),
                     )
-                    for i in plan_targets(world)
                 ]
-            )
+                for i in plan_targets(world)
+            ]
     for player, sheet in state.sheets:
         if state.budget(player).introspection is None:
             continue
-        who = sheet.name
+        who = _short(sheet.name, 10)
         clears = [
-            _b(view, f"🧘 {who}: clear {sheet.moods[i].name}", "clear", str(i + 1))
+            _b(
+                view,
+                _fit(f"🧘 {who}: clear ", sheet.moods[i].name or ""),
+                "clear",
+                str(i + 1),
+            )
             for i in dt.clearable_moods(state, player)
         ]
-        rows += [clears[i : i + 3] for i in range(0, len(clears), 3)]
-        rows.append([_b(view, f"🧘 {who}: done introspecting", "introspect_done")])
+        rows = found.setdefault(player, [])
+        rows += [[c] for c in clears]
+        rows.append([_b(view, f"🧘 {who}: done", "introspect_done")])
     for player, sheet in state.sheets:
         filled = state.budget(player).filled
         if filled is None or not filled.endanger:
             continue
-        marks = [
-            _b(view, f"💔 {sheet.name}: mark {sheet.sentiments[i].name}", "endanger", str(i + 1))
-            for i in sheet.usable_sentiments
-        ]
-        rows += [marks[i : i + 2] for i in range(0, len(marks), 2)]
-    if state.plan is not None:
-        plan_row = []
-        if DowntimeKind.VOTE_ON_PLAN in can:
-            plan_row += [
-                _b(view, "👍 Sound plan", "vote", "yes"),
-                _b(view, "👎 Won't work", "vote", "no"),
+        who = _short(sheet.name, 10)
+        found.setdefault(player, []).extend(
+            [
+                _b(
+                    view,
+                    _fit(f"💔 {who}: mark ", sheet.sentiments[i].name or ""),
+                    "endanger",
+                    str(i + 1),
+                )
             ]
+            for i in sheet.usable_sentiments
+        )
+    return {p: rows for p, rows in found.items() if rows}
+
+
+def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+    """The table's steps: the plan, the Scout's roll, looks in private."""
+    table = view.table
+    allowed = dt.allowed_actions(state)
+    can = set().union(*allowed.values()) if allowed else set()
+    rows: Rows = []
+    if state.plan is not None:
+        if DowntimeKind.VOTE_ON_PLAN in can:
+            rows.append(
+                [_b(view, "👍 Sound plan", "vote", "yes"), _b(view, "👎 Won't work", "vote", "no")]
+            )
         proposer = _plain_name(state, table, state.plan.proposer)
         if DowntimeKind.ROLL_FOR_PLAN in can:
-            plan_row.append(_b(view, f"🎲 {proposer}: roll Mind", "plan_roll"))
+            rows.append([_b(view, _named("🎲 {}: roll Mind", proposer), "plan_roll")])
         if DowntimeKind.SETTLE_PLAN in can:
-            plan_row.append(_b(view, f"{proposer}: settle", "plan_settle"))
-        if plan_row:
-            rows.append(plan_row)
+            rows.append([_b(view, _named("✅ {}: settle", proposer), "plan_settle")])
         if DowntimeKind.ADD_DIE_TO_PLAN in can:
-            rows.append(
-                [
-                    _b(view, f"➕ Add {a} die", "plan_die", a.lower())
-                    for a in ("Body", "Mind", "Heart")
-                ]
+            rows += _pairs(
+                [_b(view, f"➕ {a} die", "plan_die", a.lower()) for a in ("Body", "Mind", "Heart")]
             )
     roll = None if panel.scout is None else panel.scout.roll
     if roll is not None:
@@ -608,36 +761,16 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
                 adders = ", ".join(
                     sorted(_plain_name(state, table, p) for p in outcome.grants[index].adders)
                 )
-                rows.append([_b(view, f"Skip detail {index + 1} ({adders})", SKIP, str(index))])
+                label = f"Skip detail {index + 1} ({_short(adders, 14)})"
+                rows.append([_b(view, label, SKIP, str(index))])
         elif scout_must_decide(panel) is not None:
             who = roll.sheet.name
-            rows.append(
-                [
-                    _b(view, f"🔭 {who}: press on and look", "scout_press_on"),
-                    _b(view, f"{who}: turn back", "scout_turn_back"),
-                ]
-            )
+            rows.append([_b(view, _named("🔭 {}: press on", who), "scout_press_on")])
+            rows.append([_b(view, _named("🏠 {}: turn back", who), "scout_turn_back")])
     for player in panel.looks:
-        who = _plain_name(state, table, player)
+        label = _named("🔭 {}: see it", _plain_name(state, table, player))
         data = GeneralButton(LOOK_VERB, str(view.id)).encode()
-        rows.append([InlineKeyboardButton(f"🔭 {who}: see it in private", callback_data=data)])
-    if prompts:
-        rows.append([_b(view, "✖️ Drop my choice", "drop")])
-    for roll_ in state.complications[:1]:
-        card = roll_.card_id
-        place = str(world.cards.index(world.card(card)))
-        rows.append(
-            [
-                _b(view, f"🕰 +1 {_plain_card(world, card)}", "tick", place),
-                _b(view, f"🕰 −1 {_plain_card(world, card)}", "untick", place),
-            ]
-        )
-        extra = [_b(view, "⏳ More time (another action each)", "more_time", place)]
-        if reward_card(state) is not None and DowntimeKind.BRING_REWARD_HOME in can:
-            extra.append(_b(view, "🎁 Bring the reward home", REWARD))
-        rows.append(extra)
-    if enders(panel, state):
-        rows.append([_b(view, "🏁 End downtime", "end")])
+        rows.append([InlineKeyboardButton(label, callback_data=data)])
     return rows
 
 

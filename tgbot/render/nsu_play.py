@@ -46,6 +46,7 @@ from core.rules.nsu.roll_panel import ROLL_PANEL, SKIP, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
+from tgbot.render.layout import MAX_BUTTONS, phone_rows
 from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc, now_line
 
@@ -356,9 +357,8 @@ def roll_hints(roll: RollState, table: Table) -> list[str]:
     open_now = {e.kind: e.players for e in expected(roll)}
     lines: list[str] = []
     if ActionKind.HELP in open_now:
-        lines.append(
-            "🤝 Allies on screen may help: tap your mood (or reply <code>d6 Giddy</code>)."
-        )
+        how = "tap your mood (or reply" if help_buttons_fit(roll) else "reply with your mood ("
+        lines.append(f"🤝 Allies on screen may help: {how} <code>d6 Giddy</code>).")
     keeps = keep_choices(roll)
     for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
         picker, what = pool_name
@@ -407,13 +407,24 @@ def roll_buttons(view: PanelView, panel: RollPanel) -> list[list[InlineKeyboardB
     return rows
 
 
+def help_buttons_fit(roll: RollState) -> bool:
+    """Whether each ally's moods fit as buttons beside the dice to keep (else allies reply)."""
+    open_now = {e.kind: e.players for e in expected(roll)}
+    helps = sum(
+        sum(m.name is not None for m in roll.character(p).moods)
+        for p in open_now.get(ActionKind.HELP, ())
+    )
+    others = len(keep_choices(roll)) + len(helper_die_choices(roll))
+    return helps + others <= MAX_BUTTONS
+
+
 def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeyboardButton]]:
     """The buttons of the roll's own steps (before its details)."""
     rows: list[list[InlineKeyboardButton]] = []
     open_now = {e.kind: e.players for e in expected(roll)}
     sheet = roll.sheet
     if ActionKind.CHOOSE_ASPECT in open_now:
-        rows.append(
+        rows += phone_rows(
             [
                 button(
                     view,
@@ -427,8 +438,8 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
     if ActionKind.CHOOSE_RISK in open_now:
         rows.append(
             [
-                button(view, "⚖️ World at risk", ActionKind.CHOOSE_RISK.value, "world"),
-                button(view, "⚖️ Character at risk", ActionKind.CHOOSE_RISK.value, "character"),
+                button(view, "🌍 World", ActionKind.CHOOSE_RISK.value, "world"),
+                button(view, "🧍 Character", ActionKind.CHOOSE_RISK.value, "character"),
             ]
         )
     if ActionKind.CHOOSE_MOOD in open_now:
@@ -442,7 +453,7 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
             for i, m in enumerate(sheet.moods)
             if m.name is not None
         ]
-        rows += _chunks(moods, 2)
+        rows += phone_rows(moods)
     if ActionKind.SET_ASPECT_EDGE in open_now:
         rows.append([button(view, "No details apply", ActionKind.SET_ASPECT_EDGE.value)])
     if ActionKind.CHOOSE_SKILL in open_now:
@@ -455,7 +466,7 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
             )
             for i, s in enumerate(sheet.skills)
         ]
-        rows += _chunks(skills, 3)
+        rows += phone_rows(skills)
     if ActionKind.RISK_SENTIMENT in open_now:
         risks = [
             button(
@@ -466,10 +477,10 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
             )
             for i in sheet.usable_sentiments
         ]
-        rows += _chunks(risks, 3)
+        rows += phone_rows(risks)
     if ActionKind.ROLL in open_now:
         rows.append([button(view, f"🎲 {sheet.name}: roll", ActionKind.ROLL.value)])
-    if ActionKind.HELP in open_now:
+    if ActionKind.HELP in open_now and help_buttons_fit(roll):
         for helper in sorted(open_now[ActionKind.HELP]):
             helper_sheet = roll.character(helper)
             helps = [
@@ -482,18 +493,12 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
                 for i, m in enumerate(helper_sheet.moods)
                 if m.name is not None
             ]
-            rows += _chunks(helps, 3)
+            rows += phone_rows(helps)
     keeps = keep_choices(roll)
     for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
-        picker = pool_name[0] or "Arbiters"
-        rows.append(
+        rows += phone_rows(
             [
-                button(
-                    view,
-                    _label(f"{picker}: keep {c.die} ({c.name})"),
-                    c.verb.value,
-                    c.argument,
-                )
+                button(view, f"Keep {c.name} {c.die}", c.verb.value, c.argument)
                 for c in keeps
                 if (c.who, c.name) == pool_name
             ]
@@ -511,20 +516,13 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
         )
         for c in helper_die_choices(roll)
     ]
-    rows += _chunks(taking, 2)
+    rows += phone_rows(taking)
     if ActionKind.CHOOSE_SKILL_SIGN in open_now and roll.skill is not None:
         mod = sheet.skills[roll.skill].modifier
-        rows.append(
+        rows += phone_rows(
             [
-                button(
-                    view, f"{sheet.name}: +{mod} to aspect", ActionKind.CHOOSE_SKILL_SIGN.value, "+"
-                ),
-                button(
-                    view,
-                    f"{sheet.name}: −{mod} from aspect",
-                    ActionKind.CHOOSE_SKILL_SIGN.value,
-                    "-",
-                ),
+                button(view, f"+{mod} to aspect", ActionKind.CHOOSE_SKILL_SIGN.value, "+"),
+                button(view, f"−{mod} from aspect", ActionKind.CHOOSE_SKILL_SIGN.value, "-"),
             ]
         )
     if ActionKind.ENDANGER_SENTIMENT in open_now:
@@ -539,7 +537,7 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
                 )
                 for i in owner_sheet.usable_sentiments
             ]
-            rows += _chunks(marks, 2)
+            rows += phone_rows(marks)
     if ActionKind.CANCEL in open_now:
         rows.append([button(view, "✖️ Call off the roll", ActionKind.CANCEL.value)])
     return rows

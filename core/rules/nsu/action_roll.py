@@ -409,7 +409,26 @@ def apply(state: RollState, action: Action, rng: Rng) -> tuple[RollState, tuple[
     if action.actor not in open_now[action.kind]:
         raise NotYourTurn(f"That's for someone else. {_PHASE_HINTS[state.phase]}")
     new_state, events = handler(state, action, rng)
+    forced = _forced_step(new_state)
+    while forced is not None:  # a step with one possible answer is not asked
+        new_state, more = _HANDLERS[type(forced)](new_state, forced, rng)
+        events += more
+        forced = _forced_step(new_state)
     return new_state, tuple(events)
+
+
+def _forced_step(state: RollState) -> Action | None:
+    """The one possible action now, if the step has a single answer; else None.
+
+    The roller keeping their own mood die when nobody helped and nobody can is
+    such a step (two equal dice are already kept as they are rolled).
+    """
+    if state.phase is not Phase.AFTER_ROLL:
+        return None
+    kinds = {e.kind for e in expected(state)} - {ActionKind.CANCEL}
+    if kinds == {ActionKind.TAKE_HELPER_DIE} and not state.helps:
+        return TakeHelperDie(state.roller, None)
+    return None
 
 
 def _with_character(state: RollState, player: PlayerId, character: Character) -> RollState:

@@ -5,6 +5,7 @@ Actions (buttons):
 ========== ============================== =========================================
 action     argument                       what it does
 ========== ============================== =========================================
+travel     - (or ``back``)                show the places within reach (or hide them)
 go         index in the reachable cards   head there; a face-down card is flipped
 home       -                              go back to the settlement
 pick       index in the turn order        put a character in the first group (toggle)
@@ -72,6 +73,7 @@ class Scene:
     picking: frozenset[int] | None
     without_character: tuple[int, ...]
     phase: Phase
+    travelling: bool = False  # the places within reach are shown, as a step of their own
 
 
 def scene(table: Table, state: Json) -> Scene:
@@ -91,12 +93,14 @@ def scene(table: Table, state: Json) -> Scene:
         picking=None if picking is None else frozenset(int(p) for p in picking),
         without_character=tuple(p for p in world.players if p in table.seats and p not in made),
         phase=campaign.phase,
+        travelling=bool(state.get("travel")),
     )
 
 
 class AdventureVerb(Enum):
     """The adventure panel's buttons, by the action they send."""
 
+    TRAVEL = "travel"  # show the places within reach; ``back`` hides them
     GO = "go"
     HOME = "home"
     PICK = "pick"  # start splitting up, or toggle one player into the first group
@@ -126,11 +130,14 @@ def adventure_choices(sc: Scene) -> tuple[Choice[AdventureVerb], ...]:
         split = [Choice(AdventureVerb.SPLIT, by=everyone)] if two_groups else []
         return (*picks, *split, Choice(AdventureVerb.CANCEL, by=everyone))
     found: list[Choice[AdventureVerb]] = []
-    if not sc.without_character:
+    if sc.travelling and not sc.without_character:
         found += [
             Choice(AdventureVerb.GO, str(i), by=everyone, name=c.id)
             for i, c in enumerate(sc.reachable)
         ]
+        return (*found, Choice(AdventureVerb.TRAVEL, "back", by=everyone))
+    if not sc.without_character and sc.reachable:
+        found.append(Choice(AdventureVerb.TRAVEL, by=everyone))
     if sc.here is not None:
         found.append(Choice(AdventureVerb.HOME, by=everyone))
     if sc.groups:
@@ -183,7 +190,7 @@ class AdventurePanel:
             NotAllowedNow: the world is not built yet.
         """
         campaign_of(table).require_world()
-        return Outcome(state={"v": 1, "picking": None})
+        return Outcome(state={"v": 1, "picking": None, "travel": False})
 
     def act(
         self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
@@ -198,9 +205,18 @@ class AdventurePanel:
             return Outcome(state=self._pick(world, state, argument))
         if action == "cancel":
             return Outcome(state={**state, "picking": None})
-        new_state: dict[str, Any] = {**state, "picking": None}
+        if action == "travel":
+            if argument.strip() == "back":
+                return Outcome(state={**state, "travel": False})
+            self._require_characters(table, world)
+            if not w.reachable_cards(world):
+                raise NotAllowedNow("No place is within reach from here.")
+            return Outcome(state={**state, "picking": None, "travel": True})
+        new_state: dict[str, Any] = {**state, "picking": None, "travel": False}
         if action == "go":
             self._require_characters(table, world)
+            if not state.get("travel"):
+                raise NotAllowedNow("Tap ➡️ Travel first to see the places within reach.")
             reachable = w.reachable_cards(world)
             world, events = w.travel_to(world, reachable[_index(argument, len(reachable))])
         elif action == "home":

@@ -15,8 +15,10 @@ events hold nothing the author may not see, and events never carry a face.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
+from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
 from core.rules.nsu.campaign import campaign_of
@@ -87,6 +89,26 @@ def cards_view(table: Table, state: Json) -> CardsView:
         editing=editing,
         revisable=revisable,
     )
+
+
+class CardsVerb(Enum):
+    """What the author may do on their card panel."""
+
+    WRITE = "text"  # reply with the next field
+    BACK = "back"
+    RESTART = "restart"
+
+
+def cards_choices(view: CardsView) -> tuple[Choice[CardsVerb], ...]:
+    """The author's choices now: write the next field (``name``: its label), go back a
+    field or start the card over once something is written; none when both are done."""
+    if view.field is None:
+        return ()
+    me = frozenset({view.owner})
+    found = [Choice(CardsVerb.WRITE, by=me, name=view.field.label)]
+    if view.fields:
+        found += [Choice(CardsVerb.BACK, by=me), Choice(CardsVerb.RESTART, by=me)]
+    return tuple(found)
 
 
 class CardsPanel:
@@ -168,4 +190,13 @@ class CardsPanel:
         return next(c for c in setup.world.cards if c.id == card_id)
 
 
-__all__ = ["CARDS_PANEL", "FIELDS", "CardField", "CardsPanel", "CardsView", "cards_view"]
+__all__ = [
+    "CARDS_PANEL",
+    "FIELDS",
+    "CardField",
+    "CardsPanel",
+    "CardsVerb",
+    "CardsView",
+    "cards_choices",
+    "cards_view",
+]

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import Enum
 from itertools import permutations
 from typing import Any
 
+from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.campaign import (
     campaign_of,
@@ -309,6 +311,39 @@ def _next_step(draft: CharacterDraft, index: int) -> int:
 
 ASPECT_ORDER: tuple[Aspect, ...] = (Aspect.BODY, Aspect.MIND, Aspect.HEART)
 
+
+class CreationVerb(Enum):
+    """What the owner may do on their character-creation panel."""
+
+    ANSWER = "text"  # reply to the step
+    ASPECTS = "aspects"  # pick how Body, Mind and Heart share the dice
+    BACK = "goto"
+    SKIP = "skip"
+    FINISH = "finish"
+
+
+def creation_choices(view: CreationView) -> tuple[Choice[CreationVerb], ...]:
+    """The owner's choices now, in the panel's order (``name``: the step answered)."""
+    me = frozenset({view.owner})
+    step = view.step
+    index = STEPS.index(step) if step is not None else len(STEPS)
+    found: list[Choice[CreationVerb]] = []
+    if step is CreationStep.ASPECTS:
+        found += [
+            Choice(CreationVerb.ASPECTS, str(i), by=me, name=step.value)
+            for i in range(len(ASPECT_CHOICES))
+        ]
+    elif step is not None and (step is not CreationStep.RUMOURS or view.rumour_for is not None):
+        found.append(Choice(CreationVerb.ANSWER, by=me, name=step.value))
+    if index > 0:
+        found.append(Choice(CreationVerb.BACK, str(index - 1), by=me))
+    if step is not None:
+        found.append(Choice(CreationVerb.SKIP, by=me))
+    if not view.missing:
+        found.append(Choice(CreationVerb.FINISH, by=me))
+    return tuple(found)
+
+
 __all__ = [
     "ASPECT_CHOICES",
     "ASPECT_ORDER",
@@ -316,8 +351,10 @@ __all__ = [
     "STEPS",
     "CharacterFinished",
     "CharacterPanel",
+    "CreationVerb",
     "CreationView",
     "apply_step",
+    "creation_choices",
     "creation_view",
     "finished",
     "own_cards",

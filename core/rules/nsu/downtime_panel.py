@@ -18,9 +18,16 @@ button). The Scout plays a
 whole Action Roll here (everyone else arbitrates); a win, or details accepted,
 lets them look, and the face is only ever sent to them in private (ruling 12).
 
+The panel fits a phone: the downtime actions sit in small groups (:class:`Menu`)
+that anyone may open and close (``menu <group>``, Back is ``menu`` alone); the
+open group is the panel's, shown to the whole table, and any other step closes
+it. Ending downtime for everyone is a confirm step: ``end`` opens it, ``end yes``
+ends.
+
 Invariants: the panel state is a :class:`DowntimePanelState`, never changed in
 place, stored as ``{"v": 1, "prompts": {player: prompt}, "scout": scout or None,
-"looks": {player: card id}, "log": [events]}``; the
+"looks": {player: card id}, "log": [events], "menu": group, "focus": player}``
+(``menu`` only when a group is open, ``focus`` only for one player's steps); the
 world and sheets are read fresh from the table at every action and written
 back when they change; a refused action raises and changes nothing.
 """
@@ -71,6 +78,7 @@ RECOVER, SEEK, SCOUT_PICK, PLAN_PICK, PLAN_TEXT = (
     "plan_text",
 )
 RECONNECT, PROJECT, REWARD = "reconnect", "project", "reward"
+MENU, END = "menu", "end"
 
 # What each button starts, and the downtime kind it needs.
 PROMPT_KINDS = {
@@ -82,6 +90,45 @@ PROMPT_KINDS = {
     PROJECT: DowntimeKind.WORK_ON_PROJECT,
     REWARD: DowntimeKind.BRING_REWARD_HOME,
 }
+
+
+class Menu(Enum):
+    """The group of buttons the panel shows now (``MAIN``: what is under way, and the groups)."""
+
+    MAIN = ""
+    REST = "rest"
+    WORK = "work"
+    TRAIN = "train"
+    CLOCK = "clock"
+    END = "end"
+    PLAYER = "player"  # one player's own open steps, when several would crowd the panel
+
+
+# What each group offers, and the group its Back button returns to.
+MENU_KINDS: dict[Menu, tuple[DowntimeKind, ...]] = {
+    Menu.REST: (
+        DowntimeKind.RECOVER_HARM,
+        DowntimeKind.SEEK_RECOVERY,
+        DowntimeKind.INTROSPECT,
+        DowntimeKind.RECONNECT,
+    ),
+    Menu.WORK: (
+        DowntimeKind.UPGRADE_SKILLS,
+        DowntimeKind.SCOUT,
+        DowntimeKind.PROPOSE_PLAN,
+        DowntimeKind.WORK_ON_PROJECT,
+        DowntimeKind.TRAIN_SKILLS,
+    ),
+    Menu.TRAIN: (DowntimeKind.TRAIN_SKILLS,),
+    Menu.CLOCK: (
+        DowntimeKind.TICK_COLLATERAL,
+        DowntimeKind.UNTICK_COLLATERAL,
+        DowntimeKind.SPEND_MORE_TIME,
+        DowntimeKind.BRING_REWARD_HOME,
+    ),
+    Menu.END: (DowntimeKind.END_DOWNTIME,),
+}
+MENU_PARENT = {Menu.TRAIN: Menu.WORK}
 
 
 # -- the panel's own state -------------------------------------------------------------
@@ -181,6 +228,8 @@ class DowntimePanelState:
     scout: ScoutRoll | None = None
     looks: Mapping[int, str] = field(default_factory=dict)
     log: tuple[Mapping[str, Any], ...] = ()
+    menu: Menu = Menu.MAIN
+    focus: int | None = None
 
     def prompt(self, player: int) -> Prompt | None:
         return self.prompts.get(player)
@@ -206,13 +255,18 @@ class DowntimePanelState:
         return self.scout.details
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "v": STATE_VERSION,
             "prompts": {str(p): x.to_dict() for p, x in self.prompts.items()},
             "scout": None if self.scout is None else self.scout.to_dict(),
             "looks": {str(p): c for p, c in self.looks.items()},
             "log": [dict(e) for e in self.log],
         }
+        if self.menu is not Menu.MAIN:
+            out["menu"] = self.menu.value
+        if self.focus is not None:
+            out["focus"] = self.focus
+        return out
 
     @classmethod
     def from_dict(cls, data: Json) -> DowntimePanelState:
@@ -232,6 +286,8 @@ class DowntimePanelState:
                 scout=None if scout is None else ScoutRoll.from_dict(scout),
                 looks={int(k): str(v) for k, v in dict(data.get("looks") or {}).items()},
                 log=tuple(dict(e) for e in data.get("log") or ()),
+                menu=Menu(str(data.get("menu") or "")),
+                focus=None if data.get("focus") is None else int(data["focus"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             raise Malformed("This downtime can't be read any more.") from None
@@ -377,6 +433,8 @@ class NsuDowntimePanel:
         panel, downtime, events = _act(
             panel, downtime, actor, action, argument, rng, settings_of(table)
         )
+        if action not in (MENU, END):
+            panel = replace(panel, menu=Menu.MAIN, focus=None)  # a step closes the open group
         panel = panel.logging([logged(e) for e in events if not isinstance(e, RollEvent)])
         now = downtime.sheet_map()
         if panel.scout is not None:
@@ -516,11 +574,60 @@ def _act(
         card = _card_by_index(world, argument)
         move = dt.TickCollateral(card) if action == "tick" else dt.UntickCollateral(card)
         return done(_apply(state, actor, move, rng))
-    if action == "end":
+    if action == MENU:
+        menu, focus = _menu_for(panel, state, actor, argument)
+        return replace(panel, menu=menu, focus=focus), state, ()
+    if action == END:
         if panel.scout is not None:
             raise NotAllowedNow("Finish the Scout's roll first.")
+        _require(state, actor, DowntimeKind.END_DOWNTIME)
+        if argument.strip() != "yes":
+            return replace(panel, menu=Menu.END, focus=None), state, ()
+        if panel.menu is not Menu.END:
+            raise NotAllowedNow("Tap 🏁 End downtime first; it asks everyone to confirm.")
         return done(_apply(state, actor, dt.EndDowntime(), rng))
     raise Malformed("That is not a downtime step.")
+
+
+def menu_openers(panel: DowntimePanelState, state: DowntimeState, menu: Menu) -> frozenset[int]:
+    """Who may open ``menu`` now: those who may take one of its actions."""
+    if menu in (Menu.MAIN, Menu.PLAYER):
+        return frozenset(p for p, _ in state.sheets)
+    if menu is Menu.END:
+        return enders(panel, state)
+    wanted = set(MENU_KINDS[menu])
+    allowed = dt.allowed_actions(state)
+    who = frozenset(p for p, kinds in allowed.items() if wanted & kinds)
+    if menu is Menu.CLOCK and not state.complications:
+        return frozenset()  # no location left behind: no clock to move
+    return who
+
+
+def _menu_for(
+    panel: DowntimePanelState, state: DowntimeState, actor: int, argument: str
+) -> tuple[Menu, int | None]:
+    """The group ``argument`` names (``p<player>`` for a player's own steps), if ``actor``
+    may open it."""
+    word = argument.strip().lower()
+    focus = None
+    if word[:1] == "p" and word[1:].isdigit():
+        focus = int(word[1:])
+        if focus not in dict(state.sheets):
+            raise Malformed("That button is out of date.")
+        word = Menu.PLAYER.value
+    try:
+        menu = Menu(word)
+    except ValueError:
+        raise Malformed("That button is out of date.") from None
+    if menu is Menu.PLAYER and focus is None:
+        raise Malformed("That button is out of date.")
+    if actor not in dict(state.sheets):
+        raise NotAllowedNow("You have no character in this downtime.")
+    if actor not in menu_openers(panel, state, menu):
+        if state.sheet(actor).overcome:
+            raise NotAllowedNow("Overcome: recover a harm before doing anything else.")
+        raise NotAllowedNow("Nothing in that group is open to you right now.")
+    return menu, focus
 
 
 def _renaming(state: DowntimeState, actor: int) -> bool:

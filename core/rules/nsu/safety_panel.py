@@ -7,12 +7,33 @@ who wrote it: the campaign keeps no author, and the event carries none.
 
 from __future__ import annotations
 
+from enum import Enum
+
+from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotYourTurn
 from core.rules.nsu.campaign import SafetyKind, add_safety_entry, campaign_of
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table
 
 SAFETY_PANEL = "nsu.safety"
+
+
+class SafetyVerb(Enum):
+    """What the owner may do on their lines-and-veils panel."""
+
+    ADD = "text"  # reply with a topic
+    KIND = "kind"  # switch between adding lines and veils
+
+
+def safety_choices(state: Json) -> tuple[Choice[SafetyVerb], ...]:
+    """The owner's choices: add a topic as the current kind (``name``), or switch kind."""
+    me = frozenset({int(state["owner"])})
+    kind = SafetyKind(state.get("kind", "line"))
+    other = SafetyKind.VEIL if kind is SafetyKind.LINE else SafetyKind.LINE
+    return (
+        Choice(SafetyVerb.ADD, by=me, name=kind.value),
+        Choice(SafetyVerb.KIND, other.value, by=me, name=other.value),
+    )
 
 
 class SafetyPanel:
@@ -43,4 +64,4 @@ class SafetyPanel:
         return Outcome(state=dict(state), events=(added,), campaign_state=campaign.to_dict())
 
 
-__all__ = ["SAFETY_PANEL", "SafetyPanel"]
+__all__ = ["SAFETY_PANEL", "SafetyPanel", "SafetyVerb", "safety_choices"]

@@ -6,6 +6,8 @@ import dataclasses
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.action_roll import (
@@ -21,6 +23,7 @@ from core.rules.nsu.action_roll import (
     DetailAdded,
     DetailGrant,
     DetailTarget,
+    DieKept,
     Edge,
     EffectKind,
     EndangerSentiment,
@@ -76,7 +79,11 @@ from .support import (
 
 
 def keep_own(state: RollState) -> RollState:
-    state, _ = play(state, [TakeHelperDie(ROLLER, None)])
+    """The roller keeps their own mood die: asked only while an ally may still help."""
+    if state.phase is Phase.AFTER_ROLL:
+        assert ActionKind.HELP in {e.kind for e in expected(state)}
+        state, _ = play(state, [TakeHelperDie(ROLLER, None)])
+    assert state.phase is not Phase.AFTER_ROLL
     return state
 
 
@@ -105,9 +112,9 @@ def test_full_roll_runs_in_rulebook_order() -> None:
     assert state.phase is Phase.ASPECT_EDGE
     state, _ = play(state, [SetAspectEdge(ROLLER)])
     assert state.phase is Phase.PREPARE
-    state, _ = play(state, [Roll(ROLLER)], ScriptedRng([3, 7]))
-    assert state.phase is Phase.AFTER_ROLL
-    state, events = play(state, [TakeHelperDie(ROLLER, None)])
+    state, events = play(state, [Roll(ROLLER)], ScriptedRng([3, 7]))
+    # Nobody helped and nobody can: keeping the roller's own mood die is the one
+    # possible answer, so the roll settles without asking.
     assert state.phase is Phase.DONE and isinstance(events[-1], RollFinished)
     assert expected(state) == ()
     assert state.outcome is not None and state.outcome.winner is Winner.PLAYER
@@ -312,6 +319,37 @@ def test_with_aspect_disadvantage_the_arbiters_keep_a_die() -> None:
         apply(state, KeepDie(ROLLER, PoolKind.ASPECT, ROLLER, 0), ScriptedRng([]))
     state, _ = play(state, [KeepDie(ARBITER2, PoolKind.ASPECT, ROLLER, 1)])
     assert state.aspect_pool is not None and state.aspect_pool.face == 5
+
+
+# -- steps with one possible answer are not asked ----------------------------------------
+
+
+@pytest.mark.parametrize("favour", [True, False])
+def test_two_equal_dice_are_kept_unasked(favour: bool) -> None:
+    edge = {"favouring": ("Rope",)} if favour else {"hindering": ("Rain",)}
+    state, events = play(to_prepare(new_roll(), **edge), [Roll(ROLLER)], ScriptedRng([5, 5, 4]))
+    assert state.aspect_pool is not None and state.aspect_pool.face == 5
+    assert not any(isinstance(e, DieKept) for e in events)  # kept as rolled: no step
+    assert state.is_done  # and nobody could help: settled on the own mood die too
+
+
+def test_the_own_mood_die_is_asked_for_while_an_ally_may_still_help() -> None:
+    state = rolled(to_prepare(new_roll(helpers=[character("Bea")])), 3, 4)
+    assert state.phase is Phase.AFTER_ROLL
+    assert {e.kind for e in expected(state)} == {ActionKind.HELP, ActionKind.TAKE_HELPER_DIE}
+    state = rolled(to_prepare(new_roll()), 3, 4)  # nobody on screen: one answer, not asked
+    assert state.is_done and state.helper_used is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(faces=st.lists(st.integers(1, 4), min_size=4, max_size=4), favour=st.booleans())
+def test_no_step_left_open_has_a_single_possible_answer(faces: list[int], favour: bool) -> None:
+    edge = {"favouring": ("Rope",)} if favour else {}
+    state = rolled(to_prepare(new_roll(), **edge), *faces)
+    for pool in (state.aspect_pool, state.mood_pool):
+        assert pool is None or pool.kept is not None or len(set(pool.faces)) == 2
+    open_now = {e.kind for e in expected(state)} - {ActionKind.CANCEL}
+    assert open_now != {ActionKind.TAKE_HELPER_DIE}
 
 
 def test_dice_must_be_kept_before_settling() -> None:

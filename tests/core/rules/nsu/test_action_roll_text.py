@@ -128,7 +128,6 @@ def test_parsed_actions_drive_a_roll() -> None:
         (ROLLER, "choose_mood", "3"),
         (ARBITER, "set_aspect_edge", ""),
         (ROLLER, "roll", ""),
-        (ROLLER, "take_helper_die", "none"),
     ]
     rng = ScriptedRng([4, 2])
     for actor, name, argument in steps:

@@ -8,7 +8,13 @@ import pytest
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import SYSTEM
-from core.rules.nsu.adventure_panel import PaintThePicture, SceneBriefing, scene
+from core.rules.nsu.adventure_panel import (
+    AdventureVerb,
+    PaintThePicture,
+    SceneBriefing,
+    adventure_choices,
+    scene,
+)
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.world import CardFlipped
 from tests.core.rules.nsu.table_support import (
@@ -50,6 +56,7 @@ def test_travel_flips_and_prompts_the_author_and_the_arbiters() -> None:
     before = scene(h.table(), panel.state)
     assert before.here is None and before.reachable
     assert all(not c.face_visible for c in before.reachable)
+    h.act(panel, BOB, "travel")
     h.act(panel, BOB, "go", "0")
     flipped = next(e for e in panel.events if isinstance(e, CardFlipped))
     paint = next(e for e in panel.events if isinstance(e, PaintThePicture))
@@ -63,6 +70,7 @@ def test_travel_flips_and_prompts_the_author_and_the_arbiters() -> None:
 def test_split_and_switch_focus() -> None:
     h = ready()
     panel = h.open("nsu.adventure", ALICE)
+    h.act(panel, ALICE, "travel")
     h.act(panel, ALICE, "go", "0")
     with pytest.raises(NotAllowedNow):
         h.act(panel, ALICE, "switch")
@@ -89,6 +97,7 @@ def test_clock_ticks_at_the_current_location() -> None:
     panel = h.open("nsu.adventure", ALICE)
     with pytest.raises(NotAllowedNow):
         h.act(panel, ALICE, "tick")
+    h.act(panel, ALICE, "travel")
     h.act(panel, ALICE, "go", "0")
     h.act(panel, BOB, "tick")
     h.act(panel, CARA, "tick")
@@ -100,6 +109,9 @@ def test_clock_ticks_at_the_current_location() -> None:
 def test_strangers_and_bad_buttons() -> None:
     h = ready()
     panel = h.open("nsu.adventure", ALICE)
+    with pytest.raises(NotAllowedNow, match="Travel"):
+        h.act(panel, ALICE, "go", "0")  # the places within reach are a step of their own
+    h.act(panel, BOB, "travel")
     with pytest.raises(NotYourTurn):
         h.act(panel, 999, "go", "0")
     with pytest.raises(Malformed):
@@ -111,6 +123,7 @@ def test_strangers_and_bad_buttons() -> None:
 def test_public_scene_holds_no_face_down_text() -> None:
     h = ready()
     panel = h.open("nsu.adventure", ALICE)
+    h.act(panel, ALICE, "travel")
     h.act(panel, ALICE, "go", "0")
     here = campaign_of(h.table()).require_world().current
     text = repr(scene(h.table(), panel.state))
@@ -124,6 +137,7 @@ def test_public_scene_holds_no_face_down_text() -> None:
 def test_a_leaver_leaves_the_party_and_a_late_joiner_joins_it() -> None:
     h = ready()
     panel = h.open("nsu.adventure", ALICE)
+    h.act(panel, ALICE, "travel")
     h.act(panel, ALICE, "go", "0")
     h.act(panel, ALICE, "pick", "0")
     h.act(panel, ALICE, "split")
@@ -202,3 +216,20 @@ def test_nobody_sets_out_while_a_character_is_missing() -> None:
     panel = h.open("nsu.adventure", ALICE)
     verbs = {c.verb for c in adventure_choices(scene(h.table(), panel.state))}
     assert AdventureVerb.GO not in verbs and AdventureVerb.PICK in verbs
+
+
+def test_the_places_within_reach_are_a_step_of_their_own_with_back() -> None:
+    h = ready()
+    panel = h.open("nsu.adventure", ALICE)
+    sc = scene(h.table(), panel.state)
+    assert adventure_choices(sc)[0].verb is AdventureVerb.TRAVEL
+    assert AdventureVerb.GO not in {c.verb for c in adventure_choices(sc)}
+    panel = h.act(panel, BOB, "travel")
+    choices = adventure_choices(scene(h.table(), panel.state))
+    assert {c.verb for c in choices} == {AdventureVerb.GO, AdventureVerb.TRAVEL}
+    assert choices[-1].argument == "back"
+    panel = h.act(panel, CARA, "travel", "back")
+    assert not scene(h.table(), panel.state).travelling
+    panel = h.act(panel, BOB, "travel")
+    h.act(panel, BOB, "go", "0")
+    assert not scene(h.table(), panel.state).travelling  # going there closes the step

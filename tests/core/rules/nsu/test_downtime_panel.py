@@ -17,10 +17,12 @@ from core.rules.nsu.downtime_panel import (
     DOWNTIME_RULES,
     SEEK,
     DowntimePanelState,
+    Menu,
     Prompt,
     current_downtime,
     enders,
     looks,
+    menu_openers,
     prompt_of,
     scout_must_decide,
     scout_roll,
@@ -126,7 +128,6 @@ def test_scout_wins_and_may_look_only_themselves() -> None:
     d.do(BEN, "choose_mood", "1")
     d.do(BEN, "set_aspect_edge", "")
     d.do(BEN, "roll")
-    d.do(BEN, "take_helper_die", "none")
     assert looks(d.state) == {BEN: "c"}
     # Ben won by 5: two hard details, his to add; the panel waits for them.
     with pytest.raises(NotAllowedNow):
@@ -155,7 +156,6 @@ def test_a_lost_scout_chooses_to_turn_back() -> None:
         (BEN, "choose_mood", "1"),
         (BEN, "set_aspect_edge", ""),
         (BEN, "roll", ""),
-        (BEN, "take_helper_die", "none"),
     ]:
         d.do(actor, action, arg)
     assert scout_roll(d.state) is not None
@@ -176,7 +176,6 @@ def test_a_lost_scout_presses_on_and_takes_the_arbiters_harm() -> None:
         (BEN, "choose_mood", "1"),
         (BEN, "set_aspect_edge", ""),
         (BEN, "roll", ""),
-        (BEN, "take_helper_die", "none"),
     ]:
         d.do(actor, action, arg)
     assert scout_must_decide(DowntimePanelState.from_dict(d.state)) == BEN
@@ -206,10 +205,58 @@ def test_address_collateral_with_votes() -> None:
     assert d.campaign.world.card("a").clock.ticks == 0  # 8 + 0 - 3 = 5 ticks off
 
 
-def test_end_downtime_goes_back_to_adventure_and_closes() -> None:
+def test_end_downtime_asks_to_confirm_then_goes_back_to_adventure_and_closes() -> None:
     d = Driver(fresh(), [4])
+    with pytest.raises(NotAllowedNow):
+        d.do(BEN, "end", "yes")  # a stale confirm without the question changes nothing
     out = d.do(BEN, "end")
+    assert not out.closed and DowntimePanelState.from_dict(d.state).menu is Menu.END
+    d.do(CY, "menu")  # Not yet: back to the panel, still in downtime
+    assert DowntimePanelState.from_dict(d.state).menu is Menu.MAIN
+    d.do(BEN, "end")
+    out = d.do(CY, "end", "yes")
     assert out.closed and d.campaign.phase is Phase.ADVENTURE and d.campaign.downtime is None
+
+
+def test_groups_open_for_whoever_may_use_them_and_any_step_closes_them() -> None:
+    d = Driver(fresh(ana_harms=1), [4] + [3] * 10)
+    d.do(BEN, "menu", "work")
+    assert DowntimePanelState.from_dict(d.state).menu is Menu.WORK
+    d.do(BEN, "menu", "train")
+    d.do(BEN, "menu", "work")  # Back from Train goes to Work
+    assert DowntimePanelState.from_dict(d.state).menu is Menu.WORK
+    with pytest.raises(NotAllowedNow):
+        d.do(42, "menu", "rest")  # no character here
+    with pytest.raises(Malformed):
+        d.do(BEN, "menu", "cellar")
+    d.do(ANA, "recover")
+    assert DowntimePanelState.from_dict(d.state).menu is Menu.MAIN
+    assert "menu" not in d.state  # the main page stores as before
+
+
+def test_one_players_own_steps_open_as_a_page_of_their_own() -> None:
+    d = Driver(fresh(), [4] + [3] * 10)
+    d.do(ANA, "seek")
+    d.do(CY, "menu", f"p{ANA}")  # Cy looks at Ana's step, to help her
+    panel = DowntimePanelState.from_dict(d.state)
+    assert (panel.menu, panel.focus) == (Menu.PLAYER, ANA)
+    assert d.state["focus"] == ANA and DowntimePanelState.from_dict(d.state) == panel
+    for bad in ("p42", "player", "p"):
+        with pytest.raises(Malformed):
+            d.do(CY, "menu", bad)
+    d.do(CY, "seek_help", str(ANA))
+    panel = DowntimePanelState.from_dict(d.state)
+    assert (panel.menu, panel.focus) == (Menu.MAIN, None)
+
+
+def test_a_group_with_nothing_open_to_someone_stays_shut_for_them() -> None:
+    d = Driver(fresh(), [4] + [3] * 10)
+    d.do(CY, "introspect")
+    d.do(CY, "introspect_done")  # Cy's action is spent
+    panel = DowntimePanelState.from_dict(d.state)
+    downtime = current_downtime(d.table)
+    for menu in (Menu.REST, Menu.WORK, Menu.TRAIN, Menu.CLOCK, Menu.END):
+        assert _accepted(d, CY, "menu", menu.value) == (CY in menu_openers(panel, downtime, menu))
 
 
 def test_a_called_off_scout_roll_puts_the_mood_back() -> None:
@@ -286,7 +333,7 @@ DOWNTIME_ACTIONS = [
     "scout_press_on", "scout_turn_back", "plan_pick", "plan_card", "vote", "plan_roll",
     "plan_die", "plan_settle", "introspect", "clear", "introspect_done", "train", "reconnect",
     "project", "reward", "more_time", "tick", "untick", "end", "drop", "roll", "cancel",
-    "endanger",
+    "endanger", "menu",
 ]  # fmt: skip
 
 
@@ -386,7 +433,6 @@ def test_only_the_scout_sees_the_scouted_card() -> None:
         (BEN, "choose_mood", "1"),
         (BEN, "set_aspect_edge", ""),
         (BEN, "roll", ""),
-        (BEN, "take_helper_die", "none"),
     ]:
         d.do(actor, action, arg)
     panel = DowntimePanelState.from_dict(d.state)

@@ -54,7 +54,7 @@ def test_every_dice_choice_is_legal_for_exactly_whom_it_names(
     assert state.phase is Phase.DONE
 
 
-def test_nobody_to_help_leaves_one_choice_the_own_die() -> None:
+def test_nobody_to_help_settles_the_roll_with_the_own_die_unasked() -> None:
     from core.rules.nsu.action_roll import (
         ChooseAspect,
         ChooseMood,
@@ -82,6 +82,6 @@ def test_nobody_to_help_leaves_one_choice_the_own_die() -> None:
         Roll(ROLLER),
     ):
         state, _ = apply(state, action, rng)
-    choices = helper_die_choices(state)
-    assert [c.argument for c in choices] == ["none"]
-    assert choices[0].by == {ROLLER}
+    # Keeping the own mood die is the one possible answer: it is not asked.
+    assert helper_die_choices(state) == ()
+    assert state.is_done and state.outcome is not None

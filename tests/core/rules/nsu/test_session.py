@@ -290,7 +290,6 @@ def test_a_first_session_from_an_empty_table_to_the_second_adventure() -> None:
             SetAspectEdge(MARA),
             ChooseSkill(TOMAS, 0),
             Roll(TOMAS),
-            TakeHelperDie(TOMAS, None),
             ChooseSkillSign(TOMAS, add=True),
         ],
         [8, 2],  # Body d8, Proud d6
@@ -324,7 +323,6 @@ def test_a_first_session_from_an_empty_table_to_the_second_adventure() -> None:
             ChooseMood(MARA, 2),
             SetAspectEdge(INES),
             Roll(MARA),
-            TakeHelperDie(MARA, None),
         ],
         [6, 3],  # Mind d8, Curious d6
     )

@@ -1,0 +1,48 @@
+"""Laying buttons out for a phone (pure).
+
+Budgets measured on the sandbox page in Chromium at 360 px with labels on one
+line, as Telegram draws them: a one-button row shows about 34 characters of
+ordinary text whole, each of two buttons about 15, of three 10, of four 6, of
+five 4. The budgets keep a margin; long labels go one or two to a row, only
+short keys (numbers, dice) more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton
+
+ONE_ROW = 30  # characters a one-button row shows whole at 360 px
+HALF_ROW = 14  # characters each of two buttons in a row shows whole at 360 px
+MAX_BUTTONS = 8  # a phone shows about eight buttons at once
+ROW_BUDGET = {1: ONE_ROW, 2: HALF_ROW, 3: 9, 4: 5, 5: 3}  # characters per label, by row size
+
+
+def label_width(label: str) -> int:
+    """A label's width in characters as a phone shows it (variation selectors take no room)."""
+    return len(label.replace("\ufe0f", ""))
+
+
+def short(name: str, room: int) -> str:
+    """A name shortened to ``room`` characters (a button names a person or a card)."""
+    return name if len(name) <= room else name[: room - 1].rstrip() + "…"
+
+
+def named(template: str, name: str) -> str:
+    """``template`` with ``name`` in its ``{}``, the name shortened to fit a one-button row."""
+    room = ONE_ROW - label_width(template.replace("{}", ""))
+    return template.replace("{}", short(name, room))
+
+
+def phone_rows(buttons: Sequence[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:
+    """Buttons two to a row when both labels fit half a row, else one to a row."""
+    rows: list[list[InlineKeyboardButton]] = []
+    for b in buttons:
+        last = rows[-1] if rows else None
+        fits = label_width(b.text) <= HALF_ROW
+        if last is not None and len(last) == 1 and fits and label_width(last[0].text) <= HALF_ROW:
+            last.append(b)
+        else:
+            rows.append([b])
+    return rows
