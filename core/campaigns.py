@@ -11,8 +11,9 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from tortoise.exceptions import IntegrityError
@@ -86,13 +87,30 @@ class CampaignView:
         return tuple(m for m in self.members if Role.GAME_MASTER in m.roles)
 
 
+class Retirement(StrEnum):
+    """Why a panel's message stops taking presses."""
+
+    NEWER = "newer"  # a newer panel of the same procedure was opened in its chat
+    OVER = "over"  # the rules say its procedure is over, wherever its last step was taken
+    ENDED = "ended"  # the game ended
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A panel whose message keeps what it shows but loses its buttons, with a reason."""
+
+    panel: PanelView
+    why: Retirement
+
+
 @dataclass(frozen=True)
 class Changed:
-    """A campaign after a change outside its panels, and the panel messages to redraw."""
+    """A campaign after a change outside its panels, and the open views it touched."""
 
     campaign: CampaignView
     table: Table
     redraw: tuple[PanelView, ...] = ()
+    retired: tuple[Retired, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,6 +121,7 @@ class EndedGame:
     ended_at: datetime
     resumable_until: datetime
     resumable: bool
+    retired: tuple[Retired, ...] = ()  # its panels' messages, retired as it ended
 
 
 @dataclass(frozen=True)
@@ -135,10 +154,29 @@ class PanelView:
     events: tuple[object, ...]
     campaign: CampaignView
     table: Table
+    # The other open views this change touched: redraw these, retire those.
+    redraw: tuple[PanelView, ...] = ()
+    retired: tuple[Retired, ...] = ()
 
 
 def _name(player: Player | MemberRow) -> str:
     return " ".join(p for p in (player.first_name, player.last_name) if p) or "player"
+
+
+def _shown(row: Panel, campaign: CampaignView, table: Table) -> PanelView:
+    """An open panel as its message shows it (no events: nothing happened on it)."""
+    return PanelView(
+        id=row.id,
+        kind=row.kind,
+        version=row.version,
+        state=row.state,
+        closed=row.closed,
+        chat_tg_id=row.chat_tg_id,
+        message_id=row.message_id,
+        events=(),
+        campaign=campaign,
+        table=table,
+    )
 
 
 def _roles(names: list[str]) -> frozenset[Role]:
@@ -296,33 +334,64 @@ class Campaigns:
             before, member_ids = await self._table(campaign)
             outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, self.rng)
             table = await self._settle(campaign, before, member_ids, outcome)
-            redraw = await self._redraw(campaign, before, table)
-            result = Changed(await self._view(campaign), table, redraw)
+            after = await self._view(campaign)
+            redraw, retired = await self._touched(campaign.system, after, before, table)
+            result = Changed(after, table, redraw, retired)
         await self.events.publish(view.id)
         return result
 
-    async def _redraw(
-        self, campaign: Campaign, before: Table, after: Table
-    ) -> tuple[PanelView, ...]:
-        """The open panels with a message that show what changed from ``before`` to ``after``."""
-        rules = self.registry.find(campaign.system).campaign
-        kinds = rules.redrawn(before, after)
-        if not kinds:
-            return ()
-        over = set(rules.finished(after))
-        rows = await Panel.filter(
-            campaign_id=campaign.id, kind__in=list(kinds), closed=False, message_id__isnull=False
-        ).order_by("id")
+    async def _touched(
+        self,
+        system: str,
+        view: CampaignView,
+        before: Table,
+        after: Table,
+        *,
+        acting: int | None = None,
+        opened: tuple[str, int] | None = None,
+        ending: bool = False,
+    ) -> tuple[tuple[PanelView, ...], tuple[Retired, ...]]:
+        """The open views (panels with a message) a change touched, in its transaction.
+
+        This is the one place that decides what a change does to the messages on
+        screen, whichever surface it came from: a panel a newer one of its procedure
+        supersedes in its chat (``opened``: that kind and chat), whose procedure the
+        rules call over, or of a game that ends, is closed and retired; when the table
+        changed, every other one is redrawn from it.
+
+        Args:
+            acting: the panel the change came through (its caller shows it).
+        """
+        changed = before.state != after.state or before.seats != after.seats
+        if not (changed or opened or ending):
+            return (), ()
+        query = Panel.filter(campaign_id=view.id, closed=False, message_id__isnull=False)
+        if acting is not None:
+            query = query.exclude(id=acting)
+        rows = await query.order_by("id")
+        if not rows:
+            return (), ()
+        over = set(self.registry.find(system).campaign.finished(after)) if changed else set()
+        redraw: list[PanelView] = []
+        retired: list[Retired] = []
         for row in rows:
-            if row.kind in over:  # its last step was taken elsewhere: its buttons stop working
-                row.closed, row.version = True, row.version + 1
-                await row.save(update_fields=["closed", "version"])
-        return tuple(
-            [
-                await self._panel_view(row, Outcome(row.state, closed=row.closed), after, campaign)
-                for row in rows
-            ]
-        )
+            why = (
+                Retirement.ENDED
+                if ending
+                else Retirement.NEWER
+                if opened == (row.kind, row.chat_tg_id)
+                else Retirement.OVER
+                if row.kind in over
+                else None
+            )
+            if why is None:
+                if changed:
+                    redraw.append(_shown(row, view, after))
+                continue
+            row.closed, row.version = True, row.version + 1
+            await Panel.filter(id=row.id).update(closed=True, version=row.version)
+            retired.append(Retired(_shown(row, view, after), why))
+        return tuple(redraw), tuple(retired)
 
     async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
         """The live campaigns a player is in, newest first."""
@@ -476,8 +545,9 @@ class Campaigns:
             )
             campaign.state, campaign.version = dict(state), campaign.version + 1
             after = Table(before.campaign_id, before.system, campaign.state, before.seats)
-        redraw = await self._redraw(campaign, before, after)
-        return Changed(await self._view(campaign), after, redraw)
+        view = await self._view(campaign)
+        redraw, retired = await self._touched(campaign.system, view, before, after)
+        return Changed(view, after, redraw, retired)
 
     async def set_status(
         self,
@@ -501,7 +571,7 @@ class Campaigns:
             CampaignStatus.ACTIVE: Step.RESUME,
             CampaignStatus.ARCHIVED: Step.END,
         }[status]
-        view, _ = await self._step(campaign.id, chat, player, step, update_id=update_id)
+        view, _, _ = await self._step(campaign.id, chat, player, step, update_id=update_id)
         return view
 
     async def _step(
@@ -513,10 +583,10 @@ class Campaigns:
         version: int | None = None,
         *,
         update_id: int | None = None,
-    ) -> tuple[CampaignView, datetime | None]:
+    ) -> tuple[CampaignView, datetime | None, tuple[Retired, ...]]:
         """Move a live campaign to its next stage; with ``version``, only if still at it.
 
-        Returns the campaign, and when it last ended.
+        Returns the campaign, when it last ended, and the panels an ending retired.
         """
         async with saving(self.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get_or_none(id=campaign_id)
@@ -535,13 +605,16 @@ class Campaigns:
             await Campaign.filter(id=campaign.id).update(
                 status=status, live_chat_id=live, ended_at=ended_at, version=campaign.version + 1
             )
-            if ending:
-                await Panel.filter(campaign_id=campaign.id).update(closed=True)
             campaign.status, campaign.live_chat_id = status, live
             campaign.ended_at, campaign.version = ended_at, campaign.version + 1
             view = await self._view(campaign)
+            retired: tuple[Retired, ...] = ()
+            if ending:
+                table, _ = await self._table(campaign)
+                _, retired = await self._touched(campaign.system, view, table, table, ending=True)
+                await Panel.filter(campaign_id=campaign.id).update(closed=True)
         await self.events.publish(campaign_id)
-        return view, ended_at
+        return view, ended_at, retired
 
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
@@ -574,11 +647,11 @@ class Campaigns:
             NotAllowedNow: it ended or changed since the question was asked.
             NotYourTurn: the player is not its host.
         """
-        view, ended_at = await self._step(
+        view, ended_at, retired = await self._step(
             campaign_id, chat, player, Step.END, version, update_id=update_id
         )
         assert ended_at is not None
-        return EndedGame(view, ended_at, resumable_until(ended_at), resumable=True)
+        return EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
 
     async def keep_playing(
         self, chat: ChatRef, player: PlayerRef, campaign_id: int
@@ -631,7 +704,9 @@ class Campaigns:
         async with guarded():
             live = await self._live(chat.tg_id)
         if live is not None:
-            view, _ = await self._step(live.id, chat, player, Step.RESUME, update_id=update_id)
+            view, _, _ = await self._step(
+                live.id, chat, player, Step.RESUME, update_id=update_id
+            )
             return Resumed(view, came_back=False)
         ended = await self.last_ended(chat.tg_id)
         if ended is None:
@@ -707,9 +782,9 @@ class Campaigns:
         async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             campaign = await Campaign.get(id=campaign.id)
             self._check_playing(campaign)
-            table, member_ids = await self._table(campaign)
-            self._check_seated(table, actor.tg_id)
-            outcome = rules.open(table, actor.tg_id, argument, self.rng)
+            before, member_ids = await self._table(campaign)
+            self._check_seated(before, actor.tg_id)
+            outcome = rules.open(before, actor.tg_id, argument, self.rng)
             panel = await Panel.create(
                 campaign=campaign,
                 kind=kind,
@@ -717,8 +792,17 @@ class Campaigns:
                 closed=outcome.closed,
                 chat_tg_id=chat.tg_id,
             )
-            table = await self._settle(campaign, table, member_ids, outcome)
+            table = await self._settle(campaign, before, member_ids, outcome)
             opened = await self._panel_view(panel, outcome, table, campaign)
+            redraw, retired = await self._touched(
+                campaign.system,
+                opened.campaign,
+                before,
+                table,
+                acting=panel.id,
+                opened=(kind, chat.tg_id),
+            )
+            opened = replace(opened, redraw=redraw, retired=retired)
         await self.events.publish(campaign.id)
         return opened
 
@@ -810,13 +894,17 @@ class Campaigns:
                 if panel.closed or panel.version != version:
                     raise NotAllowedNow(STALE)
                 self._check_playing(campaign)
-                table, member_ids = self._row_table(campaign, members)
-                self._check_seated(table, actor.tg_id)
+                before, member_ids = self._row_table(campaign, members)
+                self._check_seated(before, actor.tg_id)
                 rules = self.registry.find(campaign.system).panel(panel.kind)
-                outcome = rules.act(table, panel.state, actor.tg_id, action, argument, self.rng)
+                outcome = rules.act(before, panel.state, actor.tg_id, action, argument, self.rng)
                 if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
                     raise NotAllowedNow(STALE)
-                table = await self._settle(campaign, table, member_ids, outcome)
+                table = await self._settle(campaign, before, member_ids, outcome)
+                view = self._row_view(campaign, members)
+                redraw, retired = await self._touched(
+                    campaign.system, view, before, table, acting=panel_id
+                )
                 acted = PanelView(
                     id=panel.id,
                     kind=panel.kind,
@@ -826,8 +914,10 @@ class Campaigns:
                     chat_tg_id=panel.chat_tg_id,
                     message_id=panel.message_id,
                     events=outcome.events,
-                    campaign=self._row_view(campaign, members),
+                    campaign=view,
                     table=table,
+                    redraw=redraw,
+                    retired=retired,
                 )
         except _OtherCampaign:
             return None

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, JoinResult
@@ -17,8 +15,8 @@ from tgbot.app import command_specs
 from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
-from tgbot.features.panels import show_panel
 from tgbot.menu import show_group_game, show_player_games
+from tgbot.presenter import settle
 from tgbot.render.campaign import (
     END_VERB,
     END_YES,
@@ -138,9 +136,7 @@ async def leave(update: Update, context: StonetableContext) -> None:
     left = await context.deps.campaigns.leave(chat, player, update_id=update.update_id)
     await reply(update, f"👋 {esc(player.display_name)} left the game.")
     await show_private_menu(context, player.tg_id)
-    for panel in left.redraw:  # e.g. a turn moved on: the panel names who is up now
-        with contextlib.suppress(BadRequest):  # its message was deleted: nothing to show
-            await show_panel(context, panel)
+    await settle(context, left)  # e.g. a turn moved on: the panel names who is up now
 
 
 async def status(update: Update, context: StonetableContext) -> None:
@@ -185,6 +181,7 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
             chat, player, pressed.campaign_id, pressed.version, update_id=update.update_id
         )
         await query.answer()
+        await settle(context, ended)  # its panels' buttons go first
         await query.edit_message_text(ended_text(ended), parse_mode=ParseMode.HTML)
         await show_menus(context, ended.campaign, playing=False)
     else:
