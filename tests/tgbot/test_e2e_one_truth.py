@@ -74,7 +74,7 @@ async def mini_app_edit(stack: Stack, user: int, action: str, **payload: Any) ->
 async def test_three_stale_screens_now_follow_the_game(stack: Stack) -> None:
     await seat_three(stack)
     # 1. Locations written after /locations in private: the board deals the map.
-    board = await build_world(stack, locations_in_private=True)
+    await build_world(stack, locations_in_private=True)
     assert await stale_views(stack) == []
     for pid in PLAYERS:
         await make_character(stack, pid)
