@@ -91,7 +91,6 @@ class Retirement(StrEnum):
     """Why a panel's message stops taking presses."""
 
     NEWER = "newer"  # a newer panel of the same procedure was opened in its chat
-    OVER = "over"  # the rules say its procedure is over, wherever its last step was taken
     ENDED = "ended"  # the game ended
 
 
@@ -163,6 +162,59 @@ def _name(player: Player | MemberRow) -> str:
     return " ".join(p for p in (player.first_name, player.last_name) if p) or "player"
 
 
+@dataclass(frozen=True)
+class SeatRow:
+    """One active member as read from the store, whichever way it was read."""
+
+    member_id: int
+    player_id: int
+    name: str
+    roles: frozenset[Role]
+    sheet: Json
+
+
+def build_view(
+    registry: Registry,
+    campaign: CampaignRow,
+    seats: tuple[SeatRow, ...],
+) -> tuple[CampaignView, Table]:
+    """The one way a campaign's view and table are built from what the store read.
+
+    Every reader (a press, a command, a Mini App page) comes here, so a viewer's
+    view is the same whichever path loaded it; the projection for one member is
+    taken from this (:mod:`core.projection`).
+    """
+    table = Table(
+        campaign.id,
+        campaign.system,
+        campaign.state,
+        {s.player_id: Seat(s.player_id, s.name, s.roles, s.sheet) for s in seats},
+    )
+    view = CampaignView(
+        id=campaign.id,
+        system=registry.find(campaign.system),
+        status=campaign.status,
+        host_id=campaign.host_tg_id,
+        chat_tg_id=campaign.chat_tg_id,
+        chat_title=campaign.chat_title,
+        app_token=campaign.app_token,
+        members=tuple(MemberView(s.player_id, s.name, s.roles) for s in seats),
+        state=campaign.state,
+        version=campaign.version,
+    )
+    return view, table
+
+
+def _row_seats(members: list[MemberRow]) -> tuple[SeatRow, ...]:
+    return tuple(SeatRow(m.id, m.player_tg_id, _name(m), _roles(m.roles), m.sheet) for m in members)
+
+
+def _model_seats(members: list[Member]) -> tuple[SeatRow, ...]:
+    return tuple(
+        SeatRow(m.id, m.player.tg_id, _name(m.player), _roles(m.roles), m.sheet) for m in members
+    )
+
+
 def _shown(row: Panel, campaign: CampaignView, table: Table) -> PanelView:
     """An open panel as its message shows it (no events: nothing happened on it)."""
     return PanelView(
@@ -217,40 +269,38 @@ class Campaigns:
             .order_by("joined_at", "id")
         )
 
-    async def _view(self, campaign: Campaign, members: list[Member] | None = None) -> CampaignView:
+    async def _built(
+        self, campaign: Campaign, members: list[Member] | None = None
+    ) -> tuple[CampaignView, Table, dict[int, int]]:
+        """The campaign's view and table (see :func:`build_view`), and member ids by player."""
         if members is None:
             members = await self._members(campaign)
         if not isinstance(campaign.chat, Chat) or not isinstance(campaign.host, Player):
             await campaign.fetch_related("chat", "host")
-        return CampaignView(
+        row = CampaignRow(
             id=campaign.id,
-            system=self.registry.find(campaign.system),
+            system=campaign.system,
             status=campaign.status,
-            host_id=campaign.host.tg_id,
+            version=campaign.version,
+            state=campaign.state,
+            app_token=campaign.app_token,
             chat_tg_id=campaign.chat.tg_id,
             chat_title=campaign.chat.title,
-            app_token=campaign.app_token,
-            members=tuple(
-                MemberView(m.player.tg_id, _name(m.player), frozenset(Role(r) for r in m.roles))
-                for m in members
-            ),
-            state=campaign.state,
-            version=campaign.version,
+            host_tg_id=campaign.host.tg_id,
         )
+        seats = _model_seats(members)
+        view, table = build_view(self.registry, row, seats)
+        return view, table, {s.player_id: s.member_id for s in seats}
+
+    async def _view(self, campaign: Campaign, members: list[Member] | None = None) -> CampaignView:
+        view, _, _ = await self._built(campaign, members)
+        return view
 
     async def _table(
         self, campaign: Campaign, members: list[Member] | None = None
     ) -> tuple[Table, dict[int, int]]:
-        if members is None:
-            members = await self._members(campaign)
-        seats = {
-            m.player.tg_id: Seat(
-                m.player.tg_id, _name(m.player), frozenset(Role(r) for r in m.roles), m.sheet
-            )
-            for m in members
-        }
-        table = Table(campaign.id, campaign.system, campaign.state, seats)
-        return table, {m.player.tg_id: m.id for m in members}
+        _, table, member_ids = await self._built(campaign, members)
+        return table, member_ids
 
     async def _load(self, campaign_id: int) -> tuple[Campaign, list[Member]]:
         """A campaign with its chat, host and active members, in two queries."""
@@ -354,10 +404,11 @@ class Campaigns:
         """The open views (panels with a message) a change touched, in its transaction.
 
         This is the one place that decides what a change does to the messages on
-        screen, whichever surface it came from: a panel a newer one of its procedure
-        supersedes in its chat (``opened``: that kind and chat), whose procedure the
-        rules call over, or of a game that ends, is closed and retired; when the table
-        changed, every other one is redrawn from it.
+        screen, whichever surface it came from: a panel whose procedure the rules call
+        over is closed and drawn so (its own buttons go); one a newer panel of its
+        procedure supersedes in its chat (``opened``: that kind and chat), or of a game
+        that ends, is closed and retired; when the table changed, every other one is
+        redrawn from it.
 
         Args:
             acting: the panel the change came through (its caller shows it).
@@ -375,22 +426,24 @@ class Campaigns:
         redraw: list[PanelView] = []
         retired: list[Retired] = []
         for row in rows:
+            over_now = row.kind in over
             why = (
                 Retirement.ENDED
                 if ending
                 else Retirement.NEWER
-                if opened == (row.kind, row.chat_tg_id)
-                else Retirement.OVER
-                if row.kind in over
+                if opened == (row.kind, row.chat_tg_id) and not over_now
                 else None
             )
-            if why is None:
+            if why is None and not over_now:
                 if changed:
                     redraw.append(_shown(row, view, after))
                 continue
             row.closed, row.version = True, row.version + 1
             await Panel.filter(id=row.id).update(closed=True, version=row.version)
-            retired.append(Retired(_shown(row, view, after), why))
+            if why is None:  # over: drawn as its procedure ends (no buttons of its own)
+                redraw.append(_shown(row, view, after))
+            else:
+                retired.append(Retired(_shown(row, view, after), why))
         return tuple(redraw), tuple(retired)
 
     async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
@@ -704,9 +757,7 @@ class Campaigns:
         async with guarded():
             live = await self._live(chat.tg_id)
         if live is not None:
-            view, _, _ = await self._step(
-                live.id, chat, player, Step.RESUME, update_id=update_id
-            )
+            view, _, _ = await self._step(live.id, chat, player, Step.RESUME, update_id=update_id)
             return Resumed(view, came_back=False)
         ended = await self.last_ended(chat.tg_id)
         if ended is None:
@@ -894,14 +945,16 @@ class Campaigns:
                 if panel.closed or panel.version != version:
                     raise NotAllowedNow(STALE)
                 self._check_playing(campaign)
-                before, member_ids = self._row_table(campaign, members)
+                seats = _row_seats(members)
+                view, before = build_view(self.registry, campaign, seats)
+                member_ids = {s.player_id: s.member_id for s in seats}
                 self._check_seated(before, actor.tg_id)
                 rules = self.registry.find(campaign.system).panel(panel.kind)
                 outcome = rules.act(before, panel.state, actor.tg_id, action, argument, self.rng)
                 if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
                     raise NotAllowedNow(STALE)
                 table = await self._settle(campaign, before, member_ids, outcome)
-                view = self._row_view(campaign, members)
+                view = replace(view, state=campaign.state, version=campaign.version)
                 redraw, retired = await self._touched(
                     campaign.system, view, before, table, acting=panel_id
                 )
@@ -923,30 +976,6 @@ class Campaigns:
             return None
         await self.events.publish(campaign_id)
         return acted
-
-    def _row_table(
-        self, campaign: CampaignRow, members: list[MemberRow]
-    ) -> tuple[Table, dict[int, int]]:
-        seats = {
-            m.player_tg_id: Seat(m.player_tg_id, _name(m), _roles(m.roles), m.sheet)
-            for m in members
-        }
-        table = Table(campaign.id, campaign.system, campaign.state, seats)
-        return table, {m.player_tg_id: m.id for m in members}
-
-    def _row_view(self, campaign: CampaignRow, members: list[MemberRow]) -> CampaignView:
-        return CampaignView(
-            id=campaign.id,
-            system=self.registry.find(campaign.system),
-            status=campaign.status,
-            host_id=campaign.host_tg_id,
-            chat_tg_id=campaign.chat_tg_id,
-            chat_title=campaign.chat_title,
-            app_token=campaign.app_token,
-            members=tuple(MemberView(m.player_tg_id, _name(m), _roles(m.roles)) for m in members),
-            state=campaign.state,
-            version=campaign.version,
-        )
 
     @staticmethod
     def _check_playing(campaign: Campaign | CampaignRow) -> None:

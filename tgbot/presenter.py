@@ -25,7 +25,6 @@ from tgbot.private import send_private
 
 RETIRED = {
     Retirement.NEWER: "⏭ <i>Play went on in a newer message.</i>",
-    Retirement.OVER: "⏭ <i>This part is over: play went on.</i>",
     Retirement.ENDED: "⏹ <i>The game ended.</i>",
 }
 

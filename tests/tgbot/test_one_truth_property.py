@@ -228,4 +228,3 @@ async def test_every_screen_with_buttons_shows_the_current_state(
         await play(stack, game, kind, pick, player)
         problems = await stale_views(stack)
         assert problems == [], (step, kind, problems)
-
