@@ -3,7 +3,7 @@
 A press, a reply to a panel, a command and a Mini App edit all end here. The panel
 the change came through is drawn (sent as a new message, or its message edited), what
 its renderer says the change sends elsewhere goes out, and every other open view the
-change touched (the use case names them: :func:`core.campaigns.Campaigns._touched`)
+change touched (the use case names them: :meth:`core.campaigns.base.CampaignsBase._touched`)
 is redrawn from the new state, or retired: its buttons go, and one line says where
 play went on.
 """
