@@ -20,7 +20,7 @@ from core.campaigns import Changed, EndedGame, PanelView, Retired, Retirement
 from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
-from tgbot.panels import Note, Refresh
+from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
 
 RETIRED = {
@@ -29,11 +29,20 @@ RETIRED = {
 }
 
 
+def draw(renderers: Renderers, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    """How a panel's message reads: its renderer's text and buttons, as every path sends
+    them (a closed panel keeps no buttons of its own). The one place a message is drawn."""
+    text, markup = renderers[view.kind].render(view)
+    if view.closed:
+        markup = _without_panel_buttons(markup)
+    return text, markup
+
+
 async def post(
     context: StonetableContext, chat_id: int, view: PanelView, *, reply_to: Message | None = None
 ) -> Message:
     """Send a newly opened panel as a new message, remember it, and settle the change."""
-    text, markup = context.deps.renderers[view.kind].render(view)
+    text, markup = draw(context.deps.renderers, view)
     if reply_to is not None:
         message = await reply_to.reply_text(
             text, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=False
@@ -51,9 +60,7 @@ async def show(context: StonetableContext, view: PanelView) -> None:
     """Edit a panel's message to ``view`` (no change if it shows that already)."""
     if view.message_id is None:
         return
-    text, markup = context.deps.renderers[view.kind].render(view)
-    if view.closed:
-        markup = _without_panel_buttons(markup)
+    text, markup = draw(context.deps.renderers, view)
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
     except BadRequest as error:
@@ -103,7 +110,7 @@ async def retire(context: StonetableContext, retired: Retired) -> None:
     view = retired.panel
     if view.message_id is None:
         return
-    text, _ = context.deps.renderers[view.kind].render(view)
+    text, _ = draw(context.deps.renderers, view)
     text = f"{text}\n\n{RETIRED[retired.why]}"
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, None)

@@ -13,6 +13,7 @@ from core.rules.errors import NotAllowedNow
 from tests.support.stack import Stack, campaigns
 from tgbot.callback import PanelButton, decode
 from tgbot.edits import markup_json
+from tgbot.presenter import draw
 from tgbot.sandbox.fake_api import parse_html
 
 Json = dict[str, Any]
@@ -64,7 +65,7 @@ async def stale_views(stack: Stack) -> list[str]:
                 problems.append(f"{where}: buttons of {view.kind} shown elsewhere")
                 continue
             live[chat_id, view.kind] = live.get((chat_id, view.kind), 0) + 1
-            text, markup = renderers[view.kind].render(view)
+            text, markup = draw(renderers, view)  # as the presenter draws it
             plain, _ = parse_html(text)
             keyboard = markup_json(markup) if markup is not None else {}
             if plain.strip() != (message.get("text") or "").strip():
