@@ -44,6 +44,7 @@ class Settings:
     migrate_on_start: bool = True
     rate_limit: bool = True
     telegram_connections: int = 256
+    webhook_answer_seconds: float = 25.0
 
     @property
     def sandbox(self) -> bool:
@@ -170,6 +171,9 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
         ),
         lock_lease_seconds=lease,
         lock_wait_seconds=wait,
+        webhook_answer_seconds=_number(
+            "WEBHOOK_ANSWER_SECONDS", get("WEBHOOK_ANSWER_SECONDS") or "25", 0.1, 50
+        ),
     )
 
 

@@ -1,4 +1,4 @@
-"""``python -m tgbot [run|migrate|set-webhook]``: run the bot, migrate, register the webhook."""
+"""``python -m tgbot [run|migrate|set-webhook|dead-letters|…]``: run the bot and its chores."""
 
 from __future__ import annotations
 
@@ -44,8 +44,30 @@ async def _set_webhook(settings: Settings) -> None:
             secret_token=settings.webhook_secret,
             allowed_updates=Update.ALL_TYPES,
             drop_pending_updates=False,
+            # Updates are handled before they are answered, so Telegram's parallel
+            # deliveries bound how many are in hand at once: allow its maximum.
+            max_connections=100,
         )
     print(f"Webhook set to {settings.webhook_url}")
+
+
+async def _dead_letters(settings: Settings, args: argparse.Namespace) -> None:
+    """Print the latest dead letters: updates the bot could never use, newest first."""
+    from core.store.db import close_database, open_database
+    from core.store.dead_letters import latest_dead_letters
+
+    await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
+    try:
+        letters = await latest_dead_letters(args.limit)
+    finally:
+        await close_database()
+    if not letters:
+        print("No dead letters.")
+    for letter in letters:
+        when = letter.received_at.strftime("%Y-%m-%d %H:%M:%S")
+        print(f"#{letter.id}  {when} UTC  update {letter.update_id or '-'}  {letter.reason}")
+        body = letter.body if args.full else letter.body[:300]
+        print(f"    {body}{'' if args.full or len(letter.body) <= 300 else ' …'}")
 
 
 async def _archive(settings: Settings, args: argparse.Namespace) -> None:
@@ -110,13 +132,15 @@ def main(argv: list[str] | None = None) -> int:
         "command",
         nargs="?",
         default="run",
-        choices=["run", "migrate", "set-webhook", "export", "import"],
+        choices=["run", "migrate", "set-webhook", "export", "import", "dead-letters"],
     )
     parser.add_argument("file", nargs="?", help="export: write here (default: print); import: read")
     parser.add_argument("--chat", type=int, help="export/import: the group chat id")
     parser.add_argument("--host", type=int, help="import: the Telegram id of the new host")
     parser.add_argument("--host-name", help="import: the host's first name")
     parser.add_argument("--title", help="import: the group's title")
+    parser.add_argument("--limit", type=int, default=20, help="dead-letters: how many (newest)")
+    parser.add_argument("--full", action="store_true", help="dead-letters: whole bodies")
     args = parser.parse_args(argv)
     if args.command in ("export", "import") and args.chat is None:
         parser.error("--chat is required")
@@ -137,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
             _event_loop_runner()(_run(settings))
         elif args.command in simple:
             asyncio.run(simple[args.command](settings))
+        elif args.command == "dead-letters":
+            asyncio.run(_dead_letters(settings, args))
         else:
             asyncio.run(_archive(settings, args))
     except SettingsError as error:

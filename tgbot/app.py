@@ -43,6 +43,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",
+    "tgbot.features.undo",
 )
 
 
@@ -68,14 +69,15 @@ def build_application(
     token: str,
     api_url: str,
     deps: BotDeps,
-    webhook_mode: bool,
     rate_limit: bool = True,
     connections: int = 256,
 ) -> StonetableApplication:
     """Build the PTB application for a Bot API server at ``api_url``.
 
     Bot API calls go through aiohttp's client (``connections`` at most at once);
-    long polling has a connection of its own.
+    long polling has a connection of its own. There is no PTB Updater: updates
+    come in through :mod:`tgbot.inbox` (webhook or polling), which acknowledges
+    each only once it was handled.
     """
     builder = (
         ApplicationBuilder()
@@ -87,11 +89,10 @@ def build_application(
         .concurrent_updates(PerChatUpdateProcessor(256))
         .request(AiohttpRequest(connection_pool_size=connections))
         .get_updates_request(AiohttpRequest(connection_pool_size=1, read_timeout=35))
+        .updater(None)
     )
     if rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=2))  # type: ignore[arg-type]
-    if webhook_mode:
-        builder = builder.updater(None)
     application = builder.build()
     assert isinstance(application, StonetableApplication)
     for feature in features():
@@ -141,6 +142,13 @@ async def refresh_game_menus(application: StonetableApplication) -> bool:
     return True
 
 
+def unexpected(error: Exception) -> bool:
+    """Whether a handler's error is a fault, not something the user was simply told."""
+    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
+        return False
+    return not isinstance(error, StonetableError)
+
+
 async def on_error(update: object, context: StonetableContext) -> None:
     """Tell the user what went wrong in one short line; log what we did not expect."""
     error = context.error
@@ -154,7 +162,7 @@ async def on_error(update: object, context: StonetableContext) -> None:
         return
     if isinstance(error, TryAgain):
         log.warning("A shared service was unavailable: %s", error.__cause__ or error)
-    elif not isinstance(error, StonetableError):
+    elif error is not None and unexpected(error):
         log.error("Update %r failed", update, exc_info=error)
     if not isinstance(update, Update) or error is None:
         return

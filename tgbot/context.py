@@ -32,6 +32,34 @@ class StonetableApplication(Application[Any, Any, Any, Any, Any, Any]):
     def __init__(self, *, deps: BotDeps, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.deps = deps
+        self._failures: dict[int, list[Exception]] = {}
+
+    async def handle(self, update: object) -> tuple[Exception, ...]:
+        """Run ``update`` through the handlers, in its chat's order; return what they raised.
+
+        Returns once every handler finished (so their transactions committed or
+        rolled back); the errors were already shown to the user by the error handler.
+        """
+        key = id(update)
+        failures: list[Exception] = []
+        self._failures[key] = failures
+        try:
+            await self.update_processor.process_update(update, self.process_update(update))
+        finally:
+            del self._failures[key]
+        return tuple(failures)
+
+    async def process_error(
+        self,
+        update: object | None,
+        error: Exception,
+        job: Any = None,
+        coroutine: Any = None,
+    ) -> bool:
+        failures = self._failures.get(id(update))
+        if failures is not None:
+            failures.append(error)
+        return await super().process_error(update, error, job, coroutine)
 
 
 class StonetableContext(

@@ -13,11 +13,10 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from telegram import Update
 from telegram.error import TelegramError
 
 from core.campaigns import Campaigns, Changed, PanelView
@@ -31,6 +30,7 @@ from core.settings import Settings
 from core.store.db import close_database, open_database
 from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
+from tgbot.inbox import Inbox, Poller
 from webapp.app import create_app
 from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
 from webapp.sheets import sheet_pages
@@ -85,6 +85,8 @@ class Runtime:
         self._job_locks: KeyedLock | None = None
         self.events: CampaignEvents | None = None
         self.application: StonetableApplication | None = None
+        self.inbox: Inbox | None = None
+        self.poller: Poller | None = None
         self.sandbox: FakeBotApi | None = None
         self._runner: web.AppRunner | None = None
         self.port = settings.port
@@ -131,7 +133,9 @@ class Runtime:
         )
         if settings.sandbox:
             self.sandbox = self._mount_sandbox(web_app, token)
-        self._runner = web.AppRunner(web_app, access_log=None)
+        self._runner = web.AppRunner(
+            web_app, access_log=None, shutdown_timeout=settings.webhook_answer_seconds + 1
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, settings.host, settings.port)
         await site.start()
@@ -146,7 +150,6 @@ class Runtime:
             token=token,
             api_url=api_url,
             deps=BotDeps(play, campaigns, renderers(), settings, webapp_url),
-            webhook_mode=settings.webhook,
             rate_limit=self.rate_limit and settings.rate_limit,
             connections=settings.telegram_connections,
         )
@@ -154,11 +157,10 @@ class Runtime:
         await register_commands(self.application)
         await self.application.start()
         self._schedule_housekeeping()
+        self.inbox = Inbox(self.application, answer_within=settings.webhook_answer_seconds)
         if not settings.webhook:
-            assert self.application.updater is not None
-            await self.application.updater.start_polling(
-                allowed_updates=Update.ALL_TYPES, timeout=10
-            )
+            self.poller = Poller(self.inbox)
+            await self.poller.start()
         log.info("Stonetable is up on %s (bot @%s)", self.origin, self.application.bot.username)
 
     def _schedule_housekeeping(self) -> None:
@@ -193,12 +195,11 @@ class Runtime:
         if self.settings.webhook_url is None or self.settings.webhook_secret is None:
             return None
         path = urlsplit(self.settings.webhook_url).path or WEBHOOK_PATH
-        return Webhook(path=path, secret=self.settings.webhook_secret, feed=self._feed)
+        return Webhook(path=path, secret=self.settings.webhook_secret, take=self._take)
 
-    async def _feed(self, data: dict[str, Any]) -> None:
-        assert self.application is not None
-        update = Update.de_json(data, self.application.bot)
-        await self.application.update_queue.put(update)
+    async def _take(self, body: bytes) -> bool:
+        """Handle a webhook body; True once it is durable (False: not ready yet, or too slow)."""
+        return self.inbox is not None and await self.inbox.take_body(body)
 
     def _mount_sandbox(self, web_app: web.Application, token: str) -> FakeBotApi:
         from tgbot.sandbox.fake_api import FakeBotApi
@@ -221,15 +222,18 @@ class Runtime:
         return int(sockets[0].getsockname()[1]) if sockets else site._port
 
     async def stop(self) -> None:
+        """Stop taking updates, let those in hand finish, then close everything."""
+        if self.poller is not None:
+            await self.poller.stop()
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self.inbox is not None:
+            await self.inbox.drain(self.settings.webhook_answer_seconds)
         application = self.application
         if application is not None:
-            if application.updater is not None and application.updater.running:
-                await application.updater.stop()
             if application.running:
                 await application.stop()
             await application.shutdown()
-        if self._runner is not None:
-            await self._runner.cleanup()
         for locks in (self.locks, self._job_locks):
             if locks is not None:
                 await locks.aclose()

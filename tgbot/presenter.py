@@ -22,6 +22,7 @@ from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
+from tgbot.render.undo import with_undo
 
 RETIRED = {
     Retirement.NEWER: "⏭ <i>Play went on in a newer message.</i>",
@@ -31,11 +32,12 @@ RETIRED = {
 
 def draw(renderers: Renderers, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
     """How a panel's message reads: its renderer's text and buttons, as every path sends
-    them (a closed panel keeps no buttons of its own). The one place a message is drawn."""
+    them (a closed panel keeps no buttons of its own; the one who just acted may see
+    ``↩ Undo``). The one place a message is drawn."""
     text, markup = renderers[view.kind].render(view)
     if view.closed:
         markup = _without_panel_buttons(markup)
-    return text, markup
+    return text, with_undo(view, markup)  # the ↩ Undo for the one who just acted
 
 
 async def post(

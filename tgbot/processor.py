@@ -13,11 +13,13 @@ from telegram.ext import BaseUpdateProcessor
 def chat_key(update: object) -> int:
     """The ordering key of an update: its chat, else its user, else itself."""
     if isinstance(update, Update):
-        if update.effective_chat is not None:
-            return update.effective_chat.id
-        if update.effective_user is not None:
-            return update.effective_user.id
-        return update.update_id
+        try:
+            chat, user = update.effective_chat, update.effective_user
+            owner = chat if chat is not None else user
+        except Exception:  # a malformed update: it is refused later, on its own
+            owner = None
+        key = getattr(owner, "id", None)
+        return key if isinstance(key, int) else update.update_id
     return id(update)
 
 

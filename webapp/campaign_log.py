@@ -9,11 +9,13 @@ from aiohttp import web
 
 from core.campaigns import CampaignView
 from core.projection import LogLineView, log_of
+from core.rules.errors import Malformed
 from core.rules.nsu.campaign import character_of
 from core.rules.table import Table
+from core.undo import Undos, undo_for_viewer
 from core.viewer_pages import snapshot_for_viewer
 from webapp.deps import DEPS
-from webapp.views import _dumps, authenticate
+from webapp.views import _dumps, _player, authenticate
 
 
 def character_names(view: CampaignView, table: Table) -> dict[int, str]:
@@ -66,6 +68,8 @@ async def _load(request: web.Request) -> dict[str, Any]:
     seen = snapshot.projection
     view, table = seen.view, seen.table
     context = log_context(view, await log_of(seen), _who(request), character_names(view, table))
+    last = await Undos(deps.campaigns).last_change(view.id, viewer)
+    context["undo"] = None if last is None else {"step": last[0], "label": last[1]}
     return {"view": view, "token": view.app_token, "log": context}
 
 
@@ -79,6 +83,21 @@ async def api_log(request: web.Request) -> web.Response:
     return web.json_response(context["log"], dumps=_dumps)
 
 
+async def api_undo(request: web.Request) -> web.Response:
+    """Take back the viewer's last step, the one their log offered (``version``: its id)."""
+    deps = request.app[DEPS]
+    viewer = _player(authenticate(request))
+    body = await request.json()
+    step = body.get("version") if isinstance(body, dict) else None
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise Malformed("That button is out of date. Reload the log.")
+    back = await undo_for_viewer(deps.campaigns, request.match_info["token"], viewer, step)
+    if deps.panel_shown is not None:  # the group's panels read as they did
+        await deps.panel_shown(back.changed)
+    return web.json_response({"ok": True, "label": back.label}, dumps=_dumps)
+
+
 def setup_log_routes(app: web.Application) -> None:
     app.router.add_get("/app/c/{token}/log", log_page)
     app.router.add_get("/api/c/{token}/log", api_log)
+    app.router.add_post("/api/c/{token}/undo", api_undo)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from aiohttp import web
 
@@ -34,11 +33,15 @@ class WebDeps:
 
 @dataclass(frozen=True)
 class Webhook:
-    """Where Telegram posts updates, the secret it must send, and who takes them."""
+    """Where Telegram posts updates, the secret it must send, and who takes them.
+
+    ``take`` gets the raw body and returns True once the update is durable
+    (handled, or kept as a dead letter), False when it is not yet.
+    """
 
     path: str
     secret: str
-    feed: Callable[[dict[str, Any]], Awaitable[None]]
+    take: Callable[[bytes], Awaitable[bool]]
 
 
 DEPS = web.AppKey("deps", WebDeps)

@@ -26,6 +26,7 @@ from core.rules.nsu.setup import (
     SetupStep,
     allowed_actions,
     describe_step,
+    may_author,
 )
 from core.rules.nsu.setup_panel import column_choices
 from core.rules.nsu.world import (
@@ -34,6 +35,7 @@ from core.rules.nsu.world import (
     World,
     arbiters,
     can_see_face,
+    may_picture,
     on_screen,
     visible_card,
     visible_map,
@@ -205,12 +207,7 @@ def cards_context(
     world = campaign.current_world()
     mine = [] if world is None else [c for c in world.cards if c.author_id == viewer_id]
     setup = campaign.setup
-    can_author = (
-        setup is not None
-        and setup.step is SetupStep.LOCATIONS
-        and viewer_id in setup.players
-        and len(mine) < LOCATIONS_PER_PLAYER
-    )
+    can_author = may_author(setup, viewer_id)
     return {
         "cards": [
             {
@@ -379,7 +376,7 @@ async def upload_picture(request: web.Request) -> web.Response:
     deps = request.app[DEPS]
     try:
         view, card, viewer = await _card_for_picture(request)
-        if card.author_id != viewer:
+        if not may_picture(card, viewer):
             raise NotAllowedNow("Only the card's author can give it a picture.")
         data = await request.content.read(MAX_PICTURE_BYTES + 1)
         check_picture(data)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from core.campaigns.views import (
@@ -25,6 +26,7 @@ from core.rules.rng import Rng
 from core.rules.table import Outcome, Seat, Table
 from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
 from core.store.presses import CampaignRow
+from core.undo import offers
 
 
 class CampaignsBase:
@@ -122,13 +124,14 @@ class CampaignsBase:
         over is closed and drawn so (its own buttons go); one a newer panel of its
         procedure supersedes in its chat (``opened``: that kind and chat), or of a game
         that ends, is closed and retired; when the table changed, every other one is
-        redrawn from it.
+        redrawn from it; so is one that showed, or now may show, a ``↩ Undo``.
 
         Args:
             acting: the panel the change came through (its caller shows it).
         """
         changed = before.state != after.state or before.seats != after.seats
-        if not (changed or opened or ending):
+        offered = await offers(view.id)  # a ↩ Undo shown or now due is a view touched too
+        if not (changed or opened or ending or offered.panels - {acting}):
             return (), ()
         query = Panel.filter(campaign_id=view.id, closed=False, message_id__isnull=False)
         if acting is not None:
@@ -149,8 +152,10 @@ class CampaignsBase:
                 else None
             )
             if why is None and not over_now:
-                if changed:
-                    redraw.append(_shown(row, view, after))
+                if changed or row.id in offered.panels:
+                    shown = _shown(row, view, after)
+                    undo_by = offered.undo_by(row.id, row.version)
+                    redraw.append(replace(shown, undo_by=undo_by))
                 continue
             row.closed, row.version = True, row.version + 1
             await Panel.filter(id=row.id).update(closed=True, version=row.version)

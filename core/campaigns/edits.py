@@ -8,8 +8,10 @@ from core.campaigns.views import (
 )
 from core.play import PlayerRef
 from core.rules.table import Json
+from core.rules.undo import TallyRng
 from core.store.models import Campaign
 from core.store.unit import saving
+from core.undo import record_step
 
 
 class Edits(Queries):
@@ -34,8 +36,21 @@ class Edits(Queries):
             campaign = await Campaign.get(id=view.id)
             self._check_playing(campaign)
             before, member_ids = await self._table(campaign)
-            outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, self.rng)
+            rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
+            outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, rng)
             table = await self._settle(campaign, before, member_ids, outcome)
+            await record_step(  # undo: keep what this edit replaced
+                view.system,
+                campaign.id,
+                actor.tg_id,
+                "",
+                action,
+                rng.rolled,
+                before=before,
+                outcome=outcome,
+                member_ids=member_ids,
+                campaign_version_after=campaign.version,
+            )
             after = await self._view(campaign)
             redraw, retired = await self._touched(campaign.system, after, before, table)
             result = Changed(after, table, redraw, retired)

@@ -17,10 +17,12 @@ from core.campaigns.views import (
 from core.errors import AlreadyHandled
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
+from core.rules.undo import TallyRng
 from core.store.models import Campaign, Panel
 from core.store.presses import load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done
 from core.store.unit import saving
+from core.undo import PanelBefore, offered_to, record_step
 
 
 class Presses(CampaignsBase):
@@ -57,7 +59,8 @@ class Presses(CampaignsBase):
             self._check_playing(campaign)
             before, member_ids = await self._table(campaign)
             self._check_seated(before, actor.tg_id)
-            outcome = rules.open(before, actor.tg_id, argument, self.rng)
+            rng = TallyRng(self.rng)  # undo: a panel opened with dice ends what came before
+            outcome = rules.open(before, actor.tg_id, argument, rng)
             panel = await Panel.create(
                 campaign=campaign,
                 kind=kind,
@@ -66,6 +69,19 @@ class Presses(CampaignsBase):
                 chat_tg_id=chat.tg_id,
             )
             table = await self._settle(campaign, before, member_ids, outcome)
+            if rng.rolled:  # undo: the dice stand, and so does every step before them
+                await record_step(
+                    system,
+                    campaign.id,
+                    actor.tg_id,
+                    kind,
+                    "open",
+                    True,
+                    before=before,
+                    outcome=outcome,
+                    member_ids=member_ids,
+                    campaign_version_after=campaign.version,
+                )
             opened = await self._panel_view(panel, outcome, table, campaign)
             redraw, retired = await self._touched(
                 campaign.system,
@@ -152,11 +168,26 @@ class Presses(CampaignsBase):
                 view, before = build_view(self.registry, campaign, seats)
                 member_ids = {s.player_id: s.member_id for s in seats}
                 self._check_seated(before, actor.tg_id)
-                rules = self.registry.find(campaign.system).panel(panel.kind)
-                outcome = rules.act(before, panel.state, actor.tg_id, action, argument, self.rng)
+                system = self.registry.find(campaign.system)
+                rules = system.panel(panel.kind)
+                rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
+                outcome = rules.act(before, panel.state, actor.tg_id, action, argument, rng)
                 if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
                     raise NotAllowedNow(STALE)
                 table = await self._settle(campaign, before, member_ids, outcome)
+                step = await record_step(  # undo: keep what this press replaced
+                    system,
+                    campaign_id,
+                    actor.tg_id,
+                    panel.kind,
+                    action,
+                    rng.rolled,
+                    before=before,
+                    outcome=outcome,
+                    member_ids=member_ids,
+                    campaign_version_after=campaign.version,
+                    panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
+                )
                 view = replace(view, state=campaign.state, version=campaign.version)
                 redraw, retired = await self._touched(
                     campaign.system, view, before, table, acting=panel_id
@@ -172,6 +203,7 @@ class Presses(CampaignsBase):
                     events=outcome.events,
                     campaign=view,
                     table=table,
+                    undo_by=offered_to(step),  # undo
                     redraw=redraw,
                     retired=retired,
                 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.campaigns.base import CampaignsBase
 from core.campaigns.views import (
     NO_GAME,
@@ -19,6 +21,7 @@ from core.rules.lifecycle import (
 from core.rules.table import Outcome, Table
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel
 from core.store.repo import guarded
+from core.undo import undo_offer
 
 
 class Queries(CampaignsBase):
@@ -143,9 +146,10 @@ class Queries(CampaignsBase):
                 raise NotAllowedNow(STALE)
             campaign = await Campaign.get(id=panel.campaign_id)
             table, _ = await self._table(campaign)
-            return await self._panel_view(
+            view = await self._panel_view(
                 panel, Outcome(panel.state, closed=panel.closed), table, campaign
             )
+            return replace(view, undo_by=await undo_offer(panel.id, panel.version, campaign.id))
 
     async def log_for_viewer(
         self, app_token: str, player: PlayerRef, limit: int = 200

@@ -124,6 +124,7 @@ class PanelView:
     events: tuple[object, ...]
     campaign: CampaignView
     table: Table
+    undo_by: int | None = None  # undo: who sees a ↩ Undo button for the step just taken
     # The other open views this change touched: redraw these, retire those.
     redraw: tuple[PanelView, ...] = ()
     retired: tuple[Retired, ...] = ()

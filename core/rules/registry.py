@@ -16,6 +16,7 @@ from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.log import LogLine, no_log_lines
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, PanelRules, Table
+from core.rules.undo import UndoRules
 
 OddsResult = Mapping[str, object]
 
@@ -117,6 +118,8 @@ class GameSystem:
     name: str
     summary: str
     odds: OddsCommand | None = None
+    # What the host does once everyone has joined ("" when play starts at once).
+    first_step: str = ""
     campaign: CampaignRules = field(default_factory=CampaignRules)
     panels: Mapping[str, PanelRules] = field(default_factory=dict)
     roll_panel: str | None = None  # the panel /roll opens when its notation fits
@@ -124,6 +127,8 @@ class GameSystem:
     log_lines: Callable[[Table, Outcome], tuple[LogLine, ...]] = no_log_lines
     # What /status adds about this system's campaign (public facts, plain text lines).
     status_lines: Callable[[Table], tuple[str, ...]] = no_status_lines
+    # undo: which steps stand although no dice fell, and how steps are named.
+    undo: UndoRules = field(default_factory=UndoRules)
 
     def panel(self, kind: str) -> PanelRules:
         """The rules of one kind of panel.

@@ -163,6 +163,23 @@ class LockFence(Model):
         table = "lock_fence"
 
 
+class DeadLetter(Model):
+    """An update the bot can never use (unreadable, or its handling failed unexpectedly).
+
+    Kept for an operator to look at (``python -m tgbot dead-letters``), so the
+    webhook can acknowledge it and Telegram moves on to the updates behind it.
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    update_id = fields.BigIntField(null=True)
+    reason = fields.CharField(max_length=300)
+    body = fields.TextField()
+    received_at = fields.DatetimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        table = "dead_letter"
+
+
 class LogEntry(Model):
     """One line of a campaign's log (a roll, a detail...), in the order it happened."""
 
@@ -223,3 +240,40 @@ class JobRun(Model):
 
     class Meta:
         table = "job_run"
+
+
+class UndoStep(Model):
+    """One recent step of a campaign, with what it replaced, so its author can take it back.
+
+    Every step a player takes on a panel or in the Mini App leaves a row, undoable
+    or not (a later row is "someone acted on top"); only the last few per campaign
+    are kept. The before-images restore the campaign, the touched sheets and the
+    touched panel exactly; the ``*_after`` versions tell whether anything else
+    changed them since, and the ``*_before`` ones which earlier step an undo leads back to
+    (both are moved on to the undo's new versions, see ``core.undo``).
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="undo_steps", on_delete=fields.CASCADE
+    )
+    campaign_id: int
+    actor_tg_id = fields.BigIntField()
+    label = fields.CharField(max_length=160)
+    rolled = fields.BooleanField(default=False)
+    final = fields.BooleanField(default=False)
+    undone = fields.BooleanField(default=False)
+    campaign_state: fields.Field[dict[str, object] | None] = fields.JSONField(null=True)
+    campaign_version_before = fields.IntField()
+    campaign_version_after = fields.IntField()
+    sheets: fields.Field[dict[str, object]] = fields.JSONField(default=dict)  # member id -> sheet
+    panel_id = fields.BigIntField(null=True)
+    panel_state: fields.Field[dict[str, object] | None] = fields.JSONField(null=True)
+    panel_closed = fields.BooleanField(default=False)
+    panel_version_before = fields.IntField(null=True)
+    panel_version_after = fields.IntField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "undo_step"
+        indexes = (("campaign_id", "id"),)

@@ -43,13 +43,14 @@ def message(stack: Stack, chat: int, message_id: int) -> Json:
     return next(m for m in stack.api.messages(chat) if m["message_id"] == message_id)
 
 
-def buttons(msg: Json) -> list[Json]:
+def buttons(msg: Json, *, undo: bool = False) -> list[Json]:
+    """A message's inline buttons (the ``↩ Undo`` under a panel only with ``undo``)."""
     rows = (msg.get("reply_markup") or {}).get("inline_keyboard", [])
-    return [b for row in rows for b in row]
+    return [b for row in rows for b in row if undo or not b["text"].startswith("↩ Undo")]
 
 
 def find_button(msg: Json, label: str) -> Json:
-    for b in buttons(msg):
+    for b in buttons(msg, undo=True):
         if label in b["text"]:
             return b
     raise AssertionError(f"no button {label!r} in {[b['text'] for b in buttons(msg)]}")

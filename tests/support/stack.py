@@ -84,7 +84,8 @@ def campaigns(stack: Stack) -> Campaigns:
     return stack.runtime.application.deps.campaigns
 
 
-def labels(message: dict[str, Any]) -> list[str]:
-    """The text of every inline button on a message, row by row."""
+def labels(message: dict[str, Any], *, undo: bool = False) -> list[str]:
+    """The text of every inline button on a message, row by row (the ``↩ Undo`` button
+    under a panel only with ``undo``)."""
     rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
-    return [b["text"] for row in rows for b in row]
+    return [b["text"] for row in rows for b in row if undo or not b["text"].startswith("↩ Undo")]

@@ -78,8 +78,12 @@ async def start_worker(
     migrate: bool,
     rate_limit: bool = True,
     profile: Path | None = None,
+    webhook: bool = True,
 ) -> Worker:
-    """Start a worker and wait until it answers; ``profile``: write a cProfile there on exit."""
+    """Start a worker and wait until it answers; ``profile``: write a cProfile there on exit.
+
+    ``webhook=False``: the worker long-polls the Bot API server instead.
+    """
     port = free_port()
     env = {
         **os.environ,
@@ -92,11 +96,13 @@ async def start_worker(
         "WEBAPP_URL": f"http://127.0.0.1:{port}/app",
         "HOST": "127.0.0.1",
         "PORT": str(port),
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": os.environ.get("WORKER_LOG_LEVEL", "WARNING"),
         "MIGRATE_ON_START": "true" if migrate else "false",
         "PYTHONPATH": str(ROOT),
         "RATE_LIMIT": "true" if rate_limit else "false",
     }
+    if not webhook:
+        env["WEBHOOK_URL"] = env["WEBHOOK_SECRET"] = ""
     log = tmp / f"{name}.log"
     process = subprocess.Popen(
         [
@@ -139,13 +145,27 @@ class Balancer:
         self.seen.update(u["update_id"] for u in fresh)
         return fresh
 
-    async def post(self, worker: Worker, update: dict[str, Any]) -> int:
+    async def post(self, worker: Worker | str, update: dict[str, Any]) -> int:
+        """Post ``update`` to a worker's webhook (or to ``origin``); the status, 0 if none.
+
+        A 503 ("not yet": a worker still starting) is posted again shortly, as
+        Telegram does.
+        """
+        for _ in range(50):
+            status = await self._post_once(worker, update)
+            if status != 503:
+                return status
+            await asyncio.sleep(0.1)
+        return status
+
+    async def _post_once(self, worker: Worker | str, update: dict[str, Any]) -> int:
         headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+        origin = worker if isinstance(worker, str) else worker.origin
         try:
             async with (
                 aiohttp.ClientSession() as http,
                 http.post(
-                    f"{worker.origin}/telegram/webhook",
+                    f"{origin}/telegram/webhook",
                     json=update,
                     headers=headers,
                     timeout=aiohttp.ClientTimeout(total=10),
@@ -154,3 +174,72 @@ class Balancer:
                 return response.status
         except (aiohttp.ClientError, TimeoutError):
             return 0  # the worker is gone: Telegram would retry elsewhere
+
+
+class KillingProxy:
+    """A TCP proxy in front of one worker's webhook that SIGKILLs the worker on cue.
+
+    ``at="answer"``: the instant the first bytes of the worker's 200 (its status
+    line) arrive, the worker is killed, then the answer is passed on: the caller
+    sees the 200 that left a worker which is now dead, as Telegram would. (Other
+    answers, such as a starting worker's 503, pass through.)
+    ``at="request"``: the worker is killed as soon as the whole request was passed
+    to it, before it can answer; the caller sees the connection drop.
+    """
+
+    def __init__(self, worker: Worker, at: str) -> None:
+        assert at in ("answer", "request")
+        self.worker = worker
+        self.at = at
+        self.killed = asyncio.Event()
+        self._server: asyncio.Server | None = None
+
+    @property
+    def origin(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+
+    async def __aenter__(self) -> KillingProxy:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._server is not None
+        self._server.close()
+        await self._server.wait_closed()
+
+    def _kill(self) -> None:
+        if not self.killed.is_set():
+            os.kill(self.worker.process.pid, signal.SIGKILL)
+            self.worker.process.wait(timeout=10)
+            self.killed.set()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = next(
+                int(line.split(b":", 1)[1])
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length:")
+            )
+            body = await reader.readexactly(length)
+            upstream_reader, upstream = await asyncio.open_connection(
+                "127.0.0.1", self.worker.port
+            )
+            upstream.write(head + body)
+            await upstream.drain()
+            if self.at == "request":
+                self._kill()
+                return
+            answer = await upstream_reader.read(65536)
+            if answer.startswith((b"HTTP/1.1 200", b"HTTP/1.0 200")):
+                self._kill()
+            while answer:
+                writer.write(answer)
+                await writer.drain()
+                answer = await upstream_reader.read(65536)
+            upstream.close()
+        except (OSError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()

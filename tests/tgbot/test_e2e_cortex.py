@@ -139,7 +139,7 @@ async def test_a_test_with_the_watchtowers_opposition(stack: Stack, faces: Faces
     assert "fails" in panel.message["text"]
     # The Watchtower buys the 1 into Trouble; Bo gets a Plot Point for it.
     message = await panel.press(WATCHTOWER, "👁 <b>Bo</b> & Co's d10 1")
-    assert "joins Trouble" in message["text"] and "reply_markup" not in message
+    assert "joins Trouble" in message["text"] and labels(message) == []  # (only ↩ Undo)
     table = await campaign_table(stack)
     assert [int(d) for d in table.trouble] == [10]
     assert table.sheet("<b>Bo</b> & Co").plot_points == 2

@@ -92,7 +92,8 @@ def bot_messages(stack: Stack) -> int:
 
 async def start_table(stack: Stack, characters: dict[int, Character]) -> int:
     """A game with the world built and everyone's character made; returns the campaign id."""
-    assert "No Stone Unturned" in (await say(stack, ALICE, "/newgame nsu"))["text"]
+    started = (await say(stack, ALICE, "/newgame nsu"))["text"]
+    assert "No Stone Unturned" in started and "the host sends /begin" in started
     for user in (BO, CHIDI):
         assert "joined the game" in (await say(stack, user, "/join"))["text"]
     view = await campaigns(stack).require_current(GROUP)

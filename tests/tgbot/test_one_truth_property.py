@@ -99,14 +99,17 @@ moves = st.lists(
 
 
 async def idle(stack: Stack) -> None:
-    """Wait until the bot has handled every update sent to it (twice idle, 20 ms apart)."""
+    """Wait until the bot has handled every update sent to it (twice idle, 20 ms apart).
+
+    The poller confirms an update to Telegram only once :meth:`StonetableApplication.handle`
+    finished with it, so nothing unconfirmed and nothing in hand means all were handled.
+    """
     application = stack.runtime.application
     assert application is not None
 
     def quiet() -> bool:
         return (
             not stack.api.pending_updates()
-            and application.update_queue.empty()
             and application.update_processor.current_concurrent_updates == 0
         )
 

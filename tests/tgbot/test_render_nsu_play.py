@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from core.rules.nsu.downtime_panel import DOWNTIME_RULES
+from core.rules.nsu.glance import nsu_status_lines
 from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.rng import ScriptedRng
 from core.rules.table import Seat, Table
@@ -110,7 +111,7 @@ def test_every_step_after_the_dice_names_who_acts_next() -> None:
     t, state = settle(t, out), out.state
     text = plain(state, t, NsuRollRenderer())
     assert "Allies on screen may help" not in text
-    assert "Ana: keep your own mood die or take a helper's." in text
+    assert "Ana: keep your own mood die or take a helper's (higher is better)." in text
     out = ROLL_RULES.act(t, state, 1, "take_helper_die", "2", rng)
     t, state = settle(t, out), out.state
     assert "Ana: add your skill to the aspect die, or take it away." in plain(
@@ -131,7 +132,7 @@ def test_the_scouts_roll_in_downtime_says_whose_step_it_is() -> None:
         ("choose_risk", "character"): "Bo: pick your mood",
         ("choose_mood", "1"): "Do details help or hinder?",
         ("set_aspect_edge", "+Rope"): "Bo: pick a skill",
-        ("roll", ""): "Bo: pick which aspect die to keep.",
+        ("roll", ""): "Bo: pick which aspect die to keep (higher is better for Bo).",
         ("keep_die", "aspect.2"): "Bo: keep your own mood die to settle the roll.",
     }
     for (action, arg), hint in expected.items():
@@ -242,3 +243,17 @@ def test_ruling23_a_reconnect_that_fills_a_track_asks_for_a_mark_and_a_name() ->
     assert "Ana marks a sentiment: now at risk." in shown
     assert "Ana's Angry becomes Furious <3." in shown
     assert "filled its track and is back to 0" not in shown
+
+
+def test_an_overcome_ally_is_named_on_the_roll_and_cannot_help() -> None:
+    hurt = character("Bo")
+    for i in range(4):
+        hurt = hurt.add_harm(f"Hurt {i}")
+    assert hurt.overcome
+    w = split(world((1, 2, 3)), {1, 2}, {3})  # Bo is on screen with Ana
+    t = table(w, {1: character("Ana"), 2: hurt, 3: character("Cy")})
+    out = ROLL_RULES.open(t, 1, "I climb", ScriptedRng([]))
+    text, _ = NsuRollRenderer().render(view(out.state, t))
+    plain, _ = parse_html(text)
+    assert "💀 Bo is Overcome: they can't act or help until a harm is recovered." in plain
+    assert any("Bo (P2), Overcome: can't act until healed" in line for line in nsu_status_lines(t))

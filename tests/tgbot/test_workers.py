@@ -89,8 +89,9 @@ async def test_a_worker_killed_mid_roll_loses_nothing_and_the_other_carries_on(
     delivery = asyncio.create_task(balancer.post(a, update))
     await asyncio.sleep(0.05)
     a.kill()  # in the middle of handling the press, or just after
-    await delivery
-    assert await balancer.post(b, update) == 200  # Telegram delivers it again, elsewhere
+    if await delivery != 200:  # as Telegram: again, elsewhere, only when no 200 came
+        assert await balancer.post(b, update) == 200
+    assert await balancer.post(b, update) == 200  # a late copy changes nothing
     panel = await api.wait_for_message(
         GROUP,
         lambda m: m["message_id"] == panel["message_id"] and "helps" in m["text"],

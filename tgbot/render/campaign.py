@@ -155,7 +155,10 @@ def status_text(view: CampaignView, system_lines: tuple[str, ...] = ()) -> str:
 def started_text(view: CampaignView) -> str:
     host = view.member(view.host_id)
     who = esc(host.name) if host else "Someone"
-    return (
+    text = (
         f"🎉 {who} started a game of <b>{esc(view.system.name)}</b>.\n"
         f"{esc(view.system.summary)}\n\nEveryone who wants to play: tap /join."
     )
+    if view.system.first_step:
+        text += f"\n👉 {esc(view.system.first_step)}"
+    return text

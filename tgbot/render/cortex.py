@@ -26,7 +26,7 @@ from core.rules.cortex.state import Conflict, Kind, Phase, Roll
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import Sheet
 from tgbot.panels import button, keyboard
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 WATCHTOWER = "the Watchtower"
 LABEL_NAME = 22
@@ -240,7 +240,7 @@ def choice_label(ch: Choice) -> str:
     who = _short(ch.who) if ch.who else ""
     name = _short(ch.name)
     die = f"d{ch.die}" if ch.die else ""
-    p = ch.press
+    p = ch.verb
     if p is Press.OPPOSITION_ADD:
         return f"👁 +{die}"
     if p is Press.OPPOSITION_UNDO:
@@ -293,13 +293,13 @@ def _rows(view: PanelView, choices: Sequence[Choice]) -> list[list[InlineKeyboar
     rows: list[list[InlineKeyboardButton]] = []
     last: Press | None = None
     for ch in choices:
-        b = button(view, choice_label(ch), ch.press.value, ch.argument)
-        width = per_row.get(ch.press, 1 if ch.press is not Press.VOTE else 2)
-        if rows and ch.press is last and len(rows[-1]) < width:
+        b = button(view, choice_label(ch), ch.verb.value, ch.argument)
+        width = per_row.get(ch.verb, 1 if ch.verb is not Press.VOTE else 2)
+        if rows and ch.verb is last and len(rows[-1]) < width:
             rows[-1].append(b)
         else:
             rows.append([b])
-        last = ch.press
+        last = ch.verb
     return rows
 
 
@@ -310,8 +310,50 @@ class ConflictRenderer:
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         v = conflict_view(view.table, view.state)
-        markup = None if view.closed else keyboard(_rows(view, v.choices))
-        return conflict_text(v), markup
+        if view.closed:
+            return conflict_text(v), None
+        text = conflict_text(v)
+        now = now_line(v.choices, lambda user: _person(v, user), _phrase, _SIDE)
+        return (f"{text}\n{now}" if now else text), keyboard(_rows(view, v.choices))
+
+
+def _person(v: ConflictView, user: int) -> str:
+    """Someone at the table by the name in play: their Lead, or the Watchtower."""
+    if user == v.table.watchtower:
+        return WATCHTOWER
+    for seat in v.table.seats:
+        if seat.user == user:
+            return esc(seat.character)
+    return "someone who left"
+
+
+_PHRASES = {
+    Press.OPPOSITION_ADD: "add opposition dice",
+    Press.OPPOSITION_UNDO: "take a die back",
+    Press.OPPOSITION_ROLL: "roll the opposition",
+    Press.STRESS_OPPOSITION: "roll your Stress as the opposition",
+    Press.ADD: "add traits to the pool",
+    Press.REMOVE: "take a trait out",
+    Press.RESOURCE: "spend a Resource",
+    Press.ROLL: "roll the pool",
+    Press.INCLUDE: "include another die",
+    Press.SETTLE: "settle the roll",
+    Press.GIVE_IN: "give in",
+    Press.TAKE_STRESS: "take the Stress",
+    Press.INFLICT: "pick the Stress to inflict",
+    Press.STRESSED_OUT: "take them out",
+    Press.INTERFERE: "interfere",
+    Press.VOTE: "vote to go on or stop",
+    Press.COMPLICATION: "buy a Complication into Trouble",
+    Press.CANCEL_TROUBLE: "cancel Trouble with a Watchtower 1",
+    Press.END_SCENE: "end the scene",
+    Press.CLOSE: "close this roll",
+}
+_SIDE = frozenset({Press.COMPLICATION, Press.CANCEL_TROUBLE, Press.END_SCENE})
+
+
+def _phrase(choice: Choice) -> str:
+    return _PHRASES.get(choice.verb, choice.verb.value)
 
 
 RENDERERS = [ConflictRenderer()]

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.rules.choice import Choice
 from core.rules.d20check import (
     AbilityStrength,
     ActionKind,
@@ -43,7 +44,7 @@ from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed
 from core.rules.table import Json, Table
 from tgbot.panels import button, keyboard
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 STRENGTH_TEXT = {
     AbilityStrength.WEAK: "Weak ability (2d20, keep the lower)",
@@ -190,6 +191,22 @@ def next_step(table: Table, check: CheckFlow, pool: PoolCounts) -> str:
     return "<i>The result stands.</i>"
 
 
+_PHRASES = {
+    ActionKind.SET_UP: "set up the check",
+    ActionKind.ROLL: "roll",
+    ActionKind.RETRY: "spend a lucky point to retry",
+    ActionKind.REROLL: "spend an unlucky point to reroll the success",
+    ActionKind.KEEP: "keep the result",
+    ActionKind.FORCE_REROLL: "spend an unlucky point to force a reroll",
+    ActionKind.GM_REROLL: "spend a point to reroll",
+}
+_SIDE: frozenset[ActionKind] = frozenset()
+
+
+def _phrase(choice: Choice[ActionKind]) -> str:
+    return _PHRASES[choice.verb]
+
+
 class CheckRenderer:
     """The check panel: set-up, dice, kept d20, total, margin, outcome, pool and harm."""
 
@@ -224,6 +241,9 @@ class CheckRenderer:
         if sheet is not None:
             lines.append(harm_line(roller, sheet))
         lines.append(next_step(table, check, pool))
+        now = now_line(check.choices(pool.playable()), lambda p: _in_play(table, p), _phrase, _SIDE)
+        if now and not view.closed:
+            lines.append(now)
         return "\n".join(lines), self.buttons(view, check, pool)
 
     def buttons(
@@ -335,6 +355,12 @@ def decision_row(
                 who = rerolled_by
         row.append(button(view, f"{label} ({who})", action.value))
     return row
+
+
+def _in_play(table: Table, player_id: int) -> str:
+    """Someone by the name in play: their character's, else their own (the GM)."""
+    sheet = _safe_sheet(table, player_id)
+    return esc(sheet.name) if sheet is not None and sheet.name else name_of(table, player_id)
 
 
 def _safe_sheet(table: Table, player_id: int) -> CharacterSheet | None:

@@ -16,7 +16,9 @@ GENERAL = (
     "<code>/roll d20+5 sneak attack</code>.\n"
     "📜 /sheet — open your sheet and the map in the Mini App.\n"
     "🎮 /newgame — start a game in a group; /join, /leave, /status; the host can "
-    "/pause, /resume and /endgame."
+    "/pause, /resume and /endgame.\n"
+    "↩ /undo — take back your last step (a tap, an answer, a Mini App edit) until "
+    "someone else acts or the dice are rolled; the panel also shows ↩ Undo to you."
 )
 
 

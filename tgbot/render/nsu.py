@@ -14,7 +14,15 @@ from urllib.parse import urlencode
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
-from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, PaintThePicture, SceneBriefing, scene
+from core.rules.choice import Choice
+from core.rules.nsu.adventure_panel import (
+    ADVENTURE_PANEL,
+    AdventureVerb,
+    PaintThePicture,
+    SceneBriefing,
+    adventure_choices,
+    scene,
+)
 from core.rules.nsu.campaign import (
     Phase,
     SafetyEntryAdded,
@@ -32,7 +40,13 @@ from core.rules.nsu.character_panel import (
     creation_view,
 )
 from core.rules.nsu.safety_panel import SAFETY_PANEL
-from core.rules.nsu.setup import LocationAuthored, SetupStep, describe_step, expected_step_order
+from core.rules.nsu.setup import (
+    ActionKind,
+    LocationAuthored,
+    SetupStep,
+    describe_step,
+    expected_step_order,
+)
 from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, BoardCard, board
 from core.rules.nsu.sheet import CharacterDraft, CreationStep
 from core.rules.nsu.world import (
@@ -45,7 +59,7 @@ from core.rules.nsu.world import (
 from core.rules.table import Table
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 SHORT = 160
 TOOL_NAMES = {
@@ -187,10 +201,36 @@ class SetupRenderer:
             "",
             *prompt_lines(table, b),
         ]
+        now = now_line(b.choices(), lambda p: name_of(table, p), _setup_phrase)
+        if now:
+            lines.append(now)
         rows = step_buttons(view, b)
         rows.append([general("🧍 My character", "nsu_char", cid, view.id)])
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
+
+
+_SETUP_PHRASES = {
+    ActionKind.PROPOSE_TONE: "propose the tone (reply)",
+    ActionKind.AGREE_TONE: "agree",
+    ActionKind.BAN: "ban one thing (reply)",
+    ActionKind.PASS_BAN: "pass",
+    ActionKind.CHOOSE_FIRST_SPEAKER: "choose who goes first",
+    ActionKind.MAKE_STATEMENT: "add a fact (reply)",
+    ActionKind.PASS_STATEMENT: "pass",
+    ActionKind.DECLARE_CARD_FULL: "say the card is full",
+    ActionKind.ANSWER_SCOPE: "answer (reply)",
+    ActionKind.FINISH_SCOPE: "finish the scope",
+    ActionKind.NAME_RESOURCE: "name a resource (reply)",
+    ActionKind.CHOOSE_ABUNDANCE: "choose the abundance",
+    ActionKind.AUTHOR_LOCATION: "write their locations",
+    ActionKind.DEAL_MAP: "deal the map",
+    ActionKind.ROLL_DANGER_AND_REWARD: "roll Danger and Reward",
+}
+
+
+def _setup_phrase(choice: Choice[ActionKind]) -> str:
+    return _SETUP_PHRASES[choice.verb]
 
 
 def summary_lines(table: Table, b: Board) -> list[str]:
@@ -260,7 +300,7 @@ def prompt_lines(table: Table, b: Board) -> list[str]:
             question = f"❓ {esc(b.question.prompt)}"
         return [question, "<b>Reply</b> to answer; skip the questions that don't matter."]
     if step is SetupStep.RESOURCES:
-        if len(b.resources) < len(b.players):  # one each first: until then nobody names two
+        if not b.everyone_named:  # one each first: until then nobody names two
             return [
                 f"Name what your community needs most: <b>reply</b> with one resource each "
                 f"({len(b.resources)} of 5).",
@@ -305,7 +345,7 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
     if step is SetupStep.BANS:
         return [[button(view, "🙅 Pass", "pass")]]
     if step is SetupStep.SETTLEMENT:
-        if not b.settlement and b.passes_in_row == 0:
+        if b.open_to(ActionKind.CHOOSE_FIRST_SPEAKER):
             rows.append(
                 [
                     button(view, f"{plain_name(view.table, p)} first", "first", str(i))
@@ -313,7 +353,7 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
                 ]
             )
         row = [button(view, "🙅 Pass", "pass")]
-        if b.settlement:
+        if b.open_to(ActionKind.DECLARE_CARD_FULL):
             row.append(button(view, "🟥 The card is full", "full"))
         rows.append(row)
         return rows
@@ -555,6 +595,12 @@ class AdventureRenderer:
             )
         if sc.without_character:
             lines.append(f"🧍 Still making a character: {names(table, sc.without_character)}")
+        choices = adventure_choices(sc)
+        of = {verb: [c for c in choices if c.verb is verb] for verb in AdventureVerb}
+
+        def make(choice: Choice[AdventureVerb], label: str) -> InlineKeyboardButton:
+            return button(view, label[:60], choice.verb.value, choice.argument)
+
         rows: list[list[InlineKeyboardButton]] = []
         if sc.picking is not None:
             lines.append(
@@ -562,40 +608,35 @@ class AdventureRenderer:
                 f"First group: {names(table, sorted(sc.picking))}"
             )
             rows += [
-                [
-                    button(
-                        view,
-                        ("✅ " if p in sc.picking else "▫️ ")
-                        + (table.seats[p].name if p in table.seats else str(p)),
-                        "pick",
-                        str(i),
-                    )
-                ]
-                for i, p in enumerate(sc.players)
+                [make(c, ("✅ " if c.selected else "▫️ ") + _plain_seat(table, sc.players[i]))]
+                for i, c in enumerate(of[AdventureVerb.PICK])
             ]
-            rows.append([button(view, "✂️ Split", "split"), button(view, "✖ Cancel", "cancel")])
-        else:
-            if sc.reachable:
-                lines.append("🗺 Where next?")
-                rows += [
-                    [button(view, f"➡️ {place_plain(c)}"[:60], "go", str(i))]
-                    for i, c in enumerate(sc.reachable[:8])
-                ]
-            row: list[InlineKeyboardButton] = []
-            if sc.here is not None:
-                row.append(button(view, "🏠 Home", "home"))
-            if sc.groups:
-                row += [
-                    button(view, "🔁 Switch focus", "switch"),
-                    button(view, "🤝 Regroup", "regroup"),
-                ]
-            else:
-                row.append(button(view, "✂️ Split up", "pick"))
-            rows.append(row)
-            if sc.here is not None:
-                rows.append(
-                    [button(view, "🕰 +1 tick", "tick"), button(view, "🕰 −1 tick", "untick")]
-                )
+        elif of[AdventureVerb.GO]:
+            lines.append("🗺 Where next?")
+        cards = {c.id: c for c in sc.reachable}
+        rows += [[make(c, f"➡️ {place_plain(cards[c.name])}")] for c in of[AdventureVerb.GO][:8]]
+        labels = {
+            AdventureVerb.SPLIT: "✂️ Split",
+            AdventureVerb.CANCEL: "✖ Cancel",
+            AdventureVerb.HOME: "🏠 Home",
+            AdventureVerb.SWITCH: "🔁 Switch focus",
+            AdventureVerb.REGROUP: "🤝 Regroup",
+            AdventureVerb.TICK: "🕰 +1 tick",
+            AdventureVerb.UNTICK: "🕰 −1 tick",
+        }
+        for group in (
+            (AdventureVerb.SPLIT, AdventureVerb.CANCEL),
+            (AdventureVerb.HOME, AdventureVerb.SWITCH, AdventureVerb.REGROUP),
+            (AdventureVerb.TICK, AdventureVerb.UNTICK),
+        ):
+            row = [make(c, labels[c.verb]) for verb in group for c in of[verb]]
+            if group[0] is AdventureVerb.HOME and sc.picking is None:
+                row += [make(c, "✂️ Split up") for c in of[AdventureVerb.PICK]]
+            if row:
+                rows.append(row)
+        now = now_line(choices, lambda p: _in_play(table, p), _adventure_phrase)
+        if now:
+            lines.append(now)
         rows.append(
             [general("🗺 Map", "nsu_map", cid), general("🧍 My character", "nsu_char", cid, view.id)]
             if sc.without_character
@@ -641,6 +682,39 @@ class AdventureRenderer:
                         )
                     )
         return notes
+
+
+_ADVENTURE_PHRASES = {
+    AdventureVerb.GO: "go somewhere",
+    AdventureVerb.HOME: "head home",
+    AdventureVerb.PICK: "split up",
+    AdventureVerb.SPLIT: "split",
+    AdventureVerb.CANCEL: "stay together",
+    AdventureVerb.SWITCH: "switch focus",
+    AdventureVerb.REGROUP: "regroup",
+    AdventureVerb.TICK: "tick the clock",
+    AdventureVerb.UNTICK: "untick the clock",
+}
+
+
+def _adventure_phrase(choice: Choice[AdventureVerb]) -> str:
+    if choice.verb is AdventureVerb.PICK and choice.argument:
+        return "pick who goes in the first group"
+    return _ADVENTURE_PHRASES[choice.verb]
+
+
+def _plain_seat(table: Table, player: int) -> str:
+    seat = table.seats.get(player)
+    return seat.name if seat is not None else str(player)
+
+
+def _in_play(table: Table, player: int) -> str:
+    """A player by the name in play: their character's, or theirs until they make one."""
+    seat = table.seat(player)
+    character = None if seat is None else character_of(seat)
+    if character is not None:
+        return esc(character.name)
+    return name_of(table, player)
 
 
 def place_plain(card: CardView) -> str:

@@ -8,14 +8,17 @@ Card faces appear only in :func:`scout_look_text`, for the scout's private chat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
 from core.rules.nsu import downtime as dt
-from core.rules.nsu.action_roll import Phase, Winner
+from core.rules.nsu.action_roll import ActionKind as RollKind
+from core.rules.nsu.action_roll import Phase
 from core.rules.nsu.campaign import campaign_of, characters
 from core.rules.nsu.downtime import (
     COMPLICATION_TABLES,
@@ -36,13 +39,18 @@ from core.rules.nsu.downtime_panel import (
     REWARD,
     SCOUT_PICK,
     SEEK,
-    looks,
+    DowntimePanelState,
+    PanelVerb,
+    Prompt,
+    downtime_choices,
+    enders,
     plan_targets,
     reward_card,
-    scout_details_open,
-    scout_roll,
+    scout_must_decide,
     scout_targets,
+    scouted_card,
 )
+from core.rules.nsu.roll_choices import AfterRoll
 from core.rules.nsu.roll_panel import SKIP
 from core.rules.nsu.sheet import Character
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
@@ -57,7 +65,7 @@ from tgbot.render.nsu_play import (
     roll_lines,
     roll_step_buttons,
 )
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 LOOK_VERB = "scout_look"
 MAX_COMPLICATIONS = 3
@@ -117,8 +125,9 @@ class NsuDowntimeRenderer:
     def follow_ups(self, view: PanelView) -> list[FollowUp]:
         """A successful Scout gets the card's face in their private chat, at once."""
         notes: list[FollowUp] = []
+        panel = DowntimePanelState.from_dict(view.state)
         for event in view.events:
-            if isinstance(event, dt.ScoutLooked) and event.player_id in looks(view.state):
+            if isinstance(event, dt.ScoutLooked) and event.player_id in panel.looks:
                 notes.append(Note(event.player_id, scout_look_text(view, event.player_id)))
         return notes
 
@@ -128,18 +137,70 @@ class NsuDowntimeRenderer:
         world = campaign.world
         if view.closed or state is None or world is None:
             return _closed_text(view), None
-        lines = downtime_lines(view.state, state, view.table)
+        panel = DowntimePanelState.from_dict(view.state)
+        lines = downtime_lines(panel, state, view.table)
+        now = downtime_now_line(panel, state, view.table)
+        if now:
+            lines.append(now)
         markup = keyboard([*downtime_buttons(view, state), safety_row(view.table.campaign_id)])
         return "\n".join(lines), markup
 
 
+_FREE = "take a free action (Recover Harm, Upgrade skills)"
+_ACTION = "pick a downtime action"
+_DOWNTIME_PHRASES: dict[object, str] = {
+    DowntimeKind.RECOVER_HARM: _FREE,
+    DowntimeKind.UPGRADE_SKILLS: _FREE,
+    **{kind: _ACTION for kind in dt.COSTS_AN_ACTION},
+    DowntimeKind.REDUCE_MOOD: "clear mood boxes",
+    DowntimeKind.SWAP_MOODS: "swap or replace moods (reply)",
+    DowntimeKind.REPLACE_MOOD: "swap or replace moods (reply)",
+    DowntimeKind.FINISH_INTROSPECTION: "finish introspecting",
+    DowntimeKind.ENDANGER_SENTIMENT: "mark a sentiment",
+    DowntimeKind.RENAME_MOOD: "reply with the mood's stronger name",
+    DowntimeKind.VOTE_ON_PLAN: "vote on the plan",
+    DowntimeKind.PIVOT_PLAN: "change the plan",
+    DowntimeKind.ROLL_FOR_PLAN: "roll for the plan",
+    DowntimeKind.ADD_DIE_TO_PLAN: "add a die to the plan",
+    DowntimeKind.SETTLE_PLAN: "settle the plan",
+    DowntimeKind.END_DOWNTIME: "end downtime",
+    PanelVerb.ANSWER_PROMPT: "answer the prompt above",
+    PanelVerb.PRESS_ON: "press on and look",
+    PanelVerb.TURN_BACK: "turn back",
+    AfterRoll.ADD_DETAIL: "reply with a detail",
+    AfterRoll.SKIP_DETAIL: "skip a detail",
+}
+DOWNTIME_SIDE = frozenset(
+    {
+        DowntimeKind.TICK_COLLATERAL,
+        DowntimeKind.UNTICK_COLLATERAL,
+        DowntimeKind.SPEND_MORE_TIME,
+        DowntimeKind.BRING_REWARD_HOME,
+        RollKind.CANCEL,
+    }
+)
+
+
+def downtime_now_line(panel: DowntimePanelState, state: DowntimeState, table: Table) -> str:
+    """The panel's last line: who acts now and what they choose between."""
+    choices = downtime_choices(panel, state)
+
+    def phrase(choice: Choice[Any]) -> str:
+        if isinstance(choice.verb, RollKind):
+            return "go on with the Scout's roll"
+        return _DOWNTIME_PHRASES.get(choice.verb, "act")
+
+    return now_line(choices, lambda p: _character_name(state, table, p), phrase, DOWNTIME_SIDE)
+
+
 def _closed_text(view: PanelView) -> str:
     lines = ["🌙 <b>Downtime</b> is over. Pick where to head next, and adventure on."]
-    lines += [f"• {text}" for text in log_lines(view.state, view.table, None)]
+    panel = DowntimePanelState.from_dict(view.state)
+    lines += [f"• {text}" for text in log_lines(panel, view.table, None)]
     return "\n".join(lines)
 
 
-def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Table) -> list[str]:
+def downtime_lines(panel: DowntimePanelState, state: DowntimeState, table: Table) -> list[str]:
     world = state.world
     place = (
         "at home (rest easy: a recovery point each)"
@@ -177,46 +238,45 @@ def downtime_lines(panel: dict[str, Any] | Any, state: DowntimeState, table: Tab
         lines.append(f"• {esc(sheet.name)} ({player_name(table, player)}): " + " · ".join(parts))
         if budget.filled is not None:
             lines.append(filled_track_line(sheet, budget.filled))
-    prompts = dict(panel.get("prompts") or {})
-    for key, prompt in prompts.items():
-        player = int(key)
+    prompts = panel.prompts
+    for player, prompt in prompts.items():
         who = _character_name(state, table, player)
-        kind = str(prompt["kind"])
+        kind = prompt.kind
         text = f"✏️ {who}: {PROMPT_HINTS.get(kind, '')}"
         text += _numbered_lines(kind, state.sheet(player), prompt)
-        if kind == SEEK and prompt.get("skills"):
+        if kind == SEEK and prompt.skills:
             sheet = state.sheet(player)
-            names = ", ".join(esc(sheet.skills[i].name) for i in prompt["skills"])
+            names = ", ".join(esc(sheet.skills[i].name) for i in prompt.skills)
             text += f" (skills: {names})"
-        if kind == SEEK and prompt.get("helper") is not None:
-            text += f" (helped by {_character_name(state, table, int(prompt['helper']))})"
-        if kind == PLAN_TEXT:
-            text += f" at {card_name(world, str(prompt['card']))}"
+        if kind == SEEK and prompt.helper is not None:
+            text += f" (helped by {_character_name(state, table, prompt.helper)})"
+        if kind == PLAN_TEXT and prompt.card is not None:
+            text += f" at {card_name(world, prompt.card)}"
         lines.append(text)
-    roll = scout_roll(panel)
+    scout = panel.scout
+    roll = None if scout is None else scout.roll
     if not prompts and roll is None and state.plan is None:
         lines.append(NEXT_HINT)
     if state.plan is not None:
         lines += plan_lines(state, table)
-    if roll is not None:
-        scout = panel["scout"]
+    if scout is not None and roll is not None:
         lines.append(
-            f"🔭 <b>{_character_name(state, table, int(scout['player']))} scouts "
-            f"{card_name(world, str(scout['card']))}</b>"
+            f"🔭 <b>{_character_name(state, table, scout.player)} scouts "
+            f"{card_name(world, scout.card)}</b>"
         )
         lines += roll_lines(roll, table, clock=False)  # a face-down card: no clock ticks
         if roll.phase is Phase.DESIRED_OUTCOME:
             lines.append("↩️ The scout replies with how they go about it.")
         elif roll.phase is not Phase.DONE:
             lines += roll_hints(roll, table)
-        details = scout_details_open(panel)
+        details = panel.scout_details
         if details is not None and details.open_grants:
             lines.append(DETAIL_HELP.replace(" @ The guard", " @ The sentry"))
-        elif roll.phase is Phase.DONE and roll.outcome is not None:
+        elif scout_must_decide(panel) is not None:
             lines.append(
                 "The scout lost: accept the details and press on to look, or turn back home."
             )
-    for player, card in looks(panel).items():
+    for player, card in panel.looks.items():
         lines.append(
             f"🔭 {_character_name(state, table, player)} may look at "
             f"{card_name(world, card)} in private."
@@ -239,12 +299,12 @@ def filled_track_line(sheet: Character, filled: FilledTrack) -> str:
     return f"🌀 {esc(sheet.name)}: {mood} filled its track and is back to 0. " + " ".join(todo)
 
 
-def _numbered_lines(kind: str, sheet: Character, prompt: dict[str, Any]) -> str:
+def _numbered_lines(kind: str, sheet: Character, prompt: Prompt) -> str:
     """The sheet's lines a reply to this prompt refers to by number."""
     if kind == RECOVER:
         items = [esc(h) for h in sheet.harms]
         title = "Harm"
-    elif kind == SEEK and not prompt.get("skills"):
+    elif kind == SEEK and not prompt.skills:
         items = [f"{esc(s.name)} ±{s.modifier}" for s in sheet.skills]
         title = "Skills"
     elif kind == RECONNECT:
@@ -304,17 +364,17 @@ def plan_lines(state: DowntimeState, table: Table) -> list[str]:
     return lines
 
 
-def log_lines(panel: Any, table: Table, state: DowntimeState | None) -> list[str]:
+def log_lines(panel: DowntimePanelState, table: Table, state: DowntimeState | None) -> list[str]:
     """The latest happenings, newest last."""
     out = []
-    for entry in panel.get("log") or ():
+    for entry in panel.log:
         text = event_text(entry, table, state)
         if text:
             out.append(text)
     return out
 
 
-def event_text(entry: dict[str, Any], table: Table, state: DowntimeState | None) -> str:
+def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | None) -> str:
     kind = entry.get("t")
 
     def name(key: str = "player_id") -> str:
@@ -405,7 +465,7 @@ def _b(view: PanelView, label: str, action: str, argument: str = "") -> InlineKe
 
 def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineKeyboardButton]]:
     """Actions anyone may take for their own character, then the open prompts' buttons."""
-    panel = view.state
+    panel = DowntimePanelState.from_dict(view.state)
     table = view.table
     world = state.world
     allowed = dt.allowed_actions(state)
@@ -443,11 +503,11 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
             for a in ("Body", "Mind", "Heart")
         ]
     )
-    prompts = dict(panel.get("prompts") or {})
-    for key, prompt in prompts.items():
-        player = int(key)
+    prompts = panel.prompts
+    for player, prompt in prompts.items():
+        key = str(player)
         who = _plain_name(state, table, player)
-        kind = str(prompt["kind"])
+        kind = prompt.kind
         if kind == SEEK:
             rows.append(
                 [
@@ -481,14 +541,12 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
                 ]
             )
     for player, sheet in state.sheets:
-        budget = state.budget(player)
-        if budget.introspection is None:
+        if state.budget(player).introspection is None:
             continue
         who = sheet.name
         clears = [
-            _b(view, f"🧘 {who}: clear {m.name}", "clear", str(i + 1))
-            for i, m in enumerate(sheet.moods)
-            if m.name is not None and m.level > 0 and budget.introspection.remaining > 0
+            _b(view, f"🧘 {who}: clear {sheet.moods[i].name}", "clear", str(i + 1))
+            for i in dt.clearable_moods(state, player)
         ]
         rows += [clears[i : i + 3] for i in range(0, len(clears), 3)]
         rows.append([_b(view, f"🧘 {who}: done introspecting", "introspect_done")])
@@ -522,10 +580,10 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
                     for a in ("Body", "Mind", "Heart")
                 ]
             )
-    roll = scout_roll(panel)
+    roll = None if panel.scout is None else panel.scout.roll
     if roll is not None:
         rows += roll_step_buttons(view, roll)
-        details = scout_details_open(panel)
+        details = panel.scout_details
         if details is not None:
             outcome = roll.outcome
             assert outcome is not None
@@ -534,16 +592,15 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
                     sorted(_plain_name(state, table, p) for p in outcome.grants[index].adders)
                 )
                 rows.append([_b(view, f"Skip detail {index + 1} ({adders})", SKIP, str(index))])
-        elif roll.phase is Phase.DONE and roll.outcome is not None:
+        elif scout_must_decide(panel) is not None:
             who = roll.sheet.name
-            if roll.outcome.winner is not Winner.PLAYER:
-                rows.append(
-                    [
-                        _b(view, f"🔭 {who}: press on and look", "scout_press_on"),
-                        _b(view, f"{who}: turn back", "scout_turn_back"),
-                    ]
-                )
-    for player in looks(panel):
+            rows.append(
+                [
+                    _b(view, f"🔭 {who}: press on and look", "scout_press_on"),
+                    _b(view, f"{who}: turn back", "scout_turn_back"),
+                ]
+            )
+    for player in panel.looks:
         who = _plain_name(state, table, player)
         data = GeneralButton(LOOK_VERB, str(view.id)).encode()
         rows.append([InlineKeyboardButton(f"🔭 {who}: see it in private", callback_data=data)])
@@ -562,7 +619,7 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
         if reward_card(state) is not None and DowntimeKind.BRING_REWARD_HOME in can:
             extra.append(_b(view, "🎁 Bring the reward home", REWARD))
         rows.append(extra)
-    if DowntimeKind.END_DOWNTIME in can and scout_roll(panel) is None:
+    if enders(panel, state):
         rows.append([_b(view, "🏁 End downtime", "end")])
     return rows
 
@@ -589,14 +646,11 @@ def scout_look_text(view: PanelView, viewer: int) -> str:
     Raises:
         NotYourTurn: ``viewer`` did not scout a card in this downtime.
     """
-    card_id = looks(view.state).get(viewer)
     world = campaign_of(view.table).world
-    if card_id is None or world is None:
+    if world is None:
         raise NotYourTurn("Only the scout may look at the card.")
-    card = visible_card(world.card(card_id), viewer)
-    if not card.face_visible:
-        raise NotYourTurn("Only the scout may look at the card.")
-    back = f" ({world.card(card_id).back})" if world.card(card_id).back else ""
+    card = scouted_card(DowntimePanelState.from_dict(view.state), world, viewer)
+    back = f" ({world.card(card.id).back})" if world.card(card.id).back else ""
     return "\n".join(
         [
             f"🔭 <b>What you saw</b>: {esc(card.title or '')}{back}",

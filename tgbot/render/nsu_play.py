@@ -8,10 +8,12 @@ every button is labelled with whose it is. All user text goes through ``esc``.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.rules.choice import Choice
 from core.rules.nsu.action_roll import (
     ActionKind,
     AddedDetail,
@@ -30,12 +32,21 @@ from core.rules.nsu.action_roll import (
 from core.rules.nsu.details import DetailKind, Polarity
 from core.rules.nsu.odds import Odds, OddsQuery
 from core.rules.nsu.play_table import campaign_of
+from core.rules.nsu.roll_choices import (
+    OWN_DIE,
+    AfterRoll,
+    detail_choices,
+    help_may_come,
+    helper_die_choices,
+    keep_choices,
+    roll_choices,
+)
 from core.rules.nsu.roll_panel import ROLL_PANEL, SKIP, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
 from tgbot.render.nsu import safety_row
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 ROW_TEXT = {
     ResultRow.EACH_SIDE: "Each side adds one hard detail.",
@@ -90,12 +101,51 @@ class NsuRollRenderer:
         more = _after_lines(panel, table)
         if more:
             text += "\n" + "\n".join(more)
-        markup = (
-            None
-            if view.closed
-            else keyboard([*roll_buttons(view, panel), safety_row(view.table.campaign_id)])
-        )
+        if view.closed:
+            return text, None
+        now = roll_now_line(panel, table)
+        if now:
+            text += "\n" + now
+        markup = keyboard([*roll_buttons(view, panel), safety_row(view.table.campaign_id)])
         return text, markup
+
+
+_PHRASES = {
+    ActionKind.STATE_OUTCOME: "reply with what they hope to achieve",
+    ActionKind.CHOOSE_ASPECT: "pick the aspect",
+    ActionKind.CHOOSE_RISK: "say what is at risk",
+    ActionKind.CHOOSE_MOOD: "pick a mood",
+    ActionKind.SET_ASPECT_EDGE: "say which details help or hinder",
+    ActionKind.CHOOSE_SKILL: "pick a skill",
+    ActionKind.CREATE_SKILL: "write a new skill",
+    ActionKind.RISK_SENTIMENT: "risk a sentiment",
+    ActionKind.ROLL: "roll",
+    ActionKind.HELP: "help with a mood",
+    ActionKind.KEEP_DIE: "pick which die to keep",
+    ActionKind.TAKE_HELPER_DIE: "keep their own mood die or take a helper's",
+    ActionKind.CHOOSE_SKILL_SIGN: "add or take away their skill",
+    ActionKind.RENAME_MOOD: "reply with the mood's stronger name",
+    ActionKind.ENDANGER_SENTIMENT: "mark a sentiment",
+    ActionKind.CANCEL: "call the roll off",
+}
+
+
+def roll_now_line(panel: RollPanel, table: Table) -> str:
+    """The roll's last line: who acts now and what they choose between."""
+    roll = panel.roll
+    choices: list[Choice[Any]] = [*roll_choices(roll), *detail_choices(panel)]
+    helped = sum(c.verb is ActionKind.TAKE_HELPER_DIE for c in choices) > 1
+
+    def phrase(choice: Choice[Any]) -> str:
+        if choice.verb is AfterRoll.ADD_DETAIL:
+            return f"reply with detail {choice.count}"
+        if choice.verb is AfterRoll.SKIP_DETAIL:
+            return f"skip detail {choice.count}"
+        if choice.verb is ActionKind.TAKE_HELPER_DIE and not helped:
+            return "keep their own mood die"
+        return _PHRASES[choice.verb]
+
+    return now_line(choices, lambda p: who(roll, table, p), phrase, {ActionKind.CANCEL})
 
 
 def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
@@ -108,6 +158,12 @@ def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
     lines.append(f"⚖️ Arbiters: {names(roll, table, roll.arbiters)}")
     if roll.allies:
         lines.append(f"🧭 On screen with them: {names(roll, table, roll.allies)}")
+    for p in roll.participants:
+        if p.character.overcome:
+            lines.append(
+                f"💀 {esc(p.character.name)} is Overcome: they can't act or help "
+                "until a harm is recovered."
+            )
     if roll.aspect is not None or roll.risk is not None:
         parts = []
         if roll.aspect is not None:
@@ -210,7 +266,7 @@ def grant_text(roll: RollState, table: Table, grant: DetailGrant) -> str:
         kind = "a hard negative detail"
     side = "the Arbiters" if grant.side is Side.ARBITERS else esc(roll.sheet.name)
     adders = names(roll, table, grant.adders)
-    if grant.by_ally:
+    if grant.by_ally and not set(grant.adders) <= set(roll.arbiters):
         return f"{adders} (an ally of {side}) add{'s' if len(grant.adders) == 1 else ''} {kind}"
     return f"{adders} add{'s' if len(grant.adders) == 1 else ''} {kind}"
 
@@ -296,24 +352,20 @@ def roll_hints(roll: RollState, table: Table) -> list[str]:
         lines.append(
             "🤝 Allies on screen may help: tap your mood (or reply <code>d6 Giddy</code>)."
         )
-    if ActionKind.KEEP_DIE in open_now:
-        for pool in _pools(roll):
-            if pool.kept is None and pool.edge is not Edge.NONE:
-                picker = (
-                    esc(roll.character(pool.owner).name)
-                    if pool.edge is Edge.ADVANTAGE
-                    else "Arbiters"
-                )
-                what = "help" if pool.kind is PoolKind.HELP else pool.kind.value
-                lines.append(f"🎲 {picker}: pick which {what} die to keep.")
-    if ActionKind.TAKE_HELPER_DIE in open_now:
-        if roll.helps:
-            choice = "keep your own mood die or take a helper's"
-        elif ActionKind.HELP in open_now:
-            choice = "keep your own mood die, or wait for an ally's help"
-        else:
-            choice = "keep your own mood die to settle the roll"
-        lines.append(f"{name}: {choice}.")
+    keeps = keep_choices(roll)
+    for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
+        picker, what = pool_name
+        lines.append(
+            f"🎲 {esc(picker) if picker else 'Arbiters'}: pick which {what} die to keep "
+            f"(higher is better for {name})."
+        )
+    taking = helper_die_choices(roll)
+    if len(taking) > 1:
+        lines.append(f"{name}: keep your own mood die or take a helper's (higher is better).")
+    elif taking and help_may_come(roll):
+        lines.append(f"{name}: keep your own mood die, or wait for an ally's help.")
+    elif taking:
+        lines.append(f"{name}: keep your own mood die to settle the roll.")
     if ActionKind.CHOOSE_SKILL_SIGN in open_now:
         lines.append(f"{name}: add your skill to the aspect die, or take it away.")
     if ActionKind.ENDANGER_SENTIMENT in open_now:
@@ -424,44 +476,35 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
                 if m.name is not None
             ]
             rows += _chunks(helps, 3)
-    if ActionKind.KEEP_DIE in open_now:
-        for pool in _pools(roll):
-            if pool.kept is not None or pool.edge is Edge.NONE:
-                continue
-            picker = roll.character(pool.owner).name if pool.edge is Edge.ADVANTAGE else "Arbiters"
-            what = "help" if pool.kind is PoolKind.HELP else pool.kind.value
-            arg = f"help.{pool.owner}" if pool.kind is PoolKind.HELP else pool.kind.value
-            rows.append(
-                [
-                    button(
-                        view,
-                        _label(f"{picker}: keep {face} ({what})"),
-                        ActionKind.KEEP_DIE.value,
-                        f"{arg}.{i + 1}",
-                    )
-                    for i, face in enumerate(pool.faces)
-                ]
-            )
-    if ActionKind.TAKE_HELPER_DIE in open_now:
-        own = roll.mood_pool.face if roll.mood_pool is not None else None
-        choices = [
-            button(
-                view,
-                f"{sheet.name}: my own mood die ({own})",
-                ActionKind.TAKE_HELPER_DIE.value,
-                "none",
-            )
-        ]
-        for h in roll.helps:
-            choices.append(
+    keeps = keep_choices(roll)
+    for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
+        picker = pool_name[0] or "Arbiters"
+        rows.append(
+            [
                 button(
                     view,
-                    _label(f"{sheet.name}: take {roll.character(h.helper).name}'s {h.pool.face}"),
-                    ActionKind.TAKE_HELPER_DIE.value,
-                    str(h.helper),
+                    _label(f"{picker}: keep {c.die} ({c.name})"),
+                    c.verb.value,
+                    c.argument,
                 )
-            )
-        rows += _chunks(choices, 2)
+                for c in keeps
+                if (c.who, c.name) == pool_name
+            ]
+        )
+    taking = [
+        button(
+            view,
+            _label(
+                f"{sheet.name}: my own mood die ({c.die or None})"
+                if c.argument == OWN_DIE
+                else f"{sheet.name}: take {c.who}'s {c.die or None}"
+            ),
+            c.verb.value,
+            c.argument,
+        )
+        for c in helper_die_choices(roll)
+    ]
+    rows += _chunks(taking, 2)
     if ActionKind.CHOOSE_SKILL_SIGN in open_now and roll.skill is not None:
         mod = sheet.skills[roll.skill].modifier
         rows.append(

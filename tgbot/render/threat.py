@@ -14,7 +14,7 @@ from core.rules.threat.panel import ActionKind, Stage
 from core.rules.threat.roll import DieSource, NoRoll, RollOutcome, ThreatLevel
 from core.rules.threat.table import ROLL_PANEL, Choice, RollView, roll_view
 from tgbot.panels import button, keyboard
-from tgbot.render.text import esc
+from tgbot.render.text import esc, now_line
 
 RESULT_BADGE = {
     Result.DIRE: "💀",
@@ -135,7 +135,30 @@ def render_text(view: PanelView, roll: RollView) -> str:
             )
         if panel.stage is Stage.DONE and panel.helper is not None:
             lines.append(f"🤝 {name_of(table, panel.helper)} shares the risk.")
+    if not view.closed:
+        now = now_line(roll.choices, lambda p: name_of(table, p), _phrase, _SIDE)
+        if now:
+            lines.append(now)
     return "\n".join(lines)
+
+
+_PHRASES = {
+    ActionKind.SET_THREAT: "set the threat",
+    ActionKind.CHOOSE_APPROACH: "pick the approach",
+    ActionKind.SET_BONUS: "add a bonus",
+    ActionKind.JOIN: "help (+1d, shares the risk)",
+    ActionKind.LEAVE: "stop helping",
+    ActionKind.OUTSIDE_ASSIST: "add outside help",
+    ActionKind.ROLL: "roll",
+    ActionKind.BURN: "burn Momentum",
+    ActionKind.KEEP: "keep the result",
+    ActionKind.CANCEL: "call the roll off",
+}
+_SIDE = frozenset({ActionKind.CANCEL})
+
+
+def _phrase(choice: Choice) -> str:
+    return _PHRASES[choice.verb]
 
 
 def _setup_lines(view: PanelView, roll: RollView) -> list[str]:
@@ -166,7 +189,7 @@ def _setup_lines(view: PanelView, roll: RollView) -> list[str]:
 
 def _label(choice: Choice, roll: RollView) -> str:
     tick = TICK if choice.selected else ""
-    kind = choice.kind
+    kind = choice.verb
     if kind is ActionKind.SET_THREAT:
         level = int(choice.argument)
         return tick + ("+" if level >= 0 else "−") + str(abs(level))
@@ -193,10 +216,10 @@ def _label(choice: Choice, roll: RollView) -> str:
 
 def _rows(view: PanelView, roll: RollView) -> list[Sequence[InlineKeyboardButton]]:
     def make(choice: Choice) -> InlineKeyboardButton:
-        return button(view, _label(choice, roll), choice.kind.value, choice.argument)
+        return button(view, _label(choice, roll), choice.verb.value, choice.argument)
 
     def of(*kinds: ActionKind) -> list[Choice]:
-        return [c for c in roll.choices if c.kind in kinds]
+        return [c for c in roll.choices if c.verb in kinds]
 
     threat = of(ActionKind.SET_THREAT)
     approaches = of(ActionKind.CHOOSE_APPROACH)

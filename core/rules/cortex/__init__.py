@@ -15,6 +15,7 @@ from __future__ import annotations
 from core.rules.cortex.campaign import CortexCampaign
 from core.rules.cortex.odds import ODDS
 from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel
+from core.rules.cortex.undo import UNDO
 from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
@@ -27,4 +28,5 @@ SYSTEM = GameSystem(
     odds=ODDS,
     campaign=CortexCampaign(),
     panels={CONFLICT_PANEL: ConflictPanel()},
+    undo=UNDO,  # undo: what stands, how steps are named
 )

@@ -24,6 +24,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from core.rules.choice import Choice as GenericChoice
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
 from core.rules.cortex.allowed import ActionKind, allowed_actions
@@ -133,27 +134,8 @@ class Entry:
     flag: bool = False
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One button someone may press now.
-
-    Attributes:
-        press: the panel action.
-        argument: what the button carries.
-        who: the character it is for ("" for the Watchtower).
-        name: the trait, die or type it names ("" if none).
-        die: the die it adds or names (0 if none).
-        count: how many dice (3 for a challenge or a Limit).
-        cost: Plot Points it costs now.
-    """
-
-    press: Press
-    argument: str = ""
-    who: str = ""
-    name: str = ""
-    die: int = 0
-    count: int = 1
-    cost: int = 0
+Choice = GenericChoice[Press]
+"""One button someone may press now (``who``: the character it is for, "" for the Watchtower)."""
 
 
 @dataclass(frozen=True)
@@ -513,7 +495,9 @@ def _pool_choices(ct: CortexTable, c: Conflict) -> list[Choice]:
         if c.draft.has(pick):
             return
         cost = 1 if kind.box in boxes_used else 0
-        found.append(Choice(Press.ADD, code, own.name, name, int(die), count, cost))
+        found.append(
+            Choice(Press.ADD, code, who=own.name, name=name, die=int(die), count=count, cost=cost)
+        )
 
     for i, v in enumerate(own.values):
         offer(f"v{i}", PickKind.VALUE, v.name, v.die)
@@ -533,12 +517,22 @@ def _pool_choices(ct: CortexTable, c: Conflict) -> list[Choice]:
     for i, d in enumerate(mine):
         offer(f"d{i}", PickKind.DETAIL, d.name, d.die)
     for i, p in enumerate(c.draft.picks):
-        found.append(Choice(Press.REMOVE, str(i), own.name, p.name, count=3 if p.challenge else 1))
+        found.append(
+            Choice(Press.REMOVE, str(i), who=own.name, name=p.name, count=3 if p.challenge else 1)
+        )
     aiding = {x.resource.casefold() for x in c.aid if x.kind is AidKind.RESOURCE}
     for i, res in enumerate(own.resources):
         if not res.used_up and res.name.casefold() not in aiding:
-            found.append(Choice(Press.RESOURCE, str(i), own.name, res.name, int(res.die), 2))
-            found.append(Choice(Press.RESOURCE, f"{i}u", own.name, res.name, int(res.die), 2, 0))
+            found.append(
+                Choice(
+                    Press.RESOURCE, str(i), who=own.name, name=res.name, die=int(res.die), count=2
+                )
+            )
+            found.append(
+                Choice(
+                    Press.RESOURCE, f"{i}u", who=own.name, name=res.name, die=int(res.die), count=2
+                )
+            )
     return found
 
 
@@ -573,7 +567,7 @@ def _choices(ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...]) -> tu
         if anyone(a.InflictStress):
             who = c.pending[0].inflicter
             found += [
-                Choice(Press.INFLICT, str(i), who, name)
+                Choice(Press.INFLICT, str(i), who=who, name=name)
                 for i, name in enumerate(ct.settings.stress_types)
             ]
         if anyone(a.DeclareStressedOut):
@@ -584,14 +578,14 @@ def _choices(ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...]) -> tu
                 outside = not any(same_name(s.name, n) for n in inside)
                 if outside and not s.stressed_out and a.Interfere in allowed[ct.controller(s.name)]:
                     found.append(
-                        Choice(Press.INTERFERE, str(i), s.name, cost=1 if s.is_lead else 0)
+                        Choice(Press.INTERFERE, str(i), who=s.name, cost=1 if s.is_lead else 0)
                     )
         if anyone(a.Vote):
             found.append(Choice(Press.VOTE, "y", cost=1))
             found.append(Choice(Press.VOTE, "n"))
     if c is not None:
         for i, x in enumerate(ct.complications):
-            found.append(Choice(Press.COMPLICATION, str(i), x.owner, die=int(x.die)))
+            found.append(Choice(Press.COMPLICATION, str(i), who=x.owner, die=int(x.die)))
         for i, one in enumerate(ct.watchtower_ones):
             fits = [j for j, d in enumerate(ct.trouble) if d <= one.die]
             if fits and ct.seats:
@@ -605,7 +599,22 @@ def _choices(ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...]) -> tu
             found.append(Choice(Press.END_SCENE))
         elif lingering(ct):
             found.append(Choice(Press.CLOSE))
-    return tuple(found)
+    return tuple(replace(ch, by=_takers(ct, allowed, ch)) for ch in found)
+
+
+def _takers(
+    ct: CortexTable, allowed: dict[int, frozenset[ActionKind]], ch: Choice
+) -> frozenset[int]:
+    """Who may press ``ch``: the users its action is allowed to, and of those the one
+    who runs the character it is for."""
+    if ch.verb is Press.CLOSE:
+        return frozenset({ct.watchtower})
+    kind = _KIND_OF[ch.verb]
+    users = frozenset(u for u, kinds in allowed.items() if kind in kinds)
+    if ch.who and kind not in _WATCHTOWER_ONLY:
+        runner = ct.controller(ch.who)
+        users = frozenset(u for u in users if u == runner)
+    return users
 
 
 def _chance(dice: tuple[Die, ...], to_beat: int | None) -> Fraction | None:

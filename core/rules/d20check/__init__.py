@@ -40,6 +40,7 @@ from core.rules.d20check.table import (
     D20Campaign,
     RestPanel,
 )
+from core.rules.d20check.undo import UNDO
 from core.rules.d20check.wounds import WoundBand, band_for
 from core.rules.registry import GameSystem
 
@@ -54,6 +55,7 @@ SYSTEM = GameSystem(
     odds=ODDS,
     campaign=D20Campaign(),
     panels={CHECK_PANEL: CheckPanel(), REST_PANEL: RestPanel()},
+    undo=UNDO,  # undo: what stands, how steps are named
 )
 
 __all__ = [

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from core.rules.choice import Choice
 from core.rules.d20check.check import (
     CheckResult,
     CheckRoll,
@@ -188,6 +189,14 @@ class CheckFlow:
         if self.phase is Phase.GM_DECIDES:
             return {self.game_master: self._gm_spends(pool) | {ActionKind.KEEP}}
         return {}
+
+    def choices(self, pool: PlotPointPool) -> tuple[Choice[ActionKind], ...]:
+        """The legal choices now, one per kind of action, each with who may take it."""
+        by: dict[ActionKind, set[int]] = {}
+        for person, kinds in self.who_may_act(pool).items():
+            for kind in kinds:
+                by.setdefault(kind, set()).add(person)
+        return tuple(Choice(kind, by=frozenset(by[kind])) for kind in ActionKind if kind in by)
 
     def _success_rerollable(self, pool: PlotPointPool) -> bool:
         """A player's success that anyone at the table may reroll now (ruling 25)."""

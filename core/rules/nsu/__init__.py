@@ -16,6 +16,7 @@ from core.rules.nsu.odds import ODDS_COMMAND
 from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanel
 from core.rules.nsu.setup_panel import SETUP_PANEL, SetupPanel
+from core.rules.nsu.undo import UNDO
 from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
@@ -26,9 +27,11 @@ SYSTEM = GameSystem(
         "details change the fiction, and collateral clocks count the cost."
     ),
     odds=ODDS_COMMAND,
+    first_step="When everyone has joined, the host sends /begin to build the world together.",
     campaign=NsuCampaignRules(),
     log_lines=nsu_log_lines,
     status_lines=nsu_status_lines,
+    undo=UNDO,  # undo: what stands, how steps are named
     panels={
         # one panel per line: kind -> rules
         SETUP_PANEL: SetupPanel(),

@@ -29,8 +29,10 @@ and clocks consistent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
+from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import world as w
 from core.rules.nsu.campaign import Phase, campaign_of, characters
@@ -90,6 +92,60 @@ def scene(table: Table, state: Json) -> Scene:
         without_character=tuple(p for p in world.players if p in table.seats and p not in made),
         phase=campaign.phase,
     )
+
+
+class AdventureVerb(Enum):
+    """The adventure panel's buttons, by the action they send."""
+
+    GO = "go"
+    HOME = "home"
+    PICK = "pick"  # start splitting up, or toggle one player into the first group
+    SPLIT = "split"
+    CANCEL = "cancel"
+    SWITCH = "switch"
+    REGROUP = "regroup"
+    TICK = "tick"
+    UNTICK = "untick"
+
+
+def adventure_choices(sc: Scene) -> tuple[Choice[AdventureVerb], ...]:
+    """The legal choices now; anyone with a character in the world may take each.
+
+    ``GO`` carries the index of a reachable card (``name`` its id); ``PICK`` while
+    picking carries a player's index (``who`` unused, ``selected`` if in the group).
+    """
+    if sc.phase is Phase.DOWNTIME:
+        return ()
+    everyone = frozenset(sc.players)
+    if sc.picking is not None:
+        picks = [
+            Choice(AdventureVerb.PICK, str(i), by=everyone, selected=p in sc.picking)
+            for i, p in enumerate(sc.players)
+        ]
+        two_groups = 0 < len(sc.picking & everyone) < len(everyone)  # nobody alone in none
+        split = [Choice(AdventureVerb.SPLIT, by=everyone)] if two_groups else []
+        return (*picks, *split, Choice(AdventureVerb.CANCEL, by=everyone))
+    found: list[Choice[AdventureVerb]] = []
+    if not sc.without_character:
+        found += [
+            Choice(AdventureVerb.GO, str(i), by=everyone, name=c.id)
+            for i, c in enumerate(sc.reachable)
+        ]
+    if sc.here is not None:
+        found.append(Choice(AdventureVerb.HOME, by=everyone))
+    if sc.groups:
+        found += [
+            Choice(AdventureVerb.SWITCH, by=everyone),
+            Choice(AdventureVerb.REGROUP, by=everyone),
+        ]
+    else:
+        found.append(Choice(AdventureVerb.PICK, by=everyone))
+    ticks = None if sc.here is None else sc.here.clock_ticks
+    if ticks is not None and ticks < w.CLOCK_SEGMENTS:
+        found.append(Choice(AdventureVerb.TICK, by=everyone))
+    if ticks is not None and ticks > 0:
+        found.append(Choice(AdventureVerb.UNTICK, by=everyone))
+    return tuple(found)
 
 
 def _index(argument: str, size: int) -> int:
@@ -192,9 +248,11 @@ class AdventurePanel:
 __all__ = [
     "ADVENTURE_PANEL",
     "AdventurePanel",
+    "AdventureVerb",
     "PaintThePicture",
     "Scene",
     "SceneBriefing",
+    "adventure_choices",
     "briefings",
     "public_map",
     "scene",

@@ -957,6 +957,17 @@ def take_roll_sheets(state: DowntimeState, roll: RollState) -> DowntimeState:
 # ------------------------------------------------------------------ who acts now
 
 
+def clearable_moods(state: DowntimeState, player: PlayerId) -> tuple[int, ...]:
+    """The mood lines ``player`` may clear a box of now, while introspecting."""
+    if player not in dict(state.sheets):
+        return ()
+    budget = state.budget(player)
+    if budget.introspection is None or budget.introspection.remaining <= 0:
+        return ()
+    moods = state.sheet(player).moods
+    return tuple(i for i, m in enumerate(moods) if m.name is not None and m.level > 0)
+
+
 def allowed_actions(state: DowntimeState) -> dict[PlayerId, frozenset[DowntimeKind]]:
     """Who may do what now; players with nothing to do are left out."""
     if state.ended:

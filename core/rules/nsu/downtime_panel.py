@@ -18,17 +18,21 @@ button). The Scout plays a
 whole Action Roll here (everyone else arbitrates); a win, or details accepted,
 lets them look, and the face is only ever sent to them in private (ruling 12).
 
-Invariants: the panel state is ``{"v": 1, "prompts": {player: prompt},
-"scout": scout or None, "looks": {player: card id}, "log": [events]}``; the
+Invariants: the panel state is a :class:`DowntimePanelState`, never changed in
+place, stored as ``{"v": 1, "prompts": {player: prompt}, "scout": scout or None,
+"looks": {player: card id}, "log": [events]}``; the
 world and sheets are read fresh from the table at every action and written
 back when they change; a refused action raises and changes nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any
 
+from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import (
@@ -45,10 +49,11 @@ from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.codec import to_plain
 from core.rules.nsu.downtime import DowntimeKind, DowntimeState
 from core.rules.nsu.play_table import changed_sheets, characters, require_world, settings_of, stored
+from core.rules.nsu.roll_choices import detail_choices, roll_choices
 from core.rules.nsu.roll_panel import SKIP, TEXT, RollPanel, add_detail, roll_step, skip_grant
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.terms import Aspect
-from core.rules.nsu.world import World, reachable_cards
+from core.rules.nsu.world import CardView, World, reachable_cards, visible_card
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 
@@ -79,36 +84,173 @@ PROMPT_KINDS = {
 }
 
 
-# -- the stored panel ---------------------------------------------------------------
+# -- the panel's own state -------------------------------------------------------------
 
 
-def _panel(data: Json) -> dict[str, Any]:
-    if data.get("v") != STATE_VERSION:
-        raise Malformed("This downtime was stored by another version.")
-    return {
-        "v": STATE_VERSION,
-        "prompts": {str(k): dict(v) for k, v in dict(data.get("prompts") or {}).items()},
-        "scout": None if data.get("scout") is None else dict(data["scout"]),
-        "looks": {str(k): str(v) for k, v in dict(data.get("looks") or {}).items()},
-        "log": list(data.get("log") or ()),
-    }
+@dataclass(frozen=True)
+class Prompt:
+    """What a player's next reply (or card button) means.
+
+    Attributes:
+        kind: the prompt (``recover``, ``seek``, ``scout_pick``, ``plan_pick``, ...).
+        helper: who helps a Seek Recovery (None if nobody).
+        skills: the skill lines a Seek Recovery adds (line indexes).
+        card: the card a plan addresses (``plan_text``).
+    """
+
+    kind: str
+    helper: int | None = None
+    skills: tuple[int, ...] = ()
+    card: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "helper": self.helper}
+        if self.skills:
+            out["skills"] = list(self.skills)
+        if self.card is not None:
+            out["card"] = self.card
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Json) -> Prompt:
+        helper = data.get("helper")
+        card = data.get("card")
+        return cls(
+            kind=str(data["kind"]),
+            helper=None if helper is None else int(helper),
+            skills=tuple(int(i) for i in data.get("skills") or ()),
+            card=None if card is None else str(card),
+        )
+
+
+@dataclass(frozen=True)
+class ScoutRoll:
+    """The Scout's Action Roll: who scouts which card, and how far the roll got.
+
+    Attributes:
+        decided: the roll is settled and the Scout pressed on or turned back.
+        skipped: grants of the roll's details that were skipped.
+    """
+
+    player: int
+    card: str
+    roll: RollState
+    decided: bool = False
+    skipped: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "player": self.player,
+            "card": self.card,
+            "roll": self.roll.to_dict(),
+        }
+        if self.decided:
+            out["decided"] = True
+        if self.skipped:
+            out["skipped"] = list(self.skipped)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Json) -> ScoutRoll:
+        return cls(
+            player=int(data["player"]),
+            card=str(data["card"]),
+            roll=RollState.from_dict(data["roll"]),
+            decided=bool(data.get("decided")),
+            skipped=tuple(int(i) for i in data.get("skipped") or ()),
+        )
+
+    @property
+    def details(self) -> RollPanel:
+        """The settled roll as a roll panel, for its details."""
+        return RollPanel(self.roll, None, self.skipped)
+
+
+@dataclass(frozen=True)
+class DowntimePanelState:
+    """What the downtime message keeps beside the campaign's downtime (never changed in place).
+
+    Attributes:
+        prompts: each player's open prompt.
+        scout: the Scout's roll in progress, if any.
+        looks: who may look at which card in private (a successful Scout).
+        log: the latest happenings, as logged event data.
+    """
+
+    prompts: Mapping[int, Prompt] = field(default_factory=dict)
+    scout: ScoutRoll | None = None
+    looks: Mapping[int, str] = field(default_factory=dict)
+    log: tuple[Mapping[str, Any], ...] = ()
+
+    def prompt(self, player: int) -> Prompt | None:
+        return self.prompts.get(player)
+
+    def with_prompt(self, player: int, prompt: Prompt | None) -> DowntimePanelState:
+        """This state with ``player``'s prompt set (or dropped, for None)."""
+        prompts = {p: x for p, x in self.prompts.items() if p != player}
+        if prompt is not None:
+            prompts[player] = prompt
+        return replace(self, prompts=prompts)
+
+    def with_look(self, player: int, card: str) -> DowntimePanelState:
+        return replace(self, looks={**self.looks, player: card})
+
+    def logging(self, entries: list[dict[str, Any]]) -> DowntimePanelState:
+        return replace(self, log=(*self.log, *entries)[-LOG_LENGTH:])
+
+    @property
+    def scout_details(self) -> RollPanel | None:
+        """The Scout's settled roll while its details are being added, if any."""
+        if self.scout is None or not self.scout.decided:
+            return None
+        return self.scout.details
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "v": STATE_VERSION,
+            "prompts": {str(p): x.to_dict() for p, x in self.prompts.items()},
+            "scout": None if self.scout is None else self.scout.to_dict(),
+            "looks": {str(p): c for p, c in self.looks.items()},
+            "log": [dict(e) for e in self.log],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Json) -> DowntimePanelState:
+        """Read a stored panel.
+
+        Raises:
+            Malformed: stored by another version, or not readable.
+        """
+        if data.get("v") != STATE_VERSION:
+            raise Malformed("This downtime was stored by another version.")
+        try:
+            scout = data.get("scout")
+            return cls(
+                prompts={
+                    int(k): Prompt.from_dict(v) for k, v in dict(data.get("prompts") or {}).items()
+                },
+                scout=None if scout is None else ScoutRoll.from_dict(scout),
+                looks={int(k): str(v) for k, v in dict(data.get("looks") or {}).items()},
+                log=tuple(dict(e) for e in data.get("log") or ()),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise Malformed("This downtime can't be read any more.") from None
 
 
 def scout_roll(panel: Json) -> RollState | None:
-    """The Scout's Action Roll in progress, if any."""
-    scout = panel.get("scout")
-    return None if scout is None else RollState.from_dict(scout["roll"])
+    """The Scout's Action Roll in progress, if any (``panel`` as stored)."""
+    scout = DowntimePanelState.from_dict(panel).scout
+    return None if scout is None else scout.roll
 
 
-def prompt_of(panel: Json, player: int) -> dict[str, Any] | None:
-    prompts = panel.get("prompts") or {}
-    found = prompts.get(str(player))
-    return None if found is None else dict(found)
+def prompt_of(panel: Json, player: int) -> Prompt | None:
+    """``player``'s open prompt (``panel`` as stored)."""
+    return DowntimePanelState.from_dict(panel).prompt(player)
 
 
 def looks(panel: Json) -> dict[int, str]:
     """Who may look at which card in private (a successful Scout)."""
-    return {int(k): str(v) for k, v in dict(panel.get("looks") or {}).items()}
+    return dict(DowntimePanelState.from_dict(panel).looks)
 
 
 def logged(event: object) -> dict[str, Any]:
@@ -217,27 +359,28 @@ class NsuDowntimePanel:
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         state, events = begin(table, actor, argument, rng)
-        panel = {"v": STATE_VERSION, "prompts": {}, "scout": None, "looks": {}, "log": []}
-        panel["log"] = [logged(e) for e in events][-LOG_LENGTH:]
+        panel = DowntimePanelState().logging([logged(e) for e in events])
         campaign_state = stored(
             table, world=state.world, phase=CampaignPhase.DOWNTIME, downtime=state
         )
         sheets = changed_sheets(table, state.sheet_map())
-        return Outcome(state=panel, events=events, campaign_state=campaign_state, sheets=sheets)
+        return Outcome(
+            state=panel.to_dict(), events=events, campaign_state=campaign_state, sheets=sheets
+        )
 
     def act(
         self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
     ) -> Outcome:
-        panel = _panel(state)
+        panel = DowntimePanelState.from_dict(state)
         downtime = current_downtime(table)
         before = downtime
-        downtime, events = _act(panel, downtime, actor, action, argument, rng, settings_of(table))
-        kept = [logged(e) for e in events if not isinstance(e, RollEvent)]
-        panel["log"] = (panel["log"] + kept)[-LOG_LENGTH:]
+        panel, downtime, events = _act(
+            panel, downtime, actor, action, argument, rng, settings_of(table)
+        )
+        panel = panel.logging([logged(e) for e in events if not isinstance(e, RollEvent)])
         now = downtime.sheet_map()
-        roll = scout_roll(panel)
-        if roll is not None:
-            now.update({p.player: p.character for p in roll.participants})
+        if panel.scout is not None:
+            now.update({p.player: p.character for p in panel.scout.roll.participants})
         sheets = changed_sheets(table, now)
         if downtime.ended:
             campaign_state = stored(
@@ -248,7 +391,7 @@ class NsuDowntimePanel:
         else:
             campaign_state = None
         return Outcome(
-            state=panel,
+            state=panel.to_dict(),
             events=events,
             closed=downtime.ended,
             campaign_state=campaign_state,
@@ -263,35 +406,39 @@ def _apply(
     return new, tuple(events)
 
 
+Step = tuple[DowntimePanelState, DowntimeState, tuple[object, ...]]
+
+
 def _act(
-    panel: dict[str, Any],
+    panel: DowntimePanelState,
     state: DowntimeState,
     actor: int,
     action: str,
     argument: str,
     rng: Rng,
     settings: NsuSettings,
-) -> tuple[DowntimeState, tuple[object, ...]]:
-    prompts: dict[str, dict[str, Any]] = panel["prompts"]
-    mine = prompts.get(str(actor))
+) -> Step:
+    mine = panel.prompt(actor)
     world = state.world
-    if action == TEXT and mine is not None and mine["kind"] in _TEXT_PROMPTS:
-        new, events = _TEXT_PROMPTS[mine["kind"]](state, actor, mine, argument, rng)
-        prompts.pop(str(actor), None)
-        return new, events
-    if action == TEXT and mine is not None and mine["kind"] == SEEK:
-        mine["skills"] = _skill_lines(state, actor, argument)
-        prompts[str(actor)] = mine
-        return state, ()
+
+    def done(result: tuple[DowntimeState, tuple[object, ...]]) -> Step:
+        return (panel, *result)
+
+    if action == TEXT and mine is not None and mine.kind in _TEXT_PROMPTS:
+        new, events = _TEXT_PROMPTS[mine.kind](state, actor, mine, argument, rng)
+        return panel.with_prompt(actor, None), new, events
+    if action == TEXT and mine is not None and mine.kind == SEEK:
+        skills = tuple(_skill_lines(state, actor, argument))
+        return panel.with_prompt(actor, replace(mine, skills=skills)), state, ()
     if action == TEXT and _renaming(state, actor):
-        return _apply(state, actor, dt.RenameMood(argument), rng)
+        return done(_apply(state, actor, dt.RenameMood(argument), rng))
     if action == TEXT and _introspecting(state, actor):
-        return _introspection_text(state, actor, argument)
+        return done(_introspection_text(state, actor, argument))
     if action in ROLL_ACTIONS or action in (TEXT, SKIP):
         return _scout_step(panel, state, actor, action, argument, rng)
     if action in PROMPT_KINDS:
         _require(state, actor, PROMPT_KINDS[action])
-        if action == SCOUT_PICK and panel["scout"] is not None:
+        if action == SCOUT_PICK and panel.scout is not None:
             raise NotAllowedNow("Someone is scouting already; wait for their roll to end.")
         if action == SCOUT_PICK and not scout_targets(world, actor):
             raise NotAllowedNow("No face-down card is near enough to scout.")
@@ -299,36 +446,31 @@ def _act(
             raise NotAllowedNow("No location you've been to has collateral to address.")
         if action == REWARD and reward_card(state) is None:
             raise NotAllowedNow("There's no reward waiting to be brought home.")
-        prompts[str(actor)] = {"kind": action, "helper": None}
-        return state, ()
+        return panel.with_prompt(actor, Prompt(action)), state, ()
     if action == "drop":
-        if prompts.pop(str(actor), None) is None:
+        if mine is None:
             raise NotAllowedNow("You have nothing open to drop.")
-        return state, ()
+        return panel.with_prompt(actor, None), state, ()
     if action == "upgrade":
-        return _apply(state, actor, dt.UpgradeSkills(), rng)
+        return done(_apply(state, actor, dt.UpgradeSkills(), rng))
     if action == "seek_help":
         seeker = _int(argument)
-        theirs = prompts.get(str(seeker))
+        theirs = panel.prompt(seeker)
         if seeker == actor:
             raise NotAllowedNow("A helper is someone else.")
-        if theirs is None or theirs["kind"] != SEEK:
+        if theirs is None or theirs.kind != SEEK:
             raise NotAllowedNow("They're not seeking recovery right now.")
         state.sheet(actor)
-        theirs["helper"] = None if theirs.get("helper") == actor else actor
-        return state, ()
+        helper = None if theirs.helper == actor else actor
+        return panel.with_prompt(seeker, replace(theirs, helper=helper)), state, ()
     if action == "seek_roll":
-        if mine is None or mine["kind"] != SEEK:
+        if mine is None or mine.kind != SEEK:
             raise NotYourTurn("Tap Seek Recovery first; this roll is for whoever seeks it.")
-        skills = tuple(int(i) for i in mine.get("skills") or ())
-        seek = dt.SeekRecovery(
-            healer=argument == "healer", skills=skills, helper=mine.get("helper")
-        )
+        seek = dt.SeekRecovery(healer=argument == "healer", skills=mine.skills, helper=mine.helper)
         new, events = _apply(state, actor, seek, rng)
-        prompts.pop(str(actor), None)
-        return new, events
+        return panel.with_prompt(actor, None), new, events
     if action == "scout_card":
-        if mine is None or mine["kind"] != SCOUT_PICK:
+        if mine is None or mine.kind != SCOUT_PICK:
             raise NotYourTurn("Tap Scout first; the card is picked by whoever scouts.")
         index = _int(argument)
         if index not in scout_targets(world, actor):
@@ -336,48 +478,48 @@ def _act(
         _require(state, actor, DowntimeKind.SCOUT)
         others = frozenset(p for p in world.players if p != actor)
         roll = start_roll(Participant(actor, state.sheet(actor)), others, (), settings)
-        panel["scout"] = {"player": actor, "card": world.cards[index].id, "roll": roll.to_dict()}
-        prompts.pop(str(actor), None)
-        return state, ()
+        scout = ScoutRoll(actor, world.cards[index].id, roll)
+        return replace(panel.with_prompt(actor, None), scout=scout), state, ()
     if action in ("scout_press_on", "scout_turn_back"):
         return _scout_decides(panel, state, actor, action == "scout_press_on")
     if action == "plan_card":
-        if mine is None or mine["kind"] != PLAN_PICK:
+        if mine is None or mine.kind != PLAN_PICK:
             raise NotYourTurn("Tap Address Collateral first.")
         index = _int(argument)
         if index not in plan_targets(world):
             raise NotAllowedNow("That location has no collateral to address.")
-        prompts[str(actor)] = {"kind": PLAN_TEXT, "card": world.cards[index].id}
-        return state, ()
+        prompt = Prompt(PLAN_TEXT, card=world.cards[index].id)
+        return panel.with_prompt(actor, prompt), state, ()
     if action == "vote":
-        return _apply(state, actor, dt.VoteOnPlan(argument == "yes"), rng)
+        return done(_apply(state, actor, dt.VoteOnPlan(argument == "yes"), rng))
     if action == "plan_roll":
-        return _apply(state, actor, dt.RollForPlan(), rng)
+        return done(_apply(state, actor, dt.RollForPlan(), rng))
     if action == "plan_die":
-        return _apply(state, actor, dt.AddDieToPlan(_aspect(argument)), rng)
+        return done(_apply(state, actor, dt.AddDieToPlan(_aspect(argument)), rng))
     if action == "plan_settle":
-        return _apply(state, actor, dt.SettlePlan(), rng)
+        return done(_apply(state, actor, dt.SettlePlan(), rng))
     if action == "introspect":
-        return _apply(state, actor, dt.Introspect(), rng)
+        return done(_apply(state, actor, dt.Introspect(), rng))
     if action == "clear":
-        return _apply(state, actor, dt.ReduceMood(_int(argument) - 1, 1), rng)
+        return done(_apply(state, actor, dt.ReduceMood(_int(argument) - 1, 1), rng))
     if action == "introspect_done":
-        return _apply(state, actor, dt.FinishIntrospection(), rng)
+        return done(_apply(state, actor, dt.FinishIntrospection(), rng))
     if action == "endanger":
-        return _apply(state, actor, dt.EndangerSentiment(_int(argument) - 1), rng)
+        return done(_apply(state, actor, dt.EndangerSentiment(_int(argument) - 1), rng))
     if action == "train":
         skills = tuple(range(len(state.sheet(actor).skills)))
-        return _apply(state, actor, dt.TrainSkills(_aspect(argument), skills), rng)
+        return done(_apply(state, actor, dt.TrainSkills(_aspect(argument), skills), rng))
     if action == "more_time":
-        return _apply(state, actor, dt.SpendMoreTime((_card_by_index(world, argument),)), rng)
+        cards = (_card_by_index(world, argument),)
+        return done(_apply(state, actor, dt.SpendMoreTime(cards), rng))
     if action in ("tick", "untick"):
         card = _card_by_index(world, argument)
         move = dt.TickCollateral(card) if action == "tick" else dt.UntickCollateral(card)
-        return _apply(state, actor, move, rng)
+        return done(_apply(state, actor, move, rng))
     if action == "end":
-        if panel["scout"] is not None:
+        if panel.scout is not None:
             raise NotAllowedNow("Finish the Scout's roll first.")
-        return _apply(state, actor, dt.EndDowntime(), rng)
+        return done(_apply(state, actor, dt.EndDowntime(), rng))
     raise Malformed("That is not a downtime step.")
 
 
@@ -431,18 +573,23 @@ def _aspect(argument: str) -> Aspect:
 
 
 def _scout_step(
-    panel: dict[str, Any], state: DowntimeState, actor: int, action: str, argument: str, rng: Rng
-) -> tuple[DowntimeState, tuple[object, ...]]:
-    scout = panel["scout"]
+    panel: DowntimePanelState,
+    state: DowntimeState,
+    actor: int,
+    action: str,
+    argument: str,
+    rng: Rng,
+) -> Step:
+    scout = panel.scout
     if scout is None:
         if action == TEXT:
             raise NotAllowedNow(
                 "Tap a downtime action first; then reply with the words it asks for."
             )
         raise NotAllowedNow("Nobody is scouting right now.")
-    roll = RollState.from_dict(scout["roll"])
-    if roll.phase is Phase.DONE and scout.get("decided"):
-        return _scout_detail(panel, state, actor, action, argument)
+    roll = scout.roll
+    if roll.phase is Phase.DONE and scout.decided:
+        return _scout_detail(panel, scout, state, actor, action, argument)
     if roll.phase is Phase.DONE:
         raise NotAllowedNow("The Scout's roll is settled: press on or turn back.")
     if action == SKIP:
@@ -450,70 +597,134 @@ def _scout_step(
     roll, events = roll_step(roll, actor, action, argument, rng)
     out: tuple[object, ...] = events
     if roll.phase is Phase.CANCELLED:
-        panel["scout"] = None
-        return _with_roll_sheets(state, roll), out
-    scout["roll"] = roll.to_dict()
+        return replace(panel, scout=None), _with_roll_sheets(state, roll), out
+    scout = replace(scout, roll=roll)
+    panel = replace(panel, scout=scout)
     if roll.phase is Phase.DONE:
         assert roll.outcome is not None
         state = dt.take_roll_sheets(state, roll)
         if roll.outcome.winner is Winner.PLAYER:
-            state, more = _finish_scout(panel, state, accept=True)
+            panel, state, more = _finish_scout(panel, scout, state, accept=True)
             out += more
-    return state, out
+    return panel, state, out
+
+
+def scout_must_decide(panel: DowntimePanelState) -> int | None:
+    """The Scout who must now press on or turn back (a settled roll they did not win)."""
+    scout = panel.scout
+    if scout is None or scout.decided or scout.roll.phase is not Phase.DONE:
+        return None
+    outcome = scout.roll.outcome
+    if outcome is None or outcome.winner is Winner.PLAYER:
+        return None
+    return scout.player
 
 
 def _scout_decides(
-    panel: dict[str, Any], state: DowntimeState, actor: int, accept: bool
-) -> tuple[DowntimeState, tuple[object, ...]]:
-    scout = panel["scout"]
+    panel: DowntimePanelState, state: DowntimeState, actor: int, accept: bool
+) -> Step:
+    scout = panel.scout
     if scout is None:
         raise NotAllowedNow("Nobody is scouting right now.")
-    if scout["player"] != actor:
+    if scout.player != actor:
         raise NotYourTurn("The Scout decides whether to press on.")
-    roll = RollState.from_dict(scout["roll"])
-    if roll.phase is not Phase.DONE:
+    if scout.roll.phase is not Phase.DONE:
         raise NotAllowedNow("Finish the roll first.")
-    if scout.get("decided"):
+    if scout.decided:
         raise NotAllowedNow("The Scout has already decided.")
-    return _finish_scout(panel, dt.take_roll_sheets(state, roll), accept)
+    return _finish_scout(panel, scout, dt.take_roll_sheets(state, scout.roll), accept)
 
 
 def _finish_scout(
-    panel: dict[str, Any], state: DowntimeState, accept: bool
-) -> tuple[DowntimeState, tuple[object, ...]]:
-    scout = panel["scout"]
-    roll = RollState.from_dict(scout["roll"])
-    assert roll.outcome is not None
-    player = int(scout["player"])
-    state, events = dt.apply(state, player, dt.Scout(scout["card"], roll.outcome, accept), _NO_RNG)
+    panel: DowntimePanelState, scout: ScoutRoll, state: DowntimeState, accept: bool
+) -> Step:
+    outcome = scout.roll.outcome
+    assert outcome is not None
+    player = scout.player
+    state, events = dt.apply(state, player, dt.Scout(scout.card, outcome, accept), _NO_RNG)
     if any(isinstance(e, dt.ScoutLooked) for e in events):
-        panel["looks"][str(player)] = str(scout["card"])
-    scout["decided"] = True
-    if not accept or not _scout_panel(scout).open_grants:
-        panel["scout"] = None  # turning back rejects the details
-    return state, tuple(events)
+        panel = panel.with_look(player, scout.card)
+    scout = replace(scout, decided=True)
+    if not accept or not scout.details.open_grants:
+        return replace(panel, scout=None), state, tuple(events)  # turning back rejects details
+    return replace(panel, scout=scout), state, tuple(events)
 
 
-def _scout_panel(scout: dict[str, Any]) -> RollPanel:
-    skipped = tuple(int(i) for i in scout.get("skipped") or ())
-    return RollPanel(RollState.from_dict(scout["roll"]), None, skipped)
+def enders(panel: DowntimePanelState, state: DowntimeState) -> frozenset[int]:
+    """Who may end downtime now (never while the Scout's roll is on the table)."""
+    if panel.scout is not None:
+        return frozenset()
+    allowed = dt.allowed_actions(state)
+    return frozenset(p for p, kinds in allowed.items() if DowntimeKind.END_DOWNTIME in kinds)
+
+
+def scouted_card(panel: DowntimePanelState, world: World, viewer: int) -> CardView:
+    """The face of the card ``viewer`` scouted, for their eyes only.
+
+    Raises:
+        NotYourTurn: ``viewer`` did not scout a card in this downtime.
+    """
+    card_id = panel.looks.get(viewer)
+    if card_id is None:
+        raise NotYourTurn("Only the scout may look at the card.")
+    card = visible_card(world.card(card_id), viewer)
+    if not card.face_visible:
+        raise NotYourTurn("Only the scout may look at the card.")
+    return card
+
+
+class PanelVerb(Enum):
+    """Downtime panel choices that are not downtime actions of their own."""
+
+    ANSWER_PROMPT = "text"  # reply to one's open prompt
+    PRESS_ON = "scout_press_on"
+    TURN_BACK = "scout_turn_back"
+
+
+def downtime_choices(panel: DowntimePanelState, state: DowntimeState) -> tuple[Choice[Any], ...]:
+    """The legal choices now, each with who may take it: the Scout's roll first, then
+    open prompts, then every downtime action (ending it only when :func:`enders` allows)."""
+    found: list[Choice[Any]] = []
+    scout = panel.scout
+    if scout is not None:
+        details = panel.scout_details
+        if details is not None:
+            found += detail_choices(details)
+        elif scout.roll.phase is not Phase.DONE:
+            found += roll_choices(scout.roll)
+        decider = scout_must_decide(panel)
+        if decider is not None:
+            found += [
+                Choice(v, by=frozenset({decider}))
+                for v in (PanelVerb.PRESS_ON, PanelVerb.TURN_BACK)
+            ]
+    for player, prompt in panel.prompts.items():
+        found.append(Choice(PanelVerb.ANSWER_PROMPT, by=frozenset({player}), name=prompt.kind))
+    by: dict[DowntimeKind, set[int]] = {}
+    for player, kinds in dt.allowed_actions(state).items():
+        for kind in kinds:
+            by.setdefault(kind, set()).add(player)
+    by[DowntimeKind.END_DOWNTIME] = set(enders(panel, state))
+    found += [Choice(kind, by=frozenset(by[kind])) for kind in DowntimeKind if by.get(kind)]
+    return tuple(found)
 
 
 def scout_details_open(panel: Json) -> RollPanel | None:
-    """The Scout's settled roll while its details are being added, if any."""
-    scout = panel.get("scout")
-    if scout is None or not scout.get("decided"):
-        return None
-    return _scout_panel(dict(scout))
+    """The Scout's settled roll while its details are being added, if any (as stored)."""
+    return DowntimePanelState.from_dict(panel).scout_details
 
 
 def _scout_detail(
-    panel: dict[str, Any], state: DowntimeState, actor: int, action: str, argument: str
-) -> tuple[DowntimeState, tuple[object, ...]]:
+    panel: DowntimePanelState,
+    scout: ScoutRoll,
+    state: DowntimeState,
+    actor: int,
+    action: str,
+    argument: str,
+) -> Step:
     """A detail granted by the Scout's roll, added by reply or skipped (no scene: the
     card is face down, so scene details are only told)."""
-    scout = panel["scout"]
-    roll_panel = _scout_panel(scout)
+    roll_panel = scout.details
     events: tuple[object, ...]
     if action == SKIP:
         roll_panel, events = skip_grant(roll_panel, actor, argument)
@@ -521,12 +732,11 @@ def _scout_detail(
         roll_panel, _, events = add_detail(roll_panel, None, _table_stub(state), actor, argument)
     else:
         raise NotAllowedNow("The Scout's roll is settled: add its details or skip them.")
-    scout["roll"] = roll_panel.roll.to_dict()
-    scout["skipped"] = list(roll_panel.skipped)
     state = _with_roll_sheets(state, roll_panel.roll)
     if roll_panel.finished:
-        panel["scout"] = None
-    return state, events
+        return replace(panel, scout=None), state, events
+    scout = replace(scout, roll=roll_panel.roll, skipped=tuple(roll_panel.skipped))
+    return replace(panel, scout=scout), state, events
 
 
 def _table_stub(state: DowntimeState) -> Table:
@@ -547,7 +757,7 @@ _NO_RNG = _NoRng()
 
 
 def _recover_text(
-    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+    state: DowntimeState, actor: int, prompt: Prompt, text: str, rng: Rng
 ) -> tuple[DowntimeState, tuple[object, ...]]:
     """``<harm line> <scar>`` or just ``<scar>`` (the first harm)."""
     head, _, rest = text.strip().partition(" ")
@@ -559,13 +769,13 @@ def _recover_text(
 
 
 def _plan_text(
-    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+    state: DowntimeState, actor: int, prompt: Prompt, text: str, rng: Rng
 ) -> tuple[DowntimeState, tuple[object, ...]]:
-    return _apply(state, actor, dt.ProposePlan(str(prompt["card"]), text), rng)
+    return _apply(state, actor, dt.ProposePlan(str(prompt.card), text), rng)
 
 
 def _reconnect_text(
-    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+    state: DowntimeState, actor: int, prompt: Prompt, text: str, rng: Rng
 ) -> tuple[DowntimeState, tuple[object, ...]]:
     """``<sentiment line> <mood line>`` or ``<sentiment line> <mood line> <new sentiment>``."""
     parts = text.split(maxsplit=2)
@@ -577,7 +787,7 @@ def _reconnect_text(
 
 
 def _project_text(
-    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+    state: DowntimeState, actor: int, prompt: Prompt, text: str, rng: Rng
 ) -> tuple[DowntimeState, tuple[object, ...]]:
     """``<mood line> <aspect> #<project>`` or ``<mood line> <aspect> <4|6|8> <new project>``."""
     parts = text.split(maxsplit=3)
@@ -613,7 +823,7 @@ def _introspection_text(
 
 
 def _reward_text(
-    state: DowntimeState, actor: int, prompt: dict[str, Any], text: str, rng: Rng
+    state: DowntimeState, actor: int, prompt: Prompt, text: str, rng: Rng
 ) -> tuple[DowntimeState, tuple[object, ...]]:
     card = reward_card(state)
     if card is None:

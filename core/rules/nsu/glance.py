@@ -50,9 +50,12 @@ def nsu_status_lines(table: Table) -> tuple[str, ...]:
     characters = []
     for seat in table.seats.values():
         character = character_of(seat)
-        characters.append(
-            f"{character.name} ({seat.name})" if character else f"{seat.name}: making one"
-        )
+        if character is None:
+            characters.append(f"{seat.name}: making one")
+        elif character.overcome:
+            characters.append(f"{character.name} ({seat.name}), Overcome: can't act until healed")
+        else:
+            characters.append(f"{character.name} ({seat.name})")
     if characters:
         lines.append("🧍 Characters: " + "; ".join(characters))
     safety = campaign.safety

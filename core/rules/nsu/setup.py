@@ -487,7 +487,7 @@ def allowed_actions(state: SetupState) -> dict[PlayerId, frozenset[ActionKind]]:
         for p in everyone:
             out[p] = frozenset({ActionKind.ANSWER_SCOPE, ActionKind.FINISH_SCOPE})
     elif step is SetupStep.RESOURCES:
-        everyone_named = state.done >= set(everyone)
+        everyone_named = everyone_named_a_resource(state)
         for p in everyone:
             if everyone_named or p not in state.done:
                 out[p] = frozenset({ActionKind.NAME_RESOURCE})
@@ -505,6 +505,18 @@ def allowed_actions(state: SetupState) -> dict[PlayerId, frozenset[ActionKind]]:
         for p in everyone:
             out[p] = frozenset({ActionKind.ROLL_DANGER_AND_REWARD})
     return out
+
+
+def may_author(state: SetupState | None, player_id: PlayerId) -> bool:
+    """Whether ``player_id`` may write a location card now (the Mini App's form)."""
+    if state is None:
+        return False
+    return ActionKind.AUTHOR_LOCATION in allowed_actions(state).get(player_id, frozenset())
+
+
+def everyone_named_a_resource(state: SetupState) -> bool:
+    """Whether the round of one resource each is over (then anyone names the rest)."""
+    return state.step is SetupStep.RESOURCES and state.done >= set(state.players)
 
 
 def _written_by(state: SetupState, player_id: PlayerId) -> int:
@@ -842,8 +854,10 @@ __all__ = [
     "allowed_actions",
     "apply",
     "describe_step",
+    "everyone_named_a_resource",
     "expected_step_order",
     "finished_world",
+    "may_author",
     "my_locations",
     "new_setup",
     "without_player",

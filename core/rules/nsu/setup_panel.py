@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
 from core.rules.nsu.campaign import (
@@ -103,10 +104,20 @@ class Board:
     written: dict[int, int]  # cards written per player
     map_rows: tuple[tuple[BoardCard | None, ...], ...]
     column_choices: tuple[int, ...]
+    everyone_named: bool = False  # the round of one resource each is over
 
     def waiting_for(self) -> tuple[int, ...]:
         """Players who still have something to do at this step (in seat order)."""
         return tuple(p for p in self.players if p in self.allowed)
+
+    def choices(self) -> tuple[Choice[ActionKind], ...]:
+        """The legal choices at this step, one per kind of action, with who may take it."""
+        found = [Choice(kind, by=frozenset(self.open_to(kind))) for kind in ActionKind]
+        return tuple(c for c in found if c.by)
+
+    def open_to(self, kind: ActionKind) -> tuple[int, ...]:
+        """Players who may take ``kind`` now (in seat order)."""
+        return tuple(p for p in self.players if kind in self.allowed.get(p, frozenset()))
 
 
 def board(table: Table, state: Json) -> Board | None:
@@ -149,6 +160,7 @@ def board(table: Table, state: Json) -> Board | None:
         written=written,
         map_rows=rows,
         column_choices=column_choices(len(world.cards)),
+        everyone_named=wb.everyone_named_a_resource(setup),
     )
 
 

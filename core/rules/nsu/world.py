@@ -882,6 +882,11 @@ def can_see_face(card: LocationCard, viewer_id: PlayerId | None) -> bool:
     return viewer_id == card.author_id or viewer_id in card.scouted_by
 
 
+def may_picture(card: LocationCard, viewer_id: PlayerId | None) -> bool:
+    """True when ``viewer_id`` may give the card a picture: only its author may."""
+    return viewer_id is not None and viewer_id == card.author_id
+
+
 def visible_card(card: LocationCard, viewer_id: PlayerId | None) -> CardView:
     """The part of ``card`` that ``viewer_id`` may see; None means a bystander.
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from core.rules.registry import GameSystem
 from core.rules.threat.odds import ODDS_COMMAND
 from core.rules.threat.table import ROLL_PANEL, ThreatCampaign, ThreatRollPanel
+from core.rules.threat.undo import UNDO
 
 SYSTEM = GameSystem(
     key="threat",
@@ -28,4 +29,5 @@ SYSTEM = GameSystem(
     campaign=ThreatCampaign(),
     panels={ROLL_PANEL: ThreatRollPanel()},
     roll_panel=ROLL_PANEL,
+    undo=UNDO,  # undo: what stands, how steps are named
 )

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from core.rules.choice import Choice as GenericChoice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
 from core.rules.rng import Rng
@@ -272,19 +273,8 @@ def _number(payload: Json, key: str) -> int:
 # --- the roll panel ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One button anyone may press now.
-
-    Attributes:
-        kind: the panel action.
-        argument: the action's argument as the button carries it.
-        selected: the option is the current one (a threat level, a bonus, an approach).
-    """
-
-    kind: ActionKind
-    argument: str = ""
-    selected: bool = False
+Choice = GenericChoice[ActionKind]
+"""One button someone may press now (``selected``: the current option)."""
 
 
 @dataclass(frozen=True)
@@ -381,7 +371,7 @@ def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tu
     found: list[Choice] = []
     if ActionKind.SET_THREAT in may:
         found += [
-            Choice(ActionKind.SET_THREAT, str(level), level == panel.threat_level)
+            Choice(ActionKind.SET_THREAT, str(level), selected=level == panel.threat_level)
             for level in THREAT_LEVELS
         ]
     if ActionKind.CHOOSE_APPROACH in may:
@@ -389,13 +379,13 @@ def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tu
             Choice(
                 ActionKind.CHOOSE_APPROACH,
                 str(index),
-                a.name == panel.approach_name and a.value == panel.approach,
+                selected=a.name == panel.approach_name and a.value == panel.approach,
             )
             for index, a in enumerate(approaches)
         ]
     if ActionKind.SET_BONUS in may:
         found += [
-            Choice(ActionKind.SET_BONUS, f"{bonus.value}.{OFF if on else ON}", on)
+            Choice(ActionKind.SET_BONUS, f"{bonus.value}.{OFF if on else ON}", selected=on)
             for bonus, on in ((Bonus.EXPERTISE, panel.expertise), (Bonus.ABILITY, panel.ability))
         ]
     bystanders = set(table.seats) - {panel.gm, panel.roller}
@@ -405,11 +395,19 @@ def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tu
         found.append(Choice(ActionKind.LEAVE))
     if ActionKind.OUTSIDE_ASSIST in may:
         outside = panel.assist is not None
-        found.append(Choice(ActionKind.OUTSIDE_ASSIST, OFF if outside else ON, outside))
+        found.append(Choice(ActionKind.OUTSIDE_ASSIST, OFF if outside else ON, selected=outside))
     for kind in (ActionKind.ROLL, ActionKind.BURN, ActionKind.KEEP, ActionKind.CANCEL):
         if kind in may:
             found.append(Choice(kind))
-    return tuple(found)
+    return tuple(replace(c, by=_takers(table, panel, c.verb)) for c in found)
+
+
+def _takers(table: Table, panel: Panel, kind: ActionKind) -> frozenset[int]:
+    """The people who may take ``kind`` now (a bystander is anyone seated with no part)."""
+    people = set(table.seats) | {panel.gm, panel.roller}
+    if panel.helper is not None:
+        people.add(panel.helper)
+    return frozenset(p for p in people if kind in panel.allowed(p))
 
 
 _PROBES: dict[ActionKind, Action] = {

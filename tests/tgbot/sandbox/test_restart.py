@@ -141,23 +141,28 @@ def saved(folder: Path) -> dict[str, Any]:
     return dict(json.loads((folder / "data" / "sandbox.json").read_text()))
 
 
-async def choose_game(runner: Sandbox, chooser: dict[str, Any], game: str) -> None:
-    """Press a game on the chooser in the group; wait until the bot edits it."""
-    rows = chooser["reply_markup"]["inline_keyboard"]
-    button = next(row[0] for row in rows if row[0]["text"] == game)
+async def press(runner: Sandbox, message: dict[str, Any], label: str, then: str) -> None:
+    """Alice presses the button starting with ``label``; wait until the message reads ``then``."""
+    rows = message["reply_markup"]["inline_keyboard"]
+    button = next(b for row in rows for b in row if b["text"].startswith(label))
     await runner.act(
         "press",
         user_id=ALICE,
         chat_id=GROUP,
-        message_id=chooser["message_id"],
+        message_id=message["message_id"],
         data=button["callback_data"],
     )
 
     def edited(messages: list[dict[str, Any]]) -> bool:
-        (now,) = [m for m in messages if m["message_id"] == chooser["message_id"]]
-        return "edit_date" in now and game in now["text"]
+        (now,) = [m for m in messages if m["message_id"] == message["message_id"]]
+        return "edit_date" in now and then in now["text"]
 
     await runner.until(ALICE, GROUP, edited)
+
+
+async def choose_game(runner: Sandbox, chooser: dict[str, Any], game: str) -> None:
+    """Press a game on the chooser in the group; wait until the bot edits it."""
+    await press(runner, chooser, game, game)
 
 
 async def test_after_a_restart_every_message_is_answered_and_the_chats_are_still_there(
@@ -181,7 +186,8 @@ async def test_after_a_restart_every_message_is_answered_and_the_chats_are_still
         assert (await second.state(ALICE))["bot"] == bot_before
         assert await second.messages(ALICE, GROUP) == group_before
         assert await second.messages(BO, BO) == private_before
-        assert "ended" in (await second.say(ALICE, GROUP, "/endgame"))["text"]
+        question = await second.say(ALICE, GROUP, "/endgame")
+        await press(second, question, "🏁", "ended")
         await choose_game(second, left_for_later, "Cortex drama")  # a button from before
         answers = [
             await second.say(ALICE, GROUP, "/roll 3d6"),

@@ -243,7 +243,7 @@ def test_stress_is_inflicted_by_type_and_shows_as_an_opponent_box(game: Game) ->
     game.press(CLARK, "inflict", "1", 5)  # Angry, stress pool d10
     assert game.sheet(LOIS)["stress"] == [{"type": "Angry", "die": 10}]
     game.open(CLARK, "contest Lois")
-    codes = [ch.argument for ch in game.view().choices if ch.press is Press.ADD]
+    codes = [ch.argument for ch in game.view().choices if ch.verb is Press.ADD]
     assert "s0" in codes  # Lois' Angry Stress is a die for Clark now
 
 
@@ -348,11 +348,12 @@ def test_random_presses_of_the_shown_buttons_never_break_the_table(game: Game, s
         if not view.choices:
             game.edit(WATCHTOWER, "scene.end")
             continue
-        choices = [c for c in view.choices if c.press is not Press.END_SCENE]
+        choices = [c for c in view.choices if c.verb is not Press.END_SCENE]
         choice = rnd.choice(choices if choices and rnd.random() < 0.95 else view.choices)
         ct = load(game.table).table
-        kind = _KIND_OF.get(choice.press)
-        right = [u for u in users if kind is not None and kind in allowed_actions(ct, u)]
+        kind = _KIND_OF.get(choice.verb)
+        assert choice.by, choice  # every choice shown names who may take it
+        right = [u for u in users if u in choice.by]
         user = rnd.choice(right if right and rnd.random() < 0.8 else users)
         allowed = kind is not None and kind in allowed_actions(ct, user)
         before = (dict(game.state), {p: dict(s.sheet) for p, s in game.seats.items()})
@@ -361,7 +362,7 @@ def test_random_presses_of_the_shown_buttons_never_break_the_table(game: Game, s
                 game.table,
                 game.panel,
                 user,
-                choice.press.value,
+                choice.verb.value,
                 choice.argument,
                 SeededRng(rnd.randrange(10**6)),
             )
@@ -369,10 +370,11 @@ def test_random_presses_of_the_shown_buttons_never_break_the_table(game: Game, s
             after = (dict(game.state), {p: dict(s.sheet) for p, s in game.seats.items()})
             assert after == before  # a refusal changes nothing
             continue
-        assert allowed or choice.press is Press.CLOSE, (choice, user)
+        assert allowed or choice.verb is Press.CLOSE, (choice, user)
+        assert user in choice.by, (choice, user)  # nobody else's press goes through
         game.settle(outcome)
         game.panel, game.closed = outcome.state, outcome.closed
-        pressed.add(choice.press)
+        pressed.add(choice.verb)
         table = load(game.table).table  # always loads back into a valid table
         assert all(s.plot_points >= 0 for s in table.sheets)
     assert {Press.ROLL, Press.SETTLE} <= pressed  # the walk gets somewhere
@@ -384,7 +386,7 @@ def test_an_outsider_interferes_and_the_contestants_vote_to_go_on(game: Game) ->
     game.press(CLARK, "add", "v0")
     game.press(CLARK, "roll", "", 5)
     game.press(CLARK, "settle")  # Action 5
-    interfere = [c for c in game.view().choices if c.press is Press.INTERFERE]
+    interfere = [c for c in game.view().choices if c.verb is Press.INTERFERE]
     assert {c.who for c in interfere} == {"Chidi", "Lex"}
     chidi = next(c for c in interfere if c.who == "Chidi")
     with pytest.raises(NotYourTurn):

@@ -157,3 +157,48 @@ def test_a_leaver_leaves_the_party_and_a_late_joiner_joins_it() -> None:
     world = campaign_of(h.table()).require_world()
     assert dan in world.players and dan in set().union(*world.groups)
     assert dan not in scene(h.table(), panel.state).on_screen
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_every_adventure_choice_is_taken_by_whom_it_names_and_by_no_one_else(seed: int) -> None:
+    import random
+
+    from core.rules.errors import StonetableError
+    from core.rules.nsu.adventure_panel import adventure_choices
+    from core.rules.rng import SeededRng
+
+    rnd = random.Random(seed)
+    h = ready()
+    panel = h.open("nsu.adventure", ALICE)
+    rules = SYSTEM.panel("nsu.adventure")
+    for _ in range(25):
+        choices = adventure_choices(scene(h.table(), panel.state))
+        assert choices
+        for choice in choices:
+            for actor in (ALICE, BOB, CARA, 99):
+                try:
+                    rules.act(
+                        h.table(),
+                        panel.state,
+                        actor,
+                        choice.verb.value,
+                        choice.argument,
+                        SeededRng(1),
+                    )
+                    accepted = True
+                except StonetableError:
+                    accepted = False
+                assert accepted == (actor in choice.by), (choice, actor)
+        choice = rnd.choice(choices)
+        h.act(panel, rnd.choice(sorted(choice.by)), choice.verb.value, choice.argument)
+
+
+def test_nobody_sets_out_while_a_character_is_missing() -> None:
+    from core.rules.nsu.adventure_panel import AdventureVerb, adventure_choices
+
+    h = Harness()
+    build_world(h)
+    make_character(h, ALICE)
+    panel = h.open("nsu.adventure", ALICE)
+    verbs = {c.verb for c in adventure_choices(scene(h.table(), panel.state))}
+    assert AdventureVerb.GO not in verbs and AdventureVerb.PICK in verbs

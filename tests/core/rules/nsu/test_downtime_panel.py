@@ -12,7 +12,20 @@ from hypothesis import strategies as st
 
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.nsu.campaign import Phase, campaign_of, character_of
-from core.rules.nsu.downtime_panel import DOWNTIME_RULES, looks, prompt_of, scout_roll
+from core.rules.nsu.downtime import clearable_moods
+from core.rules.nsu.downtime_panel import (
+    DOWNTIME_RULES,
+    SEEK,
+    DowntimePanelState,
+    Prompt,
+    current_downtime,
+    enders,
+    looks,
+    prompt_of,
+    scout_must_decide,
+    scout_roll,
+    scouted_card,
+)
 from core.rules.rng import ScriptedRng
 from core.rules.table import Outcome, Seat, Table
 from tests.support.nsu_table import character, table, world
@@ -82,7 +95,7 @@ def test_seek_recovery_with_a_helper_then_recover_harm() -> None:
     with pytest.raises(Malformed):
         d.do(ANA, "text", "climbing")
     d.do(ANA, "text", "1")
-    assert prompt_of(d.state, ANA) == {"kind": "seek", "helper": BEN, "skills": [0]}
+    assert prompt_of(d.state, ANA) == Prompt(SEEK, helper=BEN, skills=(0,))
     d.do(ANA, "seek_roll")
     assert d.sheet(ANA).recovery_points == 4  # 1 + 3 + 1 (Climbing) + 5, capped at 4
     assert d.state["log"][-1]["skill_bonus"] == 1
@@ -166,7 +179,9 @@ def test_a_lost_scout_presses_on_and_takes_the_arbiters_harm() -> None:
         (BEN, "take_helper_die", "none"),
     ]:
         d.do(actor, action, arg)
+    assert scout_must_decide(DowntimePanelState.from_dict(d.state)) == BEN
     d.do(BEN, "scout_press_on")
+    assert scout_must_decide(DowntimePanelState.from_dict(d.state)) is None
     assert looks(d.state) == {BEN: "c"}
     with pytest.raises(NotAllowedNow):
         d.do(BEN, "scout_turn_back")
@@ -295,3 +310,88 @@ def test_any_presses_are_applied_or_refused_cleanly(presses: list[tuple[int, str
             d.do(actor, action, argument)
         except StonetableError:
             assert json.dumps([d.state, d.table.state], sort_keys=True) == before
+
+
+def _accepted(d: Driver, actor: int, action: str, argument: str = "") -> bool:
+    try:
+        DOWNTIME_RULES.act(d.table, d.state, actor, action, argument, ScriptedRng([3] * 10))
+    except StonetableError:
+        return False
+    return True
+
+
+def _check_choices(d: Driver) -> None:
+    """The rules' lists of who may clear a mood or end downtime match what is accepted."""
+    panel = DowntimePanelState.from_dict(d.state)
+    assert panel.to_dict() == d.state  # the typed panel stores back exactly
+    if d.campaign.downtime is None:
+        return
+    downtime = current_downtime(d.table)
+    for player in (ANA, BEN, CY, 42):
+        lines = clearable_moods(downtime, player)
+        for line in range(6):
+            assert _accepted(d, player, "clear", str(line + 1)) == (line in lines)
+    who_ends = enders(panel, downtime)
+    for player in (ANA, BEN, CY, 42):
+        assert _accepted(d, player, "end") == (player in who_ends)
+    decider = scout_must_decide(panel)
+    for player in (ANA, BEN, CY):
+        assert _accepted(d, player, "scout_turn_back") == (player == decider)
+
+
+STEPS = [
+    "introspect", "clear", "introspect_done", "scout_pick", "scout_card", "text",
+    "choose_aspect", "choose_risk", "choose_mood", "set_aspect_edge", "roll",
+    "take_helper_die", "vote", "plan_pick", "plan_card", "seek", "end", "scout_press_on",
+]  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    presses=st.lists(
+        st.tuples(
+            st.sampled_from([ANA, BEN, CY]),
+            st.sampled_from(STEPS),
+            st.sampled_from(["", "1", "2", "body", "world", "none", "Look", "2 3"]),
+        ),
+        max_size=14,
+    )
+)
+def test_the_rules_say_who_may_clear_a_mood_end_downtime_or_decide_a_scout(
+    presses: list[tuple[int, str, str]],
+) -> None:
+    t = fresh()
+    seats = dict(t.seats)
+    ana = character_of(seats[ANA]).raise_mood(0, 3)
+    seats[ANA] = Seat(ANA, "Ana", seats[ANA].roles, {"character": ana.to_dict()})
+    d = Driver(replace(t, seats=seats), [2, 4, 1] + [3] * 40)
+    _check_choices(d)
+    for actor, action, argument in presses:
+        try:
+            out = d.do(actor, action, argument)
+        except StonetableError:
+            continue
+        if out.closed:
+            return
+        _check_choices(d)
+
+
+def test_only_the_scout_sees_the_scouted_card() -> None:
+    d = Driver(fresh(), [2, 1, 6])
+    d.do(BEN, "scout_pick")
+    d.do(BEN, "scout_card", "2")
+    for actor, action, arg in [
+        (BEN, "text", "Look"),
+        (CY, "text", "body world"),
+        (BEN, "choose_mood", "1"),
+        (BEN, "set_aspect_edge", ""),
+        (BEN, "roll", ""),
+        (BEN, "take_helper_die", "none"),
+    ]:
+        d.do(actor, action, arg)
+    panel = DowntimePanelState.from_dict(d.state)
+    world = d.campaign.world
+    assert scouted_card(panel, world, BEN).id == "c"
+    for other in (ANA, CY, 42):
+        with pytest.raises(NotYourTurn):
+            scouted_card(panel, world, other)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.nsu import setup as s
 from core.rules.nsu import world as w
 from core.rules.nsu.setup import (
@@ -691,3 +691,28 @@ def _mixed_run(data: st.DataObject) -> None:
             assert actor == before.speaker  # the settlement goes round in turn
         check_invariants(state)
     assert SetupState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
+
+
+def test_the_round_of_one_resource_each_ends_when_everyone_named_one() -> None:
+    state = at_resources()
+    assert not s.everyone_named_a_resource(state)
+    state = act(state, ALICE, NameResource("water"))
+    state = act(state, BOB, NameResource("seeds"))
+    assert not s.everyone_named_a_resource(state)
+    state = act(state, CARA, NameResource("songs"))
+    assert s.everyone_named_a_resource(state)
+    assert not s.everyone_named_a_resource(at_scope())
+
+
+def test_only_players_with_a_card_left_to_write_may_author_one() -> None:
+    assert not s.may_author(None, ALICE)
+    assert not s.may_author(at_abundance(), ALICE)  # not the step for it
+    state = at_locations()
+    assert s.may_author(state, ALICE) and not s.may_author(state, 99)
+    state = act(state, ALICE, location(1))
+    assert s.may_author(state, ALICE)
+    state = act(state, ALICE, location(2))
+    assert not s.may_author(state, ALICE)  # both written
+    with pytest.raises(StonetableError):
+        s.apply(state, ALICE, location(3))
+    assert s.may_author(state, BOB)

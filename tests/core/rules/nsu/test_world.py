@@ -389,6 +389,12 @@ def test_author_sees_their_own_face_down_card() -> None:
     assert view.face_visible and view.title == "Title a" and not view.revealed
 
 
+def test_only_the_author_gives_a_card_its_picture() -> None:
+    face_down, flipped = card("a", author=ALICE), card("b", author=ALICE, revealed=True)
+    assert w.may_picture(face_down, ALICE) and w.may_picture(flipped, ALICE)
+    assert not w.may_picture(flipped, BOB) and not w.may_picture(face_down, None)
+
+
 def test_successful_scout_sees_the_face_privately() -> None:
     world, events = w.record_scout(grid_world(RING), "b", CARA)
     assert events == (w.CardScouted("b", CARA),)

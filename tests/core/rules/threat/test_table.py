@@ -130,7 +130,7 @@ def test_a_full_roll_with_buttons_helper_and_burn_writes_momentum_back() -> None
     assert view.panel.outcome is not None and view.panel.outcome.result is Result.DIRE
     # Burning puts 6 in place of the 3: Good, cut once -> Messy.
     assert view.burn_preview is not None and view.burn_preview.result is Result.MESSY
-    assert {c.kind for c in view.choices} == {ActionKind.BURN, ActionKind.KEEP}
+    assert {c.verb for c in view.choices} == {ActionKind.BURN, ActionKind.KEEP}
     t, out = press(t, out.state, ANA, "burn")
     assert out.closed
     assert Sheet.from_dict(t.seats[ANA].sheet).momentum == 2
@@ -198,7 +198,7 @@ def test_refused_presses_raise_and_change_nothing(
 def test_notation_fixes_the_dice_so_no_approach_can_be_picked() -> None:
     t = table()
     state = RULES.open(t, ANA, "2d1t", SeededRng(1)).state
-    assert not any(c.kind is ActionKind.CHOOSE_APPROACH for c in roll_view(t, state).choices)
+    assert not any(c.verb is ActionKind.CHOOSE_APPROACH for c in roll_view(t, state).choices)
     with pytest.raises(NotAllowedNow, match="set: 2d"):
         RULES.act(t, state, ANA, "choose_approach", "0", SeededRng(1))
 
@@ -208,14 +208,14 @@ def test_choices_follow_the_stage_and_mark_the_current_options() -> None:
     state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
     _, out = press(t, state, GM, "set_threat", "1")
     view = roll_view(t, out.state)
-    kinds = [c.kind for c in view.choices]
+    kinds = [c.verb for c in view.choices]
     assert kinds.count(ActionKind.SET_THREAT) == 7
     assert [c.argument for c in view.choices if c.selected] == ["1"]
     assert kinds.count(ActionKind.CHOOSE_APPROACH) == 2
     assert ActionKind.JOIN in kinds and ActionKind.ROLL not in kinds
     assert ActionKind.LEAVE not in kinds  # nobody is helping yet
     _, out = press(t, out.state, BO, "join")
-    kinds = [c.kind for c in roll_view(t, out.state).choices]
+    kinds = [c.verb for c in roll_view(t, out.state).choices]
     assert ActionKind.LEAVE in kinds and ActionKind.JOIN not in kinds
     assert ActionKind.OUTSIDE_ASSIST not in kinds
 
@@ -224,7 +224,7 @@ def test_nobody_to_help_means_no_help_button() -> None:
     t = table()
     alone = Table(1, "threat", {}, {GM: t.seats[GM], ANA: t.seats[ANA]})
     state = RULES.open(alone, ANA, "", SeededRng(1)).state
-    assert ActionKind.JOIN not in {c.kind for c in roll_view(alone, state).choices}
+    assert ActionKind.JOIN not in {c.verb for c in roll_view(alone, state).choices}
 
 
 def test_cancel_closes_the_roll() -> None:
@@ -428,10 +428,14 @@ def test_any_presses_keep_the_roll_readable_and_the_sheet_valid(
     closed = False
     for actor, action, arg, face in presses:
         view = roll_view(t, state)
-        for choice in view.choices:  # every button shown is pressable by someone
-            assert any(
-                _accepts(t, state, who, choice.kind.value, choice.argument)
-                for who in (GM, ANA, BO, CY)
+        for choice in view.choices:  # every button shown is pressable by whom it names
+            assert choice.by
+            assert all(
+                _accepts(t, state, who, choice.verb.value, choice.argument) for who in choice.by
+            )
+            assert not any(
+                _accepts(t, state, who, choice.verb.value, choice.argument)
+                for who in {GM, ANA, BO, CY} - choice.by
             )
         try:
             t, out = press(t, state, actor, action, arg, rng=SeededRng(face))

@@ -1,0 +1,78 @@
+"""One legal choice on a panel, shared by every system.
+
+A panel's rules list what may be done now, as python-chess's ``Board.legal_moves``
+does; the edges only label the choices and lay them out. A choice names its verb
+(an Enum member of the panel's own actions, or a :class:`Common` one such as
+undo), the argument its button or reply carries, who may take it, and the data a
+label needs (a character, a trait, a die, a cost).
+
+Invariants: ``by`` is never empty for a choice a panel offers (a choice nobody may
+take is not a legal choice); :func:`actors` and :func:`verbs` only read choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Generic, TypeVar
+
+V = TypeVar("V", bound=Enum)
+
+
+class Common(Enum):
+    """Verbs every panel may offer, whatever its system."""
+
+    UNDO = "undo"
+
+
+@dataclass(frozen=True)
+class Choice(Generic[V]):
+    """One thing someone may do now on a panel.
+
+    Attributes:
+        verb: the action (the panel's own Enum, or :class:`Common`).
+        argument: what the button or reply carries.
+        by: the people (user ids) who may take it.
+        who: the character it is for or by ("" if none).
+        name: the trait, die, mood or type it names ("" if none).
+        die: the die it adds or names (0 if none).
+        count: how many dice (3 for a challenge or a Limit).
+        cost: what it costs now (Plot Points, Momentum...).
+        selected: the option is the current one (a level, a bonus, an approach).
+    """
+
+    verb: V
+    argument: str = ""
+    by: frozenset[int] = frozenset()
+    who: str = ""
+    name: str = ""
+    die: int = 0
+    count: int = 1
+    cost: int = 0
+    selected: bool = False
+
+    def open_to(self, user: int) -> bool:
+        """Whether ``user`` may take this choice."""
+        return user in self.by
+
+
+def actors(choices: Iterable[Choice[V]]) -> frozenset[int]:
+    """Everyone who may take at least one of ``choices``: who acts now."""
+    found: set[int] = set()
+    for choice in choices:
+        found |= choice.by
+    return frozenset(found)
+
+
+def for_user(choices: Iterable[Choice[V]], user: int) -> tuple[Choice[V], ...]:
+    """The choices ``user`` may take, in the panel's order."""
+    return tuple(c for c in choices if user in c.by)
+
+
+def verbs(choices: Iterable[Choice[V]]) -> tuple[V, ...]:
+    """The distinct verbs of ``choices``, in first-seen order."""
+    seen: dict[V, None] = {}
+    for choice in choices:
+        seen.setdefault(choice.verb, None)
+    return tuple(seen)

@@ -1,0 +1,169 @@
+"""Taking a step back: which step a player may undo now (pure).
+
+A *step* is one change a player made to a campaign: a press or a reply on a
+panel, or a Mini App edit. Invariants, for every game system:
+
+- a step is taken back only by the player who took it;
+- only while it is that campaign's latest step: once someone else acts on top
+  of it, it stands;
+- a step that drew on chance (dice, a shuffle, a deal) is never taken back,
+  and neither is anything before it: rolled dice are final, the choices made
+  before the roll are undoable until the dice fall;
+- a system may call some further steps final (for example a safety call the
+  whole table has seen).
+
+Whether a step drew on chance is found by counting what it asked of the
+:class:`~core.rules.rng.Rng` (:class:`TallyRng`), so no system has to report it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from core.rules.errors import NotAllowedNow
+from core.rules.rng import Rng
+
+UNDO_ACTION = "undo"
+UNDO_SYMBOL = "↩"
+NO_ONE = 0  # the author of an anonymous step
+
+
+class TallyRng:
+    """An :class:`Rng` that counts how often it was asked (pure: it wraps another)."""
+
+    def __init__(self, rng: Rng) -> None:
+        self._rng = rng
+        self.draws = 0
+
+    def randint(self, low: int, high: int) -> int:
+        self.draws += 1
+        return self._rng.randint(low, high)
+
+    @property
+    def rolled(self) -> bool:
+        """Whether any die (or shuffle, or deal) was drawn."""
+        return self.draws > 0
+
+
+@dataclass(frozen=True)
+class StepTaken:
+    """One step in a campaign's recent history, oldest first in a sequence.
+
+    Attributes:
+        actor: who took it (Telegram id).
+        label: what it was, for people ("a worldbuilding answer").
+        rolled: it drew on chance.
+        final: its system says it stands.
+    """
+
+    actor: int
+    label: str
+    rolled: bool = False
+    final: bool = False
+
+
+class Refusal(StrEnum):
+    """Why a step cannot be taken back."""
+
+    NOTHING = "nothing"
+    SOMEONE_ELSE = "someone_else"
+    ROLLED = "rolled"
+    FINAL = "final"
+
+
+REFUSALS: dict[Refusal, str] = {
+    Refusal.NOTHING: "You have nothing to take back here.",
+    Refusal.SOMEONE_ELSE: (
+        "Someone else acted after your last step, so it stands. Ask the table if it should change."
+    ),
+    Refusal.ROLLED: "The dice were rolled on your last step: rolled dice stand.",
+    Refusal.FINAL: "Your last step ({label}) can't be taken back.",
+}
+
+
+def refusal(history: Sequence[StepTaken], actor: int) -> Refusal | None:
+    """Why ``actor`` may not take back their latest step of ``history``, or None if they may.
+
+    Args:
+        history: the campaign's steps not taken back yet, oldest first.
+        actor: who asks.
+    """
+    if not history:
+        return Refusal.NOTHING
+    latest = history[-1]
+    if latest.actor != actor:
+        mine = any(step.actor == actor for step in history)
+        return Refusal.SOMEONE_ELSE if mine else Refusal.NOTHING
+    if latest.rolled:
+        return Refusal.ROLLED
+    if latest.final:
+        return Refusal.FINAL
+    return None
+
+
+def may_undo(history: Sequence[StepTaken], actor: int) -> bool:
+    """Whether ``actor`` may take back the latest step of ``history`` now."""
+    return refusal(history, actor) is None
+
+
+def check_undo(history: Sequence[StepTaken], actor: int) -> StepTaken:
+    """The step ``actor`` takes back now.
+
+    Raises:
+        NotAllowedNow: they have none, someone acted on top, the dice were rolled,
+            or the system calls the step final (the message says which).
+    """
+    why = refusal(history, actor)
+    if why is not None:
+        label = history[-1].label if history else ""
+        raise NotAllowedNow(REFUSALS[why].format(label=label))
+    return history[-1]
+
+
+def _no_final(kind: str, action: str) -> bool:
+    return False
+
+
+def _plain_label(kind: str, action: str) -> str:
+    return f"a step on the {kind.split('.')[-1]} panel" if kind else "a change in the Mini App"
+
+
+@dataclass(frozen=True)
+class UndoRules:
+    """What one game system says about undo, beyond the rules every system shares.
+
+    Attributes:
+        final: whether a step (panel kind, or "" for a Mini App edit; action) stands
+            although it drew on no chance.
+        anonymous: whether a step is kept without its author (it then stands too,
+            and counts as someone else's for everyone).
+        label: how a step is named to people.
+        panel_names: how a step on each panel kind is named.
+        edit_names: a name per Mini App edit action.
+    """
+
+    final: Callable[[str, str], bool] = _no_final
+    anonymous: Callable[[str, str], bool] = _no_final
+    panel_names: dict[str, str] = field(default_factory=dict)
+    edit_names: dict[str, str] = field(default_factory=dict)
+
+    def label(self, kind: str, action: str) -> str:
+        """How a step reads in "↩ Alice took back: …"."""
+        if not kind:
+            name = self.edit_names.get(action)
+            return name or f"a Mini App edit ({action.replace('.', ' ').replace('_', ' ')})"
+        name = self.panel_names.get(kind)
+        return name or _plain_label(kind, action)
+
+    def step(self, actor: int, kind: str, action: str, rolled: bool) -> StepTaken:
+        """The record of one step just taken (an anonymous one has actor 0 and stands)."""
+        if self.anonymous(kind, action):
+            return StepTaken(NO_ONE, "a step", rolled, final=True)
+        return StepTaken(actor, self.label(kind, action), rolled, self.final(kind, action))
+
+
+def taken_back(name: str, label: str) -> str:
+    """The log line of an undo."""
+    return f"{UNDO_SYMBOL} {name} took back: {label}"

@@ -1,0 +1,64 @@
+"""Taking a step back: ``/undo`` in the chat and the ``↩ Undo`` button on a panel."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
+
+from core.rules.errors import Malformed, NotAllowedNow
+from core.undo import TookBack, Undos
+from tgbot.callback import GeneralButton, decode
+from tgbot.context import StonetableContext
+from tgbot.features.common import CommandSpec, actor, player_of
+from tgbot.presenter import settle
+from tgbot.render.undo import UNDO_VERB, took_back_text
+
+COMMANDS = [CommandSpec("undo", "Take back your last step (not rolled dice)", private=False)]
+_ARGUMENT = re.compile(r"^(\d{1,19})\.(\d{1,9})$")
+
+
+IN_PRIVATE = "Send /undo in your game's group, or press ↩ Undo on the panel you just used."
+
+
+async def undo(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    if chat.kind == ChatType.PRIVATE:
+        raise NotAllowedNow(IN_PRIVATE)
+    undos = Undos(context.deps.campaigns)
+    back = await undos.undo_in_chat(chat.tg_id, player, update_id=update.update_id)
+    assert update.effective_message is not None
+    await update.effective_message.reply_text(took_back_text(back), parse_mode=ParseMode.HTML)
+    await _redraw(context, back)
+
+
+async def press_undo(update: Update, context: StonetableContext) -> None:
+    query = update.callback_query
+    assert query is not None and update.effective_user is not None
+    data = decode(query.data)
+    found = _ARGUMENT.match(data.argument) if isinstance(data, GeneralButton) else None
+    if found is None:
+        raise Malformed("That button is out of date.")
+    undos = Undos(context.deps.campaigns)
+    back = await undos.undo_panel(
+        int(found[1]),
+        int(found[2]),
+        player_of(update.effective_user),
+        update_id=update.update_id,
+    )
+    await asyncio.gather(query.answer(took_back_text(back, html=False)), _redraw(context, back))
+
+
+async def _redraw(context: StonetableContext, back: TookBack) -> None:
+    """Every open view the undo touched, through the one presenter."""
+    await settle(context, back.changed)
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [
+        CommandHandler("undo", undo),
+        CallbackQueryHandler(press_undo, pattern=rf"^g1:{UNDO_VERB}:"),
+    ]

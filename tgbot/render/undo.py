@@ -1,0 +1,39 @@
+"""The ``↩ Undo`` button under a panel, for the one who just acted (pure)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from core.campaigns import PanelView
+from core.rules.undo import UNDO_SYMBOL
+from core.undo import TookBack
+from tgbot.callback import GeneralButton
+
+UNDO_VERB = "undo"
+
+
+def undo_button(view: PanelView) -> InlineKeyboardButton | None:
+    """The button, if the rules offer the step just taken back to its author."""
+    if view.undo_by is None:
+        return None
+    member = view.campaign.member(view.undo_by)
+    name = member.name if member is not None else "player"
+    data = GeneralButton(UNDO_VERB, f"{view.id}.{view.version}").encode()
+    return InlineKeyboardButton(f"{UNDO_SYMBOL} Undo ({name})", callback_data=data)
+
+
+def with_undo(view: PanelView, markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:
+    """``markup`` with the undo button as its last row, when one is offered."""
+    button = undo_button(view)
+    if button is None:
+        return markup
+    rows = markup.inline_keyboard if markup is not None else ()
+    return InlineKeyboardMarkup((*rows, (button,)))
+
+
+def took_back_text(back: TookBack, *, html: bool = True) -> str:
+    """What the chat reads after an undo (HTML, or plain for a button's answer)."""
+    name, label = (escape(back.name), escape(back.label)) if html else (back.name, back.label)
+    return f"{UNDO_SYMBOL} {name} took back: {label}"
