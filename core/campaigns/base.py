@@ -122,7 +122,8 @@ class CampaignsBase:
         This is the one place that decides what a change does to the messages on
         screen, whichever surface it came from: a panel whose procedure the rules call
         over is closed and drawn so (its own buttons go); one a newer panel of its
-        procedure supersedes in its chat (``opened``: that kind and chat), or of a game
+        procedure supersedes in its chat (``opened``: that procedure, as
+        :meth:`core.rules.registry.GameSystem.procedure` names it, and chat), or of a game
         that ends, is closed and retired; when the table changed, every other one is
         redrawn from it; so is one that showed, or now may show, a ``↩ Undo``.
 
@@ -148,7 +149,7 @@ class CampaignsBase:
                 Retirement.ENDED
                 if ending
                 else Retirement.NEWER
-                if opened == (row.kind, row.chat_tg_id) and not over_now
+                if opened == (row.procedure or row.kind, row.chat_tg_id) and not over_now
                 else None
             )
             if why is None and not over_now:

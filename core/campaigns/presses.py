@@ -61,9 +61,11 @@ class Presses(CampaignsBase):
             self._check_seated(before, actor.tg_id)
             rng = TallyRng(self.rng)  # undo: a panel opened with dice ends what came before
             outcome = rules.open(before, actor.tg_id, argument, rng)
+            procedure = system.procedure(kind, outcome.state)
             panel = await Panel.create(
                 campaign=campaign,
                 kind=kind,
+                procedure=procedure,
                 state=dict(outcome.state),
                 closed=outcome.closed,
                 chat_tg_id=chat.tg_id,
@@ -89,7 +91,7 @@ class Presses(CampaignsBase):
                 before,
                 table,
                 acting=panel.id,
-                opened=(kind, chat.tg_id),
+                opened=(procedure, chat.tg_id),
             )
             opened = replace(opened, redraw=redraw, retired=retired)
         await self.events.publish(campaign.id)

@@ -64,7 +64,9 @@ async def stale_views(stack: Stack) -> list[str]:
             if view.chat_tg_id != chat_id or view.message_id != message["message_id"]:
                 problems.append(f"{where}: buttons of {view.kind} shown elsewhere")
                 continue
-            live[chat_id, view.kind] = live.get((chat_id, view.kind), 0) + 1
+            # One live panel per procedure per chat (a roll is its roller's).
+            procedure = view.campaign.system.procedure(view.kind, view.state)
+            live[chat_id, procedure] = live.get((chat_id, procedure), 0) + 1
             text, markup = draw(renderers, view)  # as the presenter draws it
             plain, _ = parse_html(text)
             keyboard = markup_json(markup) if markup is not None else {}
