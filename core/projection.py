@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from core.campaigns import Campaigns, CampaignView, PanelView
+from core.campaigns import Campaigns, CampaignView, Changed
 from core.open_panels import OpenPanel
 from core.open_panels import open_panels as stored_panels
 from core.play import PlayerRef
@@ -71,7 +71,7 @@ class Edited:
     """A Mini App edit: the campaign after it, for the editor, and panels to redraw."""
 
     projection: Projection
-    redraw: tuple[PanelView, ...]
+    changed: Changed  # the open views it touched: the bot redraws or retires them
 
 
 async def edit(
@@ -83,7 +83,7 @@ async def edit(
         Malformed, NotAllowedNow, NotYourTurn: the rules refuse it; nothing changes.
     """
     changed = await campaigns.edit(app_token, player, action, payload)
-    return Edited(project(changed.campaign, changed.table, player.tg_id), changed.redraw)
+    return Edited(project(changed.campaign, changed.table, player.tg_id), changed)
 
 
 async def games_of(campaigns: Campaigns, player: PlayerRef) -> tuple[CampaignView, ...]:

@@ -24,7 +24,7 @@ from core.store.sql import dump_json, execute, fetch, now
 from core.store.unit import saving
 
 if TYPE_CHECKING:  # core.campaigns records its steps here
-    from core.campaigns import Campaigns, CampaignView, PanelView
+    from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
     from core.events import CampaignEvents
 
 KEPT = 8  # steps kept per campaign (a few more may wait for the next pruning)
@@ -127,19 +127,54 @@ async def undo_offer(panel_id: int, version: int, campaign_id: int) -> int | Non
     return offered_to(StepTaken(latest.actor_tg_id, latest.label, latest.rolled, latest.final))
 
 
+@dataclass(frozen=True)
+class Offers:
+    """Where a ``↩ Undo`` may show: the campaign's two newest live steps."""
+
+    steps: tuple[UndoStep, ...]
+
+    @property
+    def panels(self) -> frozenset[int]:
+        """Panels that offered or now offer a step back: a change redraws them."""
+        return frozenset(s.panel_id for s in self.steps if s.panel_id is not None)
+
+    def undo_by(self, panel_id: int, version: int) -> int | None:
+        """As :func:`undo_offer`, for a panel drawn at ``version``."""
+        if not self.steps:
+            return None
+        latest = self.steps[0]
+        if (latest.panel_id, latest.panel_version_after) != (panel_id, version):
+            return None
+        return offered_to(StepTaken(latest.actor_tg_id, latest.label, latest.rolled, latest.final))
+
+
+async def offers(campaign_id: int) -> Offers:
+    """The campaign's undo offers, in one query (inside a change's transaction)."""
+    rows = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").limit(2)
+    return Offers(tuple(rows))
+
+
 def _history(rows: list[UndoStep]) -> list[StepTaken]:
     return [StepTaken(r.actor_tg_id, r.label, r.rolled, r.final) for r in rows]
 
 
 @dataclass(frozen=True)
 class TookBack:
-    """What an undo did: the campaign as restored, and the panel messages to redraw."""
+    """What an undo did: the campaign as restored, and the open views it touched."""
 
     campaign: CampaignView
     table: Table
     name: str
     label: str
     redraw: tuple[PanelView, ...]
+    retired: tuple[Retired, ...] = ()
+
+    @property
+    def changed(self) -> Changed:
+        """The undo as a change for the presenter: every view it touched."""
+        from core.campaigns import Changed
+
+        return Changed(self.campaign, self.table, self.redraw, self.retired)
 
 
 class Undos:
@@ -233,7 +268,7 @@ class Undos:
                 panel_row = await Panel.get_or_none(id=row.panel_id)
                 if panel_row is None or panel_row.version != row.panel_version_after:
                     raise NotAllowedNow(MOVED_ON)
-            after, _ = await campaigns._table(campaign)
+            _, after, _ = await campaigns._built(campaign)
             campaigns._check_seated(after, actor.tg_id)
             version_before = campaign.version
             if row.campaign_state is not None:
@@ -254,19 +289,24 @@ class Undos:
             row.undone = True
             await row.save(update_fields=["undone"])
             await self._rebase(rows[:-1], row, version_before, campaign.version)
-            restored, _ = await campaigns._table(campaign)
-            view = await campaigns._view(campaign)
+            view, restored, _ = await campaigns._built(campaign)
             name = next((m.name for m in view.members if m.player_id == actor.tg_id), "player")
             await LogEntry.create(
                 campaign_id=campaign_id, kind="undo", text=taken_back(name, step.label)[:500]
             )
-            redraw = list(await campaigns._redraw(campaign, after, restored))
+            # The open views the undo touched, decided as for any change.
+            touched, retired = await campaigns._touched(
+                campaign.system,
+                view,
+                after,
+                restored,
+                acting=None if panel_row is None else panel_row.id,
+            )
+            redraw = list(touched)
             if panel_row is not None:  # it reads as before, its ↩ Undo for the step before too
-                shown = await campaigns.panel(panel_row.id)
-                redraw = [p for p in redraw if p.id != shown.id]
-                redraw.insert(0, shown)
+                redraw.insert(0, await campaigns.panel(panel_row.id))
         await self.events.publish(campaign_id)
-        return TookBack(view, restored, name, step.label, tuple(redraw))
+        return TookBack(view, restored, name, step.label, tuple(redraw), retired)
 
     async def _rebase(
         self, earlier: list[UndoStep], undone: UndoStep, version_was: int, version_now: int
@@ -305,10 +345,10 @@ class Undos:
 @dataclass(frozen=True)
 class ViewerUndo:
     """What an undo from the Mini App tells the web side: no campaign state, only what
-    was taken back and the chat panels to redraw (they go to the chat, not the page)."""
+    was taken back and the open views it touched (they go to the chat, not the page)."""
 
     label: str
-    redraw: tuple[PanelView, ...]
+    changed: Changed
 
 
 async def undo_for_viewer(
@@ -321,4 +361,4 @@ async def undo_for_viewer(
     """
     view = await campaigns.for_viewer(app_token, player)
     back = await Undos(campaigns).undo(view.id, player, step_id=step_id)
-    return ViewerUndo(back.label, back.redraw)
+    return ViewerUndo(back.label, back.changed)

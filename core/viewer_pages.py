@@ -19,12 +19,13 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from core.campaigns import CampaignView, MemberView
+from core.campaigns import CampaignView, SeatRow, build_view
 from core.projection import Projection, project
 from core.rules.errors import NotAllowedNow
 from core.rules.registry import Registry
-from core.rules.table import Role, Seat, Table
+from core.rules.table import Role, Table
 from core.store.models import CampaignStatus
+from core.store.presses import CampaignRow as StoredCampaign
 from core.store.sql_pages import CampaignRow, MemberRow, PageRows, campaign_rows
 
 GONE = "That game doesn't exist any more."
@@ -88,22 +89,21 @@ class Snapshot:
     @cached_property
     def _projection(self) -> Projection:
         c = self._campaign
-        seats = {
-            p: Seat(p, name, roles, json.loads(sheet)) for p, name, roles, sheet in self._seats
-        }
-        table = Table(c.id, c.system, json.loads(c.state), seats)
-        view = CampaignView(
+        row = StoredCampaign(
             id=c.id,
-            system=self.registry.find(c.system),
+            system=c.system,
             status=CampaignStatus(c.status),
-            host_id=c.host_tg_id,
+            version=c.version,
+            state=json.loads(c.state),
+            app_token=c.app_token,
             chat_tg_id=c.chat_tg_id,
             chat_title=c.chat_title,
-            app_token=c.app_token,
-            members=tuple(MemberView(p, name, roles) for p, name, roles, _ in self._seats),
-            state=table.state,
-            version=c.version,
+            host_tg_id=c.host_tg_id,
         )
+        seats = tuple(
+            SeatRow(0, p, name, roles, json.loads(sheet)) for p, name, roles, sheet in self._seats
+        )
+        view, table = build_view(self.registry, row, seats)
         return project(view, table, self.viewer)
 
     @property

@@ -16,6 +16,7 @@ from core.errors import AlreadyHandled, TryAgain
 from core.housekeeping import run_once
 from core.languages import live_languages
 from core.rules.errors import StonetableError
+from core.rules.registry import Registry, default_registry
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.features.common import CommandSpec
 from tgbot.i18n import lang_of
@@ -37,24 +38,32 @@ def renderers() -> Renderers:
     return found
 
 
-# Feature modules, one line each; each exports COMMANDS, handlers() and maybe RENDERERS.
-FEATURE_MODULES: tuple[str, ...] = (
+# Features every game shares; each exports COMMANDS, handlers() and maybe RENDERERS.
+COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.start",
     "tgbot.features.roll",
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",
     "tgbot.features.undo",
-    "tgbot.features.nsu",
-    "tgbot.features.nsu_play",
-    "tgbot.features.threat",
-    "tgbot.features.cortex",
-    "tgbot.features.d20",
 )
 
 
+def feature_modules(registry: Registry | None = None) -> tuple[str, ...]:
+    """The common features, then each game's, found from the registry by its key.
+
+    A game's feature is ``tgbot.features.<key>``; it may name more modules of its own
+    in ``MORE_FEATURES``. Adding a game adds no line here.
+    """
+    names = list(COMMON_FEATURES)
+    for system in registry or default_registry():
+        name = f"tgbot.features.{system.key}"
+        names += [name, *getattr(importlib.import_module(name), "MORE_FEATURES", ())]
+    return tuple(names)
+
+
 def features() -> tuple[ModuleType, ...]:
-    return tuple(importlib.import_module(name) for name in FEATURE_MODULES)
+    return tuple(importlib.import_module(name) for name in feature_modules())
 
 
 def build_application(

@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from telegram.constants import ParseMode
 from telegram.error import TelegramError
 
-from core.campaigns import Campaigns, PanelView
+from core.campaigns import Campaigns, Changed, PanelView
 from core.events import CampaignEvents, InProcessEvents, RedisEvents
 from core.housekeeping import run_once, tidy
 from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
@@ -30,7 +29,7 @@ from core.rules.rng import FairRng, Rng
 from core.settings import Settings
 from core.store.db import close_database, open_database
 from tgbot.app import build_application, register_commands, renderers
-from tgbot.context import BotDeps, StonetableApplication
+from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.inbox import Inbox, Poller
 from webapp.app import create_app
 from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
@@ -176,23 +175,21 @@ class Runtime:
             housekeeping, interval=3600, first=60, name="housekeeping"
         )
 
-    async def _show_panel(self, view: PanelView) -> None:
-        """Edit a panel's chat message after the Mini App changed it (best effort)."""
+    async def _show_panel(self, change: PanelView | Changed) -> None:
+        """Show in the chats what a Mini App change did, as a press would (best effort)."""
+        from tgbot.presenter import present, settle
+
         application = self.application
-        renderer = None if application is None else application.deps.renderers.get(view.kind)
-        if application is None or renderer is None or view.message_id is None:
+        if application is None:
             return
-        text, markup = renderer.render(view)
+        context = StonetableContext(application)
         try:
-            await application.bot.edit_message_text(
-                text,
-                chat_id=view.chat_tg_id,
-                message_id=view.message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-            )
+            if isinstance(change, PanelView):
+                await present(context, change)
+            else:
+                await settle(context, change)
         except TelegramError as error:
-            log.warning("Could not show a panel changed in the Mini App: %s", error)
+            log.warning("Could not show a change made in the Mini App: %s", error)
 
     def _webhook(self) -> Webhook | None:
         if self.settings.webhook_url is None or self.settings.webhook_secret is None:

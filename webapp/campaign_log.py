@@ -92,9 +92,8 @@ async def api_undo(request: web.Request) -> web.Response:
     if not isinstance(step, int) or isinstance(step, bool):
         raise Malformed("That button is out of date. Reload the log.")
     back = await undo_for_viewer(deps.campaigns, request.match_info["token"], viewer, step)
-    if deps.panel_shown is not None:
-        for panel in back.redraw:  # the group's panel reads as it did
-            await deps.panel_shown(panel)
+    if deps.panel_shown is not None:  # the group's panels read as they did
+        await deps.panel_shown(back.changed)
     return web.json_response({"ok": True, "label": back.label}, dumps=_dumps)
 
 

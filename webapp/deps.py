@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from core.campaigns import Campaigns, PanelView
+from core.campaigns import Campaigns, Changed, PanelView
 from core.pictures import CardPictures
 from core.play import Play
 from webapp.sheets import SheetPage
@@ -27,8 +27,8 @@ class WebDeps:
     clock: Callable[[], float]
     telegram_script: str = TELEGRAM_SCRIPT
     pictures: CardPictures = field(default_factory=CardPictures)
-    # Shows a panel changed from the Mini App in its chat message (the bot edits it).
-    panel_shown: Callable[[PanelView], Awaitable[None]] | None = None
+    # Shows in the chats what a Mini App change did, as a press would (the bot's presenter).
+    panel_shown: Callable[[PanelView | Changed], Awaitable[None]] | None = None
 
 
 @dataclass(frozen=True)

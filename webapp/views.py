@@ -142,9 +142,8 @@ async def api_edit(request: web.Request) -> web.Response:
     edited = await projection.edit(
         deps.campaigns, request.match_info["token"], viewer, body["action"][:40], payload
     )
-    if deps.panel_shown is not None:
-        for panel in edited.redraw:  # e.g. the group's worldbuilding panel
-            await deps.panel_shown(panel)
+    if deps.panel_shown is not None:  # e.g. the group's panel shows the ticked clock
+        await deps.panel_shown(edited.changed)
     seen = edited.projection
     context = _page(deps, seen.view).context(seen.view, seen.table, viewer.tg_id)
     return web.json_response({"ok": True, "sheet": context}, dumps=_dumps)

@@ -129,6 +129,21 @@ class GameSystem:
     status_lines: Callable[[Table], tuple[str, ...]] = no_status_lines
     # undo: which steps stand although no dice fell, and how steps are named.
     undo: UndoRules = field(default_factory=UndoRules)
+    # Rolls each player has their own of, by panel kind: who rolls, read from the
+    # panel's state. Every other kind is the chat's, one at a time (see :meth:`procedure`).
+    rolled_by: Mapping[str, Callable[[Json], int]] = field(default_factory=dict)
+
+    def procedure(self, kind: str, state: Json) -> str:
+        """The procedure a panel of ``kind`` runs, from its state as opened.
+
+        A chat has at most one live panel per procedure: a newer one retires the
+        older. A roll is its roller's procedure (whoever asked for it), so a
+        player's new roll retires only their own older one, never another
+        player's; a shared panel (worldbuilding, adventure, downtime, the NSU
+        Action Roll) is the chat's.
+        """
+        roller = self.rolled_by.get(kind)
+        return kind if roller is None else f"{kind}:{roller(state)}"
 
     def panel(self, kind: str) -> PanelRules:
         """The rules of one kind of panel.

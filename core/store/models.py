@@ -127,6 +127,8 @@ class Panel(Model):
     )
     campaign_id: int
     kind = fields.CharField(max_length=32)
+    # What a newer panel in the chat supersedes (GameSystem.procedure); None: the kind.
+    procedure = fields.CharField(max_length=64, null=True)
     state: fields.Field[dict[str, object]] = fields.JSONField(default=dict)
     version = fields.IntField(default=0)
     closed = fields.BooleanField(default=False)

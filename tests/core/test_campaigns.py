@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from core.campaigns import Campaigns
+from core.campaigns import Campaigns, Retirement
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
@@ -292,3 +292,35 @@ async def test_a_game_that_moved_on_since_the_question_is_not_ended_by_it(
 
 def test_the_store_keeps_the_lifecycle_stages_by_their_own_words() -> None:
     assert {s.value for s in Stage} == {c.value for c in CampaignStatus}
+
+
+async def test_every_change_names_the_open_views_it_touched(db: str, campaigns: Campaigns) -> None:
+    await started(campaigns, BEN)
+    private = ChatRef(BEN.tg_id, "private")
+    first = await campaigns.open_panel(GROUP, HOST, "count")
+    await campaigns.bind_message(first.id, 10)
+    mine = await campaigns.open_panel(private, BEN, "count", campaign_id=first.campaign.id)
+    await campaigns.bind_message(mine.id, 20)
+    assert mine.retired == () and mine.redraw == ()  # another chat: both stay live
+
+    # A newer panel of the same procedure in the same chat retires the older one.
+    second = await campaigns.open_panel(GROUP, HOST, "count")
+    assert [(r.panel.id, r.why) for r in second.retired] == [(first.id, Retirement.NEWER)]
+    assert (await campaigns.panel(first.id)).closed
+    await campaigns.bind_message(second.id, 11)
+
+    # A press that changes the table redraws every other open view from it...
+    pressed = await campaigns.act(second.id, second.version, HOST, "inc")
+    assert [v.id for v in pressed.redraw] == [mine.id] and pressed.retired == ()
+    assert pressed.redraw[0].table.state["total"] == 1
+    # ...one that changes only its own panel touches nothing else.
+    noted = await campaigns.act(second.id, pressed.version, HOST, "text", "hi")
+    assert noted.redraw == () and noted.retired == ()
+
+    # Ending the game retires every open view.
+    question = await campaigns.ask_end(GROUP, HOST)
+    ended = await campaigns.end(GROUP, HOST, question.id, question.version)
+    assert {(r.panel.id, r.why) for r in ended.retired} == {
+        (second.id, Retirement.ENDED),
+        (mine.id, Retirement.ENDED),
+    }

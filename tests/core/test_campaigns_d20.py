@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.campaigns import Campaigns
+from core.campaigns import Campaigns, Retirement
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.registry import default_registry
@@ -53,3 +53,20 @@ async def test_joins_add_lucky_points_and_a_leaver_takes_an_unlucky_one_first(
     _, table = await campaigns.table_for_viewer(view.app_token, GIL)
     assert table.seats[GIL.tg_id].sheet == {}
     assert table.seats[ANA.tg_id].sheet["name"] == "Ana"
+
+
+async def test_a_players_new_check_retires_only_their_own_older_one(
+    db: str, campaigns: Campaigns
+) -> None:
+    await campaigns.new_game(GROUP, GIL, "d20")
+    await joined(campaigns, ANA)
+    await joined(campaigns, BO)
+    anas = await campaigns.open_panel(GROUP, ANA, "d20.check", "dc10")
+    await campaigns.bind_message(anas.id, 10)
+    bos = await campaigns.open_panel(GROUP, BO, "d20.check", "dc12")
+    await campaigns.bind_message(bos.id, 11)
+    assert bos.retired == ()  # Bo's roll leaves Ana's open
+    again = await campaigns.open_panel(GROUP, ANA, "d20.check", "dc15")
+    assert [(r.panel.id, r.why) for r in again.retired] == [(anas.id, Retirement.NEWER)]
+    rolled = await campaigns.act(bos.id, bos.version, BO, "roll")  # Bo's still takes presses
+    assert rolled.version == bos.version + 1

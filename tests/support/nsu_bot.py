@@ -127,11 +127,15 @@ async def build_world(
     faces: Faces | None = None,
     deal: Sequence[int] = (),
     danger_reward: Sequence[int] = (),
+    *,
+    locations_in_private: bool = False,
 ) -> int:
     """Worldbuilding from /begin to the rolled map; returns the panel's message id.
 
     With ``faces``, the shuffle (``deal``) and the Danger and Reward dice
-    (``danger_reward``) are scripted, and each step must use exactly those.
+    (``danger_reward``) are scripted, and each step must use exactly those. With
+    ``locations_in_private``, players write their locations after /locations in
+    their private chat instead of the board's button.
     """
     await stack.api.start_bot(ALICE)
     await stack.api.wait_for_message(ALICE, timeout=TIMEOUT)
@@ -183,8 +187,11 @@ async def build_world(
     start = stack.api.mark()
     for pid in PLAYERS:
         mark = stack.api.mark()
-        answer = await press_only(stack, pid, GROUP, board, "Write my locations")
-        assert "private" in answer["text"]
+        if locations_in_private:
+            await stack.api.send_text(pid, pid, "/locations")
+        else:
+            answer = await press_only(stack, pid, GROUP, board, "Write my locations")
+            assert "private" in answer["text"]
         cards = (await private_panel(stack, pid, mark))["message_id"]
         for n in (1, 2):
             for value in card(pid, n):

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, JoinResult
@@ -19,9 +17,9 @@ from tgbot.app import command_specs
 from tgbot.callback import OUTDATED, GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
-from tgbot.features.panels import show_panel
 from tgbot.i18n import game_lang, lang_of, personal_lang
 from tgbot.menu import show_group_game, show_player_games
+from tgbot.presenter import settle
 from tgbot.render.campaign import (
     END_VERB,
     END_YES,
@@ -174,9 +172,7 @@ async def leave(update: Update, context: StonetableContext) -> None:
         update, "👋 " + lang.gettext("{name} left the game.", name=esc(player.display_name))
     )
     await show_private_menu(context, player.tg_id)
-    for panel in left.redraw:  # e.g. a turn moved on: the panel names who is up now
-        with contextlib.suppress(BadRequest):  # its message was deleted: nothing to show
-            await show_panel(context, panel)
+    await settle(context, left)  # e.g. a turn moved on: the panel names who is up now
 
 
 async def status(update: Update, context: StonetableContext) -> None:
@@ -224,6 +220,7 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
             chat, player, pressed.campaign_id, pressed.version, update_id=update.update_id
         )
         await query.answer()
+        await settle(context, ended)  # its panels' buttons go first
         await query.edit_message_text(ended_text(ended, lang), parse_mode=ParseMode.HTML)
         await show_menus(context, ended.campaign, playing=False)
     else:

@@ -24,6 +24,7 @@ from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
+from tgbot.presenter import settle
 from tgbot.render.cortex import RENDERERS as CORTEX_RENDERERS
 from tgbot.render.cortex import table_text
 from tgbot.render.text import esc
@@ -108,6 +109,7 @@ async def trait(update: Update, context: StonetableContext) -> None:
         view.app_token, player, "text", {"text": text}, update_id=update.update_id
     )
     await _reply(update, "✅ Noted.\n" + table_text(load(edited.table).table))
+    await settle(context, edited)
 
 
 def _table_edit(
@@ -117,10 +119,11 @@ def _table_edit(
         chat, player = actor(update)
         view = await _cortex_game(context, chat, player)
         payload = {"name": command_args(update).strip()} if action == "feature.add" else {}
-        await context.deps.campaigns.edit(
+        edited = await context.deps.campaigns.edit(
             view.app_token, player, action, payload, update_id=update.update_id
         )
         await _reply(update, done)
+        await settle(context, edited)
 
     return handler
 

@@ -28,7 +28,8 @@ from core.rules.nsu.setup_panel import SETUP_PANEL
 from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
-from tgbot.features.panels import follow_up, post_panel
+from tgbot.features.panels import post_panel
+from tgbot.presenter import post, settle
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
 from tgbot.render.nsu_map import map_caption, map_png
@@ -45,6 +46,7 @@ COMMANDS = [
     CommandSpec("lines", "Add lines and veils, anonymously", game=SYSTEM_KEY),
 ]
 RENDERERS = list(NSU_RENDERERS)
+MORE_FEATURES = ("tgbot.features.nsu_play",)  # play in the group: rolls and downtime
 PRIVATE_FIRST = (
     "I can't write to you in private yet: open a chat with me, tap Start, then try again."
 )
@@ -83,13 +85,7 @@ async def campaign_by_id(
 
 async def send_panel(context: StonetableContext, chat_id: int, view: PanelView) -> Message:
     """Send a panel to a chat (not as a reply) and remember its message."""
-    text, markup = context.deps.renderers[view.kind].render(view)
-    message = await context.bot.send_message(
-        chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup
-    )
-    await context.deps.campaigns.bind_message(view.id, message.message_id)
-    await follow_up(context, view)
-    return message
+    return await post(context, chat_id, view)
 
 
 async def open_private(
@@ -195,7 +191,10 @@ async def safety_signal(
     update_id: int | None,
 ) -> None:
     """Record an X-card or a knock (no name kept) and tell the group, naming nobody."""
-    await context.deps.campaigns.edit(campaign.app_token, player, action, {}, update_id=update_id)
+    edited = await context.deps.campaigns.edit(
+        campaign.app_token, player, action, {}, update_id=update_id
+    )
+    await settle(context, edited)
     await announce(context, campaign, action)
 
 
@@ -208,9 +207,10 @@ def _signal_command(action: str) -> Handler:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
         campaign = await campaign_here(update, context)
-        await context.deps.campaigns.edit(
+        edited = await context.deps.campaigns.edit(
             campaign.app_token, player, action, {}, update_id=update.update_id
         )
+        await settle(context, edited)
         if chat.kind != ChatType.PRIVATE and update.effective_message is not None:
             with contextlib.suppress(BadRequest, Forbidden):  # the command shows who sent it
                 await update.effective_message.delete()

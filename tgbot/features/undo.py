@@ -15,8 +15,8 @@ from core.undo import TookBack, Undos
 from tgbot.callback import OUTDATED, GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
-from tgbot.features.panels import show_panel
 from tgbot.i18n import game_lang, lang_of
+from tgbot.presenter import settle
 from tgbot.render.undo import UNDO_VERB, took_back_text
 
 COMMANDS = [CommandSpec("undo", N_("Take back your last step (not rolled dice)"), private=False)]
@@ -57,8 +57,8 @@ async def press_undo(update: Update, context: StonetableContext) -> None:
 
 
 async def _redraw(context: StonetableContext, back: TookBack) -> None:
-    for view in back.redraw:
-        await show_panel(context, view)
+    """Every open view the undo touched, through the one presenter."""
+    await settle(context, back.changed)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.campaigns import CampaignView
+from core.rules.registry import Registry, default_registry
 from core.rules.table import Table
 
-SHEET_MODULES: tuple[str, ...] = (
-    "webapp.sheets.nsu",
-    "webapp.sheets.threat",
-    "webapp.sheets.cortex",
-    "webapp.sheets.d20",
-)
+
+def sheet_modules(registry: Registry | None = None) -> tuple[str, ...]:
+    """Each game's sheet page module, found from the registry by its key."""
+    return tuple(f"webapp.sheets.{system.key}" for system in registry or default_registry())
 
 
 class SheetPage(Protocol):
@@ -53,10 +52,10 @@ class MembersPage:
         }
 
 
-def sheet_pages(modules: tuple[str, ...] = SHEET_MODULES) -> Mapping[str, SheetPage]:
+def sheet_pages(modules: tuple[str, ...] | None = None) -> Mapping[str, SheetPage]:
     """Every system's sheet page, by system key."""
     pages: dict[str, SheetPage] = {}
-    for name in modules:
+    for name in sheet_modules() if modules is None else modules:
         page = importlib.import_module(name).PAGE
         pages[page.key] = page
     return pages

@@ -39,6 +39,7 @@ from core.rules.d20check.table import (
     CheckPanel,
     D20Campaign,
     RestPanel,
+    rolled_by,
 )
 from core.rules.d20check.undo import UNDO
 from core.rules.d20check.wounds import WoundBand, band_for
@@ -55,6 +56,7 @@ SYSTEM = GameSystem(
     odds=ODDS,
     campaign=D20Campaign(),
     panels={CHECK_PANEL: CheckPanel(), REST_PANEL: RestPanel()},
+    rolled_by={CHECK_PANEL: rolled_by},  # each player's check is their own; a rest is the chat's
     undo=UNDO,  # undo: what stands, how steps are named
 )
 

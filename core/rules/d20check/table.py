@@ -719,3 +719,8 @@ __all__ = [
     "parse_rest",
     "pool_counts",
 ]
+
+
+def rolled_by(state: Json) -> int:
+    """Who rolls on a check panel (the GM may have called for it)."""
+    return CheckPanelState.from_dict(state).check.roller

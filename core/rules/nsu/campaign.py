@@ -71,6 +71,7 @@ from core.rules.table import Json, Outcome, Seat, Table
 STATE_VERSION = 1
 SETUP_PANEL_KIND = "nsu.setup"  # the group's worldbuilding panel (setup_panel.SETUP_PANEL)
 ROLL_PANEL_KIND = "nsu.roll"  # an Action Roll (roll_panel.ROLL_PANEL)
+ADVENTURE_PANEL_KIND = "nsu.adventure"  # the group's travels (adventure_panel.ADVENTURE_PANEL)
 MAX_SAFETY_ENTRIES = 50
 
 EditHandler = Callable[[Table, int, Json, Rng], Outcome]
@@ -446,8 +447,11 @@ class NsuCampaignRules(CampaignRules):
         return ()
 
     def finished(self, table: Table) -> tuple[str, ...]:
-        """Worldbuilding is over once the world is built, wherever its last step was taken."""
-        return (SETUP_PANEL_KIND,) if campaign_of(table).world is not None else ()
+        """Worldbuilding is over once the world is built, wherever its last step was taken;
+        an adventure's travels once the party rests in downtime."""
+        campaign = campaign_of(table)
+        over = (SETUP_PANEL_KIND,) if campaign.world is not None else ()
+        return over + ((ADVENTURE_PANEL_KIND,) if campaign.phase is Phase.DOWNTIME else ())
 
     def seen_by(self, state: Json, viewer: int) -> Json:
         """The campaign without what ``viewer`` may not read (card faces, clocks and

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from core.rules.registry import GameSystem
 from core.rules.threat.odds import ODDS_COMMAND
-from core.rules.threat.table import ROLL_PANEL, ThreatCampaign, ThreatRollPanel
+from core.rules.threat.table import ROLL_PANEL, ThreatCampaign, ThreatRollPanel, rolled_by
 from core.rules.threat.undo import UNDO
 
 SYSTEM = GameSystem(
@@ -28,6 +28,7 @@ SYSTEM = GameSystem(
     odds=ODDS_COMMAND,
     campaign=ThreatCampaign(),
     panels={ROLL_PANEL: ThreatRollPanel()},
+    rolled_by={ROLL_PANEL: rolled_by},  # each player's roll is their own
     roll_panel=ROLL_PANEL,
     undo=UNDO,  # undo: what stands, how steps are named
 )

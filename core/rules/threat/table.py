@@ -314,6 +314,12 @@ def _load(state: Json) -> tuple[Panel, bool]:
         raise Malformed("This roll can't be read any more. Start a new one.") from None
 
 
+def rolled_by(state: Json) -> int:
+    """Who rolls on a roll panel (the GM may have asked them)."""
+    panel, _ = _load(state)
+    return panel.roller
+
+
 def _dump(panel: Panel, fixed: bool) -> Json:
     return {"v": STATE_VERSION, "panel": panel.to_dict(), "fixed": fixed}
 

@@ -1,0 +1,244 @@
+"""What every campaign use case shares: loading, building views, saving outcomes, and
+the open views a change touched."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from core.campaigns.views import (
+    CampaignView,
+    PanelView,
+    Retired,
+    Retirement,
+    _model_seats,
+    _shown,
+    build_view,
+)
+from core.errors import TryAgain
+from core.events import CampaignEvents, InProcessEvents
+from core.locks import KeyedLock
+from core.rules.errors import NotAllowedNow, NotYourTurn
+from core.rules.registry import Registry
+from core.rules.rng import Rng
+from core.rules.table import Outcome, Seat, Table
+from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
+from core.store.presses import CampaignRow
+from core.undo import offers
+
+
+class CampaignsBase:
+    """Campaign and panel use cases, with their dependencies passed in.
+
+    Every use case that changes something saves through :func:`core.store.unit.saving`
+    and takes ``update_id``: the Telegram update being handled, claimed in the same
+    transaction so a redelivered copy changes nothing (None from the Mini App).
+    """
+
+    def __init__(
+        self,
+        registry: Registry,
+        rng: Rng,
+        locks: KeyedLock,
+        events: CampaignEvents | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.registry = registry
+        self.rng = rng
+        self.locks = locks
+        self.clock = clock
+        self.events: CampaignEvents = events if events is not None else InProcessEvents()
+        # Which campaign a panel belongs to (it never changes): a press locks it at once.
+        self._panel_campaigns: dict[int, int] = {}
+
+    async def _members(self, campaign: Campaign) -> list[Member]:
+        return (
+            await Member.filter(campaign_id=campaign.id, active=True)
+            .select_related("player")
+            .order_by("joined_at", "id")
+        )
+
+    async def _built(
+        self, campaign: Campaign, members: list[Member] | None = None
+    ) -> tuple[CampaignView, Table, dict[int, int]]:
+        """The campaign's view and table (see :func:`build_view`), and member ids by player."""
+        if members is None:
+            members = await self._members(campaign)
+        if not isinstance(campaign.chat, Chat) or not isinstance(campaign.host, Player):
+            await campaign.fetch_related("chat", "host")
+        row = CampaignRow(
+            id=campaign.id,
+            system=campaign.system,
+            status=campaign.status,
+            version=campaign.version,
+            state=campaign.state,
+            app_token=campaign.app_token,
+            chat_tg_id=campaign.chat.tg_id,
+            chat_title=campaign.chat.title,
+            host_tg_id=campaign.host.tg_id,
+        )
+        seats = _model_seats(members)
+        view, table = build_view(self.registry, row, seats)
+        return view, table, {s.player_id: s.member_id for s in seats}
+
+    async def _view(self, campaign: Campaign, members: list[Member] | None = None) -> CampaignView:
+        view, _, _ = await self._built(campaign, members)
+        return view
+
+    async def _table(
+        self, campaign: Campaign, members: list[Member] | None = None
+    ) -> tuple[Table, dict[int, int]]:
+        _, table, member_ids = await self._built(campaign, members)
+        return table, member_ids
+
+    async def _load(self, campaign_id: int) -> tuple[Campaign, list[Member]]:
+        """A campaign with its chat, host and active members, in two queries."""
+        campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
+        return campaign, await self._members(campaign)
+
+    async def _live(self, chat_tg_id: int) -> Campaign | None:
+        query = Campaign.get_or_none(live_chat_id=chat_tg_id)
+        return await query.select_related("chat", "host")
+
+    def _now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+    async def _touched(
+        self,
+        system: str,
+        view: CampaignView,
+        before: Table,
+        after: Table,
+        *,
+        acting: int | None = None,
+        opened: tuple[str, int] | None = None,
+        ending: bool = False,
+    ) -> tuple[tuple[PanelView, ...], tuple[Retired, ...]]:
+        """The open views (panels with a message) a change touched, in its transaction.
+
+        This is the one place that decides what a change does to the messages on
+        screen, whichever surface it came from: a panel whose procedure the rules call
+        over is closed and drawn so (its own buttons go); one a newer panel of its
+        procedure supersedes in its chat (``opened``: that procedure, as
+        :meth:`core.rules.registry.GameSystem.procedure` names it, and chat), or of a game
+        that ends, is closed and retired; when the table changed, every other one is
+        redrawn from it; so is one that showed, or now may show, a ``↩ Undo``.
+
+        Args:
+            acting: the panel the change came through (its caller shows it).
+        """
+        changed = before.state != after.state or before.seats != after.seats
+        offered = await offers(view.id)  # a ↩ Undo shown or now due is a view touched too
+        if not (changed or opened or ending or offered.panels - {acting}):
+            return (), ()
+        query = Panel.filter(campaign_id=view.id, closed=False, message_id__isnull=False)
+        if acting is not None:
+            query = query.exclude(id=acting)
+        rows = await query.order_by("id")
+        if not rows:
+            return (), ()
+        over = set(self.registry.find(system).campaign.finished(after)) if changed else set()
+        redraw: list[PanelView] = []
+        retired: list[Retired] = []
+        for row in rows:
+            over_now = row.kind in over
+            why = (
+                Retirement.ENDED
+                if ending
+                else Retirement.NEWER
+                if opened == (row.procedure or row.kind, row.chat_tg_id) and not over_now
+                else None
+            )
+            if why is None and not over_now:
+                if changed or row.id in offered.panels:
+                    shown = _shown(row, view, after)
+                    undo_by = offered.undo_by(row.id, row.version)
+                    redraw.append(replace(shown, undo_by=undo_by))
+                continue
+            row.closed, row.version = True, row.version + 1
+            await Panel.filter(id=row.id).update(closed=True, version=row.version)
+            if why is None:  # over: drawn as its procedure ends (no buttons of its own)
+                redraw.append(_shown(row, view, after))
+            else:
+                retired.append(Retired(_shown(row, view, after), why))
+        return tuple(redraw), tuple(retired)
+
+    @staticmethod
+    def _check_playing(campaign: Campaign | CampaignRow) -> None:
+        if campaign.status is CampaignStatus.PAUSED:
+            raise NotAllowedNow("The game is paused. The host can /resume it.")
+        if campaign.status is CampaignStatus.ARCHIVED:
+            raise NotAllowedNow("That game has ended.")
+
+    @staticmethod
+    def _check_seated(table: Table, player_id: int) -> None:
+        if table.seat(player_id) is None:
+            raise NotYourTurn("Only players in this game can do that. Join with /join.")
+
+    async def _settle(
+        self,
+        campaign: Campaign | CampaignRow,
+        table: Table,
+        member_ids: dict[int, int],
+        outcome: Outcome,
+    ) -> Table:
+        """Save what an outcome changed in the campaign and the sheets."""
+        state = table.state
+        if outcome.campaign_state is not None:
+            state = outcome.campaign_state
+            changed = await Campaign.filter(id=campaign.id, version=campaign.version).update(
+                state=dict(state), version=campaign.version + 1
+            )
+            if changed != 1:
+                raise TryAgain()
+            campaign.state, campaign.version = dict(state), campaign.version + 1
+        seats = dict(table.seats)
+        for player_id, sheet in outcome.sheets.items():
+            if player_id not in member_ids:
+                raise NotAllowedNow("That player isn't in this game.")
+            await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
+            seat = seats[player_id]
+            seats[player_id] = Seat(seat.player_id, seat.name, seat.roles, sheet)
+        settled = Table(table.campaign_id, table.system, state, seats)
+        await self._log(campaign, settled, outcome)
+        return settled
+
+    async def _log(self, campaign: Campaign | CampaignRow, table: Table, outcome: Outcome) -> None:
+        """Keep what the system's log says of this outcome, in the same transaction."""
+        lines = self.registry.find(campaign.system).log_lines(table, outcome)
+        if lines:
+            await LogEntry.bulk_create(
+                [
+                    LogEntry(
+                        campaign_id=campaign.id,
+                        kind=line.kind[:16],
+                        text=line.text[:500],
+                        player_ids=list(line.player_ids),
+                    )
+                    for line in lines
+                ]
+            )
+
+    async def _panel_view(
+        self,
+        panel: Panel,
+        outcome: Outcome,
+        table: Table,
+        campaign: Campaign,
+        members: list[Member] | None = None,
+    ) -> PanelView:
+        return PanelView(
+            id=panel.id,
+            kind=panel.kind,
+            version=panel.version,
+            state=panel.state,
+            closed=panel.closed,
+            chat_tg_id=panel.chat_tg_id,
+            message_id=panel.message_id,
+            events=outcome.events,
+            campaign=await self._view(campaign, members),
+            table=table,
+        )

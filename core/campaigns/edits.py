@@ -1,0 +1,58 @@
+"""Mini App edits: a change to the campaign or a sheet through the system's rules."""
+
+from __future__ import annotations
+
+from core.campaigns.queries import Queries
+from core.campaigns.views import (
+    Changed,
+)
+from core.play import PlayerRef
+from core.rules.table import Json
+from core.rules.undo import TallyRng
+from core.store.models import Campaign
+from core.store.unit import saving
+from core.undo import record_step
+
+
+class Edits(Queries):
+    """Mini App edit use cases."""
+
+    async def edit(
+        self,
+        app_token: str,
+        actor: PlayerRef,
+        action: str,
+        payload: Json,
+        *,
+        update_id: int | None = None,
+    ) -> Changed:
+        """Apply a Mini App edit through the system's rules, in one transaction.
+
+        The dice are this use case's RNG, as for panels. The result names the open
+        panels whose messages show what changed (the caller redraws them).
+        """
+        view = await self.for_viewer(app_token, actor)
+        async with saving(self.locks, f"campaign:{view.id}", update_id):
+            campaign = await Campaign.get(id=view.id)
+            self._check_playing(campaign)
+            before, member_ids = await self._table(campaign)
+            rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
+            outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, rng)
+            table = await self._settle(campaign, before, member_ids, outcome)
+            await record_step(  # undo: keep what this edit replaced
+                view.system,
+                campaign.id,
+                actor.tg_id,
+                "",
+                action,
+                rng.rolled,
+                before=before,
+                outcome=outcome,
+                member_ids=member_ids,
+                campaign_version_after=campaign.version,
+            )
+            after = await self._view(campaign)
+            redraw, retired = await self._touched(campaign.system, after, before, table)
+            result = Changed(after, table, redraw, retired)
+        await self.events.publish(view.id)
+        return result

@@ -1,0 +1,342 @@
+"""A campaign's life: a new game, joining and leaving, pausing, ending, resuming."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from tortoise.exceptions import IntegrityError
+
+from core.campaigns.queries import Queries
+from core.campaigns.views import (
+    JOIN_PREFIX,
+    MOVED_ON,
+    NO_GAME,
+    NOTHING_TO_RESUME,
+    RUNNING,
+    STALE,
+    CampaignView,
+    Changed,
+    EndedGame,
+    JoinResult,
+    Resumed,
+    Retired,
+)
+from core.play import ChatRef, PlayerRef
+from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.lifecycle import (
+    Ended,
+    Stage,
+    Step,
+    check_host,
+    check_resume,
+    next_stage,
+    resumable_until,
+)
+from core.rules.table import Role, Table
+from core.store.models import Campaign, CampaignStatus, Member, Panel
+from core.store.repo import guarded, upsert_chat, upsert_player
+from core.store.unit import saving
+
+
+class Lifecycle(Queries):
+    """Campaign lifecycle use cases."""
+
+    async def new_game(
+        self, chat: ChatRef, host: PlayerRef, system_key: str, *, update_id: int | None = None
+    ) -> CampaignView:
+        """Start a campaign of ``system_key`` in a group chat; the host joins it.
+
+        Raises:
+            Malformed: unknown system.
+            NotAllowedNow: not a group, or a game is already live in this chat.
+        """
+        system = self.registry.find(system_key)
+        if chat.kind not in ("group", "supergroup"):
+            raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
+        async with saving(self.locks, f"chat:{chat.tg_id}", update_id):
+            running = await self._live(chat.tg_id)
+            if running is not None:
+                raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
+            chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
+            host_row = await upsert_player(
+                host.tg_id, host.first_name, host.last_name, host.username
+            )
+            try:
+                campaign = await Campaign.create(
+                    chat=chat_row,
+                    live_chat_id=chat.tg_id,
+                    system=system.key,
+                    host=host_row,
+                    app_token=secrets.token_urlsafe(16),
+                    state=dict(system.campaign.new_state()),
+                )
+            except IntegrityError:
+                raise NotAllowedNow(RUNNING.format(name=system.name)) from None
+            roles = [Role.HOST.value, Role.PLAYER.value]
+            if system.campaign.has_game_master:
+                roles = [Role.HOST.value, Role.GAME_MASTER.value]
+            await Member.create(campaign=campaign, player=host_row, roles=roles)
+            await self._seat(campaign, host.tg_id)
+            return await self._view(campaign)
+
+    async def _seat(self, campaign: Campaign, player_id: int) -> None:
+        system = self.registry.find(campaign.system)
+        table, member_ids = await self._table(campaign)
+        state, sheet = system.campaign.seated(table, player_id)
+        await Campaign.filter(id=campaign.id).update(
+            state=dict(state), version=campaign.version + 1
+        )
+        await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
+        campaign.state, campaign.version = dict(state), campaign.version + 1
+
+    async def join(
+        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+    ) -> JoinResult:
+        """Join the chat's live campaign, or say how to open a private chat first."""
+        async with guarded():
+            campaign = await self._live(chat.tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+            row = await upsert_player(
+                player.tg_id, player.first_name, player.last_name, player.username
+            )
+            if not row.started_private:
+                view = await self._view(campaign)
+                return JoinResult(
+                    view,
+                    joined=False,
+                    already_member=False,
+                    start_payload=JOIN_PREFIX + campaign.app_token,
+                )
+        return await self._add_member(campaign.id, player, update_id)
+
+    async def complete_join(
+        self, payload: str, player: PlayerRef, *, update_id: int | None = None
+    ) -> JoinResult:
+        """Finish a join that waited for the player's private chat (/start join_...)."""
+        if not payload.startswith(JOIN_PREFIX):
+            raise Malformed("That start link isn't one of ours.")
+        async with guarded():
+            campaign = await Campaign.get_or_none(app_token=payload[len(JOIN_PREFIX) :])
+            if campaign is None or campaign.live_chat_id is None:
+                raise NotAllowedNow("That game has ended, so it can't be joined.")
+        return await self._add_member(campaign.id, player, update_id)
+
+    async def _add_member(
+        self, campaign_id: int, player: PlayerRef, update_id: int | None
+    ) -> JoinResult:
+        async with saving(self.locks, f"campaign:{campaign_id}", update_id):
+            campaign = await Campaign.get(id=campaign_id)
+            row = await upsert_player(
+                player.tg_id, player.first_name, player.last_name, player.username
+            )
+            member = await Member.get_or_none(campaign_id=campaign.id, player_id=row.id)
+            if member is not None and member.active:
+                return JoinResult(await self._view(campaign), joined=False, already_member=True)
+            if member is None:
+                await Member.create(campaign=campaign, player=row, roles=[Role.PLAYER.value])
+            else:
+                await Member.filter(id=member.id).update(active=True)
+            await self._seat(campaign, player.tg_id)
+            return JoinResult(await self._view(campaign), joined=True, already_member=False)
+
+    async def leave(
+        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+    ) -> Changed:
+        """Leave the chat's campaign (the host hands over or ends it instead).
+
+        The system adjusts the campaign to the member who left (a turn moves on);
+        the result names the panel messages that show it.
+        """
+        async with guarded():
+            campaign = await self._live(chat.tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
+            member = await Member.get_or_none(
+                campaign_id=campaign.id, player__tg_id=player.tg_id, active=True
+            )
+            if member is None:
+                raise NotAllowedNow("You're not in this game.")
+            if Role.HOST.value in member.roles:
+                raise NotAllowedNow("You host this game: end it with /endgame instead.")
+            await Member.filter(id=member.id).update(active=False)
+            changed = await self._unseat(campaign, player.tg_id)
+        await self.events.publish(campaign.id)
+        return changed
+
+    async def _unseat(self, campaign: Campaign, player_id: int) -> Changed:
+        """Let the system adjust the campaign state to a member who left."""
+        campaign = await Campaign.get(id=campaign.id).select_related("chat", "host")
+        before, _ = await self._table(campaign)
+        state = self.registry.find(campaign.system).campaign.left(before, player_id)
+        after = before
+        if state != before.state:
+            await Campaign.filter(id=campaign.id).update(
+                state=dict(state), version=campaign.version + 1
+            )
+            campaign.state, campaign.version = dict(state), campaign.version + 1
+            after = Table(before.campaign_id, before.system, campaign.state, before.seats)
+        view = await self._view(campaign)
+        redraw, retired = await self._touched(campaign.system, view, before, after)
+        return Changed(view, after, redraw, retired)
+
+    async def set_status(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        status: CampaignStatus,
+        *,
+        update_id: int | None = None,
+    ) -> CampaignView:
+        """Pause, resume or end the chat's live campaign at once (host only).
+
+        The bot asks the host to confirm an ending first (``ask_end``, then ``end``);
+        an ended campaign comes back with ``resume``.
+        """
+        async with guarded():
+            campaign = await self._live(chat.tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+        step = {
+            CampaignStatus.PAUSED: Step.PAUSE,
+            CampaignStatus.ACTIVE: Step.RESUME,
+            CampaignStatus.ARCHIVED: Step.END,
+        }[status]
+        view, _, _ = await self._step(campaign.id, chat, player, step, update_id=update_id)
+        return view
+
+    async def _step(
+        self,
+        campaign_id: int,
+        chat: ChatRef,
+        player: PlayerRef,
+        step: Step,
+        version: int | None = None,
+        *,
+        update_id: int | None = None,
+    ) -> tuple[CampaignView, datetime | None, tuple[Retired, ...]]:
+        """Move a live campaign to its next stage; with ``version``, only if still at it.
+
+        Returns the campaign, when it last ended, and the panels an ending retired.
+        """
+        async with saving(self.locks, f"campaign:{campaign_id}", update_id):
+            campaign = await Campaign.get_or_none(id=campaign_id)
+            if campaign is None:
+                raise NotAllowedNow(STALE)
+            await campaign.fetch_related("host")
+            check_host(step, player.tg_id, campaign.host.tg_id)
+            if campaign.live_chat_id != chat.tg_id:
+                raise NotAllowedNow(STALE)  # it ended since it was asked
+            if version is not None and campaign.version != version:
+                raise NotAllowedNow(MOVED_ON)
+            status = CampaignStatus(next_stage(Stage(campaign.status.value), step).value)
+            ending = status is CampaignStatus.ARCHIVED
+            live = None if ending else campaign.live_chat_id
+            ended_at = self._now() if ending else campaign.ended_at
+            await Campaign.filter(id=campaign.id).update(
+                status=status, live_chat_id=live, ended_at=ended_at, version=campaign.version + 1
+            )
+            campaign.status, campaign.live_chat_id = status, live
+            campaign.ended_at, campaign.version = ended_at, campaign.version + 1
+            view = await self._view(campaign)
+            retired: tuple[Retired, ...] = ()
+            if ending:
+                table, _ = await self._table(campaign)
+                _, retired = await self._touched(campaign.system, view, table, table, ending=True)
+                await Panel.filter(campaign_id=campaign.id).update(closed=True)
+        await self.events.publish(campaign_id)
+        return view, ended_at, retired
+
+    async def ask_end(self, chat: ChatRef, player: PlayerRef) -> CampaignView:
+        """The chat's live campaign, for its host to confirm that it ends.
+
+        Raises:
+            NotAllowedNow: no game is running in this chat.
+            NotYourTurn: the player is not its host.
+        """
+        view = await self.require_current(chat.tg_id)
+        check_host(Step.END, player.tg_id, view.host_id)
+        return view
+
+    async def end(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        campaign_id: int,
+        version: int,
+        *,
+        update_id: int | None = None,
+    ) -> EndedGame:
+        """End the campaign the host confirmed, as it was when asked (``version``).
+
+        Everything is kept; ``resume`` brings it back for a while.
+
+        Raises:
+            NotAllowedNow: it ended or changed since the question was asked.
+            NotYourTurn: the player is not its host.
+        """
+        view, ended_at, retired = await self._step(
+            campaign_id, chat, player, Step.END, version, update_id=update_id
+        )
+        assert ended_at is not None
+        return EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
+
+    async def keep_playing(
+        self, chat: ChatRef, player: PlayerRef, campaign_id: int
+    ) -> CampaignView:
+        """The host called off an ending: the campaign goes on unchanged.
+
+        Raises:
+            NotAllowedNow: the campaign ended since (whatever else happened meanwhile,
+                calling off an ending changes nothing).
+            NotYourTurn: the player is not its host.
+        """
+        async with guarded():
+            campaign = await Campaign.get_or_none(id=campaign_id).select_related("chat", "host")
+            if campaign is None:
+                raise NotAllowedNow(STALE)
+            check_host(Step.END, player.tg_id, campaign.host.tg_id)
+            if campaign.live_chat_id != chat.tg_id:
+                raise NotAllowedNow(STALE)
+            return await self._view(campaign)
+
+    async def resume(
+        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+    ) -> Resumed:
+        """Resume the chat's paused campaign, or bring back the one that ended last.
+
+        Raises:
+            NotAllowedNow: the game is running already, nothing ended here, or it
+                ended too long ago.
+            NotYourTurn: the player is not its host.
+        """
+        async with guarded():
+            live = await self._live(chat.tg_id)
+        if live is not None:
+            view, _, _ = await self._step(live.id, chat, player, Step.RESUME, update_id=update_id)
+            return Resumed(view, came_back=False)
+        ended = await self.last_ended(chat.tg_id)
+        if ended is None:
+            raise NotAllowedNow(NOTHING_TO_RESUME)
+        campaign_id = ended.campaign.id
+        async with saving(self.locks, f"chat:{chat.tg_id}", update_id):
+            running = await self._live(chat.tg_id)
+            if running is not None:
+                raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
+            campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
+            check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
+            try:
+                await Campaign.filter(id=campaign_id, status=CampaignStatus.ARCHIVED).update(
+                    status=CampaignStatus.ACTIVE,
+                    live_chat_id=chat.tg_id,
+                    version=campaign.version + 1,
+                )
+            except IntegrityError:
+                raise NotAllowedNow("Another game started here meanwhile. See /status.") from None
+            campaign.status, campaign.live_chat_id = CampaignStatus.ACTIVE, chat.tg_id
+            campaign.version += 1
+            view = await self._view(campaign)
+        await self.events.publish(campaign_id)
+        return Resumed(view, came_back=True)

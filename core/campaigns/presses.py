@@ -1,0 +1,215 @@
+"""Panels: opening a procedure and applying button presses and replies to it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.campaigns.base import CampaignsBase
+from core.campaigns.views import (
+    NO_GAME,
+    PANEL_CAMPAIGNS_KEPT,
+    STALE,
+    PanelView,
+    _OtherCampaign,
+    _row_seats,
+    build_view,
+)
+from core.errors import AlreadyHandled
+from core.play import ChatRef, PlayerRef
+from core.rules.errors import NotAllowedNow
+from core.rules.undo import TallyRng
+from core.store.models import Campaign, Panel
+from core.store.presses import load_panel, panel_head, save_panel
+from core.store.repo import guarded, update_done
+from core.store.unit import saving
+from core.undo import PanelBefore, offered_to, record_step
+
+
+class Presses(CampaignsBase):
+    """Panel use cases: open, bind its message, act."""
+
+    async def open_panel(
+        self,
+        chat: ChatRef,
+        actor: PlayerRef,
+        kind: str,
+        argument: str = "",
+        *,
+        campaign_id: int | None = None,
+        update_id: int | None = None,
+    ) -> PanelView:
+        """Start a procedure (the caller sends its message).
+
+        Args:
+            chat: where the panel's message goes: the campaign's group, or a private
+                chat when ``campaign_id`` names the campaign it belongs to.
+            campaign_id: the campaign, for panels outside its group (private steps).
+        """
+        async with guarded():
+            if campaign_id is None:
+                campaign = await self._live(chat.tg_id)
+            else:
+                campaign = await Campaign.get_or_none(id=campaign_id, live_chat_id__isnull=False)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+        system = self.registry.find(campaign.system)
+        rules = system.panel(kind)
+        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
+            campaign = await Campaign.get(id=campaign.id)
+            self._check_playing(campaign)
+            before, member_ids = await self._table(campaign)
+            self._check_seated(before, actor.tg_id)
+            rng = TallyRng(self.rng)  # undo: a panel opened with dice ends what came before
+            outcome = rules.open(before, actor.tg_id, argument, rng)
+            procedure = system.procedure(kind, outcome.state)
+            panel = await Panel.create(
+                campaign=campaign,
+                kind=kind,
+                procedure=procedure,
+                state=dict(outcome.state),
+                closed=outcome.closed,
+                chat_tg_id=chat.tg_id,
+            )
+            table = await self._settle(campaign, before, member_ids, outcome)
+            if rng.rolled:  # undo: the dice stand, and so does every step before them
+                await record_step(
+                    system,
+                    campaign.id,
+                    actor.tg_id,
+                    kind,
+                    "open",
+                    True,
+                    before=before,
+                    outcome=outcome,
+                    member_ids=member_ids,
+                    campaign_version_after=campaign.version,
+                )
+            opened = await self._panel_view(panel, outcome, table, campaign)
+            redraw, retired = await self._touched(
+                campaign.system,
+                opened.campaign,
+                before,
+                table,
+                acting=panel.id,
+                opened=(procedure, chat.tg_id),
+            )
+            opened = replace(opened, redraw=redraw, retired=retired)
+        await self.events.publish(campaign.id)
+        return opened
+
+    async def bind_message(self, panel_id: int, message_id: int) -> None:
+        """Remember which message shows a panel."""
+        async with guarded():
+            await Panel.filter(id=panel_id).update(message_id=message_id)
+
+    async def act(
+        self,
+        panel_id: int,
+        version: int,
+        actor: PlayerRef,
+        action: str,
+        argument: str = "",
+        *,
+        update_id: int | None = None,
+    ) -> PanelView:
+        """Apply one button press to a panel, exactly once.
+
+        Raises:
+            NotAllowedNow: the button is stale (older version, closed or unknown panel),
+                or the rules refuse the action now.
+            NotYourTurn: someone else must act.
+            TryAgain: the store or the lock is unavailable; nothing changed.
+        """
+        campaign_id = self._panel_campaigns.get(panel_id)
+        if campaign_id is not None:
+            acted = await self._act(
+                campaign_id, panel_id, version, actor, action, argument, update_id
+            )
+            if acted is not None:
+                return acted
+            del self._panel_campaigns[panel_id]  # the id now names another campaign's panel
+        async with guarded():
+            head = await panel_head(panel_id)
+            if head is None or head.closed or head.version != version:
+                if await update_done(update_id):
+                    raise AlreadyHandled()  # this very press was applied: say nothing
+                raise NotAllowedNow(STALE)
+        if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
+            self._panel_campaigns.clear()
+        self._panel_campaigns[panel_id] = head.campaign_id
+        acted = await self._act(
+            head.campaign_id, panel_id, version, actor, action, argument, update_id
+        )
+        if acted is None:
+            raise NotAllowedNow(STALE)
+        return acted
+
+    async def _act(
+        self,
+        campaign_id: int,
+        panel_id: int,
+        version: int,
+        actor: PlayerRef,
+        action: str,
+        argument: str,
+        update_id: int | None,
+    ) -> PanelView | None:
+        """The press under the lock of ``campaign_id``; None if the panel is not that campaign's."""
+        try:
+            async with saving(self.locks, f"campaign:{campaign_id}", update_id):
+                loaded = await load_panel(panel_id)
+                if loaded is None:
+                    raise NotAllowedNow(STALE)
+                panel, campaign, members = loaded
+                if panel.campaign_id != campaign_id:
+                    raise _OtherCampaign()  # rolls back the update's claim too
+                if panel.closed or panel.version != version:
+                    raise NotAllowedNow(STALE)
+                self._check_playing(campaign)
+                seats = _row_seats(members)
+                view, before = build_view(self.registry, campaign, seats)
+                member_ids = {s.player_id: s.member_id for s in seats}
+                self._check_seated(before, actor.tg_id)
+                system = self.registry.find(campaign.system)
+                rules = system.panel(panel.kind)
+                rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
+                outcome = rules.act(before, panel.state, actor.tg_id, action, argument, rng)
+                if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
+                    raise NotAllowedNow(STALE)
+                table = await self._settle(campaign, before, member_ids, outcome)
+                step = await record_step(  # undo: keep what this press replaced
+                    system,
+                    campaign_id,
+                    actor.tg_id,
+                    panel.kind,
+                    action,
+                    rng.rolled,
+                    before=before,
+                    outcome=outcome,
+                    member_ids=member_ids,
+                    campaign_version_after=campaign.version,
+                    panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
+                )
+                view = replace(view, state=campaign.state, version=campaign.version)
+                redraw, retired = await self._touched(
+                    campaign.system, view, before, table, acting=panel_id
+                )
+                acted = PanelView(
+                    id=panel.id,
+                    kind=panel.kind,
+                    version=version + 1,
+                    state=dict(outcome.state),
+                    closed=outcome.closed,
+                    chat_tg_id=panel.chat_tg_id,
+                    message_id=panel.message_id,
+                    events=outcome.events,
+                    campaign=view,
+                    table=table,
+                    undo_by=offered_to(step),  # undo
+                    redraw=redraw,
+                    retired=retired,
+                )
+        except _OtherCampaign:
+            return None
+        await self.events.publish(campaign_id)
+        return acted

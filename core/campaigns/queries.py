@@ -1,0 +1,161 @@
+"""Reading campaigns: for a chat, a Mini App viewer, /status and the command menus."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.campaigns.base import CampaignsBase
+from core.campaigns.views import (
+    NO_GAME,
+    STALE,
+    CampaignView,
+    EndedGame,
+    PanelView,
+)
+from core.play import PlayerRef
+from core.rules.errors import NotAllowedNow
+from core.rules.lifecycle import (
+    may_resume,
+    resumable_until,
+)
+from core.rules.table import Outcome, Table
+from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel
+from core.store.repo import guarded
+from core.undo import undo_offer
+
+
+class Queries(CampaignsBase):
+    """Campaign and panel reads (no change, no lock)."""
+
+    async def current(self, chat_tg_id: int) -> CampaignView | None:
+        """The live campaign of a chat, if any."""
+        async with guarded():
+            campaign = await self._live(chat_tg_id)
+            return None if campaign is None else await self._view(campaign)
+
+    async def require_current(self, chat_tg_id: int) -> CampaignView:
+        view = await self.current(chat_tg_id)
+        if view is None:
+            raise NotAllowedNow(NO_GAME)
+        return view
+
+    async def at_a_glance(self, chat_tg_id: int) -> tuple[CampaignView, tuple[str, ...]]:
+        """The chat's live campaign and what its system says of it for /status.
+
+        Raises:
+            NotAllowedNow: no game is running in this chat.
+        """
+        async with guarded():
+            campaign = await self._live(chat_tg_id)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+            members = await self._members(campaign)
+            view = await self._view(campaign, members)
+            table, _ = await self._table(campaign, members)
+        return view, tuple(view.system.status_lines(table))
+
+    async def for_viewer(self, app_token: str, player: PlayerRef) -> CampaignView:
+        """The campaign behind a Mini App token, for one of its members only.
+
+        Raises:
+            NotAllowedNow: no such campaign, or the player is not in it.
+        """
+        async with guarded():
+            campaign = await Campaign.get_or_none(app_token=app_token)
+            if campaign is None:
+                raise NotAllowedNow("That game doesn't exist any more.")
+            view = await self._view(campaign)
+        if view.member(player.tg_id) is None:
+            raise NotAllowedNow("You're not in this game. Join it with /join in its chat.")
+        return view
+
+    async def table_for_viewer(
+        self, app_token: str, player: PlayerRef
+    ) -> tuple[CampaignView, Table]:
+        """The campaign and its table, for one of its members only."""
+        view = await self.for_viewer(app_token, player)
+        async with guarded():
+            campaign = await Campaign.get(id=view.id)
+            table, _ = await self._table(campaign)
+        return view, table
+
+    async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
+        """The live campaigns a player is in, newest first."""
+        async with guarded():
+            rows = (
+                await Campaign.filter(
+                    members__player__tg_id=player.tg_id,
+                    members__active=True,
+                    live_chat_id__isnull=False,
+                )
+                .order_by("-id")
+                .distinct()
+            )
+            return tuple([await self._view(c) for c in rows])
+
+    async def live_games(self) -> tuple[tuple[int, str], ...]:
+        """Every live campaign's chat and game system (for the command menus)."""
+        async with guarded():
+            rows = await Campaign.filter(live_chat_id__isnull=False).values_list(
+                "live_chat_id", "system"
+            )
+        return tuple((int(chat), str(system)) for chat, system in rows)
+
+    async def games_of_players(self) -> dict[int, frozenset[str]]:
+        """The game systems each player plays in live campaigns (for the command menus)."""
+        async with guarded():
+            rows = await Member.filter(
+                active=True, campaign__live_chat_id__isnull=False
+            ).values_list("player__tg_id", "campaign__system")
+        games: dict[int, set[str]] = {}
+        for player, system in rows:
+            games.setdefault(int(player), set()).add(str(system))
+        return {player: frozenset(keys) for player, keys in games.items()}
+
+    async def last_ended(self, chat_tg_id: int) -> EndedGame | None:
+        """The chat's most recently ended campaign, if no game runs there now."""
+        async with guarded():
+            if await self._live(chat_tg_id) is not None:
+                return None
+            campaign = (
+                await Campaign.filter(chat__tg_id=chat_tg_id, status=CampaignStatus.ARCHIVED)
+                .order_by("-id")
+                .select_related("chat", "host")
+                .first()
+            )
+            if campaign is None:
+                return None
+            view = await self._view(campaign)
+        ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
+        return EndedGame(
+            view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
+        )
+
+    async def panel_at(self, chat_tg_id: int, message_id: int) -> PanelView | None:
+        """The open panel shown by a message, if any (for replies to it)."""
+        async with guarded():
+            panel = await Panel.get_or_none(
+                chat_tg_id=chat_tg_id, message_id=message_id, closed=False
+            )
+        return None if panel is None else await self.panel(panel.id)
+
+    async def panel(self, panel_id: int) -> PanelView:
+        async with guarded():
+            panel = await Panel.get_or_none(id=panel_id)
+            if panel is None:
+                raise NotAllowedNow(STALE)
+            campaign = await Campaign.get(id=panel.campaign_id)
+            table, _ = await self._table(campaign)
+            view = await self._panel_view(
+                panel, Outcome(panel.state, closed=panel.closed), table, campaign
+            )
+            return replace(view, undo_by=await undo_offer(panel.id, panel.version, campaign.id))
+
+    async def log_for_viewer(
+        self, app_token: str, player: PlayerRef, limit: int = 200
+    ) -> tuple[CampaignView, tuple[LogEntry, ...]]:
+        """The newest ``limit`` log lines of a campaign, oldest first, for members only."""
+        view = await self.for_viewer(app_token, player)
+        async with guarded():
+            rows = await LogEntry.filter(campaign_id=view.id).order_by("-id").limit(limit)
+        return view, tuple(reversed(rows))

@@ -1,0 +1,215 @@
+"""What the campaign use cases hand out: views of campaigns and panels, built one way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from core.rules.registry import GameSystem, Registry
+from core.rules.table import Json, Role, Seat, Table
+from core.store.models import CampaignStatus, Member, Panel, Player
+from core.store.presses import CampaignRow, MemberRow
+
+JOIN_PREFIX = "join_"
+STALE = "That button is out of date. Use the latest message."
+NO_GAME = "No game is running in this chat. Start one with /newgame."
+NOTHING_TO_RESUME = (
+    "No game is running in this chat, and none ended here that could come back. "
+    "Start one with /newgame."
+)
+RUNNING = (
+    "A game of {name} is already running here (see /status). The host can end it with /endgame."
+)
+MOVED_ON = "The game moved on since you asked, so it goes on. Send /endgame again to end it."
+PANEL_CAMPAIGNS_KEPT = 100_000
+
+
+class _OtherCampaign(Exception):
+    """A remembered panel id names a panel of another campaign now (ids can be reused)."""
+
+
+@dataclass(frozen=True)
+class MemberView:
+    player_id: int
+    name: str
+    roles: frozenset[Role]
+
+
+@dataclass(frozen=True)
+class CampaignView:
+    id: int
+    system: GameSystem
+    status: CampaignStatus
+    host_id: int
+    chat_tg_id: int
+    chat_title: str
+    app_token: str
+    members: tuple[MemberView, ...]
+    state: Json
+    version: int
+
+    def member(self, player_id: int) -> MemberView | None:
+        return next((m for m in self.members if m.player_id == player_id), None)
+
+    @property
+    def game_masters(self) -> tuple[MemberView, ...]:
+        return tuple(m for m in self.members if Role.GAME_MASTER in m.roles)
+
+
+class Retirement(StrEnum):
+    """Why a panel's message stops taking presses."""
+
+    NEWER = "newer"  # a newer panel of the same procedure was opened in its chat
+    ENDED = "ended"  # the game ended
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A panel whose message keeps what it shows but loses its buttons, with a reason."""
+
+    panel: PanelView
+    why: Retirement
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A campaign after a change outside its panels, and the open views it touched."""
+
+    campaign: CampaignView
+    table: Table
+    redraw: tuple[PanelView, ...] = ()
+    retired: tuple[Retired, ...] = ()
+
+
+@dataclass(frozen=True)
+class EndedGame:
+    """The chat's most recently ended campaign, and until when /resume brings it back."""
+
+    campaign: CampaignView
+    ended_at: datetime
+    resumable_until: datetime
+    resumable: bool
+    retired: tuple[Retired, ...] = ()  # its panels' messages, retired as it ended
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What /resume did: a paused game goes on, or an ended one came back."""
+
+    campaign: CampaignView
+    came_back: bool
+
+
+@dataclass(frozen=True)
+class JoinResult:
+    """What /join did: joined now, was already in, or needs a private chat first."""
+
+    campaign: CampaignView
+    joined: bool
+    already_member: bool
+    start_payload: str = ""
+
+
+@dataclass(frozen=True)
+class PanelView:
+    id: int
+    kind: str
+    version: int
+    state: Json
+    closed: bool
+    chat_tg_id: int
+    message_id: int | None
+    events: tuple[object, ...]
+    campaign: CampaignView
+    table: Table
+    undo_by: int | None = None  # undo: who sees a ↩ Undo button for the step just taken
+    # The other open views this change touched: redraw these, retire those.
+    redraw: tuple[PanelView, ...] = ()
+    retired: tuple[Retired, ...] = ()
+
+
+def _name(player: Player | MemberRow) -> str:
+    return " ".join(p for p in (player.first_name, player.last_name) if p) or "player"
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One active member as read from the store, whichever way it was read."""
+
+    member_id: int
+    player_id: int
+    name: str
+    roles: frozenset[Role]
+    sheet: Json
+
+
+def build_view(
+    registry: Registry,
+    campaign: CampaignRow,
+    seats: tuple[SeatRow, ...],
+) -> tuple[CampaignView, Table]:
+    """The one way a campaign's view and table are built from what the store read.
+
+    Every reader (a press, a command, a Mini App page) comes here, so a viewer's
+    view is the same whichever path loaded it; the projection for one member is
+    taken from this (:mod:`core.projection`).
+    """
+    table = Table(
+        campaign.id,
+        campaign.system,
+        campaign.state,
+        {s.player_id: Seat(s.player_id, s.name, s.roles, s.sheet) for s in seats},
+    )
+    view = CampaignView(
+        id=campaign.id,
+        system=registry.find(campaign.system),
+        status=campaign.status,
+        host_id=campaign.host_tg_id,
+        chat_tg_id=campaign.chat_tg_id,
+        chat_title=campaign.chat_title,
+        app_token=campaign.app_token,
+        members=tuple(MemberView(s.player_id, s.name, s.roles) for s in seats),
+        state=campaign.state,
+        version=campaign.version,
+    )
+    return view, table
+
+
+def _row_seats(members: list[MemberRow]) -> tuple[SeatRow, ...]:
+    return tuple(SeatRow(m.id, m.player_tg_id, _name(m), _roles(m.roles), m.sheet) for m in members)
+
+
+def _model_seats(members: list[Member]) -> tuple[SeatRow, ...]:
+    return tuple(
+        SeatRow(m.id, m.player.tg_id, _name(m.player), _roles(m.roles), m.sheet) for m in members
+    )
+
+
+def _shown(row: Panel, campaign: CampaignView, table: Table) -> PanelView:
+    """An open panel as its message shows it (no events: nothing happened on it)."""
+    return PanelView(
+        id=row.id,
+        kind=row.kind,
+        version=row.version,
+        state=row.state,
+        closed=row.closed,
+        chat_tg_id=row.chat_tg_id,
+        message_id=row.message_id,
+        events=(),
+        campaign=campaign,
+        table=table,
+    )
+
+
+def _roles(names: list[str]) -> frozenset[Role]:
+    return frozenset(Role(r) for r in names)
+
+
+def describe_members(view: CampaignView) -> list[dict[str, Any]]:
+    """Members as plain data (for JSON)."""
+    return [
+        {"id": m.player_id, "name": m.name, "roles": sorted(r.value for r in m.roles)}
+        for m in view.members
+    ]

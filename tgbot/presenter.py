@@ -1,0 +1,160 @@
+"""The one presenter: how every change reaches the messages on screen.
+
+A press, a reply to a panel, a command and a Mini App edit all end here. The panel
+the change came through is drawn (sent as a new message, or its message edited), what
+its renderer says the change sends elsewhere goes out, and every other open view the
+change touched (the use case names them: :meth:`core.campaigns.base.CampaignsBase._touched`)
+is redrawn from the new state, or retired: its buttons go, and one line says where
+play went on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from telegram import InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden
+
+from core.campaigns import Changed, EndedGame, PanelView, Retired, Retirement
+from core.i18n import Lang, lang_for
+from core.rules.errors import NotAllowedNow
+from tgbot.context import StonetableContext
+from tgbot.edits import edit_text
+from tgbot.i18n import game_lang
+from tgbot.panels import Note, Refresh, Renderers
+from tgbot.private import send_private
+from tgbot.render.undo import with_undo
+
+RETIRED = {
+    Retirement.NEWER: "⏭ <i>Play went on in a newer message.</i>",
+    Retirement.ENDED: "⏹ <i>The game ended.</i>",
+}
+
+
+def draw(
+    renderers: Renderers, view: PanelView, lang: Lang | None = None
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """How a panel's message reads: its renderer's text and buttons, as every path sends
+    them (a closed panel keeps no buttons of its own; the one who just acted may see
+    ``↩ Undo``). The one place a message is drawn."""
+    text, markup = renderers[view.kind].render(view)
+    if view.closed:
+        markup = _without_panel_buttons(markup)
+    lang = lang or lang_for(None)
+    return text, with_undo(view, markup, lang)  # the ↩ Undo for the one who just acted
+
+
+async def post(
+    context: StonetableContext, chat_id: int, view: PanelView, *, reply_to: Message | None = None
+) -> Message:
+    """Send a newly opened panel as a new message, remember it, and settle the change."""
+    text, markup = draw(context.deps.renderers, view, await game_lang(view.chat_tg_id))
+    if reply_to is not None:
+        message = await reply_to.reply_text(
+            text, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=False
+        )
+    else:
+        message = await context.bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup
+        )
+    await context.deps.campaigns.bind_message(view.id, message.message_id)
+    await settle(context, view)
+    return message
+
+
+async def show(context: StonetableContext, view: PanelView) -> None:
+    """Edit a panel's message to ``view`` (no change if it shows that already)."""
+    if view.message_id is None:
+        return
+    text, markup = draw(context.deps.renderers, view, await game_lang(view.chat_tg_id))
+    try:
+        await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
+    except BadRequest as error:
+        if "not modified" not in error.message.lower():
+            raise
+
+
+def _without_panel_buttons(markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:
+    """A closed panel's buttons would only answer "out of date": keep the others."""
+    if markup is None:
+        return None
+    rows = [
+        [b for b in row if not str(b.callback_data or "").startswith("p1:")]
+        for row in markup.inline_keyboard
+    ]
+    rows = [row for row in rows if row]
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+async def present(context: StonetableContext, view: PanelView) -> None:
+    """Show a panel a change came through, then settle the change."""
+    await show(context, view)
+    await settle(context, view)
+
+
+async def settle(context: StonetableContext, change: PanelView | Changed | EndedGame) -> None:
+    """Everything a change does besides drawing its own panel.
+
+    Follow-ups of a panel's change go out first; then the other views it touched
+    are redrawn or retired (best effort: a message deleted or a chat that blocked
+    the bot does not undo the change).
+    """
+    shown: set[int] = set()
+    if isinstance(change, PanelView):
+        shown = {view.id for view in getattr(change, "redraw", ())}
+        await follow_up(context, change, skip=shown)
+    for view in getattr(change, "redraw", ()):
+        with contextlib.suppress(BadRequest, Forbidden):
+            await show(context, view)
+    for retired in change.retired:
+        with contextlib.suppress(BadRequest, Forbidden):
+            await retire(context, retired)
+
+
+async def retire(context: StonetableContext, retired: Retired) -> None:
+    """Take a panel message's buttons away, keeping what it shows, with one line why."""
+    view = retired.panel
+    if view.message_id is None:
+        return
+    text, _ = draw(context.deps.renderers, view)
+    text = f"{text}\n\n{RETIRED[retired.why]}"
+    try:
+        await edit_text(context.bot, view.chat_tg_id, view.message_id, text, None)
+    except BadRequest as error:
+        if "not modified" not in error.message.lower():
+            raise
+
+
+async def follow_up(
+    context: StonetableContext, view: PanelView, *, skip: set[int] | None = None
+) -> None:
+    """Send what a panel's change sends elsewhere, if its renderer says so.
+
+    A note the bot cannot deliver now is held until the player presses Start.
+    """
+    follow_ups = getattr(context.deps.renderers[view.kind], "follow_ups", None)
+    if follow_ups is None:
+        return
+    for item in follow_ups(view):
+        if isinstance(item, Note):
+            member = view.campaign.member(item.chat_id)
+            await send_private(
+                context,
+                item.chat_id,
+                item.text,
+                item.markup,
+                group_chat_id=view.campaign.chat_tg_id,
+                name=member.name if member is not None else "",
+            )
+        elif isinstance(item, Refresh) and item.panel_id not in {view.id, *(skip or ())}:
+            await refresh(context, item.panel_id)
+
+
+async def refresh(context: StonetableContext, panel_id: int) -> None:
+    """Edit a panel's message to what the database holds (no change if it shows that)."""
+    try:
+        view = await context.deps.campaigns.panel(panel_id)
+    except NotAllowedNow:
+        return
+    await show(context, view)
