@@ -25,7 +25,7 @@ from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, STEPS, Driver, fresh
 from tests.tgbot import test_render_now_line as walks
 from tgbot.render import cortex, d20, nsu, nsu_downtime, nsu_play, threat
-from tgbot.render.layout import MAX_BUTTONS, ROW_BUDGET, label_width
+from tgbot.render.layout import MAX_BUTTONS, ROW_BUDGET, grid, label_width
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer
 
 SAFETY = {"🛑 X-card", "✊ Knock"}
@@ -85,6 +85,18 @@ def test_the_budget_catches_a_crowded_or_cut_keyboard() -> None:
     assert problems(keys) == []  # short keys may go four to a row
     dice = InlineKeyboardMarkup([[B("👁 +d12", callback_data="x")] * 5])
     assert problems(dice) == ["cut at 360 px: '👁 +d12'"] * 5
+
+
+def test_a_grid_puts_like_buttons_as_many_to_a_row_as_fit() -> None:
+    from telegram import InlineKeyboardButton as B
+
+    dice = [B(f"👁 +d{n}", callback_data="x") for n in (4, 6, 8, 10, 12)]
+    assert [len(row) for row in grid(dice, 5)] == [3, 2]
+    keys = [B(f"+{n}", callback_data="x") for n in range(5)]
+    assert [len(row) for row in grid(keys, 4)] == [4, 1]
+    long = [B("🏠 A very long resource name here", callback_data="x")] * 2
+    assert [len(row) for row in grid(long, 3)] == [1, 1]
+    assert all(problems(InlineKeyboardMarkup(grid(b, 5))) == [] for b in (dice, keys, long))
 
 
 MENU_ARGS = ["", *(m.value for m in Menu), "yes"]
@@ -151,7 +163,6 @@ def test_every_step_of_a_d20_check_fits_a_phone() -> None:
     assert found == []
 
 
-@NOT_YET
 def test_every_step_of_a_cortex_conflict_fits_a_phone(game: Any) -> None:
     with recording(cortex.ConflictRenderer) as found:
         walks.test_every_step_of_a_cortex_conflict_names_who_acts_now(game, 0)

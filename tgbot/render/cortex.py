@@ -28,6 +28,7 @@ from core.rules.cortex.traits import Sheet
 from core.rules.names import in_play
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
+from tgbot.render.layout import grid
 from tgbot.render.text import esc, now_line
 
 WATCHTOWER = "the Watchtower"
@@ -290,18 +291,28 @@ def choice_label(ch: Choice) -> str:
     return str(p.value)
 
 
+_MOST: dict[Press | None, int] = {
+    Press.OPPOSITION_ADD: 5,
+    Press.ADD: 2,
+    Press.REMOVE: 3,
+    Press.INFLICT: 3,
+    Press.VOTE: 2,
+}
+
+
 def _rows(view: PanelView, choices: Sequence[Choice]) -> list[list[InlineKeyboardButton]]:
-    per_row = {Press.OPPOSITION_ADD: 5, Press.ADD: 2, Press.REMOVE: 3, Press.INFLICT: 3}
+    """Like buttons side by side as far as a phone shows their labels whole."""
     rows: list[list[InlineKeyboardButton]] = []
+    run: list[InlineKeyboardButton] = []
     last: Press | None = None
     for ch in choices:
-        b = button(view, choice_label(ch), ch.verb.value, ch.argument)
-        width = per_row.get(ch.verb, 1 if ch.verb is not Press.VOTE else 2)
-        if rows and ch.verb is last and len(rows[-1]) < width:
-            rows[-1].append(b)
-        else:
-            rows.append([b])
+        if run and ch.verb is not last:
+            rows += grid(run, _MOST.get(last, 1))
+            run = []
+        run.append(button(view, choice_label(ch), ch.verb.value, ch.argument))
         last = ch.verb
+    if run:
+        rows += grid(run, _MOST.get(last, 1))
     return rows
 
 
