@@ -94,7 +94,7 @@ def test_a_grid_puts_like_buttons_as_many_to_a_row_as_fit() -> None:
     assert [len(row) for row in grid(dice, 5)] == [3, 2]
     keys = [B(f"+{n}", callback_data="x") for n in range(5)]
     assert [len(row) for row in grid(keys, 4)] == [4, 1]
-    long = [B("🏠 A very long resource name here", callback_data="x")] * 2
+    long = [B("🏠 A long resource name", callback_data="x")] * 2
     assert [len(row) for row in grid(long, 3)] == [1, 1]
     assert all(problems(InlineKeyboardMarkup(grid(b, 5))) == [] for b in (dice, keys, long))
 
