@@ -148,7 +148,6 @@ def test_every_step_of_an_nsu_roll_fits_a_phone() -> None:
     assert found == []
 
 
-@NOT_YET
 def test_every_step_of_a_threat_roll_fits_a_phone() -> None:
     with recording(threat.ThreatRollRenderer) as found:
         walks.test_every_step_of_a_threat_roll_names_who_acts_now()
