@@ -28,7 +28,7 @@ from core.rules.cortex.traits import Sheet
 from core.rules.names import in_play
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import grid
+from tgbot.render.layout import grid, named
 from tgbot.render.text import esc, now_line
 
 WATCHTOWER = "the Watchtower"
@@ -252,6 +252,10 @@ def choice_label(ch: Choice) -> str:
         return f"👁 Roll {ch.count} opposition dice"
     if p is Press.STRESS_OPPOSITION:
         return f"🎲 {who}: roll your Stress"
+    if p is Press.OPEN_POOL:
+        return "➕ Add to the pool…"
+    if p is Press.BACK:
+        return "⬅️ Back"
     if p is Press.ADD:
         icon = {"c": "⚡", "s": "💢", "l": "🎯", "d": "✨"}.get(ch.argument[:1], "➕")
         dice = f"{ch.count}{die}" if ch.count > 1 else die
@@ -281,7 +285,7 @@ def choice_label(ch: Choice) -> str:
     if p is Press.VOTE:
         return "▶️ Go on (1 PP)" if ch.argument == "y" else "⏹ Leave it stopped"
     if p is Press.COMPLICATION:
-        return f"👁 {who}'s {die} 1 → Trouble (+1 PP to them)"
+        return named("👁 {}'s " + f"{die} 1 → Trouble", ch.who)
     if p is Press.CANCEL_TROUBLE:
         return f"🧹 Use the {name} 1: Trouble −{die}"
     if p is Press.END_SCENE:
@@ -351,6 +355,8 @@ _PHRASES = {
     Press.OPPOSITION_UNDO: "take a die back",
     Press.OPPOSITION_ROLL: "roll the opposition",
     Press.STRESS_OPPOSITION: "roll your Stress as the opposition",
+    Press.OPEN_POOL: "add traits to the pool",
+    Press.BACK: "go back",
     Press.ADD: "add traits to the pool",
     Press.REMOVE: "take a trait out",
     Press.RESOURCE: "spend a Resource",
