@@ -156,9 +156,10 @@ def test_every_step_of_a_d20_check_fits_a_phone() -> None:
     assert found == []
 
 
-def test_every_step_of_a_cortex_conflict_fits_a_phone(game: Any) -> None:
+@pytest.mark.parametrize("seed", range(4))
+def test_every_step_of_a_cortex_conflict_fits_a_phone(game: Any, seed: int) -> None:
     with recording(cortex.ConflictRenderer) as found:
-        walks.test_every_step_of_a_cortex_conflict_names_who_acts_now(game, 0)
+        walks.test_every_step_of_a_cortex_conflict_names_who_acts_now(game, seed)
     assert found == []
 
 
