@@ -84,7 +84,8 @@ class RecordingApi:
 
 
 def press(update_id: int, game: Game) -> dict[str, Any]:
-    data = f"p1:{game.panel}:{game.version}:set_threat:{1 + game.level % 2}"
+    step = ("open_threat:", f"set_threat:{1 + game.level // 2 % 2}")[game.level % 2]
+    data = f"p1:{game.panel}:{game.version}:{step}"  # the GM's keypad, then a level on it
     return {
         "update_id": update_id,
         "callback_query": {

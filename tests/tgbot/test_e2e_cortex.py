@@ -124,11 +124,16 @@ async def test_a_test_with_the_watchtowers_opposition(stack: Stack, faces: Faces
     message = await panel.press(WATCHTOWER, "👁 Roll 1")
     assert "Opposition d8:5 → 5" in message["text"]
     assert "To beat: 5 (a tie fails)" in message["text"]  # ruling 24
+    assert labels(message) == ["➕ Add to the pool…", "🎲 Roll · <b>Bo</b> & Co", "👁 End the scene"]
+    assert await panel.refused(CHIDI, "➕ Add to the pool") == "✋ It's up to <b>Bo</b> & Co now."
+    message = await panel.press(BO, "➕ Add to the pool")  # the traits, with Back
     assert "➕ <i>Strong</i> d8" in labels(message)  # a trait name with HTML, shown as text
+    assert labels(message)[-1] == "⬅️ Back" and len(labels(message)) <= 8
     assert await panel.refused(CHIDI, "➕ Justice") == "✋ It's up to <b>Bo</b> & Co now."
     await panel.press(BO, "➕ Justice")
     message = await panel.press(BO, "➕ <i>Strong</i>")
     assert "Justice d10 · <i>Strong</i> d8" in message["text"] and "% to beat 5" in message["text"]
+    await panel.press(BO, "⬅️ Back")
     faces.script([1, 4])
     message = await panel.press(BO, "🎲 Roll")
     assert "Result 4" in message["text"]
@@ -138,7 +143,7 @@ async def test_a_test_with_the_watchtowers_opposition(stack: Stack, faces: Faces
     await panel.press(BO, "✅ Keep this Result")
     assert "fails" in panel.message["text"]
     # The Watchtower buys the 1 into Trouble; Bo gets a Plot Point for it.
-    message = await panel.press(WATCHTOWER, "👁 <b>Bo</b> & Co's d10 1")
+    message = await panel.press(WATCHTOWER, "👁 <b>Bo</b>…'s d10 1 → Trouble")  # name cut
     assert "joins Trouble" in message["text"] and labels(message) == []  # (only ↩ Undo)
     table = await campaign_table(stack)
     assert [int(d) for d in table.trouble] == [10]
@@ -154,8 +159,10 @@ async def test_a_contest_of_several_exchanges_in_one_edited_message(
     panel = Panel(stack, await say(stack, BO, "/contest Chidi Okafor"))
     before = len(stack.api.messages(GROUP))
     assert "Contest: <b>Bo</b> & Co vs Chidi Okafor" in panel.message["text"]
+    await panel.press(BO, "➕ Add to the pool")
     await panel.press(BO, "➕ Justice")
     await panel.press(BO, "➕ <i>Strong</i>")
+    await panel.press(BO, "⬅️ Back")
     faces.script([6, 5])
     await panel.press(BO, "🎲 Roll")
     message = await panel.press(BO, "✅ Keep this Result")
@@ -163,8 +170,10 @@ async def test_a_contest_of_several_exchanges_in_one_edited_message(
         "sets the Action: 11" in message["text"] and "Waiting for Chidi Okafor" in message["text"]
     )
     assert "🏳️ Give in · Chidi Okafor" in labels(message)
+    await panel.press(CHIDI, "➕ Add to the pool")
     await panel.press(CHIDI, "➕ Truth")
     await panel.press(CHIDI, "➕ Reporter")
+    await panel.press(CHIDI, "⬅️ Back")
     faces.script([7, 6])
     await panel.press(CHIDI, "🎲 Roll")
     message = await panel.press(CHIDI, "✅ Keep this Result")
@@ -193,18 +202,20 @@ async def test_double_presses_apply_once_and_old_buttons_are_stale(
 ) -> None:
     await open_game(stack)
     panel = Panel(stack, await say(stack, BO, "/contest Chidi Okafor"))
+    await panel.press(BO, "➕ Add to the pool")
     await panel.press(BO, "➕ Justice")
+    await panel.press(BO, "⬅️ Back")
     faces.script([6])
     api = stack.api
-    roll, strong = data_of(panel.message, "🎲 Roll"), data_of(panel.message, "➕ <i>Strong</i>")
-    presses = [await api.press_button(BO, GROUP, panel.id, data) for data in (roll, roll, strong)]
+    roll, add = data_of(panel.message, "🎲 Roll"), data_of(panel.message, "➕ Add to the pool")
+    presses = [await api.press_button(BO, GROUP, panel.id, data) for data in (roll, roll, add)]
     answers = list(await asyncio.gather(*(p.answered(10) for p in presses)))
     assert [bool(a["text"]) for a in answers] == [False, True, True]
     assert all("out of date" in a["text"] for a in answers[1:])
     await api.wait_for_message(GROUP, lambda m: m["message_id"] == panel.id, 10)
     table = await campaign_table(stack)
     assert table.conflict is not None and table.conflict.roll is not None
-    assert len(table.conflict.roll.dice) == 1  # rolled once, and Strong never joined
+    assert len(table.conflict.roll.dice) == 1  # rolled once, and the list never opened
 
 
 async def test_a_reply_creates_a_useful_detail_and_players_cannot_end_the_scene(

@@ -112,11 +112,20 @@ async def test_a_failure_retried_with_a_lucky_point_and_a_gm_forced_reroll(
     assert f"{BO_NAME} makes a check — Might" in panel["text"]
     assert "Difficulty 12" in panel["text"] and "Strong ability" in panel["text"]
     assert "Plot points: 🍀🍀🍀 3 lucky · 0 unlucky" in panel["text"]
-    assert f"🎲 Roll ({BO_NAME})" in labels(panel)
+    assert labels(panel) == [
+        "💪 Strong ability",
+        "⚖️ Prof 0 · Adv 0 · Dis 0",
+        "🎯 DC 12",
+        f"🎲 Roll ({BO_NAME})",
+    ]
+    _, panel = await tap(stack, BO, panel, "⚖️ Prof")  # the bonuses open, with Back
+    assert labels(panel) == ["Prof +", "Adv +", "Dis +", "⬅️ Back"]
     _, panel = await tap(stack, BO, panel, "Prof +")
-    assert "proficiency +1" in panel["text"]
+    assert "proficiency +1" in panel["text"] and "Prof −" in labels(panel)
     answer, _ = await tap(stack, CHIDI, panel, "Prof +")
     assert answer["show_alert"] and "someone else's check" in answer["text"]
+    _, panel = await tap(stack, BO, panel, "⬅️ Back")
+    assert "⚖️ Prof 1 · Adv 0 · Dis 0" in labels(panel)
 
     # A failure: 3 and 5, keep 5, +1 = 6 against 12.
     dice.push(3, 5)
@@ -125,7 +134,7 @@ async def test_a_failure_retried_with_a_lucky_point_and_a_gm_forced_reroll(
     assert "d20 [3, 5] + 1 = 6" in panel["text"]
     assert "❌ Failure — margin −6" in panel["text"]
     assert set(labels(panel)) == {
-        f"🍀 Retry: spend a lucky point ({BO_NAME})",
+        f"🍀 Lucky retry ({BO_NAME})",
         f"✋ Keep it ({BO_NAME})",
     }
     struck = [e for e in panel["entities"] if e["type"] == "strikethrough"]
@@ -133,7 +142,7 @@ async def test_a_failure_retried_with_a_lucky_point_and_a_gm_forced_reroll(
 
     # Chidi presses Bo's retry: an alert, and nothing changes.
     row = await PanelRow.get(message_id=panel["message_id"])
-    answer, _ = await tap(stack, CHIDI, panel, "🍀 Retry")
+    answer, _ = await tap(stack, CHIDI, panel, "🍀 Lucky retry")
     assert answer["show_alert"] and "someone else's check" in answer["text"]
     assert (await PanelRow.get(id=row.id)).version == row.version
     assert await pool() == {"lucky": 3, "unlucky": 0}
@@ -142,11 +151,11 @@ async def test_a_failure_retried_with_a_lucky_point_and_a_gm_forced_reroll(
     # Bo retries: 15 and 2, keep 15, +1 = 16: a success. With an unlucky point in
     # the pool, any player may reroll it; Bo keeps it, and it stands.
     dice.push(15, 2)
-    _, panel = await tap(stack, BO, panel, "🍀 Retry")
+    _, panel = await tap(stack, BO, panel, "🍀 Lucky retry")
     assert "✅ Success — margin +4" in panel["text"]
     assert f"{BO_NAME} spent a lucky point" in panel["text"]
     assert set(labels(panel)) == {
-        "🌀 Reroll: spend an unlucky point (any player)",
+        "🌀 Unlucky reroll (any player)",
         f"✋ Keep it ({BO_NAME})",
     }
     assert "Any player may spend an unlucky point to reroll this success" in panel["text"]
@@ -161,12 +170,12 @@ async def test_a_failure_retried_with_a_lucky_point_and_a_gm_forced_reroll(
     assert "wounds 6/16 — <b>Injured</b>" not in panel["text"]
     assert "wounds 6/16 — Injured" in panel["text"]
     assert set(labels(panel)) == {
-        "🌀 Reroll: spend an unlucky point (any player)",
+        "🌀 Unlucky reroll (any player)",
         "✋ Keep it (Chidi Okafor)",
     }
     _, panel = await tap(stack, CHIDI, panel, "✋ Keep it")
     assert set(labels(panel)) == {
-        "🎭 Force a reroll (unlucky point) (Alice Marsh)",
+        "🎭 Force a reroll (Alice Marsh)",
         "✅ Let it stand (Alice Marsh)",
     }
     answer, _ = await tap(stack, BO, panel, "🎭 Force")
@@ -220,8 +229,9 @@ async def test_double_presses_and_stale_buttons_make_one_change(stack: Stack, di
     message_id = panel["message_id"]
 
     # Two different buttons of the same version: the second is out of date.
+    _, panel = await tap(stack, BO, panel, "💪")
     first = await stack.api.press_button(BO, GROUP, message_id, data_of(panel, "Strong"))
-    second = await stack.api.press_button(BO, GROUP, message_id, data_of(panel, "Prof +"))
+    second = await stack.api.press_button(BO, GROUP, message_id, data_of(panel, "⬅️ Back"))
     answers = [await first.answered(10), await second.answered(10)]
     assert [bool(a["text"]) for a in answers] == [False, True]
     assert "out of date" in answers[1]["text"]
@@ -240,7 +250,7 @@ async def test_double_presses_and_stale_buttons_make_one_change(stack: Stack, di
     assert sorted(bool(a["text"]) for a in answers) == [False, True]
     assert not dice.faces
     row = await PanelRow.get(message_id=message_id)
-    assert row.version == 2 and row.closed  # a natural 20 success with nothing to flip
+    assert row.version == 3 and row.closed  # a natural 20 success with nothing to flip
     panel = await stack.api.wait_for_message(
         GROUP, lambda m: m["message_id"] == message_id, timeout=10
     )

@@ -81,14 +81,20 @@ async def test_the_gm_asks_for_a_roll_a_friend_helps_and_the_roller_burns_moment
     panel = await say(stack, ALICE, "/threat", reply_to=climb["message_id"])
     assert f"{BO_NAME} acts" in panel["text"]  # the name is shown as text, not markup
     assert "Threat: +0t normal" in panel["text"] and "●●●●●● 6/6" in panel["text"]
-    assert {"+3", "Prowess 2", "🤝 Help (+1d)", "✖️ Cancel"} <= set(labels(panel))
+    assert {"⚠️ Threat +0", "🎯 Approach…", "🤝 Help (+1d)", "✖️ Cancel"} <= set(labels(panel))
+    assert len(labels(panel)) <= 8  # a phone shows them all
     assert "↩️ Stop helping" not in labels(panel) and "🎲 Roll" not in labels(panel)
 
     # A player presses the GM's button: a short alert, nothing changes.
-    answer, _ = await tap(stack, CHIDI, panel, "+3")
+    answer, _ = await tap(stack, CHIDI, panel, "⚠️ Threat +0")
     assert answer["show_alert"] and "Only the GM sets the threat" in answer["text"]
     row = await PanelRow.get(message_id=panel["message_id"])
     assert row.version == 0
+
+    # The GM opens the threat keypad: the levels and Back, nothing else.
+    _, panel = await tap(stack, ALICE, panel, "⚠️ Threat +0")
+    assert labels(panel) == ["−2", "−1", "✓ +0", "+1", "+2", "+3", "+4", "⬅️ Back"]
+    assert "set the threat or go back" in panel["text"]
 
     # The GM taps +3 twice before the bot answers: exactly one change.
     first = await stack.api.press_button(ALICE, GROUP, panel["message_id"], data_of(panel, "+3"))
@@ -99,11 +105,14 @@ async def test_the_gm_asks_for_a_roll_a_friend_helps_and_the_roller_burns_moment
     panel = await stack.api.wait_for_message(
         GROUP, lambda m: m["message_id"] == panel["message_id"], timeout=10
     )
-    assert "+3t desperate" in panel["text"] and "✓ +3" in labels(panel)
-    assert (await PanelRow.get(id=row.id)).version == 1
+    assert "+3t desperate" in panel["text"] and "⚠️ Threat +3" in labels(panel)
+    assert (await PanelRow.get(id=row.id)).version == 2
 
+    _, panel = await tap(stack, BO, panel, "🎯 Approach…")
+    assert labels(panel) == ["Prowess 2", "⬅️ Back"]
     _, panel = await tap(stack, BO, panel, "Prowess 2")
     assert "Approach: Prowess 2" in panel["text"] and "🎲 Roll" in labels(panel)
+    assert "🎯 Prowess 2" in labels(panel)
     _, panel = await tap(stack, CHIDI, panel, "🤝 Help (+1d)")
     assert "Chidi Okafor helps" in panel["text"] and "↩️ Stop helping" in labels(panel)
     assert "Pool: 3d against 3t" in panel["text"] and "Chance of Messy or better" in panel["text"]

@@ -36,21 +36,24 @@ async def test_threat_choices_before_the_roll_go_back_and_the_roll_stands(stack:
 
     climb = await stack.api.send_text(threat.BO, GROUP, "I climb the tower")
     opened = await threat.say(stack, threat.ALICE, "/threat", reply_to=climb["message_id"])
-    _, raised = await threat.tap(stack, threat.ALICE, opened, "+3")
+    _, keypad = await threat.tap(stack, threat.ALICE, opened, "⚠️ Threat +0")
+    _, raised = await threat.tap(stack, threat.ALICE, keypad, "+3")
     assert "↩ Undo (Alice Marsh)" in labels(raised, undo=True)
     _, back = await threat.tap(stack, threat.ALICE, raised, "↩ Undo (Alice Marsh)")
     assert back is raised  # answered with what was taken back; the panel is redrawn
     back = await stack.api.wait_for_message(
         GROUP, lambda m: m["message_id"] == opened["message_id"], timeout=10
     )
-    assert read(back) == read(opened)
+    assert read(back) == read(keypad)  # the keypad again, as before the pick
+    _, main = await threat.tap(stack, threat.ALICE, back, "⬅️ Back")
 
-    _, picked = await threat.tap(stack, threat.BO, back, "Prowess 2")
+    _, listed = await threat.tap(stack, threat.BO, main, "🎯 Approach…")
+    _, picked = await threat.tap(stack, threat.BO, listed, "Prowess 2")
     await slash_undo(stack, threat.BO, "took back: a choice before the roll")
     back = await stack.api.wait_for_message(
         GROUP, lambda m: m["message_id"] == opened["message_id"], timeout=10
     )
-    assert read(back) == read(opened)
+    assert read(back) == read(listed)
     _, picked = await threat.tap(stack, threat.BO, back, "Prowess 2")
     _, rolled = await threat.tap(stack, threat.BO, picked, "🎲 Roll")
     assert not any(label.startswith("↩ Undo") for label in labels(rolled, undo=True))

@@ -62,8 +62,20 @@ def test_set_up_buttons_fit_telegrams_limit_and_name_the_roller() -> None:
     text, markup = CheckRenderer().render(view(t, opened))
     assert "Ana &lt;i&gt;the&lt;/i&gt; Brave &amp; Co" in text
     labels = [label for label, _ in buttons(markup)]
-    assert "Prof +" not in labels and "Adv +" not in labels and "DC +" not in labels
-    assert "🎲 Roll (Ana <i>the</i> …)" in labels  # plain text in buttons, kept short
+    assert labels == [
+        "💪 Strong ability",
+        "⚖️ Prof 20 · Adv 20 · Dis 20",
+        "🎯 DC 99",
+        "🎲 Roll (Ana <i>the</i> …)",  # plain text in buttons, kept short
+    ]
+    rules = SYSTEM.panel("d20.check")
+    mods = rules.act(t, opened.state, ANA, "open", "mods", ScriptedRng([]))
+    text, markup = CheckRenderer().render(view(t, mods))
+    assert [label for label, _ in buttons(markup)] == ["Prof −", "Adv −", "Dis −", "⬅️ Back"]
+    assert "set the bonuses or go back" in text
+    dc = rules.act(t, opened.state, ANA, "open", "target", ScriptedRng([]))
+    _, markup = CheckRenderer().render(view(t, dc))
+    assert [label for label, _ in buttons(markup)] == ["DC −5", "DC −", "⬅️ Back"]
     for _, data in buttons(markup):
         assert len(data.encode()) <= MAX_BYTES
         decode(data)
@@ -78,7 +90,7 @@ def test_after_a_failure_only_the_rollers_choices_are_shown() -> None:
     assert "❌ Failure</b> — margin −11" in text
     assert "wounds 9/16 — <b>Severely Injured</b> (+1 strain on every check)" in text
     assert [label for label, _ in buttons(markup)] == [
-        "🍀 Retry: spend a lucky point (Ana <i>the</i> …)",
+        "🍀 Lucky retry (Ana <i>the</i…)",
         "✋ Keep it (Ana <i>the</i> …)",
     ]
 
@@ -96,14 +108,14 @@ def test_ruling25_a_success_offers_one_reroll_button_to_any_player() -> None:
     text, markup = CheckRenderer().render(view(t, rolled))
     assert "Any player may spend an unlucky point to reroll this success" in text
     assert [label for label, _ in buttons(markup)] == [
-        "🌀 Reroll: spend an unlucky point (any player)",
+        "🌀 Unlucky reroll (any player)",
         "✋ Keep it (Ana <i>the</i> …)",
     ]
     # Bo, who is not rolling, spends the point; the next success offers it again.
     again = rules.act(t, rolled.state, BO, "reroll", "", ScriptedRng([16]))
     t2 = table(lucky=2, unlucky=1, bo=True)
     _, markup = CheckRenderer().render(view(t2, again))
-    assert "🌀 Reroll: spend an unlucky point (any player)" in [text for text, _ in buttons(markup)]
+    assert "🌀 Unlucky reroll (any player)" in [text for text, _ in buttons(markup)]
 
 
 def test_the_pool_text_says_there_is_no_limit_per_check() -> None:

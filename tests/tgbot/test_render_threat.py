@@ -80,15 +80,21 @@ def test_names_with_html_are_text_and_every_step_is_valid_html() -> None:
     state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
     text, labels = check(view_of(t, state))
     assert "Ana <3 acts" in text and "GM: Gail & <GM>" in text
-    assert "<Sneak> & run 2" in labels and "🎲 Roll" not in labels
+    assert "🎯 Approach…" in labels and "🎲 Roll" not in labels
+    state = RULES.act(t, state, ANA, "open_approach", "", SeededRng(1)).state
+    text, labels = check(view_of(t, state))
+    assert labels == ["<Sneak> & run 2", "Guile 1", "⬅️ Back"]
+    assert text.endswith("👉 Ana <3: pick the approach or go back · Gail & <GM>: go back")
     for actor, action, argument in [
         (ANA, "choose_approach", "0"),
         (BO, "join", ""),
+        (GM, "open_threat", ""),
         (GM, "set_threat", "2"),
     ]:
         state = RULES.act(t, state, actor, action, argument, SeededRng(1)).state
     text, labels = check(view_of(t, state))
     assert f"{NASTY} helps" in text and "Approach: <Sneak> & run 2" in text
+    assert "🎯 <Sneak> & run 2" in labels and "⚠️ Threat +2" in labels
     assert "Harm 1: +1 threat die" in text and "Pool: 3d against 3t" in text
     out = RULES.act(t, state, ANA, "roll", "", ScriptedRng([3, 2, 1, 8, 1, 2]))
     text, labels = check(view_of(t, out.state))

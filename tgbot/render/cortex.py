@@ -28,6 +28,7 @@ from core.rules.cortex.traits import Sheet
 from core.rules.names import in_play
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
+from tgbot.render.layout import grid, named
 from tgbot.render.text import esc, now_line
 
 WATCHTOWER = "the Watchtower"
@@ -251,6 +252,10 @@ def choice_label(ch: Choice) -> str:
         return f"👁 Roll {ch.count} opposition dice"
     if p is Press.STRESS_OPPOSITION:
         return f"🎲 {who}: roll your Stress"
+    if p is Press.OPEN_POOL:
+        return "➕ Add to the pool…"
+    if p is Press.BACK:
+        return "⬅️ Back"
     if p is Press.ADD:
         icon = {"c": "⚡", "s": "💢", "l": "🎯", "d": "✨"}.get(ch.argument[:1], "➕")
         dice = f"{ch.count}{die}" if ch.count > 1 else die
@@ -280,7 +285,7 @@ def choice_label(ch: Choice) -> str:
     if p is Press.VOTE:
         return "▶️ Go on (1 PP)" if ch.argument == "y" else "⏹ Leave it stopped"
     if p is Press.COMPLICATION:
-        return f"👁 {who}'s {die} 1 → Trouble (+1 PP to them)"
+        return named("👁 {}'s " + f"{die} 1 → Trouble", ch.who)
     if p is Press.CANCEL_TROUBLE:
         return f"🧹 Use the {name} 1: Trouble −{die}"
     if p is Press.END_SCENE:
@@ -290,18 +295,28 @@ def choice_label(ch: Choice) -> str:
     return str(p.value)
 
 
+_MOST: dict[Press | None, int] = {
+    Press.OPPOSITION_ADD: 5,
+    Press.ADD: 2,
+    Press.REMOVE: 3,
+    Press.INFLICT: 3,
+    Press.VOTE: 2,
+}
+
+
 def _rows(view: PanelView, choices: Sequence[Choice]) -> list[list[InlineKeyboardButton]]:
-    per_row = {Press.OPPOSITION_ADD: 5, Press.ADD: 2, Press.REMOVE: 3, Press.INFLICT: 3}
+    """Like buttons side by side as far as a phone shows their labels whole."""
     rows: list[list[InlineKeyboardButton]] = []
+    run: list[InlineKeyboardButton] = []
     last: Press | None = None
     for ch in choices:
-        b = button(view, choice_label(ch), ch.verb.value, ch.argument)
-        width = per_row.get(ch.verb, 1 if ch.verb is not Press.VOTE else 2)
-        if rows and ch.verb is last and len(rows[-1]) < width:
-            rows[-1].append(b)
-        else:
-            rows.append([b])
+        if run and ch.verb is not last:
+            rows += grid(run, _MOST.get(last, 1))
+            run = []
+        run.append(button(view, choice_label(ch), ch.verb.value, ch.argument))
         last = ch.verb
+    if run:
+        rows += grid(run, _MOST.get(last, 1))
     return rows
 
 
@@ -340,6 +355,8 @@ _PHRASES = {
     Press.OPPOSITION_UNDO: "take a die back",
     Press.OPPOSITION_ROLL: "roll the opposition",
     Press.STRESS_OPPOSITION: "roll your Stress as the opposition",
+    Press.OPEN_POOL: "add traits to the pool",
+    Press.BACK: "go back",
     Press.ADD: "add traits to the pool",
     Press.REMOVE: "take a trait out",
     Press.RESOURCE: "spend a Resource",

@@ -26,17 +26,14 @@ from core.rules.d20check import (
     WoundBand,
     band_for,
 )
-from core.rules.d20check.check import MAX_CIRCUMSTANCES, MAX_DIFFICULTY, MAX_PROFICIENCY
 from core.rules.d20check.table import (
     CHECK_PANEL,
     REST_PANEL,
-    SET_ABILITY,
-    SET_ADVANTAGES,
-    SET_DISADVANTAGES,
-    SET_PROFICIENCY,
-    SET_TARGET,
     CheckPanelState,
+    PanelChoice,
     PoolCounts,
+    SetupMenu,
+    SetupVerb,
     pool_counts,
     sheet_of,
 )
@@ -45,6 +42,7 @@ from core.rules.errors import Malformed
 from core.rules.names import counted, in_play
 from core.rules.table import Json, Table
 from tgbot.panels import button, keyboard
+from tgbot.render.layout import grid, named, phone_rows
 from tgbot.render.text import esc, now_line
 
 STRENGTH_TEXT = {
@@ -202,10 +200,21 @@ _PHRASES = {
     ActionKind.FORCE_REROLL: "spend an unlucky point to force a reroll",
     ActionKind.GM_REROLL: "spend a point to reroll",
 }
+_SETUP_PHRASES = {
+    SetupVerb.OPEN: "set up the check",
+    SetupVerb.BACK: "go back",
+    SetupVerb.ABILITY: "pick the ability",
+    SetupVerb.PROFICIENCY: "set the bonuses",
+    SetupVerb.ADVANTAGES: "set the bonuses",
+    SetupVerb.DISADVANTAGES: "set the bonuses",
+    SetupVerb.TARGET: "set the difficulty",
+}
 _SIDE: frozenset[ActionKind] = frozenset()
 
 
-def _phrase(choice: Choice[ActionKind]) -> str:
+def _phrase(choice: PanelChoice) -> str:
+    if isinstance(choice.verb, SetupVerb):
+        return _SETUP_PHRASES[choice.verb]
     return _PHRASES[choice.verb]
 
 
@@ -244,18 +253,23 @@ class CheckRenderer:
             lines.append(harm_line(roller, sheet))
         lines.append(next_step(table, check, pool))
         now = now_line(
-            check.choices(pool.playable()), lambda p: _in_play(table, p, True), _phrase, _SIDE
+            panel.choices(pool.playable()), lambda p: _in_play(table, p, True), _phrase, _SIDE
         )
         if now and not view.closed:
             lines.append(now)
-        return "\n".join(lines), self.buttons(view, check, pool)
+        return "\n".join(lines), self.buttons(view, panel, pool)
 
     def buttons(
-        self, view: PanelView, check: CheckFlow, pool: PoolCounts
+        self, view: PanelView, panel: CheckPanelState, pool: PoolCounts
     ) -> InlineKeyboardMarkup | None:
+        check = panel.check
         if check.is_over or pool.size < 2:
             return None
         rows: list[list[InlineKeyboardButton]] = []
+        if check.phase is Phase.SETUP:
+            rows += setup_rows(view, panel)
+            if panel.menu is not None:
+                return keyboard(rows)  # the open group and Back, nothing else
         acting = check.who_may_act(pool.playable())
         # Anyone at the table may reroll a success (ruling 25): one button for all.
         others = {p for p, a in acting.items() if p != check.roller and a == {ActionKind.REROLL}}
@@ -263,66 +277,67 @@ class CheckRenderer:
             if person in others:
                 continue
             name = short_name(view.table, person)
-            if ActionKind.SET_UP in actions:
-                rows.extend(setup_rows(view, check))
-            rows.append(decision_row(view, check, actions, name, "any player" if others else None))
+            row = decision_row(view, check, actions, name, "any player" if others else None)
+            rows += phone_rows(row)
         return keyboard(rows)
 
 
-def setup_rows(view: PanelView, check: CheckFlow) -> list[list[InlineKeyboardButton]]:
-    """Ability strength, proficiency, advantages, disadvantages and the target."""
-    setup = check.setup
-    strengths = [
-        button(
-            view,
-            (TICK if setup.ability is strength else "") + STRENGTH_BUTTON[strength],
-            SET_ABILITY,
-            strength.value,
+STEPPER_NAME = {
+    SetupVerb.PROFICIENCY: "Prof",
+    SetupVerb.ADVANTAGES: "Adv",
+    SetupVerb.DISADVANTAGES: "Dis",
+}
+
+
+def setup_label(choice: Choice[SetupVerb], check: CheckFlow) -> str:
+    """A set-up button's text: a group with its current values, an option or a step."""
+    verb, setup = choice.verb, check.setup
+    difficulty = isinstance(check.target, Difficulty)
+    if verb is SetupVerb.OPEN:
+        menu = SetupMenu(choice.argument)
+        if menu is SetupMenu.ABILITY:
+            return f"💪 {STRENGTH_BUTTON[setup.ability]} ability"
+        if menu is SetupMenu.MODIFIERS:
+            return (
+                f"⚖️ Prof {setup.proficiency} · Adv {setup.advantages} · Dis {setup.disadvantages}"
+            )
+        target = check.target
+        return (
+            f"🎯 DC {target.value}" if isinstance(target, Difficulty) else f"🎯 Vs {target.result}"
         )
-        for strength in AbilityStrength
-    ]
-    target = check.target.value if isinstance(check.target, Difficulty) else check.target.result
-    target_name = "DC" if isinstance(check.target, Difficulty) else "Vs"
-    low = 0 if isinstance(check.target, Difficulty) else -MAX_DIFFICULTY
-    prof, adv, dis = setup.proficiency, setup.advantages, setup.disadvantages
-    return [
-        strengths,
-        stepper(view, "Prof", SET_PROFICIENCY, prof, 0, MAX_PROFICIENCY, (1,)),
-        stepper(view, "Adv", SET_ADVANTAGES, adv, 0, MAX_CIRCUMSTANCES, (1,))
-        + stepper(view, "Dis", SET_DISADVANTAGES, dis, 0, MAX_CIRCUMSTANCES, (1,)),
-        stepper(view, target_name, SET_TARGET, target, low, MAX_DIFFICULTY, (5, 1)),
-    ]
+    if verb is SetupVerb.BACK:
+        return "⬅️ Back"
+    if verb is SetupVerb.ABILITY:
+        tick = TICK if choice.selected else ""
+        return tick + STRENGTH_BUTTON[AbilityStrength(choice.argument)]
+    name = STEPPER_NAME.get(verb, "DC" if difficulty else "Vs")
+    step = str(choice.count) if choice.count > 1 else ""
+    return f"{name} {choice.name}{step}"
 
 
-def stepper(
-    view: PanelView,
-    label: str,
-    action: str,
-    value: int,
-    low: int,
-    high: int,
-    steps: Sequence[int],
-) -> list[InlineKeyboardButton]:
-    """Buttons that lower and raise a value within its range (arguments are new values)."""
-    down = [
-        button(view, f"{label} −{step}" if step > 1 else f"{label} −", action, str(value - step))
-        for step in steps
-        if value - step >= low
-    ]
-    up = [
-        button(view, f"{label} +{step}" if step > 1 else f"{label} +", action, str(value + step))
-        for step in reversed(steps)
-        if value + step <= high
-    ]
-    return down + up
+def setup_rows(view: PanelView, panel: CheckPanelState) -> list[list[InlineKeyboardButton]]:
+    """The set-up groups, or the open group's options (like steppers side by side) and Back."""
+    rows: list[list[InlineKeyboardButton]] = []
+    run: list[InlineKeyboardButton] = []
+    last: SetupVerb | None = None
+    for choice in panel.setup_choices():
+        b = button(view, setup_label(choice, panel.check), choice.verb.value, choice.argument)
+        if run and (choice.verb is not last or choice.verb is SetupVerb.OPEN):
+            rows += grid(run, 4)
+            run = []
+        run.append(b)
+        last = choice.verb
+    if run:
+        rows += grid(run, 4)
+    return rows
 
 
 DECISION_LABEL = {
     ActionKind.ROLL: "🎲 Roll",
-    ActionKind.RETRY: "🍀 Retry: spend a lucky point",
-    ActionKind.REROLL: "🌀 Reroll: spend an unlucky point",
-    ActionKind.FORCE_REROLL: "🎭 Force a reroll (unlucky point)",
-    ActionKind.GM_REROLL: "🎭 Reroll (unlucky point)",
+    ActionKind.RETRY: "🍀 Lucky retry",
+    ActionKind.REROLL: "🌀 Unlucky reroll",
+    ActionKind.FORCE_REROLL: "🎭 Force a reroll",
+    ActionKind.GM_REROLL: "🎭 Unlucky reroll",
 }
 DECISION_ORDER = (
     ActionKind.ROLL,
@@ -357,7 +372,7 @@ def decision_row(
             label = DECISION_LABEL[action]
             if action is ActionKind.REROLL and rerolled_by is not None:
                 who = rerolled_by
-        row.append(button(view, f"{label} ({who})", action.value))
+        row.append(button(view, named(f"{label} ({{}})", who), action.value))
     return row
 
 

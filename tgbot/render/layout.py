@@ -46,3 +46,16 @@ def phone_rows(buttons: Sequence[InlineKeyboardButton]) -> list[list[InlineKeybo
         else:
             rows.append([b])
     return rows
+
+
+def grid(buttons: Sequence[InlineKeyboardButton], most: int) -> list[list[InlineKeyboardButton]]:
+    """Like buttons (dice, traits) as many to a row as fit, at most ``most``.
+
+    Rows are as wide as the longest label allows: ``👁 +d12`` goes three to a
+    row, where ``+1`` would go four.
+    """
+    longest = max((label_width(b.text) for b in buttons), default=0)
+    width = max(
+        (n for n in range(1, most + 1) if n in ROW_BUDGET and longest <= ROW_BUDGET[n]), default=1
+    )
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]

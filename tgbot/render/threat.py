@@ -14,6 +14,7 @@ from core.rules.threat.panel import ActionKind, Stage
 from core.rules.threat.roll import DieSource, NoRoll, RollOutcome, ThreatLevel
 from core.rules.threat.table import ROLL_PANEL, Choice, RollView, roll_view
 from tgbot.panels import button, keyboard
+from tgbot.render.layout import named, phone_rows
 from tgbot.render.text import esc, now_line
 
 RESULT_BADGE = {
@@ -143,6 +144,9 @@ def render_text(view: PanelView, roll: RollView) -> str:
 
 
 _PHRASES = {
+    ActionKind.OPEN_THREAT: "set the threat",
+    ActionKind.OPEN_APPROACH: "pick the approach",
+    ActionKind.BACK: "go back",
     ActionKind.SET_THREAT: "set the threat",
     ActionKind.CHOOSE_APPROACH: "pick the approach",
     ActionKind.SET_BONUS: "add a bonus",
@@ -195,7 +199,15 @@ def _label(choice: Choice, roll: RollView) -> str:
         return tick + ("+" if level >= 0 else "−") + str(abs(level))
     if kind is ActionKind.CHOOSE_APPROACH:
         approach = roll.approaches[int(choice.argument)]
-        return f"{tick}{approach.name} {approach.value}"
+        return named(f"{tick}{{}} {approach.value}", approach.name)
+    if kind is ActionKind.OPEN_THREAT:
+        level = int(choice.argument)
+        return f"⚠️ Threat {'+' if level >= 0 else '−'}{abs(level)}"
+    if kind is ActionKind.OPEN_APPROACH:
+        panel = roll.panel
+        if panel.approach_name is None:
+            return "🎯 Approach…"
+        return named("🎯 {} " + str(panel.approach), panel.approach_name)
     if kind is ActionKind.SET_BONUS:
         return f"{tick}{BONUS_LABEL[choice.argument.partition('.')[0]]} +1d"
     if kind is ActionKind.OUTSIDE_ASSIST:
@@ -210,6 +222,7 @@ def _label(choice: Choice, roll: RollView) -> str:
         ActionKind.JOIN: "🤝 Help (+1d)",
         ActionKind.LEAVE: "↩️ Stop helping",
         ActionKind.ROLL: "🎲 Roll",
+        ActionKind.BACK: "⬅️ Back",
         ActionKind.CANCEL: "✖️ Cancel",
     }[kind]
 
@@ -227,11 +240,14 @@ def _rows(view: PanelView, roll: RollView) -> list[Sequence[InlineKeyboardButton
         [make(c) for c in threat if int(c.argument) <= 0],
         [make(c) for c in threat if int(c.argument) > 0],
     ]
-    rows += [[make(c) for c in approaches[i : i + 3]] for i in range(0, len(approaches), 3)]
-    rows.append([make(c) for c in of(ActionKind.SET_BONUS)])
-    rows.append([make(c) for c in of(ActionKind.JOIN, ActionKind.LEAVE, ActionKind.OUTSIDE_ASSIST)])
-    rows.append([make(c) for c in of(ActionKind.ROLL, ActionKind.BURN, ActionKind.KEEP)])
-    rows.append([make(c) for c in of(ActionKind.CANCEL)])
+    rows += phone_rows([make(c) for c in approaches])
+    rows += phone_rows([make(c) for c in of(ActionKind.OPEN_THREAT, ActionKind.OPEN_APPROACH)])
+    rows += phone_rows([make(c) for c in of(ActionKind.SET_BONUS)])
+    rows += phone_rows(
+        [make(c) for c in of(ActionKind.JOIN, ActionKind.LEAVE, ActionKind.OUTSIDE_ASSIST)]
+    )
+    rows += phone_rows([make(c) for c in of(ActionKind.ROLL, ActionKind.BURN, ActionKind.KEEP)])
+    rows += phone_rows([make(c) for c in of(ActionKind.BACK, ActionKind.CANCEL)])
     return rows
 
 

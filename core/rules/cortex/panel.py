@@ -60,6 +60,8 @@ class Press(Enum):
     OPPOSITION_UNDO = "opp.undo"
     OPPOSITION_ROLL = "opp.roll"
     STRESS_OPPOSITION = "stress.opp"
+    OPEN_POOL = "pool.open"  # the list of dice for the pool, a sub-step with Back
+    BACK = "back"
     ADD = "add"
     REMOVE = "rm"
     RESOURCE = "res"
@@ -86,6 +88,8 @@ _KIND_OF: dict[Press, ActionKind] = {
     Press.OPPOSITION_UNDO: a.SetOpposition,
     Press.OPPOSITION_ROLL: a.SetOpposition,
     Press.STRESS_OPPOSITION: a.RollStressOpposition,
+    Press.OPEN_POOL: a.AddToPool,
+    Press.BACK: a.AddToPool,
     Press.ADD: a.AddToPool,
     Press.REMOVE: a.RemoveFromPool,
     Press.RESOURCE: a.UseResource,
@@ -160,6 +164,16 @@ class ConflictView:
 # --- panel state ------------------------------------------------------------------
 
 
+_IN_LIST = frozenset({Press.ADD, Press.REMOVE, Press.RESOURCE, Press.BACK})
+_LIST_OPEN = "The list of dice is open: pick from it or tap Back first."
+_LIST_CLOSED = "The list of dice was closed: tap Add to the pool to open it again."
+
+
+def _picking(state: Json, c: Conflict | None) -> bool:
+    """Whether the list of dice is open (a sub-step while the pool is being built)."""
+    return bool(state.get("pick")) and c is not None and c.phase is Phase.BUILDING
+
+
 def _read(state: Json) -> tuple[int, tuple[Die, ...], tuple[Entry, ...]]:
     try:
         if state.get("v") != PANEL_VERSION:
@@ -174,12 +188,15 @@ def _read(state: Json) -> tuple[int, tuple[Die, ...], tuple[Entry, ...]]:
     return number, staged, log
 
 
-def _write(number: int, staged: tuple[Die, ...], log: tuple[Entry, ...]) -> dict[str, Any]:
+def _write(
+    number: int, staged: tuple[Die, ...], log: tuple[Entry, ...], pick: bool = False
+) -> dict[str, Any]:
     return {
         "v": PANEL_VERSION,
         "no": number,
         "opp": [int(d) for d in staged],
         "log": [codec.dump(e) for e in log[-MAX_LOG:]],
+        "pick": pick,
     }
 
 
@@ -536,7 +553,10 @@ def _pool_choices(ct: CortexTable, c: Conflict) -> list[Choice]:
     return found
 
 
-def _choices(ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...]) -> tuple[Choice, ...]:
+def _choices(
+    ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...], picking: bool = False
+) -> tuple[Choice, ...]:
+    """The buttons now: the main ones, or the open list of dice and Back."""
     allowed = {user: allowed_actions(ct, user) for user in _users(ct)}
 
     def anyone(kind: ActionKind) -> bool:
@@ -544,6 +564,9 @@ def _choices(ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...]) -> tu
 
     found: list[Choice] = []
     running = c is not None and c.phase is not Phase.DONE
+    if c is not None and picking and anyone(a.AddToPool):
+        found = [*_pool_choices(ct, c), Choice(Press.BACK, who=c.roller)]
+        return tuple(replace(ch, by=_takers(ct, allowed, ch)) for ch in found)
     if c is not None and running:
         if anyone(a.SetOpposition):
             found += [Choice(Press.OPPOSITION_ADD, str(int(d)), die=int(d)) for d in Die]
@@ -553,7 +576,9 @@ def _choices(ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...]) -> tu
         if anyone(a.RollStressOpposition):
             found.append(Choice(Press.STRESS_OPPOSITION, who=c.reactor))
         if anyone(a.AddToPool):
-            found += _pool_choices(ct, c)
+            options = _pool_choices(ct, c)
+            if options:
+                found.append(Choice(Press.OPEN_POOL, who=c.roller, count=len(options)))
         if anyone(a.RollPool):
             found.append(Choice(Press.ROLL, who=c.roller, cost=c.draft.cost()))
         if anyone(a.IncludeDie):
@@ -584,7 +609,11 @@ def _choices(ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...]) -> tu
             found.append(Choice(Press.VOTE, "y", cost=1))
             found.append(Choice(Press.VOTE, "n"))
     if c is not None:
+        offered: set[tuple[str, int]] = set()
         for i, x in enumerate(ct.complications):
+            if (x.owner, int(x.die)) in offered:
+                continue  # the same 1 again: one button does either
+            offered.add((x.owner, int(x.die)))
             found.append(Choice(Press.COMPLICATION, str(i), who=x.owner, die=int(x.die)))
         for i, one in enumerate(ct.watchtower_ones):
             fits = [j for j, d in enumerate(ct.trouble) if d <= one.die]
@@ -653,7 +682,7 @@ def conflict_view(table: PlatformTable, state: Json) -> ConflictView:
         conflict=c,
         staged=staged,
         log=log,
-        choices=_choices(ct, c, staged) if current else (),
+        choices=_choices(ct, c, staged, _picking(state, c)) if current else (),
         waiting=waiting_for(ct) if current else (),
         pool=pool,
         cost=cost,
@@ -711,6 +740,15 @@ class ConflictPanel:
         kind = _KIND_OF[press]
         if kind not in allowed_actions(ct, actor):
             raise _refusal(ct, actor, kind)
+        picking = _picking(state, c)
+        if press in (Press.OPEN_POOL, Press.BACK):
+            if picking == (press is Press.OPEN_POOL):
+                raise NotAllowedNow(_LIST_OPEN if picking else "No list is open to go back from.")
+            return Outcome(state=_write(number, staged, log, press is Press.OPEN_POOL))
+        if picking and press not in _IN_LIST and press not in (Press.DETAIL, Press.AID):
+            raise NotAllowedNow(_LIST_OPEN)
+        if not picking and press in (Press.ADD, Press.REMOVE, Press.RESOURCE):
+            raise NotAllowedNow(_LIST_CLOSED)
         if press in (Press.OPPOSITION_ADD, Press.OPPOSITION_UNDO):
             return _stage(number, staged, log, press, argument)
         step = apply(ct, actor, _action(ct, c, actor, press, argument, staged), rng)
@@ -718,7 +756,7 @@ class ConflictPanel:
         after = step.table.conflict
         closed = after is None or (after.phase is Phase.DONE and not lingering(step.table))
         log = log + _entries(step.events)
-        new_state = _write(number, () if press is Press.OPPOSITION_ROLL else staged, log)
+        new_state = _write(number, () if press is Press.OPPOSITION_ROLL else staged, log, picking)
         return replace(outcome, state=new_state, events=step.events, closed=closed)
 
 

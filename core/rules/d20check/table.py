@@ -30,8 +30,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
+from core.rules.choice import Choice
 from core.rules.d20check.check import (
     MAX_CIRCUMSTANCES,
     MAX_DIFFICULTY,
@@ -51,7 +53,7 @@ from core.rules.d20check.events import (
     PlotPointTurned,
     Rolled,
 )
-from core.rules.d20check.flow import ActionKind, CheckFlow
+from core.rules.d20check.flow import ActionKind, CheckFlow, Phase
 from core.rules.d20check.plot_points import MAX_TABLE, MIN_TABLE, PlotPointPool
 from core.rules.d20check.rest import DEFAULT_RECOVERY_SKILL, RecoveryCheck, long_rest
 from core.rules.d20check.sheet import MAX_NAME, CharacterSheet
@@ -469,13 +471,59 @@ def event_record(event: Event) -> dict[str, object]:
     return {"e": "recovered", "count": event.count}
 
 
+class SetupMenu(Enum):
+    """A group of set-up options, opened as a sub-step so that a phone shows them all."""
+
+    ABILITY = "ability"  # weak, average, strong
+    MODIFIERS = "mods"  # proficiency, advantages, disadvantages
+    TARGET = "target"  # the difficulty or the opposing result
+
+
+class SetupVerb(Enum):
+    """The set-up buttons of a check: open a group, go back, or change one value."""
+
+    OPEN = "open"
+    BACK = "back"
+    ABILITY = SET_ABILITY
+    PROFICIENCY = SET_PROFICIENCY
+    ADVANTAGES = SET_ADVANTAGES
+    DISADVANTAGES = SET_DISADVANTAGES
+    TARGET = SET_TARGET
+
+
+MENU_OF: dict[str, SetupMenu] = {
+    SET_ABILITY: SetupMenu.ABILITY,
+    SET_PROFICIENCY: SetupMenu.MODIFIERS,
+    SET_ADVANTAGES: SetupMenu.MODIFIERS,
+    SET_DISADVANTAGES: SetupMenu.MODIFIERS,
+    SET_TARGET: SetupMenu.TARGET,
+}
+MENU_NAME = {
+    SetupMenu.ABILITY: "the ability list",
+    SetupMenu.MODIFIERS: "the bonus list",
+    SetupMenu.TARGET: "the difficulty list",
+}
+MENU_BUTTON = {SetupMenu.ABILITY: "Ability", SetupMenu.MODIFIERS: "Bonuses", SetupMenu.TARGET: "DC"}
+TARGET_STEPS = (5, 1)
+
+PanelChoice = Choice[ActionKind] | Choice[SetupVerb]
+
+
 @dataclass(frozen=True)
 class CheckPanelState:
-    """The stored state of a check panel: the check, its label and what happened."""
+    """The stored state of a check panel: the check, its label and what happened.
+
+    Attributes:
+        check: the check.
+        label: what it is for, as the opener wrote it.
+        log: what happened, for the message.
+        menu: the set-up group open instead of the main buttons, if any.
+    """
 
     check: CheckFlow
     label: str = ""
     log: tuple[Mapping[str, object], ...] = ()
+    menu: SetupMenu | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -483,7 +531,43 @@ class CheckPanelState:
             "check": self.check.to_dict(),
             "label": self.label,
             "log": [dict(entry) for entry in self.log],
+            "menu": None if self.menu is None else self.menu.value,
         }
+
+    def setup_choices(self) -> tuple[Choice[SetupVerb], ...]:
+        """The set-up buttons now: the groups to open, or the open group's options and Back."""
+        check = self.check
+        if check.phase is not Phase.SETUP:
+            return ()
+        by = frozenset({check.roller})
+        setup = check.setup
+        if self.menu is None:
+            return tuple(Choice(SetupVerb.OPEN, m.value, by=by) for m in SetupMenu)
+        found: list[Choice[SetupVerb]] = []
+        if self.menu is SetupMenu.ABILITY:
+            found += [
+                Choice(SetupVerb.ABILITY, s.value, by=by, selected=setup.ability is s)
+                for s in AbilityStrength
+            ]
+        elif self.menu is SetupMenu.MODIFIERS:
+            found += _stepper(SetupVerb.PROFICIENCY, setup.proficiency, 0, MAX_PROFICIENCY, by)
+            found += _stepper(SetupVerb.ADVANTAGES, setup.advantages, 0, MAX_CIRCUMSTANCES, by)
+            found += _stepper(
+                SetupVerb.DISADVANTAGES, setup.disadvantages, 0, MAX_CIRCUMSTANCES, by
+            )
+        else:
+            target = check.target
+            value = target.value if isinstance(target, Difficulty) else target.result
+            low = 0 if isinstance(target, Difficulty) else -MAX_DIFFICULTY
+            found += _stepper(SetupVerb.TARGET, value, low, MAX_DIFFICULTY, by, TARGET_STEPS)
+        return (*found, Choice(SetupVerb.BACK, by=by))
+
+    def choices(self, pool: PlotPointPool) -> tuple[PanelChoice, ...]:
+        """Every legal choice on the panel now, each with who may take it."""
+        if self.check.phase is not Phase.SETUP:
+            return self.check.choices(pool)
+        rest = () if self.menu is not None else self.check.choices(pool)
+        return (*self.setup_choices(), *(c for c in rest if c.verb is not ActionKind.SET_UP))
 
     @classmethod
     def from_dict(cls, data: Json) -> CheckPanelState:
@@ -497,7 +581,59 @@ class CheckPanelState:
             raise Malformed("That check could not be read.")
         if not isinstance(label, str) or not isinstance(log, list):
             raise Malformed("That check could not be read.")
-        return cls(CheckFlow.from_dict(check), label, tuple(e for e in log if isinstance(e, dict)))
+        menu = data.get("menu")
+        try:
+            opened = None if menu is None else SetupMenu(menu)
+        except ValueError:
+            raise Malformed("That check could not be read.") from None
+        flow = CheckFlow.from_dict(check)
+        if opened is not None and flow.phase is not Phase.SETUP:
+            raise Malformed("That check could not be read.")
+        return cls(flow, label, tuple(e for e in log if isinstance(e, dict)), opened)
+
+
+def _stepper(
+    verb: SetupVerb,
+    value: int,
+    low: int,
+    high: int,
+    by: frozenset[int],
+    steps: Sequence[int] = (1,),
+) -> list[Choice[SetupVerb]]:
+    """Choices that lower and raise a value within its range (arguments are new values).
+
+    ``name`` is the direction ("−" or "+") and ``count`` the step.
+    """
+    down = [
+        Choice(verb, str(value - step), by=by, name="−", count=step)
+        for step in steps
+        if value - step >= low
+    ]
+    up = [
+        Choice(verb, str(value + step), by=by, name="+", count=step)
+        for step in reversed(steps)
+        if value + step <= high
+    ]
+    return down + up
+
+
+def _menu_step(panel: CheckPanelState, action: str, argument: str) -> CheckPanelState:
+    """Open or close a set-up group (the roller, before the roll)."""
+    if action == SetupVerb.BACK.value:
+        if panel.menu is None:
+            raise NotAllowedNow("No list is open to go back from.")
+        return replace(panel, menu=None)
+    if panel.menu is not None:
+        raise NotAllowedNow(open_refusal(panel.menu))
+    try:
+        return replace(panel, menu=SetupMenu(argument))
+    except ValueError:
+        raise Malformed("That button is out of date. Use the latest message.") from None
+
+
+def open_refusal(menu: SetupMenu) -> str:
+    """Why the main buttons wait while ``menu`` is open."""
+    return f"{MENU_NAME[menu].capitalize()} is open: pick from it or tap Back first."
 
 
 def _number(argument: str, low: int, high: int, what: str) -> int:
@@ -591,11 +727,24 @@ class CheckPanel:
     ) -> Outcome:
         panel = CheckPanelState.from_dict(state)
         check = panel.check
+        if action in (SetupVerb.OPEN.value, SetupVerb.BACK.value):
+            check.set_up(actor, check.setup)  # refused as any set-up would be
+            return Outcome(state=_menu_step(panel, action, argument).to_dict())
         if action in SETUP_ACTIONS:
+            check.set_up(actor, check.setup)
+            wanted = MENU_OF[action]
+            if panel.menu is not wanted:
+                raise NotAllowedNow(
+                    f"{MENU_NAME[wanted].capitalize()} was closed: "
+                    f"tap {MENU_BUTTON[wanted]} to open it again."
+                )
             setup, target = changed_setup(check, action, argument)
             check = check.set_up(actor, setup, target)
-            return Outcome(state=replace(panel, check=check).to_dict())
+            menu = None if action == SET_ABILITY else panel.menu  # one pick; steppers stay
+            return Outcome(state=replace(panel, check=check, menu=menu).to_dict())
         kind = _action_kind(action)
+        if panel.menu is not None and check.phase is Phase.SETUP and actor == check.roller:
+            raise NotAllowedNow(open_refusal(panel.menu))
         pool = pool_counts(table.state).playable()
         sheet = None if check.is_gm_check else sheet_of(table, check.roller)
         step = check.act(actor, kind, pool=pool, rng=rng, sheet=sheet)

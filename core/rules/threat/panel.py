@@ -76,7 +76,17 @@ class Role(Enum):
     BYSTANDER = "bystander"
 
 
+class Menu(Enum):
+    """A sub-step open on the panel: a list of options shown instead of the main buttons."""
+
+    THREAT = "threat"  # the GM's threat keypad, -2..+4
+    APPROACH = "approach"  # the roller's approaches
+
+
 class ActionKind(Enum):
+    OPEN_THREAT = "open_threat"
+    OPEN_APPROACH = "open_approach"
+    BACK = "back"
     SET_THREAT = "set_threat"
     CHOOSE_APPROACH = "choose_approach"
     SET_BONUS = "set_bonus"
@@ -93,8 +103,29 @@ class ActionKind(Enum):
 
 
 @dataclass(frozen=True)
+class OpenThreat:
+    """GM: open the threat keypad."""
+
+    kind = ActionKind.OPEN_THREAT
+
+
+@dataclass(frozen=True)
+class OpenApproach:
+    """Roller: open the list of approaches."""
+
+    kind = ActionKind.OPEN_APPROACH
+
+
+@dataclass(frozen=True)
+class Back:
+    """GM or roller: close the open list without picking."""
+
+    kind = ActionKind.BACK
+
+
+@dataclass(frozen=True)
 class SetThreat:
-    """GM: set the situation's threat level, -2..+4."""
+    """GM: set the situation's threat level, -2..+4 (on the open keypad, which closes)."""
 
     level: int
     kind = ActionKind.SET_THREAT
@@ -102,7 +133,7 @@ class SetThreat:
 
 @dataclass(frozen=True)
 class ChooseApproach:
-    """Roller: roll this approach (its value comes from the sheet)."""
+    """Roller: roll this approach (from the open list, which closes)."""
 
     name: str
     value: int
@@ -169,7 +200,10 @@ class Cancel:
 
 
 Action = (
-    SetThreat
+    OpenThreat
+    | OpenApproach
+    | Back
+    | SetThreat
     | ChooseApproach
     | SetBonus
     | Join
@@ -295,6 +329,7 @@ class Panel:
         stage: where the roll is.
         outcome: the dice, once rolled.
         no_roll: why no dice were rolled, once settled without a roll.
+        menu: the list open instead of the main buttons, if any (during setup only).
     """
 
     gm: PlayerId
@@ -310,6 +345,7 @@ class Panel:
     stage: Stage = Stage.SETUP
     outcome: RollOutcome | None = None
     no_roll: NoRoll | None = None
+    menu: Menu | None = None
 
     def __post_init__(self) -> None:
         track.check_momentum(self.momentum)
@@ -336,6 +372,8 @@ class Panel:
             raise ValueError("rolled waits for a burn decision")
         if self.stage is Stage.DONE and not settled:
             raise ValueError("done needs an outcome or a no-roll reason")
+        if self.menu is not None and self.stage is not Stage.SETUP:
+            raise ValueError("a list is open during setup only")
 
     @property
     def pool(self) -> Pool:
@@ -402,6 +440,7 @@ class Panel:
             "stage": self.stage.value,
             "outcome": None if self.outcome is None else _outcome_to_dict(self.outcome),
             "no_roll": None if self.no_roll is None else self.no_roll.value,
+            "menu": None if self.menu is None else self.menu.value,
         }
 
     @classmethod
@@ -431,6 +470,7 @@ class Panel:
                 stage=Stage(data["stage"]),
                 outcome=None if outcome is None else _outcome_from_dict(outcome),
                 no_roll=None if no_roll is None else NoRoll(no_roll),
+                menu=None if data.get("menu") is None else Menu(data["menu"]),
             )
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             raise Malformed("This roll can't be read any more. Start a new one.") from None
@@ -502,10 +542,17 @@ def act(panel: Panel, actor: PlayerId, action: Action, rng: Rng | None = None) -
     if refusal is not None:
         raise refusal
     match action:
+        case OpenThreat():
+            return Step(replace(panel, menu=Menu.THREAT), ())
+        case OpenApproach():
+            return Step(replace(panel, menu=Menu.APPROACH), ())
+        case Back():
+            return Step(replace(panel, menu=None), ())
         case SetThreat(level=level):
             _check_level(level)
             return Step(
-                replace(panel, threat_level=level), (ThreatSet(level, ThreatLevel.of(level)),)
+                replace(panel, threat_level=level, menu=None),
+                (ThreatSet(level, ThreatLevel.of(level)),),
             )
         case ChooseApproach(name=name, value=value):
             name = name.strip()
@@ -514,7 +561,7 @@ def act(panel: Panel, actor: PlayerId, action: Action, rng: Rng | None = None) -
             if not 0 <= value <= MAX_BASE_DICE:
                 raise Malformed(f"An approach value runs from 0 to {MAX_BASE_DICE}.")
             return Step(
-                replace(panel, approach_name=name, approach=value),
+                replace(panel, approach_name=name, approach=value, menu=None),
                 (ApproachChosen(name, value),),
             )
         case SetBonus(bonus=bonus, on=on):
@@ -607,6 +654,9 @@ _STAGES: dict[ActionKind, frozenset[Stage]] = {
 }
 
 _ROLES: dict[ActionKind, frozenset[Role]] = {
+    ActionKind.OPEN_THREAT: frozenset({Role.GM}),
+    ActionKind.OPEN_APPROACH: frozenset({Role.ROLLER}),
+    ActionKind.BACK: frozenset({Role.GM, Role.ROLLER}),
     ActionKind.SET_THREAT: frozenset({Role.GM}),
     ActionKind.CHOOSE_APPROACH: frozenset({Role.ROLLER}),
     ActionKind.SET_BONUS: frozenset({Role.ROLLER}),
@@ -620,6 +670,9 @@ _ROLES: dict[ActionKind, frozenset[Role]] = {
 }
 
 _WHO: dict[ActionKind, str] = {
+    ActionKind.OPEN_THREAT: "Only the GM sets the threat.",
+    ActionKind.OPEN_APPROACH: "Only the player rolling picks the approach.",
+    ActionKind.BACK: "Only the GM or the player rolling closes the list.",
     ActionKind.SET_THREAT: "Only the GM sets the threat.",
     ActionKind.CHOOSE_APPROACH: "Only the player rolling picks the approach.",
     ActionKind.SET_BONUS: "Only the player rolling claims bonus dice.",
@@ -643,8 +696,36 @@ def _stage_refusal(panel: Panel) -> NotAllowedNow:
     return NotAllowedNow("This roll is over.")
 
 
+_IN_MENU: dict[Menu, frozenset[ActionKind]] = {
+    Menu.THREAT: frozenset({ActionKind.SET_THREAT, ActionKind.BACK}),
+    Menu.APPROACH: frozenset({ActionKind.CHOOSE_APPROACH, ActionKind.BACK}),
+}
+_MENU_NAME = {Menu.THREAT: "the threat keypad", Menu.APPROACH: "the list of approaches"}
+_OPENS = {ActionKind.SET_THREAT: Menu.THREAT, ActionKind.CHOOSE_APPROACH: Menu.APPROACH}
+_OPEN_BUTTON = {Menu.THREAT: "Threat", Menu.APPROACH: "Approach"}
+
+
+def _menu_refusal(panel: Panel, kind: ActionKind) -> NotAllowedNow | None:
+    """Why ``kind`` does not fit the list open now (or the lack of one)."""
+    if panel.menu is not None and kind not in _IN_MENU[panel.menu]:
+        name = _MENU_NAME[panel.menu]
+        return NotAllowedNow(f"{name.capitalize()} is open: pick from it or tap Back first.")
+    if panel.menu is None and kind is ActionKind.BACK:
+        return NotAllowedNow("No list is open to go back from.")
+    wanted = _OPENS.get(kind)
+    if wanted is not None and panel.menu is not wanted:
+        return NotAllowedNow(
+            f"{_MENU_NAME[wanted].capitalize()} was closed: "
+            f"tap {_OPEN_BUTTON[wanted]} to open it again."
+        )
+    return None
+
+
 def _condition(panel: Panel, kind: ActionKind, role: Role) -> StonetableError | None:
     """What else must hold for ``role`` to take ``kind`` now."""
+    menu = _menu_refusal(panel, kind)
+    if menu is not None:
+        return menu
     if kind is ActionKind.JOIN and panel.assist is not None:
         if panel.helper is None:
             return NotAllowedNow("The GM's outside help is already the one assist.")

@@ -44,6 +44,7 @@ from core.rules.threat.odds import Odds, pool_odds
 from core.rules.threat.panel import (
     Action,
     ActionKind,
+    Back,
     BurnMomentum,
     Cancel,
     ChooseApproach,
@@ -51,6 +52,8 @@ from core.rules.threat.panel import (
     KeepRoll,
     Leave,
     MomentumChanged,
+    OpenApproach,
+    OpenThreat,
     Panel,
     RollDice,
     SetBonus,
@@ -373,6 +376,7 @@ def roll_view(table: Table, state: Json) -> RollView:
 
 
 def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tuple[Choice, ...]:
+    """The buttons now: the main ones, or the open list and Back (a phone shows about eight)."""
     may = panel.who_may()
     found: list[Choice] = []
     if ActionKind.SET_THREAT in may:
@@ -389,6 +393,10 @@ def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tu
             )
             for index, a in enumerate(approaches)
         ]
+    if ActionKind.OPEN_THREAT in may:
+        found.append(Choice(ActionKind.OPEN_THREAT, str(panel.threat_level)))
+    if ActionKind.OPEN_APPROACH in may and approaches:
+        found.append(Choice(ActionKind.OPEN_APPROACH))
     if ActionKind.SET_BONUS in may:
         found += [
             Choice(ActionKind.SET_BONUS, f"{bonus.value}.{OFF if on else ON}", selected=on)
@@ -402,7 +410,13 @@ def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tu
     if ActionKind.OUTSIDE_ASSIST in may:
         outside = panel.assist is not None
         found.append(Choice(ActionKind.OUTSIDE_ASSIST, OFF if outside else ON, selected=outside))
-    for kind in (ActionKind.ROLL, ActionKind.BURN, ActionKind.KEEP, ActionKind.CANCEL):
+    for kind in (
+        ActionKind.ROLL,
+        ActionKind.BURN,
+        ActionKind.KEEP,
+        ActionKind.BACK,
+        ActionKind.CANCEL,
+    ):
         if kind in may:
             found.append(Choice(kind))
     return tuple(replace(c, by=_takers(table, panel, c.verb)) for c in found)
@@ -417,6 +431,9 @@ def _takers(table: Table, panel: Panel, kind: ActionKind) -> frozenset[int]:
 
 
 _PROBES: dict[ActionKind, Action] = {
+    ActionKind.OPEN_THREAT: OpenThreat(),
+    ActionKind.OPEN_APPROACH: OpenApproach(),
+    ActionKind.BACK: Back(),
     ActionKind.SET_THREAT: SetThreat(0),
     ActionKind.CHOOSE_APPROACH: ChooseApproach("probe", 0),
     ActionKind.SET_BONUS: SetBonus(Bonus.EXPERTISE, True),
@@ -529,10 +546,16 @@ class ThreatRollPanel:
                 return SetThreat(int(argument))
             except ValueError:
                 raise Malformed("Threat runs from -2 to +4 (+4 is impossible).") from None
-        if kind is ActionKind.CHOOSE_APPROACH:
+        if kind in (ActionKind.CHOOSE_APPROACH, ActionKind.OPEN_APPROACH):
             if fixed:
                 raise NotAllowedNow(f"The dice for this roll are set: {panel.approach}d.")
             approaches = () if sheet is None else sheet.approaches
+            if kind is ActionKind.OPEN_APPROACH:
+                if not approaches:
+                    raise NotAllowedNow(
+                        "There are no approaches on your sheet yet: add them with /sheet."
+                    )
+                return OpenApproach()
             if not argument.isdigit() or int(argument) >= len(approaches):
                 raise NotAllowedNow("That approach is no longer on your sheet.")
             chosen = approaches[int(argument)]

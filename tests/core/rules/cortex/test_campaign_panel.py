@@ -62,6 +62,14 @@ class Game:
         return outcome
 
     def press(self, player: int, action: str, argument: str = "", *faces: int) -> Outcome:
+        """One press as a player makes it: traits through the list of dice, opened first,
+        and any other button after going back from it."""
+        listed = action in ("add", "rm", "res")
+        if listed != bool(self.panel.get("pick")) and action not in ("text", "back", "pool.open"):
+            self.press_only(player, "pool.open" if listed else "back")
+        return self.press_only(player, action, argument, *faces)
+
+    def press_only(self, player: int, action: str, argument: str = "", *faces: int) -> Outcome:
         assert not self.closed
         rng = ScriptedRng(faces)
         outcome = self.settle(PANEL.act(self.table, self.panel, player, action, argument, rng))
@@ -243,6 +251,7 @@ def test_stress_is_inflicted_by_type_and_shows_as_an_opponent_box(game: Game) ->
     game.press(CLARK, "inflict", "1", 5)  # Angry, stress pool d10
     assert game.sheet(LOIS)["stress"] == [{"type": "Angry", "die": 10}]
     game.open(CLARK, "contest Lois")
+    game.press_only(CLARK, "pool.open")
     codes = [ch.argument for ch in game.view().choices if ch.verb is Press.ADD]
     assert "s0" in codes  # Lois' Angry Stress is a die for Clark now
 
@@ -468,3 +477,62 @@ def test_a_features_useful_detail_may_come_out_of_trouble(game: Game) -> None:
     ct = load(game.table).table
     assert ct.trouble == () and ct.details[-1].die == 10
     assert game.sheet(CLARK)["plot_points"] == 3  # the Complication, then the detail
+
+
+# The list of dice: a sub-step with Back, so that a phone shows every button.
+
+
+def test_the_list_of_dice_opens_in_place_of_the_main_buttons_and_goes_back(game: Game) -> None:
+    game.open(CLARK, "contest Lois")
+    main = game.view().choices
+    assert Press.ADD not in {c.verb for c in main}
+    (opener,) = [c for c in main if c.verb is Press.OPEN_POOL]
+    assert opener.by == {CLARK} and opener.count >= 5 and len(main) <= 8
+    with pytest.raises(NotYourTurn):
+        game.press_only(LOIS, "pool.open")
+    before = dict(game.panel)
+    game.press_only(CLARK, "pool.open")
+    listed = game.view().choices
+    assert {c.verb for c in listed} <= {Press.ADD, Press.REMOVE, Press.RESOURCE, Press.BACK}
+    assert listed[-1].verb is Press.BACK and len(listed) <= 8
+    game.press_only(CLARK, "add", "v0")
+    assert game.view().choices[-1].verb is Press.BACK  # the list stays open for the next trait
+    with pytest.raises(NotAllowedNow, match="list of dice is open: pick from it or tap Back"):
+        game.press_only(CLARK, "roll", "")
+    game.press_only(CLARK, "back")
+    assert not game.panel["pick"] and before["pick"] is False
+    assert Press.ROLL in {c.verb for c in game.view().choices}
+
+
+def test_a_press_on_the_closed_list_of_dice_is_refused_clearly(game: Game) -> None:
+    game.open(CLARK, "contest Lois")
+    with pytest.raises(NotAllowedNow, match="list of dice was closed: tap Add to the pool"):
+        game.press_only(CLARK, "add", "v0")
+    with pytest.raises(NotAllowedNow, match="No list is open"):
+        game.press_only(CLARK, "back")
+    game.press_only(CLARK, "pool.open")
+    with pytest.raises(NotAllowedNow, match="is open"):
+        game.press_only(CLARK, "pool.open")
+    stale = dict(game.panel)
+    game.press_only(CLARK, "back")
+    with pytest.raises(NotAllowedNow, match="was closed"):
+        game.press_only(CLARK, "add", "r0")
+    assert stale["pick"] is True
+
+
+def test_the_same_complication_twice_is_one_button(game: Game) -> None:
+    from dataclasses import replace
+
+    from core.rules.cortex.dice import Die
+    from core.rules.cortex.panel import _choices
+    from core.rules.cortex.state import Complication
+
+    game.open(CLARK, "contest Lois")
+    ct = load(game.table).table
+    ones = (Complication("Lois", Die(8)),) * 2 + (Complication("Lois", Die(6)),)
+    shown = [
+        (c.who, c.die, c.argument)
+        for c in _choices(replace(ct, complications=ones), ct.conflict, ())
+        if c.verb is Press.COMPLICATION
+    ]
+    assert shown == [("Lois", 8, "0"), ("Lois", 6, "2")]

@@ -6,21 +6,25 @@ scripted face is one average roll against difficulty 10: 15 succeeds, 5 fails.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pytest
 
-from core.rules.d20check import SYSTEM, AbilityStrength, CharacterSheet
+from core.rules.d20check import SYSTEM, AbilityStrength, ActionKind, CharacterSheet
 from core.rules.d20check.table import (
+    MENU_OF,
     CheckPanelState,
     D20Campaign,
     PoolCounts,
+    SetupMenu,
+    SetupVerb,
     parse_check,
     parse_rest,
     pool_counts,
 )
-from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 
@@ -187,8 +191,10 @@ def test_rest_arguments_read_difficulty_and_skill() -> None:
 
 def test_the_roller_sets_up_with_buttons_and_others_are_refused() -> None:
     run = Run(table())
-    run.press(ROLLER, "ability", argument="strong").press(ROLLER, "prof", argument="2")
+    run.press(ROLLER, "open", argument="ability").press(ROLLER, "ability", argument="strong")
+    run.press(ROLLER, "open", argument="mods").press(ROLLER, "prof", argument="2")
     run.press(ROLLER, "adv", argument="1").press(ROLLER, "dis", argument="3")
+    run.press(ROLLER, "back").press(ROLLER, "open", argument="target")
     run.press(ROLLER, "target", argument="14")
     check = CheckPanelState.from_dict(run.outcome.state).check
     assert check.setup.ability is AbilityStrength.STRONG
@@ -212,10 +218,109 @@ def test_the_roller_sets_up_with_buttons_and_others_are_refused() -> None:
 )
 def test_bad_set_up_buttons_change_nothing(action: str, argument: str, error: type) -> None:
     run = Run(table())
+    if action in MENU_OF:
+        run.press(ROLLER, "open", argument=MENU_OF[action].value)
     before = run.outcome.state
     with pytest.raises(error):
         run.press(ROLLER, action, argument=argument)
     assert run.outcome.state == before
+
+
+# -- set-up groups: sub-steps with Back -----------------------------------------------
+
+
+def _panel(run: Run) -> CheckPanelState:
+    return CheckPanelState.from_dict(run.outcome.state)
+
+
+def test_a_set_up_group_opens_shows_its_options_and_back() -> None:
+    run = Run(table())
+    main = _panel(run).choices(run.pool.playable())
+    assert [(c.verb, c.argument) for c in main] == [
+        (SetupVerb.OPEN, "ability"),
+        (SetupVerb.OPEN, "mods"),
+        (SetupVerb.OPEN, "target"),
+        (ActionKind.ROLL, ""),
+    ]
+    run.press(ROLLER, "open", argument="mods")
+    shown = _panel(run).choices(run.pool.playable())
+    assert _panel(run).menu is SetupMenu.MODIFIERS and len(shown) <= 8
+    assert shown[-1].verb is SetupVerb.BACK and ActionKind.ROLL not in {c.verb for c in shown}
+    assert [c.argument for c in shown if c.verb is SetupVerb.PROFICIENCY] == ["1"]
+    run.press(ROLLER, "prof", argument="1")
+    assert _panel(run).menu is SetupMenu.MODIFIERS  # a stepper stays open for the next tap
+    run.press(ROLLER, "back")
+    assert _panel(run).menu is None and _panel(run).check.setup.proficiency == 1
+
+
+def test_picking_an_ability_closes_its_list_and_a_stale_pick_is_refused() -> None:
+    run = Run(table()).press(ROLLER, "open", argument="ability")
+    stale = run.outcome.state
+    run.press(ROLLER, "ability", argument="weak")
+    assert _panel(run).menu is None
+    with pytest.raises(NotAllowedNow, match="ability list was closed: tap Ability"):
+        CHECK.act(run.table, run.outcome.state, ROLLER, "ability", "strong", ScriptedRng([]))
+    assert CheckPanelState.from_dict(stale).menu is SetupMenu.ABILITY
+
+
+def test_while_a_group_is_open_the_roll_waits_and_back_needs_an_open_group() -> None:
+    run = Run(table())
+    with pytest.raises(NotAllowedNow, match="No list is open"):
+        run.press(ROLLER, "back")
+    run.press(ROLLER, "open", argument="target")
+    with pytest.raises(NotAllowedNow, match="difficulty list is open: pick from it or tap Back"):
+        run.press(ROLLER, "roll", faces=[10])
+    with pytest.raises(NotAllowedNow, match="is open"):
+        run.press(ROLLER, "open", argument="ability")
+    with pytest.raises(Malformed):
+        Run(table()).press(ROLLER, "open", argument="luck")
+    for actor in (GM, OTHER):
+        with pytest.raises(NotYourTurn):
+            run.press(actor, "back")
+
+
+def test_an_open_group_round_trips_and_only_during_set_up() -> None:
+    run = Run(table()).press(ROLLER, "open", argument="mods")
+    state = dict(run.outcome.state)
+    assert CheckPanelState.from_dict(state) == _panel(run)
+    old = {k: v for k, v in state.items() if k != "menu"}
+    assert CheckPanelState.from_dict(old).menu is None
+    with pytest.raises(Malformed):
+        CheckPanelState.from_dict(state | {"menu": "dice"})
+    rolled = Run(table()).press(ROLLER, "roll", faces=[10]).outcome.state
+    with pytest.raises(Malformed):
+        CheckPanelState.from_dict(dict(rolled) | {"menu": "mods"})
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_choice_shown_is_accepted_by_exactly_the_people_it_names(seed: int) -> None:
+    rnd = random.Random(seed)
+    run = Run(table(lucky=2, unlucky=2))
+    people = (ROLLER, GM, OTHER)
+    for _ in range(150):
+        if run.outcome.closed:
+            break
+        choices = _panel(run).choices(run.pool.playable())
+        assert choices
+        for choice in choices:
+            for person in people:
+                accepted = _accepts(run, person, choice.verb.value, choice.argument)
+                assert accepted == (person in choice.by), (choice, person)
+        choice = rnd.choice(choices)
+        actor, rng = rnd.choice(sorted(choice.by)), SeededRng(rnd.randrange(999))
+        run.outcome = CHECK.act(
+            run.table, run.outcome.state, actor, choice.verb.value, choice.argument, rng
+        )
+        run.table = after(run.table, run.outcome)
+    assert run.outcome.closed
+
+
+def _accepts(run: Run, actor: int, action: str, argument: str) -> bool:
+    try:
+        CHECK.act(run.table, run.outcome.state, actor, action, argument, SeededRng(1))
+    except StonetableError:
+        return False
+    return True
 
 
 # -- every plot point permission case, through the adapter --------------------------------

@@ -17,6 +17,7 @@ from core.rules.threat.momentum import MomentumChange
 from core.rules.threat.panel import (
     Action,
     ActionKind,
+    Back,
     BurnMomentum,
     Cancel,
     ChooseApproach,
@@ -25,9 +26,12 @@ from core.rules.threat.panel import (
     Join,
     KeepRoll,
     Leave,
+    Menu,
     MomentumBurned,
     MomentumChanged,
     MomentumReason,
+    OpenApproach,
+    OpenThreat,
     Panel,
     Role,
     RollDice,
@@ -36,13 +40,26 @@ from core.rules.threat.panel import (
     SetOutsideAssist,
     SetThreat,
     Stage,
-    act,
+    Step,
     open_from_notation,
     open_panel,
 )
+from core.rules.threat.panel import act as rules_act
 from core.rules.threat.roll import Assist, Bonus, DieSource, NoRoll
 
 GM, ROLLER, HELPER, OTHER = 1, 2, 3, 4
+_LIST_OF: dict[type, tuple[Menu, Action]] = {
+    SetThreat: (Menu.THREAT, OpenThreat()),
+    ChooseApproach: (Menu.APPROACH, OpenApproach()),
+}
+
+
+def act(panel: Panel, actor: int, action: Action, rng: Any = None) -> Step:
+    """``action`` as a press makes it: a threat or an approach through its list, opened first."""
+    listed = _LIST_OF.get(type(action))
+    if listed is not None and panel.menu is not listed[0]:
+        panel = rules_act(panel, actor, listed[1]).panel
+    return rules_act(panel, actor, action, rng)
 
 
 def _ready(**kwargs: Any) -> Panel:
@@ -258,8 +275,8 @@ def test_cancel_by_gm_or_roller_before_the_roll() -> None:
 def test_every_state_says_who_may_act() -> None:
     panel = _ready()
     assert panel.who_may() == {
-        ActionKind.SET_THREAT: {Role.GM},
-        ActionKind.CHOOSE_APPROACH: {Role.ROLLER},
+        ActionKind.OPEN_THREAT: {Role.GM},
+        ActionKind.OPEN_APPROACH: {Role.ROLLER},
         ActionKind.SET_BONUS: {Role.ROLLER},
         ActionKind.JOIN: {Role.BYSTANDER},
         ActionKind.LEAVE: {Role.HELPER},
@@ -320,7 +337,18 @@ def test_bad_panel_data_is_malformed(change: dict[str, Any]) -> None:
 PLAYERS = st.sampled_from([GM, ROLLER, ROLLER, ROLLER, HELPER, OTHER])
 # Button presses, weighted towards reaching the later stages.
 BUTTONS: st.SearchStrategy[Action] = st.sampled_from(
-    [Join(), Leave(), *[RollDice()] * 4, *[BurnMomentum()] * 3, KeepRoll(), KeepRoll(), Cancel()]
+    [
+        Join(),
+        Leave(),
+        *[RollDice()] * 4,
+        *[BurnMomentum()] * 3,
+        KeepRoll(),
+        KeepRoll(),
+        Cancel(),
+        OpenThreat(),
+        OpenApproach(),
+        Back(),
+    ]
 )
 SETTINGS: st.SearchStrategy[Action] = st.one_of(
     st.builds(SetThreat, st.integers(-4, 6)),
@@ -383,7 +411,7 @@ def _check_run(
         before = panel.to_dict()
         allowed = panel.allowed(actor)
         try:
-            step = act(panel, actor, action, rng)
+            step = rules_act(panel, actor, action, rng)
         except NotYourTurn:
             assert action.kind not in allowed
             assert panel.to_dict() == before
@@ -417,3 +445,63 @@ def _check_run(
         panel = new
     burned = panel.outcome is not None and panel.outcome.burn is not None
     note_event(f"ended in {panel.stage.value}" + (" after a burn" if burned else ""))
+
+
+# The threat keypad and the list of approaches: sub-steps with Back.
+
+
+def test_the_threat_keypad_opens_picks_once_and_closes() -> None:
+    panel = rules_act(_ready(), GM, OpenThreat()).panel
+    assert panel.menu is Menu.THREAT
+    assert panel.who_may() == {
+        ActionKind.SET_THREAT: {Role.GM},
+        ActionKind.BACK: {Role.GM, Role.ROLLER},
+    }
+    picked = rules_act(panel, GM, SetThreat(2)).panel
+    assert picked.menu is None and picked.threat_level == 2
+    with pytest.raises(NotAllowedNow, match="threat keypad was closed: tap Threat"):
+        rules_act(picked, GM, SetThreat(3))  # a second press on the keypad just closed
+
+
+def test_back_closes_a_list_without_changing_anything() -> None:
+    ready = _ready()
+    for opener, who in ((OpenThreat(), GM), (OpenApproach(), ROLLER)):
+        opened = rules_act(ready, who, opener).panel
+        for closer in (GM, ROLLER):
+            assert rules_act(opened, closer, Back()).panel == ready
+    with pytest.raises(NotAllowedNow, match="No list is open"):
+        rules_act(ready, GM, Back())
+    with pytest.raises(NotYourTurn):
+        rules_act(rules_act(ready, GM, OpenThreat()).panel, HELPER, Back())
+
+
+def test_while_a_list_is_open_the_main_buttons_wait() -> None:
+    opened = rules_act(_ready(), ROLLER, OpenApproach()).panel
+    for actor, action in (
+        (ROLLER, RollDice()),
+        (GM, OpenThreat()),
+        (GM, Cancel()),
+        (HELPER, Join()),
+    ):
+        with pytest.raises(
+            NotAllowedNow, match="list of approaches is open: pick from it or tap Back"
+        ):
+            rules_act(opened, actor, action)
+    assert rules_act(opened, ROLLER, ChooseApproach("Guile", 1)).panel.menu is None
+
+
+def test_only_the_gm_opens_the_keypad_and_only_the_roller_the_approaches() -> None:
+    ready = _ready()
+    with pytest.raises(NotYourTurn, match="Only the GM"):
+        rules_act(ready, ROLLER, OpenThreat())
+    with pytest.raises(NotYourTurn, match="Only the player rolling"):
+        rules_act(ready, GM, OpenApproach())
+
+
+def test_an_open_list_round_trips_and_old_data_reads_as_closed() -> None:
+    opened = rules_act(_ready(), GM, OpenThreat()).panel
+    assert _round_trip(opened) == opened
+    old = {k: v for k, v in _ready().to_dict().items() if k != "menu"}
+    assert Panel.from_dict(old).menu is None
+    with pytest.raises(Malformed):
+        Panel.from_dict(_ready().to_dict() | {"menu": "dice"})

@@ -117,7 +117,9 @@ def test_only_the_gm_opens_a_roll_for_another_player() -> None:
 def test_a_full_roll_with_buttons_helper_and_burn_writes_momentum_back() -> None:
     t = table(ana=sheet(momentum=6))
     state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
-    t, out = press(t, state, GM, "set_threat", "2")
+    t, out = press(t, state, GM, "open_threat")
+    t, out = press(t, out.state, GM, "set_threat", "2")
+    t, out = press(t, out.state, ANA, "open_approach")
     t, out = press(t, out.state, ANA, "choose_approach", "0")
     t, out = press(t, out.state, ANA, "set_bonus", "expertise.on")
     t, out = press(t, out.state, BO, "join")
@@ -171,6 +173,10 @@ def test_burn_is_refused_when_the_sheet_momentum_fell_below_four_after_the_roll(
     ("actor", "action", "argument", "error"),
     [
         (ANA, "set_threat", "3", NotYourTurn),
+        (ANA, "open_threat", "", NotYourTurn),
+        (GM, "open_approach", "", NotYourTurn),
+        (GM, "set_threat", "3", NotAllowedNow),  # the keypad is closed
+        (ANA, "back", "", NotAllowedNow),  # nothing is open
         (BO, "roll", "", NotYourTurn),
         (BO, "choose_approach", "0", NotYourTurn),
         (ANA, "join", "", NotYourTurn),
@@ -179,7 +185,7 @@ def test_burn_is_refused_when_the_sheet_momentum_fell_below_four_after_the_roll(
         (ANA, "burn", "", NotAllowedNow),
         (ANA, "choose_approach", "7", NotAllowedNow),
         (ANA, "warp", "", Malformed),
-        (GM, "set_threat", "x", Malformed),
+        (ANA, "choose_approach", "0", NotAllowedNow),  # the list is closed
         (ANA, "set_bonus", "luck.on", Malformed),
         (GM, "outside_assist", "maybe", Malformed),
     ],
@@ -198,26 +204,68 @@ def test_refused_presses_raise_and_change_nothing(
 def test_notation_fixes_the_dice_so_no_approach_can_be_picked() -> None:
     t = table()
     state = RULES.open(t, ANA, "2d1t", SeededRng(1)).state
-    assert not any(c.verb is ActionKind.CHOOSE_APPROACH for c in roll_view(t, state).choices)
+    verbs = {c.verb for c in roll_view(t, state).choices}
+    assert not verbs & {ActionKind.CHOOSE_APPROACH, ActionKind.OPEN_APPROACH}
     with pytest.raises(NotAllowedNow, match="set: 2d"):
-        RULES.act(t, state, ANA, "choose_approach", "0", SeededRng(1))
+        RULES.act(t, state, ANA, "open_approach", "", SeededRng(1))
 
 
 def test_choices_follow_the_stage_and_mark_the_current_options() -> None:
     t = table()
     state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
-    _, out = press(t, state, GM, "set_threat", "1")
+    _, out = press(t, state, GM, "open_threat")
+    keypad = roll_view(t, out.state).choices
+    assert [c.verb for c in keypad] == [ActionKind.SET_THREAT] * 7 + [ActionKind.BACK]
+    assert [c.argument for c in keypad if c.selected] == ["0"]
+    assert keypad[-1].by == {GM, ANA}
+    with pytest.raises(Malformed):
+        press(t, out.state, GM, "set_threat", "x")
+    _, out = press(t, out.state, GM, "set_threat", "1")
     view = roll_view(t, out.state)
     kinds = [c.verb for c in view.choices]
-    assert kinds.count(ActionKind.SET_THREAT) == 7
-    assert [c.argument for c in view.choices if c.selected] == ["1"]
-    assert kinds.count(ActionKind.CHOOSE_APPROACH) == 2
+    assert ActionKind.SET_THREAT not in kinds and ActionKind.CHOOSE_APPROACH not in kinds
+    assert [c.argument for c in view.choices if c.verb is ActionKind.OPEN_THREAT] == ["1"]
+    assert ActionKind.OPEN_APPROACH in kinds
     assert ActionKind.JOIN in kinds and ActionKind.ROLL not in kinds
     assert ActionKind.LEAVE not in kinds  # nobody is helping yet
     _, out = press(t, out.state, BO, "join")
     kinds = [c.verb for c in roll_view(t, out.state).choices]
     assert ActionKind.LEAVE in kinds and ActionKind.JOIN not in kinds
     assert ActionKind.OUTSIDE_ASSIST not in kinds
+
+
+def test_the_approach_list_opens_picks_and_goes_back() -> None:
+    t = table()
+    state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
+    _, opened = press(t, state, ANA, "open_approach")
+    choices = roll_view(t, opened.state).choices
+    assert [c.verb for c in choices] == [ActionKind.CHOOSE_APPROACH] * 2 + [ActionKind.BACK]
+    assert all(c.by == {ANA} for c in choices[:2])
+    _, back = press(t, opened.state, GM, "back")
+    assert back.state == state and not back.events
+    _, picked = press(t, opened.state, ANA, "choose_approach", "1")
+    assert roll_view(t, picked.state).panel.approach_name is not None
+    with pytest.raises(NotAllowedNow, match="list of approaches was closed: tap Approach"):
+        press(t, picked.state, ANA, "choose_approach", "0")  # a stale press on the list
+    with pytest.raises(NotAllowedNow, match="is open: pick from it or tap Back"):
+        press(t, opened.state, ANA, "roll")
+
+
+def test_a_roller_with_no_approaches_gets_no_list_to_open() -> None:
+    t = table(ana=Sheet().to_dict())
+    state = RULES.open(t, ANA, "", SeededRng(1)).state
+    assert ActionKind.OPEN_APPROACH not in {c.verb for c in roll_view(t, state).choices}
+    with pytest.raises(NotAllowedNow, match="no approaches on your sheet"):
+        press(t, state, ANA, "open_approach")
+
+
+def test_no_panel_step_shows_more_than_eight_buttons() -> None:
+    t = table()
+    state = RULES.open(t, GM, f"for={ANA}", SeededRng(1)).state
+    _, out = press(t, state, ANA, "open_approach")
+    _, out = press(t, out.state, ANA, "choose_approach", "0")
+    for step in (out.state, press(t, out.state, GM, "open_threat")[1].state):
+        assert len(roll_view(t, step).choices) <= 8
 
 
 def test_nobody_to_help_means_no_help_button() -> None:
