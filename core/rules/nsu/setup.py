@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.world import (
     MAX_PLAYERS,
@@ -564,16 +565,16 @@ def _written_by(state: SetupState, player_id: PlayerId) -> int:
 
 
 _STEP_NAMES: dict[SetupStep, str] = {
-    SetupStep.TONE: "the tone talk",
-    SetupStep.BANS: "banning story elements",
-    SetupStep.SETTLEMENT: "drawing the settlement",
-    SetupStep.SCOPE: "the scope of adventures",
-    SetupStep.RESOURCES: "naming resources",
-    SetupStep.ABUNDANCE: "choosing the abundance",
-    SetupStep.LOCATIONS: "writing locations",
-    SetupStep.MAP: "dealing the map",
-    SetupStep.DANGER_AND_REWARD: "rolling Danger and Reward",
-    SetupStep.DONE: "nothing: the world is built",
+    SetupStep.TONE: N_("the tone talk"),
+    SetupStep.BANS: N_("banning story elements"),
+    SetupStep.SETTLEMENT: N_("drawing the settlement"),
+    SetupStep.SCOPE: N_("the scope of adventures"),
+    SetupStep.RESOURCES: N_("naming resources"),
+    SetupStep.ABUNDANCE: N_("choosing the abundance"),
+    SetupStep.LOCATIONS: N_("writing locations"),
+    SetupStep.MAP: N_("dealing the map"),
+    SetupStep.DANGER_AND_REWARD: N_("rolling Danger and Reward"),
+    SetupStep.DONE: N_("nothing: the world is built"),
 }
 
 
