@@ -18,10 +18,12 @@ from html import escape, unescape
 from typing import Any
 
 import jinja2
+import pytest
 
 from core.campaigns import CampaignView, MemberView
-from core.i18n import lang_for
+from core.i18n import extract_errors, lang_for
 from core.projection import LogLineView
+from core.rules.errors import Malformed, StonetableError
 from core.rules.nsu.campaign import campaign_of
 from core.rules.table import Role, Table
 from core.store.models import CampaignStatus
@@ -38,6 +40,7 @@ from tests.core.rules.nsu.table_support import (
 )
 from tests.tgbot.test_i18n_pseudo import NSU, ROOT, XX, leaks, visible
 from tests.tgbot.test_i18n_pseudo import render as in_pseudo
+from tgbot.render.errors import user_message
 from webapp.campaign_log import log_context
 from webapp.i18n import install
 from webapp.nsu_map import card_context, cards_context, map_context
@@ -224,3 +227,38 @@ def test_every_nsu_mini_app_page_in_russian_leaves_no_english() -> None:
         text = re.sub(r"<code>.*?</code>", " ", text)  # what to type stays as typed
         text = re.sub(r"<[^<>]*>|&\w+;|\b\d*[dDR]\d+\w*", " ", text)
         assert re.findall(r"[A-Za-z]{2,}", text) == [], name
+
+
+NSU_ERROR_FILES = (
+    "setup.py", "setup_panel.py", "edits_setup.py", "world.py", "glance.py", "campaign.py",
+    "cards_panel.py", "character_panel.py", "sheet.py",
+)  # fmt: skip
+
+
+def nsu_sentences() -> list[str]:
+    found = []
+    for name in NSU_ERROR_FILES:
+        with (ROOT / "core" / "rules" / "nsu" / name).open("rb") as source:
+            found += [text for _, _, text, _ in extract_errors(source, (), (), {})]
+    return found
+
+
+@pytest.mark.parametrize("sentence", nsu_sentences())
+def test_worldbuilding_and_character_words_of_the_rules_come_from_the_catalogue(
+    sentence: str,
+) -> None:
+    said = user_message(Malformed(sentence), XX)
+    assert leaks(said) == [], said
+    assert RU.gettext(sentence) != sentence, "not in the Russian catalogue"
+
+
+def test_a_worldbuilding_refusal_reaches_a_russian_player_in_russian() -> None:
+    h = Harness()
+    panel = h.open("nsu.setup", ALICE)
+    with pytest.raises(StonetableError) as refused:
+        h.act(panel, BOB, "agree")  # nothing written down to agree with yet
+    said = user_message(refused.value, RU)
+    assert said == "⏳ Никто ещё не записал тон, с которым можно согласиться.", said
+    assert user_message(refused.value, lang_for("en")).endswith(
+        "Nobody has written down a tone to agree with yet."
+    )
