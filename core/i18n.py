@@ -191,9 +191,9 @@ def extract_errors(
             )
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "N_" and node.args:
             marked = node.args[0]  # N_ marks a message whatever its shape (a label, a phrase)
-            if isinstance(marked, ast.Constant) and isinstance(marked.value, str):
-                if _sentence(marked) is None:
-                    yield marked.lineno, None, marked.value, []
+            text = marked.value if isinstance(marked, ast.Constant) else None
+            if isinstance(text, str) and _sentence(marked) is None:
+                yield marked.lineno, None, text, []
         for expr in found:
             text = _sentence(expr)
             if text is not None:
