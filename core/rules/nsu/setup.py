@@ -452,7 +452,9 @@ def new_setup(
     """
     seats = tuple(players)
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise Malformed(f"No Stone Unturned is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        raise Malformed(
+            "No Stone Unturned is for {low} to {high} players.", low=MIN_PLAYERS, high=MAX_PLAYERS
+        )
     if len(set(seats)) != len(seats):
         raise Malformed("Each player can only take one seat.")
     if settlement_capacity < 1:
@@ -760,7 +762,7 @@ def _finish_settlement(
 def _name_resource(state: SetupState, actor: PlayerId, name: str) -> Result:
     clean = clean_text(name, "Name a resource your community needs.", 80)
     if any(r.name.casefold() == clean.casefold() for r in state.world.resources):
-        raise NotAllowedNow(f"{clean} is already on the list; name another.")
+        raise NotAllowedNow("{name} is already on the list; name another.", name=clean)
     resource = Resource(clean, ResourceLevel.SCARCITY)
     world = replace(state.world, resources=(*state.world.resources, resource))
     state = replace(state, world=world, done=state.done | {actor})
@@ -825,7 +827,7 @@ def _revise(state: SetupState, actor: PlayerId, action: ReviseLocation) -> Resul
 
 def _deal(state: SetupState, action: DealMap, rng: Rng) -> Result:
     if not 1 <= action.columns <= MAX_MAP_COLUMNS:
-        raise Malformed(f"The map can be 1 to {MAX_MAP_COLUMNS} cards wide.")
+        raise Malformed("The map can be 1 to {limit} cards wide.", limit=MAX_MAP_COLUMNS)
     blanks = set(action.blanks)
     if action.home is not None:
         blanks.add(action.home)

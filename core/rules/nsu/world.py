@@ -215,7 +215,7 @@ class CollateralClock:
 
     def __post_init__(self) -> None:
         if not 0 <= self.ticks <= CLOCK_SEGMENTS:
-            raise Malformed(f"A Collateral Clock holds 0 to {CLOCK_SEGMENTS} ticks.")
+            raise Malformed("A Collateral Clock holds 0 to {limit} ticks.", limit=CLOCK_SEGMENTS)
 
     @property
     def full(self) -> bool:
@@ -607,8 +607,8 @@ def _move_resource(world: World, name: str, delta: int) -> tuple[World, tuple[Wo
     target = max(ResourceLevel.SCARCITY, min(ResourceLevel.ABUNDANCE, res.level + delta))
     if target == res.level:
         if delta > 0:
-            raise NotAllowedNow(f"{res.name} is already an abundance.")
-        raise NotAllowedNow(f"{res.name} is already a scarcity.")
+            raise NotAllowedNow("{name} is already an abundance.", name=res.name)
+        raise NotAllowedNow("{name} is already a scarcity.", name=res.name)
     new = Resource(res.name, ResourceLevel(target))
     world = replace(world, resources=tuple(new if r is res else r for r in world.resources))
     return world, (ResourceMoved(res.name, res.level, new.level),)
@@ -625,7 +625,7 @@ def add_resource(
     """
     clean = clean_text(name, "Name the resource.")
     if any(r.name.casefold() == clean.casefold() for r in world.resources):
-        raise NotAllowedNow(f"{clean} is already on the resource list.")
+        raise NotAllowedNow("{name} is already on the resource list.", name=clean)
     world = replace(world, resources=(*world.resources, Resource(clean, level)))
     return world, (ResourceMoved(clean, None, level),)
 
