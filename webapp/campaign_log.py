@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import aiohttp_jinja2
@@ -9,7 +10,7 @@ from aiohttp import web
 from babel.dates import format_datetime
 
 from core.campaigns import CampaignView
-from core.i18n import N_, Lang, lang_for
+from core.i18n import DEFAULT, N_, PSEUDO, Lang, lang_for
 from core.projection import LogLineView, log_of
 from core.rules.errors import Malformed
 from core.rules.nsu.campaign import character_of
@@ -22,6 +23,13 @@ from webapp.views import _dumps, _player, authenticate
 
 # The tags a log line carries, as the page shows them (message ids).
 KINDS: dict[str, str] = {"roll": N_("roll"), "detail": N_("detail"), "map": N_("map")}
+
+
+def _moment(at: datetime, lang: Lang) -> str:
+    """Day, month and time: "03 Sep 14:05" in English (as always), Babel's month elsewhere."""
+    if lang.code in (DEFAULT, PSEUDO):
+        return at.strftime("%d %b %H:%M")
+    return format_datetime(at, "dd MMM HH:mm", tzinfo=at.tzinfo, locale=lang.babel_locale)
 
 
 def character_names(view: CampaignView, table: Table) -> dict[int, str]:
@@ -56,9 +64,7 @@ def log_context(
                 "text": e.text,
                 "players": list(e.players),
                 "at": e.at.isoformat(),
-                "time": format_datetime(
-                    e.at, "dd MMM HH:mm", tzinfo=e.at.tzinfo, locale=lang.babel_locale
-                ),
+                "time": _moment(e.at, lang),
             }
             for e in shown
         ],
