@@ -189,6 +189,11 @@ def extract_errors(
             found.extend(
                 d for a, d in zip(arguments, node.args.defaults, strict=True) if a.arg == "message"
             )
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "N_" and node.args:
+            marked = node.args[0]  # N_ marks a message whatever its shape (a label, a phrase)
+            text = marked.value if isinstance(marked, ast.Constant) else None
+            if isinstance(text, str) and _sentence(marked) is None:
+                yield marked.lineno, None, text, []
         for expr in found:
             text = _sentence(expr)
             if text is not None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import aiohttp_jinja2
 from aiohttp import web
+from babel.dates import format_datetime
 
 from core.campaigns import CampaignView
+from core.i18n import DEFAULT, N_, PSEUDO, Lang, lang_for
 from core.projection import LogLineView, log_of
 from core.rules.errors import Malformed
 from core.rules.nsu.campaign import character_of
@@ -15,7 +18,18 @@ from core.rules.table import Table
 from core.undo import Undos, undo_for_viewer
 from core.viewer_pages import snapshot_for_viewer
 from webapp.deps import DEPS
+from webapp.i18n import request_lang
 from webapp.views import _dumps, _player, authenticate
+
+# The tags a log line carries, as the page shows them (message ids).
+KINDS: dict[str, str] = {"roll": N_("roll"), "detail": N_("detail"), "map": N_("map")}
+
+
+def _moment(at: datetime, lang: Lang) -> str:
+    """Day, month and time: "03 Sep 14:05" in English (as always), Babel's month elsewhere."""
+    if lang.code in (DEFAULT, PSEUDO):
+        return at.strftime("%d %b %H:%M")
+    return format_datetime(at, "dd MMM HH:mm", tzinfo=at.tzinfo, locale=lang.babel_locale)
 
 
 def character_names(view: CampaignView, table: Table) -> dict[int, str]:
@@ -31,10 +45,12 @@ def log_context(
     entries: tuple[LogLineView, ...],
     who: int | None,
     characters: dict[int, str] | None = None,
+    lang: Lang | None = None,
 ) -> dict[str, Any]:
     """Entries (optionally only those about one player) and the filter's choices."""
     shown = [e for e in entries if who is None or who in e.players]
     characters = characters or {}
+    lang = lang or lang_for(None)
     return {
         "who": who,
         "people": [
@@ -44,10 +60,11 @@ def log_context(
         "entries": [
             {
                 "kind": e.kind,
+                "label": lang.gettext(KINDS[e.kind]) if e.kind in KINDS else e.kind,
                 "text": e.text,
                 "players": list(e.players),
                 "at": e.at.isoformat(),
-                "time": e.at.strftime("%d %b %H:%M"),
+                "time": _moment(e.at, lang),
             }
             for e in shown
         ],
@@ -67,10 +84,13 @@ async def _load(request: web.Request) -> dict[str, Any]:
     )
     seen = snapshot.projection
     view, table = seen.view, seen.table
-    context = log_context(view, await log_of(seen), _who(request), character_names(view, table))
+    lang = request_lang(request)
+    context = log_context(
+        view, await log_of(seen), _who(request), character_names(view, table), lang
+    )
     last = await Undos(deps.campaigns).last_change(view.id, viewer)
     context["undo"] = None if last is None else {"step": last[0], "label": last[1]}
-    return {"view": view, "token": view.app_token, "log": context}
+    return {"view": view, "token": view.app_token, "log": context, "lang": lang}
 
 
 async def log_page(request: web.Request) -> web.Response:

@@ -50,6 +50,12 @@ def _pgettext(context: Context, where: str, message: str, **values: Any) -> Mark
     return Markup(_lang(context).translations.pgettext(where, message)) % values
 
 
+@pass_context
+def _word(context: Context, message: str, **values: Any) -> str:
+    """A message id held in a value (a label, a step's name), as plain text to escape."""
+    return _lang(context).gettext(message, **values) if message else ""
+
+
 def script_words() -> str:
     """Every language's words for the scripts, as JSON for the shell page."""
     words = {
@@ -82,5 +88,5 @@ def install(env: jinja2.Environment) -> None:
     The catalogue's text is trusted markup; the values put into it are escaped.
     """
     env.add_extension("jinja2.ext.i18n")
-    env.globals.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext)
+    env.globals.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, word=_word)
     env.newstyle_gettext = True  # type: ignore[attr-defined]

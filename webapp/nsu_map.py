@@ -14,6 +14,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.campaigns import CampaignView
+from core.i18n import N_
 from core.open_panels import OpenPanel
 from core.pictures import MAX_PICTURE_BYTES, BadPicture, check_picture, face_key
 from core.projection import open_panels
@@ -46,6 +47,7 @@ from core.viewer_pages import Snapshot, snapshot_for_viewer
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.errors import problem_response, status_of
+from webapp.i18n import request_lang
 from webapp.sheets.nsu import ACTIONS, clock_slices
 from webapp.views import _dumps, _player, authenticate, cached_page
 
@@ -117,6 +119,7 @@ def map_context(
         return {
             "dealt": False,
             "status": _setup_status(campaign),
+            "status_words": _setup_words(campaign),
             "dealing": dealing,
             "actions": ACTIONS,
         }
@@ -132,6 +135,7 @@ def map_context(
     return {
         "dealt": True,
         "status": None if dealing is None else _setup_status(campaign),
+        "status_words": None if dealing is None else _setup_words(campaign),
         "rows": rows,
         "columns": len(rows[0]) if rows else 0,
         "home": None if seen.home is None else list(seen.home),
@@ -170,14 +174,25 @@ def dealing_context(campaign: NsuCampaign, viewer_id: int) -> dict[str, Any] | N
     }
 
 
-def _setup_status(campaign: NsuCampaign) -> str:
+def _setup_words(campaign: NsuCampaign) -> dict[str, str]:
+    """Where worldbuilding stands, as message ids: ``text`` with ``{step}`` in it."""
+    step = "" if campaign.setup is None else describe_step(campaign.setup.step)
     if campaign.setup is None:
-        return "Worldbuilding hasn't begun yet."
+        return {"text": N_("Worldbuilding hasn't begun yet."), "step": step}
     if campaign.setup.step is SetupStep.MAP:
-        return "Every location is written: the cards are ready to be dealt face down."
+        text = N_("Every location is written: the cards are ready to be dealt face down.")
+        return {"text": text, "step": step}
     if campaign.setup.step is SetupStep.DANGER_AND_REWARD:
-        return "The map is dealt: Danger and Reward are still to be rolled."
-    return f"The table is busy with {describe_step(campaign.setup.step)}."
+        return {
+            "text": N_("The map is dealt: Danger and Reward are still to be rolled."),
+            "step": step,
+        }
+    return {"text": N_("The table is busy with {step}."), "step": step}
+
+
+def _setup_status(campaign: NsuCampaign) -> str:
+    words = _setup_words(campaign)
+    return words["text"].format(step=words["step"])
 
 
 def card_context(
@@ -229,6 +244,9 @@ def cards_context(
         "written": len(mine),
         "per_player": LOCATIONS_PER_PLAYER,
         "status": None if world is not None and world.grid is not None else _setup_status(campaign),
+        "status_words": None
+        if world is not None and world.grid is not None
+        else _setup_words(campaign),
         "actions": ACTIONS,
     }
 
@@ -250,9 +268,11 @@ def waiting_details(
         grants = []
         for index in mine:
             grant = outcome.grants[index]
-            kind = "a scene detail" if grant.kind is DetailKind.SCENE else "a hard detail"
-            if grant.polarity is Polarity.NEGATIVE:
-                kind += " (negative)"
+            negative = grant.polarity is Polarity.NEGATIVE
+            if grant.kind is DetailKind.SCENE:
+                kind = N_("a scene detail (negative)") if negative else N_("a scene detail")
+            else:
+                kind = N_("a hard detail (negative)") if negative else N_("a hard detail")
             grants.append(kind)
         out.append(
             {
@@ -304,7 +324,9 @@ async def map_page(request: web.Request) -> web.Response:
         return _problem(request, error, json=False)
     context["details"] = waiting_details(table, viewer, panels)
     return aiohttp_jinja2.render_template(
-        "nsu/map.html", request, {"view": view, "token": view.app_token, "map": context}
+        "nsu/map.html",
+        request,
+        {"view": view, "token": view.app_token, "map": context, "lang": request_lang(request)},
     )
 
 
@@ -330,7 +352,9 @@ async def card_page(request: web.Request) -> web.Response:
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=False)
     return aiohttp_jinja2.render_template(
-        "nsu/card.html", request, {"view": view, "token": view.app_token, **context}
+        "nsu/card.html",
+        request,
+        {"view": view, "token": view.app_token, **context, "lang": request_lang(request)},
     )
 
 
@@ -341,7 +365,9 @@ async def cards_page(request: web.Request) -> web.Response:
         return _problem(request, error, json=False)
     context = cards_context(view, table, viewer, pictures)
     return aiohttp_jinja2.render_template(
-        "nsu/cards.html", request, {"view": view, "token": view.app_token, "mine": context}
+        "nsu/cards.html",
+        request,
+        {"view": view, "token": view.app_token, "mine": context, "lang": request_lang(request)},
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
+from core.i18n import N_
 from core.rules.errors import Malformed, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of
 from core.rules.nsu.glance import LEVEL_NAMES
@@ -26,6 +27,7 @@ from core.viewer_pages import snapshot_for_viewer
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.errors import problem_response, status_of
+from webapp.i18n import request_lang
 from webapp.views import authenticate
 
 NSU = "nsu"
@@ -47,9 +49,9 @@ WORLD_ACTIONS: dict[str, str] = {
 }
 
 TOOL_LABELS: dict[SafetyTool, str] = {
-    SafetyTool.X_CARD: "X-card",
-    SafetyTool.LINES_AND_VEILS: "Lines & veils",
-    SafetyTool.KNOCKS: "Knocks",
+    SafetyTool.X_CARD: N_("X-card"),
+    SafetyTool.LINES_AND_VEILS: N_("Lines & veils"),
+    SafetyTool.KNOCKS: N_("Knocks"),
 }
 
 # Which forms and buttons each of the viewer's moves shows.
@@ -94,7 +96,7 @@ def world_summary(table: Table, world: World) -> dict[str, Any]:
         ],
         "scope": [
             {
-                "question": "A note" if a.question is None else a.question.prompt,
+                "question": N_("A note") if a.question is None else a.question.prompt,
                 "text": a.text,
                 "by": _name(table, a.author_id),
             }
@@ -172,7 +174,9 @@ async def world_page(request: web.Request) -> web.Response:
     context = world_context(snapshot.table, viewer)
     view = snapshot.view
     return aiohttp_jinja2.render_template(
-        "nsu/world.html", request, {"view": view, "token": view.app_token, "w": context}
+        "nsu/world.html",
+        request,
+        {"view": view, "token": view.app_token, "w": context, "lang": request_lang(request)},
     )
 
 

@@ -12,6 +12,7 @@ from aiohttp import web
 from core import projection
 from core.archive import export_for_member
 from core.campaigns import CampaignView, describe_members
+from core.i18n import N_
 from core.play import Home, PlayerRef
 from core.rules.errors import Malformed, StonetableError
 from core.viewer_pages import Snapshot, snapshot_for_viewer
@@ -42,6 +43,10 @@ def authenticate(request: web.Request) -> WebAppInitData:
     return validate_init_data(
         value.strip(), deps.bot_token, now=deps.clock(), max_age=deps.initdata_max_age
     )
+
+
+# A game's status, as the campaign page's header shows it (message ids).
+STATUS_WORDS = (N_("active"), N_("paused"), N_("archived"))
 
 
 def _player(init: WebAppInitData) -> PlayerRef:
@@ -86,11 +91,14 @@ async def cached_page(
 
 
 async def _sheet_page(request: web.Request, token: str) -> web.Response:
+    lang = request_lang(request)
+
     def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
         context = _sheet_context(snapshot, viewer, _page(_deps(request), snapshot.view))
+        context["lang"] = lang
         return aiohttp_jinja2.render_string("campaign.html", request, context), "text/html"
 
-    return await cached_page(request, "sheet", token, render)
+    return await cached_page(request, f"sheet.{lang.code}", token, render)
 
 
 async def campaign_page(request: web.Request) -> web.Response:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
+from core.i18n import N_
 from core.rules.nsu.campaign import campaign_of, character_of, draft_of
 from core.rules.nsu.details import MAX_HARMS
 from core.rules.nsu.sheet import (
@@ -60,14 +61,21 @@ ACTIONS: dict[str, str] = {
 
 SHAPES = {Die.D8: "diamond", Die.D6: "square", Die.D4: "triangle"}
 
+# Message ids: the page translates them for its viewer.
 STEP_TITLES: dict[CreationStep, str] = {
-    CreationStep.NAME: "Name",
-    CreationStep.PRONOUNS_AND_LOOK: "Pronouns and look",
-    CreationStep.MOODS: "Three moods",
-    CreationStep.ASPECTS: "Aspects",
-    CreationStep.SENTIMENTS: "Sentiments",
-    CreationStep.SKILLS: "Three skills",
-    CreationStep.RUMOURS: "Rumours",
+    CreationStep.NAME: N_("Name"),
+    CreationStep.PRONOUNS_AND_LOOK: N_("Pronouns and look"),
+    CreationStep.MOODS: N_("Three moods"),
+    CreationStep.ASPECTS: N_("Aspects"),
+    CreationStep.SENTIMENTS: N_("Sentiments"),
+    CreationStep.SKILLS: N_("Three skills"),
+    CreationStep.RUMOURS: N_("Rumours"),
+}
+
+ASPECT_NAMES: dict[Aspect, str] = {
+    Aspect.BODY: N_("Body"),
+    Aspect.MIND: N_("Mind"),
+    Aspect.HEART: N_("Heart"),
 }
 
 
@@ -116,6 +124,7 @@ def character_view(
         "aspects": [
             {
                 "aspect": a.value,
+                "label": ASPECT_NAMES[a],
                 "die": character.aspect_die(a).label,
                 "shape": SHAPES[character.aspect_die(a)],
             }

@@ -446,7 +446,9 @@ def _state_outcome(
     if not text:
         raise Malformed("Say in a few words what your character is trying to do.")
     if len(text) > MAX_OUTCOME_LENGTH:
-        raise Malformed(f"Keep the desired outcome under {MAX_OUTCOME_LENGTH} characters.")
+        raise Malformed(
+            "Keep the desired outcome under {limit} characters.", limit=MAX_OUTCOME_LENGTH
+        )
     return replace(state, desired_outcome=text, phase=Phase.STAKES), [OutcomeStated(text)]
 
 
@@ -482,7 +484,7 @@ def _pick_mood(
         sheet = sheet.write_mood(line, new_name)
         written = True
     elif new_name is not None and clean_label(new_name, "A mood") != mood.name:
-        raise NotAllowedNow(f"Line {line + 1} already holds {mood.name}.")
+        raise NotAllowedNow("Line {line} already holds {mood}.", line=line + 1, mood=str(mood.name))
     sheet = sheet.raise_mood(line, 1)
     raised = sheet.moods[line]
     assert raised.name is not None

@@ -76,7 +76,7 @@ def split_parts(text: str, count: int) -> tuple[str, ...]:
     lines = [p.strip() for p in text.splitlines() if p.strip()]
     parts = lines if len(lines) > 1 else [p.strip() for p in re.split(r"[,;]", text)]
     if len(parts) != count:
-        raise Malformed(f"Send {count} answers, one per line or separated by commas.")
+        raise Malformed("Send {count} answers, one per line or separated by commas.", count=count)
     return tuple(parts)
 
 

@@ -140,7 +140,7 @@ class Npc:
                 f"{self.name} has no harm threshold: write the harm as an ordinary detail."
             )
         if self.overcome:
-            raise NotAllowedNow(f"{self.name} is already Overcome.")
+            raise NotAllowedNow("{name} is already Overcome.", name=self.name)
         return replace(self, harms=(*self.harms, label))
 
     def set_threshold(self, threshold: int | None) -> Npc:

@@ -1325,7 +1325,7 @@ def _reconnect(state: DowntimeState, actor: PlayerId, action: Reconnect) -> Resu
         sheet = sheet.restore_sentiment(action.sentiment)
         raise_by, forged = RECONNECT_AT_RISK_RAISE, False
     else:
-        raise NotAllowedNow(f"You're still connected to {sentiment.name}.")
+        raise NotAllowedNow("You're still connected to {sentiment}.", sentiment=sentiment.name)
     sheet = sheet.raise_mood(action.mood, raise_by)
     full = sheet.mood(action.mood).track_full
     event = SentimentReconnected(

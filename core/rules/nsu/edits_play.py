@@ -32,7 +32,7 @@ from core.rules.table import Json, Outcome, Table
 def _text(payload: Json, key: str) -> str:
     value = payload.get(key)
     if not isinstance(value, str):
-        raise Malformed(f"“{key}” should be text.")
+        raise Malformed("“{key}” should be text.", key=key)
     return value
 
 

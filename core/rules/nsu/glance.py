@@ -6,15 +6,16 @@ stands is named by its title only once it is flipped. The edges escape the text.
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.nsu.campaign import campaign_of, character_of
 from core.rules.nsu.setup import describe_step
 from core.rules.nsu.world import LocationCard, ResourceLevel
 from core.rules.table import Table
 
 LEVEL_NAMES = {
-    ResourceLevel.SCARCITY: "scarce",
-    ResourceLevel.NEUTRAL: "steady",
-    ResourceLevel.ABUNDANCE: "abundant",
+    ResourceLevel.SCARCITY: N_("scarce"),
+    ResourceLevel.NEUTRAL: N_("steady"),
+    ResourceLevel.ABUNDANCE: N_("abundant"),
 }
 
 

@@ -175,7 +175,9 @@ def _start(
     if mine is None:
         raise NotAllowedNow("Make your character first: you need a finished sheet to act.")
     if actor not in on_screen:
-        raise NotAllowedNow(f"{mine.name} is off screen right now: you're one of the Arbiters.")
+        raise NotAllowedNow(
+            "{name} is off screen right now: you're one of the Arbiters.", name=mine.name
+        )
     seated = frozenset(table.seats)
     players = [p for p in world.players if p in seated] or sorted(seated)
     if actor not in players:
@@ -303,7 +305,7 @@ def _mood_from_text(sheet: Character | None, text: str) -> tuple[int, str | None
         for index, mood in enumerate(sheet.moods):
             if mood.is_open and mood.die is die:
                 return index, clean_label(rest, "A mood")
-        raise NotAllowedNow(f"No {die.label} mood line is open.")
+        raise NotAllowedNow("No {die} mood line is open.", die=die.label)
     raise Malformed("Name a mood on your sheet, or write a new one with its die: “d6 Giddy”.")
 
 

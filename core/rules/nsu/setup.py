@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.world import (
     MAX_PLAYERS,
@@ -451,7 +452,9 @@ def new_setup(
     """
     seats = tuple(players)
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise Malformed(f"No Stone Unturned is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        raise Malformed(
+            "No Stone Unturned is for {low} to {high} players.", low=MIN_PLAYERS, high=MAX_PLAYERS
+        )
     if len(set(seats)) != len(seats):
         raise Malformed("Each player can only take one seat.")
     if settlement_capacity < 1:
@@ -564,16 +567,16 @@ def _written_by(state: SetupState, player_id: PlayerId) -> int:
 
 
 _STEP_NAMES: dict[SetupStep, str] = {
-    SetupStep.TONE: "the tone talk",
-    SetupStep.BANS: "banning story elements",
-    SetupStep.SETTLEMENT: "drawing the settlement",
-    SetupStep.SCOPE: "the scope of adventures",
-    SetupStep.RESOURCES: "naming resources",
-    SetupStep.ABUNDANCE: "choosing the abundance",
-    SetupStep.LOCATIONS: "writing locations",
-    SetupStep.MAP: "dealing the map",
-    SetupStep.DANGER_AND_REWARD: "rolling Danger and Reward",
-    SetupStep.DONE: "nothing: the world is built",
+    SetupStep.TONE: N_("the tone talk"),
+    SetupStep.BANS: N_("banning story elements"),
+    SetupStep.SETTLEMENT: N_("drawing the settlement"),
+    SetupStep.SCOPE: N_("the scope of adventures"),
+    SetupStep.RESOURCES: N_("naming resources"),
+    SetupStep.ABUNDANCE: N_("choosing the abundance"),
+    SetupStep.LOCATIONS: N_("writing locations"),
+    SetupStep.MAP: N_("dealing the map"),
+    SetupStep.DANGER_AND_REWARD: N_("rolling Danger and Reward"),
+    SetupStep.DONE: N_("nothing: the world is built"),
 }
 
 
@@ -759,7 +762,7 @@ def _finish_settlement(
 def _name_resource(state: SetupState, actor: PlayerId, name: str) -> Result:
     clean = clean_text(name, "Name a resource your community needs.", 80)
     if any(r.name.casefold() == clean.casefold() for r in state.world.resources):
-        raise NotAllowedNow(f"{clean} is already on the list; name another.")
+        raise NotAllowedNow("{name} is already on the list; name another.", name=clean)
     resource = Resource(clean, ResourceLevel.SCARCITY)
     world = replace(state.world, resources=(*state.world.resources, resource))
     state = replace(state, world=world, done=state.done | {actor})
@@ -824,7 +827,7 @@ def _revise(state: SetupState, actor: PlayerId, action: ReviseLocation) -> Resul
 
 def _deal(state: SetupState, action: DealMap, rng: Rng) -> Result:
     if not 1 <= action.columns <= MAX_MAP_COLUMNS:
-        raise Malformed(f"The map can be 1 to {MAX_MAP_COLUMNS} cards wide.")
+        raise Malformed("The map can be 1 to {limit} cards wide.", limit=MAX_MAP_COLUMNS)
     blanks = set(action.blanks)
     if action.home is not None:
         blanks.add(action.home)

@@ -86,7 +86,11 @@ class Mood:
         if self.name is not None and self.name != clean_label(self.name, "A mood"):
             raise Malformed("A mood needs a short, trimmed name.")
         if not 0 <= self.level <= self.die.boxes:
-            raise Malformed(f"A {self.die.label} mood level runs from 0 to {self.die.boxes}.")
+            raise Malformed(
+                "A {die} mood level runs from 0 to {boxes}.",
+                die=self.die.label,
+                boxes=self.die.boxes,
+            )
         if self.name is None and (self.level or self.overloaded):
             raise Malformed("An open mood line has no level and cannot be overloaded.")
 
@@ -181,16 +185,16 @@ class Character:
         if sum(m.overloaded for m in self.moods) > 1:
             raise Malformed("Only one mood can be overloaded at a time.")
         if len(self.skills) > SKILL_LINES:
-            raise Malformed(f"A sheet has {SKILL_LINES} skill lines.")
+            raise Malformed("A sheet has {count} skill lines.", count=SKILL_LINES)
         skill_names = [s.name.casefold() for s in self.skills]
         if len(skill_names) != len(set(skill_names)):
             raise Malformed("Two skill lines carry the same skill.")
         if len(self.sentiments) != SENTIMENT_LINES:
-            raise Malformed(f"A sheet has {SENTIMENT_LINES} sentiment lines.")
+            raise Malformed("A sheet has {count} sentiment lines.", count=SENTIMENT_LINES)
         if len(self.harms) > MAX_HARMS:
-            raise Malformed(f"A sheet has {MAX_HARMS} harm lines.")
+            raise Malformed("A sheet has {count} harm lines.", count=MAX_HARMS)
         if not 0 <= self.recovery_points <= RECOVERY_POINT_CAP:
-            raise Malformed(f"Recovery points run from 0 to {RECOVERY_POINT_CAP}.")
+            raise Malformed("Recovery points run from 0 to {limit}.", limit=RECOVERY_POINT_CAP)
         for d in self.details:
             if d.kind is not DetailKind.HARD:
                 raise Malformed("Only hard details are written on a sheet.")
@@ -257,7 +261,9 @@ class Character:
         """
         line = self.mood(index)
         if not line.is_open:
-            raise NotAllowedNow(f"Line {index + 1} already holds {line.name}.")
+            raise NotAllowedNow(
+                "Line {line} already holds {mood}.", line=index + 1, mood=str(line.name)
+            )
         return self._with_mood(index, Mood(line.die, clean_label(name, "A mood")))
 
     def rename_mood(self, index: int, name: str) -> Character:
@@ -358,7 +364,9 @@ class Character:
         """
         skill = self.skill(index)
         if not skill.ready_to_upgrade:
-            raise NotAllowedNow(f"{skill.name} needs all three aspect boxes marked first.")
+            raise NotAllowedNow(
+                "{skill} needs all three aspect boxes marked first.", skill=skill.name
+            )
         skills = list(self.skills)
         skills[index] = Skill(skill.name, skill.modifier + 1)
         return replace(self, skills=tuple(skills))
@@ -443,7 +451,9 @@ class Character:
         """
         label = clean_label(name, "A harm")
         if self.overcome:
-            raise NotAllowedNow(f"{self.name} is already Overcome: the harm lines are full.")
+            raise NotAllowedNow(
+                "{name} is already Overcome: the harm lines are full.", name=self.name
+            )
         return replace(self, harms=(*self.harms, label))
 
     @property

@@ -43,7 +43,7 @@ class Die(enum.IntEnum):
         cleaned = text.strip().lower().removeprefix("d")
         if cleaned in ("4", "6", "8"):
             return cls(int(cleaned))
-        raise Malformed(f"“{text}” is not a sheet die: use d4, d6 or d8.")
+        raise Malformed("“{text}” is not a sheet die: use d4, d6 or d8.", text=text)
 
 
 class Aspect(enum.Enum):

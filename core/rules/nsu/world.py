@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from typing import Any
 
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.rng import Rng, roll_die
 
@@ -80,15 +81,15 @@ class ScopeQuestion(Enum):
 
 
 _SCOPE_PROMPTS: dict[ScopeQuestion, str] = {
-    ScopeQuestion.TIME_BETWEEN_ADVENTURES: "How long is the gap between adventures?",
-    ScopeQuestion.TRAVEL_TIME: "How long does a trip across the map take?",
-    ScopeQuestion.SURROUNDINGS_DANGER: "Are the lands around home risky or easy going?",
-    ScopeQuestion.FOOD_AND_SLEEP: "Do people eat and sleep? How often, and what?",
-    ScopeQuestion.GEAR_CARRIED: "What does everyone carry by default?",
-    ScopeQuestion.TECHNOLOGY: "What technology does the settlement have?",
-    ScopeQuestion.GETTING_AROUND: "How do people travel and talk at a distance?",
-    ScopeQuestion.DAYS_AND_SEASONS: "What are days, nights and seasons like?",
-    ScopeQuestion.CONTACT_WITH_HOME: "Can explorers keep in touch with home?",
+    ScopeQuestion.TIME_BETWEEN_ADVENTURES: N_("How long is the gap between adventures?"),
+    ScopeQuestion.TRAVEL_TIME: N_("How long does a trip across the map take?"),
+    ScopeQuestion.SURROUNDINGS_DANGER: N_("Are the lands around home risky or easy going?"),
+    ScopeQuestion.FOOD_AND_SLEEP: N_("Do people eat and sleep? How often, and what?"),
+    ScopeQuestion.GEAR_CARRIED: N_("What does everyone carry by default?"),
+    ScopeQuestion.TECHNOLOGY: N_("What technology does the settlement have?"),
+    ScopeQuestion.GETTING_AROUND: N_("How do people travel and talk at a distance?"),
+    ScopeQuestion.DAYS_AND_SEASONS: N_("What are days, nights and seasons like?"),
+    ScopeQuestion.CONTACT_WITH_HOME: N_("Can explorers keep in touch with home?"),
 }
 
 
@@ -119,10 +120,10 @@ class DangerLevel(IntEnum):
 
 
 _DANGER_GUIDES: dict[DangerLevel, str] = {
-    DangerLevel.D1: "Care keeps you safe; locals and beasts are slow to turn on you.",
-    DangerLevel.D2: "Real threats, but they warn you first; locals are wary yet kind.",
-    DangerLevel.D3: "Threats can and will hurt you; peace here is fragile.",
-    DangerLevel.D4: "Nearly everything is hostile; trust is hard won. Hand out harm freely.",
+    DangerLevel.D1: N_("Care keeps you safe; locals and beasts are slow to turn on you."),
+    DangerLevel.D2: N_("Real threats, but they warn you first; locals are wary yet kind."),
+    DangerLevel.D3: N_("Threats can and will hurt you; peace here is fragile."),
+    DangerLevel.D4: N_("Nearly everything is hostile; trust is hard won. Hand out harm freely."),
 }
 
 
@@ -155,10 +156,10 @@ class RewardLevel(IntEnum):
 
 
 _REWARD_GUIDES: dict[RewardLevel, str] = {
-    RewardLevel.R1: "Hard to use: a long-term project can lift a scarcity to neutral, no more.",
-    RewardLevel.R2: "One project lifts a scarcity to neutral; a second can reach abundance.",
-    RewardLevel.R3: "Lifts a scarcity to neutral at once; a project can take it to abundance.",
-    RewardLevel.R4: "Brought home whole, it turns a scarcity into an abundance.",
+    RewardLevel.R1: N_("Hard to use: a long-term project can lift a scarcity to neutral, no more."),
+    RewardLevel.R2: N_("One project lifts a scarcity to neutral; a second can reach abundance."),
+    RewardLevel.R3: N_("Lifts a scarcity to neutral at once; a project can take it to abundance."),
+    RewardLevel.R4: N_("Brought home whole, it turns a scarcity into an abundance."),
 }
 
 
@@ -214,7 +215,7 @@ class CollateralClock:
 
     def __post_init__(self) -> None:
         if not 0 <= self.ticks <= CLOCK_SEGMENTS:
-            raise Malformed(f"A Collateral Clock holds 0 to {CLOCK_SEGMENTS} ticks.")
+            raise Malformed("A Collateral Clock holds 0 to {limit} ticks.", limit=CLOCK_SEGMENTS)
 
     @property
     def full(self) -> bool:
@@ -606,8 +607,8 @@ def _move_resource(world: World, name: str, delta: int) -> tuple[World, tuple[Wo
     target = max(ResourceLevel.SCARCITY, min(ResourceLevel.ABUNDANCE, res.level + delta))
     if target == res.level:
         if delta > 0:
-            raise NotAllowedNow(f"{res.name} is already an abundance.")
-        raise NotAllowedNow(f"{res.name} is already a scarcity.")
+            raise NotAllowedNow("{name} is already an abundance.", name=res.name)
+        raise NotAllowedNow("{name} is already a scarcity.", name=res.name)
     new = Resource(res.name, ResourceLevel(target))
     world = replace(world, resources=tuple(new if r is res else r for r in world.resources))
     return world, (ResourceMoved(res.name, res.level, new.level),)
@@ -624,7 +625,7 @@ def add_resource(
     """
     clean = clean_text(name, "Name the resource.")
     if any(r.name.casefold() == clean.casefold() for r in world.resources):
-        raise NotAllowedNow(f"{clean} is already on the resource list.")
+        raise NotAllowedNow("{name} is already on the resource list.", name=clean)
     world = replace(world, resources=(*world.resources, Resource(clean, level)))
     return world, (ResourceMoved(clean, None, level),)
 
