@@ -162,7 +162,18 @@ async def answer_refused(stack: Stack, user: int, message_id: int, text: str) ->
 
 
 async def command(stack: Stack, user: int, text: str) -> Json:
-    return await say(stack, user, text)
+    """Send a command; return the bot's answer to it (the adventure panel a finished roll
+    posts again may arrive in between, and is not the answer unless asked for)."""
+    mark = stack.api.mark()
+    await stack.api.send_text(user, GROUP, text)
+    wants_adventure = text.startswith("/adventure")
+
+    def answers(m: Json) -> bool:
+        if m["from"]["id"] != stack.api.bot_id:
+            return False
+        return wants_adventure or not (m.get("text") or "").startswith("🧭 Adventure")
+
+    return await stack.api.wait_for_message(GROUP, answers, timeout=TIMEOUT, since=mark)
 
 
 def bot_messages_since(stack: Stack, mark: int, chat: int = GROUP) -> list[Json]:

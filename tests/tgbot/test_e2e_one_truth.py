@@ -89,6 +89,7 @@ async def test_three_stale_screens_now_follow_the_game(stack: Stack) -> None:
     assert await stale_views(stack) == []
 
     # 2. A Collateral Clock ticked in the Mini App shows on the group's panel.
+    await press(stack, BO, GROUP, adventure, "➡️ Travel")  # the places within reach
     travelled = await press(stack, BO, GROUP, adventure, "➡️")
     assert "0/8" in travelled["text"]
     here = (await Campaign.get(chat__tg_id=GROUP)).state["world"]["current"]

@@ -186,9 +186,9 @@ async def play(t: Phone) -> None:
     await t.sees(board, "The world is built")
     await t.private_chat(ALICE)
     dealt = await t.panel("1. Vault of Bells")
-    # The panel was drawn before the deal: its Edit button now says why it can't.
-    await t.press(dealt, "✏️ Edit 1. Vault of Bells", edits=False)
-    await t.alert("The map is dealt")
+    # The deal redrew the panel drawn before it: no Edit button is left to press.
+    await t.sees(dealt, "They go face down when the table deals the map.")
+    await t.expect(dealt.get_by_role("button", name=re.compile("✏️ Edit"))).to_have_count(0)
 
     # -- characters; each rumour names the card it is about.
     for pid, name in NAMES.items():
@@ -207,8 +207,8 @@ async def play(t: Phone) -> None:
     await t.close_app()
 
     # -- the adventure and a roll: who acts is named with their player.
-    await t.say("/adventure", "Together")
-    adventure = await t.panel("Together")
+    await t.say("/adventure", "👥 Together:")
+    adventure = await t.panel("👥 Together:")
     await t.sees(adventure, f"👉 Ana (Alice Marsh), Bolt ({BO_SHOWN}) or Cy (Chidi Okafor)")
     await t.shot("adventure-who-acts")
     await t.play_as(BO)
