@@ -54,7 +54,6 @@ from tests.support.nsu_bot import (
     make_character,
     message,
     reply_refused,
-    say,
     seat_three,
 )
 from tests.support.stack import GROUP, Stack, campaigns, running_stack
