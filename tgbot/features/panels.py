@@ -18,7 +18,7 @@ from tgbot.presenter import post, present, refresh, settle, show
 COMMANDS: list = []  # type: ignore[type-arg]
 
 
-async def post_panel(update: Update, context: StonetableContext, view: PanelView) -> Message:
+async def post_panel(update: Update, context: StonetableContext, view: PanelView) -> Message | None:
     """Send a new panel message as a reply to the command, and remember it."""
     assert update.effective_message is not None
     message = update.effective_message

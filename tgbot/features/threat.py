@@ -47,7 +47,7 @@ async def threat(update: Update, context: StonetableContext) -> None:
     message = update.effective_message
     assert message is not None
     campaigns = context.deps.campaigns
-    view = await campaigns.current(chat.tg_id)
+    view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await message.reply_text(HELP, parse_mode=ParseMode.HTML)

@@ -52,7 +52,9 @@ async def press_undo(update: Update, context: StonetableContext) -> None:
         player_of(update.effective_user),
         update_id=update.update_id,
     )
-    answer = took_back_text(back, await game_lang(back.campaign.chat_tg_id), html=False)
+    answer = took_back_text(
+        back, await game_lang(back.campaign.chat_tg_id, back.campaign.topic_id), html=False
+    )
     await asyncio.gather(query.answer(answer), _redraw(context, back))
 
 
