@@ -17,7 +17,7 @@ from telegram import Bot, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
-from core.topics import first_refusal, topic_name
+from core.topics import first_refusal, pause_with_topic, topic_name
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ REFUSALS = (
 
 CANNOT_POST = (
     "⚠️ I can't post in the topic <b>{name}</b> (it is closed, deleted, or I may not "
-    "write there), so its game is waiting. Reopen the topic or let me post there."
+    "write there), so its game is paused. Reopen the topic or let me post there."
 )
 
 
@@ -77,7 +77,9 @@ async def send_game_photo(
 
 
 async def say_refused(bot: Bot, chat_id: int, topic: int) -> None:
-    """Tell the group once, in General, that a topic does not take the bot's posts."""
+    """Tell the group once, in General, that a topic does not take the bot's posts; its
+    game waits (paused) until the topic is reopened."""
+    await pause_with_topic(chat_id, topic, paused=True)
     if not await first_refusal(chat_id, topic):
         return
     name = await topic_name(chat_id, topic) or f"#{topic}"

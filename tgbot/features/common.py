@@ -53,6 +53,15 @@ def topic_of(update: Update) -> int:
     return 0
 
 
+def replied(message: Message | None) -> Message | None:
+    """The message a message really replies to: in a forum topic every message seems to
+    reply to the topic's opening (its ``forum_topic_created``), which is no reply."""
+    if message is None or message.reply_to_message is None:
+        return None
+    target = message.reply_to_message
+    return None if target.forum_topic_created is not None else target
+
+
 def actor(update: Update) -> tuple[ChatRef, PlayerRef]:
     """The chat and player of an update that has both."""
     assert update.effective_chat is not None and update.effective_user is not None

@@ -13,7 +13,7 @@ from core.campaigns import CampaignView
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.common import CommandSpec, actor, command_args, replied
 from tgbot.features.panels import post_panel
 from tgbot.render.d20 import RENDERERS as D20_RENDERERS
 from tgbot.render.d20 import pool_text
@@ -49,7 +49,8 @@ async def check(update: Update, context: StonetableContext) -> None:
         await _reply(update, HELP)
         return
     message = update.effective_message
-    target = message.reply_to_message.from_user if message and message.reply_to_message else None
+    answered = replied(message)
+    target = answered.from_user if answered is not None else None
     if target is not None and not target.is_bot:
         text = f"for={target.id} {text}"  # the rules decide whether the caller may do this
     panel = await context.deps.campaigns.open_panel(
