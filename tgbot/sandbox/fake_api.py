@@ -2414,6 +2414,10 @@ class FakeBotApi:
                     "messages": list(state.messages.values()),
                     "next_message_id": state.next_message_id,
                     "pinned": state.pinned,
+                    "topics": [
+                        {"thread_id": t.thread_id, "name": t.name, "closed": t.closed}
+                        for t in state.topics.values()
+                    ],
                 }
                 for chat_id, state in self._chats.items()
             ],
@@ -2462,6 +2466,12 @@ class FakeBotApi:
                 OrderedDict((int(m["message_id"]), dict(m)) for m in chat["messages"]),
                 max(int(chat["next_message_id"]), 1),
                 None if chat["pinned"] is None else int(chat["pinned"]),
+                {
+                    int(t["thread_id"]): _Topic(
+                        int(t["thread_id"]), str(t["name"]), closed=bool(t["closed"])
+                    )
+                    for t in chat.get("topics", [])  # states saved before forums have none
+                },
             )
             for chat in saved["chats"]
             if int(chat["id"]) in self._chats
@@ -2494,8 +2504,10 @@ class FakeBotApi:
                 self.players[user_id].started, self.players[user_id].blocked = started, blocked
                 if isinstance(language, str):  # states saved before languages have none
                     self.players[user_id].language_code = language
-        for state, messages, next_message_id, pinned in chats:
+        for state, messages, next_message_id, pinned, topics in chats:
             state.messages, state.next_message_id, state.pinned = messages, next_message_id, pinned
+            if topics:
+                state.topics = topics
         self._updates.extend(updates)
         self.continue_update_ids(next_update_id)
         self._seq = max(self._seq, seq)
