@@ -37,12 +37,12 @@ async def test_topics_are_created_named_closed_and_refuse_posts_as_telegram_does
 
             assert await bot.edit_forum_topic(FORUM, b.message_thread_id, name="Campaign B2")
             assert await bot.close_forum_topic(FORUM, b.message_thread_id)
-            with pytest.raises(BadRequest, match="(?i)topic_not_modified"):
+            with pytest.raises(BadRequest, match=r"(?i)topic_not_modified"):
                 await bot.close_forum_topic(FORUM, b.message_thread_id)
             api.bot_manages_topics = False  # an admin without the right to manage topics
-            with pytest.raises(BadRequest, match="(?i)topic_closed"):
+            with pytest.raises(BadRequest, match=r"(?i)topic_closed"):
                 await bot.send_message(FORUM, "closed", message_thread_id=b.message_thread_id)
-            with pytest.raises(BadRequest, match="(?i)not enough rights"):
+            with pytest.raises(BadRequest, match=r"(?i)not enough rights"):
                 await bot.reopen_forum_topic(FORUM, b.message_thread_id)
             api.bot_manages_topics = True
             assert await bot.reopen_forum_topic(FORUM, b.message_thread_id)
