@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from core.play import PlayerRef
 from core.store.models import Campaign, CampaignStatus, ForumTopic
+from core.store.sql_pages import campaign_rows
 from tests.support.stack import Stack, campaigns, labels, running_stack
 from tgbot.sandbox.fake_api import default_cast
 
@@ -44,6 +46,11 @@ async def say(stack: Stack, user: int, thread: int, text: str) -> dict[str, Any]
     mark = stack.api.mark()
     await stack.api.send_text(user, FORUM, text, thread_id=thread)
     return await stack.api.wait_for_message(FORUM, timeout=TIMEOUT, since=mark)
+
+
+def ref(stack: Stack, user: int) -> PlayerRef:
+    player = stack.api.players[user]
+    return PlayerRef(player.id, player.first_name, player.last_name, player.username)
 
 
 def bot_messages(stack: Stack) -> list[dict[str, Any]]:
@@ -160,3 +167,17 @@ async def test_a_topic_that_refuses_the_bot_is_named_once_in_general(
     assert "Campaign B" in general[0]["text"] and "can't post" in general[0]["text"]
     assert (await Campaign.get(live_chat_id=FORUM, topic_id=b)).status is CampaignStatus.PAUSED
     assert (await Campaign.get(live_chat_id=FORUM, topic_id=a)).status is CampaignStatus.ACTIVE
+
+
+async def test_the_mini_app_names_each_game_by_its_topic(stack: Stack) -> None:
+    a, b = await start_games(stack)
+    use = campaigns(stack)
+    for thread, name in ((a, "Campaign A"), (b, "Campaign B")):
+        game = await use.require_current(FORUM, thread)
+        rows = await campaign_rows(game.app_token)  # what the Mini App's pages read
+        assert rows is not None
+        assert rows.campaign_row().chat_title == f"Friday Games › {name}"
+        # and its home page lists each game by group and topic
+        assert [g.chat_title for g in await use.campaigns_of(ref(stack, BO))].count(
+            f"Friday Games › {name}"
+        ) == 1
