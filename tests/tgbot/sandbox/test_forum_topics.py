@@ -76,3 +76,22 @@ async def test_a_player_writes_in_a_topic_but_not_in_a_closed_one() -> None:
         with pytest.raises(SandboxError, match="closed"):
             await api.send_text(1002, FORUM, "hi", thread_id=a)
         await api.send_text(ALICE, FORUM, "the owner still may", thread_id=a)
+
+
+async def test_a_restarted_sandbox_keeps_its_forum_topics() -> None:
+    async with running_fake_api() as (api, _, _):
+        a = api.add_forum(FORUM, "Guild", ["Campaign A"])["Campaign A"]
+        b = await api.player_topic(ALICE, FORUM, "create", name="Campaign B")
+        await api.player_topic(ALICE, FORUM, "close", b)
+        await api.send_text(1002, FORUM, "in A", thread_id=a)
+        saved = api.saved_state()
+    async with running_fake_api() as (again, _, _):
+        again.add_forum(FORUM, "Guild", ["Campaign A"])  # as the sandbox does at start
+        again.restore_state(saved, lambda _file: None)
+        assert [(t["name"], t["is_closed"]) for t in again.topics(FORUM)] == [
+            ("Campaign A", False),
+            ("Campaign B", True),
+        ]
+        assert [m.get("text") for m in again.messages(FORUM)][-1] == "in A"
+        sent = await again.send_text(1002, FORUM, "still A", thread_id=a)
+        assert sent["message_thread_id"] == a and sent["message_id"] > b
