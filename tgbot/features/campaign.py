@@ -106,6 +106,9 @@ async def show_menus(context: StonetableContext, view: CampaignView, *, playing:
     """The group's menu shows the game's commands while it runs; so do its players' chats."""
     specs = command_specs()
     game = view.system.key if playing else None
+    if game is None:  # a forum's other topics may still play: their menu stays
+        live = await context.deps.campaigns.live_games()
+        game = next((key for chat, key in live if chat == view.chat_tg_id), None)
     lang = await game_lang(view.chat_tg_id, view.topic_id)
     await show_group_game(context.bot, specs, view.chat_tg_id, game, lang)
     for member in view.members:
