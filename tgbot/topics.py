@@ -17,6 +17,8 @@ from telegram import Bot, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
+from core.i18n import N_, lang_for
+from core.languages import chat_language
 from core.topics import first_refusal, pause_with_topic, topic_name
 
 log = logging.getLogger(__name__)
@@ -31,7 +33,7 @@ REFUSALS = (
     "have no rights to send",
 )
 
-CANNOT_POST = (
+CANNOT_POST = N_(
     "⚠️ I can't post in the topic <b>{name}</b> (it is closed, deleted, or I may not "
     "write there), so its game is paused. Reopen the topic or let me post there."
 )
@@ -83,9 +85,10 @@ async def say_refused(bot: Bot, chat_id: int, topic: int) -> None:
     if not await first_refusal(chat_id, topic):
         return
     name = await topic_name(chat_id, topic) or f"#{topic}"
+    lang = lang_for(await chat_language(chat_id, topic))  # the game's language
     try:
         await bot.send_message(
-            chat_id, CANNOT_POST.format(name=escape(name)), parse_mode=ParseMode.HTML
+            chat_id, lang.gettext(CANNOT_POST, name=escape(name)), parse_mode=ParseMode.HTML
         )
     except (BadRequest, Forbidden) as error:
         log.warning("cannot post in topic %s of chat %s, nor in General: %s", topic, chat_id, error)

@@ -11,13 +11,15 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import BaseHandler, MessageHandler, filters
 
+from core.i18n import N_
 from core.topics import pause_with_topic, remember_topic
 from tgbot.context import StonetableContext
+from tgbot.i18n import game_lang
 from tgbot.topics import send_game
 
 COMMANDS: list = []  # type: ignore[type-arg]
 
-REOPENED = "▶️ The topic is open again, and so is its game: play on where you left off."
+REOPENED = N_("▶️ The topic is open again, and so is its game: play on where you left off.")
 
 SERVICE = (
     filters.StatusUpdate.FORUM_TOPIC_CREATED
@@ -47,7 +49,8 @@ async def topic_changed(update: Update, context: StonetableContext) -> None:
         campaign = await pause_with_topic(chat, thread, paused=False)
         if campaign is not None:
             await context.deps.campaigns.events.publish(campaign)
-            await send_game(context.bot, chat, thread, REOPENED)
+            lang = await game_lang(chat, thread)
+            await send_game(context.bot, chat, thread, lang.gettext(REOPENED))
 
 
 def handlers() -> dict[int, list[BaseHandler[Update, StonetableContext, None]]]:

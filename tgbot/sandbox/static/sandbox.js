@@ -395,7 +395,7 @@
       : `${entry.closed ? "🔒 " : ""}${t("players_and_bot", { count: state.players.length })}`;
     const toggle = $("topic-toggle");
     toggle.hidden = !entry.thread;
-    toggle.textContent = entry.closed ? "🔓 Reopen topic" : "🔒 Close topic";
+    toggle.textContent = entry.closed ? t("reopen_topic") : t("close_topic");
     const pinned = entry.pinned && entry.messages.get(entry.pinned);
     $("pinned").hidden = !pinned;
     $("pinned").textContent = pinned ? `📌 ${messagePreview(pinned)}` : "";
@@ -584,7 +584,7 @@
     state.order = [];
     for (const item of data.chats) {
       if (item.topics) {
-        for (const [thread, name, closed] of [[0, "General", false],
+        for (const [thread, name, closed] of [[0, t("general_topic"), false],
           ...item.topics.map((topic) => [topic.message_thread_id, topic.name, topic.is_closed])]) {
           const key = topicKey(item.chat.id, thread);
           state.chats.set(key, topicEntry(item, thread, name, closed));
