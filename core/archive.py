@@ -161,14 +161,15 @@ async def import_campaign(
     _check(data, campaigns)
     if chat.kind not in ("group", "supergroup"):
         raise NotAllowedNow("Import a game into a group chat.")
-    async with saving(campaigns.locks, f"chat:{chat.tg_id}", update_id):
-        if await Campaign.get_or_none(live_chat_id=chat.tg_id) is not None:
+    async with saving(campaigns.locks, f"chat:{chat.tg_id}:{chat.topic}", update_id):
+        if await Campaign.get_or_none(live_chat_id=chat.tg_id, topic_id=chat.topic) is not None:
             raise NotAllowedNow("A game is already running here. End it before importing.")
         chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
         host_row = await upsert_player(host.tg_id, host.first_name, host.last_name, host.username)
         campaign = await Campaign.create(
             chat=chat_row,
             live_chat_id=chat.tg_id,
+            topic_id=chat.topic,
             system=data["system"],
             host=host_row,
             app_token=secrets.token_urlsafe(16),
@@ -206,6 +207,6 @@ async def import_campaign(
                 text=str(entry["text"])[:500],
                 player_ids=[p for p in entry.get("players", []) if isinstance(p, int)],
             )
-    view = await campaigns.current(chat.tg_id)
+    view = await campaigns.current(chat.tg_id, chat.topic)
     assert view is not None
     return view

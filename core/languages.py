@@ -13,10 +13,12 @@ HOST_ONLY = N_("Only the host can change the game's language.")
 UNKNOWN = N_("I don't speak “{code}”. Choose one of: {known}.")
 
 
-async def chat_language(chat_tg_id: int) -> str | None:
-    """The language of the chat's live game, or None when no game runs there."""
+async def chat_language(chat_tg_id: int, topic: int = 0) -> str | None:
+    """The language of the live game in a chat's topic, or None when no game runs there."""
     async with guarded():
-        codes = await Campaign.filter(live_chat_id=chat_tg_id).values_list("language", flat=True)
+        codes = await Campaign.filter(live_chat_id=chat_tg_id, topic_id=topic).values_list(
+            "language", flat=True
+        )
     return pick(str(codes[0])) if codes else None
 
 
@@ -40,7 +42,9 @@ async def change_language(chat: ChatRef, player: PlayerRef, wanted: str) -> str:
     if code not in available():
         raise Malformed(UNKNOWN, code=code[:16], known=", ".join(available()))
     async with guarded():
-        campaign = await Campaign.get_or_none(live_chat_id=chat.tg_id).select_related("host")
+        campaign = await Campaign.get_or_none(
+            live_chat_id=chat.tg_id, topic_id=chat.topic
+        ).select_related("host")
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
         if campaign.host.tg_id != player.tg_id:

@@ -58,6 +58,7 @@ class ChatRef:
     tg_id: int
     kind: str
     title: str = ""
+    topic: int = 0  # the forum topic (message_thread_id); 0: a plain group or General
 
     def __post_init__(self) -> None:
         check_id(self.tg_id)

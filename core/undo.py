@@ -200,11 +200,16 @@ class Undos:
         return rows[-1].id, rows[-1].label
 
     async def undo_in_chat(
-        self, chat_tg_id: int, actor: PlayerRef, *, update_id: int | None = None
+        self,
+        chat_tg_id: int,
+        actor: PlayerRef,
+        *,
+        topic: int = 0,
+        update_id: int | None = None,
     ) -> TookBack:
-        """``/undo``: take back the sender's latest step in this chat's game."""
+        """``/undo``: take back the sender's latest step in the game of this chat's topic."""
         async with guarded():
-            campaign = await Campaign.get_or_none(live_chat_id=chat_tg_id)
+            campaign = await Campaign.get_or_none(live_chat_id=chat_tg_id, topic_id=topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
         return await self.undo(campaign.id, actor, update_id=update_id)

@@ -89,7 +89,7 @@ async def _archive(settings: Settings, args: argparse.Namespace) -> None:
     campaigns = Campaigns(default_registry(), FairRng(), InProcessKeyedLock())
     try:
         if args.command == "export":
-            campaign = await Campaign.get_or_none(live_chat_id=args.chat)
+            campaign = await Campaign.get_or_none(live_chat_id=args.chat, topic_id=args.topic)
             if campaign is None:
                 raise SettingsError(f"no game is running in chat {args.chat}")
             data = await export_campaign(campaign.id, time.time())
@@ -103,7 +103,7 @@ async def _archive(settings: Settings, args: argparse.Namespace) -> None:
             view = await import_campaign(
                 campaigns,
                 data,
-                ChatRef(args.chat, "supergroup", args.title or ""),
+                ChatRef(args.chat, "supergroup", args.title or "", topic=args.topic),
                 PlayerRef(args.host, args.host_name or "Host"),
             )
             print(f"Imported a {view.system.name} game into chat {args.chat}.")
@@ -136,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("file", nargs="?", help="export: write here (default: print); import: read")
     parser.add_argument("--chat", type=int, help="export/import: the group chat id")
+    parser.add_argument(
+        "--topic", type=int, default=0, help="export/import: the forum topic (0: General)"
+    )
     parser.add_argument("--host", type=int, help="import: the Telegram id of the new host")
     parser.add_argument("--host-name", help="import: the host's first name")
     parser.add_argument("--title", help="import: the group's title")

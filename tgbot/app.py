@@ -46,6 +46,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.campaign",
     "tgbot.features.panels",
     "tgbot.features.undo",
+    "tgbot.features.topics",
 )
 
 

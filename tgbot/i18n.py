@@ -8,6 +8,7 @@ from telegram.constants import ChatType
 from core.errors import TryAgain
 from core.i18n import Lang, lang_for
 from core.languages import chat_language
+from tgbot.features.common import topic_of
 
 
 def personal_lang(update: Update) -> Lang:
@@ -22,12 +23,12 @@ async def lang_of(update: Update) -> Lang:
     if chat is None or chat.type == ChatType.PRIVATE:
         return personal_lang(update)
     try:
-        code = await chat_language(chat.id)
+        code = await chat_language(chat.id, topic_of(update))
     except TryAgain:
         code = None  # the store is away: the sender's language will do for this answer
     return personal_lang(update) if code is None else lang_for(code)
 
 
-async def game_lang(chat_tg_id: int) -> Lang:
-    """The language of a group's live game (English when none runs there)."""
-    return lang_for(await chat_language(chat_tg_id))
+async def game_lang(chat_tg_id: int, topic: int = 0) -> Lang:
+    """The language of the live game in a group's topic (English when none runs there)."""
+    return lang_for(await chat_language(chat_tg_id, topic))

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("stonetable")
 SANDBOX_PREFIX = "/sandbox"
+SANDBOX_FORUM = -100200  # the sandbox's forum group
+SANDBOX_TOPICS = ("Campaign A", "Campaign B", "Rules talk")
 WEBHOOK_PATH = "/telegram/webhook"
 
 
@@ -211,6 +213,8 @@ class Runtime:
             webapp_url=f"{self.origin}/app",
             webapp_short_name=self.settings.miniapp_short_name or "",
         )
+        # a forum group too, one game per topic (see docs/nsu-in-telegram.md)
+        api.add_forum(SANDBOX_FORUM, "Forum Table", SANDBOX_TOPICS)
         setup_sandbox(web_app, api, prefix=SANDBOX_PREFIX)
         keep_sandbox(web_app, api, self.settings.database_url)
         return api

@@ -25,6 +25,7 @@ from tgbot.i18n import game_lang
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
 from tgbot.render.undo import with_undo
+from tgbot.topics import send_game, thread
 
 RETIRED = {
     Retirement.NEWER: "⏭ <i>Play went on in a newer message.</i>",
@@ -47,18 +48,26 @@ def draw(
 
 async def post(
     context: StonetableContext, chat_id: int, view: PanelView, *, reply_to: Message | None = None
-) -> Message:
-    """Send a newly opened panel as a new message, remember it, and settle the change."""
-    text, markup = draw(context.deps.renderers, view, await game_lang(view.chat_tg_id))
-    if reply_to is not None:
+) -> Message | None:
+    """Send a newly opened panel as a new message in its game's topic, remember it, and
+    settle the change. None when the topic refused the post (the group was told)."""
+    lang = await game_lang(view.chat_tg_id, view.campaign.topic_id)
+    text, markup = draw(context.deps.renderers, view, lang)
+    # the game's topic in its group; a private chat has none
+    topic = view.campaign.topic_id if chat_id == view.campaign.chat_tg_id else 0
+    message: Message | None
+    if reply_to is not None and reply_to.chat.id == chat_id:
         message = await reply_to.reply_text(
-            text, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=False
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            do_quote=False,
+            message_thread_id=thread(topic),
         )
     else:
-        message = await context.bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup
-        )
-    await context.deps.campaigns.bind_message(view.id, message.message_id)
+        message = await send_game(context.bot, chat_id, topic, text, reply_markup=markup)
+    if message is not None:
+        await context.deps.campaigns.bind_message(view.id, message.message_id)
     await settle(context, view)
     return message
 
@@ -67,7 +76,8 @@ async def show(context: StonetableContext, view: PanelView) -> None:
     """Edit a panel's message to ``view`` (no change if it shows that already)."""
     if view.message_id is None:
         return
-    text, markup = draw(context.deps.renderers, view, await game_lang(view.chat_tg_id))
+    lang = await game_lang(view.chat_tg_id, view.campaign.topic_id)
+    text, markup = draw(context.deps.renderers, view, lang)
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
     except BadRequest as error:
@@ -137,7 +147,15 @@ async def follow_up(
     if follow_ups is None:
         return
     for item in follow_ups(view):
-        if isinstance(item, Note):
+        if isinstance(item, Note) and item.chat_id == view.campaign.chat_tg_id:
+            await send_game(
+                context.bot,
+                item.chat_id,
+                view.campaign.topic_id,
+                item.text,
+                reply_markup=item.markup,
+            )
+        elif isinstance(item, Note):
             member = view.campaign.member(item.chat_id)
             await send_private(
                 context,
@@ -145,6 +163,7 @@ async def follow_up(
                 item.text,
                 item.markup,
                 group_chat_id=view.campaign.chat_tg_id,
+                group_topic=view.campaign.topic_id,
                 name=member.name if member is not None else "",
             )
         elif isinstance(item, Refresh) and item.panel_id not in {view.id, *(skip or ())}:

@@ -8,6 +8,7 @@ from telegram.error import Forbidden
 
 from tgbot.context import StonetableContext
 from tgbot.render.text import esc
+from tgbot.topics import send_game
 
 INBOX = "inbox"
 
@@ -19,6 +20,7 @@ async def send_private(
     markup: InlineKeyboardMarkup | None = None,
     *,
     group_chat_id: int | None = None,
+    group_topic: int = 0,
     name: str = "",
 ) -> bool:
     """Send an HTML message to a player's private chat.
@@ -40,11 +42,12 @@ async def send_private(
             link = f"https://t.me/{context.bot.username}?start={INBOX}"
             button = InlineKeyboardMarkup([[InlineKeyboardButton("🔓 Open my messages", url=link)]])
             who = f"<b>{esc(name)}</b>, I" if name else "I"
-            await context.bot.send_message(
+            await send_game(
+                context.bot,
                 group_chat_id,
+                group_topic,
                 f"🔒 {who} have something private for you, but I can't write to you. "
                 "Open our chat and press <b>Start</b>.",
-                parse_mode=ParseMode.HTML,
                 reply_markup=button,
             )
         return False

@@ -16,6 +16,7 @@ from core.campaigns.views import (
     _model_seats,
     _shown,
     build_view,
+    place_title,
 )
 from core.errors import TryAgain
 from core.events import CampaignEvents, InProcessEvents
@@ -24,7 +25,16 @@ from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.registry import Registry
 from core.rules.rng import Rng
 from core.rules.table import Outcome, Seat, Table
-from core.store.models import Campaign, CampaignStatus, Chat, LogEntry, Member, Panel, Player
+from core.store.models import (
+    Campaign,
+    CampaignStatus,
+    Chat,
+    ForumTopic,
+    LogEntry,
+    Member,
+    Panel,
+    Player,
+)
 from core.store.presses import CampaignRow
 from core.undo import offers
 
@@ -77,12 +87,25 @@ class CampaignsBase:
             state=campaign.state,
             app_token=campaign.app_token,
             chat_tg_id=campaign.chat.tg_id,
-            chat_title=campaign.chat.title,
+            chat_title=place_title(
+                campaign.chat.title,
+                await self._topic_name(campaign.chat.tg_id, campaign.topic_id),
+            ),
             host_tg_id=campaign.host.tg_id,
+            topic_id=campaign.topic_id,
         )
         seats = _model_seats(members)
         view, table = build_view(self.registry, row, seats)
         return view, table, {s.player_id: s.member_id for s in seats}
+
+    @staticmethod
+    async def _topic_name(chat_tg_id: int, topic: int) -> str:
+        if not topic:
+            return ""  # a plain group or General: no query
+        names = await ForumTopic.filter(chat_tg_id=chat_tg_id, thread_id=topic).values_list(
+            "name", flat=True
+        )
+        return str(names[0]) if names else ""
 
     async def _view(self, campaign: Campaign, members: list[Member] | None = None) -> CampaignView:
         view, _, _ = await self._built(campaign, members)
@@ -99,8 +122,9 @@ class CampaignsBase:
         campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
         return campaign, await self._members(campaign)
 
-    async def _live(self, chat_tg_id: int) -> Campaign | None:
-        query = Campaign.get_or_none(live_chat_id=chat_tg_id)
+    async def _live(self, chat_tg_id: int, topic: int = 0) -> Campaign | None:
+        """The live campaign of a chat's topic (0: a plain group, or General)."""
+        query = Campaign.get_or_none(live_chat_id=chat_tg_id, topic_id=topic)
         return await query.select_related("chat", "host")
 
     def _now(self) -> datetime:

@@ -54,8 +54,8 @@ class Lifecycle(Queries):
         system = self.registry.find(system_key)
         if chat.kind not in ("group", "supergroup"):
             raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
-        async with saving(self.locks, f"chat:{chat.tg_id}", update_id):
-            running = await self._live(chat.tg_id)
+        async with saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}", update_id):
+            running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
                 raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
@@ -66,6 +66,7 @@ class Lifecycle(Queries):
                 campaign = await Campaign.create(
                     chat=chat_row,
                     live_chat_id=chat.tg_id,
+                    topic_id=chat.topic,
                     system=system.key,
                     host=host_row,
                     app_token=secrets.token_urlsafe(16),
@@ -95,7 +96,7 @@ class Lifecycle(Queries):
     ) -> JoinResult:
         """Join the chat's live campaign, or say how to open a private chat first."""
         async with guarded():
-            campaign = await self._live(chat.tg_id)
+            campaign = await self._live(chat.tg_id, chat.topic)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
             row = await upsert_player(
@@ -150,7 +151,7 @@ class Lifecycle(Queries):
         the result names the panel messages that show it.
         """
         async with guarded():
-            campaign = await self._live(chat.tg_id)
+            campaign = await self._live(chat.tg_id, chat.topic)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
         async with saving(self.locks, f"campaign:{campaign.id}", update_id):
@@ -196,7 +197,7 @@ class Lifecycle(Queries):
         an ended campaign comes back with ``resume``.
         """
         async with guarded():
-            campaign = await self._live(chat.tg_id)
+            campaign = await self._live(chat.tg_id, chat.topic)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
         step = {
@@ -227,7 +228,7 @@ class Lifecycle(Queries):
                 raise NotAllowedNow(STALE)
             await campaign.fetch_related("host")
             check_host(step, player.tg_id, campaign.host.tg_id)
-            if campaign.live_chat_id != chat.tg_id:
+            if (campaign.live_chat_id, campaign.topic_id) != (chat.tg_id, chat.topic):
                 raise NotAllowedNow(STALE)  # it ended since it was asked
             if version is not None and campaign.version != version:
                 raise NotAllowedNow(MOVED_ON)
@@ -256,7 +257,7 @@ class Lifecycle(Queries):
             NotAllowedNow: no game is running in this chat.
             NotYourTurn: the player is not its host.
         """
-        view = await self.require_current(chat.tg_id)
+        view = await self.require_current(chat.tg_id, chat.topic)
         check_host(Step.END, player.tg_id, view.host_id)
         return view
 
@@ -298,7 +299,7 @@ class Lifecycle(Queries):
             if campaign is None:
                 raise NotAllowedNow(STALE)
             check_host(Step.END, player.tg_id, campaign.host.tg_id)
-            if campaign.live_chat_id != chat.tg_id:
+            if (campaign.live_chat_id, campaign.topic_id) != (chat.tg_id, chat.topic):
                 raise NotAllowedNow(STALE)
             return await self._view(campaign)
 
@@ -313,16 +314,16 @@ class Lifecycle(Queries):
             NotYourTurn: the player is not its host.
         """
         async with guarded():
-            live = await self._live(chat.tg_id)
+            live = await self._live(chat.tg_id, chat.topic)
         if live is not None:
             view, _, _ = await self._step(live.id, chat, player, Step.RESUME, update_id=update_id)
             return Resumed(view, came_back=False)
-        ended = await self.last_ended(chat.tg_id)
+        ended = await self.last_ended(chat.tg_id, chat.topic)
         if ended is None:
             raise NotAllowedNow(NOTHING_TO_RESUME)
         campaign_id = ended.campaign.id
-        async with saving(self.locks, f"chat:{chat.tg_id}", update_id):
-            running = await self._live(chat.tg_id)
+        async with saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}", update_id):
+            running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
                 raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
             campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")

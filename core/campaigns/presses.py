@@ -47,7 +47,7 @@ class Presses(CampaignsBase):
         """
         async with guarded():
             if campaign_id is None:
-                campaign = await self._live(chat.tg_id)
+                campaign = await self._live(chat.tg_id, chat.topic)
             else:
                 campaign = await Campaign.get_or_none(id=campaign_id, live_chat_id__isnull=False)
             if campaign is None:

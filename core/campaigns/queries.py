@@ -27,26 +27,28 @@ from core.undo import undo_offer
 class Queries(CampaignsBase):
     """Campaign and panel reads (no change, no lock)."""
 
-    async def current(self, chat_tg_id: int) -> CampaignView | None:
-        """The live campaign of a chat, if any."""
+    async def current(self, chat_tg_id: int, topic: int = 0) -> CampaignView | None:
+        """The live campaign of a chat's topic (0: a plain group, or General), if any."""
         async with guarded():
-            campaign = await self._live(chat_tg_id)
+            campaign = await self._live(chat_tg_id, topic)
             return None if campaign is None else await self._view(campaign)
 
-    async def require_current(self, chat_tg_id: int) -> CampaignView:
-        view = await self.current(chat_tg_id)
+    async def require_current(self, chat_tg_id: int, topic: int = 0) -> CampaignView:
+        view = await self.current(chat_tg_id, topic)
         if view is None:
             raise NotAllowedNow(NO_GAME)
         return view
 
-    async def at_a_glance(self, chat_tg_id: int) -> tuple[CampaignView, tuple[str, ...]]:
+    async def at_a_glance(
+        self, chat_tg_id: int, topic: int = 0
+    ) -> tuple[CampaignView, tuple[str, ...]]:
         """The chat's live campaign and what its system says of it for /status.
 
         Raises:
             NotAllowedNow: no game is running in this chat.
         """
         async with guarded():
-            campaign = await self._live(chat_tg_id)
+            campaign = await self._live(chat_tg_id, topic)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
             members = await self._members(campaign)
@@ -112,13 +114,15 @@ class Queries(CampaignsBase):
             games.setdefault(int(player), set()).add(str(system))
         return {player: frozenset(keys) for player, keys in games.items()}
 
-    async def last_ended(self, chat_tg_id: int) -> EndedGame | None:
-        """The chat's most recently ended campaign, if no game runs there now."""
+    async def last_ended(self, chat_tg_id: int, topic: int = 0) -> EndedGame | None:
+        """The topic's most recently ended campaign, if no game runs there now."""
         async with guarded():
-            if await self._live(chat_tg_id) is not None:
+            if await self._live(chat_tg_id, topic) is not None:
                 return None
             campaign = (
-                await Campaign.filter(chat__tg_id=chat_tg_id, status=CampaignStatus.ARCHIVED)
+                await Campaign.filter(
+                    chat__tg_id=chat_tg_id, topic_id=topic, status=CampaignStatus.ARCHIVED
+                )
                 .order_by("-id")
                 .select_related("chat", "host")
                 .first()

@@ -49,6 +49,12 @@ class CampaignView:
     members: tuple[MemberView, ...]
     state: Json
     version: int
+    topic_id: int = 0  # the forum topic it is played in (0: General, or a plain group)
+
+    @property
+    def thread(self) -> int | None:
+        """The ``message_thread_id`` every message of this game is sent with."""
+        return self.topic_id or None
 
     def member(self, player_id: int) -> MemberView | None:
         return next((m for m in self.members if m.player_id == player_id), None)
@@ -130,6 +136,11 @@ class PanelView:
     retired: tuple[Retired, ...] = ()
 
 
+def place_title(chat_title: str, topic_name: str) -> str:
+    """Where a game is played, as players read it: the group, and its topic if any."""
+    return f"{chat_title} › {topic_name}" if topic_name else chat_title
+
+
 def _name(player: Player | MemberRow) -> str:
     return " ".join(p for p in (player.first_name, player.last_name) if p) or "player"
 
@@ -173,6 +184,7 @@ def build_view(
         members=tuple(MemberView(s.player_id, s.name, s.roles) for s in seats),
         state=campaign.state,
         version=campaign.version,
+        topic_id=getattr(campaign, "topic_id", 0),
     )
     return view, table
 

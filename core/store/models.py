@@ -73,13 +73,18 @@ class CampaignStatus(StrEnum):
 
 
 class Campaign(Model):
-    """One game played in one chat. At most one per chat is live (active or paused)."""
+    """One game played in one topic of one chat. At most one per topic is live.
+
+    ``topic_id`` is the forum topic's ``message_thread_id``; 0 is a plain group, or
+    a forum's General topic.
+    """
 
     id = fields.BigIntField(primary_key=True)
     chat: fields.ForeignKeyRelation[Chat] = fields.ForeignKeyField(
         "models.Chat", related_name="campaigns", on_delete=fields.CASCADE
     )
-    live_chat_id = fields.BigIntField(null=True, unique=True)  # chat id while not archived
+    live_chat_id = fields.BigIntField(null=True)  # chat id while not archived
+    topic_id = fields.BigIntField(default=0, db_default=0)
     system = fields.CharField(max_length=32)
     status = fields.CharEnumField(CampaignStatus, max_length=16, default=CampaignStatus.ACTIVE)
     host: fields.ForeignKeyRelation[Player] = fields.ForeignKeyField(
@@ -96,6 +101,25 @@ class Campaign(Model):
 
     class Meta:
         table = "campaign"
+        unique_together = (("live_chat_id", "topic_id"),)
+
+
+class ForumTopic(Model):
+    """A forum topic's name, as its service messages tell it (created, edited)."""
+
+    id = fields.BigIntField(primary_key=True)
+    chat_tg_id = fields.BigIntField()
+    thread_id = fields.BigIntField()
+    name = fields.CharField(max_length=128)
+    closed = fields.BooleanField(default=False)
+    # the bot said once in General that it cannot post here
+    refused = fields.BooleanField(default=False)
+    # closing the topic paused its game (reopening resumes it, not a host's pause)
+    paused_game = fields.BooleanField(default=False)
+
+    class Meta:
+        table = "forum_topic"
+        unique_together = (("chat_tg_id", "thread_id"),)
 
 
 class Member(Model):

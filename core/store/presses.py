@@ -25,6 +25,7 @@ class CampaignRow:
     chat_tg_id: int
     chat_title: str
     host_tg_id: int
+    topic_id: int = 0  # the forum topic the game is played in (0: General or a plain group)
 
 
 @dataclass(frozen=True)
@@ -65,14 +66,15 @@ SELECT p.campaign_id AS p_campaign, p.kind AS p_kind, p.state AS p_state,
        p.version AS p_version, p.closed AS p_closed, p.chat_tg_id AS p_chat,
        p.message_id AS p_message,
        c.system AS c_system, c.status AS c_status, c.version AS c_version,
-       c.state AS c_state, c.app_token AS c_token,
-       ch.tg_id AS ch_tg_id, ch.title AS ch_title, h.tg_id AS h_tg_id,
+       c.state AS c_state, c.app_token AS c_token, c.topic_id AS c_topic,
+       ch.tg_id AS ch_tg_id, ch.title AS ch_title, h.tg_id AS h_tg_id, ft.name AS ft_name,
        m.id AS m_id, m.roles AS m_roles, m.sheet AS m_sheet,
        pl.tg_id AS pl_tg_id, pl.first_name AS pl_first, pl.last_name AS pl_last
 FROM panel p
 JOIN campaign c ON c.id = p.campaign_id
 JOIN chat ch ON ch.id = c.chat_id
 JOIN player h ON h.id = c.host_id
+LEFT JOIN forum_topic ft ON ft.chat_tg_id = ch.tg_id AND ft.thread_id = c.topic_id
 LEFT JOIN member m ON m.campaign_id = c.id AND m.active = ?
 LEFT JOIN player pl ON pl.id = m.player_id
 WHERE p.id = ?
@@ -118,8 +120,11 @@ async def load_panel(panel_id: int) -> tuple[PanelRow, CampaignRow, list[MemberR
         state=load_json(first["c_state"]),
         app_token=first["c_token"],
         chat_tg_id=int(first["ch_tg_id"]),
-        chat_title=first["ch_title"],
+        chat_title=f"{first['ch_title']} › {first['ft_name']}"
+        if first["ft_name"] and first["c_topic"]
+        else first["ch_title"],
         host_tg_id=int(first["h_tg_id"]),
+        topic_id=int(first["c_topic"] or 0),
     )
     members = [
         MemberRow(

@@ -77,9 +77,14 @@ def _cell(value: Any) -> str | None:
 # branches line up on both databases.
 _CAMPAIGN = (
     "SELECT 0 AS kind, CAST(c.id AS TEXT), c.system, c.status, c.app_token,"
-    " CAST(c.state AS TEXT), CAST(c.version AS TEXT), CAST(ch.tg_id AS TEXT), ch.title,"
+    " CAST(c.state AS TEXT), CAST(c.version AS TEXT), CAST(ch.tg_id AS TEXT),"
+    # where the game is played: the group, and its forum topic's name if it has one
+    " CASE WHEN ft.name IS NULL OR ft.name = '' THEN ch.title"
+    " ELSE ch.title || ' › ' || ft.name END,"
     " CAST(h.tg_id AS TEXT), NULL AS joined, 0 AS n"
     " FROM campaign c JOIN chat ch ON ch.id = c.chat_id JOIN player h ON h.id = c.host_id"
+    " LEFT JOIN forum_topic ft"
+    " ON ft.chat_tg_id = ch.tg_id AND ft.thread_id = c.topic_id AND c.topic_id <> 0"
     " WHERE c.app_token = ?"
 )
 _MEMBERS = (

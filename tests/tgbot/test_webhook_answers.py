@@ -52,7 +52,7 @@ async def test_an_update_slower_than_the_bound_answers_503_finishes_and_is_appli
         locks = stack.runtime.locks
         assert locks is not None
         update = await said(stack, stack.players[0], "/newgame threat")
-        async with locks.hold(f"chat:{GROUP}"):  # a slow moment: the chat's lock is busy
+        async with locks.hold(f"chat:{GROUP}:0"):  # a slow moment: the game lock of the group
             assert await post(stack, update) == 503
             await asyncio.sleep(1.0)
         started = await stack.api.wait_for_message(

@@ -36,6 +36,7 @@ from tgbot.render.campaign import (
     welcome_text,
 )
 from tgbot.render.text import esc
+from tgbot.topics import send_game
 
 COMMANDS = [
     CommandSpec("newgame", N_("Start a game in this group"), private=False),
@@ -59,7 +60,7 @@ async def new_game(update: Update, context: StonetableContext) -> None:
     key = command_args(update).strip()
     campaigns = context.deps.campaigns
     if not key:
-        last = await campaigns.last_ended(chat.tg_id)
+        last = await campaigns.last_ended(chat.tg_id, chat.topic)
         text, markup = system_choice(campaigns.registry, await lang_of(update), last)
         await reply(update, text, markup)
         return
@@ -96,7 +97,7 @@ async def language(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     code = await change_language(chat, player, command_args(update))
     await reply(update, language_text(lang_for(code)))
-    view = await context.deps.campaigns.current(chat.tg_id)
+    view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
     if view is not None:
         await show_menus(context, view, playing=True)
 
@@ -105,7 +106,10 @@ async def show_menus(context: StonetableContext, view: CampaignView, *, playing:
     """The group's menu shows the game's commands while it runs; so do its players' chats."""
     specs = command_specs()
     game = view.system.key if playing else None
-    lang = await game_lang(view.chat_tg_id)
+    if game is None:  # a forum's other topics may still play: their menu stays
+        live = await context.deps.campaigns.live_games()
+        game = next((key for chat, key in live if chat == view.chat_tg_id), None)
+    lang = await game_lang(view.chat_tg_id, view.topic_id)
     await show_group_game(context.bot, specs, view.chat_tg_id, game, lang)
     for member in view.members:
         await show_private_menu(context, member.player_id)
@@ -177,7 +181,7 @@ async def leave(update: Update, context: StonetableContext) -> None:
 
 async def status(update: Update, context: StonetableContext) -> None:
     chat, _ = actor(update)
-    view, lines = await context.deps.campaigns.at_a_glance(chat.tg_id)
+    view, lines = await context.deps.campaigns.at_a_glance(chat.tg_id, chat.topic)
     await reply(update, status_text(view, await lang_of(update), lines))
 
 
@@ -237,9 +241,9 @@ async def announce_join(update: Update, context: StonetableContext, payload: str
     view = result.campaign
     await reply(update, welcome_text(view, personal_lang(update), joining=False))
     if result.joined:
-        group = lang_for(await chat_language(view.chat_tg_id))
-        await context.bot.send_message(
-            view.chat_tg_id, joined_text(player.display_name, group), parse_mode=ParseMode.HTML
+        group = lang_for(await chat_language(view.chat_tg_id, view.topic_id))
+        await send_game(
+            context.bot, view.chat_tg_id, view.topic_id, joined_text(player.display_name, group)
         )
         await show_private_menu(context, player.tg_id)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from telegram import Chat, Update, User
+from telegram import Chat, Message, Update, User
 
 from core.play import ChatRef, PlayerRef
 
@@ -34,14 +34,38 @@ def player_of(user: User) -> PlayerRef:
     )
 
 
-def chat_of(chat: Chat) -> ChatRef:
-    return ChatRef(tg_id=chat.id, kind=chat.type, title=chat.title or chat.full_name or "")
+def chat_of(chat: Chat, topic: int = 0) -> ChatRef:
+    return ChatRef(
+        tg_id=chat.id, kind=chat.type, title=chat.title or chat.full_name or "", topic=topic
+    )
+
+
+def topic_of(update: Update) -> int:
+    """The forum topic an update happened in: its message's thread, 0 for General.
+
+    A callback query's message carries the thread of the panel it was pressed on.
+    """
+    message = update.effective_message
+    if message is None or not isinstance(message, Message):
+        return 0
+    if message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+def replied(message: Message | None) -> Message | None:
+    """The message a message really replies to: in a forum topic every message seems to
+    reply to the topic's opening (its ``forum_topic_created``), which is no reply."""
+    if message is None or message.reply_to_message is None:
+        return None
+    target = message.reply_to_message
+    return None if target.forum_topic_created is not None else target
 
 
 def actor(update: Update) -> tuple[ChatRef, PlayerRef]:
     """The chat and player of an update that has both."""
     assert update.effective_chat is not None and update.effective_user is not None
-    return chat_of(update.effective_chat), player_of(update.effective_user)
+    return chat_of(update.effective_chat, topic_of(update)), player_of(update.effective_user)
 
 
 def command_args(update: Update) -> str:

@@ -72,7 +72,7 @@ async def _cortex_game(
         if len(games) != 1:
             raise NotAllowedNow("Use this in your game's group (or keep to one Cortex game).")
         return games[0]
-    view = await campaigns.require_current(chat.tg_id)
+    view = await campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:
         raise NotAllowedNow("That command is for Cortex drama games.")
     return view

@@ -13,7 +13,7 @@ from core.campaigns import CampaignView
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.common import CommandSpec, actor, command_args, replied
 from tgbot.features.panels import post_panel
 from tgbot.render.d20 import RENDERERS as D20_RENDERERS
 from tgbot.render.d20 import pool_text
@@ -44,12 +44,13 @@ HELP = (
 async def check(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     text = command_args(update).strip()
-    view = await context.deps.campaigns.current(chat.tg_id)
+    view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await _reply(update, HELP)
         return
     message = update.effective_message
-    target = message.reply_to_message.from_user if message and message.reply_to_message else None
+    answered = replied(message)
+    target = answered.from_user if answered is not None else None
     if target is not None and not target.is_bot:
         text = f"for={target.id} {text}"  # the rules decide whether the caller may do this
     panel = await context.deps.campaigns.open_panel(
@@ -60,7 +61,7 @@ async def check(update: Update, context: StonetableContext) -> None:
 
 async def rest(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    await _require_d20(context, chat.tg_id)
+    await _require_d20(context, chat.tg_id, chat.topic)
     panel = await context.deps.campaigns.open_panel(
         chat, player, REST_PANEL, command_args(update), update_id=update.update_id
     )
@@ -69,13 +70,13 @@ async def rest(update: Update, context: StonetableContext) -> None:
 
 async def pool(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    view = await _require_d20(context, chat.tg_id)
+    view = await _require_d20(context, chat.tg_id, chat.topic)
     _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
     await _reply(update, pool_text(table))
 
 
-async def _require_d20(context: StonetableContext, chat_id: int) -> CampaignView:
-    view = await context.deps.campaigns.require_current(chat_id)
+async def _require_d20(context: StonetableContext, chat_id: int, topic: int = 0) -> CampaignView:
+    view = await context.deps.campaigns.require_current(chat_id, topic)
     if view.system.key != SYSTEM_KEY:
         raise NotAllowedNow("That command is for d20 games.")
     return view

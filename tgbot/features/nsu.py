@@ -33,6 +33,7 @@ from tgbot.presenter import post, settle
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
 from tgbot.render.nsu_map import map_caption, map_png
+from tgbot.topics import send_game, send_game_photo
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
@@ -65,7 +66,7 @@ async def campaign_here(update: Update, context: StonetableContext) -> CampaignV
         if not mine:
             raise NotAllowedNow("You're not in a No Stone Unturned game. Join one in its group.")
         return mine[0]
-    view = await campaigns.require_current(chat.tg_id)
+    view = await campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:
         raise NotAllowedNow("That command is for No Stone Unturned games.")
     return view
@@ -83,7 +84,7 @@ async def campaign_by_id(
 # -- sending panels ---------------------------------------------------------------------------
 
 
-async def send_panel(context: StonetableContext, chat_id: int, view: PanelView) -> Message:
+async def send_panel(context: StonetableContext, chat_id: int, view: PanelView) -> Message | None:
     """Send a panel to a chat (not as a reply) and remember its message."""
     return await post(context, chat_id, view)
 
@@ -174,8 +175,11 @@ async def send_map(
         token=campaign.app_token,
         page="map",
     )
-    await context.bot.send_photo(
+    topic = campaign.topic_id if chat_id == campaign.chat_tg_id else 0
+    await send_game_photo(
+        context.bot,
         chat_id,
+        topic,
         picture,
         caption=map_caption(view),
         reply_markup=None if opener is None else InlineKeyboardMarkup([[opener]]),
@@ -200,7 +204,7 @@ async def safety_signal(
 
 async def announce(context: StonetableContext, campaign: CampaignView, action: str) -> None:
     text = X_CARD_TEXT if action == "safety.x_card" else KNOCK_TEXT
-    await context.bot.send_message(campaign.chat_tg_id, text, parse_mode=ParseMode.HTML)
+    await send_game(context.bot, campaign.chat_tg_id, campaign.topic_id, text)
 
 
 def _signal_command(action: str) -> Handler:
@@ -254,7 +258,7 @@ async def press(update: Update, context: StonetableContext) -> None:
         )
         answer = "" if in_private else SENT_PRIVATELY
     elif data.verb == "nsu_adv":
-        group = ChatRef(campaign.chat_tg_id, ChatType.SUPERGROUP)
+        group = ChatRef(campaign.chat_tg_id, ChatType.SUPERGROUP, topic=campaign.topic_id)
         view = await context.deps.campaigns.open_panel(
             group, player, ADVENTURE_PANEL, update_id=update.update_id
         )

@@ -54,7 +54,7 @@ DOWNTIME_HELP = (
 async def act(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     campaigns = context.deps.campaigns
-    view = await campaigns.current(chat.tg_id)
+    view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await _reply(update, ACT_HELP)
@@ -66,7 +66,7 @@ async def act(update: Update, context: StonetableContext) -> None:
 async def downtime(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     campaigns = context.deps.campaigns
-    view = await campaigns.current(chat.tg_id)
+    view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await _reply(update, DOWNTIME_HELP)

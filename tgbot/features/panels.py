@@ -12,13 +12,13 @@ from core.errors import AlreadyHandled
 from core.rules.errors import Malformed, NotAllowedNow
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
-from tgbot.features.common import player_of
+from tgbot.features.common import player_of, replied
 from tgbot.presenter import post, present, refresh, settle, show
 
 COMMANDS: list = []  # type: ignore[type-arg]
 
 
-async def post_panel(update: Update, context: StonetableContext, view: PanelView) -> Message:
+async def post_panel(update: Update, context: StonetableContext, view: PanelView) -> Message | None:
     """Send a new panel message as a reply to the command, and remember it."""
     assert update.effective_message is not None
     message = update.effective_message
@@ -59,15 +59,13 @@ MAX_TEXT = 1000
 async def reply_to_panel(update: Update, context: StonetableContext) -> None:
     """A player's reply to a panel message is that panel's free-text action."""
     message = update.effective_message
-    if message is None or message.reply_to_message is None or update.effective_user is None:
+    answered = replied(message)
+    if message is None or answered is None or update.effective_user is None:
         return
-    if (
-        message.reply_to_message.from_user is None
-        or message.reply_to_message.from_user.id != context.bot.id
-    ):
+    if answered.from_user is None or answered.from_user.id != context.bot.id:
         return
     campaigns = context.deps.campaigns
-    view = await campaigns.panel_at(message.chat_id, message.reply_to_message.message_id)
+    view = await campaigns.panel_at(message.chat_id, answered.message_id)
     if view is None:
         return
     text = (message.text or "").strip()

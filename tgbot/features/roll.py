@@ -35,7 +35,7 @@ async def system_roll(update: Update, context: StonetableContext, text: str) -> 
     if chat.kind == ChatType.PRIVATE or not text:
         return False
     campaigns = context.deps.campaigns
-    view = await campaigns.current(chat.tg_id)
+    view = await campaigns.current(chat.tg_id, chat.topic)
     if view is None or view.system.roll_panel is None or view.member(player.tg_id) is None:
         return False
     try:

@@ -50,7 +50,7 @@ async def app_token_for(update: Update, context: StonetableContext) -> str:
     if chat.kind == ChatType.PRIVATE:
         mine = await campaigns.campaigns_of(player)
         return mine[0].app_token if mine else ""
-    live = await campaigns.current(chat.tg_id)
+    live = await campaigns.current(chat.tg_id, chat.topic)
     return live.app_token if live is not None else await context.deps.play.chat_app_token(chat)
 
 

@@ -50,7 +50,8 @@ async def start(update: Update, context: StonetableContext) -> None:
 async def help_command(update: Update, context: StonetableContext) -> None:
     chat, _ = actor(update)
     campaigns = context.deps.campaigns
-    view = await campaigns.current(chat.tg_id) if chat.kind != ChatType.PRIVATE else None
+    in_group = chat.kind != ChatType.PRIVATE
+    view = await campaigns.current(chat.tg_id, chat.topic) if in_group else None
     lang = await lang_of(update)
     text = help_text(campaigns.registry, features(), view.system.key if view else None, lang)
     assert update.effective_message is not None

@@ -12,7 +12,7 @@ from telegram.ext import BaseHandler, CommandHandler
 
 from core.rules.threat.table import ROLL_PANEL
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.common import CommandSpec, actor, command_args, replied
 from tgbot.features.panels import post_panel
 from tgbot.render.threat import ThreatRollRenderer
 
@@ -47,12 +47,13 @@ async def threat(update: Update, context: StonetableContext) -> None:
     message = update.effective_message
     assert message is not None
     campaigns = context.deps.campaigns
-    view = await campaigns.current(chat.tg_id)
+    view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await message.reply_text(HELP, parse_mode=ParseMode.HTML)
         return
-    target = message.reply_to_message.from_user if message.reply_to_message else None
+    answered = replied(message)
+    target = answered.from_user if answered is not None else None
     if target is not None and not target.is_bot and target.id != player.tg_id:
         text = f"for={target.id} {text}"
     panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text, update_id=update.update_id)

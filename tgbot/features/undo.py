@@ -31,7 +31,9 @@ async def undo(update: Update, context: StonetableContext) -> None:
     if chat.kind == ChatType.PRIVATE:
         raise NotAllowedNow(IN_PRIVATE)
     undos = Undos(context.deps.campaigns)
-    back = await undos.undo_in_chat(chat.tg_id, player, update_id=update.update_id)
+    back = await undos.undo_in_chat(
+        chat.tg_id, player, topic=chat.topic, update_id=update.update_id
+    )
     assert update.effective_message is not None
     text = took_back_text(back, await lang_of(update))
     await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
@@ -52,7 +54,9 @@ async def press_undo(update: Update, context: StonetableContext) -> None:
         player_of(update.effective_user),
         update_id=update.update_id,
     )
-    answer = took_back_text(back, await game_lang(back.campaign.chat_tg_id), html=False)
+    answer = took_back_text(
+        back, await game_lang(back.campaign.chat_tg_id, back.campaign.topic_id), html=False
+    )
     await asyncio.gather(query.answer(answer), _redraw(context, back))
 
 

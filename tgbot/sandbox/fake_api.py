@@ -788,6 +788,25 @@ class _ChatState:
     next_message_id: int = 1
     pinned: int | None = None
     sent_times: deque[float] = field(default_factory=deque)
+    # a forum supergroup's topics by message_thread_id (General has none)
+    topics: dict[int, _Topic] = field(default_factory=dict)
+
+
+@dataclass
+class _Topic:
+    """One topic of a forum supergroup: its id is its creation message's id."""
+
+    thread_id: int
+    name: str
+    icon_color: int = 0x6FB9F0
+    closed: bool = False
+
+    def as_json(self) -> Json:
+        return {
+            "message_thread_id": self.thread_id,
+            "name": self.name,
+            "icon_color": self.icon_color,
+        }
 
 
 class _Params:
@@ -857,6 +876,8 @@ class FakeBotApi:
         webapp_url: the main Mini App's URL.
         webapp_short_name: the short name of the Mini App behind ``t.me/<bot>/<name>``.
         bot_is_admin: whether the bot is an administrator of the group.
+        bot_manages_topics: whether the bot may manage a forum's topics (create, close,
+            ...); without it, it cannot post in a closed topic.
         privacy_mode: when on and the bot is no admin, group updates are limited to
             commands, replies to the bot and mentions, as in Telegram.
         group_rate_limit: messages per minute per group before 429 (None: off).
@@ -878,6 +899,7 @@ class FakeBotApi:
         webapp_url: str = "http://127.0.0.1:8080/app",
         webapp_short_name: str = "",
         bot_is_admin: bool = True,
+        bot_manages_topics: bool = True,
         privacy_mode: bool = True,
         group_rate_limit: int | None = None,
         callback_query_timeout: float = 15.0,
@@ -896,6 +918,8 @@ class FakeBotApi:
         self.webapp_url = webapp_url
         self.webapp_short_name = webapp_short_name
         self.bot_is_admin = bot_is_admin
+        # an administrator with can_manage_topics (may also post in closed topics)
+        self.bot_manages_topics = bot_manages_topics
         self.privacy_mode = privacy_mode
         self.group_rate_limit = group_rate_limit
         self.callback_query_timeout = callback_query_timeout
@@ -1029,7 +1053,9 @@ class FakeBotApi:
             state.messages.popitem(last=False)
         return message
 
-    def _new_message(self, state: _ChatState, sender: Json, **content: Any) -> Json:
+    def _new_message(
+        self, state: _ChatState, sender: Json, *, thread: int | None = None, **content: Any
+    ) -> Json:
         message_id = state.next_message_id
         state.next_message_id += 1
         message: Json = {
@@ -1038,8 +1064,185 @@ class FakeBotApi:
             "chat": dict(state.chat),
             "date": int(self.clock()),
         }
+        if thread is not None:
+            # in a topic: the thread, and (unless it replies to something else) a reply
+            # to the topic's creation message, as Telegram sends them
+            message["message_thread_id"] = thread
+            message["is_topic_message"] = True
+            if content.get("reply_to_message") is None:
+                opening = state.messages.get(thread)
+                if opening is not None:
+                    content["reply_to_message"] = _without_reply(opening)
         message.update({k: v for k, v in content.items() if v is not None})
         return self._store(state, message)
+
+    # ------------------------------------------------------------------ forum topics
+
+    def _is_forum(self, state: _ChatState) -> bool:
+        return bool(state.chat.get("is_forum"))
+
+    def _thread(
+        self, params: _Params, state: _ChatState, reply_to: Json | None, *, by_admin: bool
+    ) -> int | None:
+        """The topic a new message goes to: ``message_thread_id``, else the replied
+        message's topic; refused as Telegram does for a missing or closed topic."""
+        if not self._is_forum(state):
+            return None
+        thread: int | None = None
+        if params.has("message_thread_id"):
+            thread = params.integer("message_thread_id") or None
+        elif reply_to is not None and reply_to.get("is_topic_message"):
+            thread = reply_to.get("message_thread_id")
+        if thread is None:
+            return None
+        topic = state.topics.get(thread)
+        if topic is None:
+            raise bad_request("message thread not found")
+        if topic.closed and not by_admin:
+            raise bad_request("TOPIC_CLOSED")
+        return thread
+
+    def _topic_param(self, params: _Params, state: _ChatState) -> _Topic:
+        if not self._is_forum(state):
+            raise bad_request("the chat is not a forum")
+        if not params.has("message_thread_id"):
+            raise bad_request("message thread id is empty")
+        topic = state.topics.get(params.integer("message_thread_id"))
+        if topic is None:
+            raise bad_request("message thread not found")
+        return topic
+
+    def _check_manages_topics(self, state: _ChatState) -> None:
+        if not self.bot_manages_topics:
+            raise bad_request("not enough rights to manage topics in the chat")
+
+    def _topic_service(
+        self, state: _ChatState, sender: Json, topic: _Topic, **service: Json
+    ) -> Json:
+        """Post a topic's service message in it and tell the bot."""
+        message = self._new_message(state, sender, thread=topic.thread_id, **service)
+        self._emit("message", state.chat["id"], message=message)
+        self._push_update(message=message)
+        return message
+
+    def _open_topic(
+        self, state: _ChatState, sender: Json, name: str, icon_color: int | None = None
+    ) -> _Topic:
+        name = name.strip()
+        if not 1 <= len(name) <= 128:
+            raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
+        thread = state.next_message_id
+        topic = _Topic(thread, name, icon_color or 0x6FB9F0)
+        state.topics[thread] = topic
+        created = {"name": name, "icon_color": topic.icon_color}
+        message = self._new_message(state, sender, forum_topic_created=created)
+        message["message_thread_id"] = thread
+        message["is_topic_message"] = True
+        self._emit("message", state.chat["id"], message=message)
+        self._push_update(message=message)
+        return topic
+
+    def _close_topic(self, state: _ChatState, sender: Json, topic: _Topic, closed: bool) -> None:
+        if topic.closed == closed:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        topic.closed = closed
+        key = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._topic_service(state, sender, topic, **{key: {}})
+
+    def _edit_topic(self, state: _ChatState, sender: Json, topic: _Topic, name: str) -> None:
+        name = name.strip()
+        if not 1 <= len(name) <= 128:
+            raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
+        if name == topic.name:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        topic.name = name
+        self._topic_service(state, sender, topic, forum_topic_edited={"name": name})
+
+    def _delete_topic(self, state: _ChatState, topic: _Topic) -> None:
+        """A deleted topic takes its messages with it (Telegram sends no update)."""
+        del state.topics[topic.thread_id]
+        for message_id, message in list(state.messages.items()):
+            if message.get("message_thread_id") == topic.thread_id:
+                del state.messages[message_id]
+        self._emit("topic_deleted", state.chat["id"], thread_id=topic.thread_id)
+
+    async def _api_createForumTopic(self, params: _Params) -> Json:
+        state = self._chat_param(params)
+        if not self._is_forum(state):
+            raise bad_request("the chat is not a forum")
+        self._check_manages_topics(state)
+        color = params.integer("icon_color") if params.has("icon_color") else None
+        return self._open_topic(state, self.bot_user(), params.text("name") or "", color).as_json()
+
+    async def _api_editForumTopic(self, params: _Params) -> bool:
+        state = self._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        self._edit_topic(state, self.bot_user(), topic, params.text("name") or topic.name)
+        return True
+
+    async def _api_closeForumTopic(self, params: _Params) -> bool:
+        state = self._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        self._close_topic(state, self.bot_user(), topic, True)
+        return True
+
+    async def _api_reopenForumTopic(self, params: _Params) -> bool:
+        state = self._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        self._close_topic(state, self.bot_user(), topic, False)
+        return True
+
+    async def _api_deleteForumTopic(self, params: _Params) -> bool:
+        state = self._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        self._delete_topic(state, topic)
+        return True
+
+    def add_forum(self, chat_id: int, title: str, topics: Iterable[str] = ()) -> dict[str, int]:
+        """Add a forum supergroup with topics (opened by its first player, the owner);
+        returns each topic's ``message_thread_id`` by name."""
+        self._chats[chat_id] = _ChatState(
+            {"id": chat_id, "title": title, "type": "supergroup", "is_forum": True}
+        )
+        owner = next(iter(self.players.values())).user_dict()
+        state = self._chats[chat_id]
+        return {name: self._open_topic(state, owner, name).thread_id for name in topics}
+
+    async def player_topic(
+        self, user_id: int, chat_id: int, action: str, thread_id: int = 0, name: str = ""
+    ) -> int:
+        """A player creates (``create``), renames (``edit``), closes, reopens or deletes
+        a topic of a forum group; returns the topic's thread id."""
+        async with self._lock:
+            player, state = self._player_chat(user_id, chat_id)
+            if not self._is_forum(state):
+                raise SandboxError("that chat is not a forum")
+            sender = player.user_dict()
+            if action == "create":
+                return self._open_topic(state, sender, name).thread_id
+            topic = state.topics.get(thread_id)
+            if topic is None:
+                raise SandboxError("no such topic")
+            try:
+                if action == "edit":
+                    self._edit_topic(state, sender, topic, name)
+                elif action in ("close", "reopen"):
+                    self._close_topic(state, sender, topic, action == "close")
+                elif action == "delete":
+                    self._delete_topic(state, topic)
+                else:
+                    raise SandboxError(f"unknown topic action {action!r}")
+            except ApiError as error:
+                raise SandboxError(error.description) from None
+            return thread_id
+
+    def topics(self, chat_id: int) -> list[Json]:
+        """A forum group's topics, oldest first (with whether each is closed)."""
+        return [{**t.as_json(), "is_closed": t.closed} for t in self._chat(chat_id).topics.values()]
 
     def _message(self, state: _ChatState, message_id: int, missing: str) -> Json:
         message = state.messages.get(message_id)
@@ -1325,10 +1528,12 @@ class FakeBotApi:
         )
         markup = self._reply_markup(params, state)
         reply_to = self._reply_to(params, state)
+        thread = self._thread(params, state, reply_to, by_admin=self.bot_manages_topics)
         self._check_flood(state)
         message = self._new_message(
             state,
             self.bot_user(),
+            thread=thread,
             text=text,
             entities=entities or None,
             reply_markup=markup,
@@ -1352,10 +1557,12 @@ class FakeBotApi:
         )
         markup = self._reply_markup(params, state)
         reply_to = self._reply_to(params, state)
+        thread = self._thread(params, state, reply_to, by_admin=self.bot_manages_topics)
         self._check_flood(state)
         message = self._new_message(
             state,
             self.bot_user(),
+            thread=thread,
             photo=[_photo_size(stored)],
             caption=caption or None,
             caption_entities=entities or None,
@@ -1763,17 +1970,34 @@ class FakeBotApi:
         return self._seq
 
     async def send_text(
-        self, user_id: int, chat_id: int, text: str, *, reply_to_message_id: int | None = None
+        self,
+        user_id: int,
+        chat_id: int,
+        text: str,
+        *,
+        reply_to_message_id: int | None = None,
+        thread_id: int | None = None,
     ) -> Json:
-        """Post ``text`` as a player; return the message the bot would receive."""
+        """Post ``text`` as a player (in a forum group: in topic ``thread_id``, or the
+        replied message's; General when neither); return the message the bot receives."""
         async with self._lock:
             player, state = self._player_chat(user_id, chat_id)
             text = _player_text(text)
             reply_to = None
             if reply_to_message_id is not None:
                 target = _visible_message(state, reply_to_message_id)
-                reply_to = {k: v for k, v in target.items() if k != "reply_to_message"}
-            return self._player_message(player, state, text, reply_to)
+                reply_to = _without_reply(target)
+                if thread_id is None and target.get("is_topic_message"):
+                    thread_id = target.get("message_thread_id")
+            if thread_id is not None and self._is_forum(state):
+                topic = state.topics.get(thread_id)
+                if topic is None:
+                    raise SandboxError("no such topic")
+                if topic.closed and player.id != self._owner_id():
+                    raise SandboxError("the topic is closed")
+            elif not self._is_forum(state):
+                thread_id = None
+            return self._player_message(player, state, text, reply_to, thread_id)
 
     async def edit_text(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
         """Edit a player's own message; the bot receives an ``edited_message`` update."""
@@ -1795,7 +2019,12 @@ class FakeBotApi:
             return edited
 
     def _player_message(
-        self, player: Player, state: _ChatState, text: str, reply_to: Json | None
+        self,
+        player: Player,
+        state: _ChatState,
+        text: str,
+        reply_to: Json | None,
+        thread: int | None = None,
     ) -> Json:
         if self._is_private(state) and not player.started:
             if player.blocked:
@@ -1807,6 +2036,7 @@ class FakeBotApi:
         message = self._new_message(
             state,
             player.user_dict(),
+            thread=thread,
             text=text,
             entities=entities or None,
             reply_to_message=reply_to,
@@ -2135,6 +2365,8 @@ class FakeBotApi:
                 "messages": list(state.messages.values()),
                 "pinned": state.pinned,
             }
+            if self._is_forum(state):
+                entry["topics"] = self.topics(chat_id)
             if user_id is not None:
                 entry["commands"] = self.visible_commands(user_id, chat_id)
                 if self._is_private(state):
@@ -2182,6 +2414,10 @@ class FakeBotApi:
                     "messages": list(state.messages.values()),
                     "next_message_id": state.next_message_id,
                     "pinned": state.pinned,
+                    "topics": [
+                        {"thread_id": t.thread_id, "name": t.name, "closed": t.closed}
+                        for t in state.topics.values()
+                    ],
                 }
                 for chat_id, state in self._chats.items()
             ],
@@ -2230,6 +2466,12 @@ class FakeBotApi:
                 OrderedDict((int(m["message_id"]), dict(m)) for m in chat["messages"]),
                 max(int(chat["next_message_id"]), 1),
                 None if chat["pinned"] is None else int(chat["pinned"]),
+                {
+                    int(t["thread_id"]): _Topic(
+                        int(t["thread_id"]), str(t["name"]), closed=bool(t["closed"])
+                    )
+                    for t in chat.get("topics", [])  # states saved before forums have none
+                },
             )
             for chat in saved["chats"]
             if int(chat["id"]) in self._chats
@@ -2262,8 +2504,10 @@ class FakeBotApi:
                 self.players[user_id].started, self.players[user_id].blocked = started, blocked
                 if isinstance(language, str):  # states saved before languages have none
                     self.players[user_id].language_code = language
-        for state, messages, next_message_id, pinned in chats:
+        for state, messages, next_message_id, pinned, topics in chats:
             state.messages, state.next_message_id, state.pinned = messages, next_message_id, pinned
+            if topics:
+                state.topics = topics
         self._updates.extend(updates)
         self.continue_update_ids(next_update_id)
         self._seq = max(self._seq, seq)
@@ -2311,6 +2555,11 @@ def _player_text(text: str) -> str:
     if len(text) > MAX_TEXT_LENGTH:
         raise SandboxError("message is too long")
     return text
+
+
+def _without_reply(message: Json) -> Json:
+    """A message as it appears inside another's ``reply_to_message``."""
+    return {k: v for k, v in message.items() if k != "reply_to_message"}
 
 
 def _visible_message(state: _ChatState, message_id: int) -> Json:

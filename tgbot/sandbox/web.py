@@ -163,13 +163,24 @@ class _Sandbox:
         user_id = int(body["user_id"])
         if action == "send":
             reply_to = body.get("reply_to_message_id")
+            thread = body.get("thread_id")
             message = await self.api.send_text(
                 user_id,
                 int(body["chat_id"]),
                 str(body["text"]),
                 reply_to_message_id=int(reply_to) if reply_to else None,
+                thread_id=int(thread) if thread else None,
             )
             return {"message": message}
+        if action == "topic":
+            thread = await self.api.player_topic(
+                user_id,
+                int(body["chat_id"]),
+                str(body["do"]),
+                int(body.get("thread_id") or 0),
+                str(body.get("name", "")),
+            )
+            return {"thread_id": thread}
         if action == "start":
             return {"message": await self.api.start_bot(user_id, str(body.get("payload", "")))}
         if action == "press":
@@ -261,7 +272,9 @@ def setup_sandbox(app: web.Application, api: FakeBotApi, *, prefix: str = "/sand
     router.add_get(f"{prefix}/players", sandbox.players)
     router.add_get(f"{prefix}/events", sandbox.events)
     router.add_get(f"{prefix}/photo/{{file_id}}", sandbox.photo)
-    router.add_post(f"{prefix}/{{action:send|press|open|link|start|menu|language}}", sandbox.action)
+    router.add_post(
+        f"{prefix}/{{action:send|press|open|link|start|menu|language|topic}}", sandbox.action
+    )
     router.add_static(f"{prefix}/static", HERE / "static")
 
     async def close_api(_app: web.Application) -> None:

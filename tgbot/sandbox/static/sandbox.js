@@ -101,6 +101,10 @@
     if (!message) return "";
     if (message.text) return message.text;
     if (message.photo) return `🖼 ${message.caption || t("photo")}`;
+    if (message.forum_topic_created) return `🗂 ${message.forum_topic_created.name}`;
+    if (message.forum_topic_edited) return `✏️ ${message.forum_topic_edited.name || ""}`;
+    if (message.forum_topic_closed) return "🔒 topic closed";
+    if (message.forum_topic_reopened) return "🔓 topic reopened";
     return "";
   }
 
@@ -249,14 +253,23 @@
 
   async function openLink(url) {
     try {
-      const result = await post("link", { chat_id: state.current, url, theme: state.theme });
+      const result = await post("link", { chat_id: entryFor(state.current).chat.id, url, theme: state.theme });
       followOpen(result, BOT_NAME);
     } catch (error) {
       toast(error.message, "error");
     }
   }
 
+  const TOPIC_SERVICE = ["forum_topic_created", "forum_topic_edited", "forum_topic_closed", "forum_topic_reopened"];
+
   function renderMessage(message) {
+    if (TOPIC_SERVICE.some((key) => key in message)) {
+      // a topic's service message: one centred line, as Telegram shows it
+      return el("li", {
+        class: "message service",
+        dataset: { messageId: String(message.message_id), from: "service" },
+      }, el("span", { class: "hint" }, `${userName(message.from)}: ${messagePreview(message)}`));
+    }
     const own = message.from && message.from.id === state.userId;
     const fromBot = message.from && message.from.id === BOT_ID;
     const item = el("li", {
@@ -267,7 +280,7 @@
     if (!own && message.chat.type !== "private") {
       bubble.append(el("div", { class: "sender" }, userName(message.from)));
     }
-    if (message.reply_to_message) {
+    if (message.reply_to_message && !message.reply_to_message.forum_topic_created) {
       const quoted = message.reply_to_message;
       bubble.append(el("button", {
         type: "button", class: "reply-quote", title: t("show_replied"),
@@ -316,6 +329,37 @@
     return state.chats.get(chatId) || null;
   }
 
+  // A forum group shows as one sub-chat per topic (General is topic 0), keyed
+  // "<chat id>/<thread id>"; other chats are keyed by their id.
+  function topicKey(chatId, thread) {
+    return `${chatId}/${thread || 0}`;
+  }
+
+  function keyOf(message) {
+    return message.chat.is_forum
+      ? topicKey(message.chat.id, message.is_topic_message ? message.message_thread_id : 0)
+      : message.chat.id;
+  }
+
+  function topicEntry(item, thread, name, closed) {
+    const chat = { ...item.chat, title: `${item.chat.title} › ${name}` };
+    const messages = new Map(item.messages
+      .filter((m) => (m.is_topic_message ? m.message_thread_id : 0) === thread)
+      .map((m) => [m.message_id, m]));
+    return { ...item, chat, messages, unread: 0, thread, closed, forumId: item.chat.id };
+  }
+
+  function addTopic(message) {
+    // a topic opened while the page is open
+    const key = keyOf(message);
+    if (state.chats.has(key) || !message.forum_topic_created) return;
+    const general = entryFor(topicKey(message.chat.id, 0));
+    if (!general) return;
+    const item = { ...general, chat: message.chat, messages: [] };
+    state.chats.set(key, topicEntry(item, message.message_thread_id, message.forum_topic_created.name, false));
+    state.order.push(key);
+  }
+
   function me() {
     return state.players.find((p) => p.id === state.userId);
   }
@@ -348,7 +392,10 @@
     $("chat-avatar").className = `avatar${entry.chat.type === "private" ? "" : " group"}`;
     $("chat-subtitle").textContent = entry.chat.type === "private"
       ? `bot · @${body.dataset.botUsername}`
-      : t("players_and_bot", { count: state.players.length });
+      : `${entry.closed ? "🔒 " : ""}${t("players_and_bot", { count: state.players.length })}`;
+    const toggle = $("topic-toggle");
+    toggle.hidden = !entry.thread;
+    toggle.textContent = entry.closed ? t("reopen_topic") : t("close_topic");
     const pinned = entry.pinned && entry.messages.get(entry.pinned);
     $("pinned").hidden = !pinned;
     $("pinned").textContent = pinned ? `📌 ${messagePreview(pinned)}` : "";
@@ -403,11 +450,18 @@
   // ------------------------------------------------------------------ live updates
 
   function upsert(message, kind) {
-    const entry = entryFor(message.chat.id);
+    if (message.chat.is_forum) addTopic(message);
+    const key = keyOf(message);
+    const entry = entryFor(key);
     if (!entry) return;
+    if (message.forum_topic_closed) entry.closed = true;
+    if (message.forum_topic_reopened) entry.closed = false;
+    if (message.forum_topic_edited && message.forum_topic_edited.name) {
+      entry.chat = { ...entry.chat, title: `${message.chat.title} › ${message.forum_topic_edited.name}` };
+    }
     const isNew = !entry.messages.has(message.message_id);
     entry.messages.set(message.message_id, message);
-    if (message.chat.id !== state.current) {
+    if (key !== state.current) {
       if (isNew && kind === "message") entry.unread += 1;
       renderChatList();
       return;
@@ -430,10 +484,12 @@
   }
 
   function removeMessage(chatId, messageId) {
-    const entry = entryFor(chatId);
+    const key = Array.from(state.chats.keys()).find((k) =>
+      (k === chatId || String(k).startsWith(`${chatId}/`)) && state.chats.get(k).messages.has(messageId));
+    const entry = key === undefined ? null : entryFor(key);
     if (!entry) return;
     entry.messages.delete(messageId);
-    if (chatId === state.current) {
+    if (key === state.current) {
       const old = $("messages").querySelector(`[data-message-id="${messageId}"]`);
       if (old) old.remove();
     }
@@ -481,6 +537,7 @@
         showTyping(event.chat_id, event.action);
         break;
       case "reset":
+      case "topic_deleted":
       case "player":
       case "commands":
       case "menu_button":
@@ -526,6 +583,15 @@
     state.chats = new Map();
     state.order = [];
     for (const item of data.chats) {
+      if (item.topics) {
+        for (const [thread, name, closed] of [[0, t("general_topic"), false],
+          ...item.topics.map((topic) => [topic.message_thread_id, topic.name, topic.is_closed])]) {
+          const key = topicKey(item.chat.id, thread);
+          state.chats.set(key, topicEntry(item, thread, name, closed));
+          state.order.push(key);
+        }
+        continue;
+      }
       const messages = new Map(item.messages.map((m) => [m.message_id, m]));
       state.chats.set(item.chat.id, { ...item, messages, unread: 0 });
       state.order.push(item.chat.id);
@@ -552,8 +618,9 @@
     const clean = text.trim();
     if (!clean) return;
     try {
+      const entry = entryFor(state.current);
       await post("send", {
-        chat_id: state.current, text: clean,
+        chat_id: entry.chat.id, thread_id: entry.thread || null, text: clean,
         reply_to_message_id: state.replyTo ? state.replyTo.message_id : null,
       });
       state.replyTo = null;
@@ -625,6 +692,17 @@
       else list.hidden = true;
     });
     $("reply-cancel").addEventListener("click", () => { state.replyTo = null; renderReplyBar(); });
+    $("topic-toggle").addEventListener("click", async () => {
+      const entry = entryFor(state.current);
+      if (!entry || !entry.thread) return;
+      try {
+        await post("topic", {
+          chat_id: entry.chat.id, thread_id: entry.thread, do: entry.closed ? "reopen" : "close",
+        });
+      } catch (error) {
+        toast(error.message, "error");
+      }
+    });
     $("start-button").addEventListener("click", async () => {
       try {
         await post("start", {});
