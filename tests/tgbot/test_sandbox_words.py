@@ -112,6 +112,7 @@ async def play(t: Phone) -> None:
     await t.shot("newgame-says-send-begin")
     game = await commands_menu(t)
     assert "/newgame" in game and "/begin" in game and "/adventure" in game, game
+    await t.page.locator("#command-list li", has_text="/begin").scroll_into_view_if_needed()
     await t.shot("group-menu-lists-the-game")
     await close_menu(t)
     for pid in (BO, CHIDI):
