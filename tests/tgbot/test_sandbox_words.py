@@ -88,8 +88,33 @@ async def test_three_players_on_a_phone_meet_one_name_for_one_thing(db: str) -> 
         await runtime.stop()
 
 
+async def commands_menu(t: Phone) -> str:
+    """Open the composer's "/" button, read the commands it lists, and close it again."""
+    listed = t.page.locator("#command-list")
+    await t.page.locator("#menu-button").click()
+    await t.expect(listed).to_be_visible()
+    text = str(await listed.inner_text())
+    return text
+
+
+async def close_menu(t: Phone) -> None:
+    await t.page.locator("#menu-button").click()
+    await t.expect(t.page.locator("#command-list")).to_be_hidden()
+
+
 async def play(t: Phone) -> None:
-    await t.say("/newgame nsu", "No Stone Unturned")
+    # -- the group's "/" menu: the common commands until a game runs, then the game's too.
+    common = await commands_menu(t)
+    assert "/newgame" in common and "/begin" not in common, common
+    await close_menu(t)
+    started = await t.say("/newgame nsu", "No Stone Unturned")
+    await t.sees(started, "the host sends /begin")
+    await t.shot("newgame-says-send-begin")
+    game = await commands_menu(t)
+    assert "/newgame" in game and "/begin" in game and "/adventure" in game, game
+    await t.page.locator("#command-list li", has_text="/begin").scroll_into_view_if_needed()
+    await t.shot("group-menu-lists-the-game")
+    await close_menu(t)
     for pid in (BO, CHIDI):
         await t.play_as(pid)
         await t.group_chat()
@@ -250,6 +275,15 @@ async def play(t: Phone) -> None:
 
     # -- the map picture's button opens the Mini App on the map, not the sheet.
     picture = await t.say("/map", "map")
+    # The picture itself, with a caption that says what it shows.
+    await t.expect(picture.locator("img.photo")).to_be_visible()
+    await t.expect(picture.locator("img.photo")).to_have_js_property("complete", True)
+    assert await picture.locator("img.photo").evaluate("img => img.naturalWidth") > 0
+    await t.sees(picture, "🗺 The map as the whole group sees it.")
+    await t.sees(picture, "outlined in blue")
+    await picture.scroll_into_view_if_needed()
+    await t.shot("map-picture-with-caption")
+    await t.fits()
     app = await t.open_app("🗺 Open the map", picture)
     await t.expect(app.get_by_role("heading", name="The map")).to_be_visible()
     await t.expect(app.locator('.tab[aria-current="page"]')).to_have_text("Map")
@@ -261,6 +295,22 @@ async def play(t: Phone) -> None:
     await t.say("/downtime home", "Downtime")
     down = await t.panel("pick a downtime action")
     await t.sees(down, "Bolt rests: +1 recovery point (1/4).")
+    # Phone-sized: the actions sit in groups, each with Back; ending asks to confirm.
+    for group in ("🛌 Rest & heal", "🛠 Work & scout", "🕰 Clock & time", "🏁 End downtime"):
+        await t.expect(down.get_by_role("button", name=group)).to_be_visible()
+    await t.shot("downtime-groups")
+    await t.press(down, "🛌 Rest & heal")
+    await t.expect(down.get_by_role("button", name="◀️ Back")).to_be_visible()
+    await t.shot("downtime-group-with-back")
+    await t.press(down, "◀️ Back")
+    await t.expect(down.get_by_role("button", name="🛌 Rest & heal")).to_be_visible()
+    await t.press(down, "🏁 End downtime")
+    await t.sees(down, "End downtime for everyone?")
+    await t.expect(down.get_by_role("button", name="✅ Yes, end downtime")).to_be_visible()
+    await t.shot("downtime-end-confirm")
+    await t.fits()
+    await t.press(down, "◀️ Not yet")
+    await t.sees(down, "pick a downtime action")
     await t.press(down, "🛠 Work & scout")
     await t.press(down, "🔭 Scout a card")
     await t.sees(down, "pick a face-down card nearby")
