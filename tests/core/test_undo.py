@@ -143,12 +143,14 @@ async def test_a_d20_choice_before_the_dice_is_taken_back_but_the_roll_stands(db
     undos = Undos(campaigns)
     await seated(campaigns, "d20", BEN)
     panel = await campaigns.open_panel(GROUP, BEN, "d20.check", "dc10")
+    opened = await campaigns.act(panel.id, panel.version, BEN, "open", "mods")
     before = await snapshot()
-    chosen = await campaigns.act(panel.id, panel.version, BEN, "adv", "1")
+    chosen = await campaigns.act(panel.id, opened.version, BEN, "adv", "1")
     assert chosen.undo_by == BEN.tg_id
     back = await undos.undo_panel(panel.id, chosen.version, BEN)
-    assert await snapshot() == before and back.redraw[0].state == panel.state
-    rolled = await campaigns.act(panel.id, back.redraw[0].version, BEN, "roll")
+    assert await snapshot() == before and back.redraw[0].state == opened.state
+    closed = await campaigns.act(panel.id, back.redraw[0].version, BEN, "back")
+    rolled = await campaigns.act(panel.id, closed.version, BEN, "roll")
     assert rolled.undo_by is None  # no button after dice
     with pytest.raises(NotAllowedNow, match="rolled dice stand"):
         await undos.undo_in_chat(GROUP.tg_id, BEN)

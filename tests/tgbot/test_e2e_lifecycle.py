@@ -141,7 +141,7 @@ async def play_a_little(stack: Stack, dice: Dice) -> None:
     _, panel = await tap(stack, BO, panel, "🎲 Roll")
     assert "Failure" in panel["text"]
     dice.push(15, 2)
-    _, panel = await tap(stack, BO, panel, "🍀 Retry")
+    _, panel = await tap(stack, BO, panel, "🍀 Lucky retry")
     assert "Success" in panel["text"]
 
 
