@@ -254,15 +254,5 @@ class CampaignsBase:
         campaign: Campaign,
         members: list[Member] | None = None,
     ) -> PanelView:
-        return PanelView(
-            id=panel.id,
-            kind=panel.kind,
-            version=panel.version,
-            state=panel.state,
-            closed=panel.closed,
-            chat_tg_id=panel.chat_tg_id,
-            message_id=panel.message_id,
-            events=outcome.events,
-            campaign=await self._view(campaign, members),
-            table=table,
-        )
+        shown = _shown(panel, await self._view(campaign, members), table)
+        return replace(shown, events=outcome.events)

@@ -14,13 +14,9 @@ from typing import Any
 
 import pytest
 
-from core.rules.rng import SeededRng
-from core.settings import parse_settings
-from tests.support.bot_api import free_port
-from tests.support.browser import PHONE, chromium, screenshot
-from tests.tgbot.test_sandbox_nsu import ALICE, BO, CHIDI, TIMEOUT
-from tests.tgbot.test_sandbox_words import Phone
-from tgbot.main import SANDBOX_PREFIX, Runtime
+from tests.support.browser import screenshot
+from tests.tgbot.test_sandbox_nsu import ALICE, BO, CHIDI
+from tests.tgbot.test_sandbox_words import Phone, phone_sandbox
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e, pytest.mark.db]
 
@@ -65,23 +61,11 @@ class Games(Phone):
 
 
 async def test_a_roll_each_of_threat_d20_and_cortex_on_a_phone(db: str) -> None:
-    settings = parse_settings({"DATABASE_URL": db, "PORT": str(free_port())})
-    runtime = Runtime(settings, rng=SeededRng(7), rate_limit=False)
-    await runtime.start()
-    try:
-        assert runtime.sandbox is not None
-        async with chromium() as browser:
-            page = await browser.new_page(viewport=PHONE)
-            page.set_default_timeout(TIMEOUT)
-            await page.goto(f"{runtime.origin}{SANDBOX_PREFIX}")
-            await page.evaluate("localStorage.clear()")
-            await page.add_style_tag(content=ONE_LINE)
-            t = Games(page, runtime.sandbox.group_id)
-            await t.play_as(ALICE)
-            await t.group_chat()
-            await play(t)
-    finally:
-        await runtime.stop()
+    async with phone_sandbox(db, style=ONE_LINE) as (page, group_id):
+        t = Games(page, group_id)
+        await t.play_as(ALICE)
+        await t.group_chat()
+        await play(t)
 
 
 async def play(t: Games) -> None:

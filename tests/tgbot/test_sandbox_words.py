@@ -12,7 +12,9 @@ kept in both themes under artifacts/screenshots/.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -32,6 +34,9 @@ from tests.tgbot.test_sandbox_nsu import (
     make_character,
 )
 from tgbot.main import SANDBOX_PREFIX, Runtime
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e, pytest.mark.db]
 
@@ -69,7 +74,9 @@ class Phone(Table):
         assert width <= PHONE["width"], width
 
 
-async def test_three_players_on_a_phone_meet_one_name_for_one_thing(db: str) -> None:
+@asynccontextmanager
+async def phone_sandbox(db: str, *, style: str = "") -> AsyncIterator[tuple[Page, int]]:
+    """The sandbox (seeded dice) open on a phone-sized page: the page and the group's id."""
     settings = parse_settings({"DATABASE_URL": db, "PORT": str(free_port())})
     runtime = Runtime(settings, rng=SeededRng(7), rate_limit=False)
     await runtime.start()
@@ -80,12 +87,19 @@ async def test_three_players_on_a_phone_meet_one_name_for_one_thing(db: str) -> 
             page.set_default_timeout(TIMEOUT)
             await page.goto(f"{runtime.origin}{SANDBOX_PREFIX}")
             await page.evaluate("localStorage.clear()")
-            t = Phone(page, runtime.sandbox.group_id)
-            await t.play_as(ALICE)
-            await t.group_chat()
-            await play(t)
+            if style:
+                await page.add_style_tag(content=style)
+            yield page, runtime.sandbox.group_id
     finally:
         await runtime.stop()
+
+
+async def test_three_players_on_a_phone_meet_one_name_for_one_thing(db: str) -> None:
+    async with phone_sandbox(db) as (page, group_id):
+        t = Phone(page, group_id)
+        await t.play_as(ALICE)
+        await t.group_chat()
+        await play(t)
 
 
 async def commands_menu(t: Phone) -> str:
