@@ -1,0 +1,157 @@
+"""How many layers one button press goes through, counted on a real press.
+
+A player presses a button on a threat-dice roll panel; the press goes through
+the real handler, the campaign use case, the store, the rules, the renderer and
+the edit of the message (on the local Bot API server). A profiler hook records
+every function of the project's own code (core/, tgbot/, webapp/) that runs on
+behalf of that press, from the handler down; library code is not counted.
+
+Two figures are kept: every function the press runs, and its *hops*: the
+functions between the handler and the work (everything but the rules in
+core/rules and the text and keyboards in tgbot/render, whose entry points count
+as one hop each). The ceilings below fail the test if layers creep back
+(docs/architecture.md lists the path).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+import tortoise
+
+from tests.support.stack import GROUP, Stack, running_stack
+from tests.tgbot.test_e2e_threat import ALICE, BO, say, start_game, tap
+from core.rules.rng import ScriptedRng
+from tgbot.features import panels
+from tgbot.sandbox.fake_api import default_cast
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = tuple(str(ROOT / part) + "/" for part in ("core", "tgbot", "webapp"))
+NOT_THE_BOT = (str(ROOT / "tgbot" / "sandbox") + "/",)  # the Bot API stand-in
+RULES = str(ROOT / "core" / "rules") + "/"
+RENDER = str(ROOT / "tgbot" / "render") + "/"
+REQUEST = str(ROOT / "tgbot" / "request.py")
+DATABASE = str(Path(tortoise.__file__).parent / "backends") + "/"
+
+HOPS_CEILING = 12  # functions between the handler and the work (was 26)
+HOP_FILES_CEILING = 7  # files those functions live in (was 13)
+
+_pressing: contextvars.ContextVar[bool] = contextvars.ContextVar("pressing", default=False)
+
+
+def project_file(filename: str) -> bool:
+    return filename.startswith(PROJECT) and not filename.startswith(NOT_THE_BOT)
+
+
+def _comprehension(name: str) -> bool:
+    return name.endswith(("<listcomp>", "<genexpr>", "<dictcomp>", "<setcomp>", "<lambda>"))
+
+
+def endpoint(frame: FrameType) -> bool:
+    """Where a press reaches its work or the outside world: the rules apply the action,
+    a renderer draws the panel, a statement goes to the database, a request to Telegram."""
+    code = frame.f_code
+    name, filename = code.co_qualname, code.co_filename
+    if filename.startswith(DATABASE):
+        return True
+    if filename.startswith(RULES) and name.endswith(".act"):
+        return True
+    if filename.startswith(RENDER) and name.endswith(".render"):
+        return True
+    return filename == REQUEST and name.endswith(".do_request")
+
+
+class PressTrace:
+    """The project functions that ran on behalf of one press, in first-call order.
+
+    ``functions`` is every one of them; ``hops`` only those on the way from the
+    handler to an :func:`endpoint` (the functions on the stack when it is called).
+    """
+
+    def __init__(self) -> None:
+        self.functions: dict[tuple[str, str], None] = {}
+        self.hops: dict[tuple[str, str], None] = {}
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
+        if event != "call" or not _pressing.get():
+            return
+        code = frame.f_code
+        if project_file(code.co_filename):
+            self.functions.setdefault(self.key(frame), None)
+        if not endpoint(frame):
+            return
+        at: FrameType | None = frame
+        while at is not None:
+            if project_file(at.f_code.co_filename) and not _comprehension(at.f_code.co_qualname):
+                self.hops.setdefault(self.key(at), None)
+            if at.f_code is panels.press.__code__:
+                break
+            at = at.f_back
+
+    @staticmethod
+    def key(frame: FrameType) -> tuple[str, str]:
+        code = frame.f_code
+        return code.co_filename.removeprefix(str(ROOT) + "/"), code.co_qualname
+
+    @staticmethod
+    def files(keys: dict[tuple[str, str], None]) -> list[str]:
+        return sorted({f for f, _ in keys})
+
+
+Handler = Callable[[Any, Any], Awaitable[None]]
+
+
+def traced(handler: Handler, trace: PressTrace) -> Handler:
+    async def run(update: Any, context: Any) -> None:
+        token = _pressing.set(True)  # tasks the press starts (gather) inherit it
+        sys.setprofile(trace)
+        try:
+            await handler(update, context)
+        finally:
+            sys.setprofile(None)
+            _pressing.reset(token)
+
+    return run
+
+
+@pytest.fixture
+async def stack(db: str) -> Stack:  # type: ignore[misc]
+    faces = [2, 3, 1, 7, 2, 5]
+    async with running_stack(db, rng=ScriptedRng(faces), players=default_cast()) as running:
+        yield running
+
+
+async def test_a_press_goes_through_few_layers(stack: Stack) -> None:
+    await start_game(stack)
+    climb = await stack.api.send_text(BO, GROUP, "I climb the tower")
+    panel = await say(stack, ALICE, "/threat", reply_to=climb["message_id"])
+    _, panel = await tap(stack, ALICE, panel, "⚠️ Threat +0")  # warm-up: the keypad opens
+    application = stack.runtime.application
+    assert application is not None
+    handler = next(
+        h for group in application.handlers.values() for h in group if h.callback is panels.press
+    )
+    trace = PressTrace()
+    handler.callback = traced(panels.press, trace)
+    try:
+        _, panel = await tap(stack, ALICE, panel, "+3")  # the GM sets the threat
+    finally:
+        handler.callback = panels.press
+    assert "+3t desperate" in panel["text"]
+    hops = sorted(trace.hops)
+    listing = "\n".join(f"{f}: {name}" for f, name in hops)
+    print(f"\n{len(trace.functions)} functions; {len(hops)} hops in "
+          f"{len(trace.files(trace.hops))} files:\n{listing}")
+    assert ("tgbot/features/panels.py", "press") in trace.hops  # it did trace the press
+    assert any(f.startswith("core/rules/") for f, _ in hops), listing
+    assert any(f.startswith("tgbot/render/") for f, _ in hops), listing
+    assert len(hops) <= HOPS_CEILING, listing
+    assert len(trace.files(trace.hops)) <= HOP_FILES_CEILING, listing
