@@ -11,6 +11,7 @@ import argparse
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.log import LogLine, no_log_lines
@@ -121,7 +122,7 @@ class GameSystem:
     # What the host does once everyone has joined ("" when play starts at once).
     first_step: str = ""
     campaign: CampaignRules = field(default_factory=CampaignRules)
-    panels: Mapping[str, PanelRules] = field(default_factory=dict)
+    panels: Mapping[str, PanelRules[Any]] = field(default_factory=dict)
     roll_panel: str | None = None  # the panel /roll opens when its notation fits
     # What the campaign log keeps of one action's outcome (rolls, details...).
     log_lines: Callable[[Table, Outcome], tuple[LogLine, ...]] = no_log_lines
@@ -145,7 +146,7 @@ class GameSystem:
         roller = self.rolled_by.get(kind)
         return kind if roller is None else f"{kind}:{roller(state)}"
 
-    def panel(self, kind: str) -> PanelRules:
+    def panel(self, kind: str) -> PanelRules[Any]:
         """The rules of one kind of panel.
 
         Raises:

@@ -1,9 +1,11 @@
 """The contract between a game system and the table: campaigns and panels.
 
 A *panel* is one running procedure (an action roll, a check, a contest) shown
-as one message that is edited in place. Its state is a JSON-ready mapping owned
-by the system. The application stores it, takes a lock, and asks the system's
-:class:`PanelRules` to apply one action; the system answers with an
+as one message that is edited in place. Its state is stored as a JSON-ready
+mapping and read by the system's :class:`PanelRules` into one typed, frozen value
+(:meth:`PanelRules.read`), once, where a view of the panel is built; renderers
+see only that value. The application stores it, takes a lock, and asks the
+system's :class:`PanelRules` to apply one action; the system answers with an
 :class:`Outcome` that may also replace the campaign's state and players' sheets.
 Everything here is pure data: the rules never see the database or Telegram.
 """
@@ -13,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from core.rules.rng import Rng
 
 Json = Mapping[str, Any]
+S_co = TypeVar("S_co", covariant=True)
 
 
 class Role(StrEnum):
@@ -73,10 +76,18 @@ class Outcome:
     sheets: Mapping[int, Json] = field(default_factory=dict)
 
 
-class PanelRules(Protocol):
-    """How a system runs one kind of panel."""
+class PanelRules(Protocol[S_co]):
+    """How a system runs one kind of panel, whose state reads as an ``S_co``."""
 
     kind: str
+
+    def read(self, state: Json) -> S_co:
+        """The panel's stored state as its typed, frozen value.
+
+        Raises:
+            Malformed: the stored state is damaged.
+        """
+        ...
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Start a panel (``argument`` is what followed the command).

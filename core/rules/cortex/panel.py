@@ -171,7 +171,33 @@ _LIST_CLOSED = "The list of dice was closed: tap Add to the pool to open it agai
 
 def _picking(state: Json, c: Conflict | None) -> bool:
     """Whether the list of dice is open (a sub-step while the pool is being built)."""
-    return bool(state.get("pick")) and c is not None and c.phase is Phase.BUILDING
+    return _picking_now(bool(state.get("pick")), c)
+
+
+def _picking_now(pick: bool, c: Conflict | None) -> bool:
+    return pick and c is not None and c.phase is Phase.BUILDING
+
+
+@dataclass(frozen=True)
+class ConflictState:
+    """A conflict panel's stored state, read.
+
+    Attributes:
+        number: which of the campaign's conflicts this panel shows.
+        staged: the opposition's dice staged for the roll.
+        log: what happened on this panel, newest last.
+        pick: the list of dice to add is open.
+    """
+
+    number: int
+    staged: tuple[Die, ...]
+    log: tuple[Entry, ...]
+    pick: bool = False
+
+    @classmethod
+    def from_dict(cls, state: Json) -> ConflictState:
+        """Raises: Malformed: the stored state is damaged or of an older version."""
+        return cls(*_read(state), pick=bool(state.get("pick")))
 
 
 def _read(state: Json) -> tuple[int, tuple[Die, ...], tuple[Entry, ...]]:
@@ -654,13 +680,14 @@ def _chance(dice: tuple[Die, ...], to_beat: int | None) -> Fraction | None:
     return Fraction(sum(n for r, n in counts.items() if r > to_beat), whole)
 
 
-def conflict_view(table: PlatformTable, state: Json) -> ConflictView:
+def conflict_view(table: PlatformTable, state: ConflictState | Json) -> ConflictView:
     """What a conflict panel shows now.
 
     Raises:
         Malformed: the panel or campaign state is damaged.
     """
-    number, staged, log = _read(state)
+    read = state if isinstance(state, ConflictState) else ConflictState.from_dict(state)
+    number, staged, log = read.number, read.staged, read.log
     loaded = load(table)
     ct = loaded.table
     current = number == loaded.number and ct.conflict is not None
@@ -682,7 +709,7 @@ def conflict_view(table: PlatformTable, state: Json) -> ConflictView:
         conflict=c,
         staged=staged,
         log=log,
-        choices=_choices(ct, c, staged, _picking(state, c)) if current else (),
+        choices=_choices(ct, c, staged, _picking_now(read.pick, c)) if current else (),
         waiting=waiting_for(ct) if current else (),
         pool=pool,
         cost=cost,
@@ -698,6 +725,9 @@ class ConflictPanel:
     """The ``cortex.conflict`` panel."""
 
     kind = CONFLICT_PANEL
+
+    def read(self, state: Json) -> ConflictState:
+        return ConflictState.from_dict(state)
 
     def open(self, table: PlatformTable, actor: int, argument: str, rng: Rng) -> Outcome:
         """Start a conflict: ``test [who]``, ``contest [who vs] whom``, ``relief friend Type``.

@@ -704,6 +704,9 @@ class CheckPanel:
 
     kind = CHECK_PANEL
 
+    def read(self, state: Json) -> CheckPanelState:
+        return CheckPanelState.from_dict(state)
+
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Open a check for ``actor`` (the Game Master's own check when they open it).
 
@@ -785,6 +788,66 @@ def parse_rest(argument: str) -> RecoveryCheck:
     return RecoveryCheck(difficulty=difficulty, skill=skill)
 
 
+@dataclass(frozen=True)
+class RestCheckShown:
+    """One recovery check of a long rest, as its panel keeps it."""
+
+    total: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class Rested:
+    """One character's long rest, as its panel keeps it.
+
+    Attributes:
+        log: the plot-point events of the rest (event records, see ``event_record``).
+    """
+
+    player: int
+    name: str
+    strain_before: int
+    wounds_before: int
+    wounds_after: int
+    checks: tuple[RestCheckShown, ...] = ()
+    log: tuple[Json, ...] = ()
+
+
+@dataclass(frozen=True)
+class RestPanelState:
+    """A finished long rest: its difficulty and skill, and each character's rest."""
+
+    difficulty: int
+    skill: str
+    rested: tuple[Rested, ...] = ()
+
+    @classmethod
+    def from_dict(cls, state: Json) -> RestPanelState:
+        """Raises: Malformed: the stored state is damaged."""
+        try:
+            return cls(
+                difficulty=int(state.get("difficulty") or 0),
+                skill=str(state.get("skill") or ""),
+                rested=tuple(
+                    Rested(
+                        player=int(e.get("player") or 0),
+                        name=str(e.get("name", "")),
+                        strain_before=int(e.get("strain_before") or 0),
+                        wounds_before=int(e.get("wounds_before") or 0),
+                        wounds_after=int(e.get("wounds_after") or 0),
+                        checks=tuple(
+                            RestCheckShown(int(c.get("total") or 0), bool(c.get("success")))
+                            for c in e.get("checks") or ()
+                        ),
+                        log=tuple(dict(x) for x in e.get("log") or ()),
+                    )
+                    for e in state.get("rested") or ()
+                ),
+            )
+        except (TypeError, ValueError, AttributeError):
+            raise Malformed("This long rest can't be read any more.") from None
+
+
 class RestPanel:
     """The long rest, called by the Game Master for every character at once.
 
@@ -793,6 +856,9 @@ class RestPanel:
     """
 
     kind = REST_PANEL
+
+    def read(self, state: Json) -> RestPanelState:
+        return RestPanelState.from_dict(state)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         if not is_game_master(table, actor):
@@ -864,6 +930,8 @@ __all__ = [
     "D20Campaign",
     "PoolCounts",
     "RestPanel",
+    "RestPanelState",
+    "Rested",
     "parse_check",
     "parse_rest",
     "pool_counts",

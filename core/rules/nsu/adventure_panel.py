@@ -76,13 +76,36 @@ class Scene:
     travelling: bool = False  # the places within reach are shown, as a step of their own
 
 
-def scene(table: Table, state: Json) -> Scene:
+@dataclass(frozen=True)
+class AdventurePanelState:
+    """The group's adventure panel: who is being picked for a split, and whether the
+    places within reach are shown."""
+
+    picking: frozenset[int] | None = None
+    travel: bool = False
+
+    @classmethod
+    def from_dict(cls, state: Json) -> AdventurePanelState:
+        """Raises: Malformed: the stored state is damaged."""
+        try:
+            picking = state.get("picking")
+            return cls(
+                None if picking is None else frozenset(int(p) for p in picking),
+                bool(state.get("travel")),
+            )
+        except (TypeError, ValueError, AttributeError):
+            raise Malformed("This adventure panel can't be read any more.") from None
+
+
+def scene(table: Table, state: AdventurePanelState | Json) -> Scene:
     """The public scene (no face of a face-down card, no author of one)."""
+    panel = (
+        state if isinstance(state, AdventurePanelState) else AdventurePanelState.from_dict(state)
+    )
     campaign = campaign_of(table)
     world = campaign.require_world()
     made = characters(table)
     here = None if world.current is None else w.visible_card(world.card(world.current), None)
-    picking = state.get("picking")
     return Scene(
         players=world.players,
         here=here,
@@ -90,10 +113,10 @@ def scene(table: Table, state: Json) -> Scene:
         groups=world.groups,
         on_screen=w.on_screen(world),
         arbiters=w.arbiters(world),
-        picking=None if picking is None else frozenset(int(p) for p in picking),
+        picking=panel.picking,
         without_character=tuple(p for p in world.players if p in table.seats and p not in made),
         phase=campaign.phase,
-        travelling=bool(state.get("travel")),
+        travelling=panel.travel,
     )
 
 
@@ -183,6 +206,9 @@ class AdventurePanel:
 
     kind = ADVENTURE_PANEL
 
+    def read(self, state: Json) -> AdventurePanelState:
+        return AdventurePanelState.from_dict(state)
+
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Show the adventure.
 
@@ -264,6 +290,7 @@ class AdventurePanel:
 __all__ = [
     "ADVENTURE_PANEL",
     "AdventurePanel",
+    "AdventurePanelState",
     "AdventureVerb",
     "PaintThePicture",
     "Scene",

@@ -14,6 +14,8 @@ events hold nothing the author may not see, and events never carry a face.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -66,9 +68,41 @@ class CardsView:
     revisable: tuple[LocationCard, ...] = ()  # saved cards the author may rewrite now
 
 
-def cards_view(table: Table, state: Json) -> CardsView:
+@dataclass(frozen=True)
+class CardsPanelState:
+    """An author's private card panel: the card being written (or revised) field by field.
+
+    Attributes:
+        board: the group message of the worldbuilding this panel came from (0: none).
+        editing: the card being revised, if any.
+    """
+
+    owner: int
+    board: int = 0
+    field: int = 0
+    fields: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    editing: str | None = None
+
+    @classmethod
+    def from_dict(cls, state: Json) -> CardsPanelState:
+        """Raises: Malformed: the stored state is damaged."""
+        try:
+            editing = state.get("editing")
+            return cls(
+                owner=int(state["owner"]),
+                board=int(state.get("board", 0)),
+                field=int(state.get("field", 0)),
+                fields={str(k): str(v) for k, v in dict(state.get("fields", {})).items()},
+                editing=None if editing is None else str(editing),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise Malformed("This card panel can't be read any more.") from None
+
+
+def cards_view(table: Table, state: CardsPanelState | Json) -> CardsView:
     """The author's own panel (only ever rendered in their private chat)."""
-    owner = int(state["owner"])
+    panel = state if isinstance(state, CardsPanelState) else CardsPanelState.from_dict(state)
+    owner = panel.owner
     setup = campaign_of(table).setup
     world = campaign_of(table).current_world()
     written: tuple[LocationCard, ...] = ()
@@ -76,14 +110,14 @@ def cards_view(table: Table, state: Json) -> CardsView:
         written = my_locations(setup, owner)
     elif world is not None:
         written = tuple(c for c in world.cards if c.author_id == owner)
-    index = int(state.get("field", 0))
+    index = panel.field
     revisable = tuple(c for c in written if may_revise(setup, owner, c.id))
-    editing = next((c for c in revisable if c.id == state.get("editing")), None)
+    editing = next((c for c in revisable if c.id == panel.editing), None)
     done = len(written) >= LOCATIONS_PER_PLAYER and editing is None
     return CardsView(
         owner=owner,
         written=written,
-        fields={k: str(v) for k, v in dict(state.get("fields", {})).items()},
+        fields=dict(panel.fields),
         field=None if done or index >= len(FIELDS) else FIELDS[index],
         step_open=setup is not None and setup.step is SetupStep.LOCATIONS,
         editing=editing,
@@ -115,6 +149,9 @@ class CardsPanel:
     """The rules of the private card-writing panel."""
 
     kind = CARDS_PANEL
+
+    def read(self, state: Json) -> CardsPanelState:
+        return CardsPanelState.from_dict(state)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Start writing locations.
@@ -195,6 +232,7 @@ __all__ = [
     "FIELDS",
     "CardField",
     "CardsPanel",
+    "CardsPanelState",
     "CardsVerb",
     "CardsView",
     "cards_choices",

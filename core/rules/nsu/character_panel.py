@@ -167,13 +167,49 @@ class CreationView:
     waiting_pronouns: bool
 
 
-def creation_view(table: Table, state: Json) -> CreationView:
-    owner = int(state["owner"])
+@dataclass(frozen=True)
+class CharacterPanelState:
+    """A player's private character-creation panel.
+
+    Attributes:
+        board: the group message this panel came from (0: none).
+        step: the index of the step being answered in :data:`STEPS`.
+        pronouns: the pronouns given, waiting for the look that goes with them.
+        rumours: the rumours heard so far, one per own card.
+    """
+
+    owner: int
+    board: int = 0
+    step: int = 0
+    pronouns: str | None = None
+    rumours: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, state: Json) -> CharacterPanelState:
+        """Raises: Malformed: the stored state is damaged."""
+        try:
+            pronouns = state.get("pronouns")
+            return cls(
+                owner=int(state["owner"]),
+                board=int(state.get("board", 0)),
+                step=int(state.get("step", 0)),
+                pronouns=None if pronouns is None else str(pronouns),
+                rumours=tuple(str(r) for r in state.get("rumours", [])),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise Malformed("This character panel can't be read any more.") from None
+
+
+def creation_view(table: Table, state: CharacterPanelState | Json) -> CreationView:
+    panel = (
+        state if isinstance(state, CharacterPanelState) else CharacterPanelState.from_dict(state)
+    )
+    owner = panel.owner
     draft = draft_of(table.seat(owner)) or CharacterDraft()
-    index = int(state.get("step", 0))
+    index = panel.step
     step = STEPS[index] if 0 <= index < len(STEPS) else None
     cards = own_cards(table, owner)
-    heard = len(state.get("rumours", []))
+    heard = len(panel.rumours)
     return CreationView(
         owner=owner,
         step=step,
@@ -181,7 +217,7 @@ def creation_view(table: Table, state: Json) -> CreationView:
         missing=missing_steps(draft),
         cards=cards,
         rumour_for=cards[heard] if heard < len(cards) else None,
-        waiting_pronouns=state.get("pronouns") is not None,
+        waiting_pronouns=panel.pronouns is not None,
     )
 
 
@@ -189,6 +225,9 @@ class CharacterPanel:
     """The rules of the private character-creation panel."""
 
     kind = CHARACTER_PANEL
+
+    def read(self, state: Json) -> CharacterPanelState:
+        return CharacterPanelState.from_dict(state)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Start (or resume) making a character.
@@ -351,6 +390,7 @@ __all__ = [
     "STEPS",
     "CharacterFinished",
     "CharacterPanel",
+    "CharacterPanelState",
     "CreationVerb",
     "CreationView",
     "apply_step",

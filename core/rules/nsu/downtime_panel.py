@@ -413,6 +413,9 @@ class NsuDowntimePanel:
 
     kind = DOWNTIME_PANEL
 
+    def read(self, state: Json) -> DowntimePanelState:
+        return DowntimePanelState.from_dict(state)
+
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         state, events = begin(table, actor, argument, rng)
         panel = DowntimePanelState().logging([logged(e) for e in events])

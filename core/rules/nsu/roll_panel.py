@@ -454,6 +454,9 @@ class NsuRollPanel:
 
     kind = ROLL_PANEL
 
+    def read(self, state: Json) -> RollPanel:
+        return RollPanel.from_dict(state)
+
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         panel = begin(table, actor, argument)
         return Outcome(state=panel.to_dict())

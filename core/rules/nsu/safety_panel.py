@@ -7,6 +7,7 @@ who wrote it: the campaign keeps no author, and the event carries none.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 
 from core.rules.choice import Choice
@@ -25,10 +26,27 @@ class SafetyVerb(Enum):
     KIND = "kind"  # switch between adding lines and veils
 
 
-def safety_choices(state: Json) -> tuple[Choice[SafetyVerb], ...]:
+@dataclass(frozen=True)
+class SafetyPanelState:
+    """A player's private lines-and-veils panel: whose it is, and what a reply adds."""
+
+    owner: int
+    kind: SafetyKind = SafetyKind.LINE
+
+    @classmethod
+    def from_dict(cls, state: Json) -> SafetyPanelState:
+        """Raises: Malformed: the stored state is damaged."""
+        try:
+            return cls(int(state["owner"]), SafetyKind(state.get("kind", "line")))
+        except (KeyError, TypeError, ValueError):
+            raise Malformed("This list can't be read any more.") from None
+
+
+def safety_choices(state: SafetyPanelState | Json) -> tuple[Choice[SafetyVerb], ...]:
     """The owner's choices: add a topic as the current kind (``name``), or switch kind."""
-    me = frozenset({int(state["owner"])})
-    kind = SafetyKind(state.get("kind", "line"))
+    panel = state if isinstance(state, SafetyPanelState) else SafetyPanelState.from_dict(state)
+    me = frozenset({panel.owner})
+    kind = panel.kind
     other = SafetyKind.VEIL if kind is SafetyKind.LINE else SafetyKind.LINE
     return (
         Choice(SafetyVerb.ADD, by=me, name=kind.value),
@@ -40,6 +58,9 @@ class SafetyPanel:
     """The rules of the private lines-and-veils panel."""
 
     kind = SAFETY_PANEL
+
+    def read(self, state: Json) -> SafetyPanelState:
+        return SafetyPanelState.from_dict(state)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         kind = SafetyKind.VEIL if argument == SafetyKind.VEIL.value else SafetyKind.LINE
@@ -64,4 +85,4 @@ class SafetyPanel:
         return Outcome(state=dict(state), events=(added,), campaign_state=campaign.to_dict())
 
 
-__all__ = ["SAFETY_PANEL", "SafetyPanel", "SafetyVerb", "safety_choices"]
+__all__ = ["SAFETY_PANEL", "SafetyPanel", "SafetyPanelState", "SafetyVerb", "safety_choices"]

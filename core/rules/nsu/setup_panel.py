@@ -120,8 +120,9 @@ class Board:
         return tuple(p for p in self.players if kind in self.allowed.get(p, frozenset()))
 
 
-def board(table: Table, state: Json) -> Board | None:
+def board(table: Table, state: SetupPanelState | Json) -> Board | None:
     """The public board, or None once the world is built."""
+    panel = state if isinstance(state, SetupPanelState) else SetupPanelState.from_dict(state)
     campaign = campaign_of(table)
     setup = campaign.setup
     if setup is None:
@@ -139,7 +140,7 @@ def board(table: Table, state: Json) -> Board | None:
             for row in world.grid.rows
         )
     tools = (
-        tuple(t for t in TOOLS if t in world.safety_tools) if setup.tone_proposed else _tools(state)
+        tuple(t for t in TOOLS if t in world.safety_tools) if setup.tone_proposed else panel.tools
     )
     return Board(
         step=setup.step,
@@ -154,7 +155,7 @@ def board(table: Table, state: Json) -> Board | None:
         settlement=tuple((s.author_id, s.text, s.builds_on) for s in world.settlement),
         speaker=setup.speaker,
         passes_in_row=setup.passes_in_row,
-        question=_question(state),
+        question=_question_at(panel.question),
         scope=tuple((a.question, a.text) for a in world.scope),
         resources=tuple((r.name, r.level) for r in world.resources),
         written=written,
@@ -175,13 +176,33 @@ def column_choices(cards: int) -> tuple[int, ...]:
 # -- the panel ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class SetupPanelState:
+    """The worldbuilding panel's own state: the safety tools proposed with the tone,
+    and the scope question being answered."""
+
+    tools: tuple[SafetyTool, ...] = TOOLS
+    question: int = 0
+
+    @classmethod
+    def from_dict(cls, state: Json) -> SetupPanelState:
+        """Raises: Malformed: the stored state is damaged."""
+        try:
+            return cls(_tools(state), int(state.get("q", 0)))
+        except (TypeError, ValueError, AttributeError):
+            raise Malformed("This worldbuilding panel can't be read any more.") from None
+
+
 def _tools(state: Json) -> tuple[SafetyTool, ...]:
     names = state.get("tools", [t.value for t in TOOLS])
     return tuple(t for t in TOOLS if t.value in names)
 
 
 def _question(state: Json) -> ScopeQuestion | None:
-    index = int(state.get("q", 0))
+    return _question_at(int(state.get("q", 0)))
+
+
+def _question_at(index: int) -> ScopeQuestion | None:
     return QUESTIONS[index] if 0 <= index < len(QUESTIONS) else None
 
 
@@ -265,6 +286,9 @@ class SetupPanel:
 
     kind = SETUP_PANEL
 
+    def read(self, state: Json) -> SetupPanelState:
+        return SetupPanelState.from_dict(state)
+
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Begin worldbuilding (host only) or show the worldbuilding in progress.
 
@@ -343,6 +367,7 @@ __all__ = [
     "Board",
     "BoardCard",
     "SetupPanel",
+    "SetupPanelState",
     "WorldbuildingBegan",
     "apply_setup",
     "board",

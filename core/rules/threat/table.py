@@ -305,6 +305,24 @@ class RollView:
     burn_preview: RollOutcome | None
 
 
+@dataclass(frozen=True)
+class ThreatRollState:
+    """A roll panel's stored state, read.
+
+    Attributes:
+        panel: the roll itself.
+        fixed: the approach was given when the roll was asked for (not offered).
+    """
+
+    panel: Panel
+    fixed: bool
+
+    @classmethod
+    def from_dict(cls, state: Json) -> ThreatRollState:
+        """Raises: Malformed: the stored state is damaged or of an older version."""
+        return cls(*_load(state))
+
+
 def _load(state: Json) -> tuple[Panel, bool]:
     try:
         if state.get("v") != STATE_VERSION:
@@ -343,9 +361,10 @@ def _synced(panel: Panel, sheet: Sheet | None) -> Panel:
     return panel
 
 
-def roll_view(table: Table, state: Json) -> RollView:
+def roll_view(table: Table, state: ThreatRollState | Json) -> RollView:
     """What a roll looks like now, for rendering."""
-    stored, fixed = _load(state)
+    read = state if isinstance(state, ThreatRollState) else ThreatRollState.from_dict(state)
+    stored, fixed = read.panel, read.fixed
     try:
         sheet = _roller_sheet(table, stored)
     except Malformed:
@@ -459,6 +478,9 @@ class ThreatRollPanel:
     """The ``threat.roll`` panel: one action roll, from setup to result."""
 
     kind = ROLL_PANEL
+
+    def read(self, state: Json) -> ThreatRollState:
+        return ThreatRollState.from_dict(state)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Open a roll. ``argument``: ``[for=<player id>] [notation]``.
