@@ -11,9 +11,13 @@ from core.store.repo import guarded
 
 @dataclass(frozen=True)
 class OpenPanel:
+    """One open panel; ``model`` is its state as its rules read it (set by
+    :func:`core.projection.open_panels`, once the state is projected)."""
+
     id: int
     version: int
     state: Json
+    model: object = None
 
 
 async def open_panels(campaign_id: int, kind: str) -> tuple[OpenPanel, ...]:

@@ -22,6 +22,7 @@ from core.campaigns import Campaigns, CampaignView, Changed
 from core.open_panels import OpenPanel
 from core.open_panels import open_panels as stored_panels
 from core.play import PlayerRef
+from core.rules.errors import Malformed
 from core.rules.table import Json, Table
 from core.store.models import LogEntry
 from core.store.repo import guarded
@@ -101,9 +102,15 @@ async def log_of(projection: Projection, limit: int = LOG_LINES) -> tuple[LogLin
 
 
 async def open_panels(projection: Projection, kind: str) -> tuple[OpenPanel, ...]:
-    """The campaign's open procedures of one kind, oldest first, as the viewer may see them."""
+    """The campaign's open procedures of one kind, oldest first, as the viewer may see them,
+    each read into its typed state (a panel whose state can't be read is left out)."""
     rules = projection.view.system.campaign
-    return tuple(
-        replace(p, state=rules.panel_seen_by(kind, p.state, projection.viewer))
-        for p in await stored_panels(projection.view.id, kind)
-    )
+    panel = projection.view.system.panel(kind)
+    seen: list[OpenPanel] = []
+    for p in await stored_panels(projection.view.id, kind):
+        state = rules.panel_seen_by(kind, p.state, projection.viewer)
+        try:
+            seen.append(replace(p, state=state, model=panel.read(state)))
+        except Malformed:
+            continue
+    return tuple(seen)

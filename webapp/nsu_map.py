@@ -257,9 +257,8 @@ def waiting_details(
     """Settled rolls with details this viewer may add now (each grant once)."""
     out = []
     for panel in panels:
-        try:
-            roll = RollPanel.from_dict(panel.state)
-        except Malformed:
+        roll = panel.model
+        if not isinstance(roll, RollPanel):
             continue
         mine = grants_for(roll, viewer_id)
         outcome = roll.roll.outcome

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from core.rules.registry import GameSystem, Registry
 from core.rules.table import Json, Role, Seat, Table
@@ -24,6 +24,7 @@ RUNNING = (
 )
 MOVED_ON = "The game moved on since you asked, so it goes on. Send /endgame again to end it."
 PANEL_CAMPAIGNS_KEPT = 100_000
+S = TypeVar("S")
 
 
 class _OtherCampaign(Exception):
@@ -120,6 +121,13 @@ class JoinResult:
 
 @dataclass(frozen=True)
 class PanelView:
+    """One panel as its message shows it.
+
+    ``state`` is what the store keeps; ``model`` is the same state read by the
+    panel's rules (:meth:`core.rules.table.PanelRules.read`) into its typed value,
+    once, as the view is built. Renderers read ``model`` (see :meth:`typed`).
+    """
+
     id: int
     kind: str
     version: int
@@ -134,6 +142,25 @@ class PanelView:
     # The other open views this change touched: redraw these, retire those.
     redraw: tuple[PanelView, ...] = ()
     retired: tuple[Retired, ...] = ()
+    # ``state`` as the panel's rules read it; set as the view is built (never passed in,
+    # so a view replaced with another state reads that state).
+    model: object = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "model", self.campaign.system.panel(self.kind).read(self.state))
+
+    def typed(self, kind: type[S]) -> S:
+        """The panel's state as its rules read it.
+
+        Raises:
+            TypeError: the panel's rules read it as another type (a renderer of
+                another kind of panel).
+        """
+        if not isinstance(self.model, kind):
+            raise TypeError(
+                f"{self.kind} reads as {type(self.model).__name__}, not {kind.__name__}"
+            )
+        return self.model
 
 
 def place_title(chat_title: str, topic_name: str) -> str:

@@ -27,6 +27,7 @@ from core.rules.nsu.roll_choices import detail_choices, roll_choices
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
 from core.rules.nsu.safety_panel import safety_choices
 from core.rules.nsu.setup_panel import board as setup_board
+from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.rules.threat.panel import ActionKind
 from core.rules.threat.table import roll_view
@@ -56,6 +57,7 @@ from tests.core.rules.nsu.test_downtime_panel import STEPS as DT_STEPS
 from tests.core.rules.nsu.test_downtime_panel import Driver, fresh
 from tests.support.nsu_table import character, split, world
 from tests.support.nsu_table import table as nsu_table
+from tests.support.panel_views import read_as
 from tests.tgbot.test_render_d20 import ANA as ANA_D20
 from tests.tgbot.test_render_d20 import BO as BO_D20
 from tests.tgbot.test_render_d20 import GIL as GIL_D20
@@ -120,8 +122,12 @@ def test_every_step_of_a_threat_roll_names_who_acts_now(
 
 
 def _cortex_view(g: Game) -> PanelView:
-    base = view_of(table(), {})
-    return replace(base, kind=CONFLICT_PANEL, state=g.panel, closed=g.closed, table=g.table)
+    opened = RULES.open(table(), GM, f"for={ANA}", SeededRng(1)).state
+    base = view_of(table(), opened)
+    cortex = replace(base.campaign, system=default_registry().find("cortex"))
+    return replace(
+        base, kind=CONFLICT_PANEL, state=g.panel, closed=g.closed, table=g.table, campaign=cortex
+    )
 
 
 CORTEX_NAMES = {WATCHTOWER: "the Watchtower", CLARK: "Clark", LOIS: "Lois", 3: "Chidi"}
@@ -220,7 +226,9 @@ def test_every_step_of_an_nsu_roll_names_who_acts_now(seed: int) -> None:
 
 
 def nsu_view(state: Any, t: Any) -> Any:
-    return SimpleNamespace(id=1, version=1, state=state, table=t, closed=False, events=())
+    return SimpleNamespace(
+        id=1, version=1, state=state, table=t, closed=False, events=(), typed=read_as(state)
+    )
 
 
 D20_NAMES = {ANA_D20: "Ana", GIL_D20: "Gil", BO_D20: "Bo"}  # by the name in play

@@ -12,6 +12,7 @@ from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.rng import ScriptedRng
 from core.rules.table import Seat, Table
 from tests.support.nsu_table import character, split, table, world
+from tests.support.panel_views import read_as
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
@@ -35,7 +36,15 @@ def settle(t: Table, out: Any) -> Table:
 
 
 def view(state: Any, t: Table, closed: bool = False) -> Any:
-    return SimpleNamespace(id=12345, version=999, state=state, table=t, closed=closed, events=())
+    return SimpleNamespace(
+        id=12345,
+        version=999,
+        state=state,
+        table=t,
+        closed=closed,
+        events=(),
+        typed=read_as(state),
+    )
 
 
 def check(text: str) -> None:

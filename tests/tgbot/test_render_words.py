@@ -23,6 +23,7 @@ from tests.core.rules.nsu.table_support import (
     write_locations,
 )
 from tests.support.nsu_table import card, character, split, table, world
+from tests.support.panel_views import read_as
 from tgbot.render.d20 import CheckRenderer
 from tgbot.render.d20 import log_line as d20_log_line
 from tgbot.render.nsu import CardsRenderer, app_button, draft_lines
@@ -40,6 +41,7 @@ def _view(state: Any, t: Any) -> Any:
         closed=False,
         events=(),
         campaign=SimpleNamespace(id=1),
+        typed=read_as(state),
     )
 
 

@@ -17,6 +17,7 @@ from core.rules.cortex.dice import Die
 from core.rules.cortex.panel import (
     CONFLICT_PANEL,
     Choice,
+    ConflictState,
     ConflictView,
     Entry,
     Press,
@@ -326,7 +327,7 @@ class ConflictRenderer:
     kind = CONFLICT_PANEL
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
-        v = conflict_view(view.table, view.state)
+        v = conflict_view(view.table, view.typed(ConflictState))
         if view.closed:
             return conflict_text(v), None
         text = conflict_text(v)

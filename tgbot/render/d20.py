@@ -7,7 +7,7 @@ words and lays them out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -32,6 +32,8 @@ from core.rules.d20check.table import (
     CheckPanelState,
     PanelChoice,
     PoolCounts,
+    Rested,
+    RestPanelState,
     SetupMenu,
     SetupVerb,
     pool_counts,
@@ -40,7 +42,7 @@ from core.rules.d20check.table import (
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed
 from core.rules.names import counted, in_play
-from core.rules.table import Json, Table
+from core.rules.table import Table
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import grid, named, phone_rows
 from tgbot.render.text import esc, now_line
@@ -225,7 +227,7 @@ class CheckRenderer:
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
-        panel = CheckPanelState.from_dict(view.state)
+        panel = view.typed(CheckPanelState)
         check = panel.check
         pool = pool_counts(table.state)
         roller = _in_play(table, check.roller)
@@ -402,12 +404,10 @@ class RestRenderer:
     kind = REST_PANEL
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
-        state = view.state
-        skill = esc(str(state.get("skill", "")))
-        lines = [
-            f"🛌 <b>Long rest</b> — recovery checks: difficulty {state.get('difficulty')} {skill}"
-        ]
-        rested = state.get("rested") or []
+        state = view.typed(RestPanelState)
+        skill = esc(state.skill)
+        lines = [f"🛌 <b>Long rest</b> — recovery checks: difficulty {state.difficulty} {skill}"]
+        rested = state.rested
         if not rested:
             lines.append("Nobody at the table has a character yet.")
         for entry in rested:
@@ -417,23 +417,21 @@ class RestRenderer:
         return "\n".join(lines), None
 
 
-def rest_lines(table: Table, entry: Json) -> list[str]:
-    name = esc(str(entry.get("name", "")))
-    strain, before = entry.get("strain_before"), int(entry.get("wounds_before") or 0)
-    after = int(entry.get("wounds_after") or 0)
-    checks: Sequence[Json] = entry.get("checks") or []
+def rest_lines(table: Table, entry: Rested) -> list[str]:
+    name = esc(entry.name)
+    strain, before = entry.strain_before, entry.wounds_before
+    after = entry.wounds_after
+    checks = entry.checks
     if not strain and not checks:
         return [f"\n<b>{name}</b>: rested, nothing to heal."]
     lines = [f"\n<b>{name}</b>: strain {strain} → 0"]
     if checks:
-        rolls = ", ".join(f"{c.get('total')} {'✅' if c.get('success') else '❌'}" for c in checks)
+        rolls = ", ".join(f"{c.total} {'✅' if c.success else '❌'}" for c in checks)
         lines.append(f"Recovery checks: {rolls}")
     band = band_for(after)
     band_text = "" if band is WoundBand.UNHURT else f" — {band.label}"
     lines.append(f"Wounds {before} → {after}/{MAX_WOUNDS}{band_text}")
-    lines.extend(
-        line for e in entry.get("log") or [] if (line := log_line(table, e, name)) is not None
-    )
+    lines.extend(line for e in entry.log if (line := log_line(table, e, name)) is not None)
     return lines
 
 

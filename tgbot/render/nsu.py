@@ -18,6 +18,7 @@ from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
     ADVENTURE_PANEL,
+    AdventurePanelState,
     AdventureVerb,
     PaintThePicture,
     SceneBriefing,
@@ -31,18 +32,26 @@ from core.rules.nsu.campaign import (
     campaign_of,
     character_of,
 )
-from core.rules.nsu.cards_panel import CARDS_PANEL, FIELDS, CardsVerb, cards_choices, cards_view
+from core.rules.nsu.cards_panel import (
+    CARDS_PANEL,
+    FIELDS,
+    CardsPanelState,
+    CardsVerb,
+    cards_choices,
+    cards_view,
+)
 from core.rules.nsu.character_panel import (
     ASPECT_CHOICES,
     CHARACTER_PANEL,
     STEPS,
     CharacterFinished,
+    CharacterPanelState,
     CreationVerb,
     CreationView,
     creation_choices,
     creation_view,
 )
-from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyVerb, safety_choices
+from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanelState, SafetyVerb, safety_choices
 from core.rules.nsu.setup import (
     ActionKind,
     LocationAuthored,
@@ -50,7 +59,7 @@ from core.rules.nsu.setup import (
     describe_step,
     expected_step_order,
 )
-from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, BoardCard, board
+from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, BoardCard, SetupPanelState, board
 from core.rules.nsu.sheet import CharacterDraft, CreationStep
 from core.rules.nsu.world import (
     CLOCK_SEGMENTS,
@@ -193,7 +202,7 @@ class SetupRenderer:
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
-        b = board(table, view.state)
+        b = board(table, view.typed(SetupPanelState))
         cid = view.campaign.id
         if b is None or view.closed:
             return built_text(table), keyboard(
@@ -413,7 +422,7 @@ class CardsRenderer:
     kind = CARDS_PANEL
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
-        cv = cards_view(view.table, view.state)
+        cv = cards_view(view.table, view.typed(CardsPanelState))
         lines = ["✍️ <b>Your locations</b> — secret: only you see these until they are flipped."]
         for i, card in enumerate(cv.written):
             lines.append(f"\n<b>{i + 1}. {esc(card.title)}</b>\n<i>{short(card.description)}</i>")
@@ -457,7 +466,7 @@ class CardsRenderer:
         return "\n".join(lines), keyboard(rows)
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
-        board_id = int(view.state.get("board", 0))
+        board_id = view.typed(CardsPanelState).board
         if board_id and any(isinstance(e, LocationAuthored) for e in view.events):
             return [Refresh(board_id)]
         return []
@@ -525,12 +534,12 @@ class CharacterRenderer:
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         cid = view.campaign.id
         if view.closed:
-            character = character_of(view.table.seat(int(view.state["owner"])))
+            character = character_of(view.table.seat(view.typed(CharacterPanelState).owner))
             who = esc(character.name) if character else "Your character"
             text = f"🧍 <b>{who}</b> is ready. See the whole sheet with /sheet."
             text += "\n👉 Next: play on in the group chat."
             return text, keyboard([safety_row(cid)])
-        cv = creation_view(view.table, view.state)
+        cv = creation_view(view.table, view.typed(CharacterPanelState))
         choices = creation_choices(cv)
         lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft, cv.cards), ""]
         rows: list[list[InlineKeyboardButton]] = []
@@ -574,7 +583,7 @@ class CharacterRenderer:
         return "\n".join(lines), keyboard(rows)
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
-        board_id = int(view.state.get("board", 0))
+        board_id = view.typed(CharacterPanelState).board
         if board_id and any(isinstance(e, CharacterFinished) for e in view.events):
             return [Refresh(board_id)]
         return []
@@ -628,7 +637,7 @@ class AdventureRenderer:
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
-        sc = scene(table, view.state)
+        sc = scene(table, view.typed(AdventurePanelState))
         cid = view.campaign.id
         lines = ["🧭 <b>Adventure</b>"]
         if sc.here is None:
@@ -815,7 +824,7 @@ class SafetyRenderer:
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
         safety = campaign_of(view.table).safety
-        kind = SafetyKind(view.state.get("kind", "line"))
+        kind = view.typed(SafetyPanelState).kind
         lines = [
             "🚧 <b>Lines and veils</b> — anonymous: the group sees the topic, never who wrote it.",
             "Lines: " + ("; ".join(esc(x) for x in safety.lines) or "none yet"),
@@ -831,7 +840,7 @@ class SafetyRenderer:
             ],
             safety_row(view.campaign.id),
         ]
-        choices = safety_choices(view.state)
+        choices = safety_choices(view.typed(SafetyPanelState))
         lines.append(now_line(choices, lambda p: name_of(view.table, p), _safety_phrase))
         return "\n".join(lines), keyboard(rows)
 

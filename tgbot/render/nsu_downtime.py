@@ -145,7 +145,7 @@ class NsuDowntimeRenderer:
     def follow_ups(self, view: PanelView) -> list[FollowUp]:
         """A successful Scout gets the card's face in their private chat, at once."""
         notes: list[FollowUp] = []
-        panel = DowntimePanelState.from_dict(view.state)
+        panel = view.typed(DowntimePanelState)
         for event in view.events:
             if isinstance(event, dt.ScoutLooked) and event.player_id in panel.looks:
                 notes.append(Note(event.player_id, scout_look_text(view, event.player_id)))
@@ -157,7 +157,7 @@ class NsuDowntimeRenderer:
         world = campaign.world
         if view.closed or state is None or world is None:
             return _closed_text(view), None
-        panel = DowntimePanelState.from_dict(view.state)
+        panel = view.typed(DowntimePanelState)
         lines = downtime_lines(panel, state, view.table)
         now = downtime_now_line(panel, state, view.table)
         if now:
@@ -217,7 +217,7 @@ def downtime_now_line(panel: DowntimePanelState, state: DowntimeState, table: Ta
 
 def _closed_text(view: PanelView) -> str:
     lines = ["🌙 <b>Downtime</b> is over. Pick where to head next, and adventure on."]
-    panel = DowntimePanelState.from_dict(view.state)
+    panel = view.typed(DowntimePanelState)
     lines += [f"• {text}" for text in log_lines(panel, view.table, None)]
     return "\n".join(lines)
 
@@ -576,7 +576,7 @@ BACK = "◀️ Back"
 
 def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineKeyboardButton]]:
     """The open group's buttons, or what is under way and the groups to open."""
-    panel = DowntimePanelState.from_dict(view.state)
+    panel = view.typed(DowntimePanelState)
     if panel.menu is Menu.PLAYER:
         return _player_rows(view, panel, state)
     if panel.menu is not Menu.MAIN:
@@ -799,7 +799,7 @@ def scout_look_text(view: PanelView, viewer: int) -> str:
     world = campaign_of(view.table).world
     if world is None:
         raise NotYourTurn("Only the scout may look at the card.")
-    card = scouted_card(DowntimePanelState.from_dict(view.state), world, viewer)
+    card = scouted_card(view.typed(DowntimePanelState), world, viewer)
     back = f" ({world.card(card.id).back})" if world.card(card.id).back else ""
     return "\n".join(
         [

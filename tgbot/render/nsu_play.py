@@ -103,7 +103,7 @@ class NsuRollRenderer:
     kind = ROLL_PANEL
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
-        panel = RollPanel.from_dict(view.state)
+        panel = view.typed(RollPanel)
         table = view.table
         text = "\n".join(roll_lines(panel.roll, table, clock=panel.card is not None))
         more = _after_lines(panel, table)

@@ -12,7 +12,7 @@ from core.rules.threat.dice import Result
 from core.rules.threat.momentum import MOMENTUM_MAX, MOMENTUM_RESET
 from core.rules.threat.panel import ActionKind, Stage
 from core.rules.threat.roll import DieSource, NoRoll, RollOutcome, ThreatLevel
-from core.rules.threat.table import ROLL_PANEL, Choice, RollView, roll_view
+from core.rules.threat.table import ROLL_PANEL, Choice, RollView, ThreatRollState, roll_view
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import named, phone_rows
 from tgbot.render.text import esc, now_line
@@ -257,6 +257,6 @@ class ThreatRollRenderer:
     kind = ROLL_PANEL
 
     def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
-        roll = roll_view(view.table, view.state)
+        roll = roll_view(view.table, view.typed(ThreatRollState))
         markup = None if view.closed else keyboard(_rows(view, roll))
         return render_text(view, roll), markup
