@@ -8,6 +8,8 @@ the presser's sheet, so tests can see what an outcome saves.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules, GameSystem, Registry
 from core.rules.rng import Rng
@@ -34,8 +36,23 @@ class CounterCampaign(CampaignRules):
         return Outcome(state={}, campaign_state={**table.state, "rolled": rng.randint(1, 6)})
 
 
+@dataclass(frozen=True)
+class CountState:
+    owner: int
+    value: int
+    limit: int
+    note: str = ""
+
+
 class CountPanel:
     kind = "count"
+
+    def read(self, state: Json) -> CountState:
+        try:
+            note = str(state.get("note", ""))
+            return CountState(int(state["owner"]), int(state["value"]), int(state["limit"]), note)
+        except (KeyError, TypeError, ValueError):
+            raise Malformed("This counter can't be read.") from None
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         limit = int(argument) if argument.isdigit() else 3
