@@ -21,7 +21,6 @@ from core.i18n import Lang, lang_for
 from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
-from tgbot.i18n import game_lang
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
 from tgbot.render.undo import with_undo
@@ -46,13 +45,19 @@ def draw(
     return text, with_undo(view, markup, lang)  # the ↩ Undo for the one who just acted
 
 
+def panel_lang(view: PanelView) -> Lang:
+    """The language a panel's message speaks: its game's, in the game's group (the
+    campaign read with the panel carries it: no query); English elsewhere."""
+    in_group = view.chat_tg_id == view.campaign.chat_tg_id
+    return lang_for(view.campaign.language if in_group else None)
+
+
 async def post(
     context: StonetableContext, chat_id: int, view: PanelView, *, reply_to: Message | None = None
 ) -> Message | None:
     """Send a newly opened panel as a new message in its game's topic, remember it, and
     settle the change. None when the topic refused the post (the group was told)."""
-    lang = await game_lang(view.chat_tg_id, view.campaign.topic_id)
-    text, markup = draw(context.deps.renderers, view, lang)
+    text, markup = draw(context.deps.renderers, view, panel_lang(view))
     # the game's topic in its group; a private chat has none
     topic = view.campaign.topic_id if chat_id == view.campaign.chat_tg_id else 0
     message: Message | None
@@ -76,8 +81,7 @@ async def show(context: StonetableContext, view: PanelView) -> None:
     """Edit a panel's message to ``view`` (no change if it shows that already)."""
     if view.message_id is None:
         return
-    lang = await game_lang(view.chat_tg_id, view.campaign.topic_id)
-    text, markup = draw(context.deps.renderers, view, lang)
+    text, markup = draw(context.deps.renderers, view, panel_lang(view))
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
     except BadRequest as error:

@@ -51,6 +51,7 @@ class CampaignView:
     state: Json
     version: int
     topic_id: int = 0  # the forum topic it is played in (0: General, or a plain group)
+    language: str = "en"  # the catalogue its group reads (core/i18n.py)
 
     @property
     def thread(self) -> int | None:
@@ -212,6 +213,7 @@ def build_view(
         state=campaign.state,
         version=campaign.version,
         topic_id=getattr(campaign, "topic_id", 0),
+        language=getattr(campaign, "language", "en"),
     )
     return view, table
 
