@@ -19,7 +19,7 @@ from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.undo import TallyRng
 from core.store.models import Campaign, Panel
-from core.store.presses import load_panel, panel_head, save_panel
+from core.store.presses import PanelHead, load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done
 from core.store.unit import saving
 from core.undo import PanelBefore, offered_to, record_step
@@ -120,96 +120,82 @@ class Presses(CampaignsBase):
             NotYourTurn: someone else must act.
             TryAgain: the store or the lock is unavailable; nothing changed.
         """
+        # The panel's campaign, remembered from an earlier press, or read first without a
+        # lock; a remembered id may name another campaign's panel now (ids can be reused):
+        # then it is read again, once.
         campaign_id = self._panel_campaigns.get(panel_id)
-        if campaign_id is not None:
-            acted = await self._act(
-                campaign_id, panel_id, version, actor, action, argument, update_id
-            )
-            if acted is not None:
-                return acted
-            del self._panel_campaigns[panel_id]  # the id now names another campaign's panel
-        async with guarded():
-            head = await panel_head(panel_id)
-            if head is None or head.closed or head.version != version:
-                if await update_done(update_id):
-                    raise AlreadyHandled()  # this very press was applied: say nothing
-                raise NotAllowedNow(STALE)
-        if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
-            self._panel_campaigns.clear()
-        self._panel_campaigns[panel_id] = head.campaign_id
-        acted = await self._act(
-            head.campaign_id, panel_id, version, actor, action, argument, update_id
-        )
-        if acted is None:
-            raise NotAllowedNow(STALE)
-        return acted
-
-    async def _act(
-        self,
-        campaign_id: int,
-        panel_id: int,
-        version: int,
-        actor: PlayerRef,
-        action: str,
-        argument: str,
-        update_id: int | None,
-    ) -> PanelView | None:
-        """The press under the lock of ``campaign_id``; None if the panel is not that campaign's."""
-        try:
-            async with saving(self.locks, f"campaign:{campaign_id}", update_id):
-                loaded = await load_panel(panel_id)
-                if loaded is None:
-                    raise NotAllowedNow(STALE)
-                panel, campaign, members = loaded
-                if panel.campaign_id != campaign_id:
-                    raise _OtherCampaign()  # rolls back the update's claim too
-                if panel.closed or panel.version != version:
-                    raise NotAllowedNow(STALE)
-                self._check_playing(campaign)
-                seats = _row_seats(members)
-                view, before = build_view(self.registry, campaign, seats)
-                member_ids = {s.player_id: s.member_id for s in seats}
-                self._check_seated(before, actor.tg_id)
-                system = self.registry.find(campaign.system)
-                rules = system.panel(panel.kind)
-                rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
-                outcome = rules.act(before, panel.state, actor.tg_id, action, argument, rng)
-                if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
-                    raise NotAllowedNow(STALE)
-                table = await self._settle(campaign, before, member_ids, outcome)
-                step = await record_step(  # undo: keep what this press replaced
-                    system,
-                    campaign_id,
-                    actor.tg_id,
-                    panel.kind,
-                    action,
-                    rng.rolled,
-                    before=before,
-                    outcome=outcome,
-                    member_ids=member_ids,
-                    campaign_version_after=campaign.version,
-                    panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
-                )
-                view = replace(view, state=campaign.state, version=campaign.version)
-                redraw, retired = await self._touched(
-                    campaign.system, view, before, table, acting=panel_id
-                )
-                acted = PanelView(
-                    id=panel.id,
-                    kind=panel.kind,
-                    version=version + 1,
-                    state=dict(outcome.state),
-                    closed=outcome.closed,
-                    chat_tg_id=panel.chat_tg_id,
-                    message_id=panel.message_id,
-                    events=outcome.events,
-                    campaign=view,
-                    table=table,
-                    undo_by=offered_to(step),  # undo
-                    redraw=redraw,
-                    retired=retired,
-                )
-        except _OtherCampaign:
-            return None
-        await self.events.publish(campaign_id)
-        return acted
+        head: PanelHead | None = None
+        for _ in range(2):
+            if campaign_id is None:
+                async with guarded():
+                    head = await panel_head(panel_id)
+                    if head is None or head.closed or head.version != version:
+                        if await update_done(update_id):
+                            raise AlreadyHandled()  # this very press was applied: say nothing
+                        raise NotAllowedNow(STALE)
+                if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
+                    self._panel_campaigns.clear()
+                campaign_id = self._panel_campaigns[panel_id] = head.campaign_id
+            try:
+                async with saving(self.locks, f"campaign:{campaign_id}", update_id):
+                    loaded = await load_panel(panel_id)
+                    if loaded is None:
+                        raise NotAllowedNow(STALE)
+                    panel, campaign, members = loaded
+                    if panel.campaign_id != campaign_id:
+                        raise _OtherCampaign()  # rolls back the update's claim too
+                    if panel.closed or panel.version != version:
+                        raise NotAllowedNow(STALE)
+                    self._check_playing(campaign)
+                    seats = _row_seats(members)
+                    view, before = build_view(self.registry, campaign, seats)
+                    member_ids = {s.player_id: s.member_id for s in seats}
+                    self._check_seated(before, actor.tg_id)
+                    system = self.registry.find(campaign.system)
+                    rules = system.panel(panel.kind)
+                    rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
+                    outcome = rules.act(before, panel.state, actor.tg_id, action, argument, rng)
+                    if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
+                        raise NotAllowedNow(STALE)
+                    table = await self._settle(campaign, before, member_ids, outcome)
+                    step = await record_step(  # undo: keep what this press replaced
+                        system,
+                        campaign_id,
+                        actor.tg_id,
+                        panel.kind,
+                        action,
+                        rng.rolled,
+                        before=before,
+                        outcome=outcome,
+                        member_ids=member_ids,
+                        campaign_version_after=campaign.version,
+                        panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
+                    )
+                    view = replace(view, state=campaign.state, version=campaign.version)
+                    redraw, retired = await self._touched(
+                        campaign.system, view, before, table, acting=panel_id
+                    )
+                    acted = PanelView(
+                        id=panel.id,
+                        kind=panel.kind,
+                        version=version + 1,
+                        state=dict(outcome.state),
+                        closed=outcome.closed,
+                        chat_tg_id=panel.chat_tg_id,
+                        message_id=panel.message_id,
+                        events=outcome.events,
+                        campaign=view,
+                        table=table,
+                        undo_by=offered_to(step),  # undo
+                        redraw=redraw,
+                        retired=retired,
+                    )
+            except _OtherCampaign:
+                del self._panel_campaigns[panel_id]
+                if head is not None:
+                    break  # read just now, and already another campaign's: out of date
+                campaign_id = None
+                continue
+            await self.events.publish(campaign_id)
+            return acted
+        raise NotAllowedNow(STALE)
