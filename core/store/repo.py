@@ -19,7 +19,7 @@ async def update_done(update_id: int | None) -> bool:
     return update_id is not None and await ProcessedUpdate.exists(update_id=update_id)
 
 
-_CLAIM = (
+CLAIM = (
     "INSERT INTO processed_update (update_id, created_at) VALUES (?, ?)"
     " ON CONFLICT (update_id) DO NOTHING RETURNING id"
 )
@@ -33,7 +33,7 @@ async def claim_update(update_id: int | None) -> None:
     """
     if update_id is not None:
         # A copy claimed by a transaction still running waits for it, then finds the row.
-        claimed = await fetch(_CLAIM, (update_id, now()))
+        claimed = await fetch(CLAIM, (update_id, now()))
         if not claimed:
             raise AlreadyHandled()
 

@@ -31,10 +31,10 @@ from contextlib import asynccontextmanager
 
 from tortoise.transactions import in_transaction
 
-from core.errors import LockLost
+from core.errors import AlreadyHandled, LockLost
 from core.locks import TOO_LONG, KeyedLock, Lease
-from core.store.repo import claim_update, guarded
-from core.store.sql import fetch
+from core.store.repo import CLAIM, guarded
+from core.store.sql import fetch, now
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +45,18 @@ _FENCE = (
 )
 
 
-async def fence(lease: Lease) -> None:
-    """Inside a transaction: record ``lease``'s token, or refuse a superseded holder.
+async def fence(lease: Lease, update_id: int | None = None) -> None:
+    """Inside a transaction: record ``lease``'s token, or refuse a superseded holder; then
+    claim Telegram update ``update_id`` (None: no update), as :func:`claim_update` does.
 
     Raises:
         LockLost: a later holder of the key already committed with a larger token.
+        AlreadyHandled: a copy of the update was committed before.
     """
     if not await fetch(_FENCE, (lease.key, lease.token)):
         raise LockLost(TOO_LONG)
+    if update_id is not None and not await fetch(CLAIM, (update_id, now())):
+        raise AlreadyHandled()
 
 
 @asynccontextmanager
@@ -68,8 +72,7 @@ async def saving(locks: KeyedLock, key: str, update_id: int | None = None) -> As
     try:
         async with guarded(), locks.hold(key) as lease:
             async with in_transaction():
-                await fence(lease)
-                await claim_update(update_id)
+                await fence(lease, update_id)
                 yield lease
                 if lease.expired():
                     raise LockLost(TOO_LONG)
