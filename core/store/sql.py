@@ -37,21 +37,16 @@ def native(dialect: str, query: str) -> str:
     return found
 
 
-def _connection() -> BaseDBAsyncClient:
-    connection: BaseDBAsyncClient = connections.get("default")
-    return connection
-
-
 async def fetch(query: str, values: Sequence[Any] = ()) -> list[dict[str, Any]]:
     """Rows of a SELECT (or of ``INSERT ... RETURNING``) by column name (give each a unique one)."""
-    connection = _connection()
+    connection: BaseDBAsyncClient = connections.get("default")
     sql = native(connection.capabilities.dialect, query)
     return await connection.execute_query_dict(sql, list(values))
 
 
 async def execute(query: str, values: Sequence[Any] = ()) -> int:
     """Run an UPDATE or DELETE; the number of rows it changed."""
-    connection = _connection()
+    connection: BaseDBAsyncClient = connections.get("default")
     sql = native(connection.capabilities.dialect, query)
     changed, _ = await connection.execute_query(sql, list(values))
     return int(changed)
