@@ -60,6 +60,14 @@ from core.rules.nsu.world import (
     SafetyTool,
 )
 from core.rules.table import Table
+from tgbot.buttons.nsu import (
+    AdventureButton,
+    CardsButton,
+    CharacterButton,
+    KnockButton,
+    MapButton,
+    XCardButton,
+)
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
 from tgbot.render.layout import ONE_ROW, named, phone_rows
@@ -114,18 +122,13 @@ def names(table: Table, players: Sequence[int]) -> str:
 def safety_row(campaign_id: int) -> list[InlineKeyboardButton]:
     """The X-card and the knock, one tap away on every NSU panel."""
     return [
-        InlineKeyboardButton(
-            "🛑 X-card", callback_data=GeneralButton("nsu_x", str(campaign_id)).encode()
-        ),
-        InlineKeyboardButton(
-            "✊ Knock", callback_data=GeneralButton("nsu_knock", str(campaign_id)).encode()
-        ),
+        InlineKeyboardButton("🛑 X-card", callback_data=XCardButton(campaign_id).encode()),
+        InlineKeyboardButton("✊ Knock", callback_data=KnockButton(campaign_id).encode()),
     ]
 
 
-def general(label: str, verb: str, *args: int) -> InlineKeyboardButton:
-    argument = ".".join(str(a) for a in args)
-    return InlineKeyboardButton(label, callback_data=GeneralButton(verb, argument).encode())
+def general(label: str, button: GeneralButton) -> InlineKeyboardButton:
+    return InlineKeyboardButton(label, callback_data=button.encode())
 
 
 def clock_text(ticks: int) -> str:
@@ -199,8 +202,8 @@ class SetupRenderer:
             return built_text(table), keyboard(
                 [
                     [
-                        general("🧍 My character", "nsu_char", cid, view.id),
-                        general("🧭 Set out", "nsu_adv", cid),
+                        general("🧍 My character", CharacterButton(cid, view.id)),
+                        general("🧭 Set out", AdventureButton(cid)),
                     ],
                     safety_row(cid),
                 ]
@@ -218,7 +221,7 @@ class SetupRenderer:
         if now:
             lines.append(now)
         rows = step_buttons(view, b)
-        rows.append([general("🧍 My character", "nsu_char", cid, view.id)])
+        rows.append([general("🧍 My character", CharacterButton(cid, view.id))])
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 
@@ -379,7 +382,7 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
             for i, (name, _) in enumerate(b.resources)
         ]
     if step is SetupStep.LOCATIONS:
-        return [[general("✍️ Write my locations", "nsu_cards", view.campaign.id, view.id)]]
+        return [[general("✍️ Write my locations", CardsButton(view.campaign.id, view.id))]]
     if step is SetupStep.MAP:
         return phone_rows([button(view, f"{w} wide", "deal", str(w)) for w in b.column_choices])
     if step is SetupStep.DANGER_AND_REWARD:
@@ -708,9 +711,9 @@ class AdventureRenderer:
             lines.append(now)
         if not sc.travelling:
             rows += phone_rows(
-                [general("🗺 Map", "nsu_map", cid)]
+                [general("🗺 Map", MapButton(cid))]
                 + (
-                    [general("🧍 My character", "nsu_char", cid, view.id)]
+                    [general("🧍 My character", CharacterButton(cid, view.id))]
                     if sc.without_character
                     else []
                 )

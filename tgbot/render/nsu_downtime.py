@@ -61,7 +61,7 @@ from core.rules.nsu.roll_panel import SKIP
 from core.rules.nsu.sheet import Character
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
-from tgbot.callback import GeneralButton
+from tgbot.buttons.nsu import LookButton
 from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.layout import (
     MAX_BUTTONS,
@@ -81,7 +81,6 @@ from tgbot.render.nsu_play import (
 )
 from tgbot.render.text import esc, now_line, or_list
 
-LOOK_VERB = "scout_look"
 MAX_COMPLICATIONS = 3
 LEVEL_NAMES = {0: "a scarcity", 1: "neutral", 2: "an abundance"}
 COMPLICATION_NAMES = {
@@ -769,7 +768,7 @@ def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState) ->
             rows.append([_b(view, _named("🏠 {}: turn back", who), "scout_turn_back")])
     for player in panel.looks:
         label = _named("🔭 {}: see it", _plain_name(state, table, player))
-        data = GeneralButton(LOOK_VERB, str(view.id)).encode()
+        data = LookButton(view.id).encode()
         rows.append([InlineKeyboardButton(label, callback_data=data)])
     return rows
 
