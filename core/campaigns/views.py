@@ -7,6 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from core.rules.choice import Choice, Common
 from core.rules.registry import GameSystem, Registry
 from core.rules.table import Json, Role, Seat, Table
 from core.store.models import CampaignStatus, Member, Panel, Player
@@ -130,7 +131,7 @@ class PanelView:
     events: tuple[object, ...]
     campaign: CampaignView
     table: Table
-    undo_by: int | None = None  # undo: who sees a ↩ Undo button for the step just taken
+    undo: Choice[Common] | None = None  # the rules' ↩ Undo for the step just taken here
     # The other open views this change touched: redraw these, retire those.
     redraw: tuple[PanelView, ...] = ()
     retired: tuple[Retired, ...] = ()

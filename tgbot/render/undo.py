@@ -14,10 +14,11 @@ from tgbot.buttons.undo import UndoButton
 
 
 def undo_button(view: PanelView, lang: Lang) -> InlineKeyboardButton | None:
-    """The button, if the rules offer the step just taken back to its author."""
-    if view.undo_by is None:
+    """The rules' ``↩ Undo`` choice, labelled with its author's name (None if none)."""
+    if view.undo is None:
         return None
-    member = view.campaign.member(view.undo_by)
+    (author,) = view.undo.by
+    member = view.campaign.member(author)
     name = member.name if member is not None else lang.gettext("player")
     data = UndoButton(view.id, view.version).encode()
     return InlineKeyboardButton(
