@@ -93,6 +93,7 @@ class CampaignsBase:
             ),
             host_tg_id=campaign.host.tg_id,
             topic_id=campaign.topic_id,
+            language=campaign.language,
         )
         seats = _model_seats(members)
         view, table = build_view(self.registry, row, seats)

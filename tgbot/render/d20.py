@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.choice import Choice
 from core.rules.d20check import (
     AbilityStrength,
@@ -223,7 +224,7 @@ class CheckRenderer:
 
     kind = CHECK_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
         panel = CheckPanelState.from_dict(view.state)
         check = panel.check
@@ -401,7 +402,7 @@ class RestRenderer:
 
     kind = REST_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         state = view.state
         skill = esc(str(state.get("skill", "")))
         lines = [

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
@@ -194,7 +195,7 @@ def card_face(card: LocationCard, heading: str) -> str:
 class SetupRenderer:
     kind = SETUP_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
         b = board(table, view.state)
         cid = view.campaign.id
@@ -415,7 +416,7 @@ def built_text(table: Table) -> str:
 class CardsRenderer:
     kind = CARDS_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         cv = cards_view(view.table, view.state)
         lines = ["✍️ <b>Your locations</b> — secret: only you see these until they are flipped."]
         for i, card in enumerate(cv.written):
@@ -525,7 +526,7 @@ STEP_PROMPTS = {
 class CharacterRenderer:
     kind = CHARACTER_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         cid = view.campaign.id
         if view.closed:
             character = character_of(view.table.seat(int(view.state["owner"])))
@@ -629,7 +630,7 @@ def place_text(card: CardView) -> str:
 class AdventureRenderer:
     kind = ADVENTURE_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
         sc = scene(table, view.state)
         cid = view.campaign.id
@@ -816,7 +817,7 @@ def place_plain(card: CardView) -> str:
 class SafetyRenderer:
     kind = SAFETY_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         safety = campaign_of(view.table).safety
         kind = SafetyKind(view.state.get("kind", "line"))
         lines = [

@@ -14,6 +14,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
 from core.rules.names import counted, in_play
@@ -150,7 +151,7 @@ class NsuDowntimeRenderer:
                 notes.append(Note(event.player_id, scout_look_text(view, event.player_id)))
         return notes
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         campaign = campaign_of(view.table)
         state = campaign.downtime
         world = campaign.world
