@@ -11,9 +11,11 @@ from enum import Enum
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from telegram.ext import CallbackQueryHandler
 
 import tgbot.buttons  # noqa: F401  (registers every general button)
 from core.rules.errors import Malformed
+from tgbot.app import features
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
 from tgbot.buttons.nsu import NSU_BUTTONS, CardsButton, LookButton, XCardButton
 from tgbot.buttons.undo import UndoButton
@@ -56,6 +58,28 @@ ANY_BUTTON = st.sampled_from(KINDS).flatmap(buttons_of)
 def test_every_button_of_the_bot_is_registered() -> None:
     assert {UndoButton, NewGameButton, EndButton, LookButton, *NSU_BUTTONS} <= set(KINDS)
     assert len({k.VERB for k in KINDS}) == len(KINDS)
+
+
+def callback_patterns() -> list[re.Pattern[str]]:
+    """The patterns of every callback handler the bot wires."""
+    found = []
+    for feature in features():
+        groups = feature.handlers()
+        for group in groups.values() if isinstance(groups, dict) else [groups]:
+            for handler in group:
+                if isinstance(handler, CallbackQueryHandler):
+                    assert isinstance(handler.pattern, re.Pattern)
+                    found.append(handler.pattern)
+    return found
+
+
+PATTERNS = callback_patterns()
+
+
+@given(ANY_BUTTON)
+def test_every_general_button_is_taken_by_exactly_one_handler(button: GeneralButton) -> None:
+    for data in (button.encode(), f"g1:{button.VERB}:1"):
+        assert len([p for p in PATTERNS if p.match(data)]) == 1, data
 
 
 @given(ANY_BUTTON)
