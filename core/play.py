@@ -44,6 +44,7 @@ class PlayerRef:
     first_name: str
     last_name: str = ""
     username: str = ""
+    language_code: str | None = None  # their Telegram app's language (None: not told)
 
     def __post_init__(self) -> None:
         check_id(self.tg_id)
@@ -112,7 +113,11 @@ class Play:
         async with guarded(), atomic(update_id):
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
             player_row = await upsert_player(
-                player.tg_id, player.first_name, player.last_name, player.username
+                player.tg_id,
+                player.first_name,
+                player.last_name,
+                player.username,
+                player.language_code,
             )
             await RollRecord.create(
                 chat=chat_row,
@@ -142,7 +147,11 @@ class Play:
         """Remember that a player opened a private chat with the bot."""
         async with guarded():
             row = await upsert_player(
-                player.tg_id, player.first_name, player.last_name, player.username
+                player.tg_id,
+                player.first_name,
+                player.last_name,
+                player.username,
+                player.language_code,
             )
             if not row.started_private:
                 row.started_private = True
@@ -178,7 +187,11 @@ class Play:
         """
         async with guarded():
             row = await upsert_player(
-                player.tg_id, player.first_name, player.last_name, player.username
+                player.tg_id,
+                player.first_name,
+                player.last_name,
+                player.username,
+                player.language_code,
             )
             chat_title = ""
             if start_param:

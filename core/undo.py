@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.play import PlayerRef
+from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.registry import GameSystem
 from core.rules.table import Json, Outcome, Table
-from core.rules.undo import StepTaken, check_undo, may_undo, taken_back
+from core.rules.undo import StepTaken, check_undo, may_undo, taken_back, undo_choice
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.repo import guarded
 from core.store.sql import dump_json, execute, fetch, now
@@ -113,23 +114,32 @@ _PRUNE = (
 )
 
 
-def offered_to(step: StepTaken) -> int | None:
-    """Who sees a ``↩ Undo`` button after ``step`` (its author, if they may take it back)."""
-    return step.actor if may_undo((step,), step.actor) else None
+def undo_after(step: StepTaken) -> Choice[Common] | None:
+    """The ``↩ Undo`` the rules offer on the panel ``step`` was just taken on."""
+    return undo_choice((step,))
 
 
-async def undo_offer(panel_id: int, version: int, campaign_id: int) -> int | None:
-    """Who sees a ``↩ Undo`` button on a panel drawn at ``version``: the author of the
-    campaign's latest step, if it was taken there and they may take it back."""
-    latest = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").first()
+def _taken(row: UndoStep) -> StepTaken:
+    return StepTaken(row.actor_tg_id, row.label, row.rolled, row.final)
+
+
+def _offer_on(latest: UndoStep | None, panel_id: int, version: int) -> Choice[Common] | None:
+    """The rules' ``↩ Undo`` for a panel drawn at ``version``: only where the campaign's
+    latest step was taken, and as the panel was drawn right after it."""
     if latest is None or (latest.panel_id, latest.panel_version_after) != (panel_id, version):
         return None
-    return offered_to(StepTaken(latest.actor_tg_id, latest.label, latest.rolled, latest.final))
+    return undo_choice((_taken(latest),))
+
+
+async def undo_offer(panel_id: int, version: int, campaign_id: int) -> Choice[Common] | None:
+    """As :func:`_offer_on`, reading the campaign's latest step."""
+    latest = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").first()
+    return _offer_on(latest, panel_id, version)
 
 
 @dataclass(frozen=True)
 class Offers:
-    """Where a ``↩ Undo`` may show: the campaign's two newest live steps."""
+    """Where a ``↩ Undo`` may show: the campaign's two newest live steps, newest first."""
 
     steps: tuple[UndoStep, ...]
 
@@ -138,14 +148,9 @@ class Offers:
         """Panels that offered or now offer a step back: a change redraws them."""
         return frozenset(s.panel_id for s in self.steps if s.panel_id is not None)
 
-    def undo_by(self, panel_id: int, version: int) -> int | None:
+    def undo(self, panel_id: int, version: int) -> Choice[Common] | None:
         """As :func:`undo_offer`, for a panel drawn at ``version``."""
-        if not self.steps:
-            return None
-        latest = self.steps[0]
-        if (latest.panel_id, latest.panel_version_after) != (panel_id, version):
-            return None
-        return offered_to(StepTaken(latest.actor_tg_id, latest.label, latest.rolled, latest.final))
+        return _offer_on(self.steps[0] if self.steps else None, panel_id, version)
 
 
 async def offers(campaign_id: int) -> Offers:
@@ -155,7 +160,7 @@ async def offers(campaign_id: int) -> Offers:
 
 
 def _history(rows: list[UndoStep]) -> list[StepTaken]:
-    return [StepTaken(r.actor_tg_id, r.label, r.rolled, r.final) for r in rows]
+    return [_taken(r) for r in rows]
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,14 @@ from types import ModuleType
 
 from telegram import Update
 from telegram.error import BadRequest, Forbidden
-from telegram.ext import AIORateLimiter, ApplicationBuilder, ContextTypes
+from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackQueryHandler, ContextTypes
 
 from core.errors import AlreadyHandled, TryAgain
 from core.housekeeping import run_once
 from core.languages import live_languages
-from core.rules.errors import StonetableError
+from core.rules.errors import Malformed, StonetableError
 from core.rules.registry import Registry, default_registry
+from tgbot.callback import OUTDATED
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.features.common import CommandSpec
 from tgbot.i18n import lang_of
@@ -100,8 +101,15 @@ def build_application(
     assert isinstance(application, StonetableApplication)
     for feature in features():
         application.add_handlers(feature.handlers())
+    # last: a button no feature takes (forged, or left by an older version of the bot)
+    application.add_handler(CallbackQueryHandler(no_such_button))
     application.add_error_handler(on_error)
     return application
+
+
+async def no_such_button(update: Update, context: StonetableContext) -> None:
+    """Answer a button nothing else takes as out of date (never leave it spinning)."""
+    raise Malformed(OUTDATED)
 
 
 def command_specs() -> list[CommandSpec]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatType
 
+from core.campaigns import CampaignView, PanelView
 from core.errors import TryAgain
 from core.i18n import Lang, lang_for
 from core.languages import chat_language
@@ -27,6 +28,24 @@ async def lang_of(update: Update) -> Lang:
     except TryAgain:
         code = None  # the store is away: the sender's language will do for this answer
     return personal_lang(update) if code is None else lang_for(code)
+
+
+def lang_at(view: PanelView) -> Lang:
+    """The language a panel's message is worded in: its group's game language, or in a
+    private chat the language of the player it belongs to."""
+    campaign = view.campaign
+    if view.chat_tg_id == campaign.chat_tg_id:
+        return lang_for(campaign.language)
+    return voice(campaign, view.chat_tg_id)
+
+
+def voice(campaign: CampaignView, player_id: int) -> Lang:
+    """The language a member reads in private: their Telegram app's, as last seen
+    (the game's language for someone not seated, e.g. a chat id of the group)."""
+    if player_id == campaign.chat_tg_id:
+        return lang_for(campaign.language)
+    member = campaign.member(player_id)
+    return lang_for(member.language if member is not None else None)
 
 
 async def game_lang(chat_tg_id: int, topic: int = 0) -> Lang:

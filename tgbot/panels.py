@@ -9,15 +9,19 @@ from typing import Protocol
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from tgbot.callback import PanelButton
 
 
 class PanelRenderer(Protocol):
-    """Turns a panel into HTML text and buttons (pure: no I/O)."""
+    """Turns a panel into HTML text and buttons in a language (pure: no I/O).
+
+    ``lang`` is the language of the chat the panel's message is in
+    (:func:`tgbot.i18n.lang_at`)."""
 
     kind: str
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]: ...
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]: ...
 
 
 def button(view: PanelView, label: str, action: str, argument: str = "") -> InlineKeyboardButton:
@@ -51,7 +55,10 @@ FollowUp = Note | Refresh
 
 
 class FollowsUp(Protocol):
-    """A renderer that also says what a change sends elsewhere (pure: no I/O)."""
+    """A renderer that also says what a change sends elsewhere (pure: no I/O).
+
+    Each note is worded in its reader's language: a player's private note in
+    :func:`tgbot.i18n.voice` of that player, a group notice in the game's."""
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]: ...
 

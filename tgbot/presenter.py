@@ -17,18 +17,19 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
 from core.campaigns import Changed, EndedGame, PanelView, Retired, Retirement
-from core.i18n import Lang, lang_for
+from core.i18n import N_, Lang
 from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
+from tgbot.i18n import lang_at
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
 from tgbot.render.undo import with_undo
 from tgbot.topics import send_game, thread
 
 RETIRED = {
-    Retirement.NEWER: "⏭ <i>Play went on in a newer message.</i>",
-    Retirement.ENDED: "⏹ <i>The game ended.</i>",
+    Retirement.NEWER: ("⏭", N_("Play went on in a newer message.")),
+    Retirement.ENDED: ("⏹", N_("The game ended.")),
 }
 
 
@@ -38,18 +39,11 @@ def draw(
     """How a panel's message reads: its renderer's text and buttons, as every path sends
     them (a closed panel keeps no buttons of its own; the one who just acted may see
     ``↩ Undo``). The one place a message is drawn."""
-    text, markup = renderers[view.kind].render(view)
+    lang = lang or lang_at(view)
+    text, markup = renderers[view.kind].render(view, lang)
     if view.closed:
         markup = _without_panel_buttons(markup)
-    lang = lang or lang_for(None)
     return text, with_undo(view, markup, lang)  # the ↩ Undo for the one who just acted
-
-
-def panel_lang(view: PanelView) -> Lang:
-    """The language a panel's message speaks: its game's, in the game's group (the
-    campaign read with the panel carries it: no query); English elsewhere."""
-    in_group = view.chat_tg_id == view.campaign.chat_tg_id
-    return lang_for(view.campaign.language if in_group else None)
 
 
 async def post(
@@ -57,7 +51,7 @@ async def post(
 ) -> Message | None:
     """Send a newly opened panel as a new message in its game's topic, remember it, and
     settle the change. None when the topic refused the post (the group was told)."""
-    text, markup = draw(context.deps.renderers, view, panel_lang(view))
+    text, markup = draw(context.deps.renderers, view)
     # the game's topic in its group; a private chat has none
     topic = view.campaign.topic_id if chat_id == view.campaign.chat_tg_id else 0
     message: Message | None
@@ -81,7 +75,7 @@ async def show(context: StonetableContext, view: PanelView) -> None:
     """Edit a panel's message to ``view`` (no change if it shows that already)."""
     if view.message_id is None:
         return
-    text, markup = draw(context.deps.renderers, view, panel_lang(view))
+    text, markup = draw(context.deps.renderers, view)
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
     except BadRequest as error:
@@ -131,8 +125,10 @@ async def retire(context: StonetableContext, retired: Retired) -> None:
     view = retired.panel
     if view.message_id is None:
         return
-    text, _ = draw(context.deps.renderers, view)
-    text = f"{text}\n\n{RETIRED[retired.why]}"
+    lang = lang_at(view)
+    text, _ = draw(context.deps.renderers, view, lang)
+    symbol, why = RETIRED[retired.why]
+    text = f"{text}\n\n{symbol} <i>{lang.gettext(why)}</i>"
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, None)
     except BadRequest as error:

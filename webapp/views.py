@@ -51,7 +51,7 @@ STATUS_WORDS = (N_("active"), N_("paused"), N_("archived"))
 
 def _player(init: WebAppInitData) -> PlayerRef:
     u = init.user
-    return PlayerRef(u.id, u.first_name, u.last_name, u.username)
+    return PlayerRef(u.id, u.first_name, u.last_name, u.username, u.language_code or None)
 
 
 def _page(deps: WebDeps, view: CampaignView) -> SheetPage:

@@ -180,8 +180,7 @@ class CampaignsBase:
             if why is None and not over_now:
                 if changed or row.id in offered.panels:
                     shown = _shown(row, view, after)
-                    undo_by = offered.undo_by(row.id, row.version)
-                    redraw.append(replace(shown, undo_by=undo_by))
+                    redraw.append(replace(shown, undo=offered.undo(row.id, row.version)))
                 continue
             row.closed, row.version = True, row.version + 1
             await Panel.filter(id=row.id).update(closed=True, version=row.version)

@@ -60,7 +60,11 @@ class Lifecycle(Queries):
                 raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
             host_row = await upsert_player(
-                host.tg_id, host.first_name, host.last_name, host.username
+                host.tg_id,
+                host.first_name,
+                host.last_name,
+                host.username,
+                host.language_code,
             )
             try:
                 campaign = await Campaign.create(
@@ -100,7 +104,11 @@ class Lifecycle(Queries):
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
             row = await upsert_player(
-                player.tg_id, player.first_name, player.last_name, player.username
+                player.tg_id,
+                player.first_name,
+                player.last_name,
+                player.username,
+                player.language_code,
             )
             if not row.started_private:
                 view = await self._view(campaign)
@@ -130,7 +138,11 @@ class Lifecycle(Queries):
         async with saving(self.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get(id=campaign_id)
             row = await upsert_player(
-                player.tg_id, player.first_name, player.last_name, player.username
+                player.tg_id,
+                player.first_name,
+                player.last_name,
+                player.username,
+                player.language_code,
             )
             member = await Member.get_or_none(campaign_id=campaign.id, player_id=row.id)
             if member is not None and member.active:

@@ -22,7 +22,7 @@ from core.store.models import Campaign, Panel
 from core.store.presses import PanelHead, load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done
 from core.store.unit import saving
-from core.undo import PanelBefore, offered_to, record_step
+from core.undo import PanelBefore, record_step, undo_after
 
 
 class Presses(CampaignsBase):
@@ -186,7 +186,7 @@ class Presses(CampaignsBase):
                         events=outcome.events,
                         campaign=view,
                         table=table,
-                        undo_by=offered_to(step),  # undo
+                        undo=undo_after(step),
                         redraw=redraw,
                         retired=retired,
                     )

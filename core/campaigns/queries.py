@@ -153,7 +153,7 @@ class Queries(CampaignsBase):
             view = await self._panel_view(
                 panel, Outcome(panel.state, closed=panel.closed), table, campaign
             )
-            return replace(view, undo_by=await undo_offer(panel.id, panel.version, campaign.id))
+            return replace(view, undo=await undo_offer(panel.id, panel.version, campaign.id))
 
     async def log_for_viewer(
         self, app_token: str, player: PlayerRef, limit: int = 200

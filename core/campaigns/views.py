@@ -7,6 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from core.rules.choice import Choice, Common
 from core.rules.registry import GameSystem, Registry
 from core.rules.table import Json, Role, Seat, Table
 from core.store.models import CampaignStatus, Member, Panel, Player
@@ -36,6 +37,7 @@ class MemberView:
     player_id: int
     name: str
     roles: frozenset[Role]
+    language: str = "en"  # the catalogue they read in private (their Telegram app's)
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class CampaignView:
     state: Json
     version: int
     topic_id: int = 0  # the forum topic it is played in (0: General, or a plain group)
-    language: str = "en"  # the catalogue its group reads (core/i18n.py)
+    language: str = "en"  # the catalogue its group reads (the host's, or /language)
 
     @property
     def thread(self) -> int | None:
@@ -139,7 +141,7 @@ class PanelView:
     events: tuple[object, ...]
     campaign: CampaignView
     table: Table
-    undo_by: int | None = None  # undo: who sees a ↩ Undo button for the step just taken
+    undo: Choice[Common] | None = None  # the rules' ↩ Undo for the step just taken here
     # The other open views this change touched: redraw these, retire those.
     redraw: tuple[PanelView, ...] = ()
     retired: tuple[Retired, ...] = ()
@@ -182,6 +184,7 @@ class SeatRow:
     name: str
     roles: frozenset[Role]
     sheet: Json
+    language: str = "en"
 
 
 def build_view(
@@ -209,7 +212,7 @@ def build_view(
         chat_tg_id=campaign.chat_tg_id,
         chat_title=campaign.chat_title,
         app_token=campaign.app_token,
-        members=tuple(MemberView(s.player_id, s.name, s.roles) for s in seats),
+        members=tuple(MemberView(s.player_id, s.name, s.roles, s.language) for s in seats),
         state=campaign.state,
         version=campaign.version,
         topic_id=getattr(campaign, "topic_id", 0),
@@ -219,12 +222,16 @@ def build_view(
 
 
 def _row_seats(members: list[MemberRow]) -> tuple[SeatRow, ...]:
-    return tuple(SeatRow(m.id, m.player_tg_id, _name(m), _roles(m.roles), m.sheet) for m in members)
+    return tuple(
+        SeatRow(m.id, m.player_tg_id, _name(m), _roles(m.roles), m.sheet, m.language)
+        for m in members
+    )
 
 
 def _model_seats(members: list[Member]) -> tuple[SeatRow, ...]:
     return tuple(
-        SeatRow(m.id, m.player.tg_id, _name(m.player), _roles(m.roles), m.sheet) for m in members
+        SeatRow(m.id, m.player.tg_id, _name(m.player), _roles(m.roles), m.sheet, m.player.language)
+        for m in members
     )
 
 

@@ -12,6 +12,10 @@ panel, or a Mini App edit. Invariants, for every game system:
 - a system may call some further steps final (for example a safety call the
   whole table has seen).
 
+The rules offer the step back as one more :class:`~core.rules.choice.Choice`
+(:attr:`Common.UNDO <core.rules.choice.Common.UNDO>`, open to the step's author
+alone; :func:`undo_choice`); the edges only label it and lay it out.
+
 Whether a step drew on chance is found by counting what it asked of the
 :class:`~core.rules.rng.Rng` (:class:`TallyRng`), so no system has to report it.
 """
@@ -22,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow
 from core.rules.rng import Rng
 
@@ -106,6 +111,23 @@ def refusal(history: Sequence[StepTaken], actor: int) -> Refusal | None:
 def may_undo(history: Sequence[StepTaken], actor: int) -> bool:
     """Whether ``actor`` may take back the latest step of ``history`` now."""
     return refusal(history, actor) is None
+
+
+def undo_choice(history: Sequence[StepTaken]) -> Choice[Common] | None:
+    """The ``↩ Undo`` the rules offer after ``history``, or None.
+
+    It is open to the author of the latest step alone, while they may take it back.
+
+    Args:
+        history: the campaign's steps not taken back yet, oldest first (only the
+            latest one decides).
+    """
+    if not history:
+        return None
+    author = history[-1].actor
+    if not may_undo(history, author):
+        return None
+    return Choice(Common.UNDO, by=frozenset({author}))
 
 
 def check_undo(history: Sequence[StepTaken], actor: int) -> StepTaken:

@@ -24,6 +24,8 @@ class Player(Model):
     last_name = fields.CharField(max_length=128, default="")
     username = fields.CharField(max_length=64, default="")
     started_private = fields.BooleanField(default=False)
+    # the catalogue their Telegram app asked for (core/i18n.py), last time they used the bot
+    language = fields.CharField(max_length=8, default="en", db_default="en")
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
 

@@ -37,6 +37,7 @@ class MemberRow:
     last_name: str
     roles: list[str]
     sheet: dict[str, Any]
+    language: str = "en"  # the catalogue the player reads in private
 
 
 @dataclass
@@ -71,7 +72,8 @@ SELECT p.campaign_id AS p_campaign, p.kind AS p_kind, p.state AS p_state,
        c.language AS c_language,
        ch.tg_id AS ch_tg_id, ch.title AS ch_title, h.tg_id AS h_tg_id, ft.name AS ft_name,
        m.id AS m_id, m.roles AS m_roles, m.sheet AS m_sheet,
-       pl.tg_id AS pl_tg_id, pl.first_name AS pl_first, pl.last_name AS pl_last
+       pl.tg_id AS pl_tg_id, pl.first_name AS pl_first, pl.last_name AS pl_last,
+       pl.language AS pl_language
 FROM panel p
 JOIN campaign c ON c.id = p.campaign_id
 JOIN chat ch ON ch.id = c.chat_id
@@ -137,6 +139,7 @@ async def load_panel(panel_id: int) -> tuple[PanelRow, CampaignRow, list[MemberR
             last_name=row["pl_last"],
             roles=load_json(row["m_roles"]),
             sheet=load_json(row["m_sheet"]),
+            language=row["pl_language"],
         )
         for row in rows
         if row["m_id"] is not None

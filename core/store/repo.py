@@ -10,6 +10,7 @@ from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalEr
 from tortoise.transactions import in_transaction
 
 from core.errors import AlreadyHandled, TryAgain
+from core.i18n import pick
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
 from core.store.sql import fetch, now
 
@@ -64,14 +65,23 @@ async def guarded() -> AsyncIterator[None]:
 
 
 async def upsert_player(
-    tg_id: int, first_name: str, last_name: str = "", username: str = ""
+    tg_id: int,
+    first_name: str,
+    last_name: str = "",
+    username: str = "",
+    language_code: str | None = None,
 ) -> Player:
-    """Create or refresh a player row (safe when two updates race)."""
+    """Create or refresh a player row (safe when two updates race).
+
+    ``language_code`` is what their Telegram app says (None: not told, keep what we know).
+    """
     values = {
         "first_name": first_name[:128],
         "last_name": last_name[:128],
         "username": username[:64],
     }
+    if language_code is not None:
+        values["language"] = pick(language_code)
     player = await Player.get_or_none(tg_id=tg_id)
     if player is None:
         try:

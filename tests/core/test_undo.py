@@ -10,6 +10,7 @@ from core.campaigns import Campaigns
 from core.errors import AlreadyHandled
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
+from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.registry import default_registry
 from core.rules.rng import ScriptedRng, SeededRng
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.db
 
 GROUP = ChatRef(-100123, "supergroup", "The Table")
 HOST, BEN, CY = PlayerRef(1, "Hana"), PlayerRef(2, "Ben"), PlayerRef(3, "Cy")
+BENS_UNDO = Choice(Common.UNDO, by=frozenset({BEN.tg_id}))  # the rules offer Ben his step
 
 
 async def seated(campaigns: Campaigns, system: str, *players: PlayerRef) -> None:
@@ -56,7 +58,7 @@ async def test_a_press_is_taken_back_exactly_and_the_panel_reads_as_before(
     first = await campaigns.act(panel.id, panel.version, BEN, "inc")
     before = await snapshot()
     second = await campaigns.act(panel.id, first.version, BEN, "inc")
-    assert second.undo_by == BEN.tg_id  # the button is offered to Ben
+    assert second.undo == BENS_UNDO  # the button is offered to Ben
     assert await snapshot() != before
 
     back = await undos.undo_panel(panel.id, second.version, BEN, update_id=501)
@@ -64,7 +66,7 @@ async def test_a_press_is_taken_back_exactly_and_the_panel_reads_as_before(
     shown = back.redraw[0]
     assert shown.id == panel.id and shown.state == first.state
     assert shown.version == second.version + 1  # older buttons go stale
-    assert shown.undo_by == BEN.tg_id  # and his step before can go next
+    assert shown.undo == BENS_UNDO  # and his step before can go next
     assert back.label == "a step on the count panel"
     lines = await LogEntry.filter(kind="undo").values_list("text", flat=True)
     assert lines == ["↩ Ben took back: a step on the count panel"]
@@ -96,9 +98,9 @@ async def test_someone_acting_on_top_or_rolled_dice_make_a_step_stand(
     step = await campaigns.act(panel.id, panel.version, BEN, "inc")
     with pytest.raises(NotYourTurn, match="someone else"):  # Cy presses Ben's button
         await undos.undo_panel(panel.id, step.version, CY)
-    assert (await campaigns.panel(panel.id)).undo_by == BEN.tg_id  # a redraw keeps the button
+    assert (await campaigns.panel(panel.id)).undo == BENS_UNDO  # a redraw keeps the button
     await campaigns.edit(view.app_token, CY, "tally", {})  # Cy acts on top
-    assert (await campaigns.panel(panel.id)).undo_by is None  # and loses it now
+    assert (await campaigns.panel(panel.id)).undo is None  # and loses it now
     after = await snapshot()
     with pytest.raises(NotAllowedNow, match="Someone else acted"):
         await undos.undo_in_chat(GROUP.tg_id, BEN)
@@ -146,12 +148,12 @@ async def test_a_d20_choice_before_the_dice_is_taken_back_but_the_roll_stands(db
     opened = await campaigns.act(panel.id, panel.version, BEN, "open", "mods")
     before = await snapshot()
     chosen = await campaigns.act(panel.id, opened.version, BEN, "adv", "1")
-    assert chosen.undo_by == BEN.tg_id
+    assert chosen.undo == BENS_UNDO
     back = await undos.undo_panel(panel.id, chosen.version, BEN)
     assert await snapshot() == before and back.redraw[0].state == opened.state
     closed = await campaigns.act(panel.id, back.redraw[0].version, BEN, "back")
     rolled = await campaigns.act(panel.id, closed.version, BEN, "roll")
-    assert rolled.undo_by is None  # no button after dice
+    assert rolled.undo is None  # no button after dice
     with pytest.raises(NotAllowedNow, match="rolled dice stand"):
         await undos.undo_in_chat(GROUP.tg_id, BEN)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from tests.support.counter_system import counter_registry
 from tests.support.stack import GROUP, Stack, running_stack
@@ -75,3 +76,18 @@ async def test_an_unknown_game_and_commands_without_a_game_are_answered_kindly(
     assert "No game is running" in (await say(stack, host, "/join"))["text"]
     reply = await say(stack, host, "/newgame counter", chat=host)
     assert "group chat" in reply["text"]
+
+
+@pytest.mark.parametrize(
+    "data", ["g2:nosuchverb", "g9:undo:1", "p1:notanumber:1:go", "g2:undo:zz:zz:zz", "x" * 64]
+)
+async def test_a_button_no_feature_takes_is_answered_out_of_date(stack: Stack, data: str) -> None:
+    """A button an older version of the bot left on a message: nothing takes it now."""
+    host = stack.players[0]
+    application = stack.runtime.application
+    assert application is not None
+    old = InlineKeyboardMarkup([[InlineKeyboardButton("Old", callback_data=data)]])
+    message = await application.bot.send_message(GROUP, "An old message", reply_markup=old)
+    press = await stack.api.press_button(host, GROUP, message.message_id, data)
+    answer = await press.answered(10)
+    assert "out of date" in answer["text"]

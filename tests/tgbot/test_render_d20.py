@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from core.campaigns import CampaignView, PanelView
+from core.i18n import lang_for
 from core.rules.d20check import SYSTEM, CharacterSheet
 from core.rules.rng import ScriptedRng
 from core.rules.table import Outcome, Role, Seat, Table
 from core.store.models import CampaignStatus
 from tgbot.callback import MAX_BYTES, decode
 from tgbot.render.d20 import CheckRenderer, pool_text
+
+EN = lang_for("en")
 
 ANA, GIL = 1, 2
 LONG_ID = 10**12  # panel ids and versions grow; callback data must still fit
@@ -59,7 +62,7 @@ def buttons(markup: Any) -> list[tuple[str, str]]:
 def test_set_up_buttons_fit_telegrams_limit_and_name_the_roller() -> None:
     t = table()
     opened = SYSTEM.panel("d20.check").open(t, ANA, "strong +20 adv20 dis20 dc99", ScriptedRng([]))
-    text, markup = CheckRenderer().render(view(t, opened))
+    text, markup = CheckRenderer().render(view(t, opened), EN)
     assert "Ana &lt;i&gt;the&lt;/i&gt; Brave &amp; Co" in text
     labels = [label for label, _ in buttons(markup)]
     assert labels == [
@@ -70,11 +73,11 @@ def test_set_up_buttons_fit_telegrams_limit_and_name_the_roller() -> None:
     ]
     rules = SYSTEM.panel("d20.check")
     mods = rules.act(t, opened.state, ANA, "open", "mods", ScriptedRng([]))
-    text, markup = CheckRenderer().render(view(t, mods))
+    text, markup = CheckRenderer().render(view(t, mods), EN)
     assert [label for label, _ in buttons(markup)] == ["Prof −", "Adv −", "Dis −", "⬅️ Back"]
     assert "set the bonuses or go back" in text
     dc = rules.act(t, opened.state, ANA, "open", "target", ScriptedRng([]))
-    _, markup = CheckRenderer().render(view(t, dc))
+    _, markup = CheckRenderer().render(view(t, dc), EN)
     assert [label for label, _ in buttons(markup)] == ["DC −5", "DC −", "⬅️ Back"]
     for _, data in buttons(markup):
         assert len(data.encode()) <= MAX_BYTES
@@ -86,7 +89,7 @@ def test_after_a_failure_only_the_rollers_choices_are_shown() -> None:
     rules = SYSTEM.panel("d20.check")
     opened = rules.open(t, ANA, "dc15", ScriptedRng([]))
     rolled = rules.act(t, opened.state, ANA, "roll", "", ScriptedRng([4]))
-    text, markup = CheckRenderer().render(view(t, rolled))
+    text, markup = CheckRenderer().render(view(t, rolled), EN)
     assert "❌ Failure</b> — margin −11" in text
     assert "wounds 9/16 — <b>Severely Injured</b> (+1 strain on every check)" in text
     assert [label for label, _ in buttons(markup)] == [
@@ -105,7 +108,7 @@ def test_ruling25_a_success_offers_one_reroll_button_to_any_player() -> None:
     rules = SYSTEM.panel("d20.check")
     opened = rules.open(t, ANA, "dc10", ScriptedRng([]))
     rolled = rules.act(t, opened.state, ANA, "roll", "", ScriptedRng([15]))
-    text, markup = CheckRenderer().render(view(t, rolled))
+    text, markup = CheckRenderer().render(view(t, rolled), EN)
     assert "Any player may spend an unlucky point to reroll this success" in text
     assert [label for label, _ in buttons(markup)] == [
         "🌀 Unlucky reroll (any player)",
@@ -114,7 +117,7 @@ def test_ruling25_a_success_offers_one_reroll_button_to_any_player() -> None:
     # Bo, who is not rolling, spends the point; the next success offers it again.
     again = rules.act(t, rolled.state, BO, "reroll", "", ScriptedRng([16]))
     t2 = table(lucky=2, unlucky=1, bo=True)
-    _, markup = CheckRenderer().render(view(t2, again))
+    _, markup = CheckRenderer().render(view(t2, again), EN)
     assert "🌀 Unlucky reroll (any player)" in [text for text, _ in buttons(markup)]
 
 

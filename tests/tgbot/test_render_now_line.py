@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.campaigns import PanelView
+from core.i18n import lang_for
 from core.rules.choice import actors
 from core.rules.cortex.panel import CONFLICT_PANEL, Press
 from core.rules.d20check import SYSTEM as D20
@@ -73,6 +74,8 @@ from tgbot.render.nsu_downtime import DOWNTIME_SIDE, NsuDowntimeRenderer
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
 
+EN = lang_for("en")
+
 game = _cortex_game
 SETUP_RENDER = NSU_RENDER["nsu.setup"]
 THREAT_NAMES = {GM: "Gail & <GM>", ANA: "Ana <3", BO: "<b>Bo</b> & <i>Co"}
@@ -109,7 +112,7 @@ def test_every_step_of_a_threat_roll_names_who_acts_now(
     for actor, action, argument, seed in [*presses, (0, "", "", 0)]:
         if not closed:
             choices = roll_view(t, state).choices
-            html, _ = RENDERER.render(view_of(t, state))
+            html, _ = RENDERER.render(view_of(t, state), EN)
             line = last_line(html)
             assert line.startswith("👉 "), line
             for person, name in THREAT_NAMES.items():
@@ -148,7 +151,7 @@ def test_every_step_of_a_cortex_conflict_names_who_acts_now(game: Game, seed: in
                 game.edit(WATCHTOWER, "scene.end")
             continue
         view = game.view()
-        html, _ = renderer.render(_cortex_view(game))
+        html, _ = renderer.render(_cortex_view(game), EN)
         line = last_line(html)
         assert line.startswith("👉 "), line
         side = {Press.COMPLICATION, Press.CANCEL_TROUBLE, Press.END_SCENE}
@@ -201,7 +204,7 @@ def test_every_step_of_an_nsu_roll_names_who_acts_now(seed: int) -> None:
         panel = RollPanel.from_dict(state)
         choices = [*roll_choices(panel.roll), *detail_choices(panel)]
         side = [c for c in choices if c.verb is not RollKind.CANCEL] or choices
-        html, _ = NsuRollRenderer().render(nsu_view(state, t))
+        html, _ = NsuRollRenderer().render(nsu_view(state, t), EN)
         line = last_line(html)
         assert line.startswith("👉 "), line
         for person in actors(side):
@@ -245,7 +248,7 @@ def test_every_step_of_a_d20_check_names_who_acts_now(seed: int) -> None:
             break
         panel = CheckPanelState.from_dict(out.state)
         choices = panel.choices(pool_counts(t.state).playable())
-        html, _ = CheckRenderer().render(d20_view(t, out))
+        html, _ = CheckRenderer().render(d20_view(t, out), EN)
         line = last_line(html)
         assert line.startswith("👉 "), line
         for person, name in D20_NAMES.items():
@@ -279,7 +282,7 @@ def test_every_worldbuilding_step_names_who_acts_now() -> None:
     def check() -> None:
         b = setup_board(h.table(), panel.state)
         assert b is not None
-        html, _ = SETUP_RENDER.render(setup_view(h, panel))
+        html, _ = SETUP_RENDER.render(setup_view(h, panel), EN)
         line = last_line(html)
         assert line.startswith("👉 "), line
         for person in (ALICE, BOB, CARA):
@@ -305,7 +308,7 @@ def test_every_worldbuilding_step_names_who_acts_now() -> None:
 
 def check_private(h: Harness, panel: Any, owner: int, choices: Any) -> None:
     """A private panel's last line names its owner while they act, and only them."""
-    html, _ = NSU_RENDER[panel.kind].render(setup_view(h, panel))
+    html, _ = NSU_RENDER[panel.kind].render(setup_view(h, panel), EN)
     line = last_line(html)
     assert line.startswith("👉 "), line
     assert (f"{NAMES[owner]}:" in line) == bool(choices), line
@@ -358,7 +361,7 @@ def test_every_downtime_step_names_who_acts_now(seed: int) -> None:
             return
         downtime = current_downtime(d.table)
         choices = downtime_choices(panel, downtime)
-        html, _ = NsuDowntimeRenderer().render(nsu_view(d.state, d.table))
+        html, _ = NsuDowntimeRenderer().render(nsu_view(d.state, d.table), EN)
         line = last_line(html)
         assert line.startswith("👉 "), line
         main = [c for c in choices if c.verb not in DOWNTIME_SIDE] or list(choices)
@@ -388,7 +391,7 @@ def test_every_adventure_step_names_who_acts_now(seed: int) -> None:
     in_play = {pid: character_of(h.table().seats[pid]).name for pid in (ALICE, BOB, CARA)}
     for _ in range(20):
         choices = adventure_choices(scene(h.table(), panel.state))
-        html, _ = NSU_RENDER["nsu.adventure"].render(setup_view(h, panel))
+        html, _ = NSU_RENDER["nsu.adventure"].render(setup_view(h, panel), EN)
         line = last_line(html)
         assert line.startswith("👉 "), line
         for pid, name in in_play.items():

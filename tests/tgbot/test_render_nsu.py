@@ -8,6 +8,7 @@ import re
 from PIL import Image
 
 from core.campaigns import CampaignView, PanelView
+from core.i18n import lang_for
 from core.rules.nsu import SYSTEM
 from core.rules.nsu.adventure_panel import public_map, scene
 from core.rules.nsu.campaign import campaign_of
@@ -29,6 +30,8 @@ from tgbot.panels import Note, Refresh
 from tgbot.render.nsu import RENDERERS
 from tgbot.render.nsu_map import map_png
 from tgbot.sandbox.fake_api import parse_html
+
+EN = lang_for("en")
 
 GROUP = -100
 RENDER = {r.kind: r for r in RENDERERS}
@@ -65,7 +68,7 @@ def view(h: Harness, panel: Panel, chat: int = GROUP, panel_id: int = 9) -> Pane
 
 def render(h: Harness, panel: Panel, chat: int = GROUP) -> str:
     """Render, check the HTML parses and every button fits; return the plain text."""
-    html, markup = RENDER[panel.kind].render(view(h, panel, chat))
+    html, markup = RENDER[panel.kind].render(view(h, panel, chat), EN)
     text, _ = parse_html(html)
     assert len(text) <= 4096
     if markup is not None:

@@ -6,6 +6,7 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
+from core.i18n import lang_for
 from core.rules.nsu.downtime_panel import DOWNTIME_RULES
 from core.rules.nsu.glance import nsu_status_lines
 from core.rules.nsu.roll_panel import ROLL_RULES
@@ -16,6 +17,8 @@ from tests.support.panel_views import read_as
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
+
+EN = lang_for("en")
 
 PLAYERS = (1, 2, 3, 4, 5)
 LONG = "<b>" + "Ω" * 52 + "</b>"
@@ -70,7 +73,7 @@ def test_a_helped_roll_with_long_names_fits_and_is_escaped() -> None:
     ]:
         out = ROLL_RULES.act(t, state, actor, action, arg, rng)
         t, state = settle(t, out), out.state
-        text, _ = NsuRollRenderer().render(view(state, t))
+        text, _ = NsuRollRenderer().render(view(state, t), EN)
         check(text)
     assert "&lt;script&gt;" in text
 
@@ -86,13 +89,13 @@ def test_a_long_downtime_fits() -> None:
     for player in PLAYERS:
         out = DOWNTIME_RULES.act(t, state, player, "seek", "", rng)
         t, state = settle(t, out), out.state
-    text, markup = NsuDowntimeRenderer().render(view(state, t))
+    text, markup = NsuDowntimeRenderer().render(view(state, t), EN)
     check(text)
     assert markup is not None and "… and 6 earlier." in text
 
 
 def plain(state: Any, t: Table, renderer: Any) -> str:
-    text, _ = renderer.render(view(state, t))
+    text, _ = renderer.render(view(state, t), EN)
     return str(parse_html(text)[0])
 
 
@@ -234,7 +237,7 @@ def test_ruling23_a_reconnect_that_fills_a_track_asks_for_a_mark_and_a_name() ->
     for action, arg in [("reconnect", ""), ("text", "1 5")]:  # Angry (d4, 3) +3: full
         out = DOWNTIME_RULES.act(t, state, 1, action, arg, ScriptedRng([]))
         t, state = settle(t, out), out.state
-    _, markup = NsuDowntimeRenderer().render(view(state, t))
+    _, markup = NsuDowntimeRenderer().render(view(state, t), EN)
     shown = plain(state, t, NsuDowntimeRenderer())
     assert "🌀 Ana: Angry filled its track and is back to 0." in shown
     assert "Tap a sentiment to mark. Reply with a stronger name for Angry." in shown
@@ -260,7 +263,7 @@ def test_an_overcome_ally_is_named_on_the_roll_and_cannot_help() -> None:
     w = split(world((1, 2, 3)), {1, 2}, {3})  # Bo is on screen with Ana
     t = table(w, {1: character("Ana"), 2: hurt, 3: character("Cy")})
     out = ROLL_RULES.open(t, 1, "I climb", ScriptedRng([]))
-    text, _ = NsuRollRenderer().render(view(out.state, t))
+    text, _ = NsuRollRenderer().render(view(out.state, t), EN)
     plain, _ = parse_html(text)
     assert "💀 Bo is Overcome: they can't act or help until a harm is recovered." in plain
     assert any("Bo (P2), Overcome: can't act until healed" in line for line in nsu_status_lines(t))

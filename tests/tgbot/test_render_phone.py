@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from telegram import InlineKeyboardMarkup
 
+from core.i18n import lang_for
 from core.rules.errors import StonetableError
 from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, STEPS, Driver, fresh
@@ -27,6 +28,8 @@ from tests.tgbot import test_render_now_line as walks
 from tgbot.render import cortex, d20, nsu, nsu_downtime, nsu_play, threat
 from tgbot.render.layout import MAX_BUTTONS, ROW_BUDGET, grid, label_width
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer
+
+EN = lang_for("en")
 
 SAFETY = {"🛑 X-card", "✊ Knock"}
 
@@ -56,8 +59,8 @@ def recording(*classes: type) -> Iterator[list[str]]:
     saved = {cls: cls.render for cls in classes}
 
     def wrap(original: Any) -> Any:
-        def render(self: Any, view: Any) -> Any:
-            html, markup = original(self, view)
+        def render(self: Any, view: Any, lang: Any) -> Any:
+            html, markup = original(self, view, lang)
             found.extend(problems(markup))
             return html, markup
 
@@ -116,7 +119,7 @@ def test_every_downtime_step_and_group_fits_a_phone(seed: int) -> None:
         pages += [(Menu.PLAYER, p) for p in (ANA, BEN, CY)]
         for menu, focus in pages:  # every group as it would show now
             state = replace(panel, menu=menu, focus=focus).to_dict()
-            _, markup = renderer.render(walks.nsu_view(state, d.table))
+            _, markup = renderer.render(walks.nsu_view(state, d.table), EN)
             assert problems(markup) == [], (menu, problems(markup))
             seen += 1
         actor = rnd.choice([ANA, BEN, CY])

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from aiohttp import web
 
+from core.i18n import lang_for
 from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, Driver, fresh
 from tests.support.bot_api import PREFIX, serve_app
@@ -16,6 +17,8 @@ from tests.tgbot.test_render_now_line import nsu_view
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer
 from tgbot.sandbox.fake_api import FakeBotApi
 from tgbot.sandbox.web import setup_sandbox
+
+EN = lang_for("en")
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 CONTROL = "✖️ Drop my choice"
@@ -40,7 +43,7 @@ def keyboards() -> list[tuple[str, dict[str, object]]]:
         pages = [(m, None) for m in Menu if m is not Menu.PLAYER] + [(Menu.PLAYER, ANA)]
         for menu, focus in pages:
             state = replace(panel, menu=menu, focus=focus).to_dict()
-            html, markup = NsuDowntimeRenderer().render(nsu_view(state, d.table))
+            html, markup = NsuDowntimeRenderer().render(nsu_view(state, d.table), EN)
             assert markup is not None
             found.append((html, markup.to_dict()))
     return found

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.campaigns import CampaignView, MemberView, PanelView
+from core.i18n import lang_for
 from core.rules.errors import StonetableError
 from core.rules.registry import default_registry
 from core.rules.rng import ScriptedRng, SeededRng
@@ -17,6 +18,8 @@ from core.store.models import CampaignStatus
 from tgbot.callback import decode
 from tgbot.render.threat import ThreatRollRenderer
 from tgbot.sandbox.fake_api import parse_html
+
+EN = lang_for("en")
 
 GM, ANA, BO = 1, 2, 3
 NASTY = "<b>Bo</b> & <i>Co"
@@ -62,7 +65,7 @@ def view_of(t: Table, state: Json, version: int = 3, closed: bool = False) -> Pa
 
 
 def check(view: PanelView) -> tuple[str, list[str]]:
-    html, markup = RENDERER.render(view)
+    html, markup = RENDERER.render(view, EN)
     text, _ = parse_html(html)  # raises on bad HTML, like Telegram
     assert len(text) < 4096
     labels = []

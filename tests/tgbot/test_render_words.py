@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from core.campaigns import CampaignView, PanelView
+from core.i18n import lang_for
 from core.rules.d20check import SYSTEM, CharacterSheet
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.roll_panel import ROLL_RULES
@@ -31,6 +32,8 @@ from tgbot.render.nsu_downtime import card_name, event_text
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
 
+EN = lang_for("en")
+
 
 def _view(state: Any, t: Any) -> Any:
     return SimpleNamespace(
@@ -53,7 +56,7 @@ def test_a_roll_introduces_characters_with_their_players_where_they_act() -> Non
     w = split(world((1, 2, 3)), {1, 2}, {3})
     t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
     out = ROLL_RULES.open(t, 1, "I climb", ScriptedRng([2, 3, 5]))
-    text = _plain(NsuRollRenderer().render(_view(out.state, t))[0])
+    text = _plain(NsuRollRenderer().render(_view(out.state, t), EN)[0])
     assert "Action Roll: Ana (P1)" in text  # first mention
     assert "On screen with them: Bo (P2)" in text
     assert "⚖️ Arbiters: P3" in text  # an Arbiter has no character in the scene
@@ -105,7 +108,7 @@ def test_the_locations_panel_offers_edits_until_the_map_is_dealt() -> None:
     board = build_to_locations(h)
     write_locations(h)
     panel = h.open("nsu.cards", ALICE)
-    text, markup = CardsRenderer().render(_view(panel.state, h.table()))
+    text, markup = CardsRenderer().render(_view(panel.state, h.table()), EN)
     labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
     assert [label for label in labels if label.startswith("✏️ Edit")] == [
         "✏️ Edit 1. Glass Orchard 1",
@@ -115,13 +118,13 @@ def test_the_locations_panel_offers_edits_until_the_map_is_dealt() -> None:
     setup = campaign_of(h.table()).setup
     assert setup is not None
     h.act(panel, ALICE, "edit", setup.world.cards[0].id)
-    text, markup = CardsRenderer().render(_view(panel.state, h.table()))
+    text, markup = CardsRenderer().render(_view(panel.state, h.table()), EN)
     assert "Rewriting Glass Orchard 1" in text and "Now: Glass Orchard 1" in text
     labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
     assert "✔️ Keep as it is" in labels
     h.act(panel, ALICE, "restart")
     h.act(board, BOB, "deal", "3")
-    text, markup = CardsRenderer().render(_view(panel.state, h.table()))
+    text, markup = CardsRenderer().render(_view(panel.state, h.table()), EN)
     labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
     assert not [label for label in labels if label.startswith("✏️")]
 
@@ -135,7 +138,7 @@ def test_a_d20_check_names_the_character_and_introduces_the_player_once() -> Non
     opened = SYSTEM.panel("d20.check").open(t, 1, "dc12", ScriptedRng([]))
     campaign = CampaignView(1, SYSTEM, CampaignStatus.ACTIVE, 2, -1, "T", "tok", (), t.state, 1)
     view = PanelView(9, "d20.check", 9, opened.state, False, -1, 1, (), campaign, t)
-    text = _plain(CheckRenderer().render(view)[0])
+    text = _plain(CheckRenderer().render(view, EN)[0])
     assert text.startswith("🎲 Thorn (Alice) makes a check")  # first mention
     assert "Thorn sets up the check, then rolls." in text
     assert text.splitlines()[-1].startswith("👉 Thorn (Alice): ")  # who acts now

@@ -11,19 +11,16 @@ from core.campaigns import CampaignView, JoinResult
 from core.i18n import N_, Lang, lang_for
 from core.languages import change_language, chat_language, start_speaking
 from core.play import PlayerRef
-from core.rules.errors import Malformed
 from core.store.models import CampaignStatus
 from tgbot.app import command_specs
-from tgbot.callback import OUTDATED, GeneralButton, decode
+from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
+from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import game_lang, lang_of, personal_lang
 from tgbot.menu import show_group_game, show_player_games
 from tgbot.presenter import settle
 from tgbot.render.campaign import (
-    END_VERB,
-    END_YES,
-    EndAnswer,
     end_question,
     ended_text,
     joined_text,
@@ -73,12 +70,10 @@ async def new_game(update: Update, context: StonetableContext) -> None:
 async def choose_system(update: Update, context: StonetableContext) -> None:
     query = update.callback_query
     assert query is not None
-    data = decode(query.data)
-    if not isinstance(data, GeneralButton) or data.verb != "newgame":
-        raise Malformed(OUTDATED)
+    pressed = decode_as(query.data, NewGameButton)
     chat, player = actor(update)
     view = await context.deps.campaigns.new_game(
-        chat, player, data.argument, update_id=update.update_id
+        chat, player, pressed.system, update_id=update.update_id
     )
     lang = await speak_hosts_language(update, view)
     await query.answer()
@@ -215,11 +210,11 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
     """The host's answer to "end the game?": End, or Cancel."""
     query = update.callback_query
     assert query is not None
-    pressed = EndAnswer.decode(query.data)
+    pressed = decode_as(query.data, EndButton)
     chat, player = actor(update)
     campaigns = context.deps.campaigns
     lang = await lang_of(update)
-    if pressed.answer == END_YES:
+    if pressed.answer is EndAnswer.END:
         ended = await campaigns.end(
             chat, player, pressed.campaign_id, pressed.version, update_id=update.update_id
         )
@@ -258,6 +253,6 @@ def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
         CommandHandler("resume", resume),
         CommandHandler("endgame", end_game),
         CommandHandler("language", language),
-        CallbackQueryHandler(choose_system, pattern=r"^g1:newgame:"),
-        CallbackQueryHandler(answer_end, pattern=rf"^g1:{END_VERB}:"),
+        CallbackQueryHandler(choose_system, pattern=pattern(NewGameButton)),
+        CallbackQueryHandler(answer_end, pattern=pattern(EndButton)),
     ]

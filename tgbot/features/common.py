@@ -31,6 +31,7 @@ def player_of(user: User) -> PlayerRef:
         first_name=user.first_name or "",
         last_name=user.last_name or "",
         username=user.username or "",
+        language_code=user.language_code,
     )
 
 

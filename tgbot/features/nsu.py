@@ -25,7 +25,16 @@ from core.rules.nsu.cards_panel import CARDS_PANEL
 from core.rules.nsu.character_panel import CHARACTER_PANEL
 from core.rules.nsu.safety_panel import SAFETY_PANEL
 from core.rules.nsu.setup_panel import SETUP_PANEL
-from tgbot.callback import GeneralButton, decode
+from tgbot.buttons.nsu import (
+    NSU_BUTTONS,
+    AdventureButton,
+    CardsButton,
+    CharacterButton,
+    KnockButton,
+    MapButton,
+    XCardButton,
+)
+from tgbot.callback import OUTDATED, decode, pattern
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.features.panels import post_panel
@@ -232,42 +241,33 @@ async def press(update: Update, context: StonetableContext) -> None:
     query = update.callback_query
     assert query is not None and update.effective_user is not None
     data = decode(query.data)
-    if not isinstance(data, GeneralButton):
-        raise Malformed("That button is out of date.")
+    if not isinstance(data, NSU_BUTTONS):
+        raise Malformed(OUTDATED)
     player = player_of(update.effective_user)
-    parts = data.argument.split(".")
-    if not parts[0].isdigit():
-        raise Malformed("That button is out of date.")
-    campaign = await campaign_by_id(context, player, int(parts[0]))
-    extra = parts[1] if len(parts) > 1 else ""
+    campaign = await campaign_by_id(context, player, data.campaign_id)
     message = query.message
     in_private = message is not None and message.chat.type == ChatType.PRIVATE
     answer = ""
-    if data.verb in ("nsu_x", "nsu_knock"):
-        action = "safety.x_card" if data.verb == "nsu_x" else "safety.knock"
-        await safety_signal(context, player, campaign, action, update_id=update.update_id)
-        answer = "Done. Nobody is told it was you."
-    elif data.verb == "nsu_cards":
-        await open_private(
-            context, player, campaign, CARDS_PANEL, extra, update_id=update.update_id
-        )
-        answer = "" if in_private else SENT_PRIVATELY
-    elif data.verb == "nsu_char":
-        await open_private(
-            context, player, campaign, CHARACTER_PANEL, extra, update_id=update.update_id
-        )
-        answer = "" if in_private else SENT_PRIVATELY
-    elif data.verb == "nsu_adv":
-        group = ChatRef(campaign.chat_tg_id, ChatType.SUPERGROUP, topic=campaign.topic_id)
-        view = await context.deps.campaigns.open_panel(
-            group, player, ADVENTURE_PANEL, update_id=update.update_id
-        )
-        await send_panel(context, campaign.chat_tg_id, view)
-    elif data.verb == "nsu_map":
-        chat_id = campaign.chat_tg_id if message is None else message.chat.id
-        await send_map(context, chat_id, in_private, player, campaign)
-    else:
-        raise Malformed("That button is out of date.")
+    match data:
+        case XCardButton() | KnockButton():
+            action = "safety.x_card" if isinstance(data, XCardButton) else "safety.knock"
+            await safety_signal(context, player, campaign, action, update_id=update.update_id)
+            answer = "Done. Nobody is told it was you."
+        case CardsButton(panel_id=panel_id) | CharacterButton(panel_id=panel_id):
+            kind = CARDS_PANEL if isinstance(data, CardsButton) else CHARACTER_PANEL
+            await open_private(
+                context, player, campaign, kind, str(panel_id), update_id=update.update_id
+            )
+            answer = "" if in_private else SENT_PRIVATELY
+        case AdventureButton():
+            group = ChatRef(campaign.chat_tg_id, ChatType.SUPERGROUP, topic=campaign.topic_id)
+            view = await context.deps.campaigns.open_panel(
+                group, player, ADVENTURE_PANEL, update_id=update.update_id
+            )
+            await send_panel(context, campaign.chat_tg_id, view)
+        case MapButton():
+            chat_id = campaign.chat_tg_id if message is None else message.chat.id
+            await send_map(context, chat_id, in_private, player, campaign)
     await query.answer(answer or None)
 
 
@@ -282,6 +282,6 @@ def handlers() -> dict[int, list[BaseHandler[Update, StonetableContext, None]]]:
             CommandHandler("map", show_map),
             CommandHandler("xcard", _signal_command("safety.x_card")),
             CommandHandler("knock", _signal_command("safety.knock")),
-            CallbackQueryHandler(press, pattern=r"^g1:nsu_"),
+            CallbackQueryHandler(press, pattern=pattern(*NSU_BUTTONS)),
         ],
     }

@@ -11,16 +11,17 @@ from telegram.constants import ParseMode
 from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.errors import NotAllowedNow
 from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
 from core.rules.nsu.roll_panel import ROLL_PANEL
-from tgbot.callback import GeneralButton, decode
+from tgbot.buttons.nsu import LookButton
+from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
-from tgbot.render.nsu_downtime import LOOK_VERB, NsuDowntimeRenderer, scout_look_text
+from tgbot.render.nsu_downtime import NsuDowntimeRenderer, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
 
 SYSTEM_KEY = "nsu"
@@ -81,10 +82,8 @@ async def look(update: Update, context: StonetableContext) -> None:
     """Send a successful scout the card they saw, in their private chat."""
     query = update.callback_query
     assert query is not None and update.effective_user is not None
-    data = decode(query.data)
-    if not isinstance(data, GeneralButton) or not data.argument.isdigit():
-        raise Malformed("That button is out of date.")
-    view = await context.deps.campaigns.panel(int(data.argument))
+    pressed = decode_as(query.data, LookButton)
+    view = await context.deps.campaigns.panel(pressed.panel_id)
     text = scout_look_text(view, update.effective_user.id)
     try:
         await context.bot.send_message(update.effective_user.id, text, parse_mode=ParseMode.HTML)
@@ -110,5 +109,5 @@ def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
         CommandHandler("act", act),
         CommandHandler("odds", odds),
         CommandHandler("downtime", downtime),
-        CallbackQueryHandler(look, pattern=rf"^g1:{LOOK_VERB}:"),
+        CallbackQueryHandler(look, pattern=pattern(LookButton)),
     ]

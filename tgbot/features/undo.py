@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import re
 
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.i18n import N_
-from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.errors import NotAllowedNow
 from core.undo import TookBack, Undos
-from tgbot.callback import OUTDATED, GeneralButton, decode
+from tgbot.buttons.undo import UndoButton
+from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.i18n import game_lang, lang_of
 from tgbot.presenter import settle
-from tgbot.render.undo import UNDO_VERB, took_back_text
+from tgbot.render.undo import took_back_text
 
 COMMANDS = [CommandSpec("undo", N_("Take back your last step (not rolled dice)"), private=False)]
-_ARGUMENT = re.compile(r"^(\d{1,19})\.(\d{1,9})$")
 
 
 IN_PRIVATE = N_("Send /undo in your game's group, or press ↩ Undo on the panel you just used.")
@@ -43,14 +42,11 @@ async def undo(update: Update, context: StonetableContext) -> None:
 async def press_undo(update: Update, context: StonetableContext) -> None:
     query = update.callback_query
     assert query is not None and update.effective_user is not None
-    data = decode(query.data)
-    found = _ARGUMENT.match(data.argument) if isinstance(data, GeneralButton) else None
-    if found is None:
-        raise Malformed(OUTDATED)
+    pressed = decode_as(query.data, UndoButton)
     undos = Undos(context.deps.campaigns)
     back = await undos.undo_panel(
-        int(found[1]),
-        int(found[2]),
+        pressed.panel_id,
+        pressed.version,
         player_of(update.effective_user),
         update_id=update.update_id,
     )
@@ -68,5 +64,5 @@ async def _redraw(context: StonetableContext, back: TookBack) -> None:
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
     return [
         CommandHandler("undo", undo),
-        CallbackQueryHandler(press_undo, pattern=rf"^g1:{UNDO_VERB}:"),
+        CallbackQueryHandler(press_undo, pattern=pattern(UndoButton)),
     ]

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, EndedGame
 from core.i18n import N_, Lang
-from core.rules.errors import Malformed
 from core.rules.lifecycle import RESUME_DAYS
 from core.rules.registry import Registry
 from core.rules.table import Role
 from core.store.models import CampaignStatus
-from tgbot.callback import OUTDATED, GeneralButton, decode
+from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
 from tgbot.render.text import esc
 
 STATUS = {
@@ -29,7 +26,7 @@ def system_choice(
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The message that asks which game to start (and says if the last one can come back)."""
     rows = [
-        [InlineKeyboardButton(s.name, callback_data=GeneralButton("newgame", s.key).encode())]
+        [InlineKeyboardButton(s.name, callback_data=NewGameButton(s.key).encode())]
         for s in registry
     ]
     text = "🎲 <b>" + lang.gettext("Which game shall we play?") + "</b>"
@@ -41,43 +38,6 @@ def system_choice(
             day=lang.day(last.resumable_until),
         )
     return text, InlineKeyboardMarkup(rows)
-
-
-END_VERB = "endgame"
-END_YES, END_NO = "end", "keep"
-
-
-@dataclass(frozen=True)
-class EndAnswer:
-    """The host's answer to "end the game?" (End or Cancel), for the campaign as asked.
-
-    Packed as ``g1:endgame:<end|keep>.<campaign>.<version>`` (well within 64 bytes).
-    """
-
-    answer: str
-    campaign_id: int
-    version: int
-
-    def encode(self) -> str:
-        return GeneralButton(END_VERB, f"{self.answer}.{self.campaign_id}.{self.version}").encode()
-
-    @classmethod
-    def decode(cls, data: str | None) -> EndAnswer:
-        """Read a pressed End or Cancel button.
-
-        Raises:
-            Malformed: not such a button (old, forged or garbage data).
-        """
-        button = decode(data)
-        if isinstance(button, GeneralButton) and button.verb == END_VERB:
-            parts = button.argument.split(".")
-            if (
-                len(parts) == 3
-                and parts[0] in (END_YES, END_NO)
-                and all(p.isascii() and p.isdigit() for p in parts[1:])
-            ):
-                return cls(parts[0], int(parts[1]), int(parts[2]))
-        raise Malformed(OUTDATED)
 
 
 def end_question(view: CampaignView, lang: Lang) -> tuple[str, InlineKeyboardMarkup]:
@@ -105,11 +65,11 @@ def end_question(view: CampaignView, lang: Lang) -> tuple[str, InlineKeyboardMar
             [
                 InlineKeyboardButton(
                     "🏁 " + lang.gettext("End the game"),
-                    callback_data=EndAnswer(END_YES, view.id, view.version).encode(),
+                    callback_data=EndButton(EndAnswer.END, view.id, view.version).encode(),
                 ),
                 InlineKeyboardButton(
                     "✖️ " + lang.gettext("Cancel"),
-                    callback_data=EndAnswer(END_NO, view.id, view.version).encode(),
+                    callback_data=EndButton(EndAnswer.KEEP, view.id, view.version).encode(),
                 ),
             ]
         ]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.cortex.dice import Die
 from core.rules.cortex.panel import (
     CONFLICT_PANEL,
@@ -326,7 +327,7 @@ class ConflictRenderer:
 
     kind = CONFLICT_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         v = conflict_view(view.table, view.typed(ConflictState))
         if view.closed:
             return conflict_text(v), None

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.choice import Choice
 from core.rules.d20check import (
     AbilityStrength,
@@ -225,7 +226,7 @@ class CheckRenderer:
 
     kind = CHECK_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
         panel = view.typed(CheckPanelState)
         check = panel.check
@@ -403,7 +404,7 @@ class RestRenderer:
 
     kind = REST_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         state = view.typed(RestPanelState)
         skill = esc(state.skill)
         lines = [f"🛌 <b>Long rest</b> — recovery checks: difficulty {state.difficulty} {skill}"]

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
@@ -69,6 +70,14 @@ from core.rules.nsu.world import (
     SafetyTool,
 )
 from core.rules.table import Table
+from tgbot.buttons.nsu import (
+    AdventureButton,
+    CardsButton,
+    CharacterButton,
+    KnockButton,
+    MapButton,
+    XCardButton,
+)
 from tgbot.callback import GeneralButton
 from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
 from tgbot.render.layout import ONE_ROW, named, phone_rows
@@ -123,18 +132,13 @@ def names(table: Table, players: Sequence[int]) -> str:
 def safety_row(campaign_id: int) -> list[InlineKeyboardButton]:
     """The X-card and the knock, one tap away on every NSU panel."""
     return [
-        InlineKeyboardButton(
-            "🛑 X-card", callback_data=GeneralButton("nsu_x", str(campaign_id)).encode()
-        ),
-        InlineKeyboardButton(
-            "✊ Knock", callback_data=GeneralButton("nsu_knock", str(campaign_id)).encode()
-        ),
+        InlineKeyboardButton("🛑 X-card", callback_data=XCardButton(campaign_id).encode()),
+        InlineKeyboardButton("✊ Knock", callback_data=KnockButton(campaign_id).encode()),
     ]
 
 
-def general(label: str, verb: str, *args: int) -> InlineKeyboardButton:
-    argument = ".".join(str(a) for a in args)
-    return InlineKeyboardButton(label, callback_data=GeneralButton(verb, argument).encode())
+def general(label: str, button: GeneralButton) -> InlineKeyboardButton:
+    return InlineKeyboardButton(label, callback_data=button.encode())
 
 
 def clock_text(ticks: int) -> str:
@@ -200,7 +204,7 @@ def card_face(card: LocationCard, heading: str) -> str:
 class SetupRenderer:
     kind = SETUP_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
         b = board(table, view.typed(SetupPanelState))
         cid = view.campaign.id
@@ -208,8 +212,8 @@ class SetupRenderer:
             return built_text(table), keyboard(
                 [
                     [
-                        general("🧍 My character", "nsu_char", cid, view.id),
-                        general("🧭 Set out", "nsu_adv", cid),
+                        general("🧍 My character", CharacterButton(cid, view.id)),
+                        general("🧭 Set out", AdventureButton(cid)),
                     ],
                     safety_row(cid),
                 ]
@@ -227,7 +231,7 @@ class SetupRenderer:
         if now:
             lines.append(now)
         rows = step_buttons(view, b)
-        rows.append([general("🧍 My character", "nsu_char", cid, view.id)])
+        rows.append([general("🧍 My character", CharacterButton(cid, view.id))])
         rows.append(safety_row(cid))
         return "\n".join(lines), keyboard(rows)
 
@@ -388,7 +392,7 @@ def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
             for i, (name, _) in enumerate(b.resources)
         ]
     if step is SetupStep.LOCATIONS:
-        return [[general("✍️ Write my locations", "nsu_cards", view.campaign.id, view.id)]]
+        return [[general("✍️ Write my locations", CardsButton(view.campaign.id, view.id))]]
     if step is SetupStep.MAP:
         return phone_rows([button(view, f"{w} wide", "deal", str(w)) for w in b.column_choices])
     if step is SetupStep.DANGER_AND_REWARD:
@@ -421,7 +425,7 @@ def built_text(table: Table) -> str:
 class CardsRenderer:
     kind = CARDS_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         cv = cards_view(view.table, view.typed(CardsPanelState))
         lines = ["✍️ <b>Your locations</b> — secret: only you see these until they are flipped."]
         for i, card in enumerate(cv.written):
@@ -531,7 +535,7 @@ STEP_PROMPTS = {
 class CharacterRenderer:
     kind = CHARACTER_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         cid = view.campaign.id
         if view.closed:
             character = character_of(view.table.seat(view.typed(CharacterPanelState).owner))
@@ -635,7 +639,7 @@ def place_text(card: CardView) -> str:
 class AdventureRenderer:
     kind = ADVENTURE_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         table = view.table
         sc = scene(table, view.typed(AdventurePanelState))
         cid = view.campaign.id
@@ -717,9 +721,9 @@ class AdventureRenderer:
             lines.append(now)
         if not sc.travelling:
             rows += phone_rows(
-                [general("🗺 Map", "nsu_map", cid)]
+                [general("🗺 Map", MapButton(cid))]
                 + (
-                    [general("🧍 My character", "nsu_char", cid, view.id)]
+                    [general("🧍 My character", CharacterButton(cid, view.id))]
                     if sc.without_character
                     else []
                 )
@@ -822,7 +826,7 @@ def place_plain(card: CardView) -> str:
 class SafetyRenderer:
     kind = SAFETY_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         safety = campaign_of(view.table).safety
         kind = view.typed(SafetyPanelState).kind
         lines = [

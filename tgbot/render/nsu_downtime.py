@@ -14,6 +14,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
 from core.rules.names import counted, in_play
@@ -61,7 +62,7 @@ from core.rules.nsu.roll_panel import SKIP
 from core.rules.nsu.sheet import Character
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
-from tgbot.callback import GeneralButton
+from tgbot.buttons.nsu import LookButton
 from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.layout import (
     MAX_BUTTONS,
@@ -81,7 +82,6 @@ from tgbot.render.nsu_play import (
 )
 from tgbot.render.text import esc, now_line, or_list
 
-LOOK_VERB = "scout_look"
 MAX_COMPLICATIONS = 3
 LEVEL_NAMES = {0: "a scarcity", 1: "neutral", 2: "an abundance"}
 COMPLICATION_NAMES = {
@@ -151,7 +151,7 @@ class NsuDowntimeRenderer:
                 notes.append(Note(event.player_id, scout_look_text(view, event.player_id)))
         return notes
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         campaign = campaign_of(view.table)
         state = campaign.downtime
         world = campaign.world
@@ -769,7 +769,7 @@ def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState) ->
             rows.append([_b(view, _named("🏠 {}: turn back", who), "scout_turn_back")])
     for player in panel.looks:
         label = _named("🔭 {}: see it", _plain_name(state, table, player))
-        data = GeneralButton(LOOK_VERB, str(view.id)).encode()
+        data = LookButton(view.id).encode()
         rows.append([InlineKeyboardButton(label, callback_data=data)])
     return rows
 

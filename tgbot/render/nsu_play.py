@@ -13,6 +13,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.action_roll import (
@@ -102,7 +103,7 @@ def _label(text: str) -> str:
 class NsuRollRenderer:
     kind = ROLL_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         panel = view.typed(RollPanel)
         table = view.table
         text = "\n".join(roll_lines(panel.roll, table, clock=panel.card is not None))

@@ -6,6 +6,7 @@ import html
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
+from core.i18n import Lang, lang_for
 from core.rules.choice import Choice
 
 MAX_MESSAGE = 4096
@@ -21,11 +22,12 @@ def fit(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def or_list(items: Sequence[str]) -> str:
-    """``a``, ``a or b``, ``a, b or c``."""
+def or_list(items: Sequence[str], lang: Lang | None = None) -> str:
+    """``a``, ``a or b``, ``a, b or c`` (in ``lang``; English when not given)."""
     if len(items) < 2:
         return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
+    lang = lang or lang_for(None)
+    return lang.gettext("{some} or {last}", some=", ".join(items[:-1]), last=items[-1])
 
 
 def now_line(
@@ -33,6 +35,7 @@ def now_line(
     name: Callable[[int], str],
     phrase: Callable[[Choice[Any]], str],
     side: Collection[Any] = (),
+    lang: Lang | None = None,
 ) -> str:
     """The panel's last line: who acts now and what they choose between.
 
@@ -41,6 +44,7 @@ def now_line(
         name: a person's name in play, already escaped.
         phrase: what a choice does, in a few words.
         side: verbs open at any time (ending a scene...), left out while anything else is open.
+        lang: the language of the panel (English when not given).
 
     Returns:
         "👉 Ana: roll or call it off · Bo or Cy: help", or "" when nobody acts.
@@ -54,5 +58,8 @@ def now_line(
     same: dict[tuple[str, ...], list[str]] = {}
     for person, said in options.items():
         same.setdefault(tuple(said), []).append(name(person))
-    parts = [f"<b>{or_list(people)}</b>: {or_list(list(said))}" for said, people in same.items()]
+    parts = [
+        f"<b>{or_list(people, lang)}</b>: {or_list(list(said), lang)}"
+        for said, people in same.items()
+    ]
     return "👉 " + " · ".join(parts) if parts else ""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.table import Table
 from core.rules.threat.dice import Result
 from core.rules.threat.momentum import MOMENTUM_MAX, MOMENTUM_RESET
@@ -256,7 +257,7 @@ class ThreatRollRenderer:
 
     kind = ROLL_PANEL
 
-    def render(self, view: PanelView) -> tuple[str, InlineKeyboardMarkup | None]:
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         roll = roll_view(view.table, view.typed(ThreatRollState))
         markup = None if view.closed else keyboard(_rows(view, roll))
         return render_text(view, roll), markup

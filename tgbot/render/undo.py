@@ -10,18 +10,17 @@ from core.campaigns import PanelView
 from core.i18n import Lang
 from core.rules.undo import UNDO_SYMBOL
 from core.undo import TookBack
-from tgbot.callback import GeneralButton
-
-UNDO_VERB = "undo"
+from tgbot.buttons.undo import UndoButton
 
 
 def undo_button(view: PanelView, lang: Lang) -> InlineKeyboardButton | None:
-    """The button, if the rules offer the step just taken back to its author."""
-    if view.undo_by is None:
+    """The rules' ``↩ Undo`` choice, labelled with its author's name (None if none)."""
+    if view.undo is None:
         return None
-    member = view.campaign.member(view.undo_by)
+    (author,) = view.undo.by
+    member = view.campaign.member(author)
     name = member.name if member is not None else lang.gettext("player")
-    data = GeneralButton(UNDO_VERB, f"{view.id}.{view.version}").encode()
+    data = UndoButton(view.id, view.version).encode()
     return InlineKeyboardButton(
         f"{UNDO_SYMBOL} " + lang.gettext("Undo ({name})", name=name), callback_data=data
     )

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow
 from core.rules.registry import default_registry
 from core.rules.rng import ScriptedRng
@@ -17,6 +18,7 @@ from core.rules.undo import (
     check_undo,
     may_undo,
     refusal,
+    undo_choice,
 )
 
 steps = st.builds(
@@ -100,3 +102,37 @@ def test_nsu_names_the_edits_people_make_most() -> None:
     undo = REGISTRY.find("nsu").undo
     assert undo.label("", "clock.tick") == "a Collateral Clock tick"
     assert undo.label("nsu.setup", "answer") == "a worldbuilding step"
+
+
+@given(st.lists(steps, max_size=8))
+def test_the_rules_offer_undo_as_a_choice_to_the_latest_author_alone(
+    history: list[StepTaken],
+) -> None:
+    offered = undo_choice(history)
+    authors = range(1, 5)
+    if offered is None:
+        assert not any(may_undo(history, a) for a in authors)
+    else:
+        assert offered == Choice(Common.UNDO, by=frozenset({history[-1].actor}))
+        assert [a for a in authors if offered.open_to(a)] == [
+            a for a in authors if may_undo(history, a)
+        ]
+
+
+@pytest.mark.parametrize("key", ["nsu", "threat", "cortex", "d20"])
+def test_every_system_offers_undo_after_a_plain_choice_and_never_after_dice(key: str) -> None:
+    undo = REGISTRY.find(key).undo
+    mine = Choice(Common.UNDO, by=frozenset({7}))
+    for kind in REGISTRY.find(key).panels:
+        plain = undo.step(7, kind, "pick", rolled=False)
+        assert undo_choice([plain]) == (None if plain.final else mine)
+        assert undo_choice([plain, undo.step(7, kind, "roll", rolled=True)]) is None
+        assert undo_choice([plain, undo.step(8, kind, "pick", rolled=False)]) != mine
+    assert undo_choice([undo.step(7, "", "clock.tick", rolled=False)]) == mine
+    assert undo_choice([]) is None
+
+
+def test_no_one_is_offered_an_anonymous_safety_call_back() -> None:
+    undo = REGISTRY.find("nsu").undo
+    for action in ("safety.x_card", "safety.knock", "safety.line", "safety.veil"):
+        assert undo_choice([undo.step(7, "", action, rolled=False)]) is None
