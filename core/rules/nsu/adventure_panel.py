@@ -29,7 +29,7 @@ and clocks consistent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -83,6 +83,10 @@ class AdventurePanelState:
 
     picking: frozenset[int] | None = None
     travel: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        picking = None if self.picking is None else sorted(self.picking)
+        return {"v": 1, "picking": picking, "travel": self.travel}
 
     @classmethod
     def from_dict(cls, state: Json) -> AdventurePanelState:
@@ -216,11 +220,12 @@ class AdventurePanel:
             NotAllowedNow: the world is not built yet.
         """
         campaign_of(table).require_world()
-        return Outcome(state={"v": 1, "picking": None, "travel": False})
+        return Outcome(state=AdventurePanelState().to_dict())
 
     def act(
         self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
     ) -> Outcome:
+        panel = self.read(state)
         campaign = campaign_of(table)
         world = campaign.require_world()
         if actor not in world.players:
@@ -228,27 +233,27 @@ class AdventurePanel:
         if campaign.phase is Phase.DOWNTIME:
             raise NotAllowedNow("The party is in downtime; finish it first.")
         if action == "pick":
-            return Outcome(state=self._pick(world, state, argument))
+            return Outcome(state=self._pick(world, panel, argument).to_dict())
         if action == "cancel":
-            return Outcome(state={**state, "picking": None})
+            return Outcome(state=replace(panel, picking=None).to_dict())
         if action == "travel":
             if argument.strip() == "back":
-                return Outcome(state={**state, "travel": False})
+                return Outcome(state=replace(panel, travel=False).to_dict())
             self._require_characters(table, world)
             if not w.reachable_cards(world):
                 raise NotAllowedNow("No place is within reach from here.")
-            return Outcome(state={**state, "picking": None, "travel": True})
-        new_state: dict[str, Any] = {**state, "picking": None, "travel": False}
+            return Outcome(state=AdventurePanelState(travel=True).to_dict())
+        new_state = AdventurePanelState().to_dict()
         if action == "go":
             self._require_characters(table, world)
-            if not state.get("travel"):
+            if not panel.travel:
                 raise NotAllowedNow("Tap ➡️ Travel first to see the places within reach.")
             reachable = w.reachable_cards(world)
             world, events = w.travel_to(world, reachable[_index(argument, len(reachable))])
         elif action == "home":
             world, events = w.return_home(world)
         elif action == "split":
-            picked = frozenset(int(p) for p in state.get("picking") or ())
+            picked = panel.picking or frozenset()
             world, events = w.split_party(world, picked, frozenset(world.players) - picked)
         elif action == "switch":
             world, events = w.switch_focus(world)
@@ -269,11 +274,11 @@ class AdventurePanel:
         )
 
     @staticmethod
-    def _pick(world: World, state: Json, argument: str) -> dict[str, Any]:
-        picked = set(int(p) for p in state.get("picking") or ())
+    def _pick(world: World, panel: AdventurePanelState, argument: str) -> AdventurePanelState:
+        picked = set(panel.picking or ())
         if argument:
             picked ^= {world.players[_index(argument, len(world.players))]}
-        return {**state, "picking": sorted(picked)}
+        return replace(panel, picking=frozenset(picked))
 
     @staticmethod
     def _require_characters(table: Table, world: World) -> None:

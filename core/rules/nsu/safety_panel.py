@@ -7,7 +7,7 @@ who wrote it: the campaign keeps no author, and the event carries none.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from core.rules.choice import Choice
@@ -32,6 +32,9 @@ class SafetyPanelState:
 
     owner: int
     kind: SafetyKind = SafetyKind.LINE
+
+    def to_dict(self) -> dict[str, object]:
+        return {"v": 1, "owner": self.owner, "kind": self.kind.value}
 
     @classmethod
     def from_dict(cls, state: Json) -> SafetyPanelState:
@@ -64,25 +67,24 @@ class SafetyPanel:
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         kind = SafetyKind.VEIL if argument == SafetyKind.VEIL.value else SafetyKind.LINE
-        return Outcome(state={"v": 1, "owner": actor, "kind": kind.value})
+        return Outcome(state=SafetyPanelState(actor, kind).to_dict())
 
     def act(
         self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
     ) -> Outcome:
-        if actor != int(state["owner"]):
+        panel = self.read(state)
+        if actor != panel.owner:
             raise NotYourTurn("This list belongs to someone else's private chat.")
         if action == "kind":
             try:
                 kind = SafetyKind(argument)
             except ValueError:
                 raise Malformed("Choose a line or a veil.") from None
-            return Outcome(state={**state, "kind": kind.value})
+            return Outcome(state=replace(panel, kind=kind).to_dict())
         if action != "text":
             raise Malformed("That's not a lines-and-veils button.")
-        campaign, added = add_safety_entry(
-            campaign_of(table), SafetyKind(state.get("kind", "line")), argument
-        )
-        return Outcome(state=dict(state), events=(added,), campaign_state=campaign.to_dict())
+        campaign, added = add_safety_entry(campaign_of(table), panel.kind, argument)
+        return Outcome(state=panel.to_dict(), events=(added,), campaign_state=campaign.to_dict())
 
 
 __all__ = ["SAFETY_PANEL", "SafetyPanel", "SafetyPanelState", "SafetyVerb", "safety_choices"]
