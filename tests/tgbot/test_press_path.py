@@ -6,11 +6,12 @@ the edit of the message (on the local Bot API server). A profiler hook records
 every function of the project's own code (core/, tgbot/, webapp/) that runs on
 behalf of that press, from the handler down; library code is not counted.
 
-Two figures are kept: every function the press runs, and its *hops*: the
-functions between the handler and the work (everything but the rules in
-core/rules and the text and keyboards in tgbot/render, whose entry points count
-as one hop each). The ceilings below fail the test if layers creep back
-(docs/architecture.md lists the path).
+Two figures are kept: every function the press runs, helpers included, and its
+*hops*: the functions on the call stack, from the handler down, whenever the
+press reaches its work or the outside world (:func:`endpoint`: the rules apply
+the action, a renderer draws the panel, a statement goes to the database, a
+request goes to Telegram), those entry points included. The ceilings below fail
+the test if layers creep back (docs/architecture.md lists the path).
 """
 
 from __future__ import annotations
