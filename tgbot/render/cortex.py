@@ -52,6 +52,7 @@ REASONS = {
     "keep going": N_("keep going"),
     "extra traits": N_("extra traits"),
     "include a die": N_("include a die"),
+    "complication": N_("complication"),
 }
 """Why Plot Points changed hands, as the rules name it, to word in the log."""
 
