@@ -2,7 +2,8 @@
 
 A Russian host's group plays a Test in Russian: the panel, its buttons, the answers
 to presses and the command menu read Russian. An English player at the same table
-writes their traits and reads the table in a private chat, in English.
+writes their traits and reads the table in a private chat, in English; when the bot
+cannot reach them there, the group is asked in Russian to let it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import pytest
 
 from tests.support.stack import GROUP, Stack, labels, running_stack
 from tests.tgbot.test_e2e_cortex import Faces, Panel
+from tgbot.context import StonetableContext
+from tgbot.private import INBOX, send_private
 from tgbot.sandbox.fake_api import Player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -116,3 +119,25 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     assert group["trouble"] == "Cortex: Беда, очки сюжета и Стресс"
     private = {c["command"]: c["description"] for c in stack.api.visible_commands(ALICE, ALICE)}
     assert private["trait"] == "Cortex: write a trait (/trait value Justice d8)"
+
+
+async def test_a_russian_group_is_asked_in_russian_to_let_an_english_player_read_in_private(
+    stack: Stack,
+) -> None:
+    await say(stack, OLGA, "/newgame cortex")
+    await say(stack, ALICE, "/join")
+    await stack.api.block_bot(ALICE)
+    application = stack.runtime.application
+    assert application is not None
+    context = StonetableContext(application)  # type: ignore[arg-type]
+    delivered = await send_private(
+        context, ALICE, "🗝 A secret, in English.", group_chat_id=GROUP, name="Alice"
+    )
+    assert delivered is False
+    nudge = await stack.api.wait_for_message(GROUP, timeout=10)
+    assert nudge["text"].startswith("🔒 Alice, у меня для вас личное сообщение")
+    assert "нажмите Запустить" in nudge["text"] and "secret" not in nudge["text"]
+    assert labels(nudge) == ["🔓 Открыть мои сообщения"]
+    await stack.api.start_bot(ALICE, INBOX)
+    held = await stack.api.wait_for_message(ALICE, timeout=10)
+    assert held["text"] == "🗝 A secret, in English."  # the note itself, as it was worded
