@@ -62,7 +62,10 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     stack: Stack, faces: Faces
 ) -> None:
     started = await say(stack, OLGA, "/newgame cortex")
-    assert "начинает игру" in started["text"]
+    assert (
+        "начинает игру" in started["text"] and "Дозор превращает единицы в Беду" in started["text"]
+    )
+    russian(started)  # the game's summary too
     await say(stack, IVAN, "/join")
     await say(stack, ALICE, "/join")
     noted = await say(stack, IVAN, "/trait value Justice d10")
