@@ -244,8 +244,10 @@ def test_the_sandbox_page_words_come_from_the_catalogue() -> None:
     assert leaks(visible(page), ("Stonetable", "stonetable_bot", "English")) == []
 
 
-EDGE_FILES = ("tgbot/features/panels.py", "webapp/campaign_log.py", "core/archive.py")
-"""Where presses, replies to panels, the log page and game archives refuse."""
+EDGE_FILES = (
+    "tgbot/features/panels.py", "webapp/campaign_log.py", "core/archive.py", "core/pictures.py"
+)  # fmt: skip
+"""Where presses, replies to panels, the log page, game archives and pictures refuse."""
 
 
 def edge_sentences() -> list[str]:
@@ -260,7 +262,7 @@ def edge_sentences() -> list[str]:
 def test_every_refusal_of_a_press_a_reply_the_log_or_an_archive_comes_from_the_catalogue(
     sentence: str,
 ) -> None:
-    said = user_message(Malformed(sentence, most=1000, what="x"), XX)
+    said = user_message(Malformed(sentence, most=1000, what="x", kb=512), XX)
     assert leaks(said) == [], said
     assert lang_for("ru").gettext(sentence) != sentence, "not in the Russian catalogue"
 
