@@ -107,7 +107,7 @@ def export_for_member(
 
 
 def _fail(what: str) -> Malformed:
-    return Malformed(f"That file isn't a Stonetable campaign export ({what}).")
+    return Malformed("That file isn't a Stonetable campaign export ({what}).", what=what)
 
 
 def _check(data: Any, campaigns: Campaigns) -> None:

@@ -110,7 +110,7 @@ async def api_undo(request: web.Request) -> web.Response:
     body = await request.json()
     step = body.get("version") if isinstance(body, dict) else None
     if not isinstance(step, int) or isinstance(step, bool):
-        raise Malformed("That button is out of date. Reload the log.")
+        raise Malformed(N_("That button is out of date. Reload the log."))
     back = await undo_for_viewer(deps.campaigns, request.match_info["token"], viewer, step)
     if deps.panel_shown is not None:  # the group's panels read as they did
         await deps.panel_shown(back.changed)
