@@ -27,6 +27,7 @@ from core.rules.d20check import (
     WoundBand,
     band_for,
 )
+from core.rules.d20check.rest import DEFAULT_RECOVERY_SKILL
 from core.rules.d20check.table import (
     CHECK_PANEL,
     REST_PANEL,
@@ -86,6 +87,7 @@ OUTCOME_TEXT = {
     Outcome.TIE: N_("🤝 Tie"),
 }
 TICK = "✓ "
+SKILL_NAMES = {DEFAULT_RECOVERY_SKILL: N_("Fortitude")}
 
 
 def band_label(band: WoundBand, lang: Lang) -> str:
@@ -355,8 +357,7 @@ class CheckRenderer:
             if person in others:
                 continue
             name = short_name(view.table, person)
-            anyone = lang.gettext("any player") if others else None
-            row = decision_row(view, check, actions, name, anyone, lang)
+            row = decision_row(view, check, actions, name, bool(others), lang)
             rows += phone_rows(row)
         return keyboard(rows)
 
@@ -432,6 +433,7 @@ DECISION_LABEL = {
     ActionKind.FORCE_REROLL: N_("🎭 Force a reroll ({name})"),
     ActionKind.GM_REROLL: N_("🎭 Unlucky reroll ({name})"),
 }
+ANYONE_REROLLS = N_("🌀 Unlucky reroll (any player)")
 DECISION_ORDER = (
     ActionKind.ROLL,
     ActionKind.RETRY,
@@ -447,19 +449,20 @@ def decision_row(
     check: CheckFlow,
     actions: frozenset[ActionKind],
     name: str,
-    rerolled_by: str | None = None,
+    anyone_rerolls: bool = False,
     lang: Lang = EN,
 ) -> list[InlineKeyboardButton]:
     """The buttons that move the check on, each labelled with who may press it.
 
-    ``rerolled_by`` names who else may press the reroll button, when more
-    people than ``name`` may.
+    ``anyone_rerolls``: any player may press the reroll button, not only ``name``.
     """
     row = []
     for action in DECISION_ORDER:
         if action not in actions:
             continue
-        who = name
+        if action is ActionKind.REROLL and anyone_rerolls:
+            row.append(button(view, lang.gettext(ANYONE_REROLLS), action.value))
+            continue
         if action is ActionKind.KEEP:
             if check.phase is Phase.ROLLER_DECIDES:
                 label = lang.gettext("✋ Keep it ({name})", name="{}")
@@ -467,9 +470,7 @@ def decision_row(
                 label = lang.gettext("✅ Let it stand ({name})", name="{}")
         else:
             label = lang.gettext(DECISION_LABEL[action], name="{}")
-            if action is ActionKind.REROLL and rerolled_by is not None:
-                who = rerolled_by
-        row.append(button(view, named(label, who), action.value))
+        row.append(button(view, named(label, name), action.value))
     return row
 
 
@@ -500,7 +501,8 @@ class RestRenderer:
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         state = view.state
-        skill = esc(str(state.get("skill", "")))
+        skill = str(state.get("skill", ""))
+        skill = esc(lang.gettext(SKILL_NAMES[skill]) if skill in SKILL_NAMES else skill)
         lines = [
             lang.gettext(
                 "🛌 <b>Long rest</b> — recovery checks: difficulty {dc} {skill}",

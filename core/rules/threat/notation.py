@@ -56,13 +56,12 @@ def parse(text: str) -> ThreatNotation:
         Malformed: anything that is not a roll within the limits.
     """
     if len(text) > MAX_INPUT:
-        raise Malformed("That roll is too long. Try {examples}.", examples=EXAMPLES)
+        raise Malformed("That roll is too long. Try 3d, 3d2t or 4d-1t.")
     match = _PATTERN.fullmatch(text)
     if match is None:
         raise Malformed(
-            "I can't read “{text}” as a roll. Try {examples}.",
+            "I can't read “{text}” as a roll. Try 3d, 3d2t or 4d-1t.",
             text=text.strip(),
-            examples=EXAMPLES,
         )
     digits = match["count"]
     count = int(digits) if len(digits) <= 3 else MAX_BASE_DICE + 1
