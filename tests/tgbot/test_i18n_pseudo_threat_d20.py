@@ -371,7 +371,7 @@ def test_a_d20_refusal_names_the_closed_list_in_russian() -> None:
     with pytest.raises(StonetableError) as refused:
         rules.act(t, opened.state, ANA, "prof", "1", ScriptedRng([]))
     assert user_message(refused.value, RU) == (
-        "⏳ Список бонусов закрыт: нажмите «Бонусы», чтобы открыть снова."
+        "⏳ Список бонусов закрыт: нажмите ⚖️, чтобы открыть снова."
     )
     assert user_message(refused.value, EN) == (
         "⏳ The bonus list was closed: tap Bonuses to open it again."
