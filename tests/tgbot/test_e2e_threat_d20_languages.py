@@ -57,7 +57,7 @@ def english_left(text: str) -> list[str]:
 
 def uncoded(message: dict[str, Any]) -> str:
     """A message's text without its code spans (what to type stays as typed)."""
-    text = message["text"].encode("utf-16-le")
+    text: bytes = str(message["text"]).encode("utf-16-le")
     for entity in sorted(message.get("entities", []), key=lambda e: -e["offset"]):
         if entity["type"] == "code":
             start, end = 2 * entity["offset"], 2 * (entity["offset"] + entity["length"])
