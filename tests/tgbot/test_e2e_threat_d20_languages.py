@@ -130,7 +130,7 @@ async def test_a_russian_group_plays_a_threat_roll_while_alice_reads_english_in_
     answer, _ = await tap(stack, ALICE, panel, "⚠️ Угроза +0")  # not hers to press
     assert answer["show_alert"] and answer["text"] == "✋ Угрозу задаёт только мастер."
     _, panel = await tap(stack, OLGA, panel, "⚠️ Угроза +0")
-    assert labels(panel)[-1] == "⬅️ Назад" and "задать Угрозу или вернуться назад" in panel["text"]
+    assert labels(panel)[-1] == "⬅️ Назад" and "задать Угрозу или вернуться" in panel["text"]
     _, panel = await tap(stack, OLGA, panel, "+1")
     assert "+1t рискованная" in panel["text"]
     _, panel = await tap(stack, IVAN, panel, "🎯 Подход…")
