@@ -18,6 +18,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, PanelView
+from core.i18n import N_, Lang, lang_for
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, public_map
@@ -29,6 +30,7 @@ from tgbot.callback import GeneralButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of, voice
 from tgbot.presenter import post, settle
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
@@ -37,21 +39,25 @@ from tgbot.topics import send_game, send_game_photo
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
-    CommandSpec("begin", "NSU: begin (or show) worldbuilding", private=False, game=SYSTEM_KEY),
-    CommandSpec("character", "NSU: make your character, in private", game=SYSTEM_KEY),
-    CommandSpec("locations", "NSU: write your two secret locations, in private", game=SYSTEM_KEY),
-    CommandSpec("adventure", "NSU: where to go, who is on screen", private=False, game=SYSTEM_KEY),
-    CommandSpec("map", "NSU: a picture of the map", game=SYSTEM_KEY),
-    CommandSpec("xcard", "Play the X-card, anonymously", game=SYSTEM_KEY),
-    CommandSpec("knock", "Knock, anonymously", game=SYSTEM_KEY),
-    CommandSpec("lines", "Add lines and veils, anonymously", game=SYSTEM_KEY),
+    CommandSpec("begin", N_("NSU: begin (or show) worldbuilding"), private=False, game=SYSTEM_KEY),
+    CommandSpec("character", N_("NSU: make your character, in private"), game=SYSTEM_KEY),
+    CommandSpec(
+        "locations", N_("NSU: write your two secret locations, in private"), game=SYSTEM_KEY
+    ),
+    CommandSpec(
+        "adventure", N_("NSU: where to go, who is on screen"), private=False, game=SYSTEM_KEY
+    ),
+    CommandSpec("map", N_("NSU: a picture of the map"), game=SYSTEM_KEY),
+    CommandSpec("xcard", N_("Play the X-card, anonymously"), game=SYSTEM_KEY),
+    CommandSpec("knock", N_("Knock, anonymously"), game=SYSTEM_KEY),
+    CommandSpec("lines", N_("Add lines and veils, anonymously"), game=SYSTEM_KEY),
 ]
 RENDERERS = list(NSU_RENDERERS)
 MORE_FEATURES = ("tgbot.features.nsu_play",)  # play in the group: rolls and downtime
-PRIVATE_FIRST = (
+PRIVATE_FIRST = N_(
     "I can't write to you in private yet: open a chat with me, tap Start, then try again."
 )
-SENT_PRIVATELY = "📬 Sent to your private chat with me."
+SENT_PRIVATELY = N_("📬 Sent to your private chat with me.")
 
 
 # -- finding the campaign -------------------------------------------------------------------
@@ -64,11 +70,13 @@ async def campaign_here(update: Update, context: StonetableContext) -> CampaignV
     if chat.kind == ChatType.PRIVATE:
         mine = [c for c in await campaigns.campaigns_of(player) if c.system.key == SYSTEM_KEY]
         if not mine:
-            raise NotAllowedNow("You're not in a No Stone Unturned game. Join one in its group.")
+            raise NotAllowedNow(
+                N_("You're not in a No Stone Unturned game. Join one in its group.")
+            )
         return mine[0]
     view = await campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:
-        raise NotAllowedNow("That command is for No Stone Unturned games.")
+        raise NotAllowedNow(N_("That command is for No Stone Unturned games."))
     return view
 
 
@@ -78,7 +86,7 @@ async def campaign_by_id(
     for view in await context.deps.campaigns.campaigns_of(player):
         if view.id == campaign_id:
             return view
-    raise NotAllowedNow("You're not in this game. Join it with /join in its group.")
+    raise NotAllowedNow(N_("You're not in this game. Join it with /join in its group."))
 
 
 # -- sending panels ---------------------------------------------------------------------------
@@ -110,6 +118,7 @@ async def open_private(
 
 
 async def _reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    """Answer the sender with ``text``, already worded in the chat's language."""
     assert update.effective_message is not None
     await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -144,7 +153,7 @@ def _private_command(kind: str, argument: str = "") -> Handler:
         campaign = await campaign_here(update, context)
         await open_private(context, player, campaign, kind, argument, update_id=update.update_id)
         if chat.kind != ChatType.PRIVATE:
-            await _reply(update, SENT_PRIVATELY)
+            await _reply(update, (await lang_of(update)).gettext(SENT_PRIVATELY))
 
     return handler
 
@@ -164,10 +173,12 @@ async def send_map(
 ) -> None:
     _, table = await context.deps.campaigns.table_for_viewer(campaign.app_token, player)
     view = public_map(table)
-    picture = map_png(view, "No Stone Unturned: the map")
+    in_group = chat_id == campaign.chat_tg_id
+    lang = lang_for(campaign.language) if in_group else voice(campaign, player.tg_id)
+    picture = map_png(view, lang.gettext("No Stone Unturned: the map"))
     deps = context.deps
     opener = app_button(
-        "🗺 Open the map",
+        "🗺 " + lang.gettext("Open the map"),
         private=private,
         webapp_url=deps.webapp_url,
         bot=context.bot.username,
@@ -203,8 +214,10 @@ async def safety_signal(
 
 
 async def announce(context: StonetableContext, campaign: CampaignView, action: str) -> None:
+    """Tell the group, in its game's language, naming nobody."""
     text = X_CARD_TEXT if action == "safety.x_card" else KNOCK_TEXT
-    await send_game(context.bot, campaign.chat_tg_id, campaign.topic_id, text)
+    lang = lang_for(campaign.language)
+    await send_game(context.bot, campaign.chat_tg_id, campaign.topic_id, lang.gettext(text))
 
 
 def _signal_command(action: str) -> Handler:
@@ -220,7 +233,8 @@ def _signal_command(action: str) -> Handler:
                 await update.effective_message.delete()
         await announce(context, campaign, action)
         if chat.kind == ChatType.PRIVATE:
-            await _reply(update, "Done. The group was told, without your name.")
+            lang = await lang_of(update)
+            await _reply(update, lang.gettext("Done. The group was told, without your name."))
 
     return handler
 
@@ -233,20 +247,21 @@ async def press(update: Update, context: StonetableContext) -> None:
     assert query is not None and update.effective_user is not None
     data = decode(query.data)
     if not isinstance(data, GeneralButton):
-        raise Malformed("That button is out of date.")
+        raise Malformed(N_("That button is out of date."))
     player = player_of(update.effective_user)
     parts = data.argument.split(".")
     if not parts[0].isdigit():
-        raise Malformed("That button is out of date.")
+        raise Malformed(N_("That button is out of date."))
     campaign = await campaign_by_id(context, player, int(parts[0]))
     extra = parts[1] if len(parts) > 1 else ""
     message = query.message
     in_private = message is not None and message.chat.type == ChatType.PRIVATE
     answer = ""
+    lang: Lang = await lang_of(update)
     if data.verb in ("nsu_x", "nsu_knock"):
         action = "safety.x_card" if data.verb == "nsu_x" else "safety.knock"
         await safety_signal(context, player, campaign, action, update_id=update.update_id)
-        answer = "Done. Nobody is told it was you."
+        answer = N_("Done. Nobody is told it was you.")
     elif data.verb == "nsu_cards":
         await open_private(
             context, player, campaign, CARDS_PANEL, extra, update_id=update.update_id
@@ -267,8 +282,8 @@ async def press(update: Update, context: StonetableContext) -> None:
         chat_id = campaign.chat_tg_id if message is None else message.chat.id
         await send_map(context, chat_id, in_private, player, campaign)
     else:
-        raise Malformed("That button is out of date.")
-    await query.answer(answer or None)
+        raise Malformed(N_("That button is out of date."))
+    await query.answer(lang.gettext(answer) if answer else None)
 
 
 def handlers() -> dict[int, list[BaseHandler[Update, StonetableContext, None]]]:
