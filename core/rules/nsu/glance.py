@@ -55,10 +55,10 @@ def nsu_status_lines(table: Table) -> tuple[str, ...]:
         lines.append(Said(N_("🧭 Phase: {phase}."), phase=Said(PHASE_NAMES[campaign.phase])))
     if world is not None and world.resources:
         resources = [
-            Said(N_("{name} ({level})"), name=r.name, level=Said(LEVEL_NAMES[r.level]))
+            Said("{name} ({level})", name=r.name, level=Said(LEVEL_NAMES[r.level]))
             for r in world.resources
         ]
-        lines.append(Said(N_("📦 {resources}"), resources=Joined(", ", resources)))
+        lines.append(Said("📦 {resources}", resources=Joined(", ", resources)))
     if world is not None and world.grid is not None:
         flipped = sum(1 for c in world.cards if c.revealed)
         if world.current is None:
