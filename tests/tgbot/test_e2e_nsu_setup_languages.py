@@ -74,7 +74,9 @@ async def make_character(stack: Stack, board: int, pid: int, name: str, aspects:
 async def test_a_russian_table_builds_its_world_in_russian_and_an_english_player_reads_english(
     stack: Stack,
 ) -> None:
-    await say(stack, OLGA, "/newgame nsu")
+    started = await say(stack, OLGA, "/newgame nsu")
+    assert "Исследуйте мир, отстроенный после краха" in started["text"], started["text"]
+    assert "👉 Когда все присоединятся, организатор отправляет /begin" in started["text"]
     for user in (ALICE, IVAN):
         await say(stack, user, "/join")
     panel = await say(stack, OLGA, "/begin")

@@ -56,7 +56,7 @@ from tests.tgbot.test_i18n_pseudo_nsu import PLAYER_TEXT
 from tests.tgbot.test_render_phone import problems
 from tgbot.features import nsu as nsu_feature
 from tgbot.panels import Note
-from tgbot.render.campaign import status_text
+from tgbot.render.campaign import started_text, status_text
 from tgbot.render.errors import user_message
 from tgbot.render.nsu import KNOCK_TEXT, RENDERERS, X_CARD_TEXT, safety_row
 
@@ -162,6 +162,7 @@ def walk(code: str) -> Shown:
 
     h = Harness()
     glance(h.table(), "before worldbuilding")
+    shown.add("the game started", started_text(campaign(h.table(), code), lang))
     setup = h.open("nsu.setup", ALICE)
     see(h, setup, "the tone")
     steps = [
