@@ -201,6 +201,10 @@ def walk(code: str) -> Shown:
         for n in (1, 2):
             cards = h.open("nsu.cards", pid, "9")
             see(h, cards, f"{NAMES[pid]}'s card {n}", pid)
+            if pid == ALICE and n == 1:
+                with pytest.raises(StonetableError) as refused:
+                    h.act(cards, pid, "text", "A very long title " * 10)
+                shown.add("refused title", user_message(refused.value, lang))
             for i, value in enumerate(card_fields(pid, n)):
                 h.act(cards, pid, "text", value)
                 see(h, cards, f"{NAMES[pid]}'s card {n} field {i}", pid)
@@ -233,6 +237,10 @@ def walk(code: str) -> Shown:
     see(h, creating, "a character begun", CARA)
     h.act(creating, CARA, "skip")
     see(h, creating, "name skipped", CARA)
+    for too_long in ("she/her " * 10, " "):  # refused pronouns: too long, then empty
+        with pytest.raises(StonetableError) as refused:
+            h.act(creating, CARA, "text", too_long)
+        shown.add("refused pronouns", user_message(refused.value, lang))
     for action, argument in [
         ("text", "she/her"),
         ("text", "Tall"),
@@ -375,6 +383,8 @@ def test_the_walk_reaches_every_panel_and_note(in_pseudo: Shown) -> None:
         "status before worldbuilding",
         "set out too soon",
         "cards after the deal",
+        "refused pronouns",
+        "refused title",
     ):
         assert seen in where, seen
     texts = " ".join(t for _, t in in_pseudo.said)
