@@ -33,6 +33,7 @@ from core.rules.nsu.adventure_panel import adventure_choices, scene
 from core.rules.nsu.cards_panel import cards_choices, cards_view
 from core.rules.nsu.character_panel import creation_choices, creation_view
 from core.rules.nsu.glance import nsu_status_lines
+from core.rules.nsu.sheet import CharacterDraft, finish_creation
 from core.rules.rng import SeededRng
 from core.rules.said import worded
 from core.rules.table import Table
@@ -463,3 +464,17 @@ def test_a_private_note_follows_its_reader_and_a_group_note_the_game() -> None:
     for pid in (ALICE, CARA):
         assert notes[pid].startswith(("🖌 <b>Вашу локацию открыли.", "⚖️ <b>Вы Арбитр")), notes
         assert "Опасность:" in notes[pid] and "Часы последствий:" in notes[pid]
+
+
+def test_a_refusal_naming_rules_words_names_them_in_the_readers_language() -> None:
+    """The steps a sheet still needs are words of the catalogue too, inside the refusal."""
+    with pytest.raises(StonetableError) as refused:
+        finish_creation(CharacterDraft())
+    english = user_message(refused.value, lang_for("en"))
+    assert english == (
+        "⏳ The sheet still needs: name, pronouns and look, moods, aspects, sentiments, skills."
+    )
+    assert user_message(refused.value, RU) == (
+        "⏳ В листе ещё не хватает: имя, местоимения и облик, Настрои, Аспекты, чувства, навыки."
+    )
+    assert leaks(user_message(refused.value, XX)) == []
