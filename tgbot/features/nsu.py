@@ -18,7 +18,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, PanelView
-from core.i18n import N_, Lang, lang_for
+from core.i18n import N_, lang_for
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, public_map
@@ -257,7 +257,6 @@ async def press(update: Update, context: StonetableContext) -> None:
     message = query.message
     in_private = message is not None and message.chat.type == ChatType.PRIVATE
     answer = ""
-    lang: Lang = await lang_of(update)
     if data.verb in ("nsu_x", "nsu_knock"):
         action = "safety.x_card" if data.verb == "nsu_x" else "safety.knock"
         await safety_signal(context, player, campaign, action, update_id=update.update_id)
@@ -283,7 +282,7 @@ async def press(update: Update, context: StonetableContext) -> None:
         await send_map(context, chat_id, in_private, player, campaign)
     else:
         raise Malformed(N_("That button is out of date."))
-    await query.answer(lang.gettext(answer) if answer else None)
+    await query.answer((await lang_of(update)).gettext(answer) if answer else None)
 
 
 def handlers() -> dict[int, list[BaseHandler[Update, StonetableContext, None]]]:
