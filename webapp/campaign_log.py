@@ -61,7 +61,7 @@ def log_context(
             {
                 "kind": e.kind,
                 "label": lang.gettext(KINDS[e.kind]) if e.kind in KINDS else e.kind,
-                "text": e.text,
+                "text": e.text_in(lang),
                 "players": list(e.players),
                 "at": e.at.isoformat(),
                 "time": _moment(e.at, lang),
