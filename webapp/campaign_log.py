@@ -22,7 +22,13 @@ from webapp.i18n import request_lang
 from webapp.views import _dumps, _player, authenticate
 
 # The tags a log line carries, as the page shows them (message ids).
-KINDS: dict[str, str] = {"roll": N_("roll"), "detail": N_("detail"), "map": N_("map")}
+KINDS: dict[str, str] = {
+    "roll": N_("roll"),
+    "detail": N_("detail"),
+    "map": N_("map"),
+    "clock": N_("clock"),
+    "undo": N_("undo"),
+}
 
 
 def _moment(at: datetime, lang: Lang) -> str:

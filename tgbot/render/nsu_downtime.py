@@ -590,20 +590,20 @@ def event_text(
 
     if kind == "RecoveryPointsTaken":
         return say(
-            "{name} rests: +{points} ({total}/4).",
+            N_("{name} rests: +{points} ({total}/4)."),
             points=points(entry["gained"]),
             total=entry["total"],
         )
     if kind == "HarmRecovered":
         return say(
-            "{name} turns {harm} into the scar {scar} ({points}).",
+            N_("{name} turns {harm} into the scar {scar} ({points})."),
             harm=esc(entry["harm"]),
             scar=esc(entry["scar"]),
             points=points(entry["cost"]),
         )
     if kind == "SkillUpgraded":
         return say(
-            "{name} upgrades {skill} to ±{modifier}.",
+            N_("{name} upgrades {skill} to ±{modifier}."),
             skill=esc(entry["skill"]),
             modifier=entry["modifier"],
         )
@@ -619,23 +619,27 @@ def event_text(
         if entry["helper_bonus"]:
             helper += " + " + lang.gettext("skills {bonus}", bonus=entry["helper_bonus"])
         return say(
-            "{name} seeks recovery: Body {faces}{helper} = {total}, +{points}.",
+            N_("{name} seeks recovery: Body {faces}{helper} = {total}, +{points}."),
             faces=faces,
             helper=helper,
             total=entry["total"],
             points=points(entry["gained"]),
         )
     if kind == "ScoutLooked":
-        return say("{name} scouted a card and saw its face (it stays face down).")
+        return say(N_("{name} scouted a card and saw its face (it stays face down)."))
     if kind == "ScoutTurnedBack":
-        return say("{name} turned back home without a look.")
+        return say(N_("{name} turned back home without a look."))
     if kind == "PlanProposed":
-        return say("{name} proposed a plan.")
+        return say(N_("{name} proposed a plan."))
     if kind == "PlanVoted":
-        return say("{name} backs the plan.") if entry["support"] else say("{name} doubts the plan.")
+        return (
+            say(N_("{name} backs the plan."))
+            if entry["support"]
+            else say(N_("{name} doubts the plan."))
+        )
     if kind == "PlanDieRolled":
         return say(
-            "{name} rolls {aspect} {face}: total {total}.",
+            N_("{name} rolls {aspect} {face}: total {total}."),
             aspect=lang.gettext(ASPECT_NAMES[Aspect(entry["aspect"])]),
             face=entry["face"],
             total=entry["total"],
@@ -663,30 +667,32 @@ def event_text(
             left=entry["remaining"],
         )
     if kind == "MoodsSwapped":
-        return say("{name} swaps two moods.")
+        return say(N_("{name} swaps two moods."))
     if kind == "MoodReplaced":
-        return say("{name} replaces a mood with {mood}.", mood=esc(entry["name"]))
+        return say(N_("{name} replaces a mood with {mood}."), mood=esc(entry["name"]))
     if kind == "IntrospectionFinished":
-        return say("{name} finishes introspecting.")
+        return say(N_("{name} finishes introspecting."))
     if kind == "MoodTrackFilled":
-        return say("{name}'s {mood} fills its track: back to 0.", mood=esc(entry["name"]))
+        return say(N_("{name}'s {mood} fills its track: back to 0."), mood=esc(entry["name"]))
     if kind == "SentimentEndangered":
         if entry["state"] == "lost":
-            return say("{name} marks a sentiment: now lost.")
-        return say("{name} marks a sentiment: now at risk.")
+            return say(N_("{name} marks a sentiment: now lost."))
+        return say(N_("{name} marks a sentiment: now at risk."))
     if kind == "MoodRenamed":
-        return say("{name}'s {old} becomes {new}.", old=esc(entry["old"]), new=esc(entry["new"]))
+        return say(
+            N_("{name}'s {old} becomes {new}."), old=esc(entry["old"]), new=esc(entry["new"])
+        )
     if kind == "SkillsTrained":
         skills = ", ".join(esc(s) for s in entry["skills"]) or lang.gettext("no skill")
         return say(
-            "{name} trains {aspect} ({face}): {skills}.",
+            N_("{name} trains {aspect} ({face}): {skills}."),
             aspect=lang.gettext(ASPECT_NAMES[Aspect(entry["aspect"])]),
             face=entry["face"],
             skills=skills,
         )
     if kind == "SentimentReconnected":
         return say(
-            "{name} reconnects with a sentiment (mood +{raised}).",
+            N_("{name} reconnects with a sentiment (mood +{raised})."),
             raised=entry["mood_raised_by"],
         )
     if kind == "ProjectProgressed":

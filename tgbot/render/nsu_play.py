@@ -68,6 +68,7 @@ EDGE_TEXT = {
 }
 SENTIMENT_TEXT = {"connected": N_("connected"), "at_risk": N_("at risk"), "lost": N_("lost")}
 ASPECT_NAMES = {Aspect.BODY: N_("Body"), Aspect.MIND: N_("Mind"), Aspect.HEART: N_("Heart")}
+MARKED_ASPECTS = {"body": N_("body"), "mind": N_("mind"), "heart": N_("heart")}
 DETAIL_HELP = N_(
     "↩️ Reply to this message with a detail: <code>Knocked out @ {target}</code>, "
     "<code>harm: Sprained ankle</code> (on the roller), <code>scene: Bridge down</code>, "
@@ -419,8 +420,12 @@ def effect_text(roll: RollState, table: Table, effect: Effect, lang: Lang) -> st
             if effect.index < len(sheet.skills)
             else lang.gettext("a skill")
         )
+        marked = MARKED_ASPECTS.get(effect.note)  # the aspect rolled
         return lang.gettext(
-            "{name} marks {skill} ({note}).", name=name, skill=skill, note=esc(effect.note)
+            "{name} marks {skill} ({note}).",
+            name=name,
+            skill=skill,
+            note=lang.gettext(marked) if marked else esc(effect.note),
         )
     if effect.kind is EffectKind.SENTIMENT_SLIPPED:
         known = sheet.sentiments[effect.index].name

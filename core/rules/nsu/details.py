@@ -43,17 +43,43 @@ class Polarity(enum.Enum):
     NEGATIVE = "negative"
 
 
+# The refusals of a label, by what it names (message ids; ``{most}``: the longest allowed).
+EMPTY_LABEL = {
+    "A detail": "A detail needs a few words.",
+    "A mood": "A mood needs a few words.",
+    "A name": "A name needs a few words.",
+    "A skill": "A skill needs a few words.",
+    "A sentiment": "A sentiment needs a few words.",
+    "A harm": "A harm needs a few words.",
+    "A scar": "A scar needs a few words.",
+    "Pronouns": "Pronouns needs a few words.",
+}
+LONG_LABEL = {
+    "A detail": "A detail should be short: at most {most} characters.",
+    "A mood": "A mood should be short: at most {most} characters.",
+    "A name": "A name should be short: at most {most} characters.",
+    "A skill": "A skill should be short: at most {most} characters.",
+    "A sentiment": "A sentiment should be short: at most {most} characters.",
+    "A harm": "A harm should be short: at most {most} characters.",
+    "A scar": "A scar should be short: at most {most} characters.",
+    "Pronouns": "Pronouns should be short: at most {most} characters.",
+}
+
+
 def clean_label(text: str, what: str = "A detail") -> str:
     """Trim a short label and check it is usable.
+
+    Args:
+        what: what the label names, as :data:`EMPTY_LABEL` lists it ("A mood"...).
 
     Raises:
         Malformed: the label is empty or too long.
     """
     label = " ".join(text.split())
     if not label:
-        raise Malformed(f"{what} needs a few words.")
+        raise Malformed(EMPTY_LABEL[what])
     if len(label) > MAX_DETAIL_LENGTH:
-        raise Malformed(f"{what} should be short: at most {MAX_DETAIL_LENGTH} characters.")
+        raise Malformed(LONG_LABEL[what], most=MAX_DETAIL_LENGTH)
     return label
 
 
