@@ -184,7 +184,7 @@ async def send_map(
     view = public_map(table)
     in_group = chat_id == campaign.chat_tg_id
     lang = lang_for(campaign.language) if in_group else voice(campaign, player.tg_id)
-    picture = map_png(view, lang.gettext("No Stone Unturned: the map"))
+    picture = map_png(view, lang.gettext("No Stone Unturned: the map"), lang)
     deps = context.deps
     opener = app_button(
         "🗺 " + lang.gettext("Open the map"),
@@ -201,7 +201,7 @@ async def send_map(
         chat_id,
         topic,
         picture,
-        caption=map_caption(view),
+        caption=map_caption(view, lang),
         reply_markup=None if opener is None else InlineKeyboardMarkup([[opener]]),
     )
 

@@ -28,7 +28,6 @@ from typing import TypeAlias
 
 from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
-from core.rules.names import counted
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.details import MAX_HARMS, Detail, DetailKind, clean_label
 from core.rules.nsu.terms import Aspect as Aspect
@@ -473,9 +472,17 @@ class Character:
             raise Malformed("There is no such harm on the sheet.")
         cost = self.recovery_cost
         if self.recovery_points < cost:
+            if cost == 1:
+                raise NotAllowedNow(
+                    "Recovering a harm costs 1 recovery point; {name} has {points}.",
+                    name=self.name,
+                    points=self.recovery_points,
+                )
             raise NotAllowedNow(
-                f"Recovering a harm costs {counted(cost, 'recovery point')}; {self.name} has "
-                f"{self.recovery_points}."
+                "Recovering a harm costs {cost} recovery points; {name} has {points}.",
+                cost=cost,
+                name=self.name,
+                points=self.recovery_points,
             )
         return replace(
             self,
