@@ -19,6 +19,7 @@ from core.campaigns import Campaigns, CampaignView
 from core.play import ChatRef, PlayerRef
 from core.projection import LogLineView, Projection
 from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.log import Words
 from core.rules.table import Role
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member
 from core.store.repo import guarded, upsert_chat, upsert_player
@@ -65,6 +66,7 @@ async def export_campaign(campaign_id: int, now: float) -> dict[str, Any]:
                 "text": e.text,
                 "players": e.player_ids,
                 "at": e.created_at.isoformat(),
+                **({} if e.words is None else {"words": e.words}),
             }
             for e in log
         ],
@@ -100,14 +102,26 @@ def export_for_member(
             if m.player_id in table.seats
         ],
         "log": [
-            {"kind": e.kind, "text": e.text, "players": list(e.players), "at": e.at.isoformat()}
+            {
+                "kind": e.kind,
+                "text": e.text,
+                "players": list(e.players),
+                "at": e.at.isoformat(),
+                **({} if e.words is None else {"words": e.words.to_json()}),
+            }
             for e in log
         ],
     }
 
 
+def _words(data: object) -> dict[str, Any] | None:
+    """A log line's words as exported (message id and values), or None when absent or odd."""
+    said = Words.from_json(data)
+    return None if said is None else said.to_json()
+
+
 def _fail(what: str) -> Malformed:
-    return Malformed(f"That file isn't a Stonetable campaign export ({what}).")
+    return Malformed("That file isn't a Stonetable campaign export ({what}).", what=what)
 
 
 def _check(data: Any, campaigns: Campaigns) -> None:
@@ -206,6 +220,7 @@ async def import_campaign(
                 kind=str(entry.get("kind", "note"))[:16],
                 text=str(entry["text"])[:500],
                 player_ids=[p for p in entry.get("players", []) if isinstance(p, int)],
+                words=_words(entry.get("words")),
             )
     view = await campaigns.current(chat.tg_id, chat.topic)
     assert view is not None

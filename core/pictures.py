@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 
+from core.i18n import N_
 from core.rules.errors import Malformed
 from core.store.models import CardPicture
 from core.store.repo import guarded
@@ -48,12 +49,12 @@ def check_picture(data: bytes) -> str:
         BadPicture: empty, too large, or neither PNG nor JPEG.
     """
     if not data:
-        raise BadPicture("That picture is empty.")
+        raise BadPicture(N_("That picture is empty."))
     if len(data) > MAX_PICTURE_BYTES:
-        raise BadPicture(f"Pictures can be at most {MAX_PICTURE_BYTES // 1024} KB.")
+        raise BadPicture(N_("Pictures can be at most {kb} KB."), kb=MAX_PICTURE_BYTES // 1024)
     media_type = sniff_image(data)
     if media_type is None:
-        raise BadPicture("Pictures must be PNG or JPEG.")
+        raise BadPicture(N_("Pictures must be PNG or JPEG."))
     return media_type
 
 

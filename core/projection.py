@@ -19,10 +19,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from core.campaigns import Campaigns, CampaignView, Changed
+from core.i18n import Lang
 from core.open_panels import OpenPanel
 from core.open_panels import open_panels as stored_panels
 from core.play import PlayerRef
 from core.rules.errors import Malformed
+from core.rules.log import Words
 from core.rules.table import Json, Table
 from core.store.models import LogEntry
 from core.store.repo import guarded
@@ -65,6 +67,11 @@ class LogLineView:
     text: str
     players: tuple[int, ...]
     at: datetime
+    words: Words | None = None  # the line in any language; None: only its text (older lines)
+
+    def text_in(self, lang: Lang) -> str:
+        """The line in ``lang``; a line kept before lines had words, as it was written."""
+        return self.text if self.words is None else self.words.said(lang.gettext)
 
 
 @dataclass(frozen=True)
@@ -97,7 +104,10 @@ async def log_of(projection: Projection, limit: int = LOG_LINES) -> tuple[LogLin
     async with guarded():
         rows = await LogEntry.filter(campaign_id=projection.view.id).order_by("-id").limit(limit)
     return tuple(
-        LogLineView(e.kind, e.text, tuple(e.player_ids or ()), e.created_at) for e in reversed(rows)
+        LogLineView(
+            e.kind, e.text, tuple(e.player_ids or ()), e.created_at, Words.from_json(e.words)
+        )
+        for e in reversed(rows)
     )
 
 

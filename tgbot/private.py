@@ -7,6 +7,7 @@ from telegram.constants import ParseMode
 from telegram.error import Forbidden
 
 from tgbot.context import StonetableContext
+from tgbot.i18n import game_lang
 from tgbot.render.text import esc
 from tgbot.topics import send_game
 
@@ -40,16 +41,21 @@ async def send_private(
         await context.deps.play.hold_note(user_id, text, markup.to_dict() if markup else None)
         if group_chat_id is not None:
             link = f"https://t.me/{context.bot.username}?start={INBOX}"
-            button = InlineKeyboardMarkup([[InlineKeyboardButton("🔓 Open my messages", url=link)]])
-            who = f"<b>{esc(name)}</b>, I" if name else "I"
-            await send_game(
-                context.bot,
-                group_chat_id,
-                group_topic,
-                f"🔒 {who} have something private for you, but I can't write to you. "
-                "Open our chat and press <b>Start</b>.",
-                reply_markup=button,
-            )
+            lang = await game_lang(group_chat_id, group_topic)
+            label = lang.gettext("🔓 Open my messages")
+            button = InlineKeyboardMarkup([[InlineKeyboardButton(label, url=link)]])
+            if name:
+                asked = lang.gettext(
+                    "🔒 <b>{name}</b>, I have something private for you, but I can't write to "
+                    "you. Open our chat and press <b>Start</b>.",
+                    name=esc(name),
+                )
+            else:
+                asked = lang.gettext(
+                    "🔒 I have something private for you, but I can't write to you. "
+                    "Open our chat and press <b>Start</b>."
+                )
+            await send_game(context.bot, group_chat_id, group_topic, asked, reply_markup=button)
         return False
     return True
 

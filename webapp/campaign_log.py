@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -21,8 +22,14 @@ from webapp.deps import DEPS
 from webapp.i18n import request_lang
 from webapp.views import _dumps, _player, authenticate
 
-# The tags a log line carries, as the page shows them (message ids).
-KINDS: dict[str, str] = {"roll": N_("roll"), "detail": N_("detail"), "map": N_("map")}
+# The tags a log line carries, as the page shows them (nouns: "a roll", not "to roll").
+KINDS: dict[str, Callable[[Lang], str]] = {
+    "roll": lambda lang: lang.pgettext("a log line's tag", "roll"),
+    "detail": lambda lang: lang.pgettext("a log line's tag", "detail"),
+    "map": lambda lang: lang.pgettext("a log line's tag", "map"),
+    "clock": lambda lang: lang.pgettext("a log line's tag", "clock"),
+    "undo": lambda lang: lang.pgettext("a log line's tag", "undo"),
+}
 
 
 def _moment(at: datetime, lang: Lang) -> str:
@@ -60,8 +67,8 @@ def log_context(
         "entries": [
             {
                 "kind": e.kind,
-                "label": lang.gettext(KINDS[e.kind]) if e.kind in KINDS else e.kind,
-                "text": e.text,
+                "label": KINDS[e.kind](lang) if e.kind in KINDS else e.kind,
+                "text": e.text_in(lang),
                 "players": list(e.players),
                 "at": e.at.isoformat(),
                 "time": _moment(e.at, lang),
@@ -110,7 +117,7 @@ async def api_undo(request: web.Request) -> web.Response:
     body = await request.json()
     step = body.get("version") if isinstance(body, dict) else None
     if not isinstance(step, int) or isinstance(step, bool):
-        raise Malformed("That button is out of date. Reload the log.")
+        raise Malformed(N_("That button is out of date. Reload the log."))
     back = await undo_for_viewer(deps.campaigns, request.match_info["token"], viewer, step)
     if deps.panel_shown is not None:  # the group's panels read as they did
         await deps.panel_shown(back.changed)

@@ -15,6 +15,7 @@ from aiohttp import web
 from core.errors import TryAgain
 from core.i18n import N_, Lang
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
+from core.rules.said import worded
 from webapp.auth import InitDataInvalid
 from webapp.i18n import request_lang
 
@@ -39,7 +40,8 @@ def message_of(error: Exception, lang: Lang) -> str:
     if isinstance(error, InitDataInvalid):
         return "unauthorized"
     if isinstance(error, StonetableError):
-        return lang.gettext(error.message_id, **error.values)
+        values = {key: worded(value, lang.gettext) for key, value in error.values.items()}
+        return lang.gettext(error.message_id, **values)
     return lang.gettext(NOT_UNDERSTOOD)
 
 

@@ -19,6 +19,8 @@ from core.rules.errors import NotAllowedNow, StonetableError
 from core.viewer_pages import snapshot_for_viewer
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
+from webapp.errors import message_of
+from webapp.i18n import request_lang
 from webapp.views import authenticate
 
 PING_SECONDS = 15.0
@@ -44,10 +46,10 @@ async def api_events(request: web.Request) -> web.StreamResponse:
         snapshot = await snapshot_for_viewer(deps.campaigns.registry, token, viewer)
     except InitDataInvalid:
         return web.json_response({"error": "unauthorized"}, status=401)
-    except NotAllowedNow as error:
-        return web.json_response({"error": error.message}, status=403)
+    except NotAllowedNow as error:  # in the viewer's language, like every other answer
+        return web.json_response({"error": message_of(error, request_lang(request))}, status=403)
     except StonetableError as error:
-        return web.json_response({"error": error.message}, status=503)
+        return web.json_response({"error": message_of(error, request_lang(request))}, status=503)
     expires = init.auth_date + deps.initdata_max_age
     response = web.StreamResponse(
         headers={

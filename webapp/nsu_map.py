@@ -46,7 +46,7 @@ from core.rules.table import Table
 from core.viewer_pages import Snapshot, snapshot_for_viewer
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
-from webapp.errors import problem_response, status_of
+from webapp.errors import message_of, problem_response, status_of
 from webapp.i18n import request_lang
 from webapp.sheets.nsu import ACTIONS, clock_slices
 from webapp.views import _dumps, _player, authenticate, cached_page
@@ -404,11 +404,11 @@ async def upload_picture(request: web.Request) -> web.Response:
     try:
         view, card, viewer = await _card_for_picture(request)
         if not may_picture(card, viewer):
-            raise NotAllowedNow("Only the card's author can give it a picture.")
+            raise NotAllowedNow(N_("Only the card's author can give it a picture."))
         data = await request.content.read(MAX_PICTURE_BYTES + 1)
         check_picture(data)
     except BadPicture as error:
-        return web.json_response({"error": error.message}, status=400)
+        return web.json_response({"error": message_of(error, request_lang(request))}, status=400)
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
     try:

@@ -241,6 +241,7 @@ class CampaignsBase:
                         kind=line.kind[:16],
                         text=line.text[:500],
                         player_ids=list(line.player_ids),
+                        words=None if line.words is None else line.words.to_json(),
                     )
                     for line in lines
                 ]

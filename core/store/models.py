@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from tortoise import fields
 from tortoise.models import Model
@@ -221,6 +222,9 @@ class LogEntry(Model):
     kind = fields.CharField(max_length=16)
     text = fields.CharField(max_length=500)
     player_ids: fields.Field[list[int]] = fields.JSONField(default=list)
+    # The line as a message id and its values (core.rules.log.Words), to show it in each
+    # reader's language; None for lines kept before, shown as their text.
+    words: fields.Field[dict[str, Any] | None] = fields.JSONField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

@@ -17,6 +17,7 @@ from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.log import words
 from core.rules.rng import SeededRng
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member
 from tests.support.counter_system import counter_registry
@@ -146,3 +147,19 @@ async def test_the_command_line_exports_and_imports(db: str, tmp_path: Path) -> 
         timeout=120,
     )
     assert done.returncode == 2 and "isn't a Stonetable campaign export" in done.stderr
+
+
+async def test_a_log_line_keeps_its_words_through_a_round_trip(
+    db: str, campaigns: Campaigns
+) -> None:
+    campaign_id = await played(campaigns)
+    said = words("{place} was revealed.", place="The Mill")
+    await LogEntry.create(
+        campaign_id=campaign_id, kind="map", text=said.said(), words=said.to_json()
+    )
+    data = await export_campaign(campaign_id, time.time())
+    assert "words" not in data["log"][0] and data["log"][1]["words"] == said.to_json()
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.ARCHIVED)
+    view = await import_campaign(campaigns, data, NEW_GROUP, BEN)
+    rows = await LogEntry.filter(campaign_id=view.id).order_by("id")
+    assert [r.words for r in rows] == [None, said.to_json()]

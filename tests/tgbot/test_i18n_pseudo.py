@@ -242,3 +242,48 @@ def test_the_sandbox_page_words_come_from_the_catalogue() -> None:
         languages=[("en", "English"), ("ru", "Русский")],
     )
     assert leaks(visible(page), ("Stonetable", "stonetable_bot", "English")) == []
+
+
+EDGE_FILES = (
+    "tgbot/features/panels.py", "webapp/campaign_log.py", "core/archive.py", "core/pictures.py"
+)  # fmt: skip
+"""Where presses, replies to panels, the log page, game archives and pictures refuse."""
+
+
+def edge_sentences() -> list[str]:
+    found = []
+    for name in EDGE_FILES:
+        with (ROOT / name).open("rb") as source:
+            found += [text for _, _, text, _ in extract_errors(source, (), (), {})]
+    return found
+
+
+@pytest.mark.parametrize("sentence", edge_sentences())
+def test_every_refusal_of_a_press_a_reply_the_log_or_an_archive_comes_from_the_catalogue(
+    sentence: str,
+) -> None:
+    said = user_message(Malformed(sentence, most=1000, what="x", kb=512), XX)
+    assert leaks(said) == [], said
+    assert lang_for("ru").gettext(sentence) != sentence, "not in the Russian catalogue"
+
+
+def test_the_edge_files_refuse_with_sentences_at_all() -> None:
+    assert len(edge_sentences()) >= 5  # the extractor finds them: the test above is not empty
+
+
+def test_the_group_is_asked_to_open_a_private_chat_in_its_language() -> None:
+    source = (ROOT / "tgbot" / "private.py").read_text()
+    messages = re.findall(r'gettext\(\s*((?:"[^"]*"\s*)+)', source)
+    assert len(messages) == 3  # the button, and the notice with and without a name
+    for found in messages:
+        message = "".join(re.findall(r'"([^"]*)"', found))
+        said = XX.gettext(message, name=escape(NAMES[0])) if "{name}" in message else None
+        said = said or XX.gettext(message)
+        assert leaks(said) == [], said
+        assert lang_for("ru").gettext(message) != message, message
+
+
+def test_the_mini_app_players_page_comes_from_the_catalogue() -> None:
+    members = [{"name": NAMES[0], "you": True}, {"name": NAMES[1], "you": False}]
+    page = render("sheets/members.html", sheet={"members": members})
+    assert leaks(visible(page)) == [] and escape(NAMES[0]) in page

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
+from core.i18n import lang_for
 from core.rules.nsu.adventure_panel import public_map
 from core.rules.nsu.world import CardView, DangerLevel, MapView, RewardLevel
 from core.rules.table import Table
@@ -162,6 +163,26 @@ def test_the_map_picture_matches_its_golden_image(name: str, width: int) -> None
         drawn.save(ARTIFACTS / path.name)
         ImageChops.difference(drawn, golden).save(ARTIFACTS / f"diff-{path.name}")
         pytest.fail(f"{path.name}: {problem}; see {ARTIFACTS}")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_map_picture_in_russian_matches_its_golden_image(width: int) -> None:
+    """The picture is drawn for a language: the legend, Home, HERE and the status line."""
+    _require_fonts()
+    ru = lang_for("ru")
+    drawn = scaled(map_png(SAMPLES["three-wide"], None, ru), width)
+    path = GOLDEN / f"map-three-wide-ru-{width}.png"
+    if os.environ.get("STONETABLE_UPDATE_GOLDEN") == "1":
+        drawn.save(path, optimize=True)
+    problem = differs(drawn, Image.open(path).convert("RGB"))
+    if problem is not None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        drawn.save(ARTIFACTS / path.name)
+        pytest.fail(f"{path.name}: {problem}; see {ARTIFACTS}")
+    english = Image.open(GOLDEN / f"map-three-wide-{width}.png").convert("RGB")
+    assert differs(scaled(map_png(SAMPLES["three-wide"], TITLE, ru), width), english) is not None
+    caption = map_caption(SAMPLES["three-wide"], ru)
+    assert "Часы последствий (круг)" in caption and "L2, The Drowned Chapel" in caption
 
 
 def test_the_comparison_notices_a_changed_picture() -> None:

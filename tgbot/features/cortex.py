@@ -17,6 +17,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import CampaignView
+from core.i18n import N_
 from core.play import ChatRef, PlayerRef
 from core.rules.cortex.campaign import TRAIT_HELP, load
 from core.rules.cortex.panel import CONFLICT_PANEL
@@ -24,6 +25,7 @@ from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of
 from tgbot.presenter import settle
 from tgbot.render.cortex import RENDERERS as CORTEX_RENDERERS
 from tgbot.render.cortex import table_text
@@ -33,30 +35,34 @@ SYSTEM_KEY = "cortex"
 COMMANDS = [
     CommandSpec(
         "test",
-        "Cortex: a Test against the Watchtower (/test or /test Lex)",
+        N_("Cortex: a Test against the Watchtower (/test or /test Lex)"),
         private=False,
         game=SYSTEM_KEY,
     ),
     CommandSpec(
         "contest",
-        "Cortex: a Contest (/contest Lex, or /contest Lex vs Clark)",
+        N_("Cortex: a Contest (/contest Lex, or /contest Lex vs Clark)"),
         private=False,
         game=SYSTEM_KEY,
     ),
     CommandSpec(
         "relieve",
-        "Cortex: relieve a friend's Stress (/relieve Lois Afraid)",
+        N_("Cortex: relieve a friend's Stress (/relieve Lois Afraid)"),
         private=False,
         game=SYSTEM_KEY,
     ),
     CommandSpec(
-        "trouble", "Cortex: Trouble, Plot Points and Stress", private=False, game=SYSTEM_KEY
+        "trouble", N_("Cortex: Trouble, Plot Points and Stress"), private=False, game=SYSTEM_KEY
     ),
-    CommandSpec("trait", "Cortex: write a trait (/trait value Justice d8)", game=SYSTEM_KEY),
-    CommandSpec("feature", "Cortex: add a Feature (Watchtower)", private=False, game=SYSTEM_KEY),
-    CommandSpec("endscene", "Cortex: end the scene (Watchtower)", private=False, game=SYSTEM_KEY),
+    CommandSpec("trait", N_("Cortex: write a trait (/trait value Justice d8)"), game=SYSTEM_KEY),
     CommandSpec(
-        "endepisode", "Cortex: end the episode (Watchtower)", private=False, game=SYSTEM_KEY
+        "feature", N_("Cortex: add a Feature (Watchtower)"), private=False, game=SYSTEM_KEY
+    ),
+    CommandSpec(
+        "endscene", N_("Cortex: end the scene (Watchtower)"), private=False, game=SYSTEM_KEY
+    ),
+    CommandSpec(
+        "endepisode", N_("Cortex: end the episode (Watchtower)"), private=False, game=SYSTEM_KEY
     ),
 ]
 RENDERERS = list(CORTEX_RENDERERS)
@@ -70,11 +76,11 @@ async def _cortex_game(
     if chat.kind == ChatType.PRIVATE:
         games = [g for g in await campaigns.campaigns_of(player) if g.system.key == SYSTEM_KEY]
         if len(games) != 1:
-            raise NotAllowedNow("Use this in your game's group (or keep to one Cortex game).")
+            raise NotAllowedNow(N_("Use this in your game's group (or keep to one Cortex game)."))
         return games[0]
     view = await campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:
-        raise NotAllowedNow("That command is for Cortex drama games.")
+        raise NotAllowedNow(N_("That command is for Cortex drama games."))
     return view
 
 
@@ -95,20 +101,22 @@ async def trouble(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     view = await _cortex_game(context, chat, player)
     _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
-    await _reply(update, table_text(load(table).table))
+    await _reply(update, table_text(load(table).table, await lang_of(update)))
 
 
 async def trait(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     text = command_args(update).strip()
     if not text:
-        await _reply(update, esc(TRAIT_HELP))
+        await _reply(update, esc((await lang_of(update)).gettext(TRAIT_HELP)))
         return
     view = await _cortex_game(context, chat, player)
     edited = await context.deps.campaigns.edit(
         view.app_token, player, "text", {"text": text}, update_id=update.update_id
     )
-    await _reply(update, "✅ Noted.\n" + table_text(load(edited.table).table))
+    lang = await lang_of(update)
+    noted = lang.gettext("✅ Noted.")
+    await _reply(update, noted + "\n" + table_text(load(edited.table).table, lang))
     await settle(context, edited)
 
 
@@ -122,7 +130,7 @@ def _table_edit(
         edited = await context.deps.campaigns.edit(
             view.app_token, player, action, payload, update_id=update.update_id
         )
-        await _reply(update, done)
+        await _reply(update, (await lang_of(update)).gettext(done))
         await settle(context, edited)
 
     return handler
@@ -140,9 +148,11 @@ def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
         CommandHandler("relieve", _opener("relief")),
         CommandHandler("trouble", trouble),
         CommandHandler("trait", trait),
-        CommandHandler("feature", _table_edit("feature.add", "👁 A new Feature joins the story.")),
-        CommandHandler("endscene", _table_edit("scene.end", "🎬 The scene ends.")),
         CommandHandler(
-            "endepisode", _table_edit("episode.end", "🎬 The episode ends: Stress steps back.")
+            "feature", _table_edit("feature.add", N_("👁 A new Feature joins the story."))
+        ),
+        CommandHandler("endscene", _table_edit("scene.end", N_("🎬 The scene ends."))),
+        CommandHandler(
+            "endepisode", _table_edit("episode.end", N_("🎬 The episode ends: Stress steps back."))
         ),
     ]

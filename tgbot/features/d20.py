@@ -10,25 +10,29 @@ from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import CampaignView
+from core.i18n import N_
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, replied
 from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of
 from tgbot.render.d20 import RENDERERS as D20_RENDERERS
 from tgbot.render.d20 import pool_text
 
 SYSTEM_KEY = "d20"
 COMMANDS = [
-    CommandSpec("check", "d20 check: /check strong +2 adv dc15", private=False, game=SYSTEM_KEY),
-    CommandSpec("rest", "Long rest for every character (GM)", private=False, game=SYSTEM_KEY),
     CommandSpec(
-        "pool", "The shared plot points and everyone's wounds", private=False, game=SYSTEM_KEY
+        "check", N_("d20 check: /check strong +2 adv dc15"), private=False, game=SYSTEM_KEY
+    ),
+    CommandSpec("rest", N_("Long rest for every character (GM)"), private=False, game=SYSTEM_KEY),
+    CommandSpec(
+        "pool", N_("The shared plot points and everyone's wounds"), private=False, game=SYSTEM_KEY
     ),
 ]
 RENDERERS = list(D20_RENDERERS)
 
-HELP = (
+HELP = N_(
     "🎲 <b>d20 checks</b>\n"
     "<code>/check</code> opens a check you set up with buttons; or type it: "
     "<code>/check strong +2 adv dc15</code>, <code>/check weak dis2 vs14</code>, or the names "
@@ -46,7 +50,7 @@ async def check(update: Update, context: StonetableContext) -> None:
     text = command_args(update).strip()
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
-        await _reply(update, HELP)
+        await _reply(update, (await lang_of(update)).gettext(HELP))
         return
     message = update.effective_message
     answered = replied(message)
@@ -72,7 +76,7 @@ async def pool(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     view = await _require_d20(context, chat.tg_id, chat.topic)
     _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
-    await _reply(update, pool_text(table))
+    await _reply(update, pool_text(table, await lang_of(update)))
 
 
 async def _require_d20(context: StonetableContext, chat_id: int, topic: int = 0) -> CampaignView:

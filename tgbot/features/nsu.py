@@ -18,6 +18,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, PanelView
+from core.i18n import N_, lang_for
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, public_map
@@ -38,6 +39,7 @@ from tgbot.callback import OUTDATED, decode, pattern
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of, voice
 from tgbot.presenter import post, settle
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
@@ -46,21 +48,25 @@ from tgbot.topics import send_game, send_game_photo
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
-    CommandSpec("begin", "NSU: begin (or show) worldbuilding", private=False, game=SYSTEM_KEY),
-    CommandSpec("character", "NSU: make your character, in private", game=SYSTEM_KEY),
-    CommandSpec("locations", "NSU: write your two secret locations, in private", game=SYSTEM_KEY),
-    CommandSpec("adventure", "NSU: where to go, who is on screen", private=False, game=SYSTEM_KEY),
-    CommandSpec("map", "NSU: a picture of the map", game=SYSTEM_KEY),
-    CommandSpec("xcard", "Play the X-card, anonymously", game=SYSTEM_KEY),
-    CommandSpec("knock", "Knock, anonymously", game=SYSTEM_KEY),
-    CommandSpec("lines", "Add lines and veils, anonymously", game=SYSTEM_KEY),
+    CommandSpec("begin", N_("NSU: begin (or show) worldbuilding"), private=False, game=SYSTEM_KEY),
+    CommandSpec("character", N_("NSU: make your character, in private"), game=SYSTEM_KEY),
+    CommandSpec(
+        "locations", N_("NSU: write your two secret locations, in private"), game=SYSTEM_KEY
+    ),
+    CommandSpec(
+        "adventure", N_("NSU: where to go, who is on screen"), private=False, game=SYSTEM_KEY
+    ),
+    CommandSpec("map", N_("NSU: a picture of the map"), game=SYSTEM_KEY),
+    CommandSpec("xcard", N_("Play the X-card, anonymously"), game=SYSTEM_KEY),
+    CommandSpec("knock", N_("Knock, anonymously"), game=SYSTEM_KEY),
+    CommandSpec("lines", N_("Add lines and veils, anonymously"), game=SYSTEM_KEY),
 ]
 RENDERERS = list(NSU_RENDERERS)
 MORE_FEATURES = ("tgbot.features.nsu_play",)  # play in the group: rolls and downtime
-PRIVATE_FIRST = (
+PRIVATE_FIRST = N_(
     "I can't write to you in private yet: open a chat with me, tap Start, then try again."
 )
-SENT_PRIVATELY = "📬 Sent to your private chat with me."
+SENT_PRIVATELY = N_("📬 Sent to your private chat with me.")
 
 
 # -- finding the campaign -------------------------------------------------------------------
@@ -73,11 +79,13 @@ async def campaign_here(update: Update, context: StonetableContext) -> CampaignV
     if chat.kind == ChatType.PRIVATE:
         mine = [c for c in await campaigns.campaigns_of(player) if c.system.key == SYSTEM_KEY]
         if not mine:
-            raise NotAllowedNow("You're not in a No Stone Unturned game. Join one in its group.")
+            raise NotAllowedNow(
+                N_("You're not in a No Stone Unturned game. Join one in its group.")
+            )
         return mine[0]
     view = await campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:
-        raise NotAllowedNow("That command is for No Stone Unturned games.")
+        raise NotAllowedNow(N_("That command is for No Stone Unturned games."))
     return view
 
 
@@ -87,7 +95,7 @@ async def campaign_by_id(
     for view in await context.deps.campaigns.campaigns_of(player):
         if view.id == campaign_id:
             return view
-    raise NotAllowedNow("You're not in this game. Join it with /join in its group.")
+    raise NotAllowedNow(N_("You're not in this game. Join it with /join in its group."))
 
 
 # -- sending panels ---------------------------------------------------------------------------
@@ -119,6 +127,7 @@ async def open_private(
 
 
 async def _reply(update: Update, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    """Answer the sender with ``text``, already worded in the chat's language."""
     assert update.effective_message is not None
     await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
@@ -153,7 +162,7 @@ def _private_command(kind: str, argument: str = "") -> Handler:
         campaign = await campaign_here(update, context)
         await open_private(context, player, campaign, kind, argument, update_id=update.update_id)
         if chat.kind != ChatType.PRIVATE:
-            await _reply(update, SENT_PRIVATELY)
+            await _reply(update, (await lang_of(update)).gettext(SENT_PRIVATELY))
 
     return handler
 
@@ -173,10 +182,12 @@ async def send_map(
 ) -> None:
     _, table = await context.deps.campaigns.table_for_viewer(campaign.app_token, player)
     view = public_map(table)
-    picture = map_png(view, "No Stone Unturned: the map")
+    in_group = chat_id == campaign.chat_tg_id
+    lang = lang_for(campaign.language) if in_group else voice(campaign, player.tg_id)
+    picture = map_png(view, lang.gettext("No Stone Unturned: the map"), lang)
     deps = context.deps
     opener = app_button(
-        "🗺 Open the map",
+        "🗺 " + lang.gettext("Open the map"),
         private=private,
         webapp_url=deps.webapp_url,
         bot=context.bot.username,
@@ -190,7 +201,7 @@ async def send_map(
         chat_id,
         topic,
         picture,
-        caption=map_caption(view),
+        caption=map_caption(view, lang),
         reply_markup=None if opener is None else InlineKeyboardMarkup([[opener]]),
     )
 
@@ -212,8 +223,10 @@ async def safety_signal(
 
 
 async def announce(context: StonetableContext, campaign: CampaignView, action: str) -> None:
+    """Tell the group, in its game's language, naming nobody."""
     text = X_CARD_TEXT if action == "safety.x_card" else KNOCK_TEXT
-    await send_game(context.bot, campaign.chat_tg_id, campaign.topic_id, text)
+    lang = lang_for(campaign.language)
+    await send_game(context.bot, campaign.chat_tg_id, campaign.topic_id, lang.gettext(text))
 
 
 def _signal_command(action: str) -> Handler:
@@ -229,7 +242,8 @@ def _signal_command(action: str) -> Handler:
                 await update.effective_message.delete()
         await announce(context, campaign, action)
         if chat.kind == ChatType.PRIVATE:
-            await _reply(update, "Done. The group was told, without your name.")
+            lang = await lang_of(update)
+            await _reply(update, lang.gettext("Done. The group was told, without your name."))
 
     return handler
 
@@ -252,7 +266,7 @@ async def press(update: Update, context: StonetableContext) -> None:
         case XCardButton() | KnockButton():
             action = "safety.x_card" if isinstance(data, XCardButton) else "safety.knock"
             await safety_signal(context, player, campaign, action, update_id=update.update_id)
-            answer = "Done. Nobody is told it was you."
+            answer = N_("Done. Nobody is told it was you.")
         case CardsButton(panel_id=panel_id) | CharacterButton(panel_id=panel_id):
             kind = CARDS_PANEL if isinstance(data, CardsButton) else CHARACTER_PANEL
             await open_private(
@@ -268,7 +282,7 @@ async def press(update: Update, context: StonetableContext) -> None:
         case MapButton():
             chat_id = campaign.chat_tg_id if message is None else message.chat.id
             await send_map(context, chat_id, in_private, player, campaign)
-    await query.answer(answer or None)
+    await query.answer((await lang_of(update)).gettext(answer) if answer else None)
 
 
 def handlers() -> dict[int, list[BaseHandler[Update, StonetableContext, None]]]:

@@ -11,6 +11,7 @@ from telegram.constants import ParseMode
 from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
+from core.i18n import N_
 from core.rules.errors import NotAllowedNow
 from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
@@ -21,22 +22,23 @@ from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of, personal_lang, voice
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
     CommandSpec(
-        "act", "No Stone Unturned: /act what you want to happen", private=False, game=SYSTEM_KEY
+        "act", N_("No Stone Unturned: /act what you want to happen"), private=False, game=SYSTEM_KEY
     ),
-    CommandSpec("odds", "Odds of an Action Roll: /odds d6 d8 world adv", game=SYSTEM_KEY),
+    CommandSpec("odds", N_("Odds of an Action Roll: /odds d6 d8 world adv"), game=SYSTEM_KEY),
     CommandSpec(
-        "downtime", "No Stone Unturned: rest at home or camp", private=False, game=SYSTEM_KEY
+        "downtime", N_("No Stone Unturned: rest at home or camp"), private=False, game=SYSTEM_KEY
     ),
 ]
 RENDERERS = [NsuRollRenderer(), NsuDowntimeRenderer()]
 
-ACT_HELP = (
+ACT_HELP = N_(
     "🎲 <b>Action Roll</b>\n"
     "<code>/act I climb the broken tower</code> starts a roll for your character. "
     "The Arbiters pick the aspect and what's at risk, you pick a mood (and maybe a skill "
@@ -44,7 +46,7 @@ ACT_HELP = (
     "which details; reply to it to write them down."
 )
 
-DOWNTIME_HELP = (
+DOWNTIME_HELP = N_(
     "🌙 <b>Downtime</b>\n"
     "<code>/downtime home</code> (or <code>camp</code>) ends the adventure: complications "
     "are rolled where you were, then each character takes a downtime action and the free "
@@ -58,7 +60,7 @@ async def act(update: Update, context: StonetableContext) -> None:
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
-        await _reply(update, ACT_HELP)
+        await _reply(update, (await lang_of(update)).gettext(ACT_HELP))
         return
     panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text, update_id=update.update_id)
     await post_panel(update, context, panel)
@@ -70,7 +72,7 @@ async def downtime(update: Update, context: StonetableContext) -> None:
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
-        await _reply(update, DOWNTIME_HELP)
+        await _reply(update, (await lang_of(update)).gettext(DOWNTIME_HELP))
         return
     panel = await campaigns.open_panel(
         chat, player, DOWNTIME_PANEL, text, update_id=update.update_id
@@ -84,19 +86,20 @@ async def look(update: Update, context: StonetableContext) -> None:
     assert query is not None and update.effective_user is not None
     pressed = decode_as(query.data, LookButton)
     view = await context.deps.campaigns.panel(pressed.panel_id)
-    text = scout_look_text(view, update.effective_user.id)
+    viewer = update.effective_user.id
+    text = scout_look_text(view, viewer, voice(view.campaign, viewer))
     try:
         await context.bot.send_message(update.effective_user.id, text, parse_mode=ParseMode.HTML)
     except Forbidden:
         raise NotAllowedNow(
-            "Open a private chat with me first (tap my name, then Start)."
+            N_("Open a private chat with me first (tap my name, then Start).")
         ) from None
-    await query.answer("Sent to your private chat.")
+    await query.answer(personal_lang(update).gettext("Sent to your private chat."))
 
 
 async def odds(update: Update, context: StonetableContext) -> None:
     query = read_odds_query(command_args(update))
-    await _reply(update, odds_text(query, action_roll_odds(query)))
+    await _reply(update, odds_text(query, action_roll_odds(query), await lang_of(update)))
 
 
 async def _reply(update: Update, text: str) -> None:

@@ -9,6 +9,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, MessageHandler, filt
 
 from core.campaigns import PanelView
 from core.errors import AlreadyHandled
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
@@ -30,7 +31,7 @@ async def press(update: Update, context: StonetableContext) -> None:
     assert query is not None and update.effective_user is not None
     data = decode(query.data)
     if not isinstance(data, PanelButton):
-        raise Malformed("That button is out of date.")
+        raise Malformed(N_("That button is out of date."))
     campaigns = context.deps.campaigns
     try:
         view = await campaigns.act(
@@ -70,9 +71,9 @@ async def reply_to_panel(update: Update, context: StonetableContext) -> None:
         return
     text = (message.text or "").strip()
     if not text:
-        raise Malformed("Write your answer as text.")
+        raise Malformed(N_("Write your answer as text."))
     if len(text) > MAX_TEXT:
-        raise Malformed(f"That's too long: keep it under {MAX_TEXT} characters.")
+        raise Malformed(N_("That's too long: keep it under {most} characters."), most=MAX_TEXT)
     view = await campaigns.act(
         view.id,
         view.version,

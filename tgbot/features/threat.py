@@ -10,24 +10,26 @@ from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
+from core.i18n import N_
 from core.rules.threat.table import ROLL_PANEL
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, replied
 from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of
 from tgbot.render.threat import ThreatRollRenderer
 
 SYSTEM_KEY = "threat"
 COMMANDS = [
     CommandSpec(
         "threat",
-        "Threat dice roll: /threat or /threat 3d2t (GM: reply to a player)",
+        N_("Threat dice roll: /threat or /threat 3d2t (GM: reply to a player)"),
         private=False,
         game=SYSTEM_KEY,
     )
 ]
 RENDERERS = [ThreatRollRenderer()]
 
-HELP = (
+HELP = N_(
     "🎲 <b>Threat dice</b>\n"
     "<code>/threat</code> asks for an action roll; <code>/threat 3d2t</code> or "
     "<code>/roll 3d2t</code> sets the dice: 3 action dice at threat +2. The GM replies "
@@ -50,7 +52,8 @@ async def threat(update: Update, context: StonetableContext) -> None:
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
-        await message.reply_text(HELP, parse_mode=ParseMode.HTML)
+        lang = await lang_of(update)
+        await message.reply_text(lang.gettext(HELP), parse_mode=ParseMode.HTML)
         return
     answered = replied(message)
     target = answered.from_user if answered is not None else None

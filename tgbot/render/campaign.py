@@ -8,6 +8,7 @@ from core.campaigns import CampaignView, EndedGame
 from core.i18n import N_, Lang
 from core.rules.lifecycle import RESUME_DAYS
 from core.rules.registry import Registry
+from core.rules.said import worded
 from core.rules.table import Role
 from core.store.models import CampaignStatus
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
@@ -111,14 +112,15 @@ def member_line(view: CampaignView, player_id: int, lang: Lang) -> str:
 
 
 def status_text(view: CampaignView, lang: Lang, system_lines: tuple[str, ...] = ()) -> str:
-    """The campaign at a glance, with what its system says of it (plain text, escaped here)."""
+    """The campaign at a glance, with what its system says of it (plain text, worded in
+    ``lang`` when the system said it as message ids, escaped here)."""
     symbol, status = STATUS[view.status]
     count = len(view.members)
     lines = [
         f"<b>{esc(view.system.name)}</b> — {symbol} {lang.gettext(status)}",
         "👥 " + lang.gettext("Players ({num}):", num=lang.number(count)),
         *(f"• {member_line(view, m.player_id, lang)}" for m in view.members),
-        *(esc(line) for line in system_lines),
+        *(esc(worded(line, lang.gettext)) for line in system_lines),
     ]
     if view.status is CampaignStatus.ACTIVE:
         lines.append("\n" + lang.gettext("New here? Tap /join. Open your sheet with /sheet."))

@@ -2,8 +2,9 @@
 
 Pure: the rules' :class:`~core.rules.cortex.panel.ConflictView` in, HTML and
 buttons out. Which buttons exist, and for whom, comes from the rules
-(``allowed_actions`` through the view's choices); this module only words them.
-Every name a player typed goes through :func:`esc`.
+(``allowed_actions`` through the view's choices); this module only words them,
+in the panel's language. Every name a player typed goes through :func:`esc` and
+is inserted as a value, never translated.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import Lang
+from core.i18n import N_, Lang
 from core.rules.cortex.dice import Die
 from core.rules.cortex.panel import (
     CONFLICT_PANEL,
@@ -33,65 +34,83 @@ from tgbot.panels import button, keyboard
 from tgbot.render.layout import grid, named
 from tgbot.render.text import esc, now_line
 
-WATCHTOWER = "the Watchtower"
+WATCHTOWER = N_("the Watchtower")
 LABEL_NAME = 22
-KIND_TITLE = {Kind.TEST: "Test", Kind.CONTEST: "Contest", Kind.RELIEF: "Stress Relief"}
+KIND_TITLE = {Kind.TEST: N_("Test"), Kind.CONTEST: N_("Contest"), Kind.RELIEF: N_("Stress Relief")}
 ENDINGS = {
-    "success": "✅ {who} succeeds",
-    "failure": "❌ {other} fails",
-    "gave_in": "🏳️ {other} gives in: {who} gets their way",
-    "stress": "💥 {who} wins; {other} takes Stress",
-    "stressed_out": "💀 {who} wins; {other} is Stressed Out",
-    "relieved": "💚 {who} relieves the Stress",
-    "not_relieved": "💔 The Stress stays",
-    "stopped": "⏹ The Contest stays stopped",
+    "success": N_("✅ {who} succeeds"),
+    "failure": N_("❌ {other} fails"),
+    "gave_in": N_("🏳️ {other} gives in: {who} gets their way"),
+    "stress": N_("💥 {who} wins; {other} takes Stress"),
+    "stressed_out": N_("💀 {who} wins; {other} is Stressed Out"),
+    "relieved": N_("💚 {who} relieves the Stress"),
+    "not_relieved": N_("💔 The Stress stays"),
+    "stopped": N_("⏹ The Contest stays stopped"),
 }
+REASONS = {
+    "useful detail": N_("useful detail"),
+    "interfere": N_("interfere"),
+    "keep going": N_("keep going"),
+    "extra traits": N_("extra traits"),
+    "include a die": N_("include a die"),
+    "complication": N_("complication"),
+}
+"""Why Plot Points changed hands, as the rules name it, to word in the log."""
 
 
-def _name(name: str) -> str:
-    return esc(name) if name else WATCHTOWER
+def _name(name: str, lang: Lang) -> str:
+    return esc(name) if name else lang.gettext(WATCHTOWER)
 
 
 def _short(name: str) -> str:
     return name if len(name) <= LABEL_NAME else name[: LABEL_NAME - 1] + "…"
 
 
-def dice_text(dice: Sequence[Die]) -> str:
-    return " ".join(d.label for d in dice) if dice else "none"
+def _and(names: Sequence[str], lang: Lang) -> str:
+    """``a``, ``a and b``, ``a and b and c``."""
+    said = names[0] if names else ""
+    for name in names[1:]:
+        said = lang.gettext("{some} and {last}", some=said, last=name)
+    return said
 
 
-def stress_text(sheet: Sheet) -> str:
+def dice_text(dice: Sequence[Die], lang: Lang) -> str:
+    return " ".join(d.label for d in dice) if dice else lang.gettext("none")
+
+
+def stress_text(sheet: Sheet, lang: Lang) -> str:
     if sheet.stressed_out:
-        return "💀 Stressed Out"
+        return lang.gettext("💀 Stressed Out")
     if not sheet.stress:
-        return "no Stress"
-    return "Stress: " + ", ".join(f"{esc(s.type)} {s.die.label}" for s in sheet.stress)
+        return lang.gettext("no Stress")
+    listed = ", ".join(f"{esc(s.type)} {s.die.label}" for s in sheet.stress)
+    return lang.gettext("Stress: {stress}", stress=listed)
 
 
-def character_line(sheet: Sheet) -> str:
+def character_line(sheet: Sheet, lang: Lang) -> str:
     """One character's Plot Points and Stress, always on show."""
-    points = f" · {sheet.plot_points} PP" if sheet.is_lead else ""
-    return f"• <b>{esc(sheet.name)}</b>{points} · {stress_text(sheet)}"
+    points = " · " + lang.gettext("{points} PP", points=sheet.plot_points) if sheet.is_lead else ""
+    return f"• <b>{esc(sheet.name)}</b>{points} · {stress_text(sheet, lang)}"
 
 
-def table_text(table: CortexTable) -> str:
+def table_text(table: CortexTable, lang: Lang) -> str:
     """Trouble, and every character's Plot Points and Stress (for /trouble)."""
-    lines = [f"⚠️ <b>Trouble</b>: {dice_text(table.trouble)}"]
+    lines = [lang.gettext("⚠️ <b>Trouble</b>: {dice}", dice=dice_text(table.trouble, lang))]
     leads = [s for s in table.sheets if s.is_lead]
     features = [s for s in table.sheets if not s.is_lead]
-    lines += [character_line(s) for s in leads] or ["No Leads yet: players /join."]
+    lines += [character_line(s, lang) for s in leads] or [
+        lang.gettext("No Leads yet: players /join.")
+    ]
     if features:
-        lines.append("<i>Features</i>")
-        lines += [character_line(s) for s in features]
+        lines.append("<i>" + lang.gettext("Features") + "</i>")
+        lines += [character_line(s, lang) for s in features]
     if table.details:
-        lines.append(
-            "✨ Useful Details: "
-            + ", ".join(f"{esc(d.name)} {d.die.label} ({esc(d.owner)})" for d in table.details)
-        )
+        listed = ", ".join(f"{esc(d.name)} {d.die.label} ({esc(d.owner)})" for d in table.details)
+        lines.append(lang.gettext("✨ Useful Details: {details}", details=listed))
     return "\n".join(lines)
 
 
-def _roll_text(roll: Roll) -> str:
+def _roll_text(roll: Roll, lang: Lang) -> str:
     included = set(roll.included)
     faces = []
     for i, r in enumerate(roll.dice):
@@ -102,146 +121,226 @@ def _roll_text(roll: Roll) -> str:
             faces.append(f"<b>{text}</b>")
         else:
             faces.append(text)
-    line = f"🎲 {esc(roll.roller)} rolled " + " ".join(faces)
+    line = lang.gettext("🎲 {who} rolled {dice}", who=esc(roll.roller), dice=" ".join(faces))
     for aid in roll.aid:
         shown = " ".join(
             f"<s>{r.die.label}:{r.face}</s>" if r.is_dud else f"{r.die.label}:{r.face}"
             for r in aid.dice
         )
         source = aid.aid.resource or aid.aid.helper
-        line += f"\n🤝 Aid from {esc(source)}: {shown} (+{aid.counted})"
-    return line + f"\n<b>Result {roll.result}</b> (duds struck out, included dice in bold)"
+        line += "\n" + lang.gettext(
+            "🤝 Aid from {source}: {dice} (+{counted})",
+            source=esc(source),
+            dice=shown,
+            counted=aid.counted,
+        )
+    return (
+        line
+        + "\n"
+        + lang.gettext(
+            "<b>Result {result}</b> (duds struck out, included dice in bold)", result=roll.result
+        )
+    )
 
 
-def _entry_text(e: Entry) -> str | None:
-    who, other = _name(e.who), _name(e.other)
+def _entry_text(e: Entry, lang: Lang) -> str | None:
+    who, other = _name(e.who, lang), _name(e.other, lang)
     die = f"d{e.die}" if e.die else ""
-    texts = {
-        "opposition": f"👁 Opposition {esc(e.text)} → <b>{e.number}</b>",
-        "rolled": f"🎲 {who} rolled {e.number}",
-        "included": f"➕ {who} includes another die: {e.number}",
-        "action": (
-            f"🔄 {who} beats it and takes over: Action <b>{e.number}</b>"
-            if e.flag
-            else f"🎯 {who} sets the Action: <b>{e.number}</b>"
-        ),
-        "won": f"🛡 {who} holds: {other} falls short by {e.number}",
-        "paid": f"🪙 {who} → {other}: {e.number} PP ({esc(e.text)})",
-        "detail": f"✨ {who} creates “{esc(e.text)}” {die}",
-        "challenged": f"⚡ {who} challenges {esc(e.text)} (+{die} Growth)",
-        "stress": f"💥 {other} takes {esc(e.text)} {die}" + (" (stepped up)" if e.flag else ""),
-        "stress_missed": f"💨 {who}'s stress roll came up all 1s: no Stress",
-        "stressed_out": f"💀 {who} is Stressed Out",
-        "relieved": f"💚 {who}'s {esc(e.text)} Stress is relieved (+{die} Growth)",
-        "complication": f"⚠️ {who}'s {die} 1 joins Trouble",
-        "trouble_cancelled": f"🧹 {who} removes a {die} from Trouble",
-        "interfered": f"⚔️ {who} interferes: {e.number}"
-        + (" — the Contest stops!" if e.flag else " — not enough"),
-        "resumed": f"▶️ Everyone rolls: {esc(e.text)}",
-        "scene_ended": "🎬 The episode ends" if e.flag else "🎬 The scene ends",
-    }
-    if e.what == "ended":
-        template = ENDINGS.get(e.text, "🏁 It's over")
-        return "<b>" + template.format(who=who, other=other) + "</b>"
-    return texts.get(e.what)
+    n, text, _ = e.number, esc(e.text), lang.gettext
+    what = e.what
+    if what == "ended":
+        template = ENDINGS.get(e.text, N_("🏁 It's over"))
+        return "<b>" + _(template, who=who, other=other) + "</b>"
+    if what == "opposition":
+        return _("👁 Opposition {dice} → <b>{result}</b>", dice=text, result=n)
+    if what == "rolled":
+        return _("🎲 {who} rolled {result}", who=who, result=n)
+    if what == "included":
+        return _("➕ {who} includes another die: {result}", who=who, result=n)
+    if what == "action":
+        if e.flag:
+            return _("🔄 {who} beats it and takes over: Action <b>{action}</b>", who=who, action=n)
+        return _("🎯 {who} sets the Action: <b>{action}</b>", who=who, action=n)
+    if what == "won":
+        return _("🛡 {who} holds: {other} falls short by {margin}", who=who, other=other, margin=n)
+    if what == "paid":
+        reason = _(REASONS[e.text]) if e.text in REASONS else text
+        return _("🪙 {who} → {other}: {points} PP ({reason})", who=who, other=other, points=n,
+                 reason=reason)  # fmt: skip
+    if what == "detail":
+        return _("✨ {who} creates “{detail}” {die}", who=who, detail=text, die=die)
+    if what == "challenged":
+        return _("⚡ {who} challenges {value} (+{die} Growth)", who=who, value=text, die=die)
+    if what == "stress":
+        if e.flag:
+            return _("💥 {other} takes {stress} {die} (stepped up)", other=other, stress=text,
+                     die=die)  # fmt: skip
+        return _("💥 {other} takes {stress} {die}", other=other, stress=text, die=die)
+    if what == "stress_missed":
+        return _("💨 {who}'s stress roll came up all 1s: no Stress", who=who)
+    if what == "stressed_out":
+        return _("💀 {who} is Stressed Out", who=who)
+    if what == "relieved":
+        return _("💚 {who}'s {stress} Stress is relieved (+{die} Growth)", who=who, stress=text,
+                 die=die)  # fmt: skip
+    if what == "complication":
+        return _("⚠️ {who}'s {die} 1 joins Trouble", who=who, die=die)
+    if what == "trouble_cancelled":
+        return _("🧹 {who} removes a {die} from Trouble", who=who, die=die)
+    if what == "interfered":
+        if e.flag:
+            return _("⚔️ {who} interferes: {result} — the Contest stops!", who=who, result=n)
+        return _("⚔️ {who} interferes: {result} — not enough", who=who, result=n)
+    if what == "resumed":
+        return _("▶️ Everyone rolls: {order}", order=text)
+    if what == "scene_ended":
+        return _("🎬 The episode ends") if e.flag else _("🎬 The scene ends")
+    return None
 
 
-def _headline(c: Conflict) -> str:
-    title = KIND_TITLE[c.kind]
+def _headline(c: Conflict, lang: Lang) -> str:
+    title = lang.gettext(KIND_TITLE[c.kind])
+    actor, reactor = esc(c.actor), esc(c.reactor)
     if c.kind is Kind.CONTEST:
-        return f"🎭 <b>{title}</b>: {esc(c.actor)} vs {esc(c.reactor)}"
+        return lang.gettext(
+            "🎭 <b>{title}</b>: {actor} vs {reactor}", title=title, actor=actor, reactor=reactor
+        )
     if c.kind is Kind.RELIEF:
-        return f"🎭 <b>{title}</b>: {esc(c.actor)} helps {esc(c.reactor)} ({esc(c.relief_type)})"
-    return f"🎭 <b>{title}</b>: {esc(c.actor)}"
+        return lang.gettext(
+            "🎭 <b>{title}</b>: {actor} helps {reactor} ({stress})",
+            title=title,
+            actor=actor,
+            reactor=reactor,
+            stress=esc(c.relief_type),
+        )
+    return lang.gettext("🎭 <b>{title}</b>: {actor}", title=title, actor=actor)
 
 
-def _now_text(v: ConflictView, c: Conflict) -> list[str]:
+def _now_text(v: ConflictView, c: Conflict, lang: Lang) -> list[str]:
+    _ = lang.gettext
     lines: list[str] = []
     if c.phase is Phase.OPPOSITION and c.kind is Kind.TEST:
-        lines.append(f"👁 Opposition so far: {dice_text(v.staged)}")
+        lines.append(_("👁 Opposition so far: {dice}", dice=dice_text(v.staged, lang)))
     if c.to_beat is not None and c.phase in (Phase.BUILDING, Phase.PICKING, Phase.YIELDING):
         if c.kind is Kind.CONTEST:
-            lines.append(f"🎯 Action: <b>{c.to_beat}</b>")
+            lines.append(_("🎯 Action: <b>{action}</b>", action=c.to_beat))
         else:  # the Watchtower's roll (or the friend's Stress) set it; a tie fails (ruling 24)
-            lines.append(f"🎯 To beat: <b>{c.to_beat}</b> (a tie fails)")
+            lines.append(_("🎯 To beat: <b>{number}</b> (a tie fails)", number=c.to_beat))
     if c.phase is Phase.BUILDING:
-        pool = " · ".join(f"{esc(name)} {d.label}" for d, name in v.pool) or "empty"
-        line = f"🧺 {esc(c.roller)}'s pool: {pool}"
+        pool = " · ".join(f"{esc(name)} {d.label}" for d, name in v.pool) or _("empty")
+        parts = [_("🧺 {who}'s pool: {pool}", who=esc(c.roller), pool=pool)]
         if v.cost:
-            line += f" — extras cost {v.cost} PP"
+            parts.append(_("extras cost {points} PP", points=v.cost))
         if v.chance is not None:
-            line += f" — {round(float(v.chance) * 100)}% to beat {c.to_beat}"
-        lines.append(line)
+            chance = round(float(v.chance) * 100)
+            parts.append(_("{percent}% to beat {number}", percent=chance, number=c.to_beat))
+        lines.append(" — ".join(parts))
         for aid in c.aid:
-            lines.append(f"🤝 Aid ready: {esc(aid.resource or aid.helper)}")
+            lines.append(_("🤝 Aid ready: {source}", source=esc(aid.resource or aid.helper)))
     if c.phase is Phase.PICKING and c.roll is not None:
-        lines.append(_roll_text(c.roll))
+        lines.append(_roll_text(c.roll, lang))
     if c.phase is Phase.YIELDING:
         lines.append(
-            f"🛡 {esc(c.actor)} wins by {c.margin}: {esc(c.reactor)} gives in or takes Stress"
+            _(
+                "🛡 {actor} wins by {margin}: {reactor} gives in or takes Stress",
+                actor=esc(c.actor),
+                margin=c.margin,
+                reactor=esc(c.reactor),
+            )
         )
     if c.phase is Phase.INFLICTING:
         todo = c.pending[0]
+        values = {
+            "who": esc(todo.inflicter),
+            "dice": dice_text(todo.pool, lang),
+            "target": esc(todo.target),
+        }
+        if todo.may_stress_out:
+            lines.append(
+                _(
+                    "💥 {who} rolls {dice} to stress {target}: choose the Stress"
+                    " (or declare them Stressed Out)",
+                    **values,
+                )
+            )
+        else:
+            lines.append(_("💥 {who} rolls {dice} to stress {target}: choose the Stress", **values))
         lines.append(
-            f"💥 {esc(todo.inflicter)} rolls {dice_text(todo.pool)} to stress {esc(todo.target)}:"
-            " choose the Stress"
-            + (" (or declare them Stressed Out)" if todo.may_stress_out else "")
-        )
-        lines.append(
-            "<i>Assets that change the stress pool: reply with the Stress and the dice, "
-            "e.g. “Angry +d6 -d8”.</i>"
+            "<i>"
+            + _(
+                "Assets that change the stress pool: reply with the Stress and the dice, "
+                "e.g. “Angry +d6 -d8”."
+            )
+            + "</i>"
         )
     if c.phase is Phase.STOPPED:
-        lines.append(f"⏹ {esc(c.interferer)} stopped the Contest. Go on? Each pays them 1 PP.")
+        lines.append(
+            _("⏹ {who} stopped the Contest. Go on? Each pays them 1 PP.", who=esc(c.interferer))
+        )
     return lines
 
 
-def _hints(v: ConflictView, c: Conflict) -> list[str]:
+def _hints(v: ConflictView, c: Conflict, lang: Lang) -> list[str]:
     if c.phase is not Phase.BUILDING:
         return []
     return [
-        "<i>Reply to this message with a name to create a Useful Detail (1 PP, d6). "
-        "Others reply with their traits to aid, e.g. “Truth, Clark”.</i>"
+        "<i>"
+        + lang.gettext(
+            "Reply to this message with a name to create a Useful Detail (1 PP, d6). "
+            "Others reply with their traits to aid, e.g. “Truth, Clark”."
+        )
+        + "</i>"
     ]
 
 
-def conflict_text(v: ConflictView) -> str:
+def conflict_text(v: ConflictView, lang: Lang) -> str:
     """The whole panel: who, Trouble, Plot Points and Stress, the exchanges, what now."""
     c = v.conflict
     if c is None:
-        lines = ["🎭 <b>This roll is over.</b>"]
-        lines += [t for t in (_entry_text(e) for e in v.log) if t]
+        lines = [lang.gettext("🎭 <b>This roll is over.</b>")]
+        lines += [t for t in (_entry_text(e, lang) for e in v.log) if t]
         return "\n".join(lines)
-    lines = [_headline(c), f"⚠️ Trouble: {dice_text(v.table.trouble)}"]
+    lines = [
+        _headline(c, lang),
+        lang.gettext("⚠️ Trouble: {dice}", dice=dice_text(v.table.trouble, lang)),
+    ]
     for name in dict.fromkeys(n for n in (*c.contestants, c.reactor, c.interferer) if n):
         sheet = v.sheet(name)
         if sheet is not None:
-            lines.append(character_line(sheet))
-    log = [t for t in (_entry_text(e) for e in v.log) if t]
+            lines.append(character_line(sheet, lang))
+    log = [t for t in (_entry_text(e, lang) for e in v.log) if t]
     if log:
         lines.append("")
         lines += log
     if c.phase is not Phase.DONE:
         lines.append("")
-        lines += _now_text(v, c)
-        waiting = " and ".join(_name(n) for n in v.waiting)
-        lines.append(f"⏳ Waiting for <b>{waiting}</b>")
-        lines += _hints(v, c)
+        lines += _now_text(v, c, lang)
+        waiting = _and([_name(n, lang) for n in v.waiting], lang)
+        lines.append(lang.gettext("⏳ Waiting for <b>{who}</b>", who=waiting))
+        lines += _hints(v, c, lang)
     if v.table.complications:
-        ones = ", ".join(f"{esc(x.owner)}'s {x.die.label}" for x in v.table.complications)
-        lines.append(f"⚠️ Complications (1s) the Watchtower may buy into Trouble: {ones}")
+        ones = ", ".join(
+            lang.gettext("{owner}'s {die}", owner=esc(x.owner), die=x.die.label)
+            for x in v.table.complications
+        )
+        lines.append(
+            lang.gettext(
+                "⚠️ Complications (1s) the Watchtower may buy into Trouble: {ones}", ones=ones
+            )
+        )
     if v.table.watchtower_ones:
         ones = ", ".join(x.die.label for x in v.table.watchtower_ones)
-        lines.append(f"🧹 Watchtower 1s players may use on Trouble: {ones}")
+        lines.append(lang.gettext("🧹 Watchtower 1s players may use on Trouble: {ones}", ones=ones))
     return "\n".join(lines)
 
 
-def _pp(cost: int) -> str:
-    return f" ({cost} PP)" if cost else ""
+def _pp(cost: int, lang: Lang) -> str:
+    return " " + lang.gettext("({points} PP)", points=cost) if cost else ""
 
 
-def choice_label(ch: Choice) -> str:
+def choice_label(ch: Choice, lang: Lang) -> str:
     """A button's text: what it does and whose it is."""
+    _ = lang.gettext
     who = _short(ch.who) if ch.who else ""
     name = _short(ch.name)
     die = f"d{ch.die}" if ch.die else ""
@@ -249,51 +348,53 @@ def choice_label(ch: Choice) -> str:
     if p is Press.OPPOSITION_ADD:
         return f"👁 +{die}"
     if p is Press.OPPOSITION_UNDO:
-        return "👁 ↩ Take back"
+        return _("👁 ↩ Take back")
     if p is Press.OPPOSITION_ROLL:
-        return f"👁 Roll {ch.count} opposition dice"
+        return lang.ngettext(
+            "👁 Roll {num} opposition dice", "👁 Roll {num} opposition dice", ch.count
+        )
     if p is Press.STRESS_OPPOSITION:
-        return f"🎲 {who}: roll your Stress"
+        return _("🎲 {who}: roll your Stress", who=who)
     if p is Press.OPEN_POOL:
-        return "➕ Add to the pool…"
+        return _("➕ Add to the pool…")
     if p is Press.BACK:
-        return "⬅️ Back"
+        return _("⬅️ Back")
     if p is Press.ADD:
         icon = {"c": "⚡", "s": "💢", "l": "🎯", "d": "✨"}.get(ch.argument[:1], "➕")
         dice = f"{ch.count}{die}" if ch.count > 1 else die
-        return f"{icon} {name} {dice}{_pp(ch.cost)}"
+        return f"{icon} {name} {dice}{_pp(ch.cost, lang)}"
     if p is Press.REMOVE:
         return f"➖ {name}"
     if p is Press.RESOURCE:
         if ch.argument.endswith("u"):
-            return f"🏠 {name}: use up, both dice"
-        return f"🏠 {name} 2{die} aid"
+            return _("🏠 {name}: use up, both dice", name=name)
+        return _("🏠 {name} 2{die} aid", name=name, die=die)
     if p is Press.ROLL:
-        return f"🎲 Roll · {who}{_pp(ch.cost)}"
+        return _("🎲 Roll · {who}", who=who) + _pp(ch.cost, lang)
     if p is Press.INCLUDE:
-        return f"➕ Include a die · {who} (1 PP)"
+        return _("➕ Include a die · {who} (1 PP)", who=who)
     if p is Press.SETTLE:
-        return f"✅ Keep this Result · {who}"
+        return _("✅ Keep this Result · {who}", who=who)
     if p is Press.GIVE_IN:
-        return f"🏳️ Give in · {who}"
+        return _("🏳️ Give in · {who}", who=who)
     if p is Press.TAKE_STRESS:
-        return f"💥 Take Stress · {who}"
+        return _("💥 Take Stress · {who}", who=who)
     if p is Press.INFLICT:
         return f"💥 {name} · {who}"
     if p is Press.STRESSED_OUT:
-        return f"💀 Stressed Out · {who}"
+        return _("💀 Stressed Out · {who}", who=who)
     if p is Press.INTERFERE:
-        return f"⚔️ {who} interferes{_pp(ch.cost)}"
+        return _("⚔️ {who} interferes", who=who) + _pp(ch.cost, lang)
     if p is Press.VOTE:
-        return "▶️ Go on (1 PP)" if ch.argument == "y" else "⏹ Leave it stopped"
+        return _("▶️ Go on (1 PP)") if ch.argument == "y" else _("⏹ Leave it stopped")
     if p is Press.COMPLICATION:
-        return named("👁 {}'s " + f"{die} 1 → Trouble", ch.who)
+        return named(_("👁 {who}'s {die} 1 → Trouble", who="{}", die=die), ch.who)
     if p is Press.CANCEL_TROUBLE:
-        return f"🧹 Use the {name} 1: Trouble −{die}"
+        return _("🧹 Use the {name} 1: Trouble −{die}", name=name, die=die)
     if p is Press.END_SCENE:
-        return "👁 End the scene"
+        return _("👁 End the scene")
     if p is Press.CLOSE:
-        return "👁 Leave the 1s"
+        return _("👁 Leave the 1s")
     return str(p.value)
 
 
@@ -306,7 +407,9 @@ _MOST: dict[Press | None, int] = {
 }
 
 
-def _rows(view: PanelView, choices: Sequence[Choice]) -> list[list[InlineKeyboardButton]]:
+def _rows(
+    view: PanelView, choices: Sequence[Choice], lang: Lang
+) -> list[list[InlineKeyboardButton]]:
     """Like buttons side by side as far as a phone shows their labels whole."""
     rows: list[list[InlineKeyboardButton]] = []
     run: list[InlineKeyboardButton] = []
@@ -315,7 +418,7 @@ def _rows(view: PanelView, choices: Sequence[Choice]) -> list[list[InlineKeyboar
         if run and ch.verb is not last:
             rows += grid(run, _MOST.get(last, 1))
             run = []
-        run.append(button(view, choice_label(ch), ch.verb.value, ch.argument))
+        run.append(button(view, choice_label(ch, lang), ch.verb.value, ch.argument))
         last = ch.verb
     if run:
         rows += grid(run, _MOST.get(last, 1))
@@ -330,57 +433,64 @@ class ConflictRenderer:
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         v = conflict_view(view.table, view.typed(ConflictState))
         if view.closed:
-            return conflict_text(v), None
-        text = conflict_text(v)
-        now = now_line(v.choices, lambda user: _person(v, user, view.table), _phrase, _SIDE)
-        return (f"{text}\n{now}" if now else text), keyboard(_rows(view, v.choices))
+            return conflict_text(v, lang), None
+        text = conflict_text(v, lang)
+        now = now_line(
+            v.choices,
+            lambda user: _person(v, user, lang, view.table),
+            lambda choice: _phrase(choice, lang),
+            _SIDE,
+            lang=lang,
+        )
+        return (f"{text}\n{now}" if now else text), keyboard(_rows(view, v.choices, lang))
 
 
-def _person(v: ConflictView, user: int, members: Table | None = None) -> str:
+def _person(v: ConflictView, user: int, lang: Lang, members: Table | None = None) -> str:
     """Someone at the table by the name in play: their Lead, or the Watchtower.
 
     With ``members``, the player's own name is added, "Birch (Alice)": the naming
     rule (core.rules.names) for someone who must act now.
     """
     if user == v.table.watchtower:
-        return WATCHTOWER
+        return lang.gettext(WATCHTOWER)
     member = None if members is None else members.seat(user)
     for seat in v.table.seats:
         if seat.user == user:
             own = seat.character if member is None else member.name
             return esc(in_play(seat.character, own, introduce=member is not None))
-    return "someone who left"
+    return lang.gettext("someone who left")
 
 
 _PHRASES = {
-    Press.OPPOSITION_ADD: "add opposition dice",
-    Press.OPPOSITION_UNDO: "take a die back",
-    Press.OPPOSITION_ROLL: "roll the opposition",
-    Press.STRESS_OPPOSITION: "roll your Stress as the opposition",
-    Press.OPEN_POOL: "add traits to the pool",
-    Press.BACK: "go back",
-    Press.ADD: "add traits to the pool",
-    Press.REMOVE: "take a trait out",
-    Press.RESOURCE: "spend a Resource",
-    Press.ROLL: "roll the pool",
-    Press.INCLUDE: "include another die",
-    Press.SETTLE: "settle the roll",
-    Press.GIVE_IN: "give in",
-    Press.TAKE_STRESS: "take the Stress",
-    Press.INFLICT: "pick the Stress to inflict",
-    Press.STRESSED_OUT: "take them out",
-    Press.INTERFERE: "interfere",
-    Press.VOTE: "vote to go on or stop",
-    Press.COMPLICATION: "buy a Complication into Trouble",
-    Press.CANCEL_TROUBLE: "cancel Trouble with a Watchtower 1",
-    Press.END_SCENE: "end the scene",
-    Press.CLOSE: "close this roll",
+    Press.OPPOSITION_ADD: N_("add opposition dice"),
+    Press.OPPOSITION_UNDO: N_("take a die back"),
+    Press.OPPOSITION_ROLL: N_("roll the opposition"),
+    Press.STRESS_OPPOSITION: N_("roll your Stress as the opposition"),
+    Press.OPEN_POOL: N_("add traits to the pool"),
+    Press.BACK: N_("go back"),
+    Press.ADD: N_("add traits to the pool"),
+    Press.REMOVE: N_("take a trait out"),
+    Press.RESOURCE: N_("spend a Resource"),
+    Press.ROLL: N_("roll the pool"),
+    Press.INCLUDE: N_("include another die"),
+    Press.SETTLE: N_("settle the roll"),
+    Press.GIVE_IN: N_("give in"),
+    Press.TAKE_STRESS: N_("take the Stress"),
+    Press.INFLICT: N_("pick the Stress to inflict"),
+    Press.STRESSED_OUT: N_("take them out"),
+    Press.INTERFERE: N_("interfere"),
+    Press.VOTE: N_("vote to go on or stop"),
+    Press.COMPLICATION: N_("buy a Complication into Trouble"),
+    Press.CANCEL_TROUBLE: N_("cancel Trouble with a Watchtower 1"),
+    Press.END_SCENE: N_("end the scene"),
+    Press.CLOSE: N_("close this roll"),
 }
 _SIDE = frozenset({Press.COMPLICATION, Press.CANCEL_TROUBLE, Press.END_SCENE})
 
 
-def _phrase(choice: Choice) -> str:
-    return _PHRASES.get(choice.verb, choice.verb.value)
+def _phrase(choice: Choice, lang: Lang) -> str:
+    phrase = _PHRASES.get(choice.verb)
+    return choice.verb.value if phrase is None else lang.gettext(phrase)
 
 
 RENDERERS = [ConflictRenderer()]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import Lang
+from core.i18n import N_, Lang, lang_for
 from core.rules.choice import Choice
 from core.rules.d20check import (
     AbilityStrength,
@@ -27,6 +27,7 @@ from core.rules.d20check import (
     WoundBand,
     band_for,
 )
+from core.rules.d20check.rest import DEFAULT_RECOVERY_SKILL
 from core.rules.d20check.table import (
     CHECK_PANEL,
     REST_PANEL,
@@ -42,45 +43,64 @@ from core.rules.d20check.table import (
 )
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed
-from core.rules.names import counted, in_play
+from core.rules.names import in_play
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import grid, named, phone_rows
 from tgbot.render.text import esc, now_line
 
+EN = lang_for("en")
 STRENGTH_TEXT = {
-    AbilityStrength.WEAK: "Weak ability (2d20, keep the lower)",
-    AbilityStrength.AVERAGE: "Average ability (1d20)",
-    AbilityStrength.STRONG: "Strong ability (2d20, keep the higher)",
+    AbilityStrength.WEAK: N_("Weak ability (2d20, keep the lower)"),
+    AbilityStrength.AVERAGE: N_("Average ability (1d20)"),
+    AbilityStrength.STRONG: N_("Strong ability (2d20, keep the higher)"),
 }
 STRENGTH_BUTTON = {
-    AbilityStrength.WEAK: "Weak",
-    AbilityStrength.AVERAGE: "Average",
-    AbilityStrength.STRONG: "Strong",
+    AbilityStrength.WEAK: N_("Weak"),
+    AbilityStrength.AVERAGE: N_("Average"),
+    AbilityStrength.STRONG: N_("Strong"),
+}
+BAND_LABEL = {
+    WoundBand.UNHURT: N_("Unhurt"),
+    WoundBand.EXHAUSTED: N_("Exhausted"),
+    WoundBand.INJURED: N_("Injured"),
+    WoundBand.SEVERELY_INJURED: N_("Severely Injured"),
+    WoundBand.DYING: N_("Dying"),
+    WoundBand.NEAR_DEATH: N_("Near-Death Experience"),
 }
 BAND_EFFECT = {
     WoundBand.UNHURT: "",
-    WoundBand.EXHAUSTED: "heals without trouble",
-    WoundBand.INJURED: "+1 strain on a failed check",
-    WoundBand.SEVERELY_INJURED: "+1 strain on every check",
-    WoundBand.DYING: "+1 strain on every check, +2 on a failure",
-    WoundBand.NEAR_DEATH: "a near-death experience",
+    WoundBand.EXHAUSTED: N_("heals without trouble"),
+    WoundBand.INJURED: N_("+1 strain on a failed check"),
+    WoundBand.SEVERELY_INJURED: N_("+1 strain on every check"),
+    WoundBand.DYING: N_("+1 strain on every check, +2 on a failure"),
+    WoundBand.NEAR_DEATH: N_("a near-death experience"),
 }
 ROLL_TITLE = {
-    "first": "Roll",
-    "retry": "🍀 Lucky retry",
-    "reroll": "🌀 Unlucky reroll",
-    "forced_reroll": "🎭 Forced reroll",
-    "gm_reroll": "🎭 GM reroll",
+    "first": N_("Roll"),
+    "retry": N_("🍀 Lucky retry"),
+    "reroll": N_("🌀 Unlucky reroll"),
+    "forced_reroll": N_("🎭 Forced reroll"),
+    "gm_reroll": N_("🎭 GM reroll"),
 }
-OUTCOME_TEXT = {Outcome.SUCCESS: "✅ Success", Outcome.FAILURE: "❌ Failure", Outcome.TIE: "🤝 Tie"}
+OUTCOME_TEXT = {
+    Outcome.SUCCESS: N_("✅ Success"),
+    Outcome.FAILURE: N_("❌ Failure"),
+    Outcome.TIE: N_("🤝 Tie"),
+}
 TICK = "✓ "
+SKILL_NAMES = {DEFAULT_RECOVERY_SKILL: N_("Fortitude")}
 
 
-def name_of(table: Table, player_id: int) -> str:
+def band_label(band: WoundBand, lang: Lang) -> str:
+    """A wound band's name (Exhausted .. Near-Death Experience) in ``lang``."""
+    return lang.gettext(BAND_LABEL[band])
+
+
+def name_of(table: Table, player_id: int, lang: Lang) -> str:
     """A member's name, escaped (for message text)."""
     seat = table.seat(player_id)
-    return esc(seat.name) if seat is not None else "someone who left"
+    return esc(seat.name) if seat is not None else lang.gettext("someone who left")
 
 
 def short_name(table: Table, player_id: int) -> str:
@@ -94,38 +114,61 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 
-def pool_line(pool: PoolCounts) -> str:
+def pool_line(pool: PoolCounts, lang: Lang) -> str:
     """The shared pool: 🍀 lucky and 🌑 unlucky points."""
     pips = "🍀" * pool.lucky + "🌑" * pool.unlucky
-    return f"Plot points: {pips} {pool.lucky} lucky · {pool.unlucky} unlucky"
+    return lang.gettext(
+        "Plot points: {pips} {lucky} lucky · {unlucky} unlucky",
+        pips=pips,
+        lucky=pool.lucky,
+        unlucky=pool.unlucky,
+    )
 
 
-def harm_line(name: str, sheet: CharacterSheet) -> str:
+def harm_line(name: str, sheet: CharacterSheet, lang: Lang) -> str:
     """Strain and wounds with the band and what it does to checks."""
     band = sheet.band
     effect = BAND_EFFECT[band]
-    text = f"❤️ {name}: strain {sheet.strain}/{MAX_STRAIN} · wounds {sheet.wounds}/{MAX_WOUNDS}"
+    text = lang.gettext(
+        "❤️ {name}: strain {strain}/{max_strain} · wounds {wounds}/{max_wounds}",
+        name=name,
+        strain=sheet.strain,
+        max_strain=MAX_STRAIN,
+        wounds=sheet.wounds,
+        max_wounds=MAX_WOUNDS,
+    )
     if band is not WoundBand.UNHURT:
-        text += f" — <b>{band.label}</b>" + (f" ({effect})" if effect else "")
+        text += f" — <b>{band_label(band, lang)}</b>" + (
+            f" ({lang.gettext(effect)})" if effect else ""
+        )
     return text
 
 
-def setup_text(setup: CheckSetup) -> str:
-    parts = [STRENGTH_TEXT[setup.ability]]
-    parts.append(f"proficiency {signed(setup.proficiency)}")
+def setup_text(setup: CheckSetup, lang: Lang) -> str:
+    parts = [lang.gettext(STRENGTH_TEXT[setup.ability])]
+    parts.append(lang.gettext("proficiency {bonus}", bonus=signed(setup.proficiency)))
     if setup.advantages or setup.disadvantages:
         die = setup.die
         net = (
-            "they cancel out" if die is None else f"{'+' if die.is_advantage else '−'}d{die.sides}"
+            lang.gettext("they cancel out")
+            if die is None
+            else f"{'+' if die.is_advantage else '−'}d{die.sides}"
         )
-        parts.append(f"{setup.advantages} adv, {setup.disadvantages} dis: {net}")
+        parts.append(
+            lang.gettext(
+                "{adv} adv, {dis} dis: {net}",
+                adv=setup.advantages,
+                dis=setup.disadvantages,
+                net=net,
+            )
+        )
     return " · ".join(parts)
 
 
-def target_text(check: CheckFlow) -> str:
+def target_text(check: CheckFlow, lang: Lang) -> str:
     if isinstance(check.target, Difficulty):
-        return f"🎯 Difficulty <b>{check.target.value}</b>"
-    return f"⚔️ Contest against <b>{check.target.result}</b>"
+        return lang.gettext("🎯 Difficulty <b>{dc}</b>", dc=check.target.value)
+    return lang.gettext("⚔️ Contest against <b>{result}</b>", result=check.target.result)
 
 
 def roll_text(roll: CheckRoll) -> str:
@@ -144,73 +187,93 @@ def roll_text(roll: CheckRoll) -> str:
     return f"{text} = <b>{roll.total}</b>"
 
 
-def log_line(table: Table, entry: Mapping[str, object], roller: str) -> str | None:
+def log_line(table: Table, entry: Mapping[str, object], roller: str, lang: Lang = EN) -> str | None:
     """One logged event in words, or None for those shown elsewhere."""
     kind = entry.get("e")
     if kind == "spent":
         by = entry.get("by")
-        who = _in_play(table, by) if isinstance(by, int) else "Someone"
-        point = "a lucky" if entry.get("kind") == "lucky" else "an unlucky"
-        now = "unlucky" if entry.get("kind") == "lucky" else "lucky"
-        return f"💫 {who} spent {point} point (it turns {now})."
+        who = _in_play(table, by, lang) if isinstance(by, int) else lang.gettext("Someone")
+        if entry.get("kind") == "lucky":
+            return lang.gettext("💫 {name} spent a lucky point (it turns unlucky).", name=who)
+        return lang.gettext("💫 {name} spent an unlucky point (it turns lucky).", name=who)
     if kind == "turned":
         if entry.get("natural") == 20:
-            return "🌟 Natural 20! An unlucky point turns lucky."
-        return "💥 Natural 1! A lucky point turns unlucky."
+            return lang.gettext("🌟 Natural 20! An unlucky point turns lucky.")
+        return lang.gettext("💥 Natural 1! A lucky point turns unlucky.")
     if kind == "gm_picks":
         which = "20" if entry.get("natural") == 20 else "1"
-        return f"🎭 Natural {which}, and no point to turn: the GM picks another twist."
+        return lang.gettext(
+            "🎭 Natural {natural}, and no point to turn: the GM picks another twist.",
+            natural=which,
+        )
     if kind == "harm":
         strain_before, strain_after = entry.get("strain_before"), entry.get("strain_after")
         wounds_before, wounds_after = entry.get("wounds_before"), entry.get("wounds_after")
         parts = []
         if strain_before != strain_after:
-            parts.append(f"strain {strain_before} → {strain_after}")
+            parts.append(
+                lang.gettext("strain {before} → {after}", before=strain_before, after=strain_after)
+            )
         if wounds_before != wounds_after:
-            parts.append(f"wounds {wounds_before} → {wounds_after}")
-        line = f"🩸 {roller}: " + (", ".join(parts) or "no change") + "."
+            parts.append(
+                lang.gettext("wounds {before} → {after}", before=wounds_before, after=wounds_after)
+            )
+        line = f"🩸 {roller}: " + (", ".join(parts) or lang.gettext("no change")) + "."
         lost = entry.get("lost")
         if isinstance(lost, int) and lost:
-            line += f" ({counted(lost, 'more wound', 'more wounds')} past the last box.)"
+            line += " " + lang.ngettext(
+                "({num} more wound past the last box.)",
+                "({num} more wounds past the last box.)",
+                lost,
+            )
         return line
     return None
 
 
-def next_step(table: Table, check: CheckFlow, pool: PoolCounts) -> str:
+def next_step(table: Table, check: CheckFlow, pool: PoolCounts, lang: Lang) -> str:
     if check.phase is Phase.SETUP:
-        return f"<i>{_in_play(table, check.roller)} sets up the check, then rolls.</i>"
+        return lang.gettext(
+            "<i>{name} sets up the check, then rolls.</i>",
+            name=_in_play(table, check.roller, lang),
+        )
     if check.phase is Phase.ROLLER_DECIDES:
-        roller = _in_play(table, check.roller)
+        roller = _in_play(table, check.roller, lang)
         result = check.result
         if result is not None and result.succeeded:
-            return (
-                f"<i>Any player may spend an unlucky point to reroll this success; "
-                f"{roller} keeps it to go on.</i>"
+            return lang.gettext(
+                "<i>Any player may spend an unlucky point to reroll this success; "
+                "{name} keeps it to go on.</i>",
+                name=roller,
             )
-        return f"<i>{roller} may spend a lucky point to retry, or keep the result.</i>"
+        return lang.gettext(
+            "<i>{name} may spend a lucky point to retry, or keep the result.</i>", name=roller
+        )
     if check.phase is Phase.GM_DECIDES:
-        gm = name_of(table, check.game_master)
-        return f"<i>The GM ({gm}) may spend an unlucky point to reroll, or let it stand.</i>"
-    return "<i>The result stands.</i>"
+        gm = name_of(table, check.game_master, lang)
+        return lang.gettext(
+            "<i>The GM ({name}) may spend an unlucky point to reroll, or let it stand.</i>",
+            name=gm,
+        )
+    return lang.gettext("<i>The result stands.</i>")
 
 
 _PHRASES = {
-    ActionKind.SET_UP: "set up the check",
-    ActionKind.ROLL: "roll",
-    ActionKind.RETRY: "spend a lucky point to retry",
-    ActionKind.REROLL: "spend an unlucky point to reroll the success",
-    ActionKind.KEEP: "keep the result",
-    ActionKind.FORCE_REROLL: "spend an unlucky point to force a reroll",
-    ActionKind.GM_REROLL: "spend a point to reroll",
+    ActionKind.SET_UP: N_("set up the check"),
+    ActionKind.ROLL: N_("roll"),
+    ActionKind.RETRY: N_("spend a lucky point to retry"),
+    ActionKind.REROLL: N_("spend an unlucky point to reroll the success"),
+    ActionKind.KEEP: N_("keep the result"),
+    ActionKind.FORCE_REROLL: N_("spend an unlucky point to force a reroll"),
+    ActionKind.GM_REROLL: N_("spend a point to reroll"),
 }
 _SETUP_PHRASES = {
-    SetupVerb.OPEN: "set up the check",
-    SetupVerb.BACK: "go back",
-    SetupVerb.ABILITY: "pick the ability",
-    SetupVerb.PROFICIENCY: "set the bonuses",
-    SetupVerb.ADVANTAGES: "set the bonuses",
-    SetupVerb.DISADVANTAGES: "set the bonuses",
-    SetupVerb.TARGET: "set the difficulty",
+    SetupVerb.OPEN: N_("set up the check"),
+    SetupVerb.BACK: N_("go back"),
+    SetupVerb.ABILITY: N_("pick the ability"),
+    SetupVerb.PROFICIENCY: N_("set the bonuses"),
+    SetupVerb.ADVANTAGES: N_("set the bonuses"),
+    SetupVerb.DISADVANTAGES: N_("set the bonuses"),
+    SetupVerb.TARGET: N_("set the difficulty"),
 }
 _SIDE: frozenset[ActionKind] = frozenset()
 
@@ -231,46 +294,62 @@ class CheckRenderer:
         panel = view.typed(CheckPanelState)
         check = panel.check
         pool = pool_counts(table.state)
-        roller = _in_play(table, check.roller)
-        who = "The GM" if check.is_gm_check else _in_play(table, check.roller, True)
-        head = f"🎲 <b>{who}</b> {'rolls an NPC check' if check.is_gm_check else 'makes a check'}"
+        roller = _in_play(table, check.roller, lang)
+        if check.is_gm_check:
+            head = lang.gettext("🎲 <b>The GM</b> rolls an NPC check")
+        else:
+            head = lang.gettext(
+                "🎲 <b>{name}</b> makes a check", name=_in_play(table, check.roller, lang, True)
+            )
         if panel.label:
             head += f" — <i>{esc(panel.label)}</i>"
-        lines = [head, target_text(check), setup_text(check.setup)]
+        lines = [head, target_text(check, lang), setup_text(check.setup, lang)]
         reasons = [str(e.get("reason")) for e in panel.log if e.get("e") == "rolled"]
         for index, roll in enumerate(check.rolls):
             reason = reasons[index] if index < len(reasons) else "first"
-            title = ROLL_TITLE.get(reason, "Roll")
+            title = lang.gettext(ROLL_TITLE.get(reason, ROLL_TITLE["first"]))
             if index < len(check.rolls) - 1:
                 lines.append(f"<s>{title}: {roll_text(roll)}</s>")
             else:
                 lines.append(f"{title}: {roll_text(roll)}")
         result = check.result
         if result is not None:
-            lines.append(f"<b>{OUTCOME_TEXT[result.outcome]}</b> — margin {signed(result.margin)}")
-        lines.extend(line for e in panel.log if (line := log_line(table, e, roller)) is not None)
+            lines.append(
+                lang.gettext(
+                    "<b>{outcome}</b> — margin {margin}",
+                    outcome=lang.gettext(OUTCOME_TEXT[result.outcome]),
+                    margin=signed(result.margin),
+                )
+            )
+        lines.extend(
+            line for e in panel.log if (line := log_line(table, e, roller, lang)) is not None
+        )
         lines.append("")
-        lines.append(pool_line(pool))
+        lines.append(pool_line(pool, lang))
         sheet = None if check.is_gm_check else _safe_sheet(table, check.roller)
         if sheet is not None:
-            lines.append(harm_line(roller, sheet))
-        lines.append(next_step(table, check, pool))
+            lines.append(harm_line(roller, sheet, lang))
+        lines.append(next_step(table, check, pool, lang))
         now = now_line(
-            panel.choices(pool.playable()), lambda p: _in_play(table, p, True), _phrase, _SIDE
+            panel.choices(pool.playable()),
+            lambda p: _in_play(table, p, lang, True),
+            lambda c: lang.gettext(_phrase(c)),
+            _SIDE,
+            lang=lang,
         )
         if now and not view.closed:
             lines.append(now)
-        return "\n".join(lines), self.buttons(view, panel, pool)
+        return "\n".join(lines), self.buttons(view, panel, pool, lang)
 
     def buttons(
-        self, view: PanelView, panel: CheckPanelState, pool: PoolCounts
+        self, view: PanelView, panel: CheckPanelState, pool: PoolCounts, lang: Lang = EN
     ) -> InlineKeyboardMarkup | None:
         check = panel.check
         if check.is_over or pool.size < 2:
             return None
         rows: list[list[InlineKeyboardButton]] = []
         if check.phase is Phase.SETUP:
-            rows += setup_rows(view, panel)
+            rows += setup_rows(view, panel, lang)
             if panel.menu is not None:
                 return keyboard(rows)  # the open group and Back, nothing else
         acting = check.who_may_act(pool.playable())
@@ -280,51 +359,65 @@ class CheckRenderer:
             if person in others:
                 continue
             name = short_name(view.table, person)
-            row = decision_row(view, check, actions, name, "any player" if others else None)
+            row = decision_row(view, check, actions, name, bool(others), lang)
             rows += phone_rows(row)
         return keyboard(rows)
 
 
 STEPPER_NAME = {
-    SetupVerb.PROFICIENCY: "Prof",
-    SetupVerb.ADVANTAGES: "Adv",
-    SetupVerb.DISADVANTAGES: "Dis",
+    SetupVerb.PROFICIENCY: N_("Prof"),
+    SetupVerb.ADVANTAGES: N_("Adv"),
+    SetupVerb.DISADVANTAGES: N_("Dis"),
+}
+ABILITY_BUTTON = {
+    AbilityStrength.WEAK: N_("💪 Weak ability"),
+    AbilityStrength.AVERAGE: N_("💪 Average ability"),
+    AbilityStrength.STRONG: N_("💪 Strong ability"),
 }
 
 
-def setup_label(choice: Choice[SetupVerb], check: CheckFlow) -> str:
+def setup_label(choice: Choice[SetupVerb], check: CheckFlow, lang: Lang = EN) -> str:
     """A set-up button's text: a group with its current values, an option or a step."""
     verb, setup = choice.verb, check.setup
     difficulty = isinstance(check.target, Difficulty)
     if verb is SetupVerb.OPEN:
         menu = SetupMenu(choice.argument)
         if menu is SetupMenu.ABILITY:
-            return f"💪 {STRENGTH_BUTTON[setup.ability]} ability"
+            return lang.gettext(ABILITY_BUTTON[setup.ability])
         if menu is SetupMenu.MODIFIERS:
-            return (
-                f"⚖️ Prof {setup.proficiency} · Adv {setup.advantages} · Dis {setup.disadvantages}"
+            return lang.gettext(
+                "⚖️ Prof {prof} · Adv {adv} · Dis {dis}",
+                prof=setup.proficiency,
+                adv=setup.advantages,
+                dis=setup.disadvantages,
             )
         target = check.target
-        return (
-            f"🎯 DC {target.value}" if isinstance(target, Difficulty) else f"🎯 Vs {target.result}"
-        )
+        if isinstance(target, Difficulty):
+            return lang.gettext("🎯 DC {dc}", dc=target.value)
+        return lang.gettext("🎯 Vs {result}", result=target.result)
     if verb is SetupVerb.BACK:
-        return "⬅️ Back"
+        return lang.gettext("⬅️ Back")
     if verb is SetupVerb.ABILITY:
         tick = TICK if choice.selected else ""
-        return tick + STRENGTH_BUTTON[AbilityStrength(choice.argument)]
-    name = STEPPER_NAME.get(verb, "DC" if difficulty else "Vs")
+        return tick + lang.gettext(STRENGTH_BUTTON[AbilityStrength(choice.argument)])
+    if verb in STEPPER_NAME:
+        name = lang.gettext(STEPPER_NAME[verb])
+    else:
+        name = lang.gettext("DC") if difficulty else lang.gettext("Vs")
     step = str(choice.count) if choice.count > 1 else ""
     return f"{name} {choice.name}{step}"
 
 
-def setup_rows(view: PanelView, panel: CheckPanelState) -> list[list[InlineKeyboardButton]]:
+def setup_rows(
+    view: PanelView, panel: CheckPanelState, lang: Lang = EN
+) -> list[list[InlineKeyboardButton]]:
     """The set-up groups, or the open group's options (like steppers side by side) and Back."""
     rows: list[list[InlineKeyboardButton]] = []
     run: list[InlineKeyboardButton] = []
     last: SetupVerb | None = None
     for choice in panel.setup_choices():
-        b = button(view, setup_label(choice, panel.check), choice.verb.value, choice.argument)
+        label = setup_label(choice, panel.check, lang)
+        b = button(view, label, choice.verb.value, choice.argument)
         if run and (choice.verb is not last or choice.verb is SetupVerb.OPEN):
             rows += grid(run, 4)
             run = []
@@ -336,12 +429,13 @@ def setup_rows(view: PanelView, panel: CheckPanelState) -> list[list[InlineKeybo
 
 
 DECISION_LABEL = {
-    ActionKind.ROLL: "🎲 Roll",
-    ActionKind.RETRY: "🍀 Lucky retry",
-    ActionKind.REROLL: "🌀 Unlucky reroll",
-    ActionKind.FORCE_REROLL: "🎭 Force a reroll",
-    ActionKind.GM_REROLL: "🎭 Unlucky reroll",
+    ActionKind.ROLL: N_("🎲 Roll ({name})"),
+    ActionKind.RETRY: N_("🍀 Lucky retry ({name})"),
+    ActionKind.REROLL: N_("🌀 Unlucky reroll ({name})"),
+    ActionKind.FORCE_REROLL: N_("🎭 Force a reroll ({name})"),
+    ActionKind.GM_REROLL: N_("🎭 Unlucky reroll ({name})"),
 }
+ANYONE_REROLLS = N_("🌀 Unlucky reroll (any player)")
 DECISION_ORDER = (
     ActionKind.ROLL,
     ActionKind.RETRY,
@@ -357,36 +451,39 @@ def decision_row(
     check: CheckFlow,
     actions: frozenset[ActionKind],
     name: str,
-    rerolled_by: str | None = None,
+    anyone_rerolls: bool = False,
+    lang: Lang = EN,
 ) -> list[InlineKeyboardButton]:
     """The buttons that move the check on, each labelled with who may press it.
 
-    ``rerolled_by`` names who else may press the reroll button, when more
-    people than ``name`` may.
+    ``anyone_rerolls``: any player may press the reroll button, not only ``name``.
     """
     row = []
     for action in DECISION_ORDER:
         if action not in actions:
             continue
-        who = name
+        if action is ActionKind.REROLL and anyone_rerolls:
+            row.append(button(view, lang.gettext(ANYONE_REROLLS), action.value))
+            continue
         if action is ActionKind.KEEP:
-            label = "✋ Keep it" if check.phase is Phase.ROLLER_DECIDES else "✅ Let it stand"
+            if check.phase is Phase.ROLLER_DECIDES:
+                label = lang.gettext("✋ Keep it ({name})", name="{}")
+            else:
+                label = lang.gettext("✅ Let it stand ({name})", name="{}")
         else:
-            label = DECISION_LABEL[action]
-            if action is ActionKind.REROLL and rerolled_by is not None:
-                who = rerolled_by
-        row.append(button(view, named(f"{label} ({{}})", who), action.value))
+            label = lang.gettext(DECISION_LABEL[action], name="{}")
+        row.append(button(view, named(label, name), action.value))
     return row
 
 
-def _in_play(table: Table, player_id: int, introduce: bool = False) -> str:
+def _in_play(table: Table, player_id: int, lang: Lang, introduce: bool = False) -> str:
     """Someone by the name in play: their character's, else their own (the GM).
 
     ``introduce`` adds the player's own name, "Birch (Alice)" (core.rules.names).
     """
     seat = table.seat(player_id)
     if seat is None:
-        return "someone who left"
+        return lang.gettext("someone who left")
     sheet = _safe_sheet(table, player_id)
     character = sheet.name if sheet is not None and sheet.name else None
     return esc(in_play(character, seat.name, introduce=introduce))
@@ -406,53 +503,75 @@ class RestRenderer:
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         state = view.typed(RestPanelState)
-        skill = esc(state.skill)
-        lines = [f"🛌 <b>Long rest</b> — recovery checks: difficulty {state.difficulty} {skill}"]
+        skill = state.skill
+        skill = esc(lang.gettext(SKILL_NAMES[skill]) if skill in SKILL_NAMES else skill)
+        lines = [
+            lang.gettext(
+                "🛌 <b>Long rest</b> — recovery checks: difficulty {dc} {skill}",
+                dc=state.difficulty,
+                skill=skill,
+            )
+        ]
         rested = state.rested
         if not rested:
-            lines.append("Nobody at the table has a character yet.")
+            lines.append(lang.gettext("Nobody at the table has a character yet."))
         for entry in rested:
-            lines.extend(rest_lines(view.table, entry))
+            lines.extend(rest_lines(view.table, entry, lang))
         lines.append("")
-        lines.append(pool_line(pool_counts(view.table.state)))
+        lines.append(pool_line(pool_counts(view.table.state), lang))
         return "\n".join(lines), None
 
 
-def rest_lines(table: Table, entry: Rested) -> list[str]:
+def rest_lines(table: Table, entry: Rested, lang: Lang = EN) -> list[str]:
     name = esc(entry.name)
     strain, before = entry.strain_before, entry.wounds_before
     after = entry.wounds_after
     checks = entry.checks
     if not strain and not checks:
-        return [f"\n<b>{name}</b>: rested, nothing to heal."]
-    lines = [f"\n<b>{name}</b>: strain {strain} → 0"]
+        return ["\n" + lang.gettext("<b>{name}</b>: rested, nothing to heal.", name=name)]
+    lines = ["\n" + lang.gettext("<b>{name}</b>: strain {strain} → 0", name=name, strain=strain)]
     if checks:
         rolls = ", ".join(f"{c.total} {'✅' if c.success else '❌'}" for c in checks)
-        lines.append(f"Recovery checks: {rolls}")
+        lines.append(lang.gettext("Recovery checks: {rolls}", rolls=rolls))
     band = band_for(after)
-    band_text = "" if band is WoundBand.UNHURT else f" — {band.label}"
-    lines.append(f"Wounds {before} → {after}/{MAX_WOUNDS}{band_text}")
-    lines.extend(line for e in entry.log if (line := log_line(table, e, name)) is not None)
+    band_text = "" if band is WoundBand.UNHURT else f" — {band_label(band, lang)}"
+    lines.append(
+        lang.gettext(
+            "Wounds {before} → {after}/{max_wounds}",
+            before=before,
+            after=after,
+            max_wounds=MAX_WOUNDS,
+        )
+        + band_text
+    )
+    lines.extend(
+        line for e in entry.log if (line := log_line(table, e, name, lang)) is not None
+    )
     return lines
 
 
-def pool_text(table: Table) -> str:
+POOL_RULES = N_(
+    "🍀 Lucky: the roller may spend one to retry a failed check.\n"
+    "🌑 Unlucky: any player may spend one to reroll a success; the GM may spend one "
+    "to reroll their own check, or to make a player who spent nothing roll again.\n"
+    "No limit per check: as long as the pool has a point of the kind, it can be spent.\n"
+    "A spent point flips. A natural 1 turns a lucky point unlucky, a natural 20 the reverse."
+)
+
+
+def pool_text(table: Table, lang: Lang = EN) -> str:
     """/pool: the shared pool, what each kind does, and everyone's strain and wounds."""
     pool = pool_counts(table.state)
-    lines = [f"<b>{pool_line(pool)}</b>"]
+    lines = [f"<b>{pool_line(pool, lang)}</b>"]
     if pool.size < 2:
-        lines.append("Plot points start when a player joins: one per person, GM included.")
-    lines.append(
-        "🍀 Lucky: the roller may spend one to retry a failed check.\n"
-        "🌑 Unlucky: any player may spend one to reroll a success; the GM may spend one "
-        "to reroll their own check, or to make a player who spent nothing roll again.\n"
-        "No limit per check: as long as the pool has a point of the kind, it can be spent.\n"
-        "A spent point flips. A natural 1 turns a lucky point unlucky, a natural 20 the reverse."
-    )
+        lines.append(
+            lang.gettext("Plot points start when a player joins: one per person, GM included.")
+        )
+    lines.append(lang.gettext(POOL_RULES))
     for player_id in sorted(table.seats):
         sheet = _safe_sheet(table, player_id)
         if sheet is not None:
-            lines.append(harm_line(name_of(table, player_id), sheet))
+            lines.append(harm_line(name_of(table, player_id, lang), sheet, lang))
     return "\n".join(lines)
 
 

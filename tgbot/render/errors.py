@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.errors import TryAgain
 from core.i18n import N_, Lang
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
+from core.rules.said import worded
 
 UNEXPECTED = N_("Something went wrong on our side. Nothing was changed; please try again.")
 
@@ -13,11 +14,13 @@ def user_message(error: BaseException, lang: Lang) -> str:
     """A short, friendly sentence for any error.
 
     The error's message is a catalogue id: it is translated here and its values
-    (names, numbers) filled in as they are.
+    (names, numbers) filled in as they are, but for the words the rules said as
+    message ids (:class:`core.rules.said.Said`), which are translated too.
     """
     if not isinstance(error, StonetableError):
         return lang.gettext(UNEXPECTED)
-    text = lang.gettext(error.message_id, **error.values)
+    values = {key: worded(value, lang.gettext) for key, value in error.values.items()}
+    text = lang.gettext(error.message_id, **values)
     if isinstance(error, NotYourTurn):
         return f"✋ {text}"
     if isinstance(error, NotAllowedNow):

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
-from core.i18n import Lang
+from core.i18n import N_, Lang, lang_for
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
@@ -62,6 +62,7 @@ from core.rules.nsu.setup import (
 )
 from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, BoardCard, SetupPanelState, board
 from core.rules.nsu.sheet import CharacterDraft, CreationStep
+from core.rules.nsu.terms import Die
 from core.rules.nsu.world import (
     CLOCK_SEGMENTS,
     CardView,
@@ -79,36 +80,38 @@ from tgbot.buttons.nsu import (
     XCardButton,
 )
 from tgbot.callback import GeneralButton
+from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
 from tgbot.render.layout import ONE_ROW, named, phone_rows
 from tgbot.render.layout import short as short_name
 from tgbot.render.text import esc, now_line
 
 SHORT = 160
+EN = lang_for("en")
 TOOL_NAMES = {
-    SafetyTool.X_CARD: "X-card",
-    SafetyTool.LINES_AND_VEILS: "Lines & veils",
-    SafetyTool.KNOCKS: "Knocks",
+    SafetyTool.X_CARD: N_("X-card"),
+    SafetyTool.LINES_AND_VEILS: N_("Lines & veils"),
+    SafetyTool.KNOCKS: N_("Knocks"),
 }
 LEVEL_NAMES = {
-    ResourceLevel.SCARCITY: "scarce",
-    ResourceLevel.NEUTRAL: "steady",
-    ResourceLevel.ABUNDANCE: "abundant",
+    ResourceLevel.SCARCITY: N_("scarce"),
+    ResourceLevel.NEUTRAL: N_("steady"),
+    ResourceLevel.ABUNDANCE: N_("abundant"),
 }
 STEP_TITLES = {
-    CreationStep.NAME: "Name",
-    CreationStep.PRONOUNS_AND_LOOK: "Pronouns and look",
-    CreationStep.MOODS: "Three moods",
-    CreationStep.ASPECTS: "Aspects",
-    CreationStep.SENTIMENTS: "Three sentiments",
-    CreationStep.SKILLS: "Three skills",
-    CreationStep.RUMOURS: "Rumours",
+    CreationStep.NAME: N_("Name"),
+    CreationStep.PRONOUNS_AND_LOOK: N_("Pronouns and look"),
+    CreationStep.MOODS: N_("Three moods"),
+    CreationStep.ASPECTS: N_("Aspects"),
+    CreationStep.SENTIMENTS: N_("Three sentiments"),
+    CreationStep.SKILLS: N_("Three skills"),
+    CreationStep.RUMOURS: N_("Rumours"),
 }
-X_CARD_TEXT = (
+X_CARD_TEXT = N_(
     "🛑 <b>X-card.</b> Someone tapped the X-card. Drop or rewind what is happening now "
     "— no questions asked, no explanations needed."
 )
-KNOCK_TEXT = (
+KNOCK_TEXT = N_(
     "✊ <b>Knock.</b> Someone knocked. Walk back what is being described, "
     "or skip ahead until it's over."
 )
@@ -120,20 +123,21 @@ def short(text: str, limit: int = SHORT) -> str:
     return esc(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
-def name_of(table: Table, player_id: int) -> str:
+def name_of(table: Table, player_id: int, lang: Lang = EN) -> str:
     seat = table.seat(player_id)
-    return esc(seat.name) if seat is not None else "someone who left"
+    return esc(seat.name) if seat is not None else lang.gettext("someone who left")
 
 
-def names(table: Table, players: Sequence[int]) -> str:
-    return ", ".join(name_of(table, p) for p in players) or "nobody"
+def names(table: Table, players: Sequence[int], lang: Lang = EN) -> str:
+    return ", ".join(name_of(table, p, lang) for p in players) or lang.gettext("nobody")
 
 
-def safety_row(campaign_id: int) -> list[InlineKeyboardButton]:
-    """The X-card and the knock, one tap away on every NSU panel."""
+def safety_row(campaign_id: int, lang: Lang = EN) -> list[InlineKeyboardButton]:
+    """The X-card and the knock, one tap away on every NSU panel (worded in ``lang``)."""
+    x_card, knock = "🛑 " + lang.gettext("X-card"), "✊ " + lang.gettext("Knock")
     return [
-        InlineKeyboardButton("🛑 X-card", callback_data=XCardButton(campaign_id).encode()),
-        InlineKeyboardButton("✊ Knock", callback_data=KnockButton(campaign_id).encode()),
+        InlineKeyboardButton(x_card, callback_data=XCardButton(campaign_id).encode()),
+        InlineKeyboardButton(knock, callback_data=KnockButton(campaign_id).encode()),
     ]
 
 
@@ -182,19 +186,24 @@ def app_button(
 # -- the full face of a card, only for notes to people allowed to see it ------------------
 
 
-def card_face(card: LocationCard, heading: str) -> str:
+def card_face(card: LocationCard, heading: str, lang: Lang = EN) -> str:
     lines = [
         heading,
         f"<b>{esc(card.title)}</b> · {back_text(card)}",
         f"<i>{esc(card.description)}</i>",
-        f"⚠️ Danger: {esc(card.danger_type)}",
-        f"💎 Treasure: {esc(card.treasure_type)}",
-        f"🕰 Collateral Clock: {esc(card.collateral_target)} — {clock_text(card.clock.ticks)}",
+        "⚠️ " + lang.gettext("Danger: {text}", text=esc(card.danger_type)),
+        "💎 " + lang.gettext("Treasure: {text}", text=esc(card.treasure_type)),
+        "🕰 "
+        + lang.gettext(
+            "Collateral Clock: {target} — {clock}",
+            target=esc(card.collateral_target),
+            clock=clock_text(card.clock.ticks),
+        ),
     ]
     if card.danger is not None:
-        lines.append(f"{card.danger.label}: {esc(card.danger.guide)}")
+        lines.append(f"{card.danger.label}: {esc(lang.gettext(card.danger.guide))}")
     if card.reward is not None:
-        lines.append(f"{card.reward.label}: {esc(card.reward.guide)}")
+        lines.append(f"{card.reward.label}: {esc(lang.gettext(card.reward.guide))}")
     return "\n".join(lines)
 
 
@@ -208,79 +217,88 @@ class SetupRenderer:
         table = view.table
         b = board(table, view.typed(SetupPanelState))
         cid = view.campaign.id
+        mine, set_out = "🧍 " + lang.gettext("My character"), "🧭 " + lang.gettext("Set out")
         if b is None or view.closed:
-            return built_text(table), keyboard(
+            return built_text(table, lang), keyboard(
                 [
                     [
-                        general("🧍 My character", CharacterButton(cid, view.id)),
-                        general("🧭 Set out", AdventureButton(cid)),
+                        general(mine, CharacterButton(cid, view.id)),
+                        general(set_out, AdventureButton(cid)),
                     ],
-                    safety_row(cid),
+                    safety_row(cid, lang),
                 ]
             )
         steps: list[SetupStep] = [s for s in expected_step_order() if s is not SetupStep.DONE]
         number = steps.index(b.step) + 1
         lines = [
-            f"🌍 <b>Worldbuilding</b> — step {number} of {len(steps)}: "
-            f"<i>{esc(describe_step(b.step))}</i>",
-            *summary_lines(table, b),
+            "🌍 "
+            + lang.gettext(
+                "<b>Worldbuilding</b> — step {number} of {total}: <i>{step}</i>",
+                number=number,
+                total=len(steps),
+                step=esc(lang.gettext(describe_step(b.step))),
+            ),
+            *summary_lines(table, b, lang),
             "",
-            *prompt_lines(table, b),
+            *prompt_lines(table, b, lang),
         ]
-        now = now_line(b.choices(), lambda p: name_of(table, p), _setup_phrase)
+        now = now_line(
+            b.choices(),
+            lambda p: name_of(table, p, lang),
+            lambda c: lang.gettext(_SETUP_PHRASES[c.verb]),
+            lang=lang,
+        )
         if now:
             lines.append(now)
-        rows = step_buttons(view, b)
-        rows.append([general("🧍 My character", CharacterButton(cid, view.id))])
-        rows.append(safety_row(cid))
+        rows = step_buttons(view, b, lang)
+        rows.append([general(mine, CharacterButton(cid, view.id))])
+        rows.append(safety_row(cid, lang))
         return "\n".join(lines), keyboard(rows)
 
 
 _SETUP_PHRASES = {
-    ActionKind.PROPOSE_TONE: "propose the tone (reply)",
-    ActionKind.AGREE_TONE: "agree",
-    ActionKind.BAN: "ban one thing (reply)",
-    ActionKind.PASS_BAN: "pass",
-    ActionKind.CHOOSE_FIRST_SPEAKER: "choose who goes first",
-    ActionKind.MAKE_STATEMENT: "add a fact (reply)",
-    ActionKind.PASS_STATEMENT: "pass",
-    ActionKind.DECLARE_CARD_FULL: "say the card is full",
-    ActionKind.ANSWER_SCOPE: "answer (reply)",
-    ActionKind.FINISH_SCOPE: "finish the scope",
-    ActionKind.NAME_RESOURCE: "name a resource (reply)",
-    ActionKind.CHOOSE_ABUNDANCE: "choose the abundance",
-    ActionKind.AUTHOR_LOCATION: "write their locations",
-    ActionKind.DEAL_MAP: "deal the map",
-    ActionKind.ROLL_DANGER_AND_REWARD: "roll Danger and Reward",
+    ActionKind.PROPOSE_TONE: N_("propose the tone (reply)"),
+    ActionKind.AGREE_TONE: N_("agree"),
+    ActionKind.BAN: N_("ban one thing (reply)"),
+    ActionKind.PASS_BAN: N_("pass"),
+    ActionKind.CHOOSE_FIRST_SPEAKER: N_("choose who goes first"),
+    ActionKind.MAKE_STATEMENT: N_("add a fact (reply)"),
+    ActionKind.PASS_STATEMENT: N_("pass"),
+    ActionKind.DECLARE_CARD_FULL: N_("say the card is full"),
+    ActionKind.ANSWER_SCOPE: N_("answer (reply)"),
+    ActionKind.FINISH_SCOPE: N_("finish the scope"),
+    ActionKind.NAME_RESOURCE: N_("name a resource (reply)"),
+    ActionKind.CHOOSE_ABUNDANCE: N_("choose the abundance"),
+    ActionKind.AUTHOR_LOCATION: N_("write their locations"),
+    ActionKind.DEAL_MAP: N_("deal the map"),
+    ActionKind.ROLL_DANGER_AND_REWARD: N_("roll Danger and Reward"),
 }
 
 
-def _setup_phrase(choice: Choice[ActionKind]) -> str:
-    return _SETUP_PHRASES[choice.verb]
-
-
-def summary_lines(table: Table, b: Board) -> list[str]:
+def summary_lines(table: Table, b: Board, lang: Lang = EN) -> list[str]:
     lines: list[str] = []
     if b.tone and b.step is not SetupStep.TONE:
-        tools = esc(", ".join(TOOL_NAMES[t] for t in b.tools))
-        lines.append(f"🎭 Tone: {short(b.tone)} · 🛟 {tools}")
+        tools = esc(", ".join(lang.gettext(TOOL_NAMES[t]) for t in b.tools))
+        lines.append("🎭 " + lang.gettext("Tone: {tone}", tone=short(b.tone)) + f" · 🛟 {tools}")
     if b.bans:
-        lines.append("🚫 Banned: " + "; ".join(short(text, 80) for _, text in b.bans))
+        banned = "; ".join(short(text, 80) for _, text in b.bans)
+        lines.append("🚫 " + lang.gettext("Banned: {bans}", bans=banned))
     if b.settlement:
-        lines.append("🏘 The settlement:")
+        lines.append("🏘 " + lang.gettext("The settlement:"))
         lines += [
             f"  {i + 1}. " + ("" if on is None else f"↳{on + 1} ") + short(text, 120)
             for i, (_, text, on) in enumerate(b.settlement)
         ]
     if b.scope:
-        lines.append("🧭 Scope: " + "; ".join(short(text, 80) for _, text in b.scope))
+        scope = "; ".join(short(text, 80) for _, text in b.scope)
+        lines.append("🧭 " + lang.gettext("Scope: {scope}", scope=scope))
     if b.resources:
-        lines.append(
-            "📦 Resources: "
-            + ", ".join(f"{esc(n)} ({LEVEL_NAMES[level]})" for n, level in b.resources)
+        resources = ", ".join(
+            f"{esc(n)} ({lang.gettext(LEVEL_NAMES[level])})" for n, level in b.resources
         )
+        lines.append("📦 " + lang.gettext("Resources: {resources}", resources=resources))
     if b.map_rows:
-        lines.append("🗺 The map (face down):")
+        lines.append("🗺 " + lang.gettext("The map (face down):"))
         lines += [
             "  " + "  ".join("·" * 7 if c is None else f"{c.id} {back_text(c)}" for c in row)
             for row in b.map_rows
@@ -288,66 +306,90 @@ def summary_lines(table: Table, b: Board) -> list[str]:
     return lines
 
 
-def prompt_lines(table: Table, b: Board) -> list[str]:
-    waiting = names(table, b.waiting_for())
+def prompt_lines(table: Table, b: Board, lang: Lang = EN) -> list[str]:
+    _ = lang.gettext
+    waiting = names(table, b.waiting_for(), lang)
     step = b.step
     if step is SetupStep.TONE:
         lines = [
-            "Talk about the world you want: touchstones, mood, how scenes are framed.",
-            "Then anyone <b>replies to this message</b> with a few words to write the tone "
-            "down, and chooses the safety tools below. Everyone else taps Agree.",
+            _("Talk about the world you want: touchstones, mood, how scenes are framed."),
+            _(
+                "Then anyone <b>replies to this message</b> with a few words to write the tone "
+                "down, and chooses the safety tools below. Everyone else taps Agree."
+            ),
         ]
         if b.tone_proposed:
-            lines.append(f"🎭 Proposed: {short(b.tone, 400)}")
+            lines.append("🎭 " + _("Proposed: {tone}", tone=short(b.tone, 400)))
             pending = [p for p in b.players if p not in b.agreed]
             lines.append(
-                f"👍 Agreed: {names(table, sorted(b.agreed))} · waiting for {names(table, pending)}"
+                "👍 "
+                + _(
+                    "Agreed: {agreed} · waiting for {pending}",
+                    agreed=names(table, sorted(b.agreed), lang),
+                    pending=names(table, pending, lang),
+                )
             )
         return lines
     if step is SetupStep.BANS:
         return [
-            "Each of you may ban one thing from the setting: <b>reply</b> with it, or pass.",
-            f"⏳ Waiting for: {waiting}",
+            _("Each of you may ban one thing from the setting: <b>reply</b> with it, or pass."),
+            "⏳ " + _("Waiting for: {names}", names=waiting),
         ]
     if step is SetupStep.SETTLEMENT:
-        speaker = "—" if b.speaker is None else name_of(table, b.speaker)
+        speaker = "—" if b.speaker is None else name_of(table, b.speaker, lang)
         lines = [
-            f"🗣 <b>{speaker}</b>'s turn: <b>reply</b> with one fact about the settlement, "
-            "or pass. To build on fact 2, start with ^2.",
-            "The round ends when two players in a row pass (whoever passed may speak again "
-            "next round), or when anyone taps “Card is full”.",
+            "🗣 "
+            + _(
+                "<b>{name}</b>'s turn: <b>reply</b> with one fact about the settlement, "
+                "or pass. To build on fact 2, start with ^2.",
+                name=speaker,
+            ),
+            _(
+                "The round ends when two players in a row pass (whoever passed may speak again "
+                "next round), or when anyone taps “Card is full”."
+            ),
         ]
         if b.passes_in_row:
-            lines.append("The last player passed: one more pass ends the round.")
+            lines.append(_("The last player passed: one more pass ends the round."))
         return lines
     if step is SetupStep.SCOPE:
-        question = "Anything else to note? Reply, or tap Done."
+        question = _("Anything else to note? Reply, or tap Done.")
         if b.question is not None:
-            question = f"❓ {esc(b.question.prompt)}"
-        return [question, "<b>Reply</b> to answer; skip the questions that don't matter."]
+            question = f"❓ {esc(_(b.question.prompt))}"
+        return [question, _("<b>Reply</b> to answer; skip the questions that don't matter.")]
     if step is SetupStep.RESOURCES:
         if not b.everyone_named:  # one each first: until then nobody names two
             return [
-                f"Name what your community needs most: <b>reply</b> with one resource each "
-                f"({len(b.resources)} of 5).",
-                f"⏳ Waiting for: {waiting}",
+                _(
+                    "Name what your community needs most: <b>reply</b> with one resource each "
+                    "({count} of 5).",
+                    count=len(b.resources),
+                ),
+                "⏳ " + _("Waiting for: {names}", names=waiting),
             ]
         return [
-            f"Everyone has named one. Agree on the rest together: anyone <b>replies</b> "
-            f"with another resource until there are five ({len(b.resources)} of 5).",
+            _(
+                "Everyone has named one. Agree on the rest together: anyone <b>replies</b> "
+                "with another resource until there are five ({count} of 5).",
+                count=len(b.resources),
+            ),
         ]
     if step is SetupStep.ABUNDANCE:
-        return ["Which of these does the settlement have plenty of? The rest are scarce."]
+        return [_("Which of these does the settlement have plenty of? The rest are scarce.")]
     if step is SetupStep.LOCATIONS:
-        progress = ", ".join(f"{name_of(table, p)} {b.written.get(p, 0)}/2" for p in b.players)
+        progress = ", ".join(
+            f"{name_of(table, p, lang)} {b.written.get(p, 0)}/2" for p in b.players
+        )
         return [
-            "Each of you writes two locations <b>in private</b>: nobody else sees them "
-            "until they are flipped.",
-            f"✍️ Written: {progress}",
+            _(
+                "Each of you writes two locations <b>in private</b>: nobody else sees them "
+                "until they are flipped."
+            ),
+            "✍️ " + _("Written: {progress}", progress=progress),
         ]
     if step is SetupStep.MAP:
-        return ["Shuffle the cards face down into a map. How many cards wide?"]
-    return ["Roll two d4 per card: the first is its Danger, the second its Reward."]
+        return [_("Shuffle the cards face down into a map. How many cards wide?")]
+    return [_("Roll two d4 per card: the first is its Danger, the second its Reward.")]
 
 
 def plain_name(table: Table, player_id: int) -> str:
@@ -356,57 +398,72 @@ def plain_name(table: Table, player_id: int) -> str:
     return seat.name[:24] if seat is not None else str(player_id)
 
 
-def step_buttons(view: PanelView, b: Board) -> list[list[InlineKeyboardButton]]:
+def step_buttons(view: PanelView, b: Board, lang: Lang = EN) -> list[list[InlineKeyboardButton]]:
+    _ = lang.gettext
     step = b.step
     rows: list[list[InlineKeyboardButton]] = []
     if step is SetupStep.TONE:
         tools = [
-            button(view, ("✅ " if t in b.tools else "▫️ ") + TOOL_NAMES[t], "tool", str(i))
+            button(view, ("✅ " if t in b.tools else "▫️ ") + _(TOOL_NAMES[t]), "tool", str(i))
             for i, t in enumerate(TOOLS)
         ]
         rows += phone_rows(tools)
         if b.tone_proposed:
-            rows.append([button(view, "👍 Agree", "agree")])
+            rows.append([button(view, "👍 " + _("Agree"), "agree")])
         return rows
     if step is SetupStep.BANS:
-        return [[button(view, "🙅 Pass", "pass")]]
+        return [[button(view, "🙅 " + _("Pass"), "pass")]]
     if step is SetupStep.SETTLEMENT:
         if b.open_to(ActionKind.CHOOSE_FIRST_SPEAKER):
+            first = _("{name} first", name="{}")
             rows += phone_rows(
                 [
-                    button(view, named("{} first", plain_name(view.table, p)), "first", str(i))
+                    button(view, named(first, plain_name(view.table, p)), "first", str(i))
                     for i, p in enumerate(b.players)
                 ]
             )
-        row = [button(view, "🙅 Pass", "pass")]
+        row = [button(view, "🙅 " + _("Pass"), "pass")]
         if b.open_to(ActionKind.DECLARE_CARD_FULL):
-            row.append(button(view, "🟥 Card is full", "full"))
+            row.append(button(view, "🟥 " + _("Card is full"), "full"))
         return rows + phone_rows(row)
     if step is SetupStep.SCOPE:
         return phone_rows(
-            [button(view, "⏭ Next question", "skipq"), button(view, "✅ Scope done", "scope")]
+            [
+                button(view, "⏭ " + _("Next question"), "skipq"),
+                button(view, "✅ " + _("Scope done"), "scope"),
+            ]
         )
     if step is SetupStep.ABUNDANCE:
         return [
             [button(view, short_name(name, ONE_ROW), "abundance", str(i))]
-            for i, (name, _) in enumerate(b.resources)
+            for i, (name, _level) in enumerate(b.resources)
         ]
     if step is SetupStep.LOCATIONS:
-        return [[general("✍️ Write my locations", CardsButton(view.campaign.id, view.id))]]
+        write = "✍️ " + _("Write my locations")
+        return [[general(write, CardsButton(view.campaign.id, view.id))]]
     if step is SetupStep.MAP:
-        return phone_rows([button(view, f"{w} wide", "deal", str(w)) for w in b.column_choices])
+        return phone_rows(
+            [button(view, _("{num} wide", num=w), "deal", str(w)) for w in b.column_choices]
+        )
     if step is SetupStep.DANGER_AND_REWARD:
-        return [[button(view, "🎲 Roll Danger and Reward", "roll")]]
+        return [[button(view, "🎲 " + _("Roll Danger and Reward"), "roll")]]
     return []
 
 
-def built_text(table: Table) -> str:
+def built_text(table: Table, lang: Lang = EN) -> str:
     campaign = campaign_of(table)
     world = campaign.current_world()
-    lines = ["🌍 <b>The world is built.</b>"]
+    lines = ["🌍 " + lang.gettext("<b>The world is built.</b>")]
     if world is not None:
         lines.append(f"🎭 {short(world.tone)}")
-        lines.append(f"🗺 {len(world.cards)} locations lie face down around the settlement:")
+        lines.append(
+            "🗺 "
+            + lang.ngettext(
+                "{num} location lies face down around the settlement:",
+                "{num} locations lie face down around the settlement:",
+                len(world.cards),
+            )
+        )
         if world.grid is not None:
             for row in world.grid.rows:
                 cells = [
@@ -414,7 +471,10 @@ def built_text(table: Table) -> str:
                 ]
                 lines.append("  " + "  ".join(cells))
     lines.append(
-        "Next: everyone makes a character (🧍 below, or /character), then set out with /adventure."
+        lang.gettext(
+            "Next: everyone makes a character (🧍 below, or /character), "
+            "then set out with /adventure."
+        )
     )
     return "\n".join(lines)
 
@@ -426,47 +486,73 @@ class CardsRenderer:
     kind = CARDS_PANEL
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
+        _ = lang.gettext
         cv = cards_view(view.table, view.typed(CardsPanelState))
-        lines = ["✍️ <b>Your locations</b> — secret: only you see these until they are flipped."]
+        lines = [
+            "✍️ " + _("<b>Your locations</b> — secret: only you see these until they are flipped.")
+        ]
         for i, card in enumerate(cv.written):
             lines.append(f"\n<b>{i + 1}. {esc(card.title)}</b>\n<i>{short(card.description)}</i>")
-            lines.append(f"🕰 Could be harmed: {esc(card.collateral_target)}")
+            lines.append("🕰 " + _("Could be harmed: {text}", text=esc(card.collateral_target)))
             lines.append(f"⚠️ {esc(card.danger_type)} · 💎 {esc(card.treasure_type)}")
         rows: list[list[InlineKeyboardButton]] = []
         choices = cards_choices(cv)
         if cv.field is None:
             lines.append(
-                "\n✅ Both written. They go face down when the table deals the map"
-                + ("; until then you can still edit them." if cv.revisable else ".")
+                "\n✅ "
+                + (
+                    _(
+                        "Both written. They go face down when the table deals the map; "
+                        "until then you can still edit them."
+                    )
+                    if cv.revisable
+                    else _("Both written. They go face down when the table deals the map.")
+                )
             )
         elif cv.editing is not None:
-            lines.append(f"\n✏️ <b>Rewriting {esc(cv.editing.title)}</b>")
-            lines.append(f"Now: {short(cv.fields.get(cv.field.key, ''), 200)}")
-            lines.append(f"\n👉 <b>{spec_label(cv.field.label)}</b>: {esc(cv.field.prompt)}")
-            lines.append("<b>Reply to this message</b> with a new answer, or keep this one.")
-            rows.append([button(view, "✔️ Keep as it is", "keep")])
-            rows.append([button(view, "◀ Back", "back"), button(view, "✖ Cancel", "restart")])
+            lines.append("\n✏️ " + _("<b>Rewriting {title}</b>", title=esc(cv.editing.title)))
+            lines.append(_("Now: {text}", text=short(cv.fields.get(cv.field.key, ""), 200)))
+            lines.append(
+                f"\n👉 <b>{spec_label(cv.field.label, lang)}</b>: {esc(_(cv.field.prompt))}"
+            )
+            lines.append(_("<b>Reply to this message</b> with a new answer, or keep this one."))
+            rows.append([button(view, "✔️ " + _("Keep as it is"), "keep")])
+            rows.append(
+                [
+                    button(view, "◀ " + _("Back"), "back"),
+                    button(view, "✖ " + _("Cancel"), "restart"),
+                ]
+            )
         else:
-            lines.append(f"\n<b>Location {len(cv.written) + 1} of 2</b>")
+            lines.append("\n" + _("<b>Location {number} of 2</b>", number=len(cv.written) + 1))
             for spec in FIELDS:
                 if spec.key in cv.fields:
-                    lines.append(f"✔️ {spec.label}: {short(cv.fields[spec.key], 80)}")
-            lines.append(f"\n👉 <b>{spec_label(cv.field.label)}</b>: {esc(cv.field.prompt)}")
-            lines.append("<b>Reply to this message</b> with your answer.")
-            labels = {CardsVerb.BACK: "◀ Back", CardsVerb.RESTART: "↺ Start over"}
+                    said = short(cv.fields[spec.key], 80)
+                    lines.append(f"✔️ {spec_label(spec.label, lang)}: {said}")
+            lines.append(
+                f"\n👉 <b>{spec_label(cv.field.label, lang)}</b>: {esc(_(cv.field.prompt))}"
+            )
+            lines.append(_("<b>Reply to this message</b> with your answer."))
+            labels = {CardsVerb.BACK: "◀ " + _("Back"), CardsVerb.RESTART: "↺ " + _("Start over")}
             rows.append(
                 [button(view, labels[c.verb], c.verb.value) for c in choices if c.verb in labels]
             )
         if cv.editing is None and not cv.fields and cv.revisable:
             if cv.field is not None:
-                lines.append("✏️ You can edit a saved card until the table deals the map.")
+                lines.append("✏️ " + _("You can edit a saved card until the table deals the map."))
             for card in cv.revisable:
                 number = cv.written.index(card) + 1
                 title = card.title if len(card.title) <= 24 else card.title[:23] + "…"
-                rows.append([button(view, f"✏️ Edit {number}. {title}", "edit", card.id)])
-        now = now_line(choices, lambda p: name_of(view.table, p), _cards_phrase)
-        lines.append(now or "👉 Next: the table deals the map in the group chat.")
-        rows.append(safety_row(view.campaign.id))
+                label = "✏️ " + _("Edit {number}. {title}", number=number, title=title)
+                rows.append([button(view, label, "edit", card.id)])
+        now = now_line(
+            choices,
+            lambda p: name_of(view.table, p, lang),
+            lambda c: _cards_phrase(c, lang),
+            lang=lang,
+        )
+        lines.append(now or "👉 " + _("Next: the table deals the map in the group chat."))
+        rows.append(safety_row(view.campaign.id, lang))
         return "\n".join(lines), keyboard(rows)
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
@@ -476,59 +562,99 @@ class CardsRenderer:
         return []
 
 
-def _cards_phrase(choice: Choice[CardsVerb]) -> str:
+_FIELD_PHRASES = {
+    "title": N_("reply with the title"),
+    "description": N_("reply with the description"),
+    "collateral_target": N_("reply with the what could be harmed"),
+    "danger_type": N_("reply with the danger"),
+    "treasure_type": N_("reply with the treasure"),
+}
+
+
+def _cards_phrase(choice: Choice[CardsVerb], lang: Lang = EN) -> str:
     if choice.verb is CardsVerb.WRITE:
-        return f"reply with the {esc(choice.name.lower())}"
-    return "go back a field" if choice.verb is CardsVerb.BACK else "start the card over"
+        key = next((f.key for f in FIELDS if f.label == choice.name), "")
+        if key in _FIELD_PHRASES:
+            return lang.gettext(_FIELD_PHRASES[key])
+        return lang.gettext("reply with the {field}", field=esc(choice.name.lower()))
+    if choice.verb is CardsVerb.BACK:
+        return lang.gettext("go back a field")
+    return lang.gettext("start the card over")
 
 
-def spec_label(label: str) -> str:
-    return esc(label)
+def spec_label(label: str, lang: Lang = EN) -> str:
+    return esc(lang.gettext(label))
 
 
 # -- private: character creation ------------------------------------------------------
 
 
-def draft_lines(draft: CharacterDraft, cards: Sequence[LocationCard] = ()) -> list[str]:
+def draft_lines(
+    draft: CharacterDraft, cards: Sequence[LocationCard] = (), lang: Lang = EN
+) -> list[str]:
+    _ = lang.gettext
+
     def val(text: str | None) -> str:
         return "—" if text is None else esc(text)
 
-    lines = [f"Name: {val(draft.name)}"]
+    lines = [_("Name: {name}", name=val(draft.name))]
     if draft.pronouns or draft.look:
-        lines.append(f"Pronouns: {val(draft.pronouns)} · Look: {short(draft.look or '', 100)}")
+        lines.append(
+            _(
+                "Pronouns: {pronouns} · Look: {look}",
+                pronouns=val(draft.pronouns),
+                look=short(draft.look or "", 100),
+            )
+        )
     if draft.moods:
         d8, d6, d4 = draft.moods
-        lines.append(f"Moods: {esc(d8)} (d8), {esc(d6)} (d6), {esc(d4)} (d4)")
+        moods = f"{esc(d8)} (d8), {esc(d6)} (d6), {esc(d4)} (d4)"
+        lines.append(_("Moods: {moods}", moods=moods))
     if draft.aspects:
         a = draft.aspects
-        lines.append(f"Aspects: Body {a.body.label}, Mind {a.mind.label}, Heart {a.heart.label}")
+        dice = aspects_text(a.body, a.mind, a.heart, ", ", lang)
+        lines.append(_("Aspects: {aspects}", aspects=dice))
     if draft.sentiments:
-        lines.append(
-            "Sentiments: " + ", ".join("(blank)" if s is None else esc(s) for s in draft.sentiments)
-        )
+        held = ", ".join(_("(blank)") if s is None else esc(s) for s in draft.sentiments)
+        lines.append(_("Sentiments: {sentiments}", sentiments=held))
     if draft.skills:
-        lines.append("Skills: " + ", ".join(f"{esc(s)} +1" for s in draft.skills))
+        skills = ", ".join(f"{esc(s)} +1" for s in draft.skills)
+        lines.append(_("Skills: {skills}", skills=skills))
     for n, rumour in enumerate(draft.rumours):
-        about = f" about <b>{esc(cards[n].title)}</b>" if n < len(cards) else ""
-        lines.append(f"Rumour{about}: {short(rumour, 120)}")
+        if n < len(cards):
+            lines.append(
+                _(
+                    "Rumour about <b>{title}</b>: {rumour}",
+                    title=esc(cards[n].title),
+                    rumour=short(rumour, 120),
+                )
+            )
+        else:
+            lines.append(_("Rumour: {rumour}", rumour=short(rumour, 120)))
     return lines
 
 
+def aspects_text(body: Die, mind: Die, heart: Die, separator: str, lang: Lang = EN) -> str:
+    """Body d8, Mind d6, Heart d4: the Aspects' dice, named in ``lang``."""
+    named_dice = ((N_("Body"), body), (N_("Mind"), mind), (N_("Heart"), heart))
+    return separator.join(f"{lang.gettext(name)} {die.label}" for name, die in named_dice)
+
+
 STEP_PROMPTS = {
-    CreationStep.NAME: "What is your character called? (You may also skip and name them last.)",
-    CreationStep.MOODS: (
+    CreationStep.NAME: N_("What is your character called? (You may also skip and name them last.)"),
+    CreationStep.MOODS: N_(
         "Three moods your character often acts from, one per line or separated by commas: "
         "the d8 one (careful with the world), the d6, and the d4 (guarding themselves)."
     ),
-    CreationStep.ASPECTS: (
+    CreationStep.ASPECTS: N_(
         "Put Body, Mind and Heart on the d8, d6 and d4. A bigger aspect die protects you "
         "better, at the world's expense."
     ),
-    CreationStep.SENTIMENTS: (
+    CreationStep.SENTIMENTS: N_(
         "Three things your character holds dear — a possession, a belief, a bond — one per "
         "line or separated by commas. Write - to leave a line blank for a bond made later."
     ),
-    CreationStep.SKILLS: "Three things your character is good at, separated by commas.",
+    CreationStep.SKILLS: N_("Three things your character is good at, separated by commas."),
 }
 
 
@@ -536,45 +662,47 @@ class CharacterRenderer:
     kind = CHARACTER_PANEL
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
+        _ = lang.gettext
         cid = view.campaign.id
         if view.closed:
             character = character_of(view.table.seat(view.typed(CharacterPanelState).owner))
-            who = esc(character.name) if character else "Your character"
-            text = f"🧍 <b>{who}</b> is ready. See the whole sheet with /sheet."
-            text += "\n👉 Next: play on in the group chat."
-            return text, keyboard([safety_row(cid)])
+            who = esc(character.name) if character else _("Your character")
+            text = "🧍 " + _("<b>{name}</b> is ready. See the whole sheet with /sheet.", name=who)
+            text += "\n👉 " + _("Next: play on in the group chat.")
+            return text, keyboard([safety_row(cid, lang)])
         cv = creation_view(view.table, view.typed(CharacterPanelState))
         choices = creation_choices(cv)
-        lines = ["🧍 <b>Your character</b>", *draft_lines(cv.draft, cv.cards), ""]
+        lines = ["🧍 " + _("<b>Your character</b>"), *draft_lines(cv.draft, cv.cards, lang), ""]
         rows: list[list[InlineKeyboardButton]] = []
         index = STEPS.index(cv.step) if cv.step is not None else len(STEPS)
         if cv.step is None:
             if cv.missing:
-                missing = ", ".join(STEP_TITLES[s] for s in cv.missing)
-                lines.append(f"Still missing: {missing}.")
+                missing = ", ".join(_(STEP_TITLES[s]) for s in cv.missing)
+                lines.append(_("Still missing: {steps}.", steps=missing))
             else:
-                lines.append("✅ All set. Tap Finish to make it your sheet.")
+                lines.append("✅ " + _("All set. Tap Finish to make it your sheet."))
         else:
-            lines.append(f"👉 <b>Step {index + 1} of {len(STEPS)}: {STEP_TITLES[cv.step]}</b>")
-            lines.append(self._prompt(cv.step, cv))
+            lines.append(
+                "👉 "
+                + _(
+                    "<b>Step {number} of {total}: {step}</b>",
+                    number=index + 1,
+                    total=len(STEPS),
+                    step=_(STEP_TITLES[cv.step]),
+                )
+            )
+            lines.append(self._prompt(cv.step, cv, lang))
             if cv.step is CreationStep.ASPECTS:
                 rows += [
-                    [
-                        button(
-                            view,
-                            f"Body {b.label} · Mind {m.label} · Heart {h.label}",
-                            "aspects",
-                            str(i),
-                        )
-                    ]
+                    [button(view, aspects_text(b, m, h, " · ", lang), "aspects", str(i))]
                     for i, (b, m, h) in enumerate(ASPECT_CHOICES)
                 ]
             elif cv.step is not CreationStep.RUMOURS or cv.rumour_for is not None:
-                lines.append("<b>Reply to this message</b> with your answer.")
+                lines.append(_("<b>Reply to this message</b> with your answer."))
         nav_labels = {
-            CreationVerb.BACK: "◀ Back",
-            CreationVerb.SKIP: "Skip ▶",
-            CreationVerb.FINISH: "✅ Finish",
+            CreationVerb.BACK: "◀ " + _("Back"),
+            CreationVerb.SKIP: _("Skip") + " ▶",
+            CreationVerb.FINISH: "✅ " + _("Finish"),
         }
         nav = [
             button(view, nav_labels[c.verb], c.verb.value, c.argument)
@@ -582,8 +710,15 @@ class CharacterRenderer:
             if c.verb in nav_labels
         ]
         rows += [nav[i : i + 2] for i in range(0, len(nav), 2)]
-        lines.append(now_line(choices, lambda p: name_of(view.table, p), _creation_phrase))
-        rows.append(safety_row(cid))
+        lines.append(
+            now_line(
+                choices,
+                lambda p: name_of(view.table, p, lang),
+                lambda c: _creation_phrase(c, lang),
+                lang=lang,
+            )
+        )
+        rows.append(safety_row(cid, lang))
         return "\n".join(lines), keyboard(rows)
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
@@ -593,46 +728,55 @@ class CharacterRenderer:
         return []
 
     @staticmethod
-    def _prompt(step: CreationStep, cv: CreationView) -> str:
+    def _prompt(step: CreationStep, cv: CreationView, lang: Lang = EN) -> str:
+        _ = lang.gettext
         if step is CreationStep.PRONOUNS_AND_LOOK:
             if cv.waiting_pronouns:
-                return "And how do they look? What do they wear?"
-            return "Their pronouns first (then you'll describe their look)."
+                return _("And how do they look? What do they wear?")
+            return _("Their pronouns first (then you'll describe their look).")
         if step is CreationStep.RUMOURS:
             card = cv.rumour_for
             if card is None:
                 if not cv.cards:
-                    return "Rumours are about the two locations you write; come back after that."
-                return "You have a rumour for each of your locations."
-            return (
-                f"What has your character heard about <b>{esc(card.title)}</b> (your own card)? "
-                "They don't know where it is, but would know it on sight."
+                    return _("Rumours are about the two locations you write; come back after that.")
+                return _("You have a rumour for each of your locations.")
+            return _(
+                "What has your character heard about <b>{title}</b> (your own card)? "
+                "They don't know where it is, but would know it on sight.",
+                title=esc(card.title),
             )
-        return STEP_PROMPTS[step]
+        return _(STEP_PROMPTS[step])
 
 
 _CREATION_PHRASES = {
-    CreationVerb.ASPECTS: "pick how Body, Mind and Heart share the dice",
-    CreationVerb.BACK: "go back a step",
-    CreationVerb.SKIP: "skip this step",
-    CreationVerb.FINISH: "finish the character",
+    CreationVerb.ASPECTS: N_("pick how Body, Mind and Heart share the dice"),
+    CreationVerb.BACK: N_("go back a step"),
+    CreationVerb.SKIP: N_("skip this step"),
+    CreationVerb.FINISH: N_("finish the character"),
+}
+_REPLY_PHRASES = {
+    CreationStep.NAME: N_("reply with their name"),
+    CreationStep.PRONOUNS_AND_LOOK: N_("reply with pronouns and look"),
+    CreationStep.MOODS: N_("reply with three moods"),
+    CreationStep.ASPECTS: N_("reply with aspects"),
+    CreationStep.SENTIMENTS: N_("reply with three sentiments"),
+    CreationStep.SKILLS: N_("reply with three skills"),
+    CreationStep.RUMOURS: N_("reply with a rumour"),
 }
 
 
-def _creation_phrase(choice: Choice[CreationVerb]) -> str:
+def _creation_phrase(choice: Choice[CreationVerb], lang: Lang = EN) -> str:
     if choice.verb is CreationVerb.ANSWER:
-        step = CreationStep(choice.name)
-        special = {CreationStep.NAME: "their name", CreationStep.RUMOURS: "a rumour"}
-        return f"reply with {special.get(step, STEP_TITLES[step].lower())}"
-    return _CREATION_PHRASES[choice.verb]
+        return lang.gettext(_REPLY_PHRASES[CreationStep(choice.name)])
+    return lang.gettext(_CREATION_PHRASES[choice.verb])
 
 
 # -- the adventure --------------------------------------------------------------------------
 
 
-def place_text(card: CardView) -> str:
+def place_text(card: CardView, lang: Lang = EN) -> str:
     if not card.face_visible or card.title is None:
-        return f"{card.id} (face down, {back_text(card)})"
+        return lang.gettext("{id} (face down, {back})", id=card.id, back=back_text(card))
     return f"{esc(card.title)} ({back_text(card)})"
 
 
@@ -640,12 +784,13 @@ class AdventureRenderer:
     kind = ADVENTURE_PANEL
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
+        _ = lang.gettext
         table = view.table
         sc = scene(table, view.typed(AdventurePanelState))
         cid = view.campaign.id
-        lines = ["🧭 <b>Adventure</b>"]
+        lines = ["🧭 " + _("<b>Adventure</b>")]
         if sc.here is None:
-            lines.append("📍 At home, in the settlement.")
+            lines.append("📍 " + _("At home, in the settlement."))
         else:
             here = sc.here
             lines.append(f"📍 <b>{esc(here.title or here.id)}</b> · {back_text(here)}")
@@ -653,24 +798,35 @@ class AdventureRenderer:
                 lines.append(f"<i>{esc(here.description)}</i>")
             if here.collateral_target is not None and here.clock_ticks is not None:
                 lines.append(
-                    f"🕰 Collateral: {esc(here.collateral_target)} — {clock_text(here.clock_ticks)}"
+                    "🕰 "
+                    + _(
+                        "Collateral: {target} — {clock}",
+                        target=esc(here.collateral_target),
+                        clock=clock_text(here.clock_ticks),
+                    )
                 )
         if sc.groups:
-            on_screen = ", ".join(_in_play(table, p, True) for p in sorted(sc.on_screen))
-            lines.append(f"🎬 On screen: {on_screen}")
-            lines.append(f"⚖️ Arbiters: {names(table, sorted(sc.arbiters))}")
+            on_screen = ", ".join(_in_play(table, p, True, lang) for p in sorted(sc.on_screen))
+            lines.append("🎬 " + _("On screen: {names}", names=on_screen))
+            arbiters = names(table, sorted(sc.arbiters), lang)
+            lines.append("⚖️ " + _("Arbiters: {names}", names=arbiters))
         else:
-            together = ", ".join(_in_play(table, p, True) for p in sc.players)
-            lines.append(f"👥 Together: {together} — the others arbitrate each roll.")
+            together = ", ".join(_in_play(table, p, True, lang) for p in sc.players)
+            lines.append(
+                "👥 " + _("Together: {names} — the others arbitrate each roll.", names=together)
+            )
         if sc.phase is Phase.DOWNTIME:
-            lines.append("🏕 Downtime.")
+            lines.append("🏕 " + _("Downtime."))
         elif sc.picking is None and not sc.without_character:
             lines.append(
-                "🎲 Something risky? <code>/act what you want to happen</code> · "
-                "🌙 Rest: <code>/downtime home</code> (or <code>camp</code>)"
+                _(
+                    "🎲 Something risky? <code>/act what you want to happen</code> · "
+                    "🌙 Rest: <code>/downtime home</code> (or <code>camp</code>)"
+                )
             )
         if sc.without_character:
-            lines.append(f"🧍 Still making a character: {names(table, sc.without_character)}")
+            making = names(table, sc.without_character, lang)
+            lines.append("🧍 " + _("Still making a character: {names}", names=making))
         choices = adventure_choices(sc)
         of = {verb: [c for c in choices if c.verb is verb] for verb in AdventureVerb}
 
@@ -679,33 +835,39 @@ class AdventureRenderer:
 
         rows: list[list[InlineKeyboardButton]] = []
         if sc.picking is not None:
+            first = ", ".join(_in_play(table, p, lang=lang) for p in sorted(sc.picking))
             lines.append(
-                "✂️ Tap who goes in the first group, then Split. "
-                "First group: "
-                + (", ".join(_in_play(table, p) for p in sorted(sc.picking)) or "nobody")
+                "✂️ "
+                + _(
+                    "Tap who goes in the first group, then Split. First group: {names}",
+                    names=first or _("nobody"),
+                )
             )
             rows += [
                 [make(c, ("✅ " if c.selected else "▫️ ") + _plain_seat(table, sc.players[i]))]
                 for i, c in enumerate(of[AdventureVerb.PICK])
             ]
         elif of[AdventureVerb.GO]:
-            lines.append("🗺 Where next? Face-down places show their Danger (D) and Reward (R).")
+            lines.append(
+                "🗺 " + _("Where next? Face-down places show their Danger (D) and Reward (R).")
+            )
         cards = {c.id: c for c in sc.reachable}
         rows += [
             [make(c, short_name(f"➡️ {place_plain(cards[c.name])}", ONE_ROW))]
             for c in of[AdventureVerb.GO]
         ]
         rows += [
-            [make(c, "◀️ Back" if c.argument else "➡️ Travel")] for c in of[AdventureVerb.TRAVEL]
+            [make(c, "◀️ " + _("Back") if c.argument else "➡️ " + _("Travel"))]
+            for c in of[AdventureVerb.TRAVEL]
         ]
         labels = {
-            AdventureVerb.SPLIT: "✂️ Split",
-            AdventureVerb.CANCEL: "✖ Cancel",
-            AdventureVerb.HOME: "🏠 Home",
-            AdventureVerb.SWITCH: "🔁 Switch focus",
-            AdventureVerb.REGROUP: "🤝 Regroup",
-            AdventureVerb.TICK: "🕰 +1 tick",
-            AdventureVerb.UNTICK: "🕰 −1 tick",
+            AdventureVerb.SPLIT: "✂️ " + _("Split"),
+            AdventureVerb.CANCEL: "✖ " + _("Cancel"),
+            AdventureVerb.HOME: "🏠 " + _("Home"),
+            AdventureVerb.SWITCH: "🔁 " + _("Switch focus"),
+            AdventureVerb.REGROUP: "🤝 " + _("Regroup"),
+            AdventureVerb.TICK: "🕰 " + _("+1 tick"),
+            AdventureVerb.UNTICK: "🕰 " + _("−1 tick"),
         }
         for group in (
             (AdventureVerb.SPLIT, AdventureVerb.CANCEL),
@@ -714,21 +876,27 @@ class AdventureRenderer:
         ):
             row = [make(c, labels[c.verb]) for verb in group for c in of[verb]]
             if group[0] is AdventureVerb.HOME and sc.picking is None:
-                row += [make(c, "✂️ Split up") for c in of[AdventureVerb.PICK]]
+                row += [make(c, "✂️ " + _("Split up")) for c in of[AdventureVerb.PICK]]
             rows += phone_rows(row)
-        now = now_line(choices, lambda p: _in_play(table, p, True), _adventure_phrase)
+        now = now_line(
+            choices,
+            lambda p: _in_play(table, p, True, lang),
+            lambda c: _adventure_phrase(c, lang),
+            lang=lang,
+        )
         if now:
             lines.append(now)
         if not sc.travelling:
+            map_label, mine = "🗺 " + _("Map"), "🧍 " + _("My character")
             rows += phone_rows(
-                [general("🗺 Map", MapButton(cid))]
+                [general(map_label, MapButton(cid))]
                 + (
-                    [general("🧍 My character", CharacterButton(cid, view.id))]
+                    [general(mine, CharacterButton(cid, view.id))]
                     if sc.without_character
                     else []
                 )
             )
-        rows.append(safety_row(cid))
+        rows.append(safety_row(cid, lang))
         return "\n".join(lines), keyboard(rows)
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
@@ -741,54 +909,46 @@ class AdventureRenderer:
             if isinstance(event, PaintThePicture):
                 card = world.card(event.card_id)
                 painted.add((card.id, event.author_id))
-                notes.append(
-                    Note(
-                        event.author_id,
-                        card_face(
-                            card,
-                            "🖌 <b>Your location was flipped.</b> Paint the picture for the "
-                            "table: what it looks like, what is at stake, and the reward to "
-                            "be found. Let Danger and Reward set the intensity.",
-                        ),
-                    )
+                lang = voice(view.campaign, event.author_id)
+                heading = "🖌 " + lang.gettext(
+                    "<b>Your location was flipped.</b> Paint the picture for the "
+                    "table: what it looks like, what is at stake, and the reward to "
+                    "be found. Let Danger and Reward set the intensity."
                 )
+                notes.append(Note(event.author_id, card_face(card, heading, lang)))
             elif isinstance(event, SceneBriefing):
                 card = world.card(event.card_id)
                 for arbiter in sorted(event.arbiters):
                     if (card.id, arbiter) in painted:
                         continue
-                    notes.append(
-                        Note(
-                            arbiter,
-                            card_face(
-                                card,
-                                "⚖️ <b>You arbitrate this scene.</b> "
-                                "The whole card, for the Arbiters only:",
-                            ),
-                        )
+                    lang = voice(view.campaign, arbiter)
+                    heading = "⚖️ " + lang.gettext(
+                        "<b>You arbitrate this scene.</b> The whole card, for the Arbiters only:"
                     )
+                    notes.append(Note(arbiter, card_face(card, heading, lang)))
         return notes
 
 
 _ADVENTURE_PHRASES = {
-    AdventureVerb.GO: "pick where to go",
-    AdventureVerb.HOME: "head home",
-    AdventureVerb.PICK: "split up",
-    AdventureVerb.SPLIT: "split",
-    AdventureVerb.CANCEL: "stay together",
-    AdventureVerb.SWITCH: "switch focus",
-    AdventureVerb.REGROUP: "regroup",
-    AdventureVerb.TICK: "tick the clock",
-    AdventureVerb.UNTICK: "untick the clock",
+    AdventureVerb.GO: N_("pick where to go"),
+    AdventureVerb.HOME: N_("head home"),
+    AdventureVerb.PICK: N_("split up"),
+    AdventureVerb.SPLIT: N_("split"),
+    AdventureVerb.CANCEL: N_("stay together"),
+    AdventureVerb.SWITCH: N_("switch focus"),
+    AdventureVerb.REGROUP: N_("regroup"),
+    AdventureVerb.TICK: N_("tick the clock"),
+    AdventureVerb.UNTICK: N_("untick the clock"),
 }
 
 
-def _adventure_phrase(choice: Choice[AdventureVerb]) -> str:
+def _adventure_phrase(choice: Choice[AdventureVerb], lang: Lang = EN) -> str:
+    _ = lang.gettext
     if choice.verb is AdventureVerb.PICK and choice.argument:
-        return "pick who goes in the first group"
+        return _("pick who goes in the first group")
     if choice.verb is AdventureVerb.TRAVEL:
-        return "go back" if choice.argument else "travel somewhere"
-    return _ADVENTURE_PHRASES[choice.verb]
+        return _("go back") if choice.argument else _("travel somewhere")
+    return _(_ADVENTURE_PHRASES[choice.verb])
 
 
 def _plain_seat(table: Table, player: int) -> str:
@@ -800,14 +960,14 @@ def _plain_seat(table: Table, player: int) -> str:
     return in_play(None if character is None else character.name, seat.name)
 
 
-def _in_play(table: Table, player: int, introduce: bool = False) -> str:
+def _in_play(table: Table, player: int, introduce: bool = False, lang: Lang = EN) -> str:
     """A player by the name in play: their character's, or theirs until they make one.
 
     ``introduce`` adds the player's own name, "Birch (Alice)" (core.rules.names).
     """
     seat = table.seat(player)
     if seat is None:
-        return "someone who left"
+        return lang.gettext("someone who left")
     character = character_of(seat)
     return esc(
         in_play(None if character is None else character.name, seat.name, introduce=introduce)
@@ -827,45 +987,70 @@ class SafetyRenderer:
     kind = SAFETY_PANEL
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
+        _ = lang.gettext
         safety = campaign_of(view.table).safety
         kind = view.typed(SafetyPanelState).kind
+        add_as = (
+            _("<b>Reply to this message</b> with a topic to add it as a <b>line</b>.")
+            if kind is SafetyKind.LINE
+            else _("<b>Reply to this message</b> with a topic to add it as a <b>veil</b>.")
+        )
         lines = [
-            "🚧 <b>Lines and veils</b> — anonymous: the group sees the topic, never who wrote it.",
-            "Lines: " + ("; ".join(esc(x) for x in safety.lines) or "none yet"),
-            "Veils: " + ("; ".join(esc(x) for x in safety.veils) or "none yet"),
+            "🚧 "
+            + _(
+                "<b>Lines and veils</b> — anonymous: the group sees the topic, never who wrote it."
+            ),
+            _("Lines: {topics}", topics="; ".join(esc(x) for x in safety.lines) or _("none yet")),
+            _("Veils: {topics}", topics="; ".join(esc(x) for x in safety.veils) or _("none yet")),
             "",
-            "A <b>line</b> never comes up in the story; a <b>veil</b> may happen, off screen.",
-            f"<b>Reply to this message</b> with a topic to add it as a <b>{kind.value}</b>.",
+            _("A <b>line</b> never comes up in the story; a <b>veil</b> may happen, off screen."),
+            add_as,
         ]
+        line_label = ("✅ " if kind is SafetyKind.LINE else "") + _("Line")
+        veil_label = ("✅ " if kind is SafetyKind.VEIL else "") + _("Veil")
         rows = [
             [
-                button(view, ("✅ " if kind is SafetyKind.LINE else "") + "Line", "kind", "line"),
-                button(view, ("✅ " if kind is SafetyKind.VEIL else "") + "Veil", "kind", "veil"),
+                button(view, line_label, "kind", "line"),
+                button(view, veil_label, "kind", "veil"),
             ],
-            safety_row(view.campaign.id),
+            safety_row(view.campaign.id, lang),
         ]
         choices = safety_choices(view.typed(SafetyPanelState))
-        lines.append(now_line(choices, lambda p: name_of(view.table, p), _safety_phrase))
+        lines.append(
+            now_line(
+                choices,
+                lambda p: name_of(view.table, p, lang),
+                lambda c: _safety_phrase(c, lang),
+                lang=lang,
+            )
+        )
         return "\n".join(lines), keyboard(rows)
 
     def follow_ups(self, view: PanelView) -> Sequence[FollowUp]:
         notes: list[FollowUp] = []
+        lang = lang_for(view.campaign.language)
         for event in view.events:
             if isinstance(event, SafetyEntryAdded):
-                what = "line" if event.kind is SafetyKind.LINE else "veil"
-                notes.append(
-                    Note(
-                        view.campaign.chat_tg_id,
-                        f"🚧 A new {what} for this table: <b>{esc(event.text)}</b>",
-                    )
+                topic = esc(event.text)
+                text = (
+                    lang.gettext("🚧 A new line for this table: <b>{topic}</b>", topic=topic)
+                    if event.kind is SafetyKind.LINE
+                    else lang.gettext("🚧 A new veil for this table: <b>{topic}</b>", topic=topic)
                 )
+                notes.append(Note(view.campaign.chat_tg_id, text))
         return notes
 
 
-def _safety_phrase(choice: Choice[SafetyVerb]) -> str:
+def _safety_phrase(choice: Choice[SafetyVerb], lang: Lang = EN) -> str:
+    _ = lang.gettext
+    line = choice.name == SafetyKind.LINE.value
     if choice.verb is SafetyVerb.ADD:
-        return f"reply with a topic to add as a {choice.name}"
-    return f"switch to adding {choice.name}s"
+        return (
+            _("reply with a topic to add as a line")
+            if line
+            else _("reply with a topic to add as a veil")
+        )
+    return _("switch to adding lines") if line else _("switch to adding veils")
 
 
 RENDERERS = [

@@ -14,10 +14,10 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import Lang
+from core.i18n import N_, Lang, lang_for
 from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
-from core.rules.names import counted, in_play
+from core.rules.names import in_play
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.action_roll import Phase
@@ -60,9 +60,11 @@ from core.rules.nsu.downtime_panel import (
 from core.rules.nsu.roll_choices import AfterRoll
 from core.rules.nsu.roll_panel import SKIP
 from core.rules.nsu.sheet import Character
+from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from tgbot.buttons.nsu import LookButton
+from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.layout import (
     MAX_BUTTONS,
@@ -74,7 +76,9 @@ from tgbot.render.layout import (
 )
 from tgbot.render.nsu import safety_row
 from tgbot.render.nsu_play import (
-    DETAIL_HELP,
+    ASPECT_NAMES,
+    SOMEONE_WHO_LEFT,
+    detail_help,
     player_name,
     roll_hints,
     roll_lines,
@@ -83,38 +87,50 @@ from tgbot.render.nsu_play import (
 from tgbot.render.text import esc, now_line, or_list
 
 MAX_COMPLICATIONS = 3
-LEVEL_NAMES = {0: "a scarcity", 1: "neutral", 2: "an abundance"}
+LEVEL_NAMES = {0: N_("a scarcity"), 1: N_("neutral"), 2: N_("an abundance")}
 COMPLICATION_NAMES = {
-    Complication.AREA_RECOVERS: "Area in recovery",
-    Complication.PROBLEM_INTENSIFIES: "Problem intensifies",
-    Complication.SIDE_EFFECT: "An unforeseen side effect",
-    Complication.RELATIONS_WORSEN: "Relations worsen",
-    Complication.PROBLEM_SPREADS: "Problem spreads elsewhere",
-    Complication.THOSE_AFFECTED_FLEE: "Those affected flee",
-    Complication.FULLY_COME_TO_PASS: "The harm has fully come to pass",
+    Complication.AREA_RECOVERS: N_("Area in recovery"),
+    Complication.PROBLEM_INTENSIFIES: N_("Problem intensifies"),
+    Complication.SIDE_EFFECT: N_("An unforeseen side effect"),
+    Complication.RELATIONS_WORSEN: N_("Relations worsen"),
+    Complication.PROBLEM_SPREADS: N_("Problem spreads elsewhere"),
+    Complication.THOSE_AFFECTED_FLEE: N_("Those affected flee"),
+    Complication.FULLY_COME_TO_PASS: N_("The harm has fully come to pass"),
 }
-NEXT_HINT = (
+NEXT_HINT = N_(
     "Each of you: open 🛌 Rest &amp; heal or 🛠 Work &amp; scout and pick a downtime action "
     "for your character (Recover Harm and Upgrade skills are free); some ask you to reply "
     "to this message. When everyone is done, tap 🏁 End downtime and confirm."
 )
 PROMPT_HINTS = {
-    RECOVER: "reply with the scar the harm becomes: <code>Stiff wrist</code> "
-    "(or <code>2 Stiff wrist</code> for harm line 2)",
-    SEEK: "a friend may tap Help; reply with the numbers of skills that help "
-    "(<code>1 3</code>); then roll",
-    SCOUT_PICK: "pick a face-down card nearby",
-    PLAN_PICK: "pick the location to address",
-    PLAN_TEXT: "reply with your plan to undo the damage",
-    RECONNECT: "reply <code>2 1</code> (sentiment 2, raising mood 1) or "
-    "<code>2 1 New friend</code> to forge a new one",
-    PROJECT: "reply with a mood, an aspect and the project: <code>1 mind #1</code> rolls "
-    "mood 1 against your Mind die for project #1; the gap between the dice fills that many "
-    "segments. To start a project, give its size (4, 6 or 8) and name: "
-    "<code>1 mind 6 Learn carpentry</code>",
-    REWARD: "reply with the resource the reward helps (a new name makes a new abundance, "
-    "R3 and R4 only)",
+    RECOVER: N_(
+        "reply with the scar the harm becomes: <code>Stiff wrist</code> "
+        "(or <code>2 Stiff wrist</code> for harm line 2)"
+    ),
+    SEEK: N_(
+        "a friend may tap Help; reply with the numbers of skills that help "
+        "(<code>1 3</code>); then roll"
+    ),
+    SCOUT_PICK: N_("pick a face-down card nearby"),
+    PLAN_PICK: N_("pick the location to address"),
+    PLAN_TEXT: N_("reply with your plan to undo the damage"),
+    RECONNECT: N_(
+        "reply <code>2 1</code> (sentiment 2, raising mood 1) or "
+        "<code>2 1 New friend</code> to forge a new one"
+    ),
+    PROJECT: N_(
+        "reply with a mood, an aspect and the project: <code>1 mind #1</code> rolls "
+        "mood 1 against your Mind die for project #1; the gap between the dice fills that many "
+        "segments. To start a project, give its size (4, 6 or 8) and name: "
+        "<code>1 mind 6 Learn carpentry</code>"
+    ),
+    REWARD: N_(
+        "reply with the resource the reward helps (a new name makes a new abundance, "
+        "R3 and R4 only)"
+    ),
 }
+SENTRY = N_("The sentry")
+ASPECTS = (Aspect.BODY, Aspect.MIND, Aspect.HEART)
 
 
 def card_name(world: World, card_id: str, viewer: int | None = None) -> str:
@@ -128,11 +144,11 @@ def card_name(world: World, card_id: str, viewer: int | None = None) -> str:
 
 
 def _character_name(
-    state: DowntimeState, table: Table, player: int, introduce: bool = False
+    state: DowntimeState, table: Table, player: int, lang: Lang, introduce: bool = False
 ) -> str:
     """A character in downtime, by the naming rule (core.rules.names)."""
     seat = table.seat(player)
-    own = seat.name if seat is not None else "someone who left"
+    own = seat.name if seat is not None else lang.gettext(SOMEONE_WHO_LEFT)
     for p, sheet in state.sheets:
         if p == player:
             return esc(in_play(sheet.name, own, introduce=introduce))
@@ -148,7 +164,8 @@ class NsuDowntimeRenderer:
         panel = view.typed(DowntimePanelState)
         for event in view.events:
             if isinstance(event, dt.ScoutLooked) and event.player_id in panel.looks:
-                notes.append(Note(event.player_id, scout_look_text(view, event.player_id)))
+                lang = voice(view.campaign, event.player_id)
+                notes.append(Note(event.player_id, scout_look_text(view, event.player_id, lang)))
         return notes
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
@@ -156,39 +173,41 @@ class NsuDowntimeRenderer:
         state = campaign.downtime
         world = campaign.world
         if view.closed or state is None or world is None:
-            return _closed_text(view), None
+            return _closed_text(view, lang), None
         panel = view.typed(DowntimePanelState)
-        lines = downtime_lines(panel, state, view.table)
-        now = downtime_now_line(panel, state, view.table)
+        lines = downtime_lines(panel, state, view.table, lang)
+        now = downtime_now_line(panel, state, view.table, lang)
         if now:
             lines.append(now)
-        markup = keyboard([*downtime_buttons(view, state), safety_row(view.table.campaign_id)])
+        markup = keyboard(
+            [*downtime_buttons(view, state, lang), safety_row(view.table.campaign_id, lang)]
+        )
         return "\n".join(lines), markup
 
 
-_FREE = "take a free action (Recover Harm, Upgrade skills)"
-_ACTION = "pick a downtime action"
+_FREE = N_("take a free action (Recover Harm, Upgrade skills)")
+_ACTION = N_("pick a downtime action")
 _DOWNTIME_PHRASES: dict[object, str] = {
     DowntimeKind.RECOVER_HARM: _FREE,
     DowntimeKind.UPGRADE_SKILLS: _FREE,
     **{kind: _ACTION for kind in dt.COSTS_AN_ACTION},
-    DowntimeKind.REDUCE_MOOD: "clear mood boxes",
-    DowntimeKind.SWAP_MOODS: "swap or replace moods (reply)",
-    DowntimeKind.REPLACE_MOOD: "swap or replace moods (reply)",
-    DowntimeKind.FINISH_INTROSPECTION: "finish introspecting",
-    DowntimeKind.ENDANGER_SENTIMENT: "mark a sentiment",
-    DowntimeKind.RENAME_MOOD: "reply with the mood's stronger name",
-    DowntimeKind.VOTE_ON_PLAN: "vote on the plan",
-    DowntimeKind.PIVOT_PLAN: "change the plan",
-    DowntimeKind.ROLL_FOR_PLAN: "roll for the plan",
-    DowntimeKind.ADD_DIE_TO_PLAN: "add a die to the plan",
-    DowntimeKind.SETTLE_PLAN: "settle the plan",
-    DowntimeKind.END_DOWNTIME: "end downtime",
-    PanelVerb.ANSWER_PROMPT: "answer the prompt above",
-    PanelVerb.PRESS_ON: "press on and look",
-    PanelVerb.TURN_BACK: "turn back",
-    AfterRoll.ADD_DETAIL: "reply with a detail",
-    AfterRoll.SKIP_DETAIL: "skip a detail",
+    DowntimeKind.REDUCE_MOOD: N_("clear mood boxes"),
+    DowntimeKind.SWAP_MOODS: N_("swap or replace moods (reply)"),
+    DowntimeKind.REPLACE_MOOD: N_("swap or replace moods (reply)"),
+    DowntimeKind.FINISH_INTROSPECTION: N_("finish introspecting"),
+    DowntimeKind.ENDANGER_SENTIMENT: N_("mark a sentiment"),
+    DowntimeKind.RENAME_MOOD: N_("reply with the mood's stronger name"),
+    DowntimeKind.VOTE_ON_PLAN: N_("vote on the plan"),
+    DowntimeKind.PIVOT_PLAN: N_("change the plan"),
+    DowntimeKind.ROLL_FOR_PLAN: N_("roll for the plan"),
+    DowntimeKind.ADD_DIE_TO_PLAN: N_("add a die to the plan"),
+    DowntimeKind.SETTLE_PLAN: N_("settle the plan"),
+    DowntimeKind.END_DOWNTIME: N_("end downtime"),
+    PanelVerb.ANSWER_PROMPT: N_("answer the prompt above"),
+    PanelVerb.PRESS_ON: N_("press on and look"),
+    PanelVerb.TURN_BACK: N_("turn back"),
+    AfterRoll.ADD_DETAIL: N_("reply with a detail"),
+    AfterRoll.SKIP_DETAIL: N_("skip a detail"),
 }
 DOWNTIME_SIDE = frozenset(
     {
@@ -201,359 +220,547 @@ DOWNTIME_SIDE = frozenset(
 )
 
 
-def downtime_now_line(panel: DowntimePanelState, state: DowntimeState, table: Table) -> str:
+def downtime_now_line(
+    panel: DowntimePanelState, state: DowntimeState, table: Table, lang: Lang
+) -> str:
     """The panel's last line: who acts now and what they choose between."""
     choices = downtime_choices(panel, state)
 
     def phrase(choice: Choice[Any]) -> str:
         if isinstance(choice.verb, RollKind):
-            return "go on with the Scout's roll"
-        return _DOWNTIME_PHRASES.get(choice.verb, "act")
+            return lang.gettext("go on with the Scout's roll")
+        return lang.gettext(_DOWNTIME_PHRASES.get(choice.verb, N_("act")))
 
     return now_line(
-        choices, lambda p: _character_name(state, table, p, True), phrase, DOWNTIME_SIDE
+        choices,
+        lambda p: _character_name(state, table, p, lang, True),
+        phrase,
+        DOWNTIME_SIDE,
+        lang,
     )
 
 
-def _closed_text(view: PanelView) -> str:
-    lines = ["🌙 <b>Downtime</b> is over. Pick where to head next, and adventure on."]
+def _closed_text(view: PanelView, lang: Lang) -> str:
+    lines = [lang.gettext("🌙 <b>Downtime</b> is over. Pick where to head next, and adventure on.")]
     panel = view.typed(DowntimePanelState)
-    lines += [f"• {text}" for text in log_lines(panel, view.table, None)]
+    lines += [f"• {text}" for text in log_lines(panel, view.table, None, lang)]
     return "\n".join(lines)
 
 
-def downtime_lines(panel: DowntimePanelState, state: DowntimeState, table: Table) -> list[str]:
+def downtime_lines(
+    panel: DowntimePanelState, state: DowntimeState, table: Table, lang: Lang
+) -> list[str]:
     world = state.world
-    place = (
-        "at home (rest easy: a recovery point each)"
+    lines = [
+        lang.gettext("🌙 <b>Downtime</b> at home (rest easy: a recovery point each)")
         if state.place is DowntimePlace.HOME
-        else "at a safe camp"
-    )
-    lines = [f"🌙 <b>Downtime</b> {place}"]
+        else lang.gettext("🌙 <b>Downtime</b> at a safe camp")
+    ]
     if state.complications:
-        lines.append("<b>Complications</b>")
+        lines.append(lang.gettext("<b>Complications</b>"))
         shown = state.complications[-MAX_COMPLICATIONS:]
         if len(state.complications) > len(shown):
-            lines.append(f"… and {len(state.complications) - len(shown)} earlier.")
+            lines.append(
+                lang.gettext("… and {num} earlier.", num=len(state.complications) - len(shown))
+            )
         for number, complication in enumerate(shown):
-            lines += complication_lines(world, complication, table=number == len(shown) - 1)
+            lines += complication_lines(world, complication, lang, table=number == len(shown) - 1)
     else:
-        lines.append("No complications: the party left no location behind.")
-    lines.append("<b>Everyone</b>")
+        lines.append(lang.gettext("No complications: the party left no location behind."))
+    lines.append(lang.gettext("<b>Everyone</b>"))
     for player, sheet in state.sheets:
         budget = state.budget(player)
-        parts = [f"{counted(budget.actions_left, 'action')} left"]
+        parts = [lang.ngettext("{num} action left", "{num} actions left", budget.actions_left)]
         free = [
-            name
+            lang.gettext(name)
             for name, done in (
-                ("Recover Harm", budget.recovered_harm),
-                ("Upgrade Skills", budget.upgraded_skills),
+                (N_("Recover Harm"), budget.recovered_harm),
+                (N_("Upgrade Skills"), budget.upgraded_skills),
             )
             if not done
         ]
-        parts.append("free: " + (", ".join(free) if free else "used"))
-        parts.append(f"recovery {sheet.recovery_points}/4")
+        parts.append(
+            lang.gettext("free: {actions}", actions=", ".join(free))
+            if free
+            else lang.gettext("free: used")
+        )
+        parts.append(lang.gettext("recovery {points}/4", points=sheet.recovery_points))
         if sheet.harms:
-            parts.append(f"harm {len(sheet.harms)}/4" + (" — Overcome" if sheet.overcome else ""))
+            parts.append(
+                lang.gettext("harm {count}/4 — Overcome", count=len(sheet.harms))
+                if sheet.overcome
+                else lang.gettext("harm {count}/4", count=len(sheet.harms))
+            )
         if budget.introspection is not None:
             parts.append(
-                f"introspecting: {counted(budget.introspection.remaining, 'box', 'boxes')} to clear"
+                lang.ngettext(
+                    "introspecting: {num} box to clear",
+                    "introspecting: {num} boxes to clear",
+                    budget.introspection.remaining,
+                )
             )
-        lines.append(f"• {esc(sheet.name)} ({player_name(table, player)}): " + " · ".join(parts))
+        lines.append(
+            f"• {esc(sheet.name)} ({player_name(table, player, lang)}): " + " · ".join(parts)
+        )
         if budget.filled is not None:
-            lines.append(filled_track_line(sheet, budget.filled))
+            lines.append(filled_track_line(sheet, budget.filled, lang))
     prompts = panel.prompts
     for player, prompt in prompts.items():
-        who = _character_name(state, table, player)
+        who = _character_name(state, table, player, lang)
         kind = prompt.kind
-        text = f"✏️ {who}: {PROMPT_HINTS.get(kind, '')}"
-        text += _numbered_lines(kind, state.sheet(player), prompt)
+        hint = PROMPT_HINTS.get(kind)
+        text = f"✏️ {who}: {lang.gettext(hint) if hint else ''}"
+        text += _numbered_lines(kind, state.sheet(player), prompt, lang)
         if kind == SEEK and prompt.skills:
             sheet = state.sheet(player)
             names = ", ".join(esc(sheet.skills[i].name) for i in prompt.skills)
-            text += f" (skills: {names})"
+            text += " " + lang.gettext("(skills: {names})", names=names)
         if kind == SEEK and prompt.helper is not None:
-            text += f" (helped by {_character_name(state, table, prompt.helper)})"
+            helper = _character_name(state, table, prompt.helper, lang)
+            text += " " + lang.gettext("(helped by {name})", name=helper)
         if kind == PLAN_TEXT and prompt.card is not None:
-            text += f" at {card_name(world, prompt.card)}"
+            text += " " + lang.gettext("at {place}", place=card_name(world, prompt.card))
         if kind == PROJECT:
-            text += _project_list(world)
+            text += _project_list(world, lang)
         lines.append(text)
     scout = panel.scout
     roll = None if scout is None else scout.roll
     if not prompts and roll is None and state.plan is None:
-        lines.append(NEXT_HINT)
+        lines.append(lang.gettext(NEXT_HINT))
     if state.plan is not None:
-        lines += plan_lines(state, table)
+        lines += plan_lines(state, table, lang)
     if scout is not None and roll is not None:
         lines.append(
-            f"🔭 <b>{_character_name(state, table, scout.player)} scouts "
-            f"{card_name(world, scout.card)}</b>"
+            lang.gettext(
+                "🔭 <b>{name} scouts {place}</b>",
+                name=_character_name(state, table, scout.player, lang),
+                place=card_name(world, scout.card),
+            )
         )
-        lines += roll_lines(roll, table, clock=False)  # a face-down card: no clock ticks
+        lines += roll_lines(roll, table, lang, clock=False)  # a face-down card: no clock ticks
         if roll.phase is Phase.DESIRED_OUTCOME:
-            lines.append("↩️ The scout replies with how they go about it.")
+            lines.append(lang.gettext("↩️ The scout replies with how they go about it."))
         elif roll.phase is not Phase.DONE:
-            lines += roll_hints(roll, table)
+            lines += roll_hints(roll, table, lang)
         details = panel.scout_details
         if details is not None and details.open_grants:
-            lines.append(DETAIL_HELP.replace(" @ The guard", " @ The sentry"))
+            lines.append(detail_help(lang, SENTRY))
         elif scout_must_decide(panel) is not None:
             lines.append(
-                "The scout lost: accept the details and press on to look, or turn back home."
+                lang.gettext(
+                    "The scout lost: accept the details and press on to look, or turn back home."
+                )
             )
     for player, card in panel.looks.items():
         lines.append(
-            f"🔭 {_character_name(state, table, player)} may look at "
-            f"{card_name(world, card)} in private."
+            lang.gettext(
+                "🔭 {name} may look at {place} in private.",
+                name=_character_name(state, table, player, lang),
+                place=card_name(world, card),
+            )
         )
-    lines += _menu_lines(panel, state, table)
-    recent = log_lines(panel, table, state)
+    lines += _menu_lines(panel, state, table, lang)
+    recent = log_lines(panel, table, state, lang)
     if recent:
-        lines.append("<b>Latest</b>")
+        lines.append(lang.gettext("<b>Latest</b>"))
         lines += [f"• {text}" for text in recent]
     return lines
 
 
-def _project_list(world: World) -> str:
+def _project_list(world: World, lang: Lang) -> str:
     open_ = [(i, p) for i, p in enumerate(world.projects, 1) if not p.complete]
     if not open_:
-        return "\n   Projects: none yet"
-    return "\n   Projects: " + " · ".join(
-        f"#{i} {esc(p.name)} {p.filled}/{p.segments}" for i, p in open_
+        return "\n   " + lang.gettext("Projects: none yet")
+    return "\n   " + lang.gettext(
+        "Projects: {list}",
+        list=" · ".join(f"#{i} {esc(p.name)} {p.filled}/{p.segments}" for i, p in open_),
     )
 
 
-def _menu_lines(panel: DowntimePanelState, state: DowntimeState, table: Table) -> list[str]:
+def _menu_lines(
+    panel: DowntimePanelState, state: DowntimeState, table: Table, lang: Lang
+) -> list[str]:
     """What the open group of buttons is for."""
     world = state.world
     if panel.menu is Menu.END:
-        who = or_list([_character_name(state, table, p) for p in sorted(enders(panel, state))])
+        who = or_list(
+            [_character_name(state, table, p, lang) for p in sorted(enders(panel, state))], lang
+        )
         return [
-            "🏁 <b>End downtime for everyone?</b> Actions nobody has taken are lost and the "
-            f"party heads out. {who}: confirm, or go back."
+            lang.gettext(
+                "🏁 <b>End downtime for everyone?</b> Actions nobody has taken are lost and the "
+                "party heads out. {names}: confirm, or go back.",
+                names=who,
+            )
         ]
     if panel.menu is Menu.CLOCK:
         out = []
         for roll_ in state.complications[:1]:
             card = world.card(roll_.card_id)
             out.append(
-                f"🕰 {card_name(world, card.id)}: Collateral Clock {card.clock.ticks}/"
-                f"{CLOCK_SEGMENTS}. Clock +1 or −1 sets it right; More time gives everyone "
-                "another action and rolls the complications again."
+                lang.gettext(
+                    "🕰 {place}: Collateral Clock {ticks}/{segments}. Clock +1 or −1 sets it "
+                    "right; More time gives everyone another action and rolls the "
+                    "complications again.",
+                    place=card_name(world, card.id),
+                    ticks=card.clock.ticks,
+                    segments=CLOCK_SEGMENTS,
+                )
             )
         return out
     if panel.menu is Menu.PLAYER and panel.focus is not None:
-        who = _character_name(state, table, panel.focus)
-        return [f"✏️ {who}'s own step below; ◀️ Back shows everyone's."]
+        who = _character_name(state, table, panel.focus, lang)
+        return [lang.gettext("✏️ {name}'s own step below; ◀️ Back shows everyone's.", name=who)]
     if panel.menu is Menu.REST:
-        return ["🛌 <b>Rest &amp; heal</b>: Recover Harm is free; the others cost your action."]
+        return [
+            lang.gettext(
+                "🛌 <b>Rest &amp; heal</b>: Recover Harm is free; the others cost your action."
+            )
+        ]
     if panel.menu in (Menu.WORK, Menu.TRAIN):
-        return ["🛠 <b>Work &amp; scout</b>: Upgrade skills is free; the others cost your action."]
+        return [
+            lang.gettext(
+                "🛠 <b>Work &amp; scout</b>: Upgrade skills is free; the others cost your action."
+            )
+        ]
     return []
 
 
-def filled_track_line(sheet: Character, filled: FilledTrack) -> str:
+def filled_track_line(sheet: Character, filled: FilledTrack, lang: Lang) -> str:
     """What a player owes after a mood filled its track outside a roll (ruling 23)."""
-    mood = esc(sheet.mood(filled.mood).name or "A mood")
+    known = sheet.mood(filled.mood).name
+    mood = esc(known) if known else lang.gettext("A mood")
     todo = []
     if filled.endanger:
-        todo.append("Tap a sentiment to mark.")
+        todo.append(lang.gettext("Tap a sentiment to mark."))
     if filled.rename:
-        todo.append(f"<b>Reply</b> with a stronger name for {mood}.")
-    return f"🌀 {esc(sheet.name)}: {mood} filled its track and is back to 0. " + " ".join(todo)
+        todo.append(lang.gettext("<b>Reply</b> with a stronger name for {mood}.", mood=mood))
+    said = lang.gettext(
+        "🌀 {name}: {mood} filled its track and is back to 0.", name=esc(sheet.name), mood=mood
+    )
+    return " ".join([said, *todo]) if todo else said + " "
 
 
-def _numbered_lines(kind: str, sheet: Character, prompt: Prompt) -> str:
+def _open_mood(mood: Any, lang: Lang) -> str:
+    return esc(mood.name) if mood.name else lang.gettext("open {die}", die=mood.die.label)
+
+
+def _numbered_lines(kind: str, sheet: Character, prompt: Prompt, lang: Lang) -> str:
     """The sheet's lines a reply to this prompt refers to by number."""
     if kind == RECOVER:
         items = [esc(h) for h in sheet.harms]
-        title = "Harm"
+        title = lang.gettext("Harm: {list}")
     elif kind == PROJECT:
-        moods = [esc(m.name or f"open {m.die.label}") for m in sheet.moods]
-        return "\n   Moods: " + " · ".join(f"{i}. {x}" for i, x in enumerate(moods, 1))
+        moods = [_open_mood(m, lang) for m in sheet.moods]
+        listed = " · ".join(f"{i}. {x}" for i, x in enumerate(moods, 1))
+        return "\n   " + lang.gettext("Moods: {list}", list=listed)
     elif kind == SEEK and not prompt.skills:
         items = [f"{esc(s.name)} ±{s.modifier}" for s in sheet.skills]
-        title = "Skills"
+        title = lang.gettext("Skills: {list}")
     elif kind == RECONNECT:
         sentiments = [esc(x.name or "—") for x in sheet.sentiments]
-        moods = [esc(m.name or f"open {m.die.label}") for m in sheet.moods]
+        moods = [_open_mood(m, lang) for m in sheet.moods]
         return (
-            "\n   Sentiments: "
-            + " · ".join(f"{i}. {x}" for i, x in enumerate(sentiments, 1))
-            + "\n   Moods: "
-            + " · ".join(f"{i}. {x}" for i, x in enumerate(moods, 1))
+            "\n   "
+            + lang.gettext(
+                "Sentiments: {list}",
+                list=" · ".join(f"{i}. {x}" for i, x in enumerate(sentiments, 1)),
+            )
+            + "\n   "
+            + lang.gettext(
+                "Moods: {list}", list=" · ".join(f"{i}. {x}" for i, x in enumerate(moods, 1))
+            )
         )
     else:
         return ""
     if not items:
         return ""
-    return f"\n   {title}: " + " · ".join(f"{i}. {x}" for i, x in enumerate(items, 1))
+    return "\n   " + title.format(list=" · ".join(f"{i}. {x}" for i, x in enumerate(items, 1)))
 
 
-def complication_lines(world: World, roll: ComplicationRoll, table: bool = True) -> list[str]:
+def complication_lines(
+    world: World, roll: ComplicationRoll, lang: Lang, table: bool = True
+) -> list[str]:
     """The roll at one location, with the table it was read from (when ``table``)."""
+
+    def named_(option: Complication) -> str:
+        return lang.gettext(COMPLICATION_NAMES[option])
+
     where = card_name(world, roll.card_id)
-    head = f"📍 {where}, Collateral Clock {roll.ticks}/{CLOCK_SEGMENTS}: "
+    head = lang.gettext(
+        "📍 {place}, Collateral Clock {ticks}/{segments}:",
+        place=where,
+        ticks=roll.ticks,
+        segments=CLOCK_SEGMENTS,
+    )
     if roll.face is None and not roll.options:
-        return [head + "nothing progresses."]
+        return [head + " " + lang.gettext("nothing progresses.")]
     if roll.face is None:
-        return [head + f"<b>{COMPLICATION_NAMES[roll.options[0]]}</b>. {roll.options[0].prompt}"]
-    options = " or ".join(COMPLICATION_NAMES[o] for o in roll.options)
-    lines = [head + f"d6 = {roll.face}: <b>{options}</b>."]
-    lines += [f"   {o.prompt}" for o in roll.options]
+        first = roll.options[0]
+        return [head + f" <b>{named_(first)}</b>. {lang.gettext(first.prompt)}"]
+    options = or_list([named_(o) for o in roll.options], lang)
+    lines = [head + f" d6 = {roll.face}: <b>{options}</b>."]
+    lines += [f"   {lang.gettext(o.prompt)}" for o in roll.options]
     for (low, high), rows in COMPLICATION_TABLES.items() if table else ():
         if low <= roll.ticks <= high:
             cells = []
-            for first, last, found in rows:
-                faces = str(first) if first == last else f"{first}-{last}"
-                text = f"{faces} {' / '.join(COMPLICATION_NAMES[o] for o in found)}"
-                cells.append(f"<b>▶ {text}</b>" if first <= roll.face <= last else text)
-            lines.append(f"   Table for {low}-{high} ticks: " + " · ".join(cells))
+            for first_face, last, found in rows:
+                faces = str(first_face) if first_face == last else f"{first_face}-{last}"
+                text = f"{faces} {' / '.join(named_(o) for o in found)}"
+                cells.append(f"<b>▶ {text}</b>" if first_face <= roll.face <= last else text)
+            lines.append(
+                "   "
+                + lang.gettext("Table for {low}-{high} ticks:", low=low, high=high)
+                + " "
+                + " · ".join(cells)
+            )
     return lines
 
 
-def plan_lines(state: DowntimeState, table: Table) -> list[str]:
+def plan_lines(state: DowntimeState, table: Table, lang: Lang) -> list[str]:
     plan = state.plan
     assert plan is not None
-    who = _character_name(state, table, plan.proposer)
+    who = _character_name(state, table, plan.proposer, lang)
     votes = ", ".join(
-        f"{_character_name(state, table, p)} {'👍' if yes else '👎'}" for p, yes in plan.votes
+        f"{_character_name(state, table, p, lang)} {'👍' if yes else '👎'}" for p, yes in plan.votes
     )
     lines = [
-        f"🧹 {who} plans to address {card_name(state.world, plan.card_id)}: "
-        f"<i>{esc(plan.plan)}</i>",
-        f"   Votes: {votes or 'none yet'} (modifier {plan.modifier:+d})",
+        lang.gettext(
+            "🧹 {name} plans to address {place}: <i>{plan}</i>",
+            name=who,
+            place=card_name(state.world, plan.card_id),
+            plan=esc(plan.plan),
+        ),
+        "   "
+        + lang.gettext(
+            "Votes: {votes} (modifier {modifier})",
+            votes=votes or lang.gettext("none yet"),
+            modifier=f"{plan.modifier:+d}",
+        ),
     ]
     if plan.level is not None:
         dice = " + ".join(f"{d.face}" for d in plan.dice)
         lines.append(
-            f"   Dice {dice} {plan.modifier:+d} = {plan.total} against Collateral {plan.level}: "
-            f"{plan.result:+d}. Add a die (costs an action) or settle."
+            "   "
+            + lang.gettext(
+                "Dice {dice} {modifier} = {total} against Collateral {level}: {result}. "
+                "Add a die (costs an action) or settle.",
+                dice=dice,
+                modifier=f"{plan.modifier:+d}",
+                total=plan.total,
+                level=plan.level,
+                result=f"{plan.result:+d}",
+            )
         )
     return lines
 
 
-def log_lines(panel: DowntimePanelState, table: Table, state: DowntimeState | None) -> list[str]:
+def log_lines(
+    panel: DowntimePanelState, table: Table, state: DowntimeState | None, lang: Lang | None = None
+) -> list[str]:
     """The latest happenings, newest last."""
     out = []
     for entry in panel.log:
-        text = event_text(entry, table, state)
+        text = event_text(entry, table, state, lang)
         if text:
             out.append(text)
     return out
 
 
-def event_text(entry: Mapping[str, Any], table: Table, state: DowntimeState | None) -> str:
+def event_text(
+    entry: Mapping[str, Any], table: Table, state: DowntimeState | None, lang: Lang | None = None
+) -> str:
+    """One happening of the downtime, as a line of its panel (English when ``lang`` is None)."""
+    lang = lang or lang_for(None)
     kind = entry.get("t")
 
     def name(key: str = "player_id") -> str:
         player = int(entry[key])
         if state is not None:
-            return _character_name(state, table, player)
+            return _character_name(state, table, player, lang)
         made = characters(table).get(player)  # downtime is over: the sheets on the table
-        return esc(made.name) if made is not None else player_name(table, player)
+        return esc(made.name) if made is not None else player_name(table, player, lang)
+
+    def say(message: str, **values: object) -> str:
+        return lang.gettext(message, name=name(), **values)
+
+    def points(n: int) -> str:
+        return lang.ngettext("{num} recovery point", "{num} recovery points", int(n))
 
     if kind == "RecoveryPointsTaken":
-        return (
-            f"{name()} rests: +{counted(entry['gained'], 'recovery point')} ({entry['total']}/4)."
+        return say(
+            N_("{name} rests: +{points} ({total}/4)."),
+            points=points(entry["gained"]),
+            total=entry["total"],
         )
     if kind == "HarmRecovered":
-        return (
-            f"{name()} turns {esc(entry['harm'])} into the scar {esc(entry['scar'])} "
-            f"({counted(entry['cost'], 'recovery point')})."
+        return say(
+            N_("{name} turns {harm} into the scar {scar} ({points})."),
+            harm=esc(entry["harm"]),
+            scar=esc(entry["scar"]),
+            points=points(entry["cost"]),
         )
     if kind == "SkillUpgraded":
-        return f"{name()} upgrades {esc(entry['skill'])} to ±{entry['modifier']}."
+        return say(
+            N_("{name} upgrades {skill} to ±{modifier}."),
+            skill=esc(entry["skill"]),
+            modifier=entry["modifier"],
+        )
     if kind == "RecoverySought":
         faces = " + ".join(str(f) for f in entry["body_faces"])
         helper = (
-            "" if entry["helper_face"] is None else f", a friend's Heart {entry['helper_face']}"
+            ""
+            if entry["helper_face"] is None
+            else lang.gettext(", a friend's Heart {face}", face=entry["helper_face"])
         )
         if entry["skill_bonus"]:
-            faces += f" + skills {entry['skill_bonus']}"
+            faces += " + " + lang.gettext("skills {bonus}", bonus=entry["skill_bonus"])
         if entry["helper_bonus"]:
-            helper += f" + skills {entry['helper_bonus']}"
-        return (
-            f"{name()} seeks recovery: Body {faces}{helper} = {entry['total']}, "
-            f"+{counted(entry['gained'], 'recovery point')}."
+            helper += " + " + lang.gettext("skills {bonus}", bonus=entry["helper_bonus"])
+        return say(
+            N_("{name} seeks recovery: Body {faces}{helper} = {total}, +{points}."),
+            faces=faces,
+            helper=helper,
+            total=entry["total"],
+            points=points(entry["gained"]),
         )
     if kind == "ScoutLooked":
-        return f"{name()} scouted a card and saw its face (it stays face down)."
+        return say(N_("{name} scouted a card and saw its face (it stays face down)."))
     if kind == "ScoutTurnedBack":
-        return f"{name()} turned back home without a look."
+        return say(N_("{name} turned back home without a look."))
     if kind == "PlanProposed":
-        return f"{name()} proposed a plan."
+        return say(N_("{name} proposed a plan."))
     if kind == "PlanVoted":
-        return f"{name()} {'backs' if entry['support'] else 'doubts'} the plan."
-    if kind == "PlanDieRolled":
-        return f"{name()} rolls {entry['aspect'].title()} {entry['face']}: total {entry['total']}."
-    if kind == "PlanSettled":
-        return f"The plan is settled: the clock goes {entry['before']} → {entry['after']}."
-    if kind == "IntrospectionRolled":
         return (
-            f"{name()} turns inward: Heart {entry['heart_face']}, "
-            f"{counted(entry['heart_face'], 'box', 'boxes')} to clear."
+            say(N_("{name} backs the plan."))
+            if entry["support"]
+            else say(N_("{name} doubts the plan."))
+        )
+    if kind == "PlanDieRolled":
+        return say(
+            N_("{name} rolls {aspect} {face}: total {total}."),
+            aspect=lang.gettext(ASPECT_NAMES[Aspect(entry["aspect"])]),
+            face=entry["face"],
+            total=entry["total"],
+        )
+    if kind == "PlanSettled":
+        return lang.gettext(
+            "The plan is settled: the clock goes {before} → {after}.",
+            before=entry["before"],
+            after=entry["after"],
+        )
+    if kind == "IntrospectionRolled":
+        return lang.ngettext(
+            "{name} turns inward: Heart {face}, {num} box to clear.",
+            "{name} turns inward: Heart {face}, {num} boxes to clear.",
+            int(entry["heart_face"]),
+            name=name(),
+            face=entry["heart_face"],
         )
     if kind == "MoodReduced":
-        return f"{name()} clears {entry['amount']} box(es); {entry['remaining']} left."
+        return lang.ngettext(
+            "{name} clears {num} box(es); {left} left.",
+            "{name} clears {num} box(es); {left} left.",
+            int(entry["amount"]),
+            name=name(),
+            left=entry["remaining"],
+        )
     if kind == "MoodsSwapped":
-        return f"{name()} swaps two moods."
+        return say(N_("{name} swaps two moods."))
     if kind == "MoodReplaced":
-        return f"{name()} replaces a mood with {esc(entry['name'])}."
+        return say(N_("{name} replaces a mood with {mood}."), mood=esc(entry["name"]))
     if kind == "IntrospectionFinished":
-        return f"{name()} finishes introspecting."
+        return say(N_("{name} finishes introspecting."))
     if kind == "MoodTrackFilled":
-        return f"{name()}'s {esc(entry['name'])} fills its track: back to 0."
+        return say(N_("{name}'s {mood} fills its track: back to 0."), mood=esc(entry["name"]))
     if kind == "SentimentEndangered":
-        state_word = "lost" if entry["state"] == "lost" else "at risk"
-        return f"{name()} marks a sentiment: now {state_word}."
+        if entry["state"] == "lost":
+            return say(N_("{name} marks a sentiment: now lost."))
+        return say(N_("{name} marks a sentiment: now at risk."))
     if kind == "MoodRenamed":
-        return f"{name()}'s {esc(entry['old'])} becomes {esc(entry['new'])}."
+        return say(
+            N_("{name}'s {old} becomes {new}."), old=esc(entry["old"]), new=esc(entry["new"])
+        )
     if kind == "SkillsTrained":
-        skills = ", ".join(esc(s) for s in entry["skills"]) or "no skill"
-        return f"{name()} trains {entry['aspect'].title()} ({entry['face']}): {skills}."
+        skills = ", ".join(esc(s) for s in entry["skills"]) or lang.gettext("no skill")
+        return say(
+            N_("{name} trains {aspect} ({face}): {skills}."),
+            aspect=lang.gettext(ASPECT_NAMES[Aspect(entry["aspect"])]),
+            face=entry["face"],
+            skills=skills,
+        )
     if kind == "SentimentReconnected":
-        return f"{name()} reconnects with a sentiment (mood +{entry['mood_raised_by']})."
+        return say(
+            N_("{name} reconnects with a sentiment (mood +{raised})."),
+            raised=entry["mood_raised_by"],
+        )
     if kind == "ProjectProgressed":
-        shift = f" {entry['skill_shift']:+d} skill" if entry["skill_shift"] else ""
-        return (
-            f"📜 {_project_name(entry, table)}: mood die {entry['mood_face']} against aspect die "
-            f"{entry['aspect_face']}{shift}, a gap of {entry['marked']}: "
-            f"now {entry['filled']}/{entry['segments']}."
+        shift = (
+            " " + lang.gettext("{shift} skill", shift=f"{entry['skill_shift']:+d}")
+            if entry["skill_shift"]
+            else ""
+        )
+        return lang.gettext(
+            "📜 {project}: mood die {mood} against aspect die {aspect}{shift}, a gap of "
+            "{marked}: now {filled}/{segments}.",
+            project=_project_name(entry, table, lang),
+            mood=entry["mood_face"],
+            aspect=entry["aspect_face"],
+            shift=shift,
+            marked=entry["marked"],
+            filled=entry["filled"],
+            segments=entry["segments"],
         )
     if kind == "ProjectCompleted":
-        return f"📜 {_project_name(entry, table)} is complete!"
+        return lang.gettext("📜 {project} is complete!", project=_project_name(entry, table, lang))
     if kind == "TimeSpent":
-        each = counted(int(entry["actions_each"]), "action")
-        return f"More time passes: +{each} each, more complications."
+        return lang.ngettext(
+            "More time passes: +{num} action each, more complications.",
+            "More time passes: +{num} actions each, more complications.",
+            int(entry["actions_each"]),
+        )
     if kind == "RewardBroughtHome":
-        extra = " (a long-term project can unlock more)" if entry["needs_project"] else ""
-        return f"The reward comes home for {esc(entry['resource'])}{extra}."
+        if entry["needs_project"]:
+            return lang.gettext(
+                "The reward comes home for {resource} (a long-term project can unlock more).",
+                resource=esc(entry["resource"]),
+            )
+        return lang.gettext(
+            "The reward comes home for {resource}.", resource=esc(entry["resource"])
+        )
     if kind == "ResourceMoved":
-        level = LEVEL_NAMES.get(entry["after"], "changed")
-        return f"At home, {esc(entry['name'])} is now {level}."
+        level = LEVEL_NAMES.get(entry["after"], N_("changed"))
+        return lang.gettext(
+            "At home, {resource} is now {level}.",
+            resource=esc(entry["name"]),
+            level=lang.gettext(level),
+        )
     if kind == "ClockMoved":
-        return f"A Collateral Clock moves {entry['before']} → {entry['after']}."
+        return lang.gettext(
+            "A Collateral Clock moves {before} → {after}.",
+            before=entry["before"],
+            after=entry["after"],
+        )
     if kind == "DowntimeEnded":
-        return "Downtime ends."
+        return lang.gettext("Downtime ends.")
     return ""
 
 
-def _project_name(entry: Mapping[str, Any], table: Table) -> str:
+def _project_name(entry: Mapping[str, Any], table: Table, lang: Lang) -> str:
     world = campaign_of(table).world
     for project in world.projects if world is not None else ():
         if project.id == entry.get("project_id"):
             return esc(project.name)
-    return "A project"
+    return lang.gettext("A project")
 
 
 def _b(view: PanelView, label: str, action: str, argument: str = "") -> InlineKeyboardButton:
     return button(view, label, action, argument)
 
 
-def _named(template: str, name: str) -> str:
-    return named(template, name)
+def _named(lang: Lang, message: str, name: str) -> str:
+    """A translated ``message`` with ``{name}`` in it, the name shortened to fit a row."""
+    return named(lang.gettext(message).replace("{name}", "{}"), name)
 
 
 def _fit(prefix: str, name: str) -> str:
@@ -566,24 +773,26 @@ _pairs = phone_rows
 
 
 MENU_LABELS = {
-    Menu.REST: "🛌 Rest & heal",
-    Menu.WORK: "🛠 Work & scout",
-    Menu.CLOCK: "🕰 Clock & time",
-    Menu.END: "🏁 End downtime",
+    Menu.REST: N_("🛌 Rest & heal"),
+    Menu.WORK: N_("🛠 Work & scout"),
+    Menu.CLOCK: N_("🕰 Clock & time"),
+    Menu.END: N_("🏁 End downtime"),
 }
-BACK = "◀️ Back"
+BACK = N_("◀️ Back")
 
 
-def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineKeyboardButton]]:
+def downtime_buttons(
+    view: PanelView, state: DowntimeState, lang: Lang
+) -> list[list[InlineKeyboardButton]]:
     """The open group's buttons, or what is under way and the groups to open."""
     panel = view.typed(DowntimePanelState)
     if panel.menu is Menu.PLAYER:
-        return _player_rows(view, panel, state)
+        return _player_rows(view, panel, state, lang)
     if panel.menu is not Menu.MAIN:
-        return _menu_rows(view, panel, state)
-    rows = _under_way(view, panel, state)
+        return _menu_rows(view, panel, state, lang)
+    rows = _under_way(view, panel, state, lang)
     groups = [
-        _b(view, label, MENU if menu is not Menu.END else END, menu.value)
+        _b(view, lang.gettext(label), MENU if menu is not Menu.END else END, menu.value)
         for menu, label in MENU_LABELS.items()
         if menu_openers(panel, state, menu)
     ]
@@ -593,76 +802,97 @@ def downtime_buttons(view: PanelView, state: DowntimeState) -> list[list[InlineK
 
 
 def _menu_rows(
-    view: PanelView, panel: DowntimePanelState, state: DowntimeState
+    view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
 ) -> list[list[InlineKeyboardButton]]:
     world = state.world
     allowed = dt.allowed_actions(state)
     can = set().union(*allowed.values()) if allowed else set()
     menu = panel.menu
-    back = _b(view, BACK, MENU, MENU_PARENT.get(menu, Menu.MAIN).value)
+    back = _b(view, lang.gettext(BACK), MENU, MENU_PARENT.get(menu, Menu.MAIN).value)
     offers: list[tuple[DowntimeKind, str, str, str]] = []
     if menu is Menu.REST:
         offers = [
-            (DowntimeKind.RECOVER_HARM, "🩹 Recover Harm (free)", RECOVER, ""),
-            (DowntimeKind.SEEK_RECOVERY, "🛌 Seek Recovery", SEEK, ""),
-            (DowntimeKind.INTROSPECT, "🧘 Introspection", "introspect", ""),
-            (DowntimeKind.RECONNECT, "🤝 Reconnect", RECONNECT, ""),
+            (DowntimeKind.RECOVER_HARM, N_("🩹 Recover Harm (free)"), RECOVER, ""),
+            (DowntimeKind.SEEK_RECOVERY, N_("🛌 Seek Recovery"), SEEK, ""),
+            (DowntimeKind.INTROSPECT, N_("🧘 Introspection"), "introspect", ""),
+            (DowntimeKind.RECONNECT, N_("🤝 Reconnect"), RECONNECT, ""),
         ]
     elif menu is Menu.WORK:
         offers = [
-            (DowntimeKind.UPGRADE_SKILLS, "⬆️ Upgrade skills (free)", "upgrade", ""),
-            (DowntimeKind.SCOUT, "🔭 Scout a card", SCOUT_PICK, ""),
-            (DowntimeKind.PROPOSE_PLAN, "🧹 Address Collateral", PLAN_PICK, ""),
-            (DowntimeKind.WORK_ON_PROJECT, "📜 Long-term project", PROJECT, ""),
-            (DowntimeKind.TRAIN_SKILLS, "🏋 Train skills", MENU, Menu.TRAIN.value),
+            (DowntimeKind.UPGRADE_SKILLS, N_("⬆️ Upgrade skills (free)"), "upgrade", ""),
+            (DowntimeKind.SCOUT, N_("🔭 Scout a card"), SCOUT_PICK, ""),
+            (DowntimeKind.PROPOSE_PLAN, N_("🧹 Address Collateral"), PLAN_PICK, ""),
+            (DowntimeKind.WORK_ON_PROJECT, N_("📜 Long-term project"), PROJECT, ""),
+            (DowntimeKind.TRAIN_SKILLS, N_("🏋 Train skills"), MENU, Menu.TRAIN.value),
         ]
     elif menu is Menu.TRAIN:
-        trains = [_b(view, f"🏋 {a}", "train", a.lower()) for a in ("Body", "Mind", "Heart")]
+        trains = [_b(view, f"🏋 {lang.gettext(ASPECT_NAMES[a])}", "train", a.value) for a in ASPECTS]
         return _pairs([*trains, back]) if DowntimeKind.TRAIN_SKILLS in can else [[back]]
     elif menu is Menu.CLOCK:
         rows: list[list[InlineKeyboardButton]] = []
         for roll_ in state.complications[:1]:
             place = str(world.cards.index(world.card(roll_.card_id)))
             rows.append(
-                [_b(view, "🕰 Clock +1", "tick", place), _b(view, "🕰 Clock −1", "untick", place)]
+                [
+                    _b(view, lang.gettext("🕰 Clock +1"), "tick", place),
+                    _b(view, lang.gettext("🕰 Clock −1"), "untick", place),
+                ]
             )
-            rows.append([_b(view, "⏳ More time", "more_time", place)])
+            rows.append([_b(view, lang.gettext("⏳ More time"), "more_time", place)])
         if reward_card(state) is not None and DowntimeKind.BRING_REWARD_HOME in can:
-            rows.append([_b(view, "🎁 Bring the reward home", REWARD)])
+            rows.append([_b(view, lang.gettext("🎁 Bring the reward home"), REWARD)])
         return [*rows, [back]]
     elif menu is Menu.END:
-        return [[_b(view, "✅ Yes, end downtime", END, "yes")], [_b(view, "◀️ Not yet", MENU, "")]]
-    rows = [[_b(view, label, action, arg)] for kind, label, action, arg in offers if kind in can]
+        return [
+            [_b(view, lang.gettext("✅ Yes, end downtime"), END, "yes")],
+            [_b(view, lang.gettext("◀️ Not yet"), MENU, "")],
+        ]
+    rows = [
+        [_b(view, lang.gettext(label), action, arg)]
+        for kind, label, action, arg in offers
+        if kind in can
+    ]
     return [*rows, [back]]
 
 
 Rows = list[list[InlineKeyboardButton]]
 
 
-def _under_way(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+def _under_way(
+    view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
+) -> Rows:
     """Buttons for the prompts, plans, rolls and looks open now (each player's own steps
     behind one button per player when they would crowd the panel)."""
-    mine = _personal(view, panel, state)
-    shared = _shared(view, panel, state)
-    drop = [[_b(view, "✖️ Drop my choice", "drop")]] if panel.prompts else []
+    mine = _personal(view, panel, state, lang)
+    shared = _shared(view, panel, state, lang)
+    drop = [[_b(view, lang.gettext("✖️ Drop my choice"), "drop")]] if panel.prompts else []
     rows = [r for rs in mine.values() for r in rs] + shared + drop
     if sum(len(r) for r in rows) <= MAX_BUTTONS - 2:  # room left for the groups
         return rows
     steps = [
-        _b(view, _named("✏️ {}'s step", _plain_name(state, view.table, p)), MENU, f"p{p}")
+        _b(
+            view,
+            _named(lang, N_("✏️ {name}'s step"), _plain_name(state, view.table, p, lang)),
+            MENU,
+            f"p{p}",
+        )
         for p in mine
     ]
     return _pairs(steps) + shared
 
 
-def _player_rows(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+def _player_rows(
+    view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
+) -> Rows:
     """One player's own steps, with Drop and Back."""
-    rows = _personal(view, panel, state).get(panel.focus or 0, [])
-    drop = [_b(view, "✖️ Drop mine", "drop")] if panel.prompts else []
-    return [*rows, [*drop, _b(view, BACK, MENU, Menu.MAIN.value)]]
+    rows = _personal(view, panel, state, lang).get(panel.focus or 0, [])
+    drop = [_b(view, lang.gettext("✖️ Drop mine"), "drop")] if panel.prompts else []
+    return [*rows, [*drop, _b(view, lang.gettext(BACK), MENU, Menu.MAIN.value)]]
 
 
-def _personal(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> dict[int, Rows]:
+def _personal(
+    view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
+) -> dict[int, Rows]:
     """Each player's own open steps: their prompt, their introspection, a sentiment to mark."""
     table = view.table
     world = state.world
@@ -671,12 +901,21 @@ def _personal(view: PanelView, panel: DowntimePanelState, state: DowntimeState) 
     for player, prompt in prompts.items():
         rows = found.setdefault(player, [])
         key = str(player)
-        who = _plain_name(state, table, player)
+        who = _plain_name(state, table, player, lang)
         kind = prompt.kind
         if kind == SEEK:
-            rows.append([_b(view, _named("🤝 Help {}", who), "seek_help", key)])
-            rows.append([_b(view, _named("🎲 {}: roll", who), "seek_roll")])
-            rows.append([_b(view, _named("🎲 {}: roll + healer", who), "seek_roll", "healer")])
+            rows.append([_b(view, _named(lang, N_("🤝 Help {name}"), who), "seek_help", key)])
+            rows.append([_b(view, _named(lang, N_("🎲 {name}: roll"), who), "seek_roll")])
+            rows.append(
+                [
+                    _b(
+                        view,
+                        _named(lang, N_("🎲 {name}: roll + healer"), who),
+                        "seek_roll",
+                        "healer",
+                    )
+                ]
+            )
         elif kind == SCOUT_PICK:
             cards = [
                 _b(view, _fit("🔭 ", _plain_card(world, world.cards[i].id)), "scout_card", str(i))
@@ -702,7 +941,7 @@ def _personal(view: PanelView, panel: DowntimePanelState, state: DowntimeState) 
         clears = [
             _b(
                 view,
-                _fit(f"🧘 {who}: clear ", sheet.moods[i].name or ""),
+                _fit(lang.gettext("🧘 {name}: clear ", name=who), sheet.moods[i].name or ""),
                 "clear",
                 str(i + 1),
             )
@@ -710,7 +949,7 @@ def _personal(view: PanelView, panel: DowntimePanelState, state: DowntimeState) 
         ]
         rows = found.setdefault(player, [])
         rows += [[c] for c in clears]
-        rows.append([_b(view, f"🧘 {who}: done", "introspect_done")])
+        rows.append([_b(view, lang.gettext("🧘 {name}: done", name=who), "introspect_done")])
     for player, sheet in state.sheets:
         filled = state.budget(player).filled
         if filled is None or not filled.endanger:
@@ -720,7 +959,9 @@ def _personal(view: PanelView, panel: DowntimePanelState, state: DowntimeState) 
             [
                 _b(
                     view,
-                    _fit(f"💔 {who}: mark ", sheet.sentiments[i].name or ""),
+                    _fit(
+                        lang.gettext("💔 {name}: mark ", name=who), sheet.sentiments[i].name or ""
+                    ),
                     "endanger",
                     str(i + 1),
                 )
@@ -730,7 +971,7 @@ def _personal(view: PanelView, panel: DowntimePanelState, state: DowntimeState) 
     return {p: rows for p, rows in found.items() if rows}
 
 
-def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState) -> Rows:
+def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang) -> Rows:
     """The table's steps: the plan, the Scout's roll, looks in private."""
     table = view.table
     allowed = dt.allowed_actions(state)
@@ -739,42 +980,52 @@ def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState) ->
     if state.plan is not None:
         if DowntimeKind.VOTE_ON_PLAN in can:
             rows.append(
-                [_b(view, "👍 Sound plan", "vote", "yes"), _b(view, "👎 Won't work", "vote", "no")]
+                [
+                    _b(view, lang.gettext("👍 Sound plan"), "vote", "yes"),
+                    _b(view, lang.gettext("👎 Won't work"), "vote", "no"),
+                ]
             )
-        proposer = _plain_name(state, table, state.plan.proposer)
+        proposer = _plain_name(state, table, state.plan.proposer, lang)
         if DowntimeKind.ROLL_FOR_PLAN in can:
-            rows.append([_b(view, _named("🎲 {}: roll Mind", proposer), "plan_roll")])
+            rows.append([_b(view, _named(lang, N_("🎲 {name}: roll Mind"), proposer), "plan_roll")])
         if DowntimeKind.SETTLE_PLAN in can:
-            rows.append([_b(view, _named("✅ {}: settle", proposer), "plan_settle")])
+            rows.append([_b(view, _named(lang, N_("✅ {name}: settle"), proposer), "plan_settle")])
         if DowntimeKind.ADD_DIE_TO_PLAN in can:
-            rows += _pairs(
-                [_b(view, f"➕ {a} die", "plan_die", a.lower()) for a in ("Body", "Mind", "Heart")]
-            )
+            dice = {
+                Aspect.BODY: N_("➕ Body die"),
+                Aspect.MIND: N_("➕ Mind die"),
+                Aspect.HEART: N_("➕ Heart die"),
+            }
+            rows += _pairs([_b(view, lang.gettext(dice[a]), "plan_die", a.value) for a in ASPECTS])
     roll = None if panel.scout is None else panel.scout.roll
     if roll is not None:
-        rows += roll_step_buttons(view, roll)
+        rows += roll_step_buttons(view, roll, lang)
         details = panel.scout_details
         if details is not None:
             outcome = roll.outcome
             assert outcome is not None
             for index in details.open_grants:
                 adders = ", ".join(
-                    sorted(_plain_name(state, table, p) for p in outcome.grants[index].adders)
+                    sorted(_plain_name(state, table, p, lang) for p in outcome.grants[index].adders)
                 )
-                label = f"Skip detail {index + 1} ({_short(adders, 14)})"
+                label = lang.gettext(
+                    "Skip detail {number} ({names})", number=index + 1, names=_short(adders, 14)
+                )
                 rows.append([_b(view, label, SKIP, str(index))])
         elif scout_must_decide(panel) is not None:
             who = roll.sheet.name
-            rows.append([_b(view, _named("🔭 {}: press on", who), "scout_press_on")])
-            rows.append([_b(view, _named("🏠 {}: turn back", who), "scout_turn_back")])
+            rows.append([_b(view, _named(lang, N_("🔭 {name}: press on"), who), "scout_press_on")])
+            rows.append(
+                [_b(view, _named(lang, N_("🏠 {name}: turn back"), who), "scout_turn_back")]
+            )
     for player in panel.looks:
-        label = _named("🔭 {}: see it", _plain_name(state, table, player))
+        label = _named(lang, N_("🔭 {name}: see it"), _plain_name(state, table, player, lang))
         data = LookButton(view.id).encode()
         rows.append([InlineKeyboardButton(label, callback_data=data)])
     return rows
 
 
-def _plain_name(state: DowntimeState, table: Table, player: int) -> str:
+def _plain_name(state: DowntimeState, table: Table, player: int, lang: Lang) -> str:
     for p, sheet in state.sheets:
         if p == player:
             return sheet.name
@@ -790,7 +1041,7 @@ def _plain_card(world: World, card_id: str) -> str:
     return f"{card.id}{back}"
 
 
-def scout_look_text(view: PanelView, viewer: int) -> str:
+def scout_look_text(view: PanelView, viewer: int, lang: Lang) -> str:
     """The scouted card's face, for the scout's private chat only.
 
     Raises:
@@ -798,15 +1049,23 @@ def scout_look_text(view: PanelView, viewer: int) -> str:
     """
     world = campaign_of(view.table).world
     if world is None:
-        raise NotYourTurn("Only the scout may look at the card.")
+        raise NotYourTurn(N_("Only the scout may look at the card."))
     card = scouted_card(view.typed(DowntimePanelState), world, viewer)
     back = f" ({world.card(card.id).back})" if world.card(card.id).back else ""
     return "\n".join(
         [
-            f"🔭 <b>What you saw</b>: {esc(card.title or '')}{back}",
+            lang.gettext(
+                "🔭 <b>What you saw</b>: {title}{back}", title=esc(card.title or ""), back=back
+            ),
             esc(card.description or ""),
-            f"Danger: {esc(card.danger_type or '')} · Treasure: {esc(card.treasure_type or '')}",
-            f"What could be harmed: {esc(card.collateral_target or '')}",
-            "The card stays face down for everyone else; share what you like.",
+            lang.gettext(
+                "Danger: {danger} · Treasure: {treasure}",
+                danger=esc(card.danger_type or ""),
+                treasure=esc(card.treasure_type or ""),
+            ),
+            lang.gettext(
+                "What could be harmed: {target}", target=esc(card.collateral_target or "")
+            ),
+            lang.gettext("The card stays face down for everyone else; share what you like."),
         ]
     )

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from core.i18n import N_, Lang, lang_for
 from core.rules.nsu.world import CLOCK_SEGMENTS, CardView, MapView
 
 SCALE = 3  # pixels per layout unit
@@ -174,9 +175,9 @@ def _wrap(canvas: _Canvas, text: str, font: Font, width: float, lines: int) -> l
     return out
 
 
-def _party_place(view: MapView) -> str:
+def _party_place(view: MapView, lang: Lang) -> str:
     if view.current is None:
-        return "home"
+        return lang.gettext("home")
     card = _find(view, view.current)
     if card is not None and card.title:
         return f"{card.id}, {card.title}"
@@ -191,14 +192,17 @@ def _cards(view: MapView) -> Iterator[CardView]:
     return (c for row in view.rows for c in row if c is not None)
 
 
-def map_png(view: MapView, title: str = "The map") -> bytes:
-    """Draw the map for the chat; returns PNG bytes 1080 pixels wide."""
+def map_png(view: MapView, title: str | None = None, lang: Lang | None = None) -> bytes:
+    """Draw the map for the chat, its words in ``lang`` (English when not given);
+    returns PNG bytes 1080 pixels wide."""
+    lang = lang or lang_for(None)
+    title = lang.gettext("The map") if title is None else title
     layout = _Layout.of(view)
     probe = _Canvas(1)
-    status = f"The party is at {_party_place(view)}."
+    status = lang.gettext("The party is at {place}.", place=_party_place(view, lang))
     status_lines = _wrap(probe, status, _font(13), WIDTH - 2 * MARGIN, 2)
     legend = _legend_items(view)
-    legend_h = _legend(probe, legend, 0, measure=True)
+    legend_h = _legend(probe, legend, 0, lang, measure=True)
     chip_top = MARGIN + 24 + 18 * len(status_lines) + 6
     grid_top = chip_top + (HOME_CHIP_H + 12 if view.home is None else 2)
     height = grid_top + layout.grid_h + 12 + legend_h + MARGIN
@@ -213,17 +217,17 @@ def map_png(view: MapView, title: str = "The map") -> bytes:
     for i, line in enumerate(status_lines):
         canvas.text(MARGIN, MARGIN + 24 + 18 * i, line, _font(13), TEXT)
     if view.home is None:
-        _home_at_the_edge(canvas, chip_top + 3.5, here=view.current is None)
+        _home_at_the_edge(canvas, chip_top + 3.5, lang, here=view.current is None)
     for r, row in enumerate(view.rows):
         for c, card in enumerate(row):
             box = layout.box(grid_top, r, c)
             if card is not None:
-                _card(canvas, card, box, view)
+                _card(canvas, card, box, view, lang)
             elif view.home == (r, c):
-                _home(canvas, box, here=view.current is None)
+                _home(canvas, box, lang, here=view.current is None)
             else:
                 canvas.box(box, outline=SECTION, width=1)
-    _legend(canvas, legend, grid_top + layout.grid_h + 12)
+    _legend(canvas, legend, grid_top + layout.grid_h + 12, lang)
     return canvas.png()
 
 
@@ -243,7 +247,11 @@ def _dr(canvas: _Canvas, card: CardView, x: float, y: float, width: float) -> fl
 
 
 def _card(
-    canvas: _Canvas, card: CardView, box: tuple[float, float, float, float], view: MapView
+    canvas: _Canvas,
+    card: CardView,
+    box: tuple[float, float, float, float],
+    view: MapView,
+    lang: Lang,
 ) -> None:
     x, y, x2, y2 = box
     w, h = x2 - x, y2 - y
@@ -258,7 +266,7 @@ def _card(
     radius = min(max(min(w, h) / 7, 7.0), 13.0)
     has_clock = card.revealed and card.clock_ticks is not None
     here = card.id == view.current
-    band = max(2 * radius + 2 if has_clock else 0, 17 if here and _tag_fits(canvas, w) else 0)
+    band = max(2 * radius + 2 if has_clock else 0, 17 if here and _tag_fits(canvas, w, lang) else 0)
     if card.revealed:
         size = min(max(w / 8.5, 10.0), 13.0)
         lines = max(1, int((y2 - pad - top - band) // (size * 1.2)))
@@ -273,33 +281,37 @@ def _card(
     if has_clock:
         canvas.pie(x2 - pad - radius, y2 - pad - radius, radius, card.clock_ticks or 0)
     if here:
-        _here(canvas, box)
+        _here(canvas, box, lang)
     elif card.id in view.reachable:
         canvas.box(
             (x - 2.5, y - 2.5, x2 + 2.5, y2 + 2.5), outline=NEXT, width=2.5, radius=RADIUS + 2
         )
 
 
-def _home(canvas: _Canvas, box: tuple[float, float, float, float], *, here: bool) -> None:
+def _home(
+    canvas: _Canvas, box: tuple[float, float, float, float], lang: Lang, *, here: bool
+) -> None:
     x, y, x2, y2 = box
     canvas.box(box, fill=SECTION, outline=EDGE, width=1)
     size = min(max((x2 - x) / 4.5, 11.0), 15.0)
     font = _font(size, True)
-    width = canvas.width("Home", font)
-    canvas.text(x + (x2 - x - width) / 2, y + (y2 - y) / 2 - size * 0.7, "Home", font, TEXT)
+    home = lang.gettext("Home")
+    width = canvas.width(home, font)
+    canvas.text(x + (x2 - x - width) / 2, y + (y2 - y) / 2 - size * 0.7, home, font, TEXT)
     if here:
-        _here(canvas, box)
+        _here(canvas, box, lang)
 
 
-def _home_at_the_edge(canvas: _Canvas, top: float, *, here: bool) -> None:
+def _home_at_the_edge(canvas: _Canvas, top: float, lang: Lang, *, here: bool) -> None:
     """Home when it is not on the map: a chip above it, outlined when the party is there."""
     font, hint = _font(12, True), _font(12)
     x = MARGIN
-    width = canvas.width("Home", font) + canvas.width(" · at the edge of the map", hint) + 16
+    home, edge = lang.gettext("Home"), " " + lang.gettext("· at the edge of the map")
+    width = canvas.width(home, font) + canvas.width(edge, hint) + 16
     box = (x, top, x + width, top + HOME_CHIP_H)
     canvas.box(box, fill=SECTION, outline=EDGE, width=1, radius=6)
-    used = canvas.text(x + 8, top + 4, "Home", font, TEXT)
-    canvas.text(x + 8 + used, top + 4, " · at the edge of the map", hint, HINT)
+    used = canvas.text(x + 8, top + 4, home, font, TEXT)
+    canvas.text(x + 8 + used, top + 4, edge, hint, HINT)
     if here:
         canvas.box(
             (x - 3.5, top - 3.5, x + width + 3.5, top + HOME_CHIP_H + 3.5),
@@ -309,19 +321,20 @@ def _home_at_the_edge(canvas: _Canvas, top: float, *, here: bool) -> None:
         )
 
 
-def _tag_fits(canvas: _Canvas, width: float) -> bool:
-    return canvas.width("HERE", _font(10, True)) + 8 <= width
+def _tag_fits(canvas: _Canvas, width: float, lang: Lang) -> bool:
+    return canvas.width(lang.gettext("HERE"), _font(10, True)) + 8 <= width
 
 
-def _here(canvas: _Canvas, box: tuple[float, float, float, float]) -> None:
+def _here(canvas: _Canvas, box: tuple[float, float, float, float], lang: Lang) -> None:
     """The party's place: a thick blue outline and a HERE tag at the bottom left."""
     x, y, x2, y2 = box
     canvas.box((x - 3.5, y - 3.5, x2 + 3.5, y2 + 3.5), outline=HERE, width=3.5, radius=RADIUS + 3)
     font = _font(10, True)
-    if _tag_fits(canvas, x2 - x):
-        width = canvas.width("HERE", font)
+    if _tag_fits(canvas, x2 - x, lang):
+        tag = lang.gettext("HERE")
+        width = canvas.width(tag, font)
         canvas.box((x, y2 - 16, x + width + 8, y2), fill=HERE, radius=5)
-        canvas.text(x + 4, y2 - 14.5, "HERE", font, BG)
+        canvas.text(x + 4, y2 - 14.5, tag, font, BG)
 
 
 # ----------------------------------------------------------------- legend
@@ -346,17 +359,19 @@ def _legend_items(view: MapView) -> list[str]:
 
 
 _LABELS = {
-    "danger": "Danger",
-    "reward": "Reward",
-    "face down": "face down",
-    "revealed": "revealed",
-    "clock": "Collateral Clock",
-    "here": "the party is here",
-    "next": "the party can go next",
+    "danger": N_("Danger"),
+    "reward": N_("Reward"),
+    "face down": N_("face down"),
+    "revealed": N_("revealed"),
+    "clock": N_("Collateral Clock"),
+    "here": N_("the party is here"),
+    "next": N_("the party can go next"),
 }
 
 
-def _legend(canvas: _Canvas, items: list[str], top: float, *, measure: bool = False) -> float:
+def _legend(
+    canvas: _Canvas, items: list[str], top: float, lang: Lang, *, measure: bool = False
+) -> float:
     """Draw (or only measure) the legend in flowing lines; return its height."""
     font = _font(_LEGEND_FONT)
     x, y = float(MARGIN), top
@@ -364,12 +379,13 @@ def _legend(canvas: _Canvas, items: list[str], top: float, *, measure: bool = Fa
         swatch = (
             canvas.width("D3", _font(_LEGEND_FONT, True)) if item in ("danger", "reward") else 20.0
         )
-        width = swatch + 4 + canvas.width(_LABELS[item], font)
+        label = lang.gettext(_LABELS[item])
+        width = swatch + 4 + canvas.width(label, font)
         if x > MARGIN and x + width > WIDTH - MARGIN:
             x, y = MARGIN, y + _LEGEND_LINE
         if not measure:
             _swatch(canvas, item, x, y, swatch)
-            canvas.text(x + swatch + 4, y + 1.5, _LABELS[item], font, TEXT)
+            canvas.text(x + swatch + 4, y + 1.5, label, font, TEXT)
         x += width + 12
     return y - top + _LEGEND_LINE
 
@@ -393,23 +409,35 @@ def _swatch(canvas: _Canvas, item: str, x: float, y: float, size: float) -> None
         canvas.box(box, outline=NEXT, width=2.5, radius=3)
 
 
-def map_caption(view: MapView) -> str:
-    """The photo's caption: exactly what the picture shows, in the picture's words."""
+def map_caption(view: MapView, lang: Lang | None = None) -> str:
+    """The photo's caption: exactly what the picture shows, in the picture's words
+    (in ``lang``; English when not given)."""
+    lang = lang or lang_for(None)
     cards = list(_cards(view))
-    parts = [
-        "🗺 The map as the whole group sees it. "
-        "Every card shows its Danger (D, red) and Reward (R, blue)"
-    ]
     if any(not c.revealed for c in cards):
-        parts[0] += "; face-down cards are hatched and show nothing more"
-    parts[0] += "."
+        parts = [
+            lang.gettext(
+                "🗺 The map as the whole group sees it. Every card shows its Danger (D, red) "
+                "and Reward (R, blue); face-down cards are hatched and show nothing more."
+            )
+        ]
+    else:
+        parts = [
+            lang.gettext(
+                "🗺 The map as the whole group sees it. Every card shows its Danger (D, red) "
+                "and Reward (R, blue)."
+            )
+        ]
     if any(c.revealed for c in cards):
         clocks = any(c.revealed and c.clock_ticks is not None for c in cards)
         parts.append(
-            "Revealed cards show their title"
-            + (" and Collateral Clock (the pie)." if clocks else ".")
+            lang.gettext("Revealed cards show their title and Collateral Clock (the pie).")
+            if clocks
+            else lang.gettext("Revealed cards show their title.")
         )
-    parts.append(f"The party is at {_party_place(view)}, outlined in blue.")
+    parts.append(
+        lang.gettext("The party is at {place}, outlined in blue.", place=_party_place(view, lang))
+    )
     if view.reachable:
-        parts.append("Green outlines mark where it can go next.")
+        parts.append(lang.gettext("Green outlines mark where it can go next."))
     return " ".join(parts)

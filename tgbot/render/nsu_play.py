@@ -13,7 +13,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import Lang
+from core.i18n import N_, Lang
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.action_roll import (
@@ -52,44 +52,71 @@ from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc, now_line
 
 ROW_TEXT = {
-    ResultRow.EACH_SIDE: "Each side adds one hard detail.",
-    ResultRow.WIN_WITH_COST: "The winners add a hard detail, but an ally adds a hard negative one.",
-    ResultRow.WIN: "The winners add one hard detail.",
-    ResultRow.WIN_WITH_SCENE: "The winners add a hard detail and a scene detail.",
-    ResultRow.WIN_WITH_ALLY: "The winners add a hard detail, and so does an ally.",
-    ResultRow.BIG_WIN: "The winners add two hard details.",
+    ResultRow.EACH_SIDE: N_("Each side adds one hard detail."),
+    ResultRow.WIN_WITH_COST: N_(
+        "The winners add a hard detail, but an ally adds a hard negative one."
+    ),
+    ResultRow.WIN: N_("The winners add one hard detail."),
+    ResultRow.WIN_WITH_SCENE: N_("The winners add a hard detail and a scene detail."),
+    ResultRow.WIN_WITH_ALLY: N_("The winners add a hard detail, and so does an ally."),
+    ResultRow.BIG_WIN: N_("The winners add two hard details."),
 }
-EDGE_TEXT = {Edge.NONE: "", Edge.ADVANTAGE: " (advantage)", Edge.DISADVANTAGE: " (disadvantage)"}
-SENTIMENT_TEXT = {"connected": "connected", "at_risk": "at risk", "lost": "lost"}
-DETAIL_HELP = (
-    "↩️ Reply to this message with a detail: <code>Knocked out @ The guard</code>, "
+EDGE_TEXT = {
+    Edge.NONE: "",
+    Edge.ADVANTAGE: N_("(advantage)"),
+    Edge.DISADVANTAGE: N_("(disadvantage)"),
+}
+SENTIMENT_TEXT = {"connected": N_("connected"), "at_risk": N_("at risk"), "lost": N_("lost")}
+ASPECT_NAMES = {Aspect.BODY: N_("Body"), Aspect.MIND: N_("Mind"), Aspect.HEART: N_("Heart")}
+MARKED_ASPECTS = {"body": N_("body"), "mind": N_("mind"), "heart": N_("heart")}
+DETAIL_HELP = N_(
+    "↩️ Reply to this message with a detail: <code>Knocked out @ {target}</code>, "
     "<code>harm: Sprained ankle</code> (on the roller), <code>scene: Bridge down</code>, "
     "<code>+Trusted @ Ben</code>. Or skip it as a soft detail told at the table."
 )
+GUARD = N_("The guard")
+SOMEONE_WHO_LEFT = N_("someone who left")
 
 
-def player_name(table: Table, player: int | None) -> str:
+def detail_help(lang: Lang, target: str = GUARD) -> str:
+    """How to reply with a detail; ``target`` names the example's target (a message id)."""
+    return lang.gettext(DETAIL_HELP, target=lang.gettext(target))
+
+
+def edge_text(edge: Edge, lang: Lang) -> str:
+    """`` (advantage)``, `` (disadvantage)`` or nothing."""
+    return " " + lang.gettext(EDGE_TEXT[edge]) if EDGE_TEXT[edge] else ""
+
+
+def aspect_name(aspect: Aspect, lang: Lang) -> str:
+    return lang.gettext(ASPECT_NAMES[aspect])
+
+
+def player_name(table: Table, player: int | None, lang: Lang) -> str:
     """A member's name as Telegram shows it, escaped."""
     seat = None if player is None else table.seat(player)
-    return esc(seat.name) if seat is not None else "someone who left"
+    return esc(seat.name) if seat is not None else lang.gettext(SOMEONE_WHO_LEFT)
 
 
-def who(roll: RollState, table: Table, player: int, introduce: bool = False) -> str:
+def who(roll: RollState, table: Table, player: int, lang: Lang, introduce: bool = False) -> str:
     """A character's name, escaped; a player's name for Arbiters without one here.
 
     ``introduce`` adds the player's own name ("Birch (Alice)"): on first mention
     and where they must act (the naming rule in core.rules.names).
     """
     seat = table.seat(player)
-    own = seat.name if seat is not None else "someone who left"
+    own = seat.name if seat is not None else lang.gettext(SOMEONE_WHO_LEFT)
     for p in roll.participants:
         if p.player == player:
             return esc(in_play(p.character.name, own, introduce=introduce))
     return esc(own)
 
 
-def names(roll: RollState, table: Table, players: frozenset[int], introduce: bool = False) -> str:
-    return ", ".join(sorted(who(roll, table, p, introduce) for p in players)) or "nobody"
+def names(
+    roll: RollState, table: Table, players: frozenset[int], lang: Lang, introduce: bool = False
+) -> str:
+    listed = sorted(who(roll, table, p, lang, introduce) for p in players)
+    return ", ".join(listed) or lang.gettext("nobody")
 
 
 def _label(text: str) -> str:
@@ -106,40 +133,41 @@ class NsuRollRenderer:
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         panel = view.typed(RollPanel)
         table = view.table
-        text = "\n".join(roll_lines(panel.roll, table, clock=panel.card is not None))
-        more = _after_lines(panel, table)
+        text = "\n".join(roll_lines(panel.roll, table, lang, clock=panel.card is not None))
+        more = _after_lines(panel, table, lang)
         if more:
             text += "\n" + "\n".join(more)
         if view.closed:
             return text, None
-        now = roll_now_line(panel, table)
+        now = roll_now_line(panel, table, lang)
         if now:
             text += "\n" + now
-        markup = keyboard([*roll_buttons(view, panel), safety_row(view.table.campaign_id)])
+        markup = keyboard(
+            [*roll_buttons(view, panel, lang), safety_row(view.table.campaign_id, lang)]
+        )
         return text, markup
 
 
 _PHRASES = {
-    ActionKind.STATE_OUTCOME: "reply with what they hope to achieve",
-    ActionKind.CHOOSE_ASPECT: "pick the aspect",
-    ActionKind.CHOOSE_RISK: "say what is at risk",
-    ActionKind.CHOOSE_MOOD: "pick a mood",
-    ActionKind.SET_ASPECT_EDGE: "say which details help or hinder",
-    ActionKind.CHOOSE_SKILL: "pick a skill",
-    ActionKind.CREATE_SKILL: "write a new skill",
-    ActionKind.RISK_SENTIMENT: "risk a sentiment",
-    ActionKind.ROLL: "roll",
-    ActionKind.HELP: "help with a mood",
-    ActionKind.KEEP_DIE: "pick which die to keep",
-    ActionKind.TAKE_HELPER_DIE: "keep their own mood die or take a helper's",
-    ActionKind.CHOOSE_SKILL_SIGN: "add or take away their skill",
-    ActionKind.RENAME_MOOD: "reply with the mood's stronger name",
-    ActionKind.ENDANGER_SENTIMENT: "mark a sentiment",
-    ActionKind.CANCEL: "call the roll off",
+    ActionKind.STATE_OUTCOME: N_("reply with what they hope to achieve"),
+    ActionKind.CHOOSE_ASPECT: N_("pick the aspect"),
+    ActionKind.CHOOSE_RISK: N_("say what is at risk"),
+    ActionKind.CHOOSE_MOOD: N_("pick a mood"),
+    ActionKind.SET_ASPECT_EDGE: N_("say which details help or hinder"),
+    ActionKind.CHOOSE_SKILL: N_("pick a skill"),
+    ActionKind.CREATE_SKILL: N_("write a new skill"),
+    ActionKind.RISK_SENTIMENT: N_("risk a sentiment"),
+    ActionKind.HELP: N_("help with a mood"),
+    ActionKind.KEEP_DIE: N_("pick which die to keep"),
+    ActionKind.TAKE_HELPER_DIE: N_("keep their own mood die or take a helper's"),
+    ActionKind.CHOOSE_SKILL_SIGN: N_("add or take away their skill"),
+    ActionKind.RENAME_MOOD: N_("reply with the mood's stronger name"),
+    ActionKind.ENDANGER_SENTIMENT: N_("mark a sentiment"),
+    ActionKind.CANCEL: N_("call the roll off"),
 }
 
 
-def roll_now_line(panel: RollPanel, table: Table) -> str:
+def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
     """The roll's last line: who acts now and what they choose between."""
     roll = panel.roll
     choices: list[Choice[Any]] = [*roll_choices(roll), *detail_choices(panel)]
@@ -147,66 +175,107 @@ def roll_now_line(panel: RollPanel, table: Table) -> str:
 
     def phrase(choice: Choice[Any]) -> str:
         if choice.verb is AfterRoll.ADD_DETAIL:
-            return f"reply with detail {choice.count}"
+            return lang.gettext("reply with detail {number}", number=choice.count)
         if choice.verb is AfterRoll.SKIP_DETAIL:
-            return f"skip detail {choice.count}"
+            return lang.gettext("skip detail {number}", number=choice.count)
+        if choice.verb is ActionKind.ROLL:
+            return lang.pgettext("what to do now", "roll")
         if choice.verb is ActionKind.TAKE_HELPER_DIE and not helped:
-            return "keep their own mood die"
-        return _PHRASES[choice.verb]
+            return lang.gettext("keep their own mood die")
+        return lang.gettext(_PHRASES[choice.verb])
 
-    return now_line(choices, lambda p: who(roll, table, p, True), phrase, {ActionKind.CANCEL})
+    return now_line(
+        choices, lambda p: who(roll, table, p, lang, True), phrase, {ActionKind.CANCEL}, lang
+    )
 
 
-def roll_lines(roll: RollState, table: Table, clock: bool = True) -> list[str]:
+def roll_lines(roll: RollState, table: Table, lang: Lang, clock: bool = True) -> list[str]:
     """Everything about the roll so far, step by step; ``clock``: it happens at a location
     whose Collateral Clock its details tick."""
     sheet = roll.sheet
-    lines = [f"🎲 <b>Action Roll</b>: {esc(sheet.name)} ({player_name(table, roll.roller)})"]
+    lines = [
+        lang.gettext(
+            "🎲 <b>Action Roll</b>: {character} ({player})",
+            character=esc(sheet.name),
+            player=player_name(table, roll.roller, lang),
+        )
+    ]
     if roll.desired_outcome:
         lines.append(f"🎯 <i>{esc(roll.desired_outcome)}</i>")
-    lines.append(f"⚖️ Arbiters: {names(roll, table, roll.arbiters)}")
+    lines.append(lang.gettext("⚖️ Arbiters: {names}", names=names(roll, table, roll.arbiters, lang)))
     if roll.allies:
-        lines.append(f"🧭 On screen with them: {names(roll, table, roll.allies, True)}")
+        lines.append(
+            lang.gettext(
+                "🧭 On screen with them: {names}",
+                names=names(roll, table, roll.allies, lang, True),
+            )
+        )
     for p in roll.participants:
         if p.character.overcome:
             lines.append(
-                f"💀 {esc(p.character.name)} is Overcome: they can't act or help "
-                "until a harm is recovered."
+                lang.gettext(
+                    "💀 {name} is Overcome: they can't act or help until a harm is recovered.",
+                    name=esc(p.character.name),
+                )
             )
     if roll.aspect is not None or roll.risk is not None:
         parts = []
         if roll.aspect is not None:
             die = sheet.aspect_die(roll.aspect)
-            parts.append(f"Aspect: {roll.aspect.value.title()} {die.label}")
+            parts.append(
+                lang.gettext(
+                    "Aspect: {aspect} {die}", aspect=aspect_name(roll.aspect, lang), die=die.label
+                )
+            )
         if roll.risk is not None:
-            parts.append("At risk: the " + ("World" if roll.risk is Risk.WORLD else "Character"))
+            parts.append(
+                lang.gettext("At risk: the World")
+                if roll.risk is Risk.WORLD
+                else lang.gettext("At risk: the Character")
+            )
         lines.append(" · ".join(parts))
     if roll.mood_line is not None:
         mood = sheet.moods[roll.mood_line]
         lines.append(
-            f"Mood: {esc(mood.name or '')} {mood.die.label}, level {mood.level}/{mood.die.boxes}"
-            f"{EDGE_TEXT[roll.mood_edge]}"
+            lang.gettext(
+                "Mood: {mood} {die}, level {level}/{boxes}",
+                mood=esc(mood.name or ""),
+                die=mood.die.label,
+                level=mood.level,
+                boxes=mood.die.boxes,
+            )
+            + edge_text(roll.mood_edge, lang)
         )
     if roll.aspect_edge is not None:
         listed = [f"+{esc(d)}" for d in roll.favouring] + [f"−{esc(d)}" for d in roll.hindering]
-        edge = EDGE_TEXT[roll.aspect_edge]
+        edge = edge_text(roll.aspect_edge, lang)
         if roll.favouring and roll.hindering:
-            edge = " (for and against cancel out)"
-        lines.append("Details: " + ("; ".join(listed) if listed else "none apply") + edge)
+            edge = " " + lang.gettext("(for and against cancel out)")
+        shown = "; ".join(listed) if listed else lang.gettext("none apply")
+        lines.append(lang.gettext("Details: {details}", details=shown) + edge)
     if roll.skill is not None:
         skill = sheet.skills[roll.skill]
-        lines.append(f"Skill: {esc(skill.name)} ±{skill.modifier}")
+        lines.append(
+            lang.gettext(
+                "Skill: {skill} ±{modifier}", skill=esc(skill.name), modifier=skill.modifier
+            )
+        )
     if roll.risked_sentiment is not None:
-        lines.append(f"Risking: {esc(sheet.sentiments[roll.risked_sentiment].name or '')}")
+        lines.append(
+            lang.gettext(
+                "Risking: {sentiment}",
+                sentiment=esc(sheet.sentiments[roll.risked_sentiment].name or ""),
+            )
+        )
     if roll.aspect_pool is not None and roll.mood_pool is not None:
-        lines.append("🎲 " + " · ".join(_pool_text(roll, table, p) for p in _pools(roll)))
+        lines.append("🎲 " + " · ".join(_pool_text(roll, table, p, lang) for p in _pools(roll)))
     if roll.outcome is not None:
-        lines += outcome_lines(roll, table, roll.outcome, clock)
+        lines += outcome_lines(roll, table, roll.outcome, lang, clock)
     if roll.effects:
-        lines.append("Mood effects:")
-        lines += [f"• {effect_text(roll, table, e)}" for e in roll.effects]
+        lines.append(lang.gettext("Mood effects:"))
+        lines += [f"• {effect_text(roll, table, e, lang)}" for e in roll.effects]
     if roll.phase is Phase.CANCELLED:
-        lines.append("✖️ Called off: no dice, and every sheet is as it was.")
+        lines.append(lang.gettext("✖️ Called off: no dice, and every sheet is as it was."))
     return lines
 
 
@@ -215,182 +284,296 @@ def _pools(roll: RollState) -> list[Pool]:
     return pools + [h.pool for h in roll.helps]
 
 
-def _pool_text(roll: RollState, table: Table, pool: Pool) -> str:
+def _pool_text(roll: RollState, table: Table, pool: Pool, lang: Lang) -> str:
     if pool.kind is PoolKind.HELP:
         help_roll = roll.help_by(pool.owner)
         line = help_roll.line if help_roll is not None else 0
         mood = roll.character(pool.owner).moods[line]
-        head = f"🤝 {who(roll, table, pool.owner)}'s {esc(mood.name or '')} {pool.die.label}"
+        head = lang.gettext(
+            "🤝 {name}'s {mood} {die}",
+            name=who(roll, table, pool.owner, lang),
+            mood=esc(mood.name or ""),
+            die=pool.die.label,
+        )
         if roll.help_decided:
-            head += " (taken)" if roll.helper_used == pool.owner else " (not taken)"
+            taken = roll.helper_used == pool.owner
+            head += " " + (lang.gettext("(taken)") if taken else lang.gettext("(not taken)"))
+    elif pool.kind is PoolKind.ASPECT:
+        head = lang.gettext("Aspect {die}", die=pool.die.label)
     else:
-        head = f"{pool.kind.value.title()} {pool.die.label}"
+        head = lang.gettext("Mood {die}", die=pool.die.label)
     faces = [
         f"<b>{f}</b>" if pool.kept == i and len(pool.faces) > 1 else str(f)
         for i, f in enumerate(pool.faces)
     ]
     shown = " | ".join(faces)
     if len(pool.faces) > 1:
-        shown += " → keep ?" if pool.kept is None else f" → {pool.face}"
+        shown += " → " + lang.gettext("keep ?") if pool.kept is None else f" → {pool.face}"
     return f"{head}: {shown}"
 
 
-def outcome_lines(roll: RollState, table: Table, outcome: Outcome, clock: bool = True) -> list[str]:
+def outcome_lines(
+    roll: RollState, table: Table, outcome: Outcome, lang: Lang, clock: bool = True
+) -> list[str]:
     """The dice, the difference, the results row, the winner and the grants."""
     aspect = f"{outcome.aspect_face}"
     if outcome.skill_shift:
         aspect += f" {'+' if outcome.skill_shift > 0 else '−'} {abs(outcome.skill_shift)}"
         aspect += f" = {outcome.aspect_total}"
     mood_owner = (
-        "" if outcome.helper_used is None else f" ({who(roll, table, outcome.helper_used)}'s)"
+        ""
+        if outcome.helper_used is None
+        else " " + lang.gettext("({name}'s)", name=who(roll, table, outcome.helper_used, lang))
     )
     winner = {
-        Winner.PLAYER: f"{esc(roll.sheet.name)} wins",
-        Winner.ARBITERS: "the Arbiters win",
-        Winner.TIE: "a tie",
+        Winner.PLAYER: lang.gettext("{name} wins", name=esc(roll.sheet.name)),
+        Winner.ARBITERS: lang.gettext("the Arbiters win"),
+        Winner.TIE: lang.gettext("a tie"),
     }[outcome.winner]
     lines = [
-        f"<b>Aspect {aspect} vs Mood {outcome.mood_face}{mood_owner}</b>: difference "
-        f"{outcome.difference}, {winner}.",
-        f"📋 Row {int(outcome.row)}{'+' if outcome.row is ResultRow.BIG_WIN else ''}: "
-        f"{ROW_TEXT[outcome.row]}",
+        lang.gettext(
+            "<b>Aspect {aspect} vs Mood {mood}{owner}</b>: difference {difference}, {winner}.",
+            aspect=aspect,
+            mood=outcome.mood_face,
+            owner=mood_owner,
+            difference=outcome.difference,
+            winner=winner,
+        ),
+        lang.gettext(
+            "📋 Row {row}: {text}",
+            row=f"{int(outcome.row)}{'+' if outcome.row is ResultRow.BIG_WIN else ''}",
+            text=lang.gettext(ROW_TEXT[outcome.row]),
+        ),
     ]
     if outcome.row in (ResultRow.WIN_WITH_COST, ResultRow.WIN_WITH_ALLY) and not any(
         g.by_ally for g in outcome.grants
     ):
-        lines.append("No ally is on screen, so the ally's detail is not added.")
+        lines.append(lang.gettext("No ally is on screen, so the ally's detail is not added."))
     added = {a.grant: a for a in roll.added}
-    lines.append("Details to add:")
+    lines.append(lang.gettext("Details to add:"))
     for index, grant in enumerate(outcome.grants):
-        state = _grant_state(roll, table, added.get(index))
-        lines.append(f"{index + 1}. {grant_text(roll, table, grant)} — {state}")
+        state = _grant_state(roll, table, added.get(index), lang)
+        lines.append(f"{index + 1}. {grant_text(roll, table, grant, lang)} — {state}")
     if outcome.suggested_collateral_ticks and clock:
-        lines.append("🕰 The World was at risk: each detail added ticks the Collateral Clock.")
+        lines.append(
+            lang.gettext("🕰 The World was at risk: each detail added ticks the Collateral Clock.")
+        )
     return lines
 
 
-def grant_text(roll: RollState, table: Table, grant: DetailGrant) -> str:
-    kind = "a scene detail" if grant.kind is DetailKind.SCENE else "a hard detail"
+def grant_text(roll: RollState, table: Table, grant: DetailGrant, lang: Lang) -> str:
+    one = len(grant.adders) == 1
+    adders = names(roll, table, grant.adders, lang)
     if grant.polarity is Polarity.NEGATIVE:
-        kind = "a hard negative detail"
-    side = "the Arbiters" if grant.side is Side.ARBITERS else esc(roll.sheet.name)
-    adders = names(roll, table, grant.adders)
+        kind = "negative"
+    else:
+        kind = "scene" if grant.kind is DetailKind.SCENE else "hard"
+    adds = {
+        ("hard", True): N_("{adders} adds a hard detail"),
+        ("hard", False): N_("{adders} add a hard detail"),
+        ("scene", True): N_("{adders} adds a scene detail"),
+        ("scene", False): N_("{adders} add a scene detail"),
+        ("negative", True): N_("{adders} adds a hard negative detail"),
+        ("negative", False): N_("{adders} add a hard negative detail"),
+    }
     if grant.by_ally and not set(grant.adders) <= set(roll.arbiters):
-        return f"{adders} (an ally of {side}) add{'s' if len(grant.adders) == 1 else ''} {kind}"
-    return f"{adders} add{'s' if len(grant.adders) == 1 else ''} {kind}"
+        side = lang.gettext("the Arbiters") if grant.side is Side.ARBITERS else esc(roll.sheet.name)
+        allied = {
+            ("hard", True): N_("{adders} (an ally of {side}) adds a hard detail"),
+            ("hard", False): N_("{adders} (an ally of {side}) add a hard detail"),
+            ("scene", True): N_("{adders} (an ally of {side}) adds a scene detail"),
+            ("scene", False): N_("{adders} (an ally of {side}) add a scene detail"),
+            ("negative", True): N_("{adders} (an ally of {side}) adds a hard negative detail"),
+            ("negative", False): N_("{adders} (an ally of {side}) add a hard negative detail"),
+        }
+        return lang.gettext(allied[kind, one], adders=adders, side=side)
+    return lang.gettext(adds[kind, one], adders=adders)
 
 
-def _grant_state(roll: RollState, table: Table, added: AddedDetail | None) -> str:
+DETAIL_KINDS = {
+    DetailKind.HARD: N_("hard"),
+    DetailKind.SOFT: N_("soft"),
+    DetailKind.SCENE: N_("scene"),
+}
+
+
+def _grant_state(roll: RollState, table: Table, added: AddedDetail | None, lang: Lang) -> str:
     if added is None:
-        return "waiting"
+        return lang.gettext("waiting")
     detail = added.detail
     target = added.target
     if target.kind is TargetKind.CHARACTER and target.player is not None:
-        where = f"on {who(roll, table, target.player)}"
+        where = lang.gettext("on {name}", name=who(roll, table, target.player, lang))
     elif target.kind is TargetKind.SCENE:
-        where = "on the scene"
+        where = lang.gettext("on the scene")
     else:
-        where = f"on {esc(target.name)}"
+        where = lang.gettext("on {name}", name=esc(target.name))
     sign = "+" if detail.polarity is Polarity.POSITIVE else "−"
-    kind = "harm" if added.harm else detail.kind.value
+    kind = lang.gettext("harm") if added.harm else lang.gettext(DETAIL_KINDS[detail.kind])
     return f"✅ {sign}<b>{esc(detail.name)}</b> ({kind}) {where}"
 
 
-def effect_text(roll: RollState, table: Table, effect: Effect) -> str:
-    name = who(roll, table, effect.player)
+def effect_text(roll: RollState, table: Table, effect: Effect, lang: Lang) -> str:
+    name = who(roll, table, effect.player, lang)
     sheet = roll.character(effect.player)
     if effect.kind is EffectKind.SKILL_MARKED:
-        skill = sheet.skills[effect.index].name if effect.index < len(sheet.skills) else "a skill"
-        return f"{name} marks {esc(skill)} ({esc(effect.note)})."
+        skill = (
+            esc(sheet.skills[effect.index].name)
+            if effect.index < len(sheet.skills)
+            else lang.gettext("a skill")
+        )
+        marked = MARKED_ASPECTS.get(effect.note)  # the aspect rolled
+        return lang.gettext(
+            "{name} marks {skill} ({note}).",
+            name=name,
+            skill=skill,
+            note=lang.gettext(marked) if marked else esc(effect.note),
+        )
     if effect.kind is EffectKind.SENTIMENT_SLIPPED:
-        sentiment = sheet.sentiments[effect.index].name or "a sentiment"
-        state = SENTIMENT_TEXT.get(effect.note, effect.note)
-        return f"{name}'s sentiment {esc(sentiment)} is now {state}."
+        known = sheet.sentiments[effect.index].name
+        sentiment = esc(known) if known else lang.gettext("a sentiment")
+        said = SENTIMENT_TEXT.get(effect.note)
+        state = lang.gettext(said) if said else esc(effect.note)
+        return lang.gettext(
+            "{name}'s sentiment {sentiment} is now {state}.",
+            name=name,
+            sentiment=sentiment,
+            state=state,
+        )
     if effect.kind is EffectKind.MOOD_RENAMED:
         old, _, new = effect.note.partition(" -> ")
-        return f"{name}'s {esc(old)} becomes {esc(new)}."
-    mood = esc(sheet.moods[effect.index].name or "a mood")
-    return {
-        EffectKind.OVERLOADED: f"{name}'s {mood} is overloaded!",
-        EffectKind.OVERLOAD_ENDED: f"{name} leaves the overloaded {mood} behind.",
-        EffectKind.BOXES_CLEARED: f"{name} clears the boxes of {mood}.",
-        EffectKind.TRACK_FILLED: f"{name}'s {mood} track is full: it resets and grows stronger.",
-    }.get(effect.kind, "")
+        return lang.gettext("{name}'s {old} becomes {new}.", name=name, old=esc(old), new=esc(new))
+    known_mood = sheet.moods[effect.index].name
+    mood = esc(known_mood) if known_mood else lang.gettext("a mood")
+    said_of = {
+        EffectKind.OVERLOADED: N_("{name}'s {mood} is overloaded!"),
+        EffectKind.OVERLOAD_ENDED: N_("{name} leaves the overloaded {mood} behind."),
+        EffectKind.BOXES_CLEARED: N_("{name} clears the boxes of {mood}."),
+        EffectKind.TRACK_FILLED: N_("{name}'s {mood} track is full: it resets and grows stronger."),
+    }.get(effect.kind)
+    return lang.gettext(said_of, name=name, mood=mood) if said_of else ""
 
 
-def _after_lines(panel: RollPanel, table: Table) -> list[str]:
+def _after_lines(panel: RollPanel, table: Table, lang: Lang) -> list[str]:
     roll = panel.roll
     lines: list[str] = []
     if panel.card is not None and roll.outcome is not None:
         world = campaign_of(table).world
         if world is not None:
             card = world.card(panel.card)
-            lines.append(f"🕰 Collateral Clock at {esc(card.title)}: {card.clock.ticks}/8")
+            lines.append(
+                lang.gettext(
+                    "🕰 Collateral Clock at {place}: {ticks}/8",
+                    place=esc(card.title),
+                    ticks=card.clock.ticks,
+                )
+            )
     if roll.phase is Phase.DONE and panel.open_grants:
-        lines.append(DETAIL_HELP)
-    lines += roll_hints(roll, table)
+        lines.append(detail_help(lang))
+    lines += roll_hints(roll, table, lang)
     return lines
 
 
-def roll_hints(roll: RollState, table: Table) -> list[str]:
+def roll_hints(roll: RollState, table: Table, lang: Lang) -> list[str]:
     """What to do next in the roll's own steps, naming who does it."""
     phase = roll.phase
     name = esc(roll.sheet.name)
     if phase is Phase.DESIRED_OUTCOME:
-        return [f"↩️ {name}: reply to this message with what you want to happen."]
+        return [
+            lang.gettext("↩️ {name}: reply to this message with what you want to happen.", name=name)
+        ]
     if phase is Phase.STAKES:
-        return ["⚖️ Arbiters: pick the aspect and say what is most at risk."]
+        return [lang.gettext("⚖️ Arbiters: pick the aspect and say what is most at risk.")]
     if phase is Phase.MOOD:
         return [
-            f"{name}: pick your mood; it goes up one box now. To write a new "
-            "one on an open line, reply <code>d6 Giddy</code>."
+            lang.gettext(
+                "{name}: pick your mood; it goes up one box now. To write a new "
+                "one on an open line, reply <code>d6 Giddy</code>.",
+                name=name,
+            )
         ]
     if phase is Phase.ASPECT_EDGE:
         return [
-            "Do details help or hinder? Reply <code>+Rope; -Rain</code> "
-            "(+ helps, − hinders), or tap “No details apply”."
+            lang.gettext(
+                "Do details help or hinder? Reply <code>+Rope; -Rain</code> "
+                "(+ helps, − hinders), or tap “No details apply”."
+            )
         ]
     if phase is Phase.PREPARE:
         return [
-            f"{name}: pick a skill (or reply with a new one), "
-            "risk a sentiment for Mood Advantage if you like, then roll."
+            lang.gettext(
+                "{name}: pick a skill (or reply with a new one), "
+                "risk a sentiment for Mood Advantage if you like, then roll.",
+                name=name,
+            )
         ]
     open_now = {e.kind: e.players for e in expected(roll)}
     lines: list[str] = []
     if ActionKind.HELP in open_now:
-        how = "tap your mood (or reply" if help_buttons_fit(roll) else "reply with your mood ("
-        lines.append(f"🤝 Allies on screen may help: {how} <code>d6 Giddy</code>).")
+        if help_buttons_fit(roll):
+            lines.append(
+                lang.gettext(
+                    "🤝 Allies on screen may help: tap your mood (or reply <code>d6 Giddy</code>)."
+                )
+            )
+        else:
+            lines.append(
+                lang.gettext(
+                    "🤝 Allies on screen may help: reply with your mood (<code>d6 Giddy</code>)."
+                )
+            )
     keeps = keep_choices(roll)
     for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
         picker, what = pool_name
+        which = {
+            "aspect": N_("{picker}: pick which aspect die to keep (higher is better for {name})."),
+            "mood": N_("{picker}: pick which mood die to keep (higher is better for {name})."),
+            "help": N_("{picker}: pick which help die to keep (higher is better for {name})."),
+        }[what]
         lines.append(
-            f"🎲 {esc(picker) if picker else 'Arbiters'}: pick which {what} die to keep "
-            f"(higher is better for {name})."
+            "🎲 "
+            + lang.gettext(
+                which,
+                picker=esc(picker) if picker else lang.gettext("Arbiters"),
+                name=name,
+            )
         )
     taking = helper_die_choices(roll)
     if len(taking) > 1:
-        lines.append(f"{name}: keep your own mood die or take a helper's (higher is better).")
+        lines.append(
+            lang.gettext(
+                "{name}: keep your own mood die or take a helper's (higher is better).", name=name
+            )
+        )
     elif taking and help_may_come(roll):
-        lines.append(f"{name}: keep your own mood die, or wait for an ally's help.")
+        lines.append(
+            lang.gettext("{name}: keep your own mood die, or wait for an ally's help.", name=name)
+        )
     elif taking:
-        lines.append(f"{name}: keep your own mood die to settle the roll.")
+        lines.append(lang.gettext("{name}: keep your own mood die to settle the roll.", name=name))
     if ActionKind.CHOOSE_SKILL_SIGN in open_now:
-        lines.append(f"{name}: add your skill to the aspect die, or take it away.")
+        lines.append(
+            lang.gettext("{name}: add your skill to the aspect die, or take it away.", name=name)
+        )
     if ActionKind.ENDANGER_SENTIMENT in open_now:
         owners = ", ".join(
             esc(roll.character(p).name) for p in sorted(open_now[ActionKind.ENDANGER_SENTIMENT])
         )
-        lines.append(f"{owners}: pick which sentiment takes the mark.")
+        lines.append(lang.gettext("{names}: pick which sentiment takes the mark.", names=owners))
     if phase is Phase.MOOD_EFFECTS and any(p.kind is PendingKind.RENAME for p in roll.pending):
-        lines.append("A mood track filled up: the winning side replies with its stronger new name.")
+        lines.append(
+            lang.gettext(
+                "A mood track filled up: the winning side replies with its stronger new name."
+            )
+        )
     return lines
 
 
-def roll_buttons(view: PanelView, panel: RollPanel) -> list[list[InlineKeyboardButton]]:
+def roll_buttons(view: PanelView, panel: RollPanel, lang: Lang) -> list[list[InlineKeyboardButton]]:
     """The buttons for this step, each labelled with whose it is."""
     roll = panel.roll
     table = view.table
-    rows = roll_step_buttons(view, roll)
+    rows = roll_step_buttons(view, roll, lang)
     if roll.phase is Phase.DONE:
         outcome = roll.outcome
         assert outcome is not None
@@ -398,12 +581,14 @@ def roll_buttons(view: PanelView, panel: RollPanel) -> list[list[InlineKeyboardB
             adders = ", ".join(
                 sorted(_plain_who(roll, table, p) for p in outcome.grants[index].adders)
             )
-            rows.append(
-                [button(view, _label(f"Skip detail {index + 1} ({adders})"), SKIP, str(index))]
-            )
+            label = lang.gettext("Skip detail {number} ({names})", number=index + 1, names=adders)
+            rows.append([button(view, _label(label), SKIP, str(index))])
         if panel.card is not None and panel.open_grants:
             rows.append(
-                [button(view, "🕰 Tick clock", TICK), button(view, "🕰 Untick clock", UNTICK)]
+                [
+                    button(view, lang.gettext("🕰 Tick clock"), TICK),
+                    button(view, lang.gettext("🕰 Untick clock"), UNTICK),
+                ]
             )
     return rows
 
@@ -419,7 +604,9 @@ def help_buttons_fit(roll: RollState) -> bool:
     return helps + others <= MAX_BUTTONS
 
 
-def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeyboardButton]]:
+def roll_step_buttons(
+    view: PanelView, roll: RollState, lang: Lang
+) -> list[list[InlineKeyboardButton]]:
     """The buttons of the roll's own steps (before its details)."""
     rows: list[list[InlineKeyboardButton]] = []
     open_now = {e.kind: e.players for e in expected(roll)}
@@ -429,7 +616,7 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
             [
                 button(
                     view,
-                    _label(f"⚖️ {a.value.title()} {sheet.aspect_die(a).label}"),
+                    _label(f"⚖️ {aspect_name(a, lang)} {sheet.aspect_die(a).label}"),
                     ActionKind.CHOOSE_ASPECT.value,
                     a.value,
                 )
@@ -439,8 +626,10 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
     if ActionKind.CHOOSE_RISK in open_now:
         rows.append(
             [
-                button(view, "🌍 World", ActionKind.CHOOSE_RISK.value, "world"),
-                button(view, "🧍 Character", ActionKind.CHOOSE_RISK.value, "character"),
+                button(view, lang.gettext("🌍 World"), ActionKind.CHOOSE_RISK.value, "world"),
+                button(
+                    view, lang.gettext("🧍 Character"), ActionKind.CHOOSE_RISK.value, "character"
+                ),
             ]
         )
     if ActionKind.CHOOSE_MOOD in open_now:
@@ -456,7 +645,9 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
         ]
         rows += phone_rows(moods)
     if ActionKind.SET_ASPECT_EDGE in open_now:
-        rows.append([button(view, "No details apply", ActionKind.SET_ASPECT_EDGE.value)])
+        rows.append(
+            [button(view, lang.gettext("No details apply"), ActionKind.SET_ASPECT_EDGE.value)]
+        )
     if ActionKind.CHOOSE_SKILL in open_now:
         skills = [
             button(
@@ -472,7 +663,13 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
         risks = [
             button(
                 view,
-                _label(f"{sheet.name} risks {sheet.sentiments[i].name}"),
+                _label(
+                    lang.gettext(
+                        "{name} risks {sentiment}",
+                        name=sheet.name,
+                        sentiment=sheet.sentiments[i].name,
+                    )
+                ),
                 ActionKind.RISK_SENTIMENT.value,
                 str(i + 1),
             )
@@ -480,7 +677,9 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
         ]
         rows += phone_rows(risks)
     if ActionKind.ROLL in open_now:
-        rows.append([button(view, f"🎲 {sheet.name}: roll", ActionKind.ROLL.value)])
+        rows.append(
+            [button(view, lang.gettext("🎲 {name}: roll", name=sheet.name), ActionKind.ROLL.value)]
+        )
     if ActionKind.HELP in open_now and help_buttons_fit(roll):
         for helper in sorted(open_now[ActionKind.HELP]):
             helper_sheet = roll.character(helper)
@@ -499,7 +698,7 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
     for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
         rows += phone_rows(
             [
-                button(view, f"Keep {c.name} {c.die}", c.verb.value, c.argument)
+                button(view, _keep_label(c.name, c.die, lang), c.verb.value, c.argument)
                 for c in keeps
                 if (c.who, c.name) == pool_name
             ]
@@ -508,9 +707,14 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
         button(
             view,
             _label(
-                f"{sheet.name}: my own mood die ({c.die or None})"
+                lang.gettext("{name}: my own mood die ({die})", name=sheet.name, die=c.die or None)
                 if c.argument == OWN_DIE
-                else f"{sheet.name}: take {c.who}'s {c.die or None}"
+                else lang.gettext(
+                    "{name}: take {helper}'s {die}",
+                    name=sheet.name,
+                    helper=c.who,
+                    die=c.die or None,
+                )
             ),
             c.verb.value,
             c.argument,
@@ -522,8 +726,18 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
         mod = sheet.skills[roll.skill].modifier
         rows += phone_rows(
             [
-                button(view, f"+{mod} to aspect", ActionKind.CHOOSE_SKILL_SIGN.value, "+"),
-                button(view, f"−{mod} from aspect", ActionKind.CHOOSE_SKILL_SIGN.value, "-"),
+                button(
+                    view,
+                    lang.gettext("+{modifier} to aspect", modifier=mod),
+                    ActionKind.CHOOSE_SKILL_SIGN.value,
+                    "+",
+                ),
+                button(
+                    view,
+                    lang.gettext("−{modifier} from aspect", modifier=mod),
+                    ActionKind.CHOOSE_SKILL_SIGN.value,
+                    "-",
+                ),
             ]
         )
     if ActionKind.ENDANGER_SENTIMENT in open_now:
@@ -532,7 +746,13 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
             marks = [
                 button(
                     view,
-                    _label(f"{owner_sheet.name} marks {owner_sheet.sentiments[i].name}"),
+                    _label(
+                        lang.gettext(
+                            "{name} marks {sentiment}",
+                            name=owner_sheet.name,
+                            sentiment=owner_sheet.sentiments[i].name,
+                        )
+                    ),
                     ActionKind.ENDANGER_SENTIMENT.value,
                     f"{owner}.{i + 1}",
                 )
@@ -540,8 +760,18 @@ def roll_step_buttons(view: PanelView, roll: RollState) -> list[list[InlineKeybo
             ]
             rows += phone_rows(marks)
     if ActionKind.CANCEL in open_now:
-        rows.append([button(view, "✖️ Call off the roll", ActionKind.CANCEL.value)])
+        rows.append([button(view, lang.gettext("✖️ Call off the roll"), ActionKind.CANCEL.value)])
     return rows
+
+
+def _keep_label(pool: str, die: int, lang: Lang) -> str:
+    """``Keep aspect 5``: which pool's die, by its face."""
+    said = {
+        "aspect": N_("Keep aspect {die}"),
+        "mood": N_("Keep mood {die}"),
+        "help": N_("Keep help {die}"),
+    }[pool]
+    return lang.gettext(said, die=die)
 
 
 def _plain_who(roll: RollState, table: Table, player: int) -> str:
@@ -559,25 +789,49 @@ def _chunks(buttons: list[InlineKeyboardButton], size: int) -> list[list[InlineK
 # -- /odds -----------------------------------------------------------------------------
 
 
-def odds_text(query: OddsQuery, odds: Odds) -> str:
+ODDS_EDGES = {
+    ("aspect", Edge.ADVANTAGE): N_("Aspect advantage"),
+    ("aspect", Edge.DISADVANTAGE): N_("Aspect disadvantage"),
+    ("mood", Edge.ADVANTAGE): N_("Mood advantage"),
+    ("mood", Edge.DISADVANTAGE): N_("Mood disadvantage"),
+}
+
+
+def odds_text(query: OddsQuery, odds: Odds, lang: Lang) -> str:
     """The exact odds of a planned roll."""
-    edges = []
-    for name, edge in (("Aspect", query.aspect_edge), ("Mood", query.mood_edge)):
-        if edge is not Edge.NONE:
-            edges.append(f"{name} {edge.value}")
-    skill = f", skill ±{query.skill}" if query.skill else ""
-    risk = "World" if query.risk is Risk.WORLD else "Character"
+    edges = [
+        lang.gettext(ODDS_EDGES[kind, edge])
+        for kind, edge in (("aspect", query.aspect_edge), ("mood", query.mood_edge))
+        if edge is not Edge.NONE
+    ]
+    skill = lang.gettext(", skill ±{skill}", skill=query.skill) if query.skill else ""
+    risk = (
+        lang.gettext("World at risk")
+        if query.risk is Risk.WORLD
+        else lang.gettext("Character at risk")
+    )
     lines = [
-        f"🎲 <b>Odds</b>: Aspect {query.aspect.label} vs Mood {query.mood.label}, "
-        f"{risk} at risk{skill}" + (f" ({', '.join(edges)})" if edges else ""),
-        f"You win: {_pct(odds.player_wins)} · Arbiters win: {_pct(odds.arbiters_win)} · "
-        f"Tie: {_pct(odds.tie)}",
-        "Difference (results row):",
+        lang.gettext(
+            "🎲 <b>Odds</b>: Aspect {aspect} vs Mood {mood}, {risk}",
+            aspect=query.aspect.label,
+            mood=query.mood.label,
+            risk=risk,
+        )
+        + skill
+        + (f" ({', '.join(edges)})" if edges else ""),
+        lang.gettext(
+            "You win: {win} · Arbiters win: {lose} · Tie: {tie}",
+            win=_pct(odds.player_wins, lang),
+            lose=_pct(odds.arbiters_win, lang),
+            tie=_pct(odds.tie, lang),
+        ),
+        lang.gettext("Difference (results row):"),
     ]
     labels = ("0", "1", "2", "3", "4", "5+")
-    lines += [f"  {label}: {_pct(p)}" for label, p in zip(labels, odds.rows, strict=True)]
+    lines += [f"  {label}: {_pct(p, lang)}" for label, p in zip(labels, odds.rows, strict=True)]
     return "\n".join(lines)
 
 
-def _pct(value: Fraction) -> str:
-    return f"{100 * float(value):.1f}%"
+def _pct(value: Fraction, lang: Lang) -> str:
+    """``12.5%`` (a decimal comma where the language writes one)."""
+    return f"{100 * float(value):.1f}".replace(".", lang.number(0.5)[1]) + "%"

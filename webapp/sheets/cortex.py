@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
+from core.i18n import N_
 from core.rules.cortex.campaign import in_roll, load, may_edit, may_edit_table
 from core.rules.cortex.dice import Die
 from core.rules.cortex.state import Table as CortexTable
@@ -24,23 +25,32 @@ from core.rules.table import Table
 
 DICE = [d.label for d in Die]
 BOXES = (
-    ("value", "values", "Values", "why"),
-    ("relationship", "relationships", "Relationships", "who"),
-    ("asset", "assets", "Assets", "how"),
-    ("resource", "resources", "Resources", "aid"),
-    ("limit", "limits", "Limits", "opponents add 3 dice"),
+    ("value", "values", N_("Values"), N_("why")),
+    ("relationship", "relationships", N_("Relationships"), N_("who")),
+    ("asset", "assets", N_("Assets"), N_("how")),
+    ("resource", "resources", N_("Resources"), N_("aid")),
+    ("limit", "limits", N_("Limits"), N_("opponents add 3 dice")),
 )
+KINDS = {
+    "distinction": N_("distinction"),
+    "ability": N_("ability"),
+    "heritage": N_("heritage"),
+    "extra": N_("extra"),
+    "location": N_("location"),
+}
+"""A trait's kind as the sheet notes it (the rules name it by its Enum value)."""
 
 
 def _trait(item: Any) -> dict[str, Any]:
+    """A trait's row; its ``note`` lists message ids (", "), each worded by the page."""
     notes = []
     kind = getattr(item, "kind", None)
     if kind is not None:
-        notes.append(kind.value)
+        notes.append(KINDS.get(kind.value, kind.value))
     if getattr(item, "challenged", False):
-        notes.append("challenged")
+        notes.append(N_("challenged"))
     if getattr(item, "used_up", False):
-        notes.append("used up")
+        notes.append(N_("used up"))
     return {"name": item.name, "die": item.die.label, "note": ", ".join(notes)}
 
 
@@ -85,7 +95,7 @@ class CortexPage:
         try:
             ct = load(table).table
         except Malformed as error:
-            return {"members": members, "problem": error.message}
+            return {"members": members, "problem": error.message_id, "values": error.values}
         players = {m.player_id: m.name for m in view.members}
         sheets = [_sheet(ct, s, viewer_id, players) for s in ct.sheets]
         sheets.sort(key=lambda s: (not s["mine"], not s["lead"]))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
+from core.i18n import N_
 from core.rules.d20check import AbilityStrength, CharacterSheet, WoundBand
 from core.rules.d20check.check import MAX_PROFICIENCY
 from core.rules.d20check.table import is_game_master, pool_counts, sheets_locked
@@ -21,17 +22,29 @@ from core.rules.errors import Malformed
 from core.rules.table import Role, Table
 
 STRENGTHS = [
-    {"value": AbilityStrength.WEAK.value, "label": "Weak", "dice": "2d20, keep the lower"},
-    {"value": AbilityStrength.AVERAGE.value, "label": "Average", "dice": "1d20"},
-    {"value": AbilityStrength.STRONG.value, "label": "Strong", "dice": "2d20, keep the higher"},
+    {"value": AbilityStrength.WEAK.value, "label": N_("Weak"), "dice": N_("2d20, keep the lower")},
+    {"value": AbilityStrength.AVERAGE.value, "label": N_("Average"), "dice": "1d20"},
+    {
+        "value": AbilityStrength.STRONG.value,
+        "label": N_("Strong"),
+        "dice": N_("2d20, keep the higher"),
+    },
 ]
+BAND_LABEL = {
+    WoundBand.UNHURT: N_("Unhurt"),
+    WoundBand.EXHAUSTED: N_("Exhausted"),
+    WoundBand.INJURED: N_("Injured"),
+    WoundBand.SEVERELY_INJURED: N_("Severely Injured"),
+    WoundBand.DYING: N_("Dying"),
+    WoundBand.NEAR_DEATH: N_("Near-Death Experience"),
+}
 BAND_EFFECT = {
-    WoundBand.UNHURT: "No wounds.",
-    WoundBand.EXHAUSTED: "Heals without trouble.",
-    WoundBand.INJURED: "A failed check adds 1 strain.",
-    WoundBand.SEVERELY_INJURED: "Every check adds 1 strain.",
-    WoundBand.DYING: "Every check adds 1 strain, a failed one 2.",
-    WoundBand.NEAR_DEATH: "A near-death experience.",
+    WoundBand.UNHURT: N_("No wounds."),
+    WoundBand.EXHAUSTED: N_("Heals without trouble."),
+    WoundBand.INJURED: N_("A failed check adds 1 strain."),
+    WoundBand.SEVERELY_INJURED: N_("Every check adds 1 strain."),
+    WoundBand.DYING: N_("Every check adds 1 strain, a failed one 2."),
+    WoundBand.NEAR_DEATH: N_("A near-death experience."),
 }
 
 
@@ -64,7 +77,7 @@ def _character(
         "wounds": sheet.wounds,
         "wound_boxes": _wound_boxes(sheet.wounds),
         "band": sheet.band.value,
-        "band_label": sheet.band.label,
+        "band_label": BAND_LABEL[sheet.band],
         "band_effect": BAND_EFFECT[sheet.band],
         "can_edit": gm or (mine and not sheets_locked(table.state)),
         "can_harm": gm,

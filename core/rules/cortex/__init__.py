@@ -12,6 +12,7 @@ drives). Invariant: pure, like the rest of :mod:`core.rules`.
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.cortex.campaign import CortexCampaign
 from core.rules.cortex.odds import ODDS
 from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel
@@ -21,7 +22,7 @@ from core.rules.registry import GameSystem
 SYSTEM = GameSystem(
     key="cortex",
     name="Cortex drama",
-    summary=(
+    summary=N_(
         "Build a pool from why, who and how, add the opponent's Stress, spend Plot Points "
         "for more; sum your two best dice. The Watchtower turns 1s into Trouble."
     ),

@@ -83,7 +83,9 @@ def declare_stressed_out(table: Table, user: int, action: a.DeclareStressedOut, 
     todo = c.pending[0]
     require_controller(table, user, todo.inflicter)
     if not todo.may_stress_out:
-        raise NotAllowedNow(f"Stressed Out needs a win by {STRESSED_OUT_MARGIN} or more.")
+        raise NotAllowedNow(
+            "Stressed Out needs a win by {margin} or more.", margin=STRESSED_OUT_MARGIN
+        )
     table = table.with_sheet(replace(table.sheet(todo.target), stressed_out=True))
     events: list[a.Event] = [a.StressedOut(todo.target)]
     table, ended = _next_infliction(table, c, Ending.STRESSED_OUT)

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from core.i18n import N_
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
 from core.rules.cortex.contest import apply
@@ -317,7 +318,11 @@ def _stress_types(ct: CortexTable, actor: int, text: str) -> CortexTable:
     for sheet in ct.sheets:
         for entry in sheet.stress:
             if not any(same_name(entry.type, t) for t in types):
-                raise NotAllowedNow(f"{sheet.name} still has {entry.type} Stress; keep that type.")
+                raise NotAllowedNow(
+                    "{name} still has {stress} Stress; keep that type.",
+                    name=sheet.name,
+                    stress=entry.type,
+                )
     return replace(ct, settings=settings)
 
 
@@ -327,16 +332,16 @@ def _own_sheet(ct: CortexTable, actor: int, payload: Json) -> Sheet:
         lead = ct.lead_of(actor)
         if lead is None:
             raise NotAllowedNow(
-                "The Watchtower has no Lead. Name the Feature to change."
+                N_("The Watchtower has no Lead. Name the Feature to change.")
                 if actor == ct.watchtower
-                else "You have no Lead in this game. Join it with /join."
+                else N_("You have no Lead in this game. Join it with /join.")
             )
         return ct.sheet(lead)
     if not isinstance(named, str):
         raise Malformed("Name the character to change.")
     sheet = ct.sheet(named)
     if ct.controller(sheet.name) != actor:
-        raise NotYourTurn(f"Only {sheet.name}'s player can change that sheet.")
+        raise NotYourTurn("Only {name}'s player can change that sheet.", name=sheet.name)
     return sheet
 
 
@@ -348,9 +353,9 @@ def _renamed(ct: CortexTable, old: Sheet, new: Sheet) -> CortexTable:
     if c is not None:
         named += list(c.names())
     if any(same_name(n, old.name) for n in named):
-        raise NotAllowedNow(f"{old.name} is part of this scene; rename after it ends.")
+        raise NotAllowedNow("{name} is part of this scene; rename after it ends.", name=old.name)
     if ct.find(new.name) is not None:
-        raise NotAllowedNow(f"Someone called {new.name} is already here.")
+        raise NotAllowedNow("Someone called {name} is already here.", name=new.name)
     seats = tuple(
         Seat(s.user, new.name) if same_name(s.character, old.name) else s for s in ct.seats
     )
@@ -361,10 +366,27 @@ def _renamed(ct: CortexTable, old: Sheet, new: Sheet) -> CortexTable:
 # --- sheet edits -----------------------------------------------------------------------
 
 
+_MISSING = {
+    "name": N_("The name is missing."),
+    "types": N_("The types is missing."),
+    "text": N_("The text is missing."),
+    "box": N_("The box is missing."),
+    "effect": N_("The effect is missing."),
+    "type": N_("The type is missing."),
+}
+NO_TRAIT = {
+    "value": "{name} has no value called “{trait}”.",
+    "relationship": "{name} has no relationship called “{trait}”.",
+    "asset": "{name} has no asset called “{trait}”.",
+    "resource": "{name} has no resource called “{trait}”.",
+    "limit": "{name} has no limit called “{trait}”.",
+}
+
+
 def _text(payload: Json, key: str) -> str:
     value = payload.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise Malformed(f"The {key} is missing.")
+        raise Malformed(_MISSING.get(key, N_("Something is missing.")))
     return value
 
 
@@ -385,7 +407,7 @@ def _set_trait(sheet: Sheet, payload: Json) -> Sheet:
     kept = [t for t in current if not same_name(t.name, name)]
     if len(kept) == len(current):
         if len(current) >= MAX_TRAITS:
-            raise NotAllowedNow(f"A sheet holds at most {MAX_TRAITS} of those.")
+            raise NotAllowedNow("A sheet holds at most {most} of those.", most=MAX_TRAITS)
         updated = (*current, item)
     else:
         old = next(t for t in current if same_name(t.name, name))
@@ -433,7 +455,7 @@ def _remove_trait(sheet: Sheet, payload: Json) -> Sheet:
     current: tuple[Any, ...] = getattr(sheet, field)
     kept = tuple(t for t in current if not same_name(t.name, name))
     if len(kept) == len(current):
-        raise NotAllowedNow(f"{sheet.name} has no {box} called “{name[:MAX_NAME]}”.")
+        raise NotAllowedNow(NO_TRAIT[box], name=sheet.name, trait=name[:MAX_NAME])
     changes: dict[str, Any] = {field: kept}
     return replace(sheet, **changes)
 
@@ -449,14 +471,16 @@ def _spend_growth(sheet: Sheet, payload: Json) -> Sheet:
 def _restore(sheet: Sheet, payload: Json) -> Sheet:
     resource = sheet.resource(_text(payload, "name"))
     if not resource.used_up:
-        raise NotAllowedNow(f"{resource.name} is ready already.")
+        raise NotAllowedNow("{name} is ready already.", name=resource.name)
     return sheet.with_resource_restored(resource.name)
 
 
 def _recover(sheet: Sheet, payload: Json) -> Sheet:
     stress_type = _text(payload, "type")
     if sheet.stress_of(stress_type) is None:
-        raise NotAllowedNow(f"{sheet.name} has no {stress_type[:MAX_NAME]} Stress.")
+        raise NotAllowedNow(
+            "{name} has no {stress} Stress.", name=sheet.name, stress=stress_type[:MAX_NAME]
+        )
     return recover(sheet, next(s.type for s in sheet.stress if same_name(s.type, stress_type)))
 
 
@@ -480,7 +504,7 @@ _REMOVE_TEXT = re.compile(
     re.IGNORECASE,
 )
 _NAME_TEXT = re.compile(r"^\s*name\s+(?P<name>.+?)\s*$", re.IGNORECASE)
-TRAIT_HELP = (
+TRAIT_HELP = N_(
     "Write it like: /trait value Justice d8 · /trait relationship Lois d6 · "
     "/trait asset Farm Boy d8 distinction · /trait resource Fortress d8 location · "
     "/trait limit Kryptonite d10 · /trait remove value Justice · /trait name Clark"

@@ -65,7 +65,9 @@ def _load(tp: Any, data: object) -> Any:
         try:
             return tp(data)
         except ValueError:
-            raise Malformed(f"Saved Cortex state has an unknown value {data!r}.") from None
+            raise Malformed(
+                "Saved Cortex state has an unknown value {value}.", value=repr(data)
+            ) from None
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise Malformed("Saved Cortex state is damaged (expected an object).")
@@ -75,7 +77,7 @@ def _load(tp: Any, data: object) -> Any:
             if f.name in data:
                 kwargs[f.name] = _load(hints[f.name], data[f.name])
             elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise Malformed(f"Saved Cortex state is missing “{f.name}”.")
+                raise Malformed("Saved Cortex state is missing “{name}”.", name=f.name)
         return tp(**kwargs)
     if tp is bool:
         if not isinstance(data, bool):

@@ -128,7 +128,9 @@ def _start_test(table: Table, user: int, action: a.StartTest, rng: Rng) -> Step:
     _no_conflict(table)
     actor = table.sheet(action.actor)
     if user not in (table.watchtower, table.controller(actor.name)):
-        raise NotYourTurn(f"Only {actor.name}'s player or the Watchtower can call that Test.")
+        raise NotYourTurn(
+            "Only {name}'s player or the Watchtower can call that Test.", name=actor.name
+        )
     require_ready(actor)
     c = Conflict(Kind.TEST, Phase.OPPOSITION, actor=actor.name, roller=actor.name)
     return Step(_fresh(table, c), (a.ConflictStarted(Kind.TEST, actor.name, ""),))
@@ -157,7 +159,7 @@ def _start_relief(table: Table, user: int, action: a.StartRelief, rng: Rng) -> S
     require_ready(reliever)
     stress_type = table.settings.stress_type(action.stress_type)
     if friend.stress_of(stress_type) is None:
-        raise NotAllowedNow(f"{friend.name} has no {stress_type} Stress.")
+        raise NotAllowedNow("{name} has no {stress} Stress.", name=friend.name, stress=stress_type)
     c = Conflict(
         Kind.RELIEF,
         Phase.OPPOSITION,
@@ -178,7 +180,7 @@ def _set_opposition(table: Table, user: int, action: a.SetOpposition, rng: Rng) 
         raise NotAllowedNow("Opposition dice are for Tests.")
     require_watchtower(table, user)
     if not 1 <= len(action.dice) <= MAX_OPPOSITION:
-        raise Malformed(f"Opposition takes 1 to {MAX_OPPOSITION} dice.")
+        raise Malformed("Opposition takes 1 to {most} dice.", most=MAX_OPPOSITION)
     dice = tuple(Die.parse(d) for d in action.dice)
     rolled = roll_pool(((d, "opposition") for d in dice), rng)
     result = result_of(r.face for r in rolled)
@@ -222,7 +224,7 @@ def _add_to_pool(table: Table, user: int, action: a.AddToPool, rng: Rng) -> Step
 def _remove_from_pool(table: Table, user: int, action: a.RemoveFromPool, rng: Rng) -> Step:
     c = _builder(table, user)
     if not c.draft.has(action.pick):
-        raise NotAllowedNow(f"“{action.pick.name}” is not in the pool.")
+        raise NotAllowedNow("“{name}” is not in the pool.", name=action.pick.name)
     return Step(replace(table, conflict=replace(c, draft=c.draft.without(action.pick))), ())
 
 
@@ -233,7 +235,9 @@ def _create_detail(table: Table, user: int, action: a.CreateDetail, rng: Rng) ->
         raise Malformed("Name the Useful Detail (up to 60 characters).")
     own = table.sheet(c.roller)
     if any(same_name(d.owner, own.name) and same_name(d.name, name) for d in table.details):
-        raise NotAllowedNow(f"“{name}” already exists this scene; add it to the pool for free.")
+        raise NotAllowedNow(
+            "“{name}” already exists this scene; add it to the pool for free.", name=name
+        )
     pick = Pick(PickKind.DETAIL, name)
     if len(c.draft.picks) >= MAX_POOL:
         raise NotAllowedNow("That pool is as big as it gets.")
@@ -248,7 +252,7 @@ def _create_detail(table: Table, user: int, action: a.CreateDetail, rng: Rng) ->
         die = Die.D6 if action.from_trouble is None else Die.parse(action.from_trouble)
         if action.from_trouble is not None:
             if die not in trouble:
-                raise NotAllowedNow(f"There is no {die.label} in Trouble.")
+                raise NotAllowedNow("There is no {die} in Trouble.", die=die.label)
             rest = list(trouble)
             rest.remove(die)
             trouble = tuple(rest)
@@ -268,10 +272,10 @@ def _offer_aid(table: Table, user: int, action: a.OfferAid, rng: Rng) -> Step:
     helper = table.sheet(action.helper)
     require_controller(table, user, helper.name)
     if any(same_name(helper.name, n) for n in (*c.names(), *c.contestants)):
-        raise NotAllowedNow(f"{helper.name} is part of this roll and cannot give Aid.")
+        raise NotAllowedNow("{name} is part of this roll and cannot give Aid.", name=helper.name)
     require_ready(helper)
     if any(same_name(x.helper, helper.name) and x.kind is not AidKind.RESOURCE for x in c.aid):
-        raise NotAllowedNow(f"{helper.name} is already giving Aid.")
+        raise NotAllowedNow("{name} is already giving Aid.", name=helper.name)
     aid_dice(action.picks, helper, table.details)
     kind = AidKind.LEAD if helper.is_lead else AidKind.FEATURE
     aid = Aid(helper.name, kind, picks=tuple(action.picks))
@@ -283,9 +287,9 @@ def _use_resource(table: Table, user: int, action: a.UseResource, rng: Rng) -> S
     own = table.sheet(c.roller)
     resource = own.resource(action.name)
     if resource.used_up:
-        raise NotAllowedNow(f"{resource.name} is used up.")
+        raise NotAllowedNow("{name} is used up.", name=resource.name)
     if any(x.kind is AidKind.RESOURCE and same_name(x.resource, resource.name) for x in c.aid):
-        raise NotAllowedNow(f"{resource.name} is already helping this roll.")
+        raise NotAllowedNow("{name} is already helping this roll.", name=resource.name)
     aid = Aid(own.name, AidKind.RESOURCE, resource=resource.name, use_up=action.use_up)
     return Step(replace(table, conflict=replace(c, aid=(*c.aid, aid))), ())
 
@@ -299,11 +303,13 @@ def _roll_pool(table: Table, user: int, action: a.RollPool, rng: Rng) -> Step:
         raise NotAllowedNow("Put at least one trait in the pool first.")
     for pick in c.draft.new_challenges():
         if own.value(pick.name).challenged:
-            raise NotAllowedNow(f"{own.name} has already challenged “{pick.name}”.")
+            raise NotAllowedNow(
+                "{name} has already challenged “{value}”.", name=own.name, value=pick.name
+            )
     resources = [x for x in c.aid if x.kind is AidKind.RESOURCE]
     for x in resources:
         if own.resource(x.resource).used_up:
-            raise NotAllowedNow(f"{x.resource} is used up.")
+            raise NotAllowedNow("{name} is used up.", name=x.resource)
     events: list[a.Event] = []
     table, paid = pay_for_roll(table, c, own.name, c.draft.cost(), "extra traits")
     events += paid

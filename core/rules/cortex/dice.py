@@ -56,14 +56,18 @@ class Die(IntEnum):
         elif isinstance(text, str):
             match = re.fullmatch(r"\s*[dD]?(\d{1,2})\s*", text)
             if match is None:
-                raise Malformed(f"“{text[:20]}” is not a die. Use d4, d6, d8, d10 or d12.")
+                raise Malformed(
+                    "“{text}” is not a die. Use d4, d6, d8, d10 or d12.", text=text[:20]
+                )
             value = int(match.group(1))
         else:
             raise Malformed("A die is d4, d6, d8, d10 or d12.")
         try:
             return cls(value)
         except ValueError:
-            raise Malformed(f"d{value} is not a Cortex die. Use d4, d6, d8, d10 or d12.") from None
+            raise Malformed(
+                "d{size} is not a Cortex die. Use d4, d6, d8, d10 or d12.", size=value
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ class RolledDie:
 
     def __post_init__(self) -> None:
         if not 1 <= self.face <= int(self.die):
-            raise Malformed(f"A {self.die.label} cannot show {self.face}.")
+            raise Malformed("A {die} cannot show {face}.", die=self.die.label, face=self.face)
 
     @property
     def is_dud(self) -> bool:

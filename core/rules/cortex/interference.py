@@ -97,12 +97,14 @@ def vote(table: Table, user: int, action: a.Vote, rng: Rng) -> Step:
         raise NotAllowedNow("Only the contestants decide whether to go on.")
     require_controller(table, user, voter.name)
     if any(same_name(voter.name, v) for v in c.votes):
-        raise NotAllowedNow(f"{voter.name} has already decided.")
+        raise NotAllowedNow("{name} has already decided.", name=voter.name)
     if not action.keep_going:
         table, event = finish(table, c, Ending.STOPPED, "", "")
         return Step(table, (event,))
     if voter.is_lead and voter.plot_points < 1:
-        raise NotAllowedNow(f"{voter.name} needs a Plot Point for the interferer to go on.")
+        raise NotAllowedNow(
+            "{name} needs a Plot Point for the interferer to go on.", name=voter.name
+        )
     votes = (*c.votes, voter.name)
     if len(votes) < len(c.contestants):
         return Step(replace(table, conflict=replace(c, votes=votes)), ())

@@ -102,13 +102,13 @@ def parse_dice(tokens: Sequence[str]) -> tuple[Die, ...]:
     for token in tokens:
         match = _TOKEN.fullmatch(token.strip())
         if match is None:
-            raise Malformed(f"“{token[:20]}” is not a die. Write dice like d8 or 2d6.")
+            raise Malformed("“{text}” is not a die. Write dice like d8 or 2d6.", text=token[:20])
         count = int(match.group(1)) if match.group(1) else 1
         if count < 1:
             raise Malformed("A die count starts at 1.")
         die = Die.parse(int(match.group(2)))
         if len(dice) + count > MAX_ODDS_DICE:
-            raise Malformed(f"Odds go up to {MAX_ODDS_DICE} dice.")
+            raise Malformed("Odds go up to {most} dice.", most=MAX_ODDS_DICE)
         dice.extend([die] * count)
     if not dice:
         raise Malformed("Name at least one die, like d8 d6.")
@@ -130,7 +130,7 @@ def parse_keep(text: str | int | None) -> int:
     else:
         raise Malformed("--keep takes a whole number, like 3.")
     if not 1 <= value <= MAX_ODDS_DICE:
-        raise Malformed(f"--keep goes from 1 to {MAX_ODDS_DICE}.")
+        raise Malformed("--keep goes from 1 to {most}.", most=MAX_ODDS_DICE)
     return value
 
 

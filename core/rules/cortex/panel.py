@@ -24,6 +24,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from core.i18n import N_
 from core.rules.choice import Choice as GenericChoice
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
@@ -165,8 +166,8 @@ class ConflictView:
 
 
 _IN_LIST = frozenset({Press.ADD, Press.REMOVE, Press.RESOURCE, Press.BACK})
-_LIST_OPEN = "The list of dice is open: pick from it or tap Back first."
-_LIST_CLOSED = "The list of dice was closed: tap Add to the pool to open it again."
+_LIST_OPEN = N_("The list of dice is open: pick from it or tap Back first.")
+_LIST_CLOSED = N_("The list of dice was closed: tap Add to the pool to open it again.")
 
 
 def _picking(state: Json, c: Conflict | None) -> bool:
@@ -290,15 +291,21 @@ def character(ct: CortexTable, name: str) -> Sheet:
     """The character called ``name``, with the table's names in the refusal."""
     found = ct.find(" ".join(name.split()))
     if found is None:
-        names = ", ".join(s.name for s in ct.sheets) or "nobody yet"
-        raise NotAllowedNow(f"There is no “{name[:60]}” here. At this table: {names}.")
+        names = ", ".join(s.name for s in ct.sheets)
+        if not names:
+            raise NotAllowedNow(
+                "There is no “{name}” here. At this table: nobody yet.", name=name[:60]
+            )
+        raise NotAllowedNow(
+            "There is no “{name}” here. At this table: {names}.", name=name[:60], names=names
+        )
     return found
 
 
 def _own_lead(ct: CortexTable, actor: int, what: str) -> str:
     lead = ct.lead_of(actor)
     if lead is None:
-        raise NotAllowedNow(f"Name who {what}.")
+        raise NotAllowedNow(what)
     return lead
 
 
@@ -313,19 +320,21 @@ def start_action(ct: CortexTable, actor: int, argument: str) -> a.Action:
     rest = rest.strip()
     word = word.lower()
     if word == "test":
-        return a.StartTest(character(ct, rest).name if rest else _own_lead(ct, actor, "tests"))
+        return a.StartTest(
+            character(ct, rest).name if rest else _own_lead(ct, actor, N_("Name who tests."))
+        )
     if word == "contest":
         if not rest:
             raise Malformed("Name the opponent: /contest Lex (or /contest Lex vs Clark).")
         first, sep, second = rest.partition(" vs ")
         if sep:
             return a.StartContest(character(ct, first).name, character(ct, second).name)
-        return a.StartContest(_own_lead(ct, actor, "acts"), character(ct, rest).name)
+        return a.StartContest(_own_lead(ct, actor, N_("Name who acts.")), character(ct, rest).name)
     if word == "relief":
         friend, _, stress_type = rest.rpartition(" ")
         if not friend or not stress_type:
             raise Malformed("Name the friend and the Stress: /relieve Lois Afraid.")
-        reliever = _own_lead(ct, actor, "relieves")
+        reliever = _own_lead(ct, actor, N_("Name who relieves."))
         return a.StartRelief(reliever, character(ct, friend).name, stress_type)
     raise Malformed("Start a Test, a Contest or a Relief.")
 
@@ -376,7 +385,9 @@ def _aid_picks(helper: Sheet, words: str, ct: CortexTable) -> tuple[Pick, ...]:
             if same_name(d.owner, helper.name) and same_name(d.name, word)
         ]
         if not found:
-            raise NotAllowedNow(f"{helper.name} has no trait called “{word[:60]}”.")
+            raise NotAllowedNow(
+                "{name} has no trait called “{trait}”.", name=helper.name, trait=word[:60]
+            )
         picks.append(found[0])
     if not picks:
         raise Malformed("Name the traits that aid, separated by commas: /aid Truth, Clark.")
@@ -489,13 +500,21 @@ def _refusal(ct: CortexTable, actor: int, kind: ActionKind) -> NotAllowedNow:
         return NotYourTurn("Only players can use the Watchtower's 1s.")
     someone = any(kind in allowed_actions(ct, user) for user in _users(ct))
     if someone:
-        return NotYourTurn(_turn_text(ct))
+        return _turn(ct)
     return NotAllowedNow("That can't be done at this point of the roll.")
 
 
-def _turn_text(ct: CortexTable) -> str:
-    names = [n or "the Watchtower" for n in waiting_for(ct)]
-    return f"It's up to {' and '.join(names)} now." if names else "That isn't yours to press."
+def _turn(ct: CortexTable) -> NotYourTurn:
+    names = waiting_for(ct)
+    if not names:
+        return NotYourTurn("That isn't yours to press.")
+    if names == ("",):
+        return NotYourTurn("It's up to the Watchtower now.")
+    if len(names) == 1:
+        return NotYourTurn("It's up to {name} now.", name=names[0])
+    return NotYourTurn(
+        "It's up to {some} and {last} now.", some=" and ".join(names[:-1]), last=names[-1]
+    )
 
 
 def _users(ct: CortexTable) -> tuple[int, ...]:
@@ -773,7 +792,9 @@ class ConflictPanel:
         picking = _picking(state, c)
         if press in (Press.OPEN_POOL, Press.BACK):
             if picking == (press is Press.OPEN_POOL):
-                raise NotAllowedNow(_LIST_OPEN if picking else "No list is open to go back from.")
+                raise NotAllowedNow(
+                    _LIST_OPEN if picking else N_("No list is open to go back from.")
+                )
             return Outcome(state=_write(number, staged, log, press is Press.OPEN_POOL))
         if picking and press not in _IN_LIST and press not in (Press.DETAIL, Press.AID):
             raise NotAllowedNow(_LIST_OPEN)
@@ -799,5 +820,5 @@ def _stage(
             raise NotAllowedNow("No opposition dice to take back.")
         return Outcome(state=_write(number, staged[:-1], log))
     if len(staged) >= MAX_STAGED:
-        raise NotAllowedNow(f"Opposition takes at most {MAX_STAGED} dice.")
+        raise NotAllowedNow("Opposition takes at most {most} dice.", most=MAX_STAGED)
     return Outcome(state=_write(number, (*staged, Die.parse(argument)), log))

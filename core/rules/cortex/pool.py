@@ -122,7 +122,11 @@ def find_detail(details: Sequence[UsefulDetail], owner: str, name: str) -> Usefu
     for detail in details:
         if same_name(detail.owner, owner) and same_name(detail.name, name):
             return detail
-    raise NotAllowedNow(f"{owner} has no Useful Detail called “{name[:MAX_NAME]}” this scene.")
+    raise NotAllowedNow(
+        "{name} has no Useful Detail called “{detail}” this scene.",
+        name=owner,
+        detail=name[:MAX_NAME],
+    )
 
 
 def pick_dice(
@@ -147,7 +151,9 @@ def pick_dice(
     if pick.kind is PickKind.OPPONENT_STRESS:
         stress = opponent.stress_of(pick.name)
         if stress is None:
-            raise NotAllowedNow(f"{opponent.name} has no {pick.name[:MAX_NAME]} Stress.")
+            raise NotAllowedNow(
+                "{name} has no {stress} Stress.", name=opponent.name, stress=pick.name[:MAX_NAME]
+            )
         return (stress,)
     die = opponent.limit(pick.name).die
     return (die, die, die)
@@ -166,12 +172,14 @@ def check_pick(
         NotAllowedNow: why it cannot go in.
     """
     if draft.has(pick):
-        raise NotAllowedNow(f"“{pick.name}” is already in the pool.")
+        raise NotAllowedNow("“{name}” is already in the pool.", name=pick.name)
     if len(draft.picks) >= MAX_PICKS:
         raise NotAllowedNow("That pool is as big as it gets.")
     pick_dice(pick, own, opponent, details)
     if pick.challenge and own.value(pick.name).challenged:
-        raise NotAllowedNow(f"{own.name} has already challenged “{pick.name}” this episode.")
+        raise NotAllowedNow(
+            "{name} has already challenged “{value}” this episode.", name=own.name, value=pick.name
+        )
 
 
 def draft_dice(

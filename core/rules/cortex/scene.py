@@ -44,7 +44,7 @@ def cancel_trouble(table: Table, user: int, action: a.CancelTrouble, rng: Rng) -
         raise NotAllowedNow("There is no such die in Trouble.")
     one, die = table.watchtower_ones[action.one], table.trouble[action.trouble]
     if die > one.die:
-        raise NotAllowedNow(f"A {one.die.label} can only remove a {one.die.label} or smaller.")
+        raise NotAllowedNow("A {die} can only remove a {die} or smaller.", die=one.die.label)
     ones = table.watchtower_ones[: action.one] + table.watchtower_ones[action.one + 1 :]
     trouble = table.trouble[: action.trouble] + table.trouble[action.trouble + 1 :]
     table = replace(table, watchtower_ones=ones, trouble=trouble)

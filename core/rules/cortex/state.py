@@ -240,10 +240,10 @@ class Table:
             raise Malformed("Each player plays one Lead, and the Watchtower plays none.")
         for seat in self.seats:
             if self.find(seat.character) is None or not self.sheet(seat.character).is_lead:
-                raise Malformed(f"Seat for “{seat.character}” names no Lead.")
+                raise Malformed("Seat for “{name}” names no Lead.", name=seat.character)
         for sheet in self.sheets:
             if sheet.is_lead and not any(same_name(s.character, sheet.name) for s in self.seats):
-                raise Malformed(f"The Lead {sheet.name} has no player.")
+                raise Malformed("The Lead {name} has no player.", name=sheet.name)
             for entry in sheet.stress:
                 self.settings.stress_type(entry.type)
         owners = [c.owner for c in (*self.complications, *self.watchtower_ones)]
@@ -252,7 +252,7 @@ class Table:
             owners += list(self.conflict.names())
         for owner in owners:
             if owner and self.find(owner) is None:
-                raise Malformed(f"“{owner}” is not at this table.")
+                raise Malformed("“{name}” is not at this table.", name=owner)
 
     def find(self, name: str) -> Sheet | None:
         for sheet in self.sheets:
@@ -268,7 +268,7 @@ class Table:
         """
         found = self.find(name)
         if found is None:
-            raise NotAllowedNow(f"There is no {name[:60]} at this table.")
+            raise NotAllowedNow("There is no {name} at this table.", name=name[:60])
         return found
 
     def controller(self, name: str) -> int:
@@ -304,7 +304,7 @@ class Table:
         if user == self.watchtower or self.lead_of(user) is not None:
             raise NotAllowedNow("You already have a part at this table.")
         if self.find(sheet.name) is not None:
-            raise NotAllowedNow(f"Someone called {sheet.name} is already here.")
+            raise NotAllowedNow("Someone called {name} is already here.", name=sheet.name)
         return replace(
             self, seats=(*self.seats, Seat(user, sheet.name)), sheets=(*self.sheets, sheet)
         )
@@ -319,7 +319,7 @@ class Table:
         if sheet.role is not Role.FEATURE:
             raise Malformed("The Watchtower's characters are Features.")
         if self.find(sheet.name) is not None:
-            raise NotAllowedNow(f"Someone called {sheet.name} is already here.")
+            raise NotAllowedNow("Someone called {name} is already here.", name=sheet.name)
         return replace(self, sheets=(*self.sheets, sheet))
 
     def update_sheet(self, user: int, sheet: Sheet) -> Table:
@@ -331,13 +331,15 @@ class Table:
         """
         current = self.sheet(sheet.name)
         if self.controller(current.name) != user:
-            raise NotYourTurn(f"Only {current.name}'s player can change that sheet.")
+            raise NotYourTurn("Only {name}'s player can change that sheet.", name=current.name)
         if sheet.role is not current.role:
             raise NotAllowedNow("A Lead stays a Lead and a Feature stays a Feature.")
         c = self.conflict
         busy = c is not None and c.phase is not Phase.DONE
         if busy and c is not None and any(same_name(n, current.name) for n in c.names()):
-            raise NotAllowedNow(f"{current.name} is in a roll; change the sheet afterwards.")
+            raise NotAllowedNow(
+                "{name} is in a roll; change the sheet afterwards.", name=current.name
+            )
         return self.with_sheet(replace(sheet, name=current.name))
 
     def to_dict(self) -> dict[str, object]:

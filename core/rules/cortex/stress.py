@@ -46,7 +46,7 @@ def adjust_pool(
     dice = [*pool, *add]
     for die in remove:
         if die not in dice:
-            raise NotAllowedNow(f"There is no {die.label} in the stress pool to remove.")
+            raise NotAllowedNow("There is no {die} in the stress pool to remove.", die=die.label)
         dice.remove(die)
     return tuple(dice)
 
@@ -105,7 +105,9 @@ def relieve(sheet: Sheet, stress_type: str) -> Sheet:
     """
     die = sheet.stress_of(stress_type)
     if die is None:
-        raise NotAllowedNow(f"{sheet.name} has no {stress_type} Stress to relieve.")
+        raise NotAllowedNow(
+            "{name} has no {stress} Stress to relieve.", name=sheet.name, stress=stress_type
+        )
     return replace(sheet.with_stress(stress_type, None), growth=(*sheet.growth, die))
 
 

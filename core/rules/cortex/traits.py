@@ -48,11 +48,50 @@ class ResourceKind(Enum):
     LOCATION = "location"
 
 
+NEEDS_NAME = {
+    "Value": "A Value needs a name.",
+    "Relationship": "A Relationship needs a name.",
+    "Asset": "A Asset needs a name.",
+    "Resource": "A Resource needs a name.",
+    "Limit": "A Limit needs a name.",
+    "Stress type": "A Stress type needs a name.",
+    "character": "A character needs a name.",
+    "Special Effect": "A Special Effect needs a name.",
+}
+TOO_LONG = {
+    "Value": "A Value name is at most {most} characters.",
+    "Relationship": "A Relationship name is at most {most} characters.",
+    "Asset": "A Asset name is at most {most} characters.",
+    "Resource": "A Resource name is at most {most} characters.",
+    "Limit": "A Limit name is at most {most} characters.",
+    "Stress type": "A Stress type name is at most {most} characters.",
+    "character": "A character name is at most {most} characters.",
+    "Special Effect": "A Special Effect name is at most {most} characters.",
+}
+TWO_CALLED = {
+    "Value": "There are two Values called “{name}”.",
+    "Relationship": "There are two Relationships called “{name}”.",
+    "Asset": "There are two Assets called “{name}”.",
+    "Resource": "There are two Resources called “{name}”.",
+    "Limit": "There are two Limits called “{name}”.",
+    "Stress type": "There are two Stress types called “{name}”.",
+}
+AT_MOST = {
+    "Value": "A sheet holds at most {most} Values.",
+    "Relationship": "A sheet holds at most {most} Relationships.",
+    "Asset": "A sheet holds at most {most} Assets.",
+    "Resource": "A sheet holds at most {most} Resources.",
+    "Limit": "A sheet holds at most {most} Limits.",
+    "Stress type": "A sheet holds at most {most} Stress types.",
+}
+"""The refusals of a name, by what is named (each a sentence of the catalogue)."""
+
+
 def _check_name(name: str, what: str) -> None:
     if not name.strip():
-        raise Malformed(f"A {what} needs a name.")
+        raise Malformed(NEEDS_NAME[what])
     if len(name) > MAX_NAME:
-        raise Malformed(f"A {what} name is at most {MAX_NAME} characters.")
+        raise Malformed(TOO_LONG[what], most=MAX_NAME)
 
 
 def _check_unique(names: list[str], what: str) -> None:
@@ -60,10 +99,10 @@ def _check_unique(names: list[str], what: str) -> None:
     for name in names:
         key = name.strip().casefold()
         if key in seen:
-            raise Malformed(f"There are two {what}s called “{name}”.")
+            raise Malformed(TWO_CALLED[what], name=name)
         seen.add(key)
     if len(names) > MAX_TRAITS:
-        raise Malformed(f"A sheet holds at most {MAX_TRAITS} {what}s.")
+        raise Malformed(AT_MOST[what], most=MAX_TRAITS)
 
 
 def same_name(a: str, b: str) -> bool:
@@ -164,9 +203,9 @@ class CortexSettings:
             if same_name(known, name):
                 return known
         raise Malformed(
-            f"“{name[:MAX_NAME]}” is not a Stress type here. Use one of: "
-            + ", ".join(self.stress_types)
-            + "."
+            "“{name}” is not a Stress type here. Use one of: {types}.",
+            name=name[:MAX_NAME],
+            types=", ".join(self.stress_types),
         )
 
 
@@ -196,7 +235,7 @@ class Sheet:
         _check_unique([lim.name for lim in self.limits], "Limit")
         _check_unique([s.type for s in self.stress], "Stress type")
         if not 0 <= self.plot_points <= MAX_PLOT_POINTS:
-            raise Malformed(f"Plot Points go from 0 to {MAX_PLOT_POINTS}.")
+            raise Malformed("Plot Points go from 0 to {most}.", most=MAX_PLOT_POINTS)
         if len(self.growth) > MAX_TRAITS * 5:
             raise Malformed("The Growth pool is too big.")
         for effect in self.special_effects:
@@ -225,31 +264,41 @@ class Sheet:
         for item in self.values:
             if same_name(item.name, name):
                 return item
-        raise NotAllowedNow(f"{self.name} has no Value called “{name[:MAX_NAME]}”.")
+        raise NotAllowedNow(
+            "{name} has no Value called “{trait}”.", name=self.name, trait=name[:MAX_NAME]
+        )
 
     def relationship(self, name: str) -> Relationship:
         for item in self.relationships:
             if same_name(item.name, name):
                 return item
-        raise NotAllowedNow(f"{self.name} has no Relationship with “{name[:MAX_NAME]}”.")
+        raise NotAllowedNow(
+            "{name} has no Relationship with “{trait}”.", name=self.name, trait=name[:MAX_NAME]
+        )
 
     def asset(self, name: str) -> Asset:
         for item in self.assets:
             if same_name(item.name, name):
                 return item
-        raise NotAllowedNow(f"{self.name} has no Asset called “{name[:MAX_NAME]}”.")
+        raise NotAllowedNow(
+            "{name} has no Asset called “{trait}”.", name=self.name, trait=name[:MAX_NAME]
+        )
 
     def resource(self, name: str) -> Resource:
         for item in self.resources:
             if same_name(item.name, name):
                 return item
-        raise NotAllowedNow(f"{self.name} has no Resource called “{name[:MAX_NAME]}”.")
+        raise NotAllowedNow(
+            "{name} has no Resource called “{trait}”.", name=self.name, trait=name[:MAX_NAME]
+        )
 
     def limit(self, name: str) -> Limit:
         for item in self.limits:
             if same_name(item.name, name):
                 return item
-        raise NotAllowedNow(f"{self.name} has no Limit called “{name[:MAX_NAME]}”.")
+        raise NotAllowedNow(
+            "{name} has no Limit called “{trait}”.", name=self.name, trait=name[:MAX_NAME]
+        )
 
     def stress_of(self, stress_type: str) -> Die | None:
         """This character's Stress of that type, or ``None``."""
@@ -279,9 +328,15 @@ class Sheet:
         if not self.is_lead or amount == 0:
             return self
         if amount > self.plot_points:
+            if amount == 1:
+                raise NotAllowedNow(
+                    "{name} needs 1 Plot Point and has {has}.", name=self.name, has=self.plot_points
+                )
             raise NotAllowedNow(
-                f"{self.name} needs {amount} Plot Point{'s' if amount != 1 else ''} "
-                f"and has {self.plot_points}."
+                "{name} needs {amount} Plot Points and has {has}.",
+                name=self.name,
+                amount=amount,
+                has=self.plot_points,
             )
         return replace(self, plot_points=self.plot_points - amount)
 
@@ -309,7 +364,9 @@ class Sheet:
         """
         _check_name(special_effect, "Special Effect")
         if die not in self.growth:
-            raise NotAllowedNow(f"{self.name} has no {die.label} in the Growth pool.")
+            raise NotAllowedNow(
+                "{name} has no {die} in the Growth pool.", name=self.name, die=die.label
+            )
         growth = list(self.growth)
         growth.remove(die)
         return replace(

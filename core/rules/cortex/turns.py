@@ -38,7 +38,7 @@ def active(table: Table, *phases: Phase) -> Conflict:
 
 def require_controller(table: Table, user: int, character: str) -> None:
     if table.controller(character) != user:
-        raise NotYourTurn(f"It's up to {character} now.")
+        raise NotYourTurn("It's up to {name} now.", name=character)
 
 
 def require_watchtower(table: Table, user: int) -> None:
@@ -48,7 +48,7 @@ def require_watchtower(table: Table, user: int) -> None:
 
 def require_ready(sheet: Sheet) -> None:
     if sheet.stressed_out:
-        raise NotAllowedNow(f"{sheet.name} is Stressed Out for the rest of the scene.")
+        raise NotAllowedNow("{name} is Stressed Out for the rest of the scene.", name=sheet.name)
 
 
 def opponent_of(table: Table, c: Conflict, character: str) -> Sheet | None:

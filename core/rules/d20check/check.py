@@ -97,11 +97,27 @@ def circumstance_die(advantages: int, disadvantages: int) -> CircumstanceDie | N
     return CircumstanceDie(sides=sides, sign=1 if net > 0 else -1)
 
 
+NOT_WHOLE = {
+    "Proficiency": "Proficiency must be a whole number.",
+    "Advantages": "Advantages must be a whole number.",
+    "Disadvantages": "Disadvantages must be a whole number.",
+    "Difficulty": "Difficulty must be a whole number.",
+    "The opposing result": "The opposing result must be a whole number.",
+}
+OUT_OF_RANGE = {
+    "Proficiency": "Proficiency must be between {low} and {high}.",
+    "Advantages": "Advantages must be between {low} and {high}.",
+    "Disadvantages": "Disadvantages must be between {low} and {high}.",
+    "Difficulty": "Difficulty must be between {low} and {high}.",
+    "The opposing result": "The opposing result must be between {low} and {high}.",
+}
+
+
 def _check_count(value: object, name: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise Malformed(f"{name} must be a whole number.")
+        raise Malformed(NOT_WHOLE[name])
     if not low <= value <= high:
-        raise Malformed(f"{name} must be between {low} and {high}.")
+        raise Malformed(OUT_OF_RANGE[name], low=low, high=high)
     return value
 
 
@@ -287,7 +303,7 @@ def check_roll_from_faces(
         if die_face is not None:
             raise Malformed("This check has no advantage or disadvantage die.")
     elif die_face is None or not 1 <= die_face <= die.sides:
-        raise Malformed(f"The circumstance die is a d{die.sides}.")
+        raise Malformed("The circumstance die is a d{sides}.", sides=die.sides)
     return CheckRoll(setup=setup, d20s=tuple(d20s), die_face=die_face)
 
 

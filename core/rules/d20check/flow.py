@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from core.i18n import N_
 from core.rules.choice import Choice
 from core.rules.d20check.check import (
     CheckResult,
@@ -393,31 +394,33 @@ class CheckFlow:
     def _reason(self, action: ActionKind, pool: PlotPointPool | None) -> str:
         result = self.result
         if action in (ActionKind.SET_UP, ActionKind.ROLL):
-            return "The dice are already rolled."
+            return N_("The dice are already rolled.")
         if result is None:
-            return "Roll the dice first."
+            return N_("Roll the dice first.")
         if action in (ActionKind.RETRY, ActionKind.REROLL):
             if self.is_gm_check:
-                return "On your own checks, reroll with an unlucky plot point instead."
+                return N_("On your own checks, reroll with an unlucky plot point instead.")
             if self.roller_kept:
-                return "The player already kept this result."
+                return N_("The player already kept this result.")
             if action is ActionKind.RETRY and result.succeeded:
-                return "A lucky retry is only for a failed check."
+                return N_("A lucky retry is only for a failed check.")
             if action is ActionKind.REROLL and not result.succeeded:
-                return "An unlucky reroll is only for a successful check."
+                return N_("An unlucky reroll is only for a successful check.")
             kind = PlotPointKind.LUCKY if action is ActionKind.RETRY else PlotPointKind.UNLUCKY
             if pool is not None and not pool.has(kind):
-                return f"There is no {kind.value} plot point left."
-            return "The result already stands."
+                if kind is PlotPointKind.LUCKY:
+                    return N_("There is no lucky plot point left.")
+                return N_("There is no unlucky plot point left.")
+            return N_("The result already stands.")
         if action is ActionKind.FORCE_REROLL and self.is_gm_check:
-            return "This is your own check: reroll it instead."
+            return N_("This is your own check: reroll it instead.")
         if action is ActionKind.GM_REROLL and not self.is_gm_check:
-            return "To make a player roll again, force a reroll."
+            return N_("To make a player roll again, force a reroll.")
         if self.roller_spent is not None:
-            return "The player spent a plot point, so the result stands."
+            return N_("The player spent a plot point, so the result stands.")
         if self.phase is not Phase.GM_DECIDES:
-            return "The player is still deciding."
-        return "There is no unlucky plot point left."
+            return N_("The player is still deciding.")
+        return N_("There is no unlucky plot point left.")
 
     # -- storage ----------------------------------------------------------
 

@@ -106,7 +106,7 @@ def check_odds(
     if (target is None) == (opponent is None):
         raise Malformed("Give either a difficulty or an opponent, not both.")
     if wounds is not None and not 0 <= wounds <= MAX_WOUNDS:
-        raise Malformed(f"Wounds go from 0 to {MAX_WOUNDS}.")
+        raise Malformed("Wounds go from 0 to {limit}.", limit=MAX_WOUNDS)
     mine, outcomes = _total_counts(setup)
     if opponent is not None:
         theirs, their_outcomes = _total_counts(opponent)

@@ -49,8 +49,10 @@ class PlotPointPool:
                 raise Malformed("Plot point counts must be whole numbers, zero or more.")
         if not MIN_TABLE <= self.lucky + self.unlucky <= MAX_TABLE:
             raise Malformed(
-                f"A table has between {MIN_TABLE} and {MAX_TABLE} plot points, "
-                "one per player including the Game Master."
+                "A table has between {low} and {high} plot points, "
+                "one per player including the Game Master.",
+                low=MIN_TABLE,
+                high=MAX_TABLE,
             )
 
     @classmethod
@@ -75,7 +77,9 @@ class PlotPointPool:
             NotAllowedNow: no point of that kind is left.
         """
         if not self.has(kind):
-            raise NotAllowedNow(f"There is no {kind.value} plot point left to spend.")
+            if kind is PlotPointKind.LUCKY:
+                raise NotAllowedNow("There is no lucky plot point left to spend.")
+            raise NotAllowedNow("There is no unlucky plot point left to spend.")
         return self._turn(kind)
 
     def _turn(self, kind: PlotPointKind) -> PlotPointPool:

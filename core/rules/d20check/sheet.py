@@ -20,18 +20,42 @@ from core.rules.errors import Malformed
 MAX_NAME = 40
 
 
+NO_NAME = {
+    "ability": "Give the ability a name.",
+    "proficiency": "Give the proficiency a name.",
+    "character": "Give the character a name.",
+}
+LONG_NAME = {
+    "ability": "Keep the ability name to {limit} characters.",
+    "proficiency": "Keep the proficiency name to {limit} characters.",
+    "character": "Keep the character name to {limit} characters.",
+}
+WHOLE_NUMBER = {
+    "A proficiency bonus": "A proficiency bonus must be a whole number from {low} to {high}.",
+    "Strain": "Strain must be a whole number from {low} to {high}.",
+    "Wounds": "Wounds must be a whole number from {low} to {high}.",
+    "Strain to add": "Strain to add must be a whole number from {low} to {high}.",
+    "Wounds to add": "Wounds to add must be a whole number from {low} to {high}.",
+    "Wounds to heal": "Wounds to heal must be a whole number from {low} to {high}.",
+}
+NOT_UNIQUE = {
+    "ability": "Each ability can appear only once.",
+    "proficiency": "Each proficiency can appear only once.",
+}
+
+
 def _clean_name(name: object, what: str) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise Malformed(f"Give the {what} a name.")
+        raise Malformed(NO_NAME[what])
     cleaned = " ".join(name.split())
     if len(cleaned) > MAX_NAME:
-        raise Malformed(f"Keep the {what} name to {MAX_NAME} characters.")
+        raise Malformed(LONG_NAME[what], limit=MAX_NAME)
     return cleaned
 
 
 def _whole(value: object, what: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise Malformed(f"{what} must be a whole number from {low} to {high}.")
+        raise Malformed(WHOLE_NUMBER[what], low=low, high=high)
     return value
 
 
@@ -59,7 +83,7 @@ class Proficiency:
 def _unique(names: list[str], what: str) -> None:
     folded = [name.casefold() for name in names]
     if len(set(folded)) != len(folded):
-        raise Malformed(f"Each {what} can appear only once.")
+        raise Malformed(NOT_UNIQUE[what])
 
 
 @dataclass(frozen=True)
@@ -98,7 +122,9 @@ class CharacterSheet:
         for ability in self.abilities:
             if ability.name.casefold() == name.strip().casefold():
                 return ability.strength
-        raise Malformed(f"{self.name} has no ability called “{name}”.")
+        raise Malformed(
+            "{character} has no ability called “{name}”.", character=self.name, name=name
+        )
 
     def proficiency_bonus(self, name: str | None) -> int:
         """The bonus for a skill or tool; 0 without that proficiency."""

@@ -56,7 +56,7 @@ from core.rules.d20check.events import (
 from core.rules.d20check.flow import ActionKind, CheckFlow, Phase
 from core.rules.d20check.plot_points import MAX_TABLE, MIN_TABLE, PlotPointPool
 from core.rules.d20check.rest import DEFAULT_RECOVERY_SKILL, RecoveryCheck, long_rest
-from core.rules.d20check.sheet import MAX_NAME, CharacterSheet
+from core.rules.d20check.sheet import MAX_NAME, WHOLE_NUMBER, CharacterSheet
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
@@ -66,7 +66,6 @@ from core.rules.table import Json, Outcome, Role, Table
 STATE_VERSION = 1
 CHECK_PANEL = "d20.check"
 REST_PANEL = "d20.rest"
-HELP = "Try: /check strong +2 adv dc15 (or a contest: vs14)."
 
 # Set-up buttons: the action names and what they change.
 SET_ABILITY = "ability"
@@ -254,7 +253,7 @@ def _count(payload: Json, key: str, low: int, high: int, what: str) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise Malformed(f"{what} must be a whole number from {low} to {high}.")
+        raise Malformed(WHOLE_NUMBER[what], low=low, high=high)
     return value
 
 
@@ -383,7 +382,10 @@ def parse_check(argument: str, sheet: CharacterSheet | None) -> CheckRequest:
     """
     tokens = _split_numbered(argument.replace(",", " ").split())
     if len(tokens) > 20:
-        raise Malformed("That's a lot of words for one check. " + HELP)
+        raise Malformed(
+            "That's a lot of words for one check. "
+            "Try: /check strong +2 adv dc15 (or a contest: vs14)."
+        )
     ability, proficiency, advantages, disadvantages = AbilityStrength.AVERAGE, 0, 0, 0
     target: Target = Difficulty(10)
     labels: list[str] = []
@@ -405,7 +407,10 @@ def parse_check(argument: str, sheet: CharacterSheet | None) -> CheckRequest:
             continue
         match = _NUMBERED.match(token)
         if match is None:
-            raise Malformed(f"I couldn't read “{tokens[index - 1][:30]}”. {HELP}")
+            raise Malformed(
+                "I couldn't read “{text}”. Try: /check strong +2 adv dc15 (or a contest: vs14).",
+                text=tokens[index - 1][:30],
+            )
         word, digits = match.group(1), match.group(2)
         if word in ("adv", "dis"):
             count = int(digits) if digits else 1
@@ -415,7 +420,10 @@ def parse_check(argument: str, sheet: CharacterSheet | None) -> CheckRequest:
                 disadvantages += count
             continue
         if digits is None:
-            raise Malformed(f"“{token}” needs a number. {HELP}")
+            raise Malformed(
+                "“{text}” needs a number. Try: /check strong +2 adv dc15 (or a contest: vs14).",
+                text=token,
+            )
         value = int(digits)
         if word == "dc":
             target = Difficulty(value)
@@ -498,12 +506,6 @@ MENU_OF: dict[str, SetupMenu] = {
     SET_DISADVANTAGES: SetupMenu.MODIFIERS,
     SET_TARGET: SetupMenu.TARGET,
 }
-MENU_NAME = {
-    SetupMenu.ABILITY: "the ability list",
-    SetupMenu.MODIFIERS: "the bonus list",
-    SetupMenu.TARGET: "the difficulty list",
-}
-MENU_BUTTON = {SetupMenu.ABILITY: "Ability", SetupMenu.MODIFIERS: "Bonuses", SetupMenu.TARGET: "DC"}
 TARGET_STEPS = (5, 1)
 
 PanelChoice = Choice[ActionKind] | Choice[SetupVerb]
@@ -631,9 +633,28 @@ def _menu_step(panel: CheckPanelState, action: str, argument: str) -> CheckPanel
         raise Malformed("That button is out of date. Use the latest message.") from None
 
 
+MENU_OPEN = {
+    SetupMenu.ABILITY: "The ability list is open: pick from it or tap Back first.",
+    SetupMenu.MODIFIERS: "The bonus list is open: pick from it or tap Back first.",
+    SetupMenu.TARGET: "The difficulty list is open: pick from it or tap Back first.",
+}
+MENU_CLOSED = {
+    SetupMenu.ABILITY: "The ability list was closed: tap Ability to open it again.",
+    SetupMenu.MODIFIERS: "The bonus list was closed: tap Bonuses to open it again.",
+    SetupMenu.TARGET: "The difficulty list was closed: tap DC to open it again.",
+}
+GOES_FROM = {
+    "Proficiency": "Proficiency goes from {low} to {high}.",
+    "Advantages": "Advantages goes from {low} to {high}.",
+    "Disadvantages": "Disadvantages goes from {low} to {high}.",
+    "The difficulty": "The difficulty goes from {low} to {high}.",
+    "The opposing result": "The opposing result goes from {low} to {high}.",
+}
+
+
 def open_refusal(menu: SetupMenu) -> str:
-    """Why the main buttons wait while ``menu`` is open."""
-    return f"{MENU_NAME[menu].capitalize()} is open: pick from it or tap Back first."
+    """Why the main buttons wait while ``menu`` is open (a message id)."""
+    return MENU_OPEN[menu]
 
 
 def _number(argument: str, low: int, high: int, what: str) -> int:
@@ -641,7 +662,7 @@ def _number(argument: str, low: int, high: int, what: str) -> int:
         raise Malformed("That button is out of date. Use the latest message.")
     value = int(argument)
     if not low <= value <= high:
-        raise NotAllowedNow(f"{what} goes from {low} to {high}.")
+        raise NotAllowedNow(GOES_FROM[what], low=low, high=high)
     return value
 
 
@@ -737,10 +758,7 @@ class CheckPanel:
             check.set_up(actor, check.setup)
             wanted = MENU_OF[action]
             if panel.menu is not wanted:
-                raise NotAllowedNow(
-                    f"{MENU_NAME[wanted].capitalize()} was closed: "
-                    f"tap {MENU_BUTTON[wanted]} to open it again."
-                )
+                raise NotAllowedNow(MENU_CLOSED[wanted])
             setup, target = changed_setup(check, action, argument)
             check = check.set_up(actor, setup, target)
             menu = None if action == SET_ABILITY else panel.menu  # one pick; steppers stay

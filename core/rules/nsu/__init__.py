@@ -5,6 +5,7 @@ Pure like the rest of :mod:`core.rules`: no I/O, no clock, no global random.
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, AdventurePanel
 from core.rules.nsu.campaign import NsuCampaignRules
 from core.rules.nsu.cards_panel import CARDS_PANEL, CardsPanel
@@ -22,12 +23,12 @@ from core.rules.registry import GameSystem
 SYSTEM = GameSystem(
     key="nsu",
     name="No Stone Unturned",
-    summary=(
+    summary=N_(
         "Explore a world rebuilt after collapse: moods and aspects decide action rolls, "
         "details change the fiction, and collateral clocks count the cost."
     ),
     odds=ODDS_COMMAND,
-    first_step="When everyone has joined, the host sends /begin to build the world together.",
+    first_step=N_("When everyone has joined, the host sends /begin to build the world together."),
     campaign=NsuCampaignRules(),
     log_lines=nsu_log_lines,
     status_lines=nsu_status_lines,

@@ -309,17 +309,44 @@ def _renamers(state: RollState, pending: Pending) -> set[PlayerId]:
     return who
 
 
-_PHASE_HINTS = {
-    Phase.DESIRED_OUTCOME: "First the roller says what they hope to achieve.",
-    Phase.STAKES: "The Arbiters are choosing the aspect and what is at risk.",
-    Phase.MOOD: "The roller is choosing a mood.",
-    Phase.ASPECT_EDGE: "The table is checking details for aspect advantage.",
-    Phase.PREPARE: "The roller may pick a skill or risk a sentiment, then roll.",
-    Phase.AFTER_ROLL: "The dice are out: help, keep dice, then the roller settles.",
-    Phase.SKILL_SIGN: "The roller is deciding whether the skill adds or subtracts.",
-    Phase.MOOD_EFFECTS: "The last choices about moods and sentiments are being made.",
-    Phase.DONE: "This roll is finished.",
-    Phase.CANCELLED: "This roll was called off.",
+NOT_NOW = {  # a step out of turn, with what the roll waits for
+    Phase.DESIRED_OUTCOME: "Not now. First the roller says what they hope to achieve.",
+    Phase.STAKES: "Not now. The Arbiters are choosing the aspect and what is at risk.",
+    Phase.MOOD: "Not now. The roller is choosing a mood.",
+    Phase.ASPECT_EDGE: "Not now. The table is checking details for aspect advantage.",
+    Phase.PREPARE: "Not now. The roller may pick a skill or risk a sentiment, then roll.",
+    Phase.AFTER_ROLL: "Not now. The dice are out: help, keep dice, then the roller settles.",
+    Phase.SKILL_SIGN: "Not now. The roller is deciding whether the skill adds or subtracts.",
+    Phase.MOOD_EFFECTS: "Not now. The last choices about moods and sentiments are being made.",
+    Phase.DONE: "Not now. This roll is finished.",
+    Phase.CANCELLED: "Not now. This roll was called off.",
+}
+
+NOT_YOURS = {  # a step open to others, with what the roll waits for
+    Phase.DESIRED_OUTCOME: (
+        "That's for someone else. First the roller says what they hope to achieve."
+    ),
+    Phase.STAKES: (
+        "That's for someone else. The Arbiters are choosing the aspect and what is at risk."
+    ),
+    Phase.MOOD: "That's for someone else. The roller is choosing a mood.",
+    Phase.ASPECT_EDGE: (
+        "That's for someone else. The table is checking details for aspect advantage."
+    ),
+    Phase.PREPARE: (
+        "That's for someone else. The roller may pick a skill or risk a sentiment, then roll."
+    ),
+    Phase.AFTER_ROLL: (
+        "That's for someone else. The dice are out: help, keep dice, then the roller settles."
+    ),
+    Phase.SKILL_SIGN: (
+        "That's for someone else. The roller is deciding whether the skill adds or subtracts."
+    ),
+    Phase.MOOD_EFFECTS: (
+        "That's for someone else. The last choices about moods and sentiments are being made."
+    ),
+    Phase.DONE: "That's for someone else. This roll is finished.",
+    Phase.CANCELLED: "That's for someone else. This roll was called off.",
 }
 
 
@@ -357,8 +384,9 @@ def start_roll(
     """
     if not roller.character.can_act:
         raise NotAllowedNow(
-            f"{roller.character.name} is Overcome and cannot act until a harm is recovered: "
-            "in downtime (/downtime home), with Recover Harm."
+            "{name} is Overcome and cannot act until a harm is recovered: "
+            "in downtime (/downtime home), with Recover Harm.",
+            name=roller.character.name,
         )
     participants = (roller, *allies)
     return RollState(
@@ -405,9 +433,9 @@ def apply(state: RollState, action: Action, rng: Rng) -> tuple[RollState, tuple[
         raise Malformed("That is not a step of an Action Roll.")
     open_now = {e.kind: e.players for e in expected(state)}
     if action.kind not in open_now:
-        raise NotAllowedNow(f"Not now. {_PHASE_HINTS[state.phase]}")
+        raise NotAllowedNow(NOT_NOW[state.phase])
     if action.actor not in open_now[action.kind]:
-        raise NotYourTurn(f"That's for someone else. {_PHASE_HINTS[state.phase]}")
+        raise NotYourTurn(NOT_YOURS[state.phase])
     new_state, events = handler(state, action, rng)
     forced = _forced_step(new_state)
     while forced is not None:  # a step with one possible answer is not asked

@@ -286,9 +286,9 @@ class AdventurePanel:
         missing = [table.seats[p].name for p in world.players if p in table.seats and p not in made]
         if missing:
             raise NotAllowedNow(
-                "Everyone needs a character before setting out. Still making one: "
-                + ", ".join(missing)
-                + " (/character)."
+                "Everyone needs a character before setting out. "
+                "Still making one: {names} (/character).",
+                names=", ".join(missing),
             )
 
 

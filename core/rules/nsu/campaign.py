@@ -264,10 +264,20 @@ def begin_worldbuilding(campaign: NsuCampaign, players: tuple[int, ...]) -> NsuC
     if campaign.began:
         raise NotAllowedNow("Worldbuilding has already begun.")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        if len(players) == 1:
+            raise NotAllowedNow(
+                "No Stone Unturned needs {low} to {high} players; "
+                "{count} is at the table. Ask the others to /join.",
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
+                count=len(players),
+            )
         raise NotAllowedNow(
-            f"No Stone Unturned needs {MIN_PLAYERS} to {MAX_PLAYERS} players; "
-            f"{len(players)} {'is' if len(players) == 1 else 'are'} at the table. "
-            "Ask the others to /join."
+            "No Stone Unturned needs {low} to {high} players; "
+            "{count} are at the table. Ask the others to /join.",
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
+            count=len(players),
         )
     return replace(campaign, setup=new_setup(players))
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from core.i18n import N_
 from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
@@ -42,17 +43,38 @@ class CardField:
 
 
 FIELDS: tuple[CardField, ...] = (
-    CardField("title", "Title", "Name the place.", 80),
-    CardField("description", "Description", "What is here? A few lines to picture it.", 1000),
+    CardField("title", N_("Title"), N_("Name the place."), 80),
+    CardField(
+        "description", N_("Description"), N_("What is here? A few lines to picture it."), 1000
+    ),
     CardField(
         "collateral_target",
-        "What could be harmed",
-        "What here could suffer if the explorers meddle? (the Collateral Clock)",
+        N_("What could be harmed"),
+        N_("What here could suffer if the explorers meddle? (the Collateral Clock)"),
         200,
     ),
-    CardField("danger_type", "Danger", "What kind of danger lurks here?", 200),
-    CardField("treasure_type", "Treasure", "What treasure or knowledge could be found?", 200),
+    CardField("danger_type", N_("Danger"), N_("What kind of danger lurks here?"), 200),
+    CardField(
+        "treasure_type", N_("Treasure"), N_("What treasure or knowledge could be found?"), 200
+    ),
 )
+# Why a player can't write locations yet (or any more): the step the table is at.
+_BUSY_WITH = {
+    SetupStep.TONE: N_("Locations come later: the table is busy with the tone talk."),
+    SetupStep.BANS: N_("Locations come later: the table is busy with banning story elements."),
+    SetupStep.SETTLEMENT: N_(
+        "Locations come later: the table is busy with drawing the settlement."
+    ),
+    SetupStep.SCOPE: N_("Locations come later: the table is busy with the scope of adventures."),
+    SetupStep.RESOURCES: N_("Locations come later: the table is busy with naming resources."),
+    SetupStep.ABUNDANCE: N_("Locations come later: the table is busy with choosing the abundance."),
+    SetupStep.LOCATIONS: N_("Locations come later: the table is busy with writing locations."),
+    SetupStep.MAP: N_("Locations come later: the table is busy with dealing the map."),
+    SetupStep.DANGER_AND_REWARD: N_(
+        "Locations come later: the table is busy with rolling Danger and Reward."
+    ),
+    SetupStep.DONE: N_("Locations come later: the table is busy with nothing: the world is built."),
+}
 
 
 @dataclass(frozen=True)
@@ -164,9 +186,7 @@ class CardsPanel:
             raise NotAllowedNow("You're not building this world.")
         if not may_revise(setup, actor):  # with a saved card, it may be rewritten
             if setup.step is not SetupStep.LOCATIONS:
-                raise NotAllowedNow(
-                    f"Locations come later: the table is busy with {wb.describe_step(setup.step)}."
-                )
+                raise NotAllowedNow(_BUSY_WITH[setup.step])
             if len(my_locations(setup, actor)) >= LOCATIONS_PER_PLAYER:
                 raise NotAllowedNow("You've written both of your locations.")
         board = int(argument) if argument.isdigit() else 0

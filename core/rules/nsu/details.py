@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
 
 MAX_DETAIL_LENGTH = 60
@@ -46,15 +47,57 @@ class Polarity(enum.Enum):
 def clean_label(text: str, what: str = "A detail") -> str:
     """Trim a short label and check it is usable.
 
+    Args:
+        what: what the label names, as the refusal starts ("A mood", "Pronouns"...:
+            a key of ``_LABEL_REFUSALS``).
+
     Raises:
         Malformed: the label is empty or too long.
     """
     label = " ".join(text.split())
+    empty, too_long = _LABEL_REFUSALS.get(what, _LABEL_REFUSALS["A detail"])
     if not label:
-        raise Malformed(f"{what} needs a few words.")
+        raise Malformed(empty)
     if len(label) > MAX_DETAIL_LENGTH:
-        raise Malformed(f"{what} should be short: at most {MAX_DETAIL_LENGTH} characters.")
+        raise Malformed(too_long, limit=MAX_DETAIL_LENGTH)
     return label
+
+
+# What clean_label refuses with, by what the label names: (empty, too long).
+_LABEL_REFUSALS = {
+    "A detail": (
+        N_("A detail needs a few words."),
+        N_("A detail should be short: at most {limit} characters."),
+    ),
+    "A mood": (
+        N_("A mood needs a few words."),
+        N_("A mood should be short: at most {limit} characters."),
+    ),
+    "A name": (
+        N_("A name needs a few words."),
+        N_("A name should be short: at most {limit} characters."),
+    ),
+    "A skill": (
+        N_("A skill needs a few words."),
+        N_("A skill should be short: at most {limit} characters."),
+    ),
+    "A sentiment": (
+        N_("A sentiment needs a few words."),
+        N_("A sentiment should be short: at most {limit} characters."),
+    ),
+    "A harm": (
+        N_("A harm needs a few words."),
+        N_("A harm should be short: at most {limit} characters."),
+    ),
+    "A scar": (
+        N_("A scar needs a few words."),
+        N_("A scar should be short: at most {limit} characters."),
+    ),
+    "Pronouns": (
+        N_("Pronouns needs a few words."),
+        N_("Pronouns should be short: at most {limit} characters."),
+    ),
+}
 
 
 @dataclass(frozen=True)

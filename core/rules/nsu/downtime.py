@@ -39,8 +39,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
-from core.rules.names import counted
 from core.rules.nsu.action_roll import Outcome, RollState, Winner
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.sheet import Aspect, Character, SentimentState
@@ -100,13 +100,15 @@ class Complication(Enum):
 
 
 _PROMPTS: dict[Complication, str] = {
-    Complication.AREA_RECOVERS: "The place gets a breather and begins to mend.",
-    Complication.PROBLEM_INTENSIFIES: "The damage you left grows worse where it started.",
-    Complication.SIDE_EFFECT: "Something nobody saw coming grows out of what you did.",
-    Complication.RELATIONS_WORSEN: "Those touched by it think less of you and your home.",
-    Complication.PROBLEM_SPREADS: "The trouble leaks out to somewhere else nearby.",
-    Complication.THOSE_AFFECTED_FLEE: "The ones living with the harm pack up and leave.",
-    Complication.FULLY_COME_TO_PASS: "The clock is full: the harm has happened in full. Tell it.",
+    Complication.AREA_RECOVERS: N_("The place gets a breather and begins to mend."),
+    Complication.PROBLEM_INTENSIFIES: N_("The damage you left grows worse where it started."),
+    Complication.SIDE_EFFECT: N_("Something nobody saw coming grows out of what you did."),
+    Complication.RELATIONS_WORSEN: N_("Those touched by it think less of you and your home."),
+    Complication.PROBLEM_SPREADS: N_("The trouble leaks out to somewhere else nearby."),
+    Complication.THOSE_AFFECTED_FLEE: N_("The ones living with the harm pack up and leave."),
+    Complication.FULLY_COME_TO_PASS: N_(
+        "The clock is full: the harm has happened in full. Tell it."
+    ),
 }
 
 # (lowest ticks, highest ticks) -> rows of (lowest d6 face, highest d6 face, options).
@@ -1094,7 +1096,8 @@ def _check_permission(state: DowntimeState, actor: PlayerId, kind: DowntimeKind)
         raise NotAllowedNow("You've used your downtime actions; spend more time to get another.")
     if state.sheet(actor).overcome and kind not in WHILE_OVERCOME:
         raise NotAllowedNow(
-            f"{state.sheet(actor).name} is Overcome: recover a harm before doing anything else."
+            "{name} is Overcome: recover a harm before doing anything else.",
+            name=state.sheet(actor).name,
         )
     if kind is DowntimeKind.PROPOSE_PLAN:
         raise NotAllowedNow("Another plan is already on the table; settle it first.")
@@ -1405,11 +1408,14 @@ def _reduce_mood(state: DowntimeState, actor: PlayerId, action: ReduceMood) -> R
     if action.amount < 1:
         raise Malformed("Clear one box or more.")
     if action.amount > budget.introspection.remaining:
-        raise NotAllowedNow(
-            f"Only {counted(budget.introspection.remaining, 'box', 'boxes')} left to clear."
-        )
+        left = budget.introspection.remaining
+        if left == 1:
+            raise NotAllowedNow("Only 1 box left to clear.")
+        raise NotAllowedNow("Only {num} boxes left to clear.", num=left)
     if action.amount > mood.level:
-        raise NotAllowedNow(f"That mood only has {counted(mood.level, 'box', 'boxes')} marked.")
+        if mood.level == 1:
+            raise NotAllowedNow("That mood only has 1 box marked.")
+        raise NotAllowedNow("That mood only has {num} boxes marked.", num=mood.level)
     sheet = sheet.lower_mood(action.mood, action.amount)
     left = budget.introspection.remaining - action.amount
     state = state._with_sheet(actor, sheet)._with_budget(

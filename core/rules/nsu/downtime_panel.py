@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from core.i18n import N_
 from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import downtime as dt
@@ -901,7 +902,7 @@ def _project_text(
 ) -> tuple[DowntimeState, tuple[object, ...]]:
     """``<mood line> <aspect> #<project>`` or ``<mood line> <aspect> <4|6|8> <new project>``."""
     parts = text.split(maxsplit=3)
-    hint = "Reply “1 mind #1” to work on project 1, or “1 mind 6 Learn carpentry” to start one."
+    hint = N_("Reply “1 mind #1” to work on project 1, or “1 mind 6 Learn carpentry” to start one.")
     if len(parts) < 3 or not parts[0].isdigit():
         raise Malformed(hint)
     mood, aspect = int(parts[0]) - 1, _aspect(parts[1])

@@ -74,14 +74,14 @@ from core.rules.table import Json, Outcome, Table
 def _text(payload: Json, key: str) -> str:
     value = payload.get(key)
     if not isinstance(value, str):
-        raise Malformed(f"Missing {key.replace('_', ' ')}.")
+        raise Malformed("Missing {what}.", what=key.replace("_", " "))
     return value
 
 
 def _int(payload: Json, key: str) -> int:
     value = payload.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise Malformed(f"Missing {key.replace('_', ' ')}.")
+        raise Malformed("Missing {what}.", what=key.replace("_", " "))
     return value
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from core.i18n import N_
 from core.rules.errors import Malformed
-from core.rules.log import LogLine
+from core.rules.log import LogLine, Words, words
 from core.rules.nsu.campaign import campaign_of, character_of
 from core.rules.nsu.details import Polarity
 from core.rules.nsu.roll_state import DetailAdded, RollSettled, RollState, TargetKind
@@ -25,11 +26,13 @@ from core.rules.nsu.world import (
 )
 from core.rules.table import Outcome, Table
 
+SOMEONE = N_("Someone")
 
-def _name(table: Table, player_id: int | None) -> str:
+
+def _name(table: Table, player_id: int | None) -> str | Words:
     seat = None if player_id is None else table.seat(player_id)
     if seat is None:
-        return "Someone"
+        return words(SOMEONE)
     character = character_of(seat)
     return character.name if character is not None else seat.name
 
@@ -44,7 +47,7 @@ def _roll(state: Mapping[str, Any]) -> RollState | None:
         return None
 
 
-def _author(table: Table, roll: RollState | None, player_id: int) -> str:
+def _author(table: Table, roll: RollState | None, player_id: int) -> str | Words:
     """Who added a detail: a character in the roll, or a player arbitrating it.
 
     Arbiters have no character in the scene, so the log names the player, never
@@ -53,7 +56,7 @@ def _author(table: Table, roll: RollState | None, player_id: int) -> str:
     if roll is None or any(p.player == player_id for p in roll.participants):
         return _name(table, player_id)
     seat = table.seat(player_id)
-    return "Someone" if seat is None else f"{seat.name}, as Arbiter,"
+    return words(SOMEONE) if seat is None else words(N_("{name}, as Arbiter,"), name=seat.name)
 
 
 def _public_title(world: World | None, card_id: str) -> str | None:
@@ -70,21 +73,38 @@ def _public_title(world: World | None, card_id: str) -> str | None:
 def _roll_line(table: Table, roller: int | None, event: RollSettled) -> LogLine:
     o = event.outcome
     who = _name(table, roller)
-    shift = f"{o.skill_shift:+d}" if o.skill_shift else ""
     winner = {
-        Winner.PLAYER: f"{who} wins",
-        Winner.ARBITERS: "the Arbiters win",
-        Winner.TIE: "a tie",
+        Winner.PLAYER: words(N_("{name} wins"), name=who),
+        Winner.ARBITERS: words(N_("the Arbiters win")),
+        Winner.TIE: words(N_("a tie")),
     }[o.winner]
-    helper = ""
+    helper: str | Words = ""
     if o.helper_used is not None:
-        helper = f", with {_name(table, o.helper_used)}'s mood die"
-    text = (
-        f"{who} rolled: Aspect {o.aspect_face}{shift} = {o.aspect_total} against Mood "
-        f"{o.mood_face}{helper}: {winner} by {o.difference}."
+        helper = words(N_(", with {name}'s mood die"), name=_name(table, o.helper_used))
+    said = words(
+        N_(
+            "{name} rolled: Aspect {aspect}{shift} = {total} against Mood {mood}{helper}: "
+            "{winner} by {difference}."
+        ),
+        name=who,
+        aspect=o.aspect_face,
+        shift=f"{o.skill_shift:+d}" if o.skill_shift else "",
+        total=o.aspect_total,
+        mood=o.mood_face,
+        helper=helper,
+        winner=winner,
+        difference=o.difference,
     )
     players = tuple(p for p in (roller, o.helper_used) if p is not None)
-    return LogLine("roll", text, players)
+    return LogLine.of("roll", said, players)
+
+
+_GAVE = {
+    (False, False): N_("{author} gave {target} the detail {sign}{detail}."),
+    (True, False): N_("{author} gave {target} the harm {sign}{detail}."),
+    (False, True): N_("{author} gave {target} the detail {sign}{detail}. {target} is Overcome."),
+    (True, True): N_("{author} gave {target} the harm {sign}{detail}. {target} is Overcome."),
+}
 
 
 def _detail_line(table: Table, event: DetailAdded, roll: RollState | None) -> LogLine:
@@ -92,19 +112,23 @@ def _detail_line(table: Table, event: DetailAdded, roll: RollState | None) -> Lo
     sign = "+" if added.detail.polarity is Polarity.POSITIVE else "−"
     target = added.target
     players = [added.by]
+    where: str | Words
     if target.kind is TargetKind.CHARACTER:
         where = _name(table, target.player)
         if target.player is not None:
             players.append(target.player)
     elif target.kind is TargetKind.SCENE:
-        where = "the scene"
+        where = words(N_("the scene"))
     else:
-        where = target.name or "something"
-    what = "harm" if added.harm else "detail"
-    text = f"{_author(table, roll, added.by)} gave {where} the {what} {sign}{added.detail.name}."
-    if event.overcome:
-        text += f" {where} is Overcome."
-    return LogLine("detail", text, tuple(dict.fromkeys(players)))
+        where = target.name or words(N_("something"))
+    said = words(
+        _GAVE[added.harm, event.overcome],
+        author=_author(table, roll, added.by),
+        target=where,
+        sign=sign,
+        detail=added.detail.name,
+    )
+    return LogLine.of("detail", said, tuple(dict.fromkeys(players)))
 
 
 def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
@@ -123,23 +147,31 @@ def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
             title = _public_title(world, event.card_id)
             if title is not None:
                 by = () if event.by is None else (event.by,)
-                line = LogLine(
-                    "clock", f"{title}: Collateral Clock {event.before} → {event.after}.", by
+                said = words(
+                    N_("{place}: Collateral Clock {before} → {after}."),
+                    place=title,
+                    before=event.before,
+                    after=event.after,
                 )
+                line = LogLine.of("clock", said, by)
         elif isinstance(event, SceneDetailAdded):
             title = _public_title(world, event.card_id)
             if title is not None:
-                line = LogLine("detail", f"Scene detail at {title}: {event.detail}.")
+                said = words(
+                    N_("Scene detail at {place}: {detail}."), place=title, detail=event.detail
+                )
+                line = LogLine.of("detail", said)
         elif isinstance(event, CardFlipped):
             title = _public_title(world, event.card_id)
             if title is not None:
-                line = LogLine("map", f"{title} was revealed.")
+                line = LogLine.of("map", words(N_("{place} was revealed."), place=title))
         elif isinstance(event, Travelled):
             if event.card_id is None:
-                line = LogLine("map", "The party went home.")
+                line = LogLine.of("map", words(N_("The party went home.")))
             else:
                 title = _public_title(world, event.card_id)
-                line = LogLine("map", f"The party went to {title or event.card_id}.")
+                said = words(N_("The party went to {place}."), place=title or event.card_id)
+                line = LogLine.of("map", said)
         if line is not None:
             lines.append(line)
     return tuple(lines)

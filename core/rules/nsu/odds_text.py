@@ -9,11 +9,14 @@ disadvantage of one kind cancel (ruling 2).
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.errors import Malformed
 from core.rules.nsu.odds import MAX_SKILL, OddsQuery
 from core.rules.nsu.terms import Die, Edge, Risk, combine_edges
 
 EXAMPLE = "/odds d6 d8 world adv +1"
+DOES_NOT_FIT = N_("“{word}” doesn't fit. Try: {example}")
+GIVE_THE_DICE = N_("Give the Aspect die, the Mood die and what's at risk. Try: {example}")
 _EDGES = {
     "adv": ("aspect", True),
     "aspect-adv": ("aspect", True),
@@ -49,14 +52,14 @@ def read_odds_query(text: str) -> OddsQuery:
         elif word.startswith("+") and word[1:].isdigit():
             skill = int(word[1:])
             if skill > MAX_SKILL:
-                raise Malformed(f"A skill modifier runs from 0 to {MAX_SKILL}.")
+                raise Malformed("A skill modifier runs from 0 to {most}.", most=MAX_SKILL)
         else:
             try:
                 dice.append(Die.parse(word))
             except Malformed:
-                raise Malformed(f"“{word[:20]}” doesn't fit. Try: {EXAMPLE}") from None
+                raise Malformed(DOES_NOT_FIT, word=word[:20], example=EXAMPLE) from None
     if len(dice) != 2 or risk is None:
-        raise Malformed(f"Give the Aspect die, the Mood die and what's at risk. Try: {EXAMPLE}")
+        raise Malformed(GIVE_THE_DICE, example=EXAMPLE)
 
     def edge(kind: str) -> Edge:
         return combine_edges(True in marks[kind], False in marks[kind])

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.i18n import N_
 from core.rules.errors import Malformed
 from core.rules.nsu.roll_actions import (
     Action,
@@ -56,10 +57,17 @@ from core.rules.nsu.terms import Aspect, Risk
 MAX_ARGUMENT_LENGTH = 600
 
 
-def _number(text: str, low: int, high: int, what: str) -> int:
+# What a number in a step names, as the refusal of a number out of range says it.
+A_MOOD_LINE = N_("A mood line is a number from {low} to {high}.")
+A_SKILL_LINE = N_("A skill line is a number from {low} to {high}.")
+A_SENTIMENT_LINE = N_("A sentiment line is a number from {low} to {high}.")
+THE_DIE = N_("The die is a number from {low} to {high}.")
+
+
+def _number(text: str, low: int, high: int, refusal: str) -> int:
     cleaned = text.strip()
     if not cleaned.isascii() or not cleaned.isdigit() or not low <= int(cleaned) <= high:
-        raise Malformed(f"{what} is a number from {low} to {high}.")
+        raise Malformed(refusal, low=low, high=high)
     return int(cleaned)
 
 
@@ -71,9 +79,9 @@ def _player(text: str) -> PlayerId:
     return int(cleaned)
 
 
-def _line_and_name(argument: str, lines: int, what: str) -> tuple[int, str | None]:
+def _line_and_name(argument: str, lines: int, refusal: str) -> tuple[int, str | None]:
     head, _, rest = argument.strip().partition(" ")
-    line = _number(head, 1, lines, what) - 1
+    line = _number(head, 1, lines, refusal) - 1
     name = " ".join(rest.split()) or None
     return line, name
 
@@ -94,22 +102,27 @@ def _edge_lists(argument: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def _keep(roller: PlayerId, actor: PlayerId, argument: str) -> KeepDie:
     parts = argument.split()
-    hint = "Say which die to keep: “aspect 1”, “mood 2” or “help <player> 1”."
+    hint = N_("Say which die to keep: “aspect 1”, “mood 2” or “help <player> 1”.")
     if len(parts) == 2 and parts[0] in ("aspect", "mood"):
         pool = PoolKind(parts[0])
-        return KeepDie(actor, pool, roller, _number(parts[1], 1, 2, "The die") - 1)
+        return KeepDie(actor, pool, roller, _number(parts[1], 1, 2, THE_DIE) - 1)
     if len(parts) == 3 and parts[0] == "help":
         return KeepDie(
-            actor, PoolKind.HELP, _player(parts[1]), _number(parts[2], 1, 2, "The die") - 1
+            actor, PoolKind.HELP, _player(parts[1]), _number(parts[2], 1, 2, THE_DIE) - 1
         )
     raise Malformed(hint)
 
 
-def _enum_value(argument: str, choices: dict[str, object], what: str) -> object:
+PICK_AN_ASPECT = N_("Pick an aspect: {choices}.")
+WHAT_IS_AT_RISK = N_("What is at risk: {choices}.")
+SKILL_SIGN = N_("Skill: {choices}.")
+
+
+def _enum_value(argument: str, choices: dict[str, object], refusal: str) -> object:
     try:
         return choices[argument.strip().lower()]
     except KeyError:
-        raise Malformed(f"{what}: {', '.join(choices)}.") from None
+        raise Malformed(refusal, choices=", ".join(choices)) from None
 
 
 Parser = Callable[[PlayerId, PlayerId, str], Action]
@@ -117,32 +130,31 @@ Parser = Callable[[PlayerId, PlayerId, str], Action]
 _PARSERS: dict[ActionKind, Parser] = {
     ActionKind.STATE_OUTCOME: lambda r, a, arg: StateOutcome(a, " ".join(arg.split())),
     ActionKind.CHOOSE_ASPECT: lambda r, a, arg: ChooseAspect(
-        a, Aspect(_enum_value(arg, {x.value: x.value for x in Aspect}, "Pick an aspect"))
+        a, Aspect(_enum_value(arg, {x.value: x.value for x in Aspect}, PICK_AN_ASPECT))
     ),
     ActionKind.CHOOSE_RISK: lambda r, a, arg: ChooseRisk(
-        a, Risk(_enum_value(arg, {x.value: x.value for x in Risk}, "What is at risk"))
+        a, Risk(_enum_value(arg, {x.value: x.value for x in Risk}, WHAT_IS_AT_RISK))
     ),
-    ActionKind.CHOOSE_MOOD: lambda r, a, arg: ChooseMood(a, *_line_and_name(arg, 6, "A mood line")),
+    ActionKind.CHOOSE_MOOD: lambda r, a, arg: ChooseMood(a, *_line_and_name(arg, 6, A_MOOD_LINE)),
     ActionKind.SET_ASPECT_EDGE: lambda r, a, arg: SetAspectEdge(a, *_edge_lists(arg)),
-    ActionKind.CHOOSE_SKILL: lambda r, a, arg: ChooseSkill(
-        a, _number(arg, 1, 6, "A skill line") - 1
-    ),
+    ActionKind.CHOOSE_SKILL: lambda r, a, arg: ChooseSkill(a, _number(arg, 1, 6, A_SKILL_LINE) - 1),
     ActionKind.CREATE_SKILL: lambda r, a, arg: CreateSkill(a, " ".join(arg.split())),
     ActionKind.RISK_SENTIMENT: lambda r, a, arg: RiskSentiment(
-        a, _number(arg, 1, 3, "A sentiment line") - 1
+        a, _number(arg, 1, 3, A_SENTIMENT_LINE) - 1
     ),
     ActionKind.ROLL: lambda r, a, arg: Roll(a),
-    ActionKind.HELP: lambda r, a, arg: Help(a, *_line_and_name(arg, 6, "A mood line")),
+    ActionKind.HELP: lambda r, a, arg: Help(a, *_line_and_name(arg, 6, A_MOOD_LINE)),
     ActionKind.KEEP_DIE: _keep,
     ActionKind.TAKE_HELPER_DIE: lambda r, a, arg: TakeHelperDie(
         a, None if arg.strip().lower() in ("", "none", "own") else _player(arg)
     ),
     ActionKind.CHOOSE_SKILL_SIGN: lambda r, a, arg: ChooseSkillSign(
-        a, bool(_enum_value(arg, {"+": True, "-": False, "add": True, "subtract": False}, "Skill"))
+        a,
+        bool(_enum_value(arg, {"+": True, "-": False, "add": True, "subtract": False}, SKILL_SIGN)),
     ),
     ActionKind.RENAME_MOOD: lambda r, a, arg: _rename(a, arg),
     ActionKind.ENDANGER_SENTIMENT: lambda r, a, arg: EndangerSentiment(
-        a, _number(arg, 1, 3, "A sentiment line") - 1
+        a, _number(arg, 1, 3, A_SENTIMENT_LINE) - 1
     ),
     ActionKind.CANCEL: lambda r, a, arg: CancelRoll(a),
 }
@@ -168,7 +180,7 @@ def parse_action(roller: PlayerId, actor: PlayerId, name: str, argument: str = "
     try:
         kind = ActionKind(name.strip().lower())
     except ValueError:
-        raise Malformed(f"“{name[:40]}” is not a step of an Action Roll.") from None
+        raise Malformed("“{name}” is not a step of an Action Roll.", name=name[:40]) from None
     return _PARSERS[kind](roller, actor, argument)
 
 

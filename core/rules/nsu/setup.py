@@ -566,6 +566,19 @@ def _written_by(state: SetupState, player_id: PlayerId) -> int:
     return sum(1 for c in state.world.cards if c.author_id == player_id)
 
 
+# Why an action doesn't fit now: what the table is busy with.
+_BUSY_WITH: dict[SetupStep, str] = {
+    SetupStep.TONE: N_("Not now: the table is busy with the tone talk."),
+    SetupStep.BANS: N_("Not now: the table is busy with banning story elements."),
+    SetupStep.SETTLEMENT: N_("Not now: the table is busy with drawing the settlement."),
+    SetupStep.SCOPE: N_("Not now: the table is busy with the scope of adventures."),
+    SetupStep.RESOURCES: N_("Not now: the table is busy with naming resources."),
+    SetupStep.ABUNDANCE: N_("Not now: the table is busy with choosing the abundance."),
+    SetupStep.LOCATIONS: N_("Not now: the table is busy with writing locations."),
+    SetupStep.MAP: N_("Not now: the table is busy with dealing the map."),
+    SetupStep.DANGER_AND_REWARD: N_("Not now: the table is busy with rolling Danger and Reward."),
+    SetupStep.DONE: N_("Not now: the table is busy with nothing: the world is built."),
+}
 _STEP_NAMES: dict[SetupStep, str] = {
     SetupStep.TONE: N_("the tone talk"),
     SetupStep.BANS: N_("banning story elements"),
@@ -597,7 +610,7 @@ def _check_permission(state: SetupState, actor: PlayerId, kind: ActionKind) -> N
         if not state.tone_proposed:
             raise NotAllowedNow("Nobody has written down a tone to agree with yet.")
         raise NotAllowedNow("You've already agreed to this tone.")
-    raise NotAllowedNow(f"Not now: the table is busy with {_STEP_NAMES[state.step]}.")
+    raise NotAllowedNow(_BUSY_WITH[state.step])
 
 
 # --------------------------------------------------------------------------- apply

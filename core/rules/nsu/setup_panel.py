@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from core.i18n import N_
 from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
@@ -206,13 +207,14 @@ def _question_at(index: int) -> ScopeQuestion | None:
     return QUESTIONS[index] if 0 <= index < len(QUESTIONS) else None
 
 
-def _index(argument: str, size: int, what: str) -> int:
+def _index(argument: str, size: int, refusal: str) -> int:
+    """The button's index, or ``refusal`` (a message id) when it names none."""
     try:
         index = int(argument)
     except ValueError:
-        raise Malformed(f"Choose {what} with the buttons.") from None
+        raise Malformed(refusal) from None
     if not 0 <= index < size:
-        raise Malformed(f"Choose {what} with the buttons.")
+        raise Malformed(refusal)
     return index
 
 
@@ -257,7 +259,9 @@ def button_action(setup: SetupState, action: str, argument: str) -> SetupAction:
         return wb.PassStatement()
     if action == "first":
         return wb.ChooseFirstSpeaker(
-            setup.players[_index(argument, len(setup.players), "a player")]
+            setup.players[
+                _index(argument, len(setup.players), N_("Choose a player with the buttons."))
+            ]
         )
     if action == "full":
         return wb.DeclareCardFull()
@@ -265,9 +269,15 @@ def button_action(setup: SetupState, action: str, argument: str) -> SetupAction:
         return wb.FinishScope()
     if action == "abundance":
         resources = setup.world.resources
-        return wb.ChooseAbundance(resources[_index(argument, len(resources), "a resource")].name)
+        return wb.ChooseAbundance(
+            resources[
+                _index(argument, len(resources), N_("Choose a resource with the buttons."))
+            ].name
+        )
     if action == "deal":
-        return wb.DealMap(_index(argument, MAX_MAP_COLUMNS + 1, "a map width"))
+        return wb.DealMap(
+            _index(argument, MAX_MAP_COLUMNS + 1, N_("Choose a map width with the buttons."))
+        )
     if action == "roll":
         return wb.RollDangerAndReward()
     raise Malformed("That's not a worldbuilding button.")
@@ -344,7 +354,7 @@ class SetupPanel:
             raise NotAllowedNow("Safety tools are chosen during the tone talk.")
         if actor not in setup.players:
             raise NotYourTurn("You're not building this world.")
-        tool = TOOLS[_index(argument, len(TOOLS), "a safety tool")]
+        tool = TOOLS[_index(argument, len(TOOLS), N_("Choose a safety tool with the buttons."))]
         current = setup.world.safety_tools if setup.tone_proposed else set(_tools(state))
         tools = set(current) ^ {tool}
         return {**state, "tools": [t.value for t in TOOLS if t in tools]}

@@ -26,12 +26,13 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import TypeAlias
 
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
-from core.rules.names import counted
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.details import MAX_HARMS, Detail, DetailKind, clean_label
 from core.rules.nsu.terms import Aspect as Aspect
 from core.rules.nsu.terms import Die as Die
+from core.rules.said import Joined, Said
 
 RECOVERY_POINT_CAP = 4  # the four Recovery Point boxes beside Overcome (ruling 11)
 SKILL_LINES = 6
@@ -471,9 +472,17 @@ class Character:
             raise Malformed("There is no such harm on the sheet.")
         cost = self.recovery_cost
         if self.recovery_points < cost:
+            if cost == 1:
+                raise NotAllowedNow(
+                    "Recovering a harm costs 1 recovery point; {name} has {points}.",
+                    name=self.name,
+                    points=self.recovery_points,
+                )
             raise NotAllowedNow(
-                f"Recovering a harm costs {counted(cost, 'recovery point')}; {self.name} has "
-                f"{self.recovery_points}."
+                "Recovering a harm costs {cost} recovery points; {name} has {points}.",
+                cost=cost,
+                name=self.name,
+                points=self.recovery_points,
             )
         return replace(
             self,
@@ -521,6 +530,16 @@ class CreationStep(enum.Enum):
 
 # Steps that may stay undone when the sheet is finished.
 OPTIONAL_STEPS = frozenset({CreationStep.RUMOURS})
+# A missing step as a refusal names it.
+_MISSING_WORDS = {
+    CreationStep.NAME: N_("name"),
+    CreationStep.PRONOUNS_AND_LOOK: N_("pronouns and look"),
+    CreationStep.MOODS: N_("moods"),
+    CreationStep.ASPECTS: N_("aspects"),
+    CreationStep.SENTIMENTS: N_("sentiments"),
+    CreationStep.SKILLS: N_("skills"),
+    CreationStep.RUMOURS: N_("rumours"),
+}
 
 
 @dataclass(frozen=True)
@@ -630,8 +649,8 @@ def finish_creation(draft: CharacterDraft) -> Character:
     """
     missing = missing_steps(draft)
     if missing:
-        steps = ", ".join(s.value.replace("_", " ") for s in missing)
-        raise NotAllowedNow(f"The sheet still needs: {steps}.")
+        steps = Joined(", ", [Said(_MISSING_WORDS[s]) for s in missing])
+        raise NotAllowedNow("The sheet still needs: {steps}.", steps=steps)
     assert draft.name is not None and draft.pronouns is not None and draft.look is not None
     assert draft.moods is not None and draft.aspects is not None
     assert draft.sentiments is not None and draft.skills is not None

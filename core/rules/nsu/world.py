@@ -1133,5 +1133,5 @@ def clean_text(text: str, empty_message: str, limit: int = 500) -> str:
     if not out:
         raise Malformed(empty_message)
     if len(out) > limit:
-        raise Malformed(f"Please keep it under {limit} characters.")
+        raise Malformed("Please keep it under {limit} characters.", limit=limit)
     return out

@@ -78,7 +78,11 @@ def burn(value: int) -> MomentumChange:
         NotAllowedNow: the track is below 4.
     """
     if not can_burn(value):
-        raise NotAllowedNow(f"Momentum {value} is too low to burn: you need {BURN_MINIMUM}.")
+        raise NotAllowedNow(
+            "Momentum {momentum} is too low to burn: you need {minimum}.",
+            momentum=value,
+            minimum=BURN_MINIMUM,
+        )
     return MomentumChange(value, MOMENTUM_RESET)
 
 

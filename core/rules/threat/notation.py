@@ -56,18 +56,21 @@ def parse(text: str) -> ThreatNotation:
         Malformed: anything that is not a roll within the limits.
     """
     if len(text) > MAX_INPUT:
-        raise Malformed(f"That roll is too long. Try {EXAMPLES}.")
+        raise Malformed("That roll is too long. Try 3d, 3d2t or 4d-1t.")
     match = _PATTERN.fullmatch(text)
     if match is None:
-        raise Malformed(f"I can't read “{text.strip()}” as a roll. Try {EXAMPLES}.")
+        raise Malformed(
+            "I can't read “{text}” as a roll. Try 3d, 3d2t or 4d-1t.",
+            text=text.strip(),
+        )
     digits = match["count"]
     count = int(digits) if len(digits) <= 3 else MAX_BASE_DICE + 1
     if count < 1:
         raise Malformed("Roll at least one action die, like 1d2t.")
     if count > MAX_BASE_DICE:
         raise Malformed(
-            f"At most {MAX_BASE_DICE} action dice (6 plus 3 bonus dice); "
-            "more than 6 need no roll anyway."
+            "At most {limit} action dice (6 plus 3 bonus dice); more than 6 need no roll anyway.",
+            limit=MAX_BASE_DICE,
         )
     level = 0
     if match["level"] is not None:
@@ -77,7 +80,8 @@ def parse(text: str) -> ThreatNotation:
         level = sign * (int(magnitude) if len(magnitude) <= 3 else 999)
     if not THREAT_MIN <= level <= IMPOSSIBLE_LEVEL:
         raise Malformed(
-            f"Threat runs from {THREAT_MIN}t to {IMPOSSIBLE_LEVEL}t "
-            f"({IMPOSSIBLE_LEVEL}t is impossible)."
+            "Threat runs from {low}t to {high}t ({high}t is impossible).",
+            low=THREAT_MIN,
+            high=IMPOSSIBLE_LEVEL,
         )
     return ThreatNotation(count, level)

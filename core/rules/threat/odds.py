@@ -112,7 +112,7 @@ def notation_odds(text: str, harm: int = 0) -> Odds:
         Malformed: bad notation or harm.
     """
     if not 0 <= harm <= MAX_HARM:
-        raise Malformed(f"Harm runs from 0 to {MAX_HARM}.")
+        raise Malformed("Harm runs from 0 to {limit}.", limit=MAX_HARM)
     return pool_odds(parse(text).to_pool(harm))
 
 

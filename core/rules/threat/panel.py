@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.rng import Rng
 from core.rules.threat import momentum as track
@@ -508,7 +509,7 @@ def open_panel(
             approach=action_dice,
         )
     except ValueError as exc:
-        raise Malformed(f"This roll can't be set up: {exc}.") from None
+        raise Malformed("This roll can't be set up: {reason}.", reason=str(exc)) from None
 
 
 def open_from_notation(
@@ -557,9 +558,11 @@ def act(panel: Panel, actor: PlayerId, action: Action, rng: Rng | None = None) -
         case ChooseApproach(name=name, value=value):
             name = name.strip()
             if not 1 <= len(name) <= MAX_APPROACH_NAME:
-                raise Malformed(f"An approach name needs 1 to {MAX_APPROACH_NAME} characters.")
+                raise Malformed(
+                    "An approach name needs 1 to {limit} characters.", limit=MAX_APPROACH_NAME
+                )
             if not 0 <= value <= MAX_BASE_DICE:
-                raise Malformed(f"An approach value runs from 0 to {MAX_BASE_DICE}.")
+                raise Malformed("An approach value runs from 0 to {limit}.", limit=MAX_BASE_DICE)
             return Step(
                 replace(panel, approach_name=name, approach=value, menu=None),
                 (ApproachChosen(name, value),),
@@ -670,19 +673,19 @@ _ROLES: dict[ActionKind, frozenset[Role]] = {
 }
 
 _WHO: dict[ActionKind, str] = {
-    ActionKind.OPEN_THREAT: "Only the GM sets the threat.",
-    ActionKind.OPEN_APPROACH: "Only the player rolling picks the approach.",
-    ActionKind.BACK: "Only the GM or the player rolling closes the list.",
-    ActionKind.SET_THREAT: "Only the GM sets the threat.",
-    ActionKind.CHOOSE_APPROACH: "Only the player rolling picks the approach.",
-    ActionKind.SET_BONUS: "Only the player rolling claims bonus dice.",
-    ActionKind.JOIN: "You're already part of this roll.",
-    ActionKind.LEAVE: "You're not helping on this roll.",
-    ActionKind.OUTSIDE_ASSIST: "Only the GM brings in outside help.",
-    ActionKind.ROLL: "Only the player rolling can roll.",
-    ActionKind.BURN: "Only the player who rolled can burn their Momentum.",
-    ActionKind.KEEP: "Only the player who rolled decides this.",
-    ActionKind.CANCEL: "Only the GM or the player rolling can cancel.",
+    ActionKind.OPEN_THREAT: N_("Only the GM sets the threat."),
+    ActionKind.OPEN_APPROACH: N_("Only the player rolling picks the approach."),
+    ActionKind.BACK: N_("Only the GM or the player rolling closes the list."),
+    ActionKind.SET_THREAT: N_("Only the GM sets the threat."),
+    ActionKind.CHOOSE_APPROACH: N_("Only the player rolling picks the approach."),
+    ActionKind.SET_BONUS: N_("Only the player rolling claims bonus dice."),
+    ActionKind.JOIN: N_("You're already part of this roll."),
+    ActionKind.LEAVE: N_("You're not helping on this roll."),
+    ActionKind.OUTSIDE_ASSIST: N_("Only the GM brings in outside help."),
+    ActionKind.ROLL: N_("Only the player rolling can roll."),
+    ActionKind.BURN: N_("Only the player who rolled can burn their Momentum."),
+    ActionKind.KEEP: N_("Only the player who rolled decides this."),
+    ActionKind.CANCEL: N_("Only the GM or the player rolling can cancel."),
 }
 
 
@@ -700,24 +703,26 @@ _IN_MENU: dict[Menu, frozenset[ActionKind]] = {
     Menu.THREAT: frozenset({ActionKind.SET_THREAT, ActionKind.BACK}),
     Menu.APPROACH: frozenset({ActionKind.CHOOSE_APPROACH, ActionKind.BACK}),
 }
-_MENU_NAME = {Menu.THREAT: "the threat keypad", Menu.APPROACH: "the list of approaches"}
+_MENU_OPEN = {
+    Menu.THREAT: N_("The threat keypad is open: pick from it or tap Back first."),
+    Menu.APPROACH: N_("The list of approaches is open: pick from it or tap Back first."),
+}
+_MENU_CLOSED = {
+    Menu.THREAT: N_("The threat keypad was closed: tap Threat to open it again."),
+    Menu.APPROACH: N_("The list of approaches was closed: tap Approach to open it again."),
+}
 _OPENS = {ActionKind.SET_THREAT: Menu.THREAT, ActionKind.CHOOSE_APPROACH: Menu.APPROACH}
-_OPEN_BUTTON = {Menu.THREAT: "Threat", Menu.APPROACH: "Approach"}
 
 
 def _menu_refusal(panel: Panel, kind: ActionKind) -> NotAllowedNow | None:
     """Why ``kind`` does not fit the list open now (or the lack of one)."""
     if panel.menu is not None and kind not in _IN_MENU[panel.menu]:
-        name = _MENU_NAME[panel.menu]
-        return NotAllowedNow(f"{name.capitalize()} is open: pick from it or tap Back first.")
+        return NotAllowedNow(_MENU_OPEN[panel.menu])
     if panel.menu is None and kind is ActionKind.BACK:
         return NotAllowedNow("No list is open to go back from.")
     wanted = _OPENS.get(kind)
     if wanted is not None and panel.menu is not wanted:
-        return NotAllowedNow(
-            f"{_MENU_NAME[wanted].capitalize()} was closed: "
-            f"tap {_OPEN_BUTTON[wanted]} to open it again."
-        )
+        return NotAllowedNow(_MENU_CLOSED[wanted])
     return None
 
 

@@ -337,7 +337,11 @@ def burn_momentum(outcome: RollOutcome, momentum: int) -> RollOutcome:
     if outcome.burn is not None:
         raise NotAllowedNow("Momentum is already burned on this roll.")
     if momentum < BURN_MINIMUM:
-        raise NotAllowedNow(f"Momentum {momentum} is too low to burn: you need {BURN_MINIMUM}.")
+        raise NotAllowedNow(
+            "Momentum {momentum} is too low to burn: you need {minimum}.",
+            momentum=momentum,
+            minimum=BURN_MINIMUM,
+        )
     index = highest_index(outcome)
     old = outcome.action_dice[index]
     dice = list(outcome.action_dice)

@@ -37,9 +37,11 @@ class Approach:
     def __post_init__(self) -> None:
         name = self.name.strip()
         if not 1 <= len(name) <= MAX_APPROACH_NAME:
-            raise Malformed(f"An approach name needs 1 to {MAX_APPROACH_NAME} characters.")
+            raise Malformed(
+                "An approach name needs 1 to {limit} characters.", limit=MAX_APPROACH_NAME
+            )
         if not 0 <= self.value <= MAX_APPROACH_VALUE:
-            raise Malformed(f"An approach value runs from 0 to {MAX_APPROACH_VALUE}.")
+            raise Malformed("An approach value runs from 0 to {limit}.", limit=MAX_APPROACH_VALUE)
         object.__setattr__(self, "name", name)
 
 
@@ -54,16 +56,18 @@ class Sheet:
 
     def __post_init__(self) -> None:
         if len(self.approaches) > MAX_APPROACHES:
-            raise Malformed(f"A sheet holds at most {MAX_APPROACHES} approaches.")
+            raise Malformed("A sheet holds at most {limit} approaches.", limit=MAX_APPROACHES)
         keys = [a.name.casefold() for a in self.approaches]
         if len(set(keys)) != len(keys):
             raise Malformed("Two approaches have the same name.")
         if not MOMENTUM_MIN <= self.momentum <= MOMENTUM_MAX:
-            raise Malformed(f"Momentum runs from {MOMENTUM_MIN} to {MOMENTUM_MAX}.")
+            raise Malformed(
+                "Momentum runs from {low} to {high}.", low=MOMENTUM_MIN, high=MOMENTUM_MAX
+            )
         if not 0 <= self.harm <= MAX_HARM:
-            raise Malformed(f"Harm runs from 0 to {MAX_HARM}.")
+            raise Malformed("Harm runs from 0 to {limit}.", limit=MAX_HARM)
         if len(self.notes) > MAX_NOTES:
-            raise Malformed(f"Notes hold at most {MAX_NOTES} characters.")
+            raise Malformed("Notes hold at most {limit} characters.", limit=MAX_NOTES)
 
     def approach(self, name: str) -> Approach:
         """The approach called ``name`` (ignoring case).
@@ -75,7 +79,7 @@ class Sheet:
         for approach in self.approaches:
             if approach.name.casefold() == key:
                 return approach
-        raise Malformed(f"There is no approach called “{name.strip()}” on this sheet.")
+        raise Malformed("There is no approach called “{name}” on this sheet.", name=name.strip())
 
     def with_approach(self, name: str, value: int) -> Sheet:
         """Add an approach, or set the value of the one with that name."""

@@ -190,7 +190,7 @@ class _Notes(_Edit):
 class _GainMomentum(_Edit):
     def apply(self, sheet: Sheet, payload: Json) -> Sheet:
         if sheet.momentum >= track.MOMENTUM_MAX:
-            raise NotAllowedNow(f"Momentum is already at {track.MOMENTUM_MAX}.")
+            raise NotAllowedNow("Momentum is already at {limit}.", limit=track.MOMENTUM_MAX)
         return sheet.gain_momentum()[0]
 
 
@@ -260,7 +260,7 @@ def _target(payload: Json, actor: int) -> int:
 def _text(payload: Json, key: str) -> str:
     value = payload.get(key)
     if not isinstance(value, str):
-        raise Malformed(f"The {key} is missing.")
+        raise Malformed("The {key} is missing.", key=key)
     return value
 
 
@@ -269,7 +269,7 @@ def _number(payload: Json, key: str) -> int:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Malformed(f"The {key} must be a whole number.")
+        raise Malformed("The {key} must be a whole number.", key=key)
     return value
 
 
@@ -498,7 +498,7 @@ class ThreatRollPanel:
             rest = (argument[: found.start()] + " " + argument[found.end() :]).strip()
         notation = rest.strip()
         if notation and not looks_like_threat_notation(notation):
-            raise Malformed(f"“{notation[:40]}” is not threat dice notation.")
+            raise Malformed("“{text}” is not threat dice notation.", text=notation[:40])
         gm = game_master(table)
         if roller != actor and actor != gm:
             raise NotYourTurn("Only the GM asks another player for a roll.")
@@ -510,7 +510,7 @@ class ThreatRollPanel:
             try:
                 parsed = parse(notation)
             except Malformed as error:
-                raise NotAllowedNow(error.message) from None
+                raise NotAllowedNow(error.message_id, **error.values) from None
             panel = open_panel(
                 gm,
                 roller,
@@ -543,7 +543,9 @@ class ThreatRollPanel:
             raise NotAllowedNow("That can't be done now.")  # pragma: no cover
         if kind is ActionKind.BURN and sheet is not None and not track.can_burn(sheet.momentum):
             raise NotAllowedNow(
-                f"Your Momentum is {sheet.momentum} now: you need {track.BURN_MINIMUM} to burn."
+                "Your Momentum is {momentum} now: you need {minimum} to burn.",
+                momentum=sheet.momentum,
+                minimum=track.BURN_MINIMUM,
             )
         step = act(panel, actor, self._action(kind, argument, panel, fixed, sheet), rng)
         sheets: dict[int, Json] = {}
@@ -570,7 +572,9 @@ class ThreatRollPanel:
                 raise Malformed("Threat runs from -2 to +4 (+4 is impossible).") from None
         if kind in (ActionKind.CHOOSE_APPROACH, ActionKind.OPEN_APPROACH):
             if fixed:
-                raise NotAllowedNow(f"The dice for this roll are set: {panel.approach}d.")
+                raise NotAllowedNow(
+                    "The dice for this roll are set: {dice}d.", dice=panel.approach or 0
+                )
             approaches = () if sheet is None else sheet.approaches
             if kind is ActionKind.OPEN_APPROACH:
                 if not approaches:
