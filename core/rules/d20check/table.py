@@ -863,7 +863,7 @@ class RestPanelState:
                 ),
             )
         except (TypeError, ValueError, AttributeError):
-            raise Malformed("This long rest can't be read any more.") from None
+            raise Malformed("That button is out of date. Use the latest message.") from None
 
 
 class RestPanel:

@@ -98,7 +98,7 @@ class AdventurePanelState:
                 bool(state.get("travel")),
             )
         except (TypeError, ValueError, AttributeError):
-            raise Malformed("This adventure panel can't be read any more.") from None
+            raise Malformed("That button is out of date. Use the latest message.") from None
 
 
 def scene(table: Table, state: AdventurePanelState | Json) -> Scene:

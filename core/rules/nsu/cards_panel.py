@@ -118,7 +118,7 @@ class CardsPanelState:
                 editing=None if editing is None else str(editing),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise Malformed("This card panel can't be read any more.") from None
+            raise Malformed("That button is out of date. Use the latest message.") from None
 
 
 def cards_view(table: Table, state: CardsPanelState | Json) -> CardsView:

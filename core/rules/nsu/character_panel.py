@@ -197,7 +197,7 @@ class CharacterPanelState:
                 rumours=tuple(str(r) for r in state.get("rumours", [])),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise Malformed("This character panel can't be read any more.") from None
+            raise Malformed("That button is out of date. Use the latest message.") from None
 
 
 def creation_view(table: Table, state: CharacterPanelState | Json) -> CreationView:

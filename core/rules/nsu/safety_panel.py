@@ -42,7 +42,7 @@ class SafetyPanelState:
         try:
             return cls(int(state["owner"]), SafetyKind(state.get("kind", "line")))
         except (KeyError, TypeError, ValueError):
-            raise Malformed("This list can't be read any more.") from None
+            raise Malformed("That button is out of date. Use the latest message.") from None
 
 
 def safety_choices(state: SafetyPanelState | Json) -> tuple[Choice[SafetyVerb], ...]:

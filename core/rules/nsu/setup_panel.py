@@ -191,7 +191,7 @@ class SetupPanelState:
         try:
             return cls(_tools(state), int(state.get("q", 0)))
         except (TypeError, ValueError, AttributeError):
-            raise Malformed("This worldbuilding panel can't be read any more.") from None
+            raise Malformed("That button is out of date. Use the latest message.") from None
 
 
 def _tools(state: Json) -> tuple[SafetyTool, ...]:
