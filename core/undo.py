@@ -18,7 +18,14 @@ from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.registry import GameSystem
 from core.rules.table import Json, Outcome, Table
-from core.rules.undo import StepTaken, check_undo, may_undo, taken_back, undo_choice
+from core.rules.undo import (
+    StepTaken,
+    check_undo,
+    may_undo,
+    taken_back,
+    taken_back_words,
+    undo_choice,
+)
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.repo import guarded
 from core.store.sql import dump_json, execute, fetch, now
@@ -302,7 +309,10 @@ class Undos:
             view, restored, _ = await campaigns._built(campaign)
             name = next((m.name for m in view.members if m.player_id == actor.tg_id), "player")
             await LogEntry.create(
-                campaign_id=campaign_id, kind="undo", text=taken_back(name, step.label)[:500]
+                campaign_id=campaign_id,
+                kind="undo",
+                text=taken_back(name, step.label)[:500],
+                words=taken_back_words(name[:200], step.label).to_json(),
             )
             # The open views the undo touched, decided as for any change.
             touched, retired = await campaigns._touched(

@@ -96,7 +96,7 @@ async def _load(request: web.Request) -> dict[str, Any]:
         view, await log_of(seen), _who(request), character_names(view, table), lang
     )
     last = await Undos(deps.campaigns).last_change(view.id, viewer)
-    context["undo"] = None if last is None else {"step": last[0], "label": last[1]}
+    context["undo"] = None if last is None else {"step": last[0], "label": lang.gettext(last[1])}
     return {"view": view, "token": view.app_token, "log": context, "lang": lang}
 
 
@@ -121,7 +121,8 @@ async def api_undo(request: web.Request) -> web.Response:
     back = await undo_for_viewer(deps.campaigns, request.match_info["token"], viewer, step)
     if deps.panel_shown is not None:  # the group's panels read as they did
         await deps.panel_shown(back.changed)
-    return web.json_response({"ok": True, "label": back.label}, dumps=_dumps)
+    label = request_lang(request).gettext(back.label)
+    return web.json_response({"ok": True, "label": label}, dumps=_dumps)
 
 
 def setup_log_routes(app: web.Application) -> None:

@@ -33,6 +33,7 @@ from core.rules.lifecycle import (
     next_stage,
     resumable_until,
 )
+from core.rules.said import Said
 from core.rules.table import Role, Table
 from core.store.models import Campaign, CampaignStatus, Member, Panel
 from core.store.repo import guarded, upsert_chat, upsert_player
@@ -57,7 +58,7 @@ class Lifecycle(Queries):
         async with saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}", update_id):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
-                raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
+                raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
             host_row = await upsert_player(
                 host.tg_id,
@@ -77,7 +78,7 @@ class Lifecycle(Queries):
                     state=dict(system.campaign.new_state()),
                 )
             except IntegrityError:
-                raise NotAllowedNow(RUNNING.format(name=system.name)) from None
+                raise NotAllowedNow(RUNNING, name=Said(system.name)) from None
             roles = [Role.HOST.value, Role.PLAYER.value]
             if system.campaign.has_game_master:
                 roles = [Role.HOST.value, Role.GAME_MASTER.value]
@@ -337,7 +338,7 @@ class Lifecycle(Queries):
         async with saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}", update_id):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
-                raise NotAllowedNow(RUNNING.format(name=self.registry.find(running.system).name))
+                raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
             campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
             check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
             try:

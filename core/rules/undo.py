@@ -26,11 +26,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from core.i18n import N_
 from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow
+from core.rules.log import Words, words
 from core.rules.rng import Rng
+from core.rules.said import Said
 
 UNDO_ACTION = "undo"
+A_STEP = N_("a step")  # an anonymous step's name
+MINI_APP_CHANGE = N_("a change in the Mini App")  # an edit its system gave no name
+TOOK_BACK = N_("{symbol} {name} took back: {label}")
 UNDO_SYMBOL = "↩"
 NO_ONE = 0  # the author of an anonymous step
 
@@ -140,7 +146,7 @@ def check_undo(history: Sequence[StepTaken], actor: int) -> StepTaken:
     why = refusal(history, actor)
     if why is not None:
         label = history[-1].label if history else ""
-        raise NotAllowedNow(REFUSALS[why], label=label)
+        raise NotAllowedNow(REFUSALS[why], label=Said(label))
     return history[-1]
 
 
@@ -163,7 +169,8 @@ class UndoRules:
             and counts as someone else's for everyone).
         label: how a step is named to people.
         panel_names: how a step on each panel kind is named.
-        edit_names: a name per Mini App edit action.
+        edit_names: a name per Mini App edit action, or per group of them ("setup."
+            names every ``setup.*`` edit); names are message ids (marked with ``N_``).
     """
 
     final: Callable[[str, str], bool] = _no_final
@@ -174,18 +181,23 @@ class UndoRules:
     def label(self, kind: str, action: str) -> str:
         """How a step reads in "↩ Alice took back: …"."""
         if not kind:
-            name = self.edit_names.get(action)
-            return name or f"a Mini App edit ({action.replace('.', ' ').replace('_', ' ')})"
+            group = action.split(".", 1)[0] + "."
+            return self.edit_names.get(action) or self.edit_names.get(group) or MINI_APP_CHANGE
         name = self.panel_names.get(kind)
         return name or _plain_label(kind, action)
 
     def step(self, actor: int, kind: str, action: str, rolled: bool) -> StepTaken:
         """The record of one step just taken (an anonymous one has actor 0 and stands)."""
         if self.anonymous(kind, action):
-            return StepTaken(NO_ONE, "a step", rolled, final=True)
+            return StepTaken(NO_ONE, A_STEP, rolled, final=True)
         return StepTaken(actor, self.label(kind, action), rolled, self.final(kind, action))
 
 
 def taken_back(name: str, label: str) -> str:
-    """The log line of an undo."""
+    """The log line of an undo (English; :func:`taken_back_words` for every language)."""
     return f"{UNDO_SYMBOL} {name} took back: {label}"
+
+
+def taken_back_words(name: str, label: str) -> Words:
+    """The log line of an undo, as a message id and values (the label is one too)."""
+    return words(TOOK_BACK, symbol=UNDO_SYMBOL, name=name, label=words(label))

@@ -30,7 +30,7 @@ async def test_threat_choices_before_the_roll_go_back_and_the_roll_stands(stack:
     use, bo = threat.campaigns(stack), threat.ref(stack, threat.BO)
     sheet = await threat.sheet_of(threat.BO)
     await use.edit(token, bo, "approach.set", {"name": "Prowess", "value": 2})
-    await slash_undo(stack, threat.BO, "took back: a Mini App edit (approach set)")
+    await slash_undo(stack, threat.BO, "took back: an approach set")
     assert await threat.sheet_of(threat.BO) == sheet
     await use.edit(token, bo, "approach.set", {"name": "Prowess", "value": 2})
 

@@ -168,6 +168,7 @@ def test_every_error_sentence_of_core_reaches_the_user_through_the_catalogue(
                 dice="2d6",
                 text="x",
                 key="x",
+                symbol="↩",
             ),
             XX,
         )

@@ -41,6 +41,7 @@ from tests.core.rules.nsu import test_downtime_panel as downtime_walks
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, Driver, fresh
 from tests.support.nsu_table import character, sheet, split, world
 from tests.support.nsu_table import table as nsu_table
+from tests.support.panel_views import read_as
 from tests.tgbot.test_i18n_pseudo import NSU, ROOT, XX, leaks, visible
 from tests.tgbot.test_i18n_pseudo import render as in_pseudo
 from tests.tgbot.test_i18n_pseudo_nsu import in_russian
@@ -131,6 +132,7 @@ def view(state: Any, t: Table, *, closed: bool = False, events: tuple[object, ..
         kind="",
         version=1,
         state=state,
+        typed=read_as(state),
         table=t,
         closed=closed,
         events=events,

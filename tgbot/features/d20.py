@@ -82,7 +82,7 @@ async def pool(update: Update, context: StonetableContext) -> None:
 async def _require_d20(context: StonetableContext, chat_id: int, topic: int = 0) -> CampaignView:
     view = await context.deps.campaigns.require_current(chat_id, topic)
     if view.system.key != SYSTEM_KEY:
-        raise NotAllowedNow("That command is for d20 games.")
+        raise NotAllowedNow(N_("That command is for d20 games."))
     return view
 
 

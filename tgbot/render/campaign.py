@@ -27,7 +27,7 @@ def system_choice(
 ) -> tuple[str, InlineKeyboardMarkup]:
     """The message that asks which game to start (and says if the last one can come back)."""
     rows = [
-        [InlineKeyboardButton(s.name, callback_data=NewGameButton(s.key).encode())]
+        [InlineKeyboardButton(lang.gettext(s.name), callback_data=NewGameButton(s.key).encode())]
         for s in registry
     ]
     text = "🎲 <b>" + lang.gettext("Which game shall we play?") + "</b>"
@@ -35,7 +35,7 @@ def system_choice(
         text += "\n\n" + lang.gettext(
             "The <b>{game}</b> game that ended here can still come back with /resume "
             "until {day}, instead of a new one.",
-            game=esc(last.campaign.system.name),
+            game=esc(lang.gettext(last.campaign.system.name)),
             day=lang.day(last.resumable_until),
         )
     return text, InlineKeyboardMarkup(rows)
@@ -47,7 +47,9 @@ def end_question(view: CampaignView, lang: Lang) -> tuple[str, InlineKeyboardMar
     who = esc(host.name) if host else lang.gettext("the host")
     text = "\n".join(
         (
-            "🏁 <b>" + lang.gettext("End the {game} game?", game=esc(view.system.name)) + "</b>",
+            "🏁 <b>"
+            + lang.gettext("End the {game} game?", game=esc(lang.gettext(view.system.name)))
+            + "</b>",
             lang.gettext(
                 "Nothing is deleted: everyone's sheets, the map and the world so far, "
                 "and the log are kept."
@@ -83,14 +85,14 @@ def ended_text(ended: EndedGame, lang: Lang) -> str:
         "The <b>{game}</b> game has ended. Thanks for playing!\n"
         "Sheets, the map and the log are kept. The host can bring it back with /resume "
         "until {day}.",
-        game=esc(ended.campaign.system.name),
+        game=esc(lang.gettext(ended.campaign.system.name)),
         day=lang.day(ended.resumable_until),
     )
 
 
 def kept_text(view: CampaignView, lang: Lang) -> str:
     return "▶️ " + lang.gettext(
-        "The <b>{game}</b> game goes on; nothing ended.", game=esc(view.system.name)
+        "The <b>{game}</b> game goes on; nothing ended.", game=esc(lang.gettext(view.system.name))
     )
 
 
@@ -99,7 +101,7 @@ def resumed_text(view: CampaignView, came_back: bool, lang: Lang) -> str:
         return "▶️ " + lang.gettext("The game goes on!")
     return "▶️ " + lang.gettext(
         "The <b>{game}</b> game is back, just as you left it. /status shows where you were.",
-        game=esc(view.system.name),
+        game=esc(lang.gettext(view.system.name)),
     )
 
 
@@ -117,7 +119,7 @@ def status_text(view: CampaignView, lang: Lang, system_lines: tuple[str, ...] = 
     symbol, status = STATUS[view.status]
     count = len(view.members)
     lines = [
-        f"<b>{esc(view.system.name)}</b> — {symbol} {lang.gettext(status)}",
+        f"<b>{esc(lang.gettext(view.system.name))}</b> — {symbol} {lang.gettext(status)}",
         "👥 " + lang.gettext("Players ({num}):", num=lang.number(count)),
         *(f"• {member_line(view, m.player_id, lang)}" for m in view.members),
         *(esc(worded(line, lang.gettext)) for line in system_lines),
@@ -133,7 +135,9 @@ def started_text(view: CampaignView, lang: Lang) -> str:
     text = (
         "🎉 "
         + lang.gettext(
-            "{name} started a game of <b>{game}</b>.", name=who, game=esc(view.system.name)
+            "{name} started a game of <b>{game}</b>.",
+            name=who,
+            game=esc(lang.gettext(view.system.name)),
         )
         + f"\n{esc(lang.gettext(view.system.summary))}\n\n"
         + lang.gettext("Everyone who wants to play: tap /join.")
@@ -149,7 +153,7 @@ def joined_text(name: str, lang: Lang) -> str:
 
 def welcome_text(view: CampaignView, lang: Lang, *, joining: bool) -> str:
     """The private note to a player joining (or who has joined) a group's game."""
-    game, chat = esc(view.system.name), esc(view.chat_title)
+    game, chat = esc(lang.gettext(view.system.name)), esc(view.chat_title)
     if joining:
         return "🎲 " + lang.gettext(
             "You're joining the <b>{game}</b> game of <b>{chat}</b>. "

@@ -63,5 +63,6 @@ def help_text(
         system = registry.systems[key]
         marker = " " + lang.gettext("(playing here)") if key == current else ""
         lines = "\n".join(by_system[key])
-        parts.append(f"<b>{esc(system.name)}</b>{marker} — <code>/newgame {key}</code>\n{lines}")
+        name = esc(lang.gettext(system.name))
+        parts.append(f"<b>{name}</b>{marker} — <code>/newgame {key}</code>\n{lines}")
     return "\n\n".join(parts)

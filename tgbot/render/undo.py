@@ -39,5 +39,6 @@ def with_undo(
 
 def took_back_text(back: TookBack, lang: Lang, *, html: bool = True) -> str:
     """What the chat reads after an undo (HTML, or plain for a button's answer)."""
-    name, label = (escape(back.name), escape(back.label)) if html else (back.name, back.label)
+    label = lang.gettext(back.label)  # a message id: the rules name every step
+    name, label = (escape(back.name), escape(label)) if html else (back.name, label)
     return f"{UNDO_SYMBOL} " + lang.gettext("{name} took back: {label}", name=name, label=label)

@@ -21,7 +21,7 @@ from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
     key="cortex",
-    name="Cortex drama",
+    name=N_("Cortex drama"),
     summary=N_(
         "Build a pool from why, who and how, add the opponent's Stress, spend Plot Points "
         "for more; sum your two best dice. The Watchtower turns 1s into Trouble."

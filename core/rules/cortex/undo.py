@@ -6,4 +6,18 @@ from core.i18n import N_
 from core.rules.cortex.panel import CONFLICT_PANEL
 from core.rules.undo import UndoRules
 
-UNDO = UndoRules(panel_names={CONFLICT_PANEL: N_("a choice in the conflict")})
+UNDO = UndoRules(
+    panel_names={CONFLICT_PANEL: N_("a choice in the conflict")},
+    edit_names={
+        "trait.": N_("a trait change"),
+        "text": N_("a trait change"),
+        "rename": N_("a new name"),
+        "growth.spend": N_("Growth spent"),
+        "resource.restore": N_("a Resource restored"),
+        "stress.recover": N_("Stress recovered"),
+        "feature.add": N_("a Feature added"),
+        "scene.end": N_("the end of a scene"),
+        "episode.end": N_("the end of an episode"),
+        "settings.stress": N_("the Stress types"),
+    },
+)

@@ -15,6 +15,7 @@ Modules:
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.d20check.check import (
     AbilityStrength,
     CheckResult,
@@ -47,8 +48,8 @@ from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
     key="d20",
-    name="d20 checks",
-    summary=(
+    name=N_("d20 checks"),
+    summary=N_(
         "Roll a d20 (two for a weak or strong ability), add proficiency and an "
         "advantage or disadvantage die; share lucky and unlucky plot points; "
         "track strain and wounds."

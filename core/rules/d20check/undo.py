@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.undo import UndoRules
 
-UNDO = UndoRules(panel_names={CHECK_PANEL: "a choice before the check", REST_PANEL: "a rest step"})
+UNDO = UndoRules(
+    panel_names={
+        CHECK_PANEL: N_("a choice before the check"),
+        REST_PANEL: N_("a rest step"),
+    },
+    edit_names={
+        "rename": N_("a new name"),
+        "ability.": N_("an ability change"),
+        "proficiency.": N_("a proficiency change"),
+        "harm.": N_("a wounds change"),
+        "sheets.lock": N_("locking or unlocking the sheets"),
+    },
+)

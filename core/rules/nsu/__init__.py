@@ -22,7 +22,7 @@ from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
     key="nsu",
-    name="No Stone Unturned",
+    name=N_("No Stone Unturned"),
     summary=N_(
         "Explore a world rebuilt after collapse: moods and aspects decide action rolls, "
         "details change the fiction, and collateral clocks count the cost."

@@ -7,6 +7,7 @@ nor a refusal can tell who made it.
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL
 from core.rules.nsu.cards_panel import CARDS_PANEL
 from core.rules.nsu.character_panel import CHARACTER_PANEL
@@ -26,20 +27,23 @@ UNDO = UndoRules(
     final=is_safety,
     anonymous=is_safety,
     panel_names={
-        SETUP_PANEL: "a worldbuilding step",
-        CARDS_PANEL: "a step on the location cards",
-        CHARACTER_PANEL: "a character step",
-        ADVENTURE_PANEL: "an adventure step",
-        SAFETY_PANEL: "a safety call",
-        ROLL_PANEL: "a choice before the action roll",
-        DOWNTIME_PANEL: "a downtime pick",
+        SETUP_PANEL: N_("a worldbuilding step"),
+        CARDS_PANEL: N_("a step on the location cards"),
+        CHARACTER_PANEL: N_("a character step"),
+        ADVENTURE_PANEL: N_("an adventure step"),
+        SAFETY_PANEL: N_("a safety call"),
+        ROLL_PANEL: N_("a choice before the action roll"),
+        DOWNTIME_PANEL: N_("a downtime pick"),
     },
     edit_names={
-        "clock.tick": "a Collateral Clock tick",
-        "clock.untick": "a Collateral Clock untick",
-        "play.scene_detail": "a detail on the scene",
-        "play.drop_scene_detail": "a detail dropped from the scene",
-        "play.drop_detail": "a detail dropped",
-        "character.finish": "a finished character",
+        "clock.tick": N_("a Collateral Clock tick"),
+        "clock.untick": N_("a Collateral Clock untick"),
+        "play.scene_detail": N_("a detail on the scene"),
+        "play.drop_scene_detail": N_("a detail dropped from the scene"),
+        "play.drop_detail": N_("a detail dropped"),
+        "character.finish": N_("a finished character"),
+        "setup.": N_("a worldbuilding step"),
+        "character.": N_("a character step"),
+        "safety.": N_("a safety call"),
     },
 )

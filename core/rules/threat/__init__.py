@@ -16,6 +16,7 @@ Modules, each pure (no I/O, no clock, no global random):
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.registry import GameSystem
 from core.rules.threat.odds import ODDS_COMMAND
 from core.rules.threat.table import ROLL_PANEL, ThreatCampaign, ThreatRollPanel, rolled_by
@@ -23,8 +24,10 @@ from core.rules.threat.undo import UNDO
 
 SYSTEM = GameSystem(
     key="threat",
-    name="Threat dice",
-    summary="Roll d6s for your approach; the GM's d8 threat dice cut the result. Burn Momentum.",
+    name=N_("Threat dice"),
+    summary=N_(
+        "Roll d6s for your approach; the GM's d8 threat dice cut the result. Burn Momentum."
+    ),
     odds=ODDS_COMMAND,
     campaign=ThreatCampaign(),
     panels={ROLL_PANEL: ThreatRollPanel()},

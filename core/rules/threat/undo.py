@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+from core.i18n import N_
 from core.rules.threat.table import ROLL_PANEL
 from core.rules.undo import UndoRules
 
-UNDO = UndoRules(panel_names={ROLL_PANEL: "a choice before the roll"})
+UNDO = UndoRules(
+    panel_names={ROLL_PANEL: N_("a choice before the roll")},
+    edit_names={
+        "approach.set": N_("an approach set"),
+        "approach.remove": N_("an approach removed"),
+        "notes": N_("a change to the notes"),
+        "momentum.": N_("a Momentum change"),
+        "harm.": N_("a harm change"),
+    },
+)

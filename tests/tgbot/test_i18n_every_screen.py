@@ -1,0 +1,188 @@
+"""Every screen of every game, played at random, speaks the table's language.
+
+The same random walks as the one-truth property (presses on group and private
+panels, replies, commands, Mini App edits) are played by a table whose Telegram
+apps all speak one language, against the real application and the local Bot API
+server. After each move every message in the group and in each private chat (its
+text and its button labels) and the answer to a press must hold no English word
+outside player-written text and game data:
+
+- in the pseudo-language ``xx`` every catalogue message is bracketed, so a word
+  outside brackets is a literal that skipped the catalogue;
+- in Russian, a Latin word left over is English nobody translated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from tests.support.nsu_bot import ALICE, BO, CHIDI, TIMEOUT, buttons
+from tests.support.stack import GROUP, Stack, campaigns, running_stack
+from tests.tgbot.test_i18n_pseudo import leaks
+from tests.tgbot.test_one_truth_property import (
+    GAMES,
+    PLAYERS,
+    REPLIES,
+    Game,
+    idle,
+    mini_app_edit,
+    moves,
+    panels,
+    tappable,
+)
+from tgbot.sandbox.fake_api import Player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+Json = dict[str, Any]
+
+# What the walks themselves write (player text), the system names they type, and names
+# that are never translated (the product's, Telegram's).
+WRITTEN = (
+    "Stonetable",
+    "Telegram",
+    "No Stone Unturned",
+    "Cortex",
+    "Curious",
+    "Wary",
+    "Angry",
+    *REPLIES,
+    "Justice",
+    "Rope",
+    "Truth",
+    "Fog",
+    "Hope",
+    "Chidi Okafor",
+    "I climb",
+    "A bell at noon",
+    "No ghosts",
+    "threat",
+    "cortex",
+    "d20",
+    "nsu",
+    "might",
+)
+
+
+# What players type as it stands, whatever their language: the dice and check notation
+# (``2d20kl1``, ``d20 adv``, ``/check strong +2 dc15``, ``vs14``) and language codes.
+NOTATION = re.compile(r"\b(?:\d*d\d+\w*|adv|dis|dc\d+|vs\d+|weak|average|strong|en|ru)\b")
+
+
+def english(text: str) -> list[str]:
+    """The English words of ``text`` outside player text, game data and notation."""
+    return leaks(NOTATION.sub(" ", text), WRITTEN)
+
+
+def cast(language: str) -> list[Player]:
+    """The walks' three players (and a fourth who never plays), all speaking ``language``."""
+    return [
+        Player(ALICE, "Alice", "Marsh", "alice_marsh", language_code=language, started=True),
+        Player(BO, "<b>Bo</b> & Co", language_code=language, started=True),
+        Player(CHIDI, "Chidi", "Okafor", "chidi_o", language_code=language, started=True),
+        Player(1004, "Zoë", "🐉 Drake", "zoe_drake", language_code=language, started=True),
+    ]
+
+
+def screen_leaks(stack: Stack) -> list[str]:
+    """Every English word the bot put on screen: its messages' texts and button labels."""
+    found: list[str] = []
+    for chat in (GROUP, *PLAYERS):
+        for message in stack.api.messages(chat):
+            if not message.get("from", {}).get("is_bot"):
+                continue  # what a player wrote
+            text = message.get("text") or message.get("caption") or ""
+            for word in english(text):
+                found.append(f"chat {chat}: {word!r} in {text[:160]!r}")
+            for button in buttons(message):
+                for word in english(button.get("text", "")):
+                    found.append(f"chat {chat}: {word!r} on button {button.get('text')!r}")
+    return found
+
+
+async def say(stack: Stack, user: int, text: str) -> None:
+    await stack.api.send_text(user, GROUP, text)
+    await idle(stack)
+
+
+async def fresh_game(stack: Stack, game: Game) -> None:
+    """End the group's game through the bot (its confirm question's first button is
+    End, whatever the language) and start ``game`` with the three players."""
+    if await campaigns(stack).current(GROUP) is not None:
+        await say(stack, ALICE, "/endgame")
+        question = stack.api.last_message(GROUP)
+        assert question is not None
+        end = buttons(question)[0]["callback_data"]
+        press = await stack.api.press_button(ALICE, GROUP, question["message_id"], end)
+        await press.answered(TIMEOUT)
+        await idle(stack)
+    await say(stack, ALICE, game.newgame)
+    for pid in (BO, CHIDI):
+        await say(stack, pid, "/join")
+    for pid, text in game.warm_up:
+        await say(stack, pid, text)
+
+
+async def play(stack: Stack, game: Game, kind: str, pick: int, player: int) -> list[str]:
+    """One move of the walk; returns the English words of a press's answer, if any."""
+    found: list[str] = []
+    if kind == "press":
+        on_screen = tappable(stack)
+        if on_screen:
+            chat, message_id, data = on_screen[pick % len(on_screen)]
+            presser = chat if chat != GROUP else player
+            press = await stack.api.press_button(presser, chat, message_id, data)
+            try:
+                answer = await press.answered(TIMEOUT)
+            except TimeoutError:
+                answer = {}
+            said = str(answer.get("text") or "")
+            found = [f"answer: {w!r} in {said!r}" for w in english(said)]
+    elif kind == "reply":
+        shown = panels(stack)
+        if shown:
+            chat, message_id = shown[pick % len(shown)]
+            await stack.api.reply_to(
+                chat if chat != GROUP else player, chat, message_id, REPLIES[pick % len(REPLIES)]
+            )
+    elif kind == "command":
+        await stack.api.send_text(player, GROUP, game.commands[pick % len(game.commands)])
+    else:
+        action, payload = game.edits[pick % len(game.edits)]
+        await mini_app_edit(stack, player, action, payload)
+    await idle(stack)
+    return found
+
+
+@pytest.fixture(params=["xx", "ru"])
+async def stack(request: pytest.FixtureRequest, db: str) -> Stack:  # type: ignore[misc]
+    async with running_stack(db, players=cast(request.param)) as running:
+        for pid in PLAYERS:
+            await running.api.start_bot(pid)
+        yield running
+
+
+@pytest.mark.parametrize("system", sorted(GAMES))
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(walk=moves)
+async def test_every_screen_of_every_game_speaks_the_tables_language(
+    stack: Stack, system: str, walk: list[tuple[str, int, int]]
+) -> None:
+    game = GAMES[system]
+    await fresh_game(stack, game)
+    assert screen_leaks(stack) == []
+    for step, (kind, pick, player) in enumerate(walk):
+        said = await play(stack, game, kind, pick, player)
+        assert said == [], (step, kind, said)
+        shown = screen_leaks(stack)
+        assert shown == [], (step, kind, shown[:8])
+        await asyncio.sleep(0)
