@@ -37,7 +37,7 @@ from tests.tgbot.test_one_truth_property import (
 )
 from tgbot.sandbox.fake_api import Player
 
-pytestmark = [pytest.mark.e2e, pytest.mark.db]
+pytestmark = [pytest.mark.e2e]  # the language is the same on any store: SQLite only
 
 Json = dict[str, Any]
 
