@@ -94,7 +94,9 @@
   }
 
   function timeOf(seconds) {
-    return new Date(seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    // In the page's language (the player's), as their Telegram app would write it.
+    const lang = document.documentElement.lang || [];
+    return new Date(seconds * 1000).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
   }
 
   function messagePreview(message) {
