@@ -109,7 +109,7 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     message = await panel.press(IVAN, "🎲 Бросок")
     assert "Результат 9" in message["text"]
     russian(message)
-    message = await panel.press(IVAN, "✅ Этот Результат")
+    message = await panel.press(IVAN, "✅ Оставить")
     assert "✅ Иван: успех" in message["text"]
     russian(message)
     trouble = await say(stack, ALICE, "/trouble")  # in the group: the group's language

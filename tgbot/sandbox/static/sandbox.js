@@ -94,7 +94,9 @@
   }
 
   function timeOf(seconds) {
-    return new Date(seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    // In the page's language (the player's), as their Telegram app would write it.
+    const lang = document.documentElement.lang || [];
+    return new Date(seconds * 1000).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
   }
 
   function messagePreview(message) {
@@ -297,12 +299,12 @@
     if (message.text) bubble.append(renderText(message.text, message.entities));
     if (message.caption) bubble.append(renderText(message.caption, message.caption_entities));
     const footer = el("div", { class: "footer" },
-      message.edit_date ? el("span", { class: "edited" }, "edited") : null,
+      message.edit_date ? el("span", { class: "edited" }, t("edited")) : null,
       el("time", {}, timeOf(message.date)),
       el("button", {
         type: "button", class: "ghost reply-action", title: t("reply_to_this"),
         "aria-label": t("reply"), onclick: () => startReply(message),
-      }, "↩ Reply"));
+      }, `↩ ${t("reply")}`));
     bubble.append(footer);
     item.append(bubble);
     const keyboard = renderKeyboard(message);
@@ -499,7 +501,7 @@
   function showTyping(chatId, action) {
     if (chatId !== state.current) return;
     const subtitle = $("chat-subtitle");
-    subtitle.textContent = `${BOT_NAME} is ${action === "typing" ? "typing" : "sending"}…`;
+    subtitle.textContent = t(action === "typing" ? "typing" : "sending", { bot: BOT_NAME });
     clearTimeout(state.typingTimers.get(chatId));
     state.typingTimers.set(chatId, setTimeout(() => renderHeader(entryFor(chatId)), 5000));
   }
