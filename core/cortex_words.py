@@ -41,13 +41,15 @@ def stress_name(name: str, lang: Lang) -> str:
 def stress_typed(text: str, types: Iterable[str], lang: Lang) -> str:
     """The stored Stress type a player meant by ``text``, typed in ``lang``.
 
-    A default type's name in ``lang`` (any case) reads as the stored type, as long
-    as the table still has that type and none of its own types is spelled ``text``;
-    anything else is returned as typed, for the rules to match or refuse.
+    One of the table's types (any case) or a default type's name in ``lang`` (any
+    case, while the table still has that type) reads as the stored type; the
+    table's own spelling comes first. Anything else is returned as typed, for the
+    rules to refuse.
     """
     kept = tuple(types)
-    if any(same_name(t, text) for t in kept):
-        return text
+    for own in kept:
+        if same_name(own, text):
+            return own
     words = _words(lang)
     for stored in kept:
         if stored in words and same_name(words[stored], text):
