@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from core.cortex_words import _words, stress_name, stress_typed
 from core.i18n import Lang, lang_for
-from core.rules.cortex.traits import DEFAULT_STRESS_TYPES, same_name
+from core.rules.cortex.traits import DEFAULT_STRESS_TYPES, STRESS_TYPE_CONTEXT, same_name
 
 EN, RU, XX = lang_for("en"), lang_for("ru"), lang_for("xx")
 LANGS = pytest.mark.parametrize("lang", [EN, RU, XX], ids=["en", "ru", "xx"])
@@ -31,6 +31,8 @@ def test_english_reads_the_stored_words_and_russian_its_own() -> None:
         "Неуверенность",
     ]
     assert stress_name("Angry", XX) == "⟦Àñgrÿ⟧"
+    for t in DEFAULT_STRESS_TYPES:  # the rules' refusals name them under the same context
+        assert RU.pgettext(STRESS_TYPE_CONTEXT, t) == stress_name(t, RU)
 
 
 @LANGS

@@ -16,11 +16,14 @@ import pytest
 from core.i18n import Lang, lang_for
 from core.rules.cortex.campaign import load
 from core.rules.cortex.panel import Press
+from core.rules.errors import StonetableError
 from tests.core.rules.cortex.test_campaign_panel import CLARK, LOIS, WATCHTOWER, Game
 from tests.core.rules.cortex.test_campaign_panel import game as _cortex_game
 from tests.tgbot.test_i18n_pseudo import ROOT
 from tests.tgbot.test_i18n_pseudo_cortex import campaign, panel_view
 from tgbot.render import cortex
+from tgbot.render.errors import user_message
+from webapp.errors import message_of
 from webapp.i18n import install
 from webapp.sheets.cortex import PAGE
 
@@ -157,3 +160,34 @@ def test_an_inflict_button_reads_a_default_type_or_the_words_written(
     assert label("Afraid") == f"💥 {afraid} · Clark"
     assert label("Hungry") == "💥 Hungry · Clark"
     assert label("afraid") == "💥 afraid · Clark"  # only the stored default is the catalogue's
+
+
+def refusal(g: Game, player: int, argument: str) -> StonetableError:
+    with pytest.raises(StonetableError) as refused:
+        g.open(player, argument)
+    return refused.value
+
+
+def test_a_refusal_names_the_stress_types_in_the_readers_language(game: Game) -> None:
+    error = refusal(game, CLARK, "relief Lois Голод")
+    assert user_message(error, RU).endswith(
+        "Возьмите один из: Страх, Гнев, Усталость, Травма, Неуверенность."
+    )
+    assert user_message(error, EN).endswith(
+        "Use one of: Afraid, Angry, Exhausted, Injured, Insecure."
+    )
+    assert message_of(error, RU).endswith("Страх, Гнев, Усталость, Травма, Неуверенность.")
+    assert "⟦Àñgrÿ⟧" in user_message(error, XX)
+
+    error = refusal(game, CLARK, "relief Lois Angry")  # she has none yet
+    assert "Стресса «Гнев»" in user_message(error, RU) and "Angry" in user_message(error, EN)
+
+    stress_lois(game)
+    game.press(CLARK, "inflict", "1", 5)
+    with pytest.raises(StonetableError) as refused:
+        game.edit(WATCHTOWER, "settings.stress", types="Hungry")
+    assert "Стресс «Гнев»" in user_message(refused.value, RU)
+    game.edit(WATCHTOWER, "settings.stress", types="Hungry, Angry")
+    error = refusal(game, CLARK, "relief Lois Голод")
+    assert user_message(error, RU).endswith("Возьмите один из: Hungry, Гнев.")
+    assert user_message(error, EN).endswith("Use one of: Hungry, Angry.")
