@@ -40,7 +40,7 @@ def message_of(error: Exception, lang: Lang) -> str:
     if isinstance(error, InitDataInvalid):
         return "unauthorized"
     if isinstance(error, StonetableError):
-        values = {key: worded(value, lang.gettext) for key, value in error.values.items()}
+        values = {k: worded(v, lang.gettext, lang.pgettext) for k, v in error.values.items()}
         return lang.gettext(error.message_id, **values)
     return lang.gettext(NOT_UNDERSTOOD)
 

@@ -18,6 +18,7 @@ from jinja2.runtime import Context
 from jinja2.utils import pass_context
 from markupsafe import Markup
 
+from core.cortex_words import stress_name
 from core.i18n import N_, Lang, available, lang_for
 
 SCRIPT_WORDS = {
@@ -56,6 +57,12 @@ def _word(context: Context, message: str, **values: Any) -> str:
     return _lang(context).gettext(message, **values) if message else ""
 
 
+@pass_context
+def _stress(context: Context, name: str) -> str:
+    """A Cortex Stress type as the viewer reads it (a default one translated), plain text."""
+    return stress_name(name, _lang(context))
+
+
 def script_words() -> str:
     """Every language's words for the scripts, as JSON for the shell page."""
     words = {
@@ -89,4 +96,5 @@ def install(env: jinja2.Environment) -> None:
     """
     env.add_extension("jinja2.ext.i18n")
     env.globals.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, word=_word)
+    env.filters["stress"] = _stress  # a Cortex Stress type: {{ x.type|stress }}
     env.newstyle_gettext = True  # type: ignore[attr-defined]

@@ -147,14 +147,32 @@ async def api_edit(request: web.Request) -> web.Response:
     payload = body.get("payload") or {}
     if not isinstance(payload, dict):
         raise Malformed(NOT_UNDERSTOOD)
+    action = body["action"][:40]
+    payload = await _as_typed(request, viewer, action, payload)
     edited = await projection.edit(
-        deps.campaigns, request.match_info["token"], viewer, body["action"][:40], payload
+        deps.campaigns, request.match_info["token"], viewer, action, payload
     )
     if deps.panel_shown is not None:  # e.g. the group's panel shows the ticked clock
         await deps.panel_shown(edited.changed)
     seen = edited.projection
     context = _page(deps, seen.view).context(seen.view, seen.table, viewer.tg_id)
     return web.json_response({"ok": True, "sheet": context}, dumps=_dumps)
+
+
+async def _as_typed(
+    request: web.Request, viewer: PlayerRef, action: str, payload: dict[str, Any]
+) -> dict[str, Any]:
+    """An edit's payload as the rules name things: a page that shows game words in the
+    viewer's language (``read_edit``) reads them back from what the viewer typed."""
+    deps = _deps(request)
+    if not any(action in getattr(p, "typed_edits", ()) for p in deps.sheets.values()):
+        return payload
+    view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
+    page = _page(deps, view)
+    read = getattr(page, "read_edit", None)
+    if read is None or action not in getattr(page, "typed_edits", ()):
+        return payload
+    return dict(read(action, payload, request_lang(request)))
 
 
 def _dumps(data: Any) -> str:

@@ -4,7 +4,8 @@ A :class:`Said` is a ``str`` (its English, as it always read) that also remember
 its message id and values, so anything that takes plain lines keeps working while
 an edge that knows the reader's language words it again with :func:`worded`. A
 value may itself be a :class:`Said` (translated too) or a :class:`Joined` list of
-them; any other value (a name, a number, player text) is inserted as it is.
+them, or a :class:`Term` (a word with a catalogue context); any other value (a name, a
+number, player text) is inserted as it is.
 """
 
 from __future__ import annotations
@@ -40,10 +41,30 @@ class Joined(str):
         return joined
 
 
-def worded(value: Value, gettext: Callable[..., str]) -> str:
-    """``value`` in the language of ``gettext`` (``lang.gettext``): a plain str stays as it is."""
+class Term(str):
+    """A game's word the catalogue holds under a context (another game may share the
+    English word with another meaning); as a ``str``, the English word."""
+
+    context: str
+
+    def __new__(cls, context: str, word: str) -> Term:
+        term = super().__new__(cls, word)
+        term.context = context
+        return term
+
+
+def worded(
+    value: Value,
+    gettext: Callable[..., str],
+    pgettext: Callable[[str, str], str] | None = None,
+) -> str:
+    """``value`` in the language of ``gettext`` (``lang.gettext``): a plain str stays as it
+    is; a :class:`Term` is translated when ``pgettext`` (``lang.pgettext``) is given."""
     if isinstance(value, Said):
-        return gettext(value.message_id, **{k: worded(v, gettext) for k, v in value.values.items()})
+        values = {k: worded(v, gettext, pgettext) for k, v in value.values.items()}
+        return gettext(value.message_id, **values)
     if isinstance(value, Joined):
-        return value.separator.join(worded(i, gettext) for i in value.items)
+        return value.separator.join(worded(i, gettext, pgettext) for i in value.items)
+    if isinstance(value, Term) and pgettext is not None:
+        return pgettext(value.context, str(value))
     return str(value)

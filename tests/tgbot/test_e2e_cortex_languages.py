@@ -3,7 +3,9 @@
 A Russian host's group plays a Test in Russian: the panel, its buttons, the answers
 to presses and the command menu read Russian. An English player at the same table
 writes their traits and reads the table in a private chat, in English; when the bot
-cannot reach them there, the group is asked in Russian to let it.
+cannot reach them there, the group is asked in Russian to let it. The table's own
+Stress types read Russian in the group and English in private, and each player may
+type them in their language.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support.stack import GROUP, Stack, labels, running_stack
-from tests.tgbot.test_e2e_cortex import Faces, Panel
+from tests.tgbot.test_e2e_cortex import Faces, Panel, campaign_table
 from tgbot.context import StonetableContext
 from tgbot.private import INBOX, send_private
 from tgbot.sandbox.fake_api import Player
@@ -144,3 +146,80 @@ async def test_a_russian_group_is_asked_in_russian_to_let_an_english_player_read
     await stack.api.start_bot(ALICE, INBOX)
     held = await stack.api.wait_for_message(ALICE, timeout=10)
     assert held["text"] == "🗝 A secret, in English."  # the note itself, as it was worded
+
+
+async def panel_after_reply(stack: Stack, user: int, panel: Panel, text: str) -> dict[str, Any]:
+    """``user`` replies ``text`` to the panel; the panel as the bot edits it then."""
+    api = stack.api
+    await api.reply_to(user, GROUP, panel.id, text)
+    panel.message = await api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == panel.id and m["from"]["id"] == api.bot_id, 10
+    )
+    return panel.message
+
+
+async def contest(stack: Stack, faces: Faces, winner: int, loser: int, name: str) -> Panel:
+    """``winner`` beats ``loser`` (whose Lead is ``name``) in a Contest; the loser takes Stress."""
+    panel = Panel(stack, await say(stack, winner, f"/contest {name}"))
+    for user, face in ((winner, 9), (loser, 2)):
+        await panel.press(user, "➕ В запас")
+        await panel.press(user, "➕ ")  # their one Value
+        await panel.press(user, "⬅️ Назад")
+        faces.script([face])
+        await panel.press(user, "🎲 Бросок")
+        await panel.press(user, "✅ Этот Результат")
+    await panel.press(loser, "💥 Принять Стресс")
+    return panel
+
+
+async def test_a_russian_player_types_stress_in_russian_and_an_english_one_in_english(
+    stack: Stack, faces: Faces
+) -> None:
+    await say(stack, OLGA, "/newgame cortex")
+    await say(stack, IVAN, "/join")
+    await say(stack, ALICE, "/join")
+    await say(stack, IVAN, "/trait value Justice d10")
+    await say(stack, ALICE, "/trait value Truth d10")
+
+    # Ivan beats Alice and names the Stress in Russian, in a reply to the panel
+    panel = await contest(stack, faces, IVAN, ALICE, "Alice Marsh")
+    assert "💥 Страх · Иван" in labels(panel.message)  # the buttons name it in Russian too
+    faces.script([5])
+    message = await panel_after_reply(stack, IVAN, panel, "страх")
+    assert (
+        "💥 Alice Marsh получает Страх d10" in message["text"]
+        and "Стресс: Страх d10" in message["text"]
+    )
+    russian(message)
+    assert (await campaign_table(stack)).sheet("Alice Marsh").stress_of("Afraid") is not None
+    trouble = await say(stack, IVAN, "/trouble")
+    assert "Стресс: Страх d10" in trouble["text"]
+    russian(trouble)
+    mine = await say(stack, ALICE, "/trouble", chat=ALICE)  # Alice reads English in private
+    assert "Stress: Afraid d10" in mine["text"]
+
+    # Ivan relieves Alice's Stress, naming it in Russian
+    relief = Panel(stack, await say(stack, IVAN, "/relieve Alice Marsh Страх"))
+    assert "Иван помогает Alice Marsh (Страх)" in relief.message["text"]
+    russian(relief.message)
+    faces.script([3])
+    await relief.press(ALICE, "🎲 Alice Marsh: брось Стресс")
+    await relief.press(IVAN, "➕ В запас")
+    await relief.press(IVAN, "➕ Justice")
+    await relief.press(IVAN, "⬅️ Назад")
+    faces.script([8])
+    await relief.press(IVAN, "🎲 Бросок")
+    message = await relief.press(IVAN, "✅ Этот Результат")
+    assert "💚 Alice Marsh: Стресс «Страх» снят" in message["text"]
+    russian(message)
+    assert (await campaign_table(stack)).sheet("Alice Marsh").stress_of("Afraid") is None
+
+    # Alice, at the same Russian table, types the English name: it works too
+    panel = await contest(stack, faces, ALICE, IVAN, "Иван")
+    faces.script([4])
+    message = await panel_after_reply(stack, ALICE, panel, "Afraid")
+    assert "💥 Иван получает Страх d10" in message["text"]
+    assert (await campaign_table(stack)).sheet("Иван").stress_of("Afraid") is not None
+    relief = Panel(stack, await say(stack, ALICE, "/relieve Иван Afraid"))
+    assert "Alice Marsh помогает Иван (Страх)" in relief.message["text"]
+    assert "🎲 Иван: брось Стресс" in labels(relief.message)

@@ -59,11 +59,12 @@ game = _cortex_game
 CHIDI = 3
 PLAYER_TEXT = (
     "Wendy", "Clark", "Lois", "Chidi", "Lex", "Justice", "Love", "Truth", "Farm Boy",
-    "Kryptonite", "Reporter", "Hacker", "Power", "Billionaire", "Paranoid", "Angry",
-    "Afraid", "Insecure", "Injured", "Exhausted", "The Table", "Cortex drama", "Cortex",
-    "Open <window>", "Barn door", "Window", "Hidden cameras", "Fortress",
+    "Kryptonite", "Reporter", "Hacker", "Power", "Billionaire", "Paranoid", "The Table",
+    "Cortex drama", "Cortex", "Open <window>", "Barn door", "Window", "Hidden cameras",
+    "Fortress", "Hungry",
 )  # fmt: skip
-"""Names, traits and Stress types players wrote; the game's own name."""
+"""Names and traits players wrote, a Stress type a Watchtower wrote; the game's own name.
+(A new table's own Stress types, Afraid to Insecure, are the catalogue's: not here.)"""
 TYPED = (
     "/trait value Justice d8",
     "Angry +d6 -d8",
@@ -288,6 +289,11 @@ def every_choice() -> list[Choice]:
     return shown
 
 
+def _text_of(kind: str) -> str:
+    """A log line's text: a default Stress type for Stress lines, player text otherwise."""
+    return "Angry" if kind in ("stress", "relieved") else "Window"
+
+
 def every_entry() -> list[Entry]:
     """One log line of each kind (each ending, each reason Plot Points are paid)."""
     kinds = (
@@ -296,7 +302,7 @@ def every_entry() -> list[Entry]:
         "trouble_cancelled", "interfered", "resumed", "scene_ended",
     )  # fmt: skip
     entries = [
-        Entry(k, who=who, other="Lois", number=3, text="Angry", die=8, flag=flag)
+        Entry(k, who=who, other="Lois", number=3, text=_text_of(k), die=8, flag=flag)
         for k in kinds
         for flag in (False, True)
         for who in ("Clark", "")

@@ -153,3 +153,37 @@ async def test_a_lead_writes_a_trait_on_a_phone(stack: Stack, theme: str) -> Non
         background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert background == ("rgb(33, 33, 33)" if theme == "dark" else "rgb(255, 255, 255)")
         await screenshot(page, f"miniapp-cortex-{theme}")
+
+
+async def page_html(stack: Stack, who: str) -> str:
+    token = await token_of(stack)
+    url = f"{stack.origin}/app/c/{token}"
+    async with aiohttp.ClientSession() as http, http.get(url, headers=auth(stack, who)) as response:
+        assert response.status == 200
+        return await response.text()
+
+
+@pytest.mark.e2e
+async def test_a_russian_watchtower_reads_and_writes_the_stress_types_in_russian(
+    stack: Stack,
+) -> None:
+    stack.api.players[HOST].language_code = "ru"
+    page = await page_html(stack, "watchtower")
+    assert "Виды Стресса: Страх, Гнев, Усталость, Травма, Неуверенность" in page
+    assert 'value="Страх, Гнев, Усталость, Травма, Неуверенность"' in page  # the form
+
+    # Saved as the form shows them, with one of her own words and one in English
+    types = "страх, Гнев, Голод, Injured"
+    status, body = await edit(stack, "watchtower", "settings.stress", types=types)
+    assert status == 200, body
+    assert body["sheet"]["stress_types"] == ["Afraid", "Angry", "Голод", "Injured"]
+    page = await page_html(stack, "watchtower")
+    assert 'value="Страх, Гнев, Голод, Травма"' in page
+
+    # The English player beside her reads English, her own word as she wrote it
+    lead = await page_html(stack, "lead")
+    assert "Stress types: Afraid, Angry, Голод, Injured" in lead
+    stack.api.players[HOST].language_code = "en"
+    status, body = await edit(stack, "watchtower", "settings.stress", types="Afraid, Страх, Hungry")
+    assert status == 200, body
+    assert body["sheet"]["stress_types"] == ["Afraid", "Страх", "Hungry"]  # English reads English

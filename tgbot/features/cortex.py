@@ -17,7 +17,8 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import CampaignView
-from core.i18n import N_
+from core.cortex_words import stress_typed
+from core.i18n import N_, Lang
 from core.play import ChatRef, PlayerRef
 from core.rules.cortex.campaign import TRAIT_HELP, load
 from core.rules.cortex.panel import CONFLICT_PANEL
@@ -84,11 +85,26 @@ async def _cortex_game(
     return view
 
 
+async def _stress_meant(
+    context: StonetableContext, view: CampaignView, player: PlayerRef, words: str, lang: Lang
+) -> str:
+    """``friend Type`` with a default Stress type named in ``lang`` read as the stored type."""
+    friend, _, typed = words.strip().rpartition(" ")
+    if not friend:
+        return words
+    _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
+    types = load(table).table.settings.stress_types
+    return f"{friend} {stress_typed(typed, types, lang)}"
+
+
 def _opener(word: str) -> Callable[[Update, StonetableContext], Coroutine[Any, Any, None]]:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
-        await _cortex_game(context, chat, player)
-        argument = f"{word} {command_args(update)}".strip()
+        view = await _cortex_game(context, chat, player)
+        words = command_args(update)
+        if word == "relief":  # the Stress type may be typed in the reader's language
+            words = await _stress_meant(context, view, player, words, await lang_of(update))
+        argument = f"{word} {words}".strip()
         panel = await context.deps.campaigns.open_panel(
             chat, player, CONFLICT_PANEL, argument, update_id=update.update_id
         )

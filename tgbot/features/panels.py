@@ -14,6 +14,7 @@ from core.rules.errors import Malformed, NotAllowedNow
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of, replied
+from tgbot.i18n import lang_of
 from tgbot.presenter import post, present, refresh, settle, show
 
 COMMANDS: list = []  # type: ignore[type-arg]
@@ -74,6 +75,9 @@ async def reply_to_panel(update: Update, context: StonetableContext) -> None:
         raise Malformed(N_("Write your answer as text."))
     if len(text) > MAX_TEXT:
         raise Malformed(N_("That's too long: keep it under {most} characters."), most=MAX_TEXT)
+    read = getattr(context.deps.renderers[view.kind], "read_reply", None)
+    if read is not None:  # words a game names in the reader's language, as its rules name them
+        text = read(view, text, await lang_of(update))
     view = await campaigns.act(
         view.id,
         view.version,

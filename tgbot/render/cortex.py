@@ -4,7 +4,9 @@ Pure: the rules' :class:`~core.rules.cortex.panel.ConflictView` in, HTML and
 buttons out. Which buttons exist, and for whom, comes from the rules
 (``allowed_actions`` through the view's choices); this module only words them,
 in the panel's language. Every name a player typed goes through :func:`esc` and
-is inserted as a value, never translated.
+is inserted as a value, never translated; a Stress type shows through
+:func:`~core.cortex_words.stress_name` (a default one in the reader's language, a
+renamed one as the Watchtower wrote it).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.cortex_words import stress_name, stress_typed
 from core.i18n import N_, Lang
+from core.rules.cortex.campaign import load
 from core.rules.cortex.dice import Die
 from core.rules.cortex.panel import (
     CONFLICT_PANEL,
@@ -25,6 +29,7 @@ from core.rules.cortex.panel import (
     Press,
     conflict_view,
 )
+from core.rules.cortex.pool import PickKind
 from core.rules.cortex.state import Conflict, Kind, Phase, Roll
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import Sheet
@@ -83,7 +88,7 @@ def stress_text(sheet: Sheet, lang: Lang) -> str:
         return lang.gettext("💀 Stressed Out")
     if not sheet.stress:
         return lang.gettext("no Stress")
-    listed = ", ".join(f"{esc(s.type)} {s.die.label}" for s in sheet.stress)
+    listed = ", ".join(f"{esc(stress_name(s.type, lang))} {s.die.label}" for s in sheet.stress)
     return lang.gettext("Stress: {stress}", stress=listed)
 
 
@@ -171,6 +176,8 @@ def _entry_text(e: Entry, lang: Lang) -> str | None:
         return _("✨ {who} creates “{detail}” {die}", who=who, detail=text, die=die)
     if what == "challenged":
         return _("⚡ {who} challenges {value} (+{die} Growth)", who=who, value=text, die=die)
+    if what in ("stress", "relieved"):
+        text = esc(stress_name(e.text, lang))
     if what == "stress":
         if e.flag:
             return _("💥 {other} takes {stress} {die} (stepped up)", other=other, stress=text,
@@ -211,7 +218,7 @@ def _headline(c: Conflict, lang: Lang) -> str:
             title=title,
             actor=actor,
             reactor=reactor,
-            stress=esc(c.relief_type),
+            stress=esc(stress_name(c.relief_type, lang)),
         )
     return lang.gettext("🎭 <b>{title}</b>: {actor}", title=title, actor=actor)
 
@@ -227,7 +234,12 @@ def _now_text(v: ConflictView, c: Conflict, lang: Lang) -> list[str]:
         else:  # the Watchtower's roll (or the friend's Stress) set it; a tie fails (ruling 24)
             lines.append(_("🎯 To beat: <b>{number}</b> (a tie fails)", number=c.to_beat))
     if c.phase is Phase.BUILDING:
-        pool = " · ".join(f"{esc(name)} {d.label}" for d, name in v.pool) or _("empty")
+        stressed = _stressed(c)
+        pool = " · ".join(
+            f"{esc(stress_name(name, lang) if name in stressed else name)} {d.label}"
+            for d, name in v.pool
+        )
+        pool = pool or _("empty")
         parts = [_("🧺 {who}'s pool: {pool}", who=esc(c.roller), pool=pool)]
         if v.cost:
             parts.append(_("extras cost {points} PP", points=v.cost))
@@ -334,15 +346,30 @@ def conflict_text(v: ConflictView, lang: Lang) -> str:
     return "\n".join(lines)
 
 
+def _stressed(c: Conflict | None) -> frozenset[str]:
+    """The pool's traits that are the opponent's Stress (shown as Stress types)."""
+    if c is None:
+        return frozenset()
+    return frozenset(p.name for p in c.draft.picks if p.kind is PickKind.OPPONENT_STRESS)
+
+
 def _pp(cost: int, lang: Lang) -> str:
     return " " + lang.gettext("({points} PP)", points=cost) if cost else ""
 
 
-def choice_label(ch: Choice, lang: Lang) -> str:
-    """A button's text: what it does and whose it is."""
+def choice_label(ch: Choice, lang: Lang, stressed: frozenset[str] = frozenset()) -> str:
+    """A button's text: what it does and whose it is.
+
+    ``stressed``: the pool's traits that are the opponent's Stress (their names are
+    Stress types, shown as such).
+    """
     _ = lang.gettext
     who = _short(ch.who) if ch.who else ""
-    name = _short(ch.name)
+    stress = ch.verb is Press.INFLICT or (ch.verb is Press.ADD and ch.argument[:1] == "s")
+    if stress or (ch.verb is Press.REMOVE and ch.name in stressed):
+        name = _short(stress_name(ch.name, lang))
+    else:
+        name = _short(ch.name)
     die = f"d{ch.die}" if ch.die else ""
     p = ch.verb
     if p is Press.OPPOSITION_ADD:
@@ -408,7 +435,7 @@ _MOST: dict[Press | None, int] = {
 
 
 def _rows(
-    view: PanelView, choices: Sequence[Choice], lang: Lang
+    view: PanelView, choices: Sequence[Choice], lang: Lang, stressed: frozenset[str] = frozenset()
 ) -> list[list[InlineKeyboardButton]]:
     """Like buttons side by side as far as a phone shows their labels whole."""
     rows: list[list[InlineKeyboardButton]] = []
@@ -418,7 +445,7 @@ def _rows(
         if run and ch.verb is not last:
             rows += grid(run, _MOST.get(last, 1))
             run = []
-        run.append(button(view, choice_label(ch, lang), ch.verb.value, ch.argument))
+        run.append(button(view, choice_label(ch, lang, stressed), ch.verb.value, ch.argument))
         last = ch.verb
     if run:
         rows += grid(run, _MOST.get(last, 1))
@@ -442,7 +469,19 @@ class ConflictRenderer:
             _SIDE,
             lang=lang,
         )
-        return (f"{text}\n{now}" if now else text), keyboard(_rows(view, v.choices, lang))
+        rows = _rows(view, v.choices, lang, _stressed(v.conflict))
+        return (f"{text}\n{now}" if now else text), keyboard(rows)
+
+    def read_reply(self, view: PanelView, text: str, lang: Lang) -> str:
+        """A reply as the rules read it: while Stress is being inflicted, its first word
+        (the Stress type, ``Гнев +d6 -d8``) with a default type's name in ``lang`` read
+        as the stored type; anything else as written."""
+        ct = load(view.table).table
+        c = ct.conflict
+        if c is None or c.phase is not Phase.INFLICTING:
+            return text
+        typed, space, rest = text.strip().partition(" ")
+        return stress_typed(typed, ct.settings.stress_types, lang) + space + rest
 
 
 def _person(v: ConflictView, user: int, lang: Lang, members: Table | None = None) -> str:

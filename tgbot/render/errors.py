@@ -19,7 +19,7 @@ def user_message(error: BaseException, lang: Lang) -> str:
     """
     if not isinstance(error, StonetableError):
         return lang.gettext(UNEXPECTED)
-    values = {key: worded(value, lang.gettext) for key, value in error.values.items()}
+    values = {k: worded(v, lang.gettext, lang.pgettext) for k, v in error.values.items()}
     text = lang.gettext(error.message_id, **values)
     if isinstance(error, NotYourTurn):
         return f"✋ {text}"

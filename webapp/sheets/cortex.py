@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
-from core.i18n import N_
+from core.cortex_words import stress_typed
+from core.i18n import N_, Lang
 from core.rules.cortex.campaign import in_roll, load, may_edit, may_edit_table
 from core.rules.cortex.dice import Die
 from core.rules.cortex.state import Table as CortexTable
-from core.rules.cortex.traits import Sheet
+from core.rules.cortex.traits import DEFAULT_STRESS_TYPES, Sheet
 from core.rules.errors import Malformed
 from core.rules.table import Table
 
@@ -89,6 +90,18 @@ def _sheet(ct: CortexTable, sheet: Sheet, viewer: int, players: dict[int, str]) 
 class CortexPage:
     key: str = "cortex"
     template: str = "sheets/cortex.html"
+    typed_edits: frozenset[str] = frozenset({"settings.stress"})
+    """Edits whose typed words name Stress types (shown in the viewer's language)."""
+
+    def read_edit(self, action: str, payload: dict[str, Any], lang: Lang) -> dict[str, Any]:
+        """The Watchtower's list of Stress types as the rules keep them: a new table's
+        type typed in the viewer's language (as the form shows it) is the stored type;
+        any other word stays as written."""
+        types = payload.get("types")
+        if action != "settings.stress" or not isinstance(types, str):
+            return payload
+        typed = (stress_typed(t.strip(), DEFAULT_STRESS_TYPES, lang) for t in types.split(","))
+        return {**payload, "types": ", ".join(typed)}
 
     def context(self, view: CampaignView, table: Table, viewer_id: int) -> dict[str, Any]:
         members = [{"name": m.name, "you": m.player_id == viewer_id} for m in view.members]

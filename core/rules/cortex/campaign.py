@@ -50,6 +50,7 @@ from core.rules.cortex.traits import (
     Sheet,
     Value,
     same_name,
+    stress_term,
 )
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
@@ -321,7 +322,7 @@ def _stress_types(ct: CortexTable, actor: int, text: str) -> CortexTable:
                 raise NotAllowedNow(
                     "{name} still has {stress} Stress; keep that type.",
                     name=sheet.name,
-                    stress=entry.type,
+                    stress=stress_term(entry.type),
                 )
     return replace(ct, settings=settings)
 

@@ -60,7 +60,7 @@ from core.rules.cortex.stress import (
     stress_opposition,
     stress_pool,
 )
-from core.rules.cortex.traits import MAX_NAME, same_name
+from core.rules.cortex.traits import MAX_NAME, same_name, stress_term
 from core.rules.cortex.turns import (
     Step,
     active,
@@ -159,7 +159,9 @@ def _start_relief(table: Table, user: int, action: a.StartRelief, rng: Rng) -> S
     require_ready(reliever)
     stress_type = table.settings.stress_type(action.stress_type)
     if friend.stress_of(stress_type) is None:
-        raise NotAllowedNow("{name} has no {stress} Stress.", name=friend.name, stress=stress_type)
+        raise NotAllowedNow(
+            "{name} has no {stress} Stress.", name=friend.name, stress=stress_term(stress_type)
+        )
     c = Conflict(
         Kind.RELIEF,
         Phase.OPPOSITION,

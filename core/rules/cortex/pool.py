@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from core.rules.cortex.dice import Die
-from core.rules.cortex.traits import MAX_NAME, Sheet, same_name
+from core.rules.cortex.traits import MAX_NAME, Sheet, same_name, stress_term
 from core.rules.errors import Malformed, NotAllowedNow
 
 MAX_PICKS = 16
@@ -152,7 +152,9 @@ def pick_dice(
         stress = opponent.stress_of(pick.name)
         if stress is None:
             raise NotAllowedNow(
-                "{name} has no {stress} Stress.", name=opponent.name, stress=pick.name[:MAX_NAME]
+                "{name} has no {stress} Stress.",
+                name=opponent.name,
+                stress=stress_term(pick.name[:MAX_NAME]),
             )
         return (stress,)
     die = opponent.limit(pick.name).die

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from core.rules.cortex.dice import Die, RolledDie, best_single, roll_pool
-from core.rules.cortex.traits import Sheet
+from core.rules.cortex.traits import Sheet, stress_term
 from core.rules.errors import NotAllowedNow
 from core.rules.rng import Rng
 
@@ -106,7 +106,9 @@ def relieve(sheet: Sheet, stress_type: str) -> Sheet:
     die = sheet.stress_of(stress_type)
     if die is None:
         raise NotAllowedNow(
-            "{name} has no {stress} Stress to relieve.", name=sheet.name, stress=stress_type
+            "{name} has no {stress} Stress to relieve.",
+            name=sheet.name,
+            stress=stress_term(stress_type),
         )
     return replace(sheet.with_stress(stress_type, None), growth=(*sheet.growth, die))
 

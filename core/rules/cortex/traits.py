@@ -19,11 +19,21 @@ from enum import Enum
 from core.rules.cortex import codec
 from core.rules.cortex.dice import Die
 from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.said import Joined, Term
 
 MAX_NAME = 60
 MAX_PLOT_POINTS = 99
 MAX_TRAITS = 20
 DEFAULT_STRESS_TYPES: tuple[str, ...] = ("Afraid", "Angry", "Exhausted", "Injured", "Insecure")
+"""A new campaign's Stress types, kept as these English words (the edges word them)."""
+STRESS_TYPE_CONTEXT = "a Cortex Stress type"
+"""The catalogue context of :data:`DEFAULT_STRESS_TYPES`' names."""
+
+
+def stress_term(name: str) -> str:
+    """A Stress type as a refusal names it: a default type as a catalogue :class:`Term`
+    (the reader's word), any other as written."""
+    return Term(STRESS_TYPE_CONTEXT, name) if name in DEFAULT_STRESS_TYPES else name
 
 
 class Role(Enum):
@@ -205,7 +215,7 @@ class CortexSettings:
         raise Malformed(
             "“{name}” is not a Stress type here. Use one of: {types}.",
             name=name[:MAX_NAME],
-            types=", ".join(self.stress_types),
+            types=Joined(", ", [stress_term(t) for t in self.stress_types]),
         )
 
 
