@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 
 from core.i18n import lang_for
-from core.rules.cortex.traits import DEFAULT_STRESS_TYPES
 from tests.support.browser import screenshot
 from tests.tgbot.test_i18n_pseudo import leaks
 from tests.tgbot.test_sandbox_nsu import ALICE, BO, CHIDI
@@ -45,9 +44,6 @@ THEIRS = (
     "Strong",
     "Chidi",
     "Cortex",  # a game's name: "Драма Cortex"
-    # A Cortex table's Stress types are its own data, which it may rename; a new table
-    # starts with these English ones whatever its language (still to be put right).
-    *DEFAULT_STRESS_TYPES,
 )
 
 
