@@ -22,18 +22,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tests.support.nsu_bot import ALICE, BO, CHIDI, TIMEOUT, buttons
-from tests.support.stack import GROUP, Stack, campaigns, running_stack
+from tests.support.stack import GROUP, Stack, running_stack
 from tests.tgbot.test_i18n_pseudo import leaks
 from tests.tgbot.test_one_truth_property import (
     GAMES,
     PLAYERS,
     REPLIES,
     Game,
-    idle,
-    mini_app_edit,
+    fresh_game,
     moves,
-    panels,
-    tappable,
+    play,
 )
 from tgbot.sandbox.fake_api import Player
 
@@ -105,58 +103,17 @@ def screen_leaks(stack: Stack) -> list[str]:
     return found
 
 
-async def say(stack: Stack, user: int, text: str) -> None:
-    await stack.api.send_text(user, GROUP, text)
-    await idle(stack)
-
-
-async def fresh_game(stack: Stack, game: Game) -> None:
-    """End the group's game through the bot (its confirm question's first button is
-    End, whatever the language) and start ``game`` with the three players."""
-    if await campaigns(stack).current(GROUP) is not None:
-        await say(stack, ALICE, "/endgame")
-        question = stack.api.last_message(GROUP)
-        assert question is not None
-        end = buttons(question)[0]["callback_data"]
-        press = await stack.api.press_button(ALICE, GROUP, question["message_id"], end)
-        await press.answered(TIMEOUT)
-        await idle(stack)
-    await say(stack, ALICE, game.newgame)
-    for pid in (BO, CHIDI):
-        await say(stack, pid, "/join")
-    for pid, text in game.warm_up:
-        await say(stack, pid, text)
-
-
-async def play(stack: Stack, game: Game, kind: str, pick: int, player: int) -> list[str]:
+async def move(stack: Stack, game: Game, kind: str, pick: int, player: int) -> list[str]:
     """One move of the walk; returns the English words of a press's answer, if any."""
-    found: list[str] = []
-    if kind == "press":
-        on_screen = tappable(stack)
-        if on_screen:
-            chat, message_id, data = on_screen[pick % len(on_screen)]
-            presser = chat if chat != GROUP else player
-            press = await stack.api.press_button(presser, chat, message_id, data)
-            try:
-                answer = await press.answered(TIMEOUT)
-            except TimeoutError:
-                answer = {}
-            said = str(answer.get("text") or "")
-            found = [f"answer: {w!r} in {said!r}" for w in english(said)]
-    elif kind == "reply":
-        shown = panels(stack)
-        if shown:
-            chat, message_id = shown[pick % len(shown)]
-            await stack.api.reply_to(
-                chat if chat != GROUP else player, chat, message_id, REPLIES[pick % len(REPLIES)]
-            )
-    elif kind == "command":
-        await stack.api.send_text(player, GROUP, game.commands[pick % len(game.commands)])
-    else:
-        action, payload = game.edits[pick % len(game.edits)]
-        await mini_app_edit(stack, player, action, payload)
-    await idle(stack)
-    return found
+    press = await play(stack, game, kind, pick, player)
+    if press is None:
+        return []
+    try:
+        answer = await press.answered(TIMEOUT)
+    except TimeoutError:
+        return []
+    said = str(answer.get("text") or "")
+    return [f"answer: {w!r} in {said!r}" for w in english(said)]
 
 
 @pytest.fixture(params=["xx", "ru"])
@@ -181,7 +138,7 @@ async def test_every_screen_of_every_game_speaks_the_tables_language(
     await fresh_game(stack, game)
     assert screen_leaks(stack) == []
     for step, (kind, pick, player) in enumerate(walk):
-        said = await play(stack, game, kind, pick, player)
+        said = await move(stack, game, kind, pick, player)
         assert said == [], (step, kind, said)
         shown = screen_leaks(stack)
         assert shown == [], (step, kind, shown[:8])

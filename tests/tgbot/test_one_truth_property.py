@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.nsu_bot import ALICE, BO, CHIDI, TIMEOUT, buttons, find_button
+from tests.support.nsu_bot import ALICE, BO, CHIDI, TIMEOUT, buttons
 from tests.support.one_truth import stale_views
 from tests.support.stack import GROUP, Stack, campaigns, running_stack
-from tgbot.sandbox.fake_api import default_cast
+from tgbot.sandbox.fake_api import ButtonPress, default_cast
 from webapp.auth import make_init_data
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -170,7 +170,7 @@ async def fresh_game(stack: Stack, game: Game) -> None:
         await say(stack, ALICE, "/endgame")
         question = stack.api.last_message(GROUP)
         assert question is not None
-        data = find_button(question, "End")["callback_data"]
+        data = buttons(question)[0]["callback_data"]  # End (whatever the language), then Keep
         await (await stack.api.press_button(ALICE, GROUP, question["message_id"], data)).answered(
             TIMEOUT
         )
@@ -182,18 +182,22 @@ async def fresh_game(stack: Stack, game: Game) -> None:
         await say(stack, pid, text)
 
 
-async def play(stack: Stack, game: Game, kind: str, pick: int, player: int) -> None:
+async def play(
+    stack: Stack, game: Game, kind: str, pick: int, player: int
+) -> ButtonPress | None:
+    """One move of a walk, once the bot is idle again (a press's handle, to read its answer)."""
+    press = None
     if kind == "press":
         on_screen = tappable(stack)
         if not on_screen:
-            return
+            return None
         chat, message_id, data = on_screen[pick % len(on_screen)]
         presser = chat if chat != GROUP else player
-        await stack.api.press_button(presser, chat, message_id, data)
+        press = await stack.api.press_button(presser, chat, message_id, data)
     elif kind == "reply":
         shown = panels(stack)
         if not shown:
-            return
+            return None
         chat, message_id = shown[pick % len(shown)]
         await stack.api.reply_to(
             chat if chat != GROUP else player, chat, message_id, REPLIES[pick % len(REPLIES)]
@@ -204,6 +208,7 @@ async def play(stack: Stack, game: Game, kind: str, pick: int, player: int) -> N
         action, payload = game.edits[pick % len(game.edits)]
         await mini_app_edit(stack, player, action, payload)
     await idle(stack)
+    return press
 
 
 @pytest.fixture
