@@ -167,8 +167,9 @@ async def _as_typed(
     deps = _deps(request)
     if not any(action in getattr(p, "typed_edits", ()) for p in deps.sheets.values()):
         return payload
-    view = await deps.campaigns.for_viewer(request.match_info["token"], viewer)
-    page = _page(deps, view)
+    token = request.match_info["token"]
+    snapshot = await snapshot_for_viewer(deps.campaigns.registry, token, viewer.tg_id)
+    page = _page(deps, snapshot.projection.view)
     read = getattr(page, "read_edit", None)
     if read is None or action not in getattr(page, "typed_edits", ()):
         return payload

@@ -167,7 +167,7 @@ async def contest(stack: Stack, faces: Faces, winner: int, loser: int, name: str
         await panel.press(user, "⬅️ Назад")
         faces.script([face])
         await panel.press(user, "🎲 Бросок")
-        await panel.press(user, "✅ Этот Результат")
+        await panel.press(user, "✅ Оставить")
     await panel.press(loser, "💥 Принять Стресс")
     return panel
 
@@ -209,7 +209,7 @@ async def test_a_russian_player_types_stress_in_russian_and_an_english_one_in_en
     await relief.press(IVAN, "⬅️ Назад")
     faces.script([8])
     await relief.press(IVAN, "🎲 Бросок")
-    message = await relief.press(IVAN, "✅ Этот Результат")
+    message = await relief.press(IVAN, "✅ Оставить")
     assert "💚 Alice Marsh: Стресс «Страх» снят" in message["text"]
     russian(message)
     assert (await campaign_table(stack)).sheet("Alice Marsh").stress_of("Afraid") is None
