@@ -36,7 +36,7 @@ from core.rules.cortex.traits import Sheet
 from core.rules.names import in_play
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import grid, named
+from tgbot.render.layout import ONE_ROW, grid, label_width, named, short
 from tgbot.render.text import esc, now_line
 
 WATCHTOWER = N_("the Watchtower")
@@ -358,13 +358,21 @@ def _pp(cost: int, lang: Lang) -> str:
 
 
 def choice_label(ch: Choice, lang: Lang, stressed: frozenset[str] = frozenset()) -> str:
-    """A button's text: what it does and whose it is.
+    """A button's text: what it does and whose it is, the name cut to fit a phone's row.
 
     ``stressed``: the pool's traits that are the opponent's Stress (their names are
     Stress types, shown as such).
     """
-    _ = lang.gettext
     who = _short(ch.who) if ch.who else ""
+    label = _choice_label(ch, lang, stressed, who)
+    over = label_width(label) - ONE_ROW
+    if over > 0 and who:
+        label = _choice_label(ch, lang, stressed, short(ch.who, max(4, len(who) - over)))
+    return label
+
+
+def _choice_label(ch: Choice, lang: Lang, stressed: frozenset[str], who: str) -> str:
+    _ = lang.gettext
     stress = ch.verb is Press.INFLICT or (ch.verb is Press.ADD and ch.argument[:1] == "s")
     if stress or (ch.verb is Press.REMOVE and ch.name in stressed):
         name = _short(stress_name(ch.name, lang))
