@@ -120,7 +120,7 @@ async def player_id(
     rows = await fetch(_PLAYER, (tg_id,))
     if rows and all(rows[0][k] == v for k, v in values.items()):
         return int(rows[0]["id"])
-    return (await upsert_player(tg_id, first_name, last_name, username, language_code)).id
+    return int((await upsert_player(tg_id, first_name, last_name, username, language_code)).id)
 
 
 async def chat_id(tg_id: int, kind: str, title: str = "") -> int:
@@ -130,7 +130,7 @@ async def chat_id(tg_id: int, kind: str, title: str = "") -> int:
     rows = await fetch(_CHAT, (tg_id,))
     if rows and rows[0]["kind"] == chat_kind.value and rows[0]["title"] == title[:255]:
         return int(rows[0]["id"])
-    return (await upsert_chat(tg_id, kind, title)).id
+    return int((await upsert_chat(tg_id, kind, title)).id)
 
 
 async def upsert_chat(tg_id: int, kind: str, title: str = "") -> Chat:
