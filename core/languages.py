@@ -2,24 +2,43 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core.i18n import N_, available, pick
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.store.models import Campaign
 from core.store.repo import guarded
+from core.store.sql import fetch
 
 NO_GAME = N_("No game is running in this chat. Start one with /newgame.")
 HOST_ONLY = N_("Only the host can change the game's language.")
 UNKNOWN = N_("I don't speak “{code}”. Choose one of: {known}.")
 
 
+@dataclass(frozen=True)
+class LiveGame:
+    """What a command reads of the live game in a chat's topic before anything else."""
+
+    system: str  # the game system's key
+    language: str  # the catalogue the group reads
+
+
+_LIVE = "SELECT system, language FROM campaign WHERE live_chat_id = ? AND topic_id = ?"
+
+
+async def live_game(chat_tg_id: int, topic: int = 0) -> LiveGame | None:
+    """The system and language of the live game in a chat's topic (one statement), or
+    None when no game runs there."""
+    async with guarded():
+        rows = await fetch(_LIVE, (chat_tg_id, topic))
+    return LiveGame(str(rows[0]["system"]), pick(str(rows[0]["language"]))) if rows else None
+
+
 async def chat_language(chat_tg_id: int, topic: int = 0) -> str | None:
     """The language of the live game in a chat's topic, or None when no game runs there."""
-    async with guarded():
-        codes = await Campaign.filter(live_chat_id=chat_tg_id, topic_id=topic).values_list(
-            "language", flat=True
-        )
-    return pick(str(codes[0])) if codes else None
+    game = await live_game(chat_tg_id, topic)
+    return None if game is None else game.language
 
 
 async def start_speaking(campaign_id: int, language_code: str | None) -> str:

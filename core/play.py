@@ -17,9 +17,14 @@ from core.rules import dice
 from core.rules.errors import Malformed
 from core.rules.rng import Rng
 from core.store.models import Chat, PendingNote, RollRecord
-from core.store.repo import atomic, guarded, upsert_chat, upsert_player
+from core.store.repo import atomic, chat_id, guarded, player_id, upsert_chat, upsert_player
+from core.store.sql import dump_json, execute, now
 
 RECENT_ROLLS = 10
+_ADD_ROLL = (
+    "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 MAX_HELD_NOTES = 30
 ID_MIN, ID_MAX = -(2**63), 2**63 - 1  # every Telegram id is stored as a signed 64-bit integer
 ID_OUT_OF_RANGE = "That Telegram account or chat can't be used here: its id is out of range."
@@ -111,21 +116,26 @@ class Play:
         expression = dice.parse(text)
         result = dice.roll(expression, self.rng)
         async with guarded(), atomic(update_id):
-            chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
-            player_row = await upsert_player(
+            # hand-written statements: the ORM's query building cost more than the roll
+            chat_row = await chat_id(chat.tg_id, chat.kind, chat.title)
+            player_row = await player_id(
                 player.tg_id,
                 player.first_name,
                 player.last_name,
                 player.username,
                 player.language_code,
             )
-            await RollRecord.create(
-                chat=chat_row,
-                player=player_row,
-                notation=expression.notation,
-                label=expression.label,
-                total=result.total,
-                faces=_faces(result),
+            await execute(
+                _ADD_ROLL,
+                (
+                    chat_row,
+                    player_row,
+                    expression.notation,
+                    expression.label,
+                    result.total,
+                    dump_json(_faces(result)),
+                    now(),
+                ),
             )
         return result
 

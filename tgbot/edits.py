@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.constants import ParseMode
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram.constants import ChatType, ParseMode
 
 # Bot API method names are case-insensitive; this spelling is not one of PTB's
 # own method names, so ``do_api_request`` does not suggest using them instead.
 EDIT_MESSAGE_TEXT = "editmessagetext"
+SEND_MESSAGE = "sendmessage"
 
 
 def button_json(button: InlineKeyboardButton) -> dict[str, Any]:
@@ -52,3 +53,27 @@ async def edit_text(
     if markup is not None:
         fields["reply_markup"] = markup_json(markup)
     await bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=fields)
+
+
+async def reply_html(message: Message, text: str) -> None:
+    """Answer ``message`` with HTML text as ``message.reply_text(text, parse_mode=HTML)``
+    does (no ``Defaults`` are set): in its topic, quoting it outside private chats; the
+    sent message is not parsed back.
+
+    Raises:
+        telegram.error.TelegramError: as ``Message.reply_text`` would.
+    """
+    fields: dict[str, Any] = {
+        "chat_id": message.chat_id,
+        "text": text,
+        "parse_mode": ParseMode.HTML.value,
+    }
+    if message.chat.type != ChatType.PRIVATE:
+        fields["reply_parameters"] = {"message_id": message.message_id}
+    if message.is_topic_message and message.message_thread_id is not None:
+        fields["message_thread_id"] = message.message_thread_id
+    if message.business_connection_id is not None:
+        fields["business_connection_id"] = message.business_connection_id
+    if message.direct_messages_topic is not None:
+        fields["direct_messages_topic_id"] = message.direct_messages_topic.topic_id
+    await message.get_bot().do_api_request(SEND_MESSAGE, api_kwargs=fields)

@@ -64,6 +64,19 @@ async def guarded() -> AsyncIterator[None]:
         raise TryAgain("The game store is unreachable. Try again in a moment.") from error
 
 
+def _player_values(
+    first_name: str, last_name: str, username: str, language_code: str | None
+) -> dict[str, str]:
+    values = {
+        "first_name": first_name[:128],
+        "last_name": last_name[:128],
+        "username": username[:64],
+    }
+    if language_code is not None:
+        values["language"] = pick(language_code)
+    return values
+
+
 async def upsert_player(
     tg_id: int,
     first_name: str,
@@ -75,13 +88,7 @@ async def upsert_player(
 
     ``language_code`` is what their Telegram app says (None: not told, keep what we know).
     """
-    values = {
-        "first_name": first_name[:128],
-        "last_name": last_name[:128],
-        "username": username[:64],
-    }
-    if language_code is not None:
-        values["language"] = pick(language_code)
+    values = _player_values(first_name, last_name, username, language_code)
     player = await Player.get_or_none(tg_id=tg_id)
     if player is None:
         try:
@@ -94,6 +101,36 @@ async def upsert_player(
         for key, value in values.items():
             setattr(player, key, value)
     return player
+
+
+_PLAYER = "SELECT id, first_name, last_name, username, language FROM player WHERE tg_id = ?"
+_CHAT = "SELECT id, kind, title FROM chat WHERE tg_id = ?"
+
+
+async def player_id(
+    tg_id: int,
+    first_name: str,
+    last_name: str = "",
+    username: str = "",
+    language_code: str | None = None,
+) -> int:
+    """The row id of a player, created or refreshed as :func:`upsert_player` does it;
+    one statement when the row is there and up to date (nearly every update)."""
+    values = _player_values(first_name, last_name, username, language_code)
+    rows = await fetch(_PLAYER, (tg_id,))
+    if rows and all(rows[0][k] == v for k, v in values.items()):
+        return int(rows[0]["id"])
+    return int((await upsert_player(tg_id, first_name, last_name, username, language_code)).id)
+
+
+async def chat_id(tg_id: int, kind: str, title: str = "") -> int:
+    """The row id of a chat, created or refreshed as :func:`upsert_chat` does it;
+    one statement when the row is there and up to date (nearly every update)."""
+    chat_kind = ChatKind(kind)
+    rows = await fetch(_CHAT, (tg_id,))
+    if rows and rows[0]["kind"] == chat_kind.value and rows[0]["title"] == title[:255]:
+        return int(rows[0]["id"])
+    return int((await upsert_chat(tg_id, kind, title)).id)
 
 
 async def upsert_chat(tg_id: int, kind: str, title: str = "") -> Chat:

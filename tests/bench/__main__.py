@@ -136,6 +136,11 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
     def sink(_token: str) -> Any:
         return RecordingApi().app()
 
+    if args.part == "rolls":
+        from tests.bench.rolls import bench_rolls
+
+        with tempfile.TemporaryDirectory() as tmp:
+            return await bench_rolls(Path(tmp), Figure, rolls=args.rolls, rounds=args.rounds)
     if args.part == "bot":
         with tempfile.TemporaryDirectory() as tmp:
             return await bench_sqlite_worker(
@@ -161,6 +166,10 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
         figures += await bench_sqlite_worker(
             args.chats, args.seconds, 250, Path(tmp), Figure, args.campaigns, args.profile
         )
+    from tests.bench.rolls import bench_rolls
+
+    with tempfile.TemporaryDirectory() as tmp:
+        figures += await bench_rolls(Path(tmp), Figure, rolls=args.rolls, rounds=args.rounds)
     if args.workers:
         figures += workers_in_child(args)
     return figures
@@ -221,13 +230,17 @@ def main() -> None:
         default="sqlite",
         help="the Mini App's database with --part webapp",
     )
+    parser.add_argument(
+        "--rolls", type=int, default=1000, help="/roll updates a bot takes in each round"
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of /roll, the bots in turn")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--part",
-        choices=["all", "workers", "bot", "webapp"],
+        choices=["all", "workers", "bot", "webapp", "rolls"],
         default="all",
         help="all, or one part: the bot on SQLite ('bot') or on PostgreSQL ('workers'),"
-        " or the Mini App ('webapp')",
+        " or the Mini App ('webapp'), or /roll beside bare bots ('rolls')",
     )
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

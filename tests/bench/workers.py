@@ -50,6 +50,7 @@ class RecordingApi:
     def __init__(self) -> None:
         self.waiting: dict[int, asyncio.Future[float]] = {}  # edits, by chat
         self.sent: dict[int, asyncio.Future[float]] = {}  # new messages, by chat
+        self.texts: dict[int, str] = {}  # the last message sent or edited, by chat
         self.counter = 0
 
     def app(self) -> web.Application:
@@ -76,6 +77,7 @@ class RecordingApi:
                 "text": "ok",
                 "chat": {"id": chat_id, "type": "supergroup", "title": "Bench"},
             }
+            self.texts[chat_id] = str(data.get("text", ""))
             waiters = self.waiting if method == "editmessagetext" else self.sent
             waiter = waiters.pop(chat_id, None)
             if waiter is not None and not waiter.done():

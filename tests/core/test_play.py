@@ -31,6 +31,29 @@ async def test_a_roll_is_kept_with_its_chat_and_player(db: str) -> None:
     assert len(record.faces[0]) == 4
 
 
+async def test_a_later_roll_refreshes_a_renamed_chat_and_player(db: str) -> None:
+    play = make_play()
+    await play.roll(GROUP, ANA, "d6")
+    await play.roll(GROUP, ANA, "d8")  # unchanged rows: nothing rewritten
+    await play.roll(
+        ChatRef(GROUP.tg_id, "supergroup", "New name"),
+        PlayerRef(ANA.tg_id, "Anna", "", "anna", "ru-RU"),
+        "2d6+1",
+    )
+    chat, player = await Chat.get(), await Player.get()
+    assert chat.title == "New name"
+    assert (player.first_name, player.last_name, player.username, player.language) == (
+        "Anna",
+        "",
+        "anna",
+        "ru",
+    )
+    records = await RollRecord.filter(chat=chat, player=player).order_by("id")
+    assert len(records) == 3 and 3 <= records[2].total <= 13
+    assert all(r.created_at.utcoffset() is not None for r in records)
+    assert records[0].created_at <= records[-1].created_at
+
+
 async def test_malformed_notation_stores_nothing(db: str) -> None:
     with pytest.raises(Malformed):
         await make_play().roll(GROUP, ANA, "banana")

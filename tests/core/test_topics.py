@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from core.campaigns import Campaigns
+from core.languages import LiveGame, chat_language, live_game, start_speaking
 from core.locks import InProcessKeyedLock
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.errors import NotAllowedNow
@@ -94,3 +95,18 @@ async def test_topic_names_and_the_one_refusal_notice(db: str, campaigns: Campai
     await remember_topic(FORUM.tg_id, 11, closed=False)  # reopened: it may be said again
     assert await first_refusal(FORUM.tg_id, 11)
     assert await topic_name(FORUM.tg_id, 11) == "Campaign A, the moors"
+
+
+async def test_a_topic_s_live_game_is_read_in_one_statement_as_the_full_campaign_says(
+    db: str, campaigns: Campaigns
+) -> None:
+    assert await live_game(FORUM.tg_id, A.topic) is None
+    await campaigns.new_game(A, HOST, "counter")
+    await start_speaking((await campaigns.require_current(*_at(A))).id, "ru-RU")
+    game = await live_game(FORUM.tg_id, A.topic)
+    assert game == LiveGame("counter", "ru")
+    assert await chat_language(FORUM.tg_id, A.topic) == "ru"
+    assert await live_game(FORUM.tg_id, B.topic) is None  # another topic of the forum
+    assert await live_game(FORUM.tg_id) is None  # its General
+    await campaigns.set_status(A, HOST, CampaignStatus.ARCHIVED)
+    assert await live_game(FORUM.tg_id, A.topic) is None

@@ -79,10 +79,12 @@ async def start_worker(
     rate_limit: bool = True,
     profile: Path | None = None,
     webhook: bool = True,
+    command: tuple[str, ...] = ("-m", "tgbot", "run"),
 ) -> Worker:
     """Start a worker and wait until it answers; ``profile``: write a cProfile there on exit.
 
     ``webhook=False``: the worker long-polls the Bot API server instead.
+    ``command``: what the interpreter runs (the benchmark's bare bots take the same setup).
     """
     port = free_port()
     env = {
@@ -108,9 +110,7 @@ async def start_worker(
         [
             sys.executable,
             *(["-m", "cProfile", "-o", str(profile)] if profile is not None else []),
-            "-m",
-            "tgbot",
-            "run",
+            *command,
         ],
         cwd=tmp,
         env=env,

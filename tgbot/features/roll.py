@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CommandHandler
 
-from core.i18n import N_
+from core.i18n import N_, lang_for
+from core.languages import LiveGame, live_game
 from core.rules.errors import Malformed
 from tgbot.context import StonetableContext
+from tgbot.edits import reply_html
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
-from tgbot.i18n import lang_of
+from tgbot.i18n import personal_lang
 from tgbot.render.dice import render_roll
 
 COMMANDS = [CommandSpec("roll", N_("Roll dice: /roll 2d6+3, 4d6kh3, d20 adv"))]
@@ -20,21 +22,24 @@ COMMANDS = [CommandSpec("roll", N_("Roll dice: /roll 2d6+3, 4d6kh3, d20 adv"))]
 async def roll(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     text = command_args(update)
-    if await system_roll(update, context, text):
+    # one statement tells both whether a game's own roll applies and the group's language
+    game = None if chat.kind == ChatType.PRIVATE else await live_game(chat.tg_id, chat.topic)
+    if game is not None and text and await system_roll(update, context, text, game):
         return
     result = await context.deps.play.roll(chat, player, text or "d20", update_id=update.update_id)
     assert update.effective_message is not None
-    await update.effective_message.reply_text(
-        render_roll(result, player.display_name, await lang_of(update)), parse_mode=ParseMode.HTML
-    )
+    lang = personal_lang(update) if game is None else lang_for(game.language)
+    await reply_html(update.effective_message, render_roll(result, player.display_name, lang))
 
 
-async def system_roll(update: Update, context: StonetableContext, text: str) -> bool:
+async def system_roll(
+    update: Update, context: StonetableContext, text: str, game: LiveGame
+) -> bool:
     """In a game whose system has its own roll (like 3d2t), open that panel instead."""
     chat, player = actor(update)
-    if chat.kind == ChatType.PRIVATE or not text:
-        return False
     campaigns = context.deps.campaigns
+    if campaigns.registry.find(game.system).roll_panel is None:
+        return False
     view = await campaigns.current(chat.tg_id, chat.topic)
     if view is None or view.system.roll_panel is None or view.member(player.tg_id) is None:
         return False

@@ -1,0 +1,56 @@
+"""The /roll benchmark's bare bots really answer /roll, so the benchmark measures work."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from tests.bench.bare_bots import roll_text
+from tests.bench.rolls import BARE, chat_of, roll_round
+from tests.bench.workers import TOKEN, Load, RecordingApi
+from tests.support.bot_api import serve_app
+from tests.support.workers import start_worker
+
+pytestmark = [pytest.mark.e2e]
+
+TOTAL = re.compile(r"<b>Total: (\d+)</b>")
+
+
+def test_a_roll_reads_its_dice_and_modifier() -> None:
+    for _ in range(50):
+        text = roll_text("2d6+3", "Ann & Bo")
+        assert text.startswith("🎲 <b>Ann &amp; Bo</b> rolls <code>2d6+3</code>")
+        found = TOTAL.search(text)
+        assert found is not None and 5 <= int(found[1]) <= 15
+    assert TOTAL.search(roll_text("two dice", "Ann")) is None
+
+
+@pytest.mark.parametrize("kind", sorted(BARE))
+async def test_a_bare_bot_answers_every_roll_through_the_bot_api(kind: str, tmp_path: Path) -> None:
+    api = RecordingApi()
+    async with serve_app(api.app()) as origin:
+        bot = await start_worker(
+            kind,
+            api_base=origin,
+            token=TOKEN,
+            database_url="",
+            redis_url=None,
+            tmp=tmp_path,
+            migrate=False,
+            command=("-m", "tests.bench.bare_bots", kind),
+        )
+        try:
+            load = Load(api, [bot], [])
+            async with aiohttp.ClientSession() as session:
+                answered, missed, _ = await roll_round(load, 3, 7, session)
+        finally:
+            bot.stop()
+    assert (answered, missed) == (7, 0)
+    for n in range(3):
+        text = api.texts[chat_of(n)]
+        assert "rolls <code>2d6+3</code>" in text
+        found = TOTAL.search(text)
+        assert found is not None and 5 <= int(found[1]) <= 15
