@@ -1,0 +1,261 @@
+"""A Mini App change carries an idempotency key: a retry with the same key gets the
+first answer and changes nothing; bad bodies and tokens get 4xx, membership first.
+
+Through the real routes of the web app over the test database (both backends).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import aiohttp
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.housekeeping import KEEP_REQUEST_KEYS, tidy
+from core.locks import InProcessKeyedLock
+from core.play import ChatRef, Play, PlayerRef
+from core.rules.registry import default_registry
+from core.rules.rng import SeededRng
+from core.store.db import close_database, open_database
+from core.store.models import Member, RequestKey
+from tests.support.bot_api import serve_app
+from webapp.app import create_app
+from webapp.auth import make_init_data
+from webapp.deps import WebDeps
+from webapp.sheets import sheet_pages
+
+pytestmark = [pytest.mark.db]
+
+BOT_TOKEN = "123456:request-keys"
+GROUP = ChatRef(-100654, "supergroup", "The Table")
+GM = PlayerRef(601, "Gwen")
+BO = PlayerRef(602, "Bo")
+STRANGER = PlayerRef(603, "Sam")
+GAIN = {"action": "momentum.gain", "payload": {}}
+
+
+@dataclass
+class Web:
+    origin: str
+    token: str
+    http: aiohttp.ClientSession
+
+    def auth(self, who: PlayerRef = BO) -> dict[str, str]:
+        user = {"id": who.tg_id, "first_name": who.first_name}
+        init = make_init_data(BOT_TOKEN, user, int(time.time()) - 5, start_param=self.token)
+        return {"Authorization": f"tma {init}"}
+
+    async def post(
+        self,
+        route: str,
+        body: Any = None,
+        *,
+        key: str | None = None,
+        who: PlayerRef = BO,
+        raw: bytes | None = None,
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
+        headers = self.auth(who)
+        if key is not None:
+            headers["Idempotency-Key"] = key
+        data = raw if raw is not None else json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+        async with self.http.post(
+            f"{self.origin}/api/c/{self.token}/{route}", data=data, headers=headers
+        ) as response:
+            text = await response.text()
+            return response.status, json.loads(text), dict(response.headers)
+
+
+@pytest.fixture
+async def web(db: str) -> AsyncIterator[Web]:
+    locks = InProcessKeyedLock()
+    from core.campaigns import Campaigns
+
+    campaigns = Campaigns(default_registry(), SeededRng(1), locks)
+    play = Play(SeededRng(1), locks, time.time)
+    await campaigns.new_game(GROUP, GM, "threat")
+    await play.mark_started(BO)
+    await campaigns.join(GROUP, BO)
+    await play.mark_started(STRANGER)
+    token = (await campaigns.require_current(GROUP.tg_id)).app_token
+    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
+    async with serve_app(app) as origin, aiohttp.ClientSession() as http:
+        yield Web(origin, token, http)
+
+
+async def momentum() -> int:
+    return int((await Member.get(player__tg_id=BO.tg_id, active=True)).sheet["momentum"])
+
+
+async def test_a_retry_with_the_same_key_gets_the_first_answer_and_changes_nothing(
+    web: Web,
+) -> None:
+    assert await momentum() == 2
+    first = await web.post("edit", GAIN, key="action-0001")
+    assert first[0] == 200 and first[1]["ok"] is True
+    assert await momentum() == 3
+    again = await web.post("edit", GAIN, key="action-0001")
+    assert again[0] == 200 and again[1] == first[1]  # the first answer, as it was
+    assert again[2]["Idempotent-Replayed"] == "true"
+    assert await momentum() == 3  # applied once
+    other = await web.post("edit", GAIN, key="action-0002")  # a new press: a new key
+    assert other[0] == 200 and "Idempotent-Replayed" not in other[2]
+    assert await momentum() == 4
+    assert await RequestKey.filter(user_tg_id=BO.tg_id).count() == 2
+
+
+async def test_the_same_key_with_another_body_is_refused_clearly(web: Web) -> None:
+    await web.post("edit", GAIN, key="action-0003")
+    status, body, _ = await web.post(
+        "edit", {"action": "momentum.lose", "payload": {}}, key="action-0003"
+    )
+    assert status == 422 and "already sent" in body["error"]
+    assert await momentum() == 3
+
+
+async def test_keys_are_per_user(web: Web) -> None:
+    await web.post("edit", GAIN, key="shared-key-1")
+    status, _, headers = await web.post("edit", GAIN, key="shared-key-1", who=GM)
+    assert status == 200 and "Idempotent-Replayed" not in headers  # the GM's own action
+
+
+async def test_a_page_without_keys_works_as_before(web: Web) -> None:
+    assert (await web.post("edit", GAIN))[0] == 200
+    assert (await web.post("edit", GAIN))[0] == 200
+    assert await momentum() == 4  # no key, no replay: two presses, two gains
+    assert await RequestKey.all().count() == 0
+
+
+@pytest.mark.parametrize("key", ["short", "x" * 101, "has space!", "ключ-ключ-ключ"])
+async def test_a_malformed_key_is_a_bad_request(web: Web, key: str) -> None:
+    headers = web.auth()
+    headers["Idempotency-Key"] = key.encode().decode("latin-1")
+    async with web.http.post(
+        f"{web.origin}/api/c/{web.token}/edit", json=GAIN, headers=headers
+    ) as response:
+        assert response.status == 400
+    assert await momentum() == 2
+
+
+async def test_a_refused_change_keeps_no_key(web: Web) -> None:
+    status, _, _ = await web.post("edit", {"action": "harm.heal", "payload": {}}, key="heal-0001")
+    assert status == 403  # Bo is not the GM
+    assert await RequestKey.all().count() == 0  # a retry is judged afresh
+
+
+async def test_undo_is_keyed_too(web: Web) -> None:
+    await web.post("edit", GAIN, key="gain-00001")
+    steps = await _undo_step()
+    first = await web.post("undo", {"version": steps}, key="undo-00001")
+    assert first[0] == 200, first
+    assert await momentum() == 2
+    again = await web.post("undo", {"version": steps}, key="undo-00001")
+    assert again[0] == 200 and again[1] == first[1] and again[2]["Idempotent-Replayed"] == "true"
+    assert await momentum() == 2
+
+
+async def _undo_step() -> int:
+    from core.store.models import UndoStep
+
+    row = await UndoStep.filter(actor_tg_id=BO.tg_id).order_by("-id").first()
+    assert row is not None
+    return int(row.id)
+
+
+def _deep(depth: int) -> bytes:
+    return b'{"action": "notes", "payload": ' + b"[" * depth + b"]" * depth + b"}"
+
+
+@pytest.mark.parametrize("route", ["edit", "undo"])
+async def test_a_deeply_nested_body_is_a_bad_request(web: Web, route: str) -> None:
+    status, body, _ = await web.post(route, raw=_deep(100_000))
+    assert status == 400 and body["error"]
+    status, _, _ = await web.post(route, raw=_deep(100_000), key="deep-00001")
+    assert status == 400
+    assert await momentum() == 2
+
+
+@pytest.mark.parametrize("route", ["edit", "undo", "rolls/1/detail", "cards/x/picture"])
+async def test_a_non_member_is_refused_before_the_body_is_read(web: Web, route: str) -> None:
+    status, body, _ = await web.post(route, raw=b"{not json at all", who=STRANGER)
+    assert status == 403 and "not in this game" in body["error"]
+    status, _, _ = await web.post(route, raw=_deep(100_000), who=STRANGER, key="strange-01")
+    assert status == 403
+
+
+@pytest.mark.parametrize("path", ["/api/c/%00", "/api/c/%00/edit", "/app/c/a%00b", "/api/c/a'b"])
+async def test_a_token_that_cannot_be_one_is_not_found_without_the_database(
+    web: Web, db: str, path: str
+) -> None:
+    await close_database()
+    try:
+        if path.endswith("/edit"):
+            call = web.http.post(f"{web.origin}{path}", json=GAIN, headers=web.auth())
+        else:
+            call = web.http.get(f"{web.origin}{path}", headers=web.auth())
+        async with call as response:
+            assert response.status == 404
+    finally:
+        await open_database(db)
+
+
+async def test_old_keys_go_with_housekeeping(web: Web) -> None:
+    await web.post("edit", GAIN, key="old-key-01")
+    now = datetime.now(UTC)
+    await tidy(now + KEEP_REQUEST_KEYS - timedelta(minutes=1))
+    assert await RequestKey.all().count() == 1  # within the day: kept
+    await tidy(now + KEEP_REQUEST_KEYS + timedelta(minutes=1))
+    assert await RequestKey.all().count() == 0
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=8,
+)
+ACTIONS = st.sampled_from(
+    [
+        *("momentum.gain", "momentum.set", "momentum.lose", "approach.set", "approach.remove"),
+        *("notes", "harm.take", "harm.heal", "harm.instead", "nope", ""),
+    ]
+)
+BODIES = st.one_of(
+    st.binary(max_size=40),
+    JSON.map(lambda v: json.dumps(v).encode()),
+    st.builds(
+        lambda a, p: json.dumps({"action": a, "payload": p}).encode(),
+        ACTIONS | st.text(max_size=50),
+        JSON,
+    ),
+    st.builds(
+        lambda a, p: json.dumps({"action": a, "payload": p}).encode(),
+        ACTIONS,
+        st.dictionaries(st.sampled_from(["player", "value", "approach", "text", "name"]), JSON),
+    ),
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(body=BODIES, keyed=st.booleans())
+async def test_no_body_makes_the_edit_route_fail_on_the_server(
+    web: Web, body: bytes, keyed: bool
+) -> None:
+    key = f"fuzz-{time.monotonic_ns()}" if keyed else None
+    headers = web.auth()
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    async with web.http.post(
+        f"{web.origin}/api/c/{web.token}/edit", data=body, headers=headers
+    ) as response:
+        assert response.status < 500, (body, await response.text())
