@@ -30,6 +30,7 @@ from datetime import datetime
 from tortoise.transactions import in_transaction
 
 from core.errors import TryAgain
+from core.i18n import N_
 from core.store.sql import execute, fetch, now
 
 log = logging.getLogger(__name__)
@@ -37,10 +38,10 @@ log = logging.getLogger(__name__)
 # How long to wait for the truth about a commit whose answer was lost.
 PROBE_SECONDS = 5.0
 
-NOT_CONFIRMED = (
+NOT_CONFIRMED = N_(
     "The game store did not confirm your change. Reload the page to see whether it was saved."
 )
-NOT_SAVED = "Your change was not saved: the connection to the game store broke. Try again."
+NOT_SAVED = N_("Your change was not saved: the connection to the game store broke. Try again.")
 
 
 @dataclass
