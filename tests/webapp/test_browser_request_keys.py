@@ -142,8 +142,16 @@ async def test_a_retried_press_sends_the_same_key_and_counts_once(stack: Stack, 
         assert await wounds(token) == before + 2
         await page.unroute("**/api/c/*/edit")
 
-        down = Tries(["503"] * 10)
+        down = Tries(["lose"] * 10)  # no answer ever comes back: whether it was saved is unknown
         await press(page, down)
-        await page.get_by_text(failed).wait_for(timeout=15_000)
+        await page.get_by_text(failed).wait_for(timeout=20_000)
         assert len(down.keys) == 4 and len(set(down.keys)) == 1  # gave up, and said so
-        assert await wounds(token) == before + 2
+        assert down.replayed == [False, True, True, True]
+        assert await wounds(token) == before + 3  # the first try was saved
+        await page.unroute("**/api/c/*/edit")
+
+        offered = Tries([])  # the player presses again: the same action, the same key
+        await press(page, offered)
+        await page.get_by_text(done).first.wait_for()  # the truth: it was done
+        assert offered.keys == [down.keys[0]] and offered.replayed == [True]
+        assert await wounds(token) == before + 3  # not applied twice

@@ -88,14 +88,23 @@
     return new Promise(function (resolve) { setTimeout(resolve, seconds * 1000); });
   }
 
+  // An action given up on without a final answer keeps its key: pressing the same
+  // thing again is the offered retry, and cannot apply it twice.
+  var unsettled = {};
+
   // Resolves with the answer's JSON once the change is saved; rejects with the words
   // to show when it is refused or, after the tries, still not saved.
   function change(url, options) {
     options = Object.assign({ method: "POST" }, options || {});
-    options.headers = Object.assign({ "Idempotency-Key": actionKey() }, options.headers || {});
+    var same = typeof options.body === "string" ? url + " " + options.body : null;
+    var key = (same && unsettled[same]) || actionKey();
+    options.headers = Object.assign({ "Idempotency-Key": key }, options.headers || {});
     var tries = 0;
     function again(seconds) {
-      if (tries >= TRIES) return Promise.reject(new Error(word.try_again));
+      if (tries >= TRIES) {
+        if (same) unsettled[same] = key;
+        return Promise.reject(new Error(word.try_again));
+      }
       toast(word.retrying);
       return later(seconds).then(send);
     }
@@ -105,9 +114,11 @@
         if (response.status === 503) {
           return again(Math.min(Number(response.headers.get("Retry-After")) || 2, 10));
         }
+        if (same) delete unsettled[same];  // a final answer, whichever
         return response.json().then(function (body) {
           if (!response.ok) throw new Error(body.error || word.failed);
-          if (tries > 1 || body.done) toast(body.done || word.done);
+          var replayed = response.headers.get("Idempotent-Replayed");
+          if (tries > 1 || body.done || replayed) toast(body.done || word.done);
           return body;
         }, function () {
           if (!response.ok) throw new Error(word.failed);
