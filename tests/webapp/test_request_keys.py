@@ -6,6 +6,7 @@ Through the real routes of the web app over the test database (both backends).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -109,6 +110,14 @@ async def test_a_retry_with_the_same_key_gets_the_first_answer_and_changes_nothi
     assert other[0] == 200 and "Idempotent-Replayed" not in other[2]
     assert await momentum() == 4
     assert await RequestKey.filter(user_tg_id=BO.tg_id).count() == 2
+
+
+async def test_two_tries_of_one_action_at_once_apply_it_once(web: Web) -> None:
+    answers = await asyncio.gather(*(web.post("edit", GAIN, key="twice-0001") for _ in range(4)))
+    assert [a[0] for a in answers] == [200] * 4
+    assert all(a[1]["ok"] is True for a in answers)
+    assert sum(a[2].get("Idempotent-Replayed") == "true" for a in answers) == 3
+    assert await momentum() == 3
 
 
 async def test_the_same_key_with_another_body_is_refused_clearly(web: Web) -> None:
