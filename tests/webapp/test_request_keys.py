@@ -268,3 +268,97 @@ async def test_no_body_makes_the_edit_route_fail_on_the_server(
         f"{web.origin}/api/c/{web.token}/edit", data=body, headers=headers
     ) as response:
         assert response.status < 500, (body, await response.text())
+
+
+def _edit_names() -> list[str]:
+    from core.rules.cortex.campaign import SHEET_EDITS as CORTEX_SHEET
+    from core.rules.cortex.campaign import WATCHTOWER_EDITS
+    from core.rules.d20check.table import EDITS as D20
+    from core.rules.nsu.edits_play import EDITS as NSU_PLAY
+    from core.rules.nsu.edits_setup import EDITS as NSU_SETUP
+
+    return sorted({*CORTEX_SHEET, *WATCHTOWER_EDITS, *D20, *NSU_PLAY, *NSU_SETUP})
+
+
+PAYLOAD_KEYS = st.sampled_from(
+    [
+        "body",
+        "builds_on",
+        "card_id",
+        "character",
+        "die",
+        "filled",
+        "heart",
+        "id",
+        "index",
+        "kind",
+        "locked",
+        "look",
+        "mind",
+        "name",
+        "notes",
+        "owner_id",
+        "player",
+        "pronouns",
+        "question",
+        "resource",
+        "rumours",
+        "segments",
+        "sentiments",
+        "skills",
+        "strength",
+        "tools",
+        "box",
+        "collateral_target",
+        "danger_type",
+        "description",
+        "effect",
+        "text",
+        "title",
+        "treasure_type",
+        "type",
+        "types",
+        "value",
+        "bonus",
+        "strain",
+        "wounds",
+    ]
+)
+EDIT_BODIES = st.builds(
+    lambda a, p: json.dumps({"action": a, "payload": p}).encode(),
+    st.sampled_from(_edit_names()),
+    st.dictionaries(PAYLOAD_KEYS, JSON | st.sampled_from([BO.tg_id, GM.tg_id, 0, -1])),
+)
+
+
+@pytest.fixture(params=["nsu", "d20", "cortex"])
+async def any_game(request: pytest.FixtureRequest, db: str) -> AsyncIterator[Web]:
+    from core.campaigns import Campaigns
+
+    locks = InProcessKeyedLock()
+    campaigns = Campaigns(default_registry(), SeededRng(1), locks)
+    play = Play(SeededRng(1), locks, time.time)
+    await campaigns.new_game(GROUP, GM, request.param)
+    await play.mark_started(BO)
+    await campaigns.join(GROUP, BO)
+    token = (await campaigns.require_current(GROUP.tg_id)).app_token
+    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
+    async with serve_app(app) as origin, aiohttp.ClientSession() as http:
+        yield Web(origin, token, http)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(body=EDIT_BODIES, gm=st.booleans())
+async def test_no_edit_of_any_game_fails_on_the_server(
+    any_game: Web, body: bytes, gm: bool
+) -> None:
+    headers = any_game.auth(GM if gm else BO)
+    headers["Idempotency-Key"] = f"fuzz-{time.monotonic_ns()}"
+    async with any_game.http.post(
+        f"{any_game.origin}/api/c/{any_game.token}/edit", data=body, headers=headers
+    ) as response:
+        assert response.status < 500, (body, await response.text())
