@@ -7,6 +7,7 @@ Through the real routes of the web app over the test database (both backends).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 from collections.abc import AsyncIterator
@@ -118,6 +119,22 @@ async def test_two_tries_of_one_action_at_once_apply_it_once(web: Web) -> None:
     assert all(a[1]["ok"] is True for a in answers)
     assert sum(a[2].get("Idempotent-Replayed") == "true" for a in answers) == 3
     assert await momentum() == 3
+
+
+async def test_a_saved_change_whose_answer_was_never_kept_replays_as_done(web: Web) -> None:
+    """The worker died between the commit and keeping the answer: the retry hears "done"."""
+    body = json.dumps(GAIN).encode()
+    fingerprint = hashlib.sha256(b"POST /api/c/%s/edit\n%s" % (web.token.encode(), body))
+    await RequestKey.create(
+        user_tg_id=BO.tg_id,
+        idem_key="saved-0001",
+        fingerprint=fingerprint.hexdigest(),
+        created_at=datetime.now(UTC),
+    )
+    status, answer, headers = await web.post("edit", raw=body, key="saved-0001")
+    assert (status, answer) == (200, {"ok": True, "done": "Done. Your change was saved."})
+    assert headers["Idempotent-Replayed"] == "true"
+    assert await momentum() == 2  # nothing ran again
 
 
 async def test_the_same_key_with_another_body_is_refused_clearly(web: Web) -> None:
