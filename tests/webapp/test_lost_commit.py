@@ -7,12 +7,14 @@ connection goes). The edit is ``momentum.gain`` through ``POST /api/c/<t>/edit``
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
+import asyncpg
 import pytest
 
 from core.campaigns import Campaigns
@@ -22,7 +24,8 @@ from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.store.db import close_database, open_database
 from core.store.models import Member
-from core.store.request_keys import NOT_CONFIRMED, NOT_SAVED
+from core.store.request_keys import NOT_CONFIRMED, NOT_SAVED, Pending, _committed
+from core.store.sql import now
 from tests.support.bot_api import serve_app
 from tests.support.pg_proxy import CommitSwallowingProxy
 from tests.support.services import PostgresServer
@@ -126,3 +129,30 @@ async def test_a_page_without_a_key_is_told_to_look_before_trying_again(stack: S
     assert (status, body) == (503, {"error": NOT_CONFIRMED})  # never a bare 500
     assert "Retry-After" in headers
     assert await momentum() == 3  # it was saved: the page is told to reload and look
+
+
+@pytest.mark.parametrize("outcome", ["COMMIT", "ROLLBACK"])
+async def test_the_question_waits_for_a_transaction_still_holding_the_key(
+    db: str, outcome: str
+) -> None:
+    """The answer about a lost commit is the truth, even while that commit is still on
+    its way: the question waits for the transaction that holds the key."""
+    pending = Pending(BO.tg_id, "held-0001", "f" * 64)
+    other = await asyncpg.connect(db)
+    try:
+        await other.execute("BEGIN")
+        await other.execute(
+            "INSERT INTO request_key (user_tg_id, idem_key, fingerprint, created_at)"
+            " VALUES ($1, $2, $3, $4)",
+            pending.user_tg_id,
+            pending.key,
+            pending.fingerprint,
+            now(),
+        )
+        asked = asyncio.create_task(_committed(pending))
+        await asyncio.sleep(0.5)
+        assert not asked.done()  # it waits rather than guess
+        await other.execute(outcome)
+        assert await asyncio.wait_for(asked, 5) is (outcome == "COMMIT")
+    finally:
+        await other.close()
