@@ -29,9 +29,8 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from core.i18n import N_
+from core.idempotency import Kept, KeyReused, Pending, expecting, keep_answer, kept
 from core.rules.errors import Malformed, NotAllowedNow
-from core.store.repo import guarded
-from core.store.request_keys import Kept, KeyReused, Pending, expecting, find, keep_answer
 from core.viewer_pages import GONE, check_member
 from webapp.errors import problem_response
 from webapp.i18n import request_lang
@@ -51,15 +50,15 @@ KEY_REUSED = N_("That action was already sent with different details. Reload the
 DONE = N_("Done. Your change was saved.")
 
 
-def _replayed(request: web.Request, kept: Kept, fingerprint: str) -> web.Response:
+def _replayed(request: web.Request, first: Kept, fingerprint: str) -> web.Response:
     headers = {"Idempotent-Replayed": "true"}
-    if kept.fingerprint != fingerprint:
+    if first.fingerprint != fingerprint:
         lang = request_lang(request)
         return web.json_response({"error": lang.gettext(KEY_REUSED)}, status=422)
-    if kept.status is None or kept.response is None:  # saved; its answer was never kept
+    if first.status is None or first.response is None:  # saved; its answer was never kept
         return _done(request, headers)
     return web.Response(
-        text=kept.response, status=kept.status, content_type="application/json", headers=headers
+        text=first.response, status=first.status, content_type="application/json", headers=headers
     )
 
 
@@ -67,11 +66,6 @@ def _done(request: web.Request, headers: dict[str, str] | None = None) -> web.Re
     """The answer for a change known to be saved whose own answer is not at hand."""
     lang = request_lang(request)
     return web.json_response({"ok": True, "done": lang.gettext(DONE)}, headers=headers)
-
-
-async def _find(user: int, key: str) -> Kept | None:
-    async with guarded():
-        return await find(user, key)
 
 
 async def _keep(request: web.Request, pending: Pending, response: web.StreamResponse) -> None:
@@ -83,8 +77,7 @@ async def _keep(request: web.Request, pending: Pending, response: web.StreamResp
     else:
         text = body.decode("utf-8", "replace")
     try:
-        async with guarded():
-            await keep_answer(pending, response.status, text)
+        await keep_answer(pending, response.status, text)
     except Exception:  # the change stands; a retry gets "done" instead of this answer
         log.warning("Could not keep the answer of %s", request.path, exc_info=True)
 
@@ -110,17 +103,17 @@ async def request_keys(
         b"%s %s\n%s" % (request.method.encode(), request.path.encode(), body)
     ).hexdigest()
     if key is not None:
-        kept = await _find(user, key)
-        if kept is not None:
-            return _replayed(request, kept, fingerprint)
+        first = await kept(user, key)
+        if first is not None:
+            return _replayed(request, first, fingerprint)
     async with expecting(Pending(user, key, fingerprint)) as pending:
         try:
             response = await handler(request)
         except KeyReused:  # another try of this action was saved first
-            kept = await _find(user, key or "")
-            if kept is None:
+            first = await kept(user, key or "")
+            if first is None:
                 raise
-            return _replayed(request, kept, fingerprint)
+            return _replayed(request, first, fingerprint)
         except Exception:
             if not pending.recorded:
                 raise
