@@ -232,6 +232,14 @@ async def test_a_token_that_cannot_be_one_is_not_found_without_the_database(
         await open_database(db)
 
 
+@pytest.mark.parametrize("start", ["%00", "a%00b", "x" * 64, "'--"])
+async def test_a_start_parameter_that_cannot_be_a_game_opens_the_home_page(
+    web: Web, start: str
+) -> None:
+    async with web.http.get(f"{web.origin}/app/home?startapp={start}", headers=web.auth()) as r:
+        assert r.status == 200
+
+
 async def test_old_keys_go_with_housekeeping(web: Web) -> None:
     await web.post("edit", GAIN, key="old-key-01")
     now = datetime.now(UTC)
