@@ -8,10 +8,13 @@ from datetime import UTC, datetime, timedelta
 from core.errors import TryAgain
 from core.locks import KeyedLock
 from core.store.models import JobRun, PendingNote, ProcessedUpdate
+from core.store.request_keys import forget_before
 from core.store.unit import saving
 
 KEEP_UPDATES = timedelta(days=3)  # Telegram stops redelivering long before this
 KEEP_NOTES = timedelta(days=30)
+# A Mini App page retries an action for minutes at most; a day is plenty.
+KEEP_REQUEST_KEYS = timedelta(hours=24)
 
 
 async def run_once(
@@ -36,6 +39,7 @@ async def run_once(
 
 
 async def tidy(now: datetime) -> None:
-    """Forget old update claims and long-undelivered private notes."""
+    """Forget old update claims, long-undelivered private notes and old request keys."""
     await ProcessedUpdate.filter(created_at__lt=now - KEEP_UPDATES).delete()
     await PendingNote.filter(created_at__lt=now - KEEP_NOTES).delete()
+    await forget_before(now - KEEP_REQUEST_KEYS)

@@ -17,6 +17,7 @@ from core.i18n import N_
 from core.rules.errors import Malformed
 from core.store.models import CardPicture
 from core.store.repo import guarded
+from core.store.request_keys import transaction
 
 MAX_PICTURE_BYTES = 512 * 1024
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -68,7 +69,7 @@ class CardPictures:
             BadPicture: see :func:`check_picture`.
         """
         media_type = check_picture(data)
-        async with guarded():
+        async with guarded(), transaction():  # with the request's idempotency key
             updated = await CardPicture.filter(campaign_id=campaign_id, key=key).update(
                 media_type=media_type, data=data, author_tg_id=author_id
             )

@@ -26,6 +26,8 @@ from core.rules.registry import Registry
 from core.rules.table import Role, Table
 from core.store.models import CampaignStatus
 from core.store.presses import CampaignRow as StoredCampaign
+from core.store.repo import guarded
+from core.store.sql import fetch
 from core.store.sql_pages import CampaignRow, MemberRow, PageRows, campaign_rows
 
 GONE = "That game doesn't exist any more."
@@ -141,3 +143,26 @@ async def snapshot_for_viewer(
     if player_id not in rows.member_ids():
         raise NotAllowedNow(NOT_IN)
     return Snapshot(registry, player_id, rows)
+
+
+async def check_member(app_token: str, player_id: int) -> None:
+    """That the player is an active member of the campaign behind the token (one query).
+
+    The Mini App checks it before it reads a change's body.
+
+    Raises:
+        NotAllowedNow: no such campaign, or the player is not in it.
+        TryAgain: the database is unreachable.
+    """
+    async with guarded():
+        rows = await fetch(
+            "SELECT c.id AS campaign, p.tg_id AS member FROM campaign c"
+            " LEFT JOIN member m ON m.campaign_id = c.id AND m.active"
+            " LEFT JOIN player p ON p.id = m.player_id AND p.tg_id = ?"
+            " WHERE c.app_token = ?",
+            (player_id, app_token),
+        )
+    if not rows:
+        raise NotAllowedNow(GONE)
+    if not any(r["member"] is not None for r in rows):
+        raise NotAllowedNow(NOT_IN)

@@ -21,6 +21,7 @@ from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
 from webapp.nsu_world import setup_world_routes
 from webapp.page_cache import PAGES, PageCache
+from webapp.request_keys import request_keys
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -69,7 +70,9 @@ async def receive_update(request: web.Request) -> web.Response:
 
 def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Application:
     """Build the aiohttp application (nothing starts until it is run)."""
-    app = web.Application(middlewares=[security_headers, errors], client_max_size=2 * 1024 * 1024)
+    app = web.Application(
+        middlewares=[security_headers, errors, request_keys], client_max_size=2 * 1024 * 1024
+    )
     app[DEPS] = deps
     app[PAGES] = PageCache()
     env = aiohttp_jinja2.setup(

@@ -20,6 +20,7 @@ from webapp.auth import InitDataInvalid
 from webapp.i18n import request_lang
 
 NOT_UNDERSTOOD = N_("That request was not understood.")
+RETRY_AFTER = 2  # seconds, on every 503
 
 
 def status_of(error: Exception) -> int:
@@ -58,11 +59,15 @@ def problem_response(
     if json_body is None:
         json_body = request.path.startswith("/api/")
     if json_body:
-        return web.json_response({"error": message_of(error, lang)}, status=status)
-    template = "unauthorized.html" if status == 401 else "problem.html"
-    return aiohttp_jinja2.render_template(
-        template, request, {"message": message_of(error, lang), "lang": lang}, status=status
-    )
+        response = web.json_response({"error": message_of(error, lang)}, status=status)
+    else:
+        template = "unauthorized.html" if status == 401 else "problem.html"
+        response = aiohttp_jinja2.render_template(
+            template, request, {"message": message_of(error, lang), "lang": lang}, status=status
+        )
+    if status == 503:  # "try again": the page retries the same action after this long
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
 
 
 @web.middleware
@@ -73,3 +78,5 @@ async def errors(
         return await handler(request)
     except (InitDataInvalid, StonetableError, json.JSONDecodeError, UnicodeDecodeError) as error:
         return problem_response(request, error)
+    except RecursionError as error:  # JSON nested deeper than Python reads: not understood
+        return problem_response(request, error, status=400)

@@ -26,6 +26,11 @@ SCRIPT_WORDS = {
     "offline_title": N_("No connection"),
     "offline_text": N_("Check your connection and open the app again."),
     "failed": N_("That didn't work."),
+    # a change the server could not save yet: the page sends the same action again
+    "retrying": N_("Not saved yet. Trying again…"),
+    "try_again": N_("Your change was not saved. Please try again."),
+    # a change saved after a retry (or one the server had already saved)
+    "done": N_("Done. Your change was saved."),
 }
 
 

@@ -311,3 +311,23 @@ class UndoStep(Model):
     class Meta:
         table = "undo_step"
         indexes = (("campaign_id", "id"),)
+
+
+class RequestKey(Model):
+    """A Mini App change's idempotency key (``Idempotency-Key``), written in the change's
+    own transaction, with the answer it got, so a retry replays that answer.
+
+    See ``core.store.request_keys``; kept for ``KEEP_REQUEST_KEYS`` (core/housekeeping.py).
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    user_tg_id = fields.BigIntField()
+    idem_key = fields.CharField(max_length=100)
+    fingerprint = fields.CharField(max_length=64)  # sha256 of method, path and body
+    status = fields.IntField(null=True)  # the answer, once the change's request sent it
+    response = fields.TextField(null=True)
+    created_at = fields.DatetimeField(db_index=True)
+
+    class Meta:
+        table = "request_key"
+        unique_together = (("user_tg_id", "idem_key"),)

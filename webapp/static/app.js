@@ -72,6 +72,65 @@
     return fetch(url, options);
   }
 
+  // A change (edit, undo, detail, picture): one key per user action, sent with every
+  // try of it, so a retry after a lost answer or a "try again" (503) applies once.
+  var TRIES = 4;
+
+  function actionKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function later(seconds) {
+    return new Promise(function (resolve) { setTimeout(resolve, seconds * 1000); });
+  }
+
+  // An action given up on without a final answer keeps its key: pressing the same
+  // thing again is the offered retry, and cannot apply it twice.
+  var unsettled = {};
+
+  // Resolves with the answer's JSON once the change is saved; rejects with the words
+  // to show when it is refused or, after the tries, still not saved.
+  function change(url, options) {
+    options = Object.assign({ method: "POST" }, options || {});
+    var same = typeof options.body === "string" ? url + " " + options.body : null;
+    var key = (same && unsettled[same]) || actionKey();
+    options.headers = Object.assign({ "Idempotency-Key": key }, options.headers || {});
+    var tries = 0;
+    function again(seconds) {
+      if (tries >= TRIES) {
+        if (same) unsettled[same] = key;
+        return Promise.reject(new Error(word.try_again));
+      }
+      toast(word.retrying);
+      return later(seconds).then(send);
+    }
+    function send() {
+      tries++;
+      return request(url, options).then(function (response) {
+        if (response.status === 503) {
+          return again(Math.min(Number(response.headers.get("Retry-After")) || 2, 10));
+        }
+        if (same) delete unsettled[same];  // a final answer, whichever
+        return response.json().then(function (body) {
+          if (!response.ok) throw new Error(body.error || word.failed);
+          var replayed = response.headers.get("Idempotent-Replayed");
+          if (tries > 1 || body.done || replayed) toast(body.done || word.done);
+          return body;
+        }, function () {
+          if (!response.ok) throw new Error(word.failed);
+          return {};
+        });
+      }, function () {  // no answer at all: whether it was saved, only a retry can tell
+        return again(2);
+      });
+    }
+    return send();
+  }
+
   function updateBackButton() {
     if (!tg || !tg.BackButton) return;
     if (history.length > 1) tg.BackButton.show(); else tg.BackButton.hide();
@@ -139,16 +198,12 @@
 
   function sendEdit(action, payload) {
     var token = campaignToken();
-    return request("/api/c/" + encodeURIComponent(token) + "/edit", {
-      method: "POST",
+    return change("/api/c/" + encodeURIComponent(token) + "/edit", {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ action: action, payload: payload }),
-    }).then(function (response) {
-      return response.json().then(function (body) {
-        if (!response.ok) throw new Error(body.error || word.failed);
-        haptic(action.indexOf("roll") >= 0 ? "heavy" : "success");
-        return load(main.dataset.url || "/app/c/" + encodeURIComponent(token), false);
-      });
+    }).then(function () {
+      haptic(action.indexOf("roll") >= 0 ? "heavy" : "success");
+      return load(main.dataset.url || "/app/c/" + encodeURIComponent(token), false);
     }).catch(function (error) {
       haptic("error");
       toast(error.message || word.failed, true);
@@ -161,14 +216,11 @@
       event.preventDefault();
       var body = formPayload(posted);
       body.version = Number(posted.dataset.version);
-      request(posted.dataset.post, {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      }).then(function (response) {
-        return response.json().then(function (reply) {
-          if (!response.ok) throw new Error(reply.error || word.failed);
-          haptic("success");
-          return load(main.dataset.url, false);
-        });
+      change(posted.dataset.post, {
+        headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      }).then(function () {
+        haptic("success");
+        return load(main.dataset.url, false);
       }).catch(function (error) { haptic("error"); toast(error.message, true); });
       return;
     }
@@ -298,7 +350,7 @@
     }, 300);
   });
 
-  window.Stonetable = { load: load, edit: sendEdit, request: request, toast: toast };
+  window.Stonetable = { load: load, edit: sendEdit, request: request, change: change, toast: toast };
   // "<campaign token>-map" opens that campaign's map (the /map picture's button);
   // a bare token opens its sheet.
   var opens = /^([A-Za-z0-9_-]{22})-(map)$/.exec(startParam);

@@ -5,13 +5,10 @@
   var S = window.Stonetable;
 
   function upload(url, blob, type) {
-    return S.request(url, { method: "POST", headers: { "Content-Type": type }, body: blob })
-      .then(function (response) {
-        return response.json().then(function (body) {
-          if (!response.ok) throw new Error(body.error || "That didn't work.");
-          S.toast("Picture saved.");
-          return S.load(document.getElementById("app").dataset.url, false);
-        });
+    return S.change(url, { headers: { "Content-Type": type }, body: blob })
+      .then(function () {
+        S.toast("Picture saved.");
+        return S.load(document.getElementById("app").dataset.url, false);
       }).catch(function (error) { S.toast(error.message, true); });
   }
 
