@@ -52,6 +52,7 @@ WORDS = {
     "commands": N_("Commands"),
     "press_start": N_("Press Start to talk to {bot}."),
     "no_messages": N_("No messages here yet."),
+    "what_can_it_do": N_("What can this bot do?"),
     "players_and_bot": N_("{count} players and the bot"),
     "reply_to": N_("Reply to {name}: {text}"),
     "failed_start": N_("Sandbox failed to start: {error}"),

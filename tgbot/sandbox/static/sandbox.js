@@ -423,6 +423,11 @@
     if (!items.length) {
       const player = me();
       const locked = entry.chat.type === "private" && player && !player.started;
+      if (locked && entry.description) {
+        // Telegram shows the bot's description in an empty chat, before Start
+        items.push(el("li", { class: "empty description", id: "bot-description" },
+          el("strong", {}, t("what_can_it_do")), el("p", {}, entry.description)));
+      }
       items.push(el("li", { class: "empty" },
         locked ? t("press_start", { bot: BOT_NAME }) : t("no_messages")));
     }
