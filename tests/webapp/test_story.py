@@ -161,3 +161,26 @@ async def test_the_host_shares_from_the_mini_app_s_log(stack: Stack) -> None:
         await page.get_by_role("button", name="Log").click()
         await page.get_by_role("heading", name="Campaign log").wait_for()
         assert await page.get_by_role("button", name="Share the story").count() == 0
+
+
+@pytest.mark.e2e
+async def test_the_host_shares_the_story_with_a_command_in_the_group(stack: Stack) -> None:
+    from tests.support.stack import GROUP
+
+    await start_table(stack)
+
+    async def say(user: int, text: str) -> dict[str, Any]:
+        await stack.api.send_text(user, GROUP, text)
+        return await stack.api.wait_for_message(GROUP, timeout=10)
+
+    refused = await say(BO, "/story")
+    assert "Only the host can share the campaign's story." in refused["text"]
+    shared = await say(ALICE, "/story")
+    url = re.search(r"http://\S+/story/[\w-]+", shared["text"])
+    assert url is not None
+    assert shared["reply_markup"]["inline_keyboard"][0][0]["url"] == url.group(0)
+    status, page, _ = await get(url.group(0))
+    assert status == 200 and "The &lt;Drowned&gt; Mill" in page
+    withdrawn = await say(ALICE, "/story off")
+    assert "withdrawn" in withdrawn["text"]
+    assert (await get(url.group(0)))[0] == 410
