@@ -21,8 +21,9 @@ from core.store.repo import guarded
 from core.store.sql_pages import campaign_rows
 from core.viewer_pages import Snapshot, snapshot_for_viewer
 
-ANYONE = 0
-"""The story's viewer: no member (Telegram's user ids start at 1)."""
+ANYONE = -1
+"""The story's viewer: no member. Telegram's user ids are positive, and 0 already
+stands for the author kept from everyone of a dealt card (``HIDDEN_AUTHOR``)."""
 
 HOST_ONLY = N_("Only the host can share the campaign's story.")
 

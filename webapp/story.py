@@ -126,7 +126,8 @@ async def render_story(request: web.Request, secret: str, *, download: bool) -> 
         "languages": language_names(),
         "made": datetime.fromtimestamp(deps.clock(), UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
-    return aiohttp_jinja2.render_string("story.html", request, context)
+    text = aiohttp_jinja2.render_string("story.html", request, context)
+    return text.replace("<details>", "<details open>")  # read without a script to unfold
 
 
 async def _problem(request: web.Request, error: StonetableError) -> web.Response:

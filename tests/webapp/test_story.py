@@ -13,7 +13,7 @@ import pytest
 from core.pictures import CardPictures, face_key
 from core.rules.nsu.campaign import NsuCampaign
 from core.store.models import Campaign, LogEntry, StoryLink
-from tests.support.browser import chromium, phone_page
+from tests.support.browser import chromium, phone_page, screenshot
 from tests.support.stack import Stack, running_stack
 from tests.webapp.test_nsu_app import headers, start_table
 from tgbot.sandbox.fake_api import default_cast
@@ -93,6 +93,7 @@ async def test_the_host_shares_the_story_and_withdraws_it(stack: Stack) -> None:
     # Nothing only some members may see: face-down cards, a rumour only Bram reads
     for secret in ("Glass Orchard", "The Hollow Tower", "Whispers in the orchard"):
         assert secret not in page
+    assert page.count("card-tile back") == 2 and page.count("card-tile face") == 1
     assert "<script" not in page and 'src="/' not in page and "<link" not in page
 
     status, russian, _ = await get(url, lang="ru")
@@ -142,9 +143,11 @@ async def test_the_host_shares_from_the_mini_app_s_log(stack: Stack) -> None:
         await link.wait_for()
         url = await link.input_value()
         assert re.fullmatch(rf"{re.escape(stack.origin)}/story/[\w-]{{32}}", url)
-        reader = await browser.new_page()
+        reader = await browser.new_page(viewport={"width": 360, "height": 740})
         await reader.goto(url)
         await reader.get_by_role("heading", name="The story so far").wait_for()
+        assert await reader.evaluate("document.documentElement.scrollWidth") <= 360
+        await screenshot(reader, "story-nsu")
         # Withdrawing asks first (Telegram's confirm), then the link is gone
         await page.get_by_role("button", name="Withdraw the link").click()
         asked = await page.evaluate("TelegramClient.last('web_app_open_popup')")
@@ -184,3 +187,20 @@ async def test_the_host_shares_the_story_with_a_command_in_the_group(stack: Stac
     withdrawn = await say(ALICE, "/story off")
     assert "withdrawn" in withdrawn["text"]
     assert (await get(url.group(0)))[0] == 410
+
+
+async def test_a_threat_dice_story_shows_the_sheets_but_no_one_s_notes(stack: Stack) -> None:
+    from tests.webapp.test_threat_sheet import api, init_for, start_game
+
+    token = await start_game(stack)  # Alice hosts (the GM); Bo and Chidi play
+    bo = init_for(stack, BO, token)
+    guile = {"action": "approach.set", "payload": {"name": "Guile", "value": 3}}
+    assert (await api(stack, bo, token, guile))[0] == 200
+    notes = {"action": "notes", "payload": {"notes": "Bo's private plan"}}
+    assert (await api(stack, bo, token, notes))[0] == 200
+    status, body = await call(stack, ALICE, token, "POST", {"action": "publish"})
+    assert status == 200
+    status, page, _ = await get(body["url"])
+    assert status == 200
+    assert "Guile" in page and "Bo" in page
+    assert "private plan" not in page
