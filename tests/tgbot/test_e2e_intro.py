@@ -4,15 +4,18 @@ private chat's menu button, and a /start with a button for each thing it can do.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from telegram.error import BadRequest
 
 from core.i18n import available
 from tests.support.bot_api import polling_bot, running_fake_api
 from tests.support.stack import Stack, running_stack
-from tgbot.sandbox.fake_api import Player
+from tgbot.sandbox.fake_api import ApiError, FakeBotApi, Player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
@@ -84,9 +87,10 @@ async def test_start_shows_what_the_bot_does_with_a_button_for_each(stack: Stack
 
 
 async def test_the_bot_api_server_holds_descriptions_to_telegram_s_limits() -> None:
-    async with running_fake_api() as (api, base_url, file_url), polling_bot(
-        api, base_url, file_url, []
-    ) as application:
+    async with (
+        running_fake_api() as (api, base_url, file_url),
+        polling_bot(api, base_url, file_url, []) as application,
+    ):
         bot = application.bot
         assert await bot.set_my_description("d" * 512)
         assert await bot.set_my_short_description("s" * 120, language_code="ru")
@@ -101,3 +105,31 @@ async def test_the_bot_api_server_holds_descriptions_to_telegram_s_limits() -> N
             await bot.set_my_description("hello", language_code="english")
         assert await bot.set_my_description("")  # removes it: the default shows again
         assert (await bot.get_my_description()).description == ""
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    kind=st.sampled_from(
+        [
+            ("setMyDescription", "description", 512),
+            ("setMyShortDescription", "short_description", 120),
+        ]
+    ),
+    text=st.text(max_size=600),
+    language=st.sampled_from(["", "ru", "en", "de", "RU", "rus", "r1"]),
+)
+async def test_descriptions_are_taken_exactly_within_their_limits(
+    kind: tuple[str, str, int], text: str, language: str
+) -> None:
+    method, field, limit = kind
+    api = FakeBotApi()
+    params = {field: text, **({"language_code": language} if language else {})}
+    good_language = language == "" or re.fullmatch(r"[a-z]{2}", language) is not None
+    try:
+        assert await api.call(method, params) is True
+    except ApiError as error:
+        assert len(text) > limit or not good_language, error.description
+        return
+    assert len(text) <= limit and good_language
+    got = await api.call("get" + method[3:], {"language_code": language} if language else {})
+    assert got == {field: text}
