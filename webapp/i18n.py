@@ -28,7 +28,7 @@ SCRIPT_WORDS = {
     "offline_text": N_("Check your connection and open the app again."),
     "failed": N_("That didn't work."),
     "draft_restored": N_("Your unsaved text is back."),
-    "full_screen": N_("⛶ Full screen"),
+    "full_screen": N_("Full screen"),
     "leave_full_screen": N_("✕ Leave full screen"),
     "no_full_screen": N_("Full screen isn't available here."),
 }
