@@ -94,6 +94,19 @@ async def pages(db: str) -> AsyncIterator[Pages]:
             },
         ),
     )
+    d20_rules = registry.find("d20").campaign
+    d20_table = Table(
+        1,
+        "d20",
+        d20_rules.new_state(),
+        {
+            GM: Seat(GM, "Gwen", frozenset({Role.GAME_MASTER}), {}),
+            ANN: Seat(ANN, "Ann", frozenset({Role.PLAYER}), {}),
+        },
+    )
+    d20_state, ann_sheet = d20_rules.seated(d20_table, ANN)
+    seats = {**d20_table.seats, ANN: Seat(ANN, "Ann", frozenset({Role.PLAYER}), ann_sheet)}
+    d20, _ = await store_table("d20", Table(1, "d20", d20_state, seats))
     cortex_game = Game()
     cortex, _ = await store_table("cortex", cortex_game.table)
     clark = next(p for p, s in cortex_game.table.seats.items() if Role.PLAYER in s.roles)
@@ -108,7 +121,9 @@ async def pages(db: str) -> AsyncIterator[Pages]:
                 "nsu-cards": (ANA, f"/app/c/{nsu}/cards"),
                 "nsu-world": (ANA, f"/app/c/{nsu}/world"),
                 "nsu-log": (BRAM, f"/app/c/{nsu}/log"),
+                "nsu-card": (ANA, f"/app/c/{nsu}/map/a"),
                 "threat-sheet": (ANN, f"/app/c/{threat}"),
+                "d20-sheet": (ANN, f"/app/c/{d20}"),
                 "cortex-sheet": (clark, f"/app/c/{cortex}"),
                 "story": (0, f"/story/{secret}"),
             },
