@@ -55,6 +55,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "golden"
 ANA, BRAM, CHIDI = 1001, 1002, 1003
 GM, ANN = 7001, 7002
 MASKED = "time, .rolls .where"
+FORGED = 4242  # launch data signed with another bot's token: the 401 page
 NAMES = {ANA: "Alice Marsh", BRAM: "Bo", CHIDI: "Chidi Okafor", GM: "Gwen", ANN: "Ann", 1: "Clark"}
 
 
@@ -126,6 +127,7 @@ async def pages(db: str) -> AsyncIterator[Pages]:
                 "d20-sheet": (ANN, f"/app/c/{d20}"),
                 "cortex-sheet": (clark, f"/app/c/{cortex}"),
                 "story": (0, f"/story/{secret}"),
+                "unauthorized": (FORGED, "/app/home"),
             },
         )
 
@@ -137,7 +139,8 @@ async def _open(browser: Any, pages: Pages, viewer: int, width: int, theme: str,
     page = await context.new_page()
     page.set_default_timeout(20_000)
     user = {"id": viewer, "first_name": NAMES.get(viewer, "Reader"), "language_code": lang}
-    init = make_init_data(BOT_TOKEN, user, int(time.time()) - 5)
+    signed_by = "999:forged-token" if viewer == FORGED else BOT_TOKEN
+    init = make_init_data(signed_by, user, int(time.time()) - 5)
     stub = telegram_stub(init, theme)
 
     async def serve(route: Any) -> None:
