@@ -48,6 +48,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.panels",
     "tgbot.features.undo",
     "tgbot.features.topics",
+    "tgbot.features.story",
 )
 
 

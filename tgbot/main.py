@@ -31,6 +31,7 @@ from core.store.db import close_database, open_database
 from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.inbox import Inbox, Poller
+from tgbot.intro import introduce
 from webapp.app import create_app
 from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
 from webapp.sheets import sheet_pages
@@ -157,6 +158,7 @@ class Runtime:
         )
         await self.application.initialize()
         await register_commands(self.application)
+        await introduce(self.application.bot, webapp_url)
         await self.application.start()
         self._schedule_housekeeping()
         self.inbox = Inbox(self.application, answer_within=settings.webhook_answer_seconds)

@@ -22,6 +22,7 @@ from webapp.nsu_map import setup_nsu_routes
 from webapp.nsu_world import setup_world_routes
 from webapp.page_cache import PAGES, PageCache
 from webapp.request_keys import request_keys
+from webapp.story import setup_story_routes
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -84,6 +85,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app.router.add_get("/app", views.shell)
     app.router.add_get("/app/", views.shell)
     app.router.add_get("/app/home", views.home)
+    app.router.add_get("/app/prefs", views.prefs)
     app.router.add_get("/app/c/{token}", views.campaign_page)
     app.router.add_get("/api/me", views.api_me)
     app.router.add_get("/api/c/{token}", views.api_campaign)
@@ -93,6 +95,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     setup_nsu_routes(app)
     setup_world_routes(app)
     setup_log_routes(app)
+    setup_story_routes(app)
     app.router.add_get("/healthz", views.healthz)
     assets = app[ASSETS] = Assets(HERE / "static")
     app.router.add_get("/static/{name}", assets.serve)

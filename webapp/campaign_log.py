@@ -102,6 +102,14 @@ async def _load(request: web.Request) -> dict[str, Any]:
 
 async def log_page(request: web.Request) -> web.Response:
     context = await _load(request)
+    view = context["view"]
+    viewer = authenticate(request).user.id
+    if view.host_id == viewer:  # the host may share the story (webapp/story.py)
+        from core.story import shared_link
+        from webapp.story import story_url
+
+        secret = await shared_link(request.app[DEPS].campaigns.registry, view.app_token, viewer)
+        context["story"] = {"url": None if secret is None else story_url(request, secret)}
     return aiohttp_jinja2.render_template("log.html", request, context)
 
 

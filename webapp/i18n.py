@@ -14,6 +14,7 @@ from urllib.parse import parse_qs
 
 import jinja2
 from aiohttp import web
+from babel import Locale
 from jinja2.runtime import Context
 from jinja2.utils import pass_context
 from markupsafe import Markup
@@ -31,7 +32,13 @@ SCRIPT_WORDS = {
     "try_again": N_("Your change was not saved. Please try again."),
     # a change saved after a retry (or one the server had already saved)
     "done": N_("Done. Your change was saved."),
+    "draft_restored": N_("Your unsaved text is back."),
+    "full_screen": N_("Full screen"),
+    "leave_full_screen": N_("✕ Leave full screen"),
+    "no_full_screen": N_("Full screen isn't available here."),
 }
+LANGUAGE_HEADER = "X-Stonetable-Language"
+"""The language the player chose in the app's preferences (words only; none: Telegram's)."""
 
 
 def _lang(context: Context) -> Lang:
@@ -81,8 +88,12 @@ def request_lang(request: web.Request) -> Lang:
     """The viewer's language, from their launch data (English without it).
 
     Words only: a launch that fails its signature check still says which language
-    to refuse it in; nothing else is read from it.
+    to refuse it in; nothing else is read from it. A language the player chose in the
+    app's preferences (the ``X-Stonetable-Language`` header) comes first.
     """
+    chosen = request.headers.get(LANGUAGE_HEADER, "").strip().lower()
+    if chosen in available():
+        return lang_for(chosen)
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "tma":
         return lang_for(None)
@@ -92,6 +103,15 @@ def request_lang(request: web.Request) -> Lang:
         return lang_for(None)
     code = user.get("language_code") if isinstance(user, dict) else None
     return lang_for(code if isinstance(code, str) else None)
+
+
+def language_names() -> list[tuple[str, str]]:
+    """Every catalogue, named as its speakers name it: (en, English), (ru, Русский)."""
+    names = []
+    for code in available():
+        name = Locale.parse(code).get_display_name(code) or code
+        names.append((code, name[:1].upper() + name[1:]))
+    return names
 
 
 def install(env: jinja2.Environment) -> None:

@@ -20,7 +20,7 @@ from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
 from webapp.errors import NOT_UNDERSTOOD
-from webapp.i18n import request_lang, script_words
+from webapp.i18n import language_names, request_lang, script_words
 from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
 
@@ -216,6 +216,14 @@ async def home(request: web.Request) -> web.Response:
     games = await projection.games_of(_deps(request).campaigns, page.player)
     context = {"home": page, "games": games, "lang": request_lang(request)}
     return aiohttp_jinja2.render_template("home.html", request, context)
+
+
+async def prefs(request: web.Request) -> web.Response:
+    """The player's preferences: the app's language and haptics, kept by the app itself
+    (Telegram's CloudStorage), so this page only draws the form."""
+    authenticate(request)
+    context = {"lang": request_lang(request), "languages": language_names()}
+    return aiohttp_jinja2.render_template("prefs.html", request, context)
 
 
 async def api_me(request: web.Request) -> web.Response:

@@ -331,3 +331,20 @@ class RequestKey(Model):
     class Meta:
         table = "request_key"
         unique_together = (("user_tg_id", "idem_key"),)
+
+
+class StoryLink(Model):
+    """A campaign's story published behind a secret link (core/story.py): read-only, for
+    anyone holding the link, until the host withdraws it (then the link answers 410)."""
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="story_links", on_delete=fields.CASCADE
+    )
+    campaign_id: int
+    secret = fields.CharField(max_length=64, unique=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    withdrawn_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "story_link"

@@ -21,24 +21,31 @@ TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
 THEMES: dict[str, dict[str, str]] = {"light": LIGHT_THEME, "dark": DARK_THEME}
 
 
-def telegram_stub(init_data: str, theme: str, start_param: str = "") -> str:
-    """A stand-in for telegram-web-app.js exposing signed initData and a theme."""
-    web_app: dict[str, Any] = {
-        "initData": init_data,
-        "initDataUnsafe": {"start_param": start_param},
-        "themeParams": THEMES[theme],
-        "colorScheme": theme,
-        "version": "8.0",
-        "platform": "android",
+STAND_IN = (
+    Path(__file__).resolve().parents[2] / "tgbot" / "sandbox" / "static" / "telegram-web-app.js"
+)
+
+
+def telegram_stub(init_data: str, theme: str, start_param: str = "", version: str = "8.0") -> str:
+    """The sandbox's stand-in for telegram-web-app.js, launched as Telegram would launch
+    this player (signed initData, a theme, a start parameter, a client version).
+
+    Opened on its own, the page is its own client: ``window.TelegramClient`` records
+    what the app asks of Telegram (``events``, ``last(type)``) and plays Telegram's
+    answers (``receive(type, data)``); see the stand-in's header.
+    """
+    launch = {
+        "tgWebAppData": init_data,
+        "tgWebAppThemeParams": json.dumps(THEMES[theme]),
+        "tgWebAppVersion": version,
+        "tgWebAppPlatform": "android",
+        "tgWebAppStartParam": start_param,
     }
     return (
-        f"window.Telegram = {{WebApp: Object.assign({json.dumps(web_app)}, {{"
-        "ready: function () { window.__tgReady = true; }, expand: function () {},"
-        "onEvent: function () {}, HapticFeedback: {impactOccurred: function () {},"
-        " notificationOccurred: function () {}, selectionChanged: function () {}},"
-        "MainButton: {show: function () {}, hide: function () {}, setText: function () {},"
-        " onClick: function () {}}, BackButton: {show: function () {}, hide: function () {},"
-        " onClick: function () {}}})};"
+        f"window.__telegramLaunch = {json.dumps(launch)};\n"
+        + STAND_IN.read_text(encoding="utf-8")
+        + "\n(function () { var ready = window.Telegram.WebApp.ready;"
+        " window.Telegram.WebApp.ready = function () { window.__tgReady = true; ready(); }; })();"
     )
 
 
@@ -71,13 +78,19 @@ async def chromium() -> AsyncIterator[Any]:
 
 
 async def phone_page(
-    browser: Any, *, init_data: str, theme: str = "light", start_param: str = ""
+    browser: Any,
+    *,
+    init_data: str,
+    theme: str = "light",
+    start_param: str = "",
+    version: str = "8.0",
 ) -> Any:
-    """A 360x740 page whose Telegram script is the stub for this player."""
+    """A 360x740 page whose Telegram script is the stand-in, launched for this player by a
+    client of this version."""
     context = await browser.new_context(viewport=PHONE, device_scale_factor=2, color_scheme=theme)
     page = await context.new_page()
     page.set_default_timeout(10_000)
-    stub = telegram_stub(init_data, theme, start_param)
+    stub = telegram_stub(init_data, theme, start_param, version)
 
     async def serve_stub(route: Any) -> None:
         await route.fulfill(status=200, content_type="application/javascript", body=stub)

@@ -26,6 +26,7 @@ COMMON_GROUP = [
     "help", "roll", "sheet", "newgame", "join", "leave", "status", "pause", "resume", "endgame",
     "language",
     "undo",
+    "story",
 ]  # fmt: skip
 COMMON_PRIVATE = ["start", "help", "roll", "sheet"]
 

@@ -64,6 +64,15 @@ WRITTEN = (
     "d20",
     "nsu",
     "might",
+    # /help's examples (the greeting's "All commands" button sends it): Cortex's heroes
+    # and the words its commands take as typed
+    "Lex",
+    "Clark",
+    "Lois",
+    "vs",
+    "value",
+    "world",
+    "NSU",
 )
 
 

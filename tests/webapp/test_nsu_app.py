@@ -245,6 +245,10 @@ async def test_sheet_map_and_card_details_on_a_phone(stack: Stack, theme: str) -
         await screenshot(page, f"nsu-sheet-{theme}")
         assert await page.locator(".other [data-edit]").count() == 0  # Bram's: read-only
         await own.get_by_role("button", name="Cross out Muddy <boots>").click()
+        # Telegram's confirm dialog asks first; the player presses OK
+        asked = await page.evaluate("TelegramClient.last('web_app_open_popup')")
+        assert asked["message"] == "Cross out Muddy <boots>?"
+        await page.evaluate("TelegramClient.receive('popup_closed', {button_id: 'ok'})")
         await own.get_by_text("Muddy <boots>").wait_for(state="detached")
 
         await page.get_by_role("button", name="Map").click()

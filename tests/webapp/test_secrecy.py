@@ -31,6 +31,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core import story as stories
 from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock
 from core.pictures import CardPictures, face_key
@@ -234,6 +235,45 @@ async def test_no_route_shows_a_member_what_their_projection_hides(
         assert own <= markers(everything)  # the viewer's own secrets do reach them
         assert (pictures - hidden) <= markers(everything)  # and the faces they may see
         _check_export(json.loads(bodies[f"/api/c/{token}/export"]), viewer)
+    await _check_story(web, token, plan.stage, plan.ids, planted, built)
+
+
+async def _story_bodies(web: Web, token: str, table: Table) -> dict[str, str]:
+    """The shared story's page (in each language) and its download, published by the host."""
+    host = next(iter(table.seats))
+    secret = await stories.publish(web.registry, token, host)
+    out: dict[str, str] = {}
+    for path in (f"/story/{secret}", f"/story/{secret}?lang=ru", f"/story/{secret}/download"):
+        async with web.http.get(web.origin + path) as response:
+            out[path] = (await response.read()).decode("utf-8", "replace")
+            assert response.status == 200, (path, out[path][:300])
+    return out
+
+
+async def _check_story(
+    web: Web, token: str, stage: str, ids: Any, planted: set[str], built: Built
+) -> None:
+    """The story holds only what every member may see: no draft, no face-down card's
+    face or picture, no private look or note; the faces up for all do reach it."""
+    rules = web.registry.find("nsu").campaign
+    table, world = built.table(), _world(built.state)
+    everyone = set(planted) | {PUBLIC_WISH}
+    for viewer in ids:
+        seen = rules.projected(table, viewer)
+        everyone &= markers([seen.state, {p: s.sheet for p, s in seen.seats.items()}]) | {
+            PUBLIC_WISH
+        }
+    for viewer in ids:
+        assert not everyone & _expected_hidden(built, viewer)
+    bodies = await _story_bodies(web, token, table)
+    for route, body in bodies.items():
+        leaked = (markers(body) & planted) - everyone
+        assert not leaked, (stage, route, leaked)
+        for n, card in enumerate(() if world is None else world.cards):
+            shown = f"zqpic{n}x" in markers(body)
+            assert shown <= (card.revealed and world.grid is not None), (route, card.id)
+            if world.grid is not None and card.revealed:
+                assert markers(card.title) <= markers(body), (route, card.id)
 
 
 CAMPAIGN_READS = {"for_viewer", "table_for_viewer", "log_for_viewer", "campaigns_of", "edit"}
@@ -281,7 +321,8 @@ def test_the_web_side_reads_campaigns_only_through_the_projection() -> None:
 
 
 async def _leaks(web: Web, system: str, table: Table, hidden: dict[int, set[str]]) -> None:
-    """Every member reads every route; none shows them what ``hidden`` keeps from them."""
+    """Every member reads every route; none shows them what ``hidden`` keeps from them.
+    The shared story shows none of what any member may not see."""
     token, _ = await store_table(system, table)
     planted = markers([table.state, [s.sheet for s in table.seats.values()]])
     for viewer, seat in table.seats.items():
@@ -289,6 +330,9 @@ async def _leaks(web: Web, system: str, table: Table, hidden: dict[int, set[str]
         for route, body in bodies.items():
             assert not markers(body) & hidden[viewer], (system, viewer, route)
         assert planted - hidden[viewer] <= markers("".join(bodies.values()))
+    kept = set().union(*hidden.values())
+    for route, body in (await _story_bodies(web, token, table)).items():
+        assert not markers(body) & kept, (system, route, markers(body) & kept)
 
 
 async def test_threat_notes_reach_no_one_but_their_owner(web: Web) -> None:

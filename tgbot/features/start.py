@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType, ParseMode
-from telegram.ext import BaseHandler, CommandHandler
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import JOIN_PREFIX
-from core.i18n import N_
+from core.i18n import N_, Lang
 from tgbot.app import features
+from tgbot.buttons.start import StartButton, StartChoice
+from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.features import campaign, sheet
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.i18n import lang_of
+from tgbot.intro import give_menu_button
 from tgbot.private import deliver_held
+from tgbot.render.dice import render_roll
 from tgbot.render.help import general, help_text
 from tgbot.render.text import esc
+from tgbot.topics import send_game
 
 COMMANDS = [
     CommandSpec("start", N_("Say hello and open your sheet"), group=False),
@@ -41,10 +46,63 @@ async def start(update: Update, context: StonetableContext) -> None:
     lang = await lang_of(update)
     hello = lang.gettext("Hello, <b>{name}</b>!", name=esc(player.display_name))
     greeting = f"👋 {hello}\n\n{general(lang)}"
-    markup = await sheet.markup_for(update, context)
+    markup = greeting_markup(await sheet.markup_for(update, context), context.bot.username, lang)
     await update.effective_message.reply_text(
         greeting, parse_mode=ParseMode.HTML, reply_markup=markup
     )
+    if chat.kind == ChatType.PRIVATE:
+        await give_menu_button(context.bot, chat.tg_id, context.deps.webapp_url, lang)
+
+
+def greeting_markup(
+    sheet_markup: InlineKeyboardMarkup | None, bot_username: str, lang: Lang
+) -> InlineKeyboardMarkup:
+    """A button for each thing the greeting names: the sheet, a roll, a game in a
+    group, every command."""
+    rows = [list(row) for row in sheet_markup.inline_keyboard] if sheet_markup else []
+    rows.append(
+        [
+            InlineKeyboardButton(
+                "🎲 " + lang.gettext("Roll a d20"),
+                callback_data=StartButton(StartChoice.ROLL).encode(),
+            ),
+            InlineKeyboardButton(
+                "❓ " + lang.gettext("All commands"),
+                callback_data=StartButton(StartChoice.HELP).encode(),
+            ),
+        ]
+    )
+    rows.append(
+        [
+            InlineKeyboardButton(
+                "➕ " + lang.gettext("Play in a group"),
+                url=f"https://t.me/{bot_username}?startgroup=play",
+            )
+        ]
+    )
+    return InlineKeyboardMarkup(rows)
+
+
+async def press_start(update: Update, context: StonetableContext) -> None:
+    """A greeting's button: roll a d20 for the presser, or send every command."""
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    button = decode_as(query.data, StartButton)
+    chat, player = actor(update)
+    lang = await lang_of(update)
+    await query.answer()
+    if button.choice is StartChoice.ROLL:
+        result = await context.deps.play.roll(chat, player, "d20", update_id=update.update_id)
+        text = render_roll(result, player.display_name, lang)
+    else:
+        campaigns = context.deps.campaigns
+        view = (
+            await campaigns.current(chat.tg_id, chat.topic)
+            if chat.kind != ChatType.PRIVATE
+            else None
+        )
+        text = help_text(campaigns.registry, features(), view.system.key if view else None, lang)
+    await send_game(context.bot, chat.tg_id, chat.topic, text)
 
 
 async def help_command(update: Update, context: StonetableContext) -> None:
@@ -59,4 +117,8 @@ async def help_command(update: Update, context: StonetableContext) -> None:
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
-    return [CommandHandler("start", start), CommandHandler("help", help_command)]
+    return [
+        CommandHandler("start", start),
+        CommandHandler("help", help_command),
+        CallbackQueryHandler(press_start, pattern=pattern(StartButton)),
+    ]

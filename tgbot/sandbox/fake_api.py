@@ -41,6 +41,8 @@ MAX_TEXT_LENGTH = 4096
 MAX_CAPTION_LENGTH = 1024
 MAX_CALLBACK_DATA_BYTES = 64
 MAX_ANSWER_TEXT_LENGTH = 200
+MAX_DESCRIPTION = 512  # setMyDescription
+MAX_SHORT_DESCRIPTION = 120  # setMyShortDescription
 MAX_BUTTONS = 100
 MAX_PENDING_UPDATES = 1000
 MAX_EVENTS = 2000
@@ -946,6 +948,8 @@ class FakeBotApi:
         self._files: dict[str, _StoredFile] = {}
         self._commands: dict[tuple[str, str], list[Json]] = {}
         self._menu_buttons: dict[int | None, Json] = {}
+        # ("description" | "short_description", language code or "") -> text
+        self._descriptions: dict[tuple[str, str], str] = {}
         self.on_change: Callable[[], None] | None = None
         self._methods: dict[str, Callable[[_Params], Awaitable[Any]]] = {
             name[len("_api_") :].lower(): getattr(self, name)
@@ -1856,6 +1860,47 @@ class FakeBotApi:
         self._emit("menu_button", chat_id)
         return True
 
+    # ------------------------------------------------------------------ description
+
+    def _describe(self, params: _Params, field: str, limit: int) -> bool:
+        """setMyDescription / setMyShortDescription: 0-``limit`` characters, per language;
+        an empty or missing text removes that language's (the default then shows)."""
+        text = params.text(field) or ""
+        if len(text) > limit:
+            raise bad_request(f"BOT_{field.upper()}_TOO_LONG")
+        language = params.text("language_code") or ""
+        if language and not re.fullmatch(r"[a-z]{2}", language):
+            raise bad_request("LANGUAGE_CODE_INVALID")
+        if text:
+            self._descriptions[(field, language)] = text
+        else:
+            self._descriptions.pop((field, language), None)
+        self._emit("description")
+        return True
+
+    def _described(self, params: _Params, field: str) -> Json:
+        language = params.text("language_code") or ""
+        if language and not re.fullmatch(r"[a-z]{2}", language):
+            raise bad_request("LANGUAGE_CODE_INVALID")
+        return {field: self._descriptions.get((field, language), "")}
+
+    async def _api_setMyDescription(self, params: _Params) -> bool:
+        return self._describe(params, "description", MAX_DESCRIPTION)
+
+    async def _api_getMyDescription(self, params: _Params) -> Json:
+        return self._described(params, "description")
+
+    async def _api_setMyShortDescription(self, params: _Params) -> bool:
+        return self._describe(params, "short_description", MAX_SHORT_DESCRIPTION)
+
+    async def _api_getMyShortDescription(self, params: _Params) -> Json:
+        return self._described(params, "short_description")
+
+    def description_for(self, user_id: int, field: str = "description") -> str:
+        """What a user reads about the bot: their language's text, else the default."""
+        code = (self.player(user_id).language_code or "").split("-")[0].lower()
+        return self._descriptions.get((field, code)) or self._descriptions.get((field, ""), "")
+
     async def _api_getChatMenuButton(self, params: _Params) -> Json:
         chat_id = self._chat_param(params).chat["id"] if params.has("chat_id") else None
         return dict(self._effective_menu_button(chat_id))
@@ -2371,6 +2416,7 @@ class FakeBotApi:
                 entry["commands"] = self.visible_commands(user_id, chat_id)
                 if self._is_private(state):
                     entry["menu_button"] = self._effective_menu_button(chat_id)
+                    entry["description"] = self.description_for(user_id)
             chats.append(entry)
         return {
             "seq": self._seq,
@@ -2438,6 +2484,9 @@ class FakeBotApi:
             "alerts": {str(uid): list(alerts) for uid, alerts in self._alerts.items()},
             "commands": [[scope, lang, cmds] for (scope, lang), cmds in self._commands.items()],
             "menu_buttons": [[chat_id, button] for chat_id, button in self._menu_buttons.items()],
+            "descriptions": [
+                [kind, lang, text] for (kind, lang), text in self._descriptions.items()
+            ],
         }
 
     def restore_state(self, saved: Json, file_data: Callable[[Json], bytes | None]) -> None:
@@ -2499,6 +2548,9 @@ class FakeBotApi:
             None if chat_id is None else int(chat_id): dict(button)
             for chat_id, button in saved["menu_buttons"]
         }
+        descriptions = {  # states saved before descriptions have none
+            (str(kind), str(lang)): str(text) for kind, lang, text in saved.get("descriptions", [])
+        }
         for user_id, (started, blocked, language) in flags.items():
             if user_id in self.players:
                 self.players[user_id].started, self.players[user_id].blocked = started, blocked
@@ -2515,6 +2567,7 @@ class FakeBotApi:
         self._alerts.update(alerts)
         self._commands.update(commands)
         self._menu_buttons.update(menu_buttons)
+        self._descriptions.update(descriptions)
 
     def continue_update_ids(self, at_least: int) -> None:
         """Make the next update id at least ``at_least`` (ids never go back)."""

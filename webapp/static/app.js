@@ -9,6 +9,36 @@
   var main = document.getElementById("app");
   var history = [];
 
+  // Each control of the platform only where the client has it: an older Telegram
+  // gets a working page without the newer controls.
+  function can(version) {
+    return Boolean(tg && tg.isVersionAtLeast && tg.isVersionAtLeast(version));
+  }
+
+  // Small values kept for this Telegram user: in Telegram's CloudStorage (6.9+, the
+  // same on all their devices), else in this device's localStorage.
+  var cloud = can("6.9") && tg.CloudStorage ? tg.CloudStorage : null;
+  var store = {
+    get: function (key, done) {
+      if (cloud) {
+        try { cloud.getItem(key, function (error, value) { done(error ? "" : value || ""); }); return; }
+        catch (e) { /* fall through */ }
+      }
+      try { done(localStorage.getItem("stonetable." + key) || ""); } catch (e) { done(""); }
+    },
+    set: function (key, value) {
+      if (cloud) { try { cloud.setItem(key, value); return; } catch (e) { /* too long: not kept */ return; } }
+      try { localStorage.setItem("stonetable." + key, value); } catch (e) { /* full */ }
+    },
+    remove: function (key) {
+      if (cloud) { try { cloud.removeItem(key); return; } catch (e) { return; } }
+      try { localStorage.removeItem("stonetable." + key); } catch (e) { /* none */ }
+    },
+  };
+  // The player's preferences (the settings button's page): the app's language
+  // ("" follows Telegram's) and haptics.
+  var prefs = { language: "", haptics: true };
+
   function themeParams() {
     if (tg && tg.themeParams && Object.keys(tg.themeParams).length) return tg.themeParams;
     try { return JSON.parse(launch.get("tgWebAppThemeParams") || "{}"); } catch (e) { return {}; }
@@ -23,6 +53,10 @@
     var rgb = parseInt(bg.slice(1), 16);
     var dark = ((rgb >> 16) * 0.299 + ((rgb >> 8) & 255) * 0.587 + (rgb & 255) * 0.114) < 128;
     document.documentElement.dataset.theme = (tg && tg.colorScheme) || (dark ? "dark" : "light");
+    if (can("6.1") && /^#[0-9a-f]{6}$/i.test(bg)) {
+      tg.setHeaderColor(/^#[0-9a-f]{6}$/i.test(params.header_bg_color || "") ? params.header_bg_color : bg);
+      tg.setBackgroundColor(bg);
+    }
   }
 
   var initData = (tg && tg.initData) || launch.get("tgWebAppData") || "";
@@ -37,19 +71,24 @@
   }
   var words = {};
   try { words = JSON.parse(document.getElementById("words").textContent); } catch (e) { words = {}; }
-  var language = words[viewerLanguage()] ? viewerLanguage() : "en";
-  var word = words[language] || words.en || {};
-  document.documentElement.lang = language;
-  document.querySelectorAll("[data-word]").forEach(function (el) {
-    if (word[el.dataset.word]) el.textContent = word[el.dataset.word];
-  });
+  var language = "en", word = {};
+  function applyWords() {
+    var wanted = prefs.language || viewerLanguage();
+    language = words[wanted] ? wanted : "en";
+    word = words[language] || words.en || {};
+    document.documentElement.lang = language;
+    document.querySelectorAll("[data-word]").forEach(function (el) {
+      if (word[el.dataset.word]) el.textContent = word[el.dataset.word];
+    });
+  }
+  applyWords();
   var startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) ||
     launch.get("tgWebAppStartParam") || new URLSearchParams(location.search).get("startapp") || "";
 
   // Haptics are a nicety: an older Telegram client without them must never break a page.
   function haptic(kind) {
     var feedback = tg && tg.HapticFeedback;
-    if (!feedback) return;
+    if (!feedback || !prefs.haptics) return;
     try {
       if (kind === "error" || kind === "success") feedback.notificationOccurred(kind);
       else feedback.impactOccurred(kind || "light");
@@ -67,7 +106,9 @@
 
   function request(url, options) {
     options = options || {};
-    options.headers = Object.assign({ Authorization: "tma " + initData }, options.headers || {});
+    var own = { Authorization: "tma " + initData };
+    if (prefs.language) own["X-Stonetable-Language"] = prefs.language;
+    options.headers = Object.assign(own, options.headers || {});
     options.credentials = "omit";
     return fetch(url, options);
   }
@@ -133,7 +174,7 @@
 
   function updateBackButton() {
     if (!tg || !tg.BackButton) return;
-    if (history.length > 1) tg.BackButton.show(); else tg.BackButton.hide();
+    if (history.length > 1 || isFullscreen()) tg.BackButton.show(); else tg.BackButton.hide();
   }
 
   var loads = 0, inflight = 0;
@@ -203,31 +244,127 @@
       body: JSON.stringify({ action: action, payload: payload }),
     }).then(function () {
       haptic(action.indexOf("roll") >= 0 ? "heavy" : "success");
-      return load(main.dataset.url || "/app/c/" + encodeURIComponent(token), false);
+      return load(main.dataset.url || "/app/c/" + encodeURIComponent(token), false)
+        .then(function () { return true; });
     }).catch(function (error) {
       haptic("error");
       toast(error.message || word.failed, true);
+      return false;
     });
   }
 
+  // Destructive steps (ending, undoing, removing) ask first: Telegram's own confirm
+  // dialog where the client has popups (6.2), the browser's otherwise.
+  function confirmed(el, go) {
+    var text = el.dataset.confirm;
+    if (!text) { go(); return; }
+    if (can("6.2") && tg.showConfirm) {
+      try { tg.showConfirm(text, function (ok) { if (ok) go(); }); } catch (e) { /* a popup is open */ }
+      return;
+    }
+    if (window.confirm(text)) go();
+  }
+
+  // Unsaved text: Telegram asks before the app is swiped shut (6.2), and the text is
+  // kept (CloudStorage) until it is saved, and put back when the page opens again.
+  var TEXT = "textarea, input:not([type]), input[type=text]";
+  var FORMS = "form[data-edit], form[data-post]";
+
+  function draftKey(form) {
+    var forms = Array.prototype.slice.call(main.querySelectorAll(FORMS));
+    var text = (main.dataset.url || "") + "|" + (form.dataset.edit || form.dataset.post) + "|" +
+      forms.indexOf(form);
+    var hash = 5381;
+    for (var i = 0; i < text.length; i++) hash = ((hash * 33) ^ text.charCodeAt(i)) >>> 0;
+    return "draft_" + hash.toString(36) + "_" + text.length.toString(36);
+  }
+
+  function guardClosing() {
+    if (!can("6.2")) return;
+    if (main.querySelector("form[data-dirty]")) tg.enableClosingConfirmation();
+    else tg.disableClosingConfirmation();
+  }
+
+  function saveDraft(form, key) {
+    var fields = {};
+    form.querySelectorAll(TEXT).forEach(function (f) { if (f.name) fields[f.name] = f.value; });
+    var value = JSON.stringify(fields);
+    if (value.length <= 4096) store.set(key, value);
+  }
+
+  function restoreDrafts() {
+    main.querySelectorAll(FORMS).forEach(function (form) {
+      if (!form.querySelector(TEXT)) return;
+      var key = draftKey(form);
+      form.dataset.draft = key;
+      store.get(key, function (value) {
+        if (!value || !main.contains(form)) return;
+        var fields;
+        try { fields = JSON.parse(value); } catch (e) { return; }
+        var changed = false;
+        form.querySelectorAll(TEXT).forEach(function (f) {
+          if (typeof fields[f.name] === "string" && fields[f.name] !== f.value) {
+            f.value = fields[f.name];
+            changed = true;
+          }
+        });
+        if (!changed) { store.remove(key); return; }  // what was kept is what is saved now
+        form.dataset.dirty = "1";
+        form.dataset.restored = "1";
+        var folded = form.closest("details");
+        if (folded) folded.open = true;
+        guardClosing();
+        toast(word.draft_restored);
+      });
+    });
+  }
+
+  main.addEventListener("input", function (event) {
+    var form = event.target.closest(FORMS);
+    if (!form || !event.target.matches(TEXT)) return;
+    form.dataset.dirty = "1";
+    guardClosing();
+    var key = form.dataset.draft || draftKey(form);
+    clearTimeout(form.draftTimer);
+    form.draftTimer = setTimeout(function () { saveDraft(form, key); }, 300);
+  });
+
+  function saved(form, key) {
+    clearTimeout(form.draftTimer);
+    delete form.dataset.dirty;
+    store.remove(key);
+    guardClosing();
+  }
+
   main.addEventListener("submit", function (event) {
+    var prefsForm = event.target.closest("form[data-prefs]");
+    if (prefsForm) { event.preventDefault(); savePrefs(prefsForm); return; }
     var posted = event.target.closest("form[data-post]");
     if (posted) {  // a form for a route of its own, e.g. a granted detail
       event.preventDefault();
-      var body = formPayload(posted);
-      body.version = Number(posted.dataset.version);
-      change(posted.dataset.post, {
-        headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      }).then(function () {
-        haptic("success");
-        return load(main.dataset.url, false);
-      }).catch(function (error) { haptic("error"); toast(error.message, true); });
+      confirmed(posted, function () {
+        var key = posted.dataset.draft || draftKey(posted);
+        var body = formPayload(posted);
+        body.version = Number(posted.dataset.version);
+        change(posted.dataset.post, {
+          headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+        }).then(function () {
+          haptic("success");
+          saved(posted, key);
+          return load(main.dataset.url, false);
+        }).catch(function (error) { haptic("error"); toast(error.message, true); });
+      });
       return;
     }
     var form = event.target.closest("form[data-edit]");
     if (!form) return;
     event.preventDefault();
-    sendEdit(form.dataset.edit, formPayload(form));
+    confirmed(form, function () {
+      var key = form.dataset.draft || draftKey(form);
+      sendEdit(form.dataset.edit, formPayload(form)).then(function (ok) {
+        if (ok) saved(form, key);
+      });
+    });
   });
 
   main.addEventListener("click", function (event) {
@@ -245,10 +382,94 @@
       try { payload = JSON.parse(edit.dataset.payload || "{}"); } catch (e) { payload = {}; }
       // One press, one edit: a second tap while this one is on its way does nothing.
       if (edit.disabled) return;
-      edit.disabled = true;
-      sendEdit(edit.dataset.edit, payload).then(function () { edit.disabled = false; });
+      confirmed(edit, function () {
+        edit.disabled = true;
+        sendEdit(edit.dataset.edit, payload).then(function () { edit.disabled = false; });
+      });
+      return;
+    }
+    var share = event.target.closest("button[data-story]");
+    if (share) {
+      event.preventDefault();
+      confirmed(share, function () {
+        request("/api/c/" + encodeURIComponent(campaignToken()) + "/story", {
+          method: "POST", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ action: share.dataset.story }),
+        }).then(function (response) {
+          return response.json().then(function (reply) {
+            if (!response.ok) throw new Error(reply.error || word.failed);
+            haptic("success");
+            return load(main.dataset.url, false);
+          });
+        }).catch(function (error) { haptic("error"); toast(error.message, true); });
+      });
+      return;
+    }
+    // Links out of the app open in the browser (Telegram's openLink where there is one)
+    var out = event.target.closest("a[data-open-link]");
+    if (out && tg && tg.openLink && !out.hasAttribute("download")) {
+      event.preventDefault();
+      tg.openLink(out.href);
+      return;
+    }
+    var full = event.target.closest("button[data-fullscreen]");
+    if (full) {
+      event.preventDefault();
+      if (isFullscreen()) tg.exitFullscreen(); else tg.requestFullscreen();
     }
   });
+
+  // Fullscreen (8.0), for the map: the page's own button and the back button lead out.
+  function isFullscreen() { return Boolean(tg && tg.isFullscreen); }
+
+  function showFullscreen() {
+    var on = isFullscreen();
+    document.documentElement.dataset.fullScreen = on ? "on" : "off";
+    main.querySelectorAll("[data-fullscreen]").forEach(function (button) {
+      button.hidden = !can("8.0");
+      button.setAttribute("aria-pressed", String(on));
+      button.textContent = on ? word.leave_full_screen : word.full_screen;
+    });
+    updateBackButton();
+  }
+
+  // Vertical swipes close or shrink the app: off while a finger draws or drags (7.7).
+  main.addEventListener("pointerdown", function (event) {
+    if (!can("7.7") || !event.target.closest("canvas[data-draw], [data-drag]")) return;
+    tg.disableVerticalSwipes();
+    function done() {
+      tg.enableVerticalSwipes();
+      document.removeEventListener("pointerup", done, true);
+      document.removeEventListener("pointercancel", done, true);
+    }
+    document.addEventListener("pointerup", done, true);
+    document.addEventListener("pointercancel", done, true);
+  });
+
+  // The preferences page (the settings button opens it).
+  function showPrefs() {
+    var form = main.querySelector("form[data-prefs]");
+    if (!form) return;
+    form.elements.language.value = prefs.language;
+    form.elements.haptics.checked = prefs.haptics;
+    form.querySelectorAll("[data-kept]").forEach(function (el) {
+      el.hidden = el.dataset.kept !== (cloud ? "cloud" : "device");
+    });
+  }
+
+  function savePrefs(form) {
+    prefs = { language: form.elements.language.value, haptics: form.elements.haptics.checked };
+    store.set("prefs", JSON.stringify(prefs));
+    applyWords();
+    haptic("success");
+    history.pop();
+    load(history.length ? history[history.length - 1] : "/app/home", false);
+  }
+
+  function openPrefs() {
+    if (main.querySelector("form[data-prefs]")) return;
+    load("/app/prefs");
+  }
 
   applyTheme(themeParams());
   if (tg) {
@@ -256,10 +477,21 @@
     tg.expand();
     if (tg.onEvent) tg.onEvent("themeChanged", function () { applyTheme(themeParams()); });
     if (tg.BackButton) tg.BackButton.onClick(function () {
+      if (isFullscreen()) { tg.exitFullscreen(); return; }
       history.pop();
       if (history.length) load(history[history.length - 1], false);
       updateBackButton();
     });
+    if (can("7.0") && tg.SettingsButton) {
+      tg.SettingsButton.onClick(openPrefs);
+      tg.SettingsButton.show();
+    }
+    if (can("8.0")) {
+      tg.onEvent("fullscreenChanged", showFullscreen);
+      tg.onEvent("fullscreenFailed", function (event) {
+        if (event && event.error !== "ALREADY_FULLSCREEN") toast(word.no_full_screen, true);
+      });
+    }
   }
 
   // Live updates: a text/event-stream read with fetch, so initData stays in a header.
@@ -327,6 +559,11 @@
   function afterLoad() {
     listen(campaignToken());
     mainButton();
+    restoreDrafts();
+    guardClosing();
+    if (isFullscreen() && !main.querySelector("[data-fullscreen]")) tg.exitFullscreen();
+    showFullscreen();
+    showPrefs();
     main.querySelectorAll("img[data-src]").forEach(function (img) {
       request(img.dataset.src).then(function (r) { return r.ok ? r.blob() : null; })
         .then(function (blob) { if (blob) img.src = URL.createObjectURL(blob); });
@@ -353,7 +590,23 @@
   window.Stonetable = { load: load, edit: sendEdit, request: request, change: change, toast: toast };
   // "<campaign token>-map" opens that campaign's map (the /map picture's button);
   // a bare token opens its sheet.
-  var opens = /^([A-Za-z0-9_-]{22})-(map)$/.exec(startParam);
-  if (opens) load("/app/c/" + opens[1] + "/" + opens[2]);
-  else load("/app/home?startapp=" + encodeURIComponent(startParam));
+  function start() {
+    var opens = /^([A-Za-z0-9_-]{22})-(map)$/.exec(startParam);
+    if (opens) load("/app/c/" + opens[1] + "/" + opens[2]);
+    else load("/app/home?startapp=" + encodeURIComponent(startParam));
+  }
+  var started = false;
+  function begin() { if (!started) { started = true; start(); } }
+  setTimeout(begin, 1500);  // a client that never answers must not keep the app shut
+  store.get("prefs", function (value) {
+    try {
+      var kept = JSON.parse(value || "{}");
+      prefs = {
+        language: typeof kept.language === "string" ? kept.language : "",
+        haptics: kept.haptics !== false,
+      };
+    } catch (e) { /* defaults */ }
+    applyWords();
+    begin();
+  });
 })();

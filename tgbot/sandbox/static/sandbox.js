@@ -423,6 +423,11 @@
     if (!items.length) {
       const player = me();
       const locked = entry.chat.type === "private" && player && !player.started;
+      if (locked && entry.description) {
+        // Telegram shows the bot's description in an empty chat, before Start
+        items.push(el("li", { class: "empty description", id: "bot-description" },
+          el("strong", {}, t("what_can_it_do")), el("p", {}, entry.description)));
+      }
       items.push(el("li", { class: "empty" },
         locked ? t("press_start", { bot: BOT_NAME }) : t("no_messages")));
     }
@@ -728,8 +733,15 @@
     }
   }
 
+  // What the open Mini App asked of its client (Telegram's app): closing confirmation,
+  // swipes, fullscreen, the settings button. Reset when it closes.
+  const app = { confirmClose: false, swipes: true, fullscreen: false, popup: null };
+
   function openMiniApp(url, title) {
+    Object.assign(app, { confirmClose: false, swipes: true, fullscreen: false, popup: null });
     $("miniapp").hidden = false;
+    $("miniapp").classList.remove("fullscreen");
+    $("miniapp-settings").hidden = true;
     $("miniapp-title").textContent = title || BOT_NAME;
     $("main-button").hidden = true;
     $("miniapp-frame").src = url;
@@ -737,7 +749,74 @@
 
   function closeMiniApp() {
     $("miniapp").hidden = true;
+    $("miniapp").classList.remove("fullscreen");
     $("miniapp-frame").src = "about:blank";
+  }
+
+  // The ✕ asks first while the app holds unsaved changes (enableClosingConfirmation).
+  function askToClose() {
+    if (!app.confirmClose) { closeMiniApp(); return; }
+    openPopup({
+      message: t("unsaved"),
+      buttons: [{ id: "close", type: "destructive", text: t("close_anyway") }, { id: "", type: "cancel" }],
+    }, (id) => { if (id === "close") closeMiniApp(); });
+  }
+
+  function popupLabel(button) {
+    if (button.type === "ok") return t("ok");
+    if (button.type === "close") return t("close_app");
+    if (button.type === "cancel") return t("cancel");
+    return button.text || "";
+  }
+
+  function openPopup(data, done) {
+    const dialog = $("popup-dialog");
+    $("popup-title").textContent = data.title || "";
+    $("popup-title").hidden = !data.title;
+    $("popup-text").textContent = data.message || "";
+    const buttons = (data.buttons || [{ id: "", type: "close" }]).map((button) => el("button", {
+      type: "submit", value: button.id || "", class: button.type === "destructive" ? "destructive" : "",
+      "data-button-id": button.id || "",
+    }, popupLabel(button)));
+    $("popup-buttons").replaceChildren(...buttons);
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => done(dialog.returnValue || ""), { once: true });
+    if (!dialog.open) dialog.showModal();
+  }
+
+  function setFullscreen(on) {
+    app.fullscreen = on;
+    $("miniapp").classList.toggle("fullscreen", on);
+    sendToApp("fullscreen_changed", { is_fullscreen: on });
+    sendSafeAreas();
+  }
+
+  // In fullscreen the app runs under the client's own buttons (✕, ⋯): that strip is the
+  // content safe area's top.
+  function sendSafeAreas() {
+    sendToApp("safe_area_changed", { top: 0, bottom: 0, left: 0, right: 0 });
+    sendToApp("content_safe_area_changed", { top: app.fullscreen ? 46 : 0, bottom: 0, left: 0, right: 0 });
+  }
+
+  // CloudStorage: the client keeps it per user, across the app's launches.
+  function cloudStorage(call) {
+    const area = `sandbox.cloud.${state.userId}`;
+    let kept = {};
+    try { kept = JSON.parse(localStorage.getItem(area) || "{}"); } catch { kept = {}; }
+    const params = call.params || {};
+    let result;
+    switch (call.method) {
+      case "saveStorageValue": kept[params.key] = String(params.value); result = true; break;
+      case "getStorageValues":
+        result = {};
+        (params.keys || []).forEach((key) => { result[key] = key in kept ? kept[key] : ""; });
+        break;
+      case "deleteStorageValues": (params.keys || []).forEach((key) => { delete kept[key]; }); result = true; break;
+      case "getStorageKeys": result = Object.keys(kept); break;
+      default: return { req_id: call.req_id, error: "UNKNOWN_METHOD" };
+    }
+    localStorage.setItem(area, JSON.stringify(kept));
+    return { req_id: call.req_id, result };
   }
 
   function themeParams() {
@@ -761,8 +840,29 @@
         break;
       }
       case "web_app_open_popup":
-        showAlert([data.title, data.message].filter(Boolean).join("\n\n"));
-        $("alert-dialog").addEventListener("close", () => sendToApp("popup_closed", { button_id: (data.buttons && data.buttons[0] && data.buttons[0].id) || "" }), { once: true });
+        openPopup(data, (id) => sendToApp("popup_closed", { button_id: id }));
+        break;
+      case "web_app_setup_closing_behavior": app.confirmClose = Boolean(data.need_confirmation); break;
+      case "web_app_setup_swipe_behavior":
+        app.swipes = data.allow_vertical_swipe !== false;
+        $("miniapp").dataset.swipes = app.swipes ? "on" : "off";
+        break;
+      case "web_app_request_fullscreen":
+        if (app.fullscreen) sendToApp("fullscreen_failed", { error: "ALREADY_FULLSCREEN" });
+        else setFullscreen(true);
+        break;
+      case "web_app_exit_fullscreen": if (app.fullscreen) setFullscreen(false); break;
+      case "web_app_request_safe_area":
+      case "web_app_request_content_safe_area":
+        sendSafeAreas();
+        break;
+      case "web_app_setup_settings_button": $("miniapp-settings").hidden = !data.is_visible; break;
+      case "web_app_invoke_custom_method": sendToApp("custom_method_invoked", cloudStorage(data)); break;
+      case "web_app_set_header_color":
+        if (data.color) $("miniapp").querySelector(".phone-head").style.background = data.color;
+        break;
+      case "web_app_set_background_color":
+        if (data.color) $("miniapp").querySelector(".phone").style.background = data.color;
         break;
       case "web_app_request_theme":
         sendToApp("theme_changed", { theme_params: themeParams() });
@@ -776,7 +876,8 @@
   }
 
   function bindMiniApp() {
-    $("miniapp-close").addEventListener("click", closeMiniApp);
+    $("miniapp-close").addEventListener("click", askToClose);
+    $("miniapp-settings").addEventListener("click", () => sendToApp("settings_button_pressed", {}));
     $("miniapp-reload").addEventListener("click", () => {
       const frame = $("miniapp-frame");
       frame.src = frame.src; // eslint-disable-line no-self-assign
