@@ -212,3 +212,23 @@ async def sheet_of_member(player: int) -> Any:
     from core.store.models import Member
 
     return (await Member.get(player__tg_id=player, active=True)).sheet
+
+
+async def test_a_travel_that_flipped_a_card_stands_and_offers_no_undo(stack: Stack) -> None:
+    from core.store.models import Campaign
+    from tests.support.nsu_table import campaign_state, world
+
+    campaign_id = await start_table(stack, default_characters())
+    await Campaign.filter(id=campaign_id).update(state=campaign_state(world((ALICE, BO, CHIDI))))
+    assert not (await world_now(campaign_id)).card("b").revealed
+    panel = await say(stack, ALICE, "/adventure")
+    travelling = await tap(stack, BO, panel, "➡️ Travel")
+    undo = [b for b in labels(travelling, undo=True) if b.startswith("↩ Undo")]
+    assert undo  # nothing seen yet: it goes back
+    flipped = await tap(stack, BO, travelling, "➡️ ")
+    assert (await world_now(campaign_id)).card("b").revealed
+    assert not [b for b in labels(flipped, undo=True) if b.startswith("↩")]  # it would not work
+    refusal = await slash_undo(stack, BO, "what was seen stands")
+    assert "travel" in refusal["text"] or "adventure" in refusal["text"]
+    assert (await world_now(campaign_id)).card("b").revealed
+    assert not await LogEntry.filter(campaign_id=campaign_id, kind="undo").exists()
