@@ -195,8 +195,13 @@ class CampaignsBase:
         return tuple(redraw), tuple(retired)
 
     @staticmethod
-    def _check_playing(campaign: Campaign | CampaignRow) -> None:
-        if campaign.status is CampaignStatus.PAUSED:
+    def _check_playing(campaign: Campaign | CampaignRow, *, any_time: bool = False) -> None:
+        """Refuse a step unless the game is being played.
+
+        Args:
+            any_time: the rules keep this step open while the game is paused (safety tools).
+        """
+        if campaign.status is CampaignStatus.PAUSED and not any_time:
             raise NotAllowedNow("The game is paused. The host can /resume it.")
         if campaign.status is CampaignStatus.ARCHIVED:
             raise NotAllowedNow("That game has ended.")
