@@ -137,7 +137,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     assert "<b>rope</b>" in panel["text"]  # shown as text, not markup
     assert {"🛑 X-card", "✊ Knock"} <= set(labels(panel))  # safety one tap away
     assert (
-        "Arbiters: Chidi Okafor" in panel["text"]
+        "Arbiters: Cy (Chidi Okafor)" in panel["text"]
         and f"On screen with them: {BOLD}" in panel["text"]
     )
     first_keyboard = copy.deepcopy(panel["reply_markup"])

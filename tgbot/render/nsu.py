@@ -808,8 +808,8 @@ class AdventureRenderer:
         if sc.groups:
             on_screen = ", ".join(_in_play(table, p, True, lang) for p in sorted(sc.on_screen))
             lines.append("🎬 " + _("On screen: {names}", names=on_screen))
-            arbiters = names(table, sorted(sc.arbiters), lang)
-            lines.append("⚖️ " + _("Arbiters: {names}", names=arbiters))
+            arbiters = ", ".join(_in_play(table, p, True, lang) for p in sorted(sc.arbiters))
+            lines.append("⚖️ " + _("Arbiters: {names}", names=arbiters or _("nobody")))
         else:
             together = ", ".join(_in_play(table, p, True, lang) for p in sc.players)
             lines.append(
@@ -880,7 +880,7 @@ class AdventureRenderer:
             rows += phone_rows(row)
         now = now_line(
             choices,
-            lambda p: _in_play(table, p, True, lang),
+            lambda p: _in_play(table, p, False, lang),  # each was named with their player above
             lambda c: _adventure_phrase(c, lang),
             lang=lang,
         )

@@ -659,8 +659,8 @@ def event_text(
         )
     if kind == "MoodReduced":
         return lang.ngettext(
-            "{name} clears {num} box(es); {left} left.",
-            "{name} clears {num} box(es); {left} left.",
+            "{name} clears {num} box; {left} left.",
+            "{name} clears {num} boxes; {left} left.",
             int(entry["amount"]),
             name=name(),
             left=entry["remaining"],

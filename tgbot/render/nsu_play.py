@@ -31,6 +31,7 @@ from core.rules.nsu.action_roll import (
     TargetKind,
     expected,
 )
+from core.rules.nsu.campaign import character_of
 from core.rules.nsu.details import DetailKind, Polarity
 from core.rules.nsu.odds import Odds, OddsQuery
 from core.rules.nsu.play_table import campaign_of
@@ -109,7 +110,8 @@ def who(roll: RollState, table: Table, player: int, lang: Lang, introduce: bool 
     for p in roll.participants:
         if p.player == player:
             return esc(in_play(p.character.name, own, introduce=introduce))
-    return esc(own)
+    character = None if seat is None else character_of(seat)  # an Arbiter with a character
+    return esc(in_play(None if character is None else character.name, own, introduce=introduce))
 
 
 def names(
@@ -184,9 +186,8 @@ def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
             return lang.gettext("keep their own mood die")
         return lang.gettext(_PHRASES[choice.verb])
 
-    return now_line(
-        choices, lambda p: who(roll, table, p, lang, True), phrase, {ActionKind.CANCEL}, lang
-    )
+    # everyone who may act was named above with their player (roller, allies, Arbiters)
+    return now_line(choices, lambda p: who(roll, table, p, lang), phrase, {ActionKind.CANCEL}, lang)
 
 
 def roll_lines(roll: RollState, table: Table, lang: Lang, clock: bool = True) -> list[str]:
@@ -202,7 +203,8 @@ def roll_lines(roll: RollState, table: Table, lang: Lang, clock: bool = True) ->
     ]
     if roll.desired_outcome:
         lines.append(f"🎯 <i>{esc(roll.desired_outcome)}</i>")
-    lines.append(lang.gettext("⚖️ Arbiters: {names}", names=names(roll, table, roll.arbiters, lang)))
+    arbiters = names(roll, table, roll.arbiters, lang, True)  # first mention: with the player
+    lines.append(lang.gettext("⚖️ Arbiters: {names}", names=arbiters))
     if roll.allies:
         lines.append(
             lang.gettext(
@@ -779,7 +781,8 @@ def _plain_who(roll: RollState, table: Table, player: int) -> str:
         if p.player == player:
             return p.character.name
     seat = table.seat(player)
-    return seat.name if seat is not None else "?"
+    character = None if seat is None else character_of(seat)
+    return character.name if character is not None else seat.name if seat is not None else "?"
 
 
 def _chunks(buttons: list[InlineKeyboardButton], size: int) -> list[list[InlineKeyboardButton]]:
