@@ -1054,8 +1054,11 @@ def scout_look_text(view: PanelView, viewer: int, lang: Lang) -> str:
     back = f" ({world.card(card.id).back})" if world.card(card.id).back else ""
     return "\n".join(
         [
-            lang.gettext(
-                "🔭 <b>What you saw</b>: {title}{back}", title=esc(card.title or ""), back=back
+            lang.gettext(  # the map's label, so the scout finds the card on the map
+                "🔭 <b>What you saw at {label}</b>: {title}{back}",
+                label=esc(card.id),
+                title=esc(card.title or ""),
+                back=back,
             ),
             esc(card.description or ""),
             lang.gettext(
