@@ -95,6 +95,8 @@ async def test_a_russian_table_rolls_and_rests_while_the_english_scout_reads_eng
     panel = await reply(stack, OLGA, panel, "+Верная верёвка")
     assert "✅ +Верная верёвка (жёсткая) на Ana" in panel["text"]
     panel = await tap(stack, OLGA, panel, "Пропуск детали 2")
+    assert "2. Ana добавляет жёсткую деталь — пропущена" in panel["text"], panel["text"]
+    assert "ждём" not in panel["text"]  # a finished roll waits for nothing
     for said in (panel["text"], *labels(panel)):
         assert english_left(said, "Я перехожу мост", "Верная верёвка") == [], said
 

@@ -816,7 +816,8 @@ class AdventureRenderer:
                 "👥 " + _("Together: {names} — the others arbitrate each roll.", names=together)
             )
         if sc.phase is Phase.DOWNTIME:
-            lines.append("🏕 " + _("Downtime."))
+            # drawn as this panel closes; it must stay true after downtime ends too
+            lines.append("🏕 " + _("The party went into downtime; after it, /adventure goes on."))
         elif sc.picking is None and not sc.without_character:
             lines.append(
                 _(
