@@ -78,6 +78,16 @@ def test_the_adventure_names_each_person_once_with_their_player() -> None:
             assert f"{name} ({player})" in text
 
 
+def test_a_split_party_is_told_before_travel_that_it_meets_up() -> None:
+    from tgbot.render.nsu import AdventureRenderer
+
+    for w, told in ((split(world((1, 2, 3)), {1, 2}, {3}), True), (world((1, 2, 3)), False)):
+        t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+        state = {"v": 1, "travel": True, "picking": None}
+        text = _plain(AdventureRenderer().render(_view(state, t), EN)[0])
+        assert ("The party meets up to travel" in text) is told, text
+
+
 def test_a_face_down_card_is_named_by_its_map_label() -> None:
     w = world((1, 2, 3))
     w = replace(w, cards=(*w.cards, card("L6", 3, "The Sunken Choir")))

@@ -852,6 +852,14 @@ class AdventureRenderer:
             lines.append(
                 "🗺 " + _("Where next? Face-down places show their Danger (D) and Reward (R).")
             )
+            if sc.groups:  # travelling regroups the party: said before anyone picks
+                lines.append(
+                    "🤝 "
+                    + _(
+                        "The party meets up to travel: everyone goes together, and there "
+                        "the others arbitrate each roll until you split up again."
+                    )
+                )
         cards = {c.id: c for c in sc.reachable}
         rows += [
             [make(c, short_name(f"➡️ {place_plain(cards[c.name])}", ONE_ROW))]
