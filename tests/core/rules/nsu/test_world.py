@@ -360,7 +360,7 @@ def test_a_split_party_meets_up_to_travel_and_says_so() -> None:
     home, events = w.return_home(split)
     assert events == (w.PartyRegrouped(world.players), w.Travelled(None))
     assert home.groups == ()
-    together, events = w.travel_to(world, "b")  # together already: nothing to say
+    _, events = w.travel_to(world, "b")  # together already: nothing to say
     assert not any(isinstance(e, w.PartyRegrouped) for e in events)
 
 
