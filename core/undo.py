@@ -10,9 +10,10 @@ dice. Versions go up, so buttons drawn before the undo go stale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from core.i18n import N_
 from core.play import PlayerRef
 from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow, NotYourTurn
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # core.campaigns records its steps here
     from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
     from core.events import CampaignEvents
 
+OPENED = N_("opening a new panel")  # how an opening step is named (it stands)
 KEPT = 8  # steps kept per campaign (a few more may wait for the next pruning)
 PRUNE_EVERY = 4
 STALE = "That button is out of date. Use the latest message."
@@ -65,6 +67,7 @@ async def record_step(
     member_ids: dict[int, int],
     campaign_version_after: int,
     panel: PanelBefore | None = None,
+    opened: bool = False,
 ) -> StepTaken:
     """Inside a use case's transaction: keep what a step replaced (see the module).
 
@@ -73,10 +76,14 @@ async def record_step(
         rolled: the step drew on chance (:class:`core.rules.undo.TallyRng`).
         before: the table before the step.
         outcome: what the step did.
+        opened: the step opened a panel: it stands (a new procedure has begun on
+            top of what came before, so that stands too).
     """
     step = system.undo.step(
         actor, kind, action, rolled, outcome.events, finished=panel is not None and outcome.closed
     )
+    if opened:
+        step = replace(step, label=OPENED, final=True)
     # a step that stands needs no before-images
     keep = not (step.rolled or step.final or step.revealed)
     changed_campaign = outcome.campaign_state is not None

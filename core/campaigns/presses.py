@@ -71,19 +71,21 @@ class Presses(CampaignsBase):
                 chat_tg_id=chat.tg_id,
             )
             table = await self._settle(campaign, before, member_ids, outcome)
-            if rng.rolled:  # undo: the dice stand, and so does every step before them
-                await record_step(
-                    system,
-                    campaign.id,
-                    actor.tg_id,
-                    kind,
-                    "open",
-                    True,
-                    before=before,
-                    outcome=outcome,
-                    member_ids=member_ids,
-                    campaign_version_after=campaign.version,
-                )
+            # undo: opening a procedure (and any dice it rolled) stands, and so does every
+            # step before it: someone acted on top of them
+            await record_step(
+                system,
+                campaign.id,
+                actor.tg_id,
+                kind,
+                "open",
+                rng.rolled,
+                before=before,
+                outcome=outcome,
+                member_ids=member_ids,
+                campaign_version_after=campaign.version,
+                opened=True,
+            )
             opened = await self._panel_view(panel, outcome, table, campaign)
             redraw, retired = await self._touched(
                 campaign.system,

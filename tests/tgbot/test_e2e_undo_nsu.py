@@ -232,3 +232,23 @@ async def test_a_travel_that_flipped_a_card_stands_and_offers_no_undo(stack: Sta
     assert "travel" in refusal["text"] or "adventure" in refusal["text"]
     assert (await world_now(campaign_id)).card("b").revealed
     assert not await LogEntry.filter(campaign_id=campaign_id, kind="undo").exists()
+
+
+async def test_a_step_stands_once_someone_else_opens_a_panel_on_top(stack: Stack) -> None:
+    await start_table(stack, default_characters())
+    panel = await say(stack, ALICE, "/adventure")
+    travelling = await tap(stack, BO, panel, "➡️ Travel")  # Bo's step, his to take back
+    assert [b for b in labels(travelling, undo=True) if b.startswith("↩ Undo")]
+    mark = stack.api.mark()
+    await stack.api.send_text(ALICE, GROUP, "/act I climb")  # Alice acts on top
+    await stack.api.wait_for_message(
+        GROUP, lambda m: "Action Roll" in (m.get("text") or ""), timeout=10, since=mark
+    )
+    redrawn = await stack.api.wait_for_message(
+        GROUP,
+        lambda m: m["message_id"] == panel["message_id"] and "↩" not in str(m),
+        timeout=10,
+        since=mark,
+    )
+    assert "Where next?" in redrawn["text"]  # as it was, with no ↩ Undo any more
+    await slash_undo(stack, BO, "Someone else acted")
