@@ -252,3 +252,24 @@ async def test_a_step_stands_once_someone_else_opens_a_panel_on_top(stack: Stack
     )
     assert "Where next?" in redrawn["text"]  # as it was, with no ↩ Undo any more
     await slash_undo(stack, BO, "Someone else acted")
+
+
+async def test_a_pause_takes_the_undo_button_away_for_good(stack: Stack) -> None:
+    await start_table(stack, default_characters())
+    panel = await say(stack, ALICE, "/adventure")
+    travelling = await tap(stack, BO, panel, "➡️ Travel")
+    assert [b for b in labels(travelling, undo=True) if b.startswith("↩ Undo")]
+    mark = stack.api.mark()
+    await stack.api.send_text(ALICE, GROUP, "/pause")
+    redrawn = await stack.api.wait_for_message(
+        GROUP,
+        lambda m: m["message_id"] == panel["message_id"] and "↩" not in str(m),
+        timeout=10,
+        since=mark,
+    )
+    assert redrawn["text"] == travelling["text"]  # as it was, without ↩ Undo
+    await stack.api.send_text(ALICE, GROUP, "/resume")
+    await stack.api.wait_for_message(
+        GROUP, lambda m: "The game goes on!" in (m.get("text") or ""), timeout=10, since=mark
+    )
+    await slash_undo(stack, BO, "moved on")  # the pause made the step stand
