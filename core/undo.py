@@ -10,9 +10,10 @@ dice. Versions go up, so buttons drawn before the undo go stale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from core.i18n import N_
 from core.play import PlayerRef
 from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow, NotYourTurn
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # core.campaigns records its steps here
     from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
     from core.events import CampaignEvents
 
+OPENED = N_("opening a new panel")  # how an opening step is named (it stands)
 KEPT = 8  # steps kept per campaign (a few more may wait for the next pruning)
 PRUNE_EVERY = 4
 STALE = "That button is out of date. Use the latest message."
@@ -65,6 +67,7 @@ async def record_step(
     member_ids: dict[int, int],
     campaign_version_after: int,
     panel: PanelBefore | None = None,
+    opened: bool = False,
 ) -> StepTaken:
     """Inside a use case's transaction: keep what a step replaced (see the module).
 
@@ -73,9 +76,16 @@ async def record_step(
         rolled: the step drew on chance (:class:`core.rules.undo.TallyRng`).
         before: the table before the step.
         outcome: what the step did.
+        opened: the step opened a panel: it stands (a new procedure has begun on
+            top of what came before, so that stands too).
     """
-    step = system.undo.step(actor, kind, action, rolled)
-    keep = not (step.rolled or step.final)  # a step that stands needs no before-images
+    step = system.undo.step(
+        actor, kind, action, rolled, outcome.events, finished=panel is not None and outcome.closed
+    )
+    if opened:
+        step = replace(step, label=OPENED, final=True)
+    # a step that stands needs no before-images
+    keep = not (step.rolled or step.final or step.revealed)
     changed_campaign = outcome.campaign_state is not None
     sheets = (
         {str(member_ids[p]): dict(before.seats[p].sheet) for p in outcome.sheets} if keep else {}
@@ -88,6 +98,7 @@ async def record_step(
             step.label[:160],
             step.rolled,
             step.final,
+            step.revealed,
             False,
             dump_json(dict(before.state)) if keep and changed_campaign else None,
             # a step that changed the campaign bumped its version once (core.campaigns._settle)
@@ -108,10 +119,10 @@ async def record_step(
 
 
 _INSERT = (
-    "INSERT INTO undo_step (campaign_id, actor_tg_id, label, rolled, final, undone,"
+    "INSERT INTO undo_step (campaign_id, actor_tg_id, label, rolled, final, revealed, undone,"
     " campaign_state, campaign_version_before, campaign_version_after, sheets, panel_id,"
     " panel_state, panel_closed, panel_version_before, panel_version_after, created_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 
 # Keep the campaign's newest KEPT steps, in one statement.
@@ -127,21 +138,29 @@ def undo_after(step: StepTaken) -> Choice[Common] | None:
 
 
 def _taken(row: UndoStep) -> StepTaken:
-    return StepTaken(row.actor_tg_id, row.label, row.rolled, row.final)
+    return StepTaken(row.actor_tg_id, row.label, row.rolled, row.final, row.revealed)
 
 
-def _offer_on(latest: UndoStep | None, panel_id: int, version: int) -> Choice[Common] | None:
+def _offer_on(
+    latest: UndoStep | None, panel_id: int, version: int, campaign_version: int | None = None
+) -> Choice[Common] | None:
     """The rules' ``↩ Undo`` for a panel drawn at ``version``: only where the campaign's
-    latest step was taken, and as the panel was drawn right after it."""
+    latest step was taken, as the panel was drawn right after it, and while nothing
+    else moved the campaign on (``campaign_version``, when known): shown only while
+    pressing it would work."""
     if latest is None or (latest.panel_id, latest.panel_version_after) != (panel_id, version):
+        return None
+    if campaign_version is not None and latest.campaign_version_after != campaign_version:
         return None
     return undo_choice((_taken(latest),))
 
 
-async def undo_offer(panel_id: int, version: int, campaign_id: int) -> Choice[Common] | None:
+async def undo_offer(
+    panel_id: int, version: int, campaign_id: int, campaign_version: int | None = None
+) -> Choice[Common] | None:
     """As :func:`_offer_on`, reading the campaign's latest step."""
     latest = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").first()
-    return _offer_on(latest, panel_id, version)
+    return _offer_on(latest, panel_id, version, campaign_version)
 
 
 @dataclass(frozen=True)
@@ -155,9 +174,12 @@ class Offers:
         """Panels that offered or now offer a step back: a change redraws them."""
         return frozenset(s.panel_id for s in self.steps if s.panel_id is not None)
 
-    def undo(self, panel_id: int, version: int) -> Choice[Common] | None:
+    def undo(
+        self, panel_id: int, version: int, campaign_version: int | None = None
+    ) -> Choice[Common] | None:
         """As :func:`undo_offer`, for a panel drawn at ``version``."""
-        return _offer_on(self.steps[0] if self.steps else None, panel_id, version)
+        latest = self.steps[0] if self.steps else None
+        return _offer_on(latest, panel_id, version, campaign_version)
 
 
 async def offers(campaign_id: int) -> Offers:

@@ -2,9 +2,10 @@
 
 Telegram shows the most specific list set for a chat (a chat's own list, else the
 list for all groups or all private chats), without merging. So a group where a game
-runs gets the common group commands followed by that game's; a player's private chat
-gets the common private commands followed by those of the games they play. When the
-game ends, the chat's own list is deleted and the common one shows again.
+runs gets that game's commands first, then the common group commands (without
+``/newgame``, which only says a game is running); a player's private chat gets the
+commands of the games they play first, then the common private ones. When the game
+ends, the chat's own list is deleted and the common one shows again.
 
 Descriptions are in the reader's language: the default lists carry one variant per
 catalogue (Telegram picks by the user's ``language_code``, English otherwise); a
@@ -31,6 +32,8 @@ from tgbot.features.common import CommandSpec
 
 log = logging.getLogger(__name__)
 
+NOT_WHILE_PLAYING = frozenset({"newgame"})  # common commands a running game's menu leaves out
+
 
 def commands(specs: Iterable[CommandSpec], lang: Lang) -> list[BotCommand]:
     return [BotCommand(s.name, lang.gettext(s.description)) for s in specs]
@@ -39,20 +42,26 @@ def commands(specs: Iterable[CommandSpec], lang: Lang) -> list[BotCommand]:
 def group_menu(
     specs: Sequence[CommandSpec], game: str | None = None, lang: Lang | None = None
 ) -> list[BotCommand]:
-    """The menu of a group: the common commands, then those of the game running there."""
-    common = [s for s in specs if s.group and s.game is None]
+    """The menu of a group: the commands of the game running there first, then the
+    common ones (without those that make no sense while it runs: ``/newgame``)."""
+    common = [
+        s
+        for s in specs
+        if s.group and s.game is None and not (game is not None and s.name in NOT_WHILE_PLAYING)
+    ]
     own = [s for s in specs if s.group and game is not None and s.game == game]
-    return commands((*common, *own), lang or lang_for(DEFAULT))
+    return commands((*own, *common), lang or lang_for(DEFAULT))
 
 
 def private_menu(
     specs: Sequence[CommandSpec], games: Iterable[str] = (), lang: Lang | None = None
 ) -> list[BotCommand]:
-    """The menu of a private chat: the common commands, then those of the player's games."""
+    """The menu of a private chat: the commands of the player's games first, then the
+    common ones."""
     playing = set(games)
     common = [s for s in specs if s.private and s.game is None]
     own = [s for s in specs if s.private and s.game is not None and s.game in playing]
-    return commands((*common, *own), lang or lang_for(DEFAULT))
+    return commands((*own, *common), lang or lang_for(DEFAULT))
 
 
 def variants() -> list[tuple[str | None, Lang]]:

@@ -149,7 +149,9 @@ class CampaignsBase:
         over is closed and drawn so (its own buttons go); one a newer panel of its
         procedure supersedes in its chat (``opened``: that procedure, as
         :meth:`core.rules.registry.GameSystem.procedure` names it, and chat), or of a game
-        that ends, is closed and retired; when the table changed, every other one is
+        that ends, is closed and retired, reading as its message showed it before the
+        change (its own state over the table ``before``, never the newer procedure's);
+        when the table changed, every other one is
         redrawn from it; so is one that showed, or now may show, a ``↩ Undo``.
 
         Args:
@@ -180,19 +182,26 @@ class CampaignsBase:
             if why is None and not over_now:
                 if changed or row.id in offered.panels:
                     shown = _shown(row, view, after)
-                    redraw.append(replace(shown, undo=offered.undo(row.id, row.version)))
+                    undo = offered.undo(row.id, row.version, view.version)
+                    redraw.append(replace(shown, undo=undo))
                 continue
+            if why is not None:  # retired: it reads as its message showed it, from before
+                as_shown = _shown(row, replace(view, state=before.state), before)
+                retired.append(Retired(as_shown, why))
             row.closed, row.version = True, row.version + 1
             await Panel.filter(id=row.id).update(closed=True, version=row.version)
             if why is None:  # over: drawn as its procedure ends (no buttons of its own)
                 redraw.append(_shown(row, view, after))
-            else:
-                retired.append(Retired(_shown(row, view, after), why))
         return tuple(redraw), tuple(retired)
 
     @staticmethod
-    def _check_playing(campaign: Campaign | CampaignRow) -> None:
-        if campaign.status is CampaignStatus.PAUSED:
+    def _check_playing(campaign: Campaign | CampaignRow, *, any_time: bool = False) -> None:
+        """Refuse a step unless the game is being played.
+
+        Args:
+            any_time: the rules keep this step open while the game is paused (safety tools).
+        """
+        if campaign.status is CampaignStatus.PAUSED and not any_time:
             raise NotAllowedNow("The game is paused. The host can /resume it.")
         if campaign.status is CampaignStatus.ARCHIVED:
             raise NotAllowedNow("That game has ended.")

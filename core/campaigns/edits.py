@@ -34,7 +34,7 @@ class Edits(Queries):
         view = await self.for_viewer(app_token, actor)
         async with saving(self.locks, f"campaign:{view.id}", update_id):
             campaign = await Campaign.get(id=view.id)
-            self._check_playing(campaign)
+            self._check_playing(campaign, any_time=view.system.any_time("", action))
             before, member_ids = await self._table(campaign)
             rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
             outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, rng)

@@ -19,6 +19,7 @@ from core.campaigns.views import (
     Changed,
     EndedGame,
     JoinResult,
+    PanelView,
     Resumed,
     Retired,
 )
@@ -209,6 +210,18 @@ class Lifecycle(Queries):
         The bot asks the host to confirm an ending first (``ask_end``, then ``end``);
         an ended campaign comes back with ``resume``.
         """
+        return (await self.change_status(chat, player, status, update_id=update_id)).campaign
+
+    async def change_status(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        status: CampaignStatus,
+        *,
+        update_id: int | None = None,
+    ) -> Changed:
+        """As :meth:`set_status`, with the open views the change touched: a panel that
+        offered ``↩ Undo`` is redrawn without it (the step now stands)."""
         async with guarded():
             campaign = await self._live(chat.tg_id, chat.topic)
             if campaign is None:
@@ -218,8 +231,13 @@ class Lifecycle(Queries):
             CampaignStatus.ACTIVE: Step.RESUME,
             CampaignStatus.ARCHIVED: Step.END,
         }[status]
-        view, _, _ = await self._step(campaign.id, chat, player, step, update_id=update_id)
-        return view
+        view, _, _, redraw = await self._step(campaign.id, chat, player, step, update_id=update_id)
+        table, _ = await self._table_of(view.id)
+        return Changed(view, table, redraw)
+
+    async def _table_of(self, campaign_id: int) -> tuple[Table, dict[int, int]]:
+        async with guarded():
+            return await self._table(await Campaign.get(id=campaign_id))
 
     async def _step(
         self,
@@ -230,10 +248,11 @@ class Lifecycle(Queries):
         version: int | None = None,
         *,
         update_id: int | None = None,
-    ) -> tuple[CampaignView, datetime | None, tuple[Retired, ...]]:
+    ) -> tuple[CampaignView, datetime | None, tuple[Retired, ...], tuple[PanelView, ...]]:
         """Move a live campaign to its next stage; with ``version``, only if still at it.
 
-        Returns the campaign, when it last ended, and the panels an ending retired.
+        Returns the campaign, when it last ended, the panels an ending retired, and
+        those redrawn (a pause or a resume makes every step stand: no ``↩ Undo`` stays).
         """
         async with saving(self.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get_or_none(id=campaign_id)
@@ -256,12 +275,15 @@ class Lifecycle(Queries):
             campaign.ended_at, campaign.version = ended_at, campaign.version + 1
             view = await self._view(campaign)
             retired: tuple[Retired, ...] = ()
+            redraw: tuple[PanelView, ...] = ()
+            table, _ = await self._table(campaign)
             if ending:
-                table, _ = await self._table(campaign)
                 _, retired = await self._touched(campaign.system, view, table, table, ending=True)
                 await Panel.filter(campaign_id=campaign.id).update(closed=True)
+            else:
+                redraw, _ = await self._touched(campaign.system, view, table, table)
         await self.events.publish(campaign_id)
-        return view, ended_at, retired
+        return view, ended_at, retired, redraw
 
     async def ask_end(self, chat: ChatRef, player: PlayerRef) -> CampaignView:
         """The chat's live campaign, for its host to confirm that it ends.
@@ -291,7 +313,7 @@ class Lifecycle(Queries):
             NotAllowedNow: it ended or changed since the question was asked.
             NotYourTurn: the player is not its host.
         """
-        view, ended_at, retired = await self._step(
+        view, ended_at, retired, _ = await self._step(
             campaign_id, chat, player, Step.END, version, update_id=update_id
         )
         assert ended_at is not None
@@ -329,8 +351,10 @@ class Lifecycle(Queries):
         async with guarded():
             live = await self._live(chat.tg_id, chat.topic)
         if live is not None:
-            view, _, _ = await self._step(live.id, chat, player, Step.RESUME, update_id=update_id)
-            return Resumed(view, came_back=False)
+            view, _, _, redraw = await self._step(
+                live.id, chat, player, Step.RESUME, update_id=update_id
+            )
+            return Resumed(view, came_back=False, redraw=redraw)
         ended = await self.last_ended(chat.tg_id, chat.topic)
         if ended is None:
             raise NotAllowedNow(NOTHING_TO_RESUME)

@@ -56,7 +56,7 @@ class Presses(CampaignsBase):
         rules = system.panel(kind)
         async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             campaign = await Campaign.get(id=campaign.id)
-            self._check_playing(campaign)
+            self._check_playing(campaign, any_time=system.any_time(kind, "open"))
             before, member_ids = await self._table(campaign)
             self._check_seated(before, actor.tg_id)
             rng = TallyRng(self.rng)  # undo: a panel opened with dice ends what came before
@@ -71,19 +71,21 @@ class Presses(CampaignsBase):
                 chat_tg_id=chat.tg_id,
             )
             table = await self._settle(campaign, before, member_ids, outcome)
-            if rng.rolled:  # undo: the dice stand, and so does every step before them
-                await record_step(
-                    system,
-                    campaign.id,
-                    actor.tg_id,
-                    kind,
-                    "open",
-                    True,
-                    before=before,
-                    outcome=outcome,
-                    member_ids=member_ids,
-                    campaign_version_after=campaign.version,
-                )
+            # undo: opening a procedure (and any dice it rolled) stands, and so does every
+            # step before it: someone acted on top of them
+            await record_step(
+                system,
+                campaign.id,
+                actor.tg_id,
+                kind,
+                "open",
+                rng.rolled,
+                before=before,
+                outcome=outcome,
+                member_ids=member_ids,
+                campaign_version_after=campaign.version,
+                opened=True,
+            )
             opened = await self._panel_view(panel, outcome, table, campaign)
             redraw, retired = await self._touched(
                 campaign.system,
@@ -146,12 +148,12 @@ class Presses(CampaignsBase):
                         raise _OtherCampaign()  # rolls back the update's claim too
                     if panel.closed or panel.version != version:
                         raise NotAllowedNow(STALE)
-                    self._check_playing(campaign)
+                    system = self.registry.find(campaign.system)
+                    self._check_playing(campaign, any_time=system.any_time(panel.kind, action))
                     seats = _row_seats(members)
                     view, before = build_view(self.registry, campaign, seats)
                     member_ids = {s.player_id: s.member_id for s in seats}
                     self._check_seated(before, actor.tg_id)
-                    system = self.registry.find(campaign.system)
                     rules = system.panel(panel.kind)
                     rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
                     outcome = rules.act(before, panel.state, actor.tg_id, action, argument, rng)

@@ -153,7 +153,8 @@ class Queries(CampaignsBase):
             view = await self._panel_view(
                 panel, Outcome(panel.state, closed=panel.closed), table, campaign
             )
-            return replace(view, undo=await undo_offer(panel.id, panel.version, campaign.id))
+            undo = await undo_offer(panel.id, panel.version, campaign.id, campaign.version)
+            return replace(view, undo=undo)
 
     async def log_for_viewer(
         self, app_token: str, player: PlayerRef, limit: int = 200

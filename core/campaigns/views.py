@@ -110,6 +110,7 @@ class Resumed:
 
     campaign: CampaignView
     came_back: bool
+    redraw: tuple[PanelView, ...] = ()  # panels that showed ↩ Undo (the steps now stand)
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,11 @@ class CampaignRules:
         raise NotAllowedNow("That can't be changed here.")
 
 
+def never_any_time(kind: str, action: str) -> bool:
+    """No step of a system without safety tools goes on while its game is paused."""
+    return False
+
+
 @dataclass(frozen=True)
 class GameSystem:
     """One supported game system."""
@@ -133,6 +138,9 @@ class GameSystem:
     # Rolls each player has their own of, by panel kind: who rolls, read from the
     # panel's state. Every other kind is the chat's, one at a time (see :meth:`procedure`).
     rolled_by: Mapping[str, Callable[[Json], int]] = field(default_factory=dict)
+    # Steps open in every state of a game, paused included: its safety tools (panel kind,
+    # or "" for an edit; action). Every other step waits while the game is paused.
+    any_time: Callable[[str, str], bool] = never_any_time
 
     def procedure(self, kind: str, state: Json) -> str:
         """The procedure a panel of ``kind`` runs, from its state as opened.

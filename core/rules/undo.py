@@ -9,6 +9,11 @@ panel, or a Mini App edit. Invariants, for every game system:
 - a step that drew on chance (dice, a shuffle, a deal) is never taken back,
   and neither is anything before it: rolled dice are final, the choices made
   before the roll are undoable until the dice fall;
+- a step that showed someone something (a card flipped for the table, a private
+  look at a face-down card) is never taken back: what was seen cannot be unseen.
+  Each system marks its revealing events (:attr:`UndoRules.revealing`);
+- a step that finished its panel stands: its procedure is over, and a finished
+  panel offers no ``↩ Undo``;
 - a system may call some further steps final (for example a safety call the
   whole table has seen).
 
@@ -67,12 +72,15 @@ class StepTaken:
         label: what it was, for people ("a worldbuilding answer").
         rolled: it drew on chance.
         final: its system says it stands.
+        revealed: it showed someone something (a flipped card, a private look), or
+            finished its panel.
     """
 
     actor: int
     label: str
     rolled: bool = False
     final: bool = False
+    revealed: bool = False
 
 
 class Refusal(StrEnum):
@@ -81,6 +89,7 @@ class Refusal(StrEnum):
     NOTHING = "nothing"
     SOMEONE_ELSE = "someone_else"
     ROLLED = "rolled"
+    REVEALED = "revealed"
     FINAL = "final"
 
 
@@ -90,6 +99,10 @@ REFUSALS: dict[Refusal, str] = {
         "Someone else acted after your last step, so it stands. Ask the table if it should change."
     ),
     Refusal.ROLLED: "The dice were rolled on your last step: rolled dice stand.",
+    Refusal.REVEALED: (
+        "Your last step ({label}) showed the table something or finished its panel:"
+        " what was seen stands."
+    ),
     Refusal.FINAL: "Your last step ({label}) can't be taken back.",
 }
 
@@ -109,6 +122,8 @@ def refusal(history: Sequence[StepTaken], actor: int) -> Refusal | None:
         return Refusal.SOMEONE_ELSE if mine else Refusal.NOTHING
     if latest.rolled:
         return Refusal.ROLLED
+    if latest.revealed:
+        return Refusal.REVEALED
     if latest.final:
         return Refusal.FINAL
     return None
@@ -171,12 +186,19 @@ class UndoRules:
         panel_names: how a step on each panel kind is named.
         edit_names: a name per Mini App edit action, or per group of them ("setup."
             names every ``setup.*`` edit); names are message ids (marked with ``N_``).
+        revealing: the system's events that show someone something (a card turned
+            face up, a private look): a step with one of them stands.
     """
 
     final: Callable[[str, str], bool] = _no_final
     anonymous: Callable[[str, str], bool] = _no_final
     panel_names: dict[str, str] = field(default_factory=dict)
     edit_names: dict[str, str] = field(default_factory=dict)
+    revealing: tuple[type, ...] = ()
+
+    def reveals(self, events: Sequence[object]) -> bool:
+        """Whether a step's events show someone something it cannot unsee."""
+        return bool(self.revealing) and any(isinstance(e, self.revealing) for e in events)
 
     def label(self, kind: str, action: str) -> str:
         """How a step reads in "↩ Alice took back: …"."""
@@ -186,11 +208,28 @@ class UndoRules:
         name = self.panel_names.get(kind)
         return name or _plain_label(kind, action)
 
-    def step(self, actor: int, kind: str, action: str, rolled: bool) -> StepTaken:
-        """The record of one step just taken (an anonymous one has actor 0 and stands)."""
+    def step(
+        self,
+        actor: int,
+        kind: str,
+        action: str,
+        rolled: bool,
+        events: Sequence[object] = (),
+        *,
+        finished: bool = False,
+    ) -> StepTaken:
+        """The record of one step just taken (an anonymous one has actor 0 and stands).
+
+        Args:
+            events: what the step did (:attr:`core.rules.table.Outcome.events`).
+            finished: the step closed its panel (the procedure is over).
+        """
         if self.anonymous(kind, action):
             return StepTaken(NO_ONE, A_STEP, rolled, final=True)
-        return StepTaken(actor, self.label(kind, action), rolled, self.final(kind, action))
+        revealed = finished or self.reveals(events)
+        return StepTaken(
+            actor, self.label(kind, action), rolled, self.final(kind, action), revealed
+        )
 
 
 def taken_back(name: str, label: str) -> str:

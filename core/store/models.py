@@ -296,6 +296,7 @@ class UndoStep(Model):
     label = fields.CharField(max_length=160)
     rolled = fields.BooleanField(default=False)
     final = fields.BooleanField(default=False)
+    revealed = fields.BooleanField(default=False)  # it showed someone something, or finished
     undone = fields.BooleanField(default=False)
     campaign_state: fields.Field[dict[str, object] | None] = fields.JSONField(null=True)
     campaign_version_before = fields.IntField()

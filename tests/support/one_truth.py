@@ -7,6 +7,7 @@ panel it shows, as Telegram would show that render (the sandbox's own HTML parse
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from core.rules.errors import NotAllowedNow
@@ -80,3 +81,66 @@ async def stale_views(stack: Stack) -> list[str]:
         if count > 1:
             problems.append(f"chat {chat_id}: {count} live {kind} panels")
     return problems
+
+
+RETIRED_MARKS = ("⏭ ", "⏹ ")  # the presenter's last line on a retired message
+
+
+def _retired(text: str) -> bool:
+    head, _, last = text.rpartition("\n\n")
+    return bool(head) and last.startswith(RETIRED_MARKS)
+
+
+class Retirements:
+    """One truth for superseded and retired messages too.
+
+    A message retired by a change (a newer panel of its procedure, a second command,
+    the game's end) must read exactly as it did just before that change, plus one
+    line saying where play went on, and never change again: no other procedure's
+    state, and no old button brings it back to life.
+
+    Call :meth:`check` after every move; it compares with what it saw after the last one.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[int, int], Json] = {}
+        self._retired: dict[tuple[int, int], str] = {}
+        self.was: dict[tuple[int, int], Json] = {}  # retired messages as they read before
+
+    def late_presses(self) -> list[tuple[int, int, str, Json]]:
+        """Old panel buttons of retired messages, as a phone that missed the retirement
+        shows them: (chat, message, data, the message as seen)."""
+        return [
+            (chat, message_id, b.encode(), shown)
+            for (chat, message_id), shown in sorted(self.was.items())
+            for b in _panel_buttons(shown)
+        ]
+
+    def check(self, stack: Stack) -> list[str]:
+        """What went wrong since the last call (empty: every retired message holds)."""
+        problems: list[str] = []
+        seen: dict[tuple[int, int], Json] = {}
+        for chat_id in list(stack.api._chats):
+            for message in stack.api.messages(chat_id):
+                key = chat_id, message["message_id"]
+                text = message.get("text") or ""
+                seen[key] = copy.deepcopy(message)
+                where = f"chat {chat_id} message {message['message_id']}"
+                if key in self._retired:
+                    if text != self._retired[key]:
+                        problems.append(f"{where}: a retired message changed")
+                    if _panel_buttons(message):
+                        problems.append(f"{where}: a retired message has panel buttons again")
+                    continue
+                if not _retired(text):
+                    continue
+                self._retired[key] = text
+                before = self._seen.get(key)
+                if before is not None:
+                    self.was[key] = before
+                    if text.rpartition("\n\n")[0] != (before.get("text") or ""):
+                        problems.append(f"{where}: retired, it no longer reads as it did")
+                if (message.get("reply_markup") or {}).get("inline_keyboard"):
+                    problems.append(f"{where}: retired, it keeps buttons")
+        self._seen = seen
+        return problems

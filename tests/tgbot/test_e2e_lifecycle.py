@@ -29,6 +29,7 @@ COMMON_GROUP = [
     "story",
 ]  # fmt: skip
 COMMON_PRIVATE = ["start", "help", "roll", "sheet"]
+WHILE_PLAYING = [c for c in COMMON_GROUP if c != "newgame"]  # a running game's menu, after its own
 
 
 class Dice:
@@ -255,13 +256,14 @@ async def test_the_menu_holds_the_games_commands_only_while_it_runs(stack: Stack
 
     await say(stack, ALICE, "/newgame nsu")
     await say(stack, BO, "/join")
-    nsu_group = [*COMMON_GROUP, "begin", "character", "locations", "adventure", "map", "xcard"]
-    nsu_group += ["knock", "lines", "act", "odds", "downtime"]
+    # The game's commands first, then the common ones; no /newgame while it runs.
+    nsu_group = ["begin", "character", "locations", "adventure", "map", "xcard"]
+    nsu_group += ["knock", "lines", "act", "odds", "downtime", *WHILE_PLAYING]
     await eventually(lambda: seen(stack, BO, BO) != COMMON_PRIVATE)
     assert await menu(stack, GROUP) == nsu_group
     assert seen(stack, CHIDI, GROUP) == nsu_group  # everyone in the group, players or not
-    nsu_private = [*COMMON_PRIVATE, "character", "locations", "map", "xcard", "knock", "lines"]
-    assert await menu(stack, BO) == [*nsu_private, "odds"]
+    nsu_private = ["character", "locations", "map", "xcard", "knock", "lines", "odds"]
+    assert await menu(stack, BO) == [*nsu_private, *COMMON_PRIVATE]
     assert seen(stack, CHIDI, CHIDI) == COMMON_PRIVATE  # Chidi doesn't play
 
     question = await say(stack, ALICE, "/endgame")
@@ -334,6 +336,6 @@ async def test_games_running_before_a_new_command_set_get_their_menus_once(
     application = stack.runtime.application
     assert application is not None
     await refresh_game_menus(application)  # (or the start-up job did, on a slow machine)
-    assert await menu(stack, GROUP) == [*COMMON_GROUP, "check", "rest", "pool"]
+    assert await menu(stack, GROUP) == ["check", "rest", "pool", *WHILE_PLAYING]
     assert seen(stack, ALICE, ALICE) == COMMON_PRIVATE  # d20 has no private commands
     assert not await refresh_game_menus(application)  # once per command set, by one worker

@@ -137,7 +137,7 @@ async def test_three_rolls_help_advantage_overload_harm_and_a_restart(
     assert "<b>rope</b>" in panel["text"]  # shown as text, not markup
     assert {"🛑 X-card", "✊ Knock"} <= set(labels(panel))  # safety one tap away
     assert (
-        "Arbiters: Chidi Okafor" in panel["text"]
+        "Arbiters: Cy (Chidi Okafor)" in panel["text"]
         and f"On screen with them: {BOLD}" in panel["text"]
     )
     first_keyboard = copy.deepcopy(panel["reply_markup"])
@@ -332,6 +332,7 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     assert "End downtime for everyone?" in panel["text"]
     panel = await tap(stack, CHIDI, panel, "✅ Yes, end downtime")
     assert "Downtime</b> is over" not in panel["text"] and labels(panel) == []
+    assert "Downtime is over" in panel["text"] and "/adventure" in panel["text"]  # what next
     w = await world_now(campaign_id)
     assert w.card("a").clock.ticks == 0 and BO in w.card("c").scouted_by
     assert not w.card("c").revealed

@@ -80,7 +80,7 @@ async def test_a_russian_table_rolls_and_rests_while_the_english_scout_reads_eng
     panel = await say(stack, OLGA, "/act Я перехожу мост")
     assert "🎲 <b>Бросок действия</b>" not in panel["text"]  # HTML is parsed, not shown
     assert panel["text"].startswith("🎲 Бросок действия: Ana (Ольга)")
-    assert "⚖️ Арбитры: Bo Smith, Иван" in panel["text"]
+    assert "⚖️ Арбитры: Bo (Bo Smith), Cy (Иван)" in panel["text"]
     assert english_left(panel["text"]) == [], panel["text"]
     panel = await tap(stack, IVAN, panel, "⚖️ Тело")
     panel = await tap(stack, BO, panel, "🌍 Мир")
@@ -95,6 +95,8 @@ async def test_a_russian_table_rolls_and_rests_while_the_english_scout_reads_eng
     panel = await reply(stack, OLGA, panel, "+Верная верёвка")
     assert "✅ +Верная верёвка (жёсткая) на Ana" in panel["text"]
     panel = await tap(stack, OLGA, panel, "Пропуск детали 2")
+    assert "2. Ana добавляет жёсткую деталь — пропущена" in panel["text"], panel["text"]
+    assert "ждём" not in panel["text"]  # a finished roll waits for nothing
     for said in (panel["text"], *labels(panel)):
         assert english_left(said, "Я перехожу мост", "Верная верёвка") == [], said
 
@@ -118,7 +120,7 @@ async def test_a_russian_table_rolls_and_rests_while_the_english_scout_reads_eng
 
     # Bo's private look is in his own language, English, at once and when he asks.
     sent = await stack.api.wait_for_message(BO, timeout=10)
-    assert sent["text"].startswith("🔭 What you saw: The Hollow Tower (D2 R3)"), sent["text"]
+    assert sent["text"].startswith("🔭 What you saw at c: The Hollow Tower (D2 R3)"), sent["text"]
     assert "The card stays face down for everyone else" in sent["text"]
     look = await stack.api.press_button(
         BO, GROUP, panel["message_id"], data_of(panel, "🔭 Bo: взглянуть")

@@ -108,7 +108,8 @@ async def test_three_stale_screens_now_follow_the_game(stack: Stack) -> None:
     assert "downtime action" in downtime["text"]
     over = await edited(stack, GROUP, adventure, mark)  # travels are over: no travel buttons
     assert not [b for b in buttons(over) if b["callback_data"].startswith("p1:")]
-    assert "🏕 Downtime." in over["text"] and "➡️" not in str(over["reply_markup"])
+    assert "🏕 The party went into downtime" in over["text"]  # still true once it ends
+    assert "➡️" not in str(over["reply_markup"])
     assert await stale_views(stack) == []
     # The old button's press (say, from a phone that had not seen the edit) moves nobody.
     old_home = decode(home)
@@ -119,3 +120,29 @@ async def test_three_stale_screens_now_follow_the_game(stack: Stack) -> None:
         )
     assert "At home" in (await say(stack, ALICE, "/adventure"))["text"]
     assert await stale_views(stack) == []
+
+
+RETIRED_LINE = "⏭ Play went on in a newer message."
+
+
+async def test_a_second_begin_retires_the_first_board_as_it_read(stack: Stack) -> None:
+    await seat_three(stack)
+    first = await say(stack, ALICE, "/begin")
+    board = first["message_id"]
+    answered = await press(stack, BO, GROUP, board, "Knocks")  # a step on the first board
+    old = [b["callback_data"] for b in buttons(answered) if b["callback_data"].startswith("p1:")]
+    assert old
+    mark = stack.api.mark()
+    newer = await say(stack, ALICE, "/begin")
+    assert newer["message_id"] != board
+    retired = await edited(stack, GROUP, board, mark)
+    # It reads as it did, with one line saying where play went on: no other state.
+    assert retired["text"] == f"{answered['text']}\n\n{RETIRED_LINE}"
+    assert buttons(retired, undo=True) == []
+    assert await stale_views(stack) == []
+    # Its old buttons (on a phone that missed the edit) are out of date and leave it be.
+    for data in old:
+        pressed = await stack.api.press_button(BO, GROUP, board, data, as_seen=answered)
+        assert "out of date" in (await pressed.answered(TIMEOUT))["text"]
+    assert message(stack, GROUP, board)["text"] == retired["text"]
+    assert buttons(message(stack, GROUP, board), undo=True) == []

@@ -64,9 +64,11 @@ async def test_the_button_and_undo_take_back_choices_but_never_rolled_dice(
         GROUP, lambda m: m["message_id"] == opened["message_id"] and "↩" not in str(m), timeout=10
     )
     assert back["text"] == opened["text"]
-    await stack.api.send_text(BO, GROUP, "/undo")
+    await stack.api.send_text(BO, GROUP, "/undo")  # opening the check stands
     await stack.api.wait_for_message(
-        GROUP, lambda m: "nothing to take back" in m.get("text", ""), timeout=10
+        GROUP,
+        lambda m: "(opening a new panel) can't be taken back" in m.get("text", ""),
+        timeout=10,
     )
 
 

@@ -212,3 +212,64 @@ async def sheet_of_member(player: int) -> Any:
     from core.store.models import Member
 
     return (await Member.get(player__tg_id=player, active=True)).sheet
+
+
+async def test_a_travel_that_flipped_a_card_stands_and_offers_no_undo(stack: Stack) -> None:
+    from core.store.models import Campaign
+    from tests.support.nsu_table import campaign_state, world
+
+    campaign_id = await start_table(stack, default_characters())
+    await Campaign.filter(id=campaign_id).update(state=campaign_state(world((ALICE, BO, CHIDI))))
+    assert not (await world_now(campaign_id)).card("b").revealed
+    panel = await say(stack, ALICE, "/adventure")
+    travelling = await tap(stack, BO, panel, "➡️ Travel")
+    undo = [b for b in labels(travelling, undo=True) if b.startswith("↩ Undo")]
+    assert undo  # nothing seen yet: it goes back
+    flipped = await tap(stack, BO, travelling, "➡️ ")
+    assert (await world_now(campaign_id)).card("b").revealed
+    assert not [b for b in labels(flipped, undo=True) if b.startswith("↩")]  # it would not work
+    refusal = await slash_undo(stack, BO, "what was seen stands")
+    assert "travel" in refusal["text"] or "adventure" in refusal["text"]
+    assert (await world_now(campaign_id)).card("b").revealed
+    assert not await LogEntry.filter(campaign_id=campaign_id, kind="undo").exists()
+
+
+async def test_a_step_stands_once_someone_else_opens_a_panel_on_top(stack: Stack) -> None:
+    await start_table(stack, default_characters())
+    panel = await say(stack, ALICE, "/adventure")
+    travelling = await tap(stack, BO, panel, "➡️ Travel")  # Bo's step, his to take back
+    assert [b for b in labels(travelling, undo=True) if b.startswith("↩ Undo")]
+    mark = stack.api.mark()
+    await stack.api.send_text(ALICE, GROUP, "/act I climb")  # Alice acts on top
+    await stack.api.wait_for_message(
+        GROUP, lambda m: "Action Roll" in (m.get("text") or ""), timeout=10, since=mark
+    )
+    redrawn = await stack.api.wait_for_message(
+        GROUP,
+        lambda m: m["message_id"] == panel["message_id"] and "↩" not in str(m),
+        timeout=10,
+        since=mark,
+    )
+    assert "Where next?" in redrawn["text"]  # as it was, with no ↩ Undo any more
+    await slash_undo(stack, BO, "Someone else acted")
+
+
+async def test_a_pause_takes_the_undo_button_away_for_good(stack: Stack) -> None:
+    await start_table(stack, default_characters())
+    panel = await say(stack, ALICE, "/adventure")
+    travelling = await tap(stack, BO, panel, "➡️ Travel")
+    assert [b for b in labels(travelling, undo=True) if b.startswith("↩ Undo")]
+    mark = stack.api.mark()
+    await stack.api.send_text(ALICE, GROUP, "/pause")
+    redrawn = await stack.api.wait_for_message(
+        GROUP,
+        lambda m: m["message_id"] == panel["message_id"] and "↩" not in str(m),
+        timeout=10,
+        since=mark,
+    )
+    assert redrawn["text"] == travelling["text"]  # as it was, without ↩ Undo
+    await stack.api.send_text(ALICE, GROUP, "/resume")
+    await stack.api.wait_for_message(
+        GROUP, lambda m: "The game goes on!" in (m.get("text") or ""), timeout=10, since=mark
+    )
+    await slash_undo(stack, BO, "moved on")  # the pause made the step stand

@@ -5,7 +5,9 @@ private one, a reply to a panel, a command, a Mini App edit), for each of the fo
 game systems, against the real application and the local Bot API server. After each
 action, once the bot is idle, every message still carrying panel buttons must read
 exactly as a fresh render of the current state, and no chat may hold two live panels
-of one procedure (:func:`tests.support.one_truth.stale_views`).
+of one procedure (:func:`tests.support.one_truth.stale_views`). A message a change
+retires (a second command supersedes its panel, the game ends) reads as it did just
+before, plus one line, and never changes again (:class:`~tests.support.one_truth.Retirements`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.nsu_bot import ALICE, BO, CHIDI, TIMEOUT, buttons
-from tests.support.one_truth import stale_views
+from tests.support.one_truth import Retirements, stale_views
 from tests.support.stack import GROUP, Stack, campaigns, running_stack
 from tgbot.sandbox.fake_api import ButtonPress, default_cast
 from webapp.auth import make_init_data
@@ -89,7 +91,7 @@ GAMES = {
 
 moves = st.lists(
     st.tuples(
-        st.sampled_from(("press",) * 4 + ("command",) * 2 + ("edit",) * 2 + ("reply",)),
+        st.sampled_from(("press",) * 4 + ("command",) * 2 + ("edit",) * 2 + ("reply",) + ("late",)),
         st.integers(0, 10**6),
         st.sampled_from(PLAYERS),
     ),
@@ -183,11 +185,25 @@ async def fresh_game(stack: Stack, game: Game) -> None:
 
 
 async def play(
-    stack: Stack, game: Game, kind: str, pick: int, player: int
+    stack: Stack,
+    game: Game,
+    kind: str,
+    pick: int,
+    player: int,
+    retirements: Retirements | None = None,
 ) -> ButtonPress | None:
-    """One move of a walk, once the bot is idle again (a press's handle, to read its answer)."""
+    """One move of a walk, once the bot is idle again (a press's handle, to read its answer).
+
+    A ``late`` move presses an old panel button of a retired message, as a phone that
+    missed the retirement still shows it (a press when there is none).
+    """
     press = None
-    if kind == "press":
+    late = retirements.late_presses() if retirements is not None else []
+    if kind == "late" and late:
+        chat, message_id, data, seen = late[pick % len(late)]
+        presser = chat if chat != GROUP else player
+        press = await stack.api.press_button(presser, chat, message_id, data, as_seen=seen)
+    elif kind in ("press", "late"):
         on_screen = tappable(stack)
         if not on_screen:
             return None
@@ -231,8 +247,10 @@ async def test_every_screen_with_buttons_shows_the_current_state(
 ) -> None:
     game = GAMES[system]
     await fresh_game(stack, game)
+    retirements = Retirements()  # superseded messages: as they read, plus one line
     assert await stale_views(stack) == []
+    assert retirements.check(stack) == []
     for step, (kind, pick, player) in enumerate(walk):
-        await play(stack, game, kind, pick, player)
-        problems = await stale_views(stack)
+        await play(stack, game, kind, pick, player, retirements)
+        problems = await stale_views(stack) + retirements.check(stack)
         assert problems == [], (step, kind, problems)

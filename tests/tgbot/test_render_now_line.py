@@ -91,6 +91,14 @@ def last_line(html: str) -> str:
     return text.splitlines()[-1]
 
 
+def players_named_once(html: str, players: Any) -> None:
+    """The same person never twice in one panel: a player's own name shows at most once
+    (with their character, on first mention), whoever acts and however often."""
+    text, _ = parse_html(html)
+    for player in players:
+        assert text.count(player) <= 1, (player, text)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     presses=st.lists(
@@ -205,6 +213,7 @@ def test_every_step_of_an_nsu_roll_names_who_acts_now(seed: int) -> None:
         choices = [*roll_choices(panel.roll), *detail_choices(panel)]
         side = [c for c in choices if c.verb is not RollKind.CANCEL] or choices
         html, _ = NsuRollRenderer().render(nsu_view(state, t), EN)
+        players_named_once(html, NSU_SEATS.values())
         line = last_line(html)
         assert line.startswith("👉 "), line
         for person in actors(side):
@@ -249,6 +258,7 @@ def test_every_step_of_a_d20_check_names_who_acts_now(seed: int) -> None:
         panel = CheckPanelState.from_dict(out.state)
         choices = panel.choices(pool_counts(t.state).playable())
         html, _ = CheckRenderer().render(d20_view(t, out), EN)
+        players_named_once(html, [t.seats[ANA_D20].name])
         line = last_line(html)
         assert line.startswith("👉 "), line
         for person, name in D20_NAMES.items():
@@ -392,6 +402,7 @@ def test_every_adventure_step_names_who_acts_now(seed: int) -> None:
     for _ in range(20):
         choices = adventure_choices(scene(h.table(), panel.state))
         html, _ = NSU_RENDER["nsu.adventure"].render(setup_view(h, panel), EN)
+        players_named_once(html, [f"({n})" for n in NAMES.values()])
         line = last_line(html)
         assert line.startswith("👉 "), line
         for pid, name in in_play.items():

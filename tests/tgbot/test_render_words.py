@@ -59,9 +59,33 @@ def test_a_roll_introduces_characters_with_their_players_where_they_act() -> Non
     text = _plain(NsuRollRenderer().render(_view(out.state, t), EN)[0])
     assert "Action Roll: Ana (P1)" in text  # first mention
     assert "On screen with them: Bo (P2)" in text
-    assert "⚖️ Arbiters: P3" in text  # an Arbiter has no character in the scene
+    assert "⚖️ Arbiters: Cy (P3)" in text  # an Arbiter is named by their character too
     last = text.splitlines()[-1]
-    assert last.startswith("👉 P3: ") and "Cy" not in last
+    assert last.startswith("👉 Cy: ") and "P3" not in last  # named with the player above
+    for player in ("P1", "P2", "P3"):  # the same person never twice, nor two ways
+        assert text.count(player) == 1, (player, text)
+
+
+def test_the_adventure_names_each_person_once_with_their_player() -> None:
+    from tgbot.render.nsu import AdventureRenderer
+
+    for w in (split(world((1, 2, 3)), {1, 2}, {3}), world((1, 2, 3))):
+        t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+        state = {"v": 1, "travel": False, "picking": None}
+        text = _plain(AdventureRenderer().render(_view(state, t), EN)[0])
+        for player, name in (("P1", "Ana"), ("P2", "Bo"), ("P3", "Cy")):
+            assert text.count(player) == 1, (player, text)
+            assert f"{name} ({player})" in text
+
+
+def test_a_split_party_is_told_before_travel_that_it_meets_up() -> None:
+    from tgbot.render.nsu import AdventureRenderer
+
+    for w, told in ((split(world((1, 2, 3)), {1, 2}, {3}), True), (world((1, 2, 3)), False)):
+        t = table(w, {1: character("Ana"), 2: character("Bo"), 3: character("Cy")})
+        state = {"v": 1, "travel": True, "picking": None}
+        text = _plain(AdventureRenderer().render(_view(state, t), EN)[0])
+        assert ("The party meets up to travel" in text) is told, text
 
 
 def test_a_face_down_card_is_named_by_its_map_label() -> None:
@@ -80,6 +104,24 @@ def test_counts_in_the_downtime_log_agree_with_their_number() -> None:
     assert event_text(rest, t, None) == "Ana rests: +1 recovery point (3/4)."
     inward = {"t": "IntrospectionRolled", "player_id": 2, "heart_face": 1}
     assert event_text(inward, t, None) == "Bo turns inward: Heart 1, 1 box to clear."
+    cleared = {"t": "MoodReduced", "player_id": 2, "amount": 1, "remaining": 2}
+    assert event_text(cleared, t, None) == "Bo clears 1 box; 2 left."
+    assert event_text({**cleared, "amount": 2}, t, None) == "Bo clears 2 boxes; 2 left."
+
+
+def test_no_message_counts_with_a_bracketed_plural() -> None:
+    """Counts agree with their number in every language: ngettext, never "box(es)"."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[2] / "locale" / "messages.pot"
+    with root.open("rb") as file:
+        catalog = read_po(file)
+    bracketed = [
+        m.id for m in catalog if any(mark in str(m.id) for mark in ("(s)", "(es)", "(ies)", "s(s)"))
+    ]
+    assert bracketed == []
 
 
 def test_a_rumour_names_the_card_it_is_about() -> None:

@@ -245,10 +245,11 @@ async def play(t: Phone) -> None:
     await t.shot("rumours-name-their-cards")
     await t.close_app()
 
-    # -- the adventure and a roll: who acts is named with their player.
+    # -- the adventure and a roll: each person is named with their player once, first.
     await t.say("/adventure", "👥 Together:")
     adventure = await t.panel("👥 Together:")
-    await t.sees(adventure, f"👉 Ana (Alice Marsh), Bolt ({BO_SHOWN}) or Cy (Chidi Okafor)")
+    await t.sees(adventure, f"Together: Ana (Alice Marsh), Bolt ({BO_SHOWN}), Cy (Chidi Okafor)")
+    await t.sees(adventure, "👉 Ana, Bolt or Cy")
     await t.shot("adventure-who-acts")
     await t.play_as(BO)
     await t.press(adventure, "➡️ Travel")
@@ -261,7 +262,7 @@ async def play(t: Phone) -> None:
     await t.play_as(CHIDI)
     await t.press(roll, "⚖️ Body")
     await t.press(roll, "🌍 World")
-    await t.sees(roll, f"👉 Bolt ({BO_SHOWN}): pick a mood")
+    await t.sees(roll, "👉 Bolt: pick a mood")
     await t.shot("roll-who-acts")
     await t.play_as(BO)
     await t.press(roll, "Bolt: Curious d8 (0/9)")

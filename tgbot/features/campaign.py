@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
-from telegram.error import Forbidden
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, JoinResult
@@ -19,7 +21,7 @@ from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import game_lang, lang_of, personal_lang
 from tgbot.menu import show_group_game, show_player_games
-from tgbot.presenter import settle
+from tgbot.presenter import settle, show
 from tgbot.render.campaign import (
     end_question,
     ended_text,
@@ -182,11 +184,12 @@ async def status(update: Update, context: StonetableContext) -> None:
 
 async def pause(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    await context.deps.campaigns.set_status(
+    changed = await context.deps.campaigns.change_status(
         chat, player, CampaignStatus.PAUSED, update_id=update.update_id
     )
     lang = await lang_of(update)
     await reply(update, "⏸ " + lang.gettext("The game is paused. The host can /resume it."))
+    await settle(context, changed)  # a ↩ Undo offered before the pause goes: the step stands
 
 
 async def resume(update: Update, context: StonetableContext) -> None:
@@ -194,6 +197,9 @@ async def resume(update: Update, context: StonetableContext) -> None:
     resumed = await context.deps.campaigns.resume(chat, player, update_id=update.update_id)
     lang = await lang_of(update)
     await reply(update, resumed_text(resumed.campaign, resumed.came_back, lang))
+    for view in resumed.redraw:
+        with contextlib.suppress(BadRequest, Forbidden):
+            await show(context, view)
     if resumed.came_back:
         await show_menus(context, resumed.campaign, playing=True)
 

@@ -44,9 +44,10 @@ async def press(update: Update, context: StonetableContext) -> None:
             update_id=update.update_id,
         )
     except (NotAllowedNow, AlreadyHandled):
-        # A stale or repeated press: make sure the message shows the stored state (a
-        # worker may have saved a step and died before editing it), then say why.
-        await refresh(context, data.panel_id)
+        # A stale or repeated press: make sure an open panel's message shows the stored
+        # state (a worker may have saved a step and died before editing it), then say why.
+        # A closed one stays as it reads: an old button never brings it back to life.
+        await refresh(context, data.panel_id, open_only=True)
         raise
     # The answer stops the button's spinner; the edit shows the new state. Neither
     # waits for the other, so a press costs one round trip to Telegram, not two.

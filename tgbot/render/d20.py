@@ -330,9 +330,10 @@ class CheckRenderer:
         if sheet is not None:
             lines.append(harm_line(roller, sheet, lang))
         lines.append(next_step(table, check, pool, lang))
+        named = None if check.is_gm_check else check.roller  # with their player in the head
         now = now_line(
             panel.choices(pool.playable()),
-            lambda p: _in_play(table, p, lang, True),
+            lambda p: _in_play(table, p, lang, p != named),
             lambda c: lang.gettext(_phrase(c)),
             _SIDE,
             lang=lang,

@@ -808,15 +808,16 @@ class AdventureRenderer:
         if sc.groups:
             on_screen = ", ".join(_in_play(table, p, True, lang) for p in sorted(sc.on_screen))
             lines.append("🎬 " + _("On screen: {names}", names=on_screen))
-            arbiters = names(table, sorted(sc.arbiters), lang)
-            lines.append("⚖️ " + _("Arbiters: {names}", names=arbiters))
+            arbiters = ", ".join(_in_play(table, p, True, lang) for p in sorted(sc.arbiters))
+            lines.append("⚖️ " + _("Arbiters: {names}", names=arbiters or _("nobody")))
         else:
             together = ", ".join(_in_play(table, p, True, lang) for p in sc.players)
             lines.append(
                 "👥 " + _("Together: {names} — the others arbitrate each roll.", names=together)
             )
         if sc.phase is Phase.DOWNTIME:
-            lines.append("🏕 " + _("Downtime."))
+            # drawn as this panel closes; it must stay true after downtime ends too
+            lines.append("🏕 " + _("The party went into downtime; after it, /adventure goes on."))
         elif sc.picking is None and not sc.without_character:
             lines.append(
                 _(
@@ -851,6 +852,14 @@ class AdventureRenderer:
             lines.append(
                 "🗺 " + _("Where next? Face-down places show their Danger (D) and Reward (R).")
             )
+            if sc.groups:  # travelling regroups the party: said before anyone picks
+                lines.append(
+                    "🤝 "
+                    + _(
+                        "The party meets up to travel: everyone goes together, and there "
+                        "the others arbitrate each roll until you split up again."
+                    )
+                )
         cards = {c.id: c for c in sc.reachable}
         rows += [
             [make(c, short_name(f"➡️ {place_plain(cards[c.name])}", ONE_ROW))]
@@ -880,7 +889,7 @@ class AdventureRenderer:
             rows += phone_rows(row)
         now = now_line(
             choices,
-            lambda p: _in_play(table, p, True, lang),
+            lambda p: _in_play(table, p, False, lang),  # each was named with their player above
             lambda c: _adventure_phrase(c, lang),
             lang=lang,
         )

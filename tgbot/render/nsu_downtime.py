@@ -77,6 +77,7 @@ from tgbot.render.layout import (
 from tgbot.render.nsu import safety_row
 from tgbot.render.nsu_play import (
     ASPECT_NAMES,
+    MAX_GRANTS,
     SOMEONE_WHO_LEFT,
     detail_help,
     player_name,
@@ -241,7 +242,11 @@ def downtime_now_line(
 
 
 def _closed_text(view: PanelView, lang: Lang) -> str:
-    lines = [lang.gettext("🌙 <b>Downtime</b> is over. Pick where to head next, and adventure on.")]
+    lines = [
+        lang.gettext(
+            "🌙 <b>Downtime</b> is over. Pick where to head next, and adventure on: /adventure."
+        )
+    ]
     panel = view.typed(DowntimePanelState)
     lines += [f"• {text}" for text in log_lines(panel, view.table, None, lang)]
     return "\n".join(lines)
@@ -337,7 +342,11 @@ def downtime_lines(
                 place=card_name(world, scout.card),
             )
         )
-        lines += roll_lines(roll, table, lang, clock=False)  # a face-down card: no clock ticks
+        details = panel.scout_details
+        # once the scout's roll is over (or the panel closed), a detail nobody added was skipped
+        over = details is not None and details.finished
+        skipped = range(MAX_GRANTS) if over else () if details is None else details.skipped
+        lines += roll_lines(roll, table, lang, clock=False, skipped=skipped)  # face down: no clock
         if roll.phase is Phase.DESIRED_OUTCOME:
             lines.append(lang.gettext("↩️ The scout replies with how they go about it."))
         elif roll.phase is not Phase.DONE:
@@ -659,8 +668,8 @@ def event_text(
         )
     if kind == "MoodReduced":
         return lang.ngettext(
-            "{name} clears {num} box(es); {left} left.",
-            "{name} clears {num} box(es); {left} left.",
+            "{name} clears {num} box; {left} left.",
+            "{name} clears {num} boxes; {left} left.",
             int(entry["amount"]),
             name=name(),
             left=entry["remaining"],
@@ -1054,8 +1063,11 @@ def scout_look_text(view: PanelView, viewer: int, lang: Lang) -> str:
     back = f" ({world.card(card.id).back})" if world.card(card.id).back else ""
     return "\n".join(
         [
-            lang.gettext(
-                "🔭 <b>What you saw</b>: {title}{back}", title=esc(card.title or ""), back=back
+            lang.gettext(  # the map's label, so the scout finds the card on the map
+                "🔭 <b>What you saw at {label}</b>: {title}{back}",
+                label=esc(card.id),
+                title=esc(card.title or ""),
+                back=back,
             ),
             esc(card.description or ""),
             lang.gettext(

@@ -7,6 +7,7 @@ every button is labelled with whose it is. All user text goes through ``esc``.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from fractions import Fraction
 from typing import Any
 
@@ -31,6 +32,7 @@ from core.rules.nsu.action_roll import (
     TargetKind,
     expected,
 )
+from core.rules.nsu.campaign import character_of
 from core.rules.nsu.details import DetailKind, Polarity
 from core.rules.nsu.odds import Odds, OddsQuery
 from core.rules.nsu.play_table import campaign_of
@@ -109,7 +111,8 @@ def who(roll: RollState, table: Table, player: int, lang: Lang, introduce: bool 
     for p in roll.participants:
         if p.player == player:
             return esc(in_play(p.character.name, own, introduce=introduce))
-    return esc(own)
+    character = None if seat is None else character_of(seat)  # an Arbiter with a character
+    return esc(in_play(None if character is None else character.name, own, introduce=introduce))
 
 
 def names(
@@ -117,6 +120,9 @@ def names(
 ) -> str:
     listed = sorted(who(roll, table, p, lang, introduce) for p in players)
     return ", ".join(listed) or lang.gettext("nobody")
+
+
+MAX_GRANTS = 16  # more grants than any results row makes (for "every grant")
 
 
 def _label(text: str) -> str:
@@ -133,7 +139,11 @@ class NsuRollRenderer:
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         panel = view.typed(RollPanel)
         table = view.table
-        text = "\n".join(roll_lines(panel.roll, table, lang, clock=panel.card is not None))
+        # once the roll is over, a detail nobody added was skipped: none is waiting any more
+        skipped = range(MAX_GRANTS) if view.closed else panel.skipped
+        text = "\n".join(
+            roll_lines(panel.roll, table, lang, clock=panel.card is not None, skipped=skipped)
+        )
         more = _after_lines(panel, table, lang)
         if more:
             text += "\n" + "\n".join(more)
@@ -184,14 +194,19 @@ def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
             return lang.gettext("keep their own mood die")
         return lang.gettext(_PHRASES[choice.verb])
 
-    return now_line(
-        choices, lambda p: who(roll, table, p, lang, True), phrase, {ActionKind.CANCEL}, lang
-    )
+    # everyone who may act was named above with their player (roller, allies, Arbiters)
+    return now_line(choices, lambda p: who(roll, table, p, lang), phrase, {ActionKind.CANCEL}, lang)
 
 
-def roll_lines(roll: RollState, table: Table, lang: Lang, clock: bool = True) -> list[str]:
+def roll_lines(
+    roll: RollState,
+    table: Table,
+    lang: Lang,
+    clock: bool = True,
+    skipped: Collection[int] = (),
+) -> list[str]:
     """Everything about the roll so far, step by step; ``clock``: it happens at a location
-    whose Collateral Clock its details tick."""
+    whose Collateral Clock its details tick; ``skipped``: grants skipped (by index)."""
     sheet = roll.sheet
     lines = [
         lang.gettext(
@@ -202,7 +217,8 @@ def roll_lines(roll: RollState, table: Table, lang: Lang, clock: bool = True) ->
     ]
     if roll.desired_outcome:
         lines.append(f"🎯 <i>{esc(roll.desired_outcome)}</i>")
-    lines.append(lang.gettext("⚖️ Arbiters: {names}", names=names(roll, table, roll.arbiters, lang)))
+    arbiters = names(roll, table, roll.arbiters, lang, True)  # first mention: with the player
+    lines.append(lang.gettext("⚖️ Arbiters: {names}", names=arbiters))
     if roll.allies:
         lines.append(
             lang.gettext(
@@ -270,7 +286,7 @@ def roll_lines(roll: RollState, table: Table, lang: Lang, clock: bool = True) ->
     if roll.aspect_pool is not None and roll.mood_pool is not None:
         lines.append("🎲 " + " · ".join(_pool_text(roll, table, p, lang) for p in _pools(roll)))
     if roll.outcome is not None:
-        lines += outcome_lines(roll, table, roll.outcome, lang, clock)
+        lines += outcome_lines(roll, table, roll.outcome, lang, clock, skipped)
     if roll.effects:
         lines.append(lang.gettext("Mood effects:"))
         lines += [f"• {effect_text(roll, table, e, lang)}" for e in roll.effects]
@@ -313,7 +329,12 @@ def _pool_text(roll: RollState, table: Table, pool: Pool, lang: Lang) -> str:
 
 
 def outcome_lines(
-    roll: RollState, table: Table, outcome: Outcome, lang: Lang, clock: bool = True
+    roll: RollState,
+    table: Table,
+    outcome: Outcome,
+    lang: Lang,
+    clock: bool = True,
+    skipped: Collection[int] = (),
 ) -> list[str]:
     """The dice, the difference, the results row, the winner and the grants."""
     aspect = f"{outcome.aspect_face}"
@@ -352,7 +373,7 @@ def outcome_lines(
     added = {a.grant: a for a in roll.added}
     lines.append(lang.gettext("Details to add:"))
     for index, grant in enumerate(outcome.grants):
-        state = _grant_state(roll, table, added.get(index), lang)
+        state = _grant_state(roll, table, added.get(index), lang, index in skipped)
         lines.append(f"{index + 1}. {grant_text(roll, table, grant, lang)} — {state}")
     if outcome.suggested_collateral_ticks and clock:
         lines.append(
@@ -397,9 +418,11 @@ DETAIL_KINDS = {
 }
 
 
-def _grant_state(roll: RollState, table: Table, added: AddedDetail | None, lang: Lang) -> str:
+def _grant_state(
+    roll: RollState, table: Table, added: AddedDetail | None, lang: Lang, skipped: bool = False
+) -> str:
     if added is None:
-        return lang.gettext("waiting")
+        return lang.gettext("skipped") if skipped else lang.gettext("waiting")
     detail = added.detail
     target = added.target
     if target.kind is TargetKind.CHARACTER and target.player is not None:
@@ -779,7 +802,8 @@ def _plain_who(roll: RollState, table: Table, player: int) -> str:
         if p.player == player:
             return p.character.name
     seat = table.seat(player)
-    return seat.name if seat is not None else "?"
+    character = None if seat is None else character_of(seat)
+    return character.name if character is not None else seat.name if seat is not None else "?"
 
 
 def _chunks(buttons: list[InlineKeyboardButton], size: int) -> list[list[InlineKeyboardButton]]:

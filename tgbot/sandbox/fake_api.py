@@ -2147,12 +2147,25 @@ class FakeBotApi:
         )
 
     async def press_button(
-        self, user_id: int, chat_id: int, message_id: int, callback_data: str
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        callback_data: str,
+        *,
+        as_seen: Json | None = None,
     ) -> ButtonPress:
-        """Press a callback button as a player; return a handle for the bot's answer."""
+        """Press a callback button as a player; return a handle for the bot's answer.
+
+        Args:
+            as_seen: the message as a phone that missed its later edits still shows it
+                (an old button pressed late); by default, the message as it is now.
+        """
         async with self._lock:
             player, state = self._player_chat(user_id, chat_id)
             message = _visible_message(state, message_id)
+            if as_seen is not None and as_seen.get("message_id") == message_id:
+                message = as_seen
             buttons = _buttons(message)
             if not any(b.get("callback_data") == callback_data for b in buttons):
                 raise SandboxError(f"message {message_id} has no button with that data")

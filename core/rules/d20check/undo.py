@@ -1,4 +1,10 @@
-"""What the d20 check says about taking a step back (see :mod:`core.rules.undo`)."""
+"""What the d20 check says about taking a step back (see :mod:`core.rules.undo`).
+
+Nothing in this game is shown to one person alone or turned face up: its only
+irreversible events are the dice, which the tally counts, so it lists no revealing
+events (``UndoRules.revealing``), and a step that finishes a panel stands as in
+every game.
+"""
 
 from __future__ import annotations
 

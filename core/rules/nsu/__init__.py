@@ -17,7 +17,7 @@ from core.rules.nsu.odds import ODDS_COMMAND
 from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanel
 from core.rules.nsu.setup_panel import SETUP_PANEL, SetupPanel
-from core.rules.nsu.undo import UNDO
+from core.rules.nsu.undo import UNDO, is_safety
 from core.rules.registry import GameSystem
 
 SYSTEM = GameSystem(
@@ -33,6 +33,7 @@ SYSTEM = GameSystem(
     log_lines=nsu_log_lines,
     status_lines=nsu_status_lines,
     undo=UNDO,  # undo: what stands, how steps are named
+    any_time=is_safety,  # the X-card, a knock, lines and veils: even while paused
     panels={
         # one panel per line: kind -> rules
         SETUP_PANEL: SetupPanel(),

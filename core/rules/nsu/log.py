@@ -20,6 +20,7 @@ from core.rules.nsu.terms import Winner
 from core.rules.nsu.world import (
     CardFlipped,
     ClockMoved,
+    PartyRegrouped,
     SceneDetailAdded,
     Travelled,
     World,
@@ -165,6 +166,8 @@ def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
             title = _public_title(world, event.card_id)
             if title is not None:
                 line = LogLine.of("map", words(N_("{place} was revealed."), place=title))
+        elif isinstance(event, PartyRegrouped):
+            line = LogLine.of("map", words(N_("The party met up: everyone is together again.")))
         elif isinstance(event, Travelled):
             if event.card_id is None:
                 line = LogLine.of("map", words(N_("The party went home.")))

@@ -73,7 +73,7 @@ from core.rules.nsu.play_table import (
 )
 from core.rules.nsu.roll_text import parse_action
 from core.rules.nsu.sheet import Character, Die
-from core.rules.nsu.terms import Aspect, Risk
+from core.rules.nsu.terms import Aspect, Risk, Side
 from core.rules.nsu.world import World
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table
@@ -338,15 +338,22 @@ def read_detail(
     names: Mapping[int, str],
     polarity: Polarity | None,
     scene_only: bool = False,
+    side: Side | None = None,
 ) -> DetailEntry:
     """Read ``[harm:|scene:|soft:] [+|-]<detail> [@ <who or what>]``.
 
     Without ``@`` a detail goes on the roller's character (a scene detail, or
     any detail for a scene grant (``scene_only``), on the scene). ``@`` names
     a character in the roll (by character or player name), ``scene``, or
-    anyone else (an NPC). The sign picks the polarity;
-    without one a detail is negative, except one a player gives their own
-    side's character; a grant that must be negative stays negative.
+    anyone else (an NPC). The sign picks the polarity; without one, a detail
+    is positive where it is added for the roller's side on their own side (a
+    player's character, or the scene: the winners shape it in their favour) and
+    negative otherwise (the Arbiters' details, a foe's harm); a grant that must be
+    negative (row 1's cost) stays negative.
+
+    Args:
+        side: the side the grant adds for (by default: the Arbiters' when ``actor``
+            is one of them, else the roller's).
 
     Raises:
         Malformed: empty or too long, or an unknown kind word.
@@ -375,12 +382,13 @@ def read_detail(
         target = DetailTarget(TargetKind.CHARACTER, roll.roller)
     else:
         target = _target(where, roll, names)
+    for_roller = side is Side.PLAYER if side is not None else actor not in roll.arbiters
     if harm or polarity is Polarity.NEGATIVE:
         chosen = Polarity.NEGATIVE
     elif sign is not None:
         chosen = sign
-    elif target.kind is TargetKind.CHARACTER and actor not in roll.arbiters:
-        chosen = Polarity.POSITIVE
+    elif target.kind in (TargetKind.CHARACTER, TargetKind.SCENE) and for_roller:
+        chosen = Polarity.POSITIVE  # written for the roller's side, in its favour
     else:
         chosen = Polarity.NEGATIVE
     return DetailEntry(Detail(label, kind, chosen), target, harm)
@@ -423,7 +431,9 @@ def add_detail(
     ]
     chosen = outcome.grants[grant]
     scene_grant = chosen.kind is DetailKind.SCENE
-    entry = read_detail(text, panel.roll, actor, names, chosen.polarity, scene_grant)
+    entry = read_detail(
+        text, panel.roll, actor, names, chosen.polarity, scene_grant, side=chosen.side
+    )
     roll, events = add_granted_detail(
         panel.roll, actor, grant, entry.detail, entry.target, entry.harm
     )

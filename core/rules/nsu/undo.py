@@ -1,5 +1,9 @@
 """What No Stone Unturned says about taking a step back (see :mod:`core.rules.undo`).
 
+A step that showed someone something stands: a card flipped face up as the party
+travels there (the whole table reads it) and a scout's private look at a face-down
+card.
+
 Safety calls stand and carry no name: a line, a veil, an X-card or a knock is
 never taken back, and its step is kept without its author, so neither an undo
 nor a refusal can tell who made it.
@@ -11,10 +15,12 @@ from core.i18n import N_
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL
 from core.rules.nsu.cards_panel import CARDS_PANEL
 from core.rules.nsu.character_panel import CHARACTER_PANEL
+from core.rules.nsu.downtime import ScoutLooked
 from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.roll_panel import ROLL_PANEL
 from core.rules.nsu.safety_panel import SAFETY_PANEL
 from core.rules.nsu.setup_panel import SETUP_PANEL
+from core.rules.nsu.world import CardFlipped, CardScouted
 from core.rules.undo import UndoRules
 
 
@@ -26,6 +32,7 @@ def is_safety(kind: str, action: str) -> bool:
 UNDO = UndoRules(
     final=is_safety,
     anonymous=is_safety,
+    revealing=(CardFlipped, CardScouted, ScoutLooked),
     panel_names={
         SETUP_PANEL: N_("a worldbuilding step"),
         CARDS_PANEL: N_("a step on the location cards"),

@@ -732,6 +732,10 @@ def reachable_cards(world: World) -> tuple[CardId, ...]:
 def travel_to(world: World, card_id: CardId) -> tuple[World, tuple[WorldEvent, ...]]:
     """Head to a reachable card; a face-down card is flipped on arrival.
 
+    A split party meets up to leave (the rules: "your characters will meet up ...
+    and likely leave the area"): it travels together, and says so
+    (:class:`PartyRegrouped` first).
+
     Raises:
         NotAllowedNow: the card is not reachable from here, or already here.
     """
@@ -740,18 +744,24 @@ def travel_to(world: World, card_id: CardId) -> tuple[World, tuple[WorldEvent, .
         raise NotAllowedNow("The party is already there.")
     if card_id not in reachable_cards(world):
         raise NotAllowedNow("That location is too far from here; go through a closer one.")
-    events: list[WorldEvent] = [Travelled(card_id)]
+    events: list[WorldEvent] = [*_meeting_up(world), Travelled(card_id)]
     if not card.revealed:
         world = world.with_card(replace(card, revealed=True))
         events.append(CardFlipped(card_id, card.author_id))
     return replace(world, current=card_id, groups=(), focus=0), tuple(events)
 
 
+def _meeting_up(world: World) -> tuple[WorldEvent, ...]:
+    """A split party regroups before it leaves: said, never silent."""
+    return (PartyRegrouped(world.players),) if world.groups else ()
+
+
 def return_home(world: World) -> tuple[World, tuple[WorldEvent, ...]]:
-    """The party goes back to the settlement and regroups."""
+    """The party goes back to the settlement and regroups (said, as for travel)."""
     if world.current is None:
         raise NotAllowedNow("The party is already at home.")
-    return replace(world, current=None, groups=(), focus=0), (Travelled(None),)
+    events = (*_meeting_up(world), Travelled(None))
+    return replace(world, current=None, groups=(), focus=0), events
 
 
 def draw_path(

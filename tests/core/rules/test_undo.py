@@ -27,6 +27,7 @@ steps = st.builds(
     label=st.sampled_from(["a choice before the roll", "a Collateral Clock tick"]),
     rolled=st.booleans(),
     final=st.booleans(),
+    revealed=st.booleans(),
 )
 
 
@@ -37,7 +38,11 @@ def test_only_the_author_of_the_latest_step_may_take_it_back_before_any_dice(
     allowed = may_undo(history, actor)
     latest = history[-1] if history else None
     expected = (
-        latest is not None and latest.actor == actor and not latest.rolled and not latest.final
+        latest is not None
+        and latest.actor == actor
+        and not latest.rolled
+        and not latest.final
+        and not latest.revealed
     )
     assert allowed is expected
     if allowed:
@@ -136,3 +141,32 @@ def test_no_one_is_offered_an_anonymous_safety_call_back() -> None:
     undo = REGISTRY.find("nsu").undo
     for action in ("safety.x_card", "safety.knock", "safety.line", "safety.veil"):
         assert undo_choice([undo.step(7, "", action, rolled=False)]) is None
+
+
+@pytest.mark.parametrize("key", ["nsu", "threat", "cortex", "d20"])
+def test_a_step_that_finishes_its_panel_stands_in_every_system(key: str) -> None:
+    undo = REGISTRY.find(key).undo
+    for kind in REGISTRY.find(key).panels:
+        finished = undo.step(7, kind, "pick", rolled=False, finished=True)
+        assert undo_choice([finished]) is None
+        if finished.actor != NO_ONE:
+            assert refusal([finished], 7) is Refusal.REVEALED
+
+
+def test_nsu_marks_what_it_shows_someone_as_standing() -> None:
+    from core.rules.nsu.downtime import ScoutLooked
+    from core.rules.nsu.world import CardFlipped, CardScouted, ClockMoved, Travelled
+
+    undo = REGISTRY.find("nsu").undo
+    seen = (
+        (Travelled("b"), CardFlipped("b", 2)),  # the table reads the card
+        (CardScouted("c", 7),),  # a private look in the adventure
+        (ScoutLooked(7, "c"),),  # a scout's look in downtime
+    )
+    for events in seen:
+        step = undo.step(7, "nsu.adventure", "go", rolled=False, events=events)
+        assert step.revealed and undo_choice([step]) is None
+        with pytest.raises(NotAllowedNow, match="what was seen stands"):
+            check_undo([step], 7)
+    quiet = (Travelled("b"), ClockMoved("b", 7, 0, 1))  # to a card already face up
+    assert undo_choice([undo.step(7, "nsu.adventure", "go", False, quiet)]) is not None

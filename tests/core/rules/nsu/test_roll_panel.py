@@ -221,6 +221,29 @@ def test_read_detail_grammar() -> None:
         read_detail("harm:", roll, CY, names, None)
 
 
+def test_a_scene_detail_without_a_sign_favours_the_side_that_adds_it() -> None:
+    from core.rules.nsu.details import Polarity
+    from core.rules.nsu.terms import Side
+
+    roll = Driver(fresh(), ANA, "x").panel.roll
+    names = {ANA: "Ana P", BEN: "Ben P"}
+
+    def polarity(text: str, actor: int, **kw: object) -> Polarity:
+        entry = read_detail(text, roll, actor, names, None, **kw)  # type: ignore[arg-type]
+        return entry.detail.polarity
+
+    # The winners shape the scene: the roller's side in its favour, the Arbiters against.
+    assert polarity("scene: Bridge down", ANA) is Polarity.POSITIVE
+    assert polarity("Rope holds @ scene", ANA, side=Side.PLAYER) is Polarity.POSITIVE
+    assert polarity("scene: Flooded", CY) is Polarity.NEGATIVE
+    assert polarity("scene: Flooded", ANA, side=Side.ARBITERS) is Polarity.NEGATIVE
+    # A sign always decides; a grant that must be negative stays so.
+    assert polarity("scene: -Bridge down", ANA) is Polarity.NEGATIVE
+    assert polarity("scene: +Calm", CY) is Polarity.POSITIVE
+    cost = read_detail("scene: Bridge down", roll, ANA, names, Polarity.NEGATIVE)
+    assert cost.detail.polarity is Polarity.NEGATIVE
+
+
 def test_a_scene_grant_takes_any_reply_as_a_scene_detail_and_scene_replies_prefer_it() -> None:
     # Mind d8: 1; Ana's Wary d6: 4 -> World at risk, mood higher by 3: a hard and a scene detail.
     d = Driver(fresh(), ANA, "I wade across", [1, 4])

@@ -351,6 +351,19 @@ def test_when_nobody_is_off_screen_everyone_else_arbitrates() -> None:
     assert w.arbiters(world) == {ALICE, BOB, CARA}
 
 
+def test_a_split_party_meets_up_to_travel_and_says_so() -> None:
+    world, _ = w.travel_to(grid_world(RING), "a")
+    split, _ = w.split_party(world, {ALICE}, {BOB, CARA})
+    moved, events = w.travel_to(split, "b")
+    assert events[0] == w.PartyRegrouped(world.players)  # never silent
+    assert moved.groups == () and w.on_screen(moved) == {ALICE, BOB, CARA}
+    home, events = w.return_home(split)
+    assert events == (w.PartyRegrouped(world.players), w.Travelled(None))
+    assert home.groups == ()
+    _, events = w.travel_to(world, "b")  # together already: nothing to say
+    assert not any(isinstance(e, w.PartyRegrouped) for e in events)
+
+
 def test_split_must_cover_every_player_once() -> None:
     world = grid_world(RING)
     with pytest.raises(Malformed):

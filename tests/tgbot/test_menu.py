@@ -1,0 +1,34 @@
+"""The command menu of every game: its own commands first, and no /newgame while it runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.i18n import lang_for
+from tgbot.app import command_specs
+from tgbot.menu import group_menu, private_menu
+
+GAMES = ("nsu", "threat", "cortex", "d20")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_running_games_commands_come_first_and_newgame_goes(game: str, lang: str) -> None:
+    specs = command_specs()
+    own = [s.name for s in specs if s.group and s.game == game]
+    assert own, game
+    menu = [c.command for c in group_menu(specs, game, lang_for(lang))]
+    assert menu[: len(own)] == own  # above the twelve general ones
+    assert "newgame" not in menu
+    assert {"help", "status", "endgame", "undo"} <= set(menu[len(own) :])
+    idle = [c.command for c in group_menu(specs, None, lang_for(lang))]
+    assert "newgame" in idle and not set(own) & set(idle)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_players_private_menu_lists_their_games_first(game: str) -> None:
+    specs = command_specs()
+    own = [s.name for s in specs if s.private and s.game == game]
+    menu = [c.command for c in private_menu(specs, (game,))]
+    assert menu[: len(own)] == own
+    assert set(menu[len(own) :]) == {c.command for c in private_menu(specs)}
