@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from core import outbox
 from core.errors import TryAgain
 from core.locks import KeyedLock
 from core.rules import dice
@@ -127,6 +128,7 @@ class Play:
                 total=result.total,
                 faces=_faces(result),
             )
+            await outbox.record(result)  # its message, sent after the commit
         return result
 
     async def health(self) -> bool:

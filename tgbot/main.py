@@ -19,7 +19,9 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from telegram.error import TelegramError
 
+from core import outbox
 from core.campaigns import Campaigns, Changed, PanelView
+from core.errors import TryAgain
 from core.events import CampaignEvents, InProcessEvents, RedisEvents
 from core.housekeeping import run_once, tidy
 from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
@@ -31,6 +33,7 @@ from core.store.db import close_database, open_database
 from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.inbox import Inbox, Poller
+from tgbot.outbox import Planner, schedule_sweeper, send_pending
 from webapp.app import create_app
 from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
 from webapp.sheets import sheet_pages
@@ -155,10 +158,13 @@ class Runtime:
             rate_limit=self.rate_limit and settings.rate_limit,
             connections=settings.telegram_connections,
         )
+        # a change's messages are written with it (core/outbox.py), drawn by the bot
+        outbox.set_planner(Planner(self.application.deps.renderers, campaigns))
         await self.application.initialize()
         await register_commands(self.application)
         await self.application.start()
         self._schedule_housekeeping()
+        schedule_sweeper(self.application)
         self.inbox = Inbox(self.application, answer_within=settings.webhook_answer_seconds)
         if not settings.webhook:
             self.poller = Poller(self.inbox)
@@ -178,7 +184,11 @@ class Runtime:
         )
 
     async def _show_panel(self, change: PanelView | Changed) -> None:
-        """Show in the chats what a Mini App change did, as a press would (best effort)."""
+        """Show in the chats what a Mini App change did, as a press would (best effort).
+
+        The change wrote its messages to the outbox with it: they are sent now (what
+        fails here, the sweeper sends in a few seconds).
+        """
         from tgbot.presenter import present, settle
 
         application = self.application
@@ -186,11 +196,14 @@ class Runtime:
             return
         context = StonetableContext(application)
         try:
-            if isinstance(change, PanelView):
+            pending = outbox.current()
+            if pending is not None and pending.holds(change):
+                await send_pending(application)
+            elif isinstance(change, PanelView):
                 await present(context, change)
             else:
                 await settle(context, change)
-        except TelegramError as error:
+        except (TelegramError, TryAgain) as error:
             log.warning("Could not show a change made in the Mini App: %s", error)
 
     def _webhook(self) -> Webhook | None:
@@ -243,6 +256,7 @@ class Runtime:
                 await locks.aclose()
         if self.events is not None:
             await self.events.aclose()
+        outbox.set_planner(None)
         await close_database()
 
 

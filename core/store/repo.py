@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
 from tortoise.transactions import in_transaction
 
-from core.errors import AlreadyHandled, TryAgain
+from core.errors import AlreadyHandled, CommitUnknown, TryAgain
 from core.i18n import pick
+from core.outbox import forget_after, mark, pause_point
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
 from core.store.sql import fetch, now
 
@@ -39,6 +43,60 @@ async def claim_update(update_id: int | None) -> None:
             raise AlreadyHandled()
 
 
+log = logging.getLogger(__name__)
+RESOLVE_SECONDS = 5.0  # how long a lost commit's outcome is looked for
+
+
+async def committed(update_id: int) -> bool:
+    """Whether update ``update_id``'s claim committed, asked on a fresh connection.
+
+    Raises:
+        CommitUnknown: the store did not answer within :data:`RESOLVE_SECONDS`.
+    """
+    deadline = time.monotonic() + RESOLVE_SECONDS
+    while True:
+        try:
+            return await update_done(update_id)
+        except (DBConnectionError, OperationalError, ConnectionError, OSError):
+            if time.monotonic() > deadline:
+                raise CommitUnknown(
+                    "The game store is unreachable. Try again in a moment."
+                ) from None
+            await asyncio.sleep(0.2)
+
+
+@asynccontextmanager
+async def committing(update_id: int | None) -> AsyncIterator[None]:
+    """One transaction whose commit, when its connection fails, is resolved, not raised.
+
+    When the change's body ran and the commit (or its answer) was lost, the update's
+    claim tells the outcome: committed, and the caller goes on as if the commit had
+    answered (the outbox rows are there to send); not committed, and
+    :class:`~core.errors.TryAgain` (nothing changed). With no update id to look up:
+    :class:`~core.errors.CommitUnknown`.
+    """
+    ran = False
+    written = mark()
+    try:
+        async with in_transaction():
+            yield
+            await pause_point("before_commit")
+            ran = True
+    except BaseException as error:
+        if not ran or not isinstance(error, Exception):
+            forget_after(written)  # rolled back: the outbox rows it wrote are gone too
+            raise
+        log.warning("The commit of a change failed (%s); finding out whether it stood", error)
+        if update_id is None:
+            forget_after(written)
+            raise CommitUnknown("The game store is unreachable. Try again in a moment.") from error
+        if not await committed(update_id):
+            forget_after(written)
+            raise TryAgain("The game store is unreachable. Try again in a moment.") from error
+        log.warning("The change of update %s was committed; going on", update_id)
+    await pause_point("after_commit")
+
+
 @asynccontextmanager
 async def atomic(update_id: int | None = None) -> AsyncIterator[None]:
     """One transaction that also claims Telegram update ``update_id`` (None: no update),
@@ -50,7 +108,7 @@ async def atomic(update_id: int | None = None) -> AsyncIterator[None]:
     Raises:
         AlreadyHandled: this update's changes were committed before.
     """
-    async with in_transaction():
+    async with committing(update_id):
         await claim_update(update_id)
         yield
 

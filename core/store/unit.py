@@ -18,9 +18,10 @@ rule and save, and does, in this order:
 6. before committing, refuses with ``LockLost`` if the lease has run out (counted
    from before the lock was asked for), so a holder that stalled past its lease
    commits nothing, even if no one else came;
-7. commits; from then on the change stands and is reported done: a lock that
-   can no longer be released (its lease ran out after the commit) is logged,
-   never raised.
+7. commits (a commit whose answer was lost is resolved through the update's
+   claim: :func:`core.store.repo.committing`); from then on the change stands and
+   is reported done: a lock that can no longer be released (its lease ran out
+   after the commit) is logged, never raised.
 """
 
 from __future__ import annotations
@@ -29,11 +30,9 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from tortoise.transactions import in_transaction
-
 from core.errors import AlreadyHandled, LockLost
 from core.locks import TOO_LONG, KeyedLock, Lease
-from core.store.repo import CLAIM, guarded
+from core.store.repo import CLAIM, committing, guarded
 from core.store.sql import fetch, now
 
 log = logging.getLogger(__name__)
@@ -71,7 +70,7 @@ async def saving(locks: KeyedLock, key: str, update_id: int | None = None) -> As
     committed = False
     try:
         async with guarded(), locks.hold(key) as lease:
-            async with in_transaction():
+            async with committing(update_id):
                 await fence(lease, update_id)
                 yield lease
                 if lease.expired():

@@ -12,6 +12,8 @@ from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
+from tgbot.outbox import send_pending
+from tgbot.presenter import in_outbox
 from tgbot.render.dice import render_roll
 
 COMMANDS = [CommandSpec("roll", N_("Roll dice: /roll 2d6+3, 4d6kh3, d20 adv"))]
@@ -23,6 +25,9 @@ async def roll(update: Update, context: StonetableContext) -> None:
     if await system_roll(update, context, text):
         return
     result = await context.deps.play.roll(chat, player, text or "d20", update_id=update.update_id)
+    if in_outbox(result):  # its message was written with the roll: send it
+        await send_pending(context.stonetable)
+        return
     assert update.effective_message is not None
     await update.effective_message.reply_text(
         render_roll(result, player.display_name, await lang_of(update)), parse_mode=ParseMode.HTML
