@@ -28,7 +28,7 @@ from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
 from core.play import Play
 from core.rules.registry import Registry, default_registry
 from core.rules.rng import FairRng, Rng
-from core.settings import Settings
+from core.settings import Settings, SettingsError
 from core.store.db import close_database, open_database
 from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
@@ -273,3 +273,58 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
         await stop.wait()
     finally:
         await runtime.stop()
+
+
+async def replay_dead_letters(settings: Settings, ids: list[int]) -> int:
+    """Handle dead letters again (``ids``; every one not replayed yet when empty), in
+    order; prints each outcome and returns how many went through.
+
+    Safe to run twice: an update that was handled before changes nothing (its claim
+    in ``processed_update``), and what its change left unsent is sent.
+    """
+    from core.store.dead_letters import dead_letters_to_replay, mark_replayed
+    from core.store.models import DeadLetter
+
+    if settings.bot_token is None:
+        raise SettingsError("dead-letters replay needs BOT_TOKEN (and TELEGRAM_API_URL)")
+    await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
+    locks = build_locks(settings)
+    events = build_events(settings)
+    await events.start()
+    campaigns = Campaigns(default_registry(), FairRng(), locks, events, clock=time.time)
+    application = build_application(
+        token=settings.bot_token,
+        api_url=settings.telegram_api_url,
+        deps=BotDeps(
+            Play(FairRng(), locks, time.time),
+            campaigns,
+            renderers(),
+            settings,
+            settings.webapp_url,
+        ),
+        rate_limit=settings.rate_limit,
+        connections=settings.telegram_connections,
+    )
+    outbox.set_planner(Planner(application.deps.renderers, campaigns))
+    done = 0
+    try:
+        await application.initialize()
+        inbox = Inbox(application, answer_within=settings.webhook_answer_seconds)
+        letters: list[DeadLetter] = await dead_letters_to_replay(ids)
+        if not letters:
+            print("No dead letters to replay.")
+        for letter in letters:
+            why = await inbox.replay(letter.body.encode("utf-8", "replace"))
+            if why is None:
+                await mark_replayed(letter)
+                done += 1
+                print(f"#{letter.id}  update {letter.update_id or '-'}  replayed")
+            else:
+                print(f"#{letter.id}  update {letter.update_id or '-'}  not replayed: {why}")
+    finally:
+        outbox.set_planner(None)
+        await application.shutdown()
+        await locks.aclose()
+        await events.aclose()
+        await close_database()
+    return done
