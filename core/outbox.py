@@ -74,11 +74,11 @@ class Pending:
     rows: list[Row] = field(default_factory=list)
     sent: set[int] = field(default_factory=set)
     until: float = 0.0
-    recorded: set[int] = field(default_factory=set)  # id() of the results recorded
+    recorded: list[object] = field(default_factory=list)  # the results recorded
 
     def holds(self, result: object) -> bool:
         """Whether ``result``'s effects were written here (its presenting is sending them)."""
-        return id(result) in self.recorded
+        return any(kept is result for kept in self.recorded)
 
     def unsent(self) -> list[Row]:
         return [row for row in self.rows if row.id not in self.sent]
@@ -106,6 +106,11 @@ def current() -> Pending | None:
     return _pending.get()
 
 
+def end() -> None:
+    """Stop collecting (a Mini App request was answered; the next one begins afresh)."""
+    _pending.set(None)
+
+
 _INSERT = (
     "INSERT INTO outbox"
     " (update_id, kind, target, payload, claimed_until, claimed_by, sent, created_at)"
@@ -126,7 +131,7 @@ async def record(result: object, how: str = "") -> None:
     pending = _pending.get()
     if pending is None:  # a Mini App request, or a caller that did not begin()
         pending = begin()
-    pending.recorded.add(id(result))
+    pending.recorded.append(result)
     if not effects:
         return
     pending.until = time.time() + LEASE

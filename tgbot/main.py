@@ -198,7 +198,8 @@ class Runtime:
         try:
             pending = outbox.current()
             if pending is not None and pending.holds(change):
-                await send_pending(application)
+                outbox.end()  # a request's task may serve the next request too
+                await send_pending(application, pending)
             elif isinstance(change, PanelView):
                 await present(context, change)
             else:

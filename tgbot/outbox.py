@@ -147,13 +147,13 @@ class Planner:
         campaign = view.campaign
         for item in follow_ups(view):
             if isinstance(item, Note) and item.chat_id == campaign.chat_tg_id:
-                payload = {"chat_id": item.chat_id, "topic": campaign.topic_id}
+                where = {"chat_id": item.chat_id, "topic": campaign.topic_id}
                 effects.append(
-                    Effect("send", {**payload, "text": item.text, "markup": _markup(item.markup)})
+                    Effect("send", {**where, "text": item.text, "markup": _markup(item.markup)})
                 )
             elif isinstance(item, Note):
                 member = campaign.member(item.chat_id)
-                payload = {
+                payload: dict[str, Any] = {
                     "user_id": item.chat_id,
                     "text": item.text,
                     "markup": _markup(item.markup),
@@ -283,9 +283,11 @@ async def send_rows(
     return handled
 
 
-async def send_pending(application: StonetableApplication) -> None:
+async def send_pending(
+    application: StonetableApplication, pending: outbox.Pending | None = None
+) -> None:
     """Send what the current update (or request) wrote to the outbox and has not sent."""
-    pending = outbox.current()
+    pending = pending or outbox.current()
     if pending is None:
         return
     rows = pending.unsent()

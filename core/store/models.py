@@ -227,7 +227,7 @@ class OutboxRow(Model):
     kind = fields.CharField(max_length=16)
     # an edit's message ("chat:message"): a newer edit of it supersedes an older one
     target = fields.CharField(max_length=48, default="", db_index=True)
-    payload = fields.JSONField()
+    payload: fields.Field[dict[str, Any]] = fields.JSONField()
     claimed_until = fields.FloatField(default=0.0)
     claimed_by = fields.CharField(max_length=32, default="")
     sent = fields.BooleanField(default=False, db_index=True)
