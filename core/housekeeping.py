@@ -7,11 +7,14 @@ from datetime import UTC, datetime, timedelta
 
 from core.errors import TryAgain
 from core.locks import KeyedLock
-from core.store.models import JobRun, PendingNote, ProcessedUpdate
+from core.store.models import JobRun, OutboxRow, PendingNote, ProcessedUpdate
 from core.store.unit import saving
 
 KEEP_UPDATES = timedelta(days=3)  # Telegram stops redelivering long before this
 KEEP_NOTES = timedelta(days=30)
+# outbox rows: kept as long as their update's claim, so a redelivery finds them sent;
+# one that could not be sent in that time (Telegram refusing for days) is given up
+KEEP_OUTBOX = KEEP_UPDATES
 
 
 async def run_once(
@@ -36,6 +39,7 @@ async def run_once(
 
 
 async def tidy(now: datetime) -> None:
-    """Forget old update claims and long-undelivered private notes."""
+    """Forget old update claims, their outbox rows and long-undelivered private notes."""
     await ProcessedUpdate.filter(created_at__lt=now - KEEP_UPDATES).delete()
+    await OutboxRow.filter(created_at__lt=now - KEEP_OUTBOX).delete()
     await PendingNote.filter(created_at__lt=now - KEEP_NOTES).delete()
