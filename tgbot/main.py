@@ -8,6 +8,7 @@ Application, polling when no WEBHOOK_URL is set.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -33,7 +34,7 @@ from core.store.db import close_database, open_database
 from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.inbox import Inbox, Poller
-from tgbot.outbox import Planner, schedule_sweeper, send_pending
+from tgbot.outbox import Planner, mark_edits_sent, schedule_sweeper, send_pending
 from webapp.app import create_app
 from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
 from webapp.sheets import sheet_pages
@@ -252,6 +253,8 @@ class Runtime:
             if application.running:
                 await application.stop()
             await application.shutdown()
+            with contextlib.suppress(Exception):  # else the sweepers see them sent again
+                await mark_edits_sent()
         for locks in (self.locks, self._job_locks):
             if locks is not None:
                 await locks.aclose()
