@@ -250,8 +250,12 @@ _PAUSE_FILE = os.environ.get("STONETABLE_PAUSE_FILE", "")
 
 async def pause_point(name: str) -> None:
     """Where a fault test may stop a worker: with ``STONETABLE_PAUSE_AT=<name>`` the worker
-    writes ``STONETABLE_PAUSE_FILE`` and waits there (to be killed). Nothing otherwise."""
+    writes ``STONETABLE_PAUSE_FILE`` and waits there (to be killed), while it handles a
+    Telegram update (not in a periodic job's save). Nothing otherwise."""
     if _PAUSE_AT and name == _PAUSE_AT:
+        pending = _pending.get()
+        if pending is None or pending.update_id is None:
+            return
         if _PAUSE_FILE:
             with open(_PAUSE_FILE, "w", encoding="utf-8") as marker:
                 marker.write(name)
