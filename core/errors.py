@@ -18,6 +18,11 @@ class LockLost(TryAgain):
     """A lock's lease ran out before its holder finished."""
 
 
+class CommitUnknown(TryAgain):
+    """The connection went while a change was committing and whether it committed could
+    not be learnt (no update id to look up, or the store stayed away)."""
+
+
 class AlreadyHandled(StonetableError):
     """A redelivered Telegram update whose changes were already committed: ignore it."""
 

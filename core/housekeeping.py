@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from core.errors import TryAgain
 from core.locks import KeyedLock
-from core.store.models import JobRun, PendingNote, ProcessedUpdate
+from core.store.models import JobRun, OutboxRow, PendingNote, ProcessedUpdate
 from core.store.request_keys import forget_before
 from core.store.unit import saving
 
@@ -15,6 +15,9 @@ KEEP_UPDATES = timedelta(days=3)  # Telegram stops redelivering long before this
 KEEP_NOTES = timedelta(days=30)
 # A Mini App page retries an action for minutes at most; a day is plenty.
 KEEP_REQUEST_KEYS = timedelta(hours=24)
+# outbox rows: kept as long as their update's claim, so a redelivery finds them sent;
+# one that could not be sent in that time (Telegram refusing for days) is given up
+KEEP_OUTBOX = KEEP_UPDATES
 
 
 async def run_once(
@@ -39,7 +42,9 @@ async def run_once(
 
 
 async def tidy(now: datetime) -> None:
-    """Forget old update claims, long-undelivered private notes and old request keys."""
+    """Forget old update claims, their outbox rows, long-undelivered private notes and
+    old request keys."""
     await ProcessedUpdate.filter(created_at__lt=now - KEEP_UPDATES).delete()
+    await OutboxRow.filter(created_at__lt=now - KEEP_OUTBOX).delete()
     await PendingNote.filter(created_at__lt=now - KEEP_NOTES).delete()
     await forget_before(now - KEEP_REQUEST_KEYS)

@@ -16,8 +16,7 @@ import hashlib
 from core.i18n import N_
 from core.rules.errors import Malformed
 from core.store.models import CardPicture
-from core.store.repo import guarded
-from core.store.request_keys import transaction
+from core.store.repo import committing, guarded
 
 MAX_PICTURE_BYTES = 512 * 1024
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -69,7 +68,7 @@ class CardPictures:
             BadPicture: see :func:`check_picture`.
         """
         media_type = check_picture(data)
-        async with guarded(), transaction():  # with the request's idempotency key
+        async with guarded(), committing(None):  # with the request's idempotency key
             updated = await CardPicture.filter(campaign_id=campaign_id, key=key).update(
                 media_type=media_type, data=data, author_tg_id=author_id
             )

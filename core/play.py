@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from core import outbox
 from core.errors import TryAgain
 from core.locks import KeyedLock
 from core.rules import dice
@@ -137,6 +138,7 @@ class Play:
                     now(),
                 ),
             )
+            await outbox.record(result)  # its message, sent after the commit
         return result
 
     async def health(self) -> bool:

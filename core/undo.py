@@ -11,8 +11,10 @@ dice. Versions go up, so buttons drawn before the undo go stale.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
+from core import outbox
 from core.i18n import N_
 from core.play import PlayerRef
 from core.rules.choice import Choice, Common
@@ -203,9 +205,10 @@ class TookBack:
     redraw: tuple[PanelView, ...]
     retired: tuple[Retired, ...] = ()
 
-    @property
+    @cached_property
     def changed(self) -> Changed:
-        """The undo as a change for the presenter: every view it touched."""
+        """The undo as a change for the presenter: every view it touched (one value, the
+        one whose messages were written to the outbox)."""
         from core.campaigns import Changed
 
         return Changed(self.campaign, self.table, self.redraw, self.retired)
@@ -347,8 +350,10 @@ class Undos:
             redraw = list(touched)
             if panel_row is not None:  # it reads as before, its ↩ Undo for the step before too
                 redraw.insert(0, await campaigns.panel(panel_row.id))
+            back = TookBack(view, restored, name, step.label, tuple(redraw), retired)
+            await outbox.record(back.changed)  # the views it redraws, sent after the commit
         await self.events.publish(campaign_id)
-        return TookBack(view, restored, name, step.label, tuple(redraw), retired)
+        return back
 
     async def _rebase(
         self, earlier: list[UndoStep], undone: UndoStep, version_was: int, version_now: int

@@ -52,8 +52,17 @@ async def _set_webhook(settings: Settings) -> None:
 
 
 async def _dead_letters(settings: Settings, args: argparse.Namespace) -> None:
-    """Print the latest dead letters: updates the bot could never use, newest first."""
+    """``list`` (the default): print the latest dead letters, newest first; ``replay``:
+    handle them again (``--id``; every one not replayed yet without)."""
     from core.store.db import close_database, open_database
+
+    if args.file == "replay":
+        from tgbot.main import replay_dead_letters
+
+        await replay_dead_letters(settings, args.id or [])
+        return
+    if args.file not in (None, "list"):
+        raise SettingsError("dead-letters takes list or replay")
     from core.store.dead_letters import latest_dead_letters
 
     await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
@@ -65,7 +74,10 @@ async def _dead_letters(settings: Settings, args: argparse.Namespace) -> None:
         print("No dead letters.")
     for letter in letters:
         when = letter.received_at.strftime("%Y-%m-%d %H:%M:%S")
-        print(f"#{letter.id}  {when} UTC  update {letter.update_id or '-'}  {letter.reason}")
+        replayed = "  (replayed)" if letter.replayed_at is not None else ""
+        print(
+            f"#{letter.id}  {when} UTC  update {letter.update_id or '-'}  {letter.reason}{replayed}"
+        )
         body = letter.body if args.full else letter.body[:300]
         print(f"    {body}{'' if args.full or len(letter.body) <= 300 else ' …'}")
 
@@ -134,7 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         default="run",
         choices=["run", "migrate", "set-webhook", "export", "import", "dead-letters"],
     )
-    parser.add_argument("file", nargs="?", help="export: write here (default: print); import: read")
+    parser.add_argument(
+        "file",
+        nargs="?",
+        help="export: write here (default: print); import: read; dead-letters: list or replay",
+    )
     parser.add_argument("--chat", type=int, help="export/import: the group chat id")
     parser.add_argument(
         "--topic", type=int, default=0, help="export/import: the forum topic (0: General)"
@@ -144,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--title", help="import: the group's title")
     parser.add_argument("--limit", type=int, default=20, help="dead-letters: how many (newest)")
     parser.add_argument("--full", action="store_true", help="dead-letters: whole bodies")
+    parser.add_argument(
+        "--id",
+        type=int,
+        action="append",
+        help="dead-letters replay: this one (repeat for more; default: all not replayed)",
+    )
     args = parser.parse_args(argv)
     if args.command in ("export", "import") and args.chat is None:
         parser.error("--chat is required")

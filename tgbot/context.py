@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from telegram import Update
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from core.campaigns import Campaigns
@@ -13,6 +15,8 @@ from core.settings import Settings
 
 if TYPE_CHECKING:
     from tgbot.panels import Renderers
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -38,16 +42,38 @@ class StonetableApplication(Application[Any, Any, Any, Any, Any, Any]):
         """Run ``update`` through the handlers, in its chat's order; return what they raised.
 
         Returns once every handler finished (so their transactions committed or
-        rolled back); the errors were already shown to the user by the error handler.
+        rolled back) and what their changes wrote to the outbox was sent; the errors
+        were already shown to the user by the error handler.
         """
         key = id(update)
         failures: list[Exception] = []
         self._failures[key] = failures
         try:
-            await self.update_processor.process_update(update, self.process_update(update))
+            await self.update_processor.process_update(update, self._handle(update, failures))
         finally:
             del self._failures[key]
         return tuple(failures)
+
+    async def _handle(self, update: object, failures: list[Exception]) -> None:
+        """The handlers, then the outbox rows of this update still unsent (in its chat's turn).
+
+        A redelivered copy (or one whose handler failed) sends what an earlier copy
+        left: never nothing.
+        """
+        from core import outbox
+        from tgbot.outbox import CURRENT_UPDATE, flush_update, send_pending
+
+        update_id = getattr(update, "update_id", None)
+        outbox.begin(update_id if isinstance(update_id, int) else None)
+        if isinstance(update, Update):
+            CURRENT_UPDATE.set(update)
+        await self.process_update(update)
+        try:
+            await send_pending(self)
+            if failures and isinstance(update_id, int):
+                await flush_update(self, update_id)
+        except Exception as error:  # sent later: by a redelivery or the sweeper
+            log.warning("Could not send an update's outbox rows now: %s", error)
 
     async def process_error(
         self,
@@ -70,3 +96,7 @@ class StonetableContext(
     @property
     def deps(self) -> BotDeps:
         return cast(StonetableApplication, self.application).deps
+
+    @property
+    def stonetable(self) -> StonetableApplication:
+        return cast(StonetableApplication, self.application)

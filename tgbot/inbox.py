@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -27,6 +28,9 @@ from tgbot.app import unexpected
 from tgbot.context import StonetableApplication
 
 log = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 2 * 1024 * 1024  # a webhook body past this is kept as a dead letter
+_LEADING_ID = re.compile(rb'\s*\{\s*"update_id"\s*:\s*(-?\d{1,19})\s*[,}]')
 
 
 class Unusable(Exception):
@@ -101,6 +105,10 @@ class Inbox:
         return False
 
     async def _take_body(self, body: bytes) -> bool:
+        if len(body) > MAX_BODY_BYTES:
+            found = _LEADING_ID.match(body)
+            update_id = int(found.group(1)) if found else None
+            return await self._dead_letter(body, "a body over 2 MiB", update_id)
         try:
             update = read_update(parse_body(body), self.application)
         except Unusable as error:
@@ -130,6 +138,24 @@ class Inbox:
             f"a handler failed: {type(first).__name__}: {first}",
             update.update_id,
         )
+
+    async def replay(self, body: bytes) -> str | None:
+        """Handle a dead letter's body again (an operator's replay); None when it went
+        through, else why not. Safe to repeat: the update's claim makes a copy that was
+        handled change nothing (and sends what its change left unsent). Keeps no new
+        dead letter."""
+        try:
+            update = read_update(parse_body(body), self.application)
+        except Unusable as error:
+            return f"still unusable: {error.reason}"
+        try:
+            errors = await self.application.handle(update)
+        except Exception as error:
+            errors = (error,)
+        failures = [error for error in errors if unexpected(error)]
+        if failures:
+            return f"a handler failed again: {type(failures[0]).__name__}: {failures[0]}"
+        return None
 
     async def _dead_letter(self, body: bytes, reason: str, update_id: int | None) -> bool:
         log.warning("Dead letter (update %s): %s", update_id, reason)

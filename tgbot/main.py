@@ -8,6 +8,7 @@ Application, polling when no WEBHOOK_URL is set.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -19,19 +20,22 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from telegram.error import TelegramError
 
+from core import outbox
 from core.campaigns import Campaigns, Changed, PanelView
+from core.errors import TryAgain
 from core.events import CampaignEvents, InProcessEvents, RedisEvents
 from core.housekeeping import run_once, tidy
 from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
 from core.play import Play
 from core.rules.registry import Registry, default_registry
 from core.rules.rng import FairRng, Rng
-from core.settings import Settings
+from core.settings import Settings, SettingsError
 from core.store.db import close_database, open_database
 from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.inbox import Inbox, Poller
 from tgbot.intro import introduce
+from tgbot.outbox import Planner, mark_edits_sent, schedule_sweeper, send_pending
 from webapp.app import create_app
 from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
 from webapp.sheets import sheet_pages
@@ -156,11 +160,14 @@ class Runtime:
             rate_limit=self.rate_limit and settings.rate_limit,
             connections=settings.telegram_connections,
         )
+        # a change's messages are written with it (core/outbox.py), drawn by the bot
+        outbox.set_planner(Planner(self.application.deps.renderers, campaigns))
         await self.application.initialize()
         await register_commands(self.application)
         await introduce(self.application.bot, webapp_url)
         await self.application.start()
         self._schedule_housekeeping()
+        schedule_sweeper(self.application)
         self.inbox = Inbox(self.application, answer_within=settings.webhook_answer_seconds)
         if not settings.webhook:
             self.poller = Poller(self.inbox)
@@ -180,7 +187,11 @@ class Runtime:
         )
 
     async def _show_panel(self, change: PanelView | Changed) -> None:
-        """Show in the chats what a Mini App change did, as a press would (best effort)."""
+        """Show in the chats what a Mini App change did, as a press would (best effort).
+
+        The change wrote its messages to the outbox with it: they are sent now (what
+        fails here, the sweeper sends in a few seconds).
+        """
         from tgbot.presenter import present, settle
 
         application = self.application
@@ -188,11 +199,15 @@ class Runtime:
             return
         context = StonetableContext(application)
         try:
-            if isinstance(change, PanelView):
+            pending = outbox.current()
+            if pending is not None and pending.holds(change):
+                outbox.end()  # a request's task may serve the next request too
+                await send_pending(application, pending)
+            elif isinstance(change, PanelView):
                 await present(context, change)
             else:
                 await settle(context, change)
-        except TelegramError as error:
+        except (TelegramError, TryAgain) as error:
             log.warning("Could not show a change made in the Mini App: %s", error)
 
     def _webhook(self) -> Webhook | None:
@@ -240,11 +255,14 @@ class Runtime:
             if application.running:
                 await application.stop()
             await application.shutdown()
+            with contextlib.suppress(Exception):  # else the sweepers see them sent again
+                await mark_edits_sent()
         for locks in (self.locks, self._job_locks):
             if locks is not None:
                 await locks.aclose()
         if self.events is not None:
             await self.events.aclose()
+        outbox.set_planner(None)
         await close_database()
 
 
@@ -261,3 +279,58 @@ async def serve(settings: Settings, stop: asyncio.Event) -> None:
         await stop.wait()
     finally:
         await runtime.stop()
+
+
+async def replay_dead_letters(settings: Settings, ids: list[int]) -> int:
+    """Handle dead letters again (``ids``; every one not replayed yet when empty), in
+    order; prints each outcome and returns how many went through.
+
+    Safe to run twice: an update that was handled before changes nothing (its claim
+    in ``processed_update``), and what its change left unsent is sent.
+    """
+    from core.store.dead_letters import dead_letters_to_replay, mark_replayed
+    from core.store.models import DeadLetter
+
+    if settings.bot_token is None:
+        raise SettingsError("dead-letters replay needs BOT_TOKEN (and TELEGRAM_API_URL)")
+    await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
+    locks = build_locks(settings)
+    events = build_events(settings)
+    await events.start()
+    campaigns = Campaigns(default_registry(), FairRng(), locks, events, clock=time.time)
+    application = build_application(
+        token=settings.bot_token,
+        api_url=settings.telegram_api_url,
+        deps=BotDeps(
+            Play(FairRng(), locks, time.time),
+            campaigns,
+            renderers(),
+            settings,
+            settings.webapp_url,
+        ),
+        rate_limit=settings.rate_limit,
+        connections=settings.telegram_connections,
+    )
+    outbox.set_planner(Planner(application.deps.renderers, campaigns))
+    done = 0
+    try:
+        await application.initialize()
+        inbox = Inbox(application, answer_within=settings.webhook_answer_seconds)
+        letters: list[DeadLetter] = await dead_letters_to_replay(ids)
+        if not letters:
+            print("No dead letters to replay.")
+        for letter in letters:
+            why = await inbox.replay(letter.body.encode("utf-8", "replace"))
+            if why is None:
+                await mark_replayed(letter)
+                done += 1
+                print(f"#{letter.id}  update {letter.update_id or '-'}  replayed")
+            else:
+                print(f"#{letter.id}  update {letter.update_id or '-'}  not replayed: {why}")
+    finally:
+        outbox.set_planner(None)
+        await application.shutdown()
+        await locks.aclose()
+        await events.aclose()
+        await close_database()
+    return done

@@ -6,6 +6,10 @@ its renderer says the change sends elsewhere goes out, and every other open view
 change touched (the use case names them: :meth:`core.campaigns.base.CampaignsBase._touched`)
 is redrawn from the new state, or retired: its buttons go, and one line says where
 play went on.
+
+A change whose use case wrote its effects to the outbox in its own transaction
+(``core.outbox.record``: a press, a reply, an opened panel, a roll, a Mini App edit) is
+presented by sending those rows (:func:`tgbot.outbox.send_pending`), drawn as here.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from telegram import InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
+from core import outbox
 from core.campaigns import Changed, EndedGame, PanelView, Retired, Retirement
 from core.i18n import N_, Lang
 from core.rules.errors import NotAllowedNow
@@ -50,7 +55,11 @@ async def post(
     context: StonetableContext, chat_id: int, view: PanelView, *, reply_to: Message | None = None
 ) -> Message | None:
     """Send a newly opened panel as a new message in its game's topic, remember it, and
-    settle the change. None when the topic refused the post (the group was told)."""
+    settle the change. None when the topic refused the post (the group was told), or
+    when the outbox sent it."""
+    if in_outbox(view):
+        await _send_pending(context)
+        return None
     text, markup = draw(context.deps.renderers, view)
     # the game's topic in its group; a private chat has none
     topic = view.campaign.topic_id if chat_id == view.campaign.chat_tg_id else 0
@@ -95,8 +104,23 @@ def _without_panel_buttons(markup: InlineKeyboardMarkup | None) -> InlineKeyboar
     return InlineKeyboardMarkup(rows) if rows else None
 
 
+def in_outbox(change: object) -> bool:
+    """Whether ``change`` wrote its messages to the outbox (presenting it sends those)."""
+    pending = outbox.current()
+    return pending is not None and pending.holds(change)
+
+
+async def _send_pending(context: StonetableContext) -> None:
+    from tgbot.outbox import send_pending
+
+    await send_pending(context.stonetable)
+
+
 async def present(context: StonetableContext, view: PanelView) -> None:
     """Show a panel a change came through, then settle the change."""
+    if in_outbox(view):
+        await _send_pending(context)
+        return
     await show(context, view)
     await settle(context, view)
 
@@ -108,6 +132,9 @@ async def settle(context: StonetableContext, change: PanelView | Changed | Ended
     are redrawn or retired (best effort: a message deleted or a chat that blocked
     the bot does not undo the change).
     """
+    if in_outbox(change):
+        await _send_pending(context)
+        return
     shown: set[int] = set()
     if isinstance(change, PanelView):
         shown = {view.id for view in getattr(change, "redraw", ())}

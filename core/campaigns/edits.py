@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core import outbox
 from core.campaigns.queries import Queries
 from core.campaigns.views import (
     Changed,
@@ -54,5 +55,6 @@ class Edits(Queries):
             after = await self._view(campaign)
             redraw, retired = await self._touched(campaign.system, after, before, table)
             result = Changed(after, table, redraw, retired)
+            await outbox.record(result)  # the redrawn panels, sent after the commit
         await self.events.publish(view.id)
         return result

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from core import outbox
 from core.campaigns.base import CampaignsBase
 from core.campaigns.views import (
     NO_GAME,
@@ -96,6 +97,7 @@ class Presses(CampaignsBase):
                 opened=(procedure, chat.tg_id),
             )
             opened = replace(opened, redraw=redraw, retired=retired)
+            await outbox.record(opened, "post")  # its message, sent after the commit
         await self.events.publish(campaign.id)
         return opened
 
@@ -192,6 +194,7 @@ class Presses(CampaignsBase):
                         redraw=redraw,
                         retired=retired,
                     )
+                    await outbox.record(acted)  # what it shows, sent after the commit
             except _OtherCampaign:
                 del self._panel_campaigns[panel_id]
                 if head is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.store.models import DeadLetter
+from core.store.sql import now
 
 MAX_BODY_CHARS = 64 * 1024
 MAX_REASON_CHARS = 300
@@ -34,3 +35,14 @@ async def keep_dead_letter(body: bytes, reason: str, update_id: int | None = Non
 async def latest_dead_letters(limit: int = 20) -> list[DeadLetter]:
     """The most recent dead letters, newest first."""
     return await DeadLetter.all().order_by("-id").limit(limit)
+
+
+async def dead_letters_to_replay(ids: list[int]) -> list[DeadLetter]:
+    """The dead letters ``ids`` (every one not replayed yet when empty), oldest first."""
+    if ids:
+        return await DeadLetter.filter(id__in=ids).order_by("id")
+    return await DeadLetter.filter(replayed_at__isnull=True).order_by("id")
+
+
+async def mark_replayed(letter: DeadLetter) -> None:
+    await DeadLetter.filter(id=letter.id).update(replayed_at=now())

@@ -206,9 +206,35 @@ class DeadLetter(Model):
     reason = fields.CharField(max_length=300)
     body = fields.TextField()
     received_at = fields.DatetimeField(auto_now_add=True, db_index=True)
+    # when ``python -m tgbot dead-letters replay`` handled it again (None: not replayed)
+    replayed_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "dead_letter"
+
+
+class OutboxRow(Model):
+    """One thing a committed change sends to Telegram (a message, an edit, a private note).
+
+    Written in the same transaction as the change; sent after the commit by the worker
+    that made it, else by a redelivery of the same update or by a worker's sweeper
+    (core/outbox.py). ``claimed_until`` is a lease (seconds since the epoch): only one
+    worker sends a row at a time.
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    update_id = fields.BigIntField(null=True, db_index=True)  # None: a Mini App change
+    kind = fields.CharField(max_length=16)
+    # an edit's message ("chat:message"): a newer edit of it supersedes an older one
+    target = fields.CharField(max_length=48, default="", db_index=True)
+    payload: fields.Field[dict[str, Any]] = fields.JSONField()
+    claimed_until = fields.FloatField(default=0.0)
+    claimed_by = fields.CharField(max_length=32, default="")
+    sent = fields.BooleanField(default=False, db_index=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "outbox"
 
 
 class LogEntry(Model):

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
 from tortoise.transactions import in_transaction
 
-from core.errors import AlreadyHandled, TryAgain
+from core.errors import AlreadyHandled, CommitUnknown, TryAgain
 from core.i18n import pick
+from core.outbox import forget_after, mark, pause_point
+from core.store import request_keys
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
 from core.store.sql import fetch, now
 
@@ -39,6 +44,76 @@ async def claim_update(update_id: int | None) -> None:
             raise AlreadyHandled()
 
 
+log = logging.getLogger(__name__)
+RESOLVE_SECONDS = 5.0  # how long a lost commit's outcome is looked for
+
+
+async def committed(update_id: int) -> bool:
+    """Whether update ``update_id``'s claim committed, asked on a fresh connection.
+
+    Raises:
+        CommitUnknown: the store did not answer within :data:`RESOLVE_SECONDS`.
+    """
+    deadline = time.monotonic() + RESOLVE_SECONDS
+    while True:
+        try:
+            return await update_done(update_id)
+        except (DBConnectionError, OperationalError, ConnectionError, OSError):
+            if time.monotonic() > deadline:
+                raise CommitUnknown(
+                    "The game store is unreachable. Try again in a moment."
+                ) from None
+            await asyncio.sleep(0.2)
+
+
+@asynccontextmanager
+async def committing(update_id: int | None) -> AsyncIterator[None]:
+    """One transaction whose commit, when its connection fails, is resolved, not raised.
+
+    A Mini App request's idempotency key is written with the change, just before the
+    commit (:mod:`core.store.request_keys`). When the change's body ran and the commit
+    (or its answer) was lost, the update's claim, or else the request's key, tells the
+    outcome: committed, and the caller goes on as if the commit had answered (the
+    outbox rows are there to send); not committed, and :class:`~core.errors.TryAgain`
+    (nothing changed). With neither to look up: :class:`~core.errors.CommitUnknown`.
+
+    Raises:
+        KeyReused: another try of the same Mini App action committed first.
+    """
+    ran = False
+    written = mark()
+    pending = request_keys.current()
+    try:
+        async with in_transaction():
+            yield
+            await request_keys.record(pending)
+            await pause_point("before_commit")
+            ran = True
+    except BaseException as error:
+        if not ran or not isinstance(error, Exception):
+            forget_after(written)  # rolled back: the outbox rows it wrote are gone too
+            raise
+        log.warning("The commit of a change failed (%s); finding out whether it stood", error)
+        try:
+            if update_id is not None:
+                if not await committed(update_id):
+                    raise TryAgain(
+                        "The game store is unreachable. Try again in a moment."
+                    ) from error
+            elif pending is not None:
+                await request_keys.resolve(pending, error)
+            else:
+                raise CommitUnknown(
+                    "The game store is unreachable. Try again in a moment."
+                ) from error
+        except BaseException:
+            forget_after(written)
+            raise
+        log.warning("The change was committed; going on")
+    request_keys.settled(pending)
+    await pause_point("after_commit")
+
+
 @asynccontextmanager
 async def atomic(update_id: int | None = None) -> AsyncIterator[None]:
     """One transaction that also claims Telegram update ``update_id`` (None: no update),
@@ -50,7 +125,7 @@ async def atomic(update_id: int | None = None) -> AsyncIterator[None]:
     Raises:
         AlreadyHandled: this update's changes were committed before.
     """
-    async with in_transaction():
+    async with committing(update_id):
         await claim_update(update_id)
         yield
 

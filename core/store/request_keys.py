@@ -2,14 +2,15 @@
 
 The page makes one key per user action and sends it with every try
 (``Idempotency-Key``). The web side reads it into a :class:`Pending` for the
-request (:func:`expecting`); the change's transaction (:func:`transaction`, which
-:func:`core.store.unit.saving` uses) writes the key's row before it commits, so the
-key is stored exactly when the change is. The answer is added to the row once it
+request (:func:`expecting`); the change's transaction
+(:func:`core.store.repo.committing`, which :func:`core.store.unit.saving` uses)
+writes the key's row before it commits, so the key is stored exactly when the
+change is. The answer is added to the row once it
 is sent (:func:`keep_answer`); a retry with the same key finds the row and gets
 that answer back (:func:`find`), and nothing runs twice.
 
 A commit whose answer never came back (the connection to the database broke at
-COMMIT) is resolved through the key: :func:`transaction` asks the database on a
+COMMIT) is resolved through the key: :func:`resolve` asks the database on a
 fresh connection whether the key's row exists. The question is an insert of the
 same key, rolled back at once: on PostgreSQL it waits for a transaction that still
 holds the row, so it learns the outcome, not a guess. The row is there: the change
@@ -111,38 +112,41 @@ async def _committed(pending: Pending) -> bool:
         return not probed.args[0]
 
 
-@asynccontextmanager
-async def transaction() -> AsyncIterator[None]:
-    """One transaction that keeps the request's key with its change (see the module).
+def current() -> Pending | None:
+    """The Mini App request being handled, if any (its change records its key)."""
+    return _PENDING.get()
 
-    Outside a Mini App request it is ``in_transaction()``, unchanged.
+
+async def record(pending: Pending | None) -> None:
+    """Inside the change's transaction, just before COMMIT: write the request's key.
 
     Raises:
         KeyReused: another try of the same action committed first; nothing saved here.
-        TryAgain: the commit's answer was lost and the change is known not to be saved,
-            or (no key) not known to be.
     """
-    pending = _PENDING.get()
-    reached_commit = False
+    keyed = pending is not None and pending.key is not None and not pending.recorded
+    if keyed and pending is not None and not await _insert(pending):
+        raise KeyReused()
+
+
+async def resolve(pending: Pending | None, error: Exception) -> None:
+    """A commit's answer was lost: return when the change is known saved (through its key).
+
+    Raises:
+        TryAgain: the change is known not to be saved, or (no key) not known to be.
+    """
+    if pending is None or pending.key is None or pending.recorded:
+        raise CommitUnknown() from error
+    log.warning("A commit's answer was lost; asking the database through its key")
     try:
-        async with in_transaction():
-            yield
-            keyed = pending is not None and pending.key is not None and not pending.recorded
-            if keyed and pending is not None and not await _insert(pending):
-                raise KeyReused()
-            reached_commit = True
-    except Exception as error:
-        if not reached_commit or pending is None:
-            raise
-        if pending.key is None or pending.recorded:
-            raise CommitUnknown() from error
-        log.warning("A commit's answer was lost; asking the database through its key")
-        try:
-            done = await asyncio.wait_for(_committed(pending), PROBE_SECONDS)
-        except Exception as probe_error:
-            raise TryAgain() from probe_error
-        if not done:
-            raise TryAgain(NOT_SAVED) from error
+        done = await asyncio.wait_for(_committed(pending), PROBE_SECONDS)
+    except Exception as probe_error:
+        raise TryAgain() from probe_error
+    if not done:
+        raise TryAgain(NOT_SAVED) from error
+
+
+def settled(pending: Pending | None) -> None:
+    """The change committed: its key is stored with it."""
     if pending is not None:
         pending.recorded = True
 

@@ -18,11 +18,11 @@ rule and save, and does, in this order:
 6. before committing, refuses with ``LockLost`` if the lease has run out (counted
    from before the lock was asked for), so a holder that stalled past its lease
    commits nothing, even if no one else came;
-7. commits, with the Mini App request's idempotency key when there is one (see
-   :mod:`core.store.request_keys`, which also resolves a commit whose answer was
-   lost); from then on the change stands and is reported done: a lock that
-   can no longer be released (its lease ran out after the commit) is logged,
-   never raised.
+7. commits, with the Mini App request's idempotency key when there is one (a commit
+   whose answer was lost is resolved through the update's claim or the request's key:
+   :func:`core.store.repo.committing`); from then on the change stands and is
+   reported done: a lock that can no longer be released (its lease ran out after the
+   commit) is logged, never raised.
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ from contextlib import asynccontextmanager
 
 from core.errors import AlreadyHandled, LockLost
 from core.locks import TOO_LONG, KeyedLock, Lease
-from core.store.repo import CLAIM, guarded
-from core.store.request_keys import transaction
+from core.store.repo import CLAIM, committing, guarded
 from core.store.sql import fetch, now
 
 log = logging.getLogger(__name__)
@@ -72,7 +71,7 @@ async def saving(locks: KeyedLock, key: str, update_id: int | None = None) -> As
     committed = False
     try:
         async with guarded(), locks.hold(key) as lease:
-            async with transaction():
+            async with committing(update_id):
                 await fence(lease, update_id)
                 yield lease
                 if lease.expired():

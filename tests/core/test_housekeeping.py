@@ -9,7 +9,7 @@ import pytest
 
 from core.housekeeping import run_once, tidy
 from core.locks import InProcessKeyedLock
-from core.store.models import JobRun, PendingNote, ProcessedUpdate
+from core.store.models import JobRun, OutboxRow, PendingNote, ProcessedUpdate
 
 pytestmark = pytest.mark.db
 
@@ -42,6 +42,10 @@ async def test_tidy_forgets_old_claims_and_notes_only(db: str) -> None:
     note = await PendingNote.create(player_tg_id=7, text="old")
     await PendingNote.filter(id=note.id).update(created_at=NOW - timedelta(days=31))
     await PendingNote.create(player_tg_id=7, text="fresh")
+    sent = await OutboxRow.create(update_id=1, kind="send", payload={}, sent=True)
+    await OutboxRow.filter(id=sent.id).update(created_at=NOW - timedelta(days=4))
+    await OutboxRow.create(update_id=2, kind="send", payload={})
     await tidy(NOW)
     assert [u.update_id for u in await ProcessedUpdate.all()] == [2]
     assert [n.text for n in await PendingNote.all()] == ["fresh"]
+    assert [r.update_id for r in await OutboxRow.all()] == [2]

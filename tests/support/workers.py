@@ -80,13 +80,17 @@ async def start_worker(
     profile: Path | None = None,
     webhook: bool = True,
     command: tuple[str, ...] = ("-m", "tgbot", "run"),
+    env: dict[str, str] | None = None,
 ) -> Worker:
     """Start a worker and wait until it answers; ``profile``: write a cProfile there on exit.
 
     ``webhook=False``: the worker long-polls the Bot API server instead.
     ``command``: what the interpreter runs (the benchmark's bare bots take the same setup).
+    ``env``: more variables (e.g. ``STONETABLE_PAUSE_AT``, a point where it stops to be
+    killed).
     """
     port = free_port()
+    more_env = env
     env = {
         **os.environ,
         "BOT_TOKEN": token,
@@ -105,6 +109,7 @@ async def start_worker(
     }
     if not webhook:
         env["WEBHOOK_URL"] = env["WEBHOOK_SECRET"] = ""
+    env.update(more_env or {})
     log = tmp / f"{name}.log"
     process = subprocess.Popen(
         [

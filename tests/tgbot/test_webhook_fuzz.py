@@ -177,4 +177,6 @@ async def test_an_oversized_body_is_a_dead_letter_not_an_error(stack: Stack) -> 
     body = b'{"update_id": 5, "pad": "' + b"x" * (3 * 1024 * 1024) + b'"}'
     assert await post(stack, body) == 200
     (letter,) = await DeadLetter.all()
-    assert "larger" in letter.body
+    assert letter.reason == "a body over 2 MiB" and letter.update_id == 5
+    assert letter.body.startswith('{"update_id": 5, "pad": "xxx')  # its start, cut at 64 KiB
+    assert len(letter.body) == 64 * 1024

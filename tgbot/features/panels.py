@@ -15,7 +15,8 @@ from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of, replied
 from tgbot.i18n import lang_of
-from tgbot.presenter import post, present, refresh, settle, show
+from tgbot.outbox import send_pending
+from tgbot.presenter import in_outbox, post, present, refresh, settle, show
 
 COMMANDS: list = []  # type: ignore[type-arg]
 
@@ -49,8 +50,12 @@ async def press(update: Update, context: StonetableContext) -> None:
         # A closed one stays as it reads: an old button never brings it back to life.
         await refresh(context, data.panel_id, open_only=True)
         raise
-    # The answer stops the button's spinner; the edit shows the new state. Neither
-    # waits for the other, so a press costs one round trip to Telegram, not two.
+    # The answer stops the button's spinner; the outbox's edit (written with the
+    # change) shows the new state. Neither waits for the other, so a press costs one
+    # round trip to Telegram, not two.
+    if in_outbox(view):
+        await asyncio.gather(query.answer(), send_pending(context.stonetable))
+        return
     await asyncio.gather(query.answer(), show(context, view))
     await settle(context, view)
 

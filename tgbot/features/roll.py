@@ -14,6 +14,8 @@ from tgbot.edits import reply_html
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
 from tgbot.i18n import personal_lang
+from tgbot.outbox import send_pending
+from tgbot.presenter import in_outbox
 from tgbot.render.dice import render_roll
 
 COMMANDS = [CommandSpec("roll", N_("Roll dice: /roll 2d6+3, 4d6kh3, d20 adv"))]
@@ -27,6 +29,9 @@ async def roll(update: Update, context: StonetableContext) -> None:
     if game is not None and text and await system_roll(update, context, text, game):
         return
     result = await context.deps.play.roll(chat, player, text or "d20", update_id=update.update_id)
+    if in_outbox(result):  # its message was written with the roll: send it
+        await send_pending(context.stonetable)
+        return
     assert update.effective_message is not None
     lang = personal_lang(update) if game is None else lang_for(game.language)
     await reply_html(update.effective_message, render_roll(result, player.display_name, lang))

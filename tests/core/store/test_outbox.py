@@ -1,0 +1,100 @@
+"""The outbox's rows: written with the change or not at all, claimed by one worker at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from core import outbox
+from core.errors import AlreadyHandled
+from core.locks import InProcessKeyedLock
+from core.outbox import Effect
+from core.play import ChatRef, Play, PlayerRef
+from core.rules.dice import RollResult
+from core.rules.errors import Malformed
+from core.rules.rng import SeededRng
+from core.store.models import OutboxRow
+from core.store.repo import atomic
+from core.store.sql import execute
+
+pytestmark = [pytest.mark.db]
+
+CHAT = ChatRef(-100777, "supergroup", "The Table")
+ANA = PlayerRef(7, "Ana")
+
+
+async def roll_message(result: object, how: str) -> list[Effect]:
+    """A planner as the bot's: one message per roll, and an edit of message 5."""
+    if not isinstance(result, RollResult):
+        return []
+    return [
+        Effect("send", {"chat_id": CHAT.tg_id, "text": f"rolled {getattr(result, 'total', 0)}"}),
+        Effect("edit", {"chat_id": CHAT.tg_id, "message_id": 5, "text": "x"}),
+    ]
+
+
+@pytest.fixture
+async def planned(db: str) -> AsyncIterator[Play]:
+    outbox.set_planner(roll_message)
+    yield Play(SeededRng(3), InProcessKeyedLock(), time.time)
+    outbox.set_planner(None)
+
+
+async def test_a_roll_writes_its_messages_with_it_and_a_redelivery_writes_none(
+    planned: Play,
+) -> None:
+    pending = outbox.begin(41)
+    result = await planned.roll(CHAT, ANA, "2d6", update_id=41)
+    assert pending.holds(result)
+    rows = await OutboxRow.filter(update_id=41).order_by("id")
+    assert [r.kind for r in rows] == ["send", "edit"]
+    assert rows[0].payload["text"] == f"rolled {result.total}"
+    assert rows[1].target == f"{CHAT.tg_id}:5"
+    assert [r.id for r in pending.unsent()] == [r.id for r in rows]
+    outbox.begin(41)
+    with pytest.raises(AlreadyHandled):
+        await planned.roll(CHAT, ANA, "2d6", update_id=41)
+    assert await OutboxRow.filter(update_id=41).count() == 2
+    assert outbox.current() is not None and not outbox.current().rows  # type: ignore[union-attr]
+
+
+async def test_rows_of_a_change_that_rolls_back_are_gone_and_forgotten(planned: Play) -> None:
+    pending = outbox.begin(42)
+    with pytest.raises(Malformed):
+        async with atomic(42):
+            await outbox.record(RollResult.__new__(RollResult))  # planned, written...
+            assert len(pending.rows) == 2
+            raise Malformed("no")  # ...and rolled back with the change
+    assert pending.rows == []
+    assert await OutboxRow.all().count() == 0
+
+
+async def test_two_sweepers_never_claim_the_same_row(planned: Play) -> None:
+    for update_id in range(100, 110):
+        outbox.begin(update_id)
+        await planned.roll(CHAT, ANA, "1d6", update_id=update_id)
+    assert await outbox.claim() == []  # still leased to the worker that wrote them
+    await execute("UPDATE outbox SET claimed_until = ?", (0.0,))  # that worker died
+    first, second = await asyncio.gather(outbox.claim(limit=15), outbox.claim(limit=15))
+    ids = [r.id for r in first] + [r.id for r in second]
+    assert len(ids) == len(set(ids)) >= 15  # one winner for each row
+    ids += [r.id for r in await outbox.claim()]
+    assert sorted(ids) == sorted(r.id for r in await OutboxRow.all())
+    await outbox.done(ids[:5])
+    assert await outbox.claim() == []  # the rest are leased to the two sweepers
+    await outbox.release(ids)
+    assert len(await outbox.claim()) == 15  # released; the five sent stay sent
+
+
+async def test_a_later_edit_of_the_same_message_supersedes_an_earlier_one(planned: Play) -> None:
+    for update_id in (200, 201):
+        outbox.begin(update_id)
+        await planned.roll(CHAT, ANA, "1d6", update_id=update_id)
+    edits = await OutboxRow.filter(kind="edit").order_by("id")
+    older, newer = (outbox.Row(r.id, r.kind, r.payload) for r in edits)
+    target = f"{CHAT.tg_id}:5"
+    assert await outbox.superseded(older, target)
+    assert not await outbox.superseded(newer, target)

@@ -1,0 +1,371 @@
+"""The bot's side of the outbox (core/outbox.py): planning a change's messages, sending them.
+
+:class:`Planner` runs inside a use case's transaction: it draws what the change shows
+(the presenter's drawing, :func:`tgbot.presenter.draw`) and returns the Bot API calls,
+which are written to the outbox with the change. :func:`send_pending` sends the rows
+the current update wrote, right after the commit; :func:`flush_update` sends what a
+copy of an update left unsent (a redelivery); :func:`sweep` sends any row whose
+worker's lease ran out (a periodic job in every worker).
+
+Edits are idempotent ("message is not modified" counts as sent), and an older edit of
+a message that a newer row edits again is skipped when it is sent late. A new message
+is the one thing that can go out twice: when a worker dies after Telegram took it and
+before the row was marked sent (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from contextvars import ContextVar
+from typing import Any
+
+from telegram import InlineKeyboardMarkup, Message, ReplyParameters, Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from core import outbox
+from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Retired
+from core.outbox import Effect, Row
+from core.rules.dice import RollResult
+from core.rules.errors import NotAllowedNow
+from tgbot.context import StonetableApplication, StonetableContext
+from tgbot.edits import EDIT_MESSAGE_TEXT, markup_json
+from tgbot.i18n import lang_at, lang_of
+from tgbot.panels import Note, Refresh, Renderers
+from tgbot.private import send_private
+from tgbot.topics import send_game
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 2.0
+CURRENT_UPDATE: ContextVar[Update | None] = ContextVar("current_update", default=None)
+
+
+def _markup(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
+    return None if markup is None else markup_json(markup)
+
+
+class Planner:
+    """Turns a use case's result into the Bot API calls it causes (inside its transaction)."""
+
+    def __init__(self, renderers: Renderers, campaigns: Campaigns) -> None:
+        self.renderers = renderers
+        self.campaigns = campaigns
+
+    async def __call__(self, result: object, how: str) -> list[Effect]:
+        from tgbot.presenter import draw
+
+        if isinstance(result, RollResult):
+            return await self._roll(result)
+        effects: list[Effect] = []
+        if isinstance(result, PanelView):
+            if how == "post":
+                effects.append(self._post(result))
+            elif result.message_id is not None:  # the hot path, a press: its edit, inline
+                text, markup = draw(self.renderers, result)
+                payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
+                effects.append(
+                    Effect("edit", {**payload, "text": text, "markup": _markup(markup)})
+                )
+        if isinstance(result, PanelView | Changed | EndedGame):
+            effects += await self._settle(result)
+        return effects
+
+    async def _roll(self, result: RollResult) -> list[Effect]:
+        from tgbot.render.dice import render_roll
+
+        update = CURRENT_UPDATE.get()
+        message = update.effective_message if update is not None else None
+        if update is None or message is None or update.effective_user is None:
+            return []
+        user = update.effective_user
+        who = " ".join(p for p in (user.first_name, user.last_name or "") if p) or "player"
+        payload: dict[str, Any] = {
+            "chat_id": message.chat_id,
+            "topic": message.message_thread_id if message.is_topic_message else 0,
+            "text": render_roll(result, who, await lang_of(update)),
+        }
+        if message.chat.type != ChatType.PRIVATE:
+            payload["reply_to"] = message.message_id
+        return [Effect("send", payload)]
+
+    def _draw(self, view: PanelView) -> tuple[str, dict[str, Any] | None]:
+        from tgbot.presenter import draw
+
+        text, markup = draw(self.renderers, view)
+        return text, _markup(markup)
+
+    def _post(self, view: PanelView) -> Effect:
+        text, markup = self._draw(view)
+        topic = view.campaign.topic_id if view.chat_tg_id == view.campaign.chat_tg_id else 0
+        payload = {"chat_id": view.chat_tg_id, "topic": topic, "text": text, "markup": markup}
+        return Effect("send", {**payload, "bind": view.id})
+
+    def _edit(self, view: PanelView) -> Effect:
+        text, markup = self._draw(view)
+        assert view.message_id is not None
+        payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
+        return Effect("edit", {**payload, "markup": markup, "settle": False})
+
+    def _retire(self, retired: Retired) -> Effect | None:
+        from tgbot.presenter import RETIRED, draw
+
+        view = retired.panel
+        if view.message_id is None:
+            return None
+        lang = lang_at(view)
+        text, _ = draw(self.renderers, view, lang)
+        symbol, why = RETIRED[retired.why]
+        text = f"{text}\n\n{symbol} <i>{lang.gettext(why)}</i>"
+        payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
+        return Effect("edit", {**payload, "markup": None, "settle": True})
+
+    async def _settle(self, change: PanelView | Changed | EndedGame) -> list[Effect]:
+        """As :func:`tgbot.presenter.settle`: follow-ups, then redraws, then retirements."""
+        effects: list[Effect] = []
+        redraw: tuple[PanelView, ...] = getattr(change, "redraw", ())
+        if isinstance(change, PanelView):
+            effects += await self._follow_up(change, skip={view.id for view in redraw})
+        for view in redraw:
+            if view.message_id is not None:
+                edit = self._edit(view)
+                effects.append(Effect("edit", {**edit.payload, "settle": True}))
+        for retired in change.retired:
+            effect = self._retire(retired)
+            if effect is not None:
+                effects.append(effect)
+        return effects
+
+    async def _follow_up(self, view: PanelView, *, skip: set[int]) -> list[Effect]:
+        follow_ups = getattr(self.renderers[view.kind], "follow_ups", None)
+        if follow_ups is None:
+            return []
+        effects: list[Effect] = []
+        campaign = view.campaign
+        for item in follow_ups(view):
+            if isinstance(item, Note) and item.chat_id == campaign.chat_tg_id:
+                where = {"chat_id": item.chat_id, "topic": campaign.topic_id}
+                effects.append(
+                    Effect("send", {**where, "text": item.text, "markup": _markup(item.markup)})
+                )
+            elif isinstance(item, Note):
+                member = campaign.member(item.chat_id)
+                payload: dict[str, Any] = {
+                    "user_id": item.chat_id,
+                    "text": item.text,
+                    "markup": _markup(item.markup),
+                    "group_chat_id": campaign.chat_tg_id,
+                    "group_topic": campaign.topic_id,
+                    "name": member.name if member is not None else "",
+                }
+                effects.append(Effect("private", payload))
+            elif isinstance(item, Refresh) and item.panel_id not in {view.id, *skip}:
+                try:
+                    other = await self.campaigns.panel(item.panel_id)
+                except NotAllowedNow:
+                    continue
+                if other.message_id is not None:
+                    edit = self._edit(other)
+                    effects.append(Effect("edit", {**edit.payload, "settle": True}))
+        return effects
+
+
+# -- sending -------------------------------------------------------------------------------------
+
+
+class Passing(Exception):
+    """Telegram or the store is away for a moment: the row is sent again later."""
+
+
+def _keyboard(markup: dict[str, Any] | None) -> InlineKeyboardMarkup | None:
+    return InlineKeyboardMarkup.de_json(markup, None) if markup else None
+
+
+async def _send(application: StonetableApplication, row: Row) -> None:
+    """One row's Bot API call. A permanent refusal is logged (retrying cannot help) and,
+    for ``raise``, passed on; a passing one raises :class:`Passing`."""
+    bot = application.bot
+    payload = row.payload
+    try:
+        if row.kind == "private":
+            await send_private(
+                StonetableContext(application),
+                payload["user_id"],
+                payload["text"],
+                _keyboard(payload.get("markup")),
+                group_chat_id=payload["group_chat_id"],
+                group_topic=payload["group_topic"],
+                name=payload["name"],
+            )
+        else:
+            extra: dict[str, Any] = {"reply_markup": _keyboard(payload.get("markup"))}
+            if payload.get("reply_to") is not None:
+                extra["reply_parameters"] = ReplyParameters(
+                    payload["reply_to"], allow_sending_without_reply=True
+                )
+            message: Message | None = await send_game(
+                bot, payload["chat_id"], payload["topic"], payload["text"], **extra
+            )
+            if message is not None and payload.get("bind") is not None:
+                await application.deps.campaigns.bind_message(payload["bind"], message.message_id)
+    except BadRequest as error:
+        if "not modified" in error.message.lower():
+            return
+        raise
+    except Forbidden:
+        raise
+    except TelegramError as error:  # network, timeout, flood control
+        raise Passing(str(error)) from error
+    except (ConnectionError, OSError) as error:
+        raise Passing(str(error)) from error
+
+
+async def send_rows(
+    application: StonetableApplication, rows: list[Row], *, sweeping: bool = False
+) -> list[int]:
+    """Send ``rows`` in order; the ids sent (or given up: a permanent refusal).
+
+    A passing fault gives the rest back to any worker. ``sweeping``: rows sent late,
+    where an edit a newer row supersedes is skipped.
+
+    Raises:
+        BadRequest, Forbidden: a row of an update in hand was refused for good, as the
+            direct call would have raised (after the others were sent).
+    """
+    handled: list[int] = []
+    refused: TelegramError | None = None
+    try:
+        for index, row in enumerate(rows):
+            target = Effect(row.kind, row.payload).target
+            if sweeping and await outbox.superseded(row, target):
+                handled.append(row.id)
+                continue
+            try:
+                if row.kind == "edit":  # the hot path, a press's edit: the call inline
+                    payload = row.payload
+                    fields: dict[str, Any] = {
+                        "chat_id": payload["chat_id"],
+                        "message_id": payload["message_id"],
+                        "text": payload["text"],
+                        "parse_mode": ParseMode.HTML.value,
+                    }
+                    if payload.get("markup") is not None:
+                        fields["reply_markup"] = payload["markup"]
+                    try:
+                        await application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=fields)
+                    except BadRequest as error:
+                        if "not modified" not in error.message.lower():
+                            raise
+                    except Forbidden:
+                        raise
+                    except TelegramError as error:  # network, timeout, flood control
+                        raise Passing(str(error)) from error
+                else:
+                    await _send(application, row)
+            except Passing as error:
+                log.warning("An outbox row waits for a passing fault: %s", error)
+                await outbox.release([r.id for r in rows[index:]])
+                break
+            except (BadRequest, Forbidden) as error:
+                log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
+                refused = refused or error
+            if row.kind == "edit" and not sweeping:
+                _edits_sent.append(row.id)  # marked with others', well within its lease
+            else:
+                handled.append(row.id)
+            if index == 0:
+                await outbox.pause_point("after_send")
+    finally:
+        with contextlib.suppress(Exception):
+            await outbox.done(handled)
+    if refused is not None and not sweeping:
+        raise refused
+    return handled
+
+
+async def send_pending(
+    application: StonetableApplication, pending: outbox.Pending | None = None
+) -> None:
+    """Send what the current update (or request) wrote to the outbox and has not sent."""
+    pending = pending or outbox.current()
+    if pending is None:
+        return
+    rows = pending.unsent()
+    if not rows:
+        return
+    if time.time() > pending.until - 1.0:  # slow: make sure no sweeper took them meanwhile
+        held = set(await outbox.renew([row.id for row in rows]))
+        pending.sent.update(row.id for row in rows if row.id not in held)
+        rows = [row for row in rows if row.id in held]
+    pending.sent.update(row.id for row in rows)  # tried now; whatever failed is the sweeper's
+    await send_rows(application, rows)
+
+
+async def flush_update(application: StonetableApplication, update_id: int) -> int:
+    """Send what an earlier copy of update ``update_id`` left unsent; how many rows.
+
+    Rows still leased by another worker (perhaps a dead one) are waited for, at most
+    one lease.
+    """
+    count = 0
+    deadline = time.monotonic() + outbox.LEASE + 1.0
+    while time.monotonic() < deadline:
+        rows = await outbox.claim(update_id)
+        if rows:
+            sent = await send_rows(application, rows, sweeping=True)
+            count += len(sent)
+            if len(sent) < len(rows):  # a passing fault: the sweeper goes on later
+                return count
+            continue
+        wait = await outbox.held_by_others(update_id)
+        if wait <= 0:
+            return count
+        await asyncio.sleep(min(wait, 0.5) + 0.05)
+    return count
+
+
+# Edits sent right after their commit, not yet marked sent. An edit sent again changes
+# nothing ("not modified"), so they are marked together, every SWEEP_SECONDS (well
+# within the lease): a press costs one statement fewer. New messages are marked at once.
+_edits_sent: list[int] = []
+
+
+async def mark_edits_sent() -> None:
+    """Mark the edits sent since last time, in one statement per 500."""
+    while _edits_sent:
+        batch = _edits_sent[:500]
+        await outbox.done(batch)
+        del _edits_sent[: len(batch)]
+
+
+async def sweep(application: StonetableApplication) -> int:
+    """Send the unsent rows whose lease ran out (a killed worker's); how many."""
+    await mark_edits_sent()
+    count = 0
+    for _ in range(10):  # at most 500 rows a round
+        rows = await outbox.claim()
+        if not rows:
+            break
+        sent = await send_rows(application, rows, sweeping=True)
+        count += len(sent)
+        if len(sent) < len(rows):  # a passing fault: next round
+            break
+    if count:
+        log.warning("The outbox sweeper sent %d rows a worker had left", count)
+    return count
+
+
+def schedule_sweeper(application: StonetableApplication) -> None:
+    """Every worker sweeps the outbox every :data:`SWEEP_SECONDS`."""
+    assert application.job_queue is not None
+
+    async def job(_context: object) -> None:
+        try:
+            await sweep(application)
+        except Exception as error:  # the store away: next round
+            log.warning("The outbox sweep failed: %s", error)
+
+    application.job_queue.run_repeating(job, interval=SWEEP_SECONDS, first=1.0, name="outbox")
