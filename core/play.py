@@ -22,8 +22,10 @@ from core.store.sql import dump_json, execute, now
 
 RECENT_ROLLS = 10
 _ADD_ROLL = (
-    "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at,"
+    " topic_id, campaign_id, seen_by, revealed)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+    " (SELECT id FROM campaign WHERE live_chat_id = ? AND topic_id = ?), ?, ?)"
 )
 MAX_HELD_NOTES = 30
 ID_MIN, ID_MAX = -(2**63), 2**63 - 1  # every Telegram id is stored as a signed 64-bit integer
@@ -101,13 +103,23 @@ class Play:
         self.clock = clock
 
     async def roll(
-        self, chat: ChatRef, player: PlayerRef, text: str, *, update_id: int | None = None
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str,
+        *,
+        update_id: int | None = None,
+        seen_by: tuple[int, ...] | None = None,
     ) -> dice.RollResult:
         """Roll dice notation for a player in a chat and keep it in the log.
+
+        The record keeps the chat's topic and the game live there, for the history.
 
         Args:
             update_id: the Telegram update asking, claimed with the record so a
                 redelivered copy rolls nothing (AlreadyHandled).
+            seen_by: a secret roll: the Telegram ids of those shown it (the roller,
+                a GM); the history shows it to no one else until it is revealed.
 
         Raises:
             Malformed: the notation is not a roll (nothing is stored).
@@ -135,6 +147,11 @@ class Play:
                     result.total,
                     dump_json(_faces(result)),
                     now(),
+                    chat.topic,
+                    chat.tg_id,
+                    chat.topic,
+                    None if seen_by is None else dump_json(sorted(set(seen_by))),
+                    False,
                 ),
             )
         return result

@@ -21,6 +21,7 @@ from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
 from webapp.nsu_world import setup_world_routes
 from webapp.page_cache import PAGES, PageCache
+from webapp.roll_history import setup_roll_routes
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -90,6 +91,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     setup_nsu_routes(app)
     setup_world_routes(app)
     setup_log_routes(app)
+    setup_roll_routes(app)
     app.router.add_get("/healthz", views.healthz)
     assets = app[ASSETS] = Assets(HERE / "static")
     app.router.add_get("/static/{name}", assets.serve)
