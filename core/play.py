@@ -18,7 +18,7 @@ from core.rules.errors import Malformed
 from core.rules.rng import Rng
 from core.store.models import Chat, PendingNote, RollRecord
 from core.store.repo import atomic, chat_id, guarded, player_id, upsert_chat, upsert_player
-from core.store.sql import dump_json, execute, now
+from core.store.sql import dump_json, execute, fetch, now
 
 RECENT_ROLLS = 10
 _ADD_ROLL = (
@@ -125,6 +125,32 @@ class Play:
             Malformed: the notation is not a roll (nothing is stored).
             TryAgain: the database is unreachable.
         """
+        result, _ = await self._roll(chat, player, text, update_id, seen_by, kept=False)
+        return result
+
+    async def roll_in_secret(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str,
+        seen_by: tuple[int, ...],
+        *,
+        update_id: int | None = None,
+    ) -> tuple[dice.RollResult, int]:
+        """:meth:`roll`, kept as a secret roll seen by ``seen_by``; also the record's id
+        (its reveal button names it)."""
+        return await self._roll(chat, player, text, update_id, seen_by, kept=True)
+
+    async def _roll(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str,
+        update_id: int | None,
+        seen_by: tuple[int, ...] | None,
+        *,
+        kept: bool,
+    ) -> tuple[dice.RollResult, int]:
         expression = dice.parse(text)
         result = dice.roll(expression, self.rng)
         async with guarded(), atomic(update_id):
@@ -137,24 +163,25 @@ class Play:
                 player.username,
                 player.language_code,
             )
-            await execute(
-                _ADD_ROLL,
-                (
-                    chat_row,
-                    player_row,
-                    expression.notation,
-                    expression.label,
-                    result.total,
-                    dump_json(_faces(result)),
-                    now(),
-                    chat.topic,
-                    chat.tg_id,
-                    chat.topic,
-                    None if seen_by is None else dump_json(sorted(set(seen_by))),
-                    False,
-                ),
+            values = (
+                chat_row,
+                player_row,
+                expression.notation,
+                expression.label,
+                result.total,
+                dump_json(_faces(result)),
+                now(),
+                chat.topic,
+                chat.tg_id,
+                chat.topic,
+                None if seen_by is None else dump_json(sorted(set(seen_by))),
+                False,
             )
-        return result
+            if kept:  # a secret roll: its id names it on the reveal button
+                rows = await fetch(_ADD_ROLL + " RETURNING id", values)
+                return result, int(rows[0]["id"])
+            await execute(_ADD_ROLL, values)
+        return result, 0
 
     async def health(self) -> bool:
         """True when the database answers."""

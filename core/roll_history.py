@@ -142,3 +142,42 @@ async def games_in(chat_tg_id: int, topic: int) -> tuple[GameAt, ...]:
             .values_list("id", "system", "created_at")
         )
     return tuple(GameAt(int(i), str(s), _at(c)) for i, s, c in rows)
+
+
+@dataclass(frozen=True)
+class KeptRoll:
+    """One stored roll with who saw it, for deciding about it (not for showing)."""
+
+    roll: StoredRoll
+    seen_by: tuple[int, ...] | None
+    revealed: bool
+    chat_tg_id: int
+    topic: int
+
+
+_ONE = (
+    "SELECT r.id AS id, r.notation AS notation, r.label AS label, r.total AS total,"
+    " r.faces AS faces, r.created_at AS created_at, r.campaign_id AS campaign_id,"
+    " r.seen_by AS seen_by, r.revealed AS revealed, r.topic_id AS topic_id,"
+    " p.tg_id AS player_tg_id, p.first_name AS first_name, p.last_name AS last_name,"
+    " c.tg_id AS chat_tg_id"
+    " FROM roll_record r JOIN chat c ON c.id = r.chat_id JOIN player p ON p.id = r.player_id"
+    " WHERE r.id = ?"
+)
+
+
+async def kept_roll(roll_id: int) -> KeptRoll | None:
+    """A stored roll by its id, with who saw it; None when there is none."""
+    async with guarded():
+        rows = await fetch(_ONE, (roll_id,))
+    if not rows:
+        return None
+    row = rows[0]
+    seen = load_json(row["seen_by"])
+    return KeptRoll(
+        _stored(row),
+        None if seen is None else tuple(int(p) for p in seen),
+        bool(row["revealed"]),
+        int(row["chat_tg_id"]),
+        int(row["topic_id"]),
+    )

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from core.play import ChatRef, PlayerRef
 from core.store.models import Campaign, RollRecord
 from tests.support.stack import GROUP, Stack, running_stack
 from tgbot.sandbox.fake_api import Player, default_cast
@@ -105,12 +106,12 @@ async def test_rolls_in_private_shows_the_players_own_secret_roll_but_the_group_
     # a secret roll made in the group: Alice saw it, the group did not
     deps = stack.runtime.application
     assert deps is not None
-    from core.play import ChatRef, PlayerRef
-
     play = deps.deps.play
     await say(stack, BO, GROUP, "/roll 1d6 public")
     await play.roll(
-        ChatRef(GROUP, "supergroup"), PlayerRef(ALICE, "Alice", "Marsh"), "1d20 zqhidden",
+        ChatRef(GROUP, "supergroup"),
+        PlayerRef(ALICE, "Alice", "Marsh"),
+        "1d20 zqhidden",
         seen_by=(ALICE,),
     )
     shown = await say(stack, BO, GROUP, "/rolls")
