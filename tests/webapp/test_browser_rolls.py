@@ -79,3 +79,24 @@ async def test_roll_history_filters_and_compares_averages(stack: Stack) -> None:
         secret = mine.locator("li.roll.secret")
         assert await secret.count() == 1
         assert "(rolled in secret)" in (await secret.text_content() or "")
+
+
+async def test_roll_history_reads_in_russian(stack: Stack) -> None:
+    assert stack.runtime.application is not None
+    play = stack.runtime.application.deps.play
+    token = await d20_game(stack)
+    await play.roll(TABLE, ref(stack, CHIDI), "1d20 осмотреться")
+    stack.api.players[BO].language_code = "ru"  # Bo's Telegram app speaks Russian
+    async with chromium() as browser:
+        init_data = init_data_for(stack, BO, start=token)
+        page = await phone_page(browser, init_data=init_data, start_param=token)
+        await page.goto(f"{stack.origin}/app")
+        await page.get_by_role("button", name="Броски").click()
+        await page.get_by_role("heading", name="История бросков").wait_for()
+        assert await page.get_by_role("heading", name="Среднее и ожидаемое").count() == 1
+        assert await page.get_by_role("button", name="Все игры").count() == 1
+        when = await page.locator("li.roll time").text_content() or ""
+        months = ("янв", "февр", "мар", "апр", "мая", "июн", "июл", "авг", "сент", "окт", "нояб")
+        assert any(m in when for m in (*months, "дек")), when  # Babel's Russian month
+        assert await notes(page) == ["осмотреться"]
+        await screenshot(page, "miniapp-roll-history-ru")
