@@ -19,12 +19,14 @@ from core.rules.errors import Malformed
 from core.rules.rng import Rng
 from core.store.models import Chat, PendingNote, RollRecord
 from core.store.repo import atomic, chat_id, guarded, player_id, upsert_chat, upsert_player
-from core.store.sql import dump_json, execute, now
+from core.store.sql import dump_json, execute, fetch, now
 
 RECENT_ROLLS = 10
 _ADD_ROLL = (
-    "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at,"
+    " topic_id, campaign_id, seen_by, revealed)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+    " (SELECT id FROM campaign WHERE live_chat_id = ? AND topic_id = ?), ?, ?)"
 )
 MAX_HELD_NOTES = 30
 ID_MIN, ID_MAX = -(2**63), 2**63 - 1  # every Telegram id is stored as a signed 64-bit integer
@@ -102,18 +104,54 @@ class Play:
         self.clock = clock
 
     async def roll(
-        self, chat: ChatRef, player: PlayerRef, text: str, *, update_id: int | None = None
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str,
+        *,
+        update_id: int | None = None,
+        seen_by: tuple[int, ...] | None = None,
     ) -> dice.RollResult:
         """Roll dice notation for a player in a chat and keep it in the log.
+
+        The record keeps the chat's topic and the game live there, for the history.
 
         Args:
             update_id: the Telegram update asking, claimed with the record so a
                 redelivered copy rolls nothing (AlreadyHandled).
+            seen_by: a secret roll: the Telegram ids of those shown it (the roller,
+                a GM); the history shows it to no one else until it is revealed.
 
         Raises:
             Malformed: the notation is not a roll (nothing is stored).
             TryAgain: the database is unreachable.
         """
+        result, _ = await self._roll(chat, player, text, update_id, seen_by, kept=False)
+        return result
+
+    async def roll_in_secret(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str,
+        seen_by: tuple[int, ...],
+        *,
+        update_id: int | None = None,
+    ) -> tuple[dice.RollResult, int]:
+        """:meth:`roll`, kept as a secret roll seen by ``seen_by``; also the record's id
+        (its reveal button names it)."""
+        return await self._roll(chat, player, text, update_id, seen_by, kept=True)
+
+    async def _roll(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str,
+        update_id: int | None,
+        seen_by: tuple[int, ...] | None,
+        *,
+        kept: bool,
+    ) -> tuple[dice.RollResult, int]:
         expression = dice.parse(text)
         result = dice.roll(expression, self.rng)
         async with guarded(), atomic(update_id):
@@ -126,20 +164,26 @@ class Play:
                 player.username,
                 player.language_code,
             )
-            await execute(
-                _ADD_ROLL,
-                (
-                    chat_row,
-                    player_row,
-                    expression.notation,
-                    expression.label,
-                    result.total,
-                    dump_json(_faces(result)),
-                    now(),
-                ),
+            values = (
+                chat_row,
+                player_row,
+                expression.notation,
+                expression.label,
+                result.total,
+                dump_json(_faces(result)),
+                now(),
+                chat.topic,
+                chat.tg_id,
+                chat.topic,
+                None if seen_by is None else dump_json(sorted(set(seen_by))),
+                False,
             )
+            if kept:  # a secret roll: its id names it on the reveal button; it is shown privately
+                rows = await fetch(_ADD_ROLL + " RETURNING id", values)
+                return result, int(rows[0]["id"])
+            await execute(_ADD_ROLL, values)
             await outbox.record(result)  # its message, sent after the commit
-        return result
+        return result, 0
 
     async def health(self) -> bool:
         """True when the database answers."""

@@ -23,8 +23,10 @@ from core.i18n import Lang
 from core.open_panels import OpenPanel
 from core.open_panels import open_panels as stored_panels
 from core.play import PlayerRef
+from core.roll_history import PAGE_ROLLS, GameAt, StoredRoll, games_in, rolls_in
 from core.rules.errors import Malformed
 from core.rules.log import Words
+from core.rules.roll_stats import Luck, luck
 from core.rules.table import Json, Table
 from core.store.models import LogEntry
 from core.store.repo import guarded
@@ -124,3 +126,40 @@ async def open_panels(projection: Projection, kind: str) -> tuple[OpenPanel, ...
         except Malformed:
             continue
     return tuple(seen)
+
+
+@dataclass(frozen=True)
+class RollHistory:
+    """The rolls of a campaign's chat and topic, as the viewer may see them.
+
+    Attributes:
+        rolls: newest first, after the filters; a secret roll only if the viewer saw it.
+        players: everyone with a roll here the viewer may see, by Telegram id, and name.
+        games: the games played in this chat's topic, newest first.
+        luck: per player, their visible rolls' average against the expected average.
+    """
+
+    rolls: tuple[StoredRoll, ...]
+    players: tuple[tuple[int, str], ...]
+    games: tuple[GameAt, ...]
+    luck: dict[int, Luck]
+
+
+async def roll_history(
+    projection: Projection, *, who: int | None = None, game: int | None = None
+) -> RollHistory:
+    """The roll history of the projected campaign's chat and topic, for its viewer."""
+    view = projection.view
+    seen = await rolls_in(
+        view.chat_tg_id, view.topic_id, projection.viewer, limit=PAGE_ROLLS, campaign=game
+    )
+    players: dict[int, str] = {}
+    for r in seen:
+        players.setdefault(r.player_tg_id, r.who)
+    found = {p: luck((r.notation, r.total) for r in seen if r.player_tg_id == p) for p in players}
+    return RollHistory(
+        rolls=tuple(r for r in seen if who is None or r.player_tg_id == who),
+        players=tuple(players.items()),
+        games=await games_in(view.chat_tg_id, view.topic_id),
+        luck={p: v for p, v in found.items() if v is not None},
+    )

@@ -43,6 +43,7 @@ def renderers() -> Renderers:
 COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.start",
     "tgbot.features.roll",
+    "tgbot.features.rolls",
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",

@@ -63,10 +63,20 @@ class RollRecord(Model):
     total = fields.BigIntField()
     faces: fields.Field[list[list[list[int]]]] = fields.JSONField()
     created_at = fields.DatetimeField(auto_now_add=True)
+    topic_id = fields.BigIntField(default=0, db_default=0)  # the forum topic; 0: none/General
+    # the game live in that topic when it was rolled (None: no game, or rolled in private)
+    campaign_id = fields.BigIntField(null=True)
+    # a secret roll: the Telegram ids of those who saw it (the roller, a GM); None: public
+    seen_by: fields.Field[list[int] | None] = fields.JSONField(null=True)
+    revealed = fields.BooleanField(default=False, db_default=False)
 
     class Meta:
         table = "roll_record"
-        indexes = (("player_id", "created_at"), ("chat_id", "created_at"))
+        indexes = (
+            ("player_id", "created_at"),
+            ("chat_id", "created_at"),
+            ("chat_id", "topic_id", "id"),
+        )
 
 
 class CampaignStatus(StrEnum):

@@ -43,7 +43,7 @@ from core.rules.nsu.world import HIDDEN_AUTHOR, World, can_see_face
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.rules.table import Role, Seat, Table
-from core.store.models import Campaign, CampaignStatus, Member, Panel
+from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, RollRecord
 from core.store.repo import upsert_chat, upsert_player
 from tests.core.rules.cortex.test_campaign_panel import CLARK, LOIS, WATCHTOWER, Game
 from tests.support.bot_api import serve_app
@@ -143,6 +143,8 @@ async def _bodies(web: Web, viewer: int, name: str, token: str, cards: list[str]
         f"/app/c/{token}/world",
         f"/app/c/{token}/log",
         f"/api/c/{token}/log",
+        f"/app/c/{token}/rolls",
+        f"/api/c/{token}/rolls",
         f"/app/home?startapp={token}",
     ]
     gets += [f"/app/c/{token}/map/{c}" for c in cards]
@@ -367,3 +369,78 @@ async def test_cortex_growth_effects_and_features_reach_only_who_may_see_them(we
         WATCHTOWER: effects,
     }
     await _leaks(web, "cortex", game.table, hidden)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+async def test_secret_rolls_reach_only_those_who_saw_them(web: Web, data: st.DataObject) -> None:
+    """Random rolls, public, secret (seen by some) or revealed, in the game's topic or
+    another: each member's pages hold exactly the rolls they may see, and their averages
+    count nothing else."""
+    gm, ann, ben, outsider = 7101, 7102, 7103, 7199
+    seats = {
+        gm: Seat(gm, "Gwen", frozenset({Role.GAME_MASTER}), {}),
+        ann: Seat(ann, "Ann", frozenset({Role.PLAYER}), {}),
+        ben: Seat(ben, "Ben", frozenset({Role.PLAYER}), {}),
+    }
+    token, campaign = await store_table("threat", Table(1, "threat", {"v": 1}, seats))
+    chat = await Chat.get(id=campaign.chat_id)  # type: ignore[attr-defined]
+    people = [gm, ann, ben, outsider]
+    rows = {p: await upsert_player(p, f"P{p}") for p in people}
+    plans = data.draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(people),
+                st.none() | st.sets(st.sampled_from(people), max_size=3),
+                st.booleans(),
+                st.sampled_from([0, 0, 0, 9]),
+            ),
+            min_size=1,
+            max_size=10,
+        )
+    )
+    seen_by: dict[int, set[int]] = {}
+    for n, (roller, seen, revealed, topic) in enumerate(plans):
+        secret = None if seen is None else sorted(seen | {roller})
+        await RollRecord.create(
+            chat=chat,
+            player=rows[roller],
+            notation="1d6",
+            label=f"zqroll{n}x",
+            total=n % 6 + 1,
+            faces=[[[n % 6 + 1, 1]]],
+            topic_id=topic,
+            campaign_id=campaign.id,
+            seen_by=secret,
+            revealed=revealed,
+        )
+        may = set(people) if secret is None or revealed else set(secret)
+        seen_by[n] = may if topic == 0 else set()
+    for viewer, seat in seats.items():
+        shown = {f"zqroll{n}x" for n, who in seen_by.items() if viewer in who}
+        bodies = await _bodies(web, viewer, seat.name, token, [])
+        for route, body in bodies.items():
+            leaked = {m for m in markers(body) if m.startswith("zqroll")} - shown
+            assert not leaked, (viewer, route, leaked)
+        assert shown <= markers(bodies[f"/api/c/{token}/rolls"])
+        assert shown <= markers(bodies[f"/app/c/{token}/rolls"])
+        history = json.loads(bodies[f"/api/c/{token}/rolls"])
+        counted = {p["id"]: p["rolls"] for p in history["players"]}
+        for roller in people:
+            mine = [n for n, (r, *_) in enumerate(plans) if r == roller and viewer in seen_by[n]]
+            assert counted.get(roller, 0) == len(mine), (viewer, roller)
+        for roller in people:  # the player filter shows the same, and only theirs
+            async with web.http.get(
+                web.origin + f"/api/c/{token}/rolls?who={roller}",
+                headers=_auth(viewer, seat.name, token),
+            ) as response:
+                rolls = (await response.json())["rolls"]
+            assert {r["note"] for r in rolls} == {
+                f"zqroll{n}x"
+                for n, (r, *_) in enumerate(plans)
+                if r == roller and viewer in seen_by[n]
+            }

@@ -9,10 +9,12 @@ from telegram.ext import BaseHandler, CommandHandler
 from core.i18n import N_, lang_for
 from core.languages import LiveGame, live_game
 from core.rules.errors import Malformed
+from core.secret_rolls import secret_request
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
+from tgbot.features.rolls import secret_roll
 from tgbot.i18n import personal_lang
 from tgbot.outbox import send_pending
 from tgbot.presenter import in_outbox
@@ -23,7 +25,10 @@ COMMANDS = [CommandSpec("roll", N_("Roll dice: /roll 2d6+3, 4d6kh3, d20 adv"))]
 
 async def roll(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    text = command_args(update)
+    text, secret = secret_request(command_args(update))
+    if secret:  # /roll 1d20+5 secret
+        await secret_roll(update, context, text)
+        return
     # one statement tells both whether a game's own roll applies and the group's language
     game = None if chat.kind == ChatType.PRIVATE else await live_game(chat.tg_id, chat.topic)
     if game is not None and text and await system_roll(update, context, text, game):

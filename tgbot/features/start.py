@@ -16,6 +16,8 @@ from tgbot.features import campaign, sheet
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.i18n import lang_of
 from tgbot.intro import give_menu_button
+from tgbot.outbox import send_pending
+from tgbot.presenter import in_outbox
 from tgbot.private import deliver_held
 from tgbot.render.dice import render_roll
 from tgbot.render.help import general, help_text
@@ -93,6 +95,9 @@ async def press_start(update: Update, context: StonetableContext) -> None:
     await query.answer()
     if button.choice is StartChoice.ROLL:
         result = await context.deps.play.roll(chat, player, "d20", update_id=update.update_id)
+        if in_outbox(result):  # its message was written with the roll: send it
+            await send_pending(context.stonetable)
+            return
         text = render_roll(result, player.display_name, lang)
     else:
         campaigns = context.deps.campaigns

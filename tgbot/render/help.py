@@ -25,6 +25,11 @@ def general(lang: Lang) -> str:
                 "several parts like <code>1d8+1d6+2</code>, and a note after the dice: "
                 "<code>/roll d20+5 sneak attack</code>."
             ),
+            "📊 "
+            + lang.gettext(
+                "/rolls — the last ten rolls in this chat; the Mini App keeps the game's "
+                "roll history, with each player's average."
+            ),
             "📜 " + lang.gettext("/sheet — open your sheet and the map in the Mini App."),
             "🎮 "
             + lang.gettext(

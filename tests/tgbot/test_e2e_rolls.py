@@ -1,0 +1,122 @@
+"""/rolls end to end: the chat's last ten rolls in one message, in a group, a forum
+topic and a private chat, in English and Russian; secret rolls stay out of it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from core.play import ChatRef, PlayerRef
+from core.store.models import Campaign, RollRecord
+from tests.support.stack import GROUP, Stack, running_stack
+from tgbot.sandbox.fake_api import Player, default_cast
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+FORUM = -100777
+ALICE, BO, OLGA = 1001, 1002, 1005
+TIMEOUT = 10
+
+
+@pytest.fixture
+async def stack(db: str) -> Stack:  # type: ignore[misc]
+    cast = [*default_cast(), Player(OLGA, "Ольга", "Петрова", "olga", language_code="ru")]
+    cast[-1].started = True
+    async with running_stack(db, players=cast) as running:
+        yield running
+
+
+async def say(stack: Stack, user: int, chat: int, text: str, thread: int | None = None) -> Any:
+    mark = stack.api.mark()
+    await stack.api.send_text(user, chat, text, thread_id=thread)
+    return await stack.api.wait_for_message(
+        chat, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=TIMEOUT, since=mark
+    )
+
+
+def lines(message: dict[str, Any]) -> list[str]:
+    return str(message["text"]).split("\n")
+
+
+async def test_rolls_in_a_group_shows_the_last_ten_with_who_what_result_and_note(
+    stack: Stack,
+) -> None:
+    empty = await say(stack, ALICE, GROUP, "/rolls")
+    assert "No rolls here yet" in empty["text"]
+    totals = []
+    for n in range(12):
+        who = ALICE if n % 2 else BO
+        reply = await say(stack, who, GROUP, f"/roll 1d6+{n} <b>try</b> {n}")
+        totals.append(int(re.findall(r"Total: (\d+)", reply["text"])[0]))
+    shown = await say(stack, ALICE, GROUP, "/rolls")
+    head, *rows = lines(shown)
+    assert "The last 10 rolls here" in head
+    assert len(rows) == 10
+    for row, n in zip(rows, range(2, 12), strict=True):  # the oldest two are left out
+        name = "Alice Marsh" if n % 2 else "<b>Bo</b> & Co"
+        assert f"{name}: 1d6 + {n} → {totals[n]}" in row, row
+        assert row.endswith(f"— <b>try</b> {n}")  # the note, escaped: shown as typed
+    # the entities come from the HTML the bot wrote: names and totals bold, notes italic
+    bold = [e for e in shown["entities"] if e["type"] == "bold"]
+    assert len(bold) == 1 + 10 * 2
+    assert shown["reply_to_message"]["from"]["id"] == ALICE
+
+
+async def test_rolls_speaks_the_readers_language_with_babel_dates(stack: Stack) -> None:
+    await say(stack, OLGA, GROUP, "/roll 2d6 на удачу")
+    shown = await say(stack, OLGA, GROUP, "/rolls")
+    head, row = lines(shown)
+    assert "Последний бросок здесь" in head and "UTC" in head
+    month = ("янв", "февр", "мар", "апр", "мая", "июн", "июл", "авг", "сент", "окт", "нояб", "дек")
+    assert any(m in row for m in month), row  # Babel's Russian month
+    assert "Ольга Петрова: 2d6 →" in row and row.endswith("— на удачу")
+
+
+async def test_rolls_in_a_forum_topic_shows_only_that_topics_rolls_and_its_game(
+    stack: Stack,
+) -> None:
+    threads = stack.api.add_forum(FORUM, "Friday Games", ["Campaign A", "Campaign B"])
+    a, b = threads["Campaign A"], threads["Campaign B"]
+    started = await say(stack, ALICE, FORUM, "/newgame d20", a)
+    assert started["message_thread_id"] == a
+    await say(stack, ALICE, FORUM, "/roll 1d4 in A", a)
+    await say(stack, BO, FORUM, "/roll 1d8 in B", b)
+    await say(stack, BO, FORUM, "/roll 1d10 in General")
+    shown = await say(stack, BO, FORUM, "/rolls", a)
+    assert shown["message_thread_id"] == a
+    assert len(lines(shown)) == 2 and "1d4" in shown["text"] and "in A" in shown["text"]
+    shown = await say(stack, ALICE, FORUM, "/rolls", b)
+    assert len(lines(shown)) == 2 and "1d8" in shown["text"]
+    shown = await say(stack, ALICE, FORUM, "/rolls")
+    assert len(lines(shown)) == 2 and "1d10" in shown["text"]
+    # each roll keeps its topic, and the game that was live there
+    game = await Campaign.get(live_chat_id=FORUM, topic_id=a)
+    kept = {r.notation: (r.topic_id, r.campaign_id) for r in await RollRecord.all()}
+    assert kept == {"1d4": (a, game.id), "1d8": (b, None), "1d10": (0, None)}
+
+
+async def test_rolls_in_private_shows_the_players_own_secret_roll_but_the_group_never_does(
+    stack: Stack,
+) -> None:
+    await say(stack, ALICE, ALICE, "/roll 3d6 alone")
+    shown = await say(stack, ALICE, ALICE, "/rolls")
+    assert len(lines(shown)) == 2 and "3d6" in shown["text"] and "alone" in shown["text"]
+    # a secret roll made in the group: Alice saw it, the group did not
+    deps = stack.runtime.application
+    assert deps is not None
+    play = deps.deps.play
+    await say(stack, BO, GROUP, "/roll 1d6 public")
+    await play.roll(
+        ChatRef(GROUP, "supergroup"),
+        PlayerRef(ALICE, "Alice", "Marsh"),
+        "1d20 zqhidden",
+        seen_by=(ALICE,),
+    )
+    shown = await say(stack, BO, GROUP, "/rolls")
+    assert "zqhidden" not in shown["text"] and "public" in shown["text"]
+    assert len(lines(shown)) == 2
+    await RollRecord.filter(label="zqhidden").update(revealed=True)
+    shown = await say(stack, BO, GROUP, "/rolls")
+    assert "zqhidden" in shown["text"] and "(rolled in secret, revealed)" in shown["text"]

@@ -1,0 +1,147 @@
+"""/rolls: the last rolls made in this chat (or this forum topic), in one message;
+secret rolls (/sroll, or /roll ... secret) and their ``👁 Reveal`` button."""
+
+from __future__ import annotations
+
+import asyncio
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import Forbidden
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
+
+from core.i18n import N_, Lang, lang_for
+from core.roll_history import CHAT_ROLLS, rolls_in
+from core.rules.dice import RollResult
+from core.secret_rolls import audience, forget, reveal, secret_request
+from tgbot.buttons.rolls import RevealButton
+from tgbot.callback import decode_as, pattern
+from tgbot.context import StonetableContext
+from tgbot.edits import reply_html
+from tgbot.features.common import CommandSpec, actor, command_args, player_of
+from tgbot.i18n import lang_of, personal_lang
+from tgbot.outbox import send_pending
+from tgbot.presenter import in_outbox
+from tgbot.private import INBOX, send_private
+from tgbot.render.dice import render_roll
+from tgbot.render.rolls import (
+    open_private_first,
+    render_rolls,
+    reveal_label,
+    revealed,
+    secret_in_chat,
+    secret_in_private,
+)
+
+COMMANDS = [
+    CommandSpec("rolls", N_("The last ten rolls in this chat")),
+    CommandSpec("sroll", N_("Roll in secret: /sroll 1d20+5"), private=False),
+]
+
+
+async def rolls(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    # in a private chat the reader saw their own secret rolls; in a group, only what all saw
+    viewer = player.tg_id if chat.kind == ChatType.PRIVATE else None
+    found = await rolls_in(chat.tg_id, chat.topic, viewer, limit=CHAT_ROLLS)
+    assert update.effective_message is not None
+    await reply_html(update.effective_message, render_rolls(found, await lang_of(update)))
+
+
+async def sroll(update: Update, context: StonetableContext) -> None:
+    text, _ = secret_request(command_args(update))
+    await secret_roll(update, context, text)
+
+
+async def secret_roll(update: Update, context: StonetableContext, text: str) -> None:
+    """Roll privately: the roller (and the game's GM) get the dice; the chat, a button.
+
+    In a private chat a roll is private already: it is an ordinary roll there.
+    """
+    chat, player = actor(update)
+    message = update.effective_message
+    assert message is not None
+    if chat.kind == ChatType.PRIVATE:
+        result = await context.deps.play.roll(
+            chat, player, text or "d20", update_id=update.update_id
+        )
+        if in_outbox(result):  # its message was written with the roll: send it
+            await send_pending(context.stonetable)
+            return
+        await reply_html(message, render_roll(result, player.display_name, personal_lang(update)))
+        return
+    view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
+    masters = [m.player_id for m in view.game_masters] if view is not None else []
+    seen = audience(player.tg_id, None if view is None else view.system.key, masters)
+    result, roll_id = await context.deps.play.roll_in_secret(
+        chat, player, text or "d20", seen, update_id=update.update_id
+    )
+    group_lang = await lang_of(update)
+    where = chat.title or "?"
+    own = personal_lang(update)
+    mine = secret_in_private(render_roll(result, player.display_name, own), where, own)
+    try:
+        await context.bot.send_message(player.tg_id, mine, parse_mode=ParseMode.HTML)
+    except Forbidden:  # never opened a private chat (or blocked it): roll nothing, say how
+        await forget(roll_id)
+        link = f"https://t.me/{context.bot.username}?start={INBOX}"
+        button = InlineKeyboardButton(group_lang.gettext("🔓 Open my messages"), url=link)
+        await message.reply_text(
+            open_private_first(player.display_name, group_lang),
+            parse_mode=ParseMode.HTML,
+            reply_markup=InlineKeyboardMarkup([[button]]),
+        )
+        return
+    reveal_button = InlineKeyboardButton(
+        reveal_label(group_lang), callback_data=RevealButton(roll_id).encode()
+    )
+    await message.reply_text(
+        secret_in_chat(player.display_name, group_lang),
+        parse_mode=ParseMode.HTML,
+        reply_markup=InlineKeyboardMarkup([[reveal_button]]),
+    )
+    masters_seeing = [
+        m for m in (view.game_masters if view is not None else ()) if m.player_id in seen
+    ]
+    await asyncio.gather(
+        *(
+            send_private(
+                context,
+                m.player_id,
+                _for_gm(result, player.display_name, where, lang_for(m.language)),
+                group_chat_id=chat.tg_id,
+                group_topic=chat.topic,
+                name=m.name,
+            )
+            for m in masters_seeing
+            if m.player_id != player.tg_id
+        )
+    )
+
+
+def _for_gm(result: RollResult, who: str, where: str, lang: Lang) -> str:
+    return secret_in_private(render_roll(result, who, lang), where, lang)
+
+
+async def press_reveal(update: Update, context: StonetableContext) -> None:
+    """The roller or a GM who saw it shows a secret roll to the chat."""
+    query = update.callback_query
+    assert query is not None and update.effective_user is not None
+    pressed = decode_as(query.data, RevealButton)
+    by = player_of(update.effective_user)
+    kept = await reveal(pressed.roll_id, by.tg_id)
+    lang = await lang_of(update)
+    await asyncio.gather(
+        query.answer(),
+        query.edit_message_text(
+            revealed(kept.roll, by.display_name, lang), parse_mode=ParseMode.HTML
+        ),
+    )
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [
+        CommandHandler("rolls", rolls),
+        CommandHandler("sroll", sroll),
+        CallbackQueryHandler(press_reveal, pattern=pattern(RevealButton)),
+    ]

@@ -1,0 +1,105 @@
+"""The roll history page and JSON: the campaign chat's recent rolls, filterable by player
+and game, with each player's average against the expected average."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from core.i18n import Lang
+from core.projection import RollHistory, roll_history
+from core.rules.registry import Registry
+from core.viewer_pages import snapshot_for_viewer
+from webapp.campaign_log import _moment
+from webapp.deps import DEPS
+from webapp.i18n import request_lang
+from webapp.views import _dumps, authenticate
+
+
+def _number(request: web.Request, name: str) -> int | None:
+    raw = request.query.get(name, "")
+    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+
+
+def history_context(
+    history: RollHistory, registry: Registry, lang: Lang, who: int | None, game: int | None
+) -> dict[str, Any]:
+    """What the page and its JSON show: plain values, already worded."""
+    names = dict(history.players)
+
+    def game_name(system: str) -> str:
+        found = next((s for s in registry if s.key == system), None)
+        return lang.gettext(found.name) if found is not None else system
+
+    return {
+        "who": who,
+        "game": game,
+        "players": [
+            {
+                "id": p,
+                "name": name,
+                "rolls": history.luck[p].rolls if p in history.luck else 0,
+                "average": lang.number(round(history.luck[p].average, 2))
+                if p in history.luck
+                else None,
+                "expected": lang.number(round(history.luck[p].expected, 2))
+                if p in history.luck
+                else None,
+                "above": p in history.luck and history.luck[p].difference >= 0,
+            }
+            for p, name in history.players
+        ],
+        "games": [
+            {"id": g.id, "name": game_name(g.system), "started": lang.day(g.started, "medium")}
+            for g in history.games
+        ],
+        "rolls": [
+            {
+                "id": r.id,
+                "player": r.player_tg_id,
+                "who": names.get(r.player_tg_id, r.who),
+                "notation": r.notation,
+                "total": r.total,
+                "note": r.note,
+                "secret": r.secret,
+                "game": r.campaign_id,
+                "at": r.at.isoformat(),
+                "time": _moment(r.at, lang),
+            }
+            for r in history.rolls
+        ],
+    }
+
+
+async def _load(request: web.Request) -> dict[str, Any]:
+    deps = request.app[DEPS]
+    viewer = authenticate(request).user.id
+    registry = deps.campaigns.registry
+    snapshot = await snapshot_for_viewer(registry, request.match_info["token"], viewer)
+    seen = snapshot.projection
+    who, game = _number(request, "who"), _number(request, "game")
+    history = await roll_history(seen, who=who, game=game)
+    lang = request_lang(request)
+    return {
+        "view": seen.view,
+        "token": seen.view.app_token,
+        "history": history_context(history, registry, lang, who, game),
+        "lang": lang,
+    }
+
+
+async def rolls_page(request: web.Request) -> web.Response:
+    context = await _load(request)
+    return aiohttp_jinja2.render_template("rolls.html", request, context)
+
+
+async def api_rolls(request: web.Request) -> web.Response:
+    context = await _load(request)
+    return web.json_response(context["history"], dumps=_dumps)
+
+
+def setup_roll_routes(app: web.Application) -> None:
+    app.router.add_get("/app/c/{token}/rolls", rolls_page)
+    app.router.add_get("/api/c/{token}/rolls", api_rolls)
