@@ -7,13 +7,30 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.i18n import N_
+from core.rules import dice
+from core.rules.dice_odds import odds
 from core.rules.errors import Malformed
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
-from tgbot.render.dice import render_roll
+from tgbot.render.dice import render_odds, render_roll
 
+ACTION_ROLL_WORDS = frozenset(
+    [
+        "world",
+        "character",
+        "char",
+        "madv",
+        "mdis",
+        "mood-adv",
+        "mood-dis",
+        "aspect-adv",
+        "aspect-dis",
+        "aadv",
+        "adis",
+    ]
+)
 COMMANDS = [CommandSpec("roll", N_("Roll dice: /roll 2d6+3, 4d6kh3, d20 adv"))]
 
 
@@ -46,6 +63,36 @@ async def system_roll(update: Update, context: StonetableContext, text: str) -> 
         return False  # not this system's notation: an ordinary roll
     await post_panel(update, context, panel)
     return True
+
+
+async def dice_odds(
+    update: Update, context: StonetableContext, text: str, other: Malformed
+) -> None:
+    """``/odds EXPR``: the exact odds of any dice expression.
+
+    ``other`` is the refusal of the game's own /odds (an NSU Action Roll): it stands
+    when the text is empty or the chat plays No Stone Unturned and the text is no
+    dice expression either, so a game's /odds keeps speaking as before.
+    """
+    try:
+        expression = dice.parse(text)
+    except Malformed:
+        words = set(text.lower().split())
+        if not words or words & ACTION_ROLL_WORDS or await _plays_nsu(update, context):
+            raise other from None
+        raise
+    assert update.effective_message is not None
+    await update.effective_message.reply_text(
+        render_odds(odds(expression), await lang_of(update)), parse_mode=ParseMode.HTML
+    )
+
+
+async def _plays_nsu(update: Update, context: StonetableContext) -> bool:
+    chat, _ = actor(update)
+    if chat.kind == ChatType.PRIVATE:
+        return False
+    view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
+    return view is not None and view.system.key == "nsu"
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
