@@ -74,7 +74,7 @@ EXPLODES_FOREVER = "“{text}” would make every die explode: choose fewer face
 REROLLS_FOREVER = "“{text}” would reroll every face: choose fewer faces."
 ONE_EXPLOSION = "A die can explode (or add a reroll) in one way only: “{text}”."
 TWICE = "“{text}” is given twice for the same dice."
-FACE_RANGE = "“{text}” must be a face of the die ({low} to {high})."
+FACE_RANGE = "“{text}” must be a face of the die."
 MIN_OVER_MAX = "The minimum face is above the maximum face in “{text}”."
 FAILURES_NEED_SUCCESSES = "Count failures (cf) together with successes, as in 10d10>=8cf1."
 DIVIDE_BY_ZERO = "“{text}” could divide by zero."
@@ -659,7 +659,7 @@ class _Parser:
         if kind == "clamp":
             value = _int(found["clamp_n"], BIG_NUMBER, MAX_CONSTANT)
             if not low <= value <= high:
-                raise Malformed(FACE_RANGE, text=text, low=low, high=high)
+                raise Malformed(FACE_RANGE, text=text)
             new = replace(dice, **{"lowest" if name == "mi" else "highest": value})
             if new.lowest is not None and new.highest is not None and new.lowest > new.highest:
                 raise Malformed(MIN_OVER_MAX, text=text)
