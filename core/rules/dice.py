@@ -49,7 +49,7 @@ MAX_NESTING = 10
 EXPLODE_DEPTH = 20
 REROLL_LIMIT = 50
 
-EXAMPLES = "2d6+3, 4d6kh3, 1d20+5 adv, 6x4d6kh3"
+EXAMPLES = "2d6+3, 4d6kh3, 2d20kl1, d20 adv"
 NOTHING_TO_ROLL = "Tell me what to roll. Try something like {examples}."
 CANT_READ = "I couldn't read “{text}”. Try something like {examples}."
 NOT_HERE = "“{text}” can't stand there. Try something like {examples}."
@@ -172,7 +172,7 @@ class Dice:
         if self.keep:
             text += f"{self.keep}{self.keep_n}"
         if self.success is not None:
-            text += str(self.success)
+            text += (" " if text.endswith(("!", "!p")) else "") + str(self.success)
         if self.failure is not None:
             text += "cf" + _cmp_text(self.failure)
         return text + (f"[{self.label}]" if self.label else "")
@@ -388,7 +388,7 @@ _EDGE = re.compile(
     r"|поме[хx]ой|поме[хx]а)(?![^\W\d_])"
 )
 _SET_KEEP = re.compile(r"(?P<keep>kh|kl|dh|dl|ph|pl|k|p)\s*(?P<keep_n>\d+)")
-_DICE = re.compile(r"(?P<count>\d+)?d(?P<sides>\d+|%|f(?![^\W\d_]))")
+_DICE = re.compile(r"(?P<count>\d+)?d(?P<sides>\d+|%|f)")
 _NUMBER = re.compile(r"\d+")
 _ANNOTATION = re.compile(r"\s*\[(?P<label>[^\[\]]*)\]")
 _REPEAT_PREFIX = re.compile(r"\s*(?P<n>\d+)\s*x\s*(?=[\d(d%])")
@@ -694,7 +694,11 @@ def _note_allowed(raw_rest: str) -> bool:
     words = raw_rest.split()
     first = words[0]
     low = first.lower()
-    if not first[0].isalpha() or any(c.isdigit() for c in first):
+    if any(c.isdigit() for c in first):
+        return False
+    if not first[0].isalpha() and (
+        first[0] in "+-*/×÷−()[],.%=!<>|^&~:;" and (len(first) == 1 or not first[1].isalpha())
+    ):
         return False
     if low.translate(_TRANSLATE) in _NOTATION_WORDS or low in _NOTATION_WORDS:
         return False
