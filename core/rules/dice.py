@@ -166,9 +166,8 @@ class Dice:
             text += f"ma{self.highest}"
         if self.explode and self.explode_on is not None:
             default = Compare("=", max(self.faces))
-            text += self.explode + (
-                "" if self.explode_on == default else _cmp_text(self.explode_on)
-            )
+            plain = self.explode_on == default and self.explode != "ra"
+            text += self.explode + ("" if plain else _cmp_text(self.explode_on))
         if self.keep:
             text += f"{self.keep}{self.keep_n}"
         if self.success is not None:

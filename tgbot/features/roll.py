@@ -74,11 +74,13 @@ async def dice_odds(
     when the text is empty or the chat plays No Stone Unturned and the text is no
     dice expression either, so a game's /odds keeps speaking as before.
     """
+    words = set(text.lower().split())
+    if not words or words & ACTION_ROLL_WORDS:
+        raise other  # an Action Roll, half written
     try:
         expression = dice.parse(text)
     except Malformed:
-        words = set(text.lower().split())
-        if not words or words & ACTION_ROLL_WORDS or await _plays_nsu(update, context):
+        if await _plays_nsu(update, context):
             raise other from None
         raise
     assert update.effective_message is not None

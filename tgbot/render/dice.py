@@ -18,6 +18,7 @@ from tgbot.render.text import esc
 FACE_BUDGET = 150
 BAR_WIDTH = 16
 ODDS_ROWS = 12
+ODDS_ROWS_EACH = 20  # up to this many totals, one row each
 _SIGNS = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "=": "="}
 
 
@@ -107,7 +108,7 @@ def _pct(value: float, lang: Lang) -> str:
     """``12.5%`` (a decimal comma where the language writes one)."""
     if 0 < value < 0.0005:
         return "<0" + lang.number(0.5)[1] + "1%"
-    return f"{100 * value:.1f}".replace(".", lang.number(0.5)[1]) + "%"
+    return f"{100 * value + 1e-9:.1f}".replace(".", lang.number(0.5)[1]) + "%"
 
 
 def render_odds(odds: DiceOdds, lang: Lang) -> str:
@@ -138,7 +139,8 @@ def render_odds(odds: DiceOdds, lang: Lang) -> str:
             )
             + "</b>"
         )
-    buckets = odds.buckets(ODDS_ROWS)
+    values = odds.maximum - odds.minimum + 1
+    buckets = odds.buckets(values if values <= ODDS_ROWS_EACH else ODDS_ROWS)
     top = max(p for _, _, p in buckets) or 1.0
     width = max(len(_range(a, b)) for a, b, _ in buckets)
     bars = []

@@ -54,6 +54,7 @@ from core.rules.rng import ScriptedRng, SeededRng
         ("2d6rr1", "2d6r1"),
         ("2d6ro1", "2d6ro1"),
         ("2d6ra1", "2d6ra1"),
+        ("2d6ra6", "2d6ra6"),
         ("3d6 >= 5", "3d6>=5"),
         ("10d10>=8cf1", "10d10>=8cf1"),
         ("6d6cs6", "6d6=6"),
