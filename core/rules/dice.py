@@ -394,6 +394,7 @@ _REPEAT_PREFIX = re.compile(r"\s*(?P<n>\d+)\s*x\s*(?=[\d(d%])")
 _REPEAT_SUFFIX = re.compile(r"x\s*(?P<n>\d+)(?![^\W_])")
 _TARGET = re.compile(r"(?P<op>>=|<=|>|<|=)\s*(?P<n>-?\d+)")
 _WORD = re.compile(r"\S+")
+_SPACES = re.compile(r"\s*")
 _ADV_WORDS = {"advantage", "adv", "преимуществом", "преимущество", "преим"}
 _KEEP_NAMES = {"k": "kh", "p": "dl", "pl": "dl", "ph": "dh"}
 # Words that read as notation; a note never starts with one.
@@ -437,6 +438,9 @@ def _normal(text: str) -> str:
 
     Keeps every character at its index, so a note can be cut from the original.
     """
+    low = text.lower()
+    if len(low) == len(text):
+        return low.translate(_TRANSLATE)
     out = []
     for char in text:
         low = char.lower()
@@ -473,8 +477,7 @@ class _Parser:
 
     # -- helpers
     def skip(self) -> None:
-        while self.i < len(self.s) and self.s[self.i].isspace():
-            self.i += 1
+        self.i = _SPACES.match(self.s, self.i).end()  # type: ignore[union-attr]
 
     def at(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         return pattern.match(self.s, self.i)
@@ -900,6 +903,11 @@ def face_mark(dice: Dice, value: int) -> int:
 
 
 def _roll_die(dice: Dice, rng: Rng) -> DieRoll:
+    if dice.sides != FUDGE and not (
+        dice.explode or dice.reroll or dice.counting or dice.lowest or dice.highest
+    ):
+        value = rng.randint(1, dice.sides)
+        return DieRoll((Face(value),), True, value)
     faces = [_roll_face(dice, rng)]
     if dice.explode and dice.explode_on is not None:
         depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
@@ -939,7 +947,8 @@ def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
     if isinstance(node, Dice):
         rolled = [_roll_die(node, rng) for _ in range(node.count)]
         kept = kept_indexes([d.total for d in rolled], node.keep, node.keep_n)
-        rolled = [replace(d, kept=i in kept) for i, d in enumerate(rolled)]
+        if node.keep:
+            rolled = [d if i in kept else replace(d, kept=False) for i, d in enumerate(rolled)]
         total = sum(d.value for d in rolled if d.kept)
         parts.append(DiceRoll(node, tuple(rolled), total))
         return total
