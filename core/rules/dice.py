@@ -547,7 +547,7 @@ class _Parser:
         if self.i >= len(self.s):
             raise _malformed(ENDS_WITH_SIGN)
         start = self.i
-        node: Node
+        node: Number | Dice | Group
         if self.s[self.i] == "(":
             node = self.group()
         elif dice := self.at(_DICE):
@@ -565,7 +565,7 @@ class _Parser:
             node = replace(node, label=label[:MAX_ANNOTATION])
         return node
 
-    def group(self) -> Node:
+    def group(self) -> Group:
         start = self.i
         self.depth += 1
         if self.depth > MAX_NESTING:
@@ -662,7 +662,7 @@ class _Parser:
             value = _int(found["clamp_n"], BIG_NUMBER, MAX_CONSTANT)
             if not low <= value <= high:
                 raise Malformed(FACE_RANGE, text=text)
-            new = replace(dice, **{"lowest" if name == "mi" else "highest": value})
+            new = replace(dice, lowest=value) if name == "mi" else replace(dice, highest=value)
             if new.lowest is not None and new.highest is not None and new.lowest > new.highest:
                 raise Malformed(MIN_OVER_MAX, text=text)
             return new
@@ -881,7 +881,7 @@ def _roll_face(dice: Dice, rng: Rng) -> Face:
             return rng.randint(1, 3) - 2
         return rng.randint(1, dice.sides)
 
-    value, rerolled = one(), []
+    value, rerolled = one(), list[int]()
     if dice.reroll and dice.reroll_on is not None:
         limit = 1 if dice.reroll == "ro" else REROLL_LIMIT
         while dice.reroll_on.test(value) and len(rerolled) < limit:
