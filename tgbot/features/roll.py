@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
@@ -77,6 +79,9 @@ async def dice_odds(
     words = set(text.lower().split())
     if not words or words & ACTION_ROLL_WORDS:
         raise other  # an Action Roll, half written
+    bare_dice = all(re.fullmatch(r"d\d+", word) for word in words)
+    if bare_dice and await _plays_nsu(update, context):
+        raise other  # "d7" at a No Stone Unturned table: an Action Roll's die
     try:
         expression = dice.parse(text)
     except Malformed:
