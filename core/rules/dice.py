@@ -261,15 +261,22 @@ class DiceExpression:
 
 def dice_terms(node: Node) -> list[Dice]:
     """Every dice term, left to right."""
+    found: list[Dice] = []
+    _collect(node, found)
+    return found
+
+
+def _collect(node: Node, found: list[Dice]) -> None:
     if isinstance(node, Dice):
-        return [node]
-    if isinstance(node, Group):
-        return [d for item in node.items for d in dice_terms(item)]
-    if isinstance(node, BinOp):
-        return dice_terms(node.left) + dice_terms(node.right)
-    if isinstance(node, Neg):
-        return dice_terms(node.operand)
-    return []
+        found.append(node)
+    elif isinstance(node, Group):
+        for item in node.items:
+            _collect(item, found)
+    elif isinstance(node, BinOp):
+        _collect(node.left, found)
+        _collect(node.right, found)
+    elif isinstance(node, Neg):
+        _collect(node.operand, found)
 
 
 def _atoms(node: Node) -> int:
@@ -477,7 +484,8 @@ class _Parser:
 
     # -- helpers
     def skip(self) -> None:
-        self.i = _SPACES.match(self.s, self.i).end()  # type: ignore[union-attr]
+        if self.i < len(self.s) and self.s[self.i].isspace():
+            self.i = _SPACES.match(self.s, self.i).end()  # type: ignore[union-attr]
 
     def at(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         return pattern.match(self.s, self.i)
@@ -803,10 +811,12 @@ def parse(text: str) -> DiceExpression:
     if _atoms(node) > MAX_TERMS:
         raise _malformed(TOO_MANY_TERMS, limit=MAX_TERMS)
     expression = DiceExpression(node=node, label=label, repeat=max(repeat, 1), target=target)
-    if not dice_terms(node):
+    terms = dice_terms(node)
+    if not terms:
         raise _malformed(NO_DICE)
-    if expression.dice_count > MAX_DICE:
-        raise Malformed(TOO_MANY_DICE, count=expression.dice_count, limit=MAX_DICE)
+    count = expression.repeat * sum(d.count for d in terms)
+    if count > MAX_DICE:
+        raise Malformed(TOO_MANY_DICE, count=count, limit=MAX_DICE)
     return expression
 
 
