@@ -402,6 +402,7 @@ _REPEAT_SUFFIX = re.compile(r"x\s*(?P<n>\d+)(?![^\W_])")
 _TARGET = re.compile(r"(?P<op>>=|<=|>|<|=)\s*(?P<n>-?\d+)")
 _WORD = re.compile(r"\S+")
 _SPACES = re.compile(r"\s*")
+_MODIFIER_START = frozenset("!erdmkpc<>=aп")  # the first letters of modifiers and edges
 _ADV_WORDS = {"advantage", "adv", "преимуществом", "преимущество", "преим"}
 _KEEP_NAMES = {"k": "kh", "p": "dl", "pl": "dl", "ph": "dh"}
 # Words that read as notation; a note never starts with one.
@@ -625,6 +626,9 @@ class _Parser:
             save = self.i
             self.skip()
             here = self.i
+            if here >= len(self.s) or self.s[here] not in _MODIFIER_START:
+                self.i = save
+                return dice
             edge = self.at(_EDGE)
             if edge:
                 self.i = edge.end()
