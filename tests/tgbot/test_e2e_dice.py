@@ -124,3 +124,11 @@ async def test_odds_of_any_roll_in_both_languages(stack: Stack) -> None:
     assert "You win" in action_roll  # the Action Roll's odds stay as they were
     nsu_words = (await say(stack, ALICE, "/odds d6 world", GROUP))["text"]
     assert "Aspect die" in nsu_words
+
+
+async def test_a_no_stone_unturned_table_keeps_its_own_odds(stack: Stack) -> None:
+    started = await say(stack, ALICE, "/newgame nsu", GROUP)
+    assert "No Stone Unturned" in started["text"]
+    assert "Try: /odds" in (await say(stack, ALICE, "/odds d7", GROUP))["text"]
+    assert "You win" in (await say(stack, ALICE, "/odds d6 d8 character", GROUP))["text"]
+    assert "Odds of 2d6 + 1" in (await say(stack, ALICE, "/odds 2d6+1", GROUP))["text"]
