@@ -714,7 +714,7 @@ def _note_allowed(raw_rest: str) -> bool:
         first[0] in "+-*/×÷−()[],.%=!<>|^&~:;" and (len(first) == 1 or not first[1].isalpha())
     ):
         return False
-    if low.translate(_TRANSLATE) in _NOTATION_WORDS or low in _NOTATION_WORDS:
+    if low in _NOTATION_WORDS:
         return False
     return not (
         len(first) == 1 and len(words) > 1 and (words[1][0].isdigit() or words[1][0] in "<>=!")

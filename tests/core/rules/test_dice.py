@@ -86,6 +86,8 @@ def test_a_note_is_only_text_that_cannot_be_notation() -> None:
     assert (expression.notation, expression.label) == ("2d20kh1 + 5", "sneak attack")
     assert parse("2d6[fire] + 1d8[cold] огненный шар").label == "огненный шар"
     assert parse("1d20+5 adv to hit the goblin").label == "to hit the goblin"
+    assert parse("d20 к бою").label == "к бою"
+    assert parse("1d20 помеха от тумана").notation == "2d20kl1"
 
 
 @pytest.mark.parametrize(
