@@ -92,7 +92,13 @@ class Home:
 
 
 def _faces(result: dice.RollResult) -> list[list[list[int]]]:
-    return [[[f.value, int(f.kept)] for f in term.faces] for term in result.terms]
+    """Each dice term's dice as [total, kept], every repeat in turn."""
+    return [
+        [[die.total, int(die.kept)] for die in part.rolled]
+        for outcome in result.outcomes
+        for part in outcome.parts
+        if isinstance(part, dice.DiceRoll)
+    ]
 
 
 class Play:

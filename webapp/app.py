@@ -90,6 +90,8 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app.router.add_get("/app/", views.shell)
     app.router.add_get("/app/home", views.home)
     app.router.add_get("/app/prefs", views.prefs)
+    app.router.add_get("/app/odds", views.odds_page)
+    app.router.add_get("/api/odds", views.api_odds)
     app.router.add_get("/app/c/{token}", views.campaign_page)
     app.router.add_get("/api/me", views.api_me)
     app.router.add_get("/api/c/{token}", views.api_campaign)

@@ -14,12 +14,14 @@ from core.archive import export_for_member
 from core.campaigns import CampaignView, describe_members
 from core.i18n import N_
 from core.play import Home, PlayerRef
+from core.rules import dice
+from core.rules.dice_odds import DiceOdds, odds
 from core.rules.errors import Malformed, StonetableError
 from core.viewer_pages import Snapshot, snapshot_for_viewer
 from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
-from webapp.errors import NOT_UNDERSTOOD
+from webapp.errors import NOT_UNDERSTOOD, message_of
 from webapp.i18n import language_names, request_lang, script_words
 from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
@@ -249,3 +251,77 @@ async def api_me(request: web.Request) -> web.Response:
 async def healthz(request: web.Request) -> web.Response:
     healthy = await _deps(request).play.health()
     return web.json_response({"ok": healthy}, status=200 if healthy else 503)
+
+
+ODDS_EXAMPLE = "1d20+5 adv >= 15"
+MAX_ODDS_TEXT = 300
+
+
+def _odds_of(request: web.Request) -> DiceOdds | None:
+    """The odds of ``?expr=`` for a signed-in viewer (None when nothing was asked).
+
+    Raises:
+        InitDataInvalid: no, forged or stale initData.
+        Malformed: not dice notation, or too large for exact odds.
+    """
+    authenticate(request)
+    text = request.query.get("expr", "")[:MAX_ODDS_TEXT]
+    return odds(dice.parse(text)) if text.strip() else None
+
+
+def odds_json(result: DiceOdds) -> dict[str, Any]:
+    return {
+        "notation": result.expression.notation,
+        "minimum": result.minimum,
+        "maximum": result.maximum,
+        "mean": result.mean,
+        "target": None if result.expression.target is None else str(result.expression.target),
+        "target_chance": result.target_chance,
+        "explosion_depth": result.explosion_depth,
+        "distribution": [[value, chance] for value, chance in result.distribution],
+    }
+
+
+def _target_text(result: DiceOdds | None) -> str:
+    target = None if result is None else result.expression.target
+    if target is None:
+        return ""
+    return f"{_SIGNS.get(target.op, target.op)} {target.value}"
+
+
+_SIGNS = {">=": "≥", "<=": "≤"}
+
+
+async def api_odds(request: web.Request) -> web.Response:
+    """``GET /api/odds?expr=1d20%2B5+adv+>=+15``: the exact distribution as JSON."""
+    result = _odds_of(request)
+    if result is None:
+        raise Malformed(dice.NOTHING_TO_ROLL, examples=dice.EXAMPLES)
+    return web.json_response(odds_json(result))
+
+
+async def odds_page(request: web.Request) -> web.Response:
+    """The odds calculator: a field, then min/max/mean, a target's chance and a chart."""
+    lang = request_lang(request)
+    text = request.query.get("expr", "")[:MAX_ODDS_TEXT]
+    problem = ""
+    result: DiceOdds | None = None
+    try:
+        result = _odds_of(request)
+    except Malformed as error:
+        problem = message_of(error, lang)
+    bars: list[tuple[int, float, float]] = []
+    if result is not None:
+        top = max(p for _, p in result.distribution)
+        bars = [(v, p, 100 * p / top) for v, p in result.distribution]
+    context = {
+        "text": text,
+        "example": ODDS_EXAMPLE,
+        "result": result,
+        "problem": problem,
+        "bars": bars,
+        "lang": lang,
+        "mean": f"{result.mean:.2f}" if result else "",
+        "target": _target_text(result),
+    }
+    return aiohttp_jinja2.render_template("odds.html", request, context)

@@ -1,345 +1,998 @@
-"""Standard dice notation: parsing into immutable expressions and rolling them.
+"""Dice notation: parsing into immutable expressions and rolling them.
 
-Grammar (whitespace allowed between tokens, case-insensitive)::
+The grammar, its meanings and its limits are documented in docs/dice.md. In short
+(whitespace allowed between tokens, case-insensitive; ``к`` and ``д`` are the dice
+letter too)::
 
-    roll       := expression [label]
-    expression := [sign] term (sign term)*
-    term       := dice | integer
-    dice       := [count] "d" (sides | "%") [keep] [edge]
-    keep       := ("kh" | "k" | "kl" | "dh" | "dl") integer
-    edge       := "adv" | "advantage" | "dis" | "disadvantage"   (single die only)
-    label      := free text after the expression that does not look like arithmetic
+    roll     := [INT "x"] expr { suffix } [note]
+    suffix   := "x" INT | adv | dis | compare INT          (a target for the total)
+    expr     := product { ("+" | "-") product }
+    product  := unary { ("*" | "/") unary }               ("/" rounds down)
+    unary    := ("-" | "+") unary | atom
+    atom     := (INT | dice | group) ["[" label "]"]
+    group    := "(" expr { "," expr } ")" [keep]
+    dice     := [INT] "d" (INT | "%" | "F") { modifier }
+    modifier := explode | reroll | "mi" INT | "ma" INT | keep | count | adv | dis
+    keep     := ("kh" | "kl" | "dh" | "dl" | "k" | "p" | "ph" | "pl") INT
 
-Invariants: a parsed expression never holds more than :data:`MAX_DICE` dice in
-all, a die never has more than :data:`MAX_SIDES` sides, a keep count is between 1
-and the number of dice, and an expression has at most :data:`MAX_TERMS` terms.
+Two entry points other code builds on: :func:`parse` (text to an immutable
+:class:`DiceExpression`) and :func:`roll` (an expression and an injected
+:class:`~core.rules.rng.Rng` to a :class:`RollResult`). Nothing here reads a
+clock or a global random source.
+
+Invariants: a parsed expression rolls at most :data:`MAX_DICE` dice before
+explosions and rerolls (repeats included), a die has at most :data:`MAX_SIDES`
+sides, an expression has at most :data:`MAX_TERMS` numbers and dice terms, a die
+explodes at most :data:`EXPLODE_DEPTH` times and is rerolled at most
+:data:`REROLL_LIMIT` times. Exact odds (:mod:`core.rules.dice_odds`) follow the
+very same limits, so they are exact for the rolls this module makes.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from enum import Enum
+from dataclasses import dataclass, replace
+from typing import Union
 
 from core.rules.errors import Malformed
-from core.rules.rng import Rng, roll_die
+from core.rules.rng import Rng
 
 MAX_DICE = 1000
 MAX_SIDES = 1000
-MAX_TERMS = 20
+MAX_TERMS = 100
+MAX_REPEATS = 20
 MAX_CONSTANT = 1_000_000
-MAX_INPUT = 300
+MAX_INPUT = 1000
 MAX_LABEL = 120
+MAX_ANNOTATION = 40
+MAX_NESTING = 10
+EXPLODE_DEPTH = 20
+REROLL_LIMIT = 50
 
 EXAMPLES = "2d6+3, 4d6kh3, 2d20kl1, d20 adv"
 NOTHING_TO_ROLL = "Tell me what to roll. Try something like {examples}."
+CANT_READ = "I couldn't read “{text}”. Try something like {examples}."
+NOT_HERE = "“{text}” can't stand there. Try something like {examples}."
+TOO_LONG = "That roll is too long. Try something like {examples}."
+TOO_MANY_DICE = "That's {count} dice; I roll at most {limit} at once."
+TOO_MANY_TERMS = "A roll can have at most {limit} parts. Try something like {examples}."
+TOO_MANY_REPEATS = "A roll can be repeated at most {limit} times."
+TOO_DEEP = "Too many brackets inside each other: at most {limit}."
+NO_DICE = "There are no dice in that. Try something like {examples}."
+ENDS_WITH_SIGN = "The roll ends with a sign. Try something like {examples}."
+UNCLOSED = "A bracket isn't closed. Try something like {examples}."
+AT_LEAST_ONE_DIE = "Roll at least one die. Try something like {examples}."
+TWO_SIDES = "A die needs at least 2 sides. Try something like {examples}."
+KEEP_RANGE = "You can keep between 1 and {count} of {dice}. Try something like {examples}."
+DROP_RANGE = "You can drop between 1 and {count} of {dice}. Try something like {examples}."
+SINGLE_EDGE = (
+    "Advantage and disadvantage apply to a single d20, as in 1d20+5 adv. "
+    "Try something like {examples}."
+)
+BOTH_EDGES = "Advantage and disadvantage together: pick one."
+EXPLODES_FOREVER = "“{text}” would make every die explode: choose fewer faces."
+REROLLS_FOREVER = "“{text}” would reroll every face: choose fewer faces."
+ONE_EXPLOSION = "A die can explode (or add a reroll) in one way only: “{text}”."
+TWICE = "“{text}” is given twice for the same dice."
+FACE_RANGE = "“{text}” must be a face of the die."
+MIN_OVER_MAX = "The minimum face is above the maximum face in “{text}”."
+FAILURES_NEED_SUCCESSES = "Count failures (cf) together with successes, as in 10d10>=8cf1."
+DIVIDE_BY_ZERO = "“{text}” could divide by zero."
+TWO_TARGETS = "A roll can have one target, as in 1d20+5 >= 15."
+SIGN_TWICE = "Two signs in a row. Try something like {examples}."
+BIG_NUMBER = "That number is too big: the most is {limit}."
+BIG_COUNT = "That number of dice is too big: the most is {limit}."
+BIG_DIE = "That die is too big: the most is {limit}."
+BIG_KEEP = "That keep count is too big: the most is {limit}."
 
+FUDGE = 0  # the ``sides`` of a Fudge die (faces -1, 0, +1)
 
-class Keep(Enum):
-    """Which dice of a term count towards its total."""
-
-    ALL = "all"
-    HIGHEST = "kh"
-    LOWEST = "kl"
-    DROP_HIGHEST = "dh"
-    DROP_LOWEST = "dl"
+_OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        "<": lambda a, b: a < b, "=": lambda a, b: a == b}  # fmt: skip
 
 
 @dataclass(frozen=True)
-class DiceTerm:
-    """``count`` dice of ``sides`` sides, of which some are kept."""
+class Compare:
+    """A comparison with a number: ``>=5``, ``<3``, ``=6``."""
+
+    op: str
+    value: int
+
+    def test(self, number: int) -> bool:
+        return bool(_OPS[self.op](number, self.value))
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.value}"
+
+
+@dataclass(frozen=True)
+class Number:
+    value: int
+    label: str = ""
+
+    def __str__(self) -> str:
+        return str(self.value) + (f"[{self.label}]" if self.label else "")
+
+
+@dataclass(frozen=True)
+class Dice:
+    """``count`` dice of ``sides`` sides (:data:`FUDGE` for dF) and their modifiers.
+
+    ``explode`` is ``""``, ``"!"`` (extra dice), ``"!!"`` (added into the die),
+    ``"!p"`` (extra dice, each one less) or ``"ra"`` (one extra die at most);
+    ``reroll`` is ``""``, ``"r"`` (until the face no longer matches) or ``"ro"`` (once).
+    """
 
     count: int
     sides: int
-    keep: Keep = Keep.ALL
+    explode: str = ""
+    explode_on: Compare | None = None
+    reroll: str = ""
+    reroll_on: Compare | None = None
+    lowest: int | None = None  # mi: a face below counts as this
+    highest: int | None = None  # ma: a face above counts as this
+    keep: str = ""  # "", "kh", "kl", "dh", "dl"
     keep_n: int = 0
+    success: Compare | None = None
+    failure: Compare | None = None
+    label: str = ""
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        return (-1, 0, 1) if self.sides == FUDGE else tuple(range(1, self.sides + 1))
+
+    @property
+    def counting(self) -> bool:
+        return self.success is not None
 
     @property
     def kept_count(self) -> int:
-        """How many of the rolled dice count."""
-        if self.keep is Keep.ALL:
+        if not self.keep:
             return self.count
-        if self.keep in (Keep.HIGHEST, Keep.LOWEST):
+        if self.keep in ("kh", "kl"):
             return self.keep_n
         return self.count - self.keep_n
 
-    @property
-    def minimum(self) -> int:
-        return self.kept_count
-
-    @property
-    def maximum(self) -> int:
-        return self.kept_count * self.sides
+    def die_text(self) -> str:
+        return f"{self.count}d" + ("F" if self.sides == FUDGE else str(self.sides))
 
     def __str__(self) -> str:
-        text = f"{self.count}d{self.sides}"
-        if self.keep is not Keep.ALL:
-            text += f"{self.keep.value}{self.keep_n}"
-        return text
+        text = self.die_text()
+        if self.reroll and self.reroll_on is not None:
+            text += self.reroll + _cmp_text(self.reroll_on)
+        if self.lowest is not None:
+            text += f"mi{self.lowest}"
+        if self.highest is not None:
+            text += f"ma{self.highest}"
+        if self.explode and self.explode_on is not None:
+            default = Compare("=", max(self.faces))
+            plain = self.explode_on == default and self.explode != "ra"
+            text += self.explode + ("" if plain else _cmp_text(self.explode_on))
+        if self.keep:
+            text += f"{self.keep}{self.keep_n}"
+        if self.success is not None:
+            text += (" " if text.endswith(("!", "!p")) else "") + str(self.success)
+        if self.failure is not None:
+            text += "cf" + _cmp_text(self.failure)
+        return text + (f"[{self.label}]" if self.label else "")
 
 
 @dataclass(frozen=True)
-class Constant:
-    """A flat number added or subtracted."""
+class Group:
+    """Brackets: one expression, or a set of them (``(1d20+5, 1d20+3)kh1``)."""
 
-    value: int
-
-    @property
-    def minimum(self) -> int:
-        return self.value
-
-    @property
-    def maximum(self) -> int:
-        return self.value
+    items: tuple[Node, ...]
+    keep: str = ""
+    keep_n: int = 0
+    label: str = ""
 
     def __str__(self) -> str:
-        return str(self.value)
-
-
-Term = DiceTerm | Constant
+        text = "(" + ", ".join(str(i) for i in self.items) + ")"
+        if self.keep:
+            text += f"{self.keep}{self.keep_n}"
+        return text + (f"[{self.label}]" if self.label else "")
 
 
 @dataclass(frozen=True)
-class SignedTerm:
-    sign: int  # +1 or -1
-    term: Term
+class BinOp:
+    op: str  # + - * /
+    left: Node
+    right: Node
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: Node
+
+    def __str__(self) -> str:
+        return f"-{self.operand}"
+
+
+Node = Union[Number, Dice, Group, BinOp, Neg]  # noqa: UP007 (a forward reference)
+
+
+def _cmp_text(compare: Compare) -> str:
+    return str(compare.value) if compare.op == "=" else str(compare)
 
 
 @dataclass(frozen=True)
 class DiceExpression:
-    """A parsed roll: signed terms and an optional label."""
+    """A parsed roll: the arithmetic, how many times it is rolled, a target, a note."""
 
-    terms: tuple[SignedTerm, ...]
+    node: Node
     label: str = ""
-
-    @property
-    def dice_count(self) -> int:
-        return sum(t.term.count for t in self.terms if isinstance(t.term, DiceTerm))
-
-    @property
-    def minimum(self) -> int:
-        return sum(t.term.minimum if t.sign > 0 else -t.term.maximum for t in self.terms)
-
-    @property
-    def maximum(self) -> int:
-        return sum(t.term.maximum if t.sign > 0 else -t.term.minimum for t in self.terms)
+    repeat: int = 1
+    target: Compare | None = None
 
     @property
     def notation(self) -> str:
         """Canonical notation, which parses back to the same expression."""
-        parts: list[str] = []
-        for index, signed in enumerate(self.terms):
-            sign = "-" if signed.sign < 0 else "+"
-            if index == 0:
-                parts.append(("-" if signed.sign < 0 else "") + str(signed.term))
+        text = str(self.node)
+        if self.repeat > 1:
+            text = f"{self.repeat}x{text}"
+        if self.target is not None:
+            text += f" {self.target.op} {self.target.value}"
+        return text
+
+    @property
+    def dice_count(self) -> int:
+        """Dice rolled before explosions and rerolls, repeats included."""
+        return self.repeat * sum(d.count for d in dice_terms(self.node))
+
+    @property
+    def minimum(self) -> int:
+        return bounds(self.node)[0]
+
+    @property
+    def maximum(self) -> int:
+        return bounds(self.node)[1]
+
+    @property
+    def counts_successes(self) -> bool:
+        return any(d.counting for d in dice_terms(self.node))
+
+    @property
+    def explodes(self) -> bool:
+        return any(d.explode in ("!", "!!", "!p") for d in dice_terms(self.node))
+
+
+def dice_terms(node: Node) -> list[Dice]:
+    """Every dice term, left to right."""
+    found: list[Dice] = []
+    _collect(node, found)
+    return found
+
+
+def _collect(node: Node, found: list[Dice]) -> None:
+    if isinstance(node, Dice):
+        found.append(node)
+    elif isinstance(node, Group):
+        for item in node.items:
+            _collect(item, found)
+    elif isinstance(node, BinOp):
+        _collect(node.left, found)
+        _collect(node.right, found)
+    elif isinstance(node, Neg):
+        _collect(node.operand, found)
+
+
+def _atoms(node: Node) -> int:
+    if isinstance(node, Number | Dice):
+        return 1
+    if isinstance(node, Group):
+        return sum(_atoms(i) for i in node.items)
+    if isinstance(node, BinOp):
+        return _atoms(node.left) + _atoms(node.right)
+    return _atoms(node.operand)
+
+
+# --- bounds -------------------------------------------------------------------------
+
+
+def face_bounds(dice: Dice) -> tuple[int, int]:
+    """The lowest and highest value one face can show (after mi/ma)."""
+    low, high = min(dice.faces), max(dice.faces)
+    if dice.lowest is not None:
+        low, high = max(low, dice.lowest), max(high, dice.lowest)
+    if dice.highest is not None:
+        low, high = min(low, dice.highest), min(high, dice.highest)
+    return low, high
+
+
+def die_bounds(dice: Dice) -> tuple[int, int]:
+    """The lowest and highest one die (with the dice it adds) can count for."""
+    if dice.counting and dice.explode == "!!":
+        return (-1 if dice.failure is not None else 0), 1
+    low, high = face_bounds(dice)
+    on = dice.explode_on if dice.explode else None
+    depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
+    extra_penalty = 1 if dice.explode == "!p" else 0
+
+    def worth(shown: int) -> int:
+        return face_mark(dice, shown) if dice.counting else shown
+
+    memo: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def chain(left: int, penalty: int) -> tuple[int, int]:
+        if (left, penalty) in memo:
+            return memo[left, penalty]
+        lo, hi = None, None
+        for value in range(low, high + 1):
+            here = worth(value - penalty)
+            if left > 0 and on is not None and on.test(value):
+                rest_lo, rest_hi = chain(left - 1, extra_penalty)
+                options = (here + rest_lo, here + rest_hi)
             else:
-                parts.append(f"{sign} {signed.term}")
-        return " ".join(parts)
+                options = (here, here)
+            lo = options[0] if lo is None else min(lo, options[0])
+            hi = options[1] if hi is None else max(hi, options[1])
+        assert lo is not None and hi is not None
+        memo[left, penalty] = (lo, hi)
+        return lo, hi
+
+    return chain(depth if on is not None else 0, 0)
+
+
+def bounds(node: Node) -> tuple[int, int]:
+    """The lowest and highest total of ``node`` (exactly reachable)."""
+    if isinstance(node, Number):
+        return node.value, node.value
+    if isinstance(node, Dice):
+        low, high = die_bounds(node)
+        n = node.kept_count
+        return n * low, n * high
+    if isinstance(node, Group):
+        ranges = [bounds(i) for i in node.items]
+        if not node.keep:
+            return sum(r[0] for r in ranges), sum(r[1] for r in ranges)
+        keep = _kept_members(node)
+        lows = sorted(r[0] for r in ranges)
+        highs = sorted(r[1] for r in ranges)
+        if node.keep in ("kh", "dl"):
+            return sum(lows[-keep:]), sum(highs[-keep:])
+        return sum(lows[:keep]), sum(highs[:keep])
+    if isinstance(node, Neg):
+        low, high = bounds(node.operand)
+        return -high, -low
+    (a, b), (c, d) = bounds(node.left), bounds(node.right)
+    if node.op == "+":
+        return a + c, b + d
+    if node.op == "-":
+        return a - d, b - c
+    if node.op == "*":
+        products = (a * c, a * d, b * c, b * d)
+        return min(products), max(products)
+    quotients = (a // c, a // d, b // c, b // d)
+    return min(quotients), max(quotients)
+
+
+def _kept_members(group: Group) -> int:
+    n = len(group.items)
+    return group.keep_n if group.keep in ("kh", "kl") else n - group.keep_n
+
+
+# --- parsing ------------------------------------------------------------------------
+
+_CMP = r"(?:>=|<=|>|<|=)"
+_MODIFIER = re.compile(
+    r"""
+    (?P<bang>!!|!p|!)(?P<bang_on>(?:>=|<=|>|<|=)?\d+)?
+    |(?P<e>e)(?P<e_on>(?:>=|<=|>|<|=)?\d+)
+    |(?P<reroll>rr|ro|ra|r)(?P<reroll_on>(?:>=|<=|>|<|=)?\d+)
+    |(?P<clamp>mi|ma)\s*(?P<clamp_n>\d+)
+    |(?P<keep>kh|kl|dh|dl|ph|pl|k|p)\s*(?P<keep_n>\d+)
+    |(?P<cs>cs|cf)\s*(?P<cs_on>(?:>=|<=|>|<|=)?\s*-?\d+)
+    |(?P<count>>=|<=|>|<|=)\s*(?P<count_n>-?\d+)
+    """,
+    re.VERBOSE,
+)
+_EDGE = re.compile(
+    r"(?P<edge>advantage|adv|disadvantage|disadv|dis|преимуществом|преимущество|преим"
+    r"|поме[хx]ой|поме[хx]а)(?![^\W\d_])"
+)
+_SET_KEEP = re.compile(r"(?P<keep>kh|kl|dh|dl|ph|pl|k|p)\s*(?P<keep_n>\d+)")
+_DICE = re.compile(r"(?P<count>\d+)?d(?P<sides>\d+|%|f)")
+_NUMBER = re.compile(r"\d+")
+_ANNOTATION = re.compile(r"\s*\[(?P<label>[^\[\]]*)\]")
+_REPEAT_PREFIX = re.compile(r"\s*(?P<n>\d+)\s*x\s*(?=[\d(d%])")
+_REPEAT_SUFFIX = re.compile(r"x\s*(?P<n>\d+)(?![^\W_])")
+_TARGET = re.compile(r"(?P<op>>=|<=|>|<|=)\s*(?P<n>-?\d+)")
+_WORD = re.compile(r"\S+")
+_SPACES = re.compile(r"\s*")
+_MODIFIER_START = frozenset("!erdmkpc<>=aп")  # the first letters of modifiers and edges
+_ADV_WORDS = {"advantage", "adv", "преимуществом", "преимущество", "преим"}
+_KEEP_NAMES = {"k": "kh", "p": "dl", "pl": "dl", "ph": "dh"}
+# Words that read as notation; a note never starts with one.
+_NOTATION_WORDS = frozenset(
+    [
+        "k",
+        "kh",
+        "kl",
+        "dh",
+        "dl",
+        "p",
+        "ph",
+        "pl",
+        "r",
+        "rr",
+        "ro",
+        "ra",
+        "e",
+        "mi",
+        "ma",
+        "cs",
+        "cf",
+        "x",
+        "d",
+        "f",
+        "adv",
+        "dis",
+        "advantage",
+        "disadvantage",
+        "disadv",
+        "преим",
+        "помеха",
+    ]
+)
+_TRANSLATE = str.maketrans({"к": "d", "д": "d", "х": "x", "×": "*", "÷": "/", "−": "-",
+                            "–": "-"})  # fmt: skip
+
+
+def _normal(text: str) -> str:
+    """Lower case, Cyrillic dice letters and typographic signs read as notation.
+
+    Keeps every character at its index, so a note can be cut from the original.
+    """
+    low = text.lower()
+    if len(low) == len(text):
+        return low.translate(_TRANSLATE)
+    out = []
+    for char in text:
+        low = char.lower()
+        out.append(low.translate(_TRANSLATE) if len(low) == 1 else char)
+    return "".join(out)
+
+
+def _malformed(message: str, **values: str | int) -> Malformed:
+    """An unreadable roll; ``message`` (a catalogue id) may show ``{examples}``."""
+    return Malformed(message, examples=EXAMPLES, **values)
+
+
+def _int(text: str, message: str, limit: int) -> int:
+    digits = text.strip()
+    if len(digits.lstrip("-")) > len(str(limit)) or abs(int(digits)) > limit:
+        raise Malformed(message, limit=limit)
+    return int(digits)
+
+
+def _compare(text: str) -> Compare:
+    text = text.replace(" ", "")
+    match = re.match(_CMP, text)
+    op = match.group(0) if match else ""
+    return Compare(op or "=", _int(text[len(op) :], BIG_NUMBER, MAX_CONSTANT))
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.raw = text
+        self.s = _normal(text)
+        self.i = 0
+        self.depth = 0
+        self.edges: list[tuple[str, str]] = []  # (adv|dis, the word as written)
+
+    # -- helpers
+    def skip(self) -> None:
+        if self.i < len(self.s) and self.s[self.i].isspace():
+            self.i = _SPACES.match(self.s, self.i).end()  # type: ignore[union-attr]
+
+    def at(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        return pattern.match(self.s, self.i)
+
+    def part(self, start: int | None = None, end: int | None = None) -> str:
+        start = self.i if start is None else start
+        if end is None:
+            word = _WORD.match(self.raw, start)
+            end = word.end() if word else start
+        return self.raw[start:end].strip()[:20]
+
+    def fail_here(self) -> Malformed:
+        self.skip()
+        if self.i >= len(self.s):
+            return _malformed(ENDS_WITH_SIGN)
+        return _malformed(CANT_READ, text=self.part())
+
+    # -- grammar
+    def expr(self) -> Node:
+        node = self.product()
+        while True:
+            save = self.i
+            self.skip()
+            if self.i < len(self.s) and self.s[self.i] in "+-":
+                op = self.s[self.i]
+                self.i += 1
+                self.skip()
+                if self.i < len(self.s) and self.s[self.i] in "+-":
+                    raise _malformed(SIGN_TWICE)
+                node = BinOp(op, node, self.product())
+            else:
+                self.i = save
+                return node
+
+    def product(self) -> Node:
+        node = self.unary()
+        while True:
+            save = self.i
+            self.skip()
+            if self.i < len(self.s) and self.s[self.i] in "*/":
+                op, start = self.s[self.i], self.i
+                self.i += 1
+                right = self.unary()
+                if op == "/":
+                    low, high = bounds(right)
+                    if low <= 0 <= high:
+                        raise _malformed(DIVIDE_BY_ZERO, text=self.part(start, self.i))
+                node = BinOp(op, node, right)
+            else:
+                self.i = save
+                return node
+
+    def unary(self) -> Node:
+        self.skip()
+        if self.i < len(self.s) and self.s[self.i] in "+-":
+            sign = self.s[self.i]
+            self.i += 1
+            self.skip()
+            if self.i < len(self.s) and self.s[self.i] in "+-":
+                raise _malformed(SIGN_TWICE)
+            operand = self.unary()
+            return Neg(operand) if sign == "-" else operand
+        return self.atom()
+
+    def atom(self) -> Node:
+        self.skip()
+        if self.i >= len(self.s):
+            raise _malformed(ENDS_WITH_SIGN)
+        start = self.i
+        node: Number | Dice | Group
+        if self.s[self.i] == "(":
+            node = self.group()
+        elif dice := self.at(_DICE):
+            self.i = dice.end()
+            node = self.dice(dice, start)
+        elif number := self.at(_NUMBER):
+            self.i = number.end()
+            node = Number(_int(number.group(0), BIG_NUMBER, MAX_CONSTANT))
+        else:
+            raise self.fail_here()
+        annotation = self.at(_ANNOTATION)
+        if annotation:
+            label = self.raw[annotation.start("label") : annotation.end("label")].strip()
+            self.i = annotation.end()
+            node = replace(node, label=label[:MAX_ANNOTATION])
+        return node
+
+    def group(self) -> Group:
+        start = self.i
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise Malformed(TOO_DEEP, limit=MAX_NESTING)
+        self.i += 1
+        items = [self.expr()]
+        while True:
+            self.skip()
+            if self.i >= len(self.s):
+                raise _malformed(UNCLOSED)
+            if self.s[self.i] == ",":
+                self.i += 1
+                items.append(self.expr())
+            elif self.s[self.i] == ")":
+                self.i += 1
+                break
+            else:
+                raise self.fail_here()
+        self.depth -= 1
+        group = Group(tuple(items))
+        save = self.i
+        self.skip()
+        keep = self.at(_SET_KEEP)
+        if keep:
+            self.i = keep.end()
+            name = _KEEP_NAMES.get(keep["keep"], keep["keep"])
+            n = _int(keep["keep_n"], BIG_KEEP, MAX_DICE)
+            _check_keep(name, n, len(items), self.part(start, self.i))
+            return Group(tuple(items), name, n)
+        self.i = save
+        return group
+
+    def dice(self, match: re.Match[str], start: int) -> Dice:
+        count = _int(match["count"], BIG_COUNT, MAX_DICE) if match["count"] else 1
+        sides_text = match["sides"]
+        if sides_text == "%":
+            sides = 100
+        elif sides_text == "f":
+            sides = FUDGE
+        else:
+            sides = _int(sides_text, BIG_DIE, MAX_SIDES)
+            if sides < 2:
+                raise _malformed(TWO_SIDES)
+        if count < 1:
+            raise _malformed(AT_LEAST_ONE_DIE)
+        dice = Dice(count, sides)
+        seen: set[str] = set()
+        while True:
+            save = self.i
+            self.skip()
+            here = self.i
+            if here >= len(self.s) or self.s[here] not in _MODIFIER_START:
+                self.i = save
+                return dice
+            edge = self.at(_EDGE)
+            if edge:
+                self.i = edge.end()
+                kind = "adv" if edge["edge"] in _ADV_WORDS else "dis"
+                self.edges.append((kind, self.part(here, self.i)))
+                continue
+            found = self.at(_MODIFIER)
+            if not found:
+                self.i = save
+                return dice
+            self.i = found.end()
+            dice = self.modifier(dice, found, self.part(here, self.i), seen)
+
+    def modifier(self, dice: Dice, found: re.Match[str], text: str, seen: set[str]) -> Dice:
+        low, high = min(dice.faces), max(dice.faces)
+        kind = next(k for k in ("bang", "e", "reroll", "clamp", "keep", "cs", "count") if found[k])
+        name = found[kind]
+        slot = {
+            "bang": "explode",
+            "e": "explode",
+            "reroll": "explode" if name == "ra" else "reroll",
+            "clamp": name,
+            "keep": "keep",
+            "cs": "success" if name == "cs" else "failure",
+            "count": "success",
+        }[kind]
+        if slot in seen:
+            raise _malformed(ONE_EXPLOSION if slot == "explode" else TWICE, text=text)
+        seen.add(slot)
+        if kind in ("bang", "e") or name == "ra":
+            on_text = found["bang_on"] or found["e_on"] or found["reroll_on"]
+            on = _compare(on_text) if on_text else Compare("=", high)
+            mode = {"e": "!"}.get(name, name)
+            if all(on.test(v) for v in range(*_range(dice))):
+                raise _malformed(EXPLODES_FOREVER, text=text)
+            return replace(dice, explode=mode, explode_on=on)
+        if kind == "reroll":
+            on = _compare(found["reroll_on"])
+            if name != "ro" and all(on.test(v) for v in dice.faces):
+                raise _malformed(REROLLS_FOREVER, text=text)
+            return replace(dice, reroll="ro" if name == "ro" else "r", reroll_on=on)
+        if kind == "clamp":
+            value = _int(found["clamp_n"], BIG_NUMBER, MAX_CONSTANT)
+            if not low <= value <= high:
+                raise Malformed(FACE_RANGE, text=text)
+            new = replace(dice, lowest=value) if name == "mi" else replace(dice, highest=value)
+            if new.lowest is not None and new.highest is not None and new.lowest > new.highest:
+                raise Malformed(MIN_OVER_MAX, text=text)
+            return new
+        if kind == "keep":
+            keep = _KEEP_NAMES.get(name, name)
+            n = _int(found["keep_n"], BIG_KEEP, MAX_DICE)
+            _check_keep(keep, n, dice.count, dice.die_text())
+            return replace(dice, keep=keep, keep_n=n)
+        if kind == "cs" and name == "cf":
+            if dice.success is None:
+                raise Malformed(FAILURES_NEED_SUCCESSES)
+            return replace(dice, failure=_compare(found["cs_on"]))
+        on_text = found["cs_on"] if kind == "cs" else found["count"] + found["count_n"]
+        return replace(dice, success=_compare(on_text))
+
+
+def _range(dice: Dice) -> tuple[int, int]:
+    low, high = face_bounds(dice)
+    return low, high + 1
+
+
+def _check_keep(keep: str, n: int, count: int, what: str) -> None:
+    if keep in ("kh", "kl") and not 1 <= n <= count:
+        raise _malformed(KEEP_RANGE, count=count, dice=what)
+    if keep in ("dh", "dl") and not 1 <= n < count:
+        raise _malformed(DROP_RANGE, count=max(count - 1, 0), dice=what)
+
+
+def _note_allowed(raw_rest: str) -> bool:
+    """Text after a roll is its note only if it cannot be read as notation."""
+    words = raw_rest.split()
+    first = words[0]
+    low = first.lower()
+    if any(c.isdigit() for c in first):
+        return False
+    if not first[0].isalpha() and (
+        first[0] in "+-*/×÷−()[],.%=!<>|^&~:;" and (len(first) == 1 or not first[1].isalpha())
+    ):
+        return False
+    if low in _NOTATION_WORDS:
+        return False
+    return not (
+        len(first) == 1 and len(words) > 1 and (words[1][0].isdigit() or words[1][0] in "<>=!")
+    )
+
+
+def _apply_edges(node: Node, edges: list[tuple[str, str]]) -> Node:
+    kinds = {k for k, _ in edges}
+    if len(kinds) > 1:
+        raise Malformed(BOTH_EDGES)
+    kind, _word = edges[0]
+    terms = dice_terms(node)
+    plain = [d for d in terms if d.count == 1 and d == Dice(1, d.sides, label=d.label)]
+    target = next((d for d in plain if d.sides == 20), None)
+    if target is None and len(terms) == 1 and plain:
+        target = plain[0]
+    if target is None:
+        raise _malformed(SINGLE_EDGE)
+    keep = "kh" if kind == "adv" else "kl"
+    return _swap(node, target, replace(target, count=2, keep=keep, keep_n=1))
+
+
+def _swap(node: Node, old: Dice, new: Dice) -> Node:
+    """``node`` with its first ``old`` dice term replaced by ``new``."""
+    done = [False]
+
+    def walk(n: Node) -> Node:
+        if done[0]:
+            return n
+        if n is old or (isinstance(n, Dice) and n == old):
+            done[0] = True
+            return new
+        if isinstance(n, Group):
+            return replace(n, items=tuple(walk(i) for i in n.items))
+        if isinstance(n, BinOp):
+            return BinOp(n.op, walk(n.left), walk(n.right))
+        if isinstance(n, Neg):
+            return Neg(walk(n.operand))
+        return n
+
+    return walk(node)
+
+
+def parse(text: str) -> DiceExpression:
+    """Parse dice notation such as ``4d6kh3 + 2 fireball`` or ``1d20+5 adv >= 15``.
+
+    Raises:
+        Malformed: the text is not a roll (the message names the part that can't be
+            read), or asks for too many or too large dice.
+    """
+    if not text or not text.strip():
+        raise _malformed(NOTHING_TO_ROLL)
+    if len(text) > MAX_INPUT:
+        raise _malformed(TOO_LONG)
+    parser = _Parser(text)
+    repeat = 0
+    prefix = parser.at(_REPEAT_PREFIX)
+    if prefix:
+        repeat = _int(prefix["n"], TOO_MANY_REPEATS, MAX_REPEATS)
+        parser.i = prefix.end()
+    node = parser.expr()
+    target: Compare | None = None
+    while True:
+        save = parser.i
+        parser.skip()
+        here = parser.i
+        if edge := parser.at(_EDGE):
+            parser.i = edge.end()
+            kind = "adv" if edge["edge"] in _ADV_WORDS else "dis"
+            parser.edges.append((kind, parser.part(here, parser.i)))
+        elif suffix := parser.at(_REPEAT_SUFFIX):
+            if repeat:
+                raise _malformed(TWICE, text=parser.part(here, suffix.end()))
+            repeat = _int(suffix["n"], TOO_MANY_REPEATS, MAX_REPEATS)
+            parser.i = suffix.end()
+        elif compare := parser.at(_TARGET):
+            if target is not None:
+                raise Malformed(TWO_TARGETS)
+            target = Compare(compare["op"], _int(compare["n"], BIG_NUMBER, MAX_CONSTANT))
+            parser.i = compare.end()
+        else:
+            parser.i = save
+            break
+    label = ""
+    rest = parser.raw[parser.i :]
+    if rest.strip():
+        spaced = rest[0].isspace()
+        parser.skip()
+        if not spaced or not _note_allowed(rest.strip()):
+            if parser.s[parser.i] in ")],":
+                raise _malformed(NOT_HERE, text=parser.part())
+            raise _malformed(CANT_READ, text=parser.part())
+        label = rest.strip()[:MAX_LABEL]
+    if repeat > MAX_REPEATS:
+        raise Malformed(TOO_MANY_REPEATS, limit=MAX_REPEATS)
+    if parser.edges:
+        node = _apply_edges(node, parser.edges)
+    if _atoms(node) > MAX_TERMS:
+        raise _malformed(TOO_MANY_TERMS, limit=MAX_TERMS)
+    expression = DiceExpression(node=node, label=label, repeat=max(repeat, 1), target=target)
+    terms = dice_terms(node)
+    if not terms:
+        raise _malformed(NO_DICE)
+    count = expression.repeat * sum(d.count for d in terms)
+    if count > MAX_DICE:
+        raise Malformed(TOO_MANY_DICE, count=count, limit=MAX_DICE)
+    return expression
+
+
+# --- rolling ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class DieFace:
+class Face:
+    """One face as it came up: its value, the values rerolled away before it."""
+
     value: int
-    kept: bool
+    rerolled: tuple[int, ...] = ()
+    exploded: bool = False  # it added another die (or, for ra, a reroll)
+    mark: int = 0  # +1 a success, -1 a failure, 0 neither (counting dice only)
 
 
 @dataclass(frozen=True)
-class TermRoll:
-    """How one term came out."""
+class DieRoll:
+    """One die of a term: its faces (the first, then those it added), kept or dropped."""
 
-    sign: int
-    term: Term
-    faces: tuple[DieFace, ...]
-    subtotal: int
+    faces: tuple[Face, ...]
+    kept: bool
+    value: int  # what the die counts for: its faces' sum, or its successes
+    compound: bool = False  # "!!": the faces add into one die
+
+    @property
+    def total(self) -> int:
+        return sum(f.value for f in self.faces)
+
+
+@dataclass(frozen=True)
+class DiceRoll:
+    dice: Dice
+    rolled: tuple[DieRoll, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class SetRoll:
+    group: Group
+    values: tuple[tuple[int, bool], ...]  # each member's total and whether it counts
+    total: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One roll of the expression (a repeated roll has several)."""
+
+    total: int
+    parts: tuple[DiceRoll | SetRoll, ...]
+    reached: bool | None = None  # against the target, when there is one
 
 
 @dataclass(frozen=True)
 class RollResult:
     expression: DiceExpression
-    terms: tuple[TermRoll, ...]
-    total: int
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def total(self) -> int:
+        """The total of a single roll; the sum of all of them for a repeated one."""
+        return sum(o.total for o in self.outcomes)
+
+    @property
+    def successes(self) -> bool:
+        return self.expression.counts_successes
 
 
-_TOKEN = re.compile(
-    r"""
-    \s*(?:
-      (?P<dice>(?P<count>\d+)?d(?P<sides>\d+|%)
-         (?:(?P<keep>kh|kl|dh|dl|k)(?P<keep_n>\d+))?
-         (?:\s*(?P<edge>advantage|adv|disadvantage|dis)\b)?)
-      |(?P<number>\d+)
-      |(?P<sign>[+\-−])
-    )""",
-    re.VERBOSE | re.IGNORECASE,
-)
+def _roll_face(dice: Dice, rng: Rng) -> Face:
+    def one() -> int:
+        if dice.sides == FUDGE:
+            return rng.randint(1, 3) - 2
+        return rng.randint(1, dice.sides)
+
+    value, rerolled = one(), list[int]()
+    if dice.reroll and dice.reroll_on is not None:
+        limit = 1 if dice.reroll == "ro" else REROLL_LIMIT
+        while dice.reroll_on.test(value) and len(rerolled) < limit:
+            rerolled.append(value)
+            value = one()
+    if dice.lowest is not None:
+        value = max(value, dice.lowest)
+    if dice.highest is not None:
+        value = min(value, dice.highest)
+    return Face(value, tuple(rerolled))
 
 
-def _starts_label(rest: str) -> bool:
-    """Free text after the dice is a label unless it looks like more arithmetic."""
-    return bool(rest) and not rest[0].isdigit() and rest[0] not in "+-−*/×^%=.,"
+def face_mark(dice: Dice, value: int) -> int:
+    if dice.success is not None and dice.success.test(value):
+        return 1
+    if dice.failure is not None and dice.failure.test(value):
+        return -1
+    return 0
 
 
-def _malformed(message: str, **values: str | int) -> Malformed:
-    """An unreadable roll; ``message`` (a catalogue id) ends by showing ``{examples}``."""
-    return Malformed(message, examples=EXAMPLES, **values)
-
-
-def _int(text: str, too_big: str, limit: int) -> int:
-    if len(text) > len(str(limit)) or int(text) > limit:
-        raise Malformed(too_big, limit=limit)
-    return int(text)
-
-
-def _dice_term(match: re.Match[str]) -> DiceTerm:
-    count = (
-        _int(match["count"], "That number of dice is too big: the most is {limit}.", MAX_DICE)
-        if match["count"]
-        else 1
-    )
-    sides_text = match["sides"]
-    sides = (
-        100
-        if sides_text == "%"
-        else _int(sides_text, "That die is too big: the most is {limit}.", MAX_SIDES)
-    )
-    if count < 1:
-        raise _malformed("Roll at least one die. Try something like {examples}.")
-    if sides < 2:
-        raise _malformed("A die needs at least 2 sides. Try something like {examples}.")
-    keep, keep_n = Keep.ALL, 0
-    if match["keep"]:
-        keep = {"k": Keep.HIGHEST}.get(match["keep"].lower()) or Keep(match["keep"].lower())
-        keep_n = _int(match["keep_n"], "That keep count is too big: the most is {limit}.", MAX_DICE)
-        if keep in (Keep.HIGHEST, Keep.LOWEST) and not 1 <= keep_n <= count:
-            raise _malformed(
-                "You can keep between 1 and {count} of {dice}. Try something like {examples}.",
-                count=count,
-                dice=f"{count}d{sides}",
-            )
-        if keep in (Keep.DROP_HIGHEST, Keep.DROP_LOWEST) and not 1 <= keep_n < count:
-            raise _malformed(
-                "You can drop between 1 and {count} of {dice}. Try something like {examples}.",
-                count=count - 1,
-                dice=f"{count}d{sides}",
-            )
-    if match["edge"]:
-        if count != 1 or keep is not Keep.ALL:
-            raise _malformed(
-                "Advantage and disadvantage apply to a single die, as in d20 adv. "
-                "Try something like {examples}."
-            )
-        edge = Keep.HIGHEST if match["edge"].lower().startswith("adv") else Keep.LOWEST
-        return DiceTerm(count=2, sides=sides, keep=edge, keep_n=1)
-    return DiceTerm(count=count, sides=sides, keep=keep, keep_n=keep_n)
-
-
-def parse(text: str) -> DiceExpression:
-    """Parse dice notation such as ``4d6kh3 + 2 fireball``.
-
-    Raises:
-        Malformed: the text is not a roll, or asks for too many or too large dice.
-    """
-    if not text or not text.strip():
-        raise _malformed(NOTHING_TO_ROLL)
-    if len(text) > MAX_INPUT:
-        raise _malformed("That roll is too long. Try something like {examples}.")
-    position, terms, sign, label = 0, list[SignedTerm](), 1, ""
-    expecting_term = True
-    while position < len(text):
-        if not text[position:].strip():
-            break
-        match = _TOKEN.match(text, position)
-        if match is None or match.end() == position:
-            rest = text[position:].strip()
-            if not expecting_term and text[position].isspace() and _starts_label(rest):
-                label = rest[:MAX_LABEL]
-                break
-            raise _malformed(
-                "I couldn't read “{text}”. Try something like {examples}.", text=rest[:20]
-            )
-        if match["sign"]:
-            if not expecting_term:
-                sign, expecting_term = (1 if match["sign"] == "+" else -1), True
-            elif not terms and sign == 1:
-                sign = 1 if match["sign"] == "+" else -1
-            else:
-                raise _malformed("Two signs in a row. Try something like {examples}.")
-        elif not expecting_term:
-            raise _malformed(
-                "Put + or - between the parts of a roll. Try something like {examples}."
-            )
+def _roll_die(dice: Dice, rng: Rng) -> DieRoll:
+    if dice.sides != FUDGE and not (
+        dice.explode or dice.reroll or dice.counting or dice.lowest or dice.highest
+    ):
+        value = rng.randint(1, dice.sides)
+        return DieRoll((Face(value),), True, value)
+    faces = [_roll_face(dice, rng)]
+    if dice.explode and dice.explode_on is not None:
+        depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
+        raw = faces[0].value
+        while dice.explode_on.test(raw) and len(faces) <= depth:
+            faces[-1] = replace(faces[-1], exploded=True)
+            face = _roll_face(dice, rng)
+            raw = face.value
+            if dice.explode == "!p":
+                face = replace(face, value=face.value - 1)
+            faces.append(face)
+    compound = dice.explode == "!!"
+    if dice.counting:
+        if compound:
+            value = face_mark(dice, sum(f.value for f in faces))
         else:
-            if match["dice"]:
-                term: Term = _dice_term(match)
-            else:
-                term = Constant(
-                    _int(
-                        match["number"],
-                        "That number is too big: the most is {limit}.",
-                        MAX_CONSTANT,
-                    )
-                )
-            terms.append(SignedTerm(sign=sign, term=term))
-            expecting_term, sign = False, 1
-            if len(terms) > MAX_TERMS:
-                raise _malformed(
-                    "A roll can have at most {limit} parts. Try something like {examples}.",
-                    limit=MAX_TERMS,
-                )
-        position = match.end()
-    if expecting_term:
-        if not terms:
-            raise _malformed(NOTHING_TO_ROLL)
-        raise _malformed("The roll ends with a sign. Try something like {examples}.")
-    expression = DiceExpression(terms=tuple(terms), label=label)
-    if not any(isinstance(t.term, DiceTerm) for t in terms):
-        raise _malformed("There are no dice in that. Try something like {examples}.")
-    if expression.dice_count > MAX_DICE:
-        raise Malformed(
-            "That's {count} dice; I roll at most {limit} at once.",
-            count=expression.dice_count,
-            limit=MAX_DICE,
-        )
-    return expression
+            faces = [replace(f, mark=face_mark(dice, f.value)) for f in faces]
+            value = sum(f.mark for f in faces)
+    else:
+        value = sum(f.value for f in faces)
+    return DieRoll(tuple(faces), True, value, compound)
 
 
-def kept_indexes(values: tuple[int, ...], term: DiceTerm) -> frozenset[int]:
-    """Indexes of the dice that count, ties broken towards the earlier die."""
-    order = sorted(range(len(values)), key=lambda i: (values[i], -i))
-    if term.keep is Keep.ALL:
-        return frozenset(range(len(values)))
-    if term.keep is Keep.HIGHEST:
-        return frozenset(order[len(values) - term.keep_n :])
-    if term.keep is Keep.LOWEST:
-        return frozenset(sorted(range(len(values)), key=lambda i: (values[i], i))[: term.keep_n])
-    if term.keep is Keep.DROP_LOWEST:
-        return frozenset(order[term.keep_n :])
-    return frozenset(sorted(range(len(values)), key=lambda i: (values[i], i))[: -term.keep_n])
+def kept_indexes(keys: list[int], keep: str, n: int) -> frozenset[int]:
+    """Indexes of the values that count, ties broken towards the earlier one."""
+    if not keep:
+        return frozenset(range(len(keys)))
+    keep_n = n if keep in ("kh", "kl") else len(keys) - n
+    highest = keep in ("kh", "dl")
+    order = sorted(range(len(keys)), key=lambda i: (-keys[i], i) if highest else (keys[i], i))
+    return frozenset(order[:keep_n])
 
 
-def evaluate(expression: DiceExpression, faces: tuple[tuple[int, ...], ...]) -> RollResult:
-    """Total an expression given the face of every die, one tuple per dice term."""
-    results: list[TermRoll] = []
-    dice_terms = iter(faces)
-    total = 0
-    for signed in expression.terms:
-        if isinstance(signed.term, Constant):
-            results.append(TermRoll(signed.sign, signed.term, (), signed.term.value))
-            total += signed.sign * signed.term.value
-            continue
-        values = next(dice_terms)
-        kept = kept_indexes(values, signed.term)
-        shown = tuple(DieFace(v, i in kept) for i, v in enumerate(values))
-        subtotal = sum(v for i, v in enumerate(values) if i in kept)
-        results.append(TermRoll(signed.sign, signed.term, shown, subtotal))
-        total += signed.sign * subtotal
-    return RollResult(expression=expression, terms=tuple(results), total=total)
+def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Dice):
+        rolled = [_roll_die(node, rng) for _ in range(node.count)]
+        kept = kept_indexes([d.total for d in rolled], node.keep, node.keep_n)
+        if node.keep:
+            rolled = [d if i in kept else replace(d, kept=False) for i, d in enumerate(rolled)]
+        total = sum(d.value for d in rolled if d.kept)
+        parts.append(DiceRoll(node, tuple(rolled), total))
+        return total
+    if isinstance(node, Group):
+        values = [_roll_node(i, rng, parts) for i in node.items]
+        if len(values) == 1 and not node.keep:
+            return values[0]
+        kept = kept_indexes(values, node.keep, node.keep_n)
+        total = sum(v for i, v in enumerate(values) if i in kept)
+        parts.append(SetRoll(node, tuple((v, i in kept) for i, v in enumerate(values)), total))
+        return total
+    if isinstance(node, Neg):
+        return -_roll_node(node.operand, rng, parts)
+    left = _roll_node(node.left, rng, parts)
+    right = _roll_node(node.right, rng, parts)
+    if node.op == "+":
+        return left + right
+    if node.op == "-":
+        return left - right
+    if node.op == "*":
+        return left * right
+    return left // right
 
 
 def roll(expression: DiceExpression, rng: Rng) -> RollResult:
-    """Roll every die of ``expression`` with ``rng``."""
-    faces = tuple(
-        tuple(roll_die(rng, t.term.sides) for _ in range(t.term.count))
-        for t in expression.terms
-        if isinstance(t.term, DiceTerm)
-    )
-    return evaluate(expression, faces)
+    """Roll every die of ``expression`` with ``rng`` (once per repeat)."""
+    outcomes = []
+    for _ in range(expression.repeat):
+        parts: list[DiceRoll | SetRoll] = []
+        total = _roll_node(expression.node, rng, parts)
+        reached = None if expression.target is None else expression.target.test(total)
+        outcomes.append(Outcome(total, tuple(parts), reached))
+    return RollResult(expression, tuple(outcomes))

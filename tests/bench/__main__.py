@@ -160,7 +160,7 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
                 await conn.close()
                 url = pg.url("bench_webapp")
                 return await bench_webapp(load, Path(tmp), sink, Figure, database_url=url)
-    figures = bench_odds()
+    figures = bench_odds() + __import__("tests.bench.dice").bench.dice.bench_dice(Figure)
     with tempfile.TemporaryDirectory() as tmp:
         figures += await bench_webapp(load, Path(tmp), sink, Figure)
         figures += await bench_sqlite_worker(

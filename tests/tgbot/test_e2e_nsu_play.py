@@ -246,7 +246,9 @@ async def test_odds_of_a_planned_roll(stack: Stack) -> None:
     answer = await say(stack, BO, "/odds d6 d8 world adv")
     assert "Aspect d6 vs Mood d8, World at risk (Aspect advantage)" in answer["text"]
     assert "You win:" in answer["text"] and "5+:" in answer["text"]
-    assert "Try: /odds" in (await say(stack, BO, "/odds d7"))["text"]
+    assert "Try: /odds" in (await say(stack, BO, "/odds d7 world"))["text"]
+    # Outside a game of No Stone Unturned, a lone die is dice notation: its exact odds.
+    assert "Odds of 1d7" in (await say(stack, BO, "/odds d7"))["text"]
 
 
 async def private_texts(stack: Stack, user: int) -> list[str]:

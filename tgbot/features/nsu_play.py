@@ -12,7 +12,7 @@ from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.i18n import N_
-from core.rules.errors import NotAllowedNow
+from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
@@ -22,6 +22,7 @@ from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
+from tgbot.features.roll import dice_odds
 from tgbot.i18n import lang_of, personal_lang, voice
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
@@ -98,7 +99,13 @@ async def look(update: Update, context: StonetableContext) -> None:
 
 
 async def odds(update: Update, context: StonetableContext) -> None:
-    query = read_odds_query(command_args(update))
+    """An Action Roll's odds (``d6 d8 world``), else any dice expression's."""
+    text = command_args(update)
+    try:
+        query = read_odds_query(text)
+    except Malformed as not_an_action_roll:
+        await dice_odds(update, context, text, not_an_action_roll)
+        return
     await _reply(update, odds_text(query, action_roll_odds(query), await lang_of(update)))
 
 

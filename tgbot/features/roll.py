@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.i18n import N_, lang_for
 from core.languages import LiveGame, live_game
+from core.rules import dice
+from core.rules.dice_odds import odds
 from core.rules.errors import Malformed
 from core.secret_rolls import secret_request
 from tgbot.context import StonetableContext
@@ -15,11 +19,26 @@ from tgbot.edits import reply_html
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
-from tgbot.i18n import personal_lang
+from tgbot.i18n import lang_of, personal_lang
 from tgbot.outbox import send_pending
 from tgbot.presenter import in_outbox
-from tgbot.render.dice import render_roll
+from tgbot.render.dice import render_odds, render_roll
 
+ACTION_ROLL_WORDS = frozenset(
+    [
+        "world",
+        "character",
+        "char",
+        "madv",
+        "mdis",
+        "mood-adv",
+        "mood-dis",
+        "aspect-adv",
+        "aspect-dis",
+        "aadv",
+        "adis",
+    ]
+)
 COMMANDS = [CommandSpec("roll", N_("Roll dice: /roll 2d6+3, 4d6kh3, d20 adv"))]
 
 
@@ -61,6 +80,39 @@ async def system_roll(
         return False  # not this system's notation: an ordinary roll
     await post_panel(update, context, panel)
     return True
+
+
+async def dice_odds(
+    update: Update, context: StonetableContext, text: str, other: Malformed
+) -> None:
+    """``/odds EXPR``: the exact odds of any dice expression.
+
+    ``other`` is the refusal of the game's own /odds (an NSU Action Roll): it stands
+    when the text is empty or the chat plays No Stone Unturned and the text is no
+    dice expression either, so a game's /odds keeps speaking as before.
+    """
+    words = set(text.lower().split())
+    if not words or words & ACTION_ROLL_WORDS:
+        raise other  # an Action Roll, half written
+    bare_dice = all(re.fullmatch(r"d\d+", word) for word in words)
+    if bare_dice and await _plays_nsu(update, context):
+        raise other  # "d7" at a No Stone Unturned table: an Action Roll's die
+    try:
+        expression = dice.parse(text)
+    except Malformed:
+        if await _plays_nsu(update, context):
+            raise other from None
+        raise
+    assert update.effective_message is not None
+    await reply_html(update.effective_message, render_odds(odds(expression), await lang_of(update)))
+
+
+async def _plays_nsu(update: Update, context: StonetableContext) -> bool:
+    chat, _ = actor(update)
+    if chat.kind == ChatType.PRIVATE:
+        return False
+    view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
+    return view is not None and view.system.key == "nsu"
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

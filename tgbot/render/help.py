@@ -21,9 +21,11 @@ def general(lang: Lang) -> str:
             "🎲 "
             + lang.gettext(
                 "<code>/roll 2d6+3</code> — roll dice. Also <code>4d6kh3</code> (keep highest 3), "
-                "<code>2d20kl1</code> (keep lowest), <code>d20 adv</code> / <code>d20 dis</code>, "
-                "several parts like <code>1d8+1d6+2</code>, and a note after the dice: "
-                "<code>/roll d20+5 sneak attack</code>."
+                "<code>2d20kl1</code> (keep lowest), <code>1d20+5 adv</code> / <code>dis</code>, "
+                "<code>2d6!</code> (exploding), <code>1d20r1</code> (reroll 1s), "
+                "<code>10d10>=8</code> (successes), <code>4d6kh3 x6</code> (six rolls), "
+                "and a note after the dice: <code>/roll d20+5 sneak attack</code>. "
+                "<code>/odds 1d20+5 adv >= 15</code> — the exact odds of any roll."
             ),
             "📊 "
             + lang.gettext(

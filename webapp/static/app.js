@@ -339,6 +339,12 @@
   main.addEventListener("submit", function (event) {
     var prefsForm = event.target.closest("form[data-prefs]");
     if (prefsForm) { event.preventDefault(); savePrefs(prefsForm); return; }
+    var odds = event.target.closest("form[data-odds]");
+    if (odds) {  // the odds calculator: the page answers for the typed roll
+      event.preventDefault();
+      load("/app/odds?expr=" + encodeURIComponent(odds.elements.expr.value), false);
+      return;
+    }
     var posted = event.target.closest("form[data-post]");
     if (posted) {  // a form for a route of its own, e.g. a granted detail
       event.preventDefault();

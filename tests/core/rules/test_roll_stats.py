@@ -58,9 +58,11 @@ def test_keep_and_drop_means_match_every_way_the_dice_fall(
     assert got == pytest.approx(float(_brute(count, sides, keep, n)), rel=1e-9)
 
 
-def test_the_largest_roll_is_quick_and_inside_its_bounds() -> None:
-    mean = expected_mean("1000d1000kh999")
-    assert mean is not None and 999 < mean < 999_000
+def test_a_roll_too_large_for_exact_odds_is_left_out_not_guessed() -> None:
+    assert expected_mean("1000d1000kh999") is None
+    assert expected_mean("100d6") == pytest.approx(350.0)
+    result = luck([("1000d1000kh999", 500_000), ("1d6", 4)])
+    assert result is not None and result.rolls == 1
 
 
 def test_an_unreadable_notation_has_no_mean_and_does_not_count() -> None:

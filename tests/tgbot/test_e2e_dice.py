@@ -1,0 +1,134 @@
+"""Every dice example players bring from other bots, through the local Bot API server:
+in a group and in private, in English and in Russian; and /odds for any roll."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.support.stack import GROUP, Stack, running_stack
+from tgbot.sandbox.fake_api import Player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+ALICE, IVAN = 2001, 2002  # Alice reads English, Ivan Russian
+
+# (what is sent, the notation the reply shows, lowest and highest total)
+EXAMPLES: list[tuple[str, str, int, int]] = [
+    ("(1d8+3)*2", "(1d8 + 3) * 2", 8, 22),
+    ("2d6+1d4-1", "2d6 + 1d4 - 1", 2, 15),
+    ("(2d6+1)/2", "(2d6 + 1) / 2", 1, 6),
+    ("(1d20+5, 1d20+3)kh1", "(1d20 + 5, 1d20 + 3)kh1", 6, 25),
+    ("4d6kl2", "4d6kl2", 2, 12),
+    ("5d6dh1", "5d6dh1", 4, 24),
+    ("4d6p1", "4d6dl1", 3, 18),
+    ("2d6!", "2d6!", 2, 252),
+    ("2d6!!", "2d6!!", 2, 252),
+    ("2d6!p", "2d6!p", 2, 212),
+    ("1d20e20", "1d20!", 1, 420),
+    ("1d20 r1", "1d20r1", 1, 20),
+    ("2d6r<3", "2d6r<3", 2, 12),
+    ("2d6ro1", "2d6ro1", 2, 12),
+    ("2d6ra6", "2d6ra6", 2, 24),
+    ("4d6mi2", "4d6mi2", 8, 24),
+    ("4d6ma5", "4d6ma5", 4, 20),
+    ("4dF", "4dF", -4, 4),
+    ("d%", "1d100", 1, 100),
+    ("2d6[fire]+1d8[cold] burning hands", "2d6[fire] + 1d8[cold]", 3, 20),
+    ("1d20+5 adv", "2d20kh1 + 5", 6, 25),
+    ("1d20+5 dis", "2d20kl1 + 5", 6, 25),
+    ("4d6 kh3", "4d6kh3", 3, 18),
+    ("2к6+1", "2d6 + 1", 3, 13),
+    ("3д6", "3d6", 3, 18),
+    ("1d20+5 преим", "2d20kh1 + 5", 6, 25),
+    ("1d20 помеха", "2d20kl1", 1, 20),
+]
+SUCCESSES = [("3d6 >= 5", "3d6>=5"), ("10d10>=8cf1", "10d10>=8cf1"), ("6d6cs6", "6d6=6")]
+REFUSED = [("6d6 o 3", "o"), ("2d6 | 3d6", "|"), ("2d6 kh", "kh"), ("1001d6", "1000")]
+
+
+@pytest.fixture
+async def stack(db: str) -> Stack:  # type: ignore[misc]
+    players = [
+        Player(ALICE, "Alice", "Marsh", "alice", language_code="en", started=True),
+        Player(IVAN, "Иван", language_code="ru", started=True),
+    ]
+    async with running_stack(db, players=players) as running:
+        yield running
+
+
+async def say(stack: Stack, user: int, text: str, chat: int) -> dict[str, Any]:
+    await stack.api.send_text(user, chat, text)
+    return await stack.api.wait_for_message(
+        chat, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10
+    )
+
+
+WHERE = [(ALICE, GROUP, "Total: "), (IVAN, IVAN, "Итого: "), (IVAN, GROUP, "Итого: "),
+         (ALICE, ALICE, "Total: ")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("user", "chat", "total_word"), WHERE)
+async def test_every_example_rolls_as_written(
+    stack: Stack, user: int, chat: int, total_word: str
+) -> None:
+    for sent, notation, low, high in EXAMPLES:
+        reply = await say(stack, user, f"/roll {sent}", chat)
+        text = reply["text"]
+        assert notation in text, (sent, text)
+        found = re.search(re.escape(total_word) + r"(-?\d+)", text)
+        assert found is not None, (sent, text)
+        assert low <= int(found.group(1)) <= high, (sent, text)
+    fire = await say(stack, user, "/roll 2d6[fire]+1d8[cold] burning hands", chat)
+    assert "burning hands" in fire["text"] and "[fire]" in fire["text"]
+    kept = await say(stack, user, "/roll 4d6 kh3", chat)
+    assert sum(e["type"] == "strikethrough" for e in kept["entities"]) == 1  # the dropped die
+    edge = await say(stack, user, "/roll 1d20+5 adv", chat)
+    assert sum(e["type"] == "strikethrough" for e in edge["entities"]) == 1  # the lower d20
+
+
+@pytest.mark.parametrize(
+    ("user", "chat", "word", "totals"),
+    [(ALICE, GROUP, "Successes: ", "Totals: "), (IVAN, IVAN, "Успехов: ", "Итоги: ")],
+)
+async def test_successes_repeats_and_refusals(
+    stack: Stack, user: int, chat: int, word: str, totals: str
+) -> None:
+    for sent, notation in SUCCESSES:
+        text = (await say(stack, user, f"/roll {sent}", chat))["text"]
+        assert notation in text and word in text, text
+    for sent in ("6x4d6kh3", "4d6kh3 x6"):
+        text = (await say(stack, user, f"/roll {sent}", chat))["text"]
+        assert "6x4d6kh3" in text and totals in text
+        values = [int(v) for v in text.split(totals)[1].split(", ")]
+        assert len(values) == 6 and all(3 <= v <= 18 for v in values)
+    for sent, part in REFUSED:
+        text = (await say(stack, user, f"/roll {sent}", chat))["text"]
+        assert text.startswith("🤔") and part in text, text
+
+
+async def test_odds_of_any_roll_in_both_languages(stack: Stack) -> None:
+    english = (await say(stack, ALICE, "/odds 1d20+5 adv >= 15", GROUP))["text"]
+    assert "2d20kh1 + 5" in english and "Chance of ≥ 15: 79.8%" in english
+    assert "Lowest 6 · highest 25 · average 18.82" in english
+    assert "█" in english
+    russian = (await say(stack, IVAN, "/odds 1d20+5 преим >= 15", IVAN))["text"]
+    assert "Шанс на ≥ 15: 79,8%" in russian and "в среднем 18,82" in russian
+    explodes = (await say(stack, IVAN, "/odds 2d6!", GROUP))["text"]
+    assert "не больше 20 раз" in explodes
+    big = (await say(stack, ALICE, "/odds 1000d1000kh1", ALICE))["text"]
+    assert "too large for exact odds" in big
+    action_roll = (await say(stack, ALICE, "/odds d6 d8 world adv", GROUP))["text"]
+    assert "You win" in action_roll  # the Action Roll's odds stay as they were
+    nsu_words = (await say(stack, ALICE, "/odds d6 world", GROUP))["text"]
+    assert "Aspect die" in nsu_words
+
+
+async def test_a_no_stone_unturned_table_keeps_its_own_odds(stack: Stack) -> None:
+    started = await say(stack, ALICE, "/newgame nsu", GROUP)
+    assert "No Stone Unturned" in started["text"]
+    assert "Try: /odds" in (await say(stack, ALICE, "/odds d7", GROUP))["text"]
+    assert "You win" in (await say(stack, ALICE, "/odds d6 d8 character", GROUP))["text"]
+    assert "Odds of 2d6 + 1" in (await say(stack, ALICE, "/odds 2d6+1", GROUP))["text"]
