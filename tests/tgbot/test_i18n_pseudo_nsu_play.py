@@ -209,7 +209,9 @@ def roll_walk(seed: int, seen: Seen) -> None:
         if not choices:
             break
         others = [c for c in choices if c.verb.value != "cancel"] or choices
-        choice = rnd.choice(others if rnd.random() < 0.97 else choices)
+        pool = others if rnd.random() < 0.97 else choices
+        kind = rnd.choice(list(dict.fromkeys(c.verb for c in pool)))  # each kind of step alike
+        choice = rnd.choice([c for c in pool if c.verb is kind])
         actor = rnd.choice(sorted(choice.by))
         verb = choice.verb.value
         argument = choice.argument or ARGUMENTS.get(verb, "")
