@@ -37,6 +37,7 @@ from core.rules.nsu.roll_choices import (
     AfterRoll,
     Forecast,
     detail_choices,
+    panel_choices,
     roll_choices,
 )
 from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel
@@ -166,7 +167,7 @@ _PHRASES = {
 def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
     """The roll's last line: who acts now and what they choose between."""
     roll = panel.roll
-    choices: list[Choice[Any]] = [*roll_choices(roll), *detail_choices(panel)]
+    choices: list[Choice[Any]] = list(panel_choices(panel, campaign_of(table).world))
     helped = sum(c.verb is ActionKind.TAKE_HELPER_DIE for c in choices) > 1
 
     def phrase(choice: Choice[Any]) -> str:
@@ -658,7 +659,7 @@ def roll_buttons(view: PanelView, panel: RollPanel, lang: Lang) -> list[list[Inl
     roll = panel.roll
     table = view.table
     rows = roll_step_buttons(view, roll, lang)
-    details = detail_choices(panel)
+    details = detail_choices(panel, campaign_of(table).world)
     for c in details:
         if c.verb is AfterRoll.SKIP_DETAIL:
             adders = ", ".join(sorted(_plain_who(roll, table, p) for p in c.by))

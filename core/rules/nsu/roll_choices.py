@@ -40,6 +40,7 @@ from core.rules.nsu.action_roll import (
 )
 from core.rules.nsu.roll_panel import SKIP, TEXT, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Winner, winner_for
+from core.rules.nsu.world import CLOCK_SEGMENTS, World
 
 OWN_DIE = "none"
 """The argument of "keep my own mood die"."""
@@ -363,9 +364,10 @@ def roll_choices(state: RollState) -> tuple[Choice[ActionKind], ...]:
     return tuple(found)
 
 
-def detail_choices(panel: RollPanel) -> tuple[Choice[AfterRoll], ...]:
-    """Each open grant of a settled roll: its adders add it by reply or skip it; while
-    any is open at a location, anyone in the roll may tick or untick its Collateral Clock."""
+def detail_choices(panel: RollPanel, world: World | None = None) -> tuple[Choice[AfterRoll], ...]:
+    """Each open grant of a settled roll: its adders add it by reply or skip it. While
+    any is open at a location of ``world``, any player may tick its Collateral Clock
+    (unless full) or untick it (unless empty), ruling 8."""
     outcome = panel.roll.outcome
     if outcome is None:
         return ()
@@ -374,13 +376,19 @@ def detail_choices(panel: RollPanel) -> tuple[Choice[AfterRoll], ...]:
         adders = frozenset(outcome.grants[index].adders)
         found.append(Choice(AfterRoll.ADD_DETAIL, by=adders, count=index + 1, by_reply=True))
         found.append(Choice(AfterRoll.SKIP_DETAIL, str(index), by=adders, count=index + 1))
-    if panel.card is not None and panel.open_grants:
-        everyone = panel.roll.arbiters | frozenset(p.player for p in panel.roll.participants)
-        found.append(Choice(AfterRoll.TICK_CLOCK, by=everyone))
-        found.append(Choice(AfterRoll.UNTICK_CLOCK, by=everyone))
+    if panel.card is None or not panel.open_grants or world is None:
+        return tuple(found)
+    everyone = frozenset(world.players)
+    ticks = world.card(panel.card).clock.ticks
+    if ticks < CLOCK_SEGMENTS:
+        found.append(Choice(AfterRoll.TICK_CLOCK, by=everyone, count=ticks))
+    if ticks > 0:
+        found.append(Choice(AfterRoll.UNTICK_CLOCK, by=everyone, count=ticks))
     return tuple(found)
 
 
-def panel_choices(panel: RollPanel) -> tuple[Choice[ActionKind] | Choice[AfterRoll], ...]:
+def panel_choices(
+    panel: RollPanel, world: World | None = None
+) -> tuple[Choice[ActionKind] | Choice[AfterRoll], ...]:
     """Every choice of the roll panel: the roll's own steps, then its details."""
-    return (*roll_choices(panel.roll), *detail_choices(panel))
+    return (*roll_choices(panel.roll), *detail_choices(panel, world))
