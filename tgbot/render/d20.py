@@ -345,7 +345,7 @@ class CheckRenderer:
         self, view: PanelView, panel: CheckPanelState, pool: PoolCounts, lang: Lang = EN
     ) -> InlineKeyboardMarkup | None:
         check = panel.check
-        if check.is_over or pool.size < 2:
+        if check.is_over or not pool.ready:
             return None
         rows: list[list[InlineKeyboardButton]] = []
         if check.phase is Phase.SETUP:
@@ -567,7 +567,7 @@ def pool_text(table: Table, lang: Lang = EN) -> str:
     """/pool: the shared pool, what each kind does, and everyone's strain and wounds."""
     pool = pool_counts(table.state)
     lines = [f"<b>{pool_line(pool, lang)}</b>"]
-    if pool.size < 2:
+    if not pool.ready:
         lines.append(
             lang.gettext("Plot points start when a player joins: one per person, GM included.")
         )
