@@ -707,11 +707,11 @@ def roll_step_buttons(
             c.name if c.verb is ActionKind.KEEP_DIE else "",
         )
         groups.setdefault(key, []).append(made)
-    for (verb, _, _), made in groups.items():
+    for (verb, _, _), group in groups.items():
         if verb in _ONE_ROW:
-            rows.append(made)
+            rows.append(group)
         else:
-            rows += phone_rows(made)
+            rows += phone_rows(group)
     return rows
 
 
