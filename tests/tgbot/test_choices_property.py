@@ -191,3 +191,138 @@ def test_nsu_roll_buttons_are_exactly_the_rules_choices(
         out = ROLL_RULES.act(t, state, actor, verb, argument, SeededRng(seed + step))
         t, state = settle(t, out), out.state
     assert out.closed or RollPanel.from_dict(state).roll.phase is not Phase.CANCELLED
+
+
+# -- the other games: buttons are exactly the choices, and each is accepted ----------------
+
+
+def panel_buttons(markup: Any) -> set[tuple[str, str]]:
+    found: set[tuple[str, str]] = set()
+    for row in markup.inline_keyboard if markup is not None else ():
+        for b in row:
+            data = decode(b.callback_data)
+            if isinstance(data, PanelButton):
+                found.add((data.action, data.argument))
+    return found
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 10_000))
+def test_threat_roll_buttons_are_exactly_the_rules_choices(data: st.DataObject, seed: int) -> None:
+    from core.rules.threat.table import roll_view
+    from tests.tgbot.test_render_threat import ANA, RENDERER, RULES, table, view_of
+
+    t = table()
+    out = RULES.open(t, ANA, "", SeededRng(seed))
+    for step in range(15):
+        if out.closed:
+            break
+        choices = roll_view(t, out.state).choices
+        _, markup = RENDERER.render(view_of(t, out.state), EN)
+        assert panel_buttons(markup) == {(c.verb.value, c.argument) for c in choices}
+        for c in choices:
+            try:
+                RULES.act(t, out.state, min(c.by), c.verb.value, c.argument, SeededRng(seed))
+            except StonetableError as refused:
+                raise AssertionError((c, refused)) from None
+        if not choices:
+            break
+        choice = data.draw(st.sampled_from(choices), label=f"step {step}")
+        out = RULES.act(
+            t, out.state, min(choice.by), choice.verb.value, choice.argument, SeededRng(seed + step)
+        )
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 10_000), dc=st.sampled_from(["dc12", "dc5", ""]))
+def test_d20_check_buttons_are_exactly_the_rules_choices(
+    data: st.DataObject, seed: int, dc: str
+) -> None:
+    from core.rules.d20check import SYSTEM as D20
+    from core.rules.d20check.table import CheckPanelState, pool_counts
+    from tests.tgbot.test_render_d20 import ANA
+    from tests.tgbot.test_render_d20 import table as d20_table
+    from tests.tgbot.test_render_d20 import view as d20_view
+    from tgbot.render.d20 import CheckRenderer
+
+    t = d20_table(lucky=2, unlucky=2, bo=True)
+    rules = D20.panel("d20.check")
+    out = rules.open(t, ANA, dc, SeededRng(seed))
+    for step in range(40):
+        if out.closed:
+            break
+        panel = CheckPanelState.from_dict(out.state)
+        choices = panel.choices(pool_counts(t.state).playable())
+        _, markup = CheckRenderer().render(d20_view(t, out), EN)
+        assert panel_buttons(markup) == {(c.verb.value, c.argument) for c in choices}, step
+        for c in choices:
+            try:
+                rules.act(t, out.state, min(c.by), c.verb.value, c.argument, SeededRng(seed))
+            except StonetableError as refused:
+                raise AssertionError((c, refused)) from None
+        choice = data.draw(st.sampled_from(choices), label=f"step {step}")
+        out = rules.act(
+            t, out.state, min(choice.by), choice.verb.value, choice.argument, SeededRng(seed + step)
+        )
+
+
+def _cortex_game() -> Any:
+    from tests.core.rules.cortex.test_campaign_panel import CLARK, LOIS, Game, _chidi
+
+    g = Game()
+    for line in ("value Justice d10", "value Love d8", "relationship Lois d8"):
+        g.edit(CLARK, "text", text=line)
+    for line in ("asset Farm Boy d8", "limit Kryptonite d10"):
+        g.edit(CLARK, "text", text=line)
+    for line in ("value Truth d10", "relationship Clark d8", "asset Reporter d8 ability"):
+        g.edit(LOIS, "text", text=line)
+    _chidi(g)
+    return g
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    seed=st.integers(0, 10_000),
+    start=st.sampled_from(["test", "contest Lex", "contest Chidi", "contest Lex vs Lois"]),
+)
+def test_cortex_conflict_buttons_are_exactly_the_rules_choices(
+    data: st.DataObject, seed: int, start: str
+) -> None:
+    from tests.core.rules.cortex.test_campaign_panel import CLARK, LOIS, PANEL, WATCHTOWER
+    from tests.tgbot.test_render_now_line import _cortex_view
+    from tgbot.render.cortex import ConflictRenderer
+
+    game = _cortex_game()
+    for opener in (CLARK, LOIS, WATCHTOWER):  # whoever may start this one
+        try:
+            game.open(opener, start)
+            break
+        except StonetableError:
+            continue
+    for step in range(20):
+        if game.closed or not game.panel or not game.view().current:
+            break
+        choices = game.view().choices
+        _, markup = ConflictRenderer().render(_cortex_view(game), EN)
+        assert panel_buttons(markup) == {(c.verb.value, c.argument) for c in choices}, step
+        for c in choices:
+            try:
+                PANEL.act(
+                    game.table, game.panel, min(c.by), c.verb.value, c.argument, SeededRng(seed)
+                )
+            except StonetableError as refused:
+                raise AssertionError((c, refused)) from None
+        if not choices:
+            break
+        choice = data.draw(st.sampled_from(choices), label=f"step {step}")
+        out = PANEL.act(
+            game.table,
+            game.panel,
+            min(choice.by),
+            choice.verb.value,
+            choice.argument,
+            SeededRng(seed + step),
+        )
+        game.settle(out)
+        game.panel, game.closed = out.state, out.closed
