@@ -326,3 +326,49 @@ def test_cortex_conflict_buttons_are_exactly_the_rules_choices(
         )
         game.settle(out)
         game.panel, game.closed = out.state, out.closed
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_worldbuilding_buttons_are_exactly_the_rules_choices(data: st.DataObject) -> None:
+    from core.rules.nsu import SYSTEM as NSU
+    from core.rules.nsu.setup import ActionKind as SetupKind
+    from core.rules.nsu.setup import SetupStep
+    from core.rules.nsu.setup_panel import BoardVerb, board
+    from tests.core.rules.nsu.table_support import ALICE, Harness
+    from tests.tgbot.test_render_nsu import RENDER
+    from tests.tgbot.test_render_nsu import view as setup_view
+
+    h = Harness()
+    panel = h.open("nsu.setup", ALICE)
+    rules = NSU.panel("nsu.setup")
+    replies = {
+        SetupKind.PROPOSE_TONE: "Weird & hopeful",
+        SetupKind.BAN: "No dragons",
+        SetupKind.MAKE_STATEMENT: "Walls & buses",
+        SetupKind.ANSWER_SCOPE: "A week",
+        SetupKind.NAME_RESOURCE: "Salt",
+    }
+    for step in range(40):
+        b = board(h.table(), panel.state)
+        if b is None or b.step is SetupStep.LOCATIONS:
+            break
+        choices = [c for c in b.button_choices() if c.verb is not BoardVerb.WRITE_LOCATIONS]
+        _, markup = RENDER["nsu.setup"].render(setup_view(h, panel), EN)
+        assert panel_buttons(markup) == {(c.verb.value, c.argument) for c in choices}, b.step
+        for c in choices:
+            try:
+                rules.act(h.table(), panel.state, min(c.by), c.verb.value, c.argument, SeededRng(1))
+            except StonetableError as refused:
+                raise AssertionError((b.step, c, refused)) from None
+        moves = [(min(c.by), c.verb.value, c.argument) for c in choices]
+        moves += [
+            (p, "text", f"{words} {step}")
+            for kind, words in replies.items()
+            for p in b.open_to(kind)
+        ]
+        actor, action, argument = data.draw(st.sampled_from(moves), label=f"step {step}")
+        try:
+            h.act(panel, actor, action, argument)
+        except StonetableError:
+            continue  # a reply the rules refuse (too long, a name taken...): nothing changed
