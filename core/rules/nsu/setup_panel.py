@@ -233,6 +233,24 @@ def board(table: Table, state: SetupPanelState | Json) -> Board | None:
     )
 
 
+def dealing_choices(setup: SetupState) -> tuple[Choice[BoardVerb], ...]:
+    """The last worldbuilding steps as the map page offers them: deal the map at a
+    width, then roll Danger and Reward, each by whom the rules allow."""
+    allowed = wb.allowed_actions(setup)
+
+    def by(kind: ActionKind) -> frozenset[int]:
+        return frozenset(p for p, kinds in allowed.items() if kind in kinds)
+
+    if setup.step is SetupStep.MAP and by(ActionKind.DEAL_MAP):
+        return tuple(
+            Choice(BoardVerb.DEAL, str(w), by=by(ActionKind.DEAL_MAP), count=w)
+            for w in column_choices(len(setup.world.cards))
+        )
+    if setup.step is SetupStep.DANGER_AND_REWARD and by(ActionKind.ROLL_DANGER_AND_REWARD):
+        return (Choice(BoardVerb.ROLL, by=by(ActionKind.ROLL_DANGER_AND_REWARD)),)
+    return ()
+
+
 def column_choices(cards: int) -> tuple[int, ...]:
     """Map widths worth offering for ``cards`` cards: from a line to a near square."""
     if cards < 1:
@@ -451,5 +469,6 @@ __all__ = [
     "board",
     "button_action",
     "column_choices",
+    "dealing_choices",
     "text_action",
 ]
