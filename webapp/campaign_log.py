@@ -14,7 +14,6 @@ from core.campaigns import CampaignView
 from core.i18n import DEFAULT, N_, PSEUDO, Lang, lang_for
 from core.projection import LogLineView, log_of
 from core.rules.errors import Malformed
-from core.rules.nsu.campaign import character_of
 from core.rules.table import Table
 from core.undo import Undos, undo_for_viewer
 from core.viewer_pages import snapshot_for_viewer
@@ -41,10 +40,7 @@ def _moment(at: datetime, lang: Lang) -> str:
 
 def character_names(view: CampaignView, table: Table) -> dict[int, str]:
     """Characters' names by player, where the system has named characters."""
-    if view.system.key != "nsu":
-        return {}
-    found = {p: character_of(seat) for p, seat in table.seats.items()}
-    return {p: c.name for p, c in found.items() if c is not None}
+    return dict(view.system.campaign.character_names(table))
 
 
 def log_context(

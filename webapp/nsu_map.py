@@ -18,6 +18,7 @@ from core.i18n import N_
 from core.open_panels import OpenPanel
 from core.pictures import MAX_PICTURE_BYTES, BadPicture, check_picture, face_key
 from core.projection import open_panels
+from core.rules.choice import actors
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of, character_of
 from core.rules.nsu.details import DetailKind, Polarity
@@ -25,12 +26,11 @@ from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel, grants_for
 from core.rules.nsu.setup import (
     LOCATIONS_PER_PLAYER,
     SetupStep,
-    allowed_actions,
     describe_step,
     may_author,
     may_revise,
 )
-from core.rules.nsu.setup_panel import column_choices
+from core.rules.nsu.setup_panel import column_choices, dealing_choices
 from core.rules.nsu.world import (
     CardView,
     LocationCard,
@@ -165,7 +165,7 @@ def dealing_context(campaign: NsuCampaign, viewer_id: int) -> dict[str, Any] | N
     if setup is None or setup.step not in (SetupStep.MAP, SetupStep.DANGER_AND_REWARD):
         return None
     step = setup.step
-    can_act = viewer_id in allowed_actions(setup)
+    can_act = viewer_id in actors(dealing_choices(setup))
     return {
         "step": step.value,
         "can_act": can_act,

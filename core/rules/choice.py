@@ -40,6 +40,13 @@ class Choice(Generic[V]):
         count: how many dice (3 for a challenge or a Limit).
         cost: what it costs now (Plot Points, Momentum...).
         selected: the option is the current one (a level, a bonus, an approach).
+        by_reply: the choice is taken by replying to the panel with words (a name,
+            a detail), not by a button; its ``argument`` is then empty.
+        advised: of the choices its taker weighs together (the faces of one pool, the
+            mood dice to take, the skill's sign), this one is best for the player who
+            rolls, as the rules rank results; never set on a choice that is worse.
+        consequence: what taking it leads to, where the rules know it (a system's own
+            frozen value, such as an NSU roll's forecast), or None.
     """
 
     verb: V
@@ -51,6 +58,9 @@ class Choice(Generic[V]):
     count: int = 1
     cost: int = 0
     selected: bool = False
+    by_reply: bool = False
+    advised: bool = False
+    consequence: object | None = None
 
     def open_to(self, user: int) -> bool:
         """Whether ``user`` may take this choice."""
@@ -68,6 +78,11 @@ def actors(choices: Iterable[Choice[V]]) -> frozenset[int]:
 def for_user(choices: Iterable[Choice[V]], user: int) -> tuple[Choice[V], ...]:
     """The choices ``user`` may take, in the panel's order."""
     return tuple(c for c in choices if user in c.by)
+
+
+def buttons(choices: Iterable[Choice[V]]) -> tuple[Choice[V], ...]:
+    """The choices a panel shows as buttons (every one not taken by a reply)."""
+    return tuple(c for c in choices if not c.by_reply)
 
 
 def verbs(choices: Iterable[Choice[V]]) -> tuple[V, ...]:

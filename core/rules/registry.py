@@ -95,6 +95,11 @@ class CampaignRules:
         keeps part of a sheet to its owner."""
         return sheet
 
+    def character_names(self, table: Table) -> Mapping[int, str]:
+        """Each member's character's name by player, where the system names characters
+        apart from their players (none by default)."""
+        return {}
+
     def panel_seen_by(self, kind: str, state: Json, viewer: int) -> Json:
         """What ``viewer`` may see of an open procedure's stored state (a panel keeps
         copies of sheets, for instance): all of it unless the system says otherwise."""

@@ -124,7 +124,8 @@ async def test_a_test_with_the_watchtowers_opposition(stack: Stack, faces: Faces
     message = await panel.press(WATCHTOWER, "👁 Roll 1")
     assert "Opposition d8:5 → 5" in message["text"]
     assert "To beat: 5 (a tie fails)" in message["text"]  # ruling 24
-    assert labels(message) == ["➕ Add to the pool…", "🎲 Roll · <b>Bo</b> & Co", "👁 End the scene"]
+    # Nothing to roll yet: Roll is offered once the pool holds a trait.
+    assert labels(message) == ["➕ Add to the pool…", "👁 End the scene"]
     assert await panel.refused(CHIDI, "➕ Add to the pool") == "✋ It's up to <b>Bo</b> & Co now."
     message = await panel.press(BO, "➕ Add to the pool")  # the traits, with Back
     assert "➕ <i>Strong</i> d8" in labels(message)  # a trait name with HTML, shown as text
@@ -233,6 +234,6 @@ async def test_a_reply_creates_a_useful_detail_and_players_cannot_end_the_scene(
     assert "Only the Watchtower" in (await say(stack, BO, "/endscene"))["text"]
     assert "scene ends" in (await say(stack, WATCHTOWER, "/endscene"))["text"]
     answer = await (
-        await stack.api.press_button(BO, GROUP, panel.id, data_of(message, "🎲 Roll"))
+        await stack.api.press_button(BO, GROUP, panel.id, data_of(message, "➕ Add to the pool"))
     ).answered(10)
     assert "over" in answer["text"]

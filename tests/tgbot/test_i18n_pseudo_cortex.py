@@ -150,7 +150,8 @@ def walk(g: Game, seed: int) -> Iterator[tuple[str, Game]]:
             yield "opened", g
             continue
         view = g.view()
-        choice = rnd.choice(view.choices)
+        going_on = [c for c in view.choices if c.verb.value != "end"]  # the scene ends now and then
+        choice = rnd.choice(going_on if going_on and rnd.random() < 0.9 else view.choices)
         user = rnd.choice(sorted(choice.by))
         rng = SeededRng(rnd.randrange(10**6))
         try:

@@ -32,6 +32,7 @@ from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
 from core.rules.nsu.log import nsu_log_lines
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
+from core.rules.nsu.play_table import campaign_of
 from core.rules.nsu.roll_choices import AfterRoll, detail_choices, roll_choices
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
 from core.rules.rng import SeededRng
@@ -205,11 +206,14 @@ def roll_walk(seed: int, seen: Seen) -> None:
         if out.closed:
             break
         panel = RollPanel.from_dict(state)
-        choices = [*roll_choices(panel.roll), *detail_choices(panel)]
+        choices = [*roll_choices(panel.roll), *detail_choices(panel, campaign_of(t).world)]
         if not choices:
             break
-        others = [c for c in choices if c.verb.value != "cancel"] or choices
-        choice = rnd.choice(others if rnd.random() < 0.97 else choices)
+        side = ("cancel", "tick", "untick")  # open at any time: taken now and then
+        others = [c for c in choices if c.verb.value not in side] or choices
+        pool = others if rnd.random() < 0.97 else choices
+        kind = rnd.choice(list(dict.fromkeys(c.verb for c in pool)))  # each kind of step alike
+        choice = rnd.choice([c for c in pool if c.verb is kind])
         actor = rnd.choice(sorted(choice.by))
         verb = choice.verb.value
         argument = choice.argument or ARGUMENTS.get(verb, "")

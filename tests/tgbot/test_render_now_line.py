@@ -24,7 +24,8 @@ from core.rules.nsu.campaign import character_of
 from core.rules.nsu.cards_panel import cards_choices, cards_view
 from core.rules.nsu.character_panel import creation_choices, creation_view
 from core.rules.nsu.downtime_panel import DowntimePanelState, current_downtime, downtime_choices
-from core.rules.nsu.roll_choices import detail_choices, roll_choices
+from core.rules.nsu.play_table import campaign_of
+from core.rules.nsu.roll_choices import AfterRoll, detail_choices, roll_choices
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
 from core.rules.nsu.safety_panel import safety_choices
 from core.rules.nsu.setup_panel import board as setup_board
@@ -210,8 +211,9 @@ def test_every_step_of_an_nsu_roll_names_who_acts_now(seed: int) -> None:
     while not out.closed and steps < 60:
         steps += 1
         panel = RollPanel.from_dict(state)
-        choices = [*roll_choices(panel.roll), *detail_choices(panel)]
-        side = [c for c in choices if c.verb is not RollKind.CANCEL] or choices
+        choices = [*roll_choices(panel.roll), *detail_choices(panel, campaign_of(t).world)]
+        always = (RollKind.CANCEL, AfterRoll.TICK_CLOCK, AfterRoll.UNTICK_CLOCK)
+        side = [c for c in choices if c.verb not in always] or choices
         html, _ = NsuRollRenderer().render(nsu_view(state, t), EN)
         players_named_once(html, NSU_SEATS.values())
         line = last_line(html)

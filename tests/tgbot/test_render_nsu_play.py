@@ -123,7 +123,12 @@ def test_every_step_after_the_dice_names_who_acts_next() -> None:
     t, state = settle(t, out), out.state
     text = plain(state, t, NsuRollRenderer())
     assert "Allies on screen may help" not in text
-    assert "Ana: keep your own mood die or take a helper's (higher is better)." in text
+    assert "Ana: keep your own mood die or take a helper's." in text
+    # The World is at risk: the higher mood die wins, and the skill is best taken away.
+    assert "Ana wins when the Mood die beats the Aspect die" in text
+    assert "Your own 3: aspect 1 vs mood 3, Ana wins by 2." in text
+    assert "Take Bo's 5: aspect 1 vs mood 5, Ana wins by 4." in text
+    assert text.count("👍") == 1 and "and so does an ally. 👍" in text
     out = ROLL_RULES.act(t, state, 1, "take_helper_die", "2", rng)
     t, state = settle(t, out), out.state
     assert "Ana: add your skill to the aspect die, or take it away." in plain(
@@ -144,7 +149,7 @@ def test_the_scouts_roll_in_downtime_says_whose_step_it_is() -> None:
         ("choose_risk", "character"): "Bo: pick your mood",
         ("choose_mood", "1"): "Do details help or hinder?",
         ("set_aspect_edge", "+Rope"): "Bo: pick a skill",
-        ("roll", ""): "Bo: pick which aspect die to keep (higher is better for Bo).",
+        ("roll", ""): "Bo: pick which aspect die to keep.",
         ("keep_die", "aspect.2"): "The scout lost: accept the details",  # settled unasked
     }
     for (action, arg), hint in expected.items():

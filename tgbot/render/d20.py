@@ -1,7 +1,7 @@
 """How d20 checks, long rests and the plot point pool look in the chat.
 
 Pure: panel state and rules data in, HTML and buttons out. Which buttons exist
-and who may press them comes from ``CheckFlow.who_may_act``; this module only
+and who may press them comes from ``CheckPanelState.choices``; this module only
 words and lays them out.
 """
 
@@ -346,21 +346,25 @@ class CheckRenderer:
         self, view: PanelView, panel: CheckPanelState, pool: PoolCounts, lang: Lang = EN
     ) -> InlineKeyboardMarkup | None:
         check = panel.check
-        if check.is_over or pool.size < 2:
+        if check.is_over or not pool.ready:
             return None
         rows: list[list[InlineKeyboardButton]] = []
         if check.phase is Phase.SETUP:
             rows += setup_rows(view, panel, lang)
             if panel.menu is not None:
                 return keyboard(rows)  # the open group and Back, nothing else
-        acting = check.who_may_act(pool.playable())
+        acting: dict[int, set[ActionKind]] = {}
+        for choice in panel.choices(pool.playable()):
+            if isinstance(choice.verb, ActionKind):
+                for person in sorted(choice.by, key=lambda p: (p != check.roller, p)):
+                    acting.setdefault(person, set()).add(choice.verb)
         # Anyone at the table may reroll a success (ruling 25): one button for all.
         others = {p for p, a in acting.items() if p != check.roller and a == {ActionKind.REROLL}}
         for person, actions in acting.items():
             if person in others:
                 continue
             name = short_name(view.table, person)
-            row = decision_row(view, check, actions, name, bool(others), lang)
+            row = decision_row(view, check, frozenset(actions), name, bool(others), lang)
             rows += phone_rows(row)
         return keyboard(rows)
 
@@ -564,7 +568,7 @@ def pool_text(table: Table, lang: Lang = EN) -> str:
     """/pool: the shared pool, what each kind does, and everyone's strain and wounds."""
     pool = pool_counts(table.state)
     lines = [f"<b>{pool_line(pool, lang)}</b>"]
-    if pool.size < 2:
+    if not pool.ready:
         lines.append(
             lang.gettext("Plot points start when a player joins: one per person, GM included.")
         )

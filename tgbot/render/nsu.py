@@ -60,7 +60,15 @@ from core.rules.nsu.setup import (
     describe_step,
     expected_step_order,
 )
-from core.rules.nsu.setup_panel import SETUP_PANEL, TOOLS, Board, BoardCard, SetupPanelState, board
+from core.rules.nsu.setup_panel import (
+    SETUP_PANEL,
+    TOOLS,
+    Board,
+    BoardCard,
+    BoardVerb,
+    SetupPanelState,
+    board,
+)
 from core.rules.nsu.sheet import CharacterDraft, CreationStep
 from core.rules.nsu.terms import Die
 from core.rules.nsu.world import (
@@ -320,6 +328,8 @@ def prompt_lines(table: Table, b: Board, lang: Lang = EN) -> list[str]:
         ]
         if b.tone_proposed:
             lines.append("🎭 " + _("Proposed: {tone}", tone=short(b.tone, 400)))
+            tools = ", ".join(esc(_(TOOL_NAMES[t])) for t in b.tools)
+            lines.append("🛡 " + _("Safety tools: {tools}", tools=tools))
             pending = [p for p in b.players if p not in b.agreed]
             lines.append(
                 "👍 "
@@ -399,55 +409,51 @@ def plain_name(table: Table, player_id: int) -> str:
 
 
 def step_buttons(view: PanelView, b: Board, lang: Lang = EN) -> list[list[InlineKeyboardButton]]:
+    """The worldbuilding step's buttons: one per choice the rules offer, labelled."""
     _ = lang.gettext
-    step = b.step
-    rows: list[list[InlineKeyboardButton]] = []
-    if step is SetupStep.TONE:
-        tools = [
-            button(view, ("✅ " if t in b.tools else "▫️ ") + _(TOOL_NAMES[t]), "tool", str(i))
-            for i, t in enumerate(TOOLS)
-        ]
-        rows += phone_rows(tools)
-        if b.tone_proposed:
-            rows.append([button(view, "👍 " + _("Agree"), "agree")])
-        return rows
-    if step is SetupStep.BANS:
-        return [[button(view, "🙅 " + _("Pass"), "pass")]]
-    if step is SetupStep.SETTLEMENT:
-        if b.open_to(ActionKind.CHOOSE_FIRST_SPEAKER):
-            first = _("{name} first", name="{}")
-            rows += phone_rows(
-                [
-                    button(view, named(first, plain_name(view.table, p)), "first", str(i))
-                    for i, p in enumerate(b.players)
-                ]
+    choices = b.button_choices()
+
+    def make(c: Choice[BoardVerb]) -> InlineKeyboardButton:
+        if c.verb is BoardVerb.TOOL:
+            tool = TOOLS[int(c.argument)]
+            return button(
+                view, ("✅ " if c.selected else "▫️ ") + _(TOOL_NAMES[tool]), "tool", c.argument
             )
-        row = [button(view, "🙅 " + _("Pass"), "pass")]
-        if b.open_to(ActionKind.DECLARE_CARD_FULL):
-            row.append(button(view, "🟥 " + _("Card is full"), "full"))
-        return rows + phone_rows(row)
-    if step is SetupStep.SCOPE:
-        return phone_rows(
-            [
-                button(view, "⏭ " + _("Next question"), "skipq"),
-                button(view, "✅ " + _("Scope done"), "scope"),
-            ]
-        )
-    if step is SetupStep.ABUNDANCE:
-        return [
-            [button(view, short_name(name, ONE_ROW), "abundance", str(i))]
-            for i, (name, _level) in enumerate(b.resources)
-        ]
-    if step is SetupStep.LOCATIONS:
-        write = "✍️ " + _("Write my locations")
-        return [[general(write, CardsButton(view.campaign.id, view.id))]]
-    if step is SetupStep.MAP:
-        return phone_rows(
-            [button(view, _("{num} wide", num=w), "deal", str(w)) for w in b.column_choices]
-        )
-    if step is SetupStep.DANGER_AND_REWARD:
-        return [[button(view, "🎲 " + _("Roll Danger and Reward"), "roll")]]
-    return []
+        if c.verb is BoardVerb.FIRST:
+            first = _("{name} first", name="{}")
+            return button(view, named(first, plain_name(view.table, c.count)), "first", c.argument)
+        if c.verb is BoardVerb.ABUNDANCE:
+            return button(view, short_name(c.name, ONE_ROW), "abundance", c.argument)
+        if c.verb is BoardVerb.WRITE_LOCATIONS:
+            return general("✍️ " + _("Write my locations"), CardsButton(view.campaign.id, view.id))
+        if c.verb is BoardVerb.DEAL:
+            return button(view, _("{num} wide", num=c.count), "deal", c.argument)
+        label = {
+            BoardVerb.AGREE: "👍 " + _("Agree"),
+            BoardVerb.PASS: "🙅 " + _("Pass"),
+            BoardVerb.FULL: "🟥 " + _("Card is full"),
+            BoardVerb.NEXT_QUESTION: "⏭ " + _("Next question"),
+            BoardVerb.SCOPE_DONE: "✅ " + _("Scope done"),
+            BoardVerb.ROLL: "🎲 " + _("Roll Danger and Reward"),
+        }[c.verb]
+        return button(view, label, c.verb.value, c.argument)
+
+    def of(*verbs: BoardVerb) -> list[InlineKeyboardButton]:
+        return [make(c) for c in choices if c.verb in verbs]
+
+    rows: list[list[InlineKeyboardButton]] = []
+    rows += phone_rows(of(BoardVerb.TOOL))
+    rows += [[x] for x in of(BoardVerb.AGREE)]
+    if b.step is SetupStep.BANS:
+        rows += [[x] for x in of(BoardVerb.PASS)]
+    else:
+        rows += phone_rows(of(BoardVerb.FIRST))
+        rows += phone_rows(of(BoardVerb.PASS, BoardVerb.FULL))
+    rows += phone_rows(of(BoardVerb.NEXT_QUESTION, BoardVerb.SCOPE_DONE))
+    rows += [[x] for x in of(BoardVerb.ABUNDANCE, BoardVerb.WRITE_LOCATIONS)]
+    rows += phone_rows(of(BoardVerb.DEAL))
+    rows += [[x] for x in of(BoardVerb.ROLL)]
+    return rows
 
 
 def built_text(table: Table, lang: Lang = EN) -> str:

@@ -2,7 +2,7 @@
 actions, open prompts, the Scout's roll, and the Scout's private look.
 
 Pure text and buttons from rules data (who may do what comes from
-:func:`~core.rules.nsu.downtime.allowed_actions` and the panel's own queries).
+:func:`~core.rules.nsu.downtime_panel.downtime_choices` and the panel's other choices).
 Card faces appear only in :func:`scout_look_text`, for the scout's private chat.
 """
 
@@ -34,6 +34,7 @@ from core.rules.nsu.downtime import (
 from core.rules.nsu.downtime_panel import (
     DOWNTIME_PANEL,
     END,
+    HEALER,
     MENU,
     MENU_PARENT,
     PLAN_PICK,
@@ -48,6 +49,8 @@ from core.rules.nsu.downtime_panel import (
     Menu,
     PanelVerb,
     Prompt,
+    SideVerb,
+    clock_choices,
     downtime_choices,
     enders,
     menu_openers,
@@ -56,6 +59,8 @@ from core.rules.nsu.downtime_panel import (
     scout_must_decide,
     scout_targets,
     scouted_card,
+    seek_choices,
+    table_card_name,
 )
 from core.rules.nsu.roll_choices import AfterRoll
 from core.rules.nsu.roll_panel import SKIP
@@ -813,9 +818,7 @@ def downtime_buttons(
 def _menu_rows(
     view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
 ) -> list[list[InlineKeyboardButton]]:
-    world = state.world
-    allowed = dt.allowed_actions(state)
-    can = set().union(*allowed.values()) if allowed else set()
+    can = _open_kinds(panel, state)
     menu = panel.menu
     back = _b(view, lang.gettext(BACK), MENU, MENU_PARENT.get(menu, Menu.MAIN).value)
     offers: list[tuple[DowntimeKind, str, str, str]] = []
@@ -839,15 +842,18 @@ def _menu_rows(
         return _pairs([*trains, back]) if DowntimeKind.TRAIN_SKILLS in can else [[back]]
     elif menu is Menu.CLOCK:
         rows: list[list[InlineKeyboardButton]] = []
-        for roll_ in state.complications[:1]:
-            place = str(world.cards.index(world.card(roll_.card_id)))
-            rows.append(
-                [
-                    _b(view, lang.gettext("🕰 Clock +1"), "tick", place),
-                    _b(view, lang.gettext("🕰 Clock −1"), "untick", place),
-                ]
-            )
-            rows.append([_b(view, lang.gettext("⏳ More time"), "more_time", place)])
+        clock_labels = {
+            SideVerb.TICK: N_("🕰 Clock +1"),
+            SideVerb.UNTICK: N_("🕰 Clock −1"),
+            SideVerb.MORE_TIME: N_("⏳ More time"),
+        }
+        clock = {
+            c.verb: _b(view, lang.gettext(clock_labels[c.verb]), c.verb.value, c.argument)
+            for c in clock_choices(state)
+        }
+        ticks = [clock[v] for v in (SideVerb.TICK, SideVerb.UNTICK) if v in clock]
+        rows += [ticks] if ticks else []
+        rows += [[clock[SideVerb.MORE_TIME]]] if SideVerb.MORE_TIME in clock else []
         if reward_card(state) is not None and DowntimeKind.BRING_REWARD_HOME in can:
             rows.append([_b(view, lang.gettext("🎁 Bring the reward home"), REWARD)])
         return [*rows, [back]]
@@ -865,6 +871,11 @@ def _menu_rows(
 
 
 Rows = list[list[InlineKeyboardButton]]
+
+
+def _open_kinds(panel: DowntimePanelState, state: DowntimeState) -> set[DowntimeKind]:
+    """The downtime actions somebody may take now, as the rules' choices say."""
+    return {c.verb for c in downtime_choices(panel, state) if isinstance(c.verb, DowntimeKind)}
 
 
 def _under_way(
@@ -909,25 +920,26 @@ def _personal(
     prompts = panel.prompts
     for player, prompt in prompts.items():
         rows = found.setdefault(player, [])
-        key = str(player)
         who = _plain_name(state, table, player, lang)
         kind = prompt.kind
         if kind == SEEK:
-            rows.append([_b(view, _named(lang, N_("🤝 Help {name}"), who), "seek_help", key)])
-            rows.append([_b(view, _named(lang, N_("🎲 {name}: roll"), who), "seek_roll")])
-            rows.append(
-                [
-                    _b(
-                        view,
-                        _named(lang, N_("🎲 {name}: roll + healer"), who),
-                        "seek_roll",
-                        "healer",
-                    )
-                ]
-            )
+            seek_labels = {
+                (SideVerb.SEEK_HELP, ""): N_("🤝 Help {name}"),
+                (SideVerb.SEEK_ROLL, ""): N_("🎲 {name}: roll"),
+                (SideVerb.SEEK_ROLL, HEALER): N_("🎲 {name}: roll + healer"),
+            }
+            rows += [
+                [_b(view, _named(lang, seek_labels[c.verb, c.name], who), c.verb.value, c.argument)]
+                for c in seek_choices(panel, state, player)
+            ]
         elif kind == SCOUT_PICK:
             cards = [
-                _b(view, _fit("🔭 ", _plain_card(world, world.cards[i].id)), "scout_card", str(i))
+                _b(
+                    view,
+                    _fit("🔭 ", table_card_name(world, world.cards[i].id)),
+                    "scout_card",
+                    str(i),
+                )
                 for i in scout_targets(world, player)
             ]
             rows += _pairs(cards)
@@ -936,7 +948,7 @@ def _personal(
                 [
                     _b(
                         view,
-                        "🧹 " + _short(_plain_card(world, world.cards[i].id), 26),
+                        "🧹 " + _short(table_card_name(world, world.cards[i].id), 26),
                         "plan_card",
                         str(i),
                     )
@@ -983,8 +995,7 @@ def _personal(
 def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang) -> Rows:
     """The table's steps: the plan, the Scout's roll, looks in private."""
     table = view.table
-    allowed = dt.allowed_actions(state)
-    can = set().union(*allowed.values()) if allowed else set()
+    can = _open_kinds(panel, state)
     rows: Rows = []
     if state.plan is not None:
         if DowntimeKind.VOTE_ON_PLAN in can:
@@ -1040,14 +1051,6 @@ def _plain_name(state: DowntimeState, table: Table, player: int, lang: Lang) -> 
             return sheet.name
     seat = table.seat(player)
     return seat.name if seat is not None else "?"
-
-
-def _plain_card(world: World, card_id: str) -> str:
-    card = world.card(card_id)
-    if card.revealed:
-        return card.title
-    back = f" {card.back}" if card.back else ""
-    return f"{card.id}{back}"
 
 
 def scout_look_text(view: PanelView, viewer: int, lang: Lang) -> str:

@@ -24,13 +24,11 @@ from core.rules.nsu.action_roll import (
     Effect,
     EffectKind,
     Outcome,
-    PendingKind,
     Phase,
     Pool,
     PoolKind,
     RollState,
     TargetKind,
-    expected,
 )
 from core.rules.nsu.campaign import character_of
 from core.rules.nsu.details import DetailKind, Polarity
@@ -39,13 +37,12 @@ from core.rules.nsu.play_table import campaign_of
 from core.rules.nsu.roll_choices import (
     OWN_DIE,
     AfterRoll,
+    Forecast,
     detail_choices,
-    help_may_come,
-    helper_die_choices,
-    keep_choices,
+    panel_choices,
     roll_choices,
 )
-from core.rules.nsu.roll_panel import ROLL_PANEL, SKIP, TICK, UNTICK, RollPanel
+from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
 from tgbot.panels import button, keyboard
@@ -180,7 +177,7 @@ _PHRASES = {
 def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
     """The roll's last line: who acts now and what they choose between."""
     roll = panel.roll
-    choices: list[Choice[Any]] = [*roll_choices(roll), *detail_choices(panel)]
+    choices: list[Choice[Any]] = list(panel_choices(panel, campaign_of(table).world))
     helped = sum(c.verb is ActionKind.TAKE_HELPER_DIE for c in choices) > 1
 
     def phrase(choice: Choice[Any]) -> str:
@@ -188,6 +185,10 @@ def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
             return lang.gettext("reply with detail {number}", number=choice.count)
         if choice.verb is AfterRoll.SKIP_DETAIL:
             return lang.gettext("skip detail {number}", number=choice.count)
+        if choice.verb is AfterRoll.TICK_CLOCK:
+            return lang.gettext("tick the clock")
+        if choice.verb is AfterRoll.UNTICK_CLOCK:
+            return lang.gettext("untick the clock")
         if choice.verb is ActionKind.ROLL:
             return lang.pgettext("what to do now", "roll")
         if choice.verb is ActionKind.TAKE_HELPER_DIE and not helped:
@@ -195,7 +196,13 @@ def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
         return lang.gettext(_PHRASES[choice.verb])
 
     # everyone who may act was named above with their player (roller, allies, Arbiters)
-    return now_line(choices, lambda p: who(roll, table, p, lang), phrase, {ActionKind.CANCEL}, lang)
+    return now_line(
+        choices,
+        lambda p: who(roll, table, p, lang),
+        phrase,
+        {ActionKind.CANCEL, AfterRoll.TICK_CLOCK, AfterRoll.UNTICK_CLOCK},
+        lang,
+    )
 
 
 def roll_lines(
@@ -530,7 +537,10 @@ def roll_hints(roll: RollState, table: Table, lang: Lang) -> list[str]:
                 name=name,
             )
         ]
-    open_now = {e.kind: e.players for e in expected(roll)}
+    choices = roll_choices(roll)
+    open_now: dict[ActionKind, frozenset[int]] = {}
+    for c in choices:
+        open_now[c.verb] = open_now.get(c.verb, frozenset()) | c.by
     lines: list[str] = []
     if ActionKind.HELP in open_now:
         if help_buttons_fit(roll):
@@ -545,45 +555,54 @@ def roll_hints(roll: RollState, table: Table, lang: Lang) -> list[str]:
                     "🤝 Allies on screen may help: reply with your mood (<code>d6 Giddy</code>)."
                 )
             )
-    keeps = keep_choices(roll)
+    weighed = [
+        c
+        for c in choices
+        if c.verb in (ActionKind.KEEP_DIE, ActionKind.TAKE_HELPER_DIE, ActionKind.CHOOSE_SKILL_SIGN)
+    ]
+    if weighed and roll.risk is not None:
+        lines.append(risk_line(roll, lang))
+    keeps = [c for c in choices if c.verb is ActionKind.KEEP_DIE]
     for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
         picker, what = pool_name
         which = {
-            "aspect": N_("{picker}: pick which aspect die to keep (higher is better for {name})."),
-            "mood": N_("{picker}: pick which mood die to keep (higher is better for {name})."),
-            "help": N_("{picker}: pick which help die to keep (higher is better for {name})."),
+            "aspect": N_("{picker}: pick which aspect die to keep."),
+            "mood": N_("{picker}: pick which mood die to keep."),
+            "help": N_("{picker}: pick which help die to keep."),
         }[what]
-        lines.append(
-            "🎲 "
-            + lang.gettext(
-                which,
-                picker=esc(picker) if picker else lang.gettext("Arbiters"),
-                name=name,
-            )
+        group = [c for c in keeps if (c.who, c.name) == pool_name]
+        line = "🎲 " + lang.gettext(
+            which, picker=esc(picker) if picker else lang.gettext("Arbiters")
         )
-    taking = helper_die_choices(roll)
+        lines.append(line + _advice(group, name, lang))
+        lines += _consequences(group, roll, lang)
+    taking = [c for c in choices if c.verb is ActionKind.TAKE_HELPER_DIE]
     if len(taking) > 1:
         lines.append(
-            lang.gettext(
-                "{name}: keep your own mood die or take a helper's (higher is better).", name=name
-            )
+            lang.gettext("{name}: keep your own mood die or take a helper's.", name=name)
+            + _advice(taking, name, lang)
         )
-    elif taking and help_may_come(roll):
+        lines += _consequences(taking, roll, lang)
+    elif taking and ActionKind.HELP in open_now:
         lines.append(
             lang.gettext("{name}: keep your own mood die, or wait for an ally's help.", name=name)
         )
+        lines += _consequences(taking, roll, lang)
     elif taking:
         lines.append(lang.gettext("{name}: keep your own mood die to settle the roll.", name=name))
-    if ActionKind.CHOOSE_SKILL_SIGN in open_now:
+    signs = [c for c in choices if c.verb is ActionKind.CHOOSE_SKILL_SIGN]
+    if signs:
         lines.append(
             lang.gettext("{name}: add your skill to the aspect die, or take it away.", name=name)
+            + _advice(signs, name, lang)
         )
+        lines += _consequences(signs, roll, lang)
     if ActionKind.ENDANGER_SENTIMENT in open_now:
         owners = ", ".join(
             esc(roll.character(p).name) for p in sorted(open_now[ActionKind.ENDANGER_SENTIMENT])
         )
         lines.append(lang.gettext("{names}: pick which sentiment takes the mark.", names=owners))
-    if phase is Phase.MOOD_EFFECTS and any(p.kind is PendingKind.RENAME for p in roll.pending):
+    if roll.phase is Phase.MOOD_EFFECTS and ActionKind.RENAME_MOOD in open_now:
         lines.append(
             lang.gettext(
                 "A mood track filled up: the winning side replies with its stronger new name."
@@ -592,199 +611,182 @@ def roll_hints(roll: RollState, table: Table, lang: Lang) -> list[str]:
     return lines
 
 
+def risk_line(roll: RollState, lang: Lang) -> str:
+    """Which die the player who rolls wants higher, from what is at risk."""
+    name = esc(roll.sheet.name)
+    if roll.risk is Risk.WORLD:
+        return lang.gettext(
+            "⚖️ The World is at risk: {name} wins when the Mood die beats the Aspect die.",
+            name=name,
+        )
+    return lang.gettext(
+        "⚖️ The Character is at risk: {name} wins when the Aspect die beats the Mood die.",
+        name=name,
+    )
+
+
+def _what(choice: Choice[ActionKind], lang: Lang) -> str:
+    """A weighed choice in a few words: ``Keep the 5``, ``Take Bo's 7``, ``Add 2``."""
+    if choice.verb is ActionKind.KEEP_DIE:
+        return lang.gettext("Keep the {die}", die=choice.die)
+    if choice.verb is ActionKind.CHOOSE_SKILL_SIGN:
+        if choice.argument == "+":
+            return lang.gettext("Add {modifier}", modifier=choice.die)
+        return lang.gettext("Take away {modifier}", modifier=choice.die)
+    if choice.argument == OWN_DIE:
+        return lang.gettext("Your own {die}", die=choice.die)
+    return lang.gettext("Take {helper}'s {die}", helper=esc(choice.who), die=choice.die)
+
+
+def _advice(group: list[Choice[ActionKind]], name: str, lang: Lang) -> str:
+    """`` 👍 Better for Ana: the 5.`` when the rules advise one face of a pool whose
+    result is not known yet (a known result is marked on its own line instead)."""
+    advised = [c for c in group if c.advised]
+    if not advised or len(advised) == len(group) or advised[0].consequence is not None:
+        return ""
+    return " " + lang.gettext("👍 Better for {name}: the {die}.", name=name, die=advised[0].die)
+
+
+def _consequences(group: list[Choice[ActionKind]], roll: RollState, lang: Lang) -> list[str]:
+    """What each choice of the group leads to, where the rules know it."""
+    lines: list[str] = []
+    for c in group:
+        result = c.consequence
+        if not isinstance(result, Forecast):
+            continue
+        dice = {"aspect": result.aspect_total, "mood": result.mood}
+        if result.winner is Winner.PLAYER:
+            said = lang.gettext(
+                "{choice}: aspect {aspect} vs mood {mood}, {name} wins by {difference}.",
+                choice=_what(c, lang),
+                name=esc(roll.sheet.name),
+                difference=result.difference,
+                **dice,
+            )
+        elif result.winner is Winner.ARBITERS:
+            said = lang.gettext(
+                "{choice}: aspect {aspect} vs mood {mood}, the Arbiters win by {difference}.",
+                choice=_what(c, lang),
+                difference=result.difference,
+                **dice,
+            )
+        else:
+            said = lang.gettext(
+                "{choice}: aspect {aspect} vs mood {mood}, a tie.", choice=_what(c, lang), **dice
+            )
+        mark = " 👍" if c.advised else ""
+        lines.append(f"  • {said} {lang.gettext(ROW_TEXT[result.row])}{mark}")
+    return lines
+
+
 def roll_buttons(view: PanelView, panel: RollPanel, lang: Lang) -> list[list[InlineKeyboardButton]]:
     """The buttons for this step, each labelled with whose it is."""
     roll = panel.roll
     table = view.table
     rows = roll_step_buttons(view, roll, lang)
-    if roll.phase is Phase.DONE:
-        outcome = roll.outcome
-        assert outcome is not None
-        for index in panel.open_grants:
-            adders = ", ".join(
-                sorted(_plain_who(roll, table, p) for p in outcome.grants[index].adders)
-            )
-            label = lang.gettext("Skip detail {number} ({names})", number=index + 1, names=adders)
-            rows.append([button(view, _label(label), SKIP, str(index))])
-        if panel.card is not None and panel.open_grants:
-            rows.append(
-                [
-                    button(view, lang.gettext("🕰 Tick clock"), TICK),
-                    button(view, lang.gettext("🕰 Untick clock"), UNTICK),
-                ]
-            )
+    details = detail_choices(panel, campaign_of(table).world)
+    for c in details:
+        if c.verb is AfterRoll.SKIP_DETAIL:
+            adders = ", ".join(sorted(_plain_who(roll, table, p) for p in c.by))
+            label = lang.gettext("Skip detail {number} ({names})", number=c.count, names=adders)
+            rows.append([button(view, _label(label), c.verb.value, c.argument)])
+    clock = {
+        AfterRoll.TICK_CLOCK: N_("🕰 Tick clock"),
+        AfterRoll.UNTICK_CLOCK: N_("🕰 Untick clock"),
+    }
+    ticks = [
+        button(view, lang.gettext(clock[c.verb]), c.verb.value) for c in details if c.verb in clock
+    ]
+    if ticks:
+        rows.append(ticks)
     return rows
 
 
 def help_buttons_fit(roll: RollState) -> bool:
     """Whether each ally's moods fit as buttons beside the dice to keep (else allies reply)."""
-    open_now = {e.kind: e.players for e in expected(roll)}
-    helps = sum(
-        sum(m.name is not None for m in roll.character(p).moods)
-        for p in open_now.get(ActionKind.HELP, ())
-    )
-    others = len(keep_choices(roll)) + len(helper_die_choices(roll))
+    shown = [c for c in roll_choices(roll) if not c.by_reply]
+    helps = sum(c.verb is ActionKind.HELP for c in shown)
+    others = sum(c.verb in (ActionKind.KEEP_DIE, ActionKind.TAKE_HELPER_DIE) for c in shown)
     return helps + others <= MAX_BUTTONS
 
 
 def roll_step_buttons(
     view: PanelView, roll: RollState, lang: Lang
 ) -> list[list[InlineKeyboardButton]]:
-    """The buttons of the roll's own steps (before its details)."""
+    """The buttons of the roll's own steps (before its details): one per choice the
+    rules offer that is not taken by a reply, labelled and laid out in rows."""
     rows: list[list[InlineKeyboardButton]] = []
-    open_now = {e.kind: e.players for e in expected(roll)}
-    sheet = roll.sheet
-    if ActionKind.CHOOSE_ASPECT in open_now:
-        rows += phone_rows(
-            [
-                button(
-                    view,
-                    _label(f"⚖️ {aspect_name(a, lang)} {sheet.aspect_die(a).label}"),
-                    ActionKind.CHOOSE_ASPECT.value,
-                    a.value,
-                )
-                for a in Aspect
-            ]
+    choices = [c for c in roll_choices(roll) if not c.by_reply]
+    fits = help_buttons_fit(roll)
+    groups: dict[tuple[ActionKind, str, str], list[InlineKeyboardButton]] = {}
+    for c in choices:
+        if c.verb is ActionKind.HELP and not fits:
+            continue  # too many to show: allies reply with their mood
+        label = _step_label(c, roll, lang)
+        if c.advised:
+            label += " 👍"
+        made = button(view, _label(label), c.verb.value, c.argument)
+        key = (
+            c.verb,
+            c.who if c.verb in _PER_PERSON else "",
+            c.name if c.verb is ActionKind.KEEP_DIE else "",
         )
-    if ActionKind.CHOOSE_RISK in open_now:
-        rows.append(
-            [
-                button(view, lang.gettext("🌍 World"), ActionKind.CHOOSE_RISK.value, "world"),
-                button(
-                    view, lang.gettext("🧍 Character"), ActionKind.CHOOSE_RISK.value, "character"
-                ),
-            ]
-        )
-    if ActionKind.CHOOSE_MOOD in open_now:
-        moods = [
-            button(
-                view,
-                _label(f"{sheet.name}: {m.name} {m.die.label} ({m.level}/{m.die.boxes})"),
-                ActionKind.CHOOSE_MOOD.value,
-                str(i + 1),
-            )
-            for i, m in enumerate(sheet.moods)
-            if m.name is not None
-        ]
-        rows += phone_rows(moods)
-    if ActionKind.SET_ASPECT_EDGE in open_now:
-        rows.append(
-            [button(view, lang.gettext("No details apply"), ActionKind.SET_ASPECT_EDGE.value)]
-        )
-    if ActionKind.CHOOSE_SKILL in open_now:
-        skills = [
-            button(
-                view,
-                _label(f"{sheet.name}: {s.name} ±{s.modifier}"),
-                ActionKind.CHOOSE_SKILL.value,
-                str(i + 1),
-            )
-            for i, s in enumerate(sheet.skills)
-        ]
-        rows += phone_rows(skills)
-    if ActionKind.RISK_SENTIMENT in open_now:
-        risks = [
-            button(
-                view,
-                _label(
-                    lang.gettext(
-                        "{name} risks {sentiment}",
-                        name=sheet.name,
-                        sentiment=sheet.sentiments[i].name,
-                    )
-                ),
-                ActionKind.RISK_SENTIMENT.value,
-                str(i + 1),
-            )
-            for i in sheet.usable_sentiments
-        ]
-        rows += phone_rows(risks)
-    if ActionKind.ROLL in open_now:
-        rows.append(
-            [button(view, lang.gettext("🎲 {name}: roll", name=sheet.name), ActionKind.ROLL.value)]
-        )
-    if ActionKind.HELP in open_now and help_buttons_fit(roll):
-        for helper in sorted(open_now[ActionKind.HELP]):
-            helper_sheet = roll.character(helper)
-            helps = [
-                button(
-                    view,
-                    _label(f"🤝 {helper_sheet.name}: {m.name} {m.die.label}"),
-                    ActionKind.HELP.value,
-                    f"{helper}.{i + 1}",
-                )
-                for i, m in enumerate(helper_sheet.moods)
-                if m.name is not None
-            ]
-            rows += phone_rows(helps)
-    keeps = keep_choices(roll)
-    for pool_name in dict.fromkeys((c.who, c.name) for c in keeps):
-        rows += phone_rows(
-            [
-                button(view, _keep_label(c.name, c.die, lang), c.verb.value, c.argument)
-                for c in keeps
-                if (c.who, c.name) == pool_name
-            ]
-        )
-    taking = [
-        button(
-            view,
-            _label(
-                lang.gettext("{name}: my own mood die ({die})", name=sheet.name, die=c.die or None)
-                if c.argument == OWN_DIE
-                else lang.gettext(
-                    "{name}: take {helper}'s {die}",
-                    name=sheet.name,
-                    helper=c.who,
-                    die=c.die or None,
-                )
-            ),
-            c.verb.value,
-            c.argument,
-        )
-        for c in helper_die_choices(roll)
-    ]
-    rows += phone_rows(taking)
-    if ActionKind.CHOOSE_SKILL_SIGN in open_now and roll.skill is not None:
-        mod = sheet.skills[roll.skill].modifier
-        rows += phone_rows(
-            [
-                button(
-                    view,
-                    lang.gettext("+{modifier} to aspect", modifier=mod),
-                    ActionKind.CHOOSE_SKILL_SIGN.value,
-                    "+",
-                ),
-                button(
-                    view,
-                    lang.gettext("−{modifier} from aspect", modifier=mod),
-                    ActionKind.CHOOSE_SKILL_SIGN.value,
-                    "-",
-                ),
-            ]
-        )
-    if ActionKind.ENDANGER_SENTIMENT in open_now:
-        for owner in sorted(open_now[ActionKind.ENDANGER_SENTIMENT]):
-            owner_sheet = roll.character(owner)
-            marks = [
-                button(
-                    view,
-                    _label(
-                        lang.gettext(
-                            "{name} marks {sentiment}",
-                            name=owner_sheet.name,
-                            sentiment=owner_sheet.sentiments[i].name,
-                        )
-                    ),
-                    ActionKind.ENDANGER_SENTIMENT.value,
-                    f"{owner}.{i + 1}",
-                )
-                for i in owner_sheet.usable_sentiments
-            ]
-            rows += phone_rows(marks)
-    if ActionKind.CANCEL in open_now:
-        rows.append([button(view, lang.gettext("✖️ Call off the roll"), ActionKind.CANCEL.value)])
+        groups.setdefault(key, []).append(made)
+    for (verb, _, _), group in groups.items():
+        if verb in _ONE_ROW:
+            rows.append(group)
+        else:
+            rows += phone_rows(group)
     return rows
+
+
+_PER_PERSON = frozenset({ActionKind.HELP, ActionKind.KEEP_DIE, ActionKind.ENDANGER_SENTIMENT})
+_ONE_ROW = frozenset(
+    {ActionKind.CHOOSE_RISK, ActionKind.SET_ASPECT_EDGE, ActionKind.ROLL, ActionKind.CANCEL}
+)
+
+
+def _step_label(c: Choice[ActionKind], roll: RollState, lang: Lang) -> str:
+    """A roll step's button label, from its choice."""
+    sheet = roll.sheet
+    verb = c.verb
+    if verb is ActionKind.CHOOSE_ASPECT:
+        aspect = Aspect(c.argument)
+        return f"⚖️ {aspect_name(aspect, lang)} {sheet.aspect_die(aspect).label}"
+    if verb is ActionKind.CHOOSE_RISK:
+        return lang.gettext("🌍 World") if c.argument == "world" else lang.gettext("🧍 Character")
+    if verb is ActionKind.CHOOSE_MOOD:
+        m = sheet.moods[c.count - 1]
+        return f"{sheet.name}: {m.name} {m.die.label} ({m.level}/{m.die.boxes})"
+    if verb is ActionKind.SET_ASPECT_EDGE:
+        return lang.gettext("No details apply")
+    if verb is ActionKind.CHOOSE_SKILL:
+        return f"{sheet.name}: {c.name} ±{c.die}"
+    if verb is ActionKind.RISK_SENTIMENT:
+        return lang.gettext("{name} risks {sentiment}", name=c.who, sentiment=c.name)
+    if verb is ActionKind.ROLL:
+        return lang.gettext("🎲 {name}: roll", name=sheet.name)
+    if verb is ActionKind.HELP:
+        helper = roll.character(int(c.argument.split(".")[0]))
+        m = helper.moods[c.count - 1]
+        return f"🤝 {c.who}: {m.name} {m.die.label}"
+    if verb is ActionKind.KEEP_DIE:
+        return _keep_label(c.name, c.die, lang)
+    if verb is ActionKind.TAKE_HELPER_DIE:
+        if c.argument == OWN_DIE:
+            return lang.gettext(
+                "{name}: my own mood die ({die})", name=sheet.name, die=c.die or None
+            )
+        return lang.gettext(
+            "{name}: take {helper}'s {die}", name=sheet.name, helper=c.who, die=c.die or None
+        )
+    if verb is ActionKind.CHOOSE_SKILL_SIGN:
+        if c.argument == "+":
+            return lang.gettext("+{modifier} to aspect", modifier=c.die)
+        return lang.gettext("−{modifier} from aspect", modifier=c.die)
+    if verb is ActionKind.ENDANGER_SENTIMENT:
+        return lang.gettext("{name} marks {sentiment}", name=c.who, sentiment=c.name)
+    return lang.gettext("✖️ Call off the roll")
 
 
 def _keep_label(pool: str, die: int, lang: Lang) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from core.campaigns import CampaignView
 from core.cortex_words import stress_typed
 from core.i18n import N_, Lang
-from core.rules.cortex.campaign import in_roll, load, may_edit, may_edit_table
+from core.rules.cortex.campaign import in_roll, load, may_edit, may_edit_table, sees_whole_sheet
 from core.rules.cortex.dice import Die
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import DEFAULT_STRESS_TYPES, Sheet
@@ -57,7 +57,7 @@ def _trait(item: Any) -> dict[str, Any]:
 
 def _sheet(ct: CortexTable, sheet: Sheet, viewer: int, players: dict[int, str]) -> dict[str, Any]:
     mine = ct.controller(sheet.name) == viewer
-    full = mine or viewer == ct.watchtower or sheet.is_lead
+    full = sees_whole_sheet(ct, viewer, sheet.name)
     boxes = [
         {
             "key": key,

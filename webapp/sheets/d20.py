@@ -16,7 +16,7 @@ from core.campaigns import CampaignView
 from core.i18n import N_
 from core.rules.d20check import AbilityStrength, CharacterSheet, WoundBand
 from core.rules.d20check.check import MAX_PROFICIENCY
-from core.rules.d20check.table import is_game_master, pool_counts, sheets_locked
+from core.rules.d20check.table import is_game_master, may_edit_sheet, pool_counts, sheets_locked
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS, band_for
 from core.rules.errors import Malformed
 from core.rules.table import Role, Table
@@ -79,7 +79,7 @@ def _character(
         "band": sheet.band.value,
         "band_label": BAND_LABEL[sheet.band],
         "band_effect": BAND_EFFECT[sheet.band],
-        "can_edit": gm or (mine and not sheets_locked(table.state)),
+        "can_edit": may_edit_sheet(table, viewer_id, player_id),
         "can_harm": gm,
     }
 
@@ -107,7 +107,7 @@ class D20Page:
                 "lucky": pool.lucky,
                 "unlucky": pool.unlucky,
                 "pips": ["lucky"] * pool.lucky + ["unlucky"] * pool.unlucky,
-                "ready": pool.size >= 2,
+                "ready": pool.ready,
             },
             "game_master": masters[0] if masters else "",
             "you_are_gm": is_game_master(table, viewer_id),

@@ -154,8 +154,10 @@ def character_view(
         "recovery_points": character.recovery_points,
         "details": [{"name": d.name, "polarity": d.polarity.value} for d in character.details],
         "scars": list(character.scars),
-        "rumours": list(character.rumours) if own else None,
-        "rumours_about": _about(character.rumours, topics) if own else None,
+        # The viewer's projection keeps a character's rumours to its owner (the rules'
+        # sheet_seen_by): another member's character arrives here with none.
+        "rumours": list(character.rumours),
+        "rumours_about": _about(character.rumours, topics),
     }
 
 

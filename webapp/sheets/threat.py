@@ -13,7 +13,7 @@ from typing import Any
 
 from core.campaigns import CampaignView
 from core.rules.table import Role, Table
-from core.rules.threat.momentum import BURN_MINIMUM, MOMENTUM_MAX, MOMENTUM_RESET
+from core.rules.threat.momentum import BURN_MINIMUM, MOMENTUM_MAX, MOMENTUM_RESET, can_burn
 from core.rules.threat.roll import MAX_HARM
 from core.rules.threat.sheet import MAX_APPROACH_NAME, MAX_APPROACH_VALUE, MAX_APPROACHES, MAX_NOTES
 from core.rules.threat.table import may_edit, sheet_of
@@ -33,12 +33,12 @@ def _sheet(table: Table, viewer_id: int, player_id: int, *, own: bool) -> dict[s
                 "value": n,
                 "on": 0 < n <= sheet.momentum,
                 "current": n == sheet.momentum,
-                "burn": n >= BURN_MINIMUM,
+                "burn": can_burn(n),
                 "reset": n == MOMENTUM_RESET,
             }
             for n in range(MOMENTUM_MAX + 1)
         ],
-        "can_burn": sheet.momentum >= BURN_MINIMUM,
+        "can_burn": can_burn(sheet.momentum),
         "harm": sheet.harm,
         "harm_boxes": [n <= sheet.harm for n in range(1, MAX_HARM + 1)],
         "notes": sheet.notes if own else None,

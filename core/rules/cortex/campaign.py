@@ -542,6 +542,15 @@ def in_roll(ct: CortexTable, name: str) -> bool:
 WATCHTOWER_EDITS: tuple[str, ...] = ("feature.add", "settings.stress", "scene.end", "episode.end")
 
 
+def sees_whole_sheet(ct: CortexTable, viewer: int, name: str) -> bool:
+    """Whether ``viewer`` sees every trait box of ``name``'s sheet: their own, a Lead's,
+    or, as the Watchtower, anyone's; others see its Limits only."""
+    sheet = ct.find(name)
+    if sheet is None:
+        return False
+    return ct.controller(sheet.name) == viewer or viewer == ct.watchtower or sheet.is_lead
+
+
 def may_edit(ct: CortexTable, viewer: int, name: str) -> frozenset[str]:
     """The sheet edits ``viewer`` may make on ``name``'s sheet now (for showing forms)."""
     sheet = ct.find(name)

@@ -598,6 +598,15 @@ def _pool_choices(ct: CortexTable, c: Conflict) -> list[Choice]:
     return found
 
 
+def _rollable(ct: CortexTable, c: Conflict) -> bool:
+    """Whether the roller's pool may be rolled now: it holds a die, and it challenges
+    no value that was challenged already (as rolling it checks)."""
+    own = ct.sheet(c.roller)
+    if not draft_dice(c.draft, own, opponent_of(ct, c, own.name), ct.details):
+        return False
+    return not any(own.value(p.name).challenged for p in c.draft.new_challenges())
+
+
 def _choices(
     ct: CortexTable, c: Conflict | None, staged: tuple[Die, ...], picking: bool = False
 ) -> tuple[Choice, ...]:
@@ -614,7 +623,8 @@ def _choices(
         return tuple(replace(ch, by=_takers(ct, allowed, ch)) for ch in found)
     if c is not None and running:
         if anyone(a.SetOpposition):
-            found += [Choice(Press.OPPOSITION_ADD, str(int(d)), die=int(d)) for d in Die]
+            if len(staged) < MAX_STAGED:
+                found += [Choice(Press.OPPOSITION_ADD, str(int(d)), die=int(d)) for d in Die]
             if staged:
                 found.append(Choice(Press.OPPOSITION_UNDO))
                 found.append(Choice(Press.OPPOSITION_ROLL, count=len(staged)))
@@ -624,7 +634,7 @@ def _choices(
             options = _pool_choices(ct, c)
             if options:
                 found.append(Choice(Press.OPEN_POOL, who=c.roller, count=len(options)))
-        if anyone(a.RollPool):
+        if anyone(a.RollPool) and _rollable(ct, c):
             found.append(Choice(Press.ROLL, who=c.roller, cost=c.draft.cost()))
         if anyone(a.IncludeDie):
             found.append(Choice(Press.INCLUDE, who=c.roller, cost=1))

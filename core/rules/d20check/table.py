@@ -102,6 +102,11 @@ class PoolCounts:
         lucky -= surplus - taken
         return PoolCounts(lucky, unlucky)
 
+    @property
+    def ready(self) -> bool:
+        """Whether the pool can be played: two or more people sit at the table."""
+        return self.size >= MIN_TABLE
+
     def playable(self) -> PlotPointPool:
         """The pool the rules play with.
 
@@ -138,6 +143,14 @@ def with_pool(state: Json, pool: PlotPointPool | PoolCounts) -> dict[str, Any]:
 
 def sheets_locked(state: Json) -> bool:
     return bool(state.get("sheets_locked", False))
+
+
+def may_edit_sheet(table: Table, viewer: int, owner: int) -> bool:
+    """Whether ``viewer`` may edit ``owner``'s sheet: the Game Master anyone's, a
+    player their own unless the Game Master locked the sheets (``D20Campaign.edit``)."""
+    if is_game_master(table, viewer):
+        return True
+    return viewer == owner and not sheets_locked(table.state)
 
 
 def game_master_of(table: Table) -> int:

@@ -872,7 +872,19 @@ def _endanger(
 def _cancel(state: RollState, action: CancelRoll, rng: Rng) -> tuple[RollState, list[Event]]:
     """Call the roll off: every sheet goes back to how it was at the start."""
     participants = state.initial or state.participants
-    new = replace(state, participants=participants, phase=Phase.CANCELLED)
+    sheet = participants[0].character
+    # A skill or mood written during the roll goes with the sheets: forget the choice of it.
+    skill = state.skill if state.skill is not None and state.skill < len(sheet.skills) else None
+    line = state.mood_line
+    mood_line = line if line is not None and not sheet.mood(line).is_open else None
+    new = replace(
+        state,
+        participants=participants,
+        phase=Phase.CANCELLED,
+        skill=skill,
+        skill_created=state.skill_created and skill is not None,
+        mood_line=mood_line,
+    )
     return new, [RollCancelled(action.actor)]
 
 

@@ -432,6 +432,11 @@ class NsuCampaignRules(CampaignRules):
     def new_state(self) -> Json:
         return NsuCampaign().to_dict()
 
+    def character_names(self, table: Table) -> Mapping[int, str]:
+        """Each finished character's name by player (a draft has none yet)."""
+        found = {p: character_of(seat) for p, seat in table.seats.items()}
+        return {p: c.name for p, c in found.items() if c is not None}
+
     def seated(self, table: Table, player_id: int) -> tuple[Json, Json]:
         """A newcomer gets an empty character draft; a returning player keeps their sheet
         and, with a finished character, rejoins the party."""

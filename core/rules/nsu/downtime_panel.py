@@ -951,3 +951,74 @@ _TEXT_PROMPTS = {
 }
 
 DOWNTIME_RULES = NsuDowntimePanel()
+
+
+class SideVerb(Enum):
+    """Downtime steps offered beside the menu: a Seek Recovery's options and the
+    Collateral Clock of the complication being dealt with."""
+
+    SEEK_HELP = "seek_help"
+    SEEK_ROLL = "seek_roll"
+    TICK = "tick"
+    UNTICK = "untick"
+    MORE_TIME = "more_time"
+
+
+HEALER = "healer"
+"""The argument of a Seek Recovery roll with a healer's help."""
+
+
+def seek_choices(
+    panel: DowntimePanelState, state: DowntimeState, seeker: int
+) -> tuple[Choice[SideVerb], ...]:
+    """A Seek Recovery under way: anyone else in downtime may help (or stop helping;
+    ``selected`` when they do), and the seeker rolls, with a healer or without."""
+    prompt = panel.prompt(seeker)
+    if prompt is None or prompt.kind != SEEK:
+        return ()
+    others = frozenset(p for p, _ in state.sheets if p != seeker)
+    me = frozenset({seeker})
+    found: list[Choice[SideVerb]] = []
+    if others:
+        found.append(
+            Choice(SideVerb.SEEK_HELP, str(seeker), by=others, selected=prompt.helper is not None)
+        )
+    found.append(Choice(SideVerb.SEEK_ROLL, by=me))
+    found.append(Choice(SideVerb.SEEK_ROLL, HEALER, by=me, name=HEALER))
+    return tuple(found)
+
+
+def clock_choices(state: DowntimeState) -> tuple[Choice[SideVerb], ...]:
+    """The Collateral Clock of the first complication still open: tick it, untick it,
+    or spend more time there, each by whom the downtime rules allow. ``argument`` is
+    the card's place on the table; ``name`` its id; ``count`` the clock's ticks."""
+    if not state.complications:
+        return ()
+    world = state.world
+    card = world.card(state.complications[0].card_id)
+    place = str(world.cards.index(card))
+    by: dict[DowntimeKind, set[int]] = {}
+    for player, kinds in dt.allowed_actions(state).items():
+        for kind in kinds:
+            by.setdefault(kind, set()).add(player)
+    verbs = (
+        (SideVerb.TICK, DowntimeKind.TICK_COLLATERAL),
+        (SideVerb.UNTICK, DowntimeKind.UNTICK_COLLATERAL),
+        (SideVerb.MORE_TIME, DowntimeKind.SPEND_MORE_TIME),
+    )
+    return tuple(
+        Choice(verb, place, by=frozenset(by[kind]), name=card.id, count=card.clock.ticks)
+        for verb, kind in verbs
+        if by.get(kind)
+    )
+
+
+def table_card_name(world: World, card_id: str) -> str:
+    """How a card is named to everyone at the table: its title once it is face up,
+    else its id and its back (Danger and Reward), which everyone may see."""
+    seen = visible_card(world.card(card_id), None)
+    if seen.revealed and seen.title:
+        return seen.title
+    card = world.card(card_id)
+    back = f" {card.back}" if card.back else ""
+    return f"{card.id}{back}"

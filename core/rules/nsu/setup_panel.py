@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from core.i18n import N_
@@ -120,6 +121,72 @@ class Board:
         """Players who may take ``kind`` now (in seat order)."""
         return tuple(p for p in self.players if kind in self.allowed.get(p, frozenset()))
 
+    def button_choices(self) -> tuple[Choice[BoardVerb], ...]:
+        """The choices of this step that the panel offers as buttons, each with who may
+        take it (the rest are taken by a reply): the safety tools and agreeing during
+        the tone talk, passing, who speaks first, a full card, the scope's questions, a
+        resource's abundance, writing the locations, the map's width, the last roll."""
+        everyone = frozenset(self.players)
+
+        def by(kind: ActionKind) -> frozenset[int]:
+            return frozenset(self.open_to(kind))
+
+        step = self.step
+        found: list[Choice[BoardVerb]] = []
+        if step is SetupStep.TONE:
+            # A written-down tone keeps at least one safety tool: its last can't go.
+            last = self.tools if self.tone_proposed and len(self.tools) == 1 else ()
+            found += [
+                Choice(BoardVerb.TOOL, str(i), by=everyone, name=t.value, selected=t in self.tools)
+                for i, t in enumerate(TOOLS)
+                if t not in last
+            ]
+            if self.tone_proposed:
+                found.append(Choice(BoardVerb.AGREE, by=by(ActionKind.AGREE_TONE)))
+        elif step is SetupStep.BANS:
+            found.append(Choice(BoardVerb.PASS, by=by(ActionKind.PASS_BAN)))
+        elif step is SetupStep.SETTLEMENT:
+            first = by(ActionKind.CHOOSE_FIRST_SPEAKER)
+            found += [
+                Choice(BoardVerb.FIRST, str(i), by=first, count=p)
+                for i, p in enumerate(self.players)
+            ]
+            found.append(Choice(BoardVerb.PASS, by=by(ActionKind.PASS_STATEMENT)))
+            found.append(Choice(BoardVerb.FULL, by=by(ActionKind.DECLARE_CARD_FULL)))
+        elif step is SetupStep.SCOPE:
+            found.append(Choice(BoardVerb.NEXT_QUESTION, by=everyone))
+            found.append(Choice(BoardVerb.SCOPE_DONE, by=by(ActionKind.FINISH_SCOPE)))
+        elif step is SetupStep.ABUNDANCE:
+            pick = by(ActionKind.CHOOSE_ABUNDANCE)
+            found += [
+                Choice(BoardVerb.ABUNDANCE, str(i), by=pick, name=name)
+                for i, (name, _level) in enumerate(self.resources)
+            ]
+        elif step is SetupStep.LOCATIONS:
+            found.append(Choice(BoardVerb.WRITE_LOCATIONS, by=everyone))
+        elif step is SetupStep.MAP:
+            deal = by(ActionKind.DEAL_MAP)
+            found += [Choice(BoardVerb.DEAL, str(w), by=deal, count=w) for w in self.column_choices]
+        elif step is SetupStep.DANGER_AND_REWARD:
+            found.append(Choice(BoardVerb.ROLL, by=by(ActionKind.ROLL_DANGER_AND_REWARD)))
+        return tuple(c for c in found if c.by)
+
+
+class BoardVerb(Enum):
+    """The worldbuilding panel's buttons (``WRITE_LOCATIONS`` opens one's own cards panel)."""
+
+    TOOL = "tool"
+    AGREE = "agree"
+    PASS = "pass"
+    FIRST = "first"
+    FULL = "full"
+    NEXT_QUESTION = "skipq"
+    SCOPE_DONE = "scope"
+    ABUNDANCE = "abundance"
+    WRITE_LOCATIONS = "write"
+    DEAL = "deal"
+    ROLL = "roll"
+
 
 def board(table: Table, state: SetupPanelState | Json) -> Board | None:
     """The public board, or None once the world is built."""
@@ -164,6 +231,24 @@ def board(table: Table, state: SetupPanelState | Json) -> Board | None:
         column_choices=column_choices(len(world.cards)),
         everyone_named=wb.everyone_named_a_resource(setup),
     )
+
+
+def dealing_choices(setup: SetupState) -> tuple[Choice[BoardVerb], ...]:
+    """The last worldbuilding steps as the map page offers them: deal the map at a
+    width, then roll Danger and Reward, each by whom the rules allow."""
+    allowed = wb.allowed_actions(setup)
+
+    def by(kind: ActionKind) -> frozenset[int]:
+        return frozenset(p for p, kinds in allowed.items() if kind in kinds)
+
+    if setup.step is SetupStep.MAP and by(ActionKind.DEAL_MAP):
+        return tuple(
+            Choice(BoardVerb.DEAL, str(w), by=by(ActionKind.DEAL_MAP), count=w)
+            for w in column_choices(len(setup.world.cards))
+        )
+    if setup.step is SetupStep.DANGER_AND_REWARD and by(ActionKind.ROLL_DANGER_AND_REWARD):
+        return (Choice(BoardVerb.ROLL, by=by(ActionKind.ROLL_DANGER_AND_REWARD)),)
+    return ()
 
 
 def column_choices(cards: int) -> tuple[int, ...]:
@@ -376,6 +461,7 @@ __all__ = [
     "TOOLS",
     "Board",
     "BoardCard",
+    "BoardVerb",
     "SetupPanel",
     "SetupPanelState",
     "WorldbuildingBegan",
@@ -383,5 +469,6 @@ __all__ = [
     "board",
     "button_action",
     "column_choices",
+    "dealing_choices",
     "text_action",
 ]

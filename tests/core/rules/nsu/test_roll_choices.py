@@ -85,3 +85,63 @@ def test_nobody_to_help_settles_the_roll_with_the_own_die_unasked() -> None:
     # Keeping the own mood die is the one possible answer: it is not asked.
     assert helper_die_choices(state) == ()
     assert state.is_done and state.outcome is not None
+
+
+def _rolled(risk_world: bool, edge: bool, faces: list[int], allies: int = 0) -> RollState:
+    from core.rules.nsu.action_roll import (
+        ChooseAspect,
+        ChooseMood,
+        ChooseRisk,
+        Roll,
+        SetAspectEdge,
+        StateOutcome,
+    )
+    from core.rules.nsu.sheet import Aspect
+    from core.rules.nsu.terms import Risk
+    from core.rules.rng import ScriptedRng
+
+    from .support import ROLLER, character, new_roll
+
+    state = new_roll(character("Wren"), [character("Birch")] * allies)
+    rng = ScriptedRng(faces)
+    for action in (
+        StateOutcome(ROLLER, "Cross the weir"),
+        ChooseAspect(ARBITER, Aspect.MIND),
+        ChooseRisk(ARBITER, Risk.WORLD if risk_world else Risk.CHARACTER),
+        ChooseMood(ROLLER, 0, None),
+        SetAspectEdge(ROLLER, ("Rope",) if edge else (), ()),
+        Roll(ROLLER),
+    ):
+        state, _ = apply(state, action, rng)
+    return state
+
+
+def test_with_the_world_at_risk_the_lower_aspect_die_is_advised_and_its_result_told() -> None:
+    from core.rules.nsu.roll_choices import Forecast
+    from core.rules.nsu.terms import Winner
+
+    state = _rolled(risk_world=True, edge=True, faces=[6, 2, 4])  # aspect 6|2, mood 4
+    keeps = {c.die: c for c in keep_choices(state)}
+    assert keeps[2].advised and not keeps[6].advised
+    kept_low, kept_high = keeps[2].consequence, keeps[6].consequence
+    assert isinstance(kept_low, Forecast) and isinstance(kept_high, Forecast)
+    assert (kept_low.winner, kept_low.difference, kept_low.aspect_total) == (Winner.PLAYER, 2, 2)
+    assert (kept_high.winner, kept_high.difference) == (Winner.ARBITERS, 2)
+
+
+def test_with_the_character_at_risk_the_own_lower_mood_die_beats_a_helpers_eight() -> None:
+    from core.rules.nsu.action_roll import Help
+    from core.rules.nsu.roll_choices import OWN_DIE, Forecast
+    from core.rules.nsu.terms import Winner
+    from core.rules.rng import ScriptedRng
+
+    from .support import HELPER
+
+    state = _rolled(risk_world=False, edge=False, faces=[5, 3], allies=1)  # aspect 5, mood 3
+    state, _ = apply(state, Help(HELPER, 0, None), ScriptedRng([8]))
+    taking = {c.argument: c for c in helper_die_choices(state)}
+    own, helpers = taking[OWN_DIE], taking[str(HELPER)]
+    assert own.advised and not helpers.advised
+    assert isinstance(own.consequence, Forecast) and isinstance(helpers.consequence, Forecast)
+    assert (own.consequence.winner, own.consequence.difference) == (Winner.PLAYER, 2)
+    assert (helpers.consequence.winner, helpers.consequence.difference) == (Winner.ARBITERS, 3)
