@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from core.i18n import N_
 from core.rules.errors import NotAllowedNow
@@ -99,3 +100,15 @@ async def story(registry: Registry, secret: str) -> Snapshot:
     if rows is None:
         raise NoStory(NO_STORY)
     return Snapshot(registry, ANYONE, rows)
+
+
+def shown_cards(snapshot: Snapshot) -> list[Any]:
+    """The NSU cards of the current world whose face anyone reading the story may see
+    (face up on the map); none for the other games."""
+    if snapshot.system != "nsu":
+        return []
+    from core.rules.nsu.campaign import campaign_of
+    from core.rules.nsu.world import can_see_face
+
+    world = campaign_of(snapshot.table).current_world()
+    return [] if world is None else [c for c in world.cards if can_see_face(c, ANYONE)]

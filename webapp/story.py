@@ -20,7 +20,6 @@ from core import story as stories
 from core.i18n import N_, Lang, available, lang_for
 from core.projection import log_of
 from core.rules.errors import StonetableError
-from core.rules.nsu.world import can_see_face
 from core.viewer_pages import Snapshot
 from webapp.campaign_log import character_names, log_context
 from webapp.deps import DEPS, WebDeps
@@ -56,14 +55,10 @@ def story_lang(request: web.Request) -> Lang:
 
 async def _pictures(deps: WebDeps, snapshot: Snapshot) -> dict[str, str]:
     """The pictures of the faces anyone may see, by card id, as data: URIs."""
-    from core.rules.nsu.campaign import campaign_of
     from webapp.nsu_map import _key
 
-    world = campaign_of(snapshot.table).current_world() if snapshot.system == "nsu" else None
     found: dict[str, str] = {}
-    for card in () if world is None else world.cards:
-        if not can_see_face(card, stories.ANYONE):
-            continue
+    for card in stories.shown_cards(snapshot):
         key = _key(snapshot.view, card)
         if key not in snapshot.picture_keys:
             continue
@@ -74,9 +69,11 @@ async def _pictures(deps: WebDeps, snapshot: Snapshot) -> dict[str, str]:
     return found
 
 
-def _map(snapshot: Snapshot, pictures: dict[str, str]) -> dict[str, Any] | None:
+def _map(
+    deps: WebDeps, snapshot: Snapshot, pictures: dict[str, str]
+) -> dict[str, Any] | None:
     """The NSU map as anyone sees it, and the face-up cards in full."""
-    if snapshot.system != "nsu":
+    if not deps.campaigns.registry.find(snapshot.system).campaign.has_map:
         return None
     from core.rules.nsu.campaign import campaign_of
     from core.rules.nsu.world import visible_map
@@ -117,7 +114,7 @@ async def render_story(request: web.Request, secret: str, *, download: bool) -> 
         "view": view,
         "token": "",
         "log": log,
-        "map": _map(snapshot, pictures),
+        "map": _map(deps, snapshot, pictures),
         "page": page,
         "sheet": None if page is None else page.context(view, table, stories.ANYONE),
         "css": CSS.read_text(encoding="utf-8"),

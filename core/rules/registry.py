@@ -46,6 +46,10 @@ class CampaignRules:
     """How a system starts a campaign and seats a new member (override as needed)."""
 
     has_game_master: bool = False
+    # a card map the whole table shares (it goes into the shared story)
+    has_map: bool = False
+    # /odds in its chat reads the game's own roll first (bare dN words are its dice)
+    own_odds_first: bool = False
 
     def new_state(self) -> Json:
         """The campaign's state when it is created."""

@@ -95,24 +95,24 @@ async def dice_odds(
     if not words or words & ACTION_ROLL_WORDS:
         raise other  # an Action Roll, half written
     bare_dice = all(re.fullmatch(r"d\d+", word) for word in words)
-    if bare_dice and await _plays_nsu(update, context):
+    if bare_dice and await _own_odds_first(update, context):
         raise other  # "d7" at a No Stone Unturned table: an Action Roll's die
     try:
         expression = dice.parse(text)
     except Malformed:
-        if await _plays_nsu(update, context):
+        if await _own_odds_first(update, context):
             raise other from None
         raise
     assert update.effective_message is not None
     await reply_html(update.effective_message, render_odds(odds(expression), await lang_of(update)))
 
 
-async def _plays_nsu(update: Update, context: StonetableContext) -> bool:
+async def _own_odds_first(update: Update, context: StonetableContext) -> bool:
     chat, _ = actor(update)
     if chat.kind == ChatType.PRIVATE:
         return False
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
-    return view is not None and view.system.key == "nsu"
+    return view is not None and view.system.campaign.own_odds_first
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

@@ -424,6 +424,8 @@ class NsuCampaignRules(CampaignRules):
     """Seats, sheets and the Mini App edits of an NSU campaign (no Game Master)."""
 
     has_game_master = False
+    has_map = True
+    own_odds_first = True
 
     def __init__(self, modules: tuple[str, ...] = EDIT_MODULES) -> None:
         self._modules = modules
