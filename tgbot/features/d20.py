@@ -13,6 +13,8 @@ from core.campaigns import CampaignView
 from core.i18n import N_
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.errors import NotAllowedNow
+from core.rules.typed import check_text
+from core.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, replied
 from tgbot.features.panels import post_panel
@@ -55,6 +57,7 @@ async def check(update: Update, context: StonetableContext) -> None:
     message = update.effective_message
     answered = replied(message)
     target = answered.from_user if answered is not None else None
+    text = check_text(text, vocabulary())  # keywords typed in any catalogue's words
     if target is not None and not target.is_bot:
         text = f"for={target.id} {text}"  # the rules decide whether the caller may do this
     panel = await context.deps.campaigns.open_panel(

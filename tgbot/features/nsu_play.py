@@ -17,6 +17,8 @@ from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
 from core.rules.nsu.roll_panel import ROLL_PANEL
+from core.rules.typed import downtime_text, odds_query_text
+from core.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
@@ -74,6 +76,7 @@ async def downtime(update: Update, context: StonetableContext) -> None:
     if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
         await _reply(update, (await lang_of(update)).gettext(DOWNTIME_HELP))
         return
+    text = downtime_text(text, vocabulary())  # «/downtime лагерь» reads as camp
     panel = await campaigns.open_panel(
         chat, player, DOWNTIME_PANEL, text, update_id=update.update_id
     )
@@ -98,7 +101,7 @@ async def look(update: Update, context: StonetableContext) -> None:
 
 
 async def odds(update: Update, context: StonetableContext) -> None:
-    query = read_odds_query(command_args(update))
+    query = read_odds_query(odds_query_text(command_args(update), vocabulary()))
     await _reply(update, odds_text(query, action_roll_odds(query), await lang_of(update)))
 
 

@@ -46,6 +46,8 @@ from core.rules.nsu.roll_choices import (
 from core.rules.nsu.roll_panel import ROLL_PANEL, SKIP, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
+from core.rules.typed import detail_text
+from core.typed_words import vocabulary
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import MAX_BUTTONS, phone_rows
 from tgbot.render.nsu import safety_row
@@ -146,6 +148,13 @@ class NsuRollRenderer:
             [*roll_buttons(view, panel, lang), safety_row(view.table.campaign_id, lang)]
         )
         return text, markup
+
+    def read_reply(self, view: PanelView, text: str, lang: Lang) -> str:
+        """A detail reply as the rules read it: its kind (``вред:``) and place (``@ сцена``)
+        typed in any catalogue's words read as the rules' own."""
+        if not view.typed(RollPanel).open_grants:
+            return text
+        return detail_text(text, vocabulary())
 
 
 _PHRASES = {
