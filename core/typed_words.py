@@ -51,6 +51,8 @@ def _forms(lang: Lang) -> dict[str, str]:
         "character": lang.pgettext("a keyword players type", "character"),
         "madv": lang.pgettext("a keyword players type", "madv"),
         "mdis": lang.pgettext("a keyword players type", "mdis"),
+        "detail": lang.pgettext("a keyword players type", "detail"),
+        "aid": lang.pgettext("a keyword players type", "aid"),
     }
     assert set(forms) == set(KEYWORDS)
     return forms

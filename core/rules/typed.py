@@ -27,6 +27,8 @@ TRAIT_KINDS = ("distinction", "ability", "heritage", "extra", "location")
 TRAIT_VERBS = ("remove", "name")
 CHECK_WORDS = ("weak", "average", "strong", "adv", "dis", "dc", "vs", "prof")
 DOWNTIME_PLACES = ("home", "camp")
+CORTEX_REPLY_WORDS = ("detail", "aid")
+"""The first word of a reply to a Cortex conflict panel (``detail Slick floor``)."""
 ODDS_WORDS = ("world", "character", "adv", "dis", "madv", "mdis")
 
 KEYWORDS: tuple[str, ...] = tuple(
@@ -39,6 +41,7 @@ KEYWORDS: tuple[str, ...] = tuple(
         + CHECK_WORDS
         + DOWNTIME_PLACES
         + ODDS_WORDS
+        + CORTEX_REPLY_WORDS
     )
 )
 """Every English keyword a player may type; each has its forms in every catalogue."""
@@ -148,3 +151,10 @@ def downtime_text(text: str, words: Vocabulary) -> str:
 def odds_query_text(text: str, words: Vocabulary) -> str:
     """``d6 d8 мир преим +1`` -> ``d6 d8 world adv +1`` (``/odds``'s grammar)."""
     return " ".join(words.meaning(t, ODDS_WORDS) or t for t in text.replace(",", " ").split())
+
+
+def cortex_reply_text(text: str, words: Vocabulary) -> str:
+    """``деталь Скользкий пол`` -> ``detail Скользкий пол`` (a reply to a Cortex conflict)."""
+    word, _, rest = text.strip().partition(" ")
+    key = words.meaning(word, CORTEX_REPLY_WORDS) if rest.strip() else None
+    return f"{key} {rest.strip()}" if key is not None else text

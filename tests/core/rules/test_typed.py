@@ -20,6 +20,7 @@ from core.rules.typed import (
     KEYWORDS,
     Vocabulary,
     check_text,
+    cortex_reply_text,
     detail_text,
     downtime_text,
     odds_query_text,
@@ -61,6 +62,8 @@ RU = Vocabulary.of(
         "character": ["персонаж", "персонажу", "char"],
         "madv": ["преим-настроя", "mood-adv"],
         "mdis": ["помеха-настроя", "mood-dis"],
+        "detail": ["деталь"],
+        "aid": ["помощь"],
     }
 )
 
@@ -249,6 +252,20 @@ def test_odds_keywords_read_in_either_language(
 ) -> None:
     query = read_odds_query(odds_query_text(typed, RU))
     assert (query.risk, query.aspect_edge, query.mood_edge) == (risk, aspect, mood)
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("деталь Скользкий пол", "detail Скользкий пол"),
+        ("Помощь Лоис", "aid Лоис"),
+        ("detail Slick floor", "detail Slick floor"),
+        ("деталь", "деталь"),
+        ("Скользкий пол", "Скользкий пол"),
+    ],
+)
+def test_a_cortex_reply_word_reads_in_either_language(typed: str, meant: str) -> None:
+    assert cortex_reply_text(typed, RU) == meant
 
 
 def test_english_alone_reads_the_rules_own_words_and_no_russian() -> None:
