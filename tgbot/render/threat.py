@@ -69,7 +69,7 @@ def result_name(result: Result, lang: Lang) -> str:
 
 def level_text(level: int, lang: Lang) -> str:
     sign = "+" if level >= 0 else "−"
-    return f"{sign}{abs(level)}t {lang.gettext(LEVEL_NAME[ThreatLevel.of(level)])}"
+    return f"{sign}{abs(level)} ({lang.gettext(LEVEL_NAME[ThreatLevel.of(level)])})"
 
 
 def momentum_track(value: int) -> str:
