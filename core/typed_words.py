@@ -53,6 +53,11 @@ def _forms(lang: Lang) -> dict[str, str]:
         "mdis": lang.pgettext("a keyword players type", "mdis"),
         "detail": lang.pgettext("a keyword players type", "detail"),
         "aid": lang.pgettext("a keyword players type", "aid"),
+        "body": lang.pgettext("a keyword players type", "body"),
+        "mind": lang.pgettext("a keyword players type", "mind"),
+        "heart": lang.pgettext("a keyword players type", "heart"),
+        "swap": lang.pgettext("a keyword players type", "swap"),
+        "replace": lang.pgettext("a keyword players type", "replace"),
     }
     assert set(forms) == set(KEYWORDS)
     return forms

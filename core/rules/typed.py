@@ -27,6 +27,11 @@ TRAIT_KINDS = ("distinction", "ability", "heritage", "extra", "location")
 TRAIT_VERBS = ("remove", "name")
 CHECK_WORDS = ("weak", "average", "strong", "adv", "dis", "dc", "vs", "prof")
 DOWNTIME_PLACES = ("home", "camp")
+ASPECTS = ("body", "mind", "heart")
+"""No Stone Unturned's Aspects, typed in a project (``1 mind #1``) or the roll's stakes."""
+RISKS = ("world", "character")
+INTROSPECTION_WORDS = ("swap", "replace")
+"""Introspection's replies: ``swap 1 3``, ``replace 2 Calm``."""
 CORTEX_REPLY_WORDS = ("detail", "aid")
 """The first word of a reply to a Cortex conflict panel (``detail Slick floor``)."""
 ODDS_WORDS = ("world", "character", "adv", "dis", "madv", "mdis")
@@ -42,6 +47,8 @@ KEYWORDS: tuple[str, ...] = tuple(
         + DOWNTIME_PLACES
         + ODDS_WORDS
         + CORTEX_REPLY_WORDS
+        + ASPECTS
+        + INTROSPECTION_WORDS
     )
 )
 """Every English keyword a player may type; each has its forms in every catalogue."""
@@ -158,3 +165,38 @@ def cortex_reply_text(text: str, words: Vocabulary) -> str:
     word, _, rest = text.strip().partition(" ")
     key = words.meaning(word, CORTEX_REPLY_WORDS) if rest.strip() else None
     return f"{key} {rest.strip()}" if key is not None else text
+
+
+_PROJECT = re.compile(r"^\s*(?P<mood>\d+)\s+(?P<aspect>\S+)\s+(?P<rest>(?:#\d+|\d+\s+\S).*)$", re.S)
+_INTROSPECTION = re.compile(r"^\s*(?P<word>\S+)\s+(?P<rest>\d+\s+\S.*)$", re.S)
+
+
+def downtime_reply_text(text: str, words: Vocabulary) -> str:
+    """A downtime reply's keywords: ``1 разум #1`` -> ``1 mind #1`` (a long-term project),
+    ``поменять 1 3`` -> ``swap 1 3`` (introspection). Only text of those exact shapes
+    changes; a plan or a rumour stays as written."""
+    if found := _PROJECT.match(text):
+        aspect = words.meaning(found["aspect"], ASPECTS)
+        if aspect is not None:
+            return f"{found['mood']} {aspect} {found['rest']}"
+    if found := _INTROSPECTION.match(text):
+        word = words.meaning(found["word"], INTROSPECTION_WORDS)
+        if word is not None:
+            return f"{word} {found['rest']}"
+    return text
+
+
+def stakes_text(text: str, words: Vocabulary) -> str:
+    """The roll's stakes typed as words: ``разум, мир`` -> ``mind world``; text with any
+    other word stays as written."""
+    tokens = text.replace(",", " ").split()
+    meant = [words.meaning(t, ASPECTS + RISKS) for t in tokens]
+    if not tokens or None in meant:
+        return text
+    return " ".join(m for m in meant if m is not None)
+
+
+def contest_text(text: str, words: Vocabulary) -> str:
+    """``Лекс против Кларк`` -> ``Лекс vs Кларк`` (``/contest``'s two names)."""
+    tokens = text.split()
+    return " ".join("vs" if words.meaning(t, ("vs",)) else t for t in tokens)

@@ -63,6 +63,8 @@ from core.rules.nsu.sheet import Character
 from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
+from core.rules.typed import detail_text, downtime_reply_text
+from core.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, button, keyboard
@@ -167,6 +169,14 @@ class NsuDowntimeRenderer:
                 lang = voice(view.campaign, event.player_id)
                 notes.append(Note(event.player_id, scout_look_text(view, event.player_id, lang)))
         return notes
+
+    def read_reply(self, view: PanelView, text: str, lang: Lang) -> str:
+        """A reply as the rules read it: keywords typed in any catalogue's words (a
+        Scout's detail ``вред: …``, a project ``1 разум #1``, ``поменять 1 3``)."""
+        words = vocabulary()
+        if view.typed(DowntimePanelState).scout is not None:
+            text = detail_text(text, words)
+        return downtime_reply_text(text, words)
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         campaign = campaign_of(view.table)

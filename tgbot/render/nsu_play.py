@@ -46,7 +46,7 @@ from core.rules.nsu.roll_choices import (
 from core.rules.nsu.roll_panel import ROLL_PANEL, SKIP, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
-from core.rules.typed import detail_text
+from core.rules.typed import detail_text, stakes_text
 from core.typed_words import vocabulary
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import MAX_BUTTONS, phone_rows
@@ -152,7 +152,10 @@ class NsuRollRenderer:
     def read_reply(self, view: PanelView, text: str, lang: Lang) -> str:
         """A detail reply as the rules read it: its kind (``вред:``) and place (``@ сцена``)
         typed in any catalogue's words read as the rules' own."""
-        if not view.typed(RollPanel).open_grants:
+        panel = view.typed(RollPanel)
+        if panel.roll.phase is Phase.STAKES:  # «разум, мир»
+            return stakes_text(text, vocabulary())
+        if not panel.open_grants:
             return text
         return detail_text(text, vocabulary())
 

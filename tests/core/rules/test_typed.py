@@ -20,10 +20,13 @@ from core.rules.typed import (
     KEYWORDS,
     Vocabulary,
     check_text,
+    contest_text,
     cortex_reply_text,
     detail_text,
+    downtime_reply_text,
     downtime_text,
     odds_query_text,
+    stakes_text,
     trait_text,
 )
 from tests.core.rules.nsu.test_roll_panel import ANA, BEN, CY, Driver, fresh
@@ -64,6 +67,11 @@ RU = Vocabulary.of(
         "mdis": ["помеха-настроя", "mood-dis"],
         "detail": ["деталь"],
         "aid": ["помощь"],
+        "body": ["тело"],
+        "mind": ["разум"],
+        "heart": ["сердце"],
+        "swap": ["поменять", "обменять"],
+        "replace": ["заменить"],
     }
 )
 
@@ -266,6 +274,41 @@ def test_odds_keywords_read_in_either_language(
 )
 def test_a_cortex_reply_word_reads_in_either_language(typed: str, meant: str) -> None:
     assert cortex_reply_text(typed, RU) == meant
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("1 разум #1", "1 mind #1"),
+        ("2 Сердце 6 Выучить плотницкое дело", "2 heart 6 Выучить плотницкое дело"),
+        ("1 mind #2", "1 mind #2"),
+        ("поменять 1 3", "swap 1 3"),
+        ("заменить 2 Спокойствие", "replace 2 Спокойствие"),
+        ("swap 1 3", "swap 1 3"),
+        ("заменить крышу в амбаре", "заменить крышу в амбаре"),
+        ("1 разум и ещё", "1 разум и ещё"),
+    ],
+)
+def test_downtime_replies_read_in_either_language(typed: str, meant: str) -> None:
+    assert downtime_reply_text(typed, RU) == meant
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("разум, мир", "mind world"),
+        ("Тело персонаж", "body character"),
+        ("heart world", "heart world"),
+        ("разум и мир", "разум и мир"),
+    ],
+)
+def test_the_stakes_read_in_either_language(typed: str, meant: str) -> None:
+    assert stakes_text(typed, RU) == meant
+
+
+def test_a_contest_names_its_sides_with_either_word() -> None:
+    assert contest_text("Лекс против Кларк", RU) == "Лекс vs Кларк"
+    assert contest_text("Lex vs Clark", RU) == "Lex vs Clark"
 
 
 def test_english_alone_reads_the_rules_own_words_and_no_russian() -> None:
