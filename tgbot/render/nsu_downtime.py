@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
 from core.i18n import N_, Lang, lang_for
+from core.map_words import mark, marks
 from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
 from core.rules.names import in_play
@@ -135,14 +136,18 @@ SENTRY = N_("The sentry")
 ASPECTS = (Aspect.BODY, Aspect.MIND, Aspect.HEART)
 
 
-def card_name(world: World, card_id: str, viewer: int | None = None) -> str:
-    """A card as this viewer may name it: its title if seen, else its map label and back."""
+def card_name(
+    world: World, card_id: str, viewer: int | None = None, lang: Lang | None = None
+) -> str:
+    """A card as this viewer may name it: its title if seen, else its map label and back
+    (in the reader's letters)."""
     card = world.card(card_id)
     view = visible_card(card, viewer)
     if view.face_visible and view.title is not None:
         return esc(view.title)
-    back = f" ({card.back})" if card.back else ""
-    return f"{card.id}{back}"
+    lang = lang or lang_for(None)
+    back = f" ({marks(card.back, lang)})" if card.back else ""
+    return f"{mark(card.id, lang)}{back}"
 
 
 def _character_name(
@@ -329,7 +334,7 @@ def downtime_lines(
             helper = _character_name(state, table, prompt.helper, lang)
             text += " " + lang.gettext("(helped by {name})", name=helper)
         if kind == PLAN_TEXT and prompt.card is not None:
-            text += " " + lang.gettext("at {place}", place=card_name(world, prompt.card))
+            text += " " + lang.gettext("at {place}", place=card_name(world, prompt.card, lang=lang))
         if kind == PROJECT:
             text += _project_list(world, lang)
         lines.append(text)
@@ -344,7 +349,7 @@ def downtime_lines(
             lang.gettext(
                 "🔭 <b>{name} scouts {place}</b>",
                 name=_character_name(state, table, scout.player, lang),
-                place=card_name(world, scout.card),
+                place=card_name(world, scout.card, lang=lang),
             )
         )
         lines += roll_lines(roll, table, lang, clock=False)  # a face-down card: no clock ticks
@@ -366,7 +371,7 @@ def downtime_lines(
             lang.gettext(
                 "🔭 {name} may look at {place} in private.",
                 name=_character_name(state, table, player, lang),
-                place=card_name(world, card),
+                place=card_name(world, card, lang=lang),
             )
         )
     lines += _menu_lines(panel, state, table, lang)
@@ -412,7 +417,7 @@ def _menu_lines(
                     "🕰 {place}: Collateral Clock {ticks}/{segments}. Clock +1 or −1 sets it "
                     "right; More time gives everyone another action and rolls the "
                     "complications again.",
-                    place=card_name(world, card.id),
+                    place=card_name(world, card.id, lang=lang),
                     ticks=card.clock.ticks,
                     segments=CLOCK_SEGMENTS,
                 )
@@ -496,7 +501,7 @@ def complication_lines(
     def named_(option: Complication) -> str:
         return lang.gettext(COMPLICATION_NAMES[option])
 
-    where = card_name(world, roll.card_id)
+    where = card_name(world, roll.card_id, lang=lang)
     head = lang.gettext(
         "📍 {place}, Collateral Clock {ticks}/{segments}:",
         place=where,
@@ -538,7 +543,7 @@ def plan_lines(state: DowntimeState, table: Table, lang: Lang) -> list[str]:
         lang.gettext(
             "🧹 {name} plans to address {place}: <i>{plan}</i>",
             name=who,
-            place=card_name(state.world, plan.card_id),
+            place=card_name(state.world, plan.card_id, lang=lang),
             plan=esc(plan.plan),
         ),
         "   "
@@ -928,7 +933,12 @@ def _personal(
             )
         elif kind == SCOUT_PICK:
             cards = [
-                _b(view, _fit("🔭 ", _plain_card(world, world.cards[i].id)), "scout_card", str(i))
+                _b(
+                    view,
+                    _fit("🔭 ", _plain_card(world, world.cards[i].id, lang)),
+                    "scout_card",
+                    str(i),
+                )
                 for i in scout_targets(world, player)
             ]
             rows += _pairs(cards)
@@ -937,7 +947,7 @@ def _personal(
                 [
                     _b(
                         view,
-                        "🧹 " + _short(_plain_card(world, world.cards[i].id), 26),
+                        "🧹 " + _short(_plain_card(world, world.cards[i].id, lang), 26),
                         "plan_card",
                         str(i),
                     )
@@ -1043,12 +1053,12 @@ def _plain_name(state: DowntimeState, table: Table, player: int, lang: Lang) -> 
     return seat.name if seat is not None else "?"
 
 
-def _plain_card(world: World, card_id: str) -> str:
+def _plain_card(world: World, card_id: str, lang: Lang) -> str:
     card = world.card(card_id)
     if card.revealed:
         return card.title
-    back = f" {card.back}" if card.back else ""
-    return f"{card.id}{back}"
+    back = f" {marks(card.back, lang)}" if card.back else ""
+    return f"{mark(card.id, lang)}{back}"
 
 
 def scout_look_text(view: PanelView, viewer: int, lang: Lang) -> str:
@@ -1061,7 +1071,7 @@ def scout_look_text(view: PanelView, viewer: int, lang: Lang) -> str:
     if world is None:
         raise NotYourTurn(N_("Only the scout may look at the card."))
     card = scouted_card(view.typed(DowntimePanelState), world, viewer)
-    back = f" ({world.card(card.id).back})" if world.card(card.id).back else ""
+    back = f" ({marks(world.card(card.id).back, lang)})" if world.card(card.id).back else ""
     return "\n".join(
         [
             lang.gettext(
