@@ -49,7 +49,7 @@ from core.rules.table import Table
 from core.rules.typed import detail_text, stakes_text
 from core.typed_words import vocabulary
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import MAX_BUTTONS, phone_rows
+from tgbot.render.layout import MAX_BUTTONS, named, phone_rows
 from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc, now_line
 
@@ -593,8 +593,9 @@ def roll_buttons(view: PanelView, panel: RollPanel, lang: Lang) -> list[list[Inl
             adders = ", ".join(
                 sorted(_plain_who(roll, table, p) for p in outcome.grants[index].adders)
             )
-            label = lang.gettext("Skip detail {number} ({names})", number=index + 1, names=adders)
-            rows.append([button(view, _label(label), SKIP, str(index))])
+            # the names cut to fit a one-button row, however many and however long
+            template = lang.gettext("Skip detail {number} ({names})", number=index + 1, names="{}")
+            rows.append([button(view, named(template, adders), SKIP, str(index))])
         if panel.card is not None and panel.open_grants:
             rows.append(
                 [
