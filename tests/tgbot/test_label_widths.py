@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*ROOT.glob("tgbot/render/*.py"), *ROOT.glob("tgbot/features/*.py")])
 MAKERS = {"button", "InlineKeyboardButton", "_b", "make", "named", "_label", "_fit", "_button"}
 MARKERS = {"gettext", "_", "N_", "pgettext"}
-TABLE = re.compile(r"BUTTON|LABEL|STEPPER")
+TABLE = re.compile(r"BUTTON|LABEL|STEPPER|^template$|^label$")
 PROSE = re.compile(r"\b(lines|text|head|answer|query\.answer|said|status)\b")
 VALUES = {"name": "Ana", "who": "Ana", "names": "Ana", "number": 2, "die": "d8", "n": 2}
 
