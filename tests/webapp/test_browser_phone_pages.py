@@ -38,7 +38,8 @@ CLASHES = """() => {
     const range = document.createRange();
     range.selectNodeContents(node);
     for (const r of range.getClientRects()) {
-      if (r.width > 1 && r.height > 1) boxes.push({r, text: node.textContent.trim().slice(0, 40), node});
+      const text = node.textContent.trim().slice(0, 40);
+      if (r.width > 1 && r.height > 1) boxes.push({r, text, node});
     }
   }
   const clashes = [];
@@ -53,7 +54,8 @@ CLASHES = """() => {
   }
   const cut = [...document.querySelectorAll('main *')].filter(e =>
     e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible'
-    && e.clientWidth > 0).map(e => `${e.className || e.tagName}: ${e.textContent.trim().slice(0, 40)}`);
+    && e.clientWidth > 0)
+    .map(e => `${e.className || e.tagName}: ${e.textContent.trim().slice(0, 40)}`);
   return {clashes, cut, wide: document.documentElement.scrollWidth};
 }"""
 
