@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from core.campaigns.base import CampaignsBase
 from core.campaigns.views import (
+    GAME_ENDED,
     NO_GAME,
     PANEL_CAMPAIGNS_KEPT,
     STALE,
@@ -18,7 +19,7 @@ from core.errors import AlreadyHandled
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.undo import TallyRng
-from core.store.models import Campaign, Panel
+from core.store.models import Campaign, CampaignStatus, Panel
 from core.store.presses import PanelHead, load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done
 from core.store.unit import saving
@@ -132,6 +133,8 @@ class Presses(CampaignsBase):
                     if head is None or head.closed or head.version != version:
                         if await update_done(update_id):
                             raise AlreadyHandled()  # this very press was applied: say nothing
+                        if head is not None and await _has_ended(head.campaign_id):
+                            raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
                         raise NotAllowedNow(STALE)
                 if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
                     self._panel_campaigns.clear()
@@ -145,6 +148,8 @@ class Presses(CampaignsBase):
                     if panel.campaign_id != campaign_id:
                         raise _OtherCampaign()  # rolls back the update's claim too
                     if panel.closed or panel.version != version:
+                        if campaign.status is CampaignStatus.ARCHIVED:
+                            raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
                         raise NotAllowedNow(STALE)
                     self._check_playing(campaign)
                     seats = _row_seats(members)
@@ -199,3 +204,7 @@ class Presses(CampaignsBase):
             await self.events.publish(campaign_id)
             return acted
         raise NotAllowedNow(STALE)
+
+
+async def _has_ended(campaign_id: int) -> bool:
+    return await Campaign.filter(id=campaign_id, status=CampaignStatus.ARCHIVED).exists()

@@ -174,4 +174,6 @@ async def test_only_the_gm_asks_another_player_and_stale_buttons_say_so(stack: S
 
 async def test_threat_outside_a_threat_game_explains_itself(stack: Stack) -> None:
     reply = await say(stack, ZOE, "/threat")
+    assert "No game is running in this chat. Start one with /newgame." in reply["text"]
+    reply = await say(stack, ZOE, "/threat help")
     assert "Threat dice" in reply["text"] and "burn" in reply["text"]

@@ -687,6 +687,7 @@ class CharacterRenderer:
             if cv.missing:
                 missing = ", ".join(_(STEP_TITLES[s]) for s in cv.missing)
                 lines.append(_("Still missing: {steps}.", steps=missing))
+                lines.append("👉 " + _("Tap a step below to fill it in, then Finish."))
             else:
                 lines.append("✅ " + _("All set. Tap Finish to make it your sheet."))
         else:
@@ -713,7 +714,13 @@ class CharacterRenderer:
             CreationVerb.FINISH: "✅ " + _("Finish"),
         }
         nav = [
-            button(view, nav_labels[c.verb], c.verb.value, c.argument)
+            button(
+                view,
+                # a step still missing, straight from the review
+                "✏️ " + _(STEP_TITLES[CreationStep(c.name)]) if c.name else nav_labels[c.verb],
+                c.verb.value,
+                c.argument,
+            )
             for c in choices
             if c.verb in nav_labels
         ]
@@ -776,6 +783,8 @@ _REPLY_PHRASES = {
 def _creation_phrase(choice: Choice[CreationVerb], lang: Lang = EN) -> str:
     if choice.verb is CreationVerb.ANSWER:
         return lang.gettext(_REPLY_PHRASES[CreationStep(choice.name)])
+    if choice.verb is CreationVerb.BACK and choice.name:
+        return lang.gettext("fill in a missing step")
     return lang.gettext(_CREATION_PHRASES[choice.verb])
 
 
