@@ -10,6 +10,7 @@ from core.campaigns.views import (
     NO_GAME,
     PANEL_CAMPAIGNS_KEPT,
     STALE,
+    TOPIC_CLOSED,
     PanelView,
     _OtherCampaign,
     _row_seats,
@@ -19,7 +20,7 @@ from core.errors import AlreadyHandled
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.undo import TallyRng
-from core.store.models import Campaign, CampaignStatus, Panel
+from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import PanelHead, load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done
 from core.store.unit import saving
@@ -151,6 +152,8 @@ class Presses(CampaignsBase):
                         if campaign.status is CampaignStatus.ARCHIVED:
                             raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
                         raise NotAllowedNow(STALE)
+                    if campaign.status is CampaignStatus.PAUSED and await _topic_closed(campaign):
+                        raise NotAllowedNow(TOPIC_CLOSED)  # /resume can't be sent there
                     self._check_playing(campaign)
                     seats = _row_seats(members)
                     view, before = build_view(self.registry, campaign, seats)
@@ -208,3 +211,12 @@ class Presses(CampaignsBase):
 
 async def _has_ended(campaign_id: int) -> bool:
     return await Campaign.filter(id=campaign_id, status=CampaignStatus.ARCHIVED).exists()
+
+
+async def _topic_closed(campaign: object) -> bool:
+    """Whether the game waits because its forum topic was closed (not a host's pause)."""
+    topic = int(getattr(campaign, "topic_id", 0) or 0)
+    chat = int(getattr(campaign, "chat_tg_id", 0) or 0)
+    if not topic or not chat:
+        return False
+    return await ForumTopic.filter(chat_tg_id=chat, thread_id=topic, paused_game=True).exists()
