@@ -156,6 +156,25 @@ async def test_a_closed_topics_panels_say_it_is_closed_not_to_send_resume(stack:
     assert "This topic is closed" in answer["text"] and "/resume" not in answer["text"]
 
 
+async def test_a_private_message_names_its_game_for_a_player_in_two(stack: Stack) -> None:
+    """Bo plays in both topics: what reaches his private chat says which game it is."""
+    _, b = await start_games(stack)
+    await say(stack, CHIDI, b, "/begin")
+    mark = stack.api.mark()
+    await stack.api.send_text(BO, FORUM, "/character", thread_id=b)
+    panel = await stack.api.wait_for_message(
+        BO, lambda m: "🧍" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert panel["text"].startswith("🎲 No Stone Unturned in Friday Games › Campaign B\n")
+    # Chidi plays in one game only: his private messages need no such line
+    mark = stack.api.mark()
+    await stack.api.send_text(CHIDI, FORUM, "/character", thread_id=b)
+    own = await stack.api.wait_for_message(
+        CHIDI, lambda m: "🧍" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert not own["text"].startswith("🎲")
+
+
 @pytest.fixture
 async def plain_admin_stack(db: str) -> Stack:  # type: ignore[misc]
     async with running_stack(db, players=default_cast(), bot_manages_topics=False) as running:
