@@ -832,8 +832,14 @@ class AdventureRenderer:
             lines.append("⚖️ " + _("Arbiters: {names}", names=arbiters))
         else:
             together = ", ".join(_in_play(table, p, True, lang) for p in sc.players)
+            others = set(table.seats) - set(sc.players)  # nobody left to arbitrate: say nothing
             lines.append(
-                "👥 " + _("Together: {names} — the others arbitrate each roll.", names=together)
+                "👥 "
+                + (
+                    _("Together: {names} — the others arbitrate each roll.", names=together)
+                    if others
+                    else _("Together: {names}", names=together)
+                )
             )
         if sc.phase is Phase.DOWNTIME:
             lines.append("🏕 " + _("Downtime."))
