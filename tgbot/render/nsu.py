@@ -714,17 +714,16 @@ class CharacterRenderer:
             CreationVerb.FINISH: "✅ " + _("Finish"),
         }
         nav = [
-            button(
-                view,
-                # a step still missing, straight from the review
-                "✏️ " + _(STEP_TITLES[CreationStep(c.name)]) if c.name else nav_labels[c.verb],
-                c.verb.value,
-                c.argument,
-            )
+            button(view, nav_labels[c.verb], c.verb.value, c.argument)
             for c in choices
-            if c.verb in nav_labels
+            if c.verb in nav_labels and not c.name
         ]
         rows += [nav[i : i + 2] for i in range(0, len(nav), 2)]
+        rows += [  # each step still missing, straight from the review, one to a row
+            [button(view, "✏️ " + _(STEP_TITLES[CreationStep(c.name)]), c.verb.value, c.argument)]
+            for c in choices
+            if c.verb is CreationVerb.BACK and c.name
+        ]
         lines.append(
             now_line(
                 choices,
