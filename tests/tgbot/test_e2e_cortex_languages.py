@@ -104,7 +104,8 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     assert "⬅️ Назад" in labels(message)
     russian(message)
     message = await panel.press(IVAN, "➕ Justice")
-    assert "🧺 Запас (Иван): Justice d10" in message["text"] and "шанс перебить 5: " in message["text"]
+    assert "🧺 Запас (Иван): Justice d10" in message["text"]
+    assert "шанс перебить 5: " in message["text"]
     russian(message)
     await panel.press(IVAN, "⬅️ Назад")
     faces.script([9])

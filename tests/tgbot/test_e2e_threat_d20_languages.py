@@ -159,7 +159,11 @@ async def test_a_russian_group_plays_a_d20_check_while_alice_reads_english_in_pr
     await start_game(stack, "d20")
     panel = await say(stack, IVAN, "/check dc12")
     assert "делает проверку" in panel["text"] and "Сложность 12" in panel["text"]
-    assert labels(panel)[:3] == ["💪 Средняя характеристика", "⚖️ Влад. 0 · Преим. 0 · Пом. 0", "🎯 СЛ 12"]
+    assert labels(panel)[:3] == [
+        "💪 Средняя характеристика",
+        "⚖️ Влад. 0 · Преим. 0 · Пом. 0",
+        "🎯 СЛ 12",
+    ]
     russian(panel)
     answer, _ = await tap(stack, ALICE, panel, "⚖️ Влад")
     assert answer["show_alert"] and answer["text"] == "✋ Это чужая проверка."
