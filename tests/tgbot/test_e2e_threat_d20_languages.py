@@ -42,7 +42,7 @@ async def stack(db: str, dice: Dice) -> Any:
 
 
 def labels(message: dict[str, Any]) -> list[str]:
-    """The panel's own buttons (not the take-back button under it, ``↩ Вернуть``)."""
+    """The panel's own buttons (not the take-back button under it, ``↩ Отменить``)."""
     rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
     return [b["text"] for row in rows for b in row if not b["text"].startswith("↩ ")]
 
