@@ -266,8 +266,9 @@ def _setup_lines(view: PanelView, roll: RollView, lang: Lang) -> list[str]:
     if panel.approach is None and not roll.approaches:
         lines.append(
             lang.gettext(
-                "<i>{name} has no approaches on their sheet yet: "
-                "add them with /sheet, or roll with dice like /roll 3d2t.</i>",
+                "<i>{name} has no approaches on the sheet yet: take a bonus die "
+                "(Expertise or an Ability) to roll now, add approaches with /sheet, "
+                "or roll with dice like /threat 3d2t.</i>",
                 name=roller,
             )
         )
