@@ -21,14 +21,16 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
 from core import outbox
-from core.campaigns import Changed, EndedGame, PanelView, Retired, Retirement
+from core.campaigns import CampaignView, Changed, EndedGame, PanelView, Retired, Retirement
 from core.i18n import N_, Lang
+from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
-from tgbot.i18n import lang_at
+from tgbot.i18n import lang_at, voice
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
+from tgbot.render.text import esc
 from tgbot.render.undo import with_undo
 from tgbot.topics import send_game, thread
 
@@ -61,6 +63,8 @@ async def post(
         await _send_pending(context)
         return None
     text, markup = draw(context.deps.renderers, view)
+    if chat_id != view.campaign.chat_tg_id:  # in private: which game, when in several
+        text = await which_game(context, view.campaign, chat_id, lang_at(view)) + text
     # the game's topic in its group; a private chat has none
     topic = view.campaign.topic_id if chat_id == view.campaign.chat_tg_id else 0
     message: Message | None
@@ -85,6 +89,8 @@ async def show(context: StonetableContext, view: PanelView) -> None:
     if view.message_id is None:
         return
     text, markup = draw(context.deps.renderers, view)
+    if view.chat_tg_id != view.campaign.chat_tg_id:  # in private: which game, when in several
+        text = await which_game(context, view.campaign, view.chat_tg_id, lang_at(view)) + text
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, markup)
     except BadRequest as error:
@@ -163,6 +169,25 @@ async def retire(context: StonetableContext, retired: Retired) -> None:
             raise
 
 
+async def which_game(
+    context: StonetableContext, campaign: CampaignView, player_id: int, lang: Lang
+) -> str:
+    """A private message's first line naming its game and group (with the topic), for a
+    player in more than one game; nothing for a player in one."""
+    games = await context.deps.campaigns.campaigns_of(PlayerRef(player_id, ""))
+    if len(games) < 2:
+        return ""
+    return (
+        "🎲 "
+        + lang.gettext(
+            "<b>{game}</b> in <b>{chat}</b>",
+            game=esc(lang.gettext(campaign.system.name)),
+            chat=esc(campaign.chat_title),
+        )
+        + "\n"
+    )
+
+
 async def follow_up(
     context: StonetableContext, view: PanelView, *, skip: set[int] | None = None
 ) -> None:
@@ -184,10 +209,13 @@ async def follow_up(
             )
         elif isinstance(item, Note):
             member = view.campaign.member(item.chat_id)
+            header = await which_game(
+                context, view.campaign, item.chat_id, voice(view.campaign, item.chat_id)
+            )
             await send_private(
                 context,
                 item.chat_id,
-                item.text,
+                header + item.text,
                 item.markup,
                 group_chat_id=view.campaign.chat_tg_id,
                 group_topic=view.campaign.topic_id,

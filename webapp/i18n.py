@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from core.cortex_words import stress_name
 from core.i18n import N_, Lang, available, lang_for
+from core.map_words import mark
 
 SCRIPT_WORDS = {
     "loading": N_("Opening your table…"),
@@ -75,6 +76,12 @@ def _stress(context: Context, name: str) -> str:
     return stress_name(name, _lang(context))
 
 
+@pass_context
+def _mark(context: Context, label: str | None) -> str:
+    """A map label (``L3``, ``D2``, ``R4``) in the viewer's letters, plain text."""
+    return mark(label, _lang(context))
+
+
 def script_words() -> str:
     """Every language's words for the scripts, as JSON for the shell page."""
     words = {
@@ -122,4 +129,5 @@ def install(env: jinja2.Environment) -> None:
     env.add_extension("jinja2.ext.i18n")
     env.globals.update(gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, word=_word)
     env.filters["stress"] = _stress  # a Cortex Stress type: {{ x.type|stress }}
+    env.filters["mark"] = _mark  # a map label in the viewer's letters: {{ c.danger|mark }}
     env.newstyle_gettext = True  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from core.campaigns.views import (
+    GAME_ENDED,
     CampaignView,
     PanelView,
     Retired,
@@ -204,7 +205,7 @@ class CampaignsBase:
         if campaign.status is CampaignStatus.PAUSED and not any_time:
             raise NotAllowedNow("The game is paused. The host can /resume it.")
         if campaign.status is CampaignStatus.ARCHIVED:
-            raise NotAllowedNow("That game has ended.")
+            raise NotAllowedNow(GAME_ENDED)
 
     @staticmethod
     def _check_seated(table: Table, player_id: int) -> None:

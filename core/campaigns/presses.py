@@ -7,9 +7,11 @@ from dataclasses import replace
 from core import outbox
 from core.campaigns.base import CampaignsBase
 from core.campaigns.views import (
+    GAME_ENDED,
     NO_GAME,
     PANEL_CAMPAIGNS_KEPT,
     STALE,
+    TOPIC_CLOSED,
     PanelView,
     _OtherCampaign,
     _row_seats,
@@ -19,7 +21,7 @@ from core.errors import AlreadyHandled
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.undo import TallyRng
-from core.store.models import Campaign, Panel
+from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import PanelHead, load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done
 from core.store.unit import saving
@@ -136,6 +138,8 @@ class Presses(CampaignsBase):
                     if head is None or head.closed or head.version != version:
                         if await update_done(update_id):
                             raise AlreadyHandled()  # this very press was applied: say nothing
+                        if head is not None and await _has_ended(head.campaign_id):
+                            raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
                         raise NotAllowedNow(STALE)
                 if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
                     self._panel_campaigns.clear()
@@ -149,9 +153,15 @@ class Presses(CampaignsBase):
                     if panel.campaign_id != campaign_id:
                         raise _OtherCampaign()  # rolls back the update's claim too
                     if panel.closed or panel.version != version:
+                        if campaign.status is CampaignStatus.ARCHIVED:
+                            raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
                         raise NotAllowedNow(STALE)
                     system = self.registry.find(campaign.system)
-                    self._check_playing(campaign, any_time=system.any_time(panel.kind, action))
+                    any_time = system.any_time(panel.kind, action)
+                    paused = campaign.status is CampaignStatus.PAUSED
+                    if not any_time and paused and await _topic_closed(campaign):
+                        raise NotAllowedNow(TOPIC_CLOSED)  # /resume can't be sent there
+                    self._check_playing(campaign, any_time=any_time)
                     seats = _row_seats(members)
                     view, before = build_view(self.registry, campaign, seats)
                     member_ids = {s.player_id: s.member_id for s in seats}
@@ -204,3 +214,16 @@ class Presses(CampaignsBase):
             await self.events.publish(campaign_id)
             return acted
         raise NotAllowedNow(STALE)
+
+
+async def _has_ended(campaign_id: int) -> bool:
+    return await Campaign.filter(id=campaign_id, status=CampaignStatus.ARCHIVED).exists()
+
+
+async def _topic_closed(campaign: object) -> bool:
+    """Whether the game waits because its forum topic was closed (not a host's pause)."""
+    topic = int(getattr(campaign, "topic_id", 0) or 0)
+    chat = int(getattr(campaign, "chat_tg_id", 0) or 0)
+    if not topic or not chat:
+        return False
+    return await ForumTopic.filter(chat_tg_id=chat, thread_id=topic, paused_game=True).exists()

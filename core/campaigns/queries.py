@@ -95,6 +95,11 @@ class Queries(CampaignsBase):
             )
             return tuple([await self._view(c) for c in rows])
 
+    async def has_ended(self, campaign_id: int) -> bool:
+        """Whether this campaign was played and has ended (an old button's game)."""
+        async with guarded():
+            return await Campaign.filter(id=campaign_id, status=CampaignStatus.ARCHIVED).exists()
+
     async def live_games(self) -> tuple[tuple[int, str], ...]:
         """Every live campaign's chat and game system (for the command menus)."""
         async with guarded():

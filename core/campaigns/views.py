@@ -15,6 +15,16 @@ from core.store.presses import CampaignRow, MemberRow
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
+GAME_ENDED = (
+    "This game has ended. The host can bring it back with /resume in its group, "
+    "or anyone can start a new one there with /newgame."
+)
+"""What an ended game's old buttons answer: what is true, and what can be done next."""
+TOPIC_CLOSED = (
+    "This topic is closed, so its game waits. Once the topic is reopened (by the group's "
+    "admins), play goes on here where it stopped."
+)
+"""What a closed topic's panels answer (nothing can be sent into a closed topic)."""
 NO_GAME = "No game is running in this chat. Start one with /newgame."
 NOTHING_TO_RESUME = (
     "No game is running in this chat, and none ended here that could come back. "

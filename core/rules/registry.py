@@ -125,6 +125,10 @@ def never_any_time(kind: str, action: str) -> bool:
     return False
 
 
+SHEETS_AND_LOG_KEPT = "Nothing is deleted: everyone's sheets and the log are kept."
+"""What an ended game keeps, for a system with sheets and a log and nothing more."""
+
+
 @dataclass(frozen=True)
 class GameSystem:
     """One supported game system."""
@@ -135,6 +139,8 @@ class GameSystem:
     odds: OddsCommand | None = None
     # What the host does once everyone has joined ("" when play starts at once).
     first_step: str = ""
+    # What an ended game keeps (the host's question before it ends, and the notice after).
+    kept_at_end: str = SHEETS_AND_LOG_KEPT
     campaign: CampaignRules = field(default_factory=CampaignRules)
     panels: Mapping[str, PanelRules[Any]] = field(default_factory=dict)
     roll_panel: str | None = None  # the panel /roll opens when its notation fits

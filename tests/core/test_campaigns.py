@@ -206,6 +206,9 @@ async def test_ending_waits_for_the_hosts_confirmation_and_keeps_everything(
     assert ended.resumable_until.timestamp() == clock.now + 30 * 86400
     assert await campaigns.current(GROUP.tg_id) is None
     assert (await Panel.get(id=panel.id)).closed
+    with pytest.raises(NotAllowedNow, match=r"This game has ended\. The host can bring it back"):
+        await campaigns.act(panel.id, panel.version + 1, BEN, "inc")  # the ended game's button
+    assert await campaigns.has_ended(asked.id)
     with pytest.raises(NotAllowedNow, match="out of date"):  # a second press of the same button
         await campaigns.end(GROUP, HOST, asked.id, asked.version)
     with pytest.raises(NotAllowedNow, match="out of date"):

@@ -57,7 +57,7 @@ def test_an_errors_message_is_an_id_translated_with_its_values_as_given() -> Non
     error = NotAllowedNow("Your last step ({label}) can't be taken back.", label="<Zoë>")
     assert error.message == "Your last step (<Zoë>) can't be taken back."
     assert (
-        RU.gettext(error.message_id, **error.values) == "Ваш последний шаг (<Zoë>) вернуть нельзя."
+        RU.gettext(error.message_id, **error.values) == "Ваш последний шаг (<Zoë>) отменить нельзя."
     )
 
 

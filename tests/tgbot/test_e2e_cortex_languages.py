@@ -104,7 +104,8 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     assert "⬅️ Назад" in labels(message)
     russian(message)
     message = await panel.press(IVAN, "➕ Justice")
-    assert "🧺 Запас (Иван): Justice d10" in message["text"] and "% перебить 5" in message["text"]
+    assert "🧺 Запас (Иван): Justice d10" in message["text"]
+    assert "шанс перебить 5: " in message["text"]
     russian(message)
     await panel.press(IVAN, "⬅️ Назад")
     faces.script([9])
@@ -200,10 +201,10 @@ async def test_a_russian_player_types_stress_in_russian_and_an_english_one_in_en
 
     # Ivan relieves Alice's Stress, naming it in Russian
     relief = Panel(stack, await say(stack, IVAN, "/relieve Alice Marsh Страх"))
-    assert "Иван помогает Alice Marsh (Страх)" in relief.message["text"]
+    assert "Иван → Alice Marsh (Страх)" in relief.message["text"]
     russian(relief.message)
     faces.script([3])
-    await relief.press(ALICE, "🎲 Alice Marsh: брось Стресс")
+    await relief.press(ALICE, "🎲 Alice Marsh: бросьте Стресс")
     await relief.press(IVAN, "➕ В запас")
     await relief.press(IVAN, "➕ Justice")
     await relief.press(IVAN, "⬅️ Назад")
@@ -221,5 +222,5 @@ async def test_a_russian_player_types_stress_in_russian_and_an_english_one_in_en
     assert "💥 Иван получает Страх d10" in message["text"]
     assert (await campaign_table(stack)).sheet("Иван").stress_of("Afraid") is not None
     relief = Panel(stack, await say(stack, ALICE, "/relieve Иван Afraid"))
-    assert "Alice Marsh помогает Иван (Страх)" in relief.message["text"]
-    assert "🎲 Иван: брось Стресс" in labels(relief.message)
+    assert "Alice Marsh → Иван (Страх)" in relief.message["text"]
+    assert "🎲 Иван: бросьте Стресс" in labels(relief.message)

@@ -286,7 +286,7 @@ async def test_leaving_takes_a_point_and_joining_gives_one_back(stack: Stack) ->
 
 
 async def test_check_outside_a_d20_game_explains_itself(stack: Stack) -> None:
-    assert "d20 checks" in (await say(stack, BO, "/check"))["text"]
+    assert "No game is running in this chat" in (await say(stack, BO, "/check"))["text"]
     await say(stack, ALICE, "/newgame d20")
     assert "at least one player" in (await say(stack, ALICE, "/check"))["text"]
     assert "couldn't read “<b>x</b>”" in (await say(stack, ALICE, "/check dc15 <b>x</b>"))["text"]

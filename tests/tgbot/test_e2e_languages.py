@@ -85,10 +85,10 @@ async def test_a_russian_hosts_game_speaks_russian_and_each_private_chat_its_use
         "Say hello and open your sheet"
     )
     group_menu = {c["command"]: c["description"] for c in stack.api.visible_commands(ALICE, GROUP)}
-    assert group_menu["status"] == "Игра одним взглядом"  # the group speaks its game's language
+    assert group_menu["status"] == "Коротко об игре"  # the group speaks its game's language
 
     question = await say(stack, OLGA, "/endgame")
-    assert "Завершить игру Counter?" in question["text"]
+    assert "Завершить игру «Counter»?" in question["text"]
     assert "Ещё 30 дней после завершения" in question["text"]
     end, cancel = question["reply_markup"]["inline_keyboard"][0]
     assert (end["text"], cancel["text"]) == ("🏁 Завершить игру", "✖️ Отмена")
@@ -97,8 +97,8 @@ async def test_a_russian_hosts_game_speaks_russian_and_each_private_chat_its_use
     ended = await stack.api.wait_for_message(
         GROUP, lambda m: m["message_id"] == question["message_id"], timeout=10
     )
-    assert "Игра Counter завершена" in ended["text"]
-    assert re.search(r"до \d{1,2} [а-я]+ \d{4}", ended["text"])  # a date as Russians write it
+    assert "Игра «Counter» завершена" in ended["text"]
+    assert re.search(r"До \d{1,2} [а-я]+ \d{4}", ended["text"])  # a date as Russians write it
     assert "В этом чате сейчас нет игры" in (await say(stack, IVAN, "/status"))["text"]
 
 

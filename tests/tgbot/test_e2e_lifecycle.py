@@ -167,7 +167,7 @@ async def test_end_is_confirmed_by_the_host_and_resume_brings_the_game_back_inta
     earlier = await say(stack, ALICE, "/endgame")  # asked twice: both questions stand for now
     question = await say(stack, ALICE, "/endgame")
     assert "End the d20 checks game?" in question["text"]
-    assert "sheets" in question["text"] and "map" in question["text"]
+    assert "sheets" in question["text"] and "map" not in question["text"]  # d20 has no map
     assert "log" in question["text"] and "/resume" in question["text"]
     assert "30 days" in question["text"]
     assert labels(question) == ["🏁 End the game", "✖️ Cancel"]

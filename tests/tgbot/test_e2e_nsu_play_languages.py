@@ -93,30 +93,35 @@ async def test_a_russian_table_rolls_and_rests_while_the_english_scout_reads_eng
     assert "1. Ana добавляет жёсткую деталь — ждём" in text
     assert "Пропуск детали 1 (Ana)" in labels(panel)
     panel = await reply(stack, OLGA, panel, "+Верная верёвка")
-    assert "✅ +Верная верёвка (жёсткая) на Ana" in panel["text"]
-    panel = await tap(stack, OLGA, panel, "Пропуск детали 2")
-    assert "2. Ana добавляет жёсткую деталь — пропущена" in panel["text"], panel["text"]
+    assert "✅ +Верная верёвка (жёсткая) — Ana" in panel["text"]
+    # A harm typed in Russian is a harm, not an ordinary detail; an unknown kind is refused.
+    answer = await reply(stack, OLGA, panel, "травма: Содранные ладони")
+    assert "«травма:» — не вид детали" in answer["text"], answer["text"]
+    panel = await reply(stack, OLGA, panel, "вред: Содранные ладони")
+    assert "✅ −Содранные ладони (вред) — Ana" in panel["text"], panel["text"]
+    member = await Member.get(campaign_id=campaign_id, player__tg_id=OLGA)
+    assert "Содранные ладони" in str(member.sheet["character"]["harms"]), member.sheet
     assert "ждём" not in panel["text"]  # a finished roll waits for nothing
     for said in (panel["text"], *labels(panel)):
         assert english_left(said, "Я перехожу мост", "Верная верёвка") == [], said
 
     # Downtime in Russian; Bo scouts a card and wins.
     faces.push(4, 1, 6)
-    panel = await say(stack, OLGA, "/downtime home")
+    panel = await say(stack, OLGA, "/downtime дом")  # the place typed in Russian
     assert panel["text"].startswith("🌙 Передышка дома")
     assert "осталось 1 действие" in panel["text"] and "Осложнения" in panel["text"]
     assert english_left(panel["text"], "The <Drowned> Mill") == [], panel["text"]
     panel = await tap(stack, BO, panel, "🛠 Работа и разведка")
     assert "◀️ Назад" in labels(panel)
     panel = await tap(stack, BO, panel, "🔭 Разведать")
-    panel = await tap(stack, BO, panel, "🔭 c D2 R3")
+    panel = await tap(stack, BO, panel, "🔭 c О2 Н3")  # the map's letters in Russian
     panel = await reply(stack, BO, panel, "I climb the ridge")
     panel = await tap(stack, IVAN, panel, "⚖️ Тело")
     panel = await tap(stack, OLGA, panel, "🌍 Мир")
     panel = await tap(stack, BO, panel, "Bo: Curious d8")
     panel = await tap(stack, BO, panel, "Деталей нет")
     panel = await tap(stack, BO, panel, "🎲 Bo: бросок")
-    assert "🔭 Bo может взглянуть на c (D2 R3) в личном чате." in panel["text"], panel["text"]
+    assert "🔭 Bo может взглянуть на эту локацию в личных сообщениях: c (О2 Н3)." in panel["text"]
 
     # Bo's private look is in his own language, English, at once and when he asks.
     sent = await stack.api.wait_for_message(BO, timeout=10)

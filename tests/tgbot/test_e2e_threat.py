@@ -80,7 +80,7 @@ async def test_the_gm_asks_for_a_roll_a_friend_helps_and_the_roller_burns_moment
     climb = await stack.api.send_text(BO, GROUP, "I climb the tower")
     panel = await say(stack, ALICE, "/threat", reply_to=climb["message_id"])
     assert f"{BO_NAME} acts" in panel["text"]  # the name is shown as text, not markup
-    assert "Threat: +0t normal" in panel["text"] and "●●●●●● 6/6" in panel["text"]
+    assert "Threat: +0 (normal)" in panel["text"] and "●●●●●● 6/6" in panel["text"]
     assert {"⚠️ Threat +0", "🎯 Approach…", "🤝 Help (+1d)", "✖️ Cancel"} <= set(labels(panel))
     assert len(labels(panel)) <= 8  # a phone shows them all
     assert "↩️ Stop helping" not in labels(panel) and "🎲 Roll" not in labels(panel)
@@ -105,7 +105,7 @@ async def test_the_gm_asks_for_a_roll_a_friend_helps_and_the_roller_burns_moment
     panel = await stack.api.wait_for_message(
         GROUP, lambda m: m["message_id"] == panel["message_id"], timeout=10
     )
-    assert "+3t desperate" in panel["text"] and "⚠️ Threat +3" in labels(panel)
+    assert "+3 (desperate)" in panel["text"] and "⚠️ Threat +3" in labels(panel)
     assert (await PanelRow.get(id=row.id)).version == 2
 
     _, panel = await tap(stack, BO, panel, "🎯 Approach…")
@@ -139,7 +139,7 @@ async def test_roll_notation_opens_the_roll_and_bad_notation_is_answered_clearly
 ) -> None:
     await start_game(stack)
     panel = await say(stack, BO, "/roll 2d1t")
-    assert "Dice: 2d (set by the roll)" in panel["text"] and "+1t risky" in panel["text"]
+    assert "Dice: 2d (set by the roll)" in panel["text"] and "+1 (risky)" in panel["text"]
     assert "Prowess" not in " ".join(labels(panel))
     for text, hint in [
         ("/roll 0d9t", "at least one action die"),
@@ -174,4 +174,6 @@ async def test_only_the_gm_asks_another_player_and_stale_buttons_say_so(stack: S
 
 async def test_threat_outside_a_threat_game_explains_itself(stack: Stack) -> None:
     reply = await say(stack, ZOE, "/threat")
+    assert "No game is running in this chat. Start one with /newgame." in reply["text"]
+    reply = await say(stack, ZOE, "/threat help")
     assert "Threat dice" in reply["text"] and "burn" in reply["text"]

@@ -42,7 +42,7 @@ async def stack(db: str, dice: Dice) -> Any:
 
 
 def labels(message: dict[str, Any]) -> list[str]:
-    """The panel's own buttons (not the take-back button under it, ``↩ Вернуть``)."""
+    """The panel's own buttons (not the take-back button under it, ``↩ Отменить``)."""
     rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
     return [b["text"] for row in rows for b in row if not b["text"].startswith("↩ ")]
 
@@ -132,12 +132,12 @@ async def test_a_russian_group_plays_a_threat_roll_while_alice_reads_english_in_
     _, panel = await tap(stack, OLGA, panel, "⚠️ Угроза +0")
     assert labels(panel)[-1] == "⬅️ Назад" and "задать Угрозу или вернуться" in panel["text"]
     _, panel = await tap(stack, OLGA, panel, "+1")
-    assert "+1t рискованная" in panel["text"]
+    assert "+1 (рискованная)" in panel["text"]
     _, panel = await tap(stack, IVAN, panel, "🎯 Подход…")
     _, panel = await tap(stack, IVAN, panel, "Prowess 2")
     _, panel = await tap(stack, ALICE, panel, "🤝 Помочь (+1d)")
     assert "Alice Marsh помогает: +1d и делит риск" in panel["text"]
-    assert "Пул: 3d против 1t" in panel["text"]
+    assert "Кубиков действия: 3, Угроза: 1" in panel["text"]
     russian(panel)
 
     dice.push(2, 3, 1, 4)  # Ivan's two dice, Alice's help, one threat die
@@ -159,14 +159,18 @@ async def test_a_russian_group_plays_a_d20_check_while_alice_reads_english_in_pr
     await start_game(stack, "d20")
     panel = await say(stack, IVAN, "/check dc12")
     assert "делает проверку" in panel["text"] and "Сложность 12" in panel["text"]
-    assert labels(panel)[:3] == ["💪 Средняя хар-ка", "⚖️ Влад 0 · Преим 0 · Пом 0", "🎯 СЛ 12"]
+    assert labels(panel)[:3] == [
+        "💪 Средняя характеристика",
+        "⚖️ Влад. 0 · Преим. 0 · Пом. 0",
+        "🎯 СЛ 12",
+    ]
     russian(panel)
     answer, _ = await tap(stack, ALICE, panel, "⚖️ Влад")
     assert answer["show_alert"] and answer["text"] == "✋ Это чужая проверка."
     _, panel = await tap(stack, IVAN, panel, "⚖️ Влад")
-    assert labels(panel) == ["Влад +", "Преим +", "Пом +", "⬅️ Назад"]
-    _, panel = await tap(stack, IVAN, panel, "Преим +")
-    assert "преим. 1, помех 0: +d4" in panel["text"]
+    assert labels(panel) == ["Владение +", "Преимущество +", "Помеха +", "⬅️ Назад"]
+    _, panel = await tap(stack, IVAN, panel, "Преимущество +")
+    assert "преимуществ 1, помех 0: +d4" in panel["text"]
     _, panel = await tap(stack, IVAN, panel, "⬅️ Назад")
     russian(panel)
 

@@ -139,6 +139,42 @@ async def test_a_closed_topic_pauses_its_game_and_reopening_says_so(stack: Stack
     assert view.chat_title == "Friday Games › Campaign B: the moors"
 
 
+async def test_a_closed_topics_panels_say_it_is_closed_not_to_send_resume(stack: Stack) -> None:
+    """Nothing can be sent into a closed topic, so its panels don't ask for /resume."""
+    a, _ = await start_games(stack)
+    panel = await say(stack, ALICE, a, "/threat 3d")
+    await stack.api.player_topic(ALICE, FORUM, "close", a)
+    for _ in range(50):
+        game = await Campaign.get(live_chat_id=FORUM, topic_id=a)
+        if game.status is CampaignStatus.PAUSED:
+            break
+        await stack.api._wait_change(0.1)
+    assert game.status is CampaignStatus.PAUSED
+    data = panel["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
+    press = await stack.api.press_button(BO, FORUM, panel["message_id"], data)
+    answer = await press.answered(TIMEOUT)
+    assert "This topic is closed" in answer["text"] and "/resume" not in answer["text"]
+
+
+async def test_a_private_message_names_its_game_for_a_player_in_two(stack: Stack) -> None:
+    """Bo plays in both topics: what reaches his private chat says which game it is."""
+    _, b = await start_games(stack)
+    await say(stack, CHIDI, b, "/begin")
+    mark = stack.api.mark()
+    await stack.api.send_text(BO, FORUM, "/character", thread_id=b)
+    panel = await stack.api.wait_for_message(
+        BO, lambda m: "🧍" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert panel["text"].startswith("🎲 No Stone Unturned in Friday Games › Campaign B\n")
+    # Chidi plays in one game only: his private messages need no such line
+    mark = stack.api.mark()
+    await stack.api.send_text(CHIDI, FORUM, "/character", thread_id=b)
+    own = await stack.api.wait_for_message(
+        CHIDI, lambda m: "🧍" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert not own["text"].startswith("🎲")
+
+
 @pytest.fixture
 async def plain_admin_stack(db: str) -> Stack:  # type: ignore[misc]
     async with running_stack(db, players=default_cast(), bot_manages_topics=False) as running:

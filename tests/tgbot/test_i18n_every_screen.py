@@ -5,7 +5,8 @@ panels, replies, commands, Mini App edits) are played by a table whose Telegram
 apps all speak one language, against the real application and the local Bot API
 server. After each move every message in the group and in each private chat (its
 text and its button labels) and the answer to a press must hold no English word
-outside player-written text and game data:
+outside player-written text and game data, and no button label may be wider than a
+360 px phone allows (tests/support/phone.py measures it with a real font):
 
 - in the pseudo-language ``xx`` every catalogue message is bracketed, so a word
   outside brackets is a literal that skipped the catalogue;
@@ -22,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tests.support.nsu_bot import ALICE, BO, CHIDI, TIMEOUT, buttons
+from tests.support.phone import cut_labels
 from tests.support.stack import GROUP, Stack, running_stack
 from tests.tgbot.test_i18n_pseudo import leaks
 from tests.tgbot.test_one_truth_property import (
@@ -112,6 +114,26 @@ def screen_leaks(stack: Stack) -> list[str]:
     return found
 
 
+def screen_cuts(stack: Stack) -> list[str]:
+    """Every button label on screen a 360 px phone would cut, measured with a real font.
+
+    The pseudo-language's brackets are taken off, so its walk measures the English labels
+    (its accented letters are as wide as the plain ones); Russian is measured as it is.
+    """
+    found: list[str] = []
+    for chat in (GROUP, *PLAYERS):
+        for message in stack.api.messages(chat):
+            if not message.get("from", {}).get("is_bot"):
+                continue
+            keyboard = (message.get("reply_markup") or {}).get("inline_keyboard") or []
+            rows = [[str(b.get("text", "")).translate(UNBRACKET) for b in row] for row in keyboard]
+            found += [f"chat {chat}: {cut}" for cut in cut_labels(rows)]
+    return found
+
+
+UNBRACKET = str.maketrans("", "", "⟦⟧")
+
+
 async def move(stack: Stack, game: Game, kind: str, pick: int, player: int) -> list[str]:
     """One move of the walk; returns the English words of a press's answer, if any."""
     press = await play(stack, game, kind, pick, player)
@@ -146,9 +168,12 @@ async def test_every_screen_of_every_game_speaks_the_tables_language(
     game = GAMES[system]
     await fresh_game(stack, game)
     assert screen_leaks(stack) == []
+    assert screen_cuts(stack) == []
     for step, (kind, pick, player) in enumerate(walk):
         said = await move(stack, game, kind, pick, player)
         assert said == [], (step, kind, said)
         shown = screen_leaks(stack)
         assert shown == [], (step, kind, shown[:8])
+        cut = screen_cuts(stack)
+        assert cut == [], (step, kind, cut[:8])
         await asyncio.sleep(0)

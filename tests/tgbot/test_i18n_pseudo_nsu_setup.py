@@ -475,6 +475,6 @@ def test_a_refusal_naming_rules_words_names_them_in_the_readers_language() -> No
         "⏳ The sheet still needs: name, pronouns and look, moods, aspects, sentiments, skills."
     )
     assert user_message(refused.value, RU) == (
-        "⏳ В листе ещё не хватает: имя, местоимения и облик, Настрои, Аспекты, чувства, навыки."
+        "⏳ В листе ещё не хватает: имя, род и облик, Настрои, Аспекты, чувства, навыки."
     )
     assert leaks(user_message(refused.value, XX)) == []

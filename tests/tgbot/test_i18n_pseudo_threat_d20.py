@@ -357,7 +357,8 @@ def test_a_threat_refusal_with_values_reaches_a_russian_player_in_russian() -> N
     with pytest.raises(StonetableError) as refused:
         rules.open(t, ANA, "12d", SeededRng(1))
     assert user_message(refused.value, RU) == (
-        "⏳ Не больше 9 кубиков действия (6 и 3 бонусных); с больше чем 6 бросать и так не нужно."
+        "⏳ Не больше 9 кубиков действия (6 и 3 бонусных); "
+        "когда кубиков больше шести, бросать и так не нужно."
     )
     assert user_message(refused.value, EN).endswith(
         "At most 9 action dice (6 plus 3 bonus dice); more than 6 need no roll anyway."

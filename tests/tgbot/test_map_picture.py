@@ -182,7 +182,7 @@ def test_the_map_picture_in_russian_matches_its_golden_image(width: int) -> None
     english = Image.open(GOLDEN / f"map-three-wide-{width}.png").convert("RGB")
     assert differs(scaled(map_png(SAMPLES["three-wide"], TITLE, ru), width), english) is not None
     caption = map_caption(SAMPLES["three-wide"], ru)
-    assert "Часы последствий (круг)" in caption and "L2, The Drowned Chapel" in caption
+    assert "Часы последствий (круг)" in caption and "Л2, The Drowned Chapel" in caption
 
 
 def test_the_comparison_notices_a_changed_picture() -> None:

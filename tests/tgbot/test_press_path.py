@@ -148,7 +148,7 @@ async def test_a_press_goes_through_few_layers(stack: Stack) -> None:
         _, panel = await tap(stack, ALICE, panel, "+3")  # the GM sets the threat
     finally:
         handler.callback = panels.press
-    assert "+3t desperate" in panel["text"]
+    assert "+3 (desperate)" in panel["text"]
     hops = sorted(trace.hops)
     listing = "\n".join(f"{f}: {name}" for f, name in hops)
     print(

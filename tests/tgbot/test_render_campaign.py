@@ -22,10 +22,10 @@ EN = lang_for("en")
 NASTY = "<b>Bo</b> & <i>Co"
 
 
-def view(version: int = 3, campaign_id: int = 12) -> CampaignView:
+def view(version: int = 3, campaign_id: int = 12, system: str = "nsu") -> CampaignView:
     return CampaignView(
         id=campaign_id,
-        system=default_registry().find("nsu"),
+        system=default_registry().find(system),
         status=CampaignStatus.ACTIVE,
         host_id=HOST,
         chat_tg_id=-100,
@@ -59,6 +59,31 @@ def test_the_ended_message_and_the_new_game_prompt_name_the_last_day() -> None:
     assert "can still come back with /resume until 23 December 2026" in prompt
     gone = EndedGame(view(), ended_at, ended_at + timedelta(days=30), resumable=False)
     assert "/resume" not in system_choice(default_registry(), EN, gone)[0]
+
+
+@pytest.mark.parametrize("code", ["en", "ru"])
+@pytest.mark.parametrize("system", ["threat", "cortex", "d20"])
+def test_a_game_without_a_map_promises_no_map_or_world_at_its_end(code: str, system: str) -> None:
+    lang = lang_for(code)
+    ended_at = datetime(2026, 11, 26, 13, 0, tzinfo=UTC)
+    ended = EndedGame(view(system=system), ended_at, ended_at + timedelta(days=30), True)
+    question, _ = parse_html(end_question(view(system=system), lang)[0])
+    notice, _ = parse_html(ended_text(ended, lang))
+    for text in (question, notice):
+        for promised in ("map", "world", "карт", "мир"):
+            assert promised not in text.lower(), (promised, text)
+    assert ".." not in notice and "г.." not in notice
+
+
+def test_russian_names_the_game_in_quotes_and_ends_no_sentence_on_a_date() -> None:
+    ru = lang_for("ru")
+    ended_at = datetime(2026, 11, 26, 13, 0, tzinfo=UTC)
+    ended = EndedGame(view(system="cortex"), ended_at, ended_at + timedelta(days=30), True)
+    notice, _ = parse_html(ended_text(ended, ru))
+    assert "Игра «Драма Cortex» завершена" in notice
+    assert "До 26 декабря 2026\u202fг. организатор" in notice
+    question, _ = parse_html(end_question(view(), ru)[0])
+    assert "Завершить игру «No Stone Unturned»?" in question and "карта" in question
 
 
 def test_other_buttons_are_not_answers() -> None:

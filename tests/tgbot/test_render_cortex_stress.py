@@ -102,7 +102,7 @@ def test_a_relief_names_the_stress_in_the_panels_language(game: Game) -> None:
     stress_lois(game)
     game.press(CLARK, "inflict", "0", 4)  # Afraid
     game.open(CLARK, "relief Lois afraid")
-    assert "помогает Lois (Страх)" in panel(game, RU)[0]
+    assert "Clark → Lois (Страх)" in panel(game, RU)[0]
     assert "helps Lois (Afraid)" in panel(game, EN)[0]
 
 
@@ -116,7 +116,7 @@ def test_the_mini_app_sheet_shows_default_stress_in_the_viewers_language(game: G
     assert '<span class="chip stress">Angry d10' in en
     assert 'aria-label="Recover Angry"' in en
     assert '"type": "Angry"}' in ru  # the edit still names the stored type
-    assert 'aria-label="Снизить Гнев"' in ru
+    assert 'aria-label="Снизить: Гнев"' in ru
 
 
 def test_a_type_the_watchtower_wrote_reads_as_written_in_every_language(game: Game) -> None:

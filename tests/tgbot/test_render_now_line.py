@@ -22,7 +22,7 @@ from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.adventure_panel import adventure_choices, scene
 from core.rules.nsu.campaign import character_of
 from core.rules.nsu.cards_panel import cards_choices, cards_view
-from core.rules.nsu.character_panel import creation_choices, creation_view
+from core.rules.nsu.character_panel import STEPS, creation_choices, creation_view
 from core.rules.nsu.downtime_panel import DowntimePanelState, current_downtime, downtime_choices
 from core.rules.nsu.play_table import campaign_of
 from core.rules.nsu.roll_choices import AfterRoll, detail_choices, roll_choices
@@ -411,3 +411,26 @@ def test_every_adventure_step_names_who_acts_now(seed: int) -> None:
             assert (name in line) == (pid in actors(choices)), (line, name)
         choice = rnd.choice(choices)
         h.act(panel, rnd.choice(sorted(choice.by)), choice.verb.value, choice.argument)
+
+
+@pytest.mark.parametrize("lang", [EN, lang_for("ru")])
+def test_skipping_every_character_step_offers_each_missing_step_at_once(lang: Any) -> None:
+    """Past the last step with steps skipped, the review is no dead end: each missing
+    step has its own button, and one press opens it (not one Back per step)."""
+    h = Harness()
+    build_world(h)
+    panel = h.open("nsu.character", ALICE)
+    for _ in STEPS:
+        panel = h.act(panel, ALICE, "skip", "")
+    view = creation_view(h.table(), panel.state)
+    assert view.step is None and view.missing
+    html, markup = NSU_RENDER[panel.kind].render(setup_view(h, panel), lang)
+    assert markup is not None and "👉" in html
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    missing = [b for b in labels if b.startswith("✏️ ")]
+    assert len(missing) == len(view.missing), labels
+    jump = next(
+        c for c in creation_choices(view) if c.name == view.missing[-1].value and c.argument
+    )
+    panel = h.act(panel, ALICE, jump.verb.value, jump.argument)
+    assert creation_view(h.table(), panel.state).step is view.missing[-1]

@@ -178,8 +178,8 @@ async def worldbuilding(t: Russian) -> None:
     await t.shot("nsu-tone-proposed")
     for pid in (BO, CHIDI):
         await t.play_as(pid)
-        await t.press(board, "Согласен")
-    await t.sees(board, "Каждый может запретить в мире одну вещь")
+        await t.press(board, "Согласны")
+    await t.sees(board, "Каждый может запретить в мире что-то одно")
 
     # -- the bans: Alice writes one, Bo passes, Chidi (who reads English) writes his.
     await t.play_as(ALICE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
@@ -13,6 +13,7 @@ from core.campaigns import CampaignView, JoinResult
 from core.i18n import N_, Lang, lang_for
 from core.languages import change_language, chat_language, start_speaking
 from core.play import PlayerRef
+from core.rules.errors import NotAllowedNow
 from core.store.models import CampaignStatus
 from tgbot.app import command_specs
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
@@ -118,8 +119,16 @@ async def show_private_menu(context: StonetableContext, player_id: int) -> None:
     await show_player_games(context.bot, command_specs(), player_id, [g.system.key for g in games])
 
 
+JOIN_IN_THE_GROUP = N_(
+    "Games are joined in their group: send /join in the group where the game is played, "
+    "and I'll write to you here once you're in."
+)
+
+
 async def join(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
+    if chat.kind == ChatType.PRIVATE:  # a game is joined where it is played
+        raise NotAllowedNow(JOIN_IN_THE_GROUP)
     campaigns = context.deps.campaigns
     result = await campaigns.join(chat, player, update_id=update.update_id)
     if result.start_payload and await can_write_privately(

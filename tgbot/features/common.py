@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from telegram import Chat, Message, Update, User
 
+from core.campaigns.views import NO_GAME
 from core.play import ChatRef, PlayerRef
+from core.rules.errors import NotAllowedNow
 
 
 @dataclass(frozen=True)
@@ -74,3 +76,9 @@ def command_args(update: Update) -> str:
     message = update.effective_message
     text = (message.text or "") if message is not None else ""
     return text.split(maxsplit=1)[1] if len(text.split(maxsplit=1)) > 1 else ""
+
+
+def no_game_for(game: str | None) -> NotAllowedNow:
+    """Why a game's command can't run in this group, and what to do instead: no game
+    runs here (start one), or the game here is another (``game`` names the one it is for)."""
+    return NotAllowedNow(NO_GAME if game is None else game)

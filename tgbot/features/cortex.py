@@ -23,6 +23,8 @@ from core.play import ChatRef, PlayerRef
 from core.rules.cortex.campaign import TRAIT_HELP, load
 from core.rules.cortex.panel import CONFLICT_PANEL
 from core.rules.errors import NotAllowedNow
+from core.rules.typed import contest_text, trait_text
+from core.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
@@ -104,6 +106,8 @@ def _opener(word: str) -> Callable[[Update, StonetableContext], Coroutine[Any, A
         words = command_args(update)
         if word == "relief":  # the Stress type may be typed in the reader's language
             words = await _stress_meant(context, view, player, words, await lang_of(update))
+        if word == "contest":  # «/contest Лекс против Кларк»
+            words = contest_text(words, vocabulary())
         argument = f"{word} {words}".strip()
         panel = await context.deps.campaigns.open_panel(
             chat, player, CONFLICT_PANEL, argument, update_id=update.update_id
@@ -127,6 +131,9 @@ async def trait(update: Update, context: StonetableContext) -> None:
         await _reply(update, esc((await lang_of(update)).gettext(TRAIT_HELP)))
         return
     view = await _cortex_game(context, chat, player)
+    who, named, rest = text.partition(":")  # «Лоис: ценность …» edits another's sheet
+    words = vocabulary()  # keywords typed in any catalogue's words
+    text = f"{who}: {trait_text(rest, words)}" if named else trait_text(text, words)
     edited = await context.deps.campaigns.edit(
         view.app_token, player, "text", {"text": text}, update_id=update.update_id
     )

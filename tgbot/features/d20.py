@@ -6,15 +6,17 @@ Buttons go through the shared panel handler in tgbot.features.panels.
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import CampaignView
 from core.i18n import N_
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.errors import NotAllowedNow
+from core.rules.typed import check_text
+from core.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, replied
+from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, replied
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
 from tgbot.render.d20 import RENDERERS as D20_RENDERERS
@@ -45,16 +47,22 @@ HELP = N_(
 )
 
 
+D20_ONLY = N_("That command is for d20 games.")
+
+
 async def check(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     text = command_args(update).strip()
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
-    if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
+    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
         await _reply(update, (await lang_of(update)).gettext(HELP))
         return
+    if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
+        raise no_game_for(None if view is None else D20_ONLY)
     message = update.effective_message
     answered = replied(message)
     target = answered.from_user if answered is not None else None
+    text = check_text(text, vocabulary())  # keywords typed in any catalogue's words
     if target is not None and not target.is_bot:
         text = f"for={target.id} {text}"  # the rules decide whether the caller may do this
     panel = await context.deps.campaigns.open_panel(
@@ -82,7 +90,7 @@ async def pool(update: Update, context: StonetableContext) -> None:
 async def _require_d20(context: StonetableContext, chat_id: int, topic: int = 0) -> CampaignView:
     view = await context.deps.campaigns.require_current(chat_id, topic)
     if view.system.key != SYSTEM_KEY:
-        raise NotAllowedNow(N_("That command is for d20 games."))
+        raise NotAllowedNow(D20_ONLY)
     return view
 
 

@@ -18,6 +18,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, PanelView
+from core.campaigns.views import GAME_ENDED
 from core.i18n import N_, lang_for
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
@@ -95,6 +96,8 @@ async def campaign_by_id(
     for view in await context.deps.campaigns.campaigns_of(player):
         if view.id == campaign_id:
             return view
+    if await context.deps.campaigns.has_ended(campaign_id):  # an ended game's old button
+        raise NotAllowedNow(GAME_ENDED)
     raise NotAllowedNow(N_("You're not in this game. Join it with /join in its group."))
 
 

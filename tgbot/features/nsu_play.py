@@ -7,7 +7,7 @@ the Scout's private look is a button that sends the card to the scout's own chat
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
 from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
@@ -17,10 +17,12 @@ from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
 from core.rules.nsu.roll_panel import ROLL_PANEL
+from core.rules.typed import downtime_text, odds_query_text
+from core.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.common import CommandSpec, actor, command_args, no_game_for
 from tgbot.features.panels import post_panel
 from tgbot.features.roll import dice_odds
 from tgbot.i18n import lang_of, personal_lang, voice
@@ -55,14 +57,19 @@ DOWNTIME_HELP = N_(
 )
 
 
+NSU_ONLY = N_("That command is for No Stone Unturned games.")
+
+
 async def act(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
+    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
         await _reply(update, (await lang_of(update)).gettext(ACT_HELP))
         return
+    if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
+        raise no_game_for(None if view is None else NSU_ONLY)
     panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text, update_id=update.update_id)
     await post_panel(update, context, panel)
 
@@ -72,9 +79,12 @@ async def downtime(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
+    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
         await _reply(update, (await lang_of(update)).gettext(DOWNTIME_HELP))
         return
+    if view is None or view.system.key != SYSTEM_KEY:
+        raise no_game_for(None if view is None else NSU_ONLY)
+    text = downtime_text(text, vocabulary())  # «/downtime лагерь» reads as camp
     panel = await campaigns.open_panel(
         chat, player, DOWNTIME_PANEL, text, update_id=update.update_id
     )
@@ -102,7 +112,7 @@ async def odds(update: Update, context: StonetableContext) -> None:
     """An Action Roll's odds (``d6 d8 world``), else any dice expression's."""
     text = command_args(update)
     try:
-        query = read_odds_query(text)
+        query = read_odds_query(odds_query_text(text, vocabulary()))
     except Malformed as not_an_action_roll:
         await dice_odds(update, context, text, not_an_action_roll)
         return

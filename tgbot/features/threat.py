@@ -7,13 +7,13 @@ the system). Buttons go through the shared panel handler in tgbot.features.panel
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ParseMode
+from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.i18n import N_
 from core.rules.threat.table import ROLL_PANEL
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, replied
+from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, replied
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
 from tgbot.render.threat import ThreatRollRenderer
@@ -51,10 +51,12 @@ async def threat(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if view is None or view.system.key != SYSTEM_KEY or text.lower() == "help":
+    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
         lang = await lang_of(update)
         await message.reply_text(lang.gettext(HELP), parse_mode=ParseMode.HTML)
         return
+    if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
+        raise no_game_for(None if view is None else N_("That command is for threat dice games."))
     answered = replied(message)
     target = answered.from_user if answered is not None else None
     if target is not None and not target.is_bot and target.id != player.tg_id:

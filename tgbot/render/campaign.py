@@ -50,10 +50,7 @@ def end_question(view: CampaignView, lang: Lang) -> tuple[str, InlineKeyboardMar
             "🏁 <b>"
             + lang.gettext("End the {game} game?", game=esc(lang.gettext(view.system.name)))
             + "</b>",
-            lang.gettext(
-                "Nothing is deleted: everyone's sheets, the map and the world so far, "
-                "and the log are kept."
-            ),
+            lang.gettext(view.system.kept_at_end),
             lang.ngettext(
                 "For {num} day after it ends, /resume brings it back here as it was.",
                 "For {num} days after it ends, /resume brings it back here as it was.",
@@ -81,11 +78,12 @@ def end_question(view: CampaignView, lang: Lang) -> tuple[str, InlineKeyboardMar
 
 
 def ended_text(ended: EndedGame, lang: Lang) -> str:
+    system = ended.campaign.system
     return "🏁 " + lang.gettext(
-        "The <b>{game}</b> game has ended. Thanks for playing!\n"
-        "Sheets, the map and the log are kept. The host can bring it back with /resume "
-        "until {day}.",
-        game=esc(lang.gettext(ended.campaign.system.name)),
+        "The <b>{game}</b> game has ended. Thanks for playing!\n{kept}\n"
+        "The host can bring it back with /resume until {day}.",
+        game=esc(lang.gettext(system.name)),
+        kept=lang.gettext(system.kept_at_end),
         day=lang.day(ended.resumable_until),
     )
 

@@ -35,6 +35,8 @@ from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import Sheet
 from core.rules.names import in_play
 from core.rules.table import Table
+from core.rules.typed import cortex_reply_text
+from core.typed_words import vocabulary
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import ONE_ROW, grid, label_width, named, short
 from tgbot.render.text import esc, now_line
@@ -487,7 +489,7 @@ class ConflictRenderer:
         ct = load(view.table).table
         c = ct.conflict
         if c is None or c.phase is not Phase.INFLICTING:
-            return text
+            return cortex_reply_text(text, vocabulary())  # «деталь …», «помощь …»
         typed, space, rest = text.strip().partition(" ")
         return stress_typed(typed, ct.settings.stress_types, lang) + space + rest
 

@@ -19,9 +19,20 @@ MAX_BUTTONS = 8  # a phone shows about eight buttons at once
 ROW_BUDGET = {1: ONE_ROW, 2: HALF_ROW, 3: 9, 4: 5, 5: 3}  # characters per label, by row size
 
 
+WIDE = 1.15
+"""A Cyrillic letter's width in ordinary (Latin) characters: Russian labels run wider."""
+
+
 def label_width(label: str) -> int:
     """A label's width in characters as a phone shows it (variation selectors take no room)."""
     return len(label.replace("\ufe0f", ""))
+
+
+def row_width(label: str) -> float:
+    """A label's width in ordinary characters when buttons share a row: a Cyrillic letter
+    takes a little more room than a Latin one, so ``✓ Средняя`` goes two to a row where
+    ``✓ Average`` goes three (tests/support/phone.py measures drawn labels with a real font)."""
+    return sum(0 if c == "\ufe0f" else WIDE if "\u0400" <= c <= "\u04ff" else 1 for c in label)
 
 
 def short(name: str, room: int) -> str:
@@ -40,8 +51,8 @@ def phone_rows(buttons: Sequence[InlineKeyboardButton]) -> list[list[InlineKeybo
     rows: list[list[InlineKeyboardButton]] = []
     for b in buttons:
         last = rows[-1] if rows else None
-        fits = label_width(b.text) <= HALF_ROW
-        if last is not None and len(last) == 1 and fits and label_width(last[0].text) <= HALF_ROW:
+        fits = row_width(b.text) <= HALF_ROW
+        if last is not None and len(last) == 1 and fits and row_width(last[0].text) <= HALF_ROW:
             last.append(b)
         else:
             rows.append([b])
@@ -54,7 +65,7 @@ def grid(buttons: Sequence[InlineKeyboardButton], most: int) -> list[list[Inline
     Rows are as wide as the longest label allows: ``👁 +d12`` goes three to a
     row, where ``+1`` would go four.
     """
-    longest = max((label_width(b.text) for b in buttons), default=0)
+    longest = max((row_width(b.text) for b in buttons), default=0.0)
     width = max(
         (n for n in range(1, most + 1) if n in ROW_BUDGET and longest <= ROW_BUDGET[n]), default=1
     )

@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
 from core.i18n import N_, Lang, lang_for
+from core.map_words import back_marks, mark
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
@@ -157,10 +158,11 @@ def clock_text(ticks: int) -> str:
     return "●" * ticks + "○" * (CLOCK_SEGMENTS - ticks) + f" {ticks}/{CLOCK_SEGMENTS}"
 
 
-def back_text(card: CardView | LocationCard | BoardCard) -> str:
+def back_text(card: CardView | LocationCard | BoardCard, lang: Lang = EN) -> str:
+    """A card's back in the reader's letters: ``D2 R4``, ``О2 Н4`` (``D? R?`` unrolled)."""
     if card.danger is None or card.reward is None:
-        return "D? R?"
-    return f"{card.danger.label} {card.reward.label}"
+        return back_marks(None, None, lang)
+    return back_marks(card.danger.label, card.reward.label, lang)
 
 
 def app_button(
@@ -197,7 +199,7 @@ def app_button(
 def card_face(card: LocationCard, heading: str, lang: Lang = EN) -> str:
     lines = [
         heading,
-        f"<b>{esc(card.title)}</b> · {back_text(card)}",
+        f"<b>{esc(card.title)}</b> · {back_text(card, lang)}",
         f"<i>{esc(card.description)}</i>",
         "⚠️ " + lang.gettext("Danger: {text}", text=esc(card.danger_type)),
         "💎 " + lang.gettext("Treasure: {text}", text=esc(card.treasure_type)),
@@ -209,9 +211,9 @@ def card_face(card: LocationCard, heading: str, lang: Lang = EN) -> str:
         ),
     ]
     if card.danger is not None:
-        lines.append(f"{card.danger.label}: {esc(lang.gettext(card.danger.guide))}")
+        lines.append(f"{mark(card.danger.label, lang)}: {esc(lang.gettext(card.danger.guide))}")
     if card.reward is not None:
-        lines.append(f"{card.reward.label}: {esc(lang.gettext(card.reward.guide))}")
+        lines.append(f"{mark(card.reward.label, lang)}: {esc(lang.gettext(card.reward.guide))}")
     return "\n".join(lines)
 
 
@@ -308,7 +310,10 @@ def summary_lines(table: Table, b: Board, lang: Lang = EN) -> list[str]:
     if b.map_rows:
         lines.append("🗺 " + lang.gettext("The map (face down):"))
         lines += [
-            "  " + "  ".join("·" * 7 if c is None else f"{c.id} {back_text(c)}" for c in row)
+            "  "
+            + "  ".join(
+                "·" * 7 if c is None else f"{mark(c.id, lang)} {back_text(c, lang)}" for c in row
+            )
             for row in b.map_rows
         ]
     return lines
@@ -473,7 +478,10 @@ def built_text(table: Table, lang: Lang = EN) -> str:
         if world.grid is not None:
             for row in world.grid.rows:
                 cells = [
-                    "·" * 7 if cid is None else f"{cid} {back_text(world.card(cid))}" for cid in row
+                    "·" * 7
+                    if cid is None
+                    else f"{mark(cid, lang)} {back_text(world.card(cid), lang)}"
+                    for cid in row
                 ]
                 lines.append("  " + "  ".join(cells))
     lines.append(
@@ -685,6 +693,7 @@ class CharacterRenderer:
             if cv.missing:
                 missing = ", ".join(_(STEP_TITLES[s]) for s in cv.missing)
                 lines.append(_("Still missing: {steps}.", steps=missing))
+                lines.append("👉 " + _("Tap a step below to fill it in, then Finish."))
             else:
                 lines.append("✅ " + _("All set. Tap Finish to make it your sheet."))
         else:
@@ -713,9 +722,14 @@ class CharacterRenderer:
         nav = [
             button(view, nav_labels[c.verb], c.verb.value, c.argument)
             for c in choices
-            if c.verb in nav_labels
+            if c.verb in nav_labels and not c.name
         ]
         rows += [nav[i : i + 2] for i in range(0, len(nav), 2)]
+        rows += [  # each step still missing, straight from the review, one to a row
+            [button(view, "✏️ " + _(STEP_TITLES[CreationStep(c.name)]), c.verb.value, c.argument)]
+            for c in choices
+            if c.verb is CreationVerb.BACK and c.name
+        ]
         lines.append(
             now_line(
                 choices,
@@ -774,6 +788,8 @@ _REPLY_PHRASES = {
 def _creation_phrase(choice: Choice[CreationVerb], lang: Lang = EN) -> str:
     if choice.verb is CreationVerb.ANSWER:
         return lang.gettext(_REPLY_PHRASES[CreationStep(choice.name)])
+    if choice.verb is CreationVerb.BACK and choice.name:
+        return lang.gettext("fill in a missing step")
     return lang.gettext(_CREATION_PHRASES[choice.verb])
 
 
@@ -782,8 +798,10 @@ def _creation_phrase(choice: Choice[CreationVerb], lang: Lang = EN) -> str:
 
 def place_text(card: CardView, lang: Lang = EN) -> str:
     if not card.face_visible or card.title is None:
-        return lang.gettext("{id} (face down, {back})", id=card.id, back=back_text(card))
-    return f"{esc(card.title)} ({back_text(card)})"
+        return lang.gettext(
+            "{id} (face down, {back})", id=mark(card.id, lang), back=back_text(card, lang)
+        )
+    return f"{esc(card.title)} ({back_text(card, lang)})"
 
 
 class AdventureRenderer:
@@ -799,7 +817,8 @@ class AdventureRenderer:
             lines.append("📍 " + _("At home, in the settlement."))
         else:
             here = sc.here
-            lines.append(f"📍 <b>{esc(here.title or here.id)}</b> · {back_text(here)}")
+            name = here.title or mark(here.id, lang)
+            lines.append(f"📍 <b>{esc(name)}</b> · {back_text(here, lang)}")
             if here.description:
                 lines.append(f"<i>{esc(here.description)}</i>")
             if here.collateral_target is not None and here.clock_ticks is not None:
@@ -818,8 +837,14 @@ class AdventureRenderer:
             lines.append("⚖️ " + _("Arbiters: {names}", names=arbiters or _("nobody")))
         else:
             together = ", ".join(_in_play(table, p, True, lang) for p in sc.players)
+            others = set(table.seats) - set(sc.players)  # nobody left to arbitrate: say nothing
             lines.append(
-                "👥 " + _("Together: {names} — the others arbitrate each roll.", names=together)
+                "👥 "
+                + (
+                    _("Together: {names} — the others arbitrate each roll.", names=together)
+                    if others
+                    else _("Together: {names}", names=together)
+                )
             )
         if sc.phase is Phase.DOWNTIME:
             # drawn as this panel closes; it must stay true after downtime ends too
@@ -868,7 +893,7 @@ class AdventureRenderer:
                 )
         cards = {c.id: c for c in sc.reachable}
         rows += [
-            [make(c, short_name(f"➡️ {place_plain(cards[c.name])}", ONE_ROW))]
+            [make(c, short_name(f"➡️ {place_plain(cards[c.name], lang)}", ONE_ROW))]
             for c in of[AdventureVerb.GO]
         ]
         rows += [
@@ -905,11 +930,7 @@ class AdventureRenderer:
             map_label, mine = "🗺 " + _("Map"), "🧍 " + _("My character")
             rows += phone_rows(
                 [general(map_label, MapButton(cid))]
-                + (
-                    [general(mine, CharacterButton(cid, view.id))]
-                    if sc.without_character
-                    else []
-                )
+                + ([general(mine, CharacterButton(cid, view.id))] if sc.without_character else [])
             )
         rows.append(safety_row(cid, lang))
         return "\n".join(lines), keyboard(rows)
@@ -989,10 +1010,10 @@ def _in_play(table: Table, player: int, introduce: bool = False, lang: Lang = EN
     )
 
 
-def place_plain(card: CardView) -> str:
+def place_plain(card: CardView, lang: Lang = EN) -> str:
     if card.face_visible and card.title is not None:
-        return f"{card.title} · {back_text(card)}"
-    return f"{card.id} · {back_text(card)}"
+        return f"{card.title} · {back_text(card, lang)}"
+    return f"{mark(card.id, lang)} · {back_text(card, lang)}"
 
 
 # -- private: lines and veils --------------------------------------------------------------

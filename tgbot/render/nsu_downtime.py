@@ -15,6 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
 from core.i18n import N_, Lang, lang_for
+from core.map_words import mark, marks
 from core.rules.choice import Choice
 from core.rules.errors import NotYourTurn
 from core.rules.names import in_play
@@ -68,6 +69,8 @@ from core.rules.nsu.sheet import Character
 from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
+from core.rules.typed import detail_text, downtime_reply_text
+from core.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, button, keyboard
@@ -139,14 +142,18 @@ SENTRY = N_("The sentry")
 ASPECTS = (Aspect.BODY, Aspect.MIND, Aspect.HEART)
 
 
-def card_name(world: World, card_id: str, viewer: int | None = None) -> str:
-    """A card as this viewer may name it: its title if seen, else its map label and back."""
+def card_name(
+    world: World, card_id: str, viewer: int | None = None, lang: Lang | None = None
+) -> str:
+    """A card as this viewer may name it: its title if seen, else its map label and back
+    (in the reader's letters)."""
     card = world.card(card_id)
     view = visible_card(card, viewer)
     if view.face_visible and view.title is not None:
         return esc(view.title)
-    back = f" ({card.back})" if card.back else ""
-    return f"{card.id}{back}"
+    lang = lang or lang_for(None)
+    back = f" ({marks(card.back, lang)})" if card.back else ""
+    return f"{mark(card.id, lang)}{back}"
 
 
 def _character_name(
@@ -173,6 +180,14 @@ class NsuDowntimeRenderer:
                 lang = voice(view.campaign, event.player_id)
                 notes.append(Note(event.player_id, scout_look_text(view, event.player_id, lang)))
         return notes
+
+    def read_reply(self, view: PanelView, text: str, lang: Lang) -> str:
+        """A reply as the rules read it: keywords typed in any catalogue's words (a
+        Scout's detail ``вред: …``, a project ``1 разум #1``, ``поменять 1 3``)."""
+        words = vocabulary()
+        if view.typed(DowntimePanelState).scout is not None:
+            text = detail_text(text, words)
+        return downtime_reply_text(text, words)
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         campaign = campaign_of(view.table)
@@ -329,7 +344,7 @@ def downtime_lines(
             helper = _character_name(state, table, prompt.helper, lang)
             text += " " + lang.gettext("(helped by {name})", name=helper)
         if kind == PLAN_TEXT and prompt.card is not None:
-            text += " " + lang.gettext("at {place}", place=card_name(world, prompt.card))
+            text += " " + lang.gettext("at {place}", place=card_name(world, prompt.card, lang=lang))
         if kind == PROJECT:
             text += _project_list(world, lang)
         lines.append(text)
@@ -344,7 +359,7 @@ def downtime_lines(
             lang.gettext(
                 "🔭 <b>{name} scouts {place}</b>",
                 name=_character_name(state, table, scout.player, lang),
-                place=card_name(world, scout.card),
+                place=card_name(world, scout.card, lang=lang),
             )
         )
         details = panel.scout_details
@@ -370,7 +385,7 @@ def downtime_lines(
             lang.gettext(
                 "🔭 {name} may look at {place} in private.",
                 name=_character_name(state, table, player, lang),
-                place=card_name(world, card),
+                place=card_name(world, card, lang=lang),
             )
         )
     lines += _menu_lines(panel, state, table, lang)
@@ -416,7 +431,7 @@ def _menu_lines(
                     "🕰 {place}: Collateral Clock {ticks}/{segments}. Clock +1 or −1 sets it "
                     "right; More time gives everyone another action and rolls the "
                     "complications again.",
-                    place=card_name(world, card.id),
+                    place=card_name(world, card.id, lang=lang),
                     ticks=card.clock.ticks,
                     segments=CLOCK_SEGMENTS,
                 )
@@ -500,7 +515,7 @@ def complication_lines(
     def named_(option: Complication) -> str:
         return lang.gettext(COMPLICATION_NAMES[option])
 
-    where = card_name(world, roll.card_id)
+    where = card_name(world, roll.card_id, lang=lang)
     head = lang.gettext(
         "📍 {place}, Collateral Clock {ticks}/{segments}:",
         place=where,
@@ -542,7 +557,7 @@ def plan_lines(state: DowntimeState, table: Table, lang: Lang) -> list[str]:
         lang.gettext(
             "🧹 {name} plans to address {place}: <i>{plan}</i>",
             name=who,
-            place=card_name(state.world, plan.card_id),
+            place=card_name(state.world, plan.card_id, lang=lang),
             plan=esc(plan.plan),
         ),
         "   "
@@ -936,7 +951,9 @@ def _personal(
             cards = [
                 _b(
                     view,
-                    _fit("🔭 ", table_card_name(world, world.cards[i].id)),
+                    _fit(
+                        "🔭 ", table_card_name(world, world.cards[i].id, lambda s: marks(s, lang))
+                    ),
                     "scout_card",
                     str(i),
                 )
@@ -948,7 +965,10 @@ def _personal(
                 [
                     _b(
                         view,
-                        "🧹 " + _short(table_card_name(world, world.cards[i].id), 26),
+                        "🧹 "
+                        + _short(
+                            table_card_name(world, world.cards[i].id, lambda s: marks(s, lang)), 26
+                        ),
                         "plan_card",
                         str(i),
                     )
@@ -1063,7 +1083,7 @@ def scout_look_text(view: PanelView, viewer: int, lang: Lang) -> str:
     if world is None:
         raise NotYourTurn(N_("Only the scout may look at the card."))
     card = scouted_card(view.typed(DowntimePanelState), world, viewer)
-    back = f" ({world.card(card.id).back})" if world.card(card.id).back else ""
+    back = f" ({marks(world.card(card.id).back, lang)})" if world.card(card.id).back else ""
     return "\n".join(
         [
             lang.gettext(  # the map's label, so the scout finds the card on the map

@@ -27,6 +27,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from core.i18n import N_, Lang, lang_for
+from core.map_words import mark
 from core.rules.nsu.world import CLOCK_SEGMENTS, CardView, MapView
 
 SCALE = 3  # pixels per layout unit
@@ -180,7 +181,7 @@ def _party_place(view: MapView, lang: Lang) -> str:
         return lang.gettext("home")
     card = _find(view, view.current)
     if card is not None and card.title:
-        return f"{card.id}, {card.title}"
+        return f"{mark(card.id, lang)}, {card.title}"
     return view.current
 
 
@@ -231,12 +232,12 @@ def map_png(view: MapView, title: str | None = None, lang: Lang | None = None) -
     return canvas.png()
 
 
-def _dr(canvas: _Canvas, card: CardView, x: float, y: float, width: float) -> float:
+def _dr(canvas: _Canvas, card: CardView, x: float, y: float, width: float, lang: Lang) -> float:
     """Danger in red and Reward in blue; returns the height used."""
     size = min(max(width / 4.2, 11.0), 16.0)
     font = _font(size, True)
-    danger = card.danger.label if card.danger is not None else "D?"
-    reward = card.reward.label if card.reward is not None else "R?"
+    danger = mark(card.danger.label if card.danger is not None else "D?", lang)
+    reward = mark(card.reward.label if card.reward is not None else "R?", lang)
     if canvas.width(f"{danger} {reward}", font) <= width:
         used = canvas.text(x, y, f"{danger} ", font, DANGER)
         canvas.text(x + used, y, reward, font, REWARD)
@@ -262,7 +263,7 @@ def _card(
     else:
         canvas.hatched(box)
         canvas.box(box, outline=EDGE, width=1)
-    top = y + pad + _dr(canvas, card, x + pad, y + pad, inner)
+    top = y + pad + _dr(canvas, card, x + pad, y + pad, inner, lang)
     radius = min(max(min(w, h) / 7, 7.0), 13.0)
     has_clock = card.revealed and card.clock_ticks is not None
     here = card.id == view.current
@@ -270,14 +271,14 @@ def _card(
     if card.revealed:
         size = min(max(w / 8.5, 10.0), 13.0)
         lines = max(1, int((y2 - pad - top - band) // (size * 1.2)))
-        wrapped = _wrap(canvas, card.title or card.id, _font(size), inner, lines)
+        wrapped = _wrap(canvas, card.title or mark(card.id, lang), _font(size), inner, lines)
         if len(wrapped[0].rstrip("…")) < 4:  # too narrow for the title: the id
-            wrapped = [card.id]
+            wrapped = [mark(card.id, lang)]
         for i, line in enumerate(wrapped):
             canvas.text(x + pad, top + i * size * 1.2, line, _font(size), TEXT)
     else:
         size = min(max(w / 6, 10.0), 13.0)
-        canvas.text(x + pad, top + 1, card.id, _font(size, True), HINT)
+        canvas.text(x + pad, top + 1, mark(card.id, lang), _font(size, True), HINT)
     if has_clock:
         canvas.pie(x2 - pad - radius, y2 - pad - radius, radius, card.clock_ticks or 0)
     if here:
@@ -377,24 +378,28 @@ def _legend(
     x, y = float(MARGIN), top
     for item in items:
         swatch = (
-            canvas.width("D3", _font(_LEGEND_FONT, True)) if item in ("danger", "reward") else 20.0
+            canvas.width(mark("D3", lang), _font(_LEGEND_FONT, True))
+            if item in ("danger", "reward")
+            else 20.0
         )
         label = lang.gettext(_LABELS[item])
         width = swatch + 4 + canvas.width(label, font)
         if x > MARGIN and x + width > WIDTH - MARGIN:
             x, y = MARGIN, y + _LEGEND_LINE
         if not measure:
-            _swatch(canvas, item, x, y, swatch)
+            _swatch(canvas, item, x, y, swatch, lang)
             canvas.text(x + swatch + 4, y + 1.5, label, font, TEXT)
         x += width + 12
     return y - top + _LEGEND_LINE
 
 
-def _swatch(canvas: _Canvas, item: str, x: float, y: float, size: float) -> None:
+def _swatch(canvas: _Canvas, item: str, x: float, y: float, size: float, lang: Lang) -> None:
     box = (x, y + 1, x + size, y + 16)
     if item in ("danger", "reward"):
         font = _font(_LEGEND_FONT, True)
-        label, colour = ("D3", DANGER) if item == "danger" else ("R2", REWARD)
+        label, colour = (
+            (mark("D3", lang), DANGER) if item == "danger" else (mark("R2", lang), REWARD)
+        )
         canvas.text(x, y + 1.5, label, font, colour)
     elif item == "face down":
         canvas.hatched(box, radius=3)

@@ -45,8 +45,10 @@ from core.rules.nsu.roll_choices import (
 from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
+from core.rules.typed import detail_text, stakes_text
+from core.typed_words import vocabulary
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import MAX_BUTTONS, phone_rows
+from tgbot.render.layout import MAX_BUTTONS, named, phone_rows
 from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc, now_line
 
@@ -153,6 +155,16 @@ class NsuRollRenderer:
             [*roll_buttons(view, panel, lang), safety_row(view.table.campaign_id, lang)]
         )
         return text, markup
+
+    def read_reply(self, view: PanelView, text: str, lang: Lang) -> str:
+        """A detail reply as the rules read it: its kind (``вред:``) and place (``@ сцена``)
+        typed in any catalogue's words read as the rules' own."""
+        panel = view.typed(RollPanel)
+        if panel.roll.phase is Phase.STAKES:  # «разум, мир»
+            return stakes_text(text, vocabulary())
+        if not panel.open_grants:
+            return text
+        return detail_text(text, vocabulary())
 
 
 _PHRASES = {
@@ -688,8 +700,9 @@ def roll_buttons(view: PanelView, panel: RollPanel, lang: Lang) -> list[list[Inl
     for c in details:
         if c.verb is AfterRoll.SKIP_DETAIL:
             adders = ", ".join(sorted(_plain_who(roll, table, p) for p in c.by))
-            label = lang.gettext("Skip detail {number} ({names})", number=c.count, names=adders)
-            rows.append([button(view, _label(label), c.verb.value, c.argument)])
+            # the names cut to fit a one-button row, however many and however long
+            template = lang.gettext("Skip detail {number} ({names})", number=c.count, names="{}")
+            rows.append([button(view, named(template, adders), c.verb.value, c.argument)])
     clock = {
         AfterRoll.TICK_CLOCK: N_("🕰 Tick clock"),
         AfterRoll.UNTICK_CLOCK: N_("🕰 Untick clock"),

@@ -69,7 +69,7 @@ def result_name(result: Result, lang: Lang) -> str:
 
 def level_text(level: int, lang: Lang) -> str:
     sign = "+" if level >= 0 else "−"
-    return f"{sign}{abs(level)}t {lang.gettext(LEVEL_NAME[ThreatLevel.of(level)])}"
+    return f"{sign}{abs(level)} ({lang.gettext(LEVEL_NAME[ThreatLevel.of(level)])})"
 
 
 def momentum_track(value: int) -> str:
@@ -266,8 +266,9 @@ def _setup_lines(view: PanelView, roll: RollView, lang: Lang) -> list[str]:
     if panel.approach is None and not roll.approaches:
         lines.append(
             lang.gettext(
-                "<i>{name} has no approaches on their sheet yet: "
-                "add them with /sheet, or roll with dice like /roll 3d2t.</i>",
+                "<i>{name} has no approaches on the sheet yet: take a bonus die "
+                "(Expertise or an Ability) to roll now, add approaches with /sheet, "
+                "or roll with dice like /threat 3d2t.</i>",
                 name=roller,
             )
         )

@@ -29,6 +29,9 @@ SYSTEM = GameSystem(
     ),
     odds=ODDS_COMMAND,
     first_step=N_("When everyone has joined, the host sends /begin to build the world together."),
+    kept_at_end=N_(
+        "Nothing is deleted: everyone's sheets, the map and the world so far, and the log are kept."
+    ),
     campaign=NsuCampaignRules(),
     log_lines=nsu_log_lines,
     status_lines=nsu_status_lines,

@@ -376,6 +376,11 @@ def creation_choices(view: CreationView) -> tuple[Choice[CreationVerb], ...]:
         found.append(Choice(CreationVerb.ANSWER, by=me, name=step.value))
     if index > 0:
         found.append(Choice(CreationVerb.BACK, str(index - 1), by=me))
+    if step is None:  # every step seen, some skipped: straight to each one still missing
+        found += [
+            Choice(CreationVerb.BACK, str(STEPS.index(m)), by=me, name=m.value)
+            for m in view.missing
+        ]
     if step is not None:
         found.append(Choice(CreationVerb.SKIP, by=me))
     if not view.missing:

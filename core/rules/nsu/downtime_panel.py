@@ -34,7 +34,7 @@ back when they change; a refused action raises and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -1013,12 +1013,13 @@ def clock_choices(state: DowntimeState) -> tuple[Choice[SideVerb], ...]:
     )
 
 
-def table_card_name(world: World, card_id: str) -> str:
+def table_card_name(world: World, card_id: str, labels: Callable[[str], str] = str) -> str:
     """How a card is named to everyone at the table: its title once it is face up,
-    else its id and its back (Danger and Reward), which everyone may see."""
+    else its id and its back (Danger and Reward), which everyone may see; ``labels``
+    writes map labels (``L3``, ``D2 R4``) in the reader's letters."""
     seen = visible_card(world.card(card_id), None)
     if seen.revealed and seen.title:
         return seen.title
     card = world.card(card_id)
-    back = f" {card.back}" if card.back else ""
-    return f"{card.id}{back}"
+    back = f" {labels(card.back)}" if card.back else ""
+    return f"{labels(card.id)}{back}"

@@ -13,8 +13,9 @@ from core.i18n import N_
 from core.rules.errors import Malformed
 from core.rules.nsu.odds import MAX_SKILL, OddsQuery
 from core.rules.nsu.terms import Die, Edge, Risk, combine_edges
+from core.rules.said import Said
 
-EXAMPLE = "/odds d6 d8 world adv +1"
+EXAMPLE = Said(N_("/odds d6 d8 world adv +1"))
 DOES_NOT_FIT = N_("“{word}” doesn't fit. Try: {example}")
 GIVE_THE_DICE = N_("Give the Aspect die, the Mood die and what's at risk. Try: {example}")
 _EDGES = {

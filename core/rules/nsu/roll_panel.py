@@ -366,6 +366,13 @@ def read_detail(
         harm = word == "harm"
         kind = {"scene": DetailKind.SCENE, "soft": DetailKind.SOFT}.get(word, DetailKind.HARD)
         body = rest.strip()
+    elif colon and len(head.split()) == 1 and "@" not in head:
+        # a kind word nobody knows is never read as part of the detail's name
+        raise Malformed(
+            "“{word}:” is no kind of detail. Start with harm:, scene:, soft: or hard: "
+            "(or write the detail without a colon).",
+            word=head.strip()[:30],
+        )
     name, at, where = body.partition("@")
     name, where = name.strip(), where.strip()
     sign: Polarity | None = None

@@ -53,7 +53,7 @@ async def test_old_log_lines_stay_as_written_and_new_ones_speak_each_language(
         ru = lang_for("ru")
         assert old.words is None and old.text_in(ru) == OLD and old.players == (1001,)
         assert new.text == "The Mill was revealed."
-        assert new.text_in(ru) == "«The Mill» открыта."
+        assert new.text_in(ru) == "Локация «The Mill» открыта."
         assert new.text_in(lang_for("en")) == "The Mill was revealed."
     finally:
         await close_database()

@@ -1,0 +1,117 @@
+"""No button label in any catalogue is wider than a 360 px phone allows.
+
+Every message the bot puts on a button (found in the renderers' and features' source:
+the words inside a call that makes a button, and the label tables) is drawn in every
+catalogue, its values filled with ordinary ones, and measured with a real font
+(tests/support/phone.py): it must fit a one-button row. The keyboards as the games
+lay them out, with real names, are measured the same way on every screen of the
+language walks (tests/tgbot/test_i18n_every_screen.py) and of the per-game keyboard
+tests (tests/tgbot/test_render_phone.py ``problems``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from core.i18n import available, lang_for
+from tests.support.phone import label_px, room
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = sorted([*ROOT.glob("tgbot/render/*.py"), *ROOT.glob("tgbot/features/*.py")])
+MAKERS = {"button", "InlineKeyboardButton", "_b", "make", "named", "_label", "_fit", "_button"}
+MARKERS = {"gettext", "_", "N_", "pgettext"}
+TABLE = re.compile(r"BUTTON|LABEL|STEPPER|^template$|^label$")
+PROSE = re.compile(r"\b(lines|text|head|answer|query\.answer|said|status)\b")
+VALUES = {"name": "Ana", "who": "Ana", "names": "Ana", "number": 2, "die": "d8", "n": 2}
+
+
+def _literal(call: ast.Call) -> tuple[str | None, str] | None:
+    """The (context, message) a marking call holds, if its text is a literal."""
+    name = getattr(call.func, "id", getattr(call.func, "attr", ""))
+    if name not in MARKERS or not call.args:
+        return None
+    if name == "pgettext" and len(call.args) >= 2:
+        context, message = call.args[0], call.args[1]
+        if isinstance(context, ast.Constant) and isinstance(message, ast.Constant):
+            return str(context.value), str(message.value)
+        return None
+    first = call.args[0]
+    return (
+        (None, first.value)
+        if isinstance(first, ast.Constant) and isinstance(first.value, str)
+        else None
+    )
+
+
+def _label_like(message: str) -> bool:
+    """An emoji and a few words, no markup, no sentence's end: how a button reads."""
+    short = len(message) <= 40 and "<" not in message and message.rstrip()[-1:] not in ".!?:"
+    return short and not message[:1].isalnum() and message[:1] not in "({%|,·…—-+−"
+
+
+def button_messages() -> set[tuple[str | None, str]]:
+    """Every catalogue message the source puts on a button: the words inside a call that
+    makes one and the label tables, and (a superset) every short emoji-led phrase outside
+    the lines of a message."""
+    found: set[tuple[str | None, str]] = set()
+    for path in SOURCES:
+        source = path.read_text().splitlines()
+        for node in ast.walk(ast.parse("\n".join(source))):
+            inside = (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", "")) in MAKERS
+            )
+            table = isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and TABLE.search(t.id) for t in node.targets
+            )
+            if inside or table:
+                found |= {held for inner in ast.walk(node) if (held := _marked(inner))}
+            elif isinstance(node, ast.Expr | ast.Assign | ast.Return | ast.AugAssign):
+                lines = "\n".join(source[node.lineno - 1 : node.end_lineno or node.lineno])
+                if not PROSE.search(lines):  # a message's lines, not a keyboard
+                    found |= {
+                        held
+                        for inner in ast.walk(node)
+                        if (held := _marked(inner)) and _label_like(held[1])
+                    }
+    return found
+
+
+def _marked(node: ast.AST) -> tuple[str | None, str] | None:
+    return _literal(node) if isinstance(node, ast.Call) else None
+
+
+def drawn(context: str | None, message: str, code: str) -> str:
+    lang = lang_for(code)
+    text = lang.pgettext(context, message) if context else lang.gettext(message)
+    text = re.sub(r"%\((\w+)\)s", lambda m: str(VALUES.get(m[1], "2")), text)
+    return re.sub(r"\{(\w*)\}", lambda m: str(VALUES.get(m[1], "2")), text)
+
+
+def test_the_source_names_the_button_labels() -> None:
+    found = {message for _, message in button_messages()}
+    assert len(found) > 140, len(found)
+    for label in ("Undo ({name})", "Skip detail {number} ({names})", "💪 Weak ability", "Agree"):
+        assert label in found
+
+
+@pytest.mark.parametrize("code", available())
+def test_every_button_label_of_the_catalogue_fits_a_phone(code: str) -> None:
+    wide = []
+    for context, message in sorted(button_messages(), key=lambda m: (m[0] or "", m[1])):
+        if "\n" in message or len(message) > 60:
+            continue  # a sentence some helper also passes around, not a label
+        label = drawn(context, message, code)
+        if label_px(label) > room(1):
+            wide.append(f"{label_px(label):.0f} px: {label!r}")
+    assert wide == [], wide
+
+
+def test_the_measure_tells_a_cut_label_from_a_whole_one() -> None:
+    assert label_px("🏁 End downtime") <= room(2) < label_px("🏁 End downtime…")
+    assert label_px("Пропуск детали 2 (" + "Зоя Драконова, " * 3 + ")") > room(1)
+    assert label_px("⚖️ x") < label_px("⚖ xx")  # a variation selector takes no room
