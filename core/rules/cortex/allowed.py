@@ -73,7 +73,9 @@ def allowed_actions(table: Table, user: int) -> frozenset[ActionKind]:
     elif c.phase is Phase.PICKING:
         if runs(c.roller):
             kinds.add(a.Settle)
-            if c.roll is not None and c.roll.can_include_more:
+            roller = table.sheet(c.roller)
+            affords = not roller.is_lead or roller.plot_points >= 1  # it costs a Plot Point
+            if c.roll is not None and c.roll.can_include_more and affords:
                 kinds.add(a.IncludeDie)
     elif c.phase is Phase.YIELDING:
         if runs(c.reactor):
