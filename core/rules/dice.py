@@ -30,6 +30,7 @@ very same limits, so they are exact for the rolls this module makes.
 
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass, replace
 from typing import Union
@@ -87,8 +88,7 @@ BIG_KEEP = "That keep count is too big: the most is {limit}."
 
 FUDGE = 0  # the ``sides`` of a Fudge die (faces -1, 0, +1)
 
-_OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-        "<": lambda a, b: a < b, "=": lambda a, b: a == b}  # fmt: skip
+_OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq}
 
 
 @dataclass(frozen=True)
@@ -294,11 +294,15 @@ def _atoms(node: Node) -> int:
 
 def face_bounds(dice: Dice) -> tuple[int, int]:
     """The lowest and highest value one face can show (after mi/ma)."""
-    low, high = min(dice.faces), max(dice.faces)
-    if dice.lowest is not None:
-        low, high = max(low, dice.lowest), max(high, dice.lowest)
-    if dice.highest is not None:
-        low, high = min(low, dice.highest), min(high, dice.highest)
+    return _face_bounds(dice.sides, dice.lowest, dice.highest)
+
+
+def _face_bounds(sides: int, lowest: int | None, highest: int | None) -> tuple[int, int]:
+    low, high = (-1, 1) if sides == FUDGE else (1, sides)
+    if lowest is not None:
+        low, high = max(low, lowest), max(high, lowest)
+    if highest is not None:
+        low, high = min(low, highest), min(high, highest)
     return low, high
 
 
@@ -394,8 +398,14 @@ _EDGE = re.compile(
     r"|поме[хx]ой|поме[хx]а)(?![^\W\d_])"
 )
 _SET_KEEP = re.compile(r"(?P<keep>kh|kl|dh|dl|ph|pl|k|p)\s*(?P<keep_n>\d+)")
-_DICE = re.compile(r"(?P<count>\d+)?d(?P<sides>\d+|%|f)")
-_NUMBER = re.compile(r"\d+")
+# An atom after spaces: dice first, then a plain number (one match for both tries)
+_ATOM = re.compile(r"\s*(?:(?P<count>\d+)?d(?P<sides>\d+|%|f)|(?P<number>\d+))")
+_ADD = re.compile(r"\s*([+-])\s*")  # a sign and the spaces around it
+_MUL = re.compile(r"\s*([*/])")
+# The modifier group that matched last, to the kind of modifier it belongs to
+_KIND = {"bang": "bang", "bang_on": "bang", "e_on": "e", "reroll_on": "reroll",
+         "clamp_n": "clamp", "keep_n": "keep", "cs_on": "cs", "count_n": "count"}  # fmt: skip
+_SLOT = {"bang": "explode", "e": "explode", "keep": "keep", "count": "success"}
 _ANNOTATION = re.compile(r"\s*\[(?P<label>[^\[\]]*)\]")
 _REPEAT_PREFIX = re.compile(r"\s*(?P<n>\d+)\s*x\s*(?=[\d(d%])")
 _REPEAT_SUFFIX = re.compile(r"x\s*(?P<n>\d+)(?![^\W_])")
@@ -482,6 +492,8 @@ class _Parser:
         self.i = 0
         self.depth = 0
         self.edges: list[tuple[str, str]] = []  # (adv|dis, the word as written)
+        self.atoms = 0  # numbers and dice terms read
+        self.terms: list[Dice] = []  # the dice terms read, left to right
 
     # -- helpers
     def skip(self) -> None:
@@ -507,71 +519,68 @@ class _Parser:
     # -- grammar
     def expr(self) -> Node:
         node = self.product()
+        s = self.s
         while True:
-            save = self.i
-            self.skip()
-            if self.i < len(self.s) and self.s[self.i] in "+-":
-                op = self.s[self.i]
-                self.i += 1
-                self.skip()
-                if self.i < len(self.s) and self.s[self.i] in "+-":
-                    raise _malformed(SIGN_TWICE)
-                node = BinOp(op, node, self.product())
-            else:
-                self.i = save
+            sign = _ADD.match(s, self.i)
+            if sign is None:
                 return node
+            self.i = sign.end()
+            if self.i < len(s) and s[self.i] in "+-":
+                raise _malformed(SIGN_TWICE)
+            node = BinOp(sign[1], node, self.product())
 
     def product(self) -> Node:
         node = self.unary()
         while True:
-            save = self.i
-            self.skip()
-            if self.i < len(self.s) and self.s[self.i] in "*/":
-                op, start = self.s[self.i], self.i
-                self.i += 1
-                right = self.unary()
-                if op == "/":
-                    low, high = bounds(right)
-                    if low <= 0 <= high:
-                        raise _malformed(DIVIDE_BY_ZERO, text=self.part(start, self.i))
-                node = BinOp(op, node, right)
-            else:
-                self.i = save
+            sign = _MUL.match(self.s, self.i)
+            if sign is None:
                 return node
+            op, start = sign[1], sign.start(1)
+            self.i = sign.end()
+            right = self.unary()
+            if op == "/":
+                low, high = bounds(right)
+                if low <= 0 <= high:
+                    raise _malformed(DIVIDE_BY_ZERO, text=self.part(start, self.i))
+            node = BinOp(op, node, right)
 
     def unary(self) -> Node:
-        self.skip()
+        sign = _ADD.match(self.s, self.i)
+        if sign is None:
+            return self.atom()
+        self.i = sign.end()
         if self.i < len(self.s) and self.s[self.i] in "+-":
-            sign = self.s[self.i]
-            self.i += 1
-            self.skip()
-            if self.i < len(self.s) and self.s[self.i] in "+-":
-                raise _malformed(SIGN_TWICE)
-            operand = self.unary()
-            return Neg(operand) if sign == "-" else operand
-        return self.atom()
+            raise _malformed(SIGN_TWICE)
+        operand = self.unary()
+        return Neg(operand) if sign[1] == "-" else operand
 
     def atom(self) -> Node:
-        self.skip()
-        if self.i >= len(self.s):
-            raise _malformed(ENDS_WITH_SIGN)
-        start = self.i
+        s = self.s
+        found = _ATOM.match(s, self.i)
         node: Number | Dice | Group
-        if self.s[self.i] == "(":
-            node = self.group()
-        elif dice := self.at(_DICE):
-            self.i = dice.end()
-            node = self.dice(dice, start)
-        elif number := self.at(_NUMBER):
-            self.i = number.end()
-            node = Number(_int(number.group(0), BIG_NUMBER, MAX_CONSTANT))
+        if found is not None:
+            self.i = found.end()
+            if found["sides"] is not None:
+                node = self.dice(found)
+            else:
+                node = Number(_int(found["number"], BIG_NUMBER, MAX_CONSTANT))
         else:
-            raise self.fail_here()
-        annotation = self.at(_ANNOTATION)
+            self.skip()
+            if self.i >= len(s):
+                raise _malformed(ENDS_WITH_SIGN)
+            if s[self.i] != "(":
+                raise self.fail_here()
+            node = self.group()
+        annotation = _ANNOTATION.match(s, self.i)
         if annotation:
             label = self.raw[annotation.start("label") : annotation.end("label")].strip()
             self.i = annotation.end()
             node = replace(node, label=label[:MAX_ANNOTATION])
+        if type(node) is Dice:
+            self.atoms += 1
+            self.terms.append(node)
+        elif type(node) is Number:
+            self.atoms += 1
         return node
 
     def group(self) -> Group:
@@ -607,7 +616,7 @@ class _Parser:
         self.i = save
         return group
 
-    def dice(self, match: re.Match[str], start: int) -> Dice:
+    def dice(self, match: re.Match[str]) -> Dice:
         count = _int(match["count"], BIG_COUNT, MAX_DICE) if match["count"] else 1
         sides_text = match["sides"]
         if sides_text == "%":
@@ -620,80 +629,110 @@ class _Parser:
                 raise _malformed(TWO_SIDES)
         if count < 1:
             raise _malformed(AT_LEAST_ONE_DIE)
-        dice = Dice(count, sides)
+        s = self.s
+        here = self.i
+        if here < len(s) and s[here].isspace():
+            here = _SPACES.match(s, here).end()  # type: ignore[union-attr]
+        if here >= len(s) or s[here] not in _MODIFIER_START:
+            return Dice(count, sides)  # the common case: no modifier at all
+        mods: dict[str, object] = {}  # the fields the modifiers set, so far
         seen: set[str] = set()
         while True:
             save = self.i
             self.skip()
             here = self.i
-            if here >= len(self.s) or self.s[here] not in _MODIFIER_START:
+            if here >= len(s) or s[here] not in _MODIFIER_START:
                 self.i = save
-                return dice
-            edge = self.at(_EDGE)
+                return Dice(count, sides, **mods)  # type: ignore[arg-type]
+            edge = _EDGE.match(s, here)
             if edge:
                 self.i = edge.end()
                 kind = "adv" if edge["edge"] in _ADV_WORDS else "dis"
                 self.edges.append((kind, self.part(here, self.i)))
                 continue
-            found = self.at(_MODIFIER)
+            found = _MODIFIER.match(s, here)
             if not found:
                 self.i = save
-                return dice
+                return Dice(count, sides, **mods)  # type: ignore[arg-type]
             self.i = found.end()
-            dice = self.modifier(dice, found, self.part(here, self.i), seen)
+            self.modifier(count, sides, mods, found, here, seen)
 
-    def modifier(self, dice: Dice, found: re.Match[str], text: str, seen: set[str]) -> Dice:
-        low, high = min(dice.faces), max(dice.faces)
-        kind = next(k for k in ("bang", "e", "reroll", "clamp", "keep", "cs", "count") if found[k])
+    def modifier(
+        self,
+        count: int,
+        sides: int,
+        mods: dict[str, object],
+        found: re.Match[str],
+        here: int,
+        seen: set[str],
+    ) -> None:
+        """Check one modifier against the dice so far and add it to ``mods``."""
+        low, high = (-1, 1) if sides == FUDGE else (1, sides)
+        kind = _KIND.get(found.lastgroup or "", "")
         name = found[kind]
-        slot = {
-            "bang": "explode",
-            "e": "explode",
+        slot = _SLOT.get(kind) or {
             "reroll": "explode" if name == "ra" else "reroll",
             "clamp": name,
-            "keep": "keep",
             "cs": "success" if name == "cs" else "failure",
-            "count": "success",
         }[kind]
         if slot in seen:
+            text = self.part(here, self.i)
             raise _malformed(ONE_EXPLOSION if slot == "explode" else TWICE, text=text)
         seen.add(slot)
+        lowest: int | None = mods.get("lowest")  # type: ignore[assignment]
+        highest: int | None = mods.get("highest")  # type: ignore[assignment]
         if kind in ("bang", "e") or name == "ra":
             on_text = found["bang_on"] or found["e_on"] or found["reroll_on"]
             on = _compare(on_text) if on_text else Compare("=", high)
             mode = {"e": "!"}.get(name, name)
-            if all(on.test(v) for v in range(*_range(dice))):
-                raise _malformed(EXPLODES_FOREVER, text=text)
-            return replace(dice, explode=mode, explode_on=on)
+            if all(on.test(v) for v in range(*_face_range(sides, lowest, highest))):
+                raise _malformed(EXPLODES_FOREVER, text=self.part(here, self.i))
+            mods["explode"], mods["explode_on"] = mode, on
+            return
         if kind == "reroll":
             on = _compare(found["reroll_on"])
-            if name != "ro" and all(on.test(v) for v in dice.faces):
-                raise _malformed(REROLLS_FOREVER, text=text)
-            return replace(dice, reroll="ro" if name == "ro" else "r", reroll_on=on)
+            if name != "ro" and all(on.test(v) for v in _face_values(sides)):
+                raise _malformed(REROLLS_FOREVER, text=self.part(here, self.i))
+            mods["reroll"], mods["reroll_on"] = ("ro" if name == "ro" else "r"), on
+            return
         if kind == "clamp":
             value = _int(found["clamp_n"], BIG_NUMBER, MAX_CONSTANT)
             if not low <= value <= high:
-                raise Malformed(FACE_RANGE, text=text)
-            new = replace(dice, lowest=value) if name == "mi" else replace(dice, highest=value)
-            if new.lowest is not None and new.highest is not None and new.lowest > new.highest:
-                raise Malformed(MIN_OVER_MAX, text=text)
-            return new
+                raise Malformed(FACE_RANGE, text=self.part(here, self.i))
+            if name == "mi":
+                lowest = value
+            else:
+                highest = value
+            if lowest is not None and highest is not None and lowest > highest:
+                raise Malformed(MIN_OVER_MAX, text=self.part(here, self.i))
+            mods["lowest" if name == "mi" else "highest"] = value
+            return
         if kind == "keep":
             keep = _KEEP_NAMES.get(name, name)
             n = _int(found["keep_n"], BIG_KEEP, MAX_DICE)
-            _check_keep(keep, n, dice.count, dice.die_text())
-            return replace(dice, keep=keep, keep_n=n)
+            _check_keep(keep, n, count, _die_text(count, sides))
+            mods["keep"], mods["keep_n"] = keep, n
+            return
         if kind == "cs" and name == "cf":
-            if dice.success is None:
+            if mods.get("success") is None:
                 raise Malformed(FAILURES_NEED_SUCCESSES)
-            return replace(dice, failure=_compare(found["cs_on"]))
+            mods["failure"] = _compare(found["cs_on"])
+            return
         on_text = found["cs_on"] if kind == "cs" else found["count"] + found["count_n"]
-        return replace(dice, success=_compare(on_text))
+        mods["success"] = _compare(on_text)
 
 
-def _range(dice: Dice) -> tuple[int, int]:
-    low, high = face_bounds(dice)
+def _face_values(sides: int) -> range:
+    return range(-1, 2) if sides == FUDGE else range(1, sides + 1)
+
+
+def _face_range(sides: int, lowest: int | None, highest: int | None) -> tuple[int, int]:
+    low, high = _face_bounds(sides, lowest, highest)
     return low, high + 1
+
+
+def _die_text(count: int, sides: int) -> str:
+    return f"{count}d" + ("F" if sides == FUDGE else str(sides))
 
 
 def _check_keep(keep: str, n: int, count: int, what: str) -> None:
@@ -812,10 +851,10 @@ def parse(text: str) -> DiceExpression:
         raise Malformed(TOO_MANY_REPEATS, limit=MAX_REPEATS)
     if parser.edges:
         node = _apply_edges(node, parser.edges)
-    if _atoms(node) > MAX_TERMS:
+    if parser.atoms > MAX_TERMS:  # numbers and dice terms, as _atoms(node) counts them
         raise _malformed(TOO_MANY_TERMS, limit=MAX_TERMS)
     expression = DiceExpression(node=node, label=label, repeat=max(repeat, 1), target=target)
-    terms = dice_terms(node)
+    terms = dice_terms(node) if parser.edges else parser.terms
     if not terms:
         raise _malformed(NO_DICE)
     count = expression.repeat * sum(d.count for d in terms)
