@@ -473,9 +473,9 @@ def _malformed(message: str, **values: str | int) -> Malformed:
 
 def _int(text: str, message: str, limit: int) -> int:
     digits = text.strip()
-    if len(digits.lstrip("-")) > len(str(limit)) or abs(int(digits)) > limit:
+    if len(digits.lstrip("-")) > len(str(limit)) or abs(value := int(digits)) > limit:
         raise Malformed(message, limit=limit)
-    return int(digits)
+    return value
 
 
 def _compare(text: str) -> Compare:
@@ -929,22 +929,22 @@ class RollResult:
 
 
 def _roll_face(dice: Dice, rng: Rng) -> Face:
-    def one() -> int:
-        if dice.sides == FUDGE:
-            return rng.randint(1, 3) - 2
-        return rng.randint(1, dice.sides)
-
-    value, rerolled = one(), list[int]()
-    if dice.reroll and dice.reroll_on is not None:
+    sides = dice.sides
+    value = rng.randint(1, 3) - 2 if sides == FUDGE else rng.randint(1, sides)
+    rerolled: tuple[int, ...] = ()
+    on = dice.reroll_on
+    if dice.reroll and on is not None:
         limit = 1 if dice.reroll == "ro" else REROLL_LIMIT
-        while dice.reroll_on.test(value) and len(rerolled) < limit:
-            rerolled.append(value)
-            value = one()
+        away: list[int] = []
+        while on.test(value) and len(away) < limit:
+            away.append(value)
+            value = rng.randint(1, 3) - 2 if sides == FUDGE else rng.randint(1, sides)
+        rerolled = tuple(away)
     if dice.lowest is not None:
         value = max(value, dice.lowest)
     if dice.highest is not None:
         value = min(value, dice.highest)
-    return Face(value, tuple(rerolled))
+    return Face(value, rerolled)
 
 
 def face_mark(dice: Dice, value: int) -> int:
@@ -962,22 +962,25 @@ def _roll_die(dice: Dice, rng: Rng) -> DieRoll:
         value = rng.randint(1, dice.sides)
         return DieRoll((Face(value),), True, value)
     faces = [_roll_face(dice, rng)]
-    if dice.explode and dice.explode_on is not None:
+    on = dice.explode_on
+    if dice.explode and on is not None:
         depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
+        penetrates = dice.explode == "!p"
         raw = faces[0].value
-        while dice.explode_on.test(raw) and len(faces) <= depth:
-            faces[-1] = replace(faces[-1], exploded=True)
+        while on.test(raw) and len(faces) <= depth:
+            last = faces[-1]
+            faces[-1] = Face(last.value, last.rerolled, True, last.mark)
             face = _roll_face(dice, rng)
             raw = face.value
-            if dice.explode == "!p":
-                face = replace(face, value=face.value - 1)
+            if penetrates:
+                face = Face(raw - 1, face.rerolled, face.exploded, face.mark)
             faces.append(face)
     compound = dice.explode == "!!"
-    if dice.counting:
+    if dice.success is not None:
         if compound:
             value = face_mark(dice, sum(f.value for f in faces))
         else:
-            faces = [replace(f, mark=face_mark(dice, f.value)) for f in faces]
+            faces = [Face(f.value, f.rerolled, f.exploded, face_mark(dice, f.value)) for f in faces]
             value = sum(f.mark for f in faces)
     else:
         value = sum(f.value for f in faces)
@@ -994,18 +997,57 @@ def kept_indexes(keys: list[int], keep: str, n: int) -> frozenset[int]:
     return frozenset(order[:keep_n])
 
 
-def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
-    if isinstance(node, Number):
-        return node.value
-    if isinstance(node, Dice):
+def _roll_dice(node: Dice, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
+    sides = node.sides
+    if sides != FUDGE and not (
+        node.explode or node.reroll or node.success is not None or node.lowest or node.highest
+    ):  # plain dice: one face each (as _roll_die rolls them)
+        randint = rng.randint
+        rolled = []
+        for _ in range(node.count):
+            value = randint(1, sides)
+            rolled.append(DieRoll((Face(value),), True, value))
+    else:
         rolled = [_roll_die(node, rng) for _ in range(node.count)]
+    if node.keep:
         kept = kept_indexes([d.total for d in rolled], node.keep, node.keep_n)
-        if node.keep:
-            rolled = [d if i in kept else replace(d, kept=False) for i, d in enumerate(rolled)]
+        rolled = [
+            d if i in kept else DieRoll(d.faces, False, d.value, d.compound)
+            for i, d in enumerate(rolled)
+        ]
         total = sum(d.value for d in rolled if d.kept)
-        parts.append(DiceRoll(node, tuple(rolled), total))
+    else:
+        total = sum(d.value for d in rolled)
+    parts.append(DiceRoll(node, tuple(rolled), total))
+    return total
+
+
+def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
+    kind = type(node)
+    if kind is BinOp:
+        spine: list[BinOp] = []  # a long sum leans left: walk it without recursing
+        while type(node) is BinOp:
+            spine.append(node)  # type: ignore[arg-type]
+            node = node.left  # type: ignore[union-attr]
+        total = _roll_node(node, rng, parts)
+        for step in reversed(spine):
+            right = _roll_node(step.right, rng, parts)
+            op = step.op
+            if op == "+":
+                total += right
+            elif op == "-":
+                total -= right
+            elif op == "*":
+                total *= right
+            else:
+                total //= right
         return total
-    if isinstance(node, Group):
+    if kind is Dice:
+        return _roll_dice(node, rng, parts)  # type: ignore[arg-type]
+    if kind is Number:
+        return node.value  # type: ignore[union-attr]
+    if kind is Group:
+        assert isinstance(node, Group)
         values = [_roll_node(i, rng, parts) for i in node.items]
         if len(values) == 1 and not node.keep:
             return values[0]
@@ -1013,17 +1055,8 @@ def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
         total = sum(v for i, v in enumerate(values) if i in kept)
         parts.append(SetRoll(node, tuple((v, i in kept) for i, v in enumerate(values)), total))
         return total
-    if isinstance(node, Neg):
-        return -_roll_node(node.operand, rng, parts)
-    left = _roll_node(node.left, rng, parts)
-    right = _roll_node(node.right, rng, parts)
-    if node.op == "+":
-        return left + right
-    if node.op == "-":
-        return left - right
-    if node.op == "*":
-        return left * right
-    return left // right
+    assert isinstance(node, Neg)
+    return -_roll_node(node.operand, rng, parts)
 
 
 def roll(expression: DiceExpression, rng: Rng) -> RollResult:
