@@ -381,6 +381,7 @@ def _kept_members(group: Group) -> int:
 # --- parsing ------------------------------------------------------------------------
 
 _CMP = r"(?:>=|<=|>|<|=)"
+_CMP_RE = re.compile(_CMP)
 _MODIFIER = re.compile(
     r"""
     (?P<bang>!!|!p|!)(?P<bang_on>(?:>=|<=|>|<|=)?\d+)?
@@ -480,7 +481,7 @@ def _int(text: str, message: str, limit: int) -> int:
 
 def _compare(text: str) -> Compare:
     text = text.replace(" ", "")
-    match = re.match(_CMP, text)
+    match = _CMP_RE.match(text)
     op = match.group(0) if match else ""
     return Compare(op or "=", _int(text[len(op) :], BIG_NUMBER, MAX_CONSTANT))
 
@@ -563,7 +564,9 @@ class _Parser:
             if found["sides"] is not None:
                 node = self.dice(found)
             else:
-                node = Number(_int(found["number"], BIG_NUMBER, MAX_CONSTANT))
+                digits = found["number"]  # up to 6 digits is within MAX_CONSTANT
+                value = int(digits) if len(digits) < 7 else _int(digits, BIG_NUMBER, MAX_CONSTANT)
+                node = Number(value)
         else:
             self.skip()
             if self.i >= len(s):
@@ -617,14 +620,18 @@ class _Parser:
         return group
 
     def dice(self, match: re.Match[str]) -> Dice:
-        count = _int(match["count"], BIG_COUNT, MAX_DICE) if match["count"] else 1
-        sides_text = match["sides"]
+        # up to 3 digits is within MAX_DICE and MAX_SIDES: no need to check
+        count_text, sides_text = match["count"], match["sides"]
+        if not count_text:
+            count = 1
+        else:
+            count = int(count_text) if len(count_text) < 4 else _int(count_text, BIG_COUNT, MAX_DICE)
         if sides_text == "%":
             sides = 100
         elif sides_text == "f":
             sides = FUDGE
         else:
-            sides = _int(sides_text, BIG_DIE, MAX_SIDES)
+            sides = int(sides_text) if len(sides_text) < 4 else _int(sides_text, BIG_DIE, MAX_SIDES)
             if sides < 2:
                 raise _malformed(TWO_SIDES)
         if count < 1:
@@ -928,7 +935,8 @@ class RollResult:
         return self.expression.counts_successes
 
 
-def _roll_face(dice: Dice, rng: Rng) -> Face:
+def _roll_face(dice: Dice, rng: Rng) -> tuple[int, tuple[int, ...]]:
+    """One face after rerolls and mi/ma: its value and the values rerolled away."""
     sides = dice.sides
     value = rng.randint(1, 3) - 2 if sides == FUDGE else rng.randint(1, sides)
     rerolled: tuple[int, ...] = ()
@@ -944,7 +952,7 @@ def _roll_face(dice: Dice, rng: Rng) -> Face:
         value = max(value, dice.lowest)
     if dice.highest is not None:
         value = min(value, dice.highest)
-    return Face(value, rerolled)
+    return value, rerolled
 
 
 def face_mark(dice: Dice, value: int) -> int:
@@ -955,36 +963,43 @@ def face_mark(dice: Dice, value: int) -> int:
     return 0
 
 
+_PLAIN: dict[int, DieRoll] = {}  # a plain die by its face: each is immutable, so shared
+
+
+def _plain_die(value: int) -> DieRoll:
+    die = _PLAIN.get(value)
+    if die is None:
+        die = _PLAIN[value] = DieRoll((Face(value),), True, value)
+    return die
+
+
 def _roll_die(dice: Dice, rng: Rng) -> DieRoll:
     if dice.sides != FUDGE and not (
         dice.explode or dice.reroll or dice.counting or dice.lowest or dice.highest
     ):
-        value = rng.randint(1, dice.sides)
-        return DieRoll((Face(value),), True, value)
-    faces = [_roll_face(dice, rng)]
+        return _plain_die(rng.randint(1, dice.sides))
+    shown = [_roll_face(dice, rng)]  # (value, rerolled) of each face
     on = dice.explode_on
     if dice.explode and on is not None:
         depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
         penetrates = dice.explode == "!p"
-        raw = faces[0].value
-        while on.test(raw) and len(faces) <= depth:
-            last = faces[-1]
-            faces[-1] = Face(last.value, last.rerolled, True, last.mark)
-            face = _roll_face(dice, rng)
-            raw = face.value
-            if penetrates:
-                face = Face(raw - 1, face.rerolled, face.exploded, face.mark)
-            faces.append(face)
+        raw = shown[0][0]
+        while on.test(raw) and len(shown) <= depth:
+            raw, rerolled = _roll_face(dice, rng)
+            shown.append((raw - 1 if penetrates else raw, rerolled))
+    # every face but the last added another die
+    last = len(shown) - 1
     compound = dice.explode == "!!"
-    if dice.success is not None:
-        if compound:
-            value = face_mark(dice, sum(f.value for f in faces))
-        else:
-            faces = [Face(f.value, f.rerolled, f.exploded, face_mark(dice, f.value)) for f in faces]
-            value = sum(f.mark for f in faces)
+    if dice.success is not None and not compound:
+        faces = tuple(
+            Face(v, r, i < last, face_mark(dice, v)) for i, (v, r) in enumerate(shown)
+        )
+        value = sum(f.mark for f in faces)
     else:
-        value = sum(f.value for f in faces)
-    return DieRoll(tuple(faces), True, value, compound)
+        faces = tuple(Face(v, r, i < last) for i, (v, r) in enumerate(shown))
+        total = sum(v for v, _ in shown)
+        value = face_mark(dice, total) if dice.success is not None else total
+    return DieRoll(faces, True, value, compound)
 
 
 def kept_indexes(keys: list[int], keep: str, n: int) -> frozenset[int]:
@@ -1003,10 +1018,7 @@ def _roll_dice(node: Dice, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
         node.explode or node.reroll or node.success is not None or node.lowest or node.highest
     ):  # plain dice: one face each (as _roll_die rolls them)
         randint = rng.randint
-        rolled = []
-        for _ in range(node.count):
-            value = randint(1, sides)
-            rolled.append(DieRoll((Face(value),), True, value))
+        rolled = [_plain_die(randint(1, sides)) for _ in range(node.count)]
     else:
         rolled = [_roll_die(node, rng) for _ in range(node.count)]
     if node.keep:
