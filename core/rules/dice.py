@@ -403,6 +403,7 @@ _SET_KEEP = re.compile(r"(?P<keep>kh|kl|dh|dl|ph|pl|k|p)\s*(?P<keep_n>\d+)")
 _ATOM = re.compile(r"\s*(?:(?P<count>\d+)?d(?P<sides>\d+|%|f)|(?P<number>\d+))")
 _ADD = re.compile(r"\s*([+-])\s*")  # a sign and the spaces around it
 _MUL = re.compile(r"\s*([*/])")
+_DIGITS_AND_D = frozenset("0123456789d")
 # The modifier group that matched last, to the kind of modifier it belongs to
 _KIND = {"bang": "bang", "bang_on": "bang", "e_on": "e", "reroll_on": "reroll",
          "clamp_n": "clamp", "keep_n": "keep", "cs_on": "cs", "count_n": "count"}  # fmt: skip
@@ -546,7 +547,10 @@ class _Parser:
             node = BinOp(op, node, right)
 
     def unary(self) -> Node:
-        sign = _ADD.match(self.s, self.i)
+        s, i = self.s, self.i
+        if i < len(s) and s[i] in _DIGITS_AND_D:  # the common case: no sign here
+            return self.atom()
+        sign = _ADD.match(s, i)
         if sign is None:
             return self.atom()
         self.i = sign.end()
@@ -574,7 +578,10 @@ class _Parser:
             if s[self.i] != "(":
                 raise self.fail_here()
             node = self.group()
-        annotation = _ANNOTATION.match(s, self.i)
+        i = self.i
+        annotation = (
+            _ANNOTATION.match(s, i) if i < len(s) and (s[i] == "[" or s[i].isspace()) else None
+        )
         if annotation:
             label = self.raw[annotation.start("label") : annotation.end("label")].strip()
             self.i = annotation.end()
