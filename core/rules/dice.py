@@ -632,7 +632,9 @@ class _Parser:
         if not count_text:
             count = 1
         else:
-            count = int(count_text) if len(count_text) < 4 else _int(count_text, BIG_COUNT, MAX_DICE)
+            count = (
+                int(count_text) if len(count_text) < 4 else _int(count_text, BIG_COUNT, MAX_DICE)
+            )
         if sides_text == "%":
             sides = 100
         elif sides_text == "f":
@@ -684,11 +686,14 @@ class _Parser:
         low, high = (-1, 1) if sides == FUDGE else (1, sides)
         kind = _KIND.get(found.lastgroup or "", "")
         name = found[kind]
-        slot = _SLOT.get(kind) or {
-            "reroll": "explode" if name == "ra" else "reroll",
-            "clamp": name,
-            "cs": "success" if name == "cs" else "failure",
-        }[kind]
+        slot = (
+            _SLOT.get(kind)
+            or {
+                "reroll": "explode" if name == "ra" else "reroll",
+                "clamp": name,
+                "cs": "success" if name == "cs" else "failure",
+            }[kind]
+        )
         if slot in seen:
             text = self.part(here, self.i)
             raise _malformed(ONE_EXPLOSION if slot == "explode" else TWICE, text=text)
@@ -998,9 +1003,7 @@ def _roll_die(dice: Dice, rng: Rng) -> DieRoll:
     last = len(shown) - 1
     compound = dice.explode == "!!"
     if dice.success is not None and not compound:
-        faces = tuple(
-            Face(v, r, i < last, face_mark(dice, v)) for i, (v, r) in enumerate(shown)
-        )
+        faces = tuple(Face(v, r, i < last, face_mark(dice, v)) for i, (v, r) in enumerate(shown))
         value = sum(f.mark for f in faces)
     else:
         faces = tuple(Face(v, r, i < last) for i, (v, r) in enumerate(shown))
@@ -1046,8 +1049,8 @@ def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
     if kind is BinOp:
         spine: list[BinOp] = []  # a long sum leans left: walk it without recursing
         while type(node) is BinOp:
-            spine.append(node)  # type: ignore[arg-type]
-            node = node.left  # type: ignore[union-attr]
+            spine.append(node)
+            node = node.left
         total = _roll_node(node, rng, parts)
         for step in reversed(spine):
             right = _roll_node(step.right, rng, parts)
