@@ -484,7 +484,10 @@ def _compare(text: str) -> Compare:
     text = text.replace(" ", "")
     match = _CMP_RE.match(text)
     op = match.group(0) if match else ""
-    return Compare(op or "=", _int(text[len(op) :], BIG_NUMBER, MAX_CONSTANT))
+    digits = text[len(op) :]
+    if 0 < len(digits) < 7 and digits.isdecimal():  # within MAX_CONSTANT: no need to check
+        return Compare(op or "=", int(digits))
+    return Compare(op or "=", _int(digits, BIG_NUMBER, MAX_CONSTANT))
 
 
 class _Parser:
@@ -532,7 +535,9 @@ class _Parser:
             node = BinOp(sign[1], node, self.product())
 
     def product(self) -> Node:
-        node = self.unary()
+        s, i = self.s, self.i
+        # the common case, no sign here: straight to the atom (as unary would go)
+        node = self.atom() if i < len(s) and s[i] in _DIGITS_AND_D else self.unary()
         while True:
             sign = _MUL.match(self.s, self.i)
             if sign is None:
