@@ -279,16 +279,6 @@ def _collect(node: Node, found: list[Dice]) -> None:
         _collect(node.operand, found)
 
 
-def _atoms(node: Node) -> int:
-    if isinstance(node, Number | Dice):
-        return 1
-    if isinstance(node, Group):
-        return sum(_atoms(i) for i in node.items)
-    if isinstance(node, BinOp):
-        return _atoms(node.left) + _atoms(node.right)
-    return _atoms(node.operand)
-
-
 # --- bounds -------------------------------------------------------------------------
 
 
@@ -875,7 +865,7 @@ def parse(text: str) -> DiceExpression:
         raise Malformed(TOO_MANY_REPEATS, limit=MAX_REPEATS)
     if parser.edges:
         node = _apply_edges(node, parser.edges)
-    if parser.atoms > MAX_TERMS:  # numbers and dice terms, as _atoms(node) counts them
+    if parser.atoms > MAX_TERMS:  # numbers and dice terms, counted as they were read
         raise _malformed(TOO_MANY_TERMS, limit=MAX_TERMS)
     expression = DiceExpression(node=node, label=label, repeat=max(repeat, 1), target=target)
     terms = dice_terms(node) if parser.edges else parser.terms
