@@ -30,6 +30,7 @@ very same limits, so they are exact for the rolls this module makes.
 
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass, replace
 from typing import Union
@@ -87,8 +88,7 @@ BIG_KEEP = "That keep count is too big: the most is {limit}."
 
 FUDGE = 0  # the ``sides`` of a Fudge die (faces -1, 0, +1)
 
-_OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-        "<": lambda a, b: a < b, "=": lambda a, b: a == b}  # fmt: skip
+_OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq}
 
 
 @dataclass(frozen=True)
@@ -279,26 +279,20 @@ def _collect(node: Node, found: list[Dice]) -> None:
         _collect(node.operand, found)
 
 
-def _atoms(node: Node) -> int:
-    if isinstance(node, Number | Dice):
-        return 1
-    if isinstance(node, Group):
-        return sum(_atoms(i) for i in node.items)
-    if isinstance(node, BinOp):
-        return _atoms(node.left) + _atoms(node.right)
-    return _atoms(node.operand)
-
-
 # --- bounds -------------------------------------------------------------------------
 
 
 def face_bounds(dice: Dice) -> tuple[int, int]:
     """The lowest and highest value one face can show (after mi/ma)."""
-    low, high = min(dice.faces), max(dice.faces)
-    if dice.lowest is not None:
-        low, high = max(low, dice.lowest), max(high, dice.lowest)
-    if dice.highest is not None:
-        low, high = min(low, dice.highest), min(high, dice.highest)
+    return _face_bounds(dice.sides, dice.lowest, dice.highest)
+
+
+def _face_bounds(sides: int, lowest: int | None, highest: int | None) -> tuple[int, int]:
+    low, high = (-1, 1) if sides == FUDGE else (1, sides)
+    if lowest is not None:
+        low, high = max(low, lowest), max(high, lowest)
+    if highest is not None:
+        low, high = min(low, highest), min(high, highest)
     return low, high
 
 
@@ -377,6 +371,7 @@ def _kept_members(group: Group) -> int:
 # --- parsing ------------------------------------------------------------------------
 
 _CMP = r"(?:>=|<=|>|<|=)"
+_CMP_RE = re.compile(_CMP)
 _MODIFIER = re.compile(
     r"""
     (?P<bang>!!|!p|!)(?P<bang_on>(?:>=|<=|>|<|=)?\d+)?
@@ -394,8 +389,15 @@ _EDGE = re.compile(
     r"|поме[хx]ой|поме[хx]а)(?![^\W\d_])"
 )
 _SET_KEEP = re.compile(r"(?P<keep>kh|kl|dh|dl|ph|pl|k|p)\s*(?P<keep_n>\d+)")
-_DICE = re.compile(r"(?P<count>\d+)?d(?P<sides>\d+|%|f)")
-_NUMBER = re.compile(r"\d+")
+# An atom after spaces: dice first, then a plain number (one match for both tries)
+_ATOM = re.compile(r"\s*(?:(?P<count>\d+)?d(?P<sides>\d+|%|f)|(?P<number>\d+))")
+_ADD = re.compile(r"\s*([+-])\s*")  # a sign and the spaces around it
+_MUL = re.compile(r"\s*([*/])")
+_DIGITS_AND_D = frozenset("0123456789d")
+# The modifier group that matched last, to the kind of modifier it belongs to
+_KIND = {"bang": "bang", "bang_on": "bang", "e_on": "e", "reroll_on": "reroll",
+         "clamp_n": "clamp", "keep_n": "keep", "cs_on": "cs", "count_n": "count"}  # fmt: skip
+_SLOT = {"bang": "explode", "e": "explode", "keep": "keep", "count": "success"}
 _ANNOTATION = re.compile(r"\s*\[(?P<label>[^\[\]]*)\]")
 _REPEAT_PREFIX = re.compile(r"\s*(?P<n>\d+)\s*x\s*(?=[\d(d%])")
 _REPEAT_SUFFIX = re.compile(r"x\s*(?P<n>\d+)(?![^\W_])")
@@ -463,16 +465,19 @@ def _malformed(message: str, **values: str | int) -> Malformed:
 
 def _int(text: str, message: str, limit: int) -> int:
     digits = text.strip()
-    if len(digits.lstrip("-")) > len(str(limit)) or abs(int(digits)) > limit:
+    if len(digits.lstrip("-")) > len(str(limit)) or abs(value := int(digits)) > limit:
         raise Malformed(message, limit=limit)
-    return int(digits)
+    return value
 
 
 def _compare(text: str) -> Compare:
     text = text.replace(" ", "")
-    match = re.match(_CMP, text)
+    match = _CMP_RE.match(text)
     op = match.group(0) if match else ""
-    return Compare(op or "=", _int(text[len(op) :], BIG_NUMBER, MAX_CONSTANT))
+    digits = text[len(op) :]
+    if 0 < len(digits) < 7 and digits.isdecimal():  # within MAX_CONSTANT: no need to check
+        return Compare(op or "=", int(digits))
+    return Compare(op or "=", _int(digits, BIG_NUMBER, MAX_CONSTANT))
 
 
 class _Parser:
@@ -482,6 +487,8 @@ class _Parser:
         self.i = 0
         self.depth = 0
         self.edges: list[tuple[str, str]] = []  # (adv|dis, the word as written)
+        self.atoms = 0  # numbers and dice terms read
+        self.terms: list[Dice] = []  # the dice terms read, left to right
 
     # -- helpers
     def skip(self) -> None:
@@ -507,71 +514,78 @@ class _Parser:
     # -- grammar
     def expr(self) -> Node:
         node = self.product()
+        s = self.s
         while True:
-            save = self.i
-            self.skip()
-            if self.i < len(self.s) and self.s[self.i] in "+-":
-                op = self.s[self.i]
-                self.i += 1
-                self.skip()
-                if self.i < len(self.s) and self.s[self.i] in "+-":
-                    raise _malformed(SIGN_TWICE)
-                node = BinOp(op, node, self.product())
-            else:
-                self.i = save
+            sign = _ADD.match(s, self.i)
+            if sign is None:
                 return node
+            self.i = sign.end()
+            if self.i < len(s) and s[self.i] in "+-":
+                raise _malformed(SIGN_TWICE)
+            node = BinOp(sign[1], node, self.product())
 
     def product(self) -> Node:
-        node = self.unary()
+        s, i = self.s, self.i
+        # the common case, no sign here: straight to the atom (as unary would go)
+        node = self.atom() if i < len(s) and s[i] in _DIGITS_AND_D else self.unary()
         while True:
-            save = self.i
-            self.skip()
-            if self.i < len(self.s) and self.s[self.i] in "*/":
-                op, start = self.s[self.i], self.i
-                self.i += 1
-                right = self.unary()
-                if op == "/":
-                    low, high = bounds(right)
-                    if low <= 0 <= high:
-                        raise _malformed(DIVIDE_BY_ZERO, text=self.part(start, self.i))
-                node = BinOp(op, node, right)
-            else:
-                self.i = save
+            sign = _MUL.match(self.s, self.i)
+            if sign is None:
                 return node
+            op, start = sign[1], sign.start(1)
+            self.i = sign.end()
+            right = self.unary()
+            if op == "/":
+                low, high = bounds(right)
+                if low <= 0 <= high:
+                    raise _malformed(DIVIDE_BY_ZERO, text=self.part(start, self.i))
+            node = BinOp(op, node, right)
 
     def unary(self) -> Node:
-        self.skip()
+        s, i = self.s, self.i
+        if i < len(s) and s[i] in _DIGITS_AND_D:  # the common case: no sign here
+            return self.atom()
+        sign = _ADD.match(s, i)
+        if sign is None:
+            return self.atom()
+        self.i = sign.end()
         if self.i < len(self.s) and self.s[self.i] in "+-":
-            sign = self.s[self.i]
-            self.i += 1
-            self.skip()
-            if self.i < len(self.s) and self.s[self.i] in "+-":
-                raise _malformed(SIGN_TWICE)
-            operand = self.unary()
-            return Neg(operand) if sign == "-" else operand
-        return self.atom()
+            raise _malformed(SIGN_TWICE)
+        operand = self.unary()
+        return Neg(operand) if sign[1] == "-" else operand
 
     def atom(self) -> Node:
-        self.skip()
-        if self.i >= len(self.s):
-            raise _malformed(ENDS_WITH_SIGN)
-        start = self.i
+        s = self.s
+        found = _ATOM.match(s, self.i)
         node: Number | Dice | Group
-        if self.s[self.i] == "(":
-            node = self.group()
-        elif dice := self.at(_DICE):
-            self.i = dice.end()
-            node = self.dice(dice, start)
-        elif number := self.at(_NUMBER):
-            self.i = number.end()
-            node = Number(_int(number.group(0), BIG_NUMBER, MAX_CONSTANT))
+        if found is not None:
+            self.i = found.end()
+            if found["sides"] is not None:
+                node = self.dice(found)
+            else:
+                digits = found["number"]  # up to 6 digits is within MAX_CONSTANT
+                value = int(digits) if len(digits) < 7 else _int(digits, BIG_NUMBER, MAX_CONSTANT)
+                node = Number(value)
         else:
-            raise self.fail_here()
-        annotation = self.at(_ANNOTATION)
+            self.skip()
+            if self.i >= len(s):
+                raise _malformed(ENDS_WITH_SIGN)
+            if s[self.i] != "(":
+                raise self.fail_here()
+            node = self.group()
+        i = self.i
+        annotation = (
+            _ANNOTATION.match(s, i) if i < len(s) and (s[i] == "[" or s[i].isspace()) else None
+        )
         if annotation:
             label = self.raw[annotation.start("label") : annotation.end("label")].strip()
             self.i = annotation.end()
             node = replace(node, label=label[:MAX_ANNOTATION])
+        if type(node) is Dice:
+            self.atoms += 1
+            self.terms.append(node)
+        elif type(node) is Number:
+            self.atoms += 1
         return node
 
     def group(self) -> Group:
@@ -607,93 +621,132 @@ class _Parser:
         self.i = save
         return group
 
-    def dice(self, match: re.Match[str], start: int) -> Dice:
-        count = _int(match["count"], BIG_COUNT, MAX_DICE) if match["count"] else 1
-        sides_text = match["sides"]
+    def dice(self, match: re.Match[str]) -> Dice:
+        # up to 3 digits is within MAX_DICE and MAX_SIDES: no need to check
+        count_text, sides_text = match["count"], match["sides"]
+        if not count_text:
+            count = 1
+        else:
+            count = (
+                int(count_text) if len(count_text) < 4 else _int(count_text, BIG_COUNT, MAX_DICE)
+            )
         if sides_text == "%":
             sides = 100
         elif sides_text == "f":
             sides = FUDGE
         else:
-            sides = _int(sides_text, BIG_DIE, MAX_SIDES)
+            sides = int(sides_text) if len(sides_text) < 4 else _int(sides_text, BIG_DIE, MAX_SIDES)
             if sides < 2:
                 raise _malformed(TWO_SIDES)
         if count < 1:
             raise _malformed(AT_LEAST_ONE_DIE)
-        dice = Dice(count, sides)
+        s = self.s
+        here = self.i
+        if here < len(s) and s[here].isspace():
+            here = _SPACES.match(s, here).end()  # type: ignore[union-attr]
+        if here >= len(s) or s[here] not in _MODIFIER_START:
+            return Dice(count, sides)  # the common case: no modifier at all
+        mods: dict[str, object] = {}  # the fields the modifiers set, so far
         seen: set[str] = set()
         while True:
             save = self.i
             self.skip()
             here = self.i
-            if here >= len(self.s) or self.s[here] not in _MODIFIER_START:
+            if here >= len(s) or s[here] not in _MODIFIER_START:
                 self.i = save
-                return dice
-            edge = self.at(_EDGE)
+                return Dice(count, sides, **mods)  # type: ignore[arg-type]
+            edge = _EDGE.match(s, here)
             if edge:
                 self.i = edge.end()
                 kind = "adv" if edge["edge"] in _ADV_WORDS else "dis"
                 self.edges.append((kind, self.part(here, self.i)))
                 continue
-            found = self.at(_MODIFIER)
+            found = _MODIFIER.match(s, here)
             if not found:
                 self.i = save
-                return dice
+                return Dice(count, sides, **mods)  # type: ignore[arg-type]
             self.i = found.end()
-            dice = self.modifier(dice, found, self.part(here, self.i), seen)
+            self.modifier(count, sides, mods, found, here, seen)
 
-    def modifier(self, dice: Dice, found: re.Match[str], text: str, seen: set[str]) -> Dice:
-        low, high = min(dice.faces), max(dice.faces)
-        kind = next(k for k in ("bang", "e", "reroll", "clamp", "keep", "cs", "count") if found[k])
+    def modifier(
+        self,
+        count: int,
+        sides: int,
+        mods: dict[str, object],
+        found: re.Match[str],
+        here: int,
+        seen: set[str],
+    ) -> None:
+        """Check one modifier against the dice so far and add it to ``mods``."""
+        low, high = (-1, 1) if sides == FUDGE else (1, sides)
+        kind = _KIND.get(found.lastgroup or "", "")
         name = found[kind]
-        slot = {
-            "bang": "explode",
-            "e": "explode",
-            "reroll": "explode" if name == "ra" else "reroll",
-            "clamp": name,
-            "keep": "keep",
-            "cs": "success" if name == "cs" else "failure",
-            "count": "success",
-        }[kind]
+        slot = (
+            _SLOT.get(kind)
+            or {
+                "reroll": "explode" if name == "ra" else "reroll",
+                "clamp": name,
+                "cs": "success" if name == "cs" else "failure",
+            }[kind]
+        )
         if slot in seen:
+            text = self.part(here, self.i)
             raise _malformed(ONE_EXPLOSION if slot == "explode" else TWICE, text=text)
         seen.add(slot)
+        lowest: int | None = mods.get("lowest")  # type: ignore[assignment]
+        highest: int | None = mods.get("highest")  # type: ignore[assignment]
         if kind in ("bang", "e") or name == "ra":
             on_text = found["bang_on"] or found["e_on"] or found["reroll_on"]
             on = _compare(on_text) if on_text else Compare("=", high)
             mode = {"e": "!"}.get(name, name)
-            if all(on.test(v) for v in range(*_range(dice))):
-                raise _malformed(EXPLODES_FOREVER, text=text)
-            return replace(dice, explode=mode, explode_on=on)
+            if all(on.test(v) for v in range(*_face_range(sides, lowest, highest))):
+                raise _malformed(EXPLODES_FOREVER, text=self.part(here, self.i))
+            mods["explode"], mods["explode_on"] = mode, on
+            return
         if kind == "reroll":
             on = _compare(found["reroll_on"])
-            if name != "ro" and all(on.test(v) for v in dice.faces):
-                raise _malformed(REROLLS_FOREVER, text=text)
-            return replace(dice, reroll="ro" if name == "ro" else "r", reroll_on=on)
+            if name != "ro" and all(on.test(v) for v in _face_values(sides)):
+                raise _malformed(REROLLS_FOREVER, text=self.part(here, self.i))
+            mods["reroll"], mods["reroll_on"] = ("ro" if name == "ro" else "r"), on
+            return
         if kind == "clamp":
             value = _int(found["clamp_n"], BIG_NUMBER, MAX_CONSTANT)
             if not low <= value <= high:
-                raise Malformed(FACE_RANGE, text=text)
-            new = replace(dice, lowest=value) if name == "mi" else replace(dice, highest=value)
-            if new.lowest is not None and new.highest is not None and new.lowest > new.highest:
-                raise Malformed(MIN_OVER_MAX, text=text)
-            return new
+                raise Malformed(FACE_RANGE, text=self.part(here, self.i))
+            if name == "mi":
+                lowest = value
+            else:
+                highest = value
+            if lowest is not None and highest is not None and lowest > highest:
+                raise Malformed(MIN_OVER_MAX, text=self.part(here, self.i))
+            mods["lowest" if name == "mi" else "highest"] = value
+            return
         if kind == "keep":
             keep = _KEEP_NAMES.get(name, name)
             n = _int(found["keep_n"], BIG_KEEP, MAX_DICE)
-            _check_keep(keep, n, dice.count, dice.die_text())
-            return replace(dice, keep=keep, keep_n=n)
+            _check_keep(keep, n, count, _die_text(count, sides))
+            mods["keep"], mods["keep_n"] = keep, n
+            return
         if kind == "cs" and name == "cf":
-            if dice.success is None:
+            if mods.get("success") is None:
                 raise Malformed(FAILURES_NEED_SUCCESSES)
-            return replace(dice, failure=_compare(found["cs_on"]))
+            mods["failure"] = _compare(found["cs_on"])
+            return
         on_text = found["cs_on"] if kind == "cs" else found["count"] + found["count_n"]
-        return replace(dice, success=_compare(on_text))
+        mods["success"] = _compare(on_text)
 
 
-def _range(dice: Dice) -> tuple[int, int]:
-    low, high = face_bounds(dice)
+def _face_values(sides: int) -> range:
+    return range(-1, 2) if sides == FUDGE else range(1, sides + 1)
+
+
+def _face_range(sides: int, lowest: int | None, highest: int | None) -> tuple[int, int]:
+    low, high = _face_bounds(sides, lowest, highest)
     return low, high + 1
+
+
+def _die_text(count: int, sides: int) -> str:
+    return f"{count}d" + ("F" if sides == FUDGE else str(sides))
 
 
 def _check_keep(keep: str, n: int, count: int, what: str) -> None:
@@ -812,10 +865,10 @@ def parse(text: str) -> DiceExpression:
         raise Malformed(TOO_MANY_REPEATS, limit=MAX_REPEATS)
     if parser.edges:
         node = _apply_edges(node, parser.edges)
-    if _atoms(node) > MAX_TERMS:
+    if parser.atoms > MAX_TERMS:  # numbers and dice terms, counted as they were read
         raise _malformed(TOO_MANY_TERMS, limit=MAX_TERMS)
     expression = DiceExpression(node=node, label=label, repeat=max(repeat, 1), target=target)
-    terms = dice_terms(node)
+    terms = dice_terms(node) if parser.edges else parser.terms
     if not terms:
         raise _malformed(NO_DICE)
     count = expression.repeat * sum(d.count for d in terms)
@@ -889,23 +942,24 @@ class RollResult:
         return self.expression.counts_successes
 
 
-def _roll_face(dice: Dice, rng: Rng) -> Face:
-    def one() -> int:
-        if dice.sides == FUDGE:
-            return rng.randint(1, 3) - 2
-        return rng.randint(1, dice.sides)
-
-    value, rerolled = one(), list[int]()
-    if dice.reroll and dice.reroll_on is not None:
+def _roll_face(dice: Dice, rng: Rng) -> tuple[int, tuple[int, ...]]:
+    """One face after rerolls and mi/ma: its value and the values rerolled away."""
+    sides = dice.sides
+    value = rng.randint(1, 3) - 2 if sides == FUDGE else rng.randint(1, sides)
+    rerolled: tuple[int, ...] = ()
+    on = dice.reroll_on
+    if dice.reroll and on is not None:
         limit = 1 if dice.reroll == "ro" else REROLL_LIMIT
-        while dice.reroll_on.test(value) and len(rerolled) < limit:
-            rerolled.append(value)
-            value = one()
+        away: list[int] = []
+        while on.test(value) and len(away) < limit:
+            away.append(value)
+            value = rng.randint(1, 3) - 2 if sides == FUDGE else rng.randint(1, sides)
+        rerolled = tuple(away)
     if dice.lowest is not None:
         value = max(value, dice.lowest)
     if dice.highest is not None:
         value = min(value, dice.highest)
-    return Face(value, tuple(rerolled))
+    return value, rerolled
 
 
 def face_mark(dice: Dice, value: int) -> int:
@@ -916,33 +970,41 @@ def face_mark(dice: Dice, value: int) -> int:
     return 0
 
 
+_PLAIN: dict[int, DieRoll] = {}  # a plain die by its face: each is immutable, so shared
+
+
+def _plain_die(value: int) -> DieRoll:
+    die = _PLAIN.get(value)
+    if die is None:
+        die = _PLAIN[value] = DieRoll((Face(value),), True, value)
+    return die
+
+
 def _roll_die(dice: Dice, rng: Rng) -> DieRoll:
     if dice.sides != FUDGE and not (
         dice.explode or dice.reroll or dice.counting or dice.lowest or dice.highest
     ):
-        value = rng.randint(1, dice.sides)
-        return DieRoll((Face(value),), True, value)
-    faces = [_roll_face(dice, rng)]
-    if dice.explode and dice.explode_on is not None:
+        return _plain_die(rng.randint(1, dice.sides))
+    shown = [_roll_face(dice, rng)]  # (value, rerolled) of each face
+    on = dice.explode_on
+    if dice.explode and on is not None:
         depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
-        raw = faces[0].value
-        while dice.explode_on.test(raw) and len(faces) <= depth:
-            faces[-1] = replace(faces[-1], exploded=True)
-            face = _roll_face(dice, rng)
-            raw = face.value
-            if dice.explode == "!p":
-                face = replace(face, value=face.value - 1)
-            faces.append(face)
+        penetrates = dice.explode == "!p"
+        raw = shown[0][0]
+        while on.test(raw) and len(shown) <= depth:
+            raw, rerolled = _roll_face(dice, rng)
+            shown.append((raw - 1 if penetrates else raw, rerolled))
+    # every face but the last added another die
+    last = len(shown) - 1
     compound = dice.explode == "!!"
-    if dice.counting:
-        if compound:
-            value = face_mark(dice, sum(f.value for f in faces))
-        else:
-            faces = [replace(f, mark=face_mark(dice, f.value)) for f in faces]
-            value = sum(f.mark for f in faces)
+    if dice.success is not None and not compound:
+        faces = tuple(Face(v, r, i < last, face_mark(dice, v)) for i, (v, r) in enumerate(shown))
+        value = sum(f.mark for f in faces)
     else:
-        value = sum(f.value for f in faces)
-    return DieRoll(tuple(faces), True, value, compound)
+        faces = tuple(Face(v, r, i < last) for i, (v, r) in enumerate(shown))
+        total = sum(v for v, _ in shown)
+        value = face_mark(dice, total) if dice.success is not None else total
+    return DieRoll(faces, True, value, compound)
 
 
 def kept_indexes(keys: list[int], keep: str, n: int) -> frozenset[int]:
@@ -955,18 +1017,54 @@ def kept_indexes(keys: list[int], keep: str, n: int) -> frozenset[int]:
     return frozenset(order[:keep_n])
 
 
-def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
-    if isinstance(node, Number):
-        return node.value
-    if isinstance(node, Dice):
+def _roll_dice(node: Dice, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
+    sides = node.sides
+    if sides != FUDGE and not (
+        node.explode or node.reroll or node.success is not None or node.lowest or node.highest
+    ):  # plain dice: one face each (as _roll_die rolls them)
+        randint = rng.randint
+        rolled = [_plain_die(randint(1, sides)) for _ in range(node.count)]
+    else:
         rolled = [_roll_die(node, rng) for _ in range(node.count)]
+    if node.keep:
         kept = kept_indexes([d.total for d in rolled], node.keep, node.keep_n)
-        if node.keep:
-            rolled = [d if i in kept else replace(d, kept=False) for i, d in enumerate(rolled)]
+        rolled = [
+            d if i in kept else DieRoll(d.faces, False, d.value, d.compound)
+            for i, d in enumerate(rolled)
+        ]
         total = sum(d.value for d in rolled if d.kept)
-        parts.append(DiceRoll(node, tuple(rolled), total))
+    else:
+        total = sum(d.value for d in rolled)
+    parts.append(DiceRoll(node, tuple(rolled), total))
+    return total
+
+
+def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
+    kind = type(node)
+    if kind is BinOp:
+        spine: list[BinOp] = []  # a long sum leans left: walk it without recursing
+        while type(node) is BinOp:
+            spine.append(node)
+            node = node.left
+        total = _roll_node(node, rng, parts)
+        for step in reversed(spine):
+            right = _roll_node(step.right, rng, parts)
+            op = step.op
+            if op == "+":
+                total += right
+            elif op == "-":
+                total -= right
+            elif op == "*":
+                total *= right
+            else:
+                total //= right
         return total
-    if isinstance(node, Group):
+    if kind is Dice:
+        return _roll_dice(node, rng, parts)  # type: ignore[arg-type]
+    if kind is Number:
+        return node.value  # type: ignore[union-attr]
+    if kind is Group:
+        assert isinstance(node, Group)
         values = [_roll_node(i, rng, parts) for i in node.items]
         if len(values) == 1 and not node.keep:
             return values[0]
@@ -974,17 +1072,8 @@ def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
         total = sum(v for i, v in enumerate(values) if i in kept)
         parts.append(SetRoll(node, tuple((v, i in kept) for i, v in enumerate(values)), total))
         return total
-    if isinstance(node, Neg):
-        return -_roll_node(node.operand, rng, parts)
-    left = _roll_node(node.left, rng, parts)
-    right = _roll_node(node.right, rng, parts)
-    if node.op == "+":
-        return left + right
-    if node.op == "-":
-        return left - right
-    if node.op == "*":
-        return left * right
-    return left // right
+    assert isinstance(node, Neg)
+    return -_roll_node(node.operand, rng, parts)
 
 
 def roll(expression: DiceExpression, rng: Rng) -> RollResult:
