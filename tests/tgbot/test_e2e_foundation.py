@@ -81,6 +81,8 @@ async def test_start_in_private_greets_and_offers_the_sheet_as_a_web_app(stack: 
 async def test_help_works_in_the_group(stack: Stack) -> None:
     reply = await say(stack, stack.players[0], GROUP, "/help")
     assert "4d6kh3" in reply["text"]
+    assert "/story — the host shares the campaign's story" in reply["text"]
+    assert "/story off withdraws it" in reply["text"]
 
 
 async def test_help_lists_every_game_with_the_one_played_here_first(stack: Stack) -> None:

@@ -31,10 +31,11 @@ from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock
 from core.play import Play
 from core.rules.nsu.details import Detail
+from core.rules.nsu.sheet import CharacterDraft, choose_name, describe, pick_moods
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.rules.table import Role, Seat, Table
-from core.store.models import LogEntry
+from core.store.models import Chat, LogEntry, Player, RollRecord
 from tests.core.rules.cortex.test_campaign_panel import Game
 from tests.support.bot_api import serve_app
 from tests.support.browser import TELEGRAM_JS, THEMES, chromium, telegram_stub
@@ -54,7 +55,7 @@ GOLDEN = Path(__file__).parent / "golden"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "golden"
 ANA, BRAM, CHIDI = 1001, 1002, 1003
 GM, ANN = 7001, 7002
-MASKED = "time, .rolls .where"
+MASKED = "time, .rolls .where, .chips.games .hint"
 FORGED = 4242  # launch data signed with another bot's token: the 401 page
 NAMES = {ANA: "Alice Marsh", BRAM: "Bo", CHIDI: "Chidi Okafor", GM: "Gwen", ANN: "Ann", 1: "Clark"}
 
@@ -80,6 +81,22 @@ async def pages(db: str) -> AsyncIterator[Pages]:
     for text in ("Ana rolls to cross the weir: 5.", "Detail: +Steady footing (Ana)."):
         await LogEntry.create(campaign_id=campaign.id, kind="detail", text=text, player_ids=[ANA])
     secret = await stories.publish(registry, nsu, ANA)
+    await _rolls(campaign.id)
+    # a player halfway through making a character: name, look and moods chosen
+    draft = pick_moods(
+        describe(choose_name(CharacterDraft(), "Ana"), "she/her", "Muddy boots, a patched coat"),
+        "Curious",
+        "Wary",
+        "Angry",
+    )
+    making = nsu_table(w, {BRAM: character("Bram"), CHIDI: character("Chi")}, names)
+    making_seat = Seat(ANA, names[ANA], frozenset({Role.PLAYER}), {"draft": draft.to_dict()})
+    creating, new_campaign = await store_table(
+        "nsu", Table(1, "nsu", making.state, {ANA: making_seat, **making.seats})
+    )
+    second = await Chat.get(campaigns__id=new_campaign.id)
+    second.title = "Second Table"
+    await second.save()
     threat_sheets = {"approaches": [["Bold", 2], ["Sly", 3]], "momentum": 3, "harm": 1}
     threat, _ = await store_table(
         "threat",
@@ -123,12 +140,37 @@ async def pages(db: str) -> AsyncIterator[Pages]:
                 "nsu-world": (ANA, f"/app/c/{nsu}/world"),
                 "nsu-log": (BRAM, f"/app/c/{nsu}/log"),
                 "nsu-card": (ANA, f"/app/c/{nsu}/map/a"),
+                "nsu-rolls": (BRAM, f"/app/c/{nsu}/rolls"),
+                "nsu-create": (ANA, f"/app/c/{creating}"),
+                "odds": (ANA, "/app/odds?expr=1d20%2B5%20adv%20%3E%3D%2015"),
                 "threat-sheet": (ANN, f"/app/c/{threat}"),
                 "d20-sheet": (ANN, f"/app/c/{d20}"),
                 "cortex-sheet": (clark, f"/app/c/{cortex}"),
                 "story": (0, f"/story/{secret}"),
                 "unauthorized": (FORGED, "/app/home"),
             },
+        )
+
+
+async def _rolls(campaign_id: int) -> None:
+    """Rolls in the NSU game's chat: public ones by Ana and Bram, a secret one of Ana's."""
+    campaign_chat = await Chat.get(campaigns__id=campaign_id)
+    rolls = [
+        (ANA, "2d6+3", "for the weir", 11, [[[5, 1], [3, 1]]], None),
+        (BRAM, "1d20+5 adv", "", 19, [[[14, 1], [6, 0]]], None),
+        (ANA, "4d6kh3", "strength", 13, [[[6, 1], [4, 1], [3, 1], [1, 0]]], None),
+        (ANA, "1d8", "a secret look", 2, [[[2, 1]]], [ANA]),
+    ]
+    for who, notation, label, total, faces, seen_by in rolls:
+        await RollRecord.create(
+            chat=campaign_chat,
+            player=await Player.get(tg_id=who),
+            notation=notation,
+            label=label,
+            total=total,
+            faces=faces,
+            campaign_id=campaign_id,
+            seen_by=seen_by,
         )
 
 

@@ -43,6 +43,11 @@ def general(lang: Lang) -> str:
                 "/undo — take back your last step (a tap, an answer, a Mini App edit) until "
                 "someone else acts or the dice are rolled; the panel also shows ↩ Undo to you."
             ),
+            "📖 "
+            + lang.gettext(
+                "/story — the host shares the campaign's story as a read-only link; "
+                "<code>/story off</code> withdraws it."
+            ),
         )
     )
 
