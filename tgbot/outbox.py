@@ -63,9 +63,10 @@ class Planner:
         effects: list[Effect] = []
         if isinstance(result, PanelView):
             if how == "post":
-                effects.append(self._post(result))
+                effects.append(await self._post(result))
             elif result.message_id is not None:  # the hot path, a press: its edit, inline
                 text, markup = draw(self.renderers, result)
+                text = await self._header(result) + text
                 payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
                 effects.append(
                     Effect("edit", {**payload, "text": text, "markup": _markup(markup)})
@@ -92,20 +93,28 @@ class Planner:
             payload["reply_to"] = message.message_id
         return [Effect("send", payload)]
 
-    def _draw(self, view: PanelView) -> tuple[str, dict[str, Any] | None]:
+    async def _header(self, view: PanelView) -> str:
+        """In a private chat, the line naming the game, for a player in several."""
+        from tgbot.presenter import game_header
+
+        if view.chat_tg_id == view.campaign.chat_tg_id:
+            return ""
+        return await game_header(self.campaigns, view.campaign, view.chat_tg_id, lang_at(view))
+
+    async def _draw(self, view: PanelView) -> tuple[str, dict[str, Any] | None]:
         from tgbot.presenter import draw
 
         text, markup = draw(self.renderers, view)
-        return text, _markup(markup)
+        return await self._header(view) + text, _markup(markup)
 
-    def _post(self, view: PanelView) -> Effect:
-        text, markup = self._draw(view)
+    async def _post(self, view: PanelView) -> Effect:
+        text, markup = await self._draw(view)
         topic = view.campaign.topic_id if view.chat_tg_id == view.campaign.chat_tg_id else 0
         payload = {"chat_id": view.chat_tg_id, "topic": topic, "text": text, "markup": markup}
         return Effect("send", {**payload, "bind": view.id})
 
-    def _edit(self, view: PanelView) -> Effect:
-        text, markup = self._draw(view)
+    async def _edit(self, view: PanelView) -> Effect:
+        text, markup = await self._draw(view)
         assert view.message_id is not None
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": markup, "settle": False})
@@ -131,7 +140,7 @@ class Planner:
             effects += await self._follow_up(change, skip={view.id for view in redraw})
         for view in redraw:
             if view.message_id is not None:
-                edit = self._edit(view)
+                edit = await self._edit(view)
                 effects.append(Effect("edit", {**edit.payload, "settle": True}))
         for retired in change.retired:
             effect = self._retire(retired)
@@ -168,7 +177,7 @@ class Planner:
                 except NotAllowedNow:
                     continue
                 if other.message_id is not None:
-                    edit = self._edit(other)
+                    edit = await self._edit(other)
                     effects.append(Effect("edit", {**edit.payload, "settle": True}))
         return effects
 

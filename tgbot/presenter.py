@@ -21,7 +21,15 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
 from core import outbox
-from core.campaigns import CampaignView, Changed, EndedGame, PanelView, Retired, Retirement
+from core.campaigns import (
+    Campaigns,
+    CampaignView,
+    Changed,
+    EndedGame,
+    PanelView,
+    Retired,
+    Retirement,
+)
 from core.i18n import N_, Lang
 from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow
@@ -174,7 +182,14 @@ async def which_game(
 ) -> str:
     """A private message's first line naming its game and group (with the topic), for a
     player in more than one game; nothing for a player in one."""
-    games = await context.deps.campaigns.campaigns_of(PlayerRef(player_id, ""))
+    return await game_header(context.deps.campaigns, campaign, player_id, lang)
+
+
+async def game_header(
+    campaigns: Campaigns, campaign: CampaignView, player_id: int, lang: Lang
+) -> str:
+    """:func:`which_game`, from the campaigns use cases (the outbox's planner has no context)."""
+    games = await campaigns.campaigns_of(PlayerRef(player_id, ""))
     if len(games) < 2:
         return ""
     return (

@@ -183,7 +183,8 @@ def test_a_d20_check_names_the_character_and_introduces_the_player_once() -> Non
     text = _plain(CheckRenderer().render(view, EN)[0])
     assert text.startswith("🎲 Thorn (Alice) makes a check")  # first mention
     assert "Thorn sets up the check, then rolls." in text
-    assert text.splitlines()[-1].startswith("👉 Thorn (Alice): ")  # who acts now
+    assert text.splitlines()[-1].startswith("👉 Thorn: ")  # who acts now, named above
+    assert text.count("(Alice)") == 1
 
 
 def test_downtime_and_d20_counts_agree_with_their_number() -> None:

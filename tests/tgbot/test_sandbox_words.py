@@ -125,7 +125,9 @@ async def play(t: Phone) -> None:
     await t.sees(started, "the host sends /begin")
     await t.shot("newgame-says-send-begin")
     game = await commands_menu(t)
-    assert "/newgame" in game and "/begin" in game and "/adventure" in game, game
+    # a running game's own commands first, and no /newgame while it runs
+    assert "/newgame" not in game and "/begin" in game and "/adventure" in game, game
+    assert game.index("/begin") < game.index("/help"), game
     await t.page.locator("#command-list li", has_text="/begin").scroll_into_view_if_needed()
     await t.shot("group-menu-lists-the-game")
     await close_menu(t)

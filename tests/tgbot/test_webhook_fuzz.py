@@ -155,10 +155,10 @@ async def test_any_body_is_answered_200_kept_when_unusable_and_the_bot_carries_o
     good_id = next(GOOD_IDS)
     good = copy.deepcopy(template)
     good["update_id"] = good_id
-    good["message"]["text"] = f"/roll 1d6 probe{good_id}"
+    good["message"]["text"] = f"/roll 1d6 probe {good_id}"
     assert await post(stack, json.dumps(good).encode()) == 200
     reply = await stack.api.wait_for_message(
-        GROUP, lambda m: f"probe{good_id}" in m.get("text", ""), timeout=10
+        GROUP, lambda m: f"probe {good_id}" in m.get("text", ""), timeout=10
     )
     assert "Total" in reply["text"]
 
