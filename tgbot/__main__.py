@@ -180,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    # the outbox's sweeper runs every 2 s: its "running job" lines would drown the log
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     simple = {"run": _run, "migrate": _migrate, "set-webhook": _set_webhook}
     try:
         if args.command == "run":
