@@ -75,6 +75,7 @@ WRITTEN = (
     "value",
     "world",
     "NSU",
+    "off",  # /story off, as typed
 )
 
 
