@@ -87,8 +87,17 @@ class Russian(Phone):
 
     async def uncut(self, message: Any) -> list[str]:
         """The labels under ``message``, none cut at phone width."""
-        await message.scroll_into_view_if_needed()
-        measured = await message.evaluate(MEASURE)
+        from playwright.async_api import Error as PageError
+
+        for attempt in range(5):  # the page may draw the message anew meanwhile (an edit)
+            try:
+                await message.scroll_into_view_if_needed()
+                measured = await message.evaluate(MEASURE)
+                break
+            except PageError:
+                if attempt == 4:
+                    raise
+                await self.page.wait_for_timeout(200)
         cut = [(text, scroll, client) for text, scroll, client in measured if scroll > client]
         assert cut == [], cut
         await self.fits()
