@@ -385,3 +385,26 @@ class StoryLink(Model):
 
     class Meta:
         table = "story_link"
+
+
+class InlineRoll(Model):
+    """A roll made from an inline query (``@bot 2d6+3`` in any chat), once, when the
+    player picked the offer: kept by the inline message it was shown in, so a
+    redelivered chosen result shows the same dice again. Telegram tells no chat for an
+    inline message, so it is kept per player and stays out of every chat's history."""
+
+    id = fields.BigIntField(primary_key=True)
+    inline_message_id = fields.CharField(max_length=255, unique=True)
+    player: fields.ForeignKeyRelation[Player] = fields.ForeignKeyField(
+        "models.Player", related_name="inline_rolls", on_delete=fields.CASCADE
+    )
+    notation = fields.CharField(max_length=300)
+    label = fields.CharField(max_length=160, default="")
+    total = fields.BigIntField()
+    faces: fields.Field[list[list[list[int]]]] = fields.JSONField()
+    text = fields.TextField()  # the message as it was edited to show the dice (HTML)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "inline_roll"
+        indexes = (("player_id", "created_at"),)
