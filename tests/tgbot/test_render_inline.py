@@ -1,0 +1,94 @@
+"""The inline answer builder: what ``@bot <text>`` offers, with saved rolls suggested."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from telegram import InlineQueryResultArticle
+
+from core.i18n import lang_for
+from core.inline_rolls import MAX_OFFERS, chosen, offer_id, offers
+from tgbot.render.inline import HINT_ID, inline_results
+
+EN, RU = lang_for("en"), lang_for("ru")
+
+
+def _text(result: InlineQueryResultArticle) -> str:
+    content = result.input_message_content
+    return str(getattr(content, "message_text", ""))
+
+
+def test_a_typed_roll_is_offered_as_typed_and_not_rolled() -> None:
+    [result] = inline_results("2d6+3", [], "Ada", EN)
+    assert result.title == "🎲 2d6+3"
+    assert result.description == "Roll 2d6 + 3"
+    assert _text(result) == "🎲 <b>Ada</b> rolls <code>2d6+3</code>…"
+    assert result.id == offer_id("", "2d6+3")
+    [[button]] = result.reply_markup.inline_keyboard  # type: ignore[union-attr]
+    assert button.switch_inline_query_current_chat == "2d6+3"
+    russian = inline_results("2к6+3 огонь", [], "Иван", RU)[0]
+    assert _text(russian) == "🎲 <b>Иван</b> бросает <code>2к6+3 огонь</code>…"
+    assert russian.description == "Бросок 2d6 + 3 — огонь"
+
+
+def test_saved_rolls_follow_the_typed_roll() -> None:
+    suggestions = [("atk", "1d20+5 adv"), ("dmg", "2d6+3"), ("broken", "2d6 |")]
+    results = inline_results("2d6+3", suggestions, "Ada", EN)
+    assert [r.title for r in results] == ["🎲 2d6+3", "🎲 atk: 1d20+5 adv", "🎲 dmg: 2d6+3"]
+    assert _text(results[1]) == "🎲 <b>Ada</b> rolls <i>atk</i>: <code>1d20+5 adv</code>…"
+    [[button]] = results[1].reply_markup.inline_keyboard  # type: ignore[union-attr]
+    assert button.switch_inline_query_current_chat == "atk"
+    assert len({r.id for r in results}) == 3
+
+
+def test_a_name_being_typed_shows_its_saved_roll_before_the_hint() -> None:
+    results = inline_results("at", [("atk", "1d20+5")], "Ada", EN)
+    assert [r.id for r in results] == [offer_id("atk", "1d20+5"), HINT_ID]
+    assert results[1].title == "🤔 I couldn't read “at”. Try something like 2d6+3, 4d6kh3, 2d20kl1, d20 adv."
+    assert _text(results[1]) == results[1].title
+    assert results[1].reply_markup is None  # picking the hint starts nothing
+
+
+def test_malformed_text_gets_one_hint_in_the_users_language() -> None:
+    [english] = inline_results("1001d6", [], "Ada", EN)
+    assert english.id == HINT_ID and "1000" in english.title
+    [russian] = inline_results("2d6 |", [], "Иван", RU)
+    assert russian.id == HINT_ID and "|" in russian.title and "Попробуйте" in russian.title
+
+
+def test_an_empty_query_offers_examples() -> None:
+    results = inline_results("  ", [], "Ada", EN)
+    assert [r.title for r in results] == ["🎲 1d20", "🎲 2d6", "🎲 4d6kh3", "🎲 1d20 adv"]
+
+
+def test_html_in_the_query_is_escaped() -> None:
+    [result] = inline_results("1d6 <b>&</b>", [], "<Ada>", EN)
+    assert _text(result) == "🎲 <b>&lt;Ada&gt;</b> rolls <code>1d6 &lt;b&gt;&amp;&lt;/b&gt;</code>…"
+
+
+def test_the_chosen_result_is_found_again_only_from_its_query() -> None:
+    suggestions = [("atk", "1d20+5")]
+    typed = chosen("2d6+3", suggestions, offer_id("", "2d6+3"))
+    assert typed is not None and typed.text == "2d6+3"
+    saved = chosen("2d6+3", suggestions, offer_id("atk", "1d20+5"))
+    assert saved is not None and saved.expression.notation == "1d20 + 5"
+    assert chosen("2d6+3", [], offer_id("atk", "1d20+5")) is None  # the saved roll is gone
+    assert chosen("2d6+4", [], offer_id("", "2d6+3")) is None  # an id that doesn't match
+    assert chosen("2d6 |", [], HINT_ID) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(max_size=256),
+    st.lists(st.tuples(st.text(max_size=20), st.text(max_size=40)), max_size=60),
+)
+def test_any_query_gets_results_telegram_accepts(
+    query: str, suggestions: list[tuple[str, str]]
+) -> None:
+    results = inline_results(query, suggestions, "Ada", RU)
+    assert 1 <= len(results) <= MAX_OFFERS + 1 <= 50
+    ids = [r.id for r in results]
+    assert len(set(ids)) == len(ids)
+    assert all(1 <= len(i.encode()) <= 64 for i in ids)
+    assert all(r.title and len(_text(r)) <= 4096 for r in results)
+    assert len(offers(query, suggestions).rolls) <= MAX_OFFERS

@@ -1,0 +1,79 @@
+"""Inline rolls: ``@bot 2d6+3`` in any chat, even one without the bot.
+
+The inline query only offers the roll (nothing is rolled while typing); when the
+player picks it, Telegram posts the offer's message "via @bot" and reports the
+chosen result, and only then are the dice rolled and the message edited to show them
+(by its ``inline_message_id``). Needs inline mode and inline feedback in BotFather
+(README, "Inline rolls").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.ext import BaseHandler, ChosenInlineResultHandler, InlineQueryHandler
+
+from core.i18n import N_, lang_for
+from core.inline_rolls import chosen, roll_once
+from core.rules.dice import RollResult
+from tgbot.context import StonetableContext
+from tgbot.features.common import CommandSpec, player_of
+from tgbot.render.dice import render_roll
+from tgbot.render.inline import again_button, inline_results
+
+COMMANDS: list[CommandSpec] = []
+CACHE_SECONDS = 1  # results hold no dice, but a player's saved rolls change
+NO_LONGER_OFFERED = N_("🤔 That roll is no longer offered. Type it again: @{bot} and the dice.")
+
+
+def _suggestions(user_id: int, query: str) -> Sequence[tuple[str, str]]:
+    """Saved rolls suggested for what is typed (name, text)."""
+    return []  # saved rolls: core.saved_rolls.suggestions(user_id, query, limit) once merged
+
+
+async def inline_query(update: Update, context: StonetableContext) -> None:
+    """Offer the typed roll (and saved rolls) as results; roll nothing."""
+    query = update.inline_query
+    assert query is not None
+    user = query.from_user
+    player = player_of(user)
+    results = inline_results(
+        query.query, _suggestions(user.id, query.query), player.display_name,
+        lang_for(user.language_code),
+    )  # fmt: skip
+    await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True)
+
+
+async def chosen_result(update: Update, context: StonetableContext) -> None:
+    """Roll the picked offer, once per inline message, and edit the message to show it."""
+    picked = update.chosen_inline_result
+    assert picked is not None
+    message_id = picked.inline_message_id
+    if message_id is None:  # the hint (no keyboard, so no inline message to edit)
+        return
+    user = picked.from_user
+    lang = lang_for(user.language_code)
+    offer = chosen(picked.query, _suggestions(user.id, picked.query), picked.result_id)
+    if offer is None:  # built anew from the query, it offers no such roll: nothing rolls
+        await context.bot.edit_message_text(
+            lang.gettext(NO_LONGER_OFFERED, bot=context.bot.username), inline_message_id=message_id
+        )
+        return
+    player = player_of(user)
+
+    def render(result: RollResult) -> str:
+        return render_roll(result, player.display_name, lang)
+
+    text = await roll_once(context.deps.play.rng, player, message_id, offer, render)
+    await context.bot.edit_message_text(
+        text,
+        inline_message_id=message_id,
+        parse_mode=ParseMode.HTML,
+        reply_markup=again_button(offer, lang),
+    )
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [InlineQueryHandler(inline_query), ChosenInlineResultHandler(chosen_result)]
