@@ -17,6 +17,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -50,6 +51,31 @@ MAX_ALERTS_PER_USER = 100
 MAX_OPEN_QUERIES = 500
 MAX_MESSAGES_PER_CHAT = 5000
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_INLINE_QUERY = 256  # characters a client sends as an inline query
+MAX_INLINE_RESULTS = 50
+MAX_RESULT_ID_BYTES = 64
+MAX_NEXT_OFFSET_BYTES = 64
+MAX_OPEN_INLINE_QUERIES = 500
+INLINE_QUERY_TIMEOUT = 10.0  # seconds Telegram waits for answerInlineQuery
+DEFAULT_INLINE_CACHE = 300  # answerInlineQuery's cache_time when none is given
+INLINE_RESULT_TYPES = frozenset(
+    {
+        "article",
+        "photo",
+        "gif",
+        "mpeg4_gif",
+        "video",
+        "audio",
+        "voice",
+        "document",
+        "location",
+        "venue",
+        "contact",
+        "game",
+        "sticker",
+    }
+)
+_QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 SAVED_STATE_VERSION = 1
 WEB_APP_VERSION = "8.0"
 DEFAULT_ALLOWED_UPDATES = frozenset(
@@ -775,6 +801,31 @@ class ButtonPress:
 
 
 @dataclass
+class _InlineQuery:
+    id: str
+    user_id: int
+    query: str
+    created: float
+    answer: asyncio.Future[Json]
+
+
+@dataclass
+class InlineAsk:
+    """An inline query typed by a player; await ``answered()`` for the bot's results.
+
+    ``update`` is None when Telegram answered from its cache (the bot is not asked).
+    """
+
+    query_id: str
+    update: Json | None
+    answer: asyncio.Future[Json]
+
+    async def answered(self, timeout: float = 5.0) -> Json:
+        """Wait until the bot answers; return answerInlineQuery's fields."""
+        return await asyncio.wait_for(asyncio.shield(self.answer), timeout)
+
+
+@dataclass
 class _Webhook:
     url: str
     secret_token: str
@@ -882,6 +933,9 @@ class FakeBotApi:
             ...); without it, it cannot post in a closed topic.
         privacy_mode: when on and the bot is no admin, group updates are limited to
             commands, replies to the bot and mentions, as in Telegram.
+        inline_mode: BotFather's /setinline: players may type ``@bot query`` in chats.
+        inline_feedback: BotFather's /setinlinefeedback at 100%: a chosen inline result
+            comes to the bot as a ``chosen_inline_result`` update (off: never).
         group_rate_limit: messages per minute per group before 429 (None: off).
         callback_query_timeout: seconds after which a query can no longer be answered.
         webhook_retry_delays: seconds to wait after failed webhook deliveries.
@@ -903,6 +957,8 @@ class FakeBotApi:
         bot_is_admin: bool = True,
         bot_manages_topics: bool = True,
         privacy_mode: bool = True,
+        inline_mode: bool = True,
+        inline_feedback: bool = True,
         group_rate_limit: int | None = None,
         callback_query_timeout: float = 15.0,
         webhook_retry_delays: tuple[float, ...] = (0.1, 0.3, 1.0, 3.0),
@@ -923,6 +979,8 @@ class FakeBotApi:
         # an administrator with can_manage_topics (may also post in closed topics)
         self.bot_manages_topics = bot_manages_topics
         self.privacy_mode = privacy_mode
+        self.inline_mode = inline_mode
+        self.inline_feedback = inline_feedback
         self.group_rate_limit = group_rate_limit
         self.callback_query_timeout = callback_query_timeout
         self.webhook_retry_delays = webhook_retry_delays
@@ -945,6 +1003,9 @@ class FakeBotApi:
         self._cursor = 0
         self._alerts: dict[int, deque[Json]] = {}
         self._queries: OrderedDict[str, _Query] = OrderedDict()
+        self._inline_queries: OrderedDict[str, _InlineQuery] = OrderedDict()
+        # (query, user id or None when shared) -> (expiry on the monotonic clock, answer)
+        self._inline_cache: dict[tuple[str, int | None], tuple[float, Json]] = {}
         self._files: dict[str, _StoredFile] = {}
         self._commands: dict[tuple[str, str], list[Json]] = {}
         self._menu_buttons: dict[int | None, Json] = {}
@@ -1276,7 +1337,7 @@ class FakeBotApi:
             **self.bot_user(),
             "can_join_groups": True,
             "can_read_all_group_messages": not self.privacy_mode,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline_mode,
             "can_connect_to_business": False,
             "has_main_web_app": bool(self.webapp_url),
         }
@@ -1666,14 +1727,47 @@ class FakeBotApi:
 
     # ------------------------------------------------------------------ editing
 
-    def _own_message(self, params: _Params, missing: str) -> tuple[_ChatState, Json]:
+    def _own_message(self, params: _Params, missing: str) -> tuple[_ChatState, Json, bool]:
+        """The message an edit names: by chat and message id (the bot's own), or by
+        ``inline_message_id`` (a message sent via the bot); and whether it was inline."""
         if params.has("inline_message_id"):
-            raise bad_request("inline messages are not part of the sandbox")
+            found = self._inline_message(params.text("inline_message_id") or "")
+            if found is None:
+                raise bad_request("MESSAGE_ID_INVALID")
+            return found[0], found[1], True
         state = self._chat_param(params)
         message = self._message(state, params.integer("message_id"), missing)
         if message["from"]["id"] != self.bot_id:
             raise bad_request("message can't be edited")
+        return state, message, False
+
+    def _inline_id(self, chat_id: int, message_id: int) -> str:
+        """The ``inline_message_id`` of a message sent via the bot: opaque, signed."""
+        body = f"{chat_id}:{message_id}".encode()
+        tag = self._inline_id_tag(body)
+        return base64.urlsafe_b64encode(tag + body).decode().rstrip("=")
+
+    def _inline_message(self, inline_message_id: str) -> tuple[_ChatState, Json] | None:
+        """The message an ``inline_message_id`` names, while it is there."""
+        try:
+            raw = base64.urlsafe_b64decode(inline_message_id + "=" * (-len(inline_message_id) % 4))
+            tag, body = raw[:9], raw[9:]
+            chat_text, message_text = body.decode().split(":")
+            chat_id, message_id = int(chat_text), int(message_text)
+        except (ValueError, UnicodeDecodeError):
+            return None
+        if not hmac.compare_digest(tag, self._inline_id_tag(body)):
+            return None
+        state = self._chats.get(chat_id)
+        message = None if state is None else state.messages.get(message_id)
+        if state is None or message is None:
+            return None
+        if (message.get("via_bot") or {}).get("id") != self.bot_id:
+            return None
         return state, message
+
+    def _inline_id_tag(self, body: bytes) -> bytes:
+        return hmac.new(self.token.encode(), b"inline:" + body, hashlib.sha256).digest()[:9]
 
     def _apply_edit(self, state: _ChatState, message: Json, changes: Json) -> Json:
         unchanged = all(message.get(key) == value for key, value in changes.items())
@@ -1692,8 +1786,8 @@ class FakeBotApi:
         self._emit("edit", state.chat["id"], message=edited)
         return edited
 
-    async def _api_editMessageText(self, params: _Params) -> Json:
-        state, message = self._own_message(params, "message to edit not found")
+    async def _api_editMessageText(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
         if "text" not in message:
             raise bad_request("there is no text in the message to edit")
         text, entities = self._format(
@@ -1704,10 +1798,11 @@ class FakeBotApi:
             "entities": entities or None,
             "reply_markup": self._reply_markup(params, state),
         }
-        return self._apply_edit(state, message, changes)
+        edited = self._apply_edit(state, message, changes)
+        return True if inline else edited
 
-    async def _api_editMessageCaption(self, params: _Params) -> Json:
-        state, message = self._own_message(params, "message to edit not found")
+    async def _api_editMessageCaption(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
         if "photo" not in message:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._format(
@@ -1718,11 +1813,14 @@ class FakeBotApi:
             "caption_entities": entities or None,
             "reply_markup": self._reply_markup(params, state),
         }
-        return self._apply_edit(state, message, changes)
+        edited = self._apply_edit(state, message, changes)
+        return True if inline else edited
 
-    async def _api_editMessageReplyMarkup(self, params: _Params) -> Json:
-        state, message = self._own_message(params, "message to edit not found")
-        return self._apply_edit(state, message, {"reply_markup": self._reply_markup(params, state)})
+    async def _api_editMessageReplyMarkup(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
+        markup = self._reply_markup(params, state)
+        edited = self._apply_edit(state, message, {"reply_markup": markup})
+        return True if inline else edited
 
     async def _api_deleteMessage(self, params: _Params) -> bool:
         state = self._chat_param(params)
@@ -1780,6 +1878,101 @@ class FakeBotApi:
             alerts.append(answer)
         self._emit("alert", query.chat_id, user_id=query.user_id, alert=answer)
         return True
+
+    # ------------------------------------------------------------------ inline mode
+
+    async def _api_answerInlineQuery(self, params: _Params) -> bool:
+        query = self._inline_queries.get(params.text("inline_query_id") or "")
+        expired = query is None or (time.monotonic() - query.created > INLINE_QUERY_TIMEOUT)
+        if query is None or expired or query.answer.done():
+            raise bad_request(_QUERY_TOO_OLD)
+        results = params.json("results")
+        if not isinstance(results, list):
+            raise bad_request("can't parse inline query results JSON object")
+        if len(results) > MAX_INLINE_RESULTS:
+            raise bad_request("RESULTS_TOO_MUCH")
+        private = self._chats[query.user_id]
+        seen: set[str] = set()
+        checked = [self._inline_result(result, private, seen) for result in results]
+        cache_time = params.integer("cache_time", DEFAULT_INLINE_CACHE)
+        next_offset = params.text("next_offset") or ""
+        if len(next_offset.encode()) > MAX_NEXT_OFFSET_BYTES:
+            raise bad_request("NEXT_OFFSET_INVALID")
+        answer: Json = {
+            "query_id": query.id,
+            "user_id": query.user_id,
+            "query": query.query,
+            "results": checked,
+            "cache_time": max(cache_time, 0),
+            "is_personal": params.boolean("is_personal"),
+            "next_offset": next_offset,
+            "button": self._results_button(params.json("button")),
+        }
+        query.answer.set_result(answer)
+        if answer["cache_time"] > 0:
+            key = (query.query, query.user_id if answer["is_personal"] else None)
+            self._inline_cache[key] = (time.monotonic() + answer["cache_time"], answer)
+        self._emit("inline_answer", None, user_id=query.user_id, answer=answer)
+        return True
+
+    def _inline_result(self, result: Any, private: _ChatState, seen: set[str]) -> Json:
+        """One InlineQueryResult, checked as Telegram checks it."""
+        if not isinstance(result, dict):
+            raise bad_request("can't parse inline query result")
+        if result.get("type") not in INLINE_RESULT_TYPES:
+            raise bad_request("RESULT_TYPE_INVALID")
+        result_id = result.get("id")
+        if (
+            not isinstance(result_id, str)
+            or not 1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES
+        ):
+            raise bad_request("RESULT_ID_INVALID")
+        if result_id in seen:
+            raise bad_request("RESULT_ID_DUPLICATE")
+        seen.add(result_id)
+        checked = dict(result)
+        if "reply_markup" in result:
+            markup = _Params({"reply_markup": result["reply_markup"]}, {})
+            checked["reply_markup"] = self._reply_markup(markup, private)
+        if result["type"] != "article":
+            return checked  # the sandbox sends articles only; others are checked for ids
+        title = result.get("title")
+        if not isinstance(title, str):
+            raise bad_request(
+                'can\'t parse inline query result: Field "title" must be of type String'
+            )
+        if not title.strip():
+            raise bad_request("RESULT_TITLE_EMPTY")
+        content = result.get("input_message_content")
+        if not isinstance(content, dict) or "message_text" not in content:
+            raise bad_request("can't parse inline query result: input_message_content is wrong")
+        text, entities = format_text(
+            str(content["message_text"]),
+            content.get("parse_mode"),
+            content.get("entities"),
+            resolve_user=self._resolve_user,
+            max_length=MAX_TEXT_LENGTH,
+            empty_error="MESSAGE_EMPTY",
+        )
+        checked["message"] = {"text": text, "entities": entities}  # as it would be posted
+        return checked
+
+    def _results_button(self, button: Any) -> Json | None:
+        """answerInlineQuery's ``button`` (above the results), checked."""
+        if button is None:
+            return None
+        if not isinstance(button, dict):
+            raise bad_request("can't parse inline query results button")
+        text = button.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise bad_request("BUTTON_TEXT_INVALID")
+        if "web_app" in button:
+            _check_web_app_url(button["web_app"], "inline query results button")
+        else:
+            start = button.get("start_parameter")
+            if not isinstance(start, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", start):
+                raise bad_request("START_PARAM_INVALID")
+        return dict(button)
 
     # ------------------------------------------------------------------ commands, menu
 
@@ -2183,9 +2376,113 @@ class FakeBotApi:
                 "chat_instance": self.chat_instance(chat_id),
                 "data": callback_data,
             }
+            if (message.get("via_bot") or {}).get("id") == self.bot_id:
+                # a message sent via the bot: Telegram names it, not its chat
+                del callback["message"]
+                callback["inline_message_id"] = self._inline_id(chat_id, message_id)
             self._cursor = self._seq
             update = self._push_update(callback_query=callback) or {"callback_query": callback}
             return ButtonPress(query_id, update, answer)
+
+    async def inline_query(self, user_id: int, query: str, chat_id: int | None = None) -> InlineAsk:
+        """Type ``@bot query`` as a player (in ``chat_id``; None: a chat without the bot).
+
+        Telegram answers from its cache when the bot answered the same query (this
+        player's, or anyone's when not ``is_personal``) within its ``cache_time``;
+        the bot then gets no update.
+        """
+        async with self._lock:
+            player = self.player(user_id)
+            if not self.inline_mode:
+                raise SandboxError("this bot has no inline mode (BotFather: /setinline)")
+            query = query[:MAX_INLINE_QUERY]
+            chat_type = "private"
+            if chat_id is not None:
+                _player, state = self._player_chat(user_id, chat_id)
+                chat_type = "sender" if chat_id == user_id else str(state.chat["type"])
+            future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+            query_id = self._new_query_id()
+            self._inline_queries[query_id] = _InlineQuery(
+                query_id, user_id, query, time.monotonic(), future
+            )
+            while len(self._inline_queries) > MAX_OPEN_INLINE_QUERIES:
+                self._inline_queries.popitem(last=False)
+            now = time.monotonic()
+            for key in ((query, user_id), (query, None)):
+                cached = self._inline_cache.get(key)
+                if cached is not None and cached[0] > now:
+                    future.set_result({**cached[1], "query_id": query_id, "cached": True})
+                    return InlineAsk(query_id, None, future)
+            update = self._push_update(
+                inline_query={
+                    "id": query_id,
+                    "from": player.user_dict(),
+                    "query": query,
+                    "offset": "",
+                    "chat_type": chat_type,
+                }
+            )
+            return InlineAsk(query_id, update, future)
+
+    async def choose_inline_result(
+        self,
+        user_id: int,
+        query_id: str,
+        result_id: str,
+        chat_id: int,
+        *,
+        thread_id: int | None = None,
+    ) -> Json:
+        """Pick one of the results of an answered inline query: the player posts its
+        message "via @bot" in ``chat_id``; with inline feedback on, the bot gets a
+        ``chosen_inline_result`` (with an ``inline_message_id`` when the result has
+        an inline keyboard, as Telegram gives one). Returns the posted message."""
+        async with self._lock:
+            player, state = self._player_chat(user_id, chat_id)
+            query = self._inline_queries.get(query_id)
+            if query is None or query.user_id != user_id or not query.answer.done():
+                raise SandboxError("no answered inline query with that id for this player")
+            answer = query.answer.result()
+            result = next((r for r in answer["results"] if r["id"] == result_id), None)
+            if result is None:
+                raise SandboxError(f"the inline answer has no result {result_id!r}")
+            if result["type"] != "article":
+                raise SandboxError("the sandbox posts article results only")
+            if self._is_forum(state) and thread_id is not None:
+                topic = state.topics.get(thread_id)
+                if topic is None:
+                    raise SandboxError("no such topic")
+                if topic.closed and player.id != self._owner_id():
+                    raise SandboxError("the topic is closed")
+            elif not self._is_forum(state):
+                thread_id = None
+            if self._is_private(state) and not player.started:
+                raise SandboxError("start the bot first: a private chat with it is empty")
+            message = self._new_message(
+                state,
+                player.user_dict(),
+                thread=thread_id,
+                text=result["message"]["text"],
+                entities=result["message"]["entities"] or None,
+                reply_markup=result.get("reply_markup"),
+                via_bot=self.bot_user(),
+            )
+            event = self._emit("message", state.chat["id"], message=message)
+            self._cursor = event["seq"]
+            if self._delivers(state, message):
+                self._push_update(message=message)
+            if self.inline_feedback:
+                chosen: Json = {
+                    "result_id": result_id,
+                    "from": player.user_dict(),
+                    "query": query.query,
+                }
+                if message.get("reply_markup"):
+                    chosen["inline_message_id"] = self._inline_id(
+                        state.chat["id"], message["message_id"]
+                    )
+                self._push_update(chosen_inline_result=chosen)
+            return message
 
     def _new_query_id(self) -> str:
         while True:
