@@ -1,0 +1,176 @@
+"""Inline rolls through the local Bot API server: ``@bot 2d6+3`` offers the roll, the
+dice are rolled once the result is chosen, and a redelivered choice shows them again."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from telegram import Update
+
+from core.store.models import InlineRoll
+from tests.support.stack import GROUP, Stack, running_stack
+from tgbot.sandbox.fake_api import InlineAsk, Json, Player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+ALICE, IVAN = 2001, 2002  # Alice reads English, Ivan Russian
+
+
+@pytest.fixture
+async def stack(db: str) -> Stack:  # type: ignore[misc]
+    players = [
+        Player(ALICE, "Alice", "Marsh", "alice", language_code="en", started=True),
+        Player(IVAN, "Иван", language_code="ru", started=True),
+    ]
+    async with running_stack(db, players=players) as running:
+        yield running
+
+
+async def ask(
+    stack: Stack, user: int, query: str, chat: int | None = GROUP
+) -> tuple[InlineAsk, Json]:
+    asked = await stack.api.inline_query(user, query, chat)
+    return asked, await asked.answered(timeout=10)
+
+
+async def pick(
+    stack: Stack, user: int, asked: InlineAsk, result_id: str, chat: int = GROUP
+) -> Json:
+    """Choose a result; return the message once the bot edited it to show the dice."""
+    posted = await stack.api.choose_inline_result(user, asked.query_id, result_id, chat)
+    return await stack.api.wait_for_message(
+        chat,
+        lambda m: m["message_id"] == posted["message_id"] and "edit_date" in m,
+        timeout=10,
+    )
+
+
+async def say(stack: Stack, user: int, text: str, chat: int) -> Json:
+    await stack.api.send_text(user, chat, text)
+    return await stack.api.wait_for_message(
+        chat, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10
+    )
+
+
+def total(text: str, word: str = "Total: ") -> int:
+    found = re.search(re.escape(word) + r"(-?\d+)", text)
+    assert found is not None, text
+    return int(found.group(1))
+
+
+async def test_a_query_offers_the_roll_without_rolling_it(stack: Stack) -> None:
+    asked, answer = await ask(stack, ALICE, "2d6+3")
+    assert asked.update is not None
+    assert answer["is_personal"] is True and answer["cache_time"] <= 5
+    [result] = answer["results"]
+    assert result["title"] == "🎲 2d6+3" and result["description"] == "Roll 2d6 + 3"
+    assert result["message"]["text"] == "🎲 Alice Marsh rolls 2d6+3…"
+    assert await InlineRoll.all().count() == 0  # nothing rolled while typing
+    _, russian = await ask(stack, IVAN, "1d20+5 преим", None)
+    [result] = russian["results"]
+    assert result["message"]["text"] == "🎲 Иван бросает 1d20+5 преим…"
+    assert result["description"] == "Бросок 2d20kh1 + 5"
+    buttons = result["reply_markup"]["inline_keyboard"]
+    assert buttons == [[{"text": "🎲 Бросить ещё раз",
+                         "switch_inline_query_current_chat": "1d20+5 преим"}]]  # fmt: skip
+
+
+async def test_the_chosen_result_is_rolled_and_shown_in_an_edit(stack: Stack) -> None:
+    asked, answer = await ask(stack, ALICE, "2d6+3 fire")
+    edited = await pick(stack, ALICE, asked, answer["results"][0]["id"])
+    assert edited["text"].startswith("🎲 Alice Marsh rolls 2d6 + 3 — fire\n2d6: [")
+    assert 5 <= total(edited["text"]) <= 15
+    assert edited["via_bot"]["id"] == stack.api.bot_id
+    assert edited["reply_markup"]["inline_keyboard"][0][0]["text"] == "🎲 Roll again"
+    [kept] = await InlineRoll.all().prefetch_related("player")
+    assert kept.player.tg_id == ALICE and kept.notation == "2d6 + 3" and kept.label == "fire"
+    assert kept.total == total(edited["text"])
+    history = await say(stack, ALICE, "/rolls", GROUP)
+    assert "2d6 + 3" not in history["text"]  # the chat was not told: no chat history
+
+
+async def push(stack: Stack, **update: Json) -> None:
+    """Deliver an update as Telegram would (a copy of one it sent, or a forged one)."""
+    async with stack.api._lock:
+        stack.api._push_update(**update)
+
+
+async def test_a_redelivered_choice_shows_the_same_dice(stack: Stack) -> None:
+    asked, answer = await ask(stack, IVAN, "20d100", IVAN)
+    edited = await pick(stack, IVAN, asked, answer["results"][0]["id"], IVAN)
+    first = edited["text"]
+    assert "Итого: " in first
+    inline_id = stack.api._inline_id(IVAN, edited["message_id"])
+    # as if the first edit were lost on its way; then Telegram delivers the choice again
+    lost = {"inline_message_id": inline_id, "text": "🎲 …"}
+    assert await stack.api.call("editMessageText", lost) is True
+    copy = {
+        "result_id": answer["results"][0]["id"],
+        "from": stack.api.player(IVAN).user_dict(),
+        "query": "20d100",
+        "inline_message_id": inline_id,
+    }
+    await push(stack, chosen_inline_result=copy)
+    again = await stack.api.wait_for_message(
+        IVAN, lambda m: m["message_id"] == edited["message_id"] and m["text"] != "🎲 …", timeout=10
+    )
+    assert again["text"] == first  # the same dice, not rolled again
+    assert await InlineRoll.all().count() == 1
+
+
+async def test_a_result_the_query_does_not_offer_rolls_nothing(stack: Stack) -> None:
+    stack.api.inline_feedback = False  # the choice below reaches the bot only forged
+    asked, answer = await ask(stack, ALICE, "2d6")
+    posted = await stack.api.choose_inline_result(
+        ALICE, asked.query_id, answer["results"][0]["id"], GROUP
+    )
+    forged = {
+        "result_id": "r" + "0" * 40,
+        "from": stack.api.player(ALICE).user_dict(),
+        "query": "2d6",
+        "inline_message_id": stack.api._inline_id(GROUP, posted["message_id"]),
+    }
+    await push(stack, chosen_inline_result=forged)
+    edited = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == posted["message_id"] and "edit_date" in m, timeout=10
+    )
+    assert edited["text"].startswith("🤔 That roll is no longer offered")
+    assert f"@{stack.api.username}" in edited["text"]
+    assert await InlineRoll.all().count() == 0
+
+
+async def test_malformed_queries_get_a_hint_in_the_players_language(stack: Stack) -> None:
+    _, english = await ask(stack, ALICE, "2d6 | 3d6")
+    [hint] = english["results"]
+    assert hint["id"] == "hint" and hint["title"].startswith("🤔 I couldn't read “|”")
+    assert "reply_markup" not in hint
+    _, russian = await ask(stack, IVAN, "1001d6", IVAN)
+    [hint] = russian["results"]
+    assert hint["title"].startswith("🤔") and "1000" in hint["title"]
+    assert hint["description"].startswith("Напишите бросок")
+    asked, answer = await ask(stack, IVAN, "2d6 |", IVAN)
+    posted = await stack.api.choose_inline_result(IVAN, asked.query_id, "hint", IVAN)
+    assert posted["text"] == answer["results"][0]["title"]
+    assert "inline_message_id" not in stack.api.pending_updates()[-1].get(
+        "chosen_inline_result", {}
+    )
+
+
+async def test_a_huge_pool_fits_one_message(stack: Stack) -> None:
+    asked, answer = await ask(stack, ALICE, "1000d1000")
+    edited = await pick(stack, ALICE, asked, answer["results"][0]["id"])
+    assert "more" in edited["text"] and len(edited["text"]) <= 4096
+    assert 1000 <= total(edited["text"]) <= 1_000_000
+
+
+async def test_html_in_the_query_is_shown_as_typed(stack: Stack) -> None:
+    asked, answer = await ask(stack, ALICE, "1d6 <b>x</b> & <i>")
+    [result] = answer["results"]
+    assert result["message"]["text"] == "🎲 Alice Marsh rolls 1d6 <b>x</b> & <i>…"
+    edited = await pick(stack, ALICE, asked, result["id"])
+    assert "— <b>x</b> & <i>" in edited["text"]
+
+
+def test_the_bot_asks_for_inline_updates() -> None:
+    assert {"inline_query", "chosen_inline_result"} <= set(Update.ALL_TYPES)
