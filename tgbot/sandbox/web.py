@@ -6,7 +6,9 @@ Routes under ``prefix`` (default ``/sandbox``):
     ``GET {prefix}``                   the page
     ``GET {prefix}/state``             JSON snapshot for one player
     ``GET {prefix}/players``           who the page can play as
-    ``POST {prefix}/send|press|open|link|start|menu|language``   player actions
+    ``POST {prefix}/send|press|open|link|start|menu|language|topic|inline|choose``
+                                       player actions (``inline``: type ``@bot query``;
+                                       ``choose``: pick one of its results)
     ``GET {prefix}/events``            server-sent events of the change feed
     ``GET {prefix}/photo/{file_id}``   photo bytes for the page
 """
@@ -29,6 +31,7 @@ from tgbot.sandbox.words import all_words, language_name, page_words
 
 HERE = Path(__file__).parent
 HEARTBEAT_SECONDS = 15.0
+INLINE_ANSWER_SECONDS = 10.0  # as long as Telegram waits for answerInlineQuery
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 _dumps = functools.partial(json.dumps, ensure_ascii=False)
@@ -183,6 +186,18 @@ class _Sandbox:
             return {"thread_id": thread}
         if action == "start":
             return {"message": await self.api.start_bot(user_id, str(body.get("payload", "")))}
+        if action == "inline":
+            return await self._inline_query(user_id, body)
+        if action == "choose":
+            thread = body.get("thread_id")
+            message = await self.api.choose_inline_result(
+                user_id,
+                str(body["query_id"]),
+                str(body["result_id"]),
+                int(body["chat_id"]),
+                thread_id=int(thread) if thread else None,
+            )
+            return {"message": message}
         if action == "press":
             press = await self.api.press_button(
                 user_id, int(body["chat_id"]), int(body["message_id"]), str(body["data"])
@@ -203,6 +218,24 @@ class _Sandbox:
             url = self.api.open_web_app(user_id, menu, from_chat_id=user_id, theme=theme)
             return {"action": "web_app", "url": url}
         raise SandboxError(f"unknown action {action}")
+
+    async def _inline_query(self, user_id: int, body: Json) -> Json:
+        """Type ``@bot query`` in a chat: the bot's results, as the composer lists them."""
+        ask = await self.api.inline_query(user_id, str(body["query"]), int(body["chat_id"]))
+        try:
+            answer = await ask.answered(INLINE_ANSWER_SECONDS)
+        except TimeoutError:
+            raise SandboxError("the bot did not answer the inline query") from None
+        results = [
+            {
+                "id": r["id"],
+                "type": r["type"],
+                "title": r.get("title", ""),
+                "description": r.get("description", ""),
+            }
+            for r in answer["results"]
+        ]
+        return {"query_id": ask.query_id, "results": results, "button": answer["button"]}
 
     async def _open_button(self, user_id: int, body: Json, theme: str) -> Json:
         """Open a url or web_app button: a Mini App frame, a deep link, or a new tab."""
@@ -273,7 +306,8 @@ def setup_sandbox(app: web.Application, api: FakeBotApi, *, prefix: str = "/sand
     router.add_get(f"{prefix}/events", sandbox.events)
     router.add_get(f"{prefix}/photo/{{file_id}}", sandbox.photo)
     router.add_post(
-        f"{prefix}/{{action:send|press|open|link|start|menu|language|topic}}", sandbox.action
+        f"{prefix}/{{action:send|press|open|link|start|menu|language|topic|inline|choose}}",
+        sandbox.action,
     )
     router.add_static(f"{prefix}/static", HERE / "static")
 

@@ -60,6 +60,8 @@ WORDS = {
     "players_and_bot": N_("{count} players and the bot"),
     "reply_to": N_("Reply to {name}: {text}"),
     "failed_start": N_("Sandbox failed to start: {error}"),
+    "via": N_("via {bot}"),
+    "inline_results": N_("Inline results"),
 }
 
 

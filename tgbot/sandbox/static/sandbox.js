@@ -7,6 +7,7 @@
   const PREFIX = body.dataset.prefix;
   const BOT_ID = Number(body.dataset.botId);
   const BOT_NAME = body.dataset.botName;
+  const BOT_USERNAME = body.dataset.botUsername;
   const $ = (id) => document.getElementById(id);
   // Every catalogue's words; the page speaks the language of the player it plays as.
   const WORDS = JSON.parse($("words").textContent);
@@ -41,6 +42,7 @@
     groupId: null,
     theme: localStorage.getItem("sandbox.theme") || "light",
     typingTimers: new Map(),
+    inline: { asked: 0, timer: null, query: null }, // the composer's "@bot query"
   };
 
   // ------------------------------------------------------------------ helpers
@@ -212,6 +214,7 @@
     if ("callback_data" in button) return "";
     if ("web_app" in button) return "⧉";
     if ("url" in button) return "↗";
+    if ("switch_inline_query_current_chat" in button) return "↪";
     return "·";
   }
 
@@ -235,6 +238,12 @@
           chat_id: chatId, message_id: message.message_id, row, column, theme: state.theme,
         });
         followOpen(result, button.text);
+      } else if ("switch_inline_query_current_chat" in button) {
+        // Telegram types "@bot query" into this chat's composer
+        const text = $("text");
+        text.value = `@${BOT_USERNAME} ${button.switch_inline_query_current_chat}`;
+        text.focus();
+        text.dispatchEvent(new Event("input"));
       } else if ("copy_text" in button) {
         await navigator.clipboard.writeText(button.copy_text.text);
         toast(t("copied"));
@@ -279,8 +288,12 @@
       dataset: { messageId: String(message.message_id), from: fromBot ? "bot" : "player" },
     });
     const bubble = el("div", { class: "bubble" });
+    const via = message.via_bot
+      ? el("span", { class: "via" }, t("via", { bot: `@${message.via_bot.username}` })) : null;
     if (!own && message.chat.type !== "private") {
-      bubble.append(el("div", { class: "sender" }, userName(message.from)));
+      bubble.append(el("div", { class: "sender" }, userName(message.from), via ? " " : null, via));
+    } else if (via) {
+      bubble.append(el("div", { class: "sender" }, via));
     }
     if (message.reply_to_message && !message.reply_to_message.forum_topic_created) {
       const quoted = message.reply_to_message;
@@ -450,6 +463,7 @@
     if (!entryFor(chatId)) return;
     state.current = chatId;
     state.replyTo = null;
+    hideInline();
     renderCurrent();
     $("text").focus();
   }
@@ -663,6 +677,60 @@
     list.hidden = shown.length === 0;
   }
 
+  // "@bot query" typed in the composer: the bot's inline results above it, as Telegram
+  // lists them; tapping one posts its message "via @bot" and tells the bot the choice.
+  const INLINE = /^@(\w+) ([\s\S]*)$/;
+
+  function inlineQueryOf(value) {
+    const found = INLINE.exec(value);
+    return found && found[1].toLowerCase() === BOT_USERNAME.toLowerCase() ? found[2] : null;
+  }
+
+  function hideInline() {
+    state.inline.asked += 1; // an answer still on its way is no longer shown
+    state.inline.query = null;
+    clearTimeout(state.inline.timer);
+    $("inline-results").hidden = true;
+    $("inline-results").replaceChildren();
+  }
+
+  function askInline(query) {
+    clearTimeout(state.inline.timer);
+    const asked = ++state.inline.asked;
+    state.inline.timer = setTimeout(async () => {
+      try {
+        const entry = entryFor(state.current);
+        const answer = await post("inline", { chat_id: entry.chat.id, query });
+        if (asked === state.inline.asked) renderInline(answer, entry);
+      } catch (error) {
+        if (asked === state.inline.asked) toast(error.message, "error");
+      }
+    }, 250);
+  }
+
+  function renderInline(answer, entry) {
+    const list = $("inline-results");
+    list.replaceChildren(...answer.results.map((result) => el("li", {},
+      el("button", {
+        type: "button", class: "inline-result", dataset: { resultId: result.id },
+        onclick: () => chooseInline(answer.query_id, result.id, entry),
+      }, el("b", { class: "title" }, result.title),
+      result.description ? el("span", { class: "hint" }, result.description) : null))));
+    list.hidden = answer.results.length === 0;
+  }
+
+  async function chooseInline(queryId, resultId, entry) {
+    $("text").value = "";
+    hideInline();
+    try {
+      await post("choose", {
+        chat_id: entry.chat.id, thread_id: entry.thread || null, query_id: queryId, result_id: resultId,
+      });
+    } catch (error) {
+      toast(error.message, "error");
+    }
+  }
+
   function bindComposer() {
     const text = $("text");
     $("composer").addEventListener("submit", async (event) => {
@@ -670,6 +738,7 @@
       const value = text.value;
       text.value = "";
       $("command-list").hidden = true;
+      hideInline();
       await sendText(value);
     });
     text.addEventListener("keydown", (event) => {
@@ -682,6 +751,12 @@
       const value = text.value;
       if (value.startsWith("/") && !value.includes(" ")) renderCommandList(value);
       else $("command-list").hidden = true;
+      const query = inlineQueryOf(value);
+      if (query === null) hideInline();
+      else if (query !== state.inline.query) {
+        state.inline.query = query;
+        askInline(query);
+      }
     });
     $("menu-button").addEventListener("click", async () => {
       const entry = entryFor(state.current);
