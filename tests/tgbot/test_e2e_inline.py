@@ -10,6 +10,7 @@ from telegram import Update
 
 from core.store.models import InlineRoll
 from tests.support.stack import GROUP, Stack, running_stack
+from tgbot.__main__ import _set_webhook
 from tgbot.sandbox.fake_api import InlineAsk, Json, Player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -174,3 +175,14 @@ async def test_html_in_the_query_is_shown_as_typed(stack: Stack) -> None:
 
 def test_the_bot_asks_for_inline_updates() -> None:
     assert {"inline_query", "chosen_inline_result"} <= set(Update.ALL_TYPES)
+
+
+async def test_inline_rolls_come_by_webhook_too(db: str) -> None:
+    players = [Player(ALICE, "Alice", language_code="en", started=True)]
+    async with running_stack(db, players=players, webhook_secret="inline-secret") as webhooked:
+        await _set_webhook(webhooked.runtime.settings)  # as `python -m tgbot set-webhook` does
+        info = await webhooked.api.call("getWebhookInfo", {})
+        assert {"inline_query", "chosen_inline_result"} <= set(info["allowed_updates"])
+        asked, answer = await ask(webhooked, ALICE, "3d6")
+        edited = await pick(webhooked, ALICE, asked, answer["results"][0]["id"])
+        assert 3 <= total(edited["text"]) <= 18

@@ -166,3 +166,17 @@ async def test_without_inline_feedback_the_bot_hears_nothing_of_the_choice() -> 
     await api.choose_inline_result(ALICE, ask.query_id, "a", GROUP)
     assert len(api.pending_updates()) == before
     assert api.messages(GROUP)[-1]["via_bot"]["username"] == api.username
+
+
+async def test_a_button_under_an_inline_message_names_the_message_not_its_chat() -> None:
+    api = FakeBotApi()
+    ask = await api.inline_query(ALICE, "2d6", GROUP)
+    keyboard = {"inline_keyboard": [[{"text": "Reveal", "callback_data": "reveal"}]]}
+    await answer(api, ask.query_id, [article(reply_markup=keyboard)])
+    posted = await api.choose_inline_result(ALICE, ask.query_id, "a", GROUP)
+    chosen = api.pending_updates()[-1]["chosen_inline_result"]
+    press = await api.press_button(BO, GROUP, posted["message_id"], "reveal")
+    callback = press.update["callback_query"]
+    assert "message" not in callback
+    assert callback["inline_message_id"] == chosen["inline_message_id"]
+    assert await api.call("answerCallbackQuery", {"callback_query_id": press.query_id})
