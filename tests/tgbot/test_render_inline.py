@@ -44,7 +44,8 @@ def test_saved_rolls_follow_the_typed_roll() -> None:
 def test_a_name_being_typed_shows_its_saved_roll_before_the_hint() -> None:
     results = inline_results("at", [("atk", "1d20+5")], "Ada", EN)
     assert [r.id for r in results] == [offer_id("atk", "1d20+5"), HINT_ID]
-    assert results[1].title == "🤔 I couldn't read “at”. Try something like 2d6+3, 4d6kh3, 2d20kl1, d20 adv."
+    why = "🤔 I couldn't read “at”. Try something like 2d6+3, 4d6kh3, 2d20kl1, d20 adv."
+    assert results[1].title == why
     assert _text(results[1]) == results[1].title
     assert results[1].reply_markup is None  # picking the hint starts nothing
 
@@ -92,3 +93,18 @@ def test_any_query_gets_results_telegram_accepts(
     assert all(1 <= len(i.encode()) <= 64 for i in ids)
     assert all(r.title and len(_text(r)) <= 4096 for r in results)
     assert len(offers(query, suggestions).rolls) <= MAX_OFFERS
+
+
+def test_every_word_of_the_results_comes_from_the_catalogue() -> None:
+    from tests.tgbot.test_i18n_pseudo import leaks
+
+    pseudo = lang_for("xx")
+    data = ("fire", "atk", "adv", "oops")
+    for query in ("2d6+3 fire", "oops", ""):
+        for result in inline_results(query, [("atk", "1d20+5 adv")], "Alice Marsh", pseudo):
+            texts = [result.title, result.description or "", _text(result)]
+            markup = result.reply_markup
+            if markup is not None:
+                texts += [b.text for row in markup.inline_keyboard for b in row]
+            for text in texts:
+                assert leaks(text, data) == [], text
