@@ -118,6 +118,13 @@ async def test_a_redelivered_choice_shows_the_same_dice(stack: Stack) -> None:
     )
     assert again["text"] == first  # the same dice, not rolled again
     assert await InlineRoll.all().count() == 1
+    # a copy whose result the query no longer offers (a saved roll changed) keeps the dice
+    assert await stack.api.call("editMessageText", lost) is True
+    await push(stack, chosen_inline_result={**copy, "result_id": "r" + "0" * 40})
+    kept = await stack.api.wait_for_message(
+        IVAN, lambda m: m["message_id"] == edited["message_id"] and m["text"] != "🎲 …", timeout=10
+    )
+    assert kept["text"] == first
 
 
 async def test_a_result_the_query_does_not_offer_rolls_nothing(stack: Stack) -> None:

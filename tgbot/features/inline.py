@@ -16,7 +16,7 @@ from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, ChosenInlineResultHandler, InlineQueryHandler
 
 from core.i18n import N_, lang_for
-from core.inline_rolls import chosen, roll_once
+from core.inline_rolls import chosen, roll_once, stored_roll
 from core.rules.dice import RollResult
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, player_of
@@ -57,8 +57,12 @@ async def chosen_result(update: Update, context: StonetableContext) -> None:
     lang = lang_for(user.language_code)
     offer = chosen(picked.query, _suggestions(user.id, picked.query), picked.result_id)
     if offer is None:  # built anew from the query, it offers no such roll: nothing rolls
+        shown = await stored_roll(message_id)  # unless it was rolled (a saved roll changed since)
+        text = lang.gettext(NO_LONGER_OFFERED, bot=context.bot.username)
         await context.bot.edit_message_text(
-            lang.gettext(NO_LONGER_OFFERED, bot=context.bot.username), inline_message_id=message_id
+            text if shown is None else shown,
+            inline_message_id=message_id,
+            parse_mode=None if shown is None else ParseMode.HTML,
         )
         return
     player = player_of(user)
