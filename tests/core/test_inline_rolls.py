@@ -35,3 +35,12 @@ async def test_copies_racing_for_one_message_show_the_first_dice(db: str) -> Non
     other = await roll_once(SeededRng(0), ADA, "msg-2", offer, shown)
     assert other.startswith("50d1000 = ") and await InlineRoll.all().count() == 2
     assert await stored_roll("msg-3") is None
+
+
+async def test_a_total_past_the_columns_range_is_kept_and_shown_whole(db: str) -> None:
+    text = "1d6*1000000*1000000*1000000*1000000"
+    offer = chosen(text, [], offer_id("", text))
+    assert offer is not None
+    shown_text = await roll_once(SeededRng(1), ADA, "big", offer, shown)
+    assert shown_text.endswith("= 2000000000000000000000000")
+    assert (await InlineRoll.get(inline_message_id="big")).total == 2**63 - 1
