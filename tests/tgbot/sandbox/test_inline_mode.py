@@ -180,3 +180,19 @@ async def test_a_button_under_an_inline_message_names_the_message_not_its_chat()
     assert "message" not in callback
     assert callback["inline_message_id"] == chosen["inline_message_id"]
     assert await api.call("answerCallbackQuery", {"callback_query_id": press.query_id})
+
+
+async def test_a_chosen_result_goes_to_the_forum_topic_it_was_typed_in() -> None:
+    api = FakeBotApi()
+    topics = api.add_forum(-100777, "Forum", ["Campaign A"])
+    ask = await api.inline_query(BO, "2d6", -100777)
+    await answer(api, ask.query_id, [article()])
+    posted = await api.choose_inline_result(
+        BO, ask.query_id, "a", -100777, thread_id=topics["Campaign A"]
+    )
+    assert posted["message_thread_id"] == topics["Campaign A"] and posted["is_topic_message"]
+    inline_id = api.pending_updates()[-1]["chosen_inline_result"]["inline_message_id"]
+    edit = {"inline_message_id": inline_id, "text": "7"}
+    assert await api.call("editMessageText", edit) is True
+    edited = api.messages(-100777)[-1]
+    assert edited["text"] == "7" and edited["message_thread_id"] == topics["Campaign A"]
