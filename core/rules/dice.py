@@ -43,6 +43,7 @@ MAX_SIDES = 1000
 MAX_TERMS = 100
 MAX_REPEATS = 20
 MAX_CONSTANT = 1_000_000
+MAX_TOTAL = 10**15  # a total, however the dice fall, stays within this (and a 64-bit column)
 MAX_INPUT = 1000
 MAX_LABEL = 120
 MAX_ANNOTATION = 40
@@ -85,6 +86,7 @@ BIG_NUMBER = "That number is too big: the most is {limit}."
 BIG_COUNT = "That number of dice is too big: the most is {limit}."
 BIG_DIE = "That die is too big: the most is {limit}."
 BIG_KEEP = "That keep count is too big: the most is {limit}."
+BIG_TOTAL = "That roll could come to a number too large to show: use smaller numbers."
 
 FUDGE = 0  # the ``sides`` of a Fudge die (faces -1, 0, +1)
 
@@ -874,6 +876,9 @@ def parse(text: str) -> DiceExpression:
     count = expression.repeat * sum(d.count for d in terms)
     if count > MAX_DICE:
         raise Malformed(TOO_MANY_DICE, count=count, limit=MAX_DICE)
+    low, high = bounds(node)
+    if max(-low, high) > MAX_TOTAL:
+        raise Malformed(BIG_TOTAL)
     return expression
 
 

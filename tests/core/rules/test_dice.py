@@ -130,6 +130,21 @@ def test_rejects_nonsense_and_huge_rolls_with_a_friendly_message(text: str) -> N
     assert caught.value.message
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["1d6*1000000*1000000*1000000", "-1d6*1000000*1000000*1000000", "1000d1000!*1000000*1000"],
+)
+def test_a_total_too_large_to_keep_is_refused_before_rolling(text: str) -> None:
+    with pytest.raises(Malformed) as caught:
+        parse(text)
+    assert "too large" in caught.value.message
+
+
+def test_a_large_total_within_the_limit_still_rolls() -> None:
+    expression = parse("1d6*1000000*1000000")
+    assert expression.maximum == 6 * 10**12
+
+
 def test_the_limit_is_exactly_a_thousand_dice_of_a_thousand_sides() -> None:
     assert parse("1000d1000").dice_count == MAX_DICE
     assert parse("500d6 + 500d8").dice_count == MAX_DICE
