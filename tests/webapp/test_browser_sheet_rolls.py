@@ -1,6 +1,7 @@
 """Tapping the sheet in Chromium at phone size (360x740): the roll starts in the chat.
 
-The player taps an approach (threat dice) or an ability (d20) on their own sheet:
+The player taps an approach (threat dice), an ability (d20), an aspect (No Stone
+Unturned) or a trait (Cortex) on their own sheet:
 the panel appears in the group, the app answers with a haptic and a toast in the
 player's language; a tap the rules refuse (the game is paused) shows why and posts
 nothing. The tappable names fit the phone's width.
@@ -14,8 +15,9 @@ from typing import Any
 import pytest
 
 from core.play import ChatRef, PlayerRef
-from core.store.models import Campaign, CampaignStatus, Panel
+from core.store.models import Campaign, CampaignStatus, Member, Panel
 from tests.support.browser import chromium, phone_page, screenshot
+from tests.support.nsu_table import campaign_state, character, sheet, split, world
 from tests.support.stack import GROUP, Stack, running_stack
 from tgbot.sandbox.fake_api import Player, default_cast
 from webapp.auth import make_init_data
@@ -137,3 +139,47 @@ async def test_an_ability_tap_on_an_old_client_rolls_without_haptics(stack: Stac
         )
         assert "check — Might" in posted["text"]
         assert not {"success", "error"} & set(await page.evaluate("window.__haptics"))
+
+
+async def test_an_aspect_tap_starts_an_action_roll_for_a_russian_player(stack: Stack) -> None:
+    token = await game(stack, "nsu", OLGA)
+    await say(stack, BO, "/join")
+    view = await Campaign.get(live_chat_id=GROUP)
+    w = split(world((ALICE, BO, OLGA)), {ALICE, BO, OLGA}, set())
+    await Campaign.filter(id=view.id).update(state=campaign_state(w))
+    for user, name in ((ALICE, "Ana"), (BO, "Bram"), (OLGA, "Вера")):
+        member = await Member.get(campaign_id=view.id, player__tg_id=user)
+        await Member.filter(id=member.id).update(sheet=sheet(character(name)))
+    async with chromium() as browser:
+        page = await open_sheet(browser, stack, OLGA, token, "8.0")
+        body = page.get_by_role("button", name="Бросок «Тело» в чате")
+        await body.wait_for()
+        await fits(page)
+        await screenshot(page, "sheet-roll-nsu-ru")
+        mark = stack.api.mark()
+        await body.click()
+        await page.locator(".toast", has_text="Бросок начат в чате").wait_for()
+        posted = await stack.api.wait_for_message(
+            GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
+        )
+        assert "Вера" in posted["text"] and posted["reply_markup"]["inline_keyboard"]
+
+
+async def test_a_trait_tap_starts_a_test_for_the_lead(stack: Stack) -> None:
+    token = await game(stack, "cortex", BO)
+    campaigns = stack.runtime.application.deps.campaigns  # type: ignore[union-attr]
+    payload = {"box": "value", "name": "Justice", "die": "d8"}
+    await campaigns.edit(token, PlayerRef(BO, "Bo"), "trait.set", payload)
+    async with chromium() as browser:
+        page = await open_sheet(browser, stack, BO, token, "8.0")
+        trait = page.get_by_role("button", name="Roll Justice in the chat")
+        await trait.wait_for()
+        await fits(page)
+        mark = stack.api.mark()
+        await trait.click()
+        await page.locator(".toast", has_text="Roll started in the chat").wait_for()
+        posted = await stack.api.wait_for_message(
+            GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
+        )
+        assert posted["text"].startswith("🎭 Test:")
+        await screenshot(page, "sheet-roll-cortex-en")
