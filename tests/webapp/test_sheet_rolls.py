@@ -62,12 +62,14 @@ class Web:
         key: str | None = None,
         who: PlayerRef = BO,
         bot_token: str = BOT_TOKEN,
+        raw: bytes | None = None,
     ) -> tuple[int, dict[str, Any], dict[str, str]]:
         headers = {**self.auth(who, bot_token), "Content-Type": "application/json"}
         if key is not None:
             headers["Idempotency-Key"] = key
+        data = raw if raw is not None else json.dumps(body).encode()
         async with self.http.post(
-            f"{self.origin}/api/c/{self.token}/{route}", data=json.dumps(body), headers=headers
+            f"{self.origin}/api/c/{self.token}/{route}", data=data, headers=headers
         ) as response:
             return response.status, json.loads(await response.text()), dict(response.headers)
 
@@ -125,6 +127,15 @@ async def test_a_paused_game_refuses_the_tap_in_the_players_language(web: Web) -
     await web.campaigns.set_status(GROUP, GM, CampaignStatus.PAUSED)
     status, body, _ = await web.post("roll", GUILE, key="tap-paused-001")
     assert status == 403 and "паузе" in body["error"]  # Bo reads Russian
+    assert await panels() == []
+
+
+async def test_a_strangers_tap_is_refused_before_its_body_is_read(web: Web) -> None:
+    status, body, _ = await web.post("roll", None, raw=b"{not json", who=STRANGER)
+    assert status == 403 and "not in this game" in body["error"]
+    deep = b'{"what": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    status, body, _ = await web.post("roll", None, raw=deep, key="tap-deep-0001")
+    assert status == 400 and body["error"]  # a member's unreadable body: not understood
     assert await panels() == []
 
 
