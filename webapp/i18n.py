@@ -37,6 +37,8 @@ SCRIPT_WORDS = {
     "full_screen": N_("Full screen"),
     "leave_full_screen": N_("✕ Leave full screen"),
     "no_full_screen": N_("Full screen isn't available here."),
+    # a tap on the sheet opened its roll's panel in the game's chat
+    "roll_started": N_("Roll started in the chat"),
 }
 LANGUAGE_HEADER = "X-Stonetable-Language"
 """The language the player chose in the app's preferences (words only; none: Telegram's)."""

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.campaigns import CampaignView
+from core.i18n import N_
+from core.rules.errors import Malformed
 from core.rules.registry import Registry, default_registry
 from core.rules.table import Table
 
@@ -39,6 +41,10 @@ class SheetPage(Protocol):
         ...
 
 
+# A page may also have ``roll(what, name) -> (panel kind, words)``: the roll a tap on its
+# sheet starts, as the game's chat command with those words would (see ``roll_of``).
+
+
 @dataclass(frozen=True)
 class MembersPage:
     """The page for a system without a sheet of its own: who plays."""
@@ -50,6 +56,23 @@ class MembersPage:
         return {
             "members": [{"name": m.name, "you": m.player_id == viewer_id} for m in view.members]
         }
+
+
+NOT_A_ROLL = N_("That can't be rolled from the sheet.")
+
+
+def roll_of(page: SheetPage, what: str, name: str) -> tuple[str, str]:
+    """The panel kind and the command's words a tap on the sheet starts (``what`` the
+    kind of thing tapped, ``name`` its name on the sheet), as the page says.
+
+    Raises:
+        Malformed: this page has nothing to roll by that tap.
+    """
+    roll = getattr(page, "roll", None)
+    if roll is None:
+        raise Malformed(NOT_A_ROLL)
+    kind, argument = roll(what, name)
+    return str(kind), str(argument)
 
 
 def sheet_pages(modules: tuple[str, ...] | None = None) -> Mapping[str, SheetPage]:

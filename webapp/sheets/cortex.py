@@ -19,10 +19,12 @@ from core.cortex_words import stress_typed
 from core.i18n import N_, Lang
 from core.rules.cortex.campaign import in_roll, load, may_edit, may_edit_table, sees_whole_sheet
 from core.rules.cortex.dice import Die
+from core.rules.cortex.panel import CONFLICT_PANEL
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import DEFAULT_STRESS_TYPES, Sheet
 from core.rules.errors import Malformed
 from core.rules.table import Table
+from webapp.sheets import NOT_A_ROLL
 
 DICE = [d.label for d in Die]
 BOXES = (
@@ -123,6 +125,12 @@ class CortexPage:
             "dice": DICE,
             "sheets": sheets,
         }
+
+    def roll(self, what: str, name: str) -> tuple[str, str]:
+        """A trait of your Lead: ``/test``, a Test whose pool you then build with it."""
+        if what != "trait" or not name.strip():
+            raise Malformed(NOT_A_ROLL)
+        return CONFLICT_PANEL, "test"
 
 
 PAGE = CortexPage()

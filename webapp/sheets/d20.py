@@ -16,10 +16,19 @@ from core.campaigns import CampaignView
 from core.i18n import N_
 from core.rules.d20check import AbilityStrength, CharacterSheet, WoundBand
 from core.rules.d20check.check import MAX_PROFICIENCY
-from core.rules.d20check.table import is_game_master, may_edit_sheet, pool_counts, sheets_locked
+from core.rules.d20check.table import (
+    CHECK_PANEL,
+    is_game_master,
+    may_edit_sheet,
+    pool_counts,
+    sheets_locked,
+)
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS, band_for
 from core.rules.errors import Malformed
 from core.rules.table import Role, Table
+from core.rules.typed import check_text
+from core.typed_words import vocabulary
+from webapp.sheets import NOT_A_ROLL
 
 STRENGTHS = [
     {"value": AbilityStrength.WEAK.value, "label": N_("Weak"), "dice": N_("2d20, keep the lower")},
@@ -118,6 +127,12 @@ class D20Page:
             "max_strain": MAX_STRAIN,
             "max_wounds": MAX_WOUNDS,
         }
+
+    def roll(self, what: str, name: str) -> tuple[str, str]:
+        """An ability or a proficiency: ``/check <name>``, a check with it."""
+        if what not in ("ability", "proficiency") or not name.strip():
+            raise Malformed(NOT_A_ROLL)
+        return CHECK_PANEL, check_text(name.strip(), vocabulary())
 
 
 PAGE = D20Page()

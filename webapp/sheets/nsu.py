@@ -21,8 +21,10 @@ from typing import Any
 
 from core.campaigns import CampaignView
 from core.i18n import N_
+from core.rules.errors import Malformed
 from core.rules.nsu.campaign import campaign_of, character_of, draft_of
 from core.rules.nsu.details import MAX_HARMS
+from core.rules.nsu.roll_panel import ROLL_PANEL
 from core.rules.nsu.sheet import (
     MOOD_LINE_DICE,
     OPTIONAL_STEPS,
@@ -37,6 +39,7 @@ from core.rules.nsu.sheet import (
 from core.rules.nsu.terms import Aspect, Die
 from core.rules.nsu.world import CLOCK_SEGMENTS
 from core.rules.table import Table
+from webapp.sheets import NOT_A_ROLL
 
 # The Mini App edits these pages post, by what they do (the rules' edit table names).
 ACTIONS: dict[str, str] = {
@@ -243,6 +246,14 @@ class NsuSheetPage:
                 "sentiment_lines": SENTIMENT_LINES,
             },
         }
+
+    def roll(self, what: str, name: str) -> tuple[str, str]:
+        """An aspect or a skill: ``/act``, an Action Roll for your character. The
+        Arbiters pick the aspect at risk and you pick the skill on the panel, as the
+        rules have it, so the tap starts the roll and chooses nothing for anyone."""
+        if what not in ("aspect", "skill"):
+            raise Malformed(NOT_A_ROLL)
+        return ROLL_PANEL, ""
 
 
 PAGE = NsuSheetPage()

@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
+from core.rules.errors import Malformed
 from core.rules.table import Role, Table
 from core.rules.threat.momentum import BURN_MINIMUM, MOMENTUM_MAX, MOMENTUM_RESET, can_burn
 from core.rules.threat.roll import MAX_HARM
 from core.rules.threat.sheet import MAX_APPROACH_NAME, MAX_APPROACH_VALUE, MAX_APPROACHES, MAX_NOTES
-from core.rules.threat.table import may_edit, sheet_of
+from core.rules.threat.table import ROLL_PANEL, may_edit, sheet_of
+from webapp.sheets import NOT_A_ROLL
 
 
 def _sheet(table: Table, viewer_id: int, player_id: int, *, own: bool) -> dict[str, Any]:
@@ -78,6 +80,12 @@ class ThreatSheetPage:
                 "notes": MAX_NOTES,
             },
         }
+
+    def roll(self, what: str, name: str) -> tuple[str, str]:
+        """An approach: ``/threat <approach>``, the roll with that approach picked."""
+        if what != "approach" or not name.strip():
+            raise Malformed(NOT_A_ROLL)
+        return ROLL_PANEL, name.strip()
 
 
 PAGE = ThreatSheetPage()

@@ -394,6 +394,23 @@
       });
       return;
     }
+    var roll = event.target.closest("button[data-roll]");
+    if (roll) {  // a trait, skill, approach or ability: its roll starts in the game's chat
+      event.preventDefault();
+      if (roll.disabled) return;  // one tap, one roll
+      roll.disabled = true;
+      change("/api/c/" + encodeURIComponent(campaignToken()) + "/roll", {
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ what: roll.dataset.roll, name: roll.dataset.name || "" }),
+      }).then(function () {
+        if (can("6.1")) haptic("success");
+        toast(word.roll_started);
+      }, function (error) {
+        if (can("6.1")) haptic("error");
+        toast(error.message || word.failed, true);
+      }).then(function () { roll.disabled = false; });
+      return;
+    }
     var share = event.target.closest("button[data-story]");
     if (share) {
       event.preventDefault();

@@ -81,6 +81,17 @@ def looks_like_threat_notation(text: str) -> bool:
     return _THREAT_SHAPE.fullmatch(text) is not None
 
 
+def _approach_of(table: Table, player: int, name: str) -> Approach | None:
+    """The approach called ``name`` on ``player``'s sheet (ignoring case), if any."""
+    seat = table.seat(player)
+    if seat is None:
+        return None
+    try:
+        return read_sheet(seat.sheet).approach(name)
+    except Malformed:
+        return None
+
+
 def read_sheet(data: Json) -> Sheet:
     """A member's sheet; an empty mapping is a fresh sheet.
 
@@ -483,10 +494,14 @@ class ThreatRollPanel:
         return ThreatRollState.from_dict(state)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
-        """Open a roll. ``argument``: ``[for=<player id>] [notation]``.
+        """Open a roll. ``argument``: ``[for=<player id>] [notation | approach]``.
+
+        An approach's name (one on the roller's sheet) opens the roll with that
+        approach picked, as if the roller had tapped it; they may still pick another.
 
         Raises:
-            Malformed: the text is not threat notation (``/roll`` rolls ordinary dice).
+            Malformed: the text is neither threat notation nor one of the roller's
+                approaches (``/roll`` rolls ordinary dice).
             NotAllowedNow: threat notation out of range, or no such player.
             NotYourTurn: someone other than the GM opens a roll for another player.
         """
@@ -497,8 +512,12 @@ class ThreatRollPanel:
             roller = int(found[1])
             rest = (argument[: found.start()] + " " + argument[found.end() :]).strip()
         notation = rest.strip()
+        approach: Approach | None = None
         if notation and not looks_like_threat_notation(notation):
-            raise Malformed("“{text}” is not threat dice notation.", text=notation[:40])
+            approach = _approach_of(table, roller, notation)
+            if approach is None:
+                raise Malformed("“{text}” is not threat dice notation.", text=notation[:40])
+            notation = ""
         gm = game_master(table)
         if roller != actor and actor != gm:
             raise NotYourTurn("Only the GM asks another player for a roll.")
@@ -521,6 +540,8 @@ class ThreatRollPanel:
             )
         else:
             panel = open_panel(gm, roller, momentum=sheet.momentum, harm=sheet.harm)
+        if approach is not None:
+            panel = replace(panel, approach_name=approach.name, approach=approach.value)
         return Outcome(state=_dump(panel, bool(notation)))
 
     def act(

@@ -93,6 +93,18 @@ def test_text_that_is_not_threat_notation_is_malformed_so_roll_falls_back(text: 
         RULES.open(table(), ANA, text, SeededRng(1))
 
 
+@pytest.mark.parametrize("typed", ["Guile", "guile", "  GUILE "])
+def test_an_approach_named_on_the_sheet_opens_the_roll_with_it_picked(typed: str) -> None:
+    t = table()
+    view = roll_view(t, RULES.open(t, ANA, typed, SeededRng(1)).state)
+    assert (view.panel.roller, view.panel.approach_name, view.panel.approach) == (ANA, "Guile", 1)
+    assert not view.fixed and len(view.approaches) == 2  # another may still be picked
+    asked = roll_view(t, RULES.open(t, GM, f"for={ANA} Prowess", SeededRng(1)).state)
+    assert (asked.panel.roller, asked.panel.approach_name) == (ANA, "Prowess")
+    with pytest.raises(Malformed):  # the GM has no approaches of their own
+        RULES.open(t, GM, "Guile", SeededRng(1))
+
+
 @pytest.mark.parametrize(
     ("text", "hint"),
     [("0d9t", "at least one action die"), ("99d2t", "At most 9"), ("3d5t", "Threat runs")],
