@@ -23,7 +23,6 @@ from core.rules.rng import Rng
 from core.store.repo import atomic, guarded, player_id
 from core.store.sql import dump_json, execute, fetch, now
 
-_BIGINT = 2**63 - 1  # the column's largest value; a roll's total may pass it
 MAX_OFFERS = 10  # typed roll and saved rolls shown at once (Telegram allows 50)
 EXAMPLES = ("1d20", "2d6", "4d6kh3", "1d20 adv")  # offered for an empty query
 
@@ -146,7 +145,7 @@ async def roll_once(
             row,
             offer.expression.notation[:300],
             offer.expression.label[:160],
-            max(min(result.total, _BIGINT), -_BIGINT - 1),  # the text shows it whole
+            result.total,  # parse keeps every total within the column (dice.MAX_TOTAL)
             dump_json(_faces(result)),
             text,
             now(),
