@@ -153,10 +153,8 @@ async def save(
         NotAllowedNow: too many saved rolls already.
     """
     name = check_name(name)
-    if table is not None:
-        book = _book(await listed(0, table))  # the table's rolls may use the table's only
-    else:
-        book = _book(await listed(owner))
+    # the table's rolls may use the table's only; a player's, their own
+    book = _book(await (listed(0, table) if table is not None else listed(owner)))
     book[key(name)] = text  # a roll using its own name is a loop
     text = check_text(text, book)
     where = _where(owner, table)
