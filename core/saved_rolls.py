@@ -129,7 +129,7 @@ async def resolve(text: str, user_id: int, table: Table | None = None) -> Resolv
     return Resolved(replace(found.expression, label=label[: dice.MAX_LABEL]), used)
 
 
-def check_text(text: str, book: Mapping[str, str]) -> str:
+def check_text(text: str, book: Mapping[str, str], name: str | None = None) -> str:
     """The roll's text as it will be saved, checked as a roll with the saved rolls it uses.
 
     Raises:
@@ -138,7 +138,7 @@ def check_text(text: str, book: Mapping[str, str]) -> str:
     text = " ".join(text.split())
     if len(text) > MAX_TEXT:
         raise Malformed(TEXT_TOO_LONG, limit=MAX_TEXT)
-    expand(text, book)
+    expand(text, book, within=name)
     return text
 
 
@@ -156,7 +156,7 @@ async def save(
     # the table's rolls may use the table's only; a player's, their own
     book = _book(await (listed(0, table) if table is not None else listed(owner)))
     book[key(name)] = text  # a roll using its own name is a loop
-    text = check_text(text, book)
+    text = check_text(text, book, name)
     where = _where(owner, table)
     async with guarded():
         row = await SavedRow.get_or_none(**where, name_key=key(name))

@@ -44,6 +44,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.start",
     "tgbot.features.roll",
     "tgbot.features.rolls",
+    "tgbot.features.saved",
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",

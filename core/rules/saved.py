@@ -109,6 +109,17 @@ def uses(text: str, book: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(key(m.group(0)) for m in _names(text, book))
 
 
+def might_use(text: str) -> bool:
+    """Whether ``text`` has a word where a saved roll's name could stand (a cheap test
+    before the saved rolls are read: plain notation has none)."""
+    return any(not _reads_as_notation(m.group(0)) for m in _names(text, _Anything()))
+
+
+class _Anything(dict[str, str]):
+    def __contains__(self, _key: object) -> bool:
+        return True
+
+
 def _masked(text: str) -> str:
     """``text`` with annotations (``[...]``) blanked, same length, so no name is read there."""
     return re.sub(r"\[[^\]]*\]?", lambda m: " " * len(m.group(0)), text)
@@ -135,11 +146,12 @@ def _leading_count(before: str) -> bool:
     return bool(re.fullmatch(r"\s*\d+\s*(?:[xх×]\s*)?", before))
 
 
-def expand(text: str, book: Mapping[str, str]) -> Expansion:
+def expand(text: str, book: Mapping[str, str], within: str | None = None) -> Expansion:
     """Read ``text`` as dice notation, with the saved rolls of ``book`` in it.
 
     Args:
         book: each saved roll's :func:`key` to its text.
+        within: the name ``text`` is being saved under (a use of it is a loop).
 
     Raises:
         Malformed: the text (or a saved roll it uses) is no roll, the saved rolls
@@ -147,7 +159,7 @@ def expand(text: str, book: Mapping[str, str]) -> Expansion:
             inside another.
     """
     cache: dict[str, _Read] = {}
-    return _expand(text, book, (), cache)
+    return _expand(text, book, () if within is None else (key(within),), cache)
 
 
 def _expand(
