@@ -15,11 +15,13 @@ from dataclasses import dataclass, replace
 
 from tortoise.exceptions import IntegrityError
 
+from core.play import ChatRef, Play, PlayerRef, TableRoll
 from core.rules import dice
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.saved import Expansion, check_name, expand, key, uses
+from core.store.models import Chat
 from core.store.models import SavedRoll as SavedRow
-from core.store.repo import guarded
+from core.store.repo import atomic, guarded
 
 MAX_SAVED = 50  # saved rolls per player, and per table
 MAX_TEXT = dice.MAX_INPUT
@@ -247,7 +249,8 @@ async def rename(saved_id: int, user_id: int, new: str, hosted: Table | None = N
             raise NotAllowedNow(TAKEN, name=new)
         row.name, row.name_key = new, key(new)
         try:
-            await row.save(update_fields=["name", "name_key"])
+            async with atomic():  # with a Mini App request's key, when there is one
+                await row.save(update_fields=["name", "name_key"])
         except IntegrityError as error:
             raise NotAllowedNow(TAKEN, name=new) from error
     return _saved(row)
@@ -260,12 +263,27 @@ async def delete(saved_id: int, user_id: int, hosted: Table | None = None) -> Sa
         NotAllowedNow: it is gone or not the user's.
     """
     row = await _row(saved_id, user_id, hosted)
-    async with guarded():
+    async with guarded(), atomic():  # with a Mini App request's key, when there is one
         await row.delete()
     return _saved(row)
 
 
-def is_host_check(host_id: int | None, user_id: int) -> None:
-    """Raises NotAllowedNow unless ``user_id`` hosts the game (``host_id``) here."""
-    if host_id is None or host_id != user_id:
-        raise NotAllowedNow(NOT_HOST)
+async def roll_at_table(
+    play: Play, player: PlayerRef, table: Table, language: str, saved_id: int
+) -> TableRoll:
+    """Roll a saved roll from the Mini App: kept like /roll, posted in the game's chat
+    (``table``) as the player's roll, in the game's ``language``.
+
+    Raises:
+        NotAllowedNow: the saved roll is gone, or not the player's to use here.
+        Malformed: it no longer reads (a saved roll it used was renamed, or loops).
+    """
+    roll = await usable(saved_id, player.tg_id, table)
+    resolved = await resolve(roll.name, player.tg_id, table)
+    if resolved is None:
+        raise NotAllowedNow(GONE)
+    async with guarded():
+        chat = await Chat.get_or_none(tg_id=table.chat_tg_id)
+    kind, title = (chat.kind.value, chat.title) if chat is not None else ("supergroup", "")
+    where = ChatRef(table.chat_tg_id, kind, title, table.topic)
+    return await play.roll_at_table(where, player, resolved.expression, language)
