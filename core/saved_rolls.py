@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from tortoise.exceptions import IntegrityError
 
@@ -66,7 +67,7 @@ def _saved(row: SavedRow) -> SavedRoll:
     return SavedRoll(row.name, row.text, int(row.id), row.table_chat_tg_id is not None)
 
 
-def _where(owner: int | None, table: Table | None) -> dict[str, object]:
+def _where(owner: int | None, table: Table | None) -> dict[str, Any]:
     if table is not None:
         return {"table_chat_tg_id": table.chat_tg_id, "topic_id": table.topic}
     return {"owner_tg_id": owner}
