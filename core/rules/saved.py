@@ -60,7 +60,7 @@ def check_name(name: str) -> str:
             as dice notation.
     """
     name = name.strip()
-    if len(name) > MAX_NAME:
+    if len(name) > MAX_NAME or len(key(name)) > MAX_NAME:  # "ß" casefolds to "ss"
         raise Malformed(LONG_NAME, limit=MAX_NAME)
     if _reads_as_notation(name):
         raise Malformed(NOTATION_NAME, name=name)

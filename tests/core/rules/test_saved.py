@@ -60,7 +60,7 @@ def test_notation_names_are_refused(name: str) -> None:
     assert raised.value.message_id in (NOTATION_NAME, BAD_NAME)
 
 
-@pytest.mark.parametrize("name", ["two words", "a+b", "<b>x</b>", "_x", "", "a" * 33])
+@pytest.mark.parametrize("name", ["two words", "a+b", "<b>x</b>", "_x", "", "a" * 33, "ß" * 20])
 def test_bad_names_are_refused(name: str) -> None:
     with pytest.raises(Malformed):
         check_name(name)
