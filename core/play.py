@@ -165,7 +165,7 @@ class Play:
         self,
         chat: ChatRef,
         player: PlayerRef,
-        text: str,
+        text: str | dice.DiceExpression,
         seen_by: tuple[int, ...],
         *,
         update_id: int | None = None,

@@ -19,7 +19,7 @@ from tortoise.exceptions import IntegrityError
 from core.play import ChatRef, Play, PlayerRef, TableRoll
 from core.rules import dice
 from core.rules.errors import Malformed, NotAllowedNow
-from core.rules.saved import Expansion, check_name, expand, key, uses
+from core.rules.saved import Expansion, check_name, expand, key, might_use, uses
 from core.store.models import Chat
 from core.store.models import SavedRoll as SavedRow
 from core.store.repo import atomic, guarded
@@ -130,6 +130,16 @@ async def resolve(text: str, user_id: int, table: Table | None = None) -> Resolv
     note = found.expression.label
     label = f"{names}: {note}" if note and note != names else names
     return Resolved(replace(found.expression, label=label[: dice.MAX_LABEL]), used)
+
+
+async def saved_or_text(chat: ChatRef, player: PlayerRef, text: str) -> str | dice.DiceExpression:
+    """``text`` read with the player's saved rolls (the table's too, in a group), or as it
+    is when it names none."""
+    if not might_use(text):
+        return text
+    table = None if chat.kind == "private" else Table(chat.tg_id, chat.topic)
+    resolved = await resolve(text, player.tg_id, table)
+    return text if resolved is None else resolved.expression
 
 
 def check_text(text: str, book: Mapping[str, str], name: str | None = None) -> str:

@@ -172,3 +172,17 @@ async def test_the_host_saves_for_the_table_in_a_forum_topic(stack: Stack) -> No
     assert "Deleted the saved roll init" in gone["text"]
     total = re.findall(r"Total: (\d+)", rolled["text"])
     assert total
+
+
+async def test_a_saved_roll_rolled_in_secret(stack: Stack) -> None:
+    await say(stack, ALICE, ALICE, "/start")
+    await say(stack, ALICE, GROUP, "/save sneak 1d20+7 stealth")
+    mark = stack.api.mark()
+    shown = await say(stack, ALICE, GROUP, "/sroll sneak")
+    assert "rolled in secret" in shown["text"] and "sneak" not in shown["text"]
+    private = await stack.api.wait_for_message(
+        ALICE, lambda m: "Secret roll" in m.get("text", ""), timeout=TIMEOUT, since=mark
+    )
+    assert "(1d20 + 7) — sneak: stealth" in private["text"]
+    kept = await RollRecord.get(label="sneak: stealth")
+    assert kept.seen_by == [ALICE]
