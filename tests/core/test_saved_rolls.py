@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.saved_rolls import (
@@ -147,3 +149,22 @@ async def test_suggestions(db: str) -> None:
     assert await suggestions(ADA, "zz") == []
     assert await suggestions(ADA, "%") == []
     assert await suggestions(ADA, "_") == []
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.text(max_size=50) | st.sampled_from(["atk", "d20", "<b>x</b>", "Атака", "ß" * 17]),
+    st.text(max_size=80) | st.sampled_from(["1d20+5 adv", "atk+1", "1d6" * 400, "<i>"]),
+)
+async def test_any_input_is_saved_or_refused_in_words(db: str, name: str, text: str) -> None:
+    before = await listed(ADA)
+    try:
+        saved, _ = await save(ADA, name, text)
+    except Malformed:
+        assert await listed(ADA) == before  # refused: nothing changed
+        return
+    assert saved.name == name.strip() and len(saved.name) <= 32
+    assert (await find(ADA, name)).text == saved.text
+    await delete(saved.id, ADA)
