@@ -74,6 +74,17 @@ class ChatRef:
 
 
 @dataclass(frozen=True)
+class TableRoll:
+    """A roll made outside the chat (in the Mini App), to be posted there as the player's."""
+
+    result: dice.RollResult
+    chat_tg_id: int
+    topic: int
+    who: str
+    language: str
+
+
+@dataclass(frozen=True)
 class RollLine:
     notation: str
     label: str
@@ -113,7 +124,7 @@ class Play:
         self,
         chat: ChatRef,
         player: PlayerRef,
-        text: str,
+        text: str | dice.DiceExpression,
         *,
         update_id: int | None = None,
         seen_by: tuple[int, ...] | None = None,
@@ -123,6 +134,7 @@ class Play:
         The record keeps the chat's topic and the game live there, for the history.
 
         Args:
+            text: dice notation, or an expression read already (a saved roll's).
             update_id: the Telegram update asking, claimed with the record so a
                 redelivered copy rolls nothing (AlreadyHandled).
             seen_by: a secret roll: the Telegram ids of those shown it (the roller,
@@ -135,11 +147,25 @@ class Play:
         result, _ = await self._roll(chat, player, text, update_id, seen_by, kept=False)
         return result
 
+    async def roll_at_table(
+        self, chat: ChatRef, player: PlayerRef, expression: dice.DiceExpression, language: str
+    ) -> TableRoll:
+        """A roll made in the Mini App (a saved roll tapped), kept like :meth:`roll` and
+        posted in the game's chat as the player's roll, in the game's ``language``."""
+        posted: list[TableRoll] = []
+
+        def shown(result: dice.RollResult) -> TableRoll:
+            posted.append(TableRoll(result, chat.tg_id, chat.topic, player.display_name, language))
+            return posted[-1]
+
+        await self._roll(chat, player, expression, None, None, kept=False, shown=shown)
+        return posted[0]
+
     async def roll_in_secret(
         self,
         chat: ChatRef,
         player: PlayerRef,
-        text: str,
+        text: str | dice.DiceExpression,
         seen_by: tuple[int, ...],
         *,
         update_id: int | None = None,
@@ -152,13 +178,14 @@ class Play:
         self,
         chat: ChatRef,
         player: PlayerRef,
-        text: str,
+        text: str | dice.DiceExpression,
         update_id: int | None,
         seen_by: tuple[int, ...] | None,
         *,
         kept: bool,
+        shown: Callable[[dice.RollResult], object] | None = None,
     ) -> tuple[dice.RollResult, int]:
-        expression = dice.parse(text)
+        expression = text if isinstance(text, dice.DiceExpression) else dice.parse(text)
         result = dice.roll(expression, self.rng)
         async with guarded(), atomic(update_id):
             # hand-written statements: the ORM's query building cost more than the roll
@@ -188,7 +215,8 @@ class Play:
                 rows = await fetch(_ADD_ROLL + " RETURNING id", values)
                 return result, int(rows[0]["id"])
             await execute(_ADD_ROLL, values)
-            await outbox.record(result)  # its message, sent after the commit
+            # its message, sent after the commit
+            await outbox.record(result if shown is None else shown(result))
         return result, 0
 
     async def health(self) -> bool:

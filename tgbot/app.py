@@ -45,6 +45,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.roll",
     "tgbot.features.rolls",
     "tgbot.features.inline",
+    "tgbot.features.saved",
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",

@@ -130,6 +130,7 @@ class Runtime:
                 settings.initdata_max_age,
                 self.clock,
                 panel_shown=self._show_panel,
+                sent=self._send_outbox,
                 telegram_script=(
                     f"{SANDBOX_PREFIX}/static/telegram-web-app.js"
                     if settings.sandbox
@@ -209,6 +210,18 @@ class Runtime:
                 await settle(context, change)
         except (TelegramError, TryAgain) as error:
             log.warning("Could not show a change made in the Mini App: %s", error)
+
+    async def _send_outbox(self) -> None:
+        """Send what the current Mini App request wrote to the outbox (best effort: what
+        fails here, the sweeper sends in a few seconds)."""
+        pending = outbox.current()
+        if self.application is None or pending is None:
+            return
+        outbox.end()
+        try:
+            await send_pending(self.application, pending)
+        except (TelegramError, TryAgain) as error:
+            log.warning("Could not send what a Mini App request wrote: %s", error)
 
     def _webhook(self) -> Webhook | None:
         if self.settings.webhook_url is None or self.settings.webhook_secret is None:

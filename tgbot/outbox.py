@@ -28,7 +28,9 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from core import outbox
 from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Retired
+from core.i18n import lang_for
 from core.outbox import Effect, Row
+from core.play import TableRoll
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
 from tgbot.context import StonetableApplication, StonetableContext
@@ -60,6 +62,8 @@ class Planner:
 
         if isinstance(result, RollResult):
             return await self._roll(result)
+        if isinstance(result, TableRoll):
+            return self._table_roll(result)
         effects: list[Effect] = []
         if isinstance(result, PanelView):
             if how == "post":
@@ -68,9 +72,7 @@ class Planner:
                 text, markup = draw(self.renderers, result)
                 text = await self._header(result) + text
                 payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
-                effects.append(
-                    Effect("edit", {**payload, "text": text, "markup": _markup(markup)})
-                )
+                effects.append(Effect("edit", {**payload, "text": text, "markup": _markup(markup)}))
         if isinstance(result, PanelView | Changed | EndedGame):
             effects += await self._settle(result)
         return effects
@@ -92,6 +94,12 @@ class Planner:
         if message.chat.type != ChatType.PRIVATE:
             payload["reply_to"] = message.message_id
         return [Effect("send", payload)]
+
+    def _table_roll(self, roll: TableRoll) -> list[Effect]:
+        from tgbot.render.dice import render_roll
+
+        text = render_roll(roll.result, roll.who, lang_for(roll.language))
+        return [Effect("send", {"chat_id": roll.chat_tg_id, "topic": roll.topic, "text": text})]
 
     async def _header(self, view: PanelView) -> str:
         """In a private chat, the line naming the game, for a player in several."""

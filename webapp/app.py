@@ -24,6 +24,7 @@ from webapp.page_cache import PAGES, PageCache
 from webapp.request_keys import request_keys
 from webapp.roll_history import setup_roll_routes
 from webapp.sheet_rolls import setup_sheet_roll_routes
+from webapp.saved_rolls import setup_saved_routes
 from webapp.story import setup_story_routes
 
 MAX_BODY_BYTES = 2 * 1024 * 1024  # the largest body taken (a webhook update: see the bot)
@@ -105,6 +106,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     setup_story_routes(app)
     setup_roll_routes(app)
     setup_sheet_roll_routes(app)
+    setup_saved_routes(app)
     app.router.add_get("/healthz", views.healthz)
     assets = app[ASSETS] = Assets(HERE / "static")
     app.router.add_get("/static/{name}", assets.serve)

@@ -29,6 +29,8 @@ class WebDeps:
     pictures: CardPictures = field(default_factory=CardPictures)
     # Shows in the chats what a Mini App change did, as a press would (the bot's presenter).
     panel_shown: Callable[[PanelView | Changed], Awaitable[None]] | None = None
+    # Sends now what the current request wrote to the outbox (a roll posted in the chat).
+    sent: Callable[[], Awaitable[None]] | None = None
 
 
 @dataclass(frozen=True)

@@ -408,3 +408,25 @@ class InlineRoll(Model):
     class Meta:
         table = "inline_roll"
         indexes = (("player_id", "created_at"),)
+
+
+class SavedRoll(Model):
+    """A roll a player saved under a name (core/saved_rolls.py): their own, everywhere
+    (``owner_tg_id``), or the table's, saved by a game's host for everyone playing in a
+    chat's topic (``table_chat_tg_id`` and ``topic_id``)."""
+
+    id = fields.BigIntField(primary_key=True)
+    owner_tg_id = fields.BigIntField(null=True)
+    table_chat_tg_id = fields.BigIntField(null=True)
+    topic_id = fields.BigIntField(default=0, db_default=0)
+    name = fields.CharField(max_length=32)  # as the player typed it
+    name_key = fields.CharField(max_length=32)  # casefolded, for lookup
+    text = fields.CharField(max_length=1000)  # the dice notation, as typed
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "saved_roll"
+        unique_together = (
+            ("owner_tg_id", "name_key"),
+            ("table_chat_tg_id", "topic_id", "name_key"),
+        )

@@ -23,12 +23,12 @@ pytestmark = [pytest.mark.e2e, pytest.mark.db]
 ALICE, BO, CHIDI = 1001, 1002, 1003  # Alice hosts
 DAY = 86400.0
 COMMON_GROUP = [
-    "help", "roll", "rolls", "sroll", "sheet", "newgame", "join", "leave", "status", "pause",
+    "help", "roll", "rolls", "sroll", "save", "saved", "sheet", "newgame", "join", "leave", "status", "pause",
     "resume", "endgame", "language",
     "undo",
     "story",
 ]  # fmt: skip
-COMMON_PRIVATE = ["start", "help", "roll", "rolls", "sheet"]
+COMMON_PRIVATE = ["start", "help", "roll", "rolls", "save", "saved", "sheet"]
 WHILE_PLAYING = [c for c in COMMON_GROUP if c != "newgame"]  # a running game's menu, after its own
 
 

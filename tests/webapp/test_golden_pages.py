@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
+from core import saved_rolls
 from core import story as stories
 from core.campaigns import Campaigns
 from core.locks import InProcessKeyedLock
@@ -35,7 +36,7 @@ from core.rules.nsu.sheet import CharacterDraft, choose_name, describe, pick_moo
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.rules.table import Role, Seat, Table
-from core.store.models import Chat, LogEntry, Player, RollRecord
+from core.store.models import Campaign, Chat, LogEntry, Player, RollRecord
 from tests.core.rules.cortex.test_campaign_panel import Game
 from tests.support.bot_api import serve_app
 from tests.support.browser import TELEGRAM_JS, THEMES, chromium, telegram_stub
@@ -82,6 +83,7 @@ async def pages(db: str) -> AsyncIterator[Pages]:
         await LogEntry.create(campaign_id=campaign.id, kind="detail", text=text, player_ids=[ANA])
     secret = await stories.publish(registry, nsu, ANA)
     await _rolls(campaign.id)
+    await _saved_rolls(campaign.id)
     # a player halfway through making a character: name, look and moods chosen
     draft = pick_moods(
         describe(choose_name(CharacterDraft(), "Ana"), "she/her", "Muddy boots, a patched coat"),
@@ -141,6 +143,7 @@ async def pages(db: str) -> AsyncIterator[Pages]:
                 "nsu-log": (BRAM, f"/app/c/{nsu}/log"),
                 "nsu-card": (ANA, f"/app/c/{nsu}/map/a"),
                 "nsu-rolls": (BRAM, f"/app/c/{nsu}/rolls"),
+                "nsu-saved": (ANA, f"/app/c/{nsu}/saved"),
                 "nsu-create": (ANA, f"/app/c/{creating}"),
                 "odds": (ANA, "/app/odds?expr=1d20%2B5%20adv%20%3E%3D%2015"),
                 "threat-sheet": (ANN, f"/app/c/{threat}"),
@@ -150,6 +153,15 @@ async def pages(db: str) -> AsyncIterator[Pages]:
                 "unauthorized": (FORGED, "/app/home"),
             },
         )
+
+
+async def _saved_rolls(campaign_id: int) -> None:
+    """Ana's saved rolls, and one Bo saved for the table (as its host would)."""
+    table = await Chat.get(campaigns__id=campaign_id)
+    topic = (await Campaign.get(id=campaign_id)).topic_id
+    await saved_rolls.save(ANA, "atk", "1d20+5 adv")
+    await saved_rolls.save(ANA, "атака", "2d6+3 рубящий")
+    await saved_rolls.save(BRAM, "init", "1d20+2", saved_rolls.Table(table.tg_id, topic))
 
 
 async def _rolls(campaign_id: int) -> None:

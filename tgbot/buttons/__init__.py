@@ -5,6 +5,6 @@ Each button is a small frozen dataclass registered by its verb in
 verb is known before the first press is read.
 """
 
-from tgbot.buttons import campaign, nsu, rolls, undo
+from tgbot.buttons import campaign, nsu, rolls, saved, undo
 
-__all__ = ["campaign", "nsu", "rolls", "undo"]
+__all__ = ["campaign", "nsu", "rolls", "saved", "undo"]

@@ -19,6 +19,7 @@ from tgbot.edits import reply_html
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
+from tgbot.features.saved import roll_saved
 from tgbot.i18n import lang_of, personal_lang
 from tgbot.outbox import send_pending
 from tgbot.presenter import in_outbox
@@ -47,6 +48,8 @@ async def roll(update: Update, context: StonetableContext) -> None:
     text, secret = secret_request(command_args(update))
     if secret:  # /roll 1d20+5 secret
         await secret_roll(update, context, text)
+        return
+    if await roll_saved(update, context, text):  # /roll atk+2: a saved roll
         return
     # one statement tells both whether a game's own roll applies and the group's language
     game = None if chat.kind == ChatType.PRIVATE else await live_game(chat.tg_id, chat.topic)

@@ -13,6 +13,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 from core.i18n import N_, Lang, lang_for
 from core.roll_history import CHAT_ROLLS, rolls_in
 from core.rules.dice import RollResult
+from core.saved_rolls import saved_or_text
 from core.secret_rolls import audience, forget, reveal, secret_request
 from tgbot.buttons.rolls import RevealButton
 from tgbot.callback import decode_as, pattern
@@ -61,10 +62,9 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
     chat, player = actor(update)
     message = update.effective_message
     assert message is not None
+    what = await saved_or_text(chat, player, text or "d20")  # /sroll atk: a saved roll
     if chat.kind == ChatType.PRIVATE:
-        result = await context.deps.play.roll(
-            chat, player, text or "d20", update_id=update.update_id
-        )
+        result = await context.deps.play.roll(chat, player, what, update_id=update.update_id)
         if in_outbox(result):  # its message was written with the roll: send it
             await send_pending(context.stonetable)
             return
@@ -74,7 +74,7 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
     masters = [m.player_id for m in view.game_masters] if view is not None else []
     seen = audience(player.tg_id, None if view is None else view.system.key, masters)
     result, roll_id = await context.deps.play.roll_in_secret(
-        chat, player, text or "d20", seen, update_id=update.update_id
+        chat, player, what, seen, update_id=update.update_id
     )
     group_lang = await lang_of(update)
     where = chat.title or "?"

@@ -32,6 +32,12 @@ def general(lang: Lang) -> str:
                 "/rolls — the last ten rolls in this chat; the Mini App keeps the game's "
                 "roll history, with each player's average."
             ),
+            "💾 "
+            + lang.gettext(
+                "<code>/save atk 1d20+5 adv</code> — save a roll under a name, then "
+                "<code>/roll atk</code>, <code>/roll atk+2</code> or <code>/roll atk dis</code>; "
+                "/saved lists them with a button to roll each (and renames or deletes one)."
+            ),
             "📜 " + lang.gettext("/sheet — open your sheet and the map in the Mini App."),
             "🎮 "
             + lang.gettext(

@@ -411,6 +411,21 @@
       }).then(function () { roll.disabled = false; });
       return;
     }
+    var savedRoll = event.target.closest("button[data-saved-roll]");
+    if (savedRoll) {  // a saved roll: rolled now, its result posted in the game's chat
+      event.preventDefault();
+      if (savedRoll.disabled) return;
+      savedRoll.disabled = true;
+      change(savedRoll.dataset.savedRoll, {
+        headers: { "Content-Type": "application/json" }, body: "{}",
+      }).then(function () {
+        haptic("heavy");  // change() showed the result's toast
+      }).catch(function (error) {
+        haptic("error");
+        toast(error.message || word.failed, true);
+      }).then(function () { savedRoll.disabled = false; });
+      return;
+    }
     var share = event.target.closest("button[data-story]");
     if (share) {
       event.preventDefault();

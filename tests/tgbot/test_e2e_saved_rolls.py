@@ -1,0 +1,188 @@
+"""Saved rolls end to end: /save, /roll NAME, /saved with its buttons, rename and delete,
+in a group, a forum topic and a private chat, in English and Russian."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from core.store.models import RollRecord, SavedRoll
+from tests.support.stack import GROUP, Stack, running_stack
+from tgbot.buttons.saved import SavedRollButton
+from tgbot.sandbox.fake_api import Player, default_cast
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+ALICE, BO, OLGA = 1001, 1002, 1005
+FORUM = -100999
+TIMEOUT = 10
+
+
+@pytest.fixture
+async def stack(db: str) -> Stack:  # type: ignore[misc]
+    cast = [*default_cast(), Player(OLGA, "Ольга", "Петрова", "olga", language_code="ru")]
+    cast[-1].started = True
+    async with running_stack(db, players=cast) as running:
+        yield running
+
+
+def from_bot(stack: Stack) -> Any:
+    return lambda m: m["from"]["id"] == stack.api.bot_id
+
+
+async def say(stack: Stack, user: int, chat: int, text: str, thread: int | None = None) -> Any:
+    mark = stack.api.mark()
+    await stack.api.send_text(user, chat, text, thread_id=thread)
+    return await stack.api.wait_for_message(chat, from_bot(stack), timeout=TIMEOUT, since=mark)
+
+
+def buttons(message: dict[str, Any]) -> dict[str, str]:
+    rows = message["reply_markup"]["inline_keyboard"]
+    return {b["text"]: b["callback_data"] for row in rows for b in row}
+
+
+async def press(stack: Stack, user: int, chat: int, message: dict[str, Any], data: str) -> Any:
+    mark = stack.api.mark()
+    seen = {
+        **message,
+        "reply_markup": {"inline_keyboard": [[{"text": "x", "callback_data": data}]]},
+    }
+    pressed = await stack.api.press_button(user, chat, message["message_id"], data, as_seen=seen)
+    answer = await pressed.answered(TIMEOUT)
+    return answer, mark
+
+
+async def test_save_use_nest_and_list_in_a_group(stack: Stack) -> None:
+    saved = await say(stack, ALICE, GROUP, "/save atk 1d20+5 adv")
+    assert "Saved atk: 1d20+5 adv" in saved["text"] and "/roll atk" in saved["text"]
+    rolled = await say(stack, ALICE, GROUP, "/roll atk")
+    assert "rolls (2d20kh1 + 5) — atk" in rolled["text"] and "Total:" in rolled["text"]
+    rolled = await say(stack, ALICE, GROUP, "/roll ATK+2 dis")
+    assert "(2d20kl1 + 5) + 2 — atk" in rolled["text"]
+    twice = await say(stack, ALICE, GROUP, "/roll 2 atk")
+    assert "Totals:" in twice["text"]
+    await say(stack, ALICE, GROUP, "/save dmg 1d8+3")
+    await say(stack, ALICE, GROUP, "/save crit dmg*2")
+    rolled = await say(stack, ALICE, GROUP, "/roll crit")
+    assert "((1d8 + 3) * 2) — crit" in rolled["text"]
+    # Bo has none of Alice's saved rolls: "atk" is no roll for him
+    refused = await say(stack, BO, GROUP, "/roll atk")
+    assert "couldn't read" in refused["text"]
+    # every roll is in the chat's history, named
+    notes = [r.label for r in await RollRecord.filter(player__tg_id=ALICE).order_by("id")]
+    assert notes == ["atk", "atk", "atk", "crit"]
+    shown = await say(stack, ALICE, GROUP, "/rolls")
+    assert "crit" in shown["text"]
+    listed = await say(stack, ALICE, GROUP, "/saved")
+    assert "Your saved rolls" in listed["text"]
+    assert "atk — 1d20+5 adv" in listed["text"] and "crit — dmg*2" in listed["text"]
+    keys = buttons(listed)
+    assert set(keys) == {"🎲 atk", "🎲 crit", "🎲 dmg"}
+    _, mark = await press(stack, ALICE, GROUP, listed, keys["🎲 dmg"])
+    rolled = await stack.api.wait_for_message(GROUP, from_bot(stack), timeout=TIMEOUT, since=mark)
+    assert "Alice Marsh" in rolled["text"] and "(1d8 + 3) — dmg" in rolled["text"]
+    assert rolled["reply_to_message"]["message_id"] == listed["message_id"]
+    # Bo pressing Alice's button: it is not his to roll here
+    answer, _ = await press(stack, BO, GROUP, listed, keys["🎲 dmg"])
+    assert "out of date" in answer["text"]
+    # a forged button: a saved roll that does not exist
+    answer, _ = await press(stack, ALICE, GROUP, listed, SavedRollButton(99999).encode())
+    assert "out of date" in answer["text"]
+
+
+async def test_loops_clashes_and_bad_input_change_nothing(stack: Stack) -> None:
+    await say(stack, ALICE, GROUP, "/save a 1d4")
+    await say(stack, ALICE, GROUP, "/save b a+1")
+    loop = await say(stack, ALICE, GROUP, "/save a b+1")
+    assert "loop: a → b → a" in loop["text"]
+    for bad, words in [
+        ("/save d20 1d6", "reads as dice notation"),
+        ("/save к6 1d6", "reads as dice notation"),
+        ("/save adv 1d6", "reads as dice notation"),
+        ("/save 12 1d6", "reads as dice notation"),
+        ("/save <b>x</b> 1d6", "one word of letters"),
+        ("/save " + "n" * 200 + " 1d6", "at most 32 characters"),
+        ("/save big " + "+".join(["1d6"] * 400), "too long"),
+        ("/save bad <script>alert(1)</script>", "couldn't read"),
+    ]:
+        said = await say(stack, ALICE, GROUP, bad)
+        assert words in said["text"], (bad, said["text"])
+    assert [(s.name, s.text) for s in await SavedRoll.all().order_by("name_key")] == [
+        ("a", "1d4"),
+        ("b", "a+1"),
+    ]
+    usage = await say(stack, ALICE, GROUP, "/save")
+    assert "/save atk 1d20+5 adv" in usage["text"]
+
+
+async def test_rename_and_delete_in_private_in_russian(stack: Stack) -> None:
+    saved = await say(stack, OLGA, OLGA, "/save Атака 1d20+5")
+    assert "Бросок Атака сохранён" in saved["text"]
+    rolled = await say(stack, OLGA, OLGA, "/roll атака")
+    assert "— Атака" in rolled["text"] and "Итого" in rolled["text"]
+    renamed = await say(stack, OLGA, OLGA, "/saved переименовать атака удар")
+    assert "теперь называется удар" in renamed["text"]
+    refused = await say(stack, OLGA, OLGA, "/saved удалить атака")
+    assert "Сохранённого броска «атака» нет" in refused["text"]
+    listed = await say(stack, OLGA, OLGA, "/saved")
+    assert "удар — 1d20+5" in listed["text"] and "переименует" in listed["text"]
+    _, mark = await press(stack, OLGA, OLGA, listed, buttons(listed)["🎲 удар"])
+    rolled = await stack.api.wait_for_message(OLGA, from_bot(stack), timeout=TIMEOUT, since=mark)
+    assert "— удар" in rolled["text"]
+    gone = await say(stack, OLGA, OLGA, "/saved удалить УДАР")
+    assert "удалён" in gone["text"]
+    empty = await say(stack, OLGA, OLGA, "/saved")
+    assert "Сохранённых бросков пока нет" in empty["text"]
+    # the old list's button now answers "out of date"
+    answer, _ = await press(stack, OLGA, OLGA, listed, buttons(listed)["🎲 удар"])
+    assert "устарела" in answer["text"] or "out of date" in answer["text"], answer
+    # the English words work too
+    await say(stack, OLGA, OLGA, "/save fire 8d6")
+    await say(stack, OLGA, OLGA, "/saved rename fire flame")
+    gone = await say(stack, OLGA, OLGA, "/saved delete flame")
+    assert "удалён" in gone["text"]
+
+
+async def test_the_host_saves_for_the_table_in_a_forum_topic(stack: Stack) -> None:
+    threads = stack.api.add_forum(FORUM, "Friday Games", ["Campaign A", "Campaign B"])
+    a, b = threads["Campaign A"], threads["Campaign B"]
+    await say(stack, ALICE, FORUM, "/newgame d20", a)
+    await say(stack, BO, FORUM, "/join", a)
+    refused = await say(stack, BO, FORUM, "/save table init 1d20+2", a)
+    assert "Only the host" in refused["text"]
+    saved = await say(stack, ALICE, FORUM, "/save table init 1d20+2", a)
+    assert saved["message_thread_id"] == a and "for the whole table" in saved["text"]
+    rolled = await say(stack, BO, FORUM, "/roll init", a)
+    assert rolled["message_thread_id"] == a and "(1d20 + 2) — init" in rolled["text"]
+    listed = await say(stack, BO, FORUM, "/saved", a)
+    assert "The table's saved rolls" in listed["text"] and "init — 1d20+2" in listed["text"]
+    _, mark = await press(stack, BO, FORUM, listed, buttons(listed)["🎲 init"])
+    rolled = await stack.api.wait_for_message(FORUM, from_bot(stack), timeout=TIMEOUT, since=mark)
+    assert rolled["message_thread_id"] == a and "init" in rolled["text"]
+    assert "<b>Bo</b> &amp; Co" in rolled["text"] or "<b>Bo</b> & Co" in rolled["text"]
+    # another topic is another table
+    other = await say(stack, BO, FORUM, "/roll init", b)
+    assert "couldn't read" in other["text"]
+    # only the host renames or deletes the table's roll
+    refused = await say(stack, BO, FORUM, "/saved delete init", a)
+    assert "no saved roll" in refused["text"]
+    gone = await say(stack, ALICE, FORUM, "/saved delete init", a)
+    assert "Deleted the saved roll init" in gone["text"]
+    total = re.findall(r"Total: (\d+)", rolled["text"])
+    assert total
+
+
+async def test_a_saved_roll_rolled_in_secret(stack: Stack) -> None:
+    await say(stack, ALICE, ALICE, "/start")
+    await say(stack, ALICE, GROUP, "/save sneak 1d20+7 stealth")
+    mark = stack.api.mark()
+    shown = await say(stack, ALICE, GROUP, "/sroll sneak")
+    assert "rolled in secret" in shown["text"] and "sneak" not in shown["text"]
+    private = await stack.api.wait_for_message(
+        ALICE, lambda m: "Secret roll" in m.get("text", ""), timeout=TIMEOUT, since=mark
+    )
+    assert "(1d20 + 7) — sneak: stealth" in private["text"]
+    kept = await RollRecord.get(label="sneak: stealth")
+    assert kept.seen_by == [ALICE]

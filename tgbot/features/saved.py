@@ -1,0 +1,164 @@
+"""/save and /saved: rolls kept under a name, used with /roll NAME (core/saved_rolls.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
+
+from core import saved_rolls
+from core.i18n import N_, Lang, available, lang_for
+from core.play import ChatRef, PlayerRef
+from core.rules.dice import DiceExpression
+from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.saved import key, might_use
+from core.saved_rolls import Table
+from tgbot.buttons.saved import SavedRollButton
+from tgbot.callback import OUTDATED, decode_as, pattern
+from tgbot.context import StonetableContext
+from tgbot.edits import reply_html
+from tgbot.features.common import CommandSpec, actor, command_args, player_of
+from tgbot.i18n import lang_of
+from tgbot.outbox import send_pending
+from tgbot.presenter import in_outbox
+from tgbot.render import saved as render
+from tgbot.render.dice import render_roll
+
+COMMANDS = [
+    CommandSpec("save", N_("Save a roll under a name: /save atk 1d20+5")),
+    CommandSpec("saved", N_("Your saved rolls, a button to roll each")),
+]
+
+
+def _table(chat: ChatRef) -> Table | None:
+    """The table of a group's topic (a private chat has none)."""
+    return None if chat.kind == ChatType.PRIVATE else Table(chat.tg_id, chat.topic)
+
+
+def _is(word: str, which: str, lang: Lang) -> bool:
+    """Whether ``word`` is the typed ``which`` word in the reader's language or any other."""
+    low = key(word)
+    langs = [lang, *(lang_for(code) for code in available())]
+    return any(low in {key(w) for w in render.words(each)[which]} for each in langs)
+
+
+async def _hosted(context: StonetableContext, chat: ChatRef, player: PlayerRef) -> Table | None:
+    """This chat topic's table when the player hosts the game there."""
+    table = _table(chat)
+    if table is None:
+        return None
+    view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
+    return table if view is not None and view.host_id == player.tg_id else None
+
+
+async def save(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    lang = await lang_of(update)
+    words = command_args(update).split(maxsplit=2)
+    table = None
+    if len(words) == 3 and _is(words[0], "table", lang):
+        table = await _hosted(context, chat, player)
+        if table is None:
+            raise NotAllowedNow(saved_rolls.NOT_HOST)
+        words = words[1:]
+    else:
+        words = command_args(update).split(maxsplit=1)
+    assert update.effective_message is not None
+    if len(words) < 2:
+        await reply_html(update.effective_message, render.usage_save(lang))
+        return
+    roll, replaced = await saved_rolls.save(player.tg_id, words[0], words[1], table)
+    await reply_html(update.effective_message, render.saved(roll, replaced, lang))
+
+
+async def saved(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    lang = await lang_of(update)
+    message = update.effective_message
+    assert message is not None
+    words = command_args(update).split()
+    if words and _is(words[0], "rename", lang) and len(words) == 3:
+        found = await _mine_or_table(context, chat, player, words[1])
+        hosted = await _hosted(context, chat, player)
+        renamed = await saved_rolls.rename(found.id, player.tg_id, words[2], hosted)
+        await reply_html(message, render.renamed(found.name, renamed, lang))
+        return
+    if words and _is(words[0], "delete", lang) and len(words) == 2:
+        found = await _mine_or_table(context, chat, player, words[1])
+        hosted = await _hosted(context, chat, player)
+        gone = await saved_rolls.delete(found.id, player.tg_id, hosted)
+        await reply_html(message, render.deleted(gone, lang))
+        return
+    text, markup = render.listing(await saved_rolls.listed(player.tg_id, _table(chat)), lang)
+    await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+
+async def _mine_or_table(
+    context: StonetableContext, chat: ChatRef, player: PlayerRef, name: str
+) -> saved_rolls.SavedRoll:
+    """The player's own saved roll ``name``, else the table's when they host the game here."""
+    try:
+        return await saved_rolls.find(player.tg_id, name)
+    except NotAllowedNow:
+        hosted = await _hosted(context, chat, player)
+        if hosted is None:
+            raise
+        return await saved_rolls.find(player.tg_id, name, hosted)
+
+
+async def roll_saved(update: Update, context: StonetableContext, text: str) -> bool:
+    """``/roll atk+2``: a roll naming the player's saved rolls (or the table's here).
+
+    False when the text names none (an ordinary roll, or a game's own).
+    """
+    if not might_use(text):
+        return False
+    chat, player = actor(update)
+    resolved = await saved_rolls.resolve(text, player.tg_id, _table(chat))
+    if resolved is None:
+        return False
+    await _roll(update, context, chat, player, resolved.expression)
+    return True
+
+
+async def _roll(
+    update: Update,
+    context: StonetableContext,
+    chat: ChatRef,
+    player: PlayerRef,
+    expression: DiceExpression,
+) -> None:
+    result = await context.deps.play.roll(chat, player, expression, update_id=update.update_id)
+    if in_outbox(result):  # its message was written with the roll: send it
+        await send_pending(context.stonetable)
+        return
+    assert update.effective_message is not None
+    lang = await lang_of(update)
+    await reply_html(update.effective_message, render_roll(result, player.display_name, lang))
+
+
+async def press_saved(update: Update, context: StonetableContext) -> None:
+    """A /saved button: roll that saved roll for whoever pressed (theirs, or the table's)."""
+    query = update.callback_query
+    assert query is not None and update.effective_user is not None
+    pressed = decode_as(query.data, SavedRollButton)
+    chat, _ = actor(update)
+    player = player_of(update.effective_user)
+    try:
+        roll = await saved_rolls.usable(pressed.saved_id, player.tg_id, _table(chat))
+    except NotAllowedNow:
+        raise Malformed(OUTDATED) from None
+    resolved = await saved_rolls.resolve(roll.name, player.tg_id, _table(chat))
+    if resolved is None:
+        raise Malformed(OUTDATED)
+    await asyncio.gather(query.answer(), _roll(update, context, chat, player, resolved.expression))
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [
+        CommandHandler("save", save),
+        CommandHandler("saved", saved),
+        CallbackQueryHandler(press_saved, pattern=pattern(SavedRollButton)),
+    ]

@@ -1,0 +1,108 @@
+"""The saved rolls page: the player's own and the table's, each rolled with a tap (the
+result is posted in the game's chat as the player's roll), renamed or deleted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from core import saved_rolls
+from core.i18n import N_
+from core.rules.errors import Malformed
+from core.saved_rolls import Table
+from core.viewer_pages import snapshot_for_viewer
+from webapp.deps import DEPS
+from webapp.i18n import request_lang
+from webapp.views import _player, authenticate
+
+NOT_UNDERSTOOD = N_("That request was not understood.")
+ROLLED = N_("🎲 {name}: {total}. Posted in the game's chat.")
+RENAMED = N_("Renamed to {name}.")
+DELETED = N_("Deleted {name}.")
+
+
+async def _game(request: web.Request) -> tuple[Any, Table, bool]:
+    """The game behind the token (for a member), its table, and whether the viewer hosts it."""
+    viewer = authenticate(request).user.id
+    registry = request.app[DEPS].campaigns.registry
+    snapshot = await snapshot_for_viewer(registry, request.match_info["token"], viewer)
+    view = snapshot.projection.view
+    return view, Table(view.chat_tg_id, view.topic_id), view.host_id == viewer
+
+
+async def saved_page(request: web.Request) -> web.Response:
+    view, table, hosting = await _game(request)
+    rolls = await saved_rolls.listed(authenticate(request).user.id, table)
+    context = {
+        "view": view,
+        "token": view.app_token,
+        "hosting": hosting,
+        "own": [r for r in rolls if not r.table],
+        "shared": [r for r in rolls if r.table],
+        "lang": request_lang(request),
+    }
+    return aiohttp_jinja2.render_template("saved.html", request, context)
+
+
+def _saved_id(request: web.Request) -> int:
+    raw = request.match_info["saved"]
+    if not raw.isdigit() or len(raw) > 18:
+        raise Malformed(NOT_UNDERSTOOD)
+    return int(raw)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise Malformed(NOT_UNDERSTOOD) from None
+    if not isinstance(body, dict):
+        raise Malformed(NOT_UNDERSTOOD)
+    return body
+
+
+async def api_roll(request: web.Request) -> web.Response:
+    """Roll one saved roll; its result goes to the game's chat through the outbox."""
+    view, table, _ = await _game(request)
+    deps = request.app[DEPS]
+    player = _player(authenticate(request))
+    posted = await saved_rolls.roll_at_table(
+        deps.play, player, table, view.language, _saved_id(request)
+    )
+    if deps.sent is not None:  # what the roll wrote to the outbox, sent now
+        await deps.sent()
+    lang = request_lang(request)
+    result = posted.result
+    label = result.expression.label
+    done = lang.gettext(ROLLED, name=label, total=str(result.total))
+    return web.json_response({"ok": True, "total": result.total, "done": done})
+
+
+async def api_rename(request: web.Request) -> web.Response:
+    _, table, hosting = await _game(request)
+    name = (await _body(request)).get("name")
+    if not isinstance(name, str):
+        raise Malformed(NOT_UNDERSTOOD)
+    viewer = authenticate(request).user.id
+    renamed = await saved_rolls.rename(
+        _saved_id(request), viewer, name[:200], table if hosting else None
+    )
+    done = request_lang(request).gettext(RENAMED, name=renamed.name)
+    return web.json_response({"ok": True, "done": done})
+
+
+async def api_delete(request: web.Request) -> web.Response:
+    _, table, hosting = await _game(request)
+    viewer = authenticate(request).user.id
+    gone = await saved_rolls.delete(_saved_id(request), viewer, table if hosting else None)
+    done = request_lang(request).gettext(DELETED, name=gone.name)
+    return web.json_response({"ok": True, "done": done})
+
+
+def setup_saved_routes(app: web.Application) -> None:
+    app.router.add_get("/app/c/{token}/saved", saved_page)
+    app.router.add_post("/api/c/{token}/saved/{saved}/roll", api_roll)
+    app.router.add_post("/api/c/{token}/saved/{saved}/rename", api_rename)
+    app.router.add_post("/api/c/{token}/saved/{saved}/delete", api_delete)
