@@ -10,7 +10,9 @@ it uses) before anything is stored, so bad input changes nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,6 +25,8 @@ from core.rules.saved import Expansion, check_name, expand, key, might_use, uses
 from core.store.models import Chat
 from core.store.models import SavedRoll as SavedRow
 from core.store.repo import atomic, guarded
+
+_FIRST_WORD = re.compile(r"[^\W\d_]+")  # the letters a saved roll's name starts with
 
 MAX_SAVED = 50  # saved rolls per player, and per table
 MAX_TEXT = dice.MAX_INPUT
@@ -107,6 +111,25 @@ async def suggestions(user_id: int, prefix: str, limit: int = 10) -> list[SavedR
             .limit(limit)
         )
     return [_saved(r) for r in rows]
+
+
+async def offered(user_id: int, query: str, limit: int) -> list[tuple[str, str]]:
+    """The player's saved rolls offered for an inline query, as (name, notation): the
+    query itself when it uses them (``atk+2``), then those whose name starts with its
+    first word. Each is spelled out in plain dice, so one that uses another rolls too;
+    one that no longer reads (a roll it used was deleted) is left out."""
+    typed = query.strip()
+    found: list[tuple[str, str]] = []
+    if might_use(typed):
+        with suppress(Malformed):
+            if (resolved := await resolve(typed, user_id)) is not None:
+                found.append((typed, resolved.expression.notation))
+    word = _FIRST_WORD.match(typed)
+    for saved in await suggestions(user_id, word[0] if word else "", limit):
+        with suppress(Malformed):
+            if (resolved := await resolve(saved.name, user_id)) is not None:
+                found.append((saved.name, resolved.expression.notation))
+    return found
 
 
 async def resolve(text: str, user_id: int, table: Table | None = None) -> Resolved | None:

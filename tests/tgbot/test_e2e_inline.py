@@ -193,3 +193,18 @@ async def test_inline_rolls_come_by_webhook_too(db: str) -> None:
         asked, answer = await ask(webhooked, ALICE, "3d6")
         edited = await pick(webhooked, ALICE, asked, answer["results"][0]["id"])
         assert 3 <= total(edited["text"]) <= 18
+
+
+async def test_saved_rolls_are_offered_while_typing_and_roll_when_chosen(stack: Stack) -> None:
+    await say(stack, ALICE, "/save dmg 1d8+3", ALICE)
+    await say(stack, ALICE, "/save crit dmg*2", ALICE)
+    _, answer = await ask(stack, ALICE, "cr")  # a name's start: the saved roll is offered
+    titles = [r["title"] for r in answer["results"]]
+    assert any("crit" in t for t in titles), titles
+    asked, answer = await ask(stack, ALICE, "crit+1")  # a saved roll inside the typed roll
+    [first, *_] = answer["results"]
+    assert first["title"].startswith("🎲 crit+1") and "(1d8 + 3) * 2" in first["description"]
+    edited = await pick(stack, ALICE, asked, first["id"])
+    assert 9 <= total(edited["text"]) <= 23
+    _, other = await ask(stack, IVAN, "cr")  # someone else's saved rolls are not offered
+    assert not any("crit" in r["title"] for r in other["results"])

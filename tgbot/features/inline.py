@@ -9,15 +9,14 @@ chosen result, and only then are the dice rolled and the message edited to show 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, ChosenInlineResultHandler, InlineQueryHandler
 
 from core.i18n import N_, lang_for
-from core.inline_rolls import chosen, roll_once, stored_roll
+from core.inline_rolls import MAX_OFFERS, chosen, roll_once, stored_roll
 from core.rules.dice import RollResult
+from core.saved_rolls import offered
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, player_of
 from tgbot.render.dice import render_roll
@@ -28,11 +27,6 @@ CACHE_SECONDS = 1  # results hold no dice, but a player's saved rolls change
 NO_LONGER_OFFERED = N_("🤔 That roll is no longer offered. Type it again: @{bot} and the dice.")
 
 
-def _suggestions(user_id: int, query: str) -> Sequence[tuple[str, str]]:
-    """Saved rolls suggested for what is typed (name, text)."""
-    return []  # saved rolls: core.saved_rolls.suggestions(user_id, query, limit) once merged
-
-
 async def inline_query(update: Update, context: StonetableContext) -> None:
     """Offer the typed roll (and saved rolls) as results; roll nothing."""
     query = update.inline_query
@@ -40,7 +34,7 @@ async def inline_query(update: Update, context: StonetableContext) -> None:
     user = query.from_user
     player = player_of(user)
     results = inline_results(
-        query.query, _suggestions(user.id, query.query), player.display_name,
+        query.query, await offered(user.id, query.query, MAX_OFFERS), player.display_name,
         lang_for(user.language_code),
     )  # fmt: skip
     await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True)
@@ -55,7 +49,7 @@ async def chosen_result(update: Update, context: StonetableContext) -> None:
         return
     user = picked.from_user
     lang = lang_for(user.language_code)
-    offer = chosen(picked.query, _suggestions(user.id, picked.query), picked.result_id)
+    offer = chosen(picked.query, await offered(user.id, picked.query, MAX_OFFERS), picked.result_id)
     if offer is None:  # built anew from the query, it offers no such roll: nothing rolls
         shown = await stored_roll(message_id)  # unless it was rolled (a saved roll changed since)
         text = lang.gettext(NO_LONGER_OFFERED, bot=context.bot.username)
