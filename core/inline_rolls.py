@@ -88,6 +88,8 @@ def offers(query: str, suggestions: Sequence[tuple[str, str]]) -> Offers:
         offer = _offer(name, text.strip())
         if offer is not None and all(o.id != offer.id for o in found):
             found.append(offer)
+            if name == typed:  # the query itself reads with a saved roll: no hint
+                refusal = None
     if not typed:
         found += [o for t in EXAMPLES if (o := _offer("", t)) is not None]
     return Offers(tuple(found[:MAX_OFFERS]), refusal)

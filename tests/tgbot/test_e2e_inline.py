@@ -204,6 +204,7 @@ async def test_saved_rolls_are_offered_while_typing_and_roll_when_chosen(stack: 
     asked, answer = await ask(stack, ALICE, "crit+1")  # a saved roll inside the typed roll
     [first, *_] = answer["results"]
     assert first["title"].startswith("🎲 crit+1") and "(1d8 + 3) * 2" in first["description"]
+    assert not any("couldn't read" in r["title"] for r in answer["results"])  # no hint then
     edited = await pick(stack, ALICE, asked, first["id"])
     assert 9 <= total(edited["text"]) <= 23
     _, other = await ask(stack, IVAN, "cr")  # someone else's saved rolls are not offered
