@@ -28,10 +28,10 @@ import tortoise
 
 from core.rules.rng import ScriptedRng
 from tests.support.stack import GROUP, Stack, running_stack
-from tests.tgbot.test_e2e_threat import ALICE, BO, say, start_game, tap
 from tests.tgbot.test_e2e_nsu_play import default_characters, start_table
 from tests.tgbot.test_e2e_nsu_play import say as say_nsu
 from tests.tgbot.test_e2e_nsu_play import tap as tap_nsu
+from tests.tgbot.test_e2e_threat import ALICE, BO, say, start_game, tap
 from tgbot.features import panels
 from tgbot.inbox import Inbox
 from tgbot.sandbox.fake_api import default_cast
