@@ -37,7 +37,7 @@ from core.store.models import (
     Player,
 )
 from core.store.presses import CampaignRow
-from core.undo import offers
+from core.store.undo_steps import offers
 
 
 class CampaignsBase:

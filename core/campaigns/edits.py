@@ -11,8 +11,8 @@ from core.play import PlayerRef
 from core.rules.table import Json
 from core.rules.undo import TallyRng
 from core.store.models import Campaign
+from core.store.undo_steps import record_step
 from core.store.unit import saving
-from core.undo import record_step
 
 
 class Edits(Queries):

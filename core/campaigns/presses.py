@@ -24,8 +24,8 @@ from core.rules.undo import TallyRng
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import PanelHead, load_panel, panel_head, save_panel
 from core.store.repo import guarded, update_done
+from core.store.undo_steps import PanelBefore, record_step, undo_after
 from core.store.unit import saving
-from core.undo import PanelBefore, record_step, undo_after
 
 
 class Presses(CampaignsBase):

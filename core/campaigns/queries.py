@@ -21,7 +21,7 @@ from core.rules.lifecycle import (
 from core.rules.table import Outcome, Table
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel
 from core.store.repo import guarded
-from core.undo import undo_offer
+from core.store.undo_steps import undo_offer
 
 
 class Queries(CampaignsBase):
