@@ -35,9 +35,10 @@ from core.store.models import (
     Member,
     Panel,
     Player,
+    UndoStep,
 )
 from core.store.presses import CampaignRow
-from core.store.undo_steps import offers
+from core.store.undo_steps import Offers
 
 
 class CampaignsBase:
@@ -159,7 +160,9 @@ class CampaignsBase:
             acting: the panel the change came through (its caller shows it).
         """
         changed = before.state != after.state or before.seats != after.seats
-        offered = await offers(view.id)  # a ↩ Undo shown or now due is a view touched too
+        # a ↩ Undo shown or now due is a view touched too: the two newest live steps
+        newest = UndoStep.filter(campaign_id=view.id, undone=False).order_by("-id").limit(2)
+        offered = Offers(tuple(await newest))
         if not (changed or opened or ending or offered.panels - {acting}):
             return (), ()
         query = Panel.filter(campaign_id=view.id, closed=False, message_id__isnull=False)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from core.campaigns.base import CampaignsBase
 from core.campaigns.views import (
     NO_GAME,
@@ -11,6 +9,7 @@ from core.campaigns.views import (
     CampaignView,
     EndedGame,
     PanelView,
+    load_panel_view,
 )
 from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow
@@ -18,7 +17,7 @@ from core.rules.lifecycle import (
     may_resume,
     resumable_until,
 )
-from core.rules.table import Outcome, Table
+from core.rules.table import Table
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel
 from core.store.repo import guarded
 from core.store.undo_steps import undo_offer
@@ -149,17 +148,13 @@ class Queries(CampaignsBase):
         return None if panel is None else await self.panel(panel.id)
 
     async def panel(self, panel_id: int) -> PanelView:
+        """A panel as its message shows it now, with its ``↩ Undo`` if one is due."""
         async with guarded():
-            panel = await Panel.get_or_none(id=panel_id)
-            if panel is None:
+            loaded = await load_panel_view(self.registry, panel_id)
+            if loaded is None:
                 raise NotAllowedNow(STALE)
-            campaign = await Campaign.get(id=panel.campaign_id)
-            table, _ = await self._table(campaign)
-            view = await self._panel_view(
-                panel, Outcome(panel.state, closed=panel.closed), table, campaign
-            )
-            undo = await undo_offer(panel.id, panel.version, campaign.id, campaign.version)
-            return replace(view, undo=undo)
+            row, campaign = loaded.row, loaded.stored
+            return loaded.view(await undo_offer(row.id, row.version, campaign.id, campaign.version))
 
     async def log_for_viewer(
         self, app_token: str, player: PlayerRef, limit: int = 200

@@ -63,7 +63,7 @@ class PanelHead:
 
 _HEAD = "SELECT campaign_id, version, closed FROM panel WHERE id = ?"
 
-_LOAD = """
+LOAD = """
 SELECT p.campaign_id AS p_campaign, p.kind AS p_kind, p.state AS p_state,
        p.version AS p_version, p.closed AS p_closed, p.chat_tg_id AS p_chat,
        p.message_id AS p_message,
@@ -99,9 +99,20 @@ async def panel_head(panel_id: int) -> PanelHead | None:
     return PanelHead(int(row["campaign_id"]), int(row["version"]), bool(row["closed"]))
 
 
+def load_arguments(panel_id: int) -> tuple[bool, int]:
+    """The arguments of :data:`LOAD` for ``panel_id``."""
+    return (True, panel_id)
+
+
 async def load_panel(panel_id: int) -> tuple[PanelRow, CampaignRow, list[MemberRow]] | None:
     """A panel with its campaign and the campaign's active members, in joining order."""
-    rows = await fetch(_LOAD, (True, panel_id))
+    return read_panel(panel_id, await fetch(LOAD, load_arguments(panel_id)))
+
+
+def read_panel(
+    panel_id: int, rows: list[dict[str, Any]]
+) -> tuple[PanelRow, CampaignRow, list[MemberRow]] | None:
+    """The rows of :data:`LOAD` as a panel, its campaign and its active members."""
     if not rows:
         return None
     first = rows[0]

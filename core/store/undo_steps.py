@@ -167,11 +167,5 @@ class Offers:
         return _offer_on(latest, panel_id, version, campaign_version)
 
 
-async def offers(campaign_id: int) -> Offers:
-    """The campaign's undo offers, in one query (inside a change's transaction)."""
-    rows = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").limit(2)
-    return Offers(tuple(rows))
-
-
 def history(rows: list[UndoStep]) -> list[StepTaken]:
     return [_taken(r) for r in rows]
