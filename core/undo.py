@@ -16,6 +16,7 @@ from functools import cached_property
 
 from core import outbox
 from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
+from core.campaigns.base import built, check_playing, check_seated, touched
 from core.events import CampaignEvents
 from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow, NotYourTurn
@@ -118,7 +119,7 @@ class Undos:
         campaigns = self.campaigns
         async with saving(campaigns.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
-            campaigns._check_playing(campaign)
+            check_playing(campaign)
             rows = await self._recent(campaign_id)
             latest = rows[-1] if rows else None
             if (
@@ -141,8 +142,8 @@ class Undos:
                 panel_row = await Panel.get_or_none(id=row.panel_id)
                 if panel_row is None or panel_row.version != row.panel_version_after:
                     raise NotAllowedNow(MOVED_ON)
-            _, after, _ = await campaigns._built(campaign)
-            campaigns._check_seated(after, actor.tg_id)
+            _, after, _ = await built(campaigns.registry, campaign)
+            check_seated(after, actor.tg_id)
             version_before = campaign.version
             if row.campaign_state is not None:
                 changed = await Campaign.filter(id=campaign_id, version=campaign.version).update(
@@ -162,7 +163,7 @@ class Undos:
             row.undone = True
             await row.save(update_fields=["undone"])
             await self._rebase(rows[:-1], row, version_before, campaign.version)
-            view, restored, _ = await campaigns._built(campaign)
+            view, restored, _ = await built(campaigns.registry, campaign)
             name = next((m.name for m in view.members if m.player_id == actor.tg_id), "player")
             await LogEntry.create(
                 campaign_id=campaign_id,
@@ -171,14 +172,15 @@ class Undos:
                 words=taken_back_words(name[:200], step.label).to_json(),
             )
             # The open views the undo touched, decided as for any change.
-            touched, retired = await campaigns._touched(
+            views, retired = await touched(
+                campaigns.registry,
                 campaign.system,
                 view,
                 after,
                 restored,
                 acting=None if panel_row is None else panel_row.id,
             )
-            redraw = list(touched)
+            redraw = list(views)
             if panel_row is not None:  # it reads as before, its ↩ Undo for the step before too
                 redraw.insert(0, await campaigns.panel(panel_row.id))
             back = TookBack(view, restored, name, step.label, tuple(redraw), retired)

@@ -36,12 +36,6 @@ LONG_FUNCTIONS_CEILING = 102  # measured; the target is LONG_FUNCTIONS_TARGET
 OVER_THE_LIMIT = {
     # the Bot API stand-in of the tests and the sandbox (one fake server, not product code)
     "tgbot.sandbox.fake_api.FakeBotApi": 1750,
-    # the campaign use cases' facade, composed of Lifecycle, Presses, Edits and Queries
-    "core.campaigns.Campaigns": 929,
-    "core.campaigns.lifecycle.Lifecycle": 707,
-    "core.campaigns.edits.Edits": 413,
-    "core.campaigns.presses.Presses": 406,
-    "core.campaigns.queries.Queries": 370,
     "core.rules.d20check.flow.CheckFlow": 389,
     "core.rules.nsu.sheet.Character": 351,
 }
@@ -207,7 +201,8 @@ def import_cycles() -> list[set[str]]:
 
 def test_no_class_is_over_the_limit_counting_its_mixins() -> None:
     sizes = Classes().sizes()
-    assert sizes["core.campaigns.Campaigns"] > sizes["core.campaigns.presses.Presses"]  # mixins
+    base = sizes["core.campaigns.base.CampaignsBase"]
+    assert sizes["core.campaigns.presses.Presses"] > base  # its base is counted in
     over = {name: size for name, size in sizes.items() if size > CLASS_LIMIT}
     largest = sorted(over.items(), key=lambda item: -item[1])
     print("\nclasses over the limit:", largest)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from core import outbox
-from core.campaigns.base import CampaignsBase
+from core.campaigns.base import CampaignsBase, check_playing, check_seated, settle, touched
 from core.campaigns.views import (
     GAME_ENDED,
     NO_GAME,
@@ -59,9 +59,9 @@ class Presses(CampaignsBase):
         rules = system.panel(kind)
         async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             campaign = await Campaign.get(id=campaign.id)
-            self._check_playing(campaign, any_time=system.any_time(kind, "open"))
+            check_playing(campaign, any_time=system.any_time(kind, "open"))
             before, member_ids = await self._table(campaign)
-            self._check_seated(before, actor.tg_id)
+            check_seated(before, actor.tg_id)
             rng = TallyRng(self.rng)  # undo: a panel opened with dice ends what came before
             outcome = rules.open(before, actor.tg_id, argument, rng)
             procedure = system.procedure(kind, outcome.state)
@@ -74,7 +74,7 @@ class Presses(CampaignsBase):
                 chat_tg_id=chat.tg_id,
             )
             self._remember(panel.id, campaign.id)  # its first press locks at once
-            table = await self._settle(campaign, before, member_ids, outcome)
+            table = await settle(self.registry, campaign, before, member_ids, outcome)
             # undo: opening a procedure (and any dice it rolled) stands, and so does every
             # step before it: someone acted on top of them
             await record_step(
@@ -91,7 +91,8 @@ class Presses(CampaignsBase):
                 opened=True,
             )
             opened = await self._panel_view(panel, outcome, table, campaign)
-            redraw, retired = await self._touched(
+            redraw, retired = await touched(
+                self.registry,
                 campaign.system,
                 opened.campaign,
                 before,
@@ -139,22 +140,26 @@ class Presses(CampaignsBase):
             try:
                 async with saving(self.locks, f"campaign:{campaign_id}", update_id):
                     loaded = await load_panel_view(self.registry, panel_id)
+                    if loaded is None:
+                        raise NotAllowedNow(STALE)
                     panel, campaign = _pressable(loaded, campaign_id, version)
                     system = self.registry.find(campaign.system)
                     any_time = system.any_time(panel.kind, action)
                     paused = campaign.status is CampaignStatus.PAUSED
                     if not any_time and paused and await _topic_closed(campaign):
                         raise NotAllowedNow(TOPIC_CLOSED)  # /resume can't be sent there
-                    self._check_playing(campaign, any_time=any_time)
+                    check_playing(campaign, any_time=any_time)
                     before = loaded.table
-                    self._check_seated(before, actor.tg_id)
+                    check_seated(before, actor.tg_id)
                     rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
                     outcome = system.panel(panel.kind).act(
                         before, panel.state, actor.tg_id, action, argument, rng
                     )
                     if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
                         raise NotAllowedNow(STALE)
-                    table = await self._settle(campaign, before, loaded.member_ids, outcome)
+                    table = await settle(
+                        self.registry, campaign, before, loaded.member_ids, outcome
+                    )
                     step = await record_step(  # undo: keep what this press replaced
                         system,
                         campaign_id,
@@ -169,8 +174,8 @@ class Presses(CampaignsBase):
                         panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
                     )
                     view = replace(loaded.campaign, state=campaign.state, version=campaign.version)
-                    redraw, retired = await self._touched(
-                        campaign.system, view, before, table, acting=panel_id
+                    redraw, retired = await touched(
+                        self.registry, campaign.system, view, before, table, acting=panel_id
                     )
                     acted = PanelView(
                         id=panel.id,
@@ -225,17 +230,13 @@ async def _head(panel_id: int, version: int, update_id: int | None) -> PanelHead
     return head
 
 
-def _pressable(
-    loaded: LoadedPanel | None, campaign_id: int, version: int
-) -> tuple[PanelRow, CampaignRow]:
+def _pressable(loaded: LoadedPanel, campaign_id: int, version: int) -> tuple[PanelRow, CampaignRow]:
     """Under the campaign's lock: the panel and campaign a press at ``version`` acts on.
 
     Raises:
         _OtherCampaign: the panel id names another campaign's panel now.
         NotAllowedNow: the button is out of date, or its game ended.
     """
-    if loaded is None:
-        raise NotAllowedNow(STALE)
     panel, campaign = loaded.row, loaded.stored
     if panel.campaign_id != campaign_id:
         raise _OtherCampaign()  # rolls back the update's claim too

@@ -142,20 +142,19 @@ def read_panel(
         topic_id=int(first["c_topic"] or 0),
         language=first["c_language"],
     )
-    members = [
-        MemberRow(
-            id=int(row["m_id"]),
-            player_tg_id=int(row["pl_tg_id"]),
-            first_name=row["pl_first"],
-            last_name=row["pl_last"],
-            roles=load_json(row["m_roles"]),
-            sheet=load_json(row["m_sheet"]),
-            language=row["pl_language"],
-        )
-        for row in rows
-        if row["m_id"] is not None
-    ]
-    return panel, campaign, members
+    return panel, campaign, [_member(row) for row in rows if row["m_id"] is not None]
+
+
+def _member(row: dict[str, Any]) -> MemberRow:
+    return MemberRow(
+        id=int(row["m_id"]),
+        player_tg_id=int(row["pl_tg_id"]),
+        first_name=row["pl_first"],
+        last_name=row["pl_last"],
+        roles=load_json(row["m_roles"]),
+        sheet=load_json(row["m_sheet"]),
+        language=row["pl_language"],
+    )
 
 
 async def save_panel(panel_id: int, version: int, state: dict[str, Any], closed: bool) -> bool:
