@@ -1,8 +1,9 @@
-"""Taking a step back: recording each step's before-images, and restoring them.
+"""Taking a step back: restoring a step's before-images.
 
-Every step taken on a panel or in the Mini App is recorded by :func:`record_step`
-in the same guarded transaction that saves it (the campaign's state, the touched
-sheets and the touched panel as they were before). :class:`Undos` restores them
+Every step taken on a panel or in the Mini App is recorded by
+:func:`core.store.undo_steps.record_step` in the same guarded transaction that saves
+it (the campaign's state, the touched sheets and the touched panel as they were
+before). :class:`Undos` restores them
 exactly in one guarded save, once, when the rules (:mod:`core.rules.undo`) allow:
 only the step's author, only while it is the campaign's latest step, never after
 dice. Versions go up, so buttons drawn before the undo go stale.
@@ -10,188 +11,21 @@ dice. Versions go up, so buttons drawn before the undo go stale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from core import outbox
-from core.i18n import N_
+from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
+from core.campaigns.base import built, check_playing, check_seated, touched
+from core.events import CampaignEvents
 from core.play import PlayerRef
-from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow, NotYourTurn
-from core.rules.registry import GameSystem
-from core.rules.table import Json, Outcome, Table
-from core.rules.undo import (
-    StepTaken,
-    check_undo,
-    may_undo,
-    taken_back,
-    taken_back_words,
-    undo_choice,
-)
+from core.rules.table import Table
+from core.rules.undo import check_undo, may_undo, taken_back, taken_back_words
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.repo import guarded
-from core.store.sql import dump_json, execute, fetch, now
+from core.store.undo_steps import KEPT, MOVED_ON, NO_GAME, STALE, history
 from core.store.unit import saving
-
-if TYPE_CHECKING:  # core.campaigns records its steps here
-    from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
-    from core.events import CampaignEvents
-
-OPENED = N_("opening a new panel")  # how an opening step is named (it stands)
-KEPT = 8  # steps kept per campaign (a few more may wait for the next pruning)
-PRUNE_EVERY = 4
-STALE = "That button is out of date. Use the latest message."
-MOVED_ON = "The game moved on since your last step, so it stands."
-NO_GAME = "No game is running in this chat. Start one with /newgame."
-
-
-@dataclass(frozen=True)
-class PanelBefore:
-    """A panel as it was before a step, and its version after it."""
-
-    panel_id: int
-    state: Json
-    closed: bool
-    version_after: int
-
-
-async def record_step(
-    system: GameSystem,
-    campaign_id: int,
-    actor: int,
-    kind: str,
-    action: str,
-    rolled: bool,
-    *,
-    before: Table,
-    outcome: Outcome,
-    member_ids: dict[int, int],
-    campaign_version_after: int,
-    panel: PanelBefore | None = None,
-    opened: bool = False,
-) -> StepTaken:
-    """Inside a use case's transaction: keep what a step replaced (see the module).
-
-    Args:
-        kind: the panel's kind, or "" for a Mini App edit.
-        rolled: the step drew on chance (:class:`core.rules.undo.TallyRng`).
-        before: the table before the step.
-        outcome: what the step did.
-        opened: the step opened a panel: it stands (a new procedure has begun on
-            top of what came before, so that stands too).
-    """
-    step = system.undo.step(
-        actor, kind, action, rolled, outcome.events, finished=panel is not None and outcome.closed
-    )
-    if opened:
-        step = replace(step, label=OPENED, final=True)
-    # a step that stands needs no before-images
-    keep = not (step.rolled or step.final or step.revealed)
-    changed_campaign = outcome.campaign_state is not None
-    sheets = (
-        {str(member_ids[p]): dict(before.seats[p].sheet) for p in outcome.sheets} if keep else {}
-    )
-    rows = await fetch(
-        _INSERT,
-        (
-            campaign_id,
-            step.actor,
-            step.label[:160],
-            step.rolled,
-            step.final,
-            step.revealed,
-            False,
-            dump_json(dict(before.state)) if keep and changed_campaign else None,
-            # a step that changed the campaign bumped its version once (core.campaigns._settle)
-            campaign_version_after - changed_campaign,
-            campaign_version_after,
-            dump_json(sheets),
-            None if panel is None else panel.panel_id,
-            None if panel is None or not keep else dump_json(dict(panel.state)),
-            False if panel is None else panel.closed,
-            None if panel is None else panel.version_after - 1,
-            None if panel is None else panel.version_after,
-            now(),
-        ),
-    )
-    if int(rows[0]["id"]) % PRUNE_EVERY == 0:  # now and then, so a step costs one statement
-        await execute(_PRUNE, (campaign_id, campaign_id, KEPT - 1))
-    return step
-
-
-_INSERT = (
-    "INSERT INTO undo_step (campaign_id, actor_tg_id, label, rolled, final, revealed, undone,"
-    " campaign_state, campaign_version_before, campaign_version_after, sheets, panel_id,"
-    " panel_state, panel_closed, panel_version_before, panel_version_after, created_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
-)
-
-# Keep the campaign's newest KEPT steps, in one statement.
-_PRUNE = (
-    "DELETE FROM undo_step WHERE campaign_id = ? AND id < ("
-    "SELECT id FROM undo_step WHERE campaign_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)"
-)
-
-
-def undo_after(step: StepTaken) -> Choice[Common] | None:
-    """The ``↩ Undo`` the rules offer on the panel ``step`` was just taken on."""
-    return undo_choice((step,))
-
-
-def _taken(row: UndoStep) -> StepTaken:
-    return StepTaken(row.actor_tg_id, row.label, row.rolled, row.final, row.revealed)
-
-
-def _offer_on(
-    latest: UndoStep | None, panel_id: int, version: int, campaign_version: int | None = None
-) -> Choice[Common] | None:
-    """The rules' ``↩ Undo`` for a panel drawn at ``version``: only where the campaign's
-    latest step was taken, as the panel was drawn right after it, and while nothing
-    else moved the campaign on (``campaign_version``, when known): shown only while
-    pressing it would work."""
-    if latest is None or (latest.panel_id, latest.panel_version_after) != (panel_id, version):
-        return None
-    if campaign_version is not None and latest.campaign_version_after != campaign_version:
-        return None
-    return undo_choice((_taken(latest),))
-
-
-async def undo_offer(
-    panel_id: int, version: int, campaign_id: int, campaign_version: int | None = None
-) -> Choice[Common] | None:
-    """As :func:`_offer_on`, reading the campaign's latest step."""
-    latest = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").first()
-    return _offer_on(latest, panel_id, version, campaign_version)
-
-
-@dataclass(frozen=True)
-class Offers:
-    """Where a ``↩ Undo`` may show: the campaign's two newest live steps, newest first."""
-
-    steps: tuple[UndoStep, ...]
-
-    @property
-    def panels(self) -> frozenset[int]:
-        """Panels that offered or now offer a step back: a change redraws them."""
-        return frozenset(s.panel_id for s in self.steps if s.panel_id is not None)
-
-    def undo(
-        self, panel_id: int, version: int, campaign_version: int | None = None
-    ) -> Choice[Common] | None:
-        """As :func:`undo_offer`, for a panel drawn at ``version``."""
-        latest = self.steps[0] if self.steps else None
-        return _offer_on(latest, panel_id, version, campaign_version)
-
-
-async def offers(campaign_id: int) -> Offers:
-    """The campaign's undo offers, in one query (inside a change's transaction)."""
-    rows = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").limit(2)
-    return Offers(tuple(rows))
-
-
-def _history(rows: list[UndoStep]) -> list[StepTaken]:
-    return [_taken(r) for r in rows]
 
 
 @dataclass(frozen=True)
@@ -209,8 +43,6 @@ class TookBack:
     def changed(self) -> Changed:
         """The undo as a change for the presenter: every view it touched (one value, the
         one whose messages were written to the outbox)."""
-        from core.campaigns import Changed
-
         return Changed(self.campaign, self.table, self.redraw, self.retired)
 
 
@@ -232,7 +64,7 @@ class Undos:
         Mini App's log."""
         async with guarded():
             rows = await self._recent(campaign_id)
-        if not rows or not may_undo(_history(rows), actor):
+        if not rows or not may_undo(history(rows), actor):
             return None
         return rows[-1].id, rows[-1].label
 
@@ -287,7 +119,7 @@ class Undos:
         campaigns = self.campaigns
         async with saving(campaigns.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
-            campaigns._check_playing(campaign)
+            check_playing(campaign)
             rows = await self._recent(campaign_id)
             latest = rows[-1] if rows else None
             if (
@@ -297,7 +129,7 @@ class Undos:
                 and (latest.panel_id, latest.panel_version_after) == panel
             ):
                 raise NotYourTurn("That's for someone else.")
-            step = check_undo(_history(rows), actor.tg_id)
+            step = check_undo(history(rows), actor.tg_id)
             row = rows[-1]
             if panel is not None and (row.panel_id, row.panel_version_after) != panel:
                 raise NotAllowedNow(STALE)
@@ -310,8 +142,8 @@ class Undos:
                 panel_row = await Panel.get_or_none(id=row.panel_id)
                 if panel_row is None or panel_row.version != row.panel_version_after:
                     raise NotAllowedNow(MOVED_ON)
-            _, after, _ = await campaigns._built(campaign)
-            campaigns._check_seated(after, actor.tg_id)
+            _, after, _ = await built(campaigns.registry, campaign)
+            check_seated(after, actor.tg_id)
             version_before = campaign.version
             if row.campaign_state is not None:
                 changed = await Campaign.filter(id=campaign_id, version=campaign.version).update(
@@ -331,7 +163,7 @@ class Undos:
             row.undone = True
             await row.save(update_fields=["undone"])
             await self._rebase(rows[:-1], row, version_before, campaign.version)
-            view, restored, _ = await campaigns._built(campaign)
+            view, restored, _ = await built(campaigns.registry, campaign)
             name = next((m.name for m in view.members if m.player_id == actor.tg_id), "player")
             await LogEntry.create(
                 campaign_id=campaign_id,
@@ -340,14 +172,15 @@ class Undos:
                 words=taken_back_words(name[:200], step.label).to_json(),
             )
             # The open views the undo touched, decided as for any change.
-            touched, retired = await campaigns._touched(
+            views, retired = await touched(
+                campaigns.registry,
                 campaign.system,
                 view,
                 after,
                 restored,
                 acting=None if panel_row is None else panel_row.id,
             )
-            redraw = list(touched)
+            redraw = list(views)
             if panel_row is not None:  # it reads as before, its ↩ Undo for the step before too
                 redraw.insert(0, await campaigns.panel(panel_row.id))
             back = TookBack(view, restored, name, step.label, tuple(redraw), retired)

@@ -30,10 +30,10 @@ from tgbot.request import AiohttpRequest
 log = logging.getLogger(__name__)
 
 
-def renderers() -> Renderers:
+def renderers(registry: Registry | None = None) -> Renderers:
     """Every panel renderer, by kind, from the features that have them."""
     found: dict[str, PanelRenderer] = {}
-    for feature in features():
+    for feature in features(registry):
         for renderer in getattr(feature, "RENDERERS", ()):
             found[renderer.kind] = renderer
     return found
@@ -56,20 +56,17 @@ COMMON_FEATURES: tuple[str, ...] = (
 
 
 def feature_modules(registry: Registry | None = None) -> tuple[str, ...]:
-    """The common features, then each game's, found from the registry by its key.
-
-    A game's feature is ``tgbot.features.<key>``; it may name more modules of its own
-    in ``MORE_FEATURES``. Adding a game adds no line here.
-    """
+    """The common features, then each game's, as its manifest names them
+    (:attr:`core.rules.registry.GameSystem.feature_modules`). Adding a game adds no
+    line here."""
     names = list(COMMON_FEATURES)
     for system in registry or default_registry():
-        name = f"tgbot.features.{system.key}"
-        names += [name, *getattr(importlib.import_module(name), "MORE_FEATURES", ())]
+        names += system.feature_modules
     return tuple(names)
 
 
-def features() -> tuple[ModuleType, ...]:
-    return tuple(importlib.import_module(name) for name in feature_modules())
+def features(registry: Registry | None = None) -> tuple[ModuleType, ...]:
+    return tuple(importlib.import_module(name) for name in feature_modules(registry))
 
 
 def build_application(
@@ -103,7 +100,7 @@ def build_application(
         builder = builder.rate_limiter(AIORateLimiter(max_retries=2))  # type: ignore[arg-type]
     application = builder.build()
     assert isinstance(application, StonetableApplication)
-    for feature in features():
+    for feature in features(deps.campaigns.registry):
         application.add_handlers(feature.handlers())
     # last: a button no feature takes (forged, or left by an older version of the bot)
     application.add_handler(CallbackQueryHandler(no_such_button))
@@ -116,9 +113,9 @@ async def no_such_button(update: Update, context: StonetableContext) -> None:
     raise Malformed(OUTDATED)
 
 
-def command_specs() -> list[CommandSpec]:
+def command_specs(registry: Registry | None = None) -> list[CommandSpec]:
     """Every command of every feature, in feature order."""
-    return [spec for feature in features() for spec in feature.COMMANDS]
+    return [spec for feature in features(registry) for spec in feature.COMMANDS]
 
 
 async def register_commands(application: StonetableApplication) -> None:
@@ -128,7 +125,7 @@ async def register_commands(application: StonetableApplication) -> None:
     When the commands changed since the last start, the chats with a live game get
     theirs again in the background.
     """
-    await publish_defaults(application.bot, command_specs())
+    await publish_defaults(application.bot, command_specs(application.deps.campaigns.registry))
     if application.job_queue is not None:
 
         async def job(_context: object) -> None:
@@ -143,7 +140,7 @@ async def refresh_game_menus(application: StonetableApplication) -> bool:
     Returns whether this worker did it (another may have done it already).
     """
     campaigns = application.deps.campaigns
-    specs = command_specs()
+    specs = command_specs(campaigns.registry)
 
     async def claim(_now: datetime) -> None:
         return None

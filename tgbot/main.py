@@ -125,7 +125,7 @@ class Runtime:
             WebDeps(
                 play,
                 campaigns,
-                sheet_pages(),
+                sheet_pages(registry=self.registry),
                 token,
                 settings.initdata_max_age,
                 self.clock,
@@ -157,7 +157,7 @@ class Runtime:
         self.application = build_application(
             token=token,
             api_url=api_url,
-            deps=BotDeps(play, campaigns, renderers(), settings, webapp_url),
+            deps=BotDeps(play, campaigns, renderers(self.registry), settings, webapp_url),
             rate_limit=self.rate_limit and settings.rate_limit,
             connections=settings.telegram_connections,
         )

@@ -5,15 +5,21 @@ state changes only through its system's rules, one version at a time, inside
 one transaction under the campaign's lock, so two presses at once, a
 redelivered update or a stale button never apply an action twice.
 
-The use cases live by kind in this package (lifecycle, presses, edits, queries);
-:class:`Campaigns` is their one facade, built once in the composition root.
+The use cases live by kind in this package, each a class of its own on
+:class:`~core.campaigns.base.CampaignsBase` (joining and a game's stages in
+lifecycle.py, presses, edits, queries); :class:`Campaigns` wires them once, in the
+composition root, and hands each use case out as the method of the class that has it.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from core.campaigns.edits import Edits
-from core.campaigns.lifecycle import Lifecycle
+from core.campaigns.lifecycle import Joining, Lifecycle
 from core.campaigns.presses import Presses
+from core.campaigns.queries import Queries
 from core.campaigns.views import (
     JOIN_PREFIX,
     MOVED_ON,
@@ -34,10 +40,73 @@ from core.campaigns.views import (
     build_view,
     describe_members,
 )
+from core.events import CampaignEvents, InProcessEvents
+from core.locks import KeyedLock
+from core.rules.registry import Registry
+from core.rules.rng import Rng
 
 
-class Campaigns(Lifecycle, Presses, Edits):
-    """Every campaign and panel use case, with their dependencies passed in."""
+class Campaigns:
+    """Every campaign and panel use case, with their dependencies passed in.
+
+    Each use case is bound here to the method of its own class (``campaigns.act`` is
+    ``Presses.act`` of one ``Presses``): no layer of its own on the way.
+    """
+
+    def __init__(
+        self,
+        registry: Registry,
+        rng: Rng,
+        locks: KeyedLock,
+        events: CampaignEvents | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.registry, self.rng, self.locks, self.clock = registry, rng, locks, clock
+        self.events: CampaignEvents = events if events is not None else InProcessEvents()
+        shared = (registry, rng, locks, self.events)
+        self.joining = joining = Joining(*shared, clock=clock)
+        self.lifecycle = lifecycle = Lifecycle(*shared, clock=clock)
+        self.presses = presses = Presses(*shared, clock=clock)
+        self.edits = Edits(*shared, clock=clock)
+        self.queries = Queries(*shared, clock=clock)
+        self._bind_changes(joining, lifecycle, presses)
+        self._bind_reads(self.queries)
+
+    def _bind_changes(self, joining: Joining, lifecycle: Lifecycle, presses: Presses) -> None:
+        # a new game, joining and leaving it
+        self.new_game = joining.new_game
+        self.join = joining.join
+        self.complete_join = joining.complete_join
+        self.leave = joining.leave
+        # a game's stages
+        self.set_status = lifecycle.set_status
+        self.change_status = lifecycle.change_status
+        self.ask_end = lifecycle.ask_end
+        self.end = lifecycle.end
+        self.keep_playing = lifecycle.keep_playing
+        self.resume = lifecycle.resume
+        self.last_ended = lifecycle.last_ended
+        # panels
+        self.open_panel = presses.open_panel
+        self.bind_message = presses.bind_message
+        self.act = presses.act
+        # Mini App edits
+        self.edit = self.edits.edit
+
+    def _bind_reads(self, queries: Queries) -> None:
+        self.current = queries.current
+        self.require_current = queries.require_current
+        self.for_viewer = queries.for_viewer
+        self.at_a_glance = queries.at_a_glance
+        self.table_for_viewer = queries.table_for_viewer
+        self.campaigns_of = queries.campaigns_of
+        self.has_ended = queries.has_ended
+        self.live_games = queries.live_games
+        self.games_of_players = queries.games_of_players
+        self.panel_at = queries.panel_at
+        self.panel = queries.panel
+        self.log_for_viewer = queries.log_for_viewer
 
 
 __all__ = [

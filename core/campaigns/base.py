@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from core.campaigns.views import (
     GAME_ENDED,
+    NO_GAME,
     CampaignView,
     PanelView,
     Retired,
@@ -22,6 +23,7 @@ from core.campaigns.views import (
 from core.errors import TryAgain
 from core.events import CampaignEvents, InProcessEvents
 from core.locks import KeyedLock
+from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.registry import Registry
 from core.rules.rng import Rng
@@ -35,9 +37,11 @@ from core.store.models import (
     Member,
     Panel,
     Player,
+    UndoStep,
 )
 from core.store.presses import CampaignRow
-from core.undo import offers
+from core.store.repo import guarded
+from core.store.undo_steps import Offers
 
 
 class CampaignsBase:
@@ -65,64 +69,20 @@ class CampaignsBase:
         # Which campaign a panel belongs to (it never changes): a press locks it at once.
         self._panel_campaigns: dict[int, int] = {}
 
-    async def _members(self, campaign: Campaign) -> list[Member]:
-        return (
-            await Member.filter(campaign_id=campaign.id, active=True)
-            .select_related("player")
-            .order_by("joined_at", "id")
-        )
-
-    async def _built(
-        self, campaign: Campaign, members: list[Member] | None = None
-    ) -> tuple[CampaignView, Table, dict[int, int]]:
-        """The campaign's view and table (see :func:`build_view`), and member ids by player."""
-        if members is None:
-            members = await self._members(campaign)
-        if not isinstance(campaign.chat, Chat) or not isinstance(campaign.host, Player):
-            await campaign.fetch_related("chat", "host")
-        row = CampaignRow(
-            id=campaign.id,
-            system=campaign.system,
-            status=campaign.status,
-            version=campaign.version,
-            state=campaign.state,
-            app_token=campaign.app_token,
-            chat_tg_id=campaign.chat.tg_id,
-            chat_title=place_title(
-                campaign.chat.title,
-                await self._topic_name(campaign.chat.tg_id, campaign.topic_id),
-            ),
-            host_tg_id=campaign.host.tg_id,
-            topic_id=campaign.topic_id,
-            language=campaign.language,
-        )
-        seats = _model_seats(members)
-        view, table = build_view(self.registry, row, seats)
-        return view, table, {s.player_id: s.member_id for s in seats}
-
-    @staticmethod
-    async def _topic_name(chat_tg_id: int, topic: int) -> str:
-        if not topic:
-            return ""  # a plain group or General: no query
-        names = await ForumTopic.filter(chat_tg_id=chat_tg_id, thread_id=topic).values_list(
-            "name", flat=True
-        )
-        return str(names[0]) if names else ""
-
     async def _view(self, campaign: Campaign, members: list[Member] | None = None) -> CampaignView:
-        view, _, _ = await self._built(campaign, members)
+        view, _, _ = await built(self.registry, campaign, members)
         return view
 
     async def _table(
         self, campaign: Campaign, members: list[Member] | None = None
     ) -> tuple[Table, dict[int, int]]:
-        _, table, member_ids = await self._built(campaign, members)
+        _, table, member_ids = await built(self.registry, campaign, members)
         return table, member_ids
 
     async def _load(self, campaign_id: int) -> tuple[Campaign, list[Member]]:
         """A campaign with its chat, host and active members, in two queries."""
         campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
-        return campaign, await self._members(campaign)
+        return campaign, await active_members(campaign)
 
     async def _live(self, chat_tg_id: int, topic: int = 0) -> Campaign | None:
         """The live campaign of a chat's topic (0: a plain group, or General)."""
@@ -132,130 +92,32 @@ class CampaignsBase:
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
 
-    async def _touched(
-        self,
-        system: str,
-        view: CampaignView,
-        before: Table,
-        after: Table,
-        *,
-        acting: int | None = None,
-        opened: tuple[str, int] | None = None,
-        ending: bool = False,
-    ) -> tuple[tuple[PanelView, ...], tuple[Retired, ...]]:
-        """The open views (panels with a message) a change touched, in its transaction.
+    async def current(self, chat_tg_id: int, topic: int = 0) -> CampaignView | None:
+        """The live campaign of a chat's topic (0: a plain group, or General), if any."""
+        async with guarded():
+            campaign = await self._live(chat_tg_id, topic)
+            return None if campaign is None else await self._view(campaign)
 
-        This is the one place that decides what a change does to the messages on
-        screen, whichever surface it came from: a panel whose procedure the rules call
-        over is closed and drawn so (its own buttons go); one a newer panel of its
-        procedure supersedes in its chat (``opened``: that procedure, as
-        :meth:`core.rules.registry.GameSystem.procedure` names it, and chat), or of a game
-        that ends, is closed and retired, reading as its message showed it before the
-        change (its own state over the table ``before``, never the newer procedure's);
-        when the table changed, every other one is
-        redrawn from it; so is one that showed, or now may show, a ``↩ Undo``.
+    async def require_current(self, chat_tg_id: int, topic: int = 0) -> CampaignView:
+        view = await self.current(chat_tg_id, topic)
+        if view is None:
+            raise NotAllowedNow(NO_GAME)
+        return view
 
-        Args:
-            acting: the panel the change came through (its caller shows it).
+    async def for_viewer(self, app_token: str, player: PlayerRef) -> CampaignView:
+        """The campaign behind a Mini App token, for one of its members only.
+
+        Raises:
+            NotAllowedNow: no such campaign, or the player is not in it.
         """
-        changed = before.state != after.state or before.seats != after.seats
-        offered = await offers(view.id)  # a ↩ Undo shown or now due is a view touched too
-        if not (changed or opened or ending or offered.panels - {acting}):
-            return (), ()
-        query = Panel.filter(campaign_id=view.id, closed=False, message_id__isnull=False)
-        if acting is not None:
-            query = query.exclude(id=acting)
-        rows = await query.order_by("id")
-        if not rows:
-            return (), ()
-        over = set(self.registry.find(system).campaign.finished(after)) if changed else set()
-        redraw: list[PanelView] = []
-        retired: list[Retired] = []
-        for row in rows:
-            over_now = row.kind in over
-            why = (
-                Retirement.ENDED
-                if ending
-                else Retirement.NEWER
-                if opened == (row.procedure or row.kind, row.chat_tg_id) and not over_now
-                else None
-            )
-            if why is None and not over_now:
-                if changed or row.id in offered.panels:
-                    shown = _shown(row, view, after)
-                    undo = offered.undo(row.id, row.version, view.version)
-                    redraw.append(replace(shown, undo=undo))
-                continue
-            if why is not None:  # retired: it reads as its message showed it, from before
-                as_shown = _shown(row, replace(view, state=before.state), before)
-                retired.append(Retired(as_shown, why))
-            row.closed, row.version = True, row.version + 1
-            await Panel.filter(id=row.id).update(closed=True, version=row.version)
-            if why is None:  # over: drawn as its procedure ends (no buttons of its own)
-                redraw.append(_shown(row, view, after))
-        return tuple(redraw), tuple(retired)
-
-    @staticmethod
-    def _check_playing(campaign: Campaign | CampaignRow, *, any_time: bool = False) -> None:
-        """Refuse a step unless the game is being played.
-
-        Args:
-            any_time: the rules keep this step open while the game is paused (safety tools).
-        """
-        if campaign.status is CampaignStatus.PAUSED and not any_time:
-            raise NotAllowedNow("The game is paused. The host can /resume it.")
-        if campaign.status is CampaignStatus.ARCHIVED:
-            raise NotAllowedNow(GAME_ENDED)
-
-    @staticmethod
-    def _check_seated(table: Table, player_id: int) -> None:
-        if table.seat(player_id) is None:
-            raise NotYourTurn("Only players in this game can do that. Join with /join.")
-
-    async def _settle(
-        self,
-        campaign: Campaign | CampaignRow,
-        table: Table,
-        member_ids: dict[int, int],
-        outcome: Outcome,
-    ) -> Table:
-        """Save what an outcome changed in the campaign and the sheets."""
-        state = table.state
-        if outcome.campaign_state is not None:
-            state = outcome.campaign_state
-            changed = await Campaign.filter(id=campaign.id, version=campaign.version).update(
-                state=dict(state), version=campaign.version + 1
-            )
-            if changed != 1:
-                raise TryAgain()
-            campaign.state, campaign.version = dict(state), campaign.version + 1
-        seats = dict(table.seats)
-        for player_id, sheet in outcome.sheets.items():
-            if player_id not in member_ids:
-                raise NotAllowedNow("That player isn't in this game.")
-            await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
-            seat = seats[player_id]
-            seats[player_id] = Seat(seat.player_id, seat.name, seat.roles, sheet)
-        settled = Table(table.campaign_id, table.system, state, seats)
-        await self._log(campaign, settled, outcome)
-        return settled
-
-    async def _log(self, campaign: Campaign | CampaignRow, table: Table, outcome: Outcome) -> None:
-        """Keep what the system's log says of this outcome, in the same transaction."""
-        lines = self.registry.find(campaign.system).log_lines(table, outcome)
-        if lines:
-            await LogEntry.bulk_create(
-                [
-                    LogEntry(
-                        campaign_id=campaign.id,
-                        kind=line.kind[:16],
-                        text=line.text[:500],
-                        player_ids=list(line.player_ids),
-                        words=None if line.words is None else line.words.to_json(),
-                    )
-                    for line in lines
-                ]
-            )
+        async with guarded():
+            campaign = await Campaign.get_or_none(app_token=app_token)
+            if campaign is None:
+                raise NotAllowedNow("That game doesn't exist any more.")
+            view = await self._view(campaign)
+        if view.member(player.tg_id) is None:
+            raise NotAllowedNow("You're not in this game. Join it with /join in its chat.")
+        return view
 
     async def _panel_view(
         self,
@@ -267,3 +129,181 @@ class CampaignsBase:
     ) -> PanelView:
         shown = _shown(panel, await self._view(campaign, members), table)
         return replace(shown, events=outcome.events)
+
+
+async def active_members(campaign: Campaign) -> list[Member]:
+    return (
+        await Member.filter(campaign_id=campaign.id, active=True)
+        .select_related("player")
+        .order_by("joined_at", "id")
+    )
+
+
+async def built(
+    registry: Registry, campaign: Campaign, members: list[Member] | None = None
+) -> tuple[CampaignView, Table, dict[int, int]]:
+    """The campaign's view and table (see :func:`build_view`), and member ids by player."""
+    if members is None:
+        members = await active_members(campaign)
+    if not isinstance(campaign.chat, Chat) or not isinstance(campaign.host, Player):
+        await campaign.fetch_related("chat", "host")
+    row = CampaignRow(
+        id=campaign.id,
+        system=campaign.system,
+        status=campaign.status,
+        version=campaign.version,
+        state=campaign.state,
+        app_token=campaign.app_token,
+        chat_tg_id=campaign.chat.tg_id,
+        chat_title=place_title(
+            campaign.chat.title,
+            await topic_name(campaign.chat.tg_id, campaign.topic_id),
+        ),
+        host_tg_id=campaign.host.tg_id,
+        topic_id=campaign.topic_id,
+        language=campaign.language,
+    )
+    seats = _model_seats(members)
+    view, table = build_view(registry, row, seats)
+    return view, table, {s.player_id: s.member_id for s in seats}
+
+
+async def topic_name(chat_tg_id: int, topic: int) -> str:
+    if not topic:
+        return ""  # a plain group or General: no query
+    names = await ForumTopic.filter(chat_tg_id=chat_tg_id, thread_id=topic).values_list(
+        "name", flat=True
+    )
+    return str(names[0]) if names else ""
+
+
+async def touched(
+    registry: Registry,
+    system: str,
+    view: CampaignView,
+    before: Table,
+    after: Table,
+    *,
+    acting: int | None = None,
+    opened: tuple[str, int] | None = None,
+    ending: bool = False,
+) -> tuple[tuple[PanelView, ...], tuple[Retired, ...]]:
+    """The open views (panels with a message) a change touched, in its transaction.
+
+    This is the one place that decides what a change does to the messages on
+    screen, whichever surface it came from: a panel whose procedure the rules call
+    over is closed and drawn so (its own buttons go); one a newer panel of its
+    procedure supersedes in its chat (``opened``: that procedure, as
+    :meth:`core.rules.registry.GameSystem.procedure` names it, and chat), or of a game
+    that ends, is closed and retired, reading as its message showed it before the
+    change (its own state over the table ``before``, never the newer procedure's);
+    when the table changed, every other one is
+    redrawn from it; so is one that showed, or now may show, a ``↩ Undo``.
+
+    Args:
+        acting: the panel the change came through (its caller shows it).
+    """
+    changed = before.state != after.state or before.seats != after.seats
+    # a ↩ Undo shown or now due is a view touched too: the two newest live steps
+    newest = UndoStep.filter(campaign_id=view.id, undone=False).order_by("-id").limit(2)
+    offered = Offers(tuple(await newest))
+    if not (changed or opened or ending or offered.panels - {acting}):
+        return (), ()
+    query = Panel.filter(campaign_id=view.id, closed=False, message_id__isnull=False)
+    if acting is not None:
+        query = query.exclude(id=acting)
+    rows = await query.order_by("id")
+    if not rows:
+        return (), ()
+    over = set(registry.find(system).campaign.finished(after)) if changed else set()
+    redraw: list[PanelView] = []
+    retired: list[Retired] = []
+    for row in rows:
+        over_now = row.kind in over
+        why = (
+            Retirement.ENDED
+            if ending
+            else Retirement.NEWER
+            if opened == (row.procedure or row.kind, row.chat_tg_id) and not over_now
+            else None
+        )
+        if why is None and not over_now:
+            if changed or row.id in offered.panels:
+                shown = _shown(row, view, after)
+                undo = offered.undo(row.id, row.version, view.version)
+                redraw.append(replace(shown, undo=undo))
+            continue
+        if why is not None:  # retired: it reads as its message showed it, from before
+            as_shown = _shown(row, replace(view, state=before.state), before)
+            retired.append(Retired(as_shown, why))
+        row.closed, row.version = True, row.version + 1
+        await Panel.filter(id=row.id).update(closed=True, version=row.version)
+        if why is None:  # over: drawn as its procedure ends (no buttons of its own)
+            redraw.append(_shown(row, view, after))
+    return tuple(redraw), tuple(retired)
+
+
+async def settle(
+    registry: Registry,
+    campaign: Campaign | CampaignRow,
+    table: Table,
+    member_ids: dict[int, int],
+    outcome: Outcome,
+) -> Table:
+    """Save what an outcome changed in the campaign and the sheets."""
+    state = table.state
+    if outcome.campaign_state is not None:
+        state = outcome.campaign_state
+        changed = await Campaign.filter(id=campaign.id, version=campaign.version).update(
+            state=dict(state), version=campaign.version + 1
+        )
+        if changed != 1:
+            raise TryAgain()
+        campaign.state, campaign.version = dict(state), campaign.version + 1
+    seats = dict(table.seats)
+    for player_id, sheet in outcome.sheets.items():
+        if player_id not in member_ids:
+            raise NotAllowedNow("That player isn't in this game.")
+        await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
+        seat = seats[player_id]
+        seats[player_id] = Seat(seat.player_id, seat.name, seat.roles, sheet)
+    settled = Table(table.campaign_id, table.system, state, seats)
+    await _log(registry, campaign, settled, outcome)
+    return settled
+
+
+async def _log(
+    registry: Registry, campaign: Campaign | CampaignRow, table: Table, outcome: Outcome
+) -> None:
+    """Keep what the system's log says of this outcome, in the same transaction."""
+    lines = registry.find(campaign.system).log_lines(table, outcome)
+    if lines:
+        await LogEntry.bulk_create(
+            [
+                LogEntry(
+                    campaign_id=campaign.id,
+                    kind=line.kind[:16],
+                    text=line.text[:500],
+                    player_ids=list(line.player_ids),
+                    words=None if line.words is None else line.words.to_json(),
+                )
+                for line in lines
+            ]
+        )
+
+
+def check_playing(campaign: Campaign | CampaignRow, *, any_time: bool = False) -> None:
+    """Refuse a step unless the game is being played.
+
+    Args:
+        any_time: the rules keep this step open while the game is paused (safety tools).
+    """
+    if campaign.status is CampaignStatus.PAUSED and not any_time:
+        raise NotAllowedNow("The game is paused. The host can /resume it.")
+    if campaign.status is CampaignStatus.ARCHIVED:
+        raise NotAllowedNow(GAME_ENDED)
+
+
+def check_seated(table: Table, player_id: int) -> None:
+    if table.seat(player_id) is None:
+        raise NotYourTurn("Only players in this game can do that. Join with /join.")

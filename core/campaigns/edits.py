@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core import outbox
-from core.campaigns.queries import Queries
+from core.campaigns.base import CampaignsBase, check_playing, settle, touched
 from core.campaigns.views import (
     Changed,
 )
@@ -11,11 +11,11 @@ from core.play import PlayerRef
 from core.rules.table import Json
 from core.rules.undo import TallyRng
 from core.store.models import Campaign
+from core.store.undo_steps import record_step
 from core.store.unit import saving
-from core.undo import record_step
 
 
-class Edits(Queries):
+class Edits(CampaignsBase):
     """Mini App edit use cases."""
 
     async def edit(
@@ -35,11 +35,11 @@ class Edits(Queries):
         view = await self.for_viewer(app_token, actor)
         async with saving(self.locks, f"campaign:{view.id}", update_id):
             campaign = await Campaign.get(id=view.id)
-            self._check_playing(campaign, any_time=view.system.any_time("", action))
+            check_playing(campaign, any_time=view.system.any_time("", action))
             before, member_ids = await self._table(campaign)
             rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
             outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, rng)
-            table = await self._settle(campaign, before, member_ids, outcome)
+            table = await settle(self.registry, campaign, before, member_ids, outcome)
             await record_step(  # undo: keep what this edit replaced
                 view.system,
                 campaign.id,
@@ -53,7 +53,7 @@ class Edits(Queries):
                 campaign_version_after=campaign.version,
             )
             after = await self._view(campaign)
-            redraw, retired = await self._touched(campaign.system, after, before, table)
+            redraw, retired = await touched(self.registry, campaign.system, after, before, table)
             result = Changed(after, table, redraw, retired)
             await outbox.record(result)  # the redrawn panels, sent after the commit
         await self.events.publish(view.id)

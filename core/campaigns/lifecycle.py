@@ -7,7 +7,7 @@ from datetime import datetime
 
 from tortoise.exceptions import IntegrityError
 
-from core.campaigns.queries import Queries
+from core.campaigns.base import CampaignsBase, touched
 from core.campaigns.views import (
     JOIN_PREFIX,
     MOVED_ON,
@@ -31,6 +31,7 @@ from core.rules.lifecycle import (
     Step,
     check_host,
     check_resume,
+    may_resume,
     next_stage,
     resumable_until,
 )
@@ -41,8 +42,8 @@ from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.unit import saving
 
 
-class Lifecycle(Queries):
-    """Campaign lifecycle use cases."""
+class Joining(CampaignsBase):
+    """A new game, joining and leaving it."""
 
     async def new_game(
         self, chat: ChatRef, host: PlayerRef, system_key: str, *, update_id: int | None = None
@@ -194,8 +195,33 @@ class Lifecycle(Queries):
             campaign.state, campaign.version = dict(state), campaign.version + 1
             after = Table(before.campaign_id, before.system, campaign.state, before.seats)
         view = await self._view(campaign)
-        redraw, retired = await self._touched(campaign.system, view, before, after)
+        redraw, retired = await touched(self.registry, campaign.system, view, before, after)
         return Changed(view, after, redraw, retired)
+
+
+class Lifecycle(CampaignsBase):
+    """A game's stages: pausing, ending, resuming."""
+
+    async def last_ended(self, chat_tg_id: int, topic: int = 0) -> EndedGame | None:
+        """The topic's most recently ended campaign, if no game runs there now."""
+        async with guarded():
+            if await self._live(chat_tg_id, topic) is not None:
+                return None
+            campaign = (
+                await Campaign.filter(
+                    chat__tg_id=chat_tg_id, topic_id=topic, status=CampaignStatus.ARCHIVED
+                )
+                .order_by("-id")
+                .select_related("chat", "host")
+                .first()
+            )
+            if campaign is None:
+                return None
+            view = await self._view(campaign)
+        ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
+        return EndedGame(
+            view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
+        )
 
     async def set_status(
         self,
@@ -278,10 +304,12 @@ class Lifecycle(Queries):
             redraw: tuple[PanelView, ...] = ()
             table, _ = await self._table(campaign)
             if ending:
-                _, retired = await self._touched(campaign.system, view, table, table, ending=True)
+                _, retired = await touched(
+                    self.registry, campaign.system, view, table, table, ending=True
+                )
                 await Panel.filter(campaign_id=campaign.id).update(closed=True)
             else:
-                redraw, _ = await self._touched(campaign.system, view, table, table)
+                redraw, _ = await touched(self.registry, campaign.system, view, table, table)
         await self.events.publish(campaign_id)
         return view, ended_at, retired, redraw
 

@@ -5,27 +5,27 @@ from __future__ import annotations
 from dataclasses import replace
 
 from core import outbox
-from core.campaigns.base import CampaignsBase
+from core.campaigns.base import CampaignsBase, check_playing, check_seated, settle, touched
 from core.campaigns.views import (
     GAME_ENDED,
     NO_GAME,
     PANEL_CAMPAIGNS_KEPT,
     STALE,
     TOPIC_CLOSED,
+    LoadedPanel,
     PanelView,
     _OtherCampaign,
-    _row_seats,
-    build_view,
+    load_panel_view,
 )
 from core.errors import AlreadyHandled
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.undo import TallyRng
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
-from core.store.presses import PanelHead, load_panel, panel_head, save_panel
+from core.store.presses import CampaignRow, PanelHead, PanelRow, panel_head, save_panel
 from core.store.repo import guarded, update_done
+from core.store.undo_steps import PanelBefore, record_step, undo_after
 from core.store.unit import saving
-from core.undo import PanelBefore, record_step, undo_after
 
 
 class Presses(CampaignsBase):
@@ -59,9 +59,9 @@ class Presses(CampaignsBase):
         rules = system.panel(kind)
         async with saving(self.locks, f"campaign:{campaign.id}", update_id):
             campaign = await Campaign.get(id=campaign.id)
-            self._check_playing(campaign, any_time=system.any_time(kind, "open"))
+            check_playing(campaign, any_time=system.any_time(kind, "open"))
             before, member_ids = await self._table(campaign)
-            self._check_seated(before, actor.tg_id)
+            check_seated(before, actor.tg_id)
             rng = TallyRng(self.rng)  # undo: a panel opened with dice ends what came before
             outcome = rules.open(before, actor.tg_id, argument, rng)
             procedure = system.procedure(kind, outcome.state)
@@ -73,7 +73,8 @@ class Presses(CampaignsBase):
                 closed=outcome.closed,
                 chat_tg_id=chat.tg_id,
             )
-            table = await self._settle(campaign, before, member_ids, outcome)
+            self._remember(panel.id, campaign.id)  # its first press locks at once
+            table = await settle(self.registry, campaign, before, member_ids, outcome)
             # undo: opening a procedure (and any dice it rolled) stands, and so does every
             # step before it: someone acted on top of them
             await record_step(
@@ -90,7 +91,8 @@ class Presses(CampaignsBase):
                 opened=True,
             )
             opened = await self._panel_view(panel, outcome, table, campaign)
-            redraw, retired = await self._touched(
+            redraw, retired = await touched(
+                self.registry,
                 campaign.system,
                 opened.campaign,
                 before,
@@ -126,52 +128,38 @@ class Presses(CampaignsBase):
             NotYourTurn: someone else must act.
             TryAgain: the store or the lock is unavailable; nothing changed.
         """
-        # The panel's campaign, remembered from an earlier press, or read first without a
-        # lock; a remembered id may name another campaign's panel now (ids can be reused):
-        # then it is read again, once.
+        # The panel's campaign, remembered from its opening or an earlier press, or read
+        # first without a lock; a remembered id may name another campaign's panel now
+        # (ids can be reused): then it is read again, once.
         campaign_id = self._panel_campaigns.get(panel_id)
         head: PanelHead | None = None
         for _ in range(2):
             if campaign_id is None:
-                async with guarded():
-                    head = await panel_head(panel_id)
-                    if head is None or head.closed or head.version != version:
-                        if await update_done(update_id):
-                            raise AlreadyHandled()  # this very press was applied: say nothing
-                        if head is not None and await _has_ended(head.campaign_id):
-                            raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
-                        raise NotAllowedNow(STALE)
-                if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
-                    self._panel_campaigns.clear()
-                campaign_id = self._panel_campaigns[panel_id] = head.campaign_id
+                head = await _head(panel_id, version, update_id)
+                campaign_id = self._remember(panel_id, head.campaign_id)
             try:
                 async with saving(self.locks, f"campaign:{campaign_id}", update_id):
-                    loaded = await load_panel(panel_id)
+                    loaded = await load_panel_view(self.registry, panel_id)
                     if loaded is None:
                         raise NotAllowedNow(STALE)
-                    panel, campaign, members = loaded
-                    if panel.campaign_id != campaign_id:
-                        raise _OtherCampaign()  # rolls back the update's claim too
-                    if panel.closed or panel.version != version:
-                        if campaign.status is CampaignStatus.ARCHIVED:
-                            raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
-                        raise NotAllowedNow(STALE)
+                    panel, campaign = _pressable(loaded, campaign_id, version)
                     system = self.registry.find(campaign.system)
                     any_time = system.any_time(panel.kind, action)
                     paused = campaign.status is CampaignStatus.PAUSED
                     if not any_time and paused and await _topic_closed(campaign):
                         raise NotAllowedNow(TOPIC_CLOSED)  # /resume can't be sent there
-                    self._check_playing(campaign, any_time=any_time)
-                    seats = _row_seats(members)
-                    view, before = build_view(self.registry, campaign, seats)
-                    member_ids = {s.player_id: s.member_id for s in seats}
-                    self._check_seated(before, actor.tg_id)
-                    rules = system.panel(panel.kind)
+                    check_playing(campaign, any_time=any_time)
+                    before = loaded.table
+                    check_seated(before, actor.tg_id)
                     rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
-                    outcome = rules.act(before, panel.state, actor.tg_id, action, argument, rng)
+                    outcome = system.panel(panel.kind).act(
+                        before, panel.state, actor.tg_id, action, argument, rng
+                    )
                     if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
                         raise NotAllowedNow(STALE)
-                    table = await self._settle(campaign, before, member_ids, outcome)
+                    table = await settle(
+                        self.registry, campaign, before, loaded.member_ids, outcome
+                    )
                     step = await record_step(  # undo: keep what this press replaced
                         system,
                         campaign_id,
@@ -181,13 +169,13 @@ class Presses(CampaignsBase):
                         rng.rolled,
                         before=before,
                         outcome=outcome,
-                        member_ids=member_ids,
+                        member_ids=loaded.member_ids,
                         campaign_version_after=campaign.version,
                         panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
                     )
-                    view = replace(view, state=campaign.state, version=campaign.version)
-                    redraw, retired = await self._touched(
-                        campaign.system, view, before, table, acting=panel_id
+                    view = replace(loaded.campaign, state=campaign.state, version=campaign.version)
+                    redraw, retired = await touched(
+                        self.registry, campaign.system, view, before, table, acting=panel_id
                     )
                     acted = PanelView(
                         id=panel.id,
@@ -214,6 +202,49 @@ class Presses(CampaignsBase):
             await self.events.publish(campaign_id)
             return acted
         raise NotAllowedNow(STALE)
+
+    def _remember(self, panel_id: int, campaign_id: int) -> int:
+        """Keep which campaign a panel belongs to (it never changes), so a press locks it
+        at once; returns ``campaign_id``."""
+        if len(self._panel_campaigns) >= PANEL_CAMPAIGNS_KEPT:
+            self._panel_campaigns.clear()
+        self._panel_campaigns[panel_id] = campaign_id
+        return campaign_id
+
+
+async def _head(panel_id: int, version: int, update_id: int | None) -> PanelHead:
+    """The panel's campaign, read without a lock, when the button can still be pressed.
+
+    Raises:
+        AlreadyHandled: this very press was applied (say nothing).
+        NotAllowedNow: the button is out of date, or its game ended.
+    """
+    async with guarded():
+        head = await panel_head(panel_id)
+        if head is None or head.closed or head.version != version:
+            if await update_done(update_id):
+                raise AlreadyHandled()
+            if head is not None and await _has_ended(head.campaign_id):
+                raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
+            raise NotAllowedNow(STALE)
+    return head
+
+
+def _pressable(loaded: LoadedPanel, campaign_id: int, version: int) -> tuple[PanelRow, CampaignRow]:
+    """Under the campaign's lock: the panel and campaign a press at ``version`` acts on.
+
+    Raises:
+        _OtherCampaign: the panel id names another campaign's panel now.
+        NotAllowedNow: the button is out of date, or its game ended.
+    """
+    panel, campaign = loaded.row, loaded.stored
+    if panel.campaign_id != campaign_id:
+        raise _OtherCampaign()  # rolls back the update's claim too
+    if panel.closed or panel.version != version:
+        if campaign.status is CampaignStatus.ARCHIVED:
+            raise NotAllowedNow(GAME_ENDED)  # an ended game's old button
+        raise NotAllowedNow(STALE)
+    return panel, campaign
 
 
 async def _has_ended(campaign_id: int) -> bool:

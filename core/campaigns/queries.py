@@ -2,42 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from core.campaigns.base import CampaignsBase
+from core.campaigns.base import CampaignsBase, active_members
 from core.campaigns.views import (
     NO_GAME,
     STALE,
     CampaignView,
-    EndedGame,
     PanelView,
+    load_panel_view,
 )
 from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow
-from core.rules.lifecycle import (
-    may_resume,
-    resumable_until,
-)
-from core.rules.table import Outcome, Table
+from core.rules.table import Table
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel
 from core.store.repo import guarded
-from core.undo import undo_offer
+from core.store.undo_steps import undo_offer
 
 
 class Queries(CampaignsBase):
     """Campaign and panel reads (no change, no lock)."""
-
-    async def current(self, chat_tg_id: int, topic: int = 0) -> CampaignView | None:
-        """The live campaign of a chat's topic (0: a plain group, or General), if any."""
-        async with guarded():
-            campaign = await self._live(chat_tg_id, topic)
-            return None if campaign is None else await self._view(campaign)
-
-    async def require_current(self, chat_tg_id: int, topic: int = 0) -> CampaignView:
-        view = await self.current(chat_tg_id, topic)
-        if view is None:
-            raise NotAllowedNow(NO_GAME)
-        return view
 
     async def at_a_glance(
         self, chat_tg_id: int, topic: int = 0
@@ -51,25 +33,10 @@ class Queries(CampaignsBase):
             campaign = await self._live(chat_tg_id, topic)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-            members = await self._members(campaign)
+            members = await active_members(campaign)
             view = await self._view(campaign, members)
             table, _ = await self._table(campaign, members)
         return view, tuple(view.system.status_lines(table))
-
-    async def for_viewer(self, app_token: str, player: PlayerRef) -> CampaignView:
-        """The campaign behind a Mini App token, for one of its members only.
-
-        Raises:
-            NotAllowedNow: no such campaign, or the player is not in it.
-        """
-        async with guarded():
-            campaign = await Campaign.get_or_none(app_token=app_token)
-            if campaign is None:
-                raise NotAllowedNow("That game doesn't exist any more.")
-            view = await self._view(campaign)
-        if view.member(player.tg_id) is None:
-            raise NotAllowedNow("You're not in this game. Join it with /join in its chat.")
-        return view
 
     async def table_for_viewer(
         self, app_token: str, player: PlayerRef
@@ -119,27 +86,6 @@ class Queries(CampaignsBase):
             games.setdefault(int(player), set()).add(str(system))
         return {player: frozenset(keys) for player, keys in games.items()}
 
-    async def last_ended(self, chat_tg_id: int, topic: int = 0) -> EndedGame | None:
-        """The topic's most recently ended campaign, if no game runs there now."""
-        async with guarded():
-            if await self._live(chat_tg_id, topic) is not None:
-                return None
-            campaign = (
-                await Campaign.filter(
-                    chat__tg_id=chat_tg_id, topic_id=topic, status=CampaignStatus.ARCHIVED
-                )
-                .order_by("-id")
-                .select_related("chat", "host")
-                .first()
-            )
-            if campaign is None:
-                return None
-            view = await self._view(campaign)
-        ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
-        return EndedGame(
-            view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
-        )
-
     async def panel_at(self, chat_tg_id: int, message_id: int) -> PanelView | None:
         """The open panel shown by a message, if any (for replies to it)."""
         async with guarded():
@@ -149,17 +95,13 @@ class Queries(CampaignsBase):
         return None if panel is None else await self.panel(panel.id)
 
     async def panel(self, panel_id: int) -> PanelView:
+        """A panel as its message shows it now, with its ``↩ Undo`` if one is due."""
         async with guarded():
-            panel = await Panel.get_or_none(id=panel_id)
-            if panel is None:
+            loaded = await load_panel_view(self.registry, panel_id)
+            if loaded is None:
                 raise NotAllowedNow(STALE)
-            campaign = await Campaign.get(id=panel.campaign_id)
-            table, _ = await self._table(campaign)
-            view = await self._panel_view(
-                panel, Outcome(panel.state, closed=panel.closed), table, campaign
-            )
-            undo = await undo_offer(panel.id, panel.version, campaign.id, campaign.version)
-            return replace(view, undo=undo)
+            row, campaign = loaded.row, loaded.stored
+            return loaded.view(await undo_offer(row.id, row.version, campaign.id, campaign.version))
 
     async def log_for_viewer(
         self, app_token: str, player: PlayerRef, limit: int = 200

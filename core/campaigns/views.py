@@ -11,7 +11,8 @@ from core.rules.choice import Choice, Common
 from core.rules.registry import GameSystem, Registry
 from core.rules.table import Json, Role, Seat, Table
 from core.store.models import CampaignStatus, Member, Panel, Player
-from core.store.presses import CampaignRow, MemberRow
+from core.store.presses import LOAD, CampaignRow, MemberRow, PanelRow, load_arguments, read_panel
+from core.store.sql import fetch
 
 JOIN_PREFIX = "join_"
 STALE = "That button is out of date. Use the latest message."
@@ -230,6 +231,49 @@ def build_view(
         language=getattr(campaign, "language", "en"),
     )
     return view, table
+
+
+@dataclass(frozen=True)
+class LoadedPanel:
+    """A panel as :func:`load_panel_view` read it: its row, its campaign's row, the
+    campaign's view (its language included) and table, and member ids by player."""
+
+    row: PanelRow
+    stored: CampaignRow
+    campaign: CampaignView
+    table: Table
+    member_ids: dict[int, int]
+
+    def view(self, undo: Choice[Common] | None = None) -> PanelView:
+        """The panel as its message shows it (its state read by its rules here, once)."""
+        row = self.row
+        return PanelView(
+            id=row.id,
+            kind=row.kind,
+            version=row.version,
+            state=row.state,
+            closed=row.closed,
+            chat_tg_id=row.chat_tg_id,
+            message_id=row.message_id,
+            events=(),
+            campaign=self.campaign,
+            table=self.table,
+            undo=undo,
+        )
+
+
+async def load_panel_view(registry: Registry, panel_id: int) -> LoadedPanel | None:
+    """The one loader of a panel view, for every surface (a press, a reply, a command's
+    redraw, the Mini App's redraw of a group panel): the panel, its campaign with its
+    chat, host, topic and language, and the active members, in one statement, built
+    the one way (:func:`build_view`). None when there is no such panel."""
+    loaded = read_panel(panel_id, await fetch(LOAD, load_arguments(panel_id)))
+    if loaded is None:
+        return None
+    panel, campaign, members = loaded
+    seats = _row_seats(members)
+    view, table = build_view(registry, campaign, seats)
+    return LoadedPanel(panel, campaign, view, table, {s.player_id: s.member_id for s in seats})
 
 
 def _row_seats(members: list[MemberRow]) -> tuple[SeatRow, ...]:

@@ -1,8 +1,11 @@
 """Game systems by key, like a variant registry.
 
 Each system lives in its own subpackage and describes itself with one
-:class:`GameSystem` value. :func:`default_registry` imports them on demand, so
-nothing is built at import time.
+:class:`GameSystem` value, its manifest: its rules (campaign and panels), and, in
+:class:`Edges`, the modules that show it (the bot features with its commands and
+panel renderers, the Mini App's sheet page), named, never imported here.
+:func:`default_registry` imports the systems of :data:`SYSTEM_MODULES` on demand,
+so nothing is built at import time; a new game is its own package and one line there.
 """
 
 from __future__ import annotations
@@ -130,8 +133,23 @@ SHEETS_AND_LOG_KEPT = "Nothing is deleted: everyone's sheets and the log are kep
 
 
 @dataclass(frozen=True)
+class Edges:
+    """Where a game is shown, by module name (the rules import none of them).
+
+    Attributes:
+        features: its bot features, each exporting ``COMMANDS``, ``handlers()`` and
+            maybe ``RENDERERS`` (its panels' renderers); empty: ``tgbot.features.<key>``.
+        sheet: its Mini App sheet page module, exporting ``PAGE``; empty:
+            ``webapp.sheets.<key>``.
+    """
+
+    features: tuple[str, ...] = ()
+    sheet: str = ""
+
+
+@dataclass(frozen=True)
 class GameSystem:
-    """One supported game system."""
+    """One supported game system: its manifest (see the module)."""
 
     key: str
     name: str
@@ -156,6 +174,18 @@ class GameSystem:
     # Steps open in every state of a game, paused included: its safety tools (panel kind,
     # or "" for an edit; action). Every other step waits while the game is paused.
     any_time: Callable[[str, str], bool] = never_any_time
+    # Where it is shown: its bot features (commands, renderers) and its sheet page.
+    edges: Edges = field(default_factory=Edges)
+
+    @property
+    def feature_modules(self) -> tuple[str, ...]:
+        """Its bot feature modules, its own first."""
+        return self.edges.features or (f"tgbot.features.{self.key}",)
+
+    @property
+    def sheet_module(self) -> str:
+        """Its Mini App sheet page module."""
+        return self.edges.sheet or f"webapp.sheets.{self.key}"
 
     def procedure(self, kind: str, state: Json) -> str:
         """The procedure a panel of ``kind`` runs, from its state as opened.

@@ -63,7 +63,7 @@ class PanelHead:
 
 _HEAD = "SELECT campaign_id, version, closed FROM panel WHERE id = ?"
 
-_LOAD = """
+LOAD = """
 SELECT p.campaign_id AS p_campaign, p.kind AS p_kind, p.state AS p_state,
        p.version AS p_version, p.closed AS p_closed, p.chat_tg_id AS p_chat,
        p.message_id AS p_message,
@@ -99,9 +99,20 @@ async def panel_head(panel_id: int) -> PanelHead | None:
     return PanelHead(int(row["campaign_id"]), int(row["version"]), bool(row["closed"]))
 
 
+def load_arguments(panel_id: int) -> tuple[bool, int]:
+    """The arguments of :data:`LOAD` for ``panel_id``."""
+    return (True, panel_id)
+
+
 async def load_panel(panel_id: int) -> tuple[PanelRow, CampaignRow, list[MemberRow]] | None:
     """A panel with its campaign and the campaign's active members, in joining order."""
-    rows = await fetch(_LOAD, (True, panel_id))
+    return read_panel(panel_id, await fetch(LOAD, load_arguments(panel_id)))
+
+
+def read_panel(
+    panel_id: int, rows: list[dict[str, Any]]
+) -> tuple[PanelRow, CampaignRow, list[MemberRow]] | None:
+    """The rows of :data:`LOAD` as a panel, its campaign and its active members."""
     if not rows:
         return None
     first = rows[0]
@@ -131,20 +142,19 @@ async def load_panel(panel_id: int) -> tuple[PanelRow, CampaignRow, list[MemberR
         topic_id=int(first["c_topic"] or 0),
         language=first["c_language"],
     )
-    members = [
-        MemberRow(
-            id=int(row["m_id"]),
-            player_tg_id=int(row["pl_tg_id"]),
-            first_name=row["pl_first"],
-            last_name=row["pl_last"],
-            roles=load_json(row["m_roles"]),
-            sheet=load_json(row["m_sheet"]),
-            language=row["pl_language"],
-        )
-        for row in rows
-        if row["m_id"] is not None
-    ]
-    return panel, campaign, members
+    return panel, campaign, [_member(row) for row in rows if row["m_id"] is not None]
+
+
+def _member(row: dict[str, Any]) -> MemberRow:
+    return MemberRow(
+        id=int(row["m_id"]),
+        player_tg_id=int(row["pl_tg_id"]),
+        first_name=row["pl_first"],
+        last_name=row["pl_last"],
+        roles=load_json(row["m_roles"]),
+        sheet=load_json(row["m_sheet"]),
+        language=row["pl_language"],
+    )
 
 
 async def save_panel(panel_id: int, version: int, state: dict[str, Any], closed: bool) -> bool:

@@ -15,7 +15,8 @@ from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.registry import default_registry
 from core.rules.rng import ScriptedRng, SeededRng
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
-from core.undo import KEPT, PRUNE_EVERY, Undos
+from core.store.undo_steps import KEPT, PRUNE_EVERY
+from core.undo import Undos
 from tests.support.counter_system import counter_registry
 
 pytestmark = pytest.mark.db

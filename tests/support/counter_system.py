@@ -4,16 +4,31 @@ Edit "roll" puts one die from the injected dice in the campaign state.
 Panel "count": whoever opened it may press "inc" (up to ``limit``) or "done";
 anyone else is refused. Each "inc" also adds one to the campaign's total and to
 the presser's sheet, so tests can see what an outcome saves.
+
+It is also the fifth game of tests/tgbot/test_manifest.py: this one module is its
+whole package (its rules, and as its manifest's edges name them, its bot feature
+with the /count command and the panel's renderer, and its sheet page); registered
+with one line (a module added to ``SYSTEM_MODULES``), it is played end to end.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from telegram import InlineKeyboardMarkup, Update
+from telegram.ext import BaseHandler, CommandHandler
+
+from core.campaigns import PanelView
+from core.i18n import Lang
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
-from core.rules.registry import CampaignRules, GameSystem, Registry
+from core.rules.registry import CampaignRules, Edges, GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table
+from tgbot.context import StonetableContext
+from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.panels import post_panel
+from tgbot.panels import button, keyboard
+from webapp.sheets import MembersPage
 
 
 class CounterCampaign(CampaignRules):
@@ -90,8 +105,42 @@ COUNTER = GameSystem(
     summary="for tests",
     campaign=CounterCampaign(),
     panels={"count": CountPanel()},
+    edges=Edges(features=(__name__,), sheet=__name__),  # this module shows it too
 )
+SYSTEM = COUNTER
 
 
 def counter_registry() -> Registry:
     return Registry({"counter": COUNTER})
+
+
+# Its edges (named by COUNTER.edges): the bot feature, the renderer, the sheet page.
+
+
+class CountRenderer:
+    kind = "count"
+
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
+        state = view.typed(CountState)
+        text = f"Count: {state.value}/{state.limit}"
+        if view.closed:
+            return text, None
+        return text, keyboard([[button(view, "+1", "inc"), button(view, "Done", "done")]])
+
+
+async def count(update: Update, context: StonetableContext) -> None:
+    chat, player = actor(update)
+    view = await context.deps.campaigns.open_panel(
+        chat, player, "count", command_args(update).strip(), update_id=update.update_id
+    )
+    await post_panel(update, context, view)
+
+
+def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
+    return [CommandHandler("count", count)]
+
+
+# a description without words, so it reads the same in every language
+COMMANDS = [CommandSpec("count", "🔢 1, 2, 3…", private=False, game="counter")]
+RENDERERS = [CountRenderer()]
+PAGE = MembersPage(key="counter")

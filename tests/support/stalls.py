@@ -11,22 +11,44 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from core.campaigns import Campaigns
+from core.campaigns.edits import Edits
 from core.locks import Lease, RedisKeyedLock
 from core.rules.table import Table
+from core.store.models import Campaign, Member
+
+
+class StallingEdits(Edits):
+    """Mini App edits whose next saves stall inside their transaction (after loading,
+    before writing) for the given seconds, one entry per save."""
+
+    stalls: list[float]
+
+    async def _table(
+        self, campaign: Campaign, members: list[Member] | None = None
+    ) -> tuple[Table, dict[int, int]]:
+        loaded = await super()._table(campaign, members)
+        if self.stalls:
+            await asyncio.sleep(self.stalls.pop(0))
+        return loaded
 
 
 class StallingCampaigns(Campaigns):
-    """Campaigns whose next saves stall inside their transaction (after loading, before
-    writing) for the given seconds, one entry per save, as a slow database would."""
+    """Campaigns whose next Mini App edits stall inside their transaction (after loading,
+    before writing) for the given seconds, one entry per save, as a slow database would."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.stalls: list[float] = []
+        edits = StallingEdits(self.registry, self.rng, self.locks, self.events, clock=self.clock)
+        edits.stalls = []
+        self.stalling, self.edits, self.edit = edits, edits, edits.edit
 
-    async def _settle(self, *args: Any, **kwargs: Any) -> Table:
-        if self.stalls:
-            await asyncio.sleep(self.stalls.pop(0))
-        return await super()._settle(*args, **kwargs)
+    @property
+    def stalls(self) -> list[float]:
+        return self.stalling.stalls
+
+    @stalls.setter
+    def stalls(self, seconds: list[float]) -> None:
+        self.stalling.stalls = seconds
 
 
 class PausingRedisLock(RedisKeyedLock):

@@ -137,7 +137,7 @@ CAMPAIGNS = (ROOT / "core" / "campaigns").glob("*.py")
 def core_sentences() -> list[str]:
     files = [
         "core/errors.py", *sorted(f"core/campaigns/{p.name}" for p in CAMPAIGNS),
-        "core/undo.py", "core/play.py", "core/locks.py",
+        "core/undo.py", "core/store/undo_steps.py", "core/play.py", "core/locks.py",
         "core/viewer_pages.py", "core/store/repo.py", "core/rules/lifecycle.py",
         "core/rules/undo.py", "core/languages.py", "core/rules/dice.py", "core/rules/registry.py",
     ]  # fmt: skip

@@ -63,7 +63,6 @@ COMMANDS = [
     CommandSpec("lines", N_("Add lines and veils, anonymously"), game=SYSTEM_KEY),
 ]
 RENDERERS = list(NSU_RENDERERS)
-MORE_FEATURES = ("tgbot.features.nsu_play",)  # play in the group: rolls and downtime
 PRIVATE_FIRST = N_(
     "I can't write to you in private yet: open a chat with me, tap Start, then try again."
 )

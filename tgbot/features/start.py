@@ -106,7 +106,12 @@ async def press_start(update: Update, context: StonetableContext) -> None:
             if chat.kind != ChatType.PRIVATE
             else None
         )
-        text = help_text(campaigns.registry, features(), view.system.key if view else None, lang)
+        text = help_text(
+            campaigns.registry,
+            features(campaigns.registry),
+            view.system.key if view else None,
+            lang,
+        )
     await send_game(context.bot, chat.tg_id, chat.topic, text)
 
 
@@ -116,7 +121,9 @@ async def help_command(update: Update, context: StonetableContext) -> None:
     in_group = chat.kind != ChatType.PRIVATE
     view = await campaigns.current(chat.tg_id, chat.topic) if in_group else None
     lang = await lang_of(update)
-    text = help_text(campaigns.registry, features(), view.system.key if view else None, lang)
+    text = help_text(
+        campaigns.registry, features(campaigns.registry), view.system.key if view else None, lang
+    )
     assert update.effective_message is not None
     await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
 

@@ -21,8 +21,8 @@ from core.rules.table import Table
 
 
 def sheet_modules(registry: Registry | None = None) -> tuple[str, ...]:
-    """Each game's sheet page module, found from the registry by its key."""
-    return tuple(f"webapp.sheets.{system.key}" for system in registry or default_registry())
+    """Each game's sheet page module, as its manifest names it."""
+    return tuple(system.sheet_module for system in registry or default_registry())
 
 
 class SheetPage(Protocol):
@@ -75,10 +75,12 @@ def roll_of(page: SheetPage, what: str, name: str) -> tuple[str, str]:
     return str(kind), str(argument)
 
 
-def sheet_pages(modules: tuple[str, ...] | None = None) -> Mapping[str, SheetPage]:
+def sheet_pages(
+    modules: tuple[str, ...] | None = None, registry: Registry | None = None
+) -> Mapping[str, SheetPage]:
     """Every system's sheet page, by system key."""
     pages: dict[str, SheetPage] = {}
-    for name in sheet_modules() if modules is None else modules:
+    for name in sheet_modules(registry) if modules is None else modules:
         page = importlib.import_module(name).PAGE
         pages[page.key] = page
     return pages

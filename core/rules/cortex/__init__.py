@@ -17,7 +17,7 @@ from core.rules.cortex.campaign import CortexCampaign
 from core.rules.cortex.odds import ODDS
 from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel
 from core.rules.cortex.undo import UNDO
-from core.rules.registry import GameSystem
+from core.rules.registry import Edges, GameSystem
 
 SYSTEM = GameSystem(
     key="cortex",
@@ -30,4 +30,6 @@ SYSTEM = GameSystem(
     campaign=CortexCampaign(),
     panels={CONFLICT_PANEL: ConflictPanel()},
     undo=UNDO,  # undo: what stands, how steps are named
+    # where it is shown: its bot features (commands, renderers) and its sheet page
+    edges=Edges(features=("tgbot.features.cortex",), sheet="webapp.sheets.cortex"),
 )

@@ -44,7 +44,7 @@ from core.rules.d20check.table import (
 )
 from core.rules.d20check.undo import UNDO
 from core.rules.d20check.wounds import WoundBand, band_for
-from core.rules.registry import GameSystem
+from core.rules.registry import Edges, GameSystem
 
 SYSTEM = GameSystem(
     key="d20",
@@ -59,6 +59,8 @@ SYSTEM = GameSystem(
     panels={CHECK_PANEL: CheckPanel(), REST_PANEL: RestPanel()},
     rolled_by={CHECK_PANEL: rolled_by},  # each player's check is their own; a rest is the chat's
     undo=UNDO,  # undo: what stands, how steps are named
+    # where it is shown: its bot features (commands, renderers) and its sheet page
+    edges=Edges(features=("tgbot.features.d20",), sheet="webapp.sheets.d20"),
 )
 
 __all__ = [

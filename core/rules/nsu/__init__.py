@@ -18,7 +18,7 @@ from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanel
 from core.rules.nsu.setup_panel import SETUP_PANEL, SetupPanel
 from core.rules.nsu.undo import UNDO, is_safety
-from core.rules.registry import GameSystem
+from core.rules.registry import Edges, GameSystem
 
 SYSTEM = GameSystem(
     key="nsu",
@@ -37,6 +37,10 @@ SYSTEM = GameSystem(
     status_lines=nsu_status_lines,
     undo=UNDO,  # undo: what stands, how steps are named
     any_time=is_safety,  # the X-card, a knock, lines and veils: even while paused
+    # where it is shown: its bot features (commands, renderers) and its sheet page
+    edges=Edges(
+        features=("tgbot.features.nsu", "tgbot.features.nsu_play"), sheet="webapp.sheets.nsu"
+    ),
     panels={
         # one panel per line: kind -> rules
         SETUP_PANEL: SetupPanel(),

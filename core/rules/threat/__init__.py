@@ -17,7 +17,7 @@ Modules, each pure (no I/O, no clock, no global random):
 from __future__ import annotations
 
 from core.i18n import N_
-from core.rules.registry import GameSystem
+from core.rules.registry import Edges, GameSystem
 from core.rules.threat.odds import ODDS_COMMAND
 from core.rules.threat.table import ROLL_PANEL, ThreatCampaign, ThreatRollPanel, rolled_by
 from core.rules.threat.undo import UNDO
@@ -34,4 +34,6 @@ SYSTEM = GameSystem(
     rolled_by={ROLL_PANEL: rolled_by},  # each player's roll is their own
     roll_panel=ROLL_PANEL,
     undo=UNDO,  # undo: what stands, how steps are named
+    # where it is shown: its bot features (commands, renderers) and its sheet page
+    edges=Edges(features=("tgbot.features.threat",), sheet="webapp.sheets.threat"),
 )

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import random
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from redis.asyncio import Redis
@@ -21,7 +22,7 @@ from core.locks import TOO_LONG, InProcessKeyedLock, KeyedLock, Lease, RedisKeye
 from core.play import ChatRef, Play, PlayerRef
 from core.rules.rng import SeededRng
 from core.store.models import LockFence, Member, Panel, ProcessedUpdate
-from core.store.unit import fence, saving
+from core.store.unit import saving
 from tests.support.counter_system import counter_registry
 from tests.support.services import RedisServer
 from tests.support.stalls import PausingRedisLock, StallingCampaigns
@@ -112,17 +113,22 @@ async def test_a_worker_paused_holding_the_lock_is_fenced_out_by_a_later_holder(
 
 
 async def test_the_fence_keeps_the_largest_token_and_refuses_smaller_ones(db: str) -> None:
-    from tortoise.transactions import in_transaction
+    class Given:
+        """A lock that hands out the lease it was given (its token chosen by the test)."""
 
-    def lease(token: int) -> Lease:
-        return Lease("chat:7", token, float("inf"), lambda: 0.0)
+        def __init__(self, token: int) -> None:
+            self.lease = Lease("chat:7", token, float("inf"), lambda: 0.0)
+
+        @asynccontextmanager
+        async def hold(self, key: str) -> AsyncIterator[Lease]:
+            yield self.lease
 
     for token in (10, 10, 11):  # the same holder again, then a later one
-        async with in_transaction():
-            await fence(lease(token))
+        async with saving(Given(token), "chat:7"):  # type: ignore[arg-type]
+            pass
     with pytest.raises(LockLost):
-        async with in_transaction():
-            await fence(lease(9))
+        async with saving(Given(9), "chat:7"):  # type: ignore[arg-type]
+            pass
     assert (await LockFence.get(lock_key="chat:7")).token == 11
 
 

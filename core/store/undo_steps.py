@@ -1,0 +1,171 @@
+"""The undo steps kept with each change: before-images recorded, and where a ``↩ Undo``
+shows.
+
+Every step taken on a panel or in the Mini App is recorded by :func:`record_step`
+in the same guarded transaction that saves it (the campaign's state, the touched
+sheets and the touched panel as they were before). The undo use case
+(:class:`core.undo.Undos`) restores them; the campaign use cases record steps here
+and ask which panels offer a step back, so they never import the use case above
+them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from core.i18n import N_
+from core.rules.choice import Choice, Common
+from core.rules.registry import GameSystem
+from core.rules.table import Json, Outcome, Table
+from core.rules.undo import StepTaken, undo_choice
+from core.store.models import UndoStep
+from core.store.sql import dump_json, execute, fetch, now
+
+OPENED = N_("opening a new panel")  # how an opening step is named (it stands)
+KEPT = 8  # steps kept per campaign (a few more may wait for the next pruning)
+PRUNE_EVERY = 4
+STALE = "That button is out of date. Use the latest message."
+MOVED_ON = "The game moved on since your last step, so it stands."
+NO_GAME = "No game is running in this chat. Start one with /newgame."
+
+
+@dataclass(frozen=True)
+class PanelBefore:
+    """A panel as it was before a step, and its version after it."""
+
+    panel_id: int
+    state: Json
+    closed: bool
+    version_after: int
+
+
+async def record_step(
+    system: GameSystem,
+    campaign_id: int,
+    actor: int,
+    kind: str,
+    action: str,
+    rolled: bool,
+    *,
+    before: Table,
+    outcome: Outcome,
+    member_ids: dict[int, int],
+    campaign_version_after: int,
+    panel: PanelBefore | None = None,
+    opened: bool = False,
+) -> StepTaken:
+    """Inside a use case's transaction: keep what a step replaced (see the module).
+
+    Args:
+        kind: the panel's kind, or "" for a Mini App edit.
+        rolled: the step drew on chance (:class:`core.rules.undo.TallyRng`).
+        before: the table before the step.
+        outcome: what the step did.
+        opened: the step opened a panel: it stands (a new procedure has begun on
+            top of what came before, so that stands too).
+    """
+    step = system.undo.step(
+        actor, kind, action, rolled, outcome.events, finished=panel is not None and outcome.closed
+    )
+    if opened:
+        step = replace(step, label=OPENED, final=True)
+    # a step that stands needs no before-images
+    keep = not (step.rolled or step.final or step.revealed)
+    changed_campaign = outcome.campaign_state is not None
+    sheets = (
+        {str(member_ids[p]): dict(before.seats[p].sheet) for p in outcome.sheets} if keep else {}
+    )
+    rows = await fetch(
+        _INSERT,
+        (
+            campaign_id,
+            step.actor,
+            step.label[:160],
+            step.rolled,
+            step.final,
+            step.revealed,
+            False,
+            dump_json(dict(before.state)) if keep and changed_campaign else None,
+            # a step that changed the campaign bumped its version once (core.campaigns._settle)
+            campaign_version_after - changed_campaign,
+            campaign_version_after,
+            dump_json(sheets),
+            None if panel is None else panel.panel_id,
+            None if panel is None or not keep else dump_json(dict(panel.state)),
+            False if panel is None else panel.closed,
+            None if panel is None else panel.version_after - 1,
+            None if panel is None else panel.version_after,
+            now(),
+        ),
+    )
+    if int(rows[0]["id"]) % PRUNE_EVERY == 0:  # now and then, so a step costs one statement
+        await execute(_PRUNE, (campaign_id, campaign_id, KEPT - 1))
+    return step
+
+
+_INSERT = (
+    "INSERT INTO undo_step (campaign_id, actor_tg_id, label, rolled, final, revealed, undone,"
+    " campaign_state, campaign_version_before, campaign_version_after, sheets, panel_id,"
+    " panel_state, panel_closed, panel_version_before, panel_version_after, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
+
+# Keep the campaign's newest KEPT steps, in one statement.
+_PRUNE = (
+    "DELETE FROM undo_step WHERE campaign_id = ? AND id < ("
+    "SELECT id FROM undo_step WHERE campaign_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)"
+)
+
+
+def undo_after(step: StepTaken) -> Choice[Common] | None:
+    """The ``↩ Undo`` the rules offer on the panel ``step`` was just taken on."""
+    return undo_choice((step,))
+
+
+def _taken(row: UndoStep) -> StepTaken:
+    return StepTaken(row.actor_tg_id, row.label, row.rolled, row.final, row.revealed)
+
+
+def _offer_on(
+    latest: UndoStep | None, panel_id: int, version: int, campaign_version: int | None = None
+) -> Choice[Common] | None:
+    """The rules' ``↩ Undo`` for a panel drawn at ``version``: only where the campaign's
+    latest step was taken, as the panel was drawn right after it, and while nothing
+    else moved the campaign on (``campaign_version``, when known): shown only while
+    pressing it would work."""
+    if latest is None or (latest.panel_id, latest.panel_version_after) != (panel_id, version):
+        return None
+    if campaign_version is not None and latest.campaign_version_after != campaign_version:
+        return None
+    return undo_choice((_taken(latest),))
+
+
+async def undo_offer(
+    panel_id: int, version: int, campaign_id: int, campaign_version: int | None = None
+) -> Choice[Common] | None:
+    """As :func:`_offer_on`, reading the campaign's latest step."""
+    latest = await UndoStep.filter(campaign_id=campaign_id, undone=False).order_by("-id").first()
+    return _offer_on(latest, panel_id, version, campaign_version)
+
+
+@dataclass(frozen=True)
+class Offers:
+    """Where a ``↩ Undo`` may show: the campaign's two newest live steps, newest first."""
+
+    steps: tuple[UndoStep, ...]
+
+    @property
+    def panels(self) -> frozenset[int]:
+        """Panels that offered or now offer a step back: a change redraws them."""
+        return frozenset(s.panel_id for s in self.steps if s.panel_id is not None)
+
+    def undo(
+        self, panel_id: int, version: int, campaign_version: int | None = None
+    ) -> Choice[Common] | None:
+        """As :func:`undo_offer`, for a panel drawn at ``version``."""
+        latest = self.steps[0] if self.steps else None
+        return _offer_on(latest, panel_id, version, campaign_version)
+
+
+def history(rows: list[UndoStep]) -> list[StepTaken]:
+    return [_taken(r) for r in rows]
