@@ -17,7 +17,7 @@ from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
 from core.rules.nsu.roll_panel import ROLL_PANEL
-from core.rules.typed import downtime_text, odds_query_text
+from core.rules.typed import command_word, downtime_text, odds_query_text
 from core.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.callback import decode_as, pattern
@@ -65,7 +65,9 @@ async def act(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
+    if command_word(text, vocabulary()) == "help" or (
+        view is None and chat.kind == ChatType.PRIVATE
+    ):
         await _reply(update, (await lang_of(update)).gettext(ACT_HELP))
         return
     if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
@@ -79,7 +81,9 @@ async def downtime(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
+    if command_word(text, vocabulary()) == "help" or (
+        view is None and chat.kind == ChatType.PRIVATE
+    ):
         await _reply(update, (await lang_of(update)).gettext(DOWNTIME_HELP))
         return
     if view is None or view.system.key != SYSTEM_KEY:
