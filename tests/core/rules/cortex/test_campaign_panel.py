@@ -541,7 +541,7 @@ def test_the_same_complication_twice_is_one_button(game: Game) -> None:
 def test_a_lead_with_no_traits_is_told_to_write_them_rather_than_shown_an_empty_pool() -> None:
     g = Game()
     for who, argument in [(CLARK, "test"), (WATCHTOWER, "test Clark"), (CLARK, "contest Lois")]:
-        with pytest.raises(NotAllowedNow, match="has no traits yet.*/trait value") as refused:
+        with pytest.raises(NotAllowedNow, match=r"has no traits yet.*/trait value") as refused:
             g.open(who, argument)
         assert refused.value.values == {"name": "Clark"}
     g.edit(CLARK, "text", text="limit Kryptonite d10")  # a Limit alone gives no die to roll

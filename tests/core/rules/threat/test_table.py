@@ -253,7 +253,7 @@ def test_the_approach_list_opens_picks_and_goes_back() -> None:
 
 def test_a_roller_with_no_approaches_is_told_how_to_roll_rather_than_shown_no_dice() -> None:
     t = table(ana=Sheet().to_dict())
-    with pytest.raises(NotAllowedNow, match="no approaches yet.*/sheet.*/threat 3d2t") as mine:
+    with pytest.raises(NotAllowedNow, match=r"no approaches yet.*/sheet.*/threat 3d2t") as mine:
         RULES.open(t, ANA, "", SeededRng(1))
     with pytest.raises(NotAllowedNow, match="That player's sheet has no approaches") as theirs:
         RULES.open(t, GM, f"for={ANA}", SeededRng(1))
