@@ -175,6 +175,22 @@ async def test_a_private_message_names_its_game_for_a_player_in_two(stack: Stack
     assert not own["text"].startswith("🎲")
 
 
+async def test_a_secret_roll_in_a_topic_names_the_topic_to_the_roller_and_the_gm(
+    stack: Stack,
+) -> None:
+    """Bo plays in both topics: his secret roll's private copy says where it was rolled,
+    and so does the one the GM of that game (Alice) reads."""
+    a, _ = await start_games(stack)
+    mark = stack.api.mark()
+    shown = await say(stack, BO, a, "/roll 1d6 secret")
+    assert "rolled in secret" in shown["text"] and shown["message_thread_id"] == a
+    for user in (BO, ALICE):
+        mine = await stack.api.wait_for_message(
+            user, lambda m: "Secret roll" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+        )
+        assert "Secret roll in Friday Games › Campaign A" in mine["text"], mine["text"]
+
+
 @pytest.fixture
 async def plain_admin_stack(db: str) -> Stack:  # type: ignore[misc]
     async with running_stack(db, players=default_cast(), bot_manages_topics=False) as running:

@@ -26,6 +26,7 @@ from tgbot.features.common import CommandSpec, actor, command_args, no_game_for
 from tgbot.features.panels import post_panel
 from tgbot.features.roll import dice_odds
 from tgbot.i18n import lang_of, personal_lang, voice
+from tgbot.presenter import which_game
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
 
@@ -102,7 +103,10 @@ async def look(update: Update, context: StonetableContext) -> None:
     pressed = decode_as(query.data, LookButton)
     view = await context.deps.campaigns.panel(pressed.panel_id)
     viewer = update.effective_user.id
-    text = scout_look_text(view, viewer, voice(view.campaign, viewer))
+    lang = voice(view.campaign, viewer)
+    text = await which_game(context, view.campaign, viewer, lang) + scout_look_text(
+        view, viewer, lang
+    )
     try:
         await context.bot.send_message(update.effective_user.id, text, parse_mode=ParseMode.HTML)
     except Forbidden:
