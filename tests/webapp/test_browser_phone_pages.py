@@ -59,7 +59,8 @@ CLASHES = """() => {
     && e.clientWidth > 0 && !typed(e) && e.checkVisibility())
     .map(e => `${e.className || e.tagName}: ${e.textContent.trim().slice(0, 40)}`);
   const canvas = document.createElement('canvas').getContext('2d');
-  for (const field of document.querySelectorAll('main input[placeholder], main textarea[placeholder]')) {
+  const fields = 'main input[placeholder], main textarea[placeholder]';
+  for (const field of document.querySelectorAll(fields)) {
     if (field.value || !field.checkVisibility() || !field.placeholder) continue;
     const style = getComputedStyle(field);
     canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
