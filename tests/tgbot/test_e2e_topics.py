@@ -87,7 +87,7 @@ async def test_two_topics_run_two_games_and_each_message_stays_in_its_topic(
     assert game_b.chat_title == "Friday Games › Campaign B"
 
     # A panel opened in topic A stays there; pressing it edits it in place.
-    panel = await say(stack, ALICE, a, "/threat")
+    panel = await say(stack, ALICE, a, "/threat 3d")
     assert panel["message_thread_id"] == a and labels(panel)
     first = panel["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
     press = await stack.api.press_button(ALICE, FORUM, panel["message_id"], first)

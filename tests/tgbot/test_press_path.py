@@ -27,8 +27,8 @@ import pytest
 import tortoise
 
 from core.rules.rng import ScriptedRng
-from tests.support.stack import GROUP, Stack, running_stack
-from tests.tgbot.test_e2e_threat import ALICE, BO, say, start_game, tap
+from tests.support.stack import GROUP, Stack, campaigns, running_stack
+from tests.tgbot.test_e2e_threat import ALICE, BO, ref, say, start_game, tap
 from tgbot.features import panels
 from tgbot.sandbox.fake_api import default_cast
 
@@ -133,7 +133,9 @@ async def stack(db: str) -> Stack:  # type: ignore[misc]
 
 
 async def test_a_press_goes_through_few_layers(stack: Stack) -> None:
-    await start_game(stack)
+    token = await start_game(stack)
+    approach = {"name": "Prowess", "value": 2}
+    await campaigns(stack).edit(token, ref(stack, BO), "approach.set", approach)
     climb = await stack.api.send_text(BO, GROUP, "I climb the tower")
     panel = await say(stack, ALICE, "/threat", reply_to=climb["message_id"])
     _, panel = await tap(stack, ALICE, panel, "⚠️ Threat +0")  # warm-up: the keypad opens
