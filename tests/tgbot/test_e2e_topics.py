@@ -100,6 +100,10 @@ async def test_two_topics_run_two_games_and_each_message_stays_in_its_topic(
         FORUM, lambda m: "X-card" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert notice["message_thread_id"] == b and "Bo" not in notice["text"]
+    done = await stack.api.wait_for_message(
+        BO, lambda m: "Done." in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert done["text"].startswith("🎲 No Stone Unturned in Friday Games › Campaign B\n")
 
     # Nothing of either game went to General or to the other topic.
     sent = bot_messages(stack)
