@@ -177,6 +177,18 @@ async def test_a_private_message_names_its_game_for_a_player_in_two(stack: Stack
         CHIDI, lambda m: "🧍" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert not own["text"].startswith("🎲")
+    # The map asked for in private names its game too (once a world is dealt)
+    from tests.support.nsu_table import campaign_state
+    from tests.webapp.test_nsu_app import the_world
+
+    game_b = await campaigns(stack).require_current(FORUM, b)
+    await Campaign.filter(id=game_b.id).update(state=campaign_state(the_world()))
+    mark = stack.api.mark()
+    await stack.api.send_text(BO, BO, "/map")
+    picture = await stack.api.wait_for_message(
+        BO, lambda m: "photo" in m, timeout=TIMEOUT, since=mark
+    )
+    assert picture["caption"].startswith("🎲 No Stone Unturned in Friday Games › Campaign B\n")
 
 
 async def test_a_secret_roll_in_a_topic_names_the_topic_to_the_roller_and_the_gm(

@@ -9,6 +9,8 @@ that live outside panels (X-card, knock, "write my locations", the map).
 from __future__ import annotations
 
 import contextlib
+import html
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -199,12 +201,14 @@ async def send_map(
         page="map",
     )
     topic = campaign.topic_id if chat_id == campaign.chat_tg_id else 0
+    header = "" if in_group else await which_game(context, campaign, player.tg_id, lang)
+    header = html.unescape(re.sub(r"<[^>]+>", "", header))  # the caption is plain text
     await send_game_photo(
         context.bot,
         chat_id,
         topic,
         picture,
-        caption=map_caption(view, lang),
+        caption=header + map_caption(view, lang),
         reply_markup=None if opener is None else InlineKeyboardMarkup([[opener]]),
     )
 
