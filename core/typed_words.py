@@ -58,6 +58,8 @@ def _forms(lang: Lang) -> dict[str, str]:
         "heart": lang.pgettext("a keyword players type", "heart"),
         "swap": lang.pgettext("a keyword players type", "swap"),
         "replace": lang.pgettext("a keyword players type", "replace"),
+        "help": lang.pgettext("a keyword players type", "help"),
+        "off": lang.pgettext("a keyword players type", "off"),
     }
     assert set(forms) == set(KEYWORDS)
     return forms
@@ -84,4 +86,5 @@ def vocabulary() -> Vocabulary:
     found["dis"].update(("disadv", "adis", "aspect-dis"))
     found["madv"].add("mood-adv")
     found["mdis"].add("mood-dis")
+    found["off"].update(("stop", "withdraw"))
     return Vocabulary.of(found)

@@ -35,6 +35,8 @@ INTROSPECTION_WORDS = ("swap", "replace")
 CORTEX_REPLY_WORDS = ("detail", "aid")
 """The first word of a reply to a Cortex conflict panel (``detail Slick floor``)."""
 ODDS_WORDS = ("world", "character", "adv", "dis", "madv", "mdis")
+COMMAND_WORDS = ("help", "off")
+"""A command's one-word argument: ``/check help`` (its help), ``/story off`` (withdraw)."""
 
 KEYWORDS: tuple[str, ...] = tuple(
     dict.fromkeys(
@@ -49,6 +51,7 @@ KEYWORDS: tuple[str, ...] = tuple(
         + CORTEX_REPLY_WORDS
         + ASPECTS
         + INTROSPECTION_WORDS
+        + COMMAND_WORDS
     )
 )
 """Every English keyword a player may type; each has its forms in every catalogue."""
@@ -194,6 +197,12 @@ def stakes_text(text: str, words: Vocabulary) -> str:
     if not tokens or None in meant:
         return text
     return " ".join(m for m in meant if m is not None)
+
+
+def command_word(text: str, words: Vocabulary) -> str | None:
+    """A command's whole argument as one of :data:`COMMAND_WORDS` (``справка`` -> ``help``),
+    or None when it is anything else."""
+    return words.meaning(text, COMMAND_WORDS) if len(text.split()) == 1 else None
 
 
 def contest_text(text: str, words: Vocabulary) -> str:

@@ -34,6 +34,7 @@ def test_no_form_means_two_keywords_of_one_grammar() -> None:
         typed.TRAIT_KINDS,
         typed.CHECK_WORDS,
         typed.DOWNTIME_PLACES,
+        typed.COMMAND_WORDS,
     ):
         seen: dict[str, str] = {}
         for key in group:

@@ -70,6 +70,9 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     russian(started)  # the game's summary too
     await say(stack, IVAN, "/join")
     await say(stack, ALICE, "/join")
+    bare = await say(stack, IVAN, "/test")  # no traits yet: told how to write one, in Russian
+    assert "У персонажа Иван пока нет черт" in bare["text"], bare["text"]
+    assert "/trait ценность Справедливость d8" in bare["text"] and "reply_markup" not in bare
     noted = await say(stack, IVAN, "/trait value Justice d10")
     assert noted["text"].startswith("✅ Записано.") and "⚠️ Беда: нет" in noted["text"]
     russian(noted)

@@ -118,7 +118,7 @@ async def test_a_player_the_bot_cant_write_to_is_told_how_and_nothing_is_posted(
 
 async def test_secret_rolls_speak_russian_and_are_ordinary_in_private(stack: Stack) -> None:
     shown = await say(stack, OLGA, GROUP, "/roll тайно 1d6")
-    assert "сделал(а) тайный бросок" in shown["text"]
+    assert ": тайный бросок." in shown["text"] and "(а)" not in shown["text"]
     assert shown["reply_markup"]["inline_keyboard"][0][0]["text"] == "👁 Раскрыть"
     mine = bot_texts(stack, OLGA)[-1]
     assert "Тайный бросок" in mine

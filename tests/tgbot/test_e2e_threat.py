@@ -177,3 +177,22 @@ async def test_threat_outside_a_threat_game_explains_itself(stack: Stack) -> Non
     assert "No game is running in this chat. Start one with /newgame." in reply["text"]
     reply = await say(stack, ZOE, "/threat help")
     assert "Threat dice" in reply["text"] and "burn" in reply["text"]
+    reply = await say(stack, ZOE, "/threat справка")  # the help word in Russian too
+    assert "Threat dice" in reply["text"] and "burn" in reply["text"]
+
+
+async def test_a_player_with_no_approaches_is_told_what_to_do_and_no_panel_opens(
+    stack: Stack,
+) -> None:
+    await start_game(stack)  # nobody has approaches yet
+    before = len(stack.api.messages(GROUP))
+    reply = await say(stack, BO, "/threat")
+    assert "no approaches yet" in reply["text"] and "/threat 3d2t" in reply["text"]
+    assert "/sheet" in reply["text"] and "reply_markup" not in reply
+    climb = await stack.api.send_text(BO, GROUP, "I climb")
+    asked = await say(stack, ALICE, "/threat", reply_to=climb["message_id"])
+    assert "That player's sheet has no approaches yet" in asked["text"]
+    assert await PanelRow.filter().count() == 0
+    assert len(stack.api.messages(GROUP)) == before + 5  # two commands, two answers, a line
+    panel = await say(stack, BO, "/threat 2d1t")  # the way on the refusal names
+    assert "🎲 Roll" in labels(panel)

@@ -151,6 +151,13 @@ async def test_a_russian_group_plays_a_threat_roll_while_alice_reads_english_in_
     assert alice["text"].startswith("🎲 Threat dice") and "burn it after the roll" in alice["text"]
     ivan = await say(stack, IVAN, "/threat", chat=IVAN)
     assert ivan["text"].startswith("🎲 Кубики Угрозы") and english_left(ivan["text"]) == []
+    # In the group, the help word is typed in Russian: the help, not a refused notation.
+    helped = await say(stack, IVAN, "/threat справка")
+    assert helped["text"].startswith("🎲 Кубики Угрозы") and "не запись" not in helped["text"]
+    # A player with no approaches is told what to do, in Russian.
+    refused = await say(stack, OLGA, "/threat")
+    assert "пока нет подходов" in refused["text"] and "/threat 3d2t" in refused["text"]
+    assert english_left(refused["text"]) == []
 
 
 async def test_a_russian_group_plays_a_d20_check_while_alice_reads_english_in_private(

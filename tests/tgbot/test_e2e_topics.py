@@ -87,7 +87,7 @@ async def test_two_topics_run_two_games_and_each_message_stays_in_its_topic(
     assert game_b.chat_title == "Friday Games › Campaign B"
 
     # A panel opened in topic A stays there; pressing it edits it in place.
-    panel = await say(stack, ALICE, a, "/threat")
+    panel = await say(stack, ALICE, a, "/threat 3d")
     assert panel["message_thread_id"] == a and labels(panel)
     first = panel["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
     press = await stack.api.press_button(ALICE, FORUM, panel["message_id"], first)
@@ -100,6 +100,10 @@ async def test_two_topics_run_two_games_and_each_message_stays_in_its_topic(
         FORUM, lambda m: "X-card" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert notice["message_thread_id"] == b and "Bo" not in notice["text"]
+    done = await stack.api.wait_for_message(
+        BO, lambda m: "Done." in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert done["text"].startswith("🎲 No Stone Unturned in Friday Games › Campaign B\n")
 
     # Nothing of either game went to General or to the other topic.
     sent = bot_messages(stack)
@@ -173,6 +177,34 @@ async def test_a_private_message_names_its_game_for_a_player_in_two(stack: Stack
         CHIDI, lambda m: "🧍" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
     )
     assert not own["text"].startswith("🎲")
+    # The map asked for in private names its game too (once a world is dealt)
+    from tests.support.nsu_table import campaign_state
+    from tests.webapp.test_nsu_app import the_world
+
+    game_b = await campaigns(stack).require_current(FORUM, b)
+    await Campaign.filter(id=game_b.id).update(state=campaign_state(the_world()))
+    mark = stack.api.mark()
+    await stack.api.send_text(BO, BO, "/map")
+    picture = await stack.api.wait_for_message(
+        BO, lambda m: "photo" in m, timeout=TIMEOUT, since=mark
+    )
+    assert picture["caption"].startswith("🎲 No Stone Unturned in Friday Games › Campaign B\n")
+
+
+async def test_a_secret_roll_in_a_topic_names_the_topic_to_the_roller_and_the_gm(
+    stack: Stack,
+) -> None:
+    """Bo plays in both topics: his secret roll's private copy says where it was rolled,
+    and so does the one the GM of that game (Alice) reads."""
+    a, _ = await start_games(stack)
+    mark = stack.api.mark()
+    shown = await say(stack, BO, a, "/roll 1d6 secret")
+    assert "rolled in secret" in shown["text"] and shown["message_thread_id"] == a
+    for user in (BO, ALICE):
+        mine = await stack.api.wait_for_message(
+            user, lambda m: "Secret roll" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+        )
+        assert "Secret roll in Friday Games › Campaign A" in mine["text"], mine["text"]
 
 
 @pytest.fixture

@@ -199,7 +199,8 @@ def threat_views() -> Iterator[PanelView]:
         opened = rules.open(t, ANA, notation, SeededRng(1))
         yield from walk(rules, "threat.roll", render, t, opened, 2)
     bare = replace(t, seats={**t.seats, ANA: replace(t.seats[ANA], sheet=Sheet().to_dict())})
-    yield from walk(rules, "threat.roll", render, bare, rules.open(bare, ANA, "", SeededRng(1)), 1)
+    opened = rules.open(t, ANA, "", SeededRng(1))  # then the approaches went from the sheet
+    yield from walk(rules, "threat.roll", render, bare, opened, 1)
 
 
 def d20_views() -> Iterator[PanelView]:

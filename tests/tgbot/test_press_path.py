@@ -27,11 +27,11 @@ import pytest
 import tortoise
 
 from core.rules.rng import ScriptedRng
-from tests.support.stack import GROUP, Stack, running_stack
+from tests.support.stack import GROUP, Stack, campaigns, running_stack
 from tests.tgbot.test_e2e_nsu_play import default_characters, start_table
 from tests.tgbot.test_e2e_nsu_play import say as say_nsu
 from tests.tgbot.test_e2e_nsu_play import tap as tap_nsu
-from tests.tgbot.test_e2e_threat import ALICE, BO, say, start_game, tap
+from tests.tgbot.test_e2e_threat import ALICE, BO, ref, say, start_game, tap
 from tgbot.features import panels
 from tgbot.inbox import Inbox
 from tgbot.sandbox.fake_api import default_cast
@@ -140,7 +140,9 @@ async def stack(db: str) -> Stack:  # type: ignore[misc]
 
 
 async def test_a_press_goes_through_few_layers(stack: Stack) -> None:
-    await start_game(stack)
+    token = await start_game(stack)
+    approach = {"name": "Prowess", "value": 2}
+    await campaigns(stack).edit(token, ref(stack, BO), "approach.set", approach)
     climb = await stack.api.send_text(BO, GROUP, "I climb the tower")
     panel = await say(stack, ALICE, "/threat", reply_to=climb["message_id"])
     _, panel = await tap(stack, ALICE, panel, "⚠️ Threat +0")  # warm-up: the keypad opens

@@ -75,7 +75,7 @@ async def play(t: Games) -> None:
     await t.send("I climb the tower")  # the GM asks for the roll in reply to it
     climb = t.page.locator("li.message").filter(has_text="I climb the tower").last
     await t.play_as(ALICE)
-    await t.reply(climb, "/threat", edits=False)
+    await t.reply(climb, "/threat 3d", edits=False)  # Bo has no approaches: the GM gives the dice
     panel = await t.panel("acts")
     assert "⚠️ Threat +0" in await t.uncut(panel)
     await t.press(panel, "⚠️ Threat +0")

@@ -15,7 +15,7 @@ import pytest
 
 from tests.support.browser import chromium, screenshot
 from tests.support.stack import Stack, running_stack
-from tests.webapp.test_nsu_app import ALICE, fits_the_phone, open_app, start_table
+from tests.webapp.test_nsu_app import ALICE, BO, CHIDI, fits_the_phone, open_app, start_table
 from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.db, pytest.mark.e2e]
@@ -52,10 +52,23 @@ CLASHES = """() => {
       if (w > 2 && h > 3) clashes.push(`${a.text} × ${b.text}`);
     }
   }
+  // a field's own text may scroll (a name typed); its hint (placeholder) must fit
+  const typed = e => (e.tagName === 'INPUT' || e.tagName === 'TEXTAREA') && e.value;
   const cut = [...document.querySelectorAll('main *')].filter(e =>
     e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible'
-    && e.clientWidth > 0)
+    && e.clientWidth > 0 && !typed(e) && e.checkVisibility())
     .map(e => `${e.className || e.tagName}: ${e.textContent.trim().slice(0, 40)}`);
+  const canvas = document.createElement('canvas').getContext('2d');
+  const fields = 'main input[placeholder], main textarea[placeholder]';
+  for (const field of document.querySelectorAll(fields)) {
+    if (field.value || !field.checkVisibility() || !field.placeholder) continue;
+    const style = getComputedStyle(field);
+    canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const lines = field.tagName === 'TEXTAREA' ? Math.max(1, field.rows || 2) : 1;
+    if (canvas.measureText(field.placeholder).width > room * lines + 1)
+      cut.push(`hint: ${field.placeholder}`);
+  }
   return {clashes, cut, wide: document.documentElement.scrollWidth};
 }"""
 
@@ -73,7 +86,7 @@ async def check_page(page: Any, name: str) -> None:
 @pytest.fixture(params=["en", "ru"])
 async def stack(request: pytest.FixtureRequest, db: str) -> Stack:  # type: ignore[misc]
     code = request.param
-    cast = [replace(p, language_code=code) if p.id == ALICE else p for p in default_cast()]
+    cast = [replace(p, language_code=code) if p.id in (ALICE, BO) else p for p in default_cast()]
     async with running_stack(db, players=cast) as running:
         running.language = code  # type: ignore[attr-defined]
         yield running
@@ -95,3 +108,61 @@ async def test_every_nsu_page_fits_a_360_px_phone_in_each_language(stack: Stack)
         await page.locator(".card-tile").first.click()
         await page.locator(".badge.d").first.wait_for()
         await check_page(page, f"phone-{code}-card")
+
+
+async def other_game(stack: Stack, key: str) -> str:
+    """A game of ``key`` hosted by Alice, with Bo's sheet written in full."""
+    from core.play import PlayerRef
+    from tests.support.stack import GROUP, campaigns
+
+    def ref(user: int) -> PlayerRef:
+        player = stack.api.players[user]
+        return PlayerRef(player.id, player.first_name, player.last_name, player.username)
+
+    async def say(user: int, text: str) -> None:
+        await stack.api.send_text(user, GROUP, text)
+        await stack.api.wait_for_message(GROUP, timeout=10)
+
+    await say(ALICE, f"/newgame {key}")
+    for user in (BO, CHIDI):
+        await say(user, "/join")
+    use = campaigns(stack)
+    token = (await use.require_current(GROUP)).app_token
+    edits: dict[str, list[tuple[int, str, dict[str, Any]]]] = {
+        "threat": [
+            (BO, "approach.set", {"name": "Осторожно и незаметно", "value": 3}),
+            (BO, "approach.set", {"name": "Prowess", "value": 2}),
+        ],
+        "cortex": [
+            (BO, "text", {"text": "value Справедливость d8"}),
+            (BO, "text", {"text": "relationship Лоис Лейн d6"}),
+            (BO, "text", {"text": "asset Старая машина d6 distinction"}),
+        ],
+        "d20": [
+            (BO, "ability.set", {"name": "Сила", "strength": "strong"}),
+            (BO, "proficiency.set", {"name": "Атлетика", "bonus": 2}),
+            (ALICE, "harm.add", {"player": BO, "strain": 2, "wounds": 6}),
+        ],
+    }
+    for user, action, payload in edits[key]:
+        await use.edit(token, ref(user), action, payload)
+    return token
+
+
+@pytest.mark.parametrize("key", ["threat", "cortex", "d20"])
+async def test_every_page_of_the_other_games_fits_a_360_px_phone_in_each_language(
+    stack: Stack, key: str
+) -> None:
+    code = stack.language  # type: ignore[attr-defined]
+    token = await other_game(stack, key)
+    async with chromium() as browser:
+        for user, who in ((BO, "player"), (ALICE, "gm")):
+            page = await open_app(browser, stack, user, token, "light")
+            await page.locator("main[data-status]").wait_for()
+            await check_page(page, f"phone-{code}-{key}-{who}")
+            tabs = page.locator("nav.tabs .tab")
+            for index in range(1, await tabs.count()):
+                await tabs.nth(index).click()
+                await page.locator("nav.tabs .tab.on").nth(0).wait_for()
+                await check_page(page, f"phone-{code}-{key}-{who}-{index}")
+            await page.close()

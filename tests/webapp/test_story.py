@@ -187,6 +187,11 @@ async def test_the_host_shares_the_story_with_a_command_in_the_group(stack: Stac
     withdrawn = await say(ALICE, "/story off")
     assert "withdrawn" in withdrawn["text"]
     assert (await get(url.group(0)))[0] == 410
+    again = await say(ALICE, "/story")  # the Russian word withdraws it too (tables mix)
+    second = re.search(r"http://\S+/story/[\w-]+", again["text"])
+    assert second is not None and (await get(second.group(0)))[0] == 200
+    assert "withdrawn" in (await say(ALICE, "/story закрыть"))["text"]
+    assert (await get(second.group(0)))[0] == 410
 
 
 async def test_a_threat_dice_story_shows_the_sheets_but_no_one_s_notes(stack: Stack) -> None:

@@ -13,7 +13,7 @@ from core.campaigns import CampaignView
 from core.i18n import N_
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.errors import NotAllowedNow
-from core.rules.typed import check_text
+from core.rules.typed import check_text, command_word
 from core.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, replied
@@ -54,7 +54,9 @@ async def check(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     text = command_args(update).strip()
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
-    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
+    if command_word(text, vocabulary()) == "help" or (
+        view is None and chat.kind == ChatType.PRIVATE
+    ):
         await _reply(update, (await lang_of(update)).gettext(HELP))
         return
     if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead

@@ -9,6 +9,8 @@ that live outside panels (X-card, knock, "write my locations", the map).
 from __future__ import annotations
 
 import contextlib
+import html
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -41,7 +43,7 @@ from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of, voice
-from tgbot.presenter import post, settle
+from tgbot.presenter import post, settle, which_game
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
 from tgbot.render.nsu_map import map_caption, map_png
@@ -198,12 +200,14 @@ async def send_map(
         page="map",
     )
     topic = campaign.topic_id if chat_id == campaign.chat_tg_id else 0
+    header = "" if in_group else await which_game(context, campaign, player.tg_id, lang)
+    header = html.unescape(re.sub(r"<[^>]+>", "", header))  # the caption is plain text
     await send_game_photo(
         context.bot,
         chat_id,
         topic,
         picture,
-        caption=map_caption(view, lang),
+        caption=header + map_caption(view, lang),
         reply_markup=None if opener is None else InlineKeyboardMarkup([[opener]]),
     )
 
@@ -243,9 +247,12 @@ def _signal_command(action: str) -> Handler:
             with contextlib.suppress(BadRequest, Forbidden):  # the command shows who sent it
                 await update.effective_message.delete()
         await announce(context, campaign, action)
-        if chat.kind == ChatType.PRIVATE:
+        if chat.kind == ChatType.PRIVATE:  # for a player in two games, say which was told
             lang = await lang_of(update)
-            await _reply(update, lang.gettext("Done. The group was told, without your name."))
+            header = await which_game(context, campaign, player.tg_id, lang)
+            await _reply(
+                update, header + lang.gettext("Done. The group was told, without your name.")
+            )
 
     return handler
 

@@ -17,7 +17,7 @@ from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
 from core.rules.nsu.roll_panel import ROLL_PANEL
-from core.rules.typed import downtime_text, odds_query_text
+from core.rules.typed import command_word, downtime_text, odds_query_text
 from core.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.callback import decode_as, pattern
@@ -26,6 +26,7 @@ from tgbot.features.common import CommandSpec, actor, command_args, no_game_for
 from tgbot.features.panels import post_panel
 from tgbot.features.roll import dice_odds
 from tgbot.i18n import lang_of, personal_lang, voice
+from tgbot.presenter import which_game
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
 
@@ -65,7 +66,9 @@ async def act(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
+    if command_word(text, vocabulary()) == "help" or (
+        view is None and chat.kind == ChatType.PRIVATE
+    ):
         await _reply(update, (await lang_of(update)).gettext(ACT_HELP))
         return
     if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
@@ -79,7 +82,9 @@ async def downtime(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
+    if command_word(text, vocabulary()) == "help" or (
+        view is None and chat.kind == ChatType.PRIVATE
+    ):
         await _reply(update, (await lang_of(update)).gettext(DOWNTIME_HELP))
         return
     if view is None or view.system.key != SYSTEM_KEY:
@@ -98,7 +103,10 @@ async def look(update: Update, context: StonetableContext) -> None:
     pressed = decode_as(query.data, LookButton)
     view = await context.deps.campaigns.panel(pressed.panel_id)
     viewer = update.effective_user.id
-    text = scout_look_text(view, viewer, voice(view.campaign, viewer))
+    lang = voice(view.campaign, viewer)
+    text = await which_game(context, view.campaign, viewer, lang) + scout_look_text(
+        view, viewer, lang
+    )
     try:
         await context.bot.send_message(update.effective_user.id, text, parse_mode=ParseMode.HTML)
     except Forbidden:

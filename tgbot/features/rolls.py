@@ -77,7 +77,7 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
         chat, player, what, seen, update_id=update.update_id
     )
     group_lang = await lang_of(update)
-    where = chat.title or "?"
+    where = view.chat_title if view is not None else chat.title or "?"  # with its topic
     own = personal_lang(update)
     mine = secret_in_private(render_roll(result, player.display_name, own), where, own)
     try:

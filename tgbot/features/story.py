@@ -11,6 +11,8 @@ from telegram.ext import BaseHandler, CommandHandler
 
 from core import story as stories
 from core.i18n import N_
+from core.rules.typed import command_word
+from core.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.sheet import NOT_CONFIGURED
@@ -40,7 +42,7 @@ async def story(update: Update, context: StonetableContext) -> None:
     lang = await lang_of(update)
     message = update.effective_message
     assert message is not None
-    if command_args(update).strip().lower() in ("off", "stop", "withdraw"):
+    if command_word(command_args(update), vocabulary()) == "off":
         now = datetime.fromtimestamp(campaigns.clock(), UTC)
         await stories.withdraw(campaigns.registry, view.app_token, player.tg_id, now)
         text = lang.gettext("🔒 The story's link is withdrawn: it no longer opens.")

@@ -12,6 +12,8 @@ from telegram.ext import BaseHandler, CommandHandler
 
 from core.i18n import N_
 from core.rules.threat.table import ROLL_PANEL
+from core.rules.typed import command_word
+from core.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, replied
 from tgbot.features.panels import post_panel
@@ -51,7 +53,9 @@ async def threat(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if text.lower() == "help" or (view is None and chat.kind == ChatType.PRIVATE):
+    if command_word(text, vocabulary()) == "help" or (
+        view is None and chat.kind == ChatType.PRIVATE
+    ):
         lang = await lang_of(update)
         await message.reply_text(lang.gettext(HELP), parse_mode=ParseMode.HTML)
         return

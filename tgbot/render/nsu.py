@@ -16,6 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from core.campaigns import PanelView
 from core.i18n import N_, Lang, lang_for
 from core.map_words import back_marks, mark
+from core.pronouns import Gender, gender_of
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
@@ -681,7 +682,7 @@ class CharacterRenderer:
         if view.closed:
             character = character_of(view.table.seat(view.typed(CharacterPanelState).owner))
             who = esc(character.name) if character else _("Your character")
-            text = "🧍 " + _("<b>{name}</b> is ready. See the whole sheet with /sheet.", name=who)
+            text = "🧍 " + _ready(who, character.pronouns if character else None, lang)
             text += "\n👉 " + _("Next: play on in the group chat.")
             return text, keyboard([safety_row(cid, lang)])
         cv = creation_view(view.table, view.typed(CharacterPanelState))
@@ -750,8 +751,13 @@ class CharacterRenderer:
     @staticmethod
     def _prompt(step: CreationStep, cv: CreationView, lang: Lang = EN) -> str:
         _ = lang.gettext
+        gender = gender_of(cv.pronouns)
         if step is CreationStep.PRONOUNS_AND_LOOK:
             if cv.waiting_pronouns:
+                if gender is Gender.SHE:
+                    return _("And how does she look? What does she wear?")
+                if gender is Gender.HE:
+                    return _("And how does he look? What does he wear?")
                 return _("And how do they look? What do they wear?")
             return _("Their pronouns first (then you'll describe their look).")
         if step is CreationStep.RUMOURS:
@@ -760,12 +766,42 @@ class CharacterRenderer:
                 if not cv.cards:
                     return _("Rumours are about the two locations you write; come back after that.")
                 return _("You have a rumour for each of your locations.")
+            if gender is Gender.SHE:
+                return _(
+                    "What has your character heard about <b>{title}</b> (your own card)? "
+                    "She doesn't know where it is, but would know it on sight.",
+                    title=esc(card.title),
+                )
+            if gender is Gender.HE:
+                return _(
+                    "What has your character heard about <b>{title}</b> (your own card)? "
+                    "He doesn't know where it is, but would know it on sight.",
+                    title=esc(card.title),
+                )
             return _(
                 "What has your character heard about <b>{title}</b> (your own card)? "
                 "They don't know where it is, but would know it on sight.",
                 title=esc(card.title),
             )
         return _(STEP_PROMPTS[step])
+
+
+def _ready(name: str, pronouns: str | None, lang: Lang) -> str:
+    """ "{name} is ready", agreeing with the character's pronouns where a language needs it."""
+    gender = gender_of(pronouns)
+    if gender is Gender.SHE:
+        return lang.pgettext(
+            "a character who is she",
+            "<b>{name}</b> is ready. See the whole sheet with /sheet.",
+            name=name,
+        )
+    if gender is Gender.HE:
+        return lang.pgettext(
+            "a character who is he",
+            "<b>{name}</b> is ready. See the whole sheet with /sheet.",
+            name=name,
+        )
+    return lang.gettext("<b>{name}</b> is ready. See the whole sheet with /sheet.", name=name)
 
 
 _CREATION_PHRASES = {

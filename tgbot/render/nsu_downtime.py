@@ -1088,7 +1088,7 @@ def scout_look_text(view: PanelView, viewer: int, lang: Lang) -> str:
         [
             lang.gettext(  # the map's label, so the scout finds the card on the map
                 "🔭 <b>What you saw at {label}</b>: {title}{back}",
-                label=esc(card.id),
+                label=esc(mark(card.id, lang)),
                 title=esc(card.title or ""),
                 back=back,
             ),

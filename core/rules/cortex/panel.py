@@ -36,7 +36,7 @@ from core.rules.cortex.odds import MAX_ODDS_DICE, result_counts
 from core.rules.cortex.pool import Pick, PickKind, draft_dice
 from core.rules.cortex.state import AidKind, Conflict, Kind, Phase
 from core.rules.cortex.state import Table as CortexTable
-from core.rules.cortex.traits import Sheet, same_name
+from core.rules.cortex.traits import Role, Sheet, same_name
 from core.rules.cortex.turns import opponent_of
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import Rng
@@ -309,6 +309,29 @@ def _own_lead(ct: CortexTable, actor: int, what: str) -> str:
     return lead
 
 
+NO_TRAITS = N_(
+    "{name} has no traits yet, so there are no dice to roll. Write them first: "
+    "/trait value Justice d8, /trait asset Old car d6 (or on the sheet, /sheet)."
+)
+
+
+def _with_dice(ct: CortexTable, name: str) -> str:
+    """``name``, once a Lead of that name has something to roll: a Value, a Relationship,
+    an Asset, a Resource or a Useful Detail of their own.
+
+    Raises:
+        NotAllowedNow: a Lead with none of them (the pool would stay empty).
+    """
+    sheet = ct.find(name)
+    if sheet is None or sheet.role is not Role.LEAD:
+        return name
+    if sheet.values or sheet.relationships or sheet.assets or sheet.resources:
+        return name
+    if any(same_name(d.owner, sheet.name) for d in ct.details):
+        return name
+    raise NotAllowedNow(NO_TRAITS, name=sheet.name)
+
+
 def start_action(ct: CortexTable, actor: int, argument: str) -> a.Action:
     """Read ``test [who]``, ``contest [who vs] whom`` or ``relief <friend> <Stress type>``.
 
@@ -321,15 +344,24 @@ def start_action(ct: CortexTable, actor: int, argument: str) -> a.Action:
     word = word.lower()
     if word == "test":
         return a.StartTest(
-            character(ct, rest).name if rest else _own_lead(ct, actor, N_("Name who tests."))
+            _with_dice(
+                ct,
+                character(ct, rest).name if rest else _own_lead(ct, actor, N_("Name who tests.")),
+            )
         )
     if word == "contest":
         if not rest:
             raise Malformed("Name the opponent: /contest Lex (or /contest Lex vs Clark).")
         first, sep, second = rest.partition(" vs ")
         if sep:
-            return a.StartContest(character(ct, first).name, character(ct, second).name)
-        return a.StartContest(_own_lead(ct, actor, N_("Name who acts.")), character(ct, rest).name)
+            return a.StartContest(
+                _with_dice(ct, character(ct, first).name),
+                _with_dice(ct, character(ct, second).name),
+            )
+        return a.StartContest(
+            _with_dice(ct, _own_lead(ct, actor, N_("Name who acts."))),
+            _with_dice(ct, character(ct, rest).name),
+        )
     if word == "relief":
         friend, _, stress_type = rest.rpartition(" ")
         if not friend or not stress_type:

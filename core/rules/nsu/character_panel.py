@@ -165,6 +165,7 @@ class CreationView:
     cards: tuple[LocationCard, ...]  # the owner's own cards, for rumours
     rumour_for: LocationCard | None  # the card the next rumour is about
     waiting_pronouns: bool
+    pronouns: str | None = None  # the pronouns given, on the draft or waiting for the look
 
 
 @dataclass(frozen=True)
@@ -218,6 +219,7 @@ def creation_view(table: Table, state: CharacterPanelState | Json) -> CreationVi
         cards=cards,
         rumour_for=cards[heard] if heard < len(cards) else None,
         waiting_pronouns=panel.pronouns is not None,
+        pronouns=panel.pronouns if panel.pronouns is not None else draft.pronouns,
     )
 
 

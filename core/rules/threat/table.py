@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from core.i18n import N_
 from core.rules.choice import Choice as GenericChoice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
@@ -485,6 +486,17 @@ def _switch(argument: str) -> bool:
     raise Malformed("That button is out of date.")
 
 
+NO_APPROACHES = N_(
+    "Your sheet has no approaches yet, so this roll would have no dice. Add approaches "
+    "on your sheet (/sheet), or type the dice yourself: /threat 3d2t is 3 action dice "
+    "against 2 threat dice."
+)
+NO_APPROACHES_FOR = N_(
+    "That player's sheet has no approaches yet, so the roll would have no dice. Give the "
+    "dice in your reply (/threat 3d2t), or ask them to add approaches on their sheet (/sheet)."
+)
+
+
 class ThreatRollPanel:
     """The ``threat.roll`` panel: one action roll, from setup to result."""
 
@@ -539,6 +551,8 @@ class ThreatRollPanel:
                 action_dice=parsed.action_dice,
             )
         else:
+            if not sheet.approaches:  # no dice to roll: say so rather than open an empty roll
+                raise NotAllowedNow(NO_APPROACHES if roller == actor else NO_APPROACHES_FOR)
             panel = open_panel(gm, roller, momentum=sheet.momentum, harm=sheet.harm)
         if approach is not None:
             panel = replace(panel, approach_name=approach.name, approach=approach.value)

@@ -20,6 +20,7 @@ from core.rules.typed import (
     KEYWORDS,
     Vocabulary,
     check_text,
+    command_word,
     contest_text,
     cortex_reply_text,
     detail_text,
@@ -72,6 +73,8 @@ RU = Vocabulary.of(
         "heart": ["сердце"],
         "swap": ["поменять", "обменять"],
         "replace": ["заменить"],
+        "help": ["справка", "помощь"],
+        "off": ["закрыть", "выкл", "выключить", "отозвать", "stop", "withdraw"],
     }
 )
 
@@ -327,3 +330,26 @@ def test_text_without_keywords_is_left_as_typed(text: str) -> None:
     assert detail_text(text, RU) == text
     assert check_text(text, RU) == " ".join(text.replace(",", " ").split())
     assert downtime_text(text, RU) == text.strip()
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("help", "help"),
+        ("Справка", "help"),
+        ("помощь", "help"),
+        ("off", "off"),
+        ("закрыть", "off"),
+        ("ВЫКЛ", "off"),
+        ("отозвать", "off"),
+        ("stop", "off"),
+    ],
+)
+def test_a_command_word_reads_in_either_language(typed: str, meant: str) -> None:
+    assert command_word(f" {typed} ", RU) == meant
+    assert command_word(f"{typed} please", RU) is None  # only a whole argument
+
+
+@pytest.mark.parametrize("typed", ["", "помоги", "2d6", "закрыть дверь"])
+def test_anything_else_is_no_command_word(typed: str) -> None:
+    assert command_word(typed, RU) is None

@@ -536,3 +536,19 @@ def test_the_same_complication_twice_is_one_button(game: Game) -> None:
         if c.verb is Press.COMPLICATION
     ]
     assert shown == [("Lois", 8, "0"), ("Lois", 6, "2")]
+
+
+def test_a_lead_with_no_traits_is_told_to_write_them_rather_than_shown_an_empty_pool() -> None:
+    g = Game()
+    for who, argument in [(CLARK, "test"), (WATCHTOWER, "test Clark"), (CLARK, "contest Lois")]:
+        with pytest.raises(NotAllowedNow, match=r"has no traits yet.*/trait value") as refused:
+            g.open(who, argument)
+        assert refused.value.values == {"name": "Clark"}
+    g.edit(CLARK, "text", text="limit Kryptonite d10")  # a Limit alone gives no die to roll
+    with pytest.raises(NotAllowedNow, match="has no traits yet"):
+        g.open(CLARK, "test")
+    g.edit(CLARK, "text", text="value Justice d10")
+    with pytest.raises(NotAllowedNow, match="has no traits yet") as refused:
+        g.open(CLARK, "contest Lois")  # the opponent has none either
+    assert refused.value.values == {"name": "Lois"}
+    assert g.open(CLARK, "test").state  # a Value is enough

@@ -263,9 +263,20 @@ def test_the_approach_list_opens_picks_and_goes_back() -> None:
         press(t, opened.state, ANA, "roll")
 
 
-def test_a_roller_with_no_approaches_gets_no_list_to_open() -> None:
+def test_a_roller_with_no_approaches_is_told_how_to_roll_rather_than_shown_no_dice() -> None:
     t = table(ana=Sheet().to_dict())
-    state = RULES.open(t, ANA, "", SeededRng(1)).state
+    with pytest.raises(NotAllowedNow, match=r"no approaches yet.*/sheet.*/threat 3d2t") as mine:
+        RULES.open(t, ANA, "", SeededRng(1))
+    with pytest.raises(NotAllowedNow, match="That player's sheet has no approaches") as theirs:
+        RULES.open(t, GM, f"for={ANA}", SeededRng(1))
+    assert mine.value.message_id != theirs.value.message_id
+    typed = roll_view(t, RULES.open(t, ANA, "3d2t", SeededRng(1)).state)
+    assert ActionKind.ROLL in {c.verb for c in typed.choices}  # the dice typed roll at once
+
+
+def test_a_roller_whose_approaches_went_meanwhile_gets_no_list_to_open() -> None:
+    t = table(ana=Sheet().to_dict())
+    state = RULES.open(table(), ANA, "", SeededRng(1)).state  # the sheet emptied since
     assert ActionKind.OPEN_APPROACH not in {c.verb for c in roll_view(t, state).choices}
     with pytest.raises(NotAllowedNow, match="no approaches on your sheet"):
         press(t, state, ANA, "open_approach")
