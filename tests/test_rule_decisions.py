@@ -29,6 +29,20 @@ PREDICATES = {
     "keep_choices": "one step's dice (read roll_choices, which has them all)",
     "helper_die_choices": "one step's dice (read roll_choices, which has them all)",
     "can_see_face": "who may see a card's face (read the viewer's projection)",
+    # downtime: the prompt's buttons are the rules' panel_choices, nothing else
+    "scout_targets": "which cards may be scouted (read the downtime panel_choices)",
+    "plan_targets": "which places have collateral to address (read panel_choices)",
+    "reward_card": "whether a reward waits to come home (read panel_choices)",
+    "menu_openers": "who may open a group of downtime actions (read panel_choices)",
+    "enders": "who may end downtime (read panel_choices)",
+    "scout_must_decide": "whether the Scout presses on or turns back (read the choices)",
+    "seek_choices": "one prompt's options (read panel_choices, which has them all)",
+    "clock_choices": "one group's options (read panel_choices, which has them all)",
+    "clearable_moods": "which moods may be cleared (read panel_choices)",
+}
+# Properties of the rules' values that decide what may be done (``sheet.usable_sentiments``).
+ATTRIBUTES = {
+    "usable_sentiments": "which sentiments may be marked (read the panel's choices)",
 }
 SYSTEMS = frozenset({"nsu", "threat", "cortex", "d20"})
 
@@ -56,6 +70,8 @@ def uses(source: str) -> set[str]:
             )
             if name in PREDICATES:
                 found.add(name)
+        elif isinstance(node, ast.Attribute) and node.attr in ATTRIBUTES:
+            found.add(node.attr)
     return found
 
 
@@ -85,7 +101,7 @@ def test_no_edge_module_decides_what_the_rules_decide() -> None:
     found = {(path, name) for path, source in edge_modules().items() for name in uses(source)}
     new = sorted(found - NOT_MOVED_YET)
     assert not new, "rule decisions in an edge; read the rules' choices instead: " + "; ".join(
-        f"{path} uses {name} ({PREDICATES[name]})" for path, name in new
+        f"{path} uses {name} ({PREDICATES.get(name) or ATTRIBUTES[name]})" for path, name in new
     )
     gone = sorted(NOT_MOVED_YET - found)
     assert not gone, f"moved to the rules: drop these from NOT_MOVED_YET: {gone}"
@@ -126,3 +142,25 @@ def test_the_scan_catches_the_old_roll_step_buttons_and_passes_the_new() -> None
     assert uses(NEW_ROLL_STEP_BUTTONS) == set()
     method = "def f(check, pool):\n    return check.who_may_act(pool)\n"
     assert uses(method) == {"who_may_act"}
+
+
+OLD_DOWNTIME_BUTTONS = """
+from core.rules.nsu.downtime_panel import scout_targets
+
+def personal(view, panel, state):
+    cards = [b(view, "scout_card", str(i)) for i in scout_targets(state.world, player)]
+    marks = [b(view, "endanger", str(i + 1)) for i in sheet.usable_sentiments]
+    return cards + marks
+"""
+
+NEW_DOWNTIME_BUTTONS = """
+from core.rules.nsu.downtime_panel import panel_choices
+
+def downtime_buttons(view, panel, state):
+    return [b(view, c.verb.value, c.argument) for c in panel_choices(panel, state)]
+"""
+
+
+def test_the_scan_catches_the_old_downtime_buttons_and_passes_the_new() -> None:
+    assert uses(OLD_DOWNTIME_BUTTONS) == {"scout_targets", "usable_sentiments"}
+    assert uses(NEW_DOWNTIME_BUTTONS) == set()

@@ -181,7 +181,7 @@ def test_prompts_that_ask_for_line_numbers_list_the_lines() -> None:
 
 
 def test_a_fresh_downtime_says_what_to_do() -> None:
-    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    t = table(world((1, 2)), {1: character("Ana").add_harm("Cold"), 2: character("Bo")})
     out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
     t, state = settle(t, out), out.state
     text = plain(state, t, NsuDowntimeRenderer())
