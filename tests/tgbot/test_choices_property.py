@@ -513,3 +513,74 @@ def downtime_refusal(t: Table, state: Any, actor: int, verb: str, argument: str,
     except StonetableError as error:
         return repr(error)
     return ""
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_private_panels_buttons_are_exactly_the_rules_choices(data: st.DataObject) -> None:
+    """The card-writing panel (with a saved card to rewrite), character creation and the
+    lines-and-veils panel: each button is a choice of the rules, accepted from its owner."""
+    from core.rules.nsu import SYSTEM as NSU
+    from core.rules.nsu.cards_panel import cards_choices, cards_view
+    from core.rules.nsu.character_panel import creation_choices, creation_view
+    from core.rules.nsu.safety_panel import safety_choices
+    from core.rules.nsu.setup_panel import board
+    from tests.core.rules.nsu.table_support import (
+        ALICE,
+        Harness,
+        build_to_locations,
+        build_world,
+        card_fields,
+    )
+    from tests.tgbot.test_render_nsu import RENDER
+    from tests.tgbot.test_render_nsu import view as setup_view
+
+    words = {
+        "text": "Wren",
+        "name": "Wren",
+        "pronouns_and_look": "she/her",
+        "moods": "Curious, Wary, Angry",
+        "sentiments": "My compass\n-\nThe bell",
+        "skills": "Climbing, Talking, Fixing",
+        "rumours": "Heard of glass trees",
+    }
+
+    def walk(h: Harness, panel: Any, choices_of: Any, steps: int) -> None:
+        rules = NSU.panel(panel.kind)
+        for step in range(steps):
+            if panel.closed:
+                return
+            choices = choices_of(panel)
+            _, markup = RENDER[panel.kind].render(setup_view(h, panel), EN)
+            assert panel_buttons(markup) == {
+                (c.verb.value, c.argument) for c in choices if not c.by_reply
+            }, (panel.kind, step)
+            for c in choices:
+                if c.by_reply:
+                    continue
+                try:
+                    rules.act(h.table(), panel.state, ALICE, c.verb.value, c.argument, SeededRng(1))
+                except StonetableError as refused:
+                    raise AssertionError((panel.kind, c, refused)) from None
+            if not choices:
+                return
+            c = data.draw(st.sampled_from(choices), label=f"{panel.kind} {step}")
+            argument = c.argument or words.get(c.name, f"Answer {step}")
+            try:
+                panel = h.act(panel, ALICE, c.verb.value, argument)
+            except StonetableError:
+                continue  # words the rules refuse for this step: nothing changed
+
+    h = Harness()
+    setup = build_to_locations(h)
+    cards = h.open("nsu.cards", ALICE)
+    for value in card_fields(ALICE, 1):  # one card saved: it may be rewritten
+        cards = h.act(cards, ALICE, "text", value)
+    walk(h, cards, lambda p: cards_choices(cards_view(h.table(), p.state)), 12)
+    assert board(h.table(), setup.state) is not None
+    h = Harness()
+    build_world(h)
+    character = h.open("nsu.character", ALICE)
+    walk(h, character, lambda p: creation_choices(creation_view(h.table(), p.state)), 14)
+    safety = h.open("nsu.safety", ALICE, data.draw(st.sampled_from(["line", "veil"])))
+    walk(h, safety, lambda p: safety_choices(p.state), 4)
