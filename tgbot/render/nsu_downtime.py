@@ -195,11 +195,10 @@ class NsuDowntimeRenderer:
         return "\n".join(lines), markup
 
 
-_FREE = N_("take a free action (Recover Harm, Upgrade skills)")
 _ACTION = N_("pick a downtime action")
 _DOWNTIME_PHRASES: dict[object, str] = {
-    DowntimeKind.RECOVER_HARM: _FREE,
-    DowntimeKind.UPGRADE_SKILLS: _FREE,
+    DowntimeKind.RECOVER_HARM: N_("recover harm (free)"),
+    DowntimeKind.UPGRADE_SKILLS: N_("upgrade skills (free)"),
     **{kind: _ACTION for kind in dt.COSTS_AN_ACTION},
     DowntimeKind.REDUCE_MOOD: N_("clear mood boxes"),
     DowntimeKind.SWAP_MOODS: N_("swap or replace moods (reply)"),
@@ -282,22 +281,23 @@ def downtime_lines(
     else:
         lines.append(lang.gettext("No complications: the party left no location behind."))
     lines.append(lang.gettext("<b>Everyone</b>"))
+    choices = downtime_choices(panel, state)
     for player, sheet in state.sheets:
         budget = state.budget(player)
         parts = [lang.ngettext("{num} action left", "{num} actions left", budget.actions_left)]
-        free = [
+        open_to = {c.verb for c in choices if player in c.by}
+        free = [  # the free actions the rules offer them now (none with nothing to heal or upgrade)
             lang.gettext(name)
-            for name, done in (
-                (N_("Recover Harm"), budget.recovered_harm),
-                (N_("Upgrade Skills"), budget.upgraded_skills),
+            for name, kind in (
+                (N_("Recover Harm"), DowntimeKind.RECOVER_HARM),
+                (N_("Upgrade Skills"), DowntimeKind.UPGRADE_SKILLS),
             )
-            if not done
+            if kind in open_to
         ]
-        parts.append(
-            lang.gettext("free: {actions}", actions=", ".join(free))
-            if free
-            else lang.gettext("free: used")
-        )
+        if free:
+            parts.append(lang.gettext("free: {actions}", actions=", ".join(free)))
+        elif budget.recovered_harm or budget.upgraded_skills:
+            parts.append(lang.gettext("free: used"))
         parts.append(lang.gettext("recovery {points}/4", points=sheet.recovery_points))
         if sheet.harms:
             parts.append(
