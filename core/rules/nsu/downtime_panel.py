@@ -1096,13 +1096,13 @@ def group_choices(
         by = allowed.get(DowntimeKind.TRAIN_SKILLS, frozenset())
         return tuple(Choice(Button.TRAIN, a.value, by=by, name=a.value) for a in _ASPECTS if by)
     if menu is Menu.CLOCK:
-        found = list(clock_choices(state))
+        moves: list[Choice[Any]] = list(clock_choices(state))
         by = _may_start(
             panel, state, Button.REWARD, allowed.get(DowntimeKind.BRING_REWARD_HOME, frozenset())
         )
         if by and state.complications:
-            found.append(Choice(Button.REWARD, by=by))
-        return tuple(found)
+            moves.append(Choice(Button.REWARD, by=by))
+        return tuple(moves)
     if menu is Menu.END:
         who = enders(panel, state)
         return (Choice(Button.END, "yes", by=who),) if who else ()
