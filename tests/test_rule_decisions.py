@@ -164,3 +164,34 @@ def downtime_buttons(view, panel, state):
 def test_the_scan_catches_the_old_downtime_buttons_and_passes_the_new() -> None:
     assert uses(OLD_DOWNTIME_BUTTONS) == {"scout_targets", "usable_sentiments"}
     assert uses(NEW_DOWNTIME_BUTTONS) == set()
+
+
+MAKERS = frozenset({"button", "_b"})  # a panel button: (view, label, action, argument)
+
+
+def literal_actions(source: str) -> list[str]:
+    """Panel buttons whose action is written in the renderer (``button(view, "Line",
+    "kind", "line")``) instead of taken from a choice (``c.verb.value``): the
+    renderer deciding on its own that this button is offered."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or len(node.args) < 3:
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        action = node.args[2]
+        if name in MAKERS and isinstance(action, ast.Constant):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_every_panel_button_takes_its_action_from_a_choice() -> None:
+    found = {
+        path: calls
+        for path, source in edge_modules().items()
+        if path.startswith("tgbot/") and (calls := literal_actions(source))
+    }
+    assert not found, f"buttons not drawn from the rules' choices: {found}"
+    old = 'rows = [[button(view, "Line", "kind", "line"), button(view, "Veil", "kind", "veil")]]\n'
+    new = "rows = [[button(view, label(c), c.verb.value, c.argument) for c in choices]]\n"
+    assert len(literal_actions(old)) == 2 and literal_actions(new) == []

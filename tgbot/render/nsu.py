@@ -422,17 +422,22 @@ def step_buttons(view: PanelView, b: Board, lang: Lang = EN) -> list[list[Inline
         if c.verb is BoardVerb.TOOL:
             tool = TOOLS[int(c.argument)]
             return button(
-                view, ("✅ " if c.selected else "▫️ ") + _(TOOL_NAMES[tool]), "tool", c.argument
+                view,
+                ("✅ " if c.selected else "▫️ ") + _(TOOL_NAMES[tool]),
+                c.verb.value,
+                c.argument,
             )
         if c.verb is BoardVerb.FIRST:
             first = _("{name} first", name="{}")
-            return button(view, named(first, plain_name(view.table, c.count)), "first", c.argument)
+            return button(
+                view, named(first, plain_name(view.table, c.count)), c.verb.value, c.argument
+            )
         if c.verb is BoardVerb.ABUNDANCE:
-            return button(view, short_name(c.name, ONE_ROW), "abundance", c.argument)
+            return button(view, short_name(c.name, ONE_ROW), c.verb.value, c.argument)
         if c.verb is BoardVerb.WRITE_LOCATIONS:
             return general("✍️ " + _("Write my locations"), CardsButton(view.campaign.id, view.id))
         if c.verb is BoardVerb.DEAL:
-            return button(view, _("{num} wide", num=c.count), "deal", c.argument)
+            return button(view, _("{num} wide", num=c.count), c.verb.value, c.argument)
         label = {
             BoardVerb.AGREE: "👍 " + _("Agree"),
             BoardVerb.PASS: "🙅 " + _("Pass"),
