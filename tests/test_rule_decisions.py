@@ -29,14 +29,26 @@ PREDICATES = {
     "keep_choices": "one step's dice (read roll_choices, which has them all)",
     "helper_die_choices": "one step's dice (read roll_choices, which has them all)",
     "can_see_face": "who may see a card's face (read the viewer's projection)",
+    # downtime: the prompt's buttons are the rules' panel_choices, nothing else
+    "scout_targets": "which cards may be scouted (read the downtime panel_choices)",
+    "plan_targets": "which places have collateral to address (read panel_choices)",
+    "reward_card": "whether a reward waits to come home (read panel_choices)",
+    "menu_openers": "who may open a group of downtime actions (read panel_choices)",
+    "enders": "who may end downtime (read panel_choices)",
+    "scout_must_decide": "whether the Scout presses on or turns back (read the choices)",
+    "seek_choices": "one prompt's options (read panel_choices, which has them all)",
+    "clock_choices": "one group's options (read panel_choices, which has them all)",
+    "clearable_moods": "which moods may be cleared (read panel_choices)",
+}
+# Properties of the rules' values that decide what may be done (``sheet.usable_sentiments``).
+ATTRIBUTES = {
+    "usable_sentiments": "which sentiments may be marked (read the panel's choices)",
 }
 SYSTEMS = frozenset({"nsu", "threat", "cortex", "d20"})
 
 # (file, predicate): uses not moved in this round, each a known rule decision left in
 # an edge. Remove the entry when the use goes.
-NOT_MOVED_YET = {
-    ("webapp/nsu_map.py", "can_see_face"),  # the card picture's guard, beside the projection
-}
+NOT_MOVED_YET: set[tuple[str, str]] = set()
 
 
 def uses(source: str) -> set[str]:
@@ -56,6 +68,8 @@ def uses(source: str) -> set[str]:
             )
             if name in PREDICATES:
                 found.add(name)
+        elif isinstance(node, ast.Attribute) and node.attr in ATTRIBUTES:
+            found.add(node.attr)
     return found
 
 
@@ -85,7 +99,7 @@ def test_no_edge_module_decides_what_the_rules_decide() -> None:
     found = {(path, name) for path, source in edge_modules().items() for name in uses(source)}
     new = sorted(found - NOT_MOVED_YET)
     assert not new, "rule decisions in an edge; read the rules' choices instead: " + "; ".join(
-        f"{path} uses {name} ({PREDICATES[name]})" for path, name in new
+        f"{path} uses {name} ({PREDICATES.get(name) or ATTRIBUTES[name]})" for path, name in new
     )
     gone = sorted(NOT_MOVED_YET - found)
     assert not gone, f"moved to the rules: drop these from NOT_MOVED_YET: {gone}"
@@ -126,3 +140,56 @@ def test_the_scan_catches_the_old_roll_step_buttons_and_passes_the_new() -> None
     assert uses(NEW_ROLL_STEP_BUTTONS) == set()
     method = "def f(check, pool):\n    return check.who_may_act(pool)\n"
     assert uses(method) == {"who_may_act"}
+
+
+OLD_DOWNTIME_BUTTONS = """
+from core.rules.nsu.downtime_panel import scout_targets
+
+def personal(view, panel, state):
+    cards = [b(view, "scout_card", str(i)) for i in scout_targets(state.world, player)]
+    marks = [b(view, "endanger", str(i + 1)) for i in sheet.usable_sentiments]
+    return cards + marks
+"""
+
+NEW_DOWNTIME_BUTTONS = """
+from core.rules.nsu.downtime_panel import panel_choices
+
+def downtime_buttons(view, panel, state):
+    return [b(view, c.verb.value, c.argument) for c in panel_choices(panel, state)]
+"""
+
+
+def test_the_scan_catches_the_old_downtime_buttons_and_passes_the_new() -> None:
+    assert uses(OLD_DOWNTIME_BUTTONS) == {"scout_targets", "usable_sentiments"}
+    assert uses(NEW_DOWNTIME_BUTTONS) == set()
+
+
+MAKERS = frozenset({"button", "_b"})  # a panel button: (view, label, action, argument)
+
+
+def literal_actions(source: str) -> list[str]:
+    """Panel buttons whose action is written in the renderer (``button(view, "Line",
+    "kind", "line")``) instead of taken from a choice (``c.verb.value``): the
+    renderer deciding on its own that this button is offered."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or len(node.args) < 3:
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        action = node.args[2]
+        if name in MAKERS and isinstance(action, ast.Constant):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_every_panel_button_takes_its_action_from_a_choice() -> None:
+    found = {
+        path: calls
+        for path, source in edge_modules().items()
+        if path.startswith("tgbot/") and (calls := literal_actions(source))
+    }
+    assert not found, f"buttons not drawn from the rules' choices: {found}"
+    old = 'rows = [[button(view, "Line", "kind", "line"), button(view, "Veil", "kind", "veil")]]\n'
+    new = "rows = [[button(view, label(c), c.verb.value, c.argument) for c in choices]]\n"
+    assert len(literal_actions(old)) == 2 and literal_actions(new) == []

@@ -36,7 +36,6 @@ from core.rules.nsu.world import (
     LocationCard,
     World,
     arbiters,
-    can_see_face,
     may_picture,
     on_screen,
     visible_card,
@@ -383,7 +382,7 @@ async def picture(request: web.Request) -> web.Response:
     deps = request.app[DEPS]
     try:
         view, card, viewer = await _card_for_picture(request)
-        if not can_see_face(card, viewer):
+        if not visible_card(card, viewer).face_visible:  # the viewer's projection
             raise Malformed("There is no such picture.")
         found = await deps.pictures.get(view.id, _key(view, card))
     except (InitDataInvalid, StonetableError) as error:

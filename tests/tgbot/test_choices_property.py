@@ -165,10 +165,9 @@ def test_nsu_roll_buttons_are_exactly_the_rules_choices(
         ]
         html, buttons = shown(state, t)
         wanted = {(c.verb.value, c.argument) for c in choices if not c.by_reply}
-        helps = {(c.verb.value, c.argument) for c in choices if c.verb is ActionKind.HELP}
-        if helps and not helps & buttons:  # too many to show: the allies are told to reply
+        helps = [c for c in choices if c.verb is ActionKind.HELP]
+        if helps and all(c.by_reply for c in helps):  # too many to show: allies reply
             assert "reply with your mood" in html
-            wanted -= helps
         assert buttons == wanted, (panel.roll.phase, buttons ^ wanted)
         # Every choice is taken by whom it names (and by nobody else, for a button).
         for c in choices:
@@ -372,3 +371,216 @@ def test_worldbuilding_buttons_are_exactly_the_rules_choices(data: st.DataObject
             h.act(panel, actor, action, argument)
         except StonetableError:
             continue  # a reply the rules refuse (too long, a name taken...): nothing changed
+
+
+DOWNTIME_REPLIES = (
+    "Stiff wrist",  # a scar (Recover Harm)
+    "1 3",  # skills that help a Seek Recovery
+    "We rebuild the sluice",  # a plan
+    "1 1",  # a reconnection
+    "1 mind 6 Learn carpentry",  # a project
+    "seeds",  # the resource a reward helps
+    "Fierce",  # a mood's stronger name
+    "swap 1 3",  # introspection
+    "I sneak up",  # the Scout's outcome
+    "Curious",  # the Scout's mood
+    "+Rope",  # an edge or a detail
+)
+# The downtime actions a button starts, and its verb on the panel.
+DOWNTIME_BUTTONS = {
+    "RECOVER_HARM": "recover",
+    "SEEK_RECOVERY": "seek",
+    "INTROSPECT": "introspect",
+    "RECONNECT": "reconnect",
+    "UPGRADE_SKILLS": "upgrade",
+    "SCOUT": "scout_pick",
+    "PROPOSE_PLAN": "plan_pick",
+    "WORK_ON_PROJECT": "project",
+    "TRAIN_SKILLS": "train",
+    "TICK_COLLATERAL": "tick",
+    "UNTICK_COLLATERAL": "untick",
+    "SPEND_MORE_TIME": "more_time",
+    "BRING_REWARD_HOME": "reward",
+    "VOTE_ON_PLAN": "vote",
+    "ROLL_FOR_PLAN": "plan_roll",
+    "SETTLE_PLAN": "plan_settle",
+    "ADD_DIE_TO_PLAN": "plan_die",
+    "REDUCE_MOOD": "clear",
+    "FINISH_INTROSPECTION": "introspect_done",
+    "ENDANGER_SENTIMENT": "endanger",
+    "END_DOWNTIME": "end",
+}
+
+
+def downtime_shown(t: Table, state: Any) -> set[tuple[str, str]]:
+    """The downtime panel's buttons as (action, argument); the private look as ("look", "")."""
+    from tests.tgbot.test_render_nsu_play import view as play_view
+    from tgbot.buttons.nsu import LookButton
+    from tgbot.render.nsu_downtime import NsuDowntimeRenderer
+
+    _, markup = NsuDowntimeRenderer().render(play_view(state, t), EN)
+    found: set[tuple[str, str]] = set()
+    for row in markup.inline_keyboard if markup is not None else ():
+        for b in row:
+            data = decode(b.callback_data)
+            if isinstance(data, PanelButton):
+                found.add((data.action, data.argument))
+            elif isinstance(data, LookButton):
+                found.add(("look", ""))
+    return found
+
+
+def downtime_reachable(state: Any, who: int) -> set[str]:
+    """The verbs ``who`` finds on any page of the panel (the main one, each group, each
+    player's own steps)."""
+    from core.rules.nsu.downtime_panel import DowntimePanelState, Menu, panel_choices
+
+    panel = DowntimePanelState.from_dict(state.panel)
+    pages = [replace(panel, menu=m, focus=None) for m in Menu if m is not Menu.PLAYER]
+    pages += [replace(panel, menu=Menu.PLAYER, focus=p) for p, _ in state.downtime.sheets]
+    return {
+        c.verb.value for page in pages for c in panel_choices(page, state.downtime) if who in c.by
+    }
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 10_000), place=st.sampled_from(["home", "camp"]))
+def test_downtime_buttons_are_exactly_the_rules_choices(
+    data: st.DataObject, seed: int, place: str
+) -> None:
+    """Every button of the downtime prompt is one of the rules' choices and is accepted
+    when pressed by someone it is open to; every downtime action the rules accept from a
+    player is on a page of the panel that player can open."""
+    from types import SimpleNamespace
+
+    from core.rules.nsu.downtime import DowntimeKind
+    from core.rules.nsu.downtime_panel import (
+        DOWNTIME_RULES,
+        Button,
+        DowntimePanelState,
+        current_downtime,
+        panel_choices,
+    )
+    from tests.tgbot.test_render_nsu_play import settle
+
+    hurt = character("Ana").add_harm("Bruised ribs")
+    t = nsu_table(world((1, 2, 3), ticks=3), {1: hurt, 2: character("Bo"), 3: character("Cy")})
+    out = DOWNTIME_RULES.open(t, 1, place, SeededRng(seed))
+    t, panel_state = settle(t, out), out.state
+    for step in range(30):
+        if out.closed:
+            break
+        panel = DowntimePanelState.from_dict(panel_state)
+        downtime = current_downtime(t)
+        choices = panel_choices(panel, downtime)
+        assert downtime_shown(t, panel_state) == {(c.verb.value, c.argument) for c in choices}
+        for c in choices:
+            assert c.by, c
+            if c.verb is Button.LOOK:
+                continue  # sent in private, not a step of the panel
+            why = downtime_refusal(t, panel_state, min(c.by), c.verb.value, c.argument, seed)
+            assert not why, (step, c, why)
+        now = SimpleNamespace(panel=panel_state, downtime=downtime)
+        for player, _ in downtime.sheets:
+            reachable = downtime_reachable(now, player)
+            for kind in DowntimeKind:
+                verb = DOWNTIME_BUTTONS.get(kind.name)
+                if verb is None or verb in reachable:
+                    continue
+                argument = {"vote": "yes", "plan_die": "body", "train": "body"}.get(verb, "1")
+                argument = "0" if verb in ("tick", "untick", "more_time") else argument
+                why = downtime_refusal(t, panel_state, player, verb, argument, seed)
+                assert why, (step, player, kind, "accepted but on no page")
+        presses = [
+            (min(c.by), c.verb.value, c.argument) for c in choices if c.verb is not Button.LOOK
+        ]
+        presses += [(p, "text", words) for p in (1, 2, 3) for words in DOWNTIME_REPLIES]
+        actor, action, argument = data.draw(st.sampled_from(presses), label=f"step {step}")
+        try:
+            out = DOWNTIME_RULES.act(
+                t, panel_state, actor, action, argument, SeededRng(seed + step)
+            )
+        except StonetableError:
+            continue  # a reply the rules refuse: nothing changed
+        t, panel_state = settle(t, out), out.state
+
+
+def downtime_refusal(t: Table, state: Any, actor: int, verb: str, argument: str, seed: int) -> str:
+    from core.rules.nsu.downtime_panel import DOWNTIME_RULES
+
+    try:
+        DOWNTIME_RULES.act(t, state, actor, verb, argument, SeededRng(seed))
+    except StonetableError as error:
+        return repr(error)
+    return ""
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_private_panels_buttons_are_exactly_the_rules_choices(data: st.DataObject) -> None:
+    """The card-writing panel (with a saved card to rewrite), character creation and the
+    lines-and-veils panel: each button is a choice of the rules, accepted from its owner."""
+    from core.rules.nsu import SYSTEM as NSU
+    from core.rules.nsu.cards_panel import cards_choices, cards_view
+    from core.rules.nsu.character_panel import creation_choices, creation_view
+    from core.rules.nsu.safety_panel import safety_choices
+    from core.rules.nsu.setup_panel import board
+    from tests.core.rules.nsu.table_support import (
+        ALICE,
+        Harness,
+        build_to_locations,
+        build_world,
+        card_fields,
+    )
+    from tests.tgbot.test_render_nsu import RENDER
+    from tests.tgbot.test_render_nsu import view as setup_view
+
+    words = {
+        "text": "Wren",
+        "name": "Wren",
+        "pronouns_and_look": "she/her",
+        "moods": "Curious, Wary, Angry",
+        "sentiments": "My compass\n-\nThe bell",
+        "skills": "Climbing, Talking, Fixing",
+        "rumours": "Heard of glass trees",
+    }
+
+    def walk(h: Harness, panel: Any, choices_of: Any, steps: int) -> None:
+        rules = NSU.panel(panel.kind)
+        for step in range(steps):
+            if panel.closed:
+                return
+            choices = choices_of(panel)
+            _, markup = RENDER[panel.kind].render(setup_view(h, panel), EN)
+            assert panel_buttons(markup) == {
+                (c.verb.value, c.argument) for c in choices if not c.by_reply
+            }, (panel.kind, step)
+            for c in choices:
+                if c.by_reply:
+                    continue
+                try:
+                    rules.act(h.table(), panel.state, ALICE, c.verb.value, c.argument, SeededRng(1))
+                except StonetableError as refused:
+                    raise AssertionError((panel.kind, c, refused)) from None
+            if not choices:
+                return
+            c = data.draw(st.sampled_from(choices), label=f"{panel.kind} {step}")
+            argument = c.argument or words.get(c.name, f"Answer {step}")
+            try:
+                panel = h.act(panel, ALICE, c.verb.value, argument)
+            except StonetableError:
+                continue  # words the rules refuse for this step: nothing changed
+
+    h = Harness()
+    setup = build_to_locations(h)
+    cards = h.open("nsu.cards", ALICE)
+    for value in card_fields(ALICE, 1):  # one card saved: it may be rewritten
+        cards = h.act(cards, ALICE, "text", value)
+    walk(h, cards, lambda p: cards_choices(cards_view(h.table(), p.state)), 12)
+    assert board(h.table(), setup.state) is not None
+    h = Harness()
+    build_world(h)
+    character = h.open("nsu.character", ALICE)
+    walk(h, character, lambda p: creation_choices(creation_view(h.table(), p.state)), 14)
+    safety = h.open("nsu.safety", ALICE, data.draw(st.sampled_from(["line", "veil"])))
+    walk(h, safety, lambda p: safety_choices(p.state), 4)

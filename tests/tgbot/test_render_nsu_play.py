@@ -181,7 +181,7 @@ def test_prompts_that_ask_for_line_numbers_list_the_lines() -> None:
 
 
 def test_a_fresh_downtime_says_what_to_do() -> None:
-    t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
+    t = table(world((1, 2)), {1: character("Ana").add_harm("Cold"), 2: character("Bo")})
     out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
     t, state = settle(t, out), out.state
     text = plain(state, t, NsuDowntimeRenderer())
@@ -287,3 +287,16 @@ def test_a_project_prompt_and_its_progress_say_which_project_and_why() -> None:
     t, state = settle(t, out), out.state
     text = plain(state, t, NsuDowntimeRenderer())
     assert "📜 Fix the <mill>: mood die 5 against aspect die 2, a gap of 3: now 3/6." in text
+
+
+def test_downtime_offers_only_the_free_actions_that_would_do_something() -> None:
+    t = table(world((1, 2)), {1: character("Ana").add_harm("Cold"), 2: character("Bo")})
+    out = DOWNTIME_RULES.open(t, 1, "home", ScriptedRng([4]))
+    t, state = settle(t, out), out.state
+    text = plain(state, t, NsuDowntimeRenderer())
+    ana = next(line for line in text.splitlines() if line.startswith("• Ana"))
+    bo = next(line for line in text.splitlines() if line.startswith("• Bo"))
+    assert "free: Recover Harm" in ana and "Upgrade" not in ana  # no skill is ready
+    assert "free:" not in bo  # nothing to heal, nothing to upgrade
+    now = text.splitlines()[-1]
+    assert "Ana (P1): recover harm (free)" in now and "upgrade skills" not in now

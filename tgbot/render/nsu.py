@@ -423,17 +423,22 @@ def step_buttons(view: PanelView, b: Board, lang: Lang = EN) -> list[list[Inline
         if c.verb is BoardVerb.TOOL:
             tool = TOOLS[int(c.argument)]
             return button(
-                view, ("✅ " if c.selected else "▫️ ") + _(TOOL_NAMES[tool]), "tool", c.argument
+                view,
+                ("✅ " if c.selected else "▫️ ") + _(TOOL_NAMES[tool]),
+                c.verb.value,
+                c.argument,
             )
         if c.verb is BoardVerb.FIRST:
             first = _("{name} first", name="{}")
-            return button(view, named(first, plain_name(view.table, c.count)), "first", c.argument)
+            return button(
+                view, named(first, plain_name(view.table, c.count)), c.verb.value, c.argument
+            )
         if c.verb is BoardVerb.ABUNDANCE:
-            return button(view, short_name(c.name, ONE_ROW), "abundance", c.argument)
+            return button(view, short_name(c.name, ONE_ROW), c.verb.value, c.argument)
         if c.verb is BoardVerb.WRITE_LOCATIONS:
             return general("✍️ " + _("Write my locations"), CardsButton(view.campaign.id, view.id))
         if c.verb is BoardVerb.DEAL:
-            return button(view, _("{num} wide", num=c.count), "deal", c.argument)
+            return button(view, _("{num} wide", num=c.count), c.verb.value, c.argument)
         label = {
             BoardVerb.AGREE: "👍 " + _("Agree"),
             BoardVerb.PASS: "🙅 " + _("Pass"),
@@ -531,12 +536,14 @@ class CardsRenderer:
                 f"\n👉 <b>{spec_label(cv.field.label, lang)}</b>: {esc(_(cv.field.prompt))}"
             )
             lines.append(_("<b>Reply to this message</b> with a new answer, or keep this one."))
-            rows.append([button(view, "✔️ " + _("Keep as it is"), "keep")])
+            labels = {CardsVerb.BACK: "◀ " + _("Back"), CardsVerb.RESTART: "✖ " + _("Cancel")}
+            rows += [
+                [button(view, "✔️ " + _("Keep as it is"), c.verb.value)]
+                for c in choices
+                if c.verb is CardsVerb.KEEP
+            ]
             rows.append(
-                [
-                    button(view, "◀ " + _("Back"), "back"),
-                    button(view, "✖ " + _("Cancel"), "restart"),
-                ]
+                [button(view, labels[c.verb], c.verb.value) for c in choices if c.verb in labels]
             )
         else:
             lines.append("\n" + _("<b>Location {number} of 2</b>", number=len(cv.written) + 1))
@@ -552,16 +559,15 @@ class CardsRenderer:
             rows.append(
                 [button(view, labels[c.verb], c.verb.value) for c in choices if c.verb in labels]
             )
-        if cv.editing is None and not cv.fields and cv.revisable:
-            if cv.field is not None:
-                lines.append("✏️ " + _("You can edit a saved card until the table deals the map."))
-            for card in cv.revisable:
-                number = cv.written.index(card) + 1
-                title = card.title if len(card.title) <= 24 else card.title[:23] + "…"
-                label = "✏️ " + _("Edit {number}. {title}", number=number, title=title)
-                rows.append([button(view, label, "edit", card.id)])
-        now = now_line(
-            choices,
+        edits = [c for c in choices if c.verb is CardsVerb.EDIT]
+        if edits and cv.field is not None:
+            lines.append("✏️ " + _("You can edit a saved card until the table deals the map."))
+        for c in edits:
+            title = c.name if len(c.name) <= 24 else c.name[:23] + "…"
+            label = "✏️ " + _("Edit {number}. {title}", number=c.count, title=title)
+            rows.append([button(view, label, c.verb.value, c.argument)])
+        now = now_line(  # what must be done; a rewrite or keeping an answer is optional
+            [c for c in choices if c.verb not in (CardsVerb.EDIT, CardsVerb.KEEP)],
             lambda p: name_of(view.table, p, lang),
             lambda c: _cards_phrase(c, lang),
             lang=lang,
@@ -595,6 +601,12 @@ def _cards_phrase(choice: Choice[CardsVerb], lang: Lang = EN) -> str:
     if choice.verb is CardsVerb.BACK:
         return lang.gettext("go back a field")
     return lang.gettext("start the card over")
+
+
+def _aspects_label(choice: Choice[CreationVerb], lang: Lang) -> str:
+    """How an aspects choice shares the dice (``Body d8 · Mind d6 · Heart d4``)."""
+    body, mind, heart = ASPECT_CHOICES[int(choice.argument)]
+    return aspects_text(body, mind, heart, " · ", lang)
 
 
 def spec_label(label: str, lang: Lang = EN) -> str:
@@ -708,12 +720,12 @@ class CharacterRenderer:
                 )
             )
             lines.append(self._prompt(cv.step, cv, lang))
-            if cv.step is CreationStep.ASPECTS:
-                rows += [
-                    [button(view, aspects_text(b, m, h, " · ", lang), "aspects", str(i))]
-                    for i, (b, m, h) in enumerate(ASPECT_CHOICES)
-                ]
-            elif cv.step is not CreationStep.RUMOURS or cv.rumour_for is not None:
+            rows += [
+                [button(view, _aspects_label(c, lang), c.verb.value, c.argument)]
+                for c in choices
+                if c.verb is CreationVerb.ASPECTS
+            ]
+            if any(c.verb is CreationVerb.ANSWER for c in choices):
                 lines.append(_("<b>Reply to this message</b> with your answer."))
         nav_labels = {
             CreationVerb.BACK: "◀ " + _("Back"),
@@ -1078,19 +1090,24 @@ class SafetyRenderer:
             _("A <b>line</b> never comes up in the story; a <b>veil</b> may happen, off screen."),
             add_as,
         ]
-        line_label = ("✅ " if kind is SafetyKind.LINE else "") + _("Line")
-        veil_label = ("✅ " if kind is SafetyKind.VEIL else "") + _("Veil")
+        choices = safety_choices(view.typed(SafetyPanelState))
+        kind_labels = {SafetyKind.LINE.value: _("Line"), SafetyKind.VEIL.value: _("Veil")}
         rows = [
             [
-                button(view, line_label, "kind", "line"),
-                button(view, veil_label, "kind", "veil"),
+                button(
+                    view,
+                    ("✅ " if c.selected else "") + kind_labels[c.argument],
+                    c.verb.value,
+                    c.argument,
+                )
+                for c in choices
+                if c.verb is SafetyVerb.KIND
             ],
             safety_row(view.campaign.id, lang),
         ]
-        choices = safety_choices(view.typed(SafetyPanelState))
         lines.append(
             now_line(
-                choices,
+                [c for c in choices if not c.selected],  # the kind already picked: no step
                 lambda p: name_of(view.table, p, lang),
                 lambda c: _safety_phrase(c, lang),
                 lang=lang,

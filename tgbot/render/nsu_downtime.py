@@ -16,7 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from core.campaigns import PanelView
 from core.i18n import N_, Lang, lang_for
 from core.map_words import mark, marks
-from core.rules.choice import Choice
+from core.rules.choice import Choice, actors
 from core.rules.errors import NotYourTurn
 from core.rules.names import in_play
 from core.rules.nsu import downtime as dt
@@ -34,10 +34,7 @@ from core.rules.nsu.downtime import (
 )
 from core.rules.nsu.downtime_panel import (
     DOWNTIME_PANEL,
-    END,
     HEALER,
-    MENU,
-    MENU_PARENT,
     PLAN_PICK,
     PLAN_TEXT,
     PROJECT,
@@ -46,25 +43,18 @@ from core.rules.nsu.downtime_panel import (
     REWARD,
     SCOUT_PICK,
     SEEK,
+    Button,
     DowntimePanelState,
     Menu,
     PanelVerb,
     Prompt,
     SideVerb,
-    clock_choices,
     downtime_choices,
-    enders,
-    menu_openers,
-    plan_targets,
-    reward_card,
-    scout_must_decide,
-    scout_targets,
+    panel_choices,
     scouted_card,
-    seek_choices,
     table_card_name,
 )
 from core.rules.nsu.roll_choices import AfterRoll
-from core.rules.nsu.roll_panel import SKIP
 from core.rules.nsu.sheet import Character
 from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
@@ -75,7 +65,6 @@ from tgbot.buttons.nsu import LookButton
 from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.layout import (
-    MAX_BUTTONS,
     ONE_ROW,
     label_width,
     named,
@@ -206,11 +195,10 @@ class NsuDowntimeRenderer:
         return "\n".join(lines), markup
 
 
-_FREE = N_("take a free action (Recover Harm, Upgrade skills)")
 _ACTION = N_("pick a downtime action")
 _DOWNTIME_PHRASES: dict[object, str] = {
-    DowntimeKind.RECOVER_HARM: _FREE,
-    DowntimeKind.UPGRADE_SKILLS: _FREE,
+    DowntimeKind.RECOVER_HARM: N_("recover harm (free)"),
+    DowntimeKind.UPGRADE_SKILLS: N_("upgrade skills (free)"),
     **{kind: _ACTION for kind in dt.COSTS_AN_ACTION},
     DowntimeKind.REDUCE_MOOD: N_("clear mood boxes"),
     DowntimeKind.SWAP_MOODS: N_("swap or replace moods (reply)"),
@@ -293,22 +281,23 @@ def downtime_lines(
     else:
         lines.append(lang.gettext("No complications: the party left no location behind."))
     lines.append(lang.gettext("<b>Everyone</b>"))
+    choices = downtime_choices(panel, state)
     for player, sheet in state.sheets:
         budget = state.budget(player)
         parts = [lang.ngettext("{num} action left", "{num} actions left", budget.actions_left)]
-        free = [
+        open_to = {c.verb for c in choices if player in c.by}
+        free = [  # the free actions the rules offer them now (none with nothing to heal or upgrade)
             lang.gettext(name)
-            for name, done in (
-                (N_("Recover Harm"), budget.recovered_harm),
-                (N_("Upgrade Skills"), budget.upgraded_skills),
+            for name, kind in (
+                (N_("Recover Harm"), DowntimeKind.RECOVER_HARM),
+                (N_("Upgrade Skills"), DowntimeKind.UPGRADE_SKILLS),
             )
-            if not done
+            if kind in open_to
         ]
-        parts.append(
-            lang.gettext("free: {actions}", actions=", ".join(free))
-            if free
-            else lang.gettext("free: used")
-        )
+        if free:
+            parts.append(lang.gettext("free: {actions}", actions=", ".join(free)))
+        elif budget.recovered_harm or budget.upgraded_skills:
+            parts.append(lang.gettext("free: used"))
         parts.append(lang.gettext("recovery {points}/4", points=sheet.recovery_points))
         if sheet.harms:
             parts.append(
@@ -374,7 +363,7 @@ def downtime_lines(
         details = panel.scout_details
         if details is not None and details.open_grants:
             lines.append(detail_help(lang, SENTRY))
-        elif scout_must_decide(panel) is not None:
+        elif any(c.verb is PanelVerb.PRESS_ON for c in downtime_choices(panel, state)):
             lines.append(
                 lang.gettext(
                     "The scout lost: accept the details and press on to look, or turn back home."
@@ -396,6 +385,11 @@ def downtime_lines(
     return lines
 
 
+def _enders(panel: DowntimePanelState, state: DowntimeState) -> frozenset[int]:
+    """Who may confirm the end of downtime, as the rules' choices say."""
+    return actors(c for c in panel_choices(panel, state) if c.verb is Button.END)
+
+
 def _project_list(world: World, lang: Lang) -> str:
     open_ = [(i, p) for i, p in enumerate(world.projects, 1) if not p.complete]
     if not open_:
@@ -413,7 +407,7 @@ def _menu_lines(
     world = state.world
     if panel.menu is Menu.END:
         who = or_list(
-            [_character_name(state, table, p, lang) for p in sorted(enders(panel, state))], lang
+            [_character_name(state, table, p, lang) for p in sorted(_enders(panel, state))], lang
         )
         return [
             lang.gettext(
@@ -808,261 +802,138 @@ MENU_LABELS = {
     Menu.END: N_("🏁 End downtime"),
 }
 BACK = N_("◀️ Back")
-
-
-def downtime_buttons(
-    view: PanelView, state: DowntimeState, lang: Lang
-) -> list[list[InlineKeyboardButton]]:
-    """The open group's buttons, or what is under way and the groups to open."""
-    panel = view.typed(DowntimePanelState)
-    if panel.menu is Menu.PLAYER:
-        return _player_rows(view, panel, state, lang)
-    if panel.menu is not Menu.MAIN:
-        return _menu_rows(view, panel, state, lang)
-    rows = _under_way(view, panel, state, lang)
-    groups = [
-        _b(view, lang.gettext(label), MENU if menu is not Menu.END else END, menu.value)
-        for menu, label in MENU_LABELS.items()
-        if menu_openers(panel, state, menu)
-    ]
-    if sum(len(r) for r in rows) + len(groups) > MAX_BUTTONS:
-        return rows  # the groups come back once what is under way is answered or dropped
-    return rows + _pairs(groups)
-
-
-def _menu_rows(
-    view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
-) -> list[list[InlineKeyboardButton]]:
-    can = _open_kinds(panel, state)
-    menu = panel.menu
-    back = _b(view, lang.gettext(BACK), MENU, MENU_PARENT.get(menu, Menu.MAIN).value)
-    offers: list[tuple[DowntimeKind, str, str, str]] = []
-    if menu is Menu.REST:
-        offers = [
-            (DowntimeKind.RECOVER_HARM, N_("🩹 Recover Harm (free)"), RECOVER, ""),
-            (DowntimeKind.SEEK_RECOVERY, N_("🛌 Seek Recovery"), SEEK, ""),
-            (DowntimeKind.INTROSPECT, N_("🧘 Introspection"), "introspect", ""),
-            (DowntimeKind.RECONNECT, N_("🤝 Reconnect"), RECONNECT, ""),
-        ]
-    elif menu is Menu.WORK:
-        offers = [
-            (DowntimeKind.UPGRADE_SKILLS, N_("⬆️ Upgrade skills (free)"), "upgrade", ""),
-            (DowntimeKind.SCOUT, N_("🔭 Scout a card"), SCOUT_PICK, ""),
-            (DowntimeKind.PROPOSE_PLAN, N_("🧹 Address Collateral"), PLAN_PICK, ""),
-            (DowntimeKind.WORK_ON_PROJECT, N_("📜 Long-term project"), PROJECT, ""),
-            (DowntimeKind.TRAIN_SKILLS, N_("🏋 Train skills"), MENU, Menu.TRAIN.value),
-        ]
-    elif menu is Menu.TRAIN:
-        trains = [_b(view, f"🏋 {lang.gettext(ASPECT_NAMES[a])}", "train", a.value) for a in ASPECTS]
-        return _pairs([*trains, back]) if DowntimeKind.TRAIN_SKILLS in can else [[back]]
-    elif menu is Menu.CLOCK:
-        rows: list[list[InlineKeyboardButton]] = []
-        clock_labels = {
-            SideVerb.TICK: N_("🕰 Clock +1"),
-            SideVerb.UNTICK: N_("🕰 Clock −1"),
-            SideVerb.MORE_TIME: N_("⏳ More time"),
-        }
-        clock = {
-            c.verb: _b(view, lang.gettext(clock_labels[c.verb]), c.verb.value, c.argument)
-            for c in clock_choices(state)
-        }
-        ticks = [clock[v] for v in (SideVerb.TICK, SideVerb.UNTICK) if v in clock]
-        rows += [ticks] if ticks else []
-        rows += [[clock[SideVerb.MORE_TIME]]] if SideVerb.MORE_TIME in clock else []
-        if reward_card(state) is not None and DowntimeKind.BRING_REWARD_HOME in can:
-            rows.append([_b(view, lang.gettext("🎁 Bring the reward home"), REWARD)])
-        return [*rows, [back]]
-    elif menu is Menu.END:
-        return [
-            [_b(view, lang.gettext("✅ Yes, end downtime"), END, "yes")],
-            [_b(view, lang.gettext("◀️ Not yet"), MENU, "")],
-        ]
-    rows = [
-        [_b(view, lang.gettext(label), action, arg)]
-        for kind, label, action, arg in offers
-        if kind in can
-    ]
-    return [*rows, [back]]
-
+BUTTON_LABELS = {
+    Button.RECOVER: N_("🩹 Recover Harm (free)"),
+    Button.SEEK: N_("🛌 Seek Recovery"),
+    Button.INTROSPECT: N_("🧘 Introspection"),
+    Button.RECONNECT: N_("🤝 Reconnect"),
+    Button.UPGRADE: N_("⬆️ Upgrade skills (free)"),
+    Button.SCOUT: N_("🔭 Scout a card"),
+    Button.ADDRESS: N_("🧹 Address Collateral"),
+    Button.PROJECT: N_("📜 Long-term project"),
+    Button.REWARD: N_("🎁 Bring the reward home"),
+    Button.PLAN_ROLL: N_("🎲 {name}: roll Mind"),
+    Button.PLAN_SETTLE: N_("✅ {name}: settle"),
+    Button.LOOK: N_("🔭 {name}: see it"),
+    PanelVerb.PRESS_ON: N_("🔭 {name}: press on"),
+    PanelVerb.TURN_BACK: N_("🏠 {name}: turn back"),
+    SideVerb.TICK: N_("🕰 Clock +1"),
+    SideVerb.UNTICK: N_("🕰 Clock −1"),
+    SideVerb.MORE_TIME: N_("⏳ More time"),
+}
+PLAN_DICE = {
+    Aspect.BODY.value: N_("➕ Body die"),
+    Aspect.MIND.value: N_("➕ Mind die"),
+    Aspect.HEART.value: N_("➕ Heart die"),
+}
+SEEK_LABELS = {
+    (SideVerb.SEEK_HELP, ""): N_("🤝 Help {name}"),
+    (SideVerb.SEEK_ROLL, ""): N_("🎲 {name}: roll"),
+    (SideVerb.SEEK_ROLL, HEALER): N_("🎲 {name}: roll + healer"),
+}
+_GROUPS = frozenset(m.value for m in (Menu.REST, Menu.WORK, Menu.CLOCK, Menu.END))
 
 Rows = list[list[InlineKeyboardButton]]
 
 
-def _open_kinds(panel: DowntimePanelState, state: DowntimeState) -> set[DowntimeKind]:
-    """The downtime actions somebody may take now, as the rules' choices say."""
-    return {c.verb for c in downtime_choices(panel, state) if isinstance(c.verb, DowntimeKind)}
-
-
-def _under_way(
-    view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
-) -> Rows:
-    """Buttons for the prompts, plans, rolls and looks open now (each player's own steps
-    behind one button per player when they would crowd the panel)."""
-    mine = _personal(view, panel, state, lang)
-    shared = _shared(view, panel, state, lang)
-    drop = [[_b(view, lang.gettext("✖️ Drop my choice"), "drop")]] if panel.prompts else []
-    rows = [r for rs in mine.values() for r in rs] + shared + drop
-    if sum(len(r) for r in rows) <= MAX_BUTTONS - 2:  # room left for the groups
-        return rows
-    steps = [
-        _b(
-            view,
-            _named(lang, N_("✏️ {name}'s step"), _plain_name(state, view.table, p, lang)),
-            MENU,
-            f"p{p}",
-        )
-        for p in mine
-    ]
-    return _pairs(steps) + shared
-
-
-def _player_rows(
-    view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
-) -> Rows:
-    """One player's own steps, with Drop and Back."""
-    rows = _personal(view, panel, state, lang).get(panel.focus or 0, [])
-    drop = [_b(view, lang.gettext("✖️ Drop mine"), "drop")] if panel.prompts else []
-    return [*rows, [*drop, _b(view, lang.gettext(BACK), MENU, Menu.MAIN.value)]]
-
-
-def _personal(
-    view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang
-) -> dict[int, Rows]:
-    """Each player's own open steps: their prompt, their introspection, a sentiment to mark."""
-    table = view.table
-    world = state.world
-    found: dict[int, Rows] = {}
-    prompts = panel.prompts
-    for player, prompt in prompts.items():
-        rows = found.setdefault(player, [])
-        who = _plain_name(state, table, player, lang)
-        kind = prompt.kind
-        if kind == SEEK:
-            seek_labels = {
-                (SideVerb.SEEK_HELP, ""): N_("🤝 Help {name}"),
-                (SideVerb.SEEK_ROLL, ""): N_("🎲 {name}: roll"),
-                (SideVerb.SEEK_ROLL, HEALER): N_("🎲 {name}: roll + healer"),
-            }
-            rows += [
-                [_b(view, _named(lang, seek_labels[c.verb, c.name], who), c.verb.value, c.argument)]
-                for c in seek_choices(panel, state, player)
-            ]
-        elif kind == SCOUT_PICK:
-            cards = [
-                _b(
-                    view,
-                    _fit(
-                        "🔭 ", table_card_name(world, world.cards[i].id, lambda s: marks(s, lang))
-                    ),
-                    "scout_card",
-                    str(i),
-                )
-                for i in scout_targets(world, player)
-            ]
-            rows += _pairs(cards)
-        elif kind == PLAN_PICK:
-            rows += [
-                [
-                    _b(
-                        view,
-                        "🧹 "
-                        + _short(
-                            table_card_name(world, world.cards[i].id, lambda s: marks(s, lang)), 26
-                        ),
-                        "plan_card",
-                        str(i),
-                    )
-                ]
-                for i in plan_targets(world)
-            ]
-    for player, sheet in state.sheets:
-        if state.budget(player).introspection is None:
-            continue
-        who = _short(sheet.name, 10)
-        clears = [
-            _b(
-                view,
-                _fit(lang.gettext("🧘 {name}: clear ", name=who), sheet.moods[i].name or ""),
-                "clear",
-                str(i + 1),
-            )
-            for i in dt.clearable_moods(state, player)
-        ]
-        rows = found.setdefault(player, [])
-        rows += [[c] for c in clears]
-        rows.append([_b(view, lang.gettext("🧘 {name}: done", name=who), "introspect_done")])
-    for player, sheet in state.sheets:
-        filled = state.budget(player).filled
-        if filled is None or not filled.endanger:
-            continue
-        who = _short(sheet.name, 10)
-        found.setdefault(player, []).extend(
-            [
-                _b(
-                    view,
-                    _fit(
-                        lang.gettext("💔 {name}: mark ", name=who), sheet.sentiments[i].name or ""
-                    ),
-                    "endanger",
-                    str(i + 1),
-                )
-            ]
-            for i in sheet.usable_sentiments
-        )
-    return {p: rows for p, rows in found.items() if rows}
-
-
-def _shared(view: PanelView, panel: DowntimePanelState, state: DowntimeState, lang: Lang) -> Rows:
-    """The table's steps: the plan, the Scout's roll, looks in private."""
-    table = view.table
-    can = _open_kinds(panel, state)
+def downtime_buttons(view: PanelView, state: DowntimeState, lang: Lang) -> Rows:
+    """The panel's buttons: the rules' :func:`panel_choices`, labelled and laid out in rows
+    (cards, dice and groups in pairs, a vote or a clock in one row, the rest one a row)."""
+    panel = view.typed(DowntimePanelState)
     rows: Rows = []
-    if state.plan is not None:
-        if DowntimeKind.VOTE_ON_PLAN in can:
-            rows.append(
-                [
-                    _b(view, lang.gettext("👍 Sound plan"), "vote", "yes"),
-                    _b(view, lang.gettext("👎 Won't work"), "vote", "no"),
-                ]
-            )
-        proposer = _plain_name(state, table, state.plan.proposer, lang)
-        if DowntimeKind.ROLL_FOR_PLAN in can:
-            rows.append([_b(view, _named(lang, N_("🎲 {name}: roll Mind"), proposer), "plan_roll")])
-        if DowntimeKind.SETTLE_PLAN in can:
-            rows.append([_b(view, _named(lang, N_("✅ {name}: settle"), proposer), "plan_settle")])
-        if DowntimeKind.ADD_DIE_TO_PLAN in can:
-            dice = {
-                Aspect.BODY: N_("➕ Body die"),
-                Aspect.MIND: N_("➕ Mind die"),
-                Aspect.HEART: N_("➕ Heart die"),
-            }
-            rows += _pairs([_b(view, lang.gettext(dice[a]), "plan_die", a.value) for a in ASPECTS])
-    roll = None if panel.scout is None else panel.scout.roll
-    if roll is not None:
-        rows += roll_step_buttons(view, roll, lang)
-        details = panel.scout_details
-        if details is not None:
-            outcome = roll.outcome
-            assert outcome is not None
-            for index in details.open_grants:
-                adders = ", ".join(
-                    sorted(_plain_name(state, table, p, lang) for p in outcome.grants[index].adders)
-                )
-                label = lang.gettext(
-                    "Skip detail {number} ({names})", number=index + 1, names=_short(adders, 14)
-                )
-                rows.append([_b(view, label, SKIP, str(index))])
-        elif scout_must_decide(panel) is not None:
-            who = roll.sheet.name
-            rows.append([_b(view, _named(lang, N_("🔭 {name}: press on"), who), "scout_press_on")])
-            rows.append(
-                [_b(view, _named(lang, N_("🏠 {name}: turn back"), who), "scout_turn_back")]
-            )
-    for player in panel.looks:
-        label = _named(lang, N_("🔭 {name}: see it"), _plain_name(state, table, player, lang))
-        data = LookButton(view.id).encode()
-        rows.append([InlineKeyboardButton(label, callback_data=data)])
+    run: tuple[str, list[InlineKeyboardButton]] = ("", [])
+    roll_done = False
+
+    def flush() -> None:
+        key, found = run
+        if found:
+            rows.extend(_pairs(found) if key.startswith("pair") else [found])
+
+    for choice in panel_choices(panel, state):
+        if isinstance(choice.verb, RollKind) and panel.scout is not None:
+            if not roll_done:  # the Scout's roll: its steps as the roll panel draws them
+                flush()
+                run = ("", [])
+                rows.extend(roll_step_buttons(view, panel.scout.roll, lang))
+                roll_done = True
+            continue
+        made = _button(view, choice, panel.menu, state, lang)
+        key = _row_key(choice)
+        if key and key == run[0]:
+            run[1].append(made)
+            continue
+        flush()
+        run = (key, [made])
+    flush()
     return rows
+
+
+def _row_key(choice: Choice[Any]) -> str:
+    """Which buttons share rows: the same key, side by side."""
+    verb = choice.verb
+    if verb in (Button.SCOUT_CARD, Button.PLAN_DIE, Button.TRAIN):
+        return f"pair {verb.value}"
+    if verb is Button.OPEN_GROUP and choice.argument.startswith("p"):
+        return "pair steps"
+    if verb in (Button.OPEN_GROUP, Button.END) and choice.argument in _GROUPS:
+        return "pair groups"
+    if verb is Button.VOTE:
+        return "vote"
+    if verb in (SideVerb.TICK, SideVerb.UNTICK):
+        return "clock"
+    return ""
+
+
+def _button(
+    view: PanelView, choice: Choice[Any], menu: Menu, state: DowntimeState, lang: Lang
+) -> InlineKeyboardButton:
+    verb = choice.verb
+    if verb is Button.LOOK:
+        label = _named(lang, BUTTON_LABELS[verb], choice.who)
+        return InlineKeyboardButton(label, callback_data=LookButton(view.id).encode())
+    return _b(view, _label(choice, menu, state, lang), verb.value, choice.argument)
+
+
+def _label(choice: Choice[Any], menu: Menu, state: DowntimeState, lang: Lang) -> str:
+    """A downtime button's words, from its choice (``menu``: the group open now)."""
+    verb, argument, who = choice.verb, choice.argument, choice.who
+    world = state.world
+    if verb in (Button.OPEN_GROUP, Button.END):
+        if argument.startswith("p"):
+            return _named(lang, N_("✏️ {name}'s step"), who)
+        if argument == "yes":
+            return lang.gettext("✅ Yes, end downtime")
+        if argument in _GROUPS:
+            return lang.gettext(MENU_LABELS[Menu(argument)])
+        if argument == Menu.TRAIN.value:
+            return lang.gettext("🏋 Train skills")
+        return lang.gettext(N_("◀️ Not yet") if menu is Menu.END else BACK)
+    if verb is Button.DROP:
+        return lang.gettext(N_("✖️ Drop mine") if menu is Menu.PLAYER else N_("✖️ Drop my choice"))
+    if verb in (SideVerb.SEEK_HELP, SideVerb.SEEK_ROLL):
+        return _named(lang, SEEK_LABELS[verb, choice.name], who)
+    if verb is Button.SCOUT_CARD:
+        return _fit("🔭 ", table_card_name(world, choice.name, lambda s: marks(s, lang)))
+    if verb is Button.PLAN_CARD:
+        return "🧹 " + _short(table_card_name(world, choice.name, lambda s: marks(s, lang)), 26)
+    if verb is Button.CLEAR:
+        return _fit(lang.gettext("🧘 {name}: clear ", name=_short(who, 10)), choice.name)
+    if verb is Button.INTROSPECT_DONE:
+        return lang.gettext("🧘 {name}: done", name=_short(who, 10))
+    if verb is Button.ENDANGER:
+        return _fit(lang.gettext("💔 {name}: mark ", name=_short(who, 10)), choice.name)
+    if verb is Button.VOTE:
+        return lang.gettext(N_("👍 Sound plan") if argument == "yes" else N_("👎 Won't work"))
+    if verb is Button.PLAN_DIE:
+        return lang.gettext(PLAN_DICE[argument])
+    if verb is Button.TRAIN:
+        return f"🏋 {lang.gettext(ASPECT_NAMES[Aspect(argument)])}"
+    if verb is AfterRoll.SKIP_DETAIL:
+        return lang.gettext(
+            "Skip detail {number} ({names})", number=choice.count, names=_short(who, 14)
+        )
+    label = BUTTON_LABELS[verb]
+    return _named(lang, label, who) if "{name}" in label else lang.gettext(label)
 
 
 def _plain_name(state: DowntimeState, table: Table, player: int, lang: Lang) -> str:

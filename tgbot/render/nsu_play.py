@@ -48,7 +48,7 @@ from core.rules.table import Table
 from core.rules.typed import detail_text, stakes_text
 from core.typed_words import vocabulary
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import MAX_BUTTONS, named, phone_rows
+from tgbot.render.layout import named, phone_rows
 from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc, now_line
 
@@ -716,11 +716,8 @@ def roll_buttons(view: PanelView, panel: RollPanel, lang: Lang) -> list[list[Inl
 
 
 def help_buttons_fit(roll: RollState) -> bool:
-    """Whether each ally's moods fit as buttons beside the dice to keep (else allies reply)."""
-    shown = [c for c in roll_choices(roll) if not c.by_reply]
-    helps = sum(c.verb is ActionKind.HELP for c in shown)
-    others = sum(c.verb in (ActionKind.KEEP_DIE, ActionKind.TAKE_HELPER_DIE) for c in shown)
-    return helps + others <= MAX_BUTTONS
+    """Whether the rules offer the allies' moods as buttons (else allies reply)."""
+    return any(c.verb is ActionKind.HELP and not c.by_reply for c in roll_choices(roll))
 
 
 def roll_step_buttons(
@@ -730,11 +727,8 @@ def roll_step_buttons(
     rules offer that is not taken by a reply, labelled and laid out in rows."""
     rows: list[list[InlineKeyboardButton]] = []
     choices = [c for c in roll_choices(roll) if not c.by_reply]
-    fits = help_buttons_fit(roll)
     groups: dict[tuple[ActionKind, str, str], list[InlineKeyboardButton]] = {}
     for c in choices:
-        if c.verb is ActionKind.HELP and not fits:
-            continue  # too many to show: allies reply with their mood
         label = _step_label(c, roll, lang)
         if c.advised:
             label += " 👍"

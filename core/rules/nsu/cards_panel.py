@@ -151,19 +151,32 @@ class CardsVerb(Enum):
     """What the author may do on their card panel."""
 
     WRITE = "text"  # reply with the next field
+    KEEP = "keep"  # on a rewrite: leave this field as saved
     BACK = "back"
     RESTART = "restart"
+    EDIT = "edit"  # rewrite a saved card (argument: its id)
 
 
 def cards_choices(view: CardsView) -> tuple[Choice[CardsVerb], ...]:
-    """The author's choices now: write the next field (``name``: its label), go back a
-    field or start the card over once something is written; none when both are done."""
-    if view.field is None:
-        return ()
+    """The author's choices now: write the next field (``name``: its label), keep it as
+    saved on a rewrite, go back a field or start the card over once something is
+    written; and, with nothing under way, rewrite a saved card (``count``: its number,
+    ``name``: its title) while the table has not dealt the map."""
     me = frozenset({view.owner})
-    found = [Choice(CardsVerb.WRITE, by=me, name=view.field.label)]
-    if view.fields:
-        found += [Choice(CardsVerb.BACK, by=me), Choice(CardsVerb.RESTART, by=me)]
+    found: list[Choice[CardsVerb]] = []
+    if view.field is not None:
+        found.append(Choice(CardsVerb.WRITE, by=me, name=view.field.label, by_reply=True))
+        if view.editing is not None:
+            found.append(Choice(CardsVerb.KEEP, by=me))
+        if view.fields:
+            found += [Choice(CardsVerb.BACK, by=me), Choice(CardsVerb.RESTART, by=me)]
+    if view.editing is None and not view.fields:
+        found += [
+            Choice(
+                CardsVerb.EDIT, card.id, by=me, name=card.title, count=view.written.index(card) + 1
+            )
+            for card in view.revisable
+        ]
     return tuple(found)
 
 

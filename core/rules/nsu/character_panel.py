@@ -375,7 +375,7 @@ def creation_choices(view: CreationView) -> tuple[Choice[CreationVerb], ...]:
             for i in range(len(ASPECT_CHOICES))
         ]
     elif step is not None and (step is not CreationStep.RUMOURS or view.rumour_for is not None):
-        found.append(Choice(CreationVerb.ANSWER, by=me, name=step.value))
+        found.append(Choice(CreationVerb.ANSWER, by=me, name=step.value, by_reply=True))
     if index > 0:
         found.append(Choice(CreationVerb.BACK, str(index - 1), by=me))
     if step is None:  # every step seen, some skipped: straight to each one still missing

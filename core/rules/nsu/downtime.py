@@ -1027,9 +1027,9 @@ def _character_kinds(state: DowntimeState, pid: PlayerId) -> set[DowntimeKind]:
             kinds.add(DowntimeKind.REPLACE_MOOD)
         return kinds
     kinds = set()
-    if not budget.recovered_harm:
+    if not budget.recovered_harm and sheet.harms:
         kinds.add(DowntimeKind.RECOVER_HARM)
-    if not budget.upgraded_skills:
+    if not budget.upgraded_skills and any(s.ready_to_upgrade for s in sheet.skills):
         kinds.add(DowntimeKind.UPGRADE_SKILLS)
     if budget.actions_left > 0:
         paid = set(COSTS_AN_ACTION)
@@ -1088,10 +1088,14 @@ def _check_permission(state: DowntimeState, actor: PlayerId, kind: DowntimeKind)
         raise NotAllowedNow("Finish your introspection first.")
     if kind in INTROSPECTION_KINDS:
         raise NotAllowedNow("Start an introspection first.")
-    if kind is DowntimeKind.RECOVER_HARM:
+    if kind is DowntimeKind.RECOVER_HARM and budget.recovered_harm:
         raise NotAllowedNow("You've already recovered harm this downtime.")
-    if kind is DowntimeKind.UPGRADE_SKILLS:
+    if kind is DowntimeKind.RECOVER_HARM:
+        raise NotAllowedNow("There is no harm to heal.")
+    if kind is DowntimeKind.UPGRADE_SKILLS and budget.upgraded_skills:
         raise NotAllowedNow("You've already upgraded skills this downtime.")
+    if kind is DowntimeKind.UPGRADE_SKILLS:
+        raise NotAllowedNow("No skill has all three aspect boxes marked yet.")
     if budget.actions_left <= 0:
         raise NotAllowedNow("You've used your downtime actions; spend more time to get another.")
     if state.sheet(actor).overcome and kind not in WHILE_OVERCOME:

@@ -40,7 +40,7 @@ from enum import Enum
 from typing import Any
 
 from core.i18n import N_
-from core.rules.choice import Choice
+from core.rules.choice import Choice, actors
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import (
@@ -105,30 +105,7 @@ class Menu(Enum):
     PLAYER = "player"  # one player's own open steps, when several would crowd the panel
 
 
-# What each group offers, and the group its Back button returns to.
-MENU_KINDS: dict[Menu, tuple[DowntimeKind, ...]] = {
-    Menu.REST: (
-        DowntimeKind.RECOVER_HARM,
-        DowntimeKind.SEEK_RECOVERY,
-        DowntimeKind.INTROSPECT,
-        DowntimeKind.RECONNECT,
-    ),
-    Menu.WORK: (
-        DowntimeKind.UPGRADE_SKILLS,
-        DowntimeKind.SCOUT,
-        DowntimeKind.PROPOSE_PLAN,
-        DowntimeKind.WORK_ON_PROJECT,
-        DowntimeKind.TRAIN_SKILLS,
-    ),
-    Menu.TRAIN: (DowntimeKind.TRAIN_SKILLS,),
-    Menu.CLOCK: (
-        DowntimeKind.TICK_COLLATERAL,
-        DowntimeKind.UNTICK_COLLATERAL,
-        DowntimeKind.SPEND_MORE_TIME,
-        DowntimeKind.BRING_REWARD_HOME,
-    ),
-    Menu.END: (DowntimeKind.END_DOWNTIME,),
-}
+# The group a Back button returns to (what each group offers: :func:`group_choices`).
 MENU_PARENT = {Menu.TRAIN: Menu.WORK}
 
 
@@ -371,6 +348,10 @@ def _require(state: DowntimeState, actor: int, kind: DowntimeKind) -> None:
         budget = state.budget(actor)
         if kind is DowntimeKind.RECOVER_HARM and budget.recovered_harm:
             raise NotAllowedNow("You've already recovered harm this downtime.")
+        if kind is DowntimeKind.RECOVER_HARM and not state.sheet(actor).harms:
+            raise NotAllowedNow("There is no harm to heal.")
+        if kind is DowntimeKind.UPGRADE_SKILLS and not budget.upgraded_skills:
+            raise NotAllowedNow("No skill has all three aspect boxes marked yet.")
         if kind in dt.COSTS_AN_ACTION and budget.actions_left <= 0:
             raise NotAllowedNow("You've used your downtime action.")
         if state.sheet(actor).overcome:
@@ -599,12 +580,7 @@ def menu_openers(panel: DowntimePanelState, state: DowntimeState, menu: Menu) ->
         return frozenset(p for p, _ in state.sheets)
     if menu is Menu.END:
         return enders(panel, state)
-    wanted = set(MENU_KINDS[menu])
-    allowed = dt.allowed_actions(state)
-    who = frozenset(p for p, kinds in allowed.items() if wanted & kinds)
-    if menu is Menu.CLOCK and not state.complications:
-        return frozenset()  # no location left behind: no clock to move
-    return who
+    return actors(group_choices(panel, state, menu))  # those who may take one of its offers
 
 
 def _menu_for(
@@ -1023,3 +999,244 @@ def table_card_name(world: World, card_id: str, labels: Callable[[str], str] = s
     card = world.card(card_id)
     back = f" {labels(card.back)}" if card.back else ""
     return f"{labels(card.id)}{back}"
+
+
+# -- the panel's buttons, as choices --------------------------------------------------
+
+
+class Button(Enum):
+    """The downtime panel's own buttons that are not a roll step, a Seek Recovery's
+    option or a clock move (those are :class:`ActionKind`, :class:`AfterRoll` and
+    :class:`SideVerb` choices)."""
+
+    OPEN_GROUP = MENU  # argument: the group (``p<player>`` for one player's steps; "" is Back)
+    END = END  # "" opens the confirm step, "yes" ends downtime
+    DROP = "drop"
+    RECOVER = RECOVER
+    SEEK = SEEK
+    INTROSPECT = "introspect"
+    RECONNECT = RECONNECT
+    UPGRADE = "upgrade"
+    SCOUT = SCOUT_PICK
+    ADDRESS = PLAN_PICK
+    PROJECT = PROJECT
+    TRAIN = "train"
+    REWARD = REWARD
+    SCOUT_CARD = "scout_card"
+    PLAN_CARD = "plan_card"
+    VOTE = "vote"
+    PLAN_ROLL = "plan_roll"
+    PLAN_SETTLE = "plan_settle"
+    PLAN_DIE = "plan_die"
+    CLEAR = "clear"
+    INTROSPECT_DONE = "introspect_done"
+    ENDANGER = "endanger"
+    LOOK = "look"  # the scouted card's face, sent in private (its own callback)
+
+
+PANEL_BUTTONS = 8
+"""How many steps the panel shows at once; beyond, each player's own steps sit behind
+one button per player, and the groups come back once what is under way is answered."""
+
+_GROUP_OFFERS: dict[Menu, tuple[tuple[DowntimeKind, Button, str], ...]] = {
+    Menu.REST: (
+        (DowntimeKind.RECOVER_HARM, Button.RECOVER, ""),
+        (DowntimeKind.SEEK_RECOVERY, Button.SEEK, ""),
+        (DowntimeKind.INTROSPECT, Button.INTROSPECT, ""),
+        (DowntimeKind.RECONNECT, Button.RECONNECT, ""),
+    ),
+    Menu.WORK: (
+        (DowntimeKind.UPGRADE_SKILLS, Button.UPGRADE, ""),
+        (DowntimeKind.SCOUT, Button.SCOUT, ""),
+        (DowntimeKind.PROPOSE_PLAN, Button.ADDRESS, ""),
+        (DowntimeKind.WORK_ON_PROJECT, Button.PROJECT, ""),
+        (DowntimeKind.TRAIN_SKILLS, Button.OPEN_GROUP, Menu.TRAIN.value),
+    ),
+}
+_ASPECTS = (Aspect.BODY, Aspect.MIND, Aspect.HEART)
+
+
+def _allowed_by(state: DowntimeState) -> dict[DowntimeKind, frozenset[int]]:
+    by: dict[DowntimeKind, set[int]] = {}
+    for player, kinds in dt.allowed_actions(state).items():
+        for kind in kinds:
+            by.setdefault(kind, set()).add(player)
+    return {kind: frozenset(players) for kind, players in by.items()}
+
+
+def _may_start(
+    panel: DowntimePanelState, state: DowntimeState, button: Button, players: frozenset[int]
+) -> frozenset[int]:
+    """Of ``players`` (allowed the action), those for whom starting it now would work."""
+    world = state.world
+    if button is Button.SCOUT:
+        if panel.scout is not None:
+            return frozenset()
+        return frozenset(p for p in players if scout_targets(world, p))
+    if button is Button.ADDRESS and not plan_targets(world):
+        return frozenset()
+    if button is Button.REWARD and reward_card(state) is None:
+        return frozenset()
+    return players
+
+
+def group_choices(
+    panel: DowntimePanelState, state: DowntimeState, menu: Menu
+) -> tuple[Choice[Any], ...]:
+    """What a group offers now (Back not counted), each with who may take it."""
+    allowed = _allowed_by(state)
+    if menu in _GROUP_OFFERS:
+        found = [
+            Choice(button, argument, by=_may_start(panel, state, button, allowed[kind]))
+            for kind, button, argument in _GROUP_OFFERS[menu]
+            if allowed.get(kind)
+        ]
+        return tuple(c for c in found if c.by)
+    if menu is Menu.TRAIN:
+        by = allowed.get(DowntimeKind.TRAIN_SKILLS, frozenset())
+        return tuple(Choice(Button.TRAIN, a.value, by=by, name=a.value) for a in _ASPECTS if by)
+    if menu is Menu.CLOCK:
+        moves: list[Choice[Any]] = list(clock_choices(state))
+        by = _may_start(
+            panel, state, Button.REWARD, allowed.get(DowntimeKind.BRING_REWARD_HOME, frozenset())
+        )
+        if by and state.complications:
+            moves.append(Choice(Button.REWARD, by=by))
+        return tuple(moves)
+    if menu is Menu.END:
+        who = enders(panel, state)
+        return (Choice(Button.END, "yes", by=who),) if who else ()
+    return ()
+
+
+def _personal(panel: DowntimePanelState, state: DowntimeState) -> dict[int, list[Choice[Any]]]:
+    """Each player's own open steps: their prompt's options, their introspection, a
+    sentiment to mark (``who`` names the character)."""
+    world = state.world
+    found: dict[int, list[Choice[Any]]] = {}
+    for player, prompt in panel.prompts.items():
+        me = frozenset({player})
+        mine = found.setdefault(player, [])
+        name = dict(state.sheets)[player].name if player in dict(state.sheets) else ""
+        if prompt.kind == SEEK:
+            mine += [replace(c, who=name) for c in seek_choices(panel, state, player)]
+        elif prompt.kind == SCOUT_PICK and panel.scout is None:
+            mine += [
+                Choice(Button.SCOUT_CARD, str(i), by=me, who=name, name=world.cards[i].id)
+                for i in scout_targets(world, player)
+            ]
+        elif prompt.kind == PLAN_PICK:
+            mine += [
+                Choice(Button.PLAN_CARD, str(i), by=me, who=name, name=world.cards[i].id)
+                for i in plan_targets(world)
+            ]
+    for player, sheet in state.sheets:
+        if state.budget(player).introspection is None:
+            continue
+        me = frozenset({player})
+        mine = found.setdefault(player, [])
+        mine += [
+            Choice(Button.CLEAR, str(i + 1), by=me, who=sheet.name, name=sheet.moods[i].name or "")
+            for i in dt.clearable_moods(state, player)
+        ]
+        mine.append(Choice(Button.INTROSPECT_DONE, by=me, who=sheet.name))
+    for player, sheet in state.sheets:
+        filled = state.budget(player).filled
+        if filled is None or not filled.endanger:
+            continue
+        me = frozenset({player})
+        found.setdefault(player, []).extend(
+            Choice(
+                Button.ENDANGER,
+                str(i + 1),
+                by=me,
+                who=sheet.name,
+                name=sheet.sentiments[i].name or "",
+            )
+            for i in sheet.usable_sentiments
+        )
+    return {p: steps for p, steps in found.items() if steps}
+
+
+def _shared(panel: DowntimePanelState, state: DowntimeState) -> list[Choice[Any]]:
+    """The table's steps: the plan, the Scout's roll and its details, looks in private."""
+    allowed = _allowed_by(state)
+    found: list[Choice[Any]] = []
+    plan = state.plan
+    if plan is not None:
+        proposer = dict(state.sheets).get(plan.proposer)
+        who = proposer.name if proposer is not None else ""
+        voters = allowed.get(DowntimeKind.VOTE_ON_PLAN)
+        if voters:
+            found += [Choice(Button.VOTE, vote, by=voters) for vote in ("yes", "no")]
+        for kind, button in (
+            (DowntimeKind.ROLL_FOR_PLAN, Button.PLAN_ROLL),
+            (DowntimeKind.SETTLE_PLAN, Button.PLAN_SETTLE),
+        ):
+            if allowed.get(kind):
+                found.append(Choice(button, by=allowed[kind], who=who))
+        adders = allowed.get(DowntimeKind.ADD_DIE_TO_PLAN)
+        if adders:
+            found += [Choice(Button.PLAN_DIE, a.value, by=adders, name=a.value) for a in _ASPECTS]
+    scout = panel.scout
+    if scout is not None:
+        details = panel.scout_details
+        if details is not None:
+            names = dict(state.sheets)
+            found += [  # ``who``: the names of those who may add the detail
+                replace(c, who=", ".join(sorted(names[p].name for p in c.by if p in names)))
+                for c in detail_choices(details)
+                if not c.by_reply
+            ]
+        elif scout.roll.phase is not Phase.DONE:
+            found += [c for c in roll_choices(scout.roll) if not c.by_reply]
+        decider = scout_must_decide(panel)
+        if decider is not None:
+            found += [
+                Choice(v, by=frozenset({decider}), who=scout.roll.sheet.name)
+                for v in (PanelVerb.PRESS_ON, PanelVerb.TURN_BACK)
+            ]
+    for player in panel.looks:
+        sheet = dict(state.sheets).get(player)
+        found.append(Choice(Button.LOOK, by=frozenset({player}), who=sheet.name if sheet else ""))
+    return found
+
+
+def panel_choices(panel: DowntimePanelState, state: DowntimeState) -> tuple[Choice[Any], ...]:
+    """Every button the downtime panel shows now, in its order, each with who may press it.
+
+    The open group's offers and Back; or (no group open) what is under way (each
+    player's own steps, or one button per player when they would crowd the panel), Drop,
+    and the groups somebody may open (left out while what is under way fills the panel).
+    """
+    everyone = frozenset(p for p, _ in state.sheets)
+    menu = panel.menu
+    back_to = MENU_PARENT.get(menu, Menu.MAIN).value
+    back = Choice(Button.OPEN_GROUP, back_to, by=everyone)
+    if menu is Menu.PLAYER:
+        mine = _personal(panel, state).get(panel.focus or 0, [])
+        holders = frozenset(panel.prompts)
+        drop = [Choice(Button.DROP, by=holders)] if holders else []
+        return (*mine, *drop, back)
+    if menu is Menu.END:
+        return (*group_choices(panel, state, menu), Choice(Button.OPEN_GROUP, by=everyone))
+    if menu is not Menu.MAIN:
+        return (*group_choices(panel, state, menu), back)
+    personal = _personal(panel, state)
+    shared = _shared(panel, state)
+    holders = frozenset(panel.prompts)
+    drop = [Choice(Button.DROP, by=holders)] if holders else []
+    steps = [c for cs in personal.values() for c in cs] + shared + drop
+    if len(steps) > PANEL_BUTTONS - 2:  # room left for the groups
+        names = dict(state.sheets)
+        steps = [
+            Choice(Button.OPEN_GROUP, f"p{p}", by=everyone, who=names[p].name) for p in personal
+        ] + shared
+    groups = [
+        Choice(Button.END if group is Menu.END else Button.OPEN_GROUP, group.value, by=who)
+        for group in (Menu.REST, Menu.WORK, Menu.CLOCK, Menu.END)
+        if (who := menu_openers(panel, state, group))
+    ]
+    if len(steps) + len(groups) > PANEL_BUTTONS:
+        return tuple(steps)
+    return (*steps, *groups)

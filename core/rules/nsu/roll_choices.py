@@ -356,11 +356,23 @@ def _spelled_out(
 _BY_REPLY = frozenset({ActionKind.STATE_OUTCOME, ActionKind.CREATE_SKILL, ActionKind.RENAME_MOOD})
 
 
+PANEL_BUTTONS = 8
+"""How many dice and moods a roll panel offers as buttons at once (a phone's screen)."""
+
+
 def roll_choices(state: RollState) -> tuple[Choice[ActionKind], ...]:
-    """Every choice open now, with who may take it, in the order a panel shows them."""
+    """Every choice open now, with who may take it, in the order a panel shows them.
+
+    When the allies' moods and the dice to take would not fit :data:`PANEL_BUTTONS`,
+    the allies help by reply only (their mood buttons are left out)."""
     found: list[Choice[ActionKind]] = []
     for e in expected(state):
         found += _spelled_out(state, e.kind, e.players)
+    pressed = [c for c in found if not c.by_reply]
+    helps = sum(c.verb is ActionKind.HELP for c in pressed)
+    dice = sum(c.verb in (ActionKind.KEEP_DIE, ActionKind.TAKE_HELPER_DIE) for c in pressed)
+    if helps and helps + dice > PANEL_BUTTONS:
+        found = [c for c in found if c.verb is not ActionKind.HELP or c.by_reply]
     return tuple(found)
 
 

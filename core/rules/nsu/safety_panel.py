@@ -46,14 +46,17 @@ class SafetyPanelState:
 
 
 def safety_choices(state: SafetyPanelState | Json) -> tuple[Choice[SafetyVerb], ...]:
-    """The owner's choices: add a topic as the current kind (``name``), or switch kind."""
+    """The owner's choices: add a topic as the current kind (``name``) by reply, or pick
+    the kind a reply adds (lines first; the current one ``selected``)."""
     panel = state if isinstance(state, SafetyPanelState) else SafetyPanelState.from_dict(state)
     me = frozenset({panel.owner})
     kind = panel.kind
-    other = SafetyKind.VEIL if kind is SafetyKind.LINE else SafetyKind.LINE
     return (
-        Choice(SafetyVerb.ADD, by=me, name=kind.value),
-        Choice(SafetyVerb.KIND, other.value, by=me, name=other.value),
+        Choice(SafetyVerb.ADD, by=me, name=kind.value, by_reply=True),
+        *(
+            Choice(SafetyVerb.KIND, k.value, by=me, name=k.value, selected=k is kind)
+            for k in (SafetyKind.LINE, SafetyKind.VEIL)
+        ),
     )
 
 

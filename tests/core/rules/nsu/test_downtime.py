@@ -198,11 +198,27 @@ def test_the_table_may_tick_the_clock_while_describing_a_complication() -> None:
 
 
 def test_everyone_gets_one_downtime_action_and_both_free_actions() -> None:
-    state = start()
+    chars = sheets()
+    for pid, sheet in chars.items():
+        for aspect in Aspect:
+            sheet = sheet.mark_skill(0, aspect)
+        chars[pid] = sheet.add_harm("Bruised")
+    state = start(chars=chars)
     for pid in (ALICE, BOB, CARA):
         assert state.budget(pid).actions_left == 1
         kinds = d.allowed_actions(state)[pid]
         assert {DowntimeKind.RECOVER_HARM, DowntimeKind.UPGRADE_SKILLS} <= kinds
+
+
+def test_a_free_action_that_would_do_nothing_is_not_offered() -> None:
+    state = start()  # no harm to heal, no skill with all three boxes
+    for pid in (ALICE, BOB, CARA):
+        kinds = d.allowed_actions(state)[pid]
+        assert not {DowntimeKind.RECOVER_HARM, DowntimeKind.UPGRADE_SKILLS} & kinds
+    with pytest.raises(NotAllowedNow, match="no harm to heal"):
+        do(state, BOB, d.RecoverHarm(((0, "Scar"),)))
+    with pytest.raises(NotAllowedNow, match="all three aspect boxes"):
+        do(state, BOB, d.UpgradeSkills())
 
 
 def test_at_home_everyone_takes_a_recovery_point() -> None:
