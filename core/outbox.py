@@ -77,8 +77,11 @@ class Pending:
     recorded: list[object] = field(default_factory=list)  # the results recorded
 
     def holds(self, result: object) -> bool:
-        """Whether ``result``'s effects were written here (its presenting is sending them)."""
-        return any(kept is result for kept in self.recorded)
+        """Whether ``result``'s effects were written here (its presenting is sending them);
+        also for the change a recorded result names as its ``changed`` (an undo's)."""
+        return any(
+            kept is result or getattr(kept, "changed", None) is result for kept in self.recorded
+        )
 
     def unsent(self) -> list[Row]:
         return [row for row in self.rows if row.id not in self.sent]
