@@ -236,7 +236,9 @@ class Lifecycle(Queries):
             CampaignStatus.ARCHIVED: Step.END,
         }[status]
         changed = await self._step(campaign.id, chat, player, step, update_id=update_id)
-        assert isinstance(changed, Changed)
+        if isinstance(changed, EndedGame):  # its retirements were written with it
+            table, _ = await self._table_of(changed.campaign.id)
+            return Changed(changed.campaign, table)
         return changed
 
     async def _table_of(self, campaign_id: int) -> tuple[Table, dict[int, int]]:
