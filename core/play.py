@@ -74,6 +74,14 @@ class ChatRef:
 
 
 @dataclass(frozen=True)
+class SecretRoll:
+    """A secret roll as it is recorded to the outbox: what its messages are drawn from."""
+
+    result: dice.RollResult
+    roll_id: int
+
+
+@dataclass(frozen=True)
 class RollLine:
     notation: str
     label: str
@@ -186,7 +194,10 @@ class Play:
             )
             if kept:  # a secret roll: its id names it on the reveal button; it is shown privately
                 rows = await fetch(_ADD_ROLL + " RETURNING id", values)
-                return result, int(rows[0]["id"])
+                roll_id = int(rows[0]["id"])
+                # its private note, then the chat's line, sent after the commit
+                await outbox.record(SecretRoll(result, roll_id))
+                return result, roll_id
             await execute(_ADD_ROLL, values)
             await outbox.record(result)  # its message, sent after the commit
         return result, 0

@@ -76,6 +76,23 @@ def game_message(chat_id: int, topic: int, text: str) -> Effect:
     return Effect("send", {"chat_id": chat_id, "topic": topic, "text": text, "markup": None})
 
 
+def private_note(
+    user_id: int,
+    text: str,
+    markup: dict[str, Any] | None = None,
+    *,
+    group: tuple[int, int],
+    name: str = "",
+) -> Effect:
+    """A note to a player in private (held until they press Start when Telegram refuses
+    it; the group, ``(chat_id, topic)``, is asked to open the chat)."""
+    chat_id, topic = group
+    payload: dict[str, Any] = {"user_id": user_id, "text": text, "markup": markup}
+    return Effect(
+        "private", {**payload, "group_chat_id": chat_id, "group_topic": topic, "name": name}
+    )
+
+
 def menus(group: list[int] | None, players: list[int]) -> Effect:
     """The command menus of a group (``[chat_id, topic]``) and of players' private chats,
     as they stand when the row is sent (drawn then from the games they play: sending it
@@ -231,15 +248,15 @@ class Planner:
                 )
             elif isinstance(item, Note):
                 member = campaign.member(item.chat_id)
-                payload: dict[str, Any] = {
-                    "user_id": item.chat_id,
-                    "text": item.text,
-                    "markup": _markup(item.markup),
-                    "group_chat_id": campaign.chat_tg_id,
-                    "group_topic": campaign.topic_id,
-                    "name": member.name if member is not None else "",
-                }
-                effects.append(Effect("private", payload))
+                effects.append(
+                    private_note(
+                        item.chat_id,
+                        item.text,
+                        _markup(item.markup),
+                        group=(campaign.chat_tg_id, campaign.topic_id),
+                        name=member.name if member is not None else "",
+                    )
+                )
             elif isinstance(item, Refresh) and item.panel_id not in {view.id, *skip}:
                 try:
                     other = await self.campaigns.panel(item.panel_id)
@@ -268,7 +285,9 @@ async def _send(application: StonetableApplication, row: Row) -> None:
     bot = application.bot
     payload = row.payload
     try:
-        if row.kind == "menu":
+        if row.kind == "secret":
+            await _send_secret(application, payload)
+        elif row.kind == "menu":
             from tgbot.features.campaign import publish_menus
 
             await publish_menus(application, payload["group"], payload["players"])
@@ -303,6 +322,34 @@ async def _send(application: StonetableApplication, row: Row) -> None:
         raise Passing(str(error)) from error
     except (ConnectionError, OSError) as error:
         raise Passing(str(error)) from error
+
+
+async def _send_secret(application: StonetableApplication, payload: dict[str, Any]) -> None:
+    """A secret roll: the roller's private message first; only once Telegram took it, the
+    chat's line with the 👁 Reveal button. When Telegram refuses the private message, the
+    roll is forgotten and the chat is told how to open a private chat instead. Sent again
+    (a worker died between the two), the private message may show twice; the chat's
+    line never goes out before it."""
+    from core.secret_rolls import forget
+
+    try:
+        await application.bot.send_message(
+            payload["user_id"], payload["private"], parse_mode=ParseMode.HTML
+        )
+        text, markup = payload["shown"]
+    except Forbidden:  # never opened a private chat (or blocked it): roll nothing, say how
+        await forget(payload["roll_id"])
+        text, markup = payload["refused"]
+    await outbox.pause_point("between_secret")
+    reply = ReplyParameters(payload["reply_to"], allow_sending_without_reply=True)
+    await send_game(
+        application.bot,
+        payload["chat_id"],
+        payload["topic"],
+        text,
+        reply_markup=_keyboard(markup),
+        reply_parameters=reply,
+    )
 
 
 async def send_rows(
