@@ -82,6 +82,14 @@ class SecretRoll:
 
 
 @dataclass(frozen=True)
+class HeldNotes:
+    """A player's held private messages, taken to be sent (recorded to the outbox)."""
+
+    tg_id: int
+    notes: list[tuple[str, dict[str, object] | None]]
+
+
+@dataclass(frozen=True)
 class RollLine:
     notation: str
     label: str
@@ -250,7 +258,10 @@ class Play:
         async with guarded(), atomic(update_id):
             notes = await PendingNote.filter(player_tg_id=tg_id).order_by("id")
             await PendingNote.filter(id__in=[n.id for n in notes]).delete()
-        return [(n.text, n.markup) for n in notes]
+            taken = HeldNotes(tg_id, [(n.text, n.markup) for n in notes])
+            if notes:
+                await outbox.record(taken)  # their messages, sent after the commit
+        return taken.notes
 
     async def home(self, player: PlayerRef, start_param: str) -> Home:
         """The Mini App home page for a verified player.

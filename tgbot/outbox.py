@@ -30,6 +30,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from core import outbox
 from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired
 from core.outbox import Effect, Row
+from core.play import HeldNotes
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
 from core.undo import TookBack
@@ -58,6 +59,15 @@ def reply_with(draw: Reply) -> None:
     REPLY.set(draw)
 
 
+def fixed(replies: list[Drawn | str | Effect]) -> Reply:
+    """For :func:`reply_with`: replies that do not depend on the change's result."""
+
+    async def draw(_result: object) -> list[Drawn | str | Effect]:
+        return replies
+
+    return draw
+
+
 async def sent_with(application: StonetableApplication, result: object) -> bool:
     """Whether ``result``'s messages were written with it (then they are sent now)."""
     pending = outbox.current()
@@ -74,6 +84,11 @@ def _markup(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
 def game_message(chat_id: int, topic: int, text: str) -> Effect:
     """A new message in a game's chat and topic (for :func:`reply_with`)."""
     return Effect("send", {"chat_id": chat_id, "topic": topic, "text": text, "markup": None})
+
+
+def deletion(chat_id: int, message_id: int) -> Effect:
+    """Deleting a message (a message already gone counts as deleted)."""
+    return Effect("delete", {"chat_id": chat_id, "message_id": message_id})
 
 
 def private_note(
@@ -112,6 +127,11 @@ class Planner:
 
         if isinstance(result, RollResult):
             return await self._roll(result)
+        if isinstance(result, HeldNotes):  # taken from the store: sent in the same change
+            return [
+                Effect("send", {"chat_id": result.tg_id, "topic": 0, "text": t, "markup": m})
+                for t, m in result.notes
+            ]
         replies = await self._reply(result)
         update = CURRENT_UPDATE.get()
         answering = update is not None and update.callback_query is not None
@@ -285,7 +305,9 @@ async def _send(application: StonetableApplication, row: Row) -> None:
     bot = application.bot
     payload = row.payload
     try:
-        if row.kind == "secret":
+        if row.kind == "delete":
+            await bot.delete_message(payload["chat_id"], payload["message_id"])
+        elif row.kind == "secret":
             await _send_secret(application, payload)
         elif row.kind == "menu":
             from tgbot.features.campaign import publish_menus
@@ -315,8 +337,13 @@ async def _send(application: StonetableApplication, row: Row) -> None:
     except BadRequest as error:
         if "not modified" in error.message.lower():
             return
+        if row.kind == "delete":  # gone already, or not ours to delete: nothing to retry
+            log.info("A message to delete stays: %s", error)
+            return
         raise
     except Forbidden:
+        if row.kind == "delete":
+            return
         raise
     except TelegramError as error:  # network, timeout, flood control
         raise Passing(str(error)) from error

@@ -21,7 +21,7 @@ from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import game_lang, lang_of, personal_lang
 from tgbot.menu import show_group_game, show_player_games
-from tgbot.outbox import Drawn, Reply, game_message, menus, reply_with, sent_with
+from tgbot.outbox import Drawn, Reply, fixed, game_message, menus, reply_with, sent_with
 from tgbot.presenter import settle
 from tgbot.render.campaign import (
     end_question,
@@ -201,15 +201,6 @@ async def leave(update: Update, context: StonetableContext) -> None:
     reply_with(fixed([text, menus(None, [player.tg_id])]))
     left = await context.deps.campaigns.leave(chat, player, update_id=update.update_id)
     await settle(context, left)  # e.g. a turn moved on: the panel names who is up now
-
-
-def fixed(replies: list[Drawn | str | Effect]) -> Reply:
-    """A reply that does not depend on the change's result."""
-
-    async def draw(_result: object) -> list[Drawn | str | Effect]:
-        return replies
-
-    return draw
 
 
 async def status(update: Update, context: StonetableContext) -> None:
