@@ -24,7 +24,7 @@ import asyncpg
 import pytest
 
 from tests.support.bot_api import running_fake_api
-from tests.support.pg_commit_swallower import CommitSwallower
+from tests.support.pg_proxy import CommitSwallower
 from tests.support.services import PostgresServer, RedisServer
 from tests.support.workers import Balancer, Worker, start_worker
 from tgbot.sandbox.fake_api import FakeBotApi
