@@ -21,7 +21,7 @@ from tgbot.context import StonetableContext
 from tgbot.edits import markup_json, reply_html
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import lang_of, personal_lang
-from tgbot.outbox import private_note, reply_with, send_pending
+from tgbot.outbox import Drawn, private_note, reply_with, send_pending
 from tgbot.presenter import in_outbox
 from tgbot.private import INBOX
 from tgbot.render.dice import render_roll
@@ -78,7 +78,7 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
     where = chat.title or "?"
     own = personal_lang(update)
 
-    async def draw(kept: object) -> list[Effect]:
+    async def draw(kept: object) -> list[Drawn | str | Effect]:
         """Written with the roll: the roller's private message, then (a dependent step of
         the same row) the chat's line with its 👁 Reveal button, or how to open a private
         chat when Telegram refused it; then the GM's notes."""
