@@ -77,8 +77,11 @@ class Pending:
     recorded: list[object] = field(default_factory=list)  # the results recorded
 
     def holds(self, result: object) -> bool:
-        """Whether ``result``'s effects were written here (its presenting is sending them)."""
-        return any(kept is result for kept in self.recorded)
+        """Whether ``result``'s effects were written here (its presenting is sending them);
+        also for the change a recorded result names as its ``changed`` (an undo's)."""
+        return any(
+            kept is result or getattr(kept, "changed", None) is result for kept in self.recorded
+        )
 
     def unsent(self) -> list[Row]:
         return [row for row in self.rows if row.id not in self.sent]
@@ -246,13 +249,25 @@ async def release(ids: list[int]) -> None:
 
 _PAUSE_AT = os.environ.get("STONETABLE_PAUSE_AT", "")
 _PAUSE_FILE = os.environ.get("STONETABLE_PAUSE_FILE", "")
+_PAUSE_CONTROL = os.environ.get("STONETABLE_PAUSE_CONTROL", "")
+
+
+def _pause_at() -> str:
+    if not _PAUSE_CONTROL:
+        return _PAUSE_AT
+    try:  # the point the test chose for the next update
+        with open(_PAUSE_CONTROL, encoding="utf-8") as control:
+            return control.read().strip()
+    except FileNotFoundError:
+        return ""
 
 
 async def pause_point(name: str) -> None:
-    """Where a fault test may stop a worker: with ``STONETABLE_PAUSE_AT=<name>`` the worker
+    """Where a fault test may stop a worker: with ``STONETABLE_PAUSE_AT=<name>`` (or that
+    name in the file ``STONETABLE_PAUSE_CONTROL`` names, read at each point) the worker
     writes ``STONETABLE_PAUSE_FILE`` and waits there (to be killed), while it handles a
     Telegram update (not in a periodic job's save). Nothing otherwise."""
-    if _PAUSE_AT and name == _PAUSE_AT:
+    if (_PAUSE_AT or _PAUSE_CONTROL) and name == _pause_at():
         pending = _pending.get()
         if pending is None or pending.update_id is None:
             return

@@ -85,6 +85,22 @@ class TableRoll:
 
 
 @dataclass(frozen=True)
+class SecretRoll:
+    """A secret roll as it is recorded to the outbox: what its messages are drawn from."""
+
+    result: dice.RollResult
+    roll_id: int
+
+
+@dataclass(frozen=True)
+class HeldNotes:
+    """A player's held private messages, taken to be sent (recorded to the outbox)."""
+
+    tg_id: int
+    notes: list[tuple[str, dict[str, object] | None]]
+
+
+@dataclass(frozen=True)
 class RollLine:
     notation: str
     label: str
@@ -213,7 +229,10 @@ class Play:
             )
             if kept:  # a secret roll: its id names it on the reveal button; it is shown privately
                 rows = await fetch(_ADD_ROLL + " RETURNING id", values)
-                return result, int(rows[0]["id"])
+                roll_id = int(rows[0]["id"])
+                # its private note, then the chat's line, sent after the commit
+                await outbox.record(SecretRoll(result, roll_id))
+                return result, roll_id
             await execute(_ADD_ROLL, values)
             # its message, sent after the commit
             await outbox.record(result if shown is None else shown(result))
@@ -267,7 +286,10 @@ class Play:
         async with guarded(), atomic(update_id):
             notes = await PendingNote.filter(player_tg_id=tg_id).order_by("id")
             await PendingNote.filter(id__in=[n.id for n in notes]).delete()
-        return [(n.text, n.markup) for n in notes]
+            taken = HeldNotes(tg_id, [(n.text, n.markup) for n in notes])
+            if notes:
+                await outbox.record(taken)  # their messages, sent after the commit
+        return taken.notes
 
     async def home(self, player: PlayerRef, start_param: str) -> Home:
         """The Mini App home page for a verified player.

@@ -184,7 +184,7 @@ class Undos:
             if panel_row is not None:  # it reads as before, its ↩ Undo for the step before too
                 redraw.insert(0, await campaigns.panel(panel_row.id))
             back = TookBack(view, restored, name, step.label, tuple(redraw), retired)
-            await outbox.record(back.changed)  # the views it redraws, sent after the commit
+            await outbox.record(back)  # its reply and the views it redraws, sent after the commit
         await self.events.publish(campaign_id)
         return back
 

@@ -61,10 +61,11 @@ class StonetableApplication(Application[Any, Any, Any, Any, Any, Any]):
         left: never nothing.
         """
         from core import outbox
-        from tgbot.outbox import CURRENT_UPDATE, flush_update, send_pending
+        from tgbot.outbox import CURRENT_UPDATE, REPLY, flush_update, send_pending
 
         update_id = getattr(update, "update_id", None)
         outbox.begin(update_id if isinstance(update_id, int) else None)
+        REPLY.set(None)
         if isinstance(update, Update):
             CURRENT_UPDATE.set(update)
         await self.process_update(update)

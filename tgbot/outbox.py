@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
 
@@ -27,12 +28,13 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from core import outbox
-from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Retired
+from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired
 from core.i18n import lang_for
 from core.outbox import Effect, Row
-from core.play import TableRoll
+from core.play import HeldNotes, TableRoll
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
+from core.undo import TookBack
 from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.edits import EDIT_MESSAGE_TEXT, markup_json
 from tgbot.i18n import lang_at, lang_of
@@ -45,9 +47,73 @@ log = logging.getLogger(__name__)
 SWEEP_SECONDS = 2.0
 CURRENT_UPDATE: ContextVar[Update | None] = ContextVar("current_update", default=None)
 
+Drawn = tuple[str, InlineKeyboardMarkup | None]
+Reply = Callable[[object], Awaitable["Drawn | str | list[Drawn | str | Effect] | None"]]
+REPLY: ContextVar[Reply | None] = ContextVar("outbox_reply", default=None)
+
+
+def reply_with(draw: Reply) -> None:
+    """The current handler answers its update with what ``draw`` makes of the result its
+    use case records: drawn inside the change's transaction, written to the outbox with
+    it (a reply to the update's message), sent after the commit. ``draw`` returns the
+    text (and buttons), None for no reply, or a list of replies and other effects."""
+    REPLY.set(draw)
+
+
+def fixed(replies: list[Drawn | str | Effect]) -> Reply:
+    """For :func:`reply_with`: replies that do not depend on the change's result."""
+
+    async def draw(_result: object) -> list[Drawn | str | Effect]:
+        return replies
+
+    return draw
+
+
+async def sent_with(application: StonetableApplication, result: object) -> bool:
+    """Whether ``result``'s messages were written with it (then they are sent now)."""
+    pending = outbox.current()
+    if pending is None or not pending.holds(result):
+        return False
+    await send_pending(application, pending)
+    return True
+
 
 def _markup(markup: InlineKeyboardMarkup | None) -> dict[str, Any] | None:
     return None if markup is None else markup_json(markup)
+
+
+def game_message(chat_id: int, topic: int, text: str) -> Effect:
+    """A new message in a game's chat and topic (for :func:`reply_with`)."""
+    return Effect("send", {"chat_id": chat_id, "topic": topic, "text": text, "markup": None})
+
+
+def deletion(chat_id: int, message_id: int) -> Effect:
+    """Deleting a message (a message already gone counts as deleted)."""
+    return Effect("delete", {"chat_id": chat_id, "message_id": message_id})
+
+
+def private_note(
+    user_id: int,
+    text: str,
+    markup: dict[str, Any] | None = None,
+    *,
+    group: tuple[int, int],
+    name: str = "",
+) -> Effect:
+    """A note to a player in private (held until they press Start when Telegram refuses
+    it; the group, ``(chat_id, topic)``, is asked to open the chat)."""
+    chat_id, topic = group
+    payload: dict[str, Any] = {"user_id": user_id, "text": text, "markup": markup}
+    return Effect(
+        "private", {**payload, "group_chat_id": chat_id, "group_topic": topic, "name": name}
+    )
+
+
+def menus(group: list[int] | None, players: list[int]) -> Effect:
+    """The command menus of a group (``[chat_id, topic]``) and of players' private chats,
+    as they stand when the row is sent (drawn then from the games they play: sending it
+    again changes nothing)."""
+    return Effect("menu", {"group": group, "players": players})
 
 
 class Planner:
@@ -64,7 +130,15 @@ class Planner:
             return await self._roll(result)
         if isinstance(result, TableRoll):
             return self._table_roll(result)
-        effects: list[Effect] = []
+        if isinstance(result, HeldNotes):  # taken from the store: sent in the same change
+            return [
+                Effect("send", {"chat_id": result.tg_id, "topic": 0, "text": t, "markup": m})
+                for t, m in result.notes
+            ]
+        replies = await self._reply(result)
+        update = CURRENT_UPDATE.get()
+        answering = update is not None and update.callback_query is not None
+        effects = [] if answering else replies  # a button's answer edits its message last
         if isinstance(result, PanelView):
             if how == "post":
                 effects.append(await self._post(result))
@@ -73,8 +147,41 @@ class Planner:
                 text = await self._header(result) + text
                 payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
                 effects.append(Effect("edit", {**payload, "text": text, "markup": _markup(markup)}))
-        if isinstance(result, PanelView | Changed | EndedGame):
+        if isinstance(result, TookBack):
+            result = result.changed
+        if isinstance(result, PanelView | Changed | EndedGame | Resumed):
             effects += await self._settle(result)
+        return effects + replies if answering else effects
+
+    async def _reply(self, result: object) -> list[Effect]:
+        """The handler's answer to its update (:func:`reply_with`), as a new message."""
+        draw, update = REPLY.get(), CURRENT_UPDATE.get()
+        message = update.effective_message if update is not None else None
+        if draw is None or message is None:
+            return []
+        drawn = await draw(result)
+        if drawn is None:
+            return []
+        assert update is not None
+        effects: list[Effect] = []
+        for item in drawn if isinstance(drawn, list) else [drawn]:
+            if isinstance(item, Effect):
+                effects.append(item)
+                continue
+            text, markup = (item, None) if isinstance(item, str) else item
+            if update.callback_query is not None:  # a button's answer: its message says it
+                where = {"chat_id": message.chat_id, "message_id": message.message_id}
+                effects.append(Effect("edit", {**where, "text": text, "markup": _markup(markup)}))
+                continue
+            payload: dict[str, Any] = {
+                "chat_id": message.chat_id,
+                "topic": message.message_thread_id if message.is_topic_message else 0,
+                "text": text,
+                "markup": _markup(markup),
+            }
+            if message.chat.type != ChatType.PRIVATE:
+                payload["reply_to"] = message.message_id
+            effects.append(Effect("send", payload))
         return effects
 
     async def _roll(self, result: RollResult) -> list[Effect]:
@@ -140,7 +247,7 @@ class Planner:
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": None, "settle": True})
 
-    async def _settle(self, change: PanelView | Changed | EndedGame) -> list[Effect]:
+    async def _settle(self, change: PanelView | Changed | EndedGame | Resumed) -> list[Effect]:
         """As :func:`tgbot.presenter.settle`: follow-ups, then redraws, then retirements."""
         effects: list[Effect] = []
         redraw: tuple[PanelView, ...] = getattr(change, "redraw", ())
@@ -150,7 +257,7 @@ class Planner:
             if view.message_id is not None:
                 edit = await self._edit(view)
                 effects.append(Effect("edit", {**edit.payload, "settle": True}))
-        for retired in change.retired:
+        for retired in getattr(change, "retired", ()):
             effect = self._retire(retired)
             if effect is not None:
                 effects.append(effect)
@@ -170,15 +277,15 @@ class Planner:
                 )
             elif isinstance(item, Note):
                 member = campaign.member(item.chat_id)
-                payload: dict[str, Any] = {
-                    "user_id": item.chat_id,
-                    "text": item.text,
-                    "markup": _markup(item.markup),
-                    "group_chat_id": campaign.chat_tg_id,
-                    "group_topic": campaign.topic_id,
-                    "name": member.name if member is not None else "",
-                }
-                effects.append(Effect("private", payload))
+                effects.append(
+                    private_note(
+                        item.chat_id,
+                        item.text,
+                        _markup(item.markup),
+                        group=(campaign.chat_tg_id, campaign.topic_id),
+                        name=member.name if member is not None else "",
+                    )
+                )
             elif isinstance(item, Refresh) and item.panel_id not in {view.id, *skip}:
                 try:
                     other = await self.campaigns.panel(item.panel_id)
@@ -207,7 +314,15 @@ async def _send(application: StonetableApplication, row: Row) -> None:
     bot = application.bot
     payload = row.payload
     try:
-        if row.kind == "private":
+        if row.kind == "delete":
+            await bot.delete_message(payload["chat_id"], payload["message_id"])
+        elif row.kind == "secret":
+            await _send_secret(application, payload)
+        elif row.kind == "menu":
+            from tgbot.features.campaign import publish_menus
+
+            await publish_menus(application, payload["group"], payload["players"])
+        elif row.kind == "private":
             await send_private(
                 StonetableContext(application),
                 payload["user_id"],
@@ -231,13 +346,46 @@ async def _send(application: StonetableApplication, row: Row) -> None:
     except BadRequest as error:
         if "not modified" in error.message.lower():
             return
+        if row.kind == "delete":  # gone already, or not ours to delete: nothing to retry
+            log.info("A message to delete stays: %s", error)
+            return
         raise
     except Forbidden:
+        if row.kind == "delete":
+            return
         raise
     except TelegramError as error:  # network, timeout, flood control
         raise Passing(str(error)) from error
     except (ConnectionError, OSError) as error:
         raise Passing(str(error)) from error
+
+
+async def _send_secret(application: StonetableApplication, payload: dict[str, Any]) -> None:
+    """A secret roll: the roller's private message first; only once Telegram took it, the
+    chat's line with the 👁 Reveal button. When Telegram refuses the private message, the
+    roll is forgotten and the chat is told how to open a private chat instead. Sent again
+    (a worker died between the two), the private message may show twice; the chat's
+    line never goes out before it."""
+    from core.secret_rolls import forget
+
+    try:
+        await application.bot.send_message(
+            payload["user_id"], payload["private"], parse_mode=ParseMode.HTML
+        )
+        text, markup = payload["shown"]
+    except Forbidden:  # never opened a private chat (or blocked it): roll nothing, say how
+        await forget(payload["roll_id"])
+        text, markup = payload["refused"]
+    await outbox.pause_point("between_secret")
+    reply = ReplyParameters(payload["reply_to"], allow_sending_without_reply=True)
+    await send_game(
+        application.bot,
+        payload["chat_id"],
+        payload["topic"],
+        text,
+        reply_markup=_keyboard(markup),
+        reply_parameters=reply,
+    )
 
 
 async def send_rows(

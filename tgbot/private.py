@@ -69,7 +69,14 @@ async def deliver_held(
         update_id: the update asking, claimed when the notes are taken (None when
             another step of the same update claims it).
     """
+    from core import outbox
+    from tgbot.outbox import send_pending
+
+    written = outbox.mark()
     notes = await context.deps.play.take_notes(user_id, update_id=update_id)
+    if notes and outbox.mark() > written:  # written to the outbox with their taking
+        await send_pending(context.stonetable)
+        return len(notes)
     for text, markup in notes:
         keyboard = InlineKeyboardMarkup.de_json(markup, context.bot) if markup else None
         await context.bot.send_message(

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
 
 from tortoise.exceptions import IntegrityError
 
+from core import outbox
 from core.campaigns.base import CampaignsBase, touched
 from core.campaigns.views import (
     JOIN_PREFIX,
@@ -19,9 +19,7 @@ from core.campaigns.views import (
     Changed,
     EndedGame,
     JoinResult,
-    PanelView,
     Resumed,
-    Retired,
 )
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
@@ -86,7 +84,9 @@ class Joining(CampaignsBase):
                 roles = [Role.HOST.value, Role.GAME_MASTER.value]
             await Member.create(campaign=campaign, player=host_row, roles=roles)
             await self._seat(campaign, host.tg_id)
-            return await self._view(campaign)
+            view = await self._view(campaign)
+            await outbox.record(view)  # its reply, sent after the commit
+            return view
 
     async def _seat(self, campaign: Campaign, player_id: int) -> None:
         system = self.registry.find(campaign.system)
@@ -149,13 +149,16 @@ class Joining(CampaignsBase):
             )
             member = await Member.get_or_none(campaign_id=campaign.id, player_id=row.id)
             if member is not None and member.active:
-                return JoinResult(await self._view(campaign), joined=False, already_member=True)
-            if member is None:
-                await Member.create(campaign=campaign, player=row, roles=[Role.PLAYER.value])
+                result = JoinResult(await self._view(campaign), joined=False, already_member=True)
             else:
-                await Member.filter(id=member.id).update(active=True)
-            await self._seat(campaign, player.tg_id)
-            return JoinResult(await self._view(campaign), joined=True, already_member=False)
+                if member is None:
+                    await Member.create(campaign=campaign, player=row, roles=[Role.PLAYER.value])
+                else:
+                    await Member.filter(id=member.id).update(active=True)
+                await self._seat(campaign, player.tg_id)
+                result = JoinResult(await self._view(campaign), joined=True, already_member=False)
+            await outbox.record(result)  # its replies, sent after the commit
+            return result
 
     async def leave(
         self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
@@ -179,6 +182,7 @@ class Joining(CampaignsBase):
                 raise NotAllowedNow("You host this game: end it with /endgame instead.")
             await Member.filter(id=member.id).update(active=False)
             changed = await self._unseat(campaign, player.tg_id)
+            await outbox.record(changed)  # its reply and redraws, sent after the commit
         await self.events.publish(campaign.id)
         return changed
 
@@ -257,9 +261,11 @@ class Lifecycle(CampaignsBase):
             CampaignStatus.ACTIVE: Step.RESUME,
             CampaignStatus.ARCHIVED: Step.END,
         }[status]
-        view, _, _, redraw = await self._step(campaign.id, chat, player, step, update_id=update_id)
-        table, _ = await self._table_of(view.id)
-        return Changed(view, table, redraw)
+        changed = await self._step(campaign.id, chat, player, step, update_id=update_id)
+        if isinstance(changed, EndedGame):  # its retirements were written with it
+            table, _ = await self._table_of(changed.campaign.id)
+            return Changed(changed.campaign, table)
+        return changed
 
     async def _table_of(self, campaign_id: int) -> tuple[Table, dict[int, int]]:
         async with guarded():
@@ -274,11 +280,12 @@ class Lifecycle(CampaignsBase):
         version: int | None = None,
         *,
         update_id: int | None = None,
-    ) -> tuple[CampaignView, datetime | None, tuple[Retired, ...], tuple[PanelView, ...]]:
+    ) -> Changed | EndedGame:
         """Move a live campaign to its next stage; with ``version``, only if still at it.
 
-        Returns the campaign, when it last ended, the panels an ending retired, and
-        those redrawn (a pause or a resume makes every step stand: no ``↩ Undo`` stays).
+        Returns the ended game with the panels its ending retired, or the campaign with
+        the panels redrawn (a pause or a resume makes every step stand: no ``↩ Undo``
+        stays); recorded to the outbox with the change.
         """
         async with saving(self.locks, f"campaign:{campaign_id}", update_id):
             campaign = await Campaign.get_or_none(id=campaign_id)
@@ -300,18 +307,21 @@ class Lifecycle(CampaignsBase):
             campaign.status, campaign.live_chat_id = status, live
             campaign.ended_at, campaign.version = ended_at, campaign.version + 1
             view = await self._view(campaign)
-            retired: tuple[Retired, ...] = ()
-            redraw: tuple[PanelView, ...] = ()
             table, _ = await self._table(campaign)
+            result: Changed | EndedGame
             if ending:
+                assert ended_at is not None
                 _, retired = await touched(
                     self.registry, campaign.system, view, table, table, ending=True
                 )
                 await Panel.filter(campaign_id=campaign.id).update(closed=True)
+                result = EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
             else:
                 redraw, _ = await touched(self.registry, campaign.system, view, table, table)
+                result = Changed(view, table, redraw)
+            await outbox.record(result)  # its reply, redraws and retirements, after the commit
         await self.events.publish(campaign_id)
-        return view, ended_at, retired, redraw
+        return result
 
     async def ask_end(self, chat: ChatRef, player: PlayerRef) -> CampaignView:
         """The chat's live campaign, for its host to confirm that it ends.
@@ -341,11 +351,9 @@ class Lifecycle(CampaignsBase):
             NotAllowedNow: it ended or changed since the question was asked.
             NotYourTurn: the player is not its host.
         """
-        view, ended_at, retired, _ = await self._step(
-            campaign_id, chat, player, Step.END, version, update_id=update_id
-        )
-        assert ended_at is not None
-        return EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
+        ended = await self._step(campaign_id, chat, player, Step.END, version, update_id=update_id)
+        assert isinstance(ended, EndedGame)
+        return ended
 
     async def keep_playing(
         self, chat: ChatRef, player: PlayerRef, campaign_id: int
@@ -379,10 +387,11 @@ class Lifecycle(CampaignsBase):
         async with guarded():
             live = await self._live(chat.tg_id, chat.topic)
         if live is not None:
-            view, _, _, redraw = await self._step(
-                live.id, chat, player, Step.RESUME, update_id=update_id
+            changed = await self._step(live.id, chat, player, Step.RESUME, update_id=update_id)
+            assert isinstance(changed, Changed)
+            return Resumed(
+                changed.campaign, came_back=False, redraw=changed.redraw, changed=changed
             )
-            return Resumed(view, came_back=False, redraw=redraw)
         ended = await self.last_ended(chat.tg_id, chat.topic)
         if ended is None:
             raise NotAllowedNow(NOTHING_TO_RESUME)
@@ -403,6 +412,7 @@ class Lifecycle(CampaignsBase):
                 raise NotAllowedNow("Another game started here meanwhile. See /status.") from None
             campaign.status, campaign.live_chat_id = CampaignStatus.ACTIVE, chat.tg_id
             campaign.version += 1
-            view = await self._view(campaign)
+            resumed = Resumed(await self._view(campaign), came_back=True)
+            await outbox.record(resumed)  # its reply, sent after the commit
         await self.events.publish(campaign_id)
-        return Resumed(view, came_back=True)
+        return resumed

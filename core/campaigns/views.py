@@ -122,6 +122,7 @@ class Resumed:
     campaign: CampaignView
     came_back: bool
     redraw: tuple[PanelView, ...] = ()  # panels that showed ↩ Undo (the steps now stand)
+    changed: Changed | None = None  # a paused game's resuming, as recorded to the outbox
 
 
 @dataclass(frozen=True)

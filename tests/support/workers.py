@@ -9,8 +9,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -248,3 +252,113 @@ class KillingProxy:
             pass
         finally:
             writer.close()
+
+
+# -- a cluster of workers in front of one database, killed at chosen points -------------------
+
+
+async def fresh_database(server: Any, prefix: str) -> str:
+    """A new, empty PostgreSQL database on ``server`` (a PostgresServer); its URL."""
+    import asyncpg
+
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(server.url())
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    return str(server.url(name))
+
+
+async def count(database: str, query: str) -> int:
+    """One number from ``query`` on a worker's database (PostgreSQL or SQLite)."""
+    if database.startswith("sqlite://"):
+        with sqlite3.connect(database.removeprefix("sqlite://")) as conn:
+            return int(conn.execute(query).fetchone()[0])
+    import asyncpg
+
+    conn = await asyncpg.connect(database)
+    try:
+        return int(await conn.fetchval(query))
+    finally:
+        await conn.close()
+
+
+@dataclass
+class Cluster:
+    """Workers on one database and one local Bot API server; the test delivers updates.
+
+    A worker stops at a pause point (``core.outbox.pause_point``): the one it was
+    started with (``pause_at``), or the one the test writes to :attr:`control` before
+    it delivers an update (every worker reads it).
+    """
+
+    api: Any
+    balancer: Balancer
+    common: dict[str, Any]
+    tmp: Path
+    workers: list[Worker]
+
+    @property
+    def control(self) -> Path:
+        return self.tmp / "pause-at"
+
+    def pause_next_at(self, point: str) -> None:
+        """The next update any worker handles stops at ``point`` ("": none)."""
+        for worker in self.workers:
+            self.paused(worker.name).unlink(missing_ok=True)
+        self.control.write_text(point)
+
+    async def start(self, name: str, *, pause_at: str = "", migrate: bool = False) -> Worker:
+        env = {
+            "STONETABLE_PAUSE_AT": pause_at,
+            "STONETABLE_PAUSE_FILE": str(self.paused(name)),
+            "STONETABLE_PAUSE_CONTROL": "" if pause_at else str(self.control),
+        }
+        worker = await start_worker(name, migrate=migrate, env=env, **self.common)
+        self.workers.append(worker)
+        return worker
+
+    def paused(self, name: str) -> Path:
+        return self.tmp / f"{name}.paused"
+
+    async def say(self, worker: Worker, user: int, chat: int, text: str) -> dict[str, Any]:
+        """``user`` sends ``text`` in ``chat``; the worker handles it; the bot's reply."""
+        await self.api.send_text(user, chat, text)
+        for update in self.balancer.take():
+            assert await self.balancer.post(worker, update) == 200
+        return dict(await self.api.wait_for_message(chat, timeout=15))
+
+    async def kill_at_pause(self, worker: Worker, update: dict[str, Any]) -> None:
+        """Deliver ``update`` to ``worker``, wait for it to stop at its point, kill it."""
+        delivery = asyncio.create_task(self.balancer.post(worker, update))
+        for _ in range(300):
+            if self.paused(worker.name).exists():
+                break
+            await asyncio.sleep(0.05)
+        else:
+            delivery.cancel()
+            raise AssertionError(f"{worker.name} never reached its pause point")
+        worker.kill()
+        assert await delivery == 0  # no 200: Telegram delivers the update again
+
+
+@asynccontextmanager
+async def cluster_on(database: str, redis_url: str | None, tmp: Path) -> AsyncIterator[Cluster]:
+    """A local Bot API server and the workers a test starts on ``database``; stopped after
+    (their logs printed: pytest shows them when the test failed)."""
+    from tests.support.bot_api import running_fake_api
+
+    async with running_fake_api() as (api, base_url, _):
+        common: dict[str, Any] = {
+            "api_base": base_url.removesuffix("/bot"),
+            "token": api.token,
+            "database_url": database,
+            "redis_url": redis_url,
+            "tmp": tmp,
+        }
+        cluster = Cluster(api, Balancer(api), common, tmp, [])
+        try:
+            yield cluster
+        finally:
+            for worker in cluster.workers:
+                worker.stop()
+                print(f"--- worker {worker.name} log ---\n{worker.log.read_text()[-4000:]}")

@@ -11,7 +11,6 @@ import asyncio
 import json
 import os
 import signal
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,21 +23,13 @@ from aiohttp import web
 
 from tests.support.bot_api import running_fake_api, serve_app
 from tests.support.services import PostgresServer, RedisServer
-from tests.support.workers import Balancer, KillingProxy, Worker, start_worker
+from tests.support.workers import Balancer, KillingProxy, Worker, fresh_database, start_worker
 from tgbot.sandbox.fake_api import FakeBotApi
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis]
 
 GROUP = -100123
 ALICE, BO, CHIDI = 1001, 1002, 1003
-
-
-async def fresh_database(server: PostgresServer) -> str:
-    name = f"i_{uuid.uuid4().hex[:12]}"
-    conn = await asyncpg.connect(server.url())
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    return server.url(name)
 
 
 @dataclass
@@ -65,7 +56,7 @@ class Cluster:
 async def cluster(
     postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
 ) -> AsyncIterator[Cluster]:
-    database = await fresh_database(postgres_server)
+    database = await fresh_database(postgres_server, "i")
     workers: list[Worker] = []
     async with running_fake_api() as (api, base_url, _):
 

@@ -4,29 +4,28 @@ A worker started with ``STONETABLE_PAUSE_AT=<point>`` stops at that point of an
 update's handling (core/outbox.py: ``pause_point``) and writes a file; the test then
 SIGKILLs it and delivers the update again, as Telegram does when no 200 came. The
 points: inside the transaction just before COMMIT, just after COMMIT (the change saved,
-nothing sent), and just after Telegram took the first message (not yet marked sent).
-Then: every committed roll and press is shown (a new message at most twice, only in
-the last case), nothing is applied twice. A proxy in front of PostgreSQL swallows the
-answer to a COMMIT: the player still reads the roll, with no dead letter.
+nothing sent), just after Telegram took the first message (not yet marked sent), and
+between a secret roll's private message and the chat's line. Then: every committed
+roll, press, lifecycle command, undo and secret roll is shown (a new message at most
+twice, only when Telegram took it before the kill), nothing is applied twice. The
+lifecycle, undo and secret roll run on the backend under test (``db``: SQLite, then
+PostgreSQL with Redis), one worker at a time, restarted after each kill. A proxy in
+front of PostgreSQL swallows the answer to a COMMIT: the player still reads the roll,
+with no dead letter.
 """
 
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 
-from tests.support.bot_api import running_fake_api
-from tests.support.pg_commit_swallower import CommitSwallower
+from tests.support.pg_proxy import CommitSwallower
 from tests.support.services import PostgresServer, RedisServer
-from tests.support.workers import Balancer, Worker, start_worker
+from tests.support.workers import Cluster, cluster_on, count, fresh_database
 from tgbot.sandbox.fake_api import FakeBotApi
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis]
@@ -35,84 +34,13 @@ GROUP = -100123
 ALICE, BO, CHIDI = 1001, 1002, 1003
 
 
-async def fresh_database(server: PostgresServer) -> str:
-    name = f"o_{uuid.uuid4().hex[:12]}"
-    conn = await asyncpg.connect(server.url())
-    await conn.execute(f'CREATE DATABASE "{name}"')
-    await conn.close()
-    return server.url(name)
-
-
-@dataclass
-class Cluster:
-    api: FakeBotApi
-    balancer: Balancer
-    common: dict[str, Any]
-    tmp: Path
-    workers: list[Worker]
-
-    async def start(self, name: str, *, pause_at: str = "", migrate: bool = False) -> Worker:
-        env = {"STONETABLE_PAUSE_AT": pause_at, "STONETABLE_PAUSE_FILE": str(self.paused(name))}
-        worker = await start_worker(name, migrate=migrate, env=env, **self.common)
-        self.workers.append(worker)
-        return worker
-
-    def paused(self, name: str) -> Path:
-        return self.tmp / f"{name}.paused"
-
-    async def say(self, worker: Worker, user: int, text: str) -> dict[str, Any]:
-        await self.api.send_text(user, GROUP, text)
-        for update in self.balancer.take():
-            assert await self.balancer.post(worker, update) == 200
-        return await self.api.wait_for_message(GROUP, timeout=15)
-
-    async def kill_at_pause(self, worker: Worker, update: dict[str, Any]) -> None:
-        """Deliver ``update`` to ``worker``, wait for it to stop at its point, kill it."""
-        delivery = asyncio.create_task(self.balancer.post(worker, update))
-        for _ in range(200):
-            if self.paused(worker.name).exists():
-                break
-            await asyncio.sleep(0.05)
-        else:
-            pytest.fail(f"{worker.name} never reached its pause point")
-        worker.kill()
-        assert await delivery == 0  # no 200: Telegram delivers the update again
-
-
-@asynccontextmanager
-async def cluster_on(database: str, redis_url: str | None, tmp: Path) -> AsyncIterator[Cluster]:
-    async with running_fake_api() as (api, base_url, _):
-        common: dict[str, Any] = {
-            "api_base": base_url.removesuffix("/bot"),
-            "token": api.token,
-            "database_url": database,
-            "redis_url": redis_url,
-            "tmp": tmp,
-        }
-        cluster = Cluster(api, Balancer(api), common, tmp, [])
-        try:
-            yield cluster
-        finally:
-            for worker in cluster.workers:
-                worker.stop()
-                print(f"--- worker {worker.name} log ---\n{worker.log.read_text()[-4000:]}")
-
-
 @pytest.fixture
 async def pg(
     postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
 ) -> AsyncIterator[tuple[Cluster, str]]:
-    database = await fresh_database(postgres_server)
+    database = await fresh_database(postgres_server, "o")
     async with cluster_on(database, redis_server.url, tmp_path) as cluster:
         yield cluster, database
-
-
-async def count(database: str, query: str) -> int:
-    conn = await asyncpg.connect(database)
-    try:
-        return int(await conn.fetchval(query))
-    finally:
-        await conn.close()
 
 
 def rolls_shown(api: FakeBotApi) -> int:
@@ -182,10 +110,10 @@ async def test_a_press_killed_at_a_point_is_applied_once_and_shown(
     cluster, _ = pg
     a = await cluster.start("a", pause_at=point, migrate=True)
     b = await cluster.start("b")
-    assert "started a game" in (await cluster.say(b, ALICE, "/newgame threat"))["text"]
-    assert "joined" in (await cluster.say(b, BO, "/join"))["text"]
-    assert "joined" in (await cluster.say(b, CHIDI, "/join"))["text"]
-    panel = await cluster.say(b, BO, "/roll 3d2t")
+    assert "started a game" in (await cluster.say(b, ALICE, GROUP, "/newgame threat"))["text"]
+    assert "joined" in (await cluster.say(b, BO, GROUP, "/join"))["text"]
+    assert "joined" in (await cluster.say(b, CHIDI, GROUP, "/join"))["text"]
+    panel = await cluster.say(b, BO, GROUP, "/roll 3d2t")
     api = cluster.api
     await api.press_button(CHIDI, GROUP, panel["message_id"], data_for(panel, "join"))
     (update,) = cluster.balancer.take()
@@ -203,7 +131,7 @@ async def test_a_press_killed_at_a_point_is_applied_once_and_shown(
 async def pg_behind_proxy(
     postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
 ) -> AsyncIterator[tuple[Cluster, str, CommitSwallower]]:
-    database = await fresh_database(postgres_server)
+    database = await fresh_database(postgres_server, "o")
     async with CommitSwallower(postgres_server.port) as proxy:
         proxied = database.replace(f":{postgres_server.port}/", f":{proxy.port}/")
         async with cluster_on(proxied, redis_server.url, tmp_path) as cluster:
@@ -230,15 +158,96 @@ async def test_a_roll_whose_commit_answer_is_lost_is_shown_without_a_dead_letter
     assert await count(database, "SELECT count(*) FROM roll_record") == 1
 
 
-async def test_on_sqlite_a_roll_killed_after_commit_is_shown_by_the_restarted_worker(
-    tmp_path: Path,
+def shown(api: FakeBotApi, chat: int, words: str) -> int:
+    return sum(1 for m in api.messages(chat) if words in (m.get("text") or ""))
+
+
+async def settled(api: FakeBotApi, chat: int, words: str, timeout: float = 15) -> int:
+    """How many messages of ``chat`` read ``words`` once at least one does (and a moment
+    passed, so a copy would have come)."""
+    for _ in range(int(timeout / 0.1)):
+        if shown(api, chat, words):
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)
+    return shown(api, chat, words)
+
+
+@pytest.mark.db
+async def test_lifecycle_undo_and_a_secret_roll_killed_at_points_are_shown_once(
+    request: pytest.FixtureRequest, database_url: str, tmp_path: Path
 ) -> None:
-    database = f"sqlite://{tmp_path}/game.sqlite3"
-    async with cluster_on(database, None, tmp_path) as cluster:
-        a = await cluster.start("a", pause_at="after_commit", migrate=True)
-        await cluster.api.send_text(ALICE, GROUP, "/roll 1d6")
-        (update,) = cluster.balancer.take()
-        await cluster.kill_at_pause(a, update)
-        again = await cluster.start("a2")  # the same machine, started again
-        assert await cluster.balancer.post(again, update) == 200
-        assert await wait_for_rolls(cluster.api, 1) == 1
+    """One worker at a time on the backend under test (SQLite or PostgreSQL + Redis): each
+    change below is killed at a different point of its handling, then delivered again to
+    a worker started afresh. Every change is applied once and shown (a new message at
+    most twice, only when Telegram took it before the kill)."""
+    on_postgres = database_url.startswith("postgres")
+    redis = request.getfixturevalue("redis_server").url if on_postgres else None
+    async with cluster_on(database_url, redis, tmp_path) as cluster:
+        api = cluster.api
+        worker = await cluster.start("w0", migrate=True)
+        assert (
+            "started a game" in (await cluster.say(worker, ALICE, GROUP, "/newgame threat"))["text"]
+        )
+        assert "joined" in (await cluster.say(worker, BO, GROUP, "/join"))["text"]
+        assert "joined" in (await cluster.say(worker, CHIDI, GROUP, "/join"))["text"]
+        panel = await cluster.say(worker, BO, GROUP, "/roll 3d2t")
+        await api.press_button(CHIDI, GROUP, panel["message_id"], data_for(panel, "join"))
+        (press,) = cluster.balancer.take()
+        assert await cluster.balancer.post(worker, press) == 200
+
+        def panel_text() -> str:
+            return next(
+                str(m["text"])
+                for m in api.messages(GROUP)
+                if m["message_id"] == panel["message_id"]
+            )
+
+        for _ in range(150):
+            if "helps" in panel_text():
+                break
+            await asyncio.sleep(0.1)
+        assert "helps" in panel_text()
+        kills = 0
+
+        async def killed_at(point: str, user: int, text: str) -> None:
+            nonlocal worker, kills
+            cluster.pause_next_at(point)
+            await api.send_text(user, GROUP, text)
+            (update,) = cluster.balancer.take()
+            await cluster.kill_at_pause(worker, update)
+            cluster.pause_next_at("")
+            kills += 1
+            worker = await cluster.start(f"w{kills}")  # the machine, started again
+            assert await cluster.balancer.post(worker, update) == 200  # Telegram, again
+            assert await cluster.balancer.post(worker, update) == 200  # and a late copy
+
+        # (an undo first: a pause makes every step stand)
+        await killed_at("after_send", CHIDI, "/undo")  # its reply taken, not marked sent
+        assert 1 <= await settled(api, GROUP, "took back") <= 2
+        undone = "SELECT count(*) FROM undo_step WHERE undone"
+        assert await count(database_url, undone) == 1
+        for _ in range(150):  # the panel is redrawn as before the press
+            if "helps" not in panel_text():
+                break
+            await asyncio.sleep(0.1)
+        assert "helps" not in panel_text()
+        await killed_at("after_commit", ALICE, "/pause")  # saved, nothing sent
+        assert await settled(api, GROUP, "The game is paused") == 1
+        paused = "SELECT count(*) FROM campaign WHERE status = 'paused'"
+        assert await count(database_url, paused) == 1
+        await killed_at("before_commit", ALICE, "/resume")  # rolled back: done by the copy
+        assert await settled(api, GROUP, "The game goes on") == 1
+        assert await count(database_url, paused) == 0
+        rolls = await count(database_url, "SELECT count(*) FROM roll_record")
+        await killed_at("between_secret", ALICE, "/sroll 1d6")  # private sent, line not
+        assert await settled(api, GROUP, "rolled in secret") == 1
+        assert 1 <= shown(api, ALICE, "Secret roll") <= 2
+        assert await count(database_url, "SELECT count(*) FROM roll_record") == rolls + 1
+        unsent = "SELECT count(*) FROM outbox WHERE NOT sent"
+        for _ in range(50):  # the edits are marked sent in batches, every 2 s
+            if await count(database_url, unsent) == 0:
+                break
+            await asyncio.sleep(0.2)
+        assert await count(database_url, unsent) == 0
+        assert await count(database_url, "SELECT count(*) FROM dead_letter") == 0

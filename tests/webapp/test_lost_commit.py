@@ -27,7 +27,7 @@ from core.store.models import Member
 from core.store.request_keys import NOT_CONFIRMED, NOT_SAVED, Pending, _committed
 from core.store.sql import now
 from tests.support.bot_api import serve_app
-from tests.support.pg_proxy import CommitSwallowingProxy
+from tests.support.pg_proxy import CommitSwallower
 from tests.support.services import PostgresServer
 from webapp.app import create_app
 from webapp.auth import make_init_data
@@ -46,7 +46,7 @@ BO = PlayerRef(702, "Bo")
 class Stack:
     origin: str
     token: str
-    proxy: CommitSwallowingProxy
+    proxy: CommitSwallower
 
     async def gain(self, key: str | None) -> tuple[int, dict[str, Any], dict[str, str]]:
         user = {"id": BO.tg_id, "first_name": BO.first_name}
@@ -68,8 +68,7 @@ class Stack:
 @pytest.fixture
 async def stack(postgres_server: PostgresServer, database_url: str) -> AsyncIterator[Stack]:
     name = database_url.rsplit("/", 1)[1]
-    proxy = CommitSwallowingProxy(postgres_server.port)
-    async with proxy.running():
+    async with CommitSwallower(postgres_server.port) as proxy:
         await open_database(proxy.url(name))
         try:
             locks = InProcessKeyedLock()
@@ -94,9 +93,9 @@ async def test_a_saved_edit_whose_commit_answer_was_lost_is_reported_done_and_ap
     stack: Stack,
 ) -> None:
     assert await momentum() == 2
-    stack.proxy.armed = 1
+    stack.proxy.arm()
     status, body, headers = await stack.gain("press-0001")
-    assert stack.proxy.swallowed == 1  # the COMMIT's answer really was lost
+    assert stack.proxy.count == 1  # the COMMIT's answer really was lost
     assert status == 200 and body["ok"] is True, body  # the truth: it was saved
     assert "Idempotent-Replayed" not in headers
     assert await momentum() == 3
@@ -108,9 +107,9 @@ async def test_a_saved_edit_whose_commit_answer_was_lost_is_reported_done_and_ap
 async def test_an_edit_whose_commit_never_arrived_says_try_again_and_the_retry_applies_once(
     stack: Stack,
 ) -> None:
-    stack.proxy.armed, stack.proxy.forward_commit = 1, False
+    stack.proxy.arm(forward_commit=False)
     status, body, headers = await stack.gain("press-0002")
-    assert stack.proxy.swallowed == 1
+    assert stack.proxy.count == 1
     assert (status, body) == (503, {"error": NOT_SAVED})  # the truth: not saved
     assert int(headers["Retry-After"]) > 0
     assert await momentum() == 2
@@ -123,9 +122,9 @@ async def test_an_edit_whose_commit_never_arrived_says_try_again_and_the_retry_a
 
 
 async def test_a_page_without_a_key_is_told_to_look_before_trying_again(stack: Stack) -> None:
-    stack.proxy.armed = 1
+    stack.proxy.arm()
     status, body, headers = await stack.gain(None)
-    assert stack.proxy.swallowed == 1
+    assert stack.proxy.count == 1
     assert (status, body) == (503, {"error": NOT_CONFIRMED})  # never a bare 500
     assert "Retry-After" in headers
     assert await momentum() == 3  # it was saved: the page is told to reload and look

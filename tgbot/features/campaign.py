@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core.campaigns import CampaignView, JoinResult
+from core.campaigns import CampaignView, Changed, EndedGame, JoinResult, Resumed
 from core.i18n import N_, Lang, lang_for
 from core.languages import change_language, chat_language, start_speaking
+from core.outbox import Effect
 from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.store.models import CampaignStatus
 from tgbot.app import command_specs
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
 from tgbot.callback import decode_as, pattern
-from tgbot.context import StonetableContext
+from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import game_lang, lang_of, personal_lang
 from tgbot.menu import show_group_game, show_player_games
-from tgbot.presenter import settle, show
+from tgbot.outbox import Drawn, Reply, fixed, game_message, menus, reply_with, sent_with
+from tgbot.presenter import settle
 from tgbot.render.campaign import (
     end_question,
     ended_text,
@@ -36,7 +36,6 @@ from tgbot.render.campaign import (
     welcome_text,
 )
 from tgbot.render.text import esc
-from tgbot.topics import send_game
 
 COMMANDS = [
     CommandSpec("newgame", N_("Start a game in this group"), private=False),
@@ -64,10 +63,9 @@ async def new_game(update: Update, context: StonetableContext) -> None:
         text, markup = system_choice(campaigns.registry, await lang_of(update), last)
         await reply(update, text, markup)
         return
+    reply_with(started(update))
     view = await campaigns.new_game(chat, player, key, update_id=update.update_id)
-    lang = await speak_hosts_language(update, view)
-    await reply(update, started_text(view, lang))
-    await show_menus(context, view, playing=True)
+    await sent_with(context.stonetable, view)
 
 
 async def choose_system(update: Update, context: StonetableContext) -> None:
@@ -75,13 +73,23 @@ async def choose_system(update: Update, context: StonetableContext) -> None:
     assert query is not None
     pressed = decode_as(query.data, NewGameButton)
     chat, player = actor(update)
+    reply_with(started(update))  # the question's message says the game started
     view = await context.deps.campaigns.new_game(
         chat, player, pressed.system, update_id=update.update_id
     )
-    lang = await speak_hosts_language(update, view)
     await query.answer()
-    await query.edit_message_text(started_text(view, lang), parse_mode=ParseMode.HTML)
-    await show_menus(context, view, playing=True)
+    await sent_with(context.stonetable, view)
+
+
+def started(update: Update) -> Reply:
+    """A new game's reply, its menus, and the host's language it speaks from now on."""
+
+    async def draw(view: object) -> list[Drawn | str | Effect]:
+        assert isinstance(view, CampaignView)
+        lang = await speak_hosts_language(update, view)  # in the game's own transaction
+        return [started_text(view, lang), menus_of(view)]
+
+    return draw
 
 
 async def speak_hosts_language(update: Update, view: CampaignView) -> Lang:
@@ -97,26 +105,31 @@ async def language(update: Update, context: StonetableContext) -> None:
     await reply(update, language_text(lang_for(code)))
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
     if view is not None:
-        await show_menus(context, view, playing=True)
+        await publish_menus(context.stonetable, [view.chat_tg_id, view.topic_id], [])
 
 
-async def show_menus(context: StonetableContext, view: CampaignView, *, playing: bool) -> None:
-    """The group's menu shows the game's commands while it runs; so do its players' chats."""
+def menus_of(view: CampaignView) -> Effect:
+    """The menus of a game's group and of its players, as the outbox row that sets them."""
+    return menus([view.chat_tg_id, view.topic_id], [m.player_id for m in view.members])
+
+
+async def publish_menus(
+    application: StonetableApplication, group: list[int] | None, players: list[int]
+) -> None:
+    """A group's menu shows the commands of the game live there (the common ones when
+    none is); a player's private menu, those of the games they play. Drawn from the
+    store as it is now, so publishing again changes nothing."""
     specs = command_specs()
-    game = view.system.key if playing else None
-    if game is None:  # a forum's other topics may still play: their menu stays
-        live = await context.deps.campaigns.live_games()
-        game = next((key for chat, key in live if chat == view.chat_tg_id), None)
-    lang = await game_lang(view.chat_tg_id, view.topic_id)
-    await show_group_game(context.bot, specs, view.chat_tg_id, game, lang)
-    for member in view.members:
-        await show_private_menu(context, member.player_id)
-
-
-async def show_private_menu(context: StonetableContext, player_id: int) -> None:
-    """A player's private menu: the common commands and those of the games they play."""
-    games = await context.deps.campaigns.campaigns_of(PlayerRef(player_id, ""))
-    await show_player_games(context.bot, command_specs(), player_id, [g.system.key for g in games])
+    campaigns = application.deps.campaigns
+    if group is not None:
+        chat_id, topic = group
+        live = await campaigns.live_games()
+        game = next((key for chat, key in live if chat == chat_id), None)
+        lang = await game_lang(chat_id, topic)
+        await show_group_game(application.bot, specs, chat_id, game, lang)
+    for player_id in players:
+        games = await campaigns.campaigns_of(PlayerRef(player_id, ""))
+        await show_player_games(application.bot, specs, player_id, [g.system.key for g in games])
 
 
 JOIN_IN_THE_GROUP = N_(
@@ -130,6 +143,8 @@ async def join(update: Update, context: StonetableContext) -> None:
     if chat.kind == ChatType.PRIVATE:  # a game is joined where it is played
         raise NotAllowedNow(JOIN_IN_THE_GROUP)
     campaigns = context.deps.campaigns
+    lang = await lang_of(update)
+    reply_with(joined(player, lang))
     result = await campaigns.join(chat, player, update_id=update.update_id)
     if result.start_payload and await can_write_privately(
         context, player.tg_id, result, personal_lang(update)
@@ -138,27 +153,32 @@ async def join(update: Update, context: StonetableContext) -> None:
         result = await campaigns.complete_join(
             result.start_payload, player, update_id=update.update_id
         )
-    name = esc(player.display_name)
-    lang = await lang_of(update)
-    if result.already_member:
-        await reply(
-            update,
-            lang.gettext(
+    if await sent_with(context.stonetable, result):
+        return
+    link = f"https://t.me/{context.bot.username}?start={result.start_payload}"
+    button = InlineKeyboardButton("🔓 " + lang.gettext("Open a private chat"), url=link)
+    text = lang.gettext(
+        "{name}, I'll need to send you secret things in private. "
+        "Tap below and press <b>Start</b>; you'll join right away.",
+        name=esc(player.display_name),
+    )
+    await reply(update, text, InlineKeyboardMarkup([[button]]))  # nothing changed yet
+
+
+def joined(player: PlayerRef, lang: Lang) -> Reply:
+    """A join's reply in the group, and the new member's menu."""
+
+    async def draw(result: object) -> list[Drawn | str | Effect]:
+        assert isinstance(result, JoinResult)
+        name = esc(player.display_name)
+        if result.already_member:
+            text = lang.gettext(
                 "{name}, you're already in this game. /sheet opens your sheet.", name=name
-            ),
-        )
-    elif result.joined:
-        await reply(update, joined_text(player.display_name, lang))
-        await show_private_menu(context, player.tg_id)
-    else:
-        link = f"https://t.me/{context.bot.username}?start={result.start_payload}"
-        button = InlineKeyboardButton("🔓 " + lang.gettext("Open a private chat"), url=link)
-        text = lang.gettext(
-            "{name}, I'll need to send you secret things in private. "
-            "Tap below and press <b>Start</b>; you'll join right away.",
-            name=name,
-        )
-        await reply(update, text, InlineKeyboardMarkup([[button]]))
+            )
+            return [text]
+        return [joined_text(player.display_name, lang), menus(None, [player.tg_id])]
+
+    return draw
 
 
 async def can_write_privately(
@@ -176,41 +196,42 @@ async def can_write_privately(
 
 async def leave(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    left = await context.deps.campaigns.leave(chat, player, update_id=update.update_id)
     lang = await lang_of(update)
-    await reply(
-        update, "👋 " + lang.gettext("{name} left the game.", name=esc(player.display_name))
-    )
-    await show_private_menu(context, player.tg_id)
+    text = "👋 " + lang.gettext("{name} left the game.", name=esc(player.display_name))
+    reply_with(fixed([text, menus(None, [player.tg_id])]))
+    left = await context.deps.campaigns.leave(chat, player, update_id=update.update_id)
     await settle(context, left)  # e.g. a turn moved on: the panel names who is up now
 
 
 async def status(update: Update, context: StonetableContext) -> None:
     chat, _ = actor(update)
     view, lines = await context.deps.campaigns.at_a_glance(chat.tg_id, chat.topic)
-    await reply(update, status_text(view, await lang_of(update), lines))
+    await reply(update, status_text(view, await lang_of(update), lines))  # a read
 
 
 async def pause(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
+    lang = await lang_of(update)
+    reply_with(fixed(["⏸ " + lang.gettext("The game is paused. The host can /resume it.")]))
     changed = await context.deps.campaigns.change_status(
         chat, player, CampaignStatus.PAUSED, update_id=update.update_id
     )
-    lang = await lang_of(update)
-    await reply(update, "⏸ " + lang.gettext("The game is paused. The host can /resume it."))
     await settle(context, changed)  # a ↩ Undo offered before the pause goes: the step stands
 
 
 async def resume(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    resumed = await context.deps.campaigns.resume(chat, player, update_id=update.update_id)
     lang = await lang_of(update)
-    await reply(update, resumed_text(resumed.campaign, resumed.came_back, lang))
-    for view in resumed.redraw:
-        with contextlib.suppress(BadRequest, Forbidden):
-            await show(context, view)
-    if resumed.came_back:
-        await show_menus(context, resumed.campaign, playing=True)
+
+    async def draw(result: object) -> list[Drawn | str | Effect]:
+        if isinstance(result, Resumed):  # an ended game came back: its menus too
+            return [resumed_text(result.campaign, True, lang), menus_of(result.campaign)]
+        assert isinstance(result, Changed)
+        return [resumed_text(result.campaign, False, lang)]
+
+    reply_with(draw)
+    resumed = await context.deps.campaigns.resume(chat, player, update_id=update.update_id)
+    await sent_with(context.stonetable, resumed.changed or resumed)
 
 
 async def end_game(update: Update, context: StonetableContext) -> None:
@@ -230,14 +251,18 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     lang = await lang_of(update)
     if pressed.answer is EndAnswer.END:
+
+        async def draw(ended: object) -> list[Drawn | str | Effect]:
+            assert isinstance(ended, EndedGame)
+            return [ended_text(ended, lang), menus_of(ended.campaign)]
+
+        reply_with(draw)  # the question's message says it ended; its panels' buttons go
         ended = await campaigns.end(
             chat, player, pressed.campaign_id, pressed.version, update_id=update.update_id
         )
         await query.answer()
-        await settle(context, ended)  # its panels' buttons go first
-        await query.edit_message_text(ended_text(ended, lang), parse_mode=ParseMode.HTML)
-        await show_menus(context, ended.campaign, playing=False)
-    else:
+        await settle(context, ended)
+    else:  # nothing changes: the question's message says so
         view = await campaigns.keep_playing(chat, player, pressed.campaign_id)
         await query.answer()
         await query.edit_message_text(kept_text(view, lang), parse_mode=ParseMode.HTML)
@@ -247,15 +272,23 @@ async def announce_join(update: Update, context: StonetableContext, payload: str
     """Finish a join started in a group, after the player pressed Start in private."""
     assert update.effective_user is not None
     player = player_of(update.effective_user)
+
+    async def draw(result: object) -> list[Drawn | str | Effect]:
+        assert isinstance(result, JoinResult)
+        view = result.campaign
+        replies: list[Drawn | str | Effect] = [
+            welcome_text(view, personal_lang(update), joining=False)
+        ]
+        if result.joined:
+            group = lang_for(await chat_language(view.chat_tg_id, view.topic_id))
+            text = joined_text(player.display_name, group)
+            replies += [game_message(view.chat_tg_id, view.topic_id, text)]
+            replies += [menus(None, [player.tg_id])]
+        return replies
+
+    reply_with(draw)
     result = await context.deps.campaigns.complete_join(payload, player, update_id=update.update_id)
-    view = result.campaign
-    await reply(update, welcome_text(view, personal_lang(update), joining=False))
-    if result.joined:
-        group = lang_for(await chat_language(view.chat_tg_id, view.topic_id))
-        await send_game(
-            context.bot, view.chat_tg_id, view.topic_id, joined_text(player.display_name, group)
-        )
-        await show_private_menu(context, player.tg_id)
+    await sent_with(context.stonetable, result)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

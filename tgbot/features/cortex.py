@@ -16,7 +16,7 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
-from core.campaigns import CampaignView
+from core.campaigns import CampaignView, Changed
 from core.cortex_words import stress_typed
 from core.i18n import N_, Lang
 from core.play import ChatRef, PlayerRef
@@ -29,6 +29,7 @@ from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
+from tgbot.outbox import fixed, reply_with
 from tgbot.presenter import settle
 from tgbot.render.cortex import RENDERERS as CORTEX_RENDERERS
 from tgbot.render.cortex import table_text
@@ -134,12 +135,16 @@ async def trait(update: Update, context: StonetableContext) -> None:
     who, named, rest = text.partition(":")  # «Лоис: ценность …» edits another's sheet
     words = vocabulary()  # keywords typed in any catalogue's words
     text = f"{who}: {trait_text(rest, words)}" if named else trait_text(text, words)
+    lang = await lang_of(update)
+
+    async def noted(edited: object) -> str:
+        assert isinstance(edited, Changed)
+        return lang.gettext("✅ Noted.") + "\n" + table_text(load(edited.table).table, lang)
+
+    reply_with(noted)  # written with the edit, sent after its commit
     edited = await context.deps.campaigns.edit(
         view.app_token, player, "text", {"text": text}, update_id=update.update_id
     )
-    lang = await lang_of(update)
-    noted = lang.gettext("✅ Noted.")
-    await _reply(update, noted + "\n" + table_text(load(edited.table).table, lang))
     await settle(context, edited)
 
 
@@ -150,10 +155,10 @@ def _table_edit(
         chat, player = actor(update)
         view = await _cortex_game(context, chat, player)
         payload = {"name": command_args(update).strip()} if action == "feature.add" else {}
+        reply_with(fixed([(await lang_of(update)).gettext(done)]))  # written with the edit
         edited = await context.deps.campaigns.edit(
             view.app_token, player, action, payload, update_id=update.update_id
         )
-        await _reply(update, (await lang_of(update)).gettext(done))
         await settle(context, edited)
 
     return handler

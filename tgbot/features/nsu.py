@@ -8,7 +8,6 @@ that live outside panels (X-card, knock, "write my locations", the map).
 
 from __future__ import annotations
 
-import contextlib
 import html
 import re
 from collections.abc import Callable, Coroutine
@@ -16,12 +15,13 @@ from typing import Any
 
 from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, PanelView
 from core.campaigns.views import GAME_ENDED
 from core.i18n import N_, lang_for
+from core.outbox import Effect
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, public_map
@@ -43,11 +43,12 @@ from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of, voice
+from tgbot.outbox import Drawn, deletion, fixed, game_message, reply_with
 from tgbot.presenter import post, settle, which_game
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
 from tgbot.render.nsu_map import map_caption, map_png
-from tgbot.topics import send_game, send_game_photo
+from tgbot.topics import send_game_photo
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
@@ -221,38 +222,39 @@ async def safety_signal(
     update_id: int | None,
 ) -> None:
     """Record an X-card or a knock (no name kept) and tell the group, naming nobody."""
+    reply_with(fixed([announce(campaign, action)]))  # written with the signal
     edited = await context.deps.campaigns.edit(
         campaign.app_token, player, action, {}, update_id=update_id
     )
     await settle(context, edited)
-    await announce(context, campaign, action)
 
 
-async def announce(context: StonetableContext, campaign: CampaignView, action: str) -> None:
-    """Tell the group, in its game's language, naming nobody."""
+def announce(campaign: CampaignView, action: str) -> Effect:
+    """Telling the group, in its game's language, naming nobody."""
     text = X_CARD_TEXT if action == "safety.x_card" else KNOCK_TEXT
     lang = lang_for(campaign.language)
-    await send_game(context.bot, campaign.chat_tg_id, campaign.topic_id, lang.gettext(text))
+    return game_message(campaign.chat_tg_id, campaign.topic_id, lang.gettext(text))
 
 
 def _signal_command(action: str) -> Handler:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
         campaign = await campaign_here(update, context)
+        message = update.effective_message
+        assert message is not None
+        # written with the signal: the command goes (it shows who sent it), the group is told
+        said: list[Drawn | str | Effect] = [announce(campaign, action)]
+        if chat.kind != ChatType.PRIVATE:
+            said.insert(0, deletion(message.chat_id, message.message_id))
+        else:
+            lang = await lang_of(update)  # for a player in two games, say which was told
+            header = await which_game(context, campaign, player.tg_id, lang)
+            said.append(header + lang.gettext("Done. The group was told, without your name."))
+        reply_with(fixed(said))
         edited = await context.deps.campaigns.edit(
             campaign.app_token, player, action, {}, update_id=update.update_id
         )
         await settle(context, edited)
-        if chat.kind != ChatType.PRIVATE and update.effective_message is not None:
-            with contextlib.suppress(BadRequest, Forbidden):  # the command shows who sent it
-                await update.effective_message.delete()
-        await announce(context, campaign, action)
-        if chat.kind == ChatType.PRIVATE:  # for a player in two games, say which was told
-            lang = await lang_of(update)
-            header = await which_game(context, campaign, player.tg_id, lang)
-            await _reply(
-                update, header + lang.gettext("Done. The group was told, without your name.")
-            )
 
     return handler
 

@@ -7,23 +7,24 @@ import asyncio
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.i18n import N_, Lang, lang_for
+from core.outbox import Effect
+from core.play import SecretRoll
 from core.roll_history import CHAT_ROLLS, rolls_in
 from core.rules.dice import RollResult
 from core.saved_rolls import saved_or_text
-from core.secret_rolls import audience, forget, reveal, secret_request
+from core.secret_rolls import audience, reveal, secret_request
 from tgbot.buttons.rolls import RevealButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
-from tgbot.edits import reply_html
+from tgbot.edits import markup_json, reply_html
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import lang_of, personal_lang
-from tgbot.outbox import send_pending
+from tgbot.outbox import Drawn, private_note, reply_with, send_pending
 from tgbot.presenter import in_outbox
-from tgbot.private import INBOX, send_private
+from tgbot.private import INBOX
 from tgbot.render.dice import render_roll
 from tgbot.render.rolls import (
     open_private_first,
@@ -73,50 +74,48 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
     masters = [m.player_id for m in view.game_masters] if view is not None else []
     seen = audience(player.tg_id, None if view is None else view.system.key, masters)
-    result, roll_id = await context.deps.play.roll_in_secret(
-        chat, player, what, seen, update_id=update.update_id
-    )
     group_lang = await lang_of(update)
     where = view.chat_title if view is not None else chat.title or "?"  # with its topic
     own = personal_lang(update)
-    mine = secret_in_private(render_roll(result, player.display_name, own), where, own)
-    try:
-        await context.bot.send_message(player.tg_id, mine, parse_mode=ParseMode.HTML)
-    except Forbidden:  # never opened a private chat (or blocked it): roll nothing, say how
-        await forget(roll_id)
+
+    async def draw(kept: object) -> list[Drawn | str | Effect]:
+        """Written with the roll: the roller's private message, then (a dependent step of
+        the same row) the chat's line with its 👁 Reveal button, or how to open a private
+        chat when Telegram refused it; then the GM's notes."""
+        assert isinstance(kept, SecretRoll)
+        result = kept.result
         link = f"https://t.me/{context.bot.username}?start={INBOX}"
         button = InlineKeyboardButton(group_lang.gettext("🔓 Open my messages"), url=link)
-        await message.reply_text(
-            open_private_first(player.display_name, group_lang),
-            parse_mode=ParseMode.HTML,
-            reply_markup=InlineKeyboardMarkup([[button]]),
+        reveal_button = InlineKeyboardButton(
+            reveal_label(group_lang), callback_data=RevealButton(kept.roll_id).encode()
         )
-        return
-    reveal_button = InlineKeyboardButton(
-        reveal_label(group_lang), callback_data=RevealButton(roll_id).encode()
-    )
-    await message.reply_text(
-        secret_in_chat(player.display_name, group_lang),
-        parse_mode=ParseMode.HTML,
-        reply_markup=InlineKeyboardMarkup([[reveal_button]]),
-    )
-    masters_seeing = [
-        m for m in (view.game_masters if view is not None else ()) if m.player_id in seen
-    ]
-    await asyncio.gather(
-        *(
-            send_private(
-                context,
+        refused = InlineKeyboardMarkup([[button]])
+        shown = InlineKeyboardMarkup([[reveal_button]])
+        secret = {
+            "user_id": player.tg_id,
+            "roll_id": kept.roll_id,
+            "private": secret_in_private(render_roll(result, player.display_name, own), where, own),
+            "chat_id": chat.tg_id,
+            "topic": chat.topic,
+            "reply_to": message.message_id,
+            "shown": [secret_in_chat(player.display_name, group_lang), markup_json(shown)],
+            "refused": [open_private_first(player.display_name, group_lang), markup_json(refused)],
+        }
+        notes = [
+            private_note(
                 m.player_id,
                 _for_gm(result, player.display_name, where, lang_for(m.language)),
-                group_chat_id=chat.tg_id,
-                group_topic=chat.topic,
+                group=(chat.tg_id, chat.topic),
                 name=m.name,
             )
-            for m in masters_seeing
-            if m.player_id != player.tg_id
-        )
-    )
+            for m in (view.game_masters if view is not None else ())
+            if m.player_id in seen and m.player_id != player.tg_id
+        ]
+        return [Effect("secret", secret), *notes]
+
+    reply_with(draw)
+    await context.deps.play.roll_in_secret(chat, player, what, seen, update_id=update.update_id)
+    await send_pending(context.stonetable)
 
 
 def _for_gm(result: RollResult, who: str, where: str, lang: Lang) -> str:

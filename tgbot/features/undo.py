@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from telegram import Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.i18n import N_
@@ -16,6 +16,7 @@ from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.i18n import game_lang, lang_of
+from tgbot.outbox import reply_with, sent_with
 from tgbot.presenter import settle
 from tgbot.render.undo import took_back_text
 
@@ -30,12 +31,16 @@ async def undo(update: Update, context: StonetableContext) -> None:
     if chat.kind == ChatType.PRIVATE:
         raise NotAllowedNow(IN_PRIVATE)
     undos = Undos(context.deps.campaigns)
+    lang = await lang_of(update)
+
+    async def draw(back: object) -> str:
+        assert isinstance(back, TookBack)
+        return took_back_text(back, lang)
+
+    reply_with(draw)  # written with the undo, sent after its commit with the redraws
     back = await undos.undo_in_chat(
         chat.tg_id, player, topic=chat.topic, update_id=update.update_id
     )
-    assert update.effective_message is not None
-    text = took_back_text(back, await lang_of(update))
-    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
     await _redraw(context, back)
 
 
@@ -57,8 +62,10 @@ async def press_undo(update: Update, context: StonetableContext) -> None:
 
 
 async def _redraw(context: StonetableContext, back: TookBack) -> None:
-    """Every open view the undo touched, through the one presenter."""
-    await settle(context, back.changed)
+    """Every open view the undo touched, through the one presenter (the rows the undo
+    wrote to the outbox)."""
+    if not await sent_with(context.stonetable, back):
+        await settle(context, back.changed)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
