@@ -431,6 +431,16 @@ def roll_view(table: Table, state: ThreatRollState | Json) -> RollView:
     )
 
 
+# the buttons that take no argument, in the order they are shown
+_PLAIN_KINDS = (
+    ActionKind.ROLL,
+    ActionKind.BURN,
+    ActionKind.KEEP,
+    ActionKind.BACK,
+    ActionKind.CANCEL,
+)
+
+
 def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tuple[Choice, ...]:
     """The buttons now: the main ones, or the open list and Back (a phone shows about eight)."""
     may = panel.who_may()
@@ -466,15 +476,7 @@ def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tu
     if ActionKind.OUTSIDE_ASSIST in may:
         outside = panel.assist is not None
         found.append(Choice(ActionKind.OUTSIDE_ASSIST, OFF if outside else ON, selected=outside))
-    for kind in (
-        ActionKind.ROLL,
-        ActionKind.BURN,
-        ActionKind.KEEP,
-        ActionKind.BACK,
-        ActionKind.CANCEL,
-    ):
-        if kind in may:
-            found.append(Choice(kind))
+    found += [Choice(kind) for kind in _PLAIN_KINDS if kind in may]
     return tuple(replace(c, by=_takers(table, panel, c.verb)) for c in found)
 
 
