@@ -868,6 +868,20 @@ def _roll_all(state: SetupState, rng: Rng) -> Result:
     return _advance(replace(state, world=world), tuple(events))
 
 
+def _done_if_nobody_waits(state: SetupState, events: tuple[SetupEvent, ...]) -> Result:
+    """A step that waited only on someone who left is done."""
+    players, step = state.players, state.step
+    if step is SetupStep.TONE and state.tone_proposed and state.agreed >= set(players):
+        return _advance(replace(state, agreed=frozenset()), events)
+    if step is SetupStep.BANS and state.done >= set(players):
+        return _advance(state, events)
+    if step is SetupStep.LOCATIONS and all(
+        _written_by(state, p) >= LOCATIONS_PER_PLAYER for p in players
+    ):
+        return _advance(state, events)
+    return state, events
+
+
 def without_player(state: SetupState, player_id: PlayerId) -> Result:
     """Worldbuilding after a player left the table: nobody waits on them.
 
@@ -900,16 +914,7 @@ def without_player(state: SetupState, player_id: PlayerId) -> Result:
     )
     if not players:
         return state, events
-    step = state.step
-    if step is SetupStep.TONE and state.tone_proposed and state.agreed >= set(players):
-        return _advance(replace(state, agreed=frozenset()), events)
-    if step is SetupStep.BANS and state.done >= set(players):
-        return _advance(state, events)
-    if step is SetupStep.LOCATIONS and all(
-        _written_by(state, p) >= LOCATIONS_PER_PLAYER for p in players
-    ):
-        return _advance(state, events)
-    return state, events
+    return _done_if_nobody_waits(state, events)
 
 
 def expected_step_order() -> tuple[SetupStep, ...]:
