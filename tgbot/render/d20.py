@@ -207,27 +207,32 @@ def log_line(table: Table, entry: Mapping[str, object], roller: str, lang: Lang 
             natural=which,
         )
     if kind == "harm":
-        strain_before, strain_after = entry.get("strain_before"), entry.get("strain_after")
-        wounds_before, wounds_after = entry.get("wounds_before"), entry.get("wounds_after")
-        parts = []
-        if strain_before != strain_after:
-            parts.append(
-                lang.gettext("strain {before} → {after}", before=strain_before, after=strain_after)
-            )
-        if wounds_before != wounds_after:
-            parts.append(
-                lang.gettext("wounds {before} → {after}", before=wounds_before, after=wounds_after)
-            )
-        line = f"🩸 {roller}: " + (", ".join(parts) or lang.gettext("no change")) + "."
-        lost = entry.get("lost")
-        if isinstance(lost, int) and lost:
-            line += " " + lang.ngettext(
-                "({num} more wound past the last box.)",
-                "({num} more wounds past the last box.)",
-                lost,
-            )
-        return line
+        return _harm_line(entry, roller, lang)
     return None
+
+
+def _harm_line(entry: Mapping[str, object], roller: str, lang: Lang) -> str:
+    """Strain and wounds before and after, and wounds past the last box."""
+    strain_before, strain_after = entry.get("strain_before"), entry.get("strain_after")
+    wounds_before, wounds_after = entry.get("wounds_before"), entry.get("wounds_after")
+    parts = []
+    if strain_before != strain_after:
+        parts.append(
+            lang.gettext("strain {before} → {after}", before=strain_before, after=strain_after)
+        )
+    if wounds_before != wounds_after:
+        parts.append(
+            lang.gettext("wounds {before} → {after}", before=wounds_before, after=wounds_after)
+        )
+    line = f"🩸 {roller}: " + (", ".join(parts) or lang.gettext("no change")) + "."
+    lost = entry.get("lost")
+    if isinstance(lost, int) and lost:
+        line += " " + lang.ngettext(
+            "({num} more wound past the last box.)",
+            "({num} more wounds past the last box.)",
+            lost,
+        )
+    return line
 
 
 def next_step(table: Table, check: CheckFlow, pool: PoolCounts, lang: Lang) -> str:
@@ -549,9 +554,7 @@ def rest_lines(table: Table, entry: Rested, lang: Lang = EN) -> list[str]:
         )
         + band_text
     )
-    lines.extend(
-        line for e in entry.log if (line := log_line(table, e, name, lang)) is not None
-    )
+    lines.extend(line for e in entry.log if (line := log_line(table, e, name, lang)) is not None)
     return lines
 
 
