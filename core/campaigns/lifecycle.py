@@ -35,9 +35,10 @@ from core.rules.lifecycle import (
     next_stage,
     resumable_until,
 )
+from core.rules.registry import GameSystem
 from core.rules.said import Said
 from core.rules.table import Role, Table
-from core.store.models import Campaign, CampaignStatus, Member, Panel
+from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.unit import saving
 
@@ -69,18 +70,7 @@ class Joining(CampaignsBase):
                 host.username,
                 host.language_code,
             )
-            try:
-                campaign = await Campaign.create(
-                    chat=chat_row,
-                    live_chat_id=chat.tg_id,
-                    topic_id=chat.topic,
-                    system=system.key,
-                    host=host_row,
-                    app_token=secrets.token_urlsafe(16),
-                    state=dict(system.campaign.new_state()),
-                )
-            except IntegrityError:
-                raise NotAllowedNow(RUNNING, name=Said(system.name)) from None
+            campaign = await _create_campaign(chat, chat_row, host_row, system)
             roles = [Role.HOST.value, Role.PLAYER.value]
             if system.campaign.has_game_master:
                 roles = [Role.HOST.value, Role.GAME_MASTER.value]
@@ -406,3 +396,21 @@ class Lifecycle(CampaignsBase):
             view = await self._view(campaign)
         await self.events.publish(campaign_id)
         return Resumed(view, came_back=True)
+
+
+async def _create_campaign(
+    chat: ChatRef, chat_row: Chat, host_row: Player, system: GameSystem
+) -> Campaign:
+    """The campaign's row; a second one live in the chat is refused (as the database does)."""
+    try:
+        return await Campaign.create(
+            chat=chat_row,
+            live_chat_id=chat.tg_id,
+            topic_id=chat.topic,
+            system=system.key,
+            host=host_row,
+            app_token=secrets.token_urlsafe(16),
+            state=dict(system.campaign.new_state()),
+        )
+    except IntegrityError:
+        raise NotAllowedNow(RUNNING, name=Said(system.name)) from None
