@@ -759,6 +759,13 @@ _ONE_ROW = frozenset(
 )
 
 
+def _helper_die_label(c: Choice[ActionKind], name: str, lang: Lang) -> str:
+    """Keep one's own mood die, or take the helper's."""
+    if c.argument == OWN_DIE:
+        return lang.gettext("{name}: my own mood die ({die})", name=name, die=c.die or None)
+    return lang.gettext("{name}: take {helper}'s {die}", name=name, helper=c.who, die=c.die or None)
+
+
 def _step_label(c: Choice[ActionKind], roll: RollState, lang: Lang) -> str:
     """A roll step's button label, from its choice."""
     sheet = roll.sheet
@@ -786,13 +793,7 @@ def _step_label(c: Choice[ActionKind], roll: RollState, lang: Lang) -> str:
     if verb is ActionKind.KEEP_DIE:
         return _keep_label(c.name, c.die, lang)
     if verb is ActionKind.TAKE_HELPER_DIE:
-        if c.argument == OWN_DIE:
-            return lang.gettext(
-                "{name}: my own mood die ({die})", name=sheet.name, die=c.die or None
-            )
-        return lang.gettext(
-            "{name}: take {helper}'s {die}", name=sheet.name, helper=c.who, die=c.die or None
-        )
+        return _helper_die_label(c, sheet.name, lang)
     if verb is ActionKind.CHOOSE_SKILL_SIGN:
         if c.argument == "+":
             return lang.gettext("+{modifier} to aspect", modifier=c.die)
