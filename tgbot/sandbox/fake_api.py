@@ -964,14 +964,9 @@ class FakeBotApi:
         webhook_retry_delays: tuple[float, ...] = (0.1, 0.3, 1.0, 3.0),
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.token = token
-        prefix = token.split(":", 1)[0]
-        self.bot_id = bot_id if bot_id is not None else int(prefix) if prefix.isdigit() else 1
-        self.username = username
-        self.first_name = first_name
-        self.players: dict[int, Player] = {
-            p.id: p for p in (players if players is not None else default_cast())
-        }
+        self._identify(token, bot_id, username, first_name)
+        cast = players if players is not None else default_cast()
+        self.players: dict[int, Player] = {p.id: p for p in cast}
         self.group_id = group_id
         self.webapp_url = webapp_url
         self.webapp_short_name = webapp_short_name
@@ -985,6 +980,21 @@ class FakeBotApi:
         self.callback_query_timeout = callback_query_timeout
         self.webhook_retry_delays = webhook_retry_delays
         self.clock = clock
+        self._start_empty(group_title)
+        self._compose_parts()
+
+    def _identify(self, token: str, bot_id: int | None, username: str, first_name: str) -> None:
+        """The bot's token and user; its id defaults to the number before ``:`` in the token."""
+        self.token = token
+        prefix = token.split(":", 1)[0]
+        self.bot_id = bot_id if bot_id is not None else int(prefix) if prefix.isdigit() else 1
+        self.username = username
+        self.first_name = first_name
+
+    def _start_empty(self, group_title: str) -> None:
+        """The group and private chats, empty; no updates, events, open queries, files,
+        commands or descriptions yet."""
+        self.on_change: Callable[[], None] | None = None
         self._lock = asyncio.Lock()
         self._pulse = asyncio.Event()
         self._closed = False
@@ -1011,7 +1021,9 @@ class FakeBotApi:
         self._menu_buttons: dict[int | None, Json] = {}
         # ("description" | "short_description", language code or "") -> text
         self._descriptions: dict[tuple[str, str], str] = {}
-        self.on_change: Callable[[], None] | None = None
+
+    def _compose_parts(self) -> None:
+        """The parts the API is made of; each ``_api_<method>`` is found on one of them."""
         self.forum = _Forum(self)
         self.delivery = _Delivery(self)
         self.outgoing = _Outgoing(self)
@@ -1022,15 +1034,8 @@ class FakeBotApi:
         self.users = _Users(self)
         self.mini_app = _MiniApp(self)
         self.persistence = _Persistence(self)
-        parts = (
-            self,
-            self.forum,
-            self.delivery,
-            self.storage,
-            self.inline,
-            self.menus,
-            self.members,
-        )
+        self.messaging = _Messaging(self)
+        parts = [self, *(v for v in vars(self).values() if isinstance(v, _Part))]
         self._methods: dict[str, Callable[[_Params], Awaitable[Any]]] = {
             name[len("_api_") :].lower(): getattr(part, name)
             for part in parts
@@ -1132,42 +1137,7 @@ class FakeBotApi:
             )
         sent.append(now)
 
-    def _store(self, state: _ChatState, message: Json) -> Json:
-        state.messages[message["message_id"]] = message
-        while len(state.messages) > MAX_MESSAGES_PER_CHAT:
-            state.messages.popitem(last=False)
-        return message
-
-    def _new_message(
-        self, state: _ChatState, sender: Json, *, thread: int | None = None, **content: Any
-    ) -> Json:
-        message_id = state.next_message_id
-        state.next_message_id += 1
-        message: Json = {
-            "message_id": message_id,
-            "from": sender,
-            "chat": dict(state.chat),
-            "date": int(self.clock()),
-        }
-        if thread is not None:
-            # in a topic: the thread, and (unless it replies to something else) a reply
-            # to the topic's creation message, as Telegram sends them
-            message["message_thread_id"] = thread
-            message["is_topic_message"] = True
-            if content.get("reply_to_message") is None:
-                opening = state.messages.get(thread)
-                if opening is not None:
-                    content["reply_to_message"] = _without_reply(opening)
-        message.update({k: v for k, v in content.items() if v is not None})
-        return self._store(state, message)
-
     # ------------------------------------------------------------------ forum topics
-
-    def _message(self, state: _ChatState, message_id: int, missing: str) -> Json:
-        message = state.messages.get(message_id)
-        if message is None:
-            raise bad_request(missing)
-        return message
 
     # ------------------------------------------------------------------ dispatch
 
@@ -1208,197 +1178,9 @@ class FakeBotApi:
 
     # ------------------------------------------------------------------ sending
 
-    async def _api_sendMessage(self, params: _Params) -> Json:
-        state = self._chat_param(params)
-        self._check_can_write(state)
-        text, entities = self.outgoing._format(
-            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
-        )
-        markup = self.outgoing._reply_markup(params, state)
-        reply_to = self.outgoing._reply_to(params, state)
-        thread = self.forum._thread(params, state, reply_to, by_admin=self.bot_manages_topics)
-        self._check_flood(state)
-        message = self._new_message(
-            state,
-            self.bot_user(),
-            thread=thread,
-            text=text,
-            entities=entities or None,
-            reply_markup=markup,
-            reply_to_message=reply_to,
-            link_preview_options=params.json("link_preview_options"),
-        )
-        self._emit(
-            "message",
-            state.chat["id"],
-            message=message,
-            silent=params.boolean("disable_notification"),
-        )
-        return message
-
-    async def _api_sendPhoto(self, params: _Params) -> Json:
-        state = self._chat_param(params)
-        self._check_can_write(state)
-        stored = self.storage._photo_param(params)
-        caption, entities = self.outgoing._format(
-            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
-        )
-        markup = self.outgoing._reply_markup(params, state)
-        reply_to = self.outgoing._reply_to(params, state)
-        thread = self.forum._thread(params, state, reply_to, by_admin=self.bot_manages_topics)
-        self._check_flood(state)
-        message = self._new_message(
-            state,
-            self.bot_user(),
-            thread=thread,
-            photo=[_photo_size(stored)],
-            caption=caption or None,
-            caption_entities=entities or None,
-            reply_markup=markup,
-            reply_to_message=reply_to,
-        )
-        self._emit(
-            "message",
-            state.chat["id"],
-            message=message,
-            silent=params.boolean("disable_notification"),
-        )
-        return message
-
-    async def _api_sendChatAction(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        self._check_can_write(state)
-        action = params.text("action") or ""
-        if action not in CHAT_ACTIONS:
-            raise bad_request("wrong parameter action in request")
-        self._emit("chat_action", state.chat["id"], action=action)
-        return True
-
     # ------------------------------------------------------------------ editing
 
-    def _own_message(self, params: _Params, missing: str) -> tuple[_ChatState, Json, bool]:
-        """The message an edit names: by chat and message id (the bot's own), or by
-        ``inline_message_id`` (a message sent via the bot); and whether it was inline."""
-        if params.has("inline_message_id"):
-            found = self.inline._inline_message(params.text("inline_message_id") or "")
-            if found is None:
-                raise bad_request("MESSAGE_ID_INVALID")
-            return found[0], found[1], True
-        state = self._chat_param(params)
-        message = self._message(state, params.integer("message_id"), missing)
-        if message["from"]["id"] != self.bot_id:
-            raise bad_request("message can't be edited")
-        return state, message, False
-
-    def _apply_edit(self, state: _ChatState, message: Json, changes: Json) -> Json:
-        unchanged = all(message.get(key) == value for key, value in changes.items())
-        if unchanged:
-            raise bad_request(
-                "message is not modified: specified new message content and reply markup "
-                "are exactly the same as a current content and reply markup of the message"
-            )
-        edited = {**message, "edit_date": int(self.clock())}
-        for key, value in changes.items():
-            if value is None:
-                edited.pop(key, None)
-            else:
-                edited[key] = value
-        self._store(state, edited)
-        self._emit("edit", state.chat["id"], message=edited)
-        return edited
-
-    async def _api_editMessageText(self, params: _Params) -> Json | bool:
-        state, message, inline = self._own_message(params, "message to edit not found")
-        if "text" not in message:
-            raise bad_request("there is no text in the message to edit")
-        text, entities = self.outgoing._format(
-            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
-        )
-        changes = {
-            "text": text,
-            "entities": entities or None,
-            "reply_markup": self.outgoing._reply_markup(params, state),
-        }
-        edited = self._apply_edit(state, message, changes)
-        return True if inline else edited
-
-    async def _api_editMessageCaption(self, params: _Params) -> Json | bool:
-        state, message, inline = self._own_message(params, "message to edit not found")
-        if "photo" not in message:
-            raise bad_request("there is no caption in the message to edit")
-        caption, entities = self.outgoing._format(
-            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
-        )
-        changes = {
-            "caption": caption or None,
-            "caption_entities": entities or None,
-            "reply_markup": self.outgoing._reply_markup(params, state),
-        }
-        edited = self._apply_edit(state, message, changes)
-        return True if inline else edited
-
-    async def _api_editMessageReplyMarkup(self, params: _Params) -> Json | bool:
-        state, message, inline = self._own_message(params, "message to edit not found")
-        markup = self.outgoing._reply_markup(params, state)
-        edited = self._apply_edit(state, message, {"reply_markup": markup})
-        return True if inline else edited
-
-    async def _api_deleteMessage(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        message_id = params.integer("message_id")
-        message = self._message(state, message_id, "message to delete not found")
-        own = message["from"]["id"] == self.bot_id
-        if not own and not self._is_private(state) and not self.bot_is_admin:
-            raise bad_request("message can't be deleted")
-        del state.messages[message_id]
-        if state.pinned == message_id:
-            state.pinned = None
-        self._emit("delete", state.chat["id"], message_id=message_id)
-        return True
-
-    async def _api_pinChatMessage(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        if not self._is_private(state) and not self.bot_is_admin:
-            raise bad_request("not enough rights to manage pinned messages in the chat")
-        message_id = params.integer("message_id")
-        self._message(state, message_id, "message to pin not found")
-        state.pinned = message_id
-        self._emit("pin", state.chat["id"], message_id=message_id)
-        return True
-
-    async def _api_unpinChatMessage(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        state.pinned = None
-        self._emit("pin", state.chat["id"], message_id=None)
-        return True
-
     # ------------------------------------------------------------------ callbacks
-
-    async def _api_answerCallbackQuery(self, params: _Params) -> bool:
-        query = self._queries.get(params.text("callback_query_id") or "")
-        expired = query is None or (time.monotonic() - query.created > self.callback_query_timeout)
-        if query is None or expired or query.answer.done():
-            raise bad_request(
-                "query is too old and response timeout expired or query ID is invalid"
-            )
-        text = params.text("text") or ""
-        if len(text) > MAX_ANSWER_TEXT_LENGTH:
-            raise bad_request("MESSAGE_TOO_LONG")
-        answer = {
-            "query_id": query.id,
-            "user_id": query.user_id,
-            "chat_id": query.chat_id,
-            "message_id": query.message_id,
-            "text": text,
-            "show_alert": params.boolean("show_alert"),
-            "url": params.text("url") or "",
-        }
-        query.answer.set_result(answer)
-        if text:
-            alerts = self._alerts.setdefault(query.user_id, deque(maxlen=MAX_ALERTS_PER_USER))
-            alerts.append(answer)
-        self._emit("alert", query.chat_id, user_id=query.user_id, alert=answer)
-        return True
 
     # ------------------------------------------------------------------ inline mode
 
@@ -1736,7 +1518,7 @@ class _Forum(_Part):
         self, state: _ChatState, sender: Json, topic: _Topic, **service: Json
     ) -> Json:
         """Post a topic's service message in it and tell the bot."""
-        message = self.api._new_message(state, sender, thread=topic.thread_id, **service)
+        message = self.api.messaging._new_message(state, sender, thread=topic.thread_id, **service)
         self.api._emit("message", state.chat["id"], message=message)
         self.api.delivery._push_update(message=message)
         return message
@@ -1751,7 +1533,7 @@ class _Forum(_Part):
         topic = _Topic(thread, name, icon_color or 0x6FB9F0)
         state.topics[thread] = topic
         created = {"name": name, "icon_color": topic.icon_color}
-        message = self.api._new_message(state, sender, forum_topic_created=created)
+        message = self.api.messaging._new_message(state, sender, forum_topic_created=created)
         message["message_thread_id"] = thread
         message["is_topic_message"] = True
         self.api._emit("message", state.chat["id"], message=message)
@@ -2260,15 +2042,7 @@ class _Inline(_Part):
             raise bad_request("can't parse inline query result")
         if result.get("type") not in INLINE_RESULT_TYPES:
             raise bad_request("RESULT_TYPE_INVALID")
-        result_id = result.get("id")
-        if (
-            not isinstance(result_id, str)
-            or not 1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES
-        ):
-            raise bad_request("RESULT_ID_INVALID")
-        if result_id in seen:
-            raise bad_request("RESULT_ID_DUPLICATE")
-        seen.add(result_id)
+        _check_result_id(result.get("id"), seen)
         checked = dict(result)
         if "reply_markup" in result:
             markup = _Params({"reply_markup": result["reply_markup"]}, {})
@@ -2368,26 +2142,11 @@ class _Inline(_Part):
         an inline keyboard, as Telegram gives one). Returns the posted message."""
         async with self.api._lock:
             player, state = self.api.users._player_chat(user_id, chat_id)
-            query = self.api._inline_queries.get(query_id)
-            if query is None or query.user_id != user_id or not query.answer.done():
-                raise SandboxError("no answered inline query with that id for this player")
-            answer = query.answer.result()
-            result = next((r for r in answer["results"] if r["id"] == result_id), None)
-            if result is None:
-                raise SandboxError(f"the inline answer has no result {result_id!r}")
-            if result["type"] != "article":
-                raise SandboxError("the sandbox posts article results only")
-            if self.api.forum._is_forum(state) and thread_id is not None:
-                topic = state.topics.get(thread_id)
-                if topic is None:
-                    raise SandboxError("no such topic")
-                if topic.closed and player.id != self.api.members._owner_id():
-                    raise SandboxError("the topic is closed")
-            elif not self.api.forum._is_forum(state):
-                thread_id = None
+            query, result = self._answered_result(user_id, query_id, result_id)
+            thread_id = self._posting_thread(player, state, thread_id)
             if self.api._is_private(state) and not player.started:
                 raise SandboxError("start the bot first: a private chat with it is empty")
-            message = self.api._new_message(
+            message = self.api.messaging._new_message(
                 state,
                 player.user_dict(),
                 thread=thread_id,
@@ -2401,17 +2160,48 @@ class _Inline(_Part):
             if self.api.users._delivers(state, message):
                 self.api.delivery._push_update(message=message)
             if self.api.inline_feedback:
-                chosen: Json = {
-                    "result_id": result_id,
-                    "from": player.user_dict(),
-                    "query": query.query,
-                }
-                if message.get("reply_markup"):
-                    chosen["inline_message_id"] = self._inline_id(
-                        state.chat["id"], message["message_id"]
-                    )
-                self.api.delivery._push_update(chosen_inline_result=chosen)
+                self._feed_back(player, query, result_id, message)
             return message
+
+    def _feed_back(
+        self, player: Player, query: _InlineQuery, result_id: str, message: Json
+    ) -> None:
+        """Tell the bot which result was chosen (with an inline message id for a keyboard)."""
+        chosen: Json = {"result_id": result_id, "from": player.user_dict(), "query": query.query}
+        if message.get("reply_markup"):
+            chosen["inline_message_id"] = self._inline_id(
+                message["chat"]["id"], message["message_id"]
+            )
+        self.api.delivery._push_update(chosen_inline_result=chosen)
+
+    def _answered_result(
+        self, user_id: int, query_id: str, result_id: str
+    ) -> tuple[_InlineQuery, Json]:
+        """The player's answered inline query and the article result they picked."""
+        query = self.api._inline_queries.get(query_id)
+        if query is None or query.user_id != user_id or not query.answer.done():
+            raise SandboxError("no answered inline query with that id for this player")
+        answer = query.answer.result()
+        result = next((r for r in answer["results"] if r["id"] == result_id), None)
+        if result is None:
+            raise SandboxError(f"the inline answer has no result {result_id!r}")
+        if result["type"] != "article":
+            raise SandboxError("the sandbox posts article results only")
+        return query, result
+
+    def _posting_thread(
+        self, player: Player, state: _ChatState, thread_id: int | None
+    ) -> int | None:
+        """The forum topic a player posts in: an open one (the owner may use a closed one)."""
+        if not self.api.forum._is_forum(state):
+            return None
+        if thread_id is not None:
+            topic = state.topics.get(thread_id)
+            if topic is None:
+                raise SandboxError("no such topic")
+            if topic.closed and player.id != self.api.members._owner_id():
+                raise SandboxError("the topic is closed")
+        return thread_id
 
 
 class _Menus(_Part):
@@ -2724,7 +2514,7 @@ class _Users(_Part):
             edited.pop("entities", None)
             if entities:
                 edited["entities"] = entities
-            self.api._store(state, edited)
+            self.api.messaging._store(state, edited)
             self.api._cursor = self.api._emit("edit", chat_id, message=edited)["seq"]
             if self._delivers(state, edited):
                 self.api.delivery._push_update(edited_message=edited)
@@ -2745,7 +2535,7 @@ class _Users(_Part):
             player.blocked = False
             self.api._emit("player", player.id, user_id=player.id, started=True)
         entities = detect_entities(text, [])
-        message = self.api._new_message(
+        message = self.api.messaging._new_message(
             state,
             player.user_dict(),
             thread=thread,
@@ -2837,28 +2627,44 @@ class _Users(_Part):
             if not any(b.get("callback_data") == callback_data for b in buttons):
                 raise SandboxError(f"message {message_id} has no button with that data")
             query_id = self._new_query_id()
-            answer: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
-            self.api._queries[query_id] = _Query(
-                query_id, user_id, chat_id, message_id, callback_data, time.monotonic(), answer
-            )
-            while len(self.api._queries) > MAX_OPEN_QUERIES:
-                self.api._queries.popitem(last=False)
-            callback = {
-                "id": query_id,
-                "from": player.user_dict(),
-                "message": message,
-                "chat_instance": self.chat_instance(chat_id),
-                "data": callback_data,
-            }
-            if (message.get("via_bot") or {}).get("id") == self.api.bot_id:
-                # a message sent via the bot: Telegram names it, not its chat
-                del callback["message"]
-                callback["inline_message_id"] = self.api.inline._inline_id(chat_id, message_id)
+            answer = self._open_query(query_id, user_id, chat_id, message_id, callback_data)
+            callback = self._callback(query_id, player, chat_id, message, callback_data)
             self.api._cursor = self.api._seq
             update = self.api.delivery._push_update(callback_query=callback) or {
                 "callback_query": callback
             }
             return ButtonPress(query_id, update, answer)
+
+    def _callback(
+        self, query_id: str, player: Player, chat_id: int, message: Json, callback_data: str
+    ) -> Json:
+        """The ``callback_query`` of a press on ``message``."""
+        callback = {
+            "id": query_id,
+            "from": player.user_dict(),
+            "message": message,
+            "chat_instance": self.chat_instance(chat_id),
+            "data": callback_data,
+        }
+        if (message.get("via_bot") or {}).get("id") == self.api.bot_id:
+            # a message sent via the bot: Telegram names it, not its chat
+            del callback["message"]
+            callback["inline_message_id"] = self.api.inline._inline_id(
+                chat_id, message["message_id"]
+            )
+        return callback
+
+    def _open_query(
+        self, query_id: str, user_id: int, chat_id: int, message_id: int, callback_data: str
+    ) -> asyncio.Future[Json]:
+        """Keep a callback query open for the bot's answer (the oldest go past the limit)."""
+        answer: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+        self.api._queries[query_id] = _Query(
+            query_id, user_id, chat_id, message_id, callback_data, time.monotonic(), answer
+        )
+        while len(self.api._queries) > MAX_OPEN_QUERIES:
+            self.api._queries.popitem(last=False)
+        return answer
 
     def _new_query_id(self) -> str:
         while True:
@@ -3041,33 +2847,9 @@ class _Persistence(_Part):
                 }
                 for p in self.api.players.values()
             },
-            "chats": [
-                {
-                    "id": chat_id,
-                    "messages": list(state.messages.values()),
-                    "next_message_id": state.next_message_id,
-                    "pinned": state.pinned,
-                    "topics": [
-                        {"thread_id": t.thread_id, "name": t.name, "closed": t.closed}
-                        for t in state.topics.values()
-                    ],
-                }
-                for chat_id, state in self.api._chats.items()
-            ],
+            "chats": [_saved_chat(chat_id, state) for chat_id, state in self.api._chats.items()],
             "updates": list(self.api._updates),
-            "files": [
-                {
-                    "file_id": f.file_id,
-                    "file_unique_id": f.file_unique_id,
-                    "file_path": f.file_path,
-                    "content_type": f.content_type,
-                    "width": f.width,
-                    "height": f.height,
-                    "source_url": f.source_url,
-                    "has_data": f.data is not None,
-                }
-                for f in self.api._files.values()
-            ],
+            "files": [_saved_file(f) for f in self.api._files.values()],
             "alerts": {str(uid): list(alerts) for uid, alerts in self.api._alerts.items()},
             "commands": [[scope, lang, cmds] for (scope, lang), cmds in self.api._commands.items()],
             "menu_buttons": [
@@ -3094,60 +2876,17 @@ class _Persistence(_Part):
         if not isinstance(saved, dict) or saved.get("version") != SAVED_STATE_VERSION:
             raise ValueError("not a saved sandbox state of this version")
         # Read everything first, so a state that does not fit changes nothing.
-        flags = {
-            int(k): (bool(v["started"]), bool(v["blocked"]), v.get("language_code"))
-            for k, v in saved["players"].items()
-        }
+        flags = _restored_players(saved["players"])
         chats = [
-            (
-                self.api._chats[int(chat["id"])],
-                OrderedDict((int(m["message_id"]), dict(m)) for m in chat["messages"]),
-                max(int(chat["next_message_id"]), 1),
-                None if chat["pinned"] is None else int(chat["pinned"]),
-                {
-                    int(t["thread_id"]): _Topic(
-                        int(t["thread_id"]), str(t["name"]), closed=bool(t["closed"])
-                    )
-                    for t in chat.get("topics", [])  # states saved before forums have none
-                },
-            )
+            (self.api._chats[int(chat["id"])], *_restored_chat(chat))
             for chat in saved["chats"]
             if int(chat["id"]) in self.api._chats
         ]
         updates = [dict(update) for update in saved["updates"]]
         next_update_id, seq = int(saved["next_update_id"]), int(saved["seq"])
-        files = {}
-        for meta in saved["files"]:
-            data = file_data(meta) if meta["has_data"] else None
-            if meta["has_data"] and data is None:
-                continue
-            files[str(meta["file_id"])] = _StoredFile(
-                file_id=str(meta["file_id"]),
-                file_unique_id=str(meta["file_unique_id"]),
-                file_path=str(meta["file_path"]),
-                data=data,
-                content_type=str(meta["content_type"]),
-                width=int(meta["width"]),
-                height=int(meta["height"]),
-                source_url=str(meta["source_url"]),
-            )
-        alerts = {int(k): deque(v, maxlen=MAX_ALERTS_PER_USER) for k, v in saved["alerts"].items()}
-        commands = {(str(scope), str(lang)): list(cmds) for scope, lang, cmds in saved["commands"]}
-        menu_buttons = {
-            None if chat_id is None else int(chat_id): dict(button)
-            for chat_id, button in saved["menu_buttons"]
-        }
-        descriptions = {  # states saved before descriptions have none
-            (str(kind), str(lang)): str(text) for kind, lang, text in saved.get("descriptions", [])
-        }
-        for user_id, (started, blocked, language) in flags.items():
-            if user_id in self.api.players:
-                self.api.players[user_id].started, self.api.players[user_id].blocked = (
-                    started,
-                    blocked,
-                )
-                if isinstance(language, str):  # states saved before languages have none
-                    self.api.players[user_id].language_code = language
+        files = _restored_files(saved["files"], file_data)
+        alerts, commands, menu_buttons, descriptions = _restored_settings(saved)
+        self._restore_players(flags)
         for state, messages, next_message_id, pinned, topics in chats:
             state.messages, state.next_message_id, state.pinned = messages, next_message_id, pinned
             if topics:
@@ -3160,6 +2899,13 @@ class _Persistence(_Part):
         self.api._commands.update(commands)
         self.api._menu_buttons.update(menu_buttons)
         self.api._descriptions.update(descriptions)
+
+    def _restore_players(self, flags: dict[int, tuple[bool, bool, str | None]]) -> None:
+        for user_id, (started, blocked, language) in flags.items():
+            if (player := self.api.players.get(user_id)) is not None:
+                player.started, player.blocked = started, blocked
+                if language is not None:
+                    player.language_code = language
 
 
 def _player_text(text: str) -> str:
@@ -3202,6 +2948,113 @@ def _photo_size(stored: _StoredFile) -> Json:
         "width": stored.width,
         "height": stored.height,
     }
+
+
+def _saved_chat(chat_id: int, state: _ChatState) -> Json:
+    return {
+        "id": chat_id,
+        "messages": list(state.messages.values()),
+        "next_message_id": state.next_message_id,
+        "pinned": state.pinned,
+        "topics": [
+            {"thread_id": t.thread_id, "name": t.name, "closed": t.closed}
+            for t in state.topics.values()
+        ],
+    }
+
+
+def _saved_file(f: _StoredFile) -> Json:
+    return {
+        "file_id": f.file_id,
+        "file_unique_id": f.file_unique_id,
+        "file_path": f.file_path,
+        "content_type": f.content_type,
+        "width": f.width,
+        "height": f.height,
+        "source_url": f.source_url,
+        "has_data": f.data is not None,
+    }
+
+
+def _restored_chat(
+    chat: Json,
+) -> tuple[OrderedDict[int, Json], int, int | None, dict[int, _Topic]]:
+    """A saved chat's messages, next message id, pinned message and topics."""
+    return (
+        OrderedDict((int(m["message_id"]), dict(m)) for m in chat["messages"]),
+        max(int(chat["next_message_id"]), 1),
+        None if chat["pinned"] is None else int(chat["pinned"]),
+        {
+            int(t["thread_id"]): _Topic(
+                int(t["thread_id"]), str(t["name"]), closed=bool(t["closed"])
+            )
+            for t in chat.get("topics", [])  # states saved before forums have none
+        },
+    )
+
+
+def _restored_files(
+    saved: list[Json], file_data: Callable[[Json], bytes | None]
+) -> dict[str, _StoredFile]:
+    """The saved photos whose bytes are still there (or that never had any)."""
+    files = {}
+    for meta in saved:
+        data = file_data(meta) if meta["has_data"] else None
+        if meta["has_data"] and data is None:
+            continue
+        files[str(meta["file_id"])] = _StoredFile(
+            file_id=str(meta["file_id"]),
+            file_unique_id=str(meta["file_unique_id"]),
+            file_path=str(meta["file_path"]),
+            data=data,
+            content_type=str(meta["content_type"]),
+            width=int(meta["width"]),
+            height=int(meta["height"]),
+            source_url=str(meta["source_url"]),
+        )
+    return files
+
+
+def _restored_players(saved: Json) -> dict[int, tuple[bool, bool, str | None]]:
+    """Each saved player's Start and Block state and language (older states have none)."""
+    return {
+        int(k): (
+            bool(v["started"]),
+            bool(v["blocked"]),
+            language if isinstance(language := v.get("language_code"), str) else None,
+        )
+        for k, v in saved.items()
+    }
+
+
+def _restored_settings(
+    saved: Json,
+) -> tuple[
+    dict[int, deque[Json]],
+    dict[tuple[str, str], list[Json]],
+    dict[int | None, Json],
+    dict[tuple[str, str], str],
+]:
+    """The saved alerts, commands, menu buttons and descriptions."""
+    alerts = {int(k): deque(v, maxlen=MAX_ALERTS_PER_USER) for k, v in saved["alerts"].items()}
+    commands = {(str(scope), str(lang)): list(cmds) for scope, lang, cmds in saved["commands"]}
+    menu_buttons = {
+        None if chat_id is None else int(chat_id): dict(button)
+        for chat_id, button in saved["menu_buttons"]
+    }
+    descriptions = {  # states saved before descriptions have none
+        (str(kind), str(lang)): str(text) for kind, lang, text in saved.get("descriptions", [])
+    }
+    return alerts, commands, menu_buttons, descriptions
+
+
+def _check_result_id(result_id: Any, seen: set[str]) -> None:
+    """An inline result's id: 1-64 bytes, once per answer."""
+    if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES:
+        raise bad_request("RESULT_ID_INVALID")
+    if result_id in seen:
+        raise bad_request("RESULT_ID_DUPLICATE")
+    seen.add(result_id)
 
 
 def _check_command(command: Any) -> Json:
@@ -3264,3 +3117,236 @@ def _administrator(user: Json) -> Json:
         "can_manage_topics": False,
         **rights,
     }
+
+
+class _Messaging(_Part):
+    """Messages the bot sends, edits, deletes and pins, and its answers to button presses."""
+
+    def _store(self, state: _ChatState, message: Json) -> Json:
+        state.messages[message["message_id"]] = message
+        while len(state.messages) > MAX_MESSAGES_PER_CHAT:
+            state.messages.popitem(last=False)
+        return message
+
+    def _new_message(
+        self, state: _ChatState, sender: Json, *, thread: int | None = None, **content: Any
+    ) -> Json:
+        message_id = state.next_message_id
+        state.next_message_id += 1
+        message: Json = {
+            "message_id": message_id,
+            "from": sender,
+            "chat": dict(state.chat),
+            "date": int(self.api.clock()),
+        }
+        if thread is not None:
+            # in a topic: the thread, and (unless it replies to something else) a reply
+            # to the topic's creation message, as Telegram sends them
+            message["message_thread_id"] = thread
+            message["is_topic_message"] = True
+            if content.get("reply_to_message") is None:
+                opening = state.messages.get(thread)
+                if opening is not None:
+                    content["reply_to_message"] = _without_reply(opening)
+        message.update({k: v for k, v in content.items() if v is not None})
+        return self._store(state, message)
+
+    def _message(self, state: _ChatState, message_id: int, missing: str) -> Json:
+        message = state.messages.get(message_id)
+        if message is None:
+            raise bad_request(missing)
+        return message
+
+    async def _api_sendMessage(self, params: _Params) -> Json:
+        state = self.api._chat_param(params)
+        self.api._check_can_write(state)
+        text, entities = self.api.outgoing._format(
+            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
+        )
+        markup = self.api.outgoing._reply_markup(params, state)
+        reply_to = self.api.outgoing._reply_to(params, state)
+        thread = self.api.forum._thread(
+            params, state, reply_to, by_admin=self.api.bot_manages_topics
+        )
+        self.api._check_flood(state)
+        message = self._new_message(
+            state,
+            self.api.bot_user(),
+            thread=thread,
+            text=text,
+            entities=entities or None,
+            reply_markup=markup,
+            reply_to_message=reply_to,
+            link_preview_options=params.json("link_preview_options"),
+        )
+        self.api._emit(
+            "message",
+            state.chat["id"],
+            message=message,
+            silent=params.boolean("disable_notification"),
+        )
+        return message
+
+    async def _api_sendPhoto(self, params: _Params) -> Json:
+        state = self.api._chat_param(params)
+        self.api._check_can_write(state)
+        stored = self.api.storage._photo_param(params)
+        caption, entities = self.api.outgoing._format(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
+        )
+        markup = self.api.outgoing._reply_markup(params, state)
+        reply_to = self.api.outgoing._reply_to(params, state)
+        thread = self.api.forum._thread(
+            params, state, reply_to, by_admin=self.api.bot_manages_topics
+        )
+        self.api._check_flood(state)
+        message = self._new_message(
+            state,
+            self.api.bot_user(),
+            thread=thread,
+            photo=[_photo_size(stored)],
+            caption=caption or None,
+            caption_entities=entities or None,
+            reply_markup=markup,
+            reply_to_message=reply_to,
+        )
+        self.api._emit(
+            "message",
+            state.chat["id"],
+            message=message,
+            silent=params.boolean("disable_notification"),
+        )
+        return message
+
+    async def _api_sendChatAction(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        self.api._check_can_write(state)
+        action = params.text("action") or ""
+        if action not in CHAT_ACTIONS:
+            raise bad_request("wrong parameter action in request")
+        self.api._emit("chat_action", state.chat["id"], action=action)
+        return True
+
+    def _own_message(self, params: _Params, missing: str) -> tuple[_ChatState, Json, bool]:
+        """The message an edit names: by chat and message id (the bot's own), or by
+        ``inline_message_id`` (a message sent via the bot); and whether it was inline."""
+        if params.has("inline_message_id"):
+            found = self.api.inline._inline_message(params.text("inline_message_id") or "")
+            if found is None:
+                raise bad_request("MESSAGE_ID_INVALID")
+            return found[0], found[1], True
+        state = self.api._chat_param(params)
+        message = self._message(state, params.integer("message_id"), missing)
+        if message["from"]["id"] != self.api.bot_id:
+            raise bad_request("message can't be edited")
+        return state, message, False
+
+    def _apply_edit(self, state: _ChatState, message: Json, changes: Json) -> Json:
+        unchanged = all(message.get(key) == value for key, value in changes.items())
+        if unchanged:
+            raise bad_request(
+                "message is not modified: specified new message content and reply markup "
+                "are exactly the same as a current content and reply markup of the message"
+            )
+        edited = {**message, "edit_date": int(self.api.clock())}
+        for key, value in changes.items():
+            if value is None:
+                edited.pop(key, None)
+            else:
+                edited[key] = value
+        self._store(state, edited)
+        self.api._emit("edit", state.chat["id"], message=edited)
+        return edited
+
+    async def _api_editMessageText(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
+        if "text" not in message:
+            raise bad_request("there is no text in the message to edit")
+        text, entities = self.api.outgoing._format(
+            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
+        )
+        changes = {
+            "text": text,
+            "entities": entities or None,
+            "reply_markup": self.api.outgoing._reply_markup(params, state),
+        }
+        edited = self._apply_edit(state, message, changes)
+        return True if inline else edited
+
+    async def _api_editMessageCaption(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
+        if "photo" not in message:
+            raise bad_request("there is no caption in the message to edit")
+        caption, entities = self.api.outgoing._format(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
+        )
+        changes = {
+            "caption": caption or None,
+            "caption_entities": entities or None,
+            "reply_markup": self.api.outgoing._reply_markup(params, state),
+        }
+        edited = self._apply_edit(state, message, changes)
+        return True if inline else edited
+
+    async def _api_editMessageReplyMarkup(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
+        markup = self.api.outgoing._reply_markup(params, state)
+        edited = self._apply_edit(state, message, {"reply_markup": markup})
+        return True if inline else edited
+
+    async def _api_deleteMessage(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        message_id = params.integer("message_id")
+        message = self._message(state, message_id, "message to delete not found")
+        own = message["from"]["id"] == self.api.bot_id
+        if not own and not self.api._is_private(state) and not self.api.bot_is_admin:
+            raise bad_request("message can't be deleted")
+        del state.messages[message_id]
+        if state.pinned == message_id:
+            state.pinned = None
+        self.api._emit("delete", state.chat["id"], message_id=message_id)
+        return True
+
+    async def _api_pinChatMessage(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        if not self.api._is_private(state) and not self.api.bot_is_admin:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+        message_id = params.integer("message_id")
+        self._message(state, message_id, "message to pin not found")
+        state.pinned = message_id
+        self.api._emit("pin", state.chat["id"], message_id=message_id)
+        return True
+
+    async def _api_unpinChatMessage(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        state.pinned = None
+        self.api._emit("pin", state.chat["id"], message_id=None)
+        return True
+
+    async def _api_answerCallbackQuery(self, params: _Params) -> bool:
+        query = self.api._queries.get(params.text("callback_query_id") or "")
+        expired = query is None or (
+            time.monotonic() - query.created > self.api.callback_query_timeout
+        )
+        if query is None or expired or query.answer.done():
+            raise bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        text = params.text("text") or ""
+        if len(text) > MAX_ANSWER_TEXT_LENGTH:
+            raise bad_request("MESSAGE_TOO_LONG")
+        answer = {
+            "query_id": query.id,
+            "user_id": query.user_id,
+            "chat_id": query.chat_id,
+            "message_id": query.message_id,
+            "text": text,
+            "show_alert": params.boolean("show_alert"),
+            "url": params.text("url") or "",
+        }
+        query.answer.set_result(answer)
+        if text:
+            alerts = self.api._alerts.setdefault(query.user_id, deque(maxlen=MAX_ALERTS_PER_USER))
+            alerts.append(answer)
+        self.api._emit("alert", query.chat_id, user_id=query.user_id, alert=answer)
+        return True
