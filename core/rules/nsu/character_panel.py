@@ -88,6 +88,14 @@ def own_cards(table: Table, player_id: int) -> tuple[LocationCard, ...]:
     return tuple(c for c in world.cards if c.author_id == player_id)
 
 
+def _sentiments(draft: CharacterDraft, lines: list[Any]) -> CharacterDraft:
+    """Three sentiments, a line left blank as None."""
+    if len(lines) != 3:
+        raise Malformed("Write three sentiments (a line may stay blank).")
+    first, second, third = (None if s is None else str(s) for s in lines)
+    return invent_sentiments(draft, first, second, third)
+
+
 def apply_step(
     draft: CharacterDraft, step: CreationStep, payload: Json, cards: int = 2
 ) -> CharacterDraft:
@@ -115,11 +123,7 @@ def apply_step(
                 Die.parse(str(payload["heart"])),
             )
         if step is CreationStep.SENTIMENTS:
-            lines = list(payload["sentiments"])
-            if len(lines) != 3:
-                raise Malformed("Write three sentiments (a line may stay blank).")
-            first, second, third = (None if s is None else str(s) for s in lines)
-            return invent_sentiments(draft, first, second, third)
+            return _sentiments(draft, list(payload["sentiments"]))
         if step is CreationStep.SKILLS:
             skills = [str(s) for s in payload["skills"]]
             if len(skills) != 3:
