@@ -635,7 +635,14 @@ def draft_lines(
     if draft.skills:
         skills = ", ".join(f"{esc(s)} +1" for s in draft.skills)
         lines.append(_("Skills: {skills}", skills=skills))
-    for n, rumour in enumerate(draft.rumours):
+    return lines + _rumour_lines(draft.rumours, cards, lang)
+
+
+def _rumour_lines(rumours: Sequence[str], cards: Sequence[LocationCard], lang: Lang) -> list[str]:
+    """Each rumour, about the card it goes with."""
+    _ = lang.gettext
+    lines = []
+    for n, rumour in enumerate(rumours):
         if n < len(cards):
             lines.append(
                 _(
