@@ -289,6 +289,35 @@ def _phrase(choice: PanelChoice) -> str:
     return _PHRASES[choice.verb]
 
 
+def _head(table: Table, panel: CheckPanelState, lang: Lang) -> str:
+    """Who makes the check (the GM for an NPC), and its label."""
+    check = panel.check
+    if check.is_gm_check:
+        head = lang.gettext("🎲 <b>The GM</b> rolls an NPC check")
+    else:
+        head = lang.gettext(
+            "🎲 <b>{name}</b> makes a check", name=_in_play(table, check.roller, lang, True)
+        )
+    if panel.label:
+        head += f" — <i>{esc(panel.label)}</i>"
+    return head
+
+
+def _roll_lines(panel: CheckPanelState, lang: Lang) -> list[str]:
+    """Each roll, titled by why it was rolled; the rolls replaced struck through."""
+    check = panel.check
+    reasons = [str(e.get("reason")) for e in panel.log if e.get("e") == "rolled"]
+    lines = []
+    for index, roll in enumerate(check.rolls):
+        reason = reasons[index] if index < len(reasons) else "first"
+        title = lang.gettext(ROLL_TITLE.get(reason, ROLL_TITLE["first"]))
+        if index < len(check.rolls) - 1:
+            lines.append(f"<s>{title}: {roll_text(roll)}</s>")
+        else:
+            lines.append(f"{title}: {roll_text(roll)}")
+    return lines
+
+
 class CheckRenderer:
     """The check panel: set-up, dice, kept d20, total, margin, outcome, pool and harm."""
 
@@ -300,23 +329,8 @@ class CheckRenderer:
         check = panel.check
         pool = pool_counts(table.state)
         roller = _in_play(table, check.roller, lang)
-        if check.is_gm_check:
-            head = lang.gettext("🎲 <b>The GM</b> rolls an NPC check")
-        else:
-            head = lang.gettext(
-                "🎲 <b>{name}</b> makes a check", name=_in_play(table, check.roller, lang, True)
-            )
-        if panel.label:
-            head += f" — <i>{esc(panel.label)}</i>"
-        lines = [head, target_text(check, lang), setup_text(check.setup, lang)]
-        reasons = [str(e.get("reason")) for e in panel.log if e.get("e") == "rolled"]
-        for index, roll in enumerate(check.rolls):
-            reason = reasons[index] if index < len(reasons) else "first"
-            title = lang.gettext(ROLL_TITLE.get(reason, ROLL_TITLE["first"]))
-            if index < len(check.rolls) - 1:
-                lines.append(f"<s>{title}: {roll_text(roll)}</s>")
-            else:
-                lines.append(f"{title}: {roll_text(roll)}")
+        lines = [_head(table, panel, lang), target_text(check, lang), setup_text(check.setup, lang)]
+        lines += _roll_lines(panel, lang)
         result = check.result
         if result is not None:
             lines.append(
