@@ -614,19 +614,19 @@ def _pool_choices(ct: CortexTable, c: Conflict) -> list[Choice]:
         found.append(
             Choice(Press.REMOVE, str(i), who=own.name, name=p.name, count=3 if p.challenge else 1)
         )
+    return found + _resource_choices(own, c)
+
+
+def _resource_choices(own: Sheet, c: Conflict) -> list[Choice]:
+    """Each resource not used up and not already helping: spent, or spent and used up."""
     aiding = {x.resource.casefold() for x in c.aid if x.kind is AidKind.RESOURCE}
+    found: list[Choice] = []
     for i, res in enumerate(own.resources):
         if not res.used_up and res.name.casefold() not in aiding:
-            found.append(
-                Choice(
-                    Press.RESOURCE, str(i), who=own.name, name=res.name, die=int(res.die), count=2
-                )
-            )
-            found.append(
-                Choice(
-                    Press.RESOURCE, f"{i}u", who=own.name, name=res.name, die=int(res.die), count=2
-                )
-            )
+            found += [
+                Choice(Press.RESOURCE, code, who=own.name, name=res.name, die=int(res.die), count=2)
+                for code in (str(i), f"{i}u")
+            ]
     return found
 
 
