@@ -119,6 +119,19 @@ def _feature_seen_by(feature: Sheet) -> Any:
     )
 
 
+def _seated_leads(table: PlatformTable, watchtower: int) -> tuple[list[Seat], list[Sheet]]:
+    """Each player's seat and Lead sheet, in seat order (the Watchtower has none)."""
+    seats: list[Seat] = []
+    leads: list[Sheet] = []
+    for player_id in sorted(table.seats):
+        sheet = lead_sheet(table.seats[player_id].sheet)
+        if sheet is None or player_id == watchtower:
+            continue
+        seats.append(Seat(player_id, sheet.name))
+        leads.append(sheet)
+    return seats, leads
+
+
 def load(table: PlatformTable) -> Loaded:
     """The Cortex table of a campaign.
 
@@ -129,14 +142,7 @@ def load(table: PlatformTable) -> Loaded:
     if state.get("v") != STATE_VERSION:
         raise Malformed(DAMAGED)
     watchtower = watchtower_of(table)
-    seats: list[Seat] = []
-    leads: list[Sheet] = []
-    for player_id in sorted(table.seats):
-        sheet = lead_sheet(table.seats[player_id].sheet)
-        if sheet is None or player_id == watchtower:
-            continue
-        seats.append(Seat(player_id, sheet.name))
-        leads.append(sheet)
+    seats, leads = _seated_leads(table, watchtower)
     features = _loaded_list(Sheet, state.get("features"))
     sheets = (*leads, *features)
     known = {s.name.casefold() for s in sheets}
