@@ -821,27 +821,16 @@ class ConflictPanel:
         if number != loaded.number or c is None:
             raise NotAllowedNow(OVER)
         if press is Press.CLOSE:
-            if actor != ct.watchtower:
-                raise NotYourTurn("Only the Watchtower can do that.")
-            if c.phase is not Phase.DONE:
-                raise NotAllowedNow("Finish the roll first.")
-            return Outcome(state=dict(state), closed=True)
+            return _closed(ct, c, actor, state)
         if press is Press.TEXT:
             press, argument = read_text(ct, c, actor, argument)
         kind = _KIND_OF[press]
         if kind not in allowed_actions(ct, actor):
             raise _refusal(ct, actor, kind)
         picking = _picking(state, c)
+        _check_list(press, picking)
         if press in (Press.OPEN_POOL, Press.BACK):
-            if picking == (press is Press.OPEN_POOL):
-                raise NotAllowedNow(
-                    _LIST_OPEN if picking else N_("No list is open to go back from.")
-                )
             return Outcome(state=_write(number, staged, log, press is Press.OPEN_POOL))
-        if picking and press not in _IN_LIST and press not in (Press.DETAIL, Press.AID):
-            raise NotAllowedNow(_LIST_OPEN)
-        if not picking and press in (Press.ADD, Press.REMOVE, Press.RESOURCE):
-            raise NotAllowedNow(_LIST_CLOSED)
         if press in (Press.OPPOSITION_ADD, Press.OPPOSITION_UNDO):
             return _stage(number, staged, log, press, argument)
         step = apply(ct, actor, _action(ct, c, actor, press, argument, staged), rng)
@@ -851,6 +840,27 @@ class ConflictPanel:
         log = log + _entries(step.events)
         new_state = _write(number, () if press is Press.OPPOSITION_ROLL else staged, log, picking)
         return replace(outcome, state=new_state, events=step.events, closed=closed)
+
+
+def _closed(ct: CortexTable, c: Conflict, actor: int, state: Json) -> Outcome:
+    """The Watchtower closes a finished roll's panel."""
+    if actor != ct.watchtower:
+        raise NotYourTurn("Only the Watchtower can do that.")
+    if c.phase is not Phase.DONE:
+        raise NotAllowedNow("Finish the roll first.")
+    return Outcome(state=dict(state), closed=True)
+
+
+def _check_list(press: Press, picking: bool) -> None:
+    """The pool's list opens once, closes once; its buttons work only while it is open."""
+    if press in (Press.OPEN_POOL, Press.BACK):
+        if picking == (press is Press.OPEN_POOL):
+            raise NotAllowedNow(_LIST_OPEN if picking else N_("No list is open to go back from."))
+        return
+    if picking and press not in _IN_LIST and press not in (Press.DETAIL, Press.AID):
+        raise NotAllowedNow(_LIST_OPEN)
+    if not picking and press in (Press.ADD, Press.REMOVE, Press.RESOURCE):
+        raise NotAllowedNow(_LIST_CLOSED)
 
 
 def _stage(
