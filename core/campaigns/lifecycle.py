@@ -271,15 +271,7 @@ class Lifecycle(CampaignsBase):
         those redrawn (a pause or a resume makes every step stand: no ``↩ Undo`` stays).
         """
         async with saving(self.locks, f"campaign:{campaign_id}", update_id):
-            campaign = await Campaign.get_or_none(id=campaign_id)
-            if campaign is None:
-                raise NotAllowedNow(STALE)
-            await campaign.fetch_related("host")
-            check_host(step, player.tg_id, campaign.host.tg_id)
-            if (campaign.live_chat_id, campaign.topic_id) != (chat.tg_id, chat.topic):
-                raise NotAllowedNow(STALE)  # it ended since it was asked
-            if version is not None and campaign.version != version:
-                raise NotAllowedNow(MOVED_ON)
+            campaign = await _still_at(campaign_id, chat, player, step, version)
             status = CampaignStatus(next_stage(Stage(campaign.status.value), step).value)
             ending = status is CampaignStatus.ARCHIVED
             live = None if ending else campaign.live_chat_id
@@ -414,3 +406,19 @@ async def _create_campaign(
         )
     except IntegrityError:
         raise NotAllowedNow(RUNNING, name=Said(system.name)) from None
+
+
+async def _still_at(
+    campaign_id: int, chat: ChatRef, player: PlayerRef, step: Step, version: int | None
+) -> Campaign:
+    """The campaign, still live in the chat (and at ``version``), the step the host's to take."""
+    campaign = await Campaign.get_or_none(id=campaign_id)
+    if campaign is None:
+        raise NotAllowedNow(STALE)
+    await campaign.fetch_related("host")
+    check_host(step, player.tg_id, campaign.host.tg_id)
+    if (campaign.live_chat_id, campaign.topic_id) != (chat.tg_id, chat.topic):
+        raise NotAllowedNow(STALE)  # it ended since it was asked
+    if version is not None and campaign.version != version:
+        raise NotAllowedNow(MOVED_ON)
+    return campaign
