@@ -486,6 +486,22 @@ def my_locations(state: SetupState, player_id: PlayerId) -> tuple[LocationCard, 
 # ------------------------------------------------------------------ who acts now
 
 
+def _settlement_actions(state: SetupState) -> dict[PlayerId, frozenset[ActionKind]]:
+    """Before any statement, anyone picks who speaks first; the speaker states or passes;
+    once something is said, anyone may call the card full."""
+    out: dict[PlayerId, frozenset[ActionKind]] = {}
+    fresh = not state.world.settlement and state.passes_in_row == 0
+    for p in state.players:
+        kinds = {ActionKind.DECLARE_CARD_FULL} if state.world.settlement else set()
+        if fresh:
+            kinds.add(ActionKind.CHOOSE_FIRST_SPEAKER)
+        if p == state.speaker:
+            kinds |= {ActionKind.MAKE_STATEMENT, ActionKind.PASS_STATEMENT}
+        if kinds:
+            out[p] = frozenset(kinds)
+    return out
+
+
 def allowed_actions(state: SetupState) -> dict[PlayerId, frozenset[ActionKind]]:
     """Who may act now and with which actions; players with nothing are left out."""
     everyone = state.players
@@ -502,15 +518,7 @@ def allowed_actions(state: SetupState) -> dict[PlayerId, frozenset[ActionKind]]:
             if p not in state.done:
                 out[p] = frozenset({ActionKind.BAN, ActionKind.PASS_BAN})
     elif step is SetupStep.SETTLEMENT:
-        fresh = not state.world.settlement and state.passes_in_row == 0
-        for p in everyone:
-            kinds = {ActionKind.DECLARE_CARD_FULL} if state.world.settlement else set()
-            if fresh:
-                kinds.add(ActionKind.CHOOSE_FIRST_SPEAKER)
-            if p == state.speaker:
-                kinds |= {ActionKind.MAKE_STATEMENT, ActionKind.PASS_STATEMENT}
-            if kinds:
-                out[p] = frozenset(kinds)
+        out = _settlement_actions(state)
     elif step is SetupStep.SCOPE:
         for p in everyone:
             out[p] = frozenset({ActionKind.ANSWER_SCOPE, ActionKind.FINISH_SCOPE})
