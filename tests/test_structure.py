@@ -29,7 +29,7 @@ PACKAGES = ("core", "tgbot", "webapp")
 CLASS_LIMIT = 300  # lines, the mixins a class is made of included
 LONG = 40  # a function longer than this many lines is long
 LONG_FUNCTIONS_TARGET = 60
-LONG_FUNCTIONS_CEILING = 76  # measured (was 107); the target is LONG_FUNCTIONS_TARGET
+LONG_FUNCTIONS_CEILING = 60  # measured (was 107): at the target, LONG_FUNCTIONS_TARGET
 
 # Classes still over CLASS_LIMIT, with their measured size: each may only shrink, and
 # the entry goes when the class is under the limit.
