@@ -1316,17 +1316,9 @@ class FakeBotApi:
     def _push_update(self, **payload: Json) -> Json | None:
         return self.delivery._push_update(**payload)
 
-    def file_by_path(self, file_path: str) -> tuple[bytes, str] | None:
-        """Return the bytes and content type behind a ``getFile`` path."""
-        return self.storage.file_by_path(file_path)
-
     def file_by_id(self, file_id: str) -> tuple[bytes, str] | None:
         """Return the bytes and content type of an uploaded file, for the page."""
         return self.storage.file_by_id(file_id)
-
-    def file_source_url(self, file_id: str) -> str:
-        """Return the URL a photo was sent by, when it was sent by URL."""
-        return self.storage.file_source_url(file_id)
 
     def _inline_id(self, chat_id: int, message_id: int) -> str:
         """The ``inline_message_id`` of a message sent via the bot: opaque, signed."""
@@ -1339,14 +1331,6 @@ class FakeBotApi:
     def player(self, user_id: int) -> Player:
         """Return a player by id; ``SandboxError`` when there is none."""
         return self.users.player(user_id)
-
-    def set_language(self, user_id: int, language_code: str) -> None:
-        """Change a player's Telegram language (what their app sends as ``language_code``)."""
-        return self.users.set_language(user_id, language_code)
-
-    def button_at(self, user_id: int, chat_id: int, message_id: int, row: int, column: int) -> Json:
-        """Return the inline button a player sees at (row, column) of a message."""
-        return self.users.button_at(user_id, chat_id, message_id, row, column)
 
     def menu_button(self, user_id: int) -> Json:
         """Return the menu button a player sees in the private chat with the bot."""
@@ -1365,10 +1349,6 @@ class FakeBotApi:
         return await self.users.send_text(
             user_id, chat_id, text, reply_to_message_id=reply_to_message_id, thread_id=thread_id
         )
-
-    async def edit_text(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
-        """Edit a player's own message; the bot receives an ``edited_message`` update."""
-        return await self.users.edit_text(user_id, chat_id, message_id, text)
 
     async def reply_to(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
         """Post ``text`` as a player's reply to a message."""
@@ -1414,10 +1394,6 @@ class FakeBotApi:
             user_id, query_id, result_id, chat_id, thread_id=thread_id
         )
 
-    def chat_instance(self, chat_id: int) -> str:
-        """Return the stable ``chat_instance`` Telegram gives a chat."""
-        return self.users.chat_instance(chat_id)
-
     def open_web_app(
         self,
         user_id: int,
@@ -1430,10 +1406,6 @@ class FakeBotApi:
         return self.mini_app.open_web_app(
             user_id, button_or_url, from_chat_id=from_chat_id, theme=theme
         )
-
-    def is_mini_app_link(self, url: str) -> bool:
-        """Whether ``url`` is a t.me link that opens this bot's Mini App."""
-        return self.mini_app.is_mini_app_link(url)
 
     def start_link_payload(self, url: str) -> str | None:
         """Return the payload of a ``t.me/<bot>?start=<payload>`` link, else None."""
@@ -1452,18 +1424,6 @@ class FakeBotApi:
     def snapshot(self, user_id: int | None = None) -> Json:
         """Return everything the page needs to draw itself."""
         return self.persistence.snapshot(user_id)
-
-    def saved_state(self) -> Json:
-        """Return what a restart keeps, as plain JSON (file bytes are not included)."""
-        return self.persistence.saved_state()
-
-    def restore_state(self, saved: Json, file_data: Callable[[Json], bytes | None]) -> None:
-        """Take back what ``saved_state`` returned before a restart."""
-        return self.persistence.restore_state(saved, file_data)
-
-    def saved_file(self, file_id: str) -> tuple[str, bytes] | None:
-        """Return a stored photo's unique id and bytes, for keeping it on disk."""
-        return self.storage.saved_file(file_id)
 
 
 class _Part:
