@@ -118,6 +118,31 @@ class Home:
     recent_rolls: tuple[RollLine, ...]
 
 
+def _roll_row(
+    chat_row: int,
+    player_row: int,
+    chat: ChatRef,
+    expression: dice.DiceExpression,
+    result: dice.RollResult,
+    seen_by: tuple[int, ...] | None,
+) -> tuple[object, ...]:
+    """The roll's row as ``_ADD_ROLL`` takes it (who saw it, for a secret roll)."""
+    return (
+        chat_row,
+        player_row,
+        expression.notation,
+        expression.label,
+        result.total,
+        dump_json(_faces(result)),
+        now(),
+        chat.topic,
+        chat.tg_id,
+        chat.topic,
+        None if seen_by is None else dump_json(sorted(set(seen_by))),
+        False,
+    )
+
+
 def _faces(result: dice.RollResult) -> list[list[list[int]]]:
     """Each dice term's dice as [total, kept], every repeat in turn."""
     return [
@@ -213,20 +238,7 @@ class Play:
                 player.username,
                 player.language_code,
             )
-            values = (
-                chat_row,
-                player_row,
-                expression.notation,
-                expression.label,
-                result.total,
-                dump_json(_faces(result)),
-                now(),
-                chat.topic,
-                chat.tg_id,
-                chat.topic,
-                None if seen_by is None else dump_json(sorted(set(seen_by))),
-                False,
-            )
+            values = _roll_row(chat_row, player_row, chat, expression, result, seen_by)
             if kept:  # a secret roll: its id names it on the reveal button; it is shown privately
                 rows = await fetch(_ADD_ROLL + " RETURNING id", values)
                 roll_id = int(rows[0]["id"])

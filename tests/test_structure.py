@@ -29,15 +29,16 @@ PACKAGES = ("core", "tgbot", "webapp")
 CLASS_LIMIT = 300  # lines, the mixins a class is made of included
 LONG = 40  # a function longer than this many lines is long
 LONG_FUNCTIONS_TARGET = 60
-LONG_FUNCTIONS_CEILING = 101  # measured (was 102); the target is LONG_FUNCTIONS_TARGET
+LONG_FUNCTIONS_CEILING = 60  # measured (was 107): at the target, LONG_FUNCTIONS_TARGET
 
 # Classes still over CLASS_LIMIT, with their measured size: each may only shrink, and
 # the entry goes when the class is under the limit.
 OVER_THE_LIMIT = {
-    # the Bot API stand-in of the tests and the sandbox (one fake server, not product code)
-    "tgbot.sandbox.fake_api.FakeBotApi": 1750,
-    "core.rules.d20check.flow.CheckFlow": 389,
-    "core.rules.nsu.sheet.Character": 351,
+    # the Bot API stand-in of the tests and the sandbox (one fake server, not product code):
+    # its plumbing and the faces the tests call; its parts (forum, inline mode, ...) are apart
+    "tgbot.sandbox.fake_api.FakeBotApi": 512,
+    "core.rules.d20check.flow.CheckFlow": 350,
+    "core.rules.nsu.sheet.Character": 319,
 }
 
 # Import cycles still there (each a set of modules); core/ has none.

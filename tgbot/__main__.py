@@ -82,12 +82,30 @@ async def _dead_letters(settings: Settings, args: argparse.Namespace) -> None:
         print(f"    {body}{'' if args.full or len(letter.body) <= 300 else ' …'}")
 
 
-async def _archive(settings: Settings, args: argparse.Namespace) -> None:
-    """Export a chat's game to JSON, or import one into a chat."""
+async def _export(args: argparse.Namespace) -> None:
+    """Write the game running in a chat as JSON, to a file or the standard output."""
     import json
     import time
 
-    from core.archive import export_campaign, import_campaign
+    from core.archive import export_campaign
+    from core.store.models import Campaign
+
+    campaign = await Campaign.get_or_none(live_chat_id=args.chat, topic_id=args.topic)
+    if campaign is None:
+        raise SettingsError(f"no game is running in chat {args.chat}")
+    data = await export_campaign(campaign.id, time.time())
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if args.file:
+        Path(args.file).write_text(text, encoding="utf-8")
+    else:
+        print(text)
+
+
+async def _archive(settings: Settings, args: argparse.Namespace) -> None:
+    """Export a chat's game to JSON, or import one into a chat."""
+    import json
+
+    from core.archive import import_campaign
     from core.campaigns import Campaigns
     from core.locks import InProcessKeyedLock
     from core.play import ChatRef, PlayerRef
@@ -95,21 +113,12 @@ async def _archive(settings: Settings, args: argparse.Namespace) -> None:
     from core.rules.registry import default_registry
     from core.rules.rng import FairRng
     from core.store.db import close_database, open_database
-    from core.store.models import Campaign
 
     await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
     campaigns = Campaigns(default_registry(), FairRng(), InProcessKeyedLock())
     try:
         if args.command == "export":
-            campaign = await Campaign.get_or_none(live_chat_id=args.chat, topic_id=args.topic)
-            if campaign is None:
-                raise SettingsError(f"no game is running in chat {args.chat}")
-            data = await export_campaign(campaign.id, time.time())
-            text = json.dumps(data, ensure_ascii=False, indent=1)
-            if args.file:
-                Path(args.file).write_text(text, encoding="utf-8")
-            else:
-                print(text)
+            await _export(args)
         else:
             data = json.loads(Path(args.file).read_text(encoding="utf-8"))
             view = await import_campaign(

@@ -116,6 +116,16 @@ def validate_init_data(
     return init
 
 
+def _check_signature(fields: dict[str, str], bot_token: str) -> None:
+    """The ``hash`` field is the HMAC of the other fields under the bot's key."""
+    received = fields.get("hash", "")
+    expected = hmac.new(
+        _secret(bot_token), _data_check_string(fields).encode(), hashlib.sha256
+    ).hexdigest()
+    if not hmac.compare_digest(received.encode(), expected.encode()):
+        raise InitDataInvalid("bad signature")
+
+
 @lru_cache(maxsize=2048)
 def _signed(init_data: str, bot_token: str) -> WebAppInitData:
     """The fields of correctly signed ``init_data`` (only these are remembered: a client
@@ -132,12 +142,7 @@ def _signed(init_data: str, bot_token: str) -> WebAppInitData:
     fields = dict(pairs)
     if len(fields) != len(pairs):
         raise InitDataInvalid("duplicate field")
-    received = fields.get("hash", "")
-    expected = hmac.new(
-        _secret(bot_token), _data_check_string(fields).encode(), hashlib.sha256
-    ).hexdigest()
-    if not hmac.compare_digest(received.encode(), expected.encode()):
-        raise InitDataInvalid("bad signature")
+    _check_signature(fields, bot_token)
     try:
         auth_date = int(fields["auth_date"])
         raw_user = json.loads(fields["user"])

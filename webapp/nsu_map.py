@@ -107,6 +107,17 @@ def card_view(
     return out
 
 
+def _cell(
+    view: CampaignView,
+    world: World,
+    cell: CardView | None,
+    viewer_id: int,
+    pictures: frozenset[str],
+) -> dict[str, Any] | None:
+    """One place on the map as this viewer may see it (None: no card there)."""
+    return None if cell is None else card_view(view, world, cell, viewer_id, pictures)
+
+
 def map_context(
     view: CampaignView, table: Table, viewer_id: int, pictures: frozenset[str]
 ) -> dict[str, Any]:
@@ -123,13 +134,7 @@ def map_context(
             "actions": ACTIONS,
         }
     seen = visible_map(world, viewer_id)
-    rows = [
-        [
-            None if cell is None else card_view(view, world, cell, viewer_id, pictures)
-            for cell in row
-        ]
-        for row in seen.rows
-    ]
+    rows = [[_cell(view, world, cell, viewer_id, pictures) for cell in row] for row in seen.rows]
     together = not world.groups
     return {
         "dealt": True,

@@ -19,7 +19,7 @@ from core.i18n import N_
 from core.rules.errors import Malformed, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of
 from core.rules.nsu.glance import LEVEL_NAMES
-from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, ActionKind, SetupStep
+from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, ActionKind, SetupState, SetupStep
 from core.rules.nsu.setup_turn import setup_turn
 from core.rules.nsu.world import ResourceLevel, SafetyTool, World
 from core.rules.table import Table
@@ -139,23 +139,30 @@ def world_context(table: Table, viewer_id: int) -> dict[str, Any]:
         "can": sorted(me),
         "waiting": [_name(table, p) for p in turn.waiting_for],
         "me_waited": viewer_id in turn.waiting_for,
+        **_table_so_far(table, setup),
+        "speaker": None if turn.speaker is None else _name(table, turn.speaker),
+        "my_turn": turn.speaker == viewer_id,
+        "questions": [{"value": q.value, "prompt": q.prompt} for q in turn.open_questions],
+        "resources_left": turn.resources_left,
+        "one_each": turn.one_each,
+        "per_player": LOCATIONS_PER_PLAYER,
+    }
+
+
+def _table_so_far(table: Table, setup: SetupState) -> dict[str, Any]:
+    """Who agreed to the tone, the players, the settlement's passes and room, who wrote what."""
+    return {
         "tone_proposed": setup.tone_proposed,
         "agreed": [_name(table, p) for p in setup.players if p in setup.agreed],
         "to_agree": [_name(table, p) for p in setup.players if p not in setup.agreed],
         "proposed_tools": [t.value for t in setup.world.safety_tools],
-        "speaker": None if turn.speaker is None else _name(table, turn.speaker),
-        "my_turn": turn.speaker == viewer_id,
         "players": [{"id": p, "name": _name(table, p)} for p in setup.players],
         "passes": setup.passes_in_row,
         "capacity": setup.settlement_capacity,
-        "questions": [{"value": q.value, "prompt": q.prompt} for q in turn.open_questions],
-        "resources_left": turn.resources_left,
-        "one_each": turn.one_each,
         "written": {
             _name(table, p): sum(1 for c in setup.world.cards if c.author_id == p)
             for p in setup.players
         },
-        "per_player": LOCATIONS_PER_PLAYER,
     }
 
 

@@ -23,6 +23,19 @@ def _number(request: web.Request, name: str) -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 19 else None
 
 
+def _player(history: RollHistory, p: int, name: str, lang: Lang) -> dict[str, Any]:
+    """A player's rolls, average and expected average, and whether above it."""
+    luck = history.luck.get(p)
+    return {
+        "id": p,
+        "name": name,
+        "rolls": luck.rolls if luck is not None else 0,
+        "average": lang.number(round(luck.average, 2)) if luck is not None else None,
+        "expected": lang.number(round(luck.expected, 2)) if luck is not None else None,
+        "above": luck is not None and luck.difference >= 0,
+    }
+
+
 def history_context(
     history: RollHistory, registry: Registry, lang: Lang, who: int | None, game: int | None
 ) -> dict[str, Any]:
@@ -36,21 +49,7 @@ def history_context(
     return {
         "who": who,
         "game": game,
-        "players": [
-            {
-                "id": p,
-                "name": name,
-                "rolls": history.luck[p].rolls if p in history.luck else 0,
-                "average": lang.number(round(history.luck[p].average, 2))
-                if p in history.luck
-                else None,
-                "expected": lang.number(round(history.luck[p].expected, 2))
-                if p in history.luck
-                else None,
-                "above": p in history.luck and history.luck[p].difference >= 0,
-            }
-            for p, name in history.players
-        ],
+        "players": [_player(history, p, name, lang) for p, name in history.players],
         "games": [
             {"id": g.id, "name": game_name(g.system), "started": lang.day(g.started, "medium")}
             for g in history.games

@@ -33,9 +33,10 @@ from core.rules.lifecycle import (
     next_stage,
     resumable_until,
 )
+from core.rules.registry import GameSystem
 from core.rules.said import Said
 from core.rules.table import Role, Table
-from core.store.models import Campaign, CampaignStatus, Member, Panel
+from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.unit import saving
 
@@ -67,18 +68,7 @@ class Joining(CampaignsBase):
                 host.username,
                 host.language_code,
             )
-            try:
-                campaign = await Campaign.create(
-                    chat=chat_row,
-                    live_chat_id=chat.tg_id,
-                    topic_id=chat.topic,
-                    system=system.key,
-                    host=host_row,
-                    app_token=secrets.token_urlsafe(16),
-                    state=dict(system.campaign.new_state()),
-                )
-            except IntegrityError:
-                raise NotAllowedNow(RUNNING, name=Said(system.name)) from None
+            campaign = await _create_campaign(chat, chat_row, host_row, system)
             roles = [Role.HOST.value, Role.PLAYER.value]
             if system.campaign.has_game_master:
                 roles = [Role.HOST.value, Role.GAME_MASTER.value]
@@ -288,15 +278,7 @@ class Lifecycle(CampaignsBase):
         stays); recorded to the outbox with the change.
         """
         async with saving(self.locks, f"campaign:{campaign_id}", update_id):
-            campaign = await Campaign.get_or_none(id=campaign_id)
-            if campaign is None:
-                raise NotAllowedNow(STALE)
-            await campaign.fetch_related("host")
-            check_host(step, player.tg_id, campaign.host.tg_id)
-            if (campaign.live_chat_id, campaign.topic_id) != (chat.tg_id, chat.topic):
-                raise NotAllowedNow(STALE)  # it ended since it was asked
-            if version is not None and campaign.version != version:
-                raise NotAllowedNow(MOVED_ON)
+            campaign = await _still_at(campaign_id, chat, player, step, version)
             status = CampaignStatus(next_stage(Stage(campaign.status.value), step).value)
             ending = status is CampaignStatus.ARCHIVED
             live = None if ending else campaign.live_chat_id
@@ -416,3 +398,37 @@ class Lifecycle(CampaignsBase):
             await outbox.record(resumed)  # its reply, sent after the commit
         await self.events.publish(campaign_id)
         return resumed
+
+
+async def _create_campaign(
+    chat: ChatRef, chat_row: Chat, host_row: Player, system: GameSystem
+) -> Campaign:
+    """The campaign's row; a second one live in the chat is refused (as the database does)."""
+    try:
+        return await Campaign.create(
+            chat=chat_row,
+            live_chat_id=chat.tg_id,
+            topic_id=chat.topic,
+            system=system.key,
+            host=host_row,
+            app_token=secrets.token_urlsafe(16),
+            state=dict(system.campaign.new_state()),
+        )
+    except IntegrityError:
+        raise NotAllowedNow(RUNNING, name=Said(system.name)) from None
+
+
+async def _still_at(
+    campaign_id: int, chat: ChatRef, player: PlayerRef, step: Step, version: int | None
+) -> Campaign:
+    """The campaign, still live in the chat (and at ``version``), the step the host's to take."""
+    campaign = await Campaign.get_or_none(id=campaign_id)
+    if campaign is None:
+        raise NotAllowedNow(STALE)
+    await campaign.fetch_related("host")
+    check_host(step, player.tg_id, campaign.host.tg_id)
+    if (campaign.live_chat_id, campaign.topic_id) != (chat.tg_id, chat.topic):
+        raise NotAllowedNow(STALE)  # it ended since it was asked
+    if version is not None and campaign.version != version:
+        raise NotAllowedNow(MOVED_ON)
+    return campaign

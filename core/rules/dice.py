@@ -482,6 +482,26 @@ def _compare(text: str) -> Compare:
     return Compare(op or "=", _int(digits, BIG_NUMBER, MAX_CONSTANT))
 
 
+def _count_and_sides(count_text: str | None, sides_text: str) -> tuple[int, int]:
+    """How many dice of how many sides (``%`` is 100, ``f`` a Fudge die)."""
+    # up to 3 digits is within MAX_DICE and MAX_SIDES: no need to check
+    if not count_text:
+        count = 1
+    else:
+        count = int(count_text) if len(count_text) < 4 else _int(count_text, BIG_COUNT, MAX_DICE)
+    if sides_text == "%":
+        sides = 100
+    elif sides_text == "f":
+        sides = FUDGE
+    else:
+        sides = int(sides_text) if len(sides_text) < 4 else _int(sides_text, BIG_DIE, MAX_SIDES)
+        if sides < 2:
+            raise _malformed(TWO_SIDES)
+    if count < 1:
+        raise _malformed(AT_LEAST_ONE_DIE)
+    return count, sides
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.raw = text
@@ -624,24 +644,7 @@ class _Parser:
         return group
 
     def dice(self, match: re.Match[str]) -> Dice:
-        # up to 3 digits is within MAX_DICE and MAX_SIDES: no need to check
-        count_text, sides_text = match["count"], match["sides"]
-        if not count_text:
-            count = 1
-        else:
-            count = (
-                int(count_text) if len(count_text) < 4 else _int(count_text, BIG_COUNT, MAX_DICE)
-            )
-        if sides_text == "%":
-            sides = 100
-        elif sides_text == "f":
-            sides = FUDGE
-        else:
-            sides = int(sides_text) if len(sides_text) < 4 else _int(sides_text, BIG_DIE, MAX_SIDES)
-            if sides < 2:
-                raise _malformed(TWO_SIDES)
-        if count < 1:
-            raise _malformed(AT_LEAST_ONE_DIE)
+        count, sides = _count_and_sides(match["count"], match["sides"])
         s = self.s
         here = self.i
         if here < len(s) and s[here].isspace():

@@ -176,16 +176,7 @@ def _expand(
     own_edge = _has_edge(text[tail_start:]) or any(
         _has_edge(text[a.end() : b.start()]) for a, b in itertools.pairwise(found)
     )
-    pieces: list[str] = []
-    at = 0
-    for match, read in zip(found, reads, strict=True):
-        if read.expression.repeat > 1 and not whole:
-            raise Malformed(REPEATED_INSIDE, name=match.group(0))
-        pieces.append(text[at : match.start()])
-        pieces.append(read.plain if own_edge else read.with_edge)
-        at = match.end()
-    pieces.append(text[at:])
-    joined = "".join(pieces)
+    joined = _substituted(text, found, reads, whole=whole, own_edge=own_edge)
     repeat = 1
     if whole and head.strip():  # "2 atk" or "2x atk": atk twice
         digits = re.match(r"\s*(\d+)", head)
@@ -195,22 +186,50 @@ def _expand(
         if repeat > dice.MAX_REPEATS:
             raise Malformed(dice.TOO_MANY_REPEATS, limit=dice.MAX_REPEATS)
     expression = dice.parse(joined)
-    saved = reads[0].expression
     if whole:
-        repeat *= saved.repeat * expression.repeat
-        if repeat > dice.MAX_REPEATS:
-            raise Malformed(dice.TOO_MANY_REPEATS, limit=dice.MAX_REPEATS)
-        rolled = repeat * sum(d.count for d in dice.dice_terms(expression.node))
-        if rolled > dice.MAX_DICE:
-            raise Malformed(dice.TOO_MANY_DICE, count=rolled, limit=dice.MAX_DICE)
-        expression = replace(expression, repeat=repeat)
+        expression = _repeated(expression, repeat * reads[0].expression.repeat)
+    expression = _with_note_and_target(expression, reads)
+    return Expansion(expression, tuple(key(m.group(0)) for m in found))
+
+
+def _substituted(
+    text: str, found: list[re.Match[str]], reads: list[_Read], *, whole: bool, own_edge: bool
+) -> str:
+    """``text`` with each saved name replaced by what it stands for."""
+    pieces: list[str] = []
+    at = 0
+    for match, read in zip(found, reads, strict=True):
+        if read.expression.repeat > 1 and not whole:
+            raise Malformed(REPEATED_INSIDE, name=match.group(0))
+        pieces.append(text[at : match.start()])
+        pieces.append(read.plain if own_edge else read.with_edge)
+        at = match.end()
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+def _repeated(expression: dice.DiceExpression, times: int) -> dice.DiceExpression:
+    """``expression`` rolled ``times`` times its own repeat, within the limits."""
+    repeat = times * expression.repeat
+    if repeat > dice.MAX_REPEATS:
+        raise Malformed(dice.TOO_MANY_REPEATS, limit=dice.MAX_REPEATS)
+    rolled = repeat * sum(d.count for d in dice.dice_terms(expression.node))
+    if rolled > dice.MAX_DICE:
+        raise Malformed(dice.TOO_MANY_DICE, count=rolled, limit=dice.MAX_DICE)
+    return replace(expression, repeat=repeat)
+
+
+def _with_note_and_target(
+    expression: dice.DiceExpression, reads: list[_Read]
+) -> dice.DiceExpression:
+    """The saved rolls' note and target, where the expression gives none of its own."""
     if not expression.label:
         note = next((r.expression.label for r in reads if r.expression.label), "")
         expression = replace(expression, label=note)
     if expression.target is None:
         target = next((r.expression.target for r in reads if r.expression.target), None)
         expression = replace(expression, target=target)
-    return Expansion(expression, tuple(key(m.group(0)) for m in found))
+    return expression
 
 
 def _has_edge(text: str) -> bool:

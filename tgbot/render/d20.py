@@ -207,27 +207,32 @@ def log_line(table: Table, entry: Mapping[str, object], roller: str, lang: Lang 
             natural=which,
         )
     if kind == "harm":
-        strain_before, strain_after = entry.get("strain_before"), entry.get("strain_after")
-        wounds_before, wounds_after = entry.get("wounds_before"), entry.get("wounds_after")
-        parts = []
-        if strain_before != strain_after:
-            parts.append(
-                lang.gettext("strain {before} → {after}", before=strain_before, after=strain_after)
-            )
-        if wounds_before != wounds_after:
-            parts.append(
-                lang.gettext("wounds {before} → {after}", before=wounds_before, after=wounds_after)
-            )
-        line = f"🩸 {roller}: " + (", ".join(parts) or lang.gettext("no change")) + "."
-        lost = entry.get("lost")
-        if isinstance(lost, int) and lost:
-            line += " " + lang.ngettext(
-                "({num} more wound past the last box.)",
-                "({num} more wounds past the last box.)",
-                lost,
-            )
-        return line
+        return _harm_line(entry, roller, lang)
     return None
+
+
+def _harm_line(entry: Mapping[str, object], roller: str, lang: Lang) -> str:
+    """Strain and wounds before and after, and wounds past the last box."""
+    strain_before, strain_after = entry.get("strain_before"), entry.get("strain_after")
+    wounds_before, wounds_after = entry.get("wounds_before"), entry.get("wounds_after")
+    parts = []
+    if strain_before != strain_after:
+        parts.append(
+            lang.gettext("strain {before} → {after}", before=strain_before, after=strain_after)
+        )
+    if wounds_before != wounds_after:
+        parts.append(
+            lang.gettext("wounds {before} → {after}", before=wounds_before, after=wounds_after)
+        )
+    line = f"🩸 {roller}: " + (", ".join(parts) or lang.gettext("no change")) + "."
+    lost = entry.get("lost")
+    if isinstance(lost, int) and lost:
+        line += " " + lang.ngettext(
+            "({num} more wound past the last box.)",
+            "({num} more wounds past the last box.)",
+            lost,
+        )
+    return line
 
 
 def next_step(table: Table, check: CheckFlow, pool: PoolCounts, lang: Lang) -> str:
@@ -284,6 +289,35 @@ def _phrase(choice: PanelChoice) -> str:
     return _PHRASES[choice.verb]
 
 
+def _head(table: Table, panel: CheckPanelState, lang: Lang) -> str:
+    """Who makes the check (the GM for an NPC), and its label."""
+    check = panel.check
+    if check.is_gm_check:
+        head = lang.gettext("🎲 <b>The GM</b> rolls an NPC check")
+    else:
+        head = lang.gettext(
+            "🎲 <b>{name}</b> makes a check", name=_in_play(table, check.roller, lang, True)
+        )
+    if panel.label:
+        head += f" — <i>{esc(panel.label)}</i>"
+    return head
+
+
+def _roll_lines(panel: CheckPanelState, lang: Lang) -> list[str]:
+    """Each roll, titled by why it was rolled; the rolls replaced struck through."""
+    check = panel.check
+    reasons = [str(e.get("reason")) for e in panel.log if e.get("e") == "rolled"]
+    lines = []
+    for index, roll in enumerate(check.rolls):
+        reason = reasons[index] if index < len(reasons) else "first"
+        title = lang.gettext(ROLL_TITLE.get(reason, ROLL_TITLE["first"]))
+        if index < len(check.rolls) - 1:
+            lines.append(f"<s>{title}: {roll_text(roll)}</s>")
+        else:
+            lines.append(f"{title}: {roll_text(roll)}")
+    return lines
+
+
 class CheckRenderer:
     """The check panel: set-up, dice, kept d20, total, margin, outcome, pool and harm."""
 
@@ -295,23 +329,8 @@ class CheckRenderer:
         check = panel.check
         pool = pool_counts(table.state)
         roller = _in_play(table, check.roller, lang)
-        if check.is_gm_check:
-            head = lang.gettext("🎲 <b>The GM</b> rolls an NPC check")
-        else:
-            head = lang.gettext(
-                "🎲 <b>{name}</b> makes a check", name=_in_play(table, check.roller, lang, True)
-            )
-        if panel.label:
-            head += f" — <i>{esc(panel.label)}</i>"
-        lines = [head, target_text(check, lang), setup_text(check.setup, lang)]
-        reasons = [str(e.get("reason")) for e in panel.log if e.get("e") == "rolled"]
-        for index, roll in enumerate(check.rolls):
-            reason = reasons[index] if index < len(reasons) else "first"
-            title = lang.gettext(ROLL_TITLE.get(reason, ROLL_TITLE["first"]))
-            if index < len(check.rolls) - 1:
-                lines.append(f"<s>{title}: {roll_text(roll)}</s>")
-            else:
-                lines.append(f"{title}: {roll_text(roll)}")
+        lines = [_head(table, panel, lang), target_text(check, lang), setup_text(check.setup, lang)]
+        lines += _roll_lines(panel, lang)
         result = check.result
         if result is not None:
             lines.append(
@@ -549,9 +568,7 @@ def rest_lines(table: Table, entry: Rested, lang: Lang = EN) -> list[str]:
         )
         + band_text
     )
-    lines.extend(
-        line for e in entry.log if (line := log_line(table, e, name, lang)) is not None
-    )
+    lines.extend(line for e in entry.log if (line := log_line(table, e, name, lang)) is not None)
     return lines
 
 

@@ -18,43 +18,57 @@ def general(lang: Lang) -> str:
                 "<b>Stonetable</b> runs tabletop roleplaying games right here in Telegram."
             ),
             "",
-            "🎲 "
-            + lang.gettext(
-                "<code>/roll 2d6+3</code> — roll dice. Also <code>4d6kh3</code> (keep highest 3), "
-                "<code>2d20kl1</code> (keep lowest), <code>1d20+5 adv</code> / <code>dis</code>, "
-                "<code>2d6!</code> (exploding), <code>1d20r1</code> (reroll 1s), "
-                "<code>10d10>=8</code> (successes), <code>4d6kh3 x6</code> (six rolls), "
-                "and a note after the dice: <code>/roll d20+5 sneak attack</code>. "
-                "<code>/odds 1d20+5 adv >= 15</code> — the exact odds of any roll."
-            ),
-            "📊 "
-            + lang.gettext(
-                "/rolls — the last ten rolls in this chat; the Mini App keeps the game's "
-                "roll history, with each player's average."
-            ),
-            "💾 "
-            + lang.gettext(
-                "<code>/save atk 1d20+5 adv</code> — save a roll under a name, then "
-                "<code>/roll atk</code>, <code>/roll atk+2</code> or <code>/roll atk dis</code>; "
-                "/saved lists them with a button to roll each (and renames or deletes one)."
-            ),
-            "📜 " + lang.gettext("/sheet — open your sheet and the map in the Mini App."),
-            "🎮 "
-            + lang.gettext(
-                "/newgame — start a game in a group; /join, /leave, /status; the host can "
-                "/pause, /resume and /endgame; /language en|ru changes the game's language."
-            ),
-            "↩ "
-            + lang.gettext(
-                "/undo — take back your last step (a tap, an answer, a Mini App edit) until "
-                "someone else acts or the dice are rolled; the panel also shows ↩ Undo to you."
-            ),
-            "📖 "
-            + lang.gettext(
-                "/story — the host shares the campaign's story as a read-only link; "
-                "<code>/story off</code> withdraws it."
-            ),
+            *_dice_lines(lang),
+            *_game_lines(lang),
         )
+    )
+
+
+def _dice_lines(lang: Lang) -> tuple[str, ...]:
+    """Rolling dice, the last rolls and saved rolls."""
+    return (
+        "🎲 "
+        + lang.gettext(
+            "<code>/roll 2d6+3</code> — roll dice. Also <code>4d6kh3</code> (keep highest 3), "
+            "<code>2d20kl1</code> (keep lowest), <code>1d20+5 adv</code> / <code>dis</code>, "
+            "<code>2d6!</code> (exploding), <code>1d20r1</code> (reroll 1s), "
+            "<code>10d10>=8</code> (successes), <code>4d6kh3 x6</code> (six rolls), "
+            "and a note after the dice: <code>/roll d20+5 sneak attack</code>. "
+            "<code>/odds 1d20+5 adv >= 15</code> — the exact odds of any roll."
+        ),
+        "📊 "
+        + lang.gettext(
+            "/rolls — the last ten rolls in this chat; the Mini App keeps the game's "
+            "roll history, with each player's average."
+        ),
+        "💾 "
+        + lang.gettext(
+            "<code>/save atk 1d20+5 adv</code> — save a roll under a name, then "
+            "<code>/roll atk</code>, <code>/roll atk+2</code> or <code>/roll atk dis</code>; "
+            "/saved lists them with a button to roll each (and renames or deletes one)."
+        ),
+    )
+
+
+def _game_lines(lang: Lang) -> tuple[str, ...]:
+    """The sheet, a game's commands, undo and the story."""
+    return (
+        "📜 " + lang.gettext("/sheet — open your sheet and the map in the Mini App."),
+        "🎮 "
+        + lang.gettext(
+            "/newgame — start a game in a group; /join, /leave, /status; the host can "
+            "/pause, /resume and /endgame; /language en|ru changes the game's language."
+        ),
+        "↩ "
+        + lang.gettext(
+            "/undo — take back your last step (a tap, an answer, a Mini App edit) until "
+            "someone else acts or the dice are rolled; the panel also shows ↩ Undo to you."
+        ),
+        "📖 "
+        + lang.gettext(
+            "/story — the host shares the campaign's story as a read-only link; "
+            "<code>/story off</code> withdraws it."
+        ),
     )
 
 

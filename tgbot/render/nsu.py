@@ -414,43 +414,40 @@ def plain_name(table: Table, player_id: int) -> str:
     return seat.name[:24] if seat is not None else str(player_id)
 
 
+def _step_button(view: PanelView, c: Choice[BoardVerb], lang: Lang) -> InlineKeyboardButton:
+    """One worldbuilding choice as a button."""
+    _ = lang.gettext
+    if c.verb is BoardVerb.TOOL:
+        tool = TOOLS[int(c.argument)]
+        return button(
+            view, ("✅ " if c.selected else "▫️ ") + _(TOOL_NAMES[tool]), c.verb.value, c.argument
+        )
+    if c.verb is BoardVerb.FIRST:
+        first = _("{name} first", name="{}")
+        return button(view, named(first, plain_name(view.table, c.count)), c.verb.value, c.argument)
+    if c.verb is BoardVerb.ABUNDANCE:
+        return button(view, short_name(c.name, ONE_ROW), c.verb.value, c.argument)
+    if c.verb is BoardVerb.WRITE_LOCATIONS:
+        return general("✍️ " + _("Write my locations"), CardsButton(view.campaign.id, view.id))
+    if c.verb is BoardVerb.DEAL:
+        return button(view, _("{num} wide", num=c.count), c.verb.value, c.argument)
+    label = {
+        BoardVerb.AGREE: "👍 " + _("Agree"),
+        BoardVerb.PASS: "🙅 " + _("Pass"),
+        BoardVerb.FULL: "🟥 " + _("Card is full"),
+        BoardVerb.NEXT_QUESTION: "⏭ " + _("Next question"),
+        BoardVerb.SCOPE_DONE: "✅ " + _("Scope done"),
+        BoardVerb.ROLL: "🎲 " + _("Roll Danger and Reward"),
+    }[c.verb]
+    return button(view, label, c.verb.value, c.argument)
+
+
 def step_buttons(view: PanelView, b: Board, lang: Lang = EN) -> list[list[InlineKeyboardButton]]:
     """The worldbuilding step's buttons: one per choice the rules offer, labelled."""
-    _ = lang.gettext
     choices = b.button_choices()
 
-    def make(c: Choice[BoardVerb]) -> InlineKeyboardButton:
-        if c.verb is BoardVerb.TOOL:
-            tool = TOOLS[int(c.argument)]
-            return button(
-                view,
-                ("✅ " if c.selected else "▫️ ") + _(TOOL_NAMES[tool]),
-                c.verb.value,
-                c.argument,
-            )
-        if c.verb is BoardVerb.FIRST:
-            first = _("{name} first", name="{}")
-            return button(
-                view, named(first, plain_name(view.table, c.count)), c.verb.value, c.argument
-            )
-        if c.verb is BoardVerb.ABUNDANCE:
-            return button(view, short_name(c.name, ONE_ROW), c.verb.value, c.argument)
-        if c.verb is BoardVerb.WRITE_LOCATIONS:
-            return general("✍️ " + _("Write my locations"), CardsButton(view.campaign.id, view.id))
-        if c.verb is BoardVerb.DEAL:
-            return button(view, _("{num} wide", num=c.count), c.verb.value, c.argument)
-        label = {
-            BoardVerb.AGREE: "👍 " + _("Agree"),
-            BoardVerb.PASS: "🙅 " + _("Pass"),
-            BoardVerb.FULL: "🟥 " + _("Card is full"),
-            BoardVerb.NEXT_QUESTION: "⏭ " + _("Next question"),
-            BoardVerb.SCOPE_DONE: "✅ " + _("Scope done"),
-            BoardVerb.ROLL: "🎲 " + _("Roll Danger and Reward"),
-        }[c.verb]
-        return button(view, label, c.verb.value, c.argument)
-
     def of(*verbs: BoardVerb) -> list[InlineKeyboardButton]:
-        return [make(c) for c in choices if c.verb in verbs]
+        return [_step_button(view, c, lang) for c in choices if c.verb in verbs]
 
     rows: list[list[InlineKeyboardButton]] = []
     rows += phone_rows(of(BoardVerb.TOOL))
@@ -647,7 +644,14 @@ def draft_lines(
     if draft.skills:
         skills = ", ".join(f"{esc(s)} +1" for s in draft.skills)
         lines.append(_("Skills: {skills}", skills=skills))
-    for n, rumour in enumerate(draft.rumours):
+    return lines + _rumour_lines(draft.rumours, cards, lang)
+
+
+def _rumour_lines(rumours: Sequence[str], cards: Sequence[LocationCard], lang: Lang) -> list[str]:
+    """Each rumour, about the card it goes with."""
+    _ = lang.gettext
+    lines = []
+    for n, rumour in enumerate(rumours):
         if n < len(cards):
             lines.append(
                 _(

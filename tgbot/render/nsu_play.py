@@ -347,15 +347,8 @@ def _pool_text(roll: RollState, table: Table, pool: Pool, lang: Lang) -> str:
     return f"{head}: {shown}"
 
 
-def outcome_lines(
-    roll: RollState,
-    table: Table,
-    outcome: Outcome,
-    lang: Lang,
-    clock: bool = True,
-    skipped: Collection[int] = (),
-) -> list[str]:
-    """The dice, the difference, the results row, the winner and the grants."""
+def _dice_line(roll: RollState, table: Table, outcome: Outcome, lang: Lang) -> str:
+    """Aspect against Mood (whose mood die), the difference and who wins."""
     aspect = f"{outcome.aspect_face}"
     if outcome.skill_shift:
         aspect += f" {'+' if outcome.skill_shift > 0 else '−'} {abs(outcome.skill_shift)}"
@@ -370,15 +363,27 @@ def outcome_lines(
         Winner.ARBITERS: lang.gettext("the Arbiters win"),
         Winner.TIE: lang.gettext("a tie"),
     }[outcome.winner]
+    return lang.gettext(
+        "<b>Aspect {aspect} vs Mood {mood}{owner}</b>: difference {difference}, {winner}.",
+        aspect=aspect,
+        mood=outcome.mood_face,
+        owner=mood_owner,
+        difference=outcome.difference,
+        winner=winner,
+    )
+
+
+def outcome_lines(
+    roll: RollState,
+    table: Table,
+    outcome: Outcome,
+    lang: Lang,
+    clock: bool = True,
+    skipped: Collection[int] = (),
+) -> list[str]:
+    """The dice, the difference, the results row, the winner and the grants."""
     lines = [
-        lang.gettext(
-            "<b>Aspect {aspect} vs Mood {mood}{owner}</b>: difference {difference}, {winner}.",
-            aspect=aspect,
-            mood=outcome.mood_face,
-            owner=mood_owner,
-            difference=outcome.difference,
-            winner=winner,
-        ),
+        _dice_line(roll, table, outcome, lang),
         lang.gettext(
             "📋 Row {row}: {text}",
             row=f"{int(outcome.row)}{'+' if outcome.row is ResultRow.BIG_WIN else ''}",
@@ -753,6 +758,13 @@ _ONE_ROW = frozenset(
 )
 
 
+def _helper_die_label(c: Choice[ActionKind], name: str, lang: Lang) -> str:
+    """Keep one's own mood die, or take the helper's."""
+    if c.argument == OWN_DIE:
+        return lang.gettext("{name}: my own mood die ({die})", name=name, die=c.die or None)
+    return lang.gettext("{name}: take {helper}'s {die}", name=name, helper=c.who, die=c.die or None)
+
+
 def _step_label(c: Choice[ActionKind], roll: RollState, lang: Lang) -> str:
     """A roll step's button label, from its choice."""
     sheet = roll.sheet
@@ -780,13 +792,7 @@ def _step_label(c: Choice[ActionKind], roll: RollState, lang: Lang) -> str:
     if verb is ActionKind.KEEP_DIE:
         return _keep_label(c.name, c.die, lang)
     if verb is ActionKind.TAKE_HELPER_DIE:
-        if c.argument == OWN_DIE:
-            return lang.gettext(
-                "{name}: my own mood die ({die})", name=sheet.name, die=c.die or None
-            )
-        return lang.gettext(
-            "{name}: take {helper}'s {die}", name=sheet.name, helper=c.who, die=c.die or None
-        )
+        return _helper_die_label(c, sheet.name, lang)
     if verb is ActionKind.CHOOSE_SKILL_SIGN:
         if c.argument == "+":
             return lang.gettext("+{modifier} to aspect", modifier=c.die)

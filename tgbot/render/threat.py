@@ -13,7 +13,7 @@ from core.rules.table import Table
 from core.rules.threat.dice import Result
 from core.rules.threat.momentum import MOMENTUM_MAX, MOMENTUM_RESET
 from core.rules.threat.panel import ActionKind, Stage
-from core.rules.threat.roll import DieSource, NoRoll, RollOutcome, ThreatLevel
+from core.rules.threat.roll import DieSource, NoRoll, Pool, RollOutcome, ThreatLevel
 from core.rules.threat.table import ROLL_PANEL, Choice, RollView, ThreatRollState, roll_view
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import named, phone_rows
@@ -77,6 +77,21 @@ def momentum_track(value: int) -> str:
     return "●" * value + "○" * (MOMENTUM_MAX - value) + f" {value}/{MOMENTUM_MAX}"
 
 
+def _threat_dice_line(outcome: RollOutcome, lang: Lang) -> str:
+    """The threat dice, the cutting ones marked and the harm dice apart, and the cuts."""
+    shown = []
+    for index, value in enumerate(outcome.threat_dice):
+        text = f"<u>{value}</u>✂️" if index in outcome.cutting_dice else str(value)
+        if index == len(outcome.threat_dice) - outcome.harm_dice:
+            text = lang.gettext("| harm: {dice}", dice=text)
+        shown.append(text)
+    if outcome.cuts == 0:
+        cuts = lang.gettext("no cuts")
+    else:
+        cuts = lang.ngettext("{num} cut", "{num} cuts", outcome.cuts)
+    return lang.gettext("🎯 Threat dice: {dice} — {cuts}", dice=" ".join(shown), cuts=cuts)
+
+
 def _dice_lines(table: Table, outcome: RollOutcome, lang: Lang) -> list[str]:
     highest = max(outcome.action_faces)
     own, helped = [], []
@@ -95,19 +110,7 @@ def _dice_lines(table: Table, outcome: RollOutcome, lang: Lang) -> list[str]:
         + ("  " + " · ".join(helped) if helped else "")
     ]
     if outcome.threat_dice:
-        shown = []
-        for index, value in enumerate(outcome.threat_dice):
-            text = f"<u>{value}</u>✂️" if index in outcome.cutting_dice else str(value)
-            if index == len(outcome.threat_dice) - outcome.harm_dice:
-                text = lang.gettext("| harm: {dice}", dice=text)
-            shown.append(text)
-        if outcome.cuts == 0:
-            cuts = lang.gettext("no cuts")
-        else:
-            cuts = lang.ngettext("{num} cut", "{num} cuts", outcome.cuts)
-        lines.append(
-            lang.gettext("🎯 Threat dice: {dice} — {cuts}", dice=" ".join(shown), cuts=cuts)
-        )
+        lines.append(_threat_dice_line(outcome, lang))
     uncut = outcome.uncut
     if outcome.cuts and uncut is not Result.PERFECT and uncut is not outcome.result:
         lines.append(
@@ -239,20 +242,24 @@ _PHRASES = {
 _SIDE = frozenset({ActionKind.CANCEL})
 
 
+def _pool_line(pool: Pool, lang: Lang) -> str:
+    """The dice to roll against the threat, and any Momentum gained first."""
+    summary = lang.gettext(
+        "Pool: <b>{action}d</b> against <b>{threat}t</b>",
+        action=pool.action_dice,
+        threat=pool.threat_dice,
+    )
+    if pool.momentum_gain:
+        summary += lang.gettext(", +{gain} Momentum before the roll", gain=pool.momentum_gain)
+    return summary
+
+
 def _setup_lines(view: PanelView, roll: RollView, lang: Lang) -> list[str]:
     panel, table = roll.panel, view.table
-    pool = panel.pool
     roller = name_of(table, panel.roller, lang)
     lines = []
     if panel.approach is not None:
-        summary = lang.gettext(
-            "Pool: <b>{action}d</b> against <b>{threat}t</b>",
-            action=pool.action_dice,
-            threat=pool.threat_dice,
-        )
-        if pool.momentum_gain:
-            summary += lang.gettext(", +{gain} Momentum before the roll", gain=pool.momentum_gain)
-        lines.append(summary)
+        lines.append(_pool_line(panel.pool, lang))
     if roll.no_roll is not None:
         lines.append(lang.gettext(NO_ROLL_TEXT[roll.no_roll]))
     elif roll.odds is not None:

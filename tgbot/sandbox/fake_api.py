@@ -964,14 +964,9 @@ class FakeBotApi:
         webhook_retry_delays: tuple[float, ...] = (0.1, 0.3, 1.0, 3.0),
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.token = token
-        prefix = token.split(":", 1)[0]
-        self.bot_id = bot_id if bot_id is not None else int(prefix) if prefix.isdigit() else 1
-        self.username = username
-        self.first_name = first_name
-        self.players: dict[int, Player] = {
-            p.id: p for p in (players if players is not None else default_cast())
-        }
+        self._identify(token, bot_id, username, first_name)
+        cast = players if players is not None else default_cast()
+        self.players: dict[int, Player] = {p.id: p for p in cast}
         self.group_id = group_id
         self.webapp_url = webapp_url
         self.webapp_short_name = webapp_short_name
@@ -985,6 +980,21 @@ class FakeBotApi:
         self.callback_query_timeout = callback_query_timeout
         self.webhook_retry_delays = webhook_retry_delays
         self.clock = clock
+        self._start_empty(group_title)
+        self._compose_parts()
+
+    def _identify(self, token: str, bot_id: int | None, username: str, first_name: str) -> None:
+        """The bot's token and user; its id defaults to the number before ``:`` in the token."""
+        self.token = token
+        prefix = token.split(":", 1)[0]
+        self.bot_id = bot_id if bot_id is not None else int(prefix) if prefix.isdigit() else 1
+        self.username = username
+        self.first_name = first_name
+
+    def _start_empty(self, group_title: str) -> None:
+        """The group and private chats, empty; no updates, events, open queries, files,
+        commands or descriptions yet."""
+        self.on_change: Callable[[], None] | None = None
         self._lock = asyncio.Lock()
         self._pulse = asyncio.Event()
         self._closed = False
@@ -1011,10 +1021,25 @@ class FakeBotApi:
         self._menu_buttons: dict[int | None, Json] = {}
         # ("description" | "short_description", language code or "") -> text
         self._descriptions: dict[tuple[str, str], str] = {}
-        self.on_change: Callable[[], None] | None = None
+
+    def _compose_parts(self) -> None:
+        """The parts the API is made of; each ``_api_<method>`` is found on one of them."""
+        self.forum = _Forum(self)
+        self.delivery = _Delivery(self)
+        self.outgoing = _Outgoing(self)
+        self.storage = _Storage(self)
+        self.inline = _Inline(self)
+        self.menus = _Menus(self)
+        self.members = _Members(self)
+        self.users = _Users(self)
+        self.mini_app = _MiniApp(self)
+        self.persistence = _Persistence(self)
+        self.messaging = _Messaging(self)
+        parts = [self, *(v for v in vars(self).values() if isinstance(v, _Part))]
         self._methods: dict[str, Callable[[_Params], Awaitable[Any]]] = {
-            name[len("_api_") :].lower(): getattr(self, name)
-            for name in dir(self)
+            name[len("_api_") :].lower(): getattr(part, name)
+            for part in parts
+            for name in dir(part)
             if name.startswith("_api_")
         }
 
@@ -1112,208 +1137,7 @@ class FakeBotApi:
             )
         sent.append(now)
 
-    def _store(self, state: _ChatState, message: Json) -> Json:
-        state.messages[message["message_id"]] = message
-        while len(state.messages) > MAX_MESSAGES_PER_CHAT:
-            state.messages.popitem(last=False)
-        return message
-
-    def _new_message(
-        self, state: _ChatState, sender: Json, *, thread: int | None = None, **content: Any
-    ) -> Json:
-        message_id = state.next_message_id
-        state.next_message_id += 1
-        message: Json = {
-            "message_id": message_id,
-            "from": sender,
-            "chat": dict(state.chat),
-            "date": int(self.clock()),
-        }
-        if thread is not None:
-            # in a topic: the thread, and (unless it replies to something else) a reply
-            # to the topic's creation message, as Telegram sends them
-            message["message_thread_id"] = thread
-            message["is_topic_message"] = True
-            if content.get("reply_to_message") is None:
-                opening = state.messages.get(thread)
-                if opening is not None:
-                    content["reply_to_message"] = _without_reply(opening)
-        message.update({k: v for k, v in content.items() if v is not None})
-        return self._store(state, message)
-
     # ------------------------------------------------------------------ forum topics
-
-    def _is_forum(self, state: _ChatState) -> bool:
-        return bool(state.chat.get("is_forum"))
-
-    def _thread(
-        self, params: _Params, state: _ChatState, reply_to: Json | None, *, by_admin: bool
-    ) -> int | None:
-        """The topic a new message goes to: ``message_thread_id``, else the replied
-        message's topic; refused as Telegram does for a missing or closed topic."""
-        if not self._is_forum(state):
-            return None
-        thread: int | None = None
-        if params.has("message_thread_id"):
-            thread = params.integer("message_thread_id") or None
-        elif reply_to is not None and reply_to.get("is_topic_message"):
-            thread = reply_to.get("message_thread_id")
-        if thread is None:
-            return None
-        topic = state.topics.get(thread)
-        if topic is None:
-            raise bad_request("message thread not found")
-        if topic.closed and not by_admin:
-            raise bad_request("TOPIC_CLOSED")
-        return thread
-
-    def _topic_param(self, params: _Params, state: _ChatState) -> _Topic:
-        if not self._is_forum(state):
-            raise bad_request("the chat is not a forum")
-        if not params.has("message_thread_id"):
-            raise bad_request("message thread id is empty")
-        topic = state.topics.get(params.integer("message_thread_id"))
-        if topic is None:
-            raise bad_request("message thread not found")
-        return topic
-
-    def _check_manages_topics(self, state: _ChatState) -> None:
-        if not self.bot_manages_topics:
-            raise bad_request("not enough rights to manage topics in the chat")
-
-    def _topic_service(
-        self, state: _ChatState, sender: Json, topic: _Topic, **service: Json
-    ) -> Json:
-        """Post a topic's service message in it and tell the bot."""
-        message = self._new_message(state, sender, thread=topic.thread_id, **service)
-        self._emit("message", state.chat["id"], message=message)
-        self._push_update(message=message)
-        return message
-
-    def _open_topic(
-        self, state: _ChatState, sender: Json, name: str, icon_color: int | None = None
-    ) -> _Topic:
-        name = name.strip()
-        if not 1 <= len(name) <= 128:
-            raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
-        thread = state.next_message_id
-        topic = _Topic(thread, name, icon_color or 0x6FB9F0)
-        state.topics[thread] = topic
-        created = {"name": name, "icon_color": topic.icon_color}
-        message = self._new_message(state, sender, forum_topic_created=created)
-        message["message_thread_id"] = thread
-        message["is_topic_message"] = True
-        self._emit("message", state.chat["id"], message=message)
-        self._push_update(message=message)
-        return topic
-
-    def _close_topic(self, state: _ChatState, sender: Json, topic: _Topic, closed: bool) -> None:
-        if topic.closed == closed:
-            raise bad_request("TOPIC_NOT_MODIFIED")
-        topic.closed = closed
-        key = "forum_topic_closed" if closed else "forum_topic_reopened"
-        self._topic_service(state, sender, topic, **{key: {}})
-
-    def _edit_topic(self, state: _ChatState, sender: Json, topic: _Topic, name: str) -> None:
-        name = name.strip()
-        if not 1 <= len(name) <= 128:
-            raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
-        if name == topic.name:
-            raise bad_request("TOPIC_NOT_MODIFIED")
-        topic.name = name
-        self._topic_service(state, sender, topic, forum_topic_edited={"name": name})
-
-    def _delete_topic(self, state: _ChatState, topic: _Topic) -> None:
-        """A deleted topic takes its messages with it (Telegram sends no update)."""
-        del state.topics[topic.thread_id]
-        for message_id, message in list(state.messages.items()):
-            if message.get("message_thread_id") == topic.thread_id:
-                del state.messages[message_id]
-        self._emit("topic_deleted", state.chat["id"], thread_id=topic.thread_id)
-
-    async def _api_createForumTopic(self, params: _Params) -> Json:
-        state = self._chat_param(params)
-        if not self._is_forum(state):
-            raise bad_request("the chat is not a forum")
-        self._check_manages_topics(state)
-        color = params.integer("icon_color") if params.has("icon_color") else None
-        return self._open_topic(state, self.bot_user(), params.text("name") or "", color).as_json()
-
-    async def _api_editForumTopic(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
-        self._edit_topic(state, self.bot_user(), topic, params.text("name") or topic.name)
-        return True
-
-    async def _api_closeForumTopic(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
-        self._close_topic(state, self.bot_user(), topic, True)
-        return True
-
-    async def _api_reopenForumTopic(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
-        self._close_topic(state, self.bot_user(), topic, False)
-        return True
-
-    async def _api_deleteForumTopic(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
-        self._delete_topic(state, topic)
-        return True
-
-    def add_forum(self, chat_id: int, title: str, topics: Iterable[str] = ()) -> dict[str, int]:
-        """Add a forum supergroup with topics (opened by its first player, the owner);
-        returns each topic's ``message_thread_id`` by name."""
-        self._chats[chat_id] = _ChatState(
-            {"id": chat_id, "title": title, "type": "supergroup", "is_forum": True}
-        )
-        owner = next(iter(self.players.values())).user_dict()
-        state = self._chats[chat_id]
-        return {name: self._open_topic(state, owner, name).thread_id for name in topics}
-
-    async def player_topic(
-        self, user_id: int, chat_id: int, action: str, thread_id: int = 0, name: str = ""
-    ) -> int:
-        """A player creates (``create``), renames (``edit``), closes, reopens or deletes
-        a topic of a forum group; returns the topic's thread id."""
-        async with self._lock:
-            player, state = self._player_chat(user_id, chat_id)
-            if not self._is_forum(state):
-                raise SandboxError("that chat is not a forum")
-            sender = player.user_dict()
-            if action == "create":
-                return self._open_topic(state, sender, name).thread_id
-            topic = state.topics.get(thread_id)
-            if topic is None:
-                raise SandboxError("no such topic")
-            try:
-                if action == "edit":
-                    self._edit_topic(state, sender, topic, name)
-                elif action in ("close", "reopen"):
-                    self._close_topic(state, sender, topic, action == "close")
-                elif action == "delete":
-                    self._delete_topic(state, topic)
-                else:
-                    raise SandboxError(f"unknown topic action {action!r}")
-            except ApiError as error:
-                raise SandboxError(error.description) from None
-            return thread_id
-
-    def topics(self, chat_id: int) -> list[Json]:
-        """A forum group's topics, oldest first (with whether each is closed)."""
-        return [{**t.as_json(), "is_closed": t.closed} for t in self._chat(chat_id).topics.values()]
-
-    def _message(self, state: _ChatState, message_id: int, missing: str) -> Json:
-        message = state.messages.get(message_id)
-        if message is None:
-            raise bad_request(missing)
-        return message
 
     # ------------------------------------------------------------------ dispatch
 
@@ -1350,1259 +1174,31 @@ class FakeBotApi:
 
     # ------------------------------------------------------------------ updates
 
-    def _allowed(self, update: Json) -> bool:
-        return any(key in self._allowed_updates for key in update if key != "update_id")
-
-    def _push_update(self, **payload: Json) -> Json | None:
-        update: Json = {"update_id": self._next_update_id, **payload}
-        if not self._allowed(update):
-            return None
-        self._next_update_id += 1
-        self._updates.append(update)
-        self._wake()
-        self._changed()
-        return update
-
-    def _confirm(self, offset: int) -> None:
-        before = len(self._updates)
-        self._drop_confirmed(offset)
-        if len(self._updates) != before:
-            self._changed()
-
-    def _drop_confirmed(self, offset: int) -> None:
-        if offset < 0:
-            keep = -offset
-            while len(self._updates) > keep:
-                self._updates.popleft()
-            return
-        while self._updates and self._updates[0]["update_id"] < offset:
-            self._updates.popleft()
-
-    def _set_allowed(self, params: _Params) -> None:
-        allowed = params.json("allowed_updates")
-        if isinstance(allowed, list):
-            self._allowed_updates = frozenset(allowed) if allowed else DEFAULT_ALLOWED_UPDATES
-
-    async def _api_getUpdates(self, params: _Params) -> list[Json]:
-        async with self._lock:
-            if self._webhook is not None:
-                raise ApiError(
-                    409,
-                    "Conflict: can't use getUpdates method while webhook is active; "
-                    "use deleteWebhook to delete the webhook first",
-                )
-            self._confirm(params.integer("offset", 0))
-            self._set_allowed(params)
-            self._end_polls(
-                "Conflict: terminated by other getUpdates request; "
-                "make sure that only one bot instance is running"
-            )
-            generation = self._poll_generation
-        limit = min(max(params.integer("limit", 100), 1), 100)
-        deadline = time.monotonic() + min(max(params.integer("timeout", 0), 0), 50)
-        while True:
-            if generation != self._poll_generation:
-                raise ApiError(409, self._poll_ended_by)
-            if self._updates or self._closed or time.monotonic() >= deadline:
-                return list(self._updates)[:limit]
-            await self._wait_change(deadline - time.monotonic())
-
-    def _end_polls(self, reason: str) -> None:
-        """End every waiting getUpdates call with a 409 ``reason``."""
-        self._poll_generation += 1
-        self._poll_ended_by = reason
-        self._wake()
-
-    async def _api_deleteWebhook(self, params: _Params) -> bool:
-        self._webhook = None
-        if params.boolean("drop_pending_updates"):
-            self._updates.clear()
-        self._wake()
-        return True
-
-    async def _api_setWebhook(self, params: _Params) -> bool:
-        url = params.text("url") or ""
-        if not url:
-            return await self._api_deleteWebhook(params)
-        if not _is_webhook_url(url):
-            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
-        secret = params.text("secret_token") or ""
-        if not re.fullmatch(r"[A-Za-z0-9_-]{0,256}", secret):
-            raise bad_request("secret token contains unallowed characters")
-        if params.boolean("drop_pending_updates"):
-            self._updates.clear()
-        self._set_allowed(params)
-        self._webhook = _Webhook(url, secret, params.integer("max_connections", 40))
-        self._end_polls("Conflict: terminated by setWebhook request")
-        if self._webhook_task is None or self._webhook_task.done():
-            self._webhook_task = asyncio.create_task(self._deliver_webhook())
-        self._wake()
-        return True
-
-    async def _api_getWebhookInfo(self, params: _Params) -> Json:
-        hook = self._webhook
-        info: Json = {
-            "url": hook.url if hook else "",
-            "has_custom_certificate": False,
-            "pending_update_count": len(self._updates),
-        }
-        if hook:
-            info["max_connections"] = hook.max_connections
-            info["allowed_updates"] = sorted(self._allowed_updates)
-            if hook.last_error_date:
-                info["last_error_date"] = hook.last_error_date
-                info["last_error_message"] = hook.last_error_message
-        return info
-
-    async def _deliver_webhook(self) -> None:
-        """POST pending updates to the webhook one by one, retrying failures."""
-        failures = 0
-        while not self._closed and self._webhook is not None:
-            hook, update = self._webhook, self._updates[0] if self._updates else None
-            if update is None:
-                await self._wait_change(5.0)
-                continue
-            error = await self._post_update(hook, update)
-            async with self._lock:
-                if error is None:
-                    failures = 0
-                    if self._updates and self._updates[0] is update:
-                        self._updates.popleft()
-                        self._changed()
-                    continue
-                hook.last_error_date, hook.last_error_message = int(self.clock()), error
-            delays = self.webhook_retry_delays or (1.0,)
-            await self._wait_closed(delays[min(failures, len(delays) - 1)])
-            failures += 1
-
-    async def _wait_closed(self, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while not self._closed and time.monotonic() < deadline:
-            await self._wait_change(deadline - time.monotonic())
-
-    async def _post_update(self, hook: _Webhook, update: Json) -> str | None:
-        """Send one update; return None on a 2xx answer, else the error text."""
-        if self._session is None:
-            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
-        headers = (
-            {"X-Telegram-Bot-Api-Secret-Token": hook.secret_token} if hook.secret_token else {}
-        )
-        try:
-            async with self._session.post(hook.url, json=update, headers=headers) as response:
-                if 200 <= response.status < 300:
-                    return None
-                return f"Wrong response from the webhook: {response.status} {response.reason}"
-        except (aiohttp.ClientError, TimeoutError, OSError) as error:
-            return f"Connection failed: {type(error).__name__}"
-
     # ------------------------------------------------------------------ keyboards
-
-    def _reply_markup(self, params: _Params, state: _ChatState) -> Json | None:
-        markup = params.json("reply_markup")
-        if markup is None:
-            return None
-        if not isinstance(markup, dict):
-            raise bad_request("can't parse reply keyboard markup JSON object")
-        if "inline_keyboard" in markup:
-            return self._inline_keyboard(markup["inline_keyboard"], state)
-        if any(key in markup for key in ("keyboard", "remove_keyboard", "force_reply")):
-            return markup
-        raise bad_request("can't parse reply keyboard markup JSON object")
-
-    def _inline_keyboard(self, rows: Any, state: _ChatState) -> Json | None:
-        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-            raise bad_request(
-                'field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays'
-            )
-        if sum(len(row) for row in rows) > MAX_BUTTONS:
-            raise bad_request("reply markup is too long")
-        for row in rows:
-            for button in row:
-                self._check_button(button, state)
-        rows = [row for row in rows if row]
-        return {"inline_keyboard": rows} if rows else None
-
-    def _check_button(self, button: Any, state: _ChatState) -> None:
-        if not isinstance(button, dict) or not isinstance(button.get("text"), str):
-            raise bad_request(_TEXT_BUTTONS_UNALLOWED)
-        if not button["text"].strip():
-            raise bad_request("BUTTON_TEXT_INVALID")
-        if "callback_data" in button:
-            data = button["callback_data"]
-            if not isinstance(data, str) or not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA_BYTES:
-                raise bad_request("BUTTON_DATA_INVALID")
-        elif "url" in button:
-            if normalize_url(str(button["url"])) is None:
-                raise bad_request("BUTTON_URL_INVALID")
-        elif "web_app" in button:
-            if not self._is_private(state):
-                raise bad_request("BUTTON_TYPE_INVALID")
-            _check_web_app_url(button["web_app"], "inline keyboard button")
-        elif not any(
-            key in button
-            for key in (
-                "login_url",
-                "switch_inline_query",
-                "switch_inline_query_current_chat",
-                "switch_inline_query_chosen_chat",
-                "copy_text",
-                "callback_game",
-                "pay",
-            )
-        ):
-            raise bad_request(_TEXT_BUTTONS_UNALLOWED)
-
-    def _reply_to(self, params: _Params, state: _ChatState) -> Json | None:
-        reply = params.json("reply_parameters")
-        if reply is None and params.has("reply_to_message_id"):
-            reply = {"message_id": params.integer("reply_to_message_id")}
-        if reply is None:
-            return None
-        if not isinstance(reply, dict) or "message_id" not in reply:
-            raise bad_request("can't parse reply parameters JSON object")
-        target_state = self._chat(int(reply["chat_id"])) if "chat_id" in reply else state
-        target = target_state.messages.get(int(reply["message_id"]))
-        if target is None:
-            if reply.get("allow_sending_without_reply") or params.boolean(
-                "allow_sending_without_reply"
-            ):
-                return None
-            raise bad_request("message to be replied not found")
-        return {k: v for k, v in target.items() if k != "reply_to_message"}
 
     # ------------------------------------------------------------------ sending
 
-    def _format(
-        self, params: _Params, key: str, entities_key: str, max_length: int, empty: str
-    ) -> tuple[str, list[Json]]:
-        raw = params.text(key) or ""
-        return format_text(
-            raw,
-            params.text("parse_mode"),
-            params.json(entities_key),
-            resolve_user=self._resolve_user,
-            max_length=max_length,
-            empty_error=empty,
-        )
-
-    async def _api_sendMessage(self, params: _Params) -> Json:
-        state = self._chat_param(params)
-        self._check_can_write(state)
-        text, entities = self._format(
-            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
-        )
-        markup = self._reply_markup(params, state)
-        reply_to = self._reply_to(params, state)
-        thread = self._thread(params, state, reply_to, by_admin=self.bot_manages_topics)
-        self._check_flood(state)
-        message = self._new_message(
-            state,
-            self.bot_user(),
-            thread=thread,
-            text=text,
-            entities=entities or None,
-            reply_markup=markup,
-            reply_to_message=reply_to,
-            link_preview_options=params.json("link_preview_options"),
-        )
-        self._emit(
-            "message",
-            state.chat["id"],
-            message=message,
-            silent=params.boolean("disable_notification"),
-        )
-        return message
-
-    async def _api_sendPhoto(self, params: _Params) -> Json:
-        state = self._chat_param(params)
-        self._check_can_write(state)
-        stored = self._photo_param(params)
-        caption, entities = self._format(
-            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
-        )
-        markup = self._reply_markup(params, state)
-        reply_to = self._reply_to(params, state)
-        thread = self._thread(params, state, reply_to, by_admin=self.bot_manages_topics)
-        self._check_flood(state)
-        message = self._new_message(
-            state,
-            self.bot_user(),
-            thread=thread,
-            photo=[_photo_size(stored)],
-            caption=caption or None,
-            caption_entities=entities or None,
-            reply_markup=markup,
-            reply_to_message=reply_to,
-        )
-        self._emit(
-            "message",
-            state.chat["id"],
-            message=message,
-            silent=params.boolean("disable_notification"),
-        )
-        return message
-
-    def _photo_param(self, params: _Params) -> _StoredFile:
-        value = params.text("photo")
-        upload = params.files.get("photo")
-        if value and value.startswith("attach://"):
-            upload = params.files.get(value[len("attach://") :])
-        if upload is not None:
-            return self._store_upload(upload)
-        if not value:
-            raise bad_request("there is no photo in the request")
-        if value in self._files:
-            return self._files[value]
-        if value.startswith(("http://", "https://")):
-            return self._store_file(None, "image/jpeg", source_url=value)
-        raise bad_request("wrong file identifier/HTTP URL specified")
-
-    def _store_upload(self, upload: Upload) -> _StoredFile:
-        if len(upload.data) > MAX_PHOTO_BYTES:
-            raise ApiError(413, "Request Entity Too Large")
-        if image_size(upload.data) is None:
-            raise bad_request("IMAGE_PROCESS_FAILED")
-        return self._store_file(upload.data, upload.content_type or "image/jpeg")
-
-    def _store_file(
-        self, data: bytes | None, content_type: str, source_url: str = ""
-    ) -> _StoredFile:
-        taken = {stored.file_path.rsplit(".", 1)[0] for stored in self._files.values()}
-        number = len(self._files) + 1
-        while f"photos/file_{number}" in taken:
-            number += 1
-        width, height = (image_size(data) if data else None) or (800, 600)
-        suffix = {"image/png": "png", "image/gif": "gif"}.get(content_type, "jpg")
-        stored = _StoredFile(
-            file_id=f"AgACAgIAAx{secrets.token_hex(12)}",
-            file_unique_id=f"AQAD{secrets.token_hex(6)}",
-            file_path=f"photos/file_{number}.{suffix}",
-            data=data,
-            content_type=content_type,
-            width=width,
-            height=height,
-            source_url=source_url,
-        )
-        self._files[stored.file_id] = stored
-        return stored
-
-    async def _api_getFile(self, params: _Params) -> Json:
-        stored = self._files.get(params.text("file_id") or "")
-        if stored is None:
-            raise bad_request("invalid file_id")
-        return {
-            "file_id": stored.file_id,
-            "file_unique_id": stored.file_unique_id,
-            "file_size": len(stored.data or b""),
-            "file_path": stored.file_path,
-        }
-
-    def file_by_path(self, file_path: str) -> tuple[bytes, str] | None:
-        """Return the bytes and content type behind a ``getFile`` path."""
-        for stored in self._files.values():
-            if stored.file_path == file_path and stored.data is not None:
-                return stored.data, stored.content_type
-        return None
-
-    def file_by_id(self, file_id: str) -> tuple[bytes, str] | None:
-        """Return the bytes and content type of an uploaded file, for the page."""
-        stored = self._files.get(file_id)
-        if stored is None or stored.data is None:
-            return None
-        return stored.data, stored.content_type
-
-    def file_source_url(self, file_id: str) -> str:
-        """Return the URL a photo was sent by, when it was sent by URL."""
-        stored = self._files.get(file_id)
-        return stored.source_url if stored else ""
-
-    async def _api_sendChatAction(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        self._check_can_write(state)
-        action = params.text("action") or ""
-        if action not in CHAT_ACTIONS:
-            raise bad_request("wrong parameter action in request")
-        self._emit("chat_action", state.chat["id"], action=action)
-        return True
-
     # ------------------------------------------------------------------ editing
-
-    def _own_message(self, params: _Params, missing: str) -> tuple[_ChatState, Json, bool]:
-        """The message an edit names: by chat and message id (the bot's own), or by
-        ``inline_message_id`` (a message sent via the bot); and whether it was inline."""
-        if params.has("inline_message_id"):
-            found = self._inline_message(params.text("inline_message_id") or "")
-            if found is None:
-                raise bad_request("MESSAGE_ID_INVALID")
-            return found[0], found[1], True
-        state = self._chat_param(params)
-        message = self._message(state, params.integer("message_id"), missing)
-        if message["from"]["id"] != self.bot_id:
-            raise bad_request("message can't be edited")
-        return state, message, False
-
-    def _inline_id(self, chat_id: int, message_id: int) -> str:
-        """The ``inline_message_id`` of a message sent via the bot: opaque, signed."""
-        body = f"{chat_id}:{message_id}".encode()
-        tag = self._inline_id_tag(body)
-        return base64.urlsafe_b64encode(tag + body).decode().rstrip("=")
-
-    def _inline_message(self, inline_message_id: str) -> tuple[_ChatState, Json] | None:
-        """The message an ``inline_message_id`` names, while it is there."""
-        try:
-            raw = base64.urlsafe_b64decode(inline_message_id + "=" * (-len(inline_message_id) % 4))
-            tag, body = raw[:9], raw[9:]
-            chat_text, message_text = body.decode().split(":")
-            chat_id, message_id = int(chat_text), int(message_text)
-        except (ValueError, UnicodeDecodeError):
-            return None
-        if not hmac.compare_digest(tag, self._inline_id_tag(body)):
-            return None
-        state = self._chats.get(chat_id)
-        message = None if state is None else state.messages.get(message_id)
-        if state is None or message is None:
-            return None
-        if (message.get("via_bot") or {}).get("id") != self.bot_id:
-            return None
-        return state, message
-
-    def _inline_id_tag(self, body: bytes) -> bytes:
-        return hmac.new(self.token.encode(), b"inline:" + body, hashlib.sha256).digest()[:9]
-
-    def _apply_edit(self, state: _ChatState, message: Json, changes: Json) -> Json:
-        unchanged = all(message.get(key) == value for key, value in changes.items())
-        if unchanged:
-            raise bad_request(
-                "message is not modified: specified new message content and reply markup "
-                "are exactly the same as a current content and reply markup of the message"
-            )
-        edited = {**message, "edit_date": int(self.clock())}
-        for key, value in changes.items():
-            if value is None:
-                edited.pop(key, None)
-            else:
-                edited[key] = value
-        self._store(state, edited)
-        self._emit("edit", state.chat["id"], message=edited)
-        return edited
-
-    async def _api_editMessageText(self, params: _Params) -> Json | bool:
-        state, message, inline = self._own_message(params, "message to edit not found")
-        if "text" not in message:
-            raise bad_request("there is no text in the message to edit")
-        text, entities = self._format(
-            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
-        )
-        changes = {
-            "text": text,
-            "entities": entities or None,
-            "reply_markup": self._reply_markup(params, state),
-        }
-        edited = self._apply_edit(state, message, changes)
-        return True if inline else edited
-
-    async def _api_editMessageCaption(self, params: _Params) -> Json | bool:
-        state, message, inline = self._own_message(params, "message to edit not found")
-        if "photo" not in message:
-            raise bad_request("there is no caption in the message to edit")
-        caption, entities = self._format(
-            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
-        )
-        changes = {
-            "caption": caption or None,
-            "caption_entities": entities or None,
-            "reply_markup": self._reply_markup(params, state),
-        }
-        edited = self._apply_edit(state, message, changes)
-        return True if inline else edited
-
-    async def _api_editMessageReplyMarkup(self, params: _Params) -> Json | bool:
-        state, message, inline = self._own_message(params, "message to edit not found")
-        markup = self._reply_markup(params, state)
-        edited = self._apply_edit(state, message, {"reply_markup": markup})
-        return True if inline else edited
-
-    async def _api_deleteMessage(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        message_id = params.integer("message_id")
-        message = self._message(state, message_id, "message to delete not found")
-        own = message["from"]["id"] == self.bot_id
-        if not own and not self._is_private(state) and not self.bot_is_admin:
-            raise bad_request("message can't be deleted")
-        del state.messages[message_id]
-        if state.pinned == message_id:
-            state.pinned = None
-        self._emit("delete", state.chat["id"], message_id=message_id)
-        return True
-
-    async def _api_pinChatMessage(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        if not self._is_private(state) and not self.bot_is_admin:
-            raise bad_request("not enough rights to manage pinned messages in the chat")
-        message_id = params.integer("message_id")
-        self._message(state, message_id, "message to pin not found")
-        state.pinned = message_id
-        self._emit("pin", state.chat["id"], message_id=message_id)
-        return True
-
-    async def _api_unpinChatMessage(self, params: _Params) -> bool:
-        state = self._chat_param(params)
-        state.pinned = None
-        self._emit("pin", state.chat["id"], message_id=None)
-        return True
 
     # ------------------------------------------------------------------ callbacks
 
-    async def _api_answerCallbackQuery(self, params: _Params) -> bool:
-        query = self._queries.get(params.text("callback_query_id") or "")
-        expired = query is None or (time.monotonic() - query.created > self.callback_query_timeout)
-        if query is None or expired or query.answer.done():
-            raise bad_request(
-                "query is too old and response timeout expired or query ID is invalid"
-            )
-        text = params.text("text") or ""
-        if len(text) > MAX_ANSWER_TEXT_LENGTH:
-            raise bad_request("MESSAGE_TOO_LONG")
-        answer = {
-            "query_id": query.id,
-            "user_id": query.user_id,
-            "chat_id": query.chat_id,
-            "message_id": query.message_id,
-            "text": text,
-            "show_alert": params.boolean("show_alert"),
-            "url": params.text("url") or "",
-        }
-        query.answer.set_result(answer)
-        if text:
-            alerts = self._alerts.setdefault(query.user_id, deque(maxlen=MAX_ALERTS_PER_USER))
-            alerts.append(answer)
-        self._emit("alert", query.chat_id, user_id=query.user_id, alert=answer)
-        return True
-
     # ------------------------------------------------------------------ inline mode
-
-    async def _api_answerInlineQuery(self, params: _Params) -> bool:
-        query = self._inline_queries.get(params.text("inline_query_id") or "")
-        expired = query is None or (time.monotonic() - query.created > INLINE_QUERY_TIMEOUT)
-        if query is None or expired or query.answer.done():
-            raise bad_request(_QUERY_TOO_OLD)
-        results = params.json("results")
-        if not isinstance(results, list):
-            raise bad_request("can't parse inline query results JSON object")
-        if len(results) > MAX_INLINE_RESULTS:
-            raise bad_request("RESULTS_TOO_MUCH")
-        private = self._chats[query.user_id]
-        seen: set[str] = set()
-        checked = [self._inline_result(result, private, seen) for result in results]
-        cache_time = params.integer("cache_time", DEFAULT_INLINE_CACHE)
-        next_offset = params.text("next_offset") or ""
-        if len(next_offset.encode()) > MAX_NEXT_OFFSET_BYTES:
-            raise bad_request("NEXT_OFFSET_INVALID")
-        answer: Json = {
-            "query_id": query.id,
-            "user_id": query.user_id,
-            "query": query.query,
-            "results": checked,
-            "cache_time": max(cache_time, 0),
-            "is_personal": params.boolean("is_personal"),
-            "next_offset": next_offset,
-            "button": self._results_button(params.json("button")),
-        }
-        query.answer.set_result(answer)
-        if answer["cache_time"] > 0:
-            key = (query.query, query.user_id if answer["is_personal"] else None)
-            self._inline_cache[key] = (time.monotonic() + answer["cache_time"], answer)
-        self._emit("inline_answer", None, user_id=query.user_id, answer=answer)
-        return True
-
-    def _inline_result(self, result: Any, private: _ChatState, seen: set[str]) -> Json:
-        """One InlineQueryResult, checked as Telegram checks it."""
-        if not isinstance(result, dict):
-            raise bad_request("can't parse inline query result")
-        if result.get("type") not in INLINE_RESULT_TYPES:
-            raise bad_request("RESULT_TYPE_INVALID")
-        result_id = result.get("id")
-        if (
-            not isinstance(result_id, str)
-            or not 1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES
-        ):
-            raise bad_request("RESULT_ID_INVALID")
-        if result_id in seen:
-            raise bad_request("RESULT_ID_DUPLICATE")
-        seen.add(result_id)
-        checked = dict(result)
-        if "reply_markup" in result:
-            markup = _Params({"reply_markup": result["reply_markup"]}, {})
-            checked["reply_markup"] = self._reply_markup(markup, private)
-        if result["type"] != "article":
-            return checked  # the sandbox sends articles only; others are checked for ids
-        title = result.get("title")
-        if not isinstance(title, str):
-            raise bad_request(
-                'can\'t parse inline query result: Field "title" must be of type String'
-            )
-        if not title.strip():
-            raise bad_request("RESULT_TITLE_EMPTY")
-        content = result.get("input_message_content")
-        if not isinstance(content, dict) or "message_text" not in content:
-            raise bad_request("can't parse inline query result: input_message_content is wrong")
-        text, entities = format_text(
-            str(content["message_text"]),
-            content.get("parse_mode"),
-            content.get("entities"),
-            resolve_user=self._resolve_user,
-            max_length=MAX_TEXT_LENGTH,
-            empty_error="MESSAGE_EMPTY",
-        )
-        checked["message"] = {"text": text, "entities": entities}  # as it would be posted
-        return checked
-
-    def _results_button(self, button: Any) -> Json | None:
-        """answerInlineQuery's ``button`` (above the results), checked."""
-        if button is None:
-            return None
-        if not isinstance(button, dict):
-            raise bad_request("can't parse inline query results button")
-        text = button.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise bad_request("BUTTON_TEXT_INVALID")
-        if "web_app" in button:
-            _check_web_app_url(button["web_app"], "inline query results button")
-        else:
-            start = button.get("start_parameter")
-            if not isinstance(start, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", start):
-                raise bad_request("START_PARAM_INVALID")
-        return dict(button)
 
     # ------------------------------------------------------------------ commands, menu
 
-    def _scope_key(self, scope: Any) -> str:
-        """The key of a BotCommandScope, checked as Telegram checks it."""
-        scope = {"type": "default"} if scope is None else scope
-        if not isinstance(scope, dict):
-            raise bad_request("can't parse BotCommandScope JSON object")
-        kind = scope.get("type")
-        if kind not in COMMAND_SCOPES:
-            raise bad_request("BOT_COMMAND_SCOPE_INVALID")
-        key: Json = {"type": kind}
-        if kind in ("chat", "chat_administrators", "chat_member"):
-            chat_id = scope.get("chat_id")
-            if isinstance(chat_id, bool) or not isinstance(chat_id, int | str):
-                raise bad_request("can't parse BotCommandScope JSON object")
-            if isinstance(chat_id, str) and not chat_id.lstrip("-").isdigit():
-                raise bad_request("chat not found")
-            state = self._chat(int(chat_id))
-            if kind != "chat" and self._is_private(state):
-                raise bad_request("BOT_COMMAND_SCOPE_INVALID")  # groups only
-            key["chat_id"] = state.chat["id"]
-            if kind == "chat_member":
-                user_id = scope.get("user_id")
-                if isinstance(user_id, bool) or not isinstance(user_id, int):
-                    raise bad_request("can't parse BotCommandScope JSON object")
-                self._member(state, user_id)  # an unknown user is refused
-                key["user_id"] = user_id
-        return json.dumps(key, sort_keys=True)
-
-    def _menu_key(self, params: _Params) -> tuple[str, str]:
-        """The scope and language a command menu call is about."""
-        language = params.text("language_code") or ""
-        if language and not re.fullmatch(r"[a-z]{2}", language):
-            raise bad_request("LANGUAGE_CODE_INVALID")
-        return self._scope_key(params.json("scope")), language
-
-    async def _api_setMyCommands(self, params: _Params) -> bool:
-        commands = params.json("commands")
-        if not isinstance(commands, list) or len(commands) > 100:
-            raise bad_request("can't parse commands JSON object")
-        cleaned = [_check_command(command) for command in commands]
-        key = self._menu_key(params)
-        if cleaned:
-            self._commands[key] = cleaned
-        else:
-            self._commands.pop(key, None)
-        self._emit("commands")
-        return True
-
-    async def _api_getMyCommands(self, params: _Params) -> list[Json]:
-        """The commands set for exactly this scope and language (empty if none)."""
-        return [dict(command) for command in self._commands.get(self._menu_key(params), [])]
-
-    async def _api_deleteMyCommands(self, params: _Params) -> bool:
-        """Forget this scope's commands: the next wider scope's menu shows instead."""
-        self._commands.pop(self._menu_key(params), None)
-        self._emit("commands")
-        return True
-
-    async def _api_setChatMenuButton(self, params: _Params) -> bool:
-        chat_id = None
-        if params.has("chat_id"):
-            state = self._chat_param(params)
-            if not self._is_private(state):
-                raise bad_request("chat not found")
-            chat_id = state.chat["id"]
-        button = params.json("menu_button") or {"type": "default"}
-        if not isinstance(button, dict) or button.get("type") not in (
-            "default",
-            "commands",
-            "web_app",
-        ):
-            raise bad_request("can't parse menu button JSON object")
-        if button["type"] == "web_app":
-            _check_web_app_url(button.get("web_app"), "menu button")
-        self._menu_buttons[chat_id] = button
-        self._emit("menu_button", chat_id)
-        return True
-
     # ------------------------------------------------------------------ description
-
-    def _describe(self, params: _Params, field: str, limit: int) -> bool:
-        """setMyDescription / setMyShortDescription: 0-``limit`` characters, per language;
-        an empty or missing text removes that language's (the default then shows)."""
-        text = params.text(field) or ""
-        if len(text) > limit:
-            raise bad_request(f"BOT_{field.upper()}_TOO_LONG")
-        language = params.text("language_code") or ""
-        if language and not re.fullmatch(r"[a-z]{2}", language):
-            raise bad_request("LANGUAGE_CODE_INVALID")
-        if text:
-            self._descriptions[(field, language)] = text
-        else:
-            self._descriptions.pop((field, language), None)
-        self._emit("description")
-        return True
-
-    def _described(self, params: _Params, field: str) -> Json:
-        language = params.text("language_code") or ""
-        if language and not re.fullmatch(r"[a-z]{2}", language):
-            raise bad_request("LANGUAGE_CODE_INVALID")
-        return {field: self._descriptions.get((field, language), "")}
-
-    async def _api_setMyDescription(self, params: _Params) -> bool:
-        return self._describe(params, "description", MAX_DESCRIPTION)
-
-    async def _api_getMyDescription(self, params: _Params) -> Json:
-        return self._described(params, "description")
-
-    async def _api_setMyShortDescription(self, params: _Params) -> bool:
-        return self._describe(params, "short_description", MAX_SHORT_DESCRIPTION)
-
-    async def _api_getMyShortDescription(self, params: _Params) -> Json:
-        return self._described(params, "short_description")
-
-    def description_for(self, user_id: int, field: str = "description") -> str:
-        """What a user reads about the bot: their language's text, else the default."""
-        code = (self.player(user_id).language_code or "").split("-")[0].lower()
-        return self._descriptions.get((field, code)) or self._descriptions.get((field, ""), "")
-
-    async def _api_getChatMenuButton(self, params: _Params) -> Json:
-        chat_id = self._chat_param(params).chat["id"] if params.has("chat_id") else None
-        return dict(self._effective_menu_button(chat_id))
-
-    def _effective_menu_button(self, chat_id: int | None) -> Json:
-        button = self._menu_buttons.get(chat_id) if chat_id is not None else None
-        if button is None or button.get("type") == "default":
-            button = self._menu_buttons.get(None)
-        if button is None or button.get("type") == "default":
-            return {"type": "commands"}
-        return button
 
     # ------------------------------------------------------------------ chats
 
-    async def _api_getChat(self, params: _Params) -> Json:
-        state = self._chat_param(params)
-        info: Json = {
-            **state.chat,
-            "accent_color_id": 0,
-            "max_reaction_count": 11,
-            "accepted_gift_types": {
-                "unlimited_gifts": True,
-                "limited_gifts": True,
-                "unique_gifts": True,
-                "premium_subscription": True,
-                "gifts_from_channels": True,
-            },
-        }
-        if state.pinned is not None and state.pinned in state.messages:
-            info["pinned_message"] = state.messages[state.pinned]
-        if not self._is_private(state):
-            info["permissions"] = {"can_send_messages": True, "can_pin_messages": False}
-        return info
-
-    def _member(self, state: _ChatState, user_id: int) -> Json:
-        if user_id == self.bot_id:
-            if self.bot_is_admin and not self._is_private(state):
-                return _administrator(self.bot_user())
-            return {"status": "member", "user": self.bot_user()}
-        player = self.players.get(user_id)
-        if player is None:
-            raise bad_request("user not found")
-        if self._is_private(state) and state.chat["id"] != user_id:
-            return {"status": "left", "user": player.user_dict()}
-        if not self._is_private(state) and self._owner_id() == user_id:
-            return {"status": "creator", "user": player.user_dict(), "is_anonymous": False}
-        return {"status": "member", "user": player.user_dict()}
-
-    def _owner_id(self) -> int | None:
-        return next(iter(self.players), None)
-
-    async def _api_getChatMember(self, params: _Params) -> Json:
-        state = self._chat_param(params)
-        return self._member(state, params.integer("user_id"))
-
-    async def _api_getChatAdministrators(self, params: _Params) -> list[Json]:
-        state = self._chat_param(params)
-        if self._is_private(state):
-            raise bad_request("there are no administrators in the private chat")
-        members = [self._member(state, uid) for uid in (self._owner_id(), self.bot_id) if uid]
-        return [m for m in members if m["status"] in ("creator", "administrator")]
-
-    async def _api_getChatMemberCount(self, params: _Params) -> int:
-        state = self._chat_param(params)
-        return 2 if self._is_private(state) else len(self.players) + 1
-
     # ================================================================== player side
-
-    def player(self, user_id: int) -> Player:
-        """Return a player by id; ``SandboxError`` when there is none."""
-        player = self.players.get(user_id)
-        if player is None:
-            raise SandboxError(f"no player {user_id}")
-        return player
-
-    def set_language(self, user_id: int, language_code: str) -> None:
-        """Change a player's Telegram language (what their app sends as ``language_code``)."""
-        code = language_code.strip()
-        if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?", code):
-            raise SandboxError(f"not a language code: {language_code[:20]!r}")
-        self.player(user_id).language_code = code
-        self._changed()
-
-    def _player_chat(self, user_id: int, chat_id: int) -> tuple[Player, _ChatState]:
-        player = self.player(user_id)
-        state = self._chats.get(chat_id)
-        if state is None or (self._is_private(state) and chat_id != user_id):
-            raise SandboxError(f"player {user_id} cannot see chat {chat_id}")
-        return player, state
-
-    def button_at(self, user_id: int, chat_id: int, message_id: int, row: int, column: int) -> Json:
-        """Return the inline button a player sees at (row, column) of a message."""
-        _player, state = self._player_chat(user_id, chat_id)
-        rows = (_visible_message(state, message_id).get("reply_markup") or {}).get(
-            "inline_keyboard", []
-        )
-        if not 0 <= row < len(rows) or not 0 <= column < len(rows[row]):
-            raise SandboxError(f"message {message_id} has no button at {row}, {column}")
-        return dict(rows[row][column])
 
     def oldest_seq(self) -> int:
         """Return the sequence number of the oldest event still in the change feed."""
         return self._events[0]["seq"] if self._events else self._seq + 1
 
-    def menu_button(self, user_id: int) -> Json:
-        """Return the menu button a player sees in the private chat with the bot."""
-        self.player(user_id)
-        return dict(self._effective_menu_button(user_id))
-
     def mark(self) -> int:
         """Return the change feed's current sequence number."""
         return self._seq
-
-    async def send_text(
-        self,
-        user_id: int,
-        chat_id: int,
-        text: str,
-        *,
-        reply_to_message_id: int | None = None,
-        thread_id: int | None = None,
-    ) -> Json:
-        """Post ``text`` as a player (in a forum group: in topic ``thread_id``, or the
-        replied message's; General when neither); return the message the bot receives."""
-        async with self._lock:
-            player, state = self._player_chat(user_id, chat_id)
-            text = _player_text(text)
-            reply_to = None
-            if reply_to_message_id is not None:
-                target = _visible_message(state, reply_to_message_id)
-                reply_to = _without_reply(target)
-                if thread_id is None and target.get("is_topic_message"):
-                    thread_id = target.get("message_thread_id")
-            if thread_id is not None and self._is_forum(state):
-                topic = state.topics.get(thread_id)
-                if topic is None:
-                    raise SandboxError("no such topic")
-                if topic.closed and player.id != self._owner_id():
-                    raise SandboxError("the topic is closed")
-            elif not self._is_forum(state):
-                thread_id = None
-            return self._player_message(player, state, text, reply_to, thread_id)
-
-    async def edit_text(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
-        """Edit a player's own message; the bot receives an ``edited_message`` update."""
-        async with self._lock:
-            player, state = self._player_chat(user_id, chat_id)
-            message = _visible_message(state, message_id)
-            if message["from"]["id"] != player.id:
-                raise SandboxError("players can edit only their own messages")
-            text = _player_text(text)
-            entities = detect_entities(text, [])
-            edited = {**message, "text": text, "edit_date": int(self.clock())}
-            edited.pop("entities", None)
-            if entities:
-                edited["entities"] = entities
-            self._store(state, edited)
-            self._cursor = self._emit("edit", chat_id, message=edited)["seq"]
-            if self._delivers(state, edited):
-                self._push_update(edited_message=edited)
-            return edited
-
-    def _player_message(
-        self,
-        player: Player,
-        state: _ChatState,
-        text: str,
-        reply_to: Json | None,
-        thread: int | None = None,
-    ) -> Json:
-        if self._is_private(state) and not player.started:
-            if player.blocked:
-                self._push_my_chat_member(player, "kicked", "member")
-            player.started = True
-            player.blocked = False
-            self._emit("player", player.id, user_id=player.id, started=True)
-        entities = detect_entities(text, [])
-        message = self._new_message(
-            state,
-            player.user_dict(),
-            thread=thread,
-            text=text,
-            entities=entities or None,
-            reply_to_message=reply_to,
-        )
-        event = self._emit("message", state.chat["id"], message=message)
-        self._cursor = event["seq"]
-        if self._delivers(state, message):
-            self._push_update(message=message)
-        return message
-
-    def _delivers(self, state: _ChatState, message: Json) -> bool:
-        """Whether the bot receives a group message (privacy mode)."""
-        if self._is_private(state) or not self.privacy_mode or self.bot_is_admin:
-            return True
-        text = message.get("text", "")
-        commands = [e for e in message.get("entities", []) if e["type"] == "bot_command"]
-        if commands and commands[0]["offset"] == 0:
-            command = text[: commands[0]["length"]]
-            return "@" not in command or command.lower().endswith(f"@{self.username.lower()}")
-        replied = message.get("reply_to_message")
-        if replied and replied["from"]["id"] == self.bot_id:
-            return True
-        return f"@{self.username.lower()}" in text.lower()
-
-    async def reply_to(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
-        """Post ``text`` as a player's reply to a message."""
-        return await self.send_text(user_id, chat_id, text, reply_to_message_id=message_id)
-
-    async def start_bot(self, user_id: int, payload: str = "") -> Json:
-        """Press Start (or follow ``t.me/<bot>?start=<payload>``) in the private chat."""
-        if payload and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload):
-            raise SandboxError("a start payload is up to 64 characters of A-Z a-z 0-9 _ -")
-        return await self.send_text(user_id, user_id, f"/start {payload}".strip())
-
-    async def block_bot(self, user_id: int) -> None:
-        """Make a player block the bot: later messages to them fail with 403."""
-        async with self._lock:
-            player = self.player(user_id)
-            if player.blocked:
-                return
-            if player.started:
-                self._push_my_chat_member(player, "member", "kicked")
-            player.blocked, player.started = True, False
-            self._emit("player", player.id, user_id=player.id, started=False)
-
-    def _push_my_chat_member(self, player: Player, old: str, new: str) -> None:
-        """Tell the bot that its status in a player's private chat changed."""
-
-        def member(status: str) -> Json:
-            found: Json = {"status": status, "user": self.bot_user()}
-            if status == "kicked":
-                found["until_date"] = 0
-            return found
-
-        self._push_update(
-            my_chat_member={
-                "chat": dict(self._chats[player.id].chat),
-                "from": player.user_dict(),
-                "date": int(self.clock()),
-                "old_chat_member": member(old),
-                "new_chat_member": member(new),
-            }
-        )
-
-    async def press_button(
-        self,
-        user_id: int,
-        chat_id: int,
-        message_id: int,
-        callback_data: str,
-        *,
-        as_seen: Json | None = None,
-    ) -> ButtonPress:
-        """Press a callback button as a player; return a handle for the bot's answer.
-
-        Args:
-            as_seen: the message as a phone that missed its later edits still shows it
-                (an old button pressed late); by default, the message as it is now.
-        """
-        async with self._lock:
-            player, state = self._player_chat(user_id, chat_id)
-            message = _visible_message(state, message_id)
-            if as_seen is not None and as_seen.get("message_id") == message_id:
-                message = as_seen
-            buttons = _buttons(message)
-            if not any(b.get("callback_data") == callback_data for b in buttons):
-                raise SandboxError(f"message {message_id} has no button with that data")
-            query_id = self._new_query_id()
-            answer: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
-            self._queries[query_id] = _Query(
-                query_id, user_id, chat_id, message_id, callback_data, time.monotonic(), answer
-            )
-            while len(self._queries) > MAX_OPEN_QUERIES:
-                self._queries.popitem(last=False)
-            callback = {
-                "id": query_id,
-                "from": player.user_dict(),
-                "message": message,
-                "chat_instance": self.chat_instance(chat_id),
-                "data": callback_data,
-            }
-            if (message.get("via_bot") or {}).get("id") == self.bot_id:
-                # a message sent via the bot: Telegram names it, not its chat
-                del callback["message"]
-                callback["inline_message_id"] = self._inline_id(chat_id, message_id)
-            self._cursor = self._seq
-            update = self._push_update(callback_query=callback) or {"callback_query": callback}
-            return ButtonPress(query_id, update, answer)
-
-    async def inline_query(self, user_id: int, query: str, chat_id: int | None = None) -> InlineAsk:
-        """Type ``@bot query`` as a player (in ``chat_id``; None: a chat without the bot).
-
-        Telegram answers from its cache when the bot answered the same query (this
-        player's, or anyone's when not ``is_personal``) within its ``cache_time``;
-        the bot then gets no update.
-        """
-        async with self._lock:
-            player = self.player(user_id)
-            if not self.inline_mode:
-                raise SandboxError("this bot has no inline mode (BotFather: /setinline)")
-            query = query[:MAX_INLINE_QUERY]
-            chat_type = "private"
-            if chat_id is not None:
-                _player, state = self._player_chat(user_id, chat_id)
-                chat_type = "sender" if chat_id == user_id else str(state.chat["type"])
-            future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
-            query_id = self._new_query_id()
-            self._inline_queries[query_id] = _InlineQuery(
-                query_id, user_id, query, time.monotonic(), future
-            )
-            while len(self._inline_queries) > MAX_OPEN_INLINE_QUERIES:
-                self._inline_queries.popitem(last=False)
-            now = time.monotonic()
-            for key in ((query, user_id), (query, None)):
-                cached = self._inline_cache.get(key)
-                if cached is not None and cached[0] > now:
-                    future.set_result({**cached[1], "query_id": query_id, "cached": True})
-                    return InlineAsk(query_id, None, future)
-            update = self._push_update(
-                inline_query={
-                    "id": query_id,
-                    "from": player.user_dict(),
-                    "query": query,
-                    "offset": "",
-                    "chat_type": chat_type,
-                }
-            )
-            return InlineAsk(query_id, update, future)
-
-    async def choose_inline_result(
-        self,
-        user_id: int,
-        query_id: str,
-        result_id: str,
-        chat_id: int,
-        *,
-        thread_id: int | None = None,
-    ) -> Json:
-        """Pick one of the results of an answered inline query: the player posts its
-        message "via @bot" in ``chat_id``; with inline feedback on, the bot gets a
-        ``chosen_inline_result`` (with an ``inline_message_id`` when the result has
-        an inline keyboard, as Telegram gives one). Returns the posted message."""
-        async with self._lock:
-            player, state = self._player_chat(user_id, chat_id)
-            query = self._inline_queries.get(query_id)
-            if query is None or query.user_id != user_id or not query.answer.done():
-                raise SandboxError("no answered inline query with that id for this player")
-            answer = query.answer.result()
-            result = next((r for r in answer["results"] if r["id"] == result_id), None)
-            if result is None:
-                raise SandboxError(f"the inline answer has no result {result_id!r}")
-            if result["type"] != "article":
-                raise SandboxError("the sandbox posts article results only")
-            if self._is_forum(state) and thread_id is not None:
-                topic = state.topics.get(thread_id)
-                if topic is None:
-                    raise SandboxError("no such topic")
-                if topic.closed and player.id != self._owner_id():
-                    raise SandboxError("the topic is closed")
-            elif not self._is_forum(state):
-                thread_id = None
-            if self._is_private(state) and not player.started:
-                raise SandboxError("start the bot first: a private chat with it is empty")
-            message = self._new_message(
-                state,
-                player.user_dict(),
-                thread=thread_id,
-                text=result["message"]["text"],
-                entities=result["message"]["entities"] or None,
-                reply_markup=result.get("reply_markup"),
-                via_bot=self.bot_user(),
-            )
-            event = self._emit("message", state.chat["id"], message=message)
-            self._cursor = event["seq"]
-            if self._delivers(state, message):
-                self._push_update(message=message)
-            if self.inline_feedback:
-                chosen: Json = {
-                    "result_id": result_id,
-                    "from": player.user_dict(),
-                    "query": query.query,
-                }
-                if message.get("reply_markup"):
-                    chosen["inline_message_id"] = self._inline_id(
-                        state.chat["id"], message["message_id"]
-                    )
-                self._push_update(chosen_inline_result=chosen)
-            return message
-
-    def _new_query_id(self) -> str:
-        while True:
-            query_id = str(secrets.randbits(62))
-            if query_id not in self._queries:
-                return query_id
-
-    def chat_instance(self, chat_id: int) -> str:
-        """Return the stable ``chat_instance`` Telegram gives a chat."""
-        digest = hmac.new(self.token.encode(), str(chat_id).encode(), hashlib.sha256).digest()
-        return str(int.from_bytes(digest[:8], "big", signed=True))
-
-    def open_web_app(
-        self,
-        user_id: int,
-        button_or_url: Json | str,
-        *,
-        from_chat_id: int,
-        theme: str = "light",
-    ) -> str:
-        """Return the URL a Mini App frame loads when a player opens it.
-
-        Args:
-            user_id: who opens the app.
-            button_or_url: a ``web_app`` button (or menu button) or a t.me Mini App link.
-            from_chat_id: the chat the button or link is in.
-            theme: ``light`` or ``dark``; picks the theme parameters.
-
-        Raises:
-            SandboxError: not a Mini App button or link of this bot.
-        """
-        player, state = self._player_chat(user_id, from_chat_id)
-        if isinstance(button_or_url, dict):
-            web_app = button_or_url.get("web_app")
-            if not isinstance(web_app, dict) or not web_app.get("url"):
-                raise SandboxError("not a web_app button")
-            return self._launch_url(
-                player, str(web_app["url"]), query_id=f"AAE{secrets.token_urlsafe(12)}", theme=theme
-            )
-        app_url, start_param = self._mini_app_link(button_or_url)
-        chat_type = "sender" if self._is_private(state) else state.chat["type"]
-        return self._launch_url(
-            player,
-            app_url,
-            start_param=start_param,
-            chat_type=chat_type,
-            chat_instance=self.chat_instance(from_chat_id),
-            theme=theme,
-        )
-
-    def is_mini_app_link(self, url: str) -> bool:
-        """Whether ``url`` is a t.me link that opens this bot's Mini App."""
-        try:
-            self._mini_app_link(url)
-        except SandboxError:
-            return False
-        return True
-
-    def start_link_payload(self, url: str) -> str | None:
-        """Return the payload of a ``t.me/<bot>?start=<payload>`` link, else None."""
-        parts = urlsplit(url)
-        if parts.hostname not in ("t.me", "telegram.me") or parts.path.strip("/").lower() != (
-            self.username.lower()
-        ):
-            return None
-        values = parse_qs(parts.query).get("start")
-        return values[0] if values else None
-
-    def _mini_app_link(self, url: str) -> tuple[str, str]:
-        parts = urlsplit(url)
-        if parts.scheme != "https" or parts.hostname not in ("t.me", "telegram.me"):
-            raise SandboxError("not a t.me link")
-        segments = [s for s in parts.path.split("/") if s]
-        if not segments or segments[0].lower() != self.username.lower() or len(segments) > 2:
-            raise SandboxError("not a Mini App link of this bot")
-        query = parse_qs(parts.query)
-        start_param = query.get("startapp", [""])[0]
-        if start_param and not re.fullmatch(r"[A-Za-z0-9_-]{1,512}", start_param):
-            raise SandboxError("startapp is up to 512 characters of A-Z a-z 0-9 _ -")
-        if len(segments) == 2:
-            if self.webapp_short_name and segments[1] != self.webapp_short_name:
-                raise SandboxError(f"the bot has no Mini App named {segments[1]!r}")
-        elif "startapp" not in query:
-            raise SandboxError("a link to the bot, not to its Mini App")
-        if not self.webapp_url:
-            raise SandboxError("the bot has no Mini App")
-        return self.webapp_url, start_param
-
-    def _launch_url(
-        self,
-        player: Player,
-        app_url: str,
-        *,
-        theme: str,
-        start_param: str = "",
-        chat_type: str = "",
-        chat_instance: str = "",
-        query_id: str = "",
-    ) -> str:
-        user = {**player.user_dict(), "allows_write_to_pm": True}
-        user.pop("is_bot", None)
-        init_data = make_init_data(
-            self.token,
-            user,
-            int(self.clock()),
-            start_param=start_param,
-            chat_type=chat_type,
-            chat_instance=chat_instance,
-            query_id=query_id,
-        )
-        theme_json = json.dumps(THEMES.get(theme, LIGHT_THEME), separators=(",", ":"))
-        base, _, _fragment = app_url.partition("#")
-        if start_param:
-            base += ("&" if "?" in base else "?") + f"tgWebAppStartParam={start_param}"
-        launch = (
-            f"tgWebAppData={quote(init_data, safe='')}&tgWebAppVersion={WEB_APP_VERSION}"
-            f"&tgWebAppPlatform=web"
-            f"&tgWebAppThemeParams={quote(theme_json, safe='')}"
-        )
-        return f"{base}#{launch}"
 
     # ------------------------------------------------------------------ inspection
 
@@ -2672,223 +1268,15 @@ class FakeBotApi:
         """Return the callback answers with text shown to a player, oldest first."""
         return list(self._alerts.get(user_id, ()))
 
-    def commands(
-        self, scope: str | Mapping[str, Any] = "default", language_code: str = ""
-    ) -> list[Json]:
-        """Return the commands set for exactly this scope and language."""
-        scope_dict = {"type": scope} if isinstance(scope, str) else dict(scope)
-        return [
-            dict(c) for c in self._commands.get((self._scope_key(scope_dict), language_code), [])
-        ]
-
-    def visible_commands(self, user_id: int, chat_id: int) -> list[Json]:
-        """Return the command menu a player sees in a chat (Telegram's scope order)."""
-        player, state = self._player_chat(user_id, chat_id)
-        is_admin = self._member(state, user_id)["status"] in ("creator", "administrator")
-        if self._is_private(state):
-            scopes = [{"type": "chat", "chat_id": chat_id}, {"type": "all_private_chats"}]
-        else:
-            scopes = [{"type": "chat_member", "chat_id": chat_id, "user_id": user_id}]
-            if is_admin:
-                scopes.append({"type": "chat_administrators", "chat_id": chat_id})
-            scopes.append({"type": "chat", "chat_id": chat_id})
-            if is_admin:
-                scopes.append({"type": "all_chat_administrators"})
-            scopes.append({"type": "all_group_chats"})
-        scopes.append({"type": "default"})
-        # Telegram matches a list set for the user's language ("ru" for "ru-RU"), else the default
-        languages = dict.fromkeys((player.language_code, player.language_code.split("-")[0], ""))
-        for scope in scopes:
-            for language in languages:
-                found = self._commands.get((self._scope_key(scope), language))
-                if found:
-                    return [dict(c) for c in found]
-        return []
-
     def pending_updates(self) -> list[Json]:
         """Return updates not yet confirmed by the bot."""
         return list(self._updates)
 
-    def snapshot(self, user_id: int | None = None) -> Json:
-        """Return everything the page needs to draw itself."""
-        chats = []
-        for chat_id, state in self._chats.items():
-            if self._is_private(state) and user_id is not None and chat_id != user_id:
-                continue
-            entry: Json = {
-                "chat": state.chat,
-                "messages": list(state.messages.values()),
-                "pinned": state.pinned,
-            }
-            if self._is_forum(state):
-                entry["topics"] = self.topics(chat_id)
-            if user_id is not None:
-                entry["commands"] = self.visible_commands(user_id, chat_id)
-                if self._is_private(state):
-                    entry["menu_button"] = self._effective_menu_button(chat_id)
-                    entry["description"] = self.description_for(user_id)
-            chats.append(entry)
-        return {
-            "seq": self._seq,
-            "bot": self.bot_user(),
-            "players": [
-                {**p.user_dict(), "started": p.started, "blocked": p.blocked}
-                for p in self.players.values()
-            ],
-            "chats": chats,
-            "group_id": self.group_id,
-            "webapp_url": self.webapp_url,
-            "themes": THEMES,
-        }
-
     # ------------------------------------------------------------------ restart
-
-    def saved_state(self) -> Json:
-        """Return what a restart keeps, as plain JSON (file bytes are not included).
-
-        Chats with their messages and pins, the players' Start/Block state, updates
-        the bot has not confirmed, the next update id, the change feed's sequence
-        number, commands, menu buttons, alerts and the photos' metadata. Open
-        callback queries are not kept: a restarted bot cannot answer them anyway.
-        """
-        return {
-            "version": SAVED_STATE_VERSION,
-            "token": self.token,
-            "next_update_id": self._next_update_id,
-            "seq": self._seq,
-            "players": {
-                str(p.id): {
-                    "started": p.started,
-                    "blocked": p.blocked,
-                    "language_code": p.language_code,
-                }
-                for p in self.players.values()
-            },
-            "chats": [
-                {
-                    "id": chat_id,
-                    "messages": list(state.messages.values()),
-                    "next_message_id": state.next_message_id,
-                    "pinned": state.pinned,
-                    "topics": [
-                        {"thread_id": t.thread_id, "name": t.name, "closed": t.closed}
-                        for t in state.topics.values()
-                    ],
-                }
-                for chat_id, state in self._chats.items()
-            ],
-            "updates": list(self._updates),
-            "files": [
-                {
-                    "file_id": f.file_id,
-                    "file_unique_id": f.file_unique_id,
-                    "file_path": f.file_path,
-                    "content_type": f.content_type,
-                    "width": f.width,
-                    "height": f.height,
-                    "source_url": f.source_url,
-                    "has_data": f.data is not None,
-                }
-                for f in self._files.values()
-            ],
-            "alerts": {str(uid): list(alerts) for uid, alerts in self._alerts.items()},
-            "commands": [[scope, lang, cmds] for (scope, lang), cmds in self._commands.items()],
-            "menu_buttons": [[chat_id, button] for chat_id, button in self._menu_buttons.items()],
-            "descriptions": [
-                [kind, lang, text] for (kind, lang), text in self._descriptions.items()
-            ],
-        }
-
-    def restore_state(self, saved: Json, file_data: Callable[[Json], bytes | None]) -> None:
-        """Take back what ``saved_state`` returned before a restart.
-
-        Chats and players that this API does not have are skipped. Call before
-        the bot connects.
-
-        Args:
-            saved: the JSON from ``saved_state``.
-            file_data: returns a saved photo's bytes from its metadata (None: lost).
-
-        Raises:
-            ValueError: ``saved`` is not a saved state of this version.
-        """
-        if not isinstance(saved, dict) or saved.get("version") != SAVED_STATE_VERSION:
-            raise ValueError("not a saved sandbox state of this version")
-        # Read everything first, so a state that does not fit changes nothing.
-        flags = {
-            int(k): (bool(v["started"]), bool(v["blocked"]), v.get("language_code"))
-            for k, v in saved["players"].items()
-        }
-        chats = [
-            (
-                self._chats[int(chat["id"])],
-                OrderedDict((int(m["message_id"]), dict(m)) for m in chat["messages"]),
-                max(int(chat["next_message_id"]), 1),
-                None if chat["pinned"] is None else int(chat["pinned"]),
-                {
-                    int(t["thread_id"]): _Topic(
-                        int(t["thread_id"]), str(t["name"]), closed=bool(t["closed"])
-                    )
-                    for t in chat.get("topics", [])  # states saved before forums have none
-                },
-            )
-            for chat in saved["chats"]
-            if int(chat["id"]) in self._chats
-        ]
-        updates = [dict(update) for update in saved["updates"]]
-        next_update_id, seq = int(saved["next_update_id"]), int(saved["seq"])
-        files = {}
-        for meta in saved["files"]:
-            data = file_data(meta) if meta["has_data"] else None
-            if meta["has_data"] and data is None:
-                continue
-            files[str(meta["file_id"])] = _StoredFile(
-                file_id=str(meta["file_id"]),
-                file_unique_id=str(meta["file_unique_id"]),
-                file_path=str(meta["file_path"]),
-                data=data,
-                content_type=str(meta["content_type"]),
-                width=int(meta["width"]),
-                height=int(meta["height"]),
-                source_url=str(meta["source_url"]),
-            )
-        alerts = {int(k): deque(v, maxlen=MAX_ALERTS_PER_USER) for k, v in saved["alerts"].items()}
-        commands = {(str(scope), str(lang)): list(cmds) for scope, lang, cmds in saved["commands"]}
-        menu_buttons = {
-            None if chat_id is None else int(chat_id): dict(button)
-            for chat_id, button in saved["menu_buttons"]
-        }
-        descriptions = {  # states saved before descriptions have none
-            (str(kind), str(lang)): str(text) for kind, lang, text in saved.get("descriptions", [])
-        }
-        for user_id, (started, blocked, language) in flags.items():
-            if user_id in self.players:
-                self.players[user_id].started, self.players[user_id].blocked = started, blocked
-                if isinstance(language, str):  # states saved before languages have none
-                    self.players[user_id].language_code = language
-        for state, messages, next_message_id, pinned, topics in chats:
-            state.messages, state.next_message_id, state.pinned = messages, next_message_id, pinned
-            if topics:
-                state.topics = topics
-        self._updates.extend(updates)
-        self.continue_update_ids(next_update_id)
-        self._seq = max(self._seq, seq)
-        self._files.update(files)
-        self._alerts.update(alerts)
-        self._commands.update(commands)
-        self._menu_buttons.update(menu_buttons)
-        self._descriptions.update(descriptions)
 
     def continue_update_ids(self, at_least: int) -> None:
         """Make the next update id at least ``at_least`` (ids never go back)."""
         self._next_update_id = max(self._next_update_id, at_least)
-
-    def saved_file(self, file_id: str) -> tuple[str, bytes] | None:
-        """Return a stored photo's unique id and bytes, for keeping it on disk."""
-        stored = self._files.get(file_id)
-        if stored is None or stored.data is None:
-            return None
-        return stored.file_unique_id, stored.data
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -2908,6 +1296,1576 @@ class FakeBotApi:
     def closed(self) -> bool:
         """Whether ``aclose`` was called."""
         return self._closed
+
+    # ------------------------------------------------------------------ its parts' faces
+
+    def add_forum(self, chat_id: int, title: str, topics: Iterable[str] = ()) -> dict[str, int]:
+        """Add a forum supergroup with topics (opened by its first player, the owner);"""
+        return self.forum.add_forum(chat_id, title, topics)
+
+    async def player_topic(
+        self, user_id: int, chat_id: int, action: str, thread_id: int = 0, name: str = ""
+    ) -> int:
+        """A player creates (``create``), renames (``edit``), closes, reopens or deletes"""
+        return await self.forum.player_topic(user_id, chat_id, action, thread_id, name)
+
+    def topics(self, chat_id: int) -> list[Json]:
+        """A forum group's topics, oldest first (with whether each is closed)."""
+        return self.forum.topics(chat_id)
+
+    def _push_update(self, **payload: Json) -> Json | None:
+        return self.delivery._push_update(**payload)
+
+    def file_by_id(self, file_id: str) -> tuple[bytes, str] | None:
+        """Return the bytes and content type of an uploaded file, for the page."""
+        return self.storage.file_by_id(file_id)
+
+    def _inline_id(self, chat_id: int, message_id: int) -> str:
+        """The ``inline_message_id`` of a message sent via the bot: opaque, signed."""
+        return self.inline._inline_id(chat_id, message_id)
+
+    def description_for(self, user_id: int, field: str = "description") -> str:
+        """What a user reads about the bot: their language's text, else the default."""
+        return self.menus.description_for(user_id, field)
+
+    def player(self, user_id: int) -> Player:
+        """Return a player by id; ``SandboxError`` when there is none."""
+        return self.users.player(user_id)
+
+    def menu_button(self, user_id: int) -> Json:
+        """Return the menu button a player sees in the private chat with the bot."""
+        return self.menus.menu_button(user_id)
+
+    async def send_text(
+        self,
+        user_id: int,
+        chat_id: int,
+        text: str,
+        *,
+        reply_to_message_id: int | None = None,
+        thread_id: int | None = None,
+    ) -> Json:
+        """Post ``text`` as a player (in a forum group: in topic ``thread_id``, or the"""
+        return await self.users.send_text(
+            user_id, chat_id, text, reply_to_message_id=reply_to_message_id, thread_id=thread_id
+        )
+
+    async def reply_to(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
+        """Post ``text`` as a player's reply to a message."""
+        return await self.users.reply_to(user_id, chat_id, message_id, text)
+
+    async def start_bot(self, user_id: int, payload: str = "") -> Json:
+        """Press Start (or follow ``t.me/<bot>?start=<payload>``) in the private chat."""
+        return await self.users.start_bot(user_id, payload)
+
+    async def block_bot(self, user_id: int) -> None:
+        """Make a player block the bot: later messages to them fail with 403."""
+        return await self.users.block_bot(user_id)
+
+    async def press_button(
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        callback_data: str,
+        *,
+        as_seen: Json | None = None,
+    ) -> ButtonPress:
+        """Press a callback button as a player; return a handle for the bot's answer."""
+        return await self.users.press_button(
+            user_id, chat_id, message_id, callback_data, as_seen=as_seen
+        )
+
+    async def inline_query(self, user_id: int, query: str, chat_id: int | None = None) -> InlineAsk:
+        """Type ``@bot query`` as a player (in ``chat_id``; None: a chat without the bot)."""
+        return await self.inline.inline_query(user_id, query, chat_id)
+
+    async def choose_inline_result(
+        self,
+        user_id: int,
+        query_id: str,
+        result_id: str,
+        chat_id: int,
+        *,
+        thread_id: int | None = None,
+    ) -> Json:
+        """Pick one of the results of an answered inline query: the player posts its"""
+        return await self.inline.choose_inline_result(
+            user_id, query_id, result_id, chat_id, thread_id=thread_id
+        )
+
+    def open_web_app(
+        self,
+        user_id: int,
+        button_or_url: Json | str,
+        *,
+        from_chat_id: int,
+        theme: str = "light",
+    ) -> str:
+        """Return the URL a Mini App frame loads when a player opens it."""
+        return self.mini_app.open_web_app(
+            user_id, button_or_url, from_chat_id=from_chat_id, theme=theme
+        )
+
+    def start_link_payload(self, url: str) -> str | None:
+        """Return the payload of a ``t.me/<bot>?start=<payload>`` link, else None."""
+        return self.mini_app.start_link_payload(url)
+
+    def commands(
+        self, scope: str | Mapping[str, Any] = "default", language_code: str = ""
+    ) -> list[Json]:
+        """Return the commands set for exactly this scope and language."""
+        return self.menus.commands(scope, language_code)
+
+    def visible_commands(self, user_id: int, chat_id: int) -> list[Json]:
+        """Return the command menu a player sees in a chat (Telegram's scope order)."""
+        return self.menus.visible_commands(user_id, chat_id)
+
+    def snapshot(self, user_id: int | None = None) -> Json:
+        """Return everything the page needs to draw itself."""
+        return self.persistence.snapshot(user_id)
+
+
+class _Part:
+    """One cohesive part of the fake Bot API; the state stays on the API."""
+
+    def __init__(self, api: FakeBotApi) -> None:
+        self.api = api
+
+
+class _Forum(_Part):
+    """Forum topics: creating, closing, editing and deleting them, and a message's thread."""
+
+    def _is_forum(self, state: _ChatState) -> bool:
+        return bool(state.chat.get("is_forum"))
+
+    def _thread(
+        self, params: _Params, state: _ChatState, reply_to: Json | None, *, by_admin: bool
+    ) -> int | None:
+        """The topic a new message goes to: ``message_thread_id``, else the replied
+        message's topic; refused as Telegram does for a missing or closed topic."""
+        if not self._is_forum(state):
+            return None
+        thread: int | None = None
+        if params.has("message_thread_id"):
+            thread = params.integer("message_thread_id") or None
+        elif reply_to is not None and reply_to.get("is_topic_message"):
+            thread = reply_to.get("message_thread_id")
+        if thread is None:
+            return None
+        topic = state.topics.get(thread)
+        if topic is None:
+            raise bad_request("message thread not found")
+        if topic.closed and not by_admin:
+            raise bad_request("TOPIC_CLOSED")
+        return thread
+
+    def _topic_param(self, params: _Params, state: _ChatState) -> _Topic:
+        if not self._is_forum(state):
+            raise bad_request("the chat is not a forum")
+        if not params.has("message_thread_id"):
+            raise bad_request("message thread id is empty")
+        topic = state.topics.get(params.integer("message_thread_id"))
+        if topic is None:
+            raise bad_request("message thread not found")
+        return topic
+
+    def _check_manages_topics(self, state: _ChatState) -> None:
+        if not self.api.bot_manages_topics:
+            raise bad_request("not enough rights to manage topics in the chat")
+
+    def _topic_service(
+        self, state: _ChatState, sender: Json, topic: _Topic, **service: Json
+    ) -> Json:
+        """Post a topic's service message in it and tell the bot."""
+        message = self.api.messaging._new_message(state, sender, thread=topic.thread_id, **service)
+        self.api._emit("message", state.chat["id"], message=message)
+        self.api.delivery._push_update(message=message)
+        return message
+
+    def _open_topic(
+        self, state: _ChatState, sender: Json, name: str, icon_color: int | None = None
+    ) -> _Topic:
+        name = name.strip()
+        if not 1 <= len(name) <= 128:
+            raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
+        thread = state.next_message_id
+        topic = _Topic(thread, name, icon_color or 0x6FB9F0)
+        state.topics[thread] = topic
+        created = {"name": name, "icon_color": topic.icon_color}
+        message = self.api.messaging._new_message(state, sender, forum_topic_created=created)
+        message["message_thread_id"] = thread
+        message["is_topic_message"] = True
+        self.api._emit("message", state.chat["id"], message=message)
+        self.api.delivery._push_update(message=message)
+        return topic
+
+    def _close_topic(self, state: _ChatState, sender: Json, topic: _Topic, closed: bool) -> None:
+        if topic.closed == closed:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        topic.closed = closed
+        key = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self._topic_service(state, sender, topic, **{key: {}})
+
+    def _edit_topic(self, state: _ChatState, sender: Json, topic: _Topic, name: str) -> None:
+        name = name.strip()
+        if not 1 <= len(name) <= 128:
+            raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
+        if name == topic.name:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        topic.name = name
+        self._topic_service(state, sender, topic, forum_topic_edited={"name": name})
+
+    def _delete_topic(self, state: _ChatState, topic: _Topic) -> None:
+        """A deleted topic takes its messages with it (Telegram sends no update)."""
+        del state.topics[topic.thread_id]
+        for message_id, message in list(state.messages.items()):
+            if message.get("message_thread_id") == topic.thread_id:
+                del state.messages[message_id]
+        self.api._emit("topic_deleted", state.chat["id"], thread_id=topic.thread_id)
+
+    async def _api_createForumTopic(self, params: _Params) -> Json:
+        state = self.api._chat_param(params)
+        if not self._is_forum(state):
+            raise bad_request("the chat is not a forum")
+        self._check_manages_topics(state)
+        color = params.integer("icon_color") if params.has("icon_color") else None
+        return self._open_topic(
+            state, self.api.bot_user(), params.text("name") or "", color
+        ).as_json()
+
+    async def _api_editForumTopic(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        self._edit_topic(state, self.api.bot_user(), topic, params.text("name") or topic.name)
+        return True
+
+    async def _api_closeForumTopic(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        self._close_topic(state, self.api.bot_user(), topic, True)
+        return True
+
+    async def _api_reopenForumTopic(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        self._close_topic(state, self.api.bot_user(), topic, False)
+        return True
+
+    async def _api_deleteForumTopic(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        self._delete_topic(state, topic)
+        return True
+
+    def add_forum(self, chat_id: int, title: str, topics: Iterable[str] = ()) -> dict[str, int]:
+        """Add a forum supergroup with topics (opened by its first player, the owner);
+        returns each topic's ``message_thread_id`` by name."""
+        self.api._chats[chat_id] = _ChatState(
+            {"id": chat_id, "title": title, "type": "supergroup", "is_forum": True}
+        )
+        owner = next(iter(self.api.players.values())).user_dict()
+        state = self.api._chats[chat_id]
+        return {name: self._open_topic(state, owner, name).thread_id for name in topics}
+
+    async def player_topic(
+        self, user_id: int, chat_id: int, action: str, thread_id: int = 0, name: str = ""
+    ) -> int:
+        """A player creates (``create``), renames (``edit``), closes, reopens or deletes
+        a topic of a forum group; returns the topic's thread id."""
+        async with self.api._lock:
+            player, state = self.api.users._player_chat(user_id, chat_id)
+            if not self._is_forum(state):
+                raise SandboxError("that chat is not a forum")
+            sender = player.user_dict()
+            if action == "create":
+                return self._open_topic(state, sender, name).thread_id
+            topic = state.topics.get(thread_id)
+            if topic is None:
+                raise SandboxError("no such topic")
+            try:
+                if action == "edit":
+                    self._edit_topic(state, sender, topic, name)
+                elif action in ("close", "reopen"):
+                    self._close_topic(state, sender, topic, action == "close")
+                elif action == "delete":
+                    self._delete_topic(state, topic)
+                else:
+                    raise SandboxError(f"unknown topic action {action!r}")
+            except ApiError as error:
+                raise SandboxError(error.description) from None
+            return thread_id
+
+    def topics(self, chat_id: int) -> list[Json]:
+        """A forum group's topics, oldest first (with whether each is closed)."""
+        return [
+            {**t.as_json(), "is_closed": t.closed} for t in self.api._chat(chat_id).topics.values()
+        ]
+
+
+class _Delivery(_Part):
+    """Updates to the bot: the queue, getUpdates and the webhook."""
+
+    def _allowed(self, update: Json) -> bool:
+        return any(key in self.api._allowed_updates for key in update if key != "update_id")
+
+    def _push_update(self, **payload: Json) -> Json | None:
+        update: Json = {"update_id": self.api._next_update_id, **payload}
+        if not self._allowed(update):
+            return None
+        self.api._next_update_id += 1
+        self.api._updates.append(update)
+        self.api._wake()
+        self.api._changed()
+        return update
+
+    def _confirm(self, offset: int) -> None:
+        before = len(self.api._updates)
+        self._drop_confirmed(offset)
+        if len(self.api._updates) != before:
+            self.api._changed()
+
+    def _drop_confirmed(self, offset: int) -> None:
+        if offset < 0:
+            keep = -offset
+            while len(self.api._updates) > keep:
+                self.api._updates.popleft()
+            return
+        while self.api._updates and self.api._updates[0]["update_id"] < offset:
+            self.api._updates.popleft()
+
+    def _set_allowed(self, params: _Params) -> None:
+        allowed = params.json("allowed_updates")
+        if isinstance(allowed, list):
+            self.api._allowed_updates = frozenset(allowed) if allowed else DEFAULT_ALLOWED_UPDATES
+
+    async def _api_getUpdates(self, params: _Params) -> list[Json]:
+        async with self.api._lock:
+            if self.api._webhook is not None:
+                raise ApiError(
+                    409,
+                    "Conflict: can't use getUpdates method while webhook is active; "
+                    "use deleteWebhook to delete the webhook first",
+                )
+            self._confirm(params.integer("offset", 0))
+            self._set_allowed(params)
+            self._end_polls(
+                "Conflict: terminated by other getUpdates request; "
+                "make sure that only one bot instance is running"
+            )
+            generation = self.api._poll_generation
+        limit = min(max(params.integer("limit", 100), 1), 100)
+        deadline = time.monotonic() + min(max(params.integer("timeout", 0), 0), 50)
+        while True:
+            if generation != self.api._poll_generation:
+                raise ApiError(409, self.api._poll_ended_by)
+            if self.api._updates or self.api._closed or time.monotonic() >= deadline:
+                return list(self.api._updates)[:limit]
+            await self.api._wait_change(deadline - time.monotonic())
+
+    def _end_polls(self, reason: str) -> None:
+        """End every waiting getUpdates call with a 409 ``reason``."""
+        self.api._poll_generation += 1
+        self.api._poll_ended_by = reason
+        self.api._wake()
+
+    async def _api_deleteWebhook(self, params: _Params) -> bool:
+        self.api._webhook = None
+        if params.boolean("drop_pending_updates"):
+            self.api._updates.clear()
+        self.api._wake()
+        return True
+
+    async def _api_setWebhook(self, params: _Params) -> bool:
+        url = params.text("url") or ""
+        if not url:
+            return await self._api_deleteWebhook(params)
+        if not _is_webhook_url(url):
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        secret = params.text("secret_token") or ""
+        if not re.fullmatch(r"[A-Za-z0-9_-]{0,256}", secret):
+            raise bad_request("secret token contains unallowed characters")
+        if params.boolean("drop_pending_updates"):
+            self.api._updates.clear()
+        self._set_allowed(params)
+        self.api._webhook = _Webhook(url, secret, params.integer("max_connections", 40))
+        self._end_polls("Conflict: terminated by setWebhook request")
+        if self.api._webhook_task is None or self.api._webhook_task.done():
+            self.api._webhook_task = asyncio.create_task(self._deliver_webhook())
+        self.api._wake()
+        return True
+
+    async def _api_getWebhookInfo(self, params: _Params) -> Json:
+        hook = self.api._webhook
+        info: Json = {
+            "url": hook.url if hook else "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self.api._updates),
+        }
+        if hook:
+            info["max_connections"] = hook.max_connections
+            info["allowed_updates"] = sorted(self.api._allowed_updates)
+            if hook.last_error_date:
+                info["last_error_date"] = hook.last_error_date
+                info["last_error_message"] = hook.last_error_message
+        return info
+
+    async def _deliver_webhook(self) -> None:
+        """POST pending updates to the webhook one by one, retrying failures."""
+        failures = 0
+        while not self.api._closed and self.api._webhook is not None:
+            hook, update = self.api._webhook, self.api._updates[0] if self.api._updates else None
+            if update is None:
+                await self.api._wait_change(5.0)
+                continue
+            error = await self._post_update(hook, update)
+            async with self.api._lock:
+                if error is None:
+                    failures = 0
+                    if self.api._updates and self.api._updates[0] is update:
+                        self.api._updates.popleft()
+                        self.api._changed()
+                    continue
+                hook.last_error_date, hook.last_error_message = int(self.api.clock()), error
+            delays = self.api.webhook_retry_delays or (1.0,)
+            await self._wait_closed(delays[min(failures, len(delays) - 1)])
+            failures += 1
+
+    async def _wait_closed(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self.api._closed and time.monotonic() < deadline:
+            await self.api._wait_change(deadline - time.monotonic())
+
+    async def _post_update(self, hook: _Webhook, update: Json) -> str | None:
+        """Send one update; return None on a 2xx answer, else the error text."""
+        if self.api._session is None:
+            self.api._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+        headers = (
+            {"X-Telegram-Bot-Api-Secret-Token": hook.secret_token} if hook.secret_token else {}
+        )
+        try:
+            async with self.api._session.post(hook.url, json=update, headers=headers) as response:
+                if 200 <= response.status < 300:
+                    return None
+                return f"Wrong response from the webhook: {response.status} {response.reason}"
+        except (aiohttp.ClientError, TimeoutError, OSError) as error:
+            return f"Connection failed: {type(error).__name__}"
+
+
+class _Outgoing(_Part):
+    """What the bot sends, checked against Telegram's rules: markup, replies, formatting."""
+
+    def _reply_markup(self, params: _Params, state: _ChatState) -> Json | None:
+        markup = params.json("reply_markup")
+        if markup is None:
+            return None
+        if not isinstance(markup, dict):
+            raise bad_request("can't parse reply keyboard markup JSON object")
+        if "inline_keyboard" in markup:
+            return self._inline_keyboard(markup["inline_keyboard"], state)
+        if any(key in markup for key in ("keyboard", "remove_keyboard", "force_reply")):
+            return markup
+        raise bad_request("can't parse reply keyboard markup JSON object")
+
+    def _inline_keyboard(self, rows: Any, state: _ChatState) -> Json | None:
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            raise bad_request(
+                'field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays'
+            )
+        if sum(len(row) for row in rows) > MAX_BUTTONS:
+            raise bad_request("reply markup is too long")
+        for row in rows:
+            for button in row:
+                self._check_button(button, state)
+        rows = [row for row in rows if row]
+        return {"inline_keyboard": rows} if rows else None
+
+    def _check_button(self, button: Any, state: _ChatState) -> None:
+        if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+            raise bad_request(_TEXT_BUTTONS_UNALLOWED)
+        if not button["text"].strip():
+            raise bad_request("BUTTON_TEXT_INVALID")
+        if "callback_data" in button:
+            data = button["callback_data"]
+            if not isinstance(data, str) or not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA_BYTES:
+                raise bad_request("BUTTON_DATA_INVALID")
+        elif "url" in button:
+            if normalize_url(str(button["url"])) is None:
+                raise bad_request("BUTTON_URL_INVALID")
+        elif "web_app" in button:
+            if not self.api._is_private(state):
+                raise bad_request("BUTTON_TYPE_INVALID")
+            _check_web_app_url(button["web_app"], "inline keyboard button")
+        elif not any(
+            key in button
+            for key in (
+                "login_url",
+                "switch_inline_query",
+                "switch_inline_query_current_chat",
+                "switch_inline_query_chosen_chat",
+                "copy_text",
+                "callback_game",
+                "pay",
+            )
+        ):
+            raise bad_request(_TEXT_BUTTONS_UNALLOWED)
+
+    def _reply_to(self, params: _Params, state: _ChatState) -> Json | None:
+        reply = params.json("reply_parameters")
+        if reply is None and params.has("reply_to_message_id"):
+            reply = {"message_id": params.integer("reply_to_message_id")}
+        if reply is None:
+            return None
+        if not isinstance(reply, dict) or "message_id" not in reply:
+            raise bad_request("can't parse reply parameters JSON object")
+        target_state = self.api._chat(int(reply["chat_id"])) if "chat_id" in reply else state
+        target = target_state.messages.get(int(reply["message_id"]))
+        if target is None:
+            if reply.get("allow_sending_without_reply") or params.boolean(
+                "allow_sending_without_reply"
+            ):
+                return None
+            raise bad_request("message to be replied not found")
+        return {k: v for k, v in target.items() if k != "reply_to_message"}
+
+    def _format(
+        self, params: _Params, key: str, entities_key: str, max_length: int, empty: str
+    ) -> tuple[str, list[Json]]:
+        raw = params.text(key) or ""
+        return format_text(
+            raw,
+            params.text("parse_mode"),
+            params.json(entities_key),
+            resolve_user=self.api._resolve_user,
+            max_length=max_length,
+            empty_error=empty,
+        )
+
+
+class _Storage(_Part):
+    """Files: photos the bot uploads or resends, and their download paths."""
+
+    def _photo_param(self, params: _Params) -> _StoredFile:
+        value = params.text("photo")
+        upload = params.files.get("photo")
+        if value and value.startswith("attach://"):
+            upload = params.files.get(value[len("attach://") :])
+        if upload is not None:
+            return self._store_upload(upload)
+        if not value:
+            raise bad_request("there is no photo in the request")
+        if value in self.api._files:
+            return self.api._files[value]
+        if value.startswith(("http://", "https://")):
+            return self._store_file(None, "image/jpeg", source_url=value)
+        raise bad_request("wrong file identifier/HTTP URL specified")
+
+    def _store_upload(self, upload: Upload) -> _StoredFile:
+        if len(upload.data) > MAX_PHOTO_BYTES:
+            raise ApiError(413, "Request Entity Too Large")
+        if image_size(upload.data) is None:
+            raise bad_request("IMAGE_PROCESS_FAILED")
+        return self._store_file(upload.data, upload.content_type or "image/jpeg")
+
+    def _store_file(
+        self, data: bytes | None, content_type: str, source_url: str = ""
+    ) -> _StoredFile:
+        taken = {stored.file_path.rsplit(".", 1)[0] for stored in self.api._files.values()}
+        number = len(self.api._files) + 1
+        while f"photos/file_{number}" in taken:
+            number += 1
+        width, height = (image_size(data) if data else None) or (800, 600)
+        suffix = {"image/png": "png", "image/gif": "gif"}.get(content_type, "jpg")
+        stored = _StoredFile(
+            file_id=f"AgACAgIAAx{secrets.token_hex(12)}",
+            file_unique_id=f"AQAD{secrets.token_hex(6)}",
+            file_path=f"photos/file_{number}.{suffix}",
+            data=data,
+            content_type=content_type,
+            width=width,
+            height=height,
+            source_url=source_url,
+        )
+        self.api._files[stored.file_id] = stored
+        return stored
+
+    async def _api_getFile(self, params: _Params) -> Json:
+        stored = self.api._files.get(params.text("file_id") or "")
+        if stored is None:
+            raise bad_request("invalid file_id")
+        return {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_size": len(stored.data or b""),
+            "file_path": stored.file_path,
+        }
+
+    def file_by_path(self, file_path: str) -> tuple[bytes, str] | None:
+        """Return the bytes and content type behind a ``getFile`` path."""
+        for stored in self.api._files.values():
+            if stored.file_path == file_path and stored.data is not None:
+                return stored.data, stored.content_type
+        return None
+
+    def file_by_id(self, file_id: str) -> tuple[bytes, str] | None:
+        """Return the bytes and content type of an uploaded file, for the page."""
+        stored = self.api._files.get(file_id)
+        if stored is None or stored.data is None:
+            return None
+        return stored.data, stored.content_type
+
+    def file_source_url(self, file_id: str) -> str:
+        """Return the URL a photo was sent by, when it was sent by URL."""
+        stored = self.api._files.get(file_id)
+        return stored.source_url if stored else ""
+
+    def saved_file(self, file_id: str) -> tuple[str, bytes] | None:
+        """Return a stored photo's unique id and bytes, for keeping it on disk."""
+        stored = self.api._files.get(file_id)
+        if stored is None or stored.data is None:
+            return None
+        return stored.file_unique_id, stored.data
+
+
+class _Inline(_Part):
+    """Inline mode: ``@bot query`` queries, the bot's answers, chosen results, inline ids."""
+
+    def _inline_id(self, chat_id: int, message_id: int) -> str:
+        """The ``inline_message_id`` of a message sent via the bot: opaque, signed."""
+        body = f"{chat_id}:{message_id}".encode()
+        tag = self._inline_id_tag(body)
+        return base64.urlsafe_b64encode(tag + body).decode().rstrip("=")
+
+    def _inline_message(self, inline_message_id: str) -> tuple[_ChatState, Json] | None:
+        """The message an ``inline_message_id`` names, while it is there."""
+        try:
+            raw = base64.urlsafe_b64decode(inline_message_id + "=" * (-len(inline_message_id) % 4))
+            tag, body = raw[:9], raw[9:]
+            chat_text, message_text = body.decode().split(":")
+            chat_id, message_id = int(chat_text), int(message_text)
+        except (ValueError, UnicodeDecodeError):
+            return None
+        if not hmac.compare_digest(tag, self._inline_id_tag(body)):
+            return None
+        state = self.api._chats.get(chat_id)
+        message = None if state is None else state.messages.get(message_id)
+        if state is None or message is None:
+            return None
+        if (message.get("via_bot") or {}).get("id") != self.api.bot_id:
+            return None
+        return state, message
+
+    def _inline_id_tag(self, body: bytes) -> bytes:
+        return hmac.new(self.api.token.encode(), b"inline:" + body, hashlib.sha256).digest()[:9]
+
+    async def _api_answerInlineQuery(self, params: _Params) -> bool:
+        query = self.api._inline_queries.get(params.text("inline_query_id") or "")
+        expired = query is None or (time.monotonic() - query.created > INLINE_QUERY_TIMEOUT)
+        if query is None or expired or query.answer.done():
+            raise bad_request(_QUERY_TOO_OLD)
+        results = params.json("results")
+        if not isinstance(results, list):
+            raise bad_request("can't parse inline query results JSON object")
+        if len(results) > MAX_INLINE_RESULTS:
+            raise bad_request("RESULTS_TOO_MUCH")
+        private = self.api._chats[query.user_id]
+        seen: set[str] = set()
+        checked = [self._inline_result(result, private, seen) for result in results]
+        cache_time = params.integer("cache_time", DEFAULT_INLINE_CACHE)
+        next_offset = params.text("next_offset") or ""
+        if len(next_offset.encode()) > MAX_NEXT_OFFSET_BYTES:
+            raise bad_request("NEXT_OFFSET_INVALID")
+        answer: Json = {
+            "query_id": query.id,
+            "user_id": query.user_id,
+            "query": query.query,
+            "results": checked,
+            "cache_time": max(cache_time, 0),
+            "is_personal": params.boolean("is_personal"),
+            "next_offset": next_offset,
+            "button": self._results_button(params.json("button")),
+        }
+        query.answer.set_result(answer)
+        if answer["cache_time"] > 0:
+            key = (query.query, query.user_id if answer["is_personal"] else None)
+            self.api._inline_cache[key] = (time.monotonic() + answer["cache_time"], answer)
+        self.api._emit("inline_answer", None, user_id=query.user_id, answer=answer)
+        return True
+
+    def _inline_result(self, result: Any, private: _ChatState, seen: set[str]) -> Json:
+        """One InlineQueryResult, checked as Telegram checks it."""
+        if not isinstance(result, dict):
+            raise bad_request("can't parse inline query result")
+        if result.get("type") not in INLINE_RESULT_TYPES:
+            raise bad_request("RESULT_TYPE_INVALID")
+        _check_result_id(result.get("id"), seen)
+        checked = dict(result)
+        if "reply_markup" in result:
+            markup = _Params({"reply_markup": result["reply_markup"]}, {})
+            checked["reply_markup"] = self.api.outgoing._reply_markup(markup, private)
+        if result["type"] != "article":
+            return checked  # the sandbox sends articles only; others are checked for ids
+        title = result.get("title")
+        if not isinstance(title, str):
+            raise bad_request(
+                'can\'t parse inline query result: Field "title" must be of type String'
+            )
+        if not title.strip():
+            raise bad_request("RESULT_TITLE_EMPTY")
+        content = result.get("input_message_content")
+        if not isinstance(content, dict) or "message_text" not in content:
+            raise bad_request("can't parse inline query result: input_message_content is wrong")
+        text, entities = format_text(
+            str(content["message_text"]),
+            content.get("parse_mode"),
+            content.get("entities"),
+            resolve_user=self.api._resolve_user,
+            max_length=MAX_TEXT_LENGTH,
+            empty_error="MESSAGE_EMPTY",
+        )
+        checked["message"] = {"text": text, "entities": entities}  # as it would be posted
+        return checked
+
+    def _results_button(self, button: Any) -> Json | None:
+        """answerInlineQuery's ``button`` (above the results), checked."""
+        if button is None:
+            return None
+        if not isinstance(button, dict):
+            raise bad_request("can't parse inline query results button")
+        text = button.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise bad_request("BUTTON_TEXT_INVALID")
+        if "web_app" in button:
+            _check_web_app_url(button["web_app"], "inline query results button")
+        else:
+            start = button.get("start_parameter")
+            if not isinstance(start, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", start):
+                raise bad_request("START_PARAM_INVALID")
+        return dict(button)
+
+    async def inline_query(self, user_id: int, query: str, chat_id: int | None = None) -> InlineAsk:
+        """Type ``@bot query`` as a player (in ``chat_id``; None: a chat without the bot).
+
+        Telegram answers from its cache when the bot answered the same query (this
+        player's, or anyone's when not ``is_personal``) within its ``cache_time``;
+        the bot then gets no update.
+        """
+        async with self.api._lock:
+            player = self.api.users.player(user_id)
+            if not self.api.inline_mode:
+                raise SandboxError("this bot has no inline mode (BotFather: /setinline)")
+            query = query[:MAX_INLINE_QUERY]
+            chat_type = "private"
+            if chat_id is not None:
+                _player, state = self.api.users._player_chat(user_id, chat_id)
+                chat_type = "sender" if chat_id == user_id else str(state.chat["type"])
+            future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+            query_id = self.api.users._new_query_id()
+            self.api._inline_queries[query_id] = _InlineQuery(
+                query_id, user_id, query, time.monotonic(), future
+            )
+            while len(self.api._inline_queries) > MAX_OPEN_INLINE_QUERIES:
+                self.api._inline_queries.popitem(last=False)
+            now = time.monotonic()
+            for key in ((query, user_id), (query, None)):
+                cached = self.api._inline_cache.get(key)
+                if cached is not None and cached[0] > now:
+                    future.set_result({**cached[1], "query_id": query_id, "cached": True})
+                    return InlineAsk(query_id, None, future)
+            update = self.api.delivery._push_update(
+                inline_query={
+                    "id": query_id,
+                    "from": player.user_dict(),
+                    "query": query,
+                    "offset": "",
+                    "chat_type": chat_type,
+                }
+            )
+            return InlineAsk(query_id, update, future)
+
+    async def choose_inline_result(
+        self,
+        user_id: int,
+        query_id: str,
+        result_id: str,
+        chat_id: int,
+        *,
+        thread_id: int | None = None,
+    ) -> Json:
+        """Pick one of the results of an answered inline query: the player posts its
+        message "via @bot" in ``chat_id``; with inline feedback on, the bot gets a
+        ``chosen_inline_result`` (with an ``inline_message_id`` when the result has
+        an inline keyboard, as Telegram gives one). Returns the posted message."""
+        async with self.api._lock:
+            player, state = self.api.users._player_chat(user_id, chat_id)
+            query, result = self._answered_result(user_id, query_id, result_id)
+            thread_id = self._posting_thread(player, state, thread_id)
+            if self.api._is_private(state) and not player.started:
+                raise SandboxError("start the bot first: a private chat with it is empty")
+            message = self.api.messaging._new_message(
+                state,
+                player.user_dict(),
+                thread=thread_id,
+                text=result["message"]["text"],
+                entities=result["message"]["entities"] or None,
+                reply_markup=result.get("reply_markup"),
+                via_bot=self.api.bot_user(),
+            )
+            event = self.api._emit("message", state.chat["id"], message=message)
+            self.api._cursor = event["seq"]
+            if self.api.users._delivers(state, message):
+                self.api.delivery._push_update(message=message)
+            if self.api.inline_feedback:
+                self._feed_back(player, query, result_id, message)
+            return message
+
+    def _feed_back(
+        self, player: Player, query: _InlineQuery, result_id: str, message: Json
+    ) -> None:
+        """Tell the bot which result was chosen (with an inline message id for a keyboard)."""
+        chosen: Json = {"result_id": result_id, "from": player.user_dict(), "query": query.query}
+        if message.get("reply_markup"):
+            chosen["inline_message_id"] = self._inline_id(
+                message["chat"]["id"], message["message_id"]
+            )
+        self.api.delivery._push_update(chosen_inline_result=chosen)
+
+    def _answered_result(
+        self, user_id: int, query_id: str, result_id: str
+    ) -> tuple[_InlineQuery, Json]:
+        """The player's answered inline query and the article result they picked."""
+        query = self.api._inline_queries.get(query_id)
+        if query is None or query.user_id != user_id or not query.answer.done():
+            raise SandboxError("no answered inline query with that id for this player")
+        answer = query.answer.result()
+        result = next((r for r in answer["results"] if r["id"] == result_id), None)
+        if result is None:
+            raise SandboxError(f"the inline answer has no result {result_id!r}")
+        if result["type"] != "article":
+            raise SandboxError("the sandbox posts article results only")
+        return query, result
+
+    def _posting_thread(
+        self, player: Player, state: _ChatState, thread_id: int | None
+    ) -> int | None:
+        """The forum topic a player posts in: an open one (the owner may use a closed one)."""
+        if not self.api.forum._is_forum(state):
+            return None
+        if thread_id is not None:
+            topic = state.topics.get(thread_id)
+            if topic is None:
+                raise SandboxError("no such topic")
+            if topic.closed and player.id != self.api.members._owner_id():
+                raise SandboxError("the topic is closed")
+        return thread_id
+
+
+class _Menus(_Part):
+    """The bot's commands, menu buttons and descriptions, per scope and language."""
+
+    def _scope_key(self, scope: Any) -> str:
+        """The key of a BotCommandScope, checked as Telegram checks it."""
+        scope = {"type": "default"} if scope is None else scope
+        if not isinstance(scope, dict):
+            raise bad_request("can't parse BotCommandScope JSON object")
+        kind = scope.get("type")
+        if kind not in COMMAND_SCOPES:
+            raise bad_request("BOT_COMMAND_SCOPE_INVALID")
+        key: Json = {"type": kind}
+        if kind in ("chat", "chat_administrators", "chat_member"):
+            chat_id = scope.get("chat_id")
+            if isinstance(chat_id, bool) or not isinstance(chat_id, int | str):
+                raise bad_request("can't parse BotCommandScope JSON object")
+            if isinstance(chat_id, str) and not chat_id.lstrip("-").isdigit():
+                raise bad_request("chat not found")
+            state = self.api._chat(int(chat_id))
+            if kind != "chat" and self.api._is_private(state):
+                raise bad_request("BOT_COMMAND_SCOPE_INVALID")  # groups only
+            key["chat_id"] = state.chat["id"]
+            if kind == "chat_member":
+                user_id = scope.get("user_id")
+                if isinstance(user_id, bool) or not isinstance(user_id, int):
+                    raise bad_request("can't parse BotCommandScope JSON object")
+                self.api.members._member(state, user_id)  # an unknown user is refused
+                key["user_id"] = user_id
+        return json.dumps(key, sort_keys=True)
+
+    def _menu_key(self, params: _Params) -> tuple[str, str]:
+        """The scope and language a command menu call is about."""
+        language = params.text("language_code") or ""
+        if language and not re.fullmatch(r"[a-z]{2}", language):
+            raise bad_request("LANGUAGE_CODE_INVALID")
+        return self._scope_key(params.json("scope")), language
+
+    async def _api_setMyCommands(self, params: _Params) -> bool:
+        commands = params.json("commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise bad_request("can't parse commands JSON object")
+        cleaned = [_check_command(command) for command in commands]
+        key = self._menu_key(params)
+        if cleaned:
+            self.api._commands[key] = cleaned
+        else:
+            self.api._commands.pop(key, None)
+        self.api._emit("commands")
+        return True
+
+    async def _api_getMyCommands(self, params: _Params) -> list[Json]:
+        """The commands set for exactly this scope and language (empty if none)."""
+        return [dict(command) for command in self.api._commands.get(self._menu_key(params), [])]
+
+    async def _api_deleteMyCommands(self, params: _Params) -> bool:
+        """Forget this scope's commands: the next wider scope's menu shows instead."""
+        self.api._commands.pop(self._menu_key(params), None)
+        self.api._emit("commands")
+        return True
+
+    async def _api_setChatMenuButton(self, params: _Params) -> bool:
+        chat_id = None
+        if params.has("chat_id"):
+            state = self.api._chat_param(params)
+            if not self.api._is_private(state):
+                raise bad_request("chat not found")
+            chat_id = state.chat["id"]
+        button = params.json("menu_button") or {"type": "default"}
+        if not isinstance(button, dict) or button.get("type") not in (
+            "default",
+            "commands",
+            "web_app",
+        ):
+            raise bad_request("can't parse menu button JSON object")
+        if button["type"] == "web_app":
+            _check_web_app_url(button.get("web_app"), "menu button")
+        self.api._menu_buttons[chat_id] = button
+        self.api._emit("menu_button", chat_id)
+        return True
+
+    def _describe(self, params: _Params, field: str, limit: int) -> bool:
+        """setMyDescription / setMyShortDescription: 0-``limit`` characters, per language;
+        an empty or missing text removes that language's (the default then shows)."""
+        text = params.text(field) or ""
+        if len(text) > limit:
+            raise bad_request(f"BOT_{field.upper()}_TOO_LONG")
+        language = params.text("language_code") or ""
+        if language and not re.fullmatch(r"[a-z]{2}", language):
+            raise bad_request("LANGUAGE_CODE_INVALID")
+        if text:
+            self.api._descriptions[(field, language)] = text
+        else:
+            self.api._descriptions.pop((field, language), None)
+        self.api._emit("description")
+        return True
+
+    def _described(self, params: _Params, field: str) -> Json:
+        language = params.text("language_code") or ""
+        if language and not re.fullmatch(r"[a-z]{2}", language):
+            raise bad_request("LANGUAGE_CODE_INVALID")
+        return {field: self.api._descriptions.get((field, language), "")}
+
+    async def _api_setMyDescription(self, params: _Params) -> bool:
+        return self._describe(params, "description", MAX_DESCRIPTION)
+
+    async def _api_getMyDescription(self, params: _Params) -> Json:
+        return self._described(params, "description")
+
+    async def _api_setMyShortDescription(self, params: _Params) -> bool:
+        return self._describe(params, "short_description", MAX_SHORT_DESCRIPTION)
+
+    async def _api_getMyShortDescription(self, params: _Params) -> Json:
+        return self._described(params, "short_description")
+
+    def description_for(self, user_id: int, field: str = "description") -> str:
+        """What a user reads about the bot: their language's text, else the default."""
+        code = (self.api.users.player(user_id).language_code or "").split("-")[0].lower()
+        return self.api._descriptions.get((field, code)) or self.api._descriptions.get(
+            (field, ""), ""
+        )
+
+    async def _api_getChatMenuButton(self, params: _Params) -> Json:
+        chat_id = self.api._chat_param(params).chat["id"] if params.has("chat_id") else None
+        return dict(self._effective_menu_button(chat_id))
+
+    def _effective_menu_button(self, chat_id: int | None) -> Json:
+        button = self.api._menu_buttons.get(chat_id) if chat_id is not None else None
+        if button is None or button.get("type") == "default":
+            button = self.api._menu_buttons.get(None)
+        if button is None or button.get("type") == "default":
+            return {"type": "commands"}
+        return button
+
+    def menu_button(self, user_id: int) -> Json:
+        """Return the menu button a player sees in the private chat with the bot."""
+        self.api.users.player(user_id)
+        return dict(self._effective_menu_button(user_id))
+
+    def commands(
+        self, scope: str | Mapping[str, Any] = "default", language_code: str = ""
+    ) -> list[Json]:
+        """Return the commands set for exactly this scope and language."""
+        scope_dict = {"type": scope} if isinstance(scope, str) else dict(scope)
+        return [
+            dict(c)
+            for c in self.api._commands.get((self._scope_key(scope_dict), language_code), [])
+        ]
+
+    def visible_commands(self, user_id: int, chat_id: int) -> list[Json]:
+        """Return the command menu a player sees in a chat (Telegram's scope order)."""
+        player, state = self.api.users._player_chat(user_id, chat_id)
+        is_admin = self.api.members._member(state, user_id)["status"] in (
+            "creator",
+            "administrator",
+        )
+        if self.api._is_private(state):
+            scopes = [{"type": "chat", "chat_id": chat_id}, {"type": "all_private_chats"}]
+        else:
+            scopes = [{"type": "chat_member", "chat_id": chat_id, "user_id": user_id}]
+            if is_admin:
+                scopes.append({"type": "chat_administrators", "chat_id": chat_id})
+            scopes.append({"type": "chat", "chat_id": chat_id})
+            if is_admin:
+                scopes.append({"type": "all_chat_administrators"})
+            scopes.append({"type": "all_group_chats"})
+        scopes.append({"type": "default"})
+        # Telegram matches a list set for the user's language ("ru" for "ru-RU"), else the default
+        languages = dict.fromkeys((player.language_code, player.language_code.split("-")[0], ""))
+        for scope in scopes:
+            for language in languages:
+                found = self.api._commands.get((self._scope_key(scope), language))
+                if found:
+                    return [dict(c) for c in found]
+        return []
+
+
+class _Members(_Part):
+    """Chats and their members as the bot asks about them."""
+
+    async def _api_getChat(self, params: _Params) -> Json:
+        state = self.api._chat_param(params)
+        info: Json = {
+            **state.chat,
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": True,
+                "limited_gifts": True,
+                "unique_gifts": True,
+                "premium_subscription": True,
+                "gifts_from_channels": True,
+            },
+        }
+        if state.pinned is not None and state.pinned in state.messages:
+            info["pinned_message"] = state.messages[state.pinned]
+        if not self.api._is_private(state):
+            info["permissions"] = {"can_send_messages": True, "can_pin_messages": False}
+        return info
+
+    def _member(self, state: _ChatState, user_id: int) -> Json:
+        if user_id == self.api.bot_id:
+            if self.api.bot_is_admin and not self.api._is_private(state):
+                return _administrator(self.api.bot_user())
+            return {"status": "member", "user": self.api.bot_user()}
+        player = self.api.players.get(user_id)
+        if player is None:
+            raise bad_request("user not found")
+        if self.api._is_private(state) and state.chat["id"] != user_id:
+            return {"status": "left", "user": player.user_dict()}
+        if not self.api._is_private(state) and self._owner_id() == user_id:
+            return {"status": "creator", "user": player.user_dict(), "is_anonymous": False}
+        return {"status": "member", "user": player.user_dict()}
+
+    def _owner_id(self) -> int | None:
+        return next(iter(self.api.players), None)
+
+    async def _api_getChatMember(self, params: _Params) -> Json:
+        state = self.api._chat_param(params)
+        return self._member(state, params.integer("user_id"))
+
+    async def _api_getChatAdministrators(self, params: _Params) -> list[Json]:
+        state = self.api._chat_param(params)
+        if self.api._is_private(state):
+            raise bad_request("there are no administrators in the private chat")
+        members = [self._member(state, uid) for uid in (self._owner_id(), self.api.bot_id) if uid]
+        return [m for m in members if m["status"] in ("creator", "administrator")]
+
+    async def _api_getChatMemberCount(self, params: _Params) -> int:
+        state = self.api._chat_param(params)
+        return 2 if self.api._is_private(state) else len(self.api.players) + 1
+
+
+class _Users(_Part):
+    """The players' side: what they type, edit, press, start and block."""
+
+    def player(self, user_id: int) -> Player:
+        """Return a player by id; ``SandboxError`` when there is none."""
+        player = self.api.players.get(user_id)
+        if player is None:
+            raise SandboxError(f"no player {user_id}")
+        return player
+
+    def set_language(self, user_id: int, language_code: str) -> None:
+        """Change a player's Telegram language (what their app sends as ``language_code``)."""
+        code = language_code.strip()
+        if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?", code):
+            raise SandboxError(f"not a language code: {language_code[:20]!r}")
+        self.player(user_id).language_code = code
+        self.api._changed()
+
+    def _player_chat(self, user_id: int, chat_id: int) -> tuple[Player, _ChatState]:
+        player = self.player(user_id)
+        state = self.api._chats.get(chat_id)
+        if state is None or (self.api._is_private(state) and chat_id != user_id):
+            raise SandboxError(f"player {user_id} cannot see chat {chat_id}")
+        return player, state
+
+    def button_at(self, user_id: int, chat_id: int, message_id: int, row: int, column: int) -> Json:
+        """Return the inline button a player sees at (row, column) of a message."""
+        _player, state = self._player_chat(user_id, chat_id)
+        rows = (_visible_message(state, message_id).get("reply_markup") or {}).get(
+            "inline_keyboard", []
+        )
+        if not 0 <= row < len(rows) or not 0 <= column < len(rows[row]):
+            raise SandboxError(f"message {message_id} has no button at {row}, {column}")
+        return dict(rows[row][column])
+
+    async def send_text(
+        self,
+        user_id: int,
+        chat_id: int,
+        text: str,
+        *,
+        reply_to_message_id: int | None = None,
+        thread_id: int | None = None,
+    ) -> Json:
+        """Post ``text`` as a player (in a forum group: in topic ``thread_id``, or the
+        replied message's; General when neither); return the message the bot receives."""
+        async with self.api._lock:
+            player, state = self._player_chat(user_id, chat_id)
+            text = _player_text(text)
+            reply_to = None
+            if reply_to_message_id is not None:
+                target = _visible_message(state, reply_to_message_id)
+                reply_to = _without_reply(target)
+                if thread_id is None and target.get("is_topic_message"):
+                    thread_id = target.get("message_thread_id")
+            if thread_id is not None and self.api.forum._is_forum(state):
+                topic = state.topics.get(thread_id)
+                if topic is None:
+                    raise SandboxError("no such topic")
+                if topic.closed and player.id != self.api.members._owner_id():
+                    raise SandboxError("the topic is closed")
+            elif not self.api.forum._is_forum(state):
+                thread_id = None
+            return self._player_message(player, state, text, reply_to, thread_id)
+
+    async def edit_text(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
+        """Edit a player's own message; the bot receives an ``edited_message`` update."""
+        async with self.api._lock:
+            player, state = self._player_chat(user_id, chat_id)
+            message = _visible_message(state, message_id)
+            if message["from"]["id"] != player.id:
+                raise SandboxError("players can edit only their own messages")
+            text = _player_text(text)
+            entities = detect_entities(text, [])
+            edited = {**message, "text": text, "edit_date": int(self.api.clock())}
+            edited.pop("entities", None)
+            if entities:
+                edited["entities"] = entities
+            self.api.messaging._store(state, edited)
+            self.api._cursor = self.api._emit("edit", chat_id, message=edited)["seq"]
+            if self._delivers(state, edited):
+                self.api.delivery._push_update(edited_message=edited)
+            return edited
+
+    def _player_message(
+        self,
+        player: Player,
+        state: _ChatState,
+        text: str,
+        reply_to: Json | None,
+        thread: int | None = None,
+    ) -> Json:
+        if self.api._is_private(state) and not player.started:
+            if player.blocked:
+                self._push_my_chat_member(player, "kicked", "member")
+            player.started = True
+            player.blocked = False
+            self.api._emit("player", player.id, user_id=player.id, started=True)
+        entities = detect_entities(text, [])
+        message = self.api.messaging._new_message(
+            state,
+            player.user_dict(),
+            thread=thread,
+            text=text,
+            entities=entities or None,
+            reply_to_message=reply_to,
+        )
+        event = self.api._emit("message", state.chat["id"], message=message)
+        self.api._cursor = event["seq"]
+        if self._delivers(state, message):
+            self.api.delivery._push_update(message=message)
+        return message
+
+    def _delivers(self, state: _ChatState, message: Json) -> bool:
+        """Whether the bot receives a group message (privacy mode)."""
+        if self.api._is_private(state) or not self.api.privacy_mode or self.api.bot_is_admin:
+            return True
+        text = message.get("text", "")
+        commands = [e for e in message.get("entities", []) if e["type"] == "bot_command"]
+        if commands and commands[0]["offset"] == 0:
+            command = text[: commands[0]["length"]]
+            return "@" not in command or command.lower().endswith(f"@{self.api.username.lower()}")
+        replied = message.get("reply_to_message")
+        if replied and replied["from"]["id"] == self.api.bot_id:
+            return True
+        return f"@{self.api.username.lower()}" in text.lower()
+
+    async def reply_to(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
+        """Post ``text`` as a player's reply to a message."""
+        return await self.send_text(user_id, chat_id, text, reply_to_message_id=message_id)
+
+    async def start_bot(self, user_id: int, payload: str = "") -> Json:
+        """Press Start (or follow ``t.me/<bot>?start=<payload>``) in the private chat."""
+        if payload and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload):
+            raise SandboxError("a start payload is up to 64 characters of A-Z a-z 0-9 _ -")
+        return await self.send_text(user_id, user_id, f"/start {payload}".strip())
+
+    async def block_bot(self, user_id: int) -> None:
+        """Make a player block the bot: later messages to them fail with 403."""
+        async with self.api._lock:
+            player = self.player(user_id)
+            if player.blocked:
+                return
+            if player.started:
+                self._push_my_chat_member(player, "member", "kicked")
+            player.blocked, player.started = True, False
+            self.api._emit("player", player.id, user_id=player.id, started=False)
+
+    def _push_my_chat_member(self, player: Player, old: str, new: str) -> None:
+        """Tell the bot that its status in a player's private chat changed."""
+
+        def member(status: str) -> Json:
+            found: Json = {"status": status, "user": self.api.bot_user()}
+            if status == "kicked":
+                found["until_date"] = 0
+            return found
+
+        self.api.delivery._push_update(
+            my_chat_member={
+                "chat": dict(self.api._chats[player.id].chat),
+                "from": player.user_dict(),
+                "date": int(self.api.clock()),
+                "old_chat_member": member(old),
+                "new_chat_member": member(new),
+            }
+        )
+
+    async def press_button(
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        callback_data: str,
+        *,
+        as_seen: Json | None = None,
+    ) -> ButtonPress:
+        """Press a callback button as a player; return a handle for the bot's answer.
+
+        Args:
+            as_seen: the message as a phone that missed its later edits still shows it
+                (an old button pressed late); by default, the message as it is now.
+        """
+        async with self.api._lock:
+            player, state = self._player_chat(user_id, chat_id)
+            message = _visible_message(state, message_id)
+            if as_seen is not None and as_seen.get("message_id") == message_id:
+                message = as_seen
+            buttons = _buttons(message)
+            if not any(b.get("callback_data") == callback_data for b in buttons):
+                raise SandboxError(f"message {message_id} has no button with that data")
+            query_id = self._new_query_id()
+            answer = self._open_query(query_id, user_id, chat_id, message_id, callback_data)
+            callback = self._callback(query_id, player, chat_id, message, callback_data)
+            self.api._cursor = self.api._seq
+            update = self.api.delivery._push_update(callback_query=callback) or {
+                "callback_query": callback
+            }
+            return ButtonPress(query_id, update, answer)
+
+    def _callback(
+        self, query_id: str, player: Player, chat_id: int, message: Json, callback_data: str
+    ) -> Json:
+        """The ``callback_query`` of a press on ``message``."""
+        callback = {
+            "id": query_id,
+            "from": player.user_dict(),
+            "message": message,
+            "chat_instance": self.chat_instance(chat_id),
+            "data": callback_data,
+        }
+        if (message.get("via_bot") or {}).get("id") == self.api.bot_id:
+            # a message sent via the bot: Telegram names it, not its chat
+            del callback["message"]
+            callback["inline_message_id"] = self.api.inline._inline_id(
+                chat_id, message["message_id"]
+            )
+        return callback
+
+    def _open_query(
+        self, query_id: str, user_id: int, chat_id: int, message_id: int, callback_data: str
+    ) -> asyncio.Future[Json]:
+        """Keep a callback query open for the bot's answer (the oldest go past the limit)."""
+        answer: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+        self.api._queries[query_id] = _Query(
+            query_id, user_id, chat_id, message_id, callback_data, time.monotonic(), answer
+        )
+        while len(self.api._queries) > MAX_OPEN_QUERIES:
+            self.api._queries.popitem(last=False)
+        return answer
+
+    def _new_query_id(self) -> str:
+        while True:
+            query_id = str(secrets.randbits(62))
+            if query_id not in self.api._queries:
+                return query_id
+
+    def chat_instance(self, chat_id: int) -> str:
+        """Return the stable ``chat_instance`` Telegram gives a chat."""
+        digest = hmac.new(self.api.token.encode(), str(chat_id).encode(), hashlib.sha256).digest()
+        return str(int.from_bytes(digest[:8], "big", signed=True))
+
+
+class _MiniApp(_Part):
+    """Mini App links and launches."""
+
+    def open_web_app(
+        self,
+        user_id: int,
+        button_or_url: Json | str,
+        *,
+        from_chat_id: int,
+        theme: str = "light",
+    ) -> str:
+        """Return the URL a Mini App frame loads when a player opens it.
+
+        Args:
+            user_id: who opens the app.
+            button_or_url: a ``web_app`` button (or menu button) or a t.me Mini App link.
+            from_chat_id: the chat the button or link is in.
+            theme: ``light`` or ``dark``; picks the theme parameters.
+
+        Raises:
+            SandboxError: not a Mini App button or link of this bot.
+        """
+        player, state = self.api.users._player_chat(user_id, from_chat_id)
+        if isinstance(button_or_url, dict):
+            web_app = button_or_url.get("web_app")
+            if not isinstance(web_app, dict) or not web_app.get("url"):
+                raise SandboxError("not a web_app button")
+            return self._launch_url(
+                player, str(web_app["url"]), query_id=f"AAE{secrets.token_urlsafe(12)}", theme=theme
+            )
+        app_url, start_param = self._mini_app_link(button_or_url)
+        chat_type = "sender" if self.api._is_private(state) else state.chat["type"]
+        return self._launch_url(
+            player,
+            app_url,
+            start_param=start_param,
+            chat_type=chat_type,
+            chat_instance=self.api.users.chat_instance(from_chat_id),
+            theme=theme,
+        )
+
+    def is_mini_app_link(self, url: str) -> bool:
+        """Whether ``url`` is a t.me link that opens this bot's Mini App."""
+        try:
+            self._mini_app_link(url)
+        except SandboxError:
+            return False
+        return True
+
+    def start_link_payload(self, url: str) -> str | None:
+        """Return the payload of a ``t.me/<bot>?start=<payload>`` link, else None."""
+        parts = urlsplit(url)
+        if parts.hostname not in ("t.me", "telegram.me") or parts.path.strip("/").lower() != (
+            self.api.username.lower()
+        ):
+            return None
+        values = parse_qs(parts.query).get("start")
+        return values[0] if values else None
+
+    def _mini_app_link(self, url: str) -> tuple[str, str]:
+        parts = urlsplit(url)
+        if parts.scheme != "https" or parts.hostname not in ("t.me", "telegram.me"):
+            raise SandboxError("not a t.me link")
+        segments = [s for s in parts.path.split("/") if s]
+        if not segments or segments[0].lower() != self.api.username.lower() or len(segments) > 2:
+            raise SandboxError("not a Mini App link of this bot")
+        query = parse_qs(parts.query)
+        start_param = query.get("startapp", [""])[0]
+        if start_param and not re.fullmatch(r"[A-Za-z0-9_-]{1,512}", start_param):
+            raise SandboxError("startapp is up to 512 characters of A-Z a-z 0-9 _ -")
+        if len(segments) == 2:
+            if self.api.webapp_short_name and segments[1] != self.api.webapp_short_name:
+                raise SandboxError(f"the bot has no Mini App named {segments[1]!r}")
+        elif "startapp" not in query:
+            raise SandboxError("a link to the bot, not to its Mini App")
+        if not self.api.webapp_url:
+            raise SandboxError("the bot has no Mini App")
+        return self.api.webapp_url, start_param
+
+    def _launch_url(
+        self,
+        player: Player,
+        app_url: str,
+        *,
+        theme: str,
+        start_param: str = "",
+        chat_type: str = "",
+        chat_instance: str = "",
+        query_id: str = "",
+    ) -> str:
+        user = {**player.user_dict(), "allows_write_to_pm": True}
+        user.pop("is_bot", None)
+        init_data = make_init_data(
+            self.api.token,
+            user,
+            int(self.api.clock()),
+            start_param=start_param,
+            chat_type=chat_type,
+            chat_instance=chat_instance,
+            query_id=query_id,
+        )
+        theme_json = json.dumps(THEMES.get(theme, LIGHT_THEME), separators=(",", ":"))
+        base, _, _fragment = app_url.partition("#")
+        if start_param:
+            base += ("&" if "?" in base else "?") + f"tgWebAppStartParam={start_param}"
+        launch = (
+            f"tgWebAppData={quote(init_data, safe='')}&tgWebAppVersion={WEB_APP_VERSION}"
+            f"&tgWebAppPlatform=web"
+            f"&tgWebAppThemeParams={quote(theme_json, safe='')}"
+        )
+        return f"{base}#{launch}"
+
+
+class _Persistence(_Part):
+    """The sandbox's state, as a snapshot for the page and saved for a restart."""
+
+    def snapshot(self, user_id: int | None = None) -> Json:
+        """Return everything the page needs to draw itself."""
+        chats = []
+        for chat_id, state in self.api._chats.items():
+            if self.api._is_private(state) and user_id is not None and chat_id != user_id:
+                continue
+            entry: Json = {
+                "chat": state.chat,
+                "messages": list(state.messages.values()),
+                "pinned": state.pinned,
+            }
+            if self.api.forum._is_forum(state):
+                entry["topics"] = self.api.forum.topics(chat_id)
+            if user_id is not None:
+                entry["commands"] = self.api.menus.visible_commands(user_id, chat_id)
+                if self.api._is_private(state):
+                    entry["menu_button"] = self.api.menus._effective_menu_button(chat_id)
+                    entry["description"] = self.api.menus.description_for(user_id)
+            chats.append(entry)
+        return {
+            "seq": self.api._seq,
+            "bot": self.api.bot_user(),
+            "players": [
+                {**p.user_dict(), "started": p.started, "blocked": p.blocked}
+                for p in self.api.players.values()
+            ],
+            "chats": chats,
+            "group_id": self.api.group_id,
+            "webapp_url": self.api.webapp_url,
+            "themes": THEMES,
+        }
+
+    def saved_state(self) -> Json:
+        """Return what a restart keeps, as plain JSON (file bytes are not included).
+
+        Chats with their messages and pins, the players' Start/Block state, updates
+        the bot has not confirmed, the next update id, the change feed's sequence
+        number, commands, menu buttons, alerts and the photos' metadata. Open
+        callback queries are not kept: a restarted bot cannot answer them anyway.
+        """
+        return {
+            "version": SAVED_STATE_VERSION,
+            "token": self.api.token,
+            "next_update_id": self.api._next_update_id,
+            "seq": self.api._seq,
+            "players": {
+                str(p.id): {
+                    "started": p.started,
+                    "blocked": p.blocked,
+                    "language_code": p.language_code,
+                }
+                for p in self.api.players.values()
+            },
+            "chats": [_saved_chat(chat_id, state) for chat_id, state in self.api._chats.items()],
+            "updates": list(self.api._updates),
+            "files": [_saved_file(f) for f in self.api._files.values()],
+            "alerts": {str(uid): list(alerts) for uid, alerts in self.api._alerts.items()},
+            "commands": [[scope, lang, cmds] for (scope, lang), cmds in self.api._commands.items()],
+            "menu_buttons": [
+                [chat_id, button] for chat_id, button in self.api._menu_buttons.items()
+            ],
+            "descriptions": [
+                [kind, lang, text] for (kind, lang), text in self.api._descriptions.items()
+            ],
+        }
+
+    def restore_state(self, saved: Json, file_data: Callable[[Json], bytes | None]) -> None:
+        """Take back what ``saved_state`` returned before a restart.
+
+        Chats and players that this API does not have are skipped. Call before
+        the bot connects.
+
+        Args:
+            saved: the JSON from ``saved_state``.
+            file_data: returns a saved photo's bytes from its metadata (None: lost).
+
+        Raises:
+            ValueError: ``saved`` is not a saved state of this version.
+        """
+        if not isinstance(saved, dict) or saved.get("version") != SAVED_STATE_VERSION:
+            raise ValueError("not a saved sandbox state of this version")
+        # Read everything first, so a state that does not fit changes nothing.
+        flags = _restored_players(saved["players"])
+        chats = [
+            (self.api._chats[int(chat["id"])], *_restored_chat(chat))
+            for chat in saved["chats"]
+            if int(chat["id"]) in self.api._chats
+        ]
+        updates = [dict(update) for update in saved["updates"]]
+        next_update_id, seq = int(saved["next_update_id"]), int(saved["seq"])
+        files = _restored_files(saved["files"], file_data)
+        alerts, commands, menu_buttons, descriptions = _restored_settings(saved)
+        self._restore_players(flags)
+        for state, messages, next_message_id, pinned, topics in chats:
+            state.messages, state.next_message_id, state.pinned = messages, next_message_id, pinned
+            if topics:
+                state.topics = topics
+        self.api._updates.extend(updates)
+        self.api.continue_update_ids(next_update_id)
+        self.api._seq = max(self.api._seq, seq)
+        self.api._files.update(files)
+        self.api._alerts.update(alerts)
+        self.api._commands.update(commands)
+        self.api._menu_buttons.update(menu_buttons)
+        self.api._descriptions.update(descriptions)
+
+    def _restore_players(self, flags: dict[int, tuple[bool, bool, str | None]]) -> None:
+        for user_id, (started, blocked, language) in flags.items():
+            if (player := self.api.players.get(user_id)) is not None:
+                player.started, player.blocked = started, blocked
+                if language is not None:
+                    player.language_code = language
 
 
 def _player_text(text: str) -> str:
@@ -2950,6 +2908,113 @@ def _photo_size(stored: _StoredFile) -> Json:
         "width": stored.width,
         "height": stored.height,
     }
+
+
+def _saved_chat(chat_id: int, state: _ChatState) -> Json:
+    return {
+        "id": chat_id,
+        "messages": list(state.messages.values()),
+        "next_message_id": state.next_message_id,
+        "pinned": state.pinned,
+        "topics": [
+            {"thread_id": t.thread_id, "name": t.name, "closed": t.closed}
+            for t in state.topics.values()
+        ],
+    }
+
+
+def _saved_file(f: _StoredFile) -> Json:
+    return {
+        "file_id": f.file_id,
+        "file_unique_id": f.file_unique_id,
+        "file_path": f.file_path,
+        "content_type": f.content_type,
+        "width": f.width,
+        "height": f.height,
+        "source_url": f.source_url,
+        "has_data": f.data is not None,
+    }
+
+
+def _restored_chat(
+    chat: Json,
+) -> tuple[OrderedDict[int, Json], int, int | None, dict[int, _Topic]]:
+    """A saved chat's messages, next message id, pinned message and topics."""
+    return (
+        OrderedDict((int(m["message_id"]), dict(m)) for m in chat["messages"]),
+        max(int(chat["next_message_id"]), 1),
+        None if chat["pinned"] is None else int(chat["pinned"]),
+        {
+            int(t["thread_id"]): _Topic(
+                int(t["thread_id"]), str(t["name"]), closed=bool(t["closed"])
+            )
+            for t in chat.get("topics", [])  # states saved before forums have none
+        },
+    )
+
+
+def _restored_files(
+    saved: list[Json], file_data: Callable[[Json], bytes | None]
+) -> dict[str, _StoredFile]:
+    """The saved photos whose bytes are still there (or that never had any)."""
+    files = {}
+    for meta in saved:
+        data = file_data(meta) if meta["has_data"] else None
+        if meta["has_data"] and data is None:
+            continue
+        files[str(meta["file_id"])] = _StoredFile(
+            file_id=str(meta["file_id"]),
+            file_unique_id=str(meta["file_unique_id"]),
+            file_path=str(meta["file_path"]),
+            data=data,
+            content_type=str(meta["content_type"]),
+            width=int(meta["width"]),
+            height=int(meta["height"]),
+            source_url=str(meta["source_url"]),
+        )
+    return files
+
+
+def _restored_players(saved: Json) -> dict[int, tuple[bool, bool, str | None]]:
+    """Each saved player's Start and Block state and language (older states have none)."""
+    return {
+        int(k): (
+            bool(v["started"]),
+            bool(v["blocked"]),
+            language if isinstance(language := v.get("language_code"), str) else None,
+        )
+        for k, v in saved.items()
+    }
+
+
+def _restored_settings(
+    saved: Json,
+) -> tuple[
+    dict[int, deque[Json]],
+    dict[tuple[str, str], list[Json]],
+    dict[int | None, Json],
+    dict[tuple[str, str], str],
+]:
+    """The saved alerts, commands, menu buttons and descriptions."""
+    alerts = {int(k): deque(v, maxlen=MAX_ALERTS_PER_USER) for k, v in saved["alerts"].items()}
+    commands = {(str(scope), str(lang)): list(cmds) for scope, lang, cmds in saved["commands"]}
+    menu_buttons = {
+        None if chat_id is None else int(chat_id): dict(button)
+        for chat_id, button in saved["menu_buttons"]
+    }
+    descriptions = {  # states saved before descriptions have none
+        (str(kind), str(lang)): str(text) for kind, lang, text in saved.get("descriptions", [])
+    }
+    return alerts, commands, menu_buttons, descriptions
+
+
+def _check_result_id(result_id: Any, seen: set[str]) -> None:
+    """An inline result's id: 1-64 bytes, once per answer."""
+    if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES:
+        raise bad_request("RESULT_ID_INVALID")
+    if result_id in seen:
+        raise bad_request("RESULT_ID_DUPLICATE")
+    seen.add(result_id)
 
 
 def _check_command(command: Any) -> Json:
@@ -3012,3 +3077,236 @@ def _administrator(user: Json) -> Json:
         "can_manage_topics": False,
         **rights,
     }
+
+
+class _Messaging(_Part):
+    """Messages the bot sends, edits, deletes and pins, and its answers to button presses."""
+
+    def _store(self, state: _ChatState, message: Json) -> Json:
+        state.messages[message["message_id"]] = message
+        while len(state.messages) > MAX_MESSAGES_PER_CHAT:
+            state.messages.popitem(last=False)
+        return message
+
+    def _new_message(
+        self, state: _ChatState, sender: Json, *, thread: int | None = None, **content: Any
+    ) -> Json:
+        message_id = state.next_message_id
+        state.next_message_id += 1
+        message: Json = {
+            "message_id": message_id,
+            "from": sender,
+            "chat": dict(state.chat),
+            "date": int(self.api.clock()),
+        }
+        if thread is not None:
+            # in a topic: the thread, and (unless it replies to something else) a reply
+            # to the topic's creation message, as Telegram sends them
+            message["message_thread_id"] = thread
+            message["is_topic_message"] = True
+            if content.get("reply_to_message") is None:
+                opening = state.messages.get(thread)
+                if opening is not None:
+                    content["reply_to_message"] = _without_reply(opening)
+        message.update({k: v for k, v in content.items() if v is not None})
+        return self._store(state, message)
+
+    def _message(self, state: _ChatState, message_id: int, missing: str) -> Json:
+        message = state.messages.get(message_id)
+        if message is None:
+            raise bad_request(missing)
+        return message
+
+    async def _api_sendMessage(self, params: _Params) -> Json:
+        state = self.api._chat_param(params)
+        self.api._check_can_write(state)
+        text, entities = self.api.outgoing._format(
+            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
+        )
+        markup = self.api.outgoing._reply_markup(params, state)
+        reply_to = self.api.outgoing._reply_to(params, state)
+        thread = self.api.forum._thread(
+            params, state, reply_to, by_admin=self.api.bot_manages_topics
+        )
+        self.api._check_flood(state)
+        message = self._new_message(
+            state,
+            self.api.bot_user(),
+            thread=thread,
+            text=text,
+            entities=entities or None,
+            reply_markup=markup,
+            reply_to_message=reply_to,
+            link_preview_options=params.json("link_preview_options"),
+        )
+        self.api._emit(
+            "message",
+            state.chat["id"],
+            message=message,
+            silent=params.boolean("disable_notification"),
+        )
+        return message
+
+    async def _api_sendPhoto(self, params: _Params) -> Json:
+        state = self.api._chat_param(params)
+        self.api._check_can_write(state)
+        stored = self.api.storage._photo_param(params)
+        caption, entities = self.api.outgoing._format(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
+        )
+        markup = self.api.outgoing._reply_markup(params, state)
+        reply_to = self.api.outgoing._reply_to(params, state)
+        thread = self.api.forum._thread(
+            params, state, reply_to, by_admin=self.api.bot_manages_topics
+        )
+        self.api._check_flood(state)
+        message = self._new_message(
+            state,
+            self.api.bot_user(),
+            thread=thread,
+            photo=[_photo_size(stored)],
+            caption=caption or None,
+            caption_entities=entities or None,
+            reply_markup=markup,
+            reply_to_message=reply_to,
+        )
+        self.api._emit(
+            "message",
+            state.chat["id"],
+            message=message,
+            silent=params.boolean("disable_notification"),
+        )
+        return message
+
+    async def _api_sendChatAction(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        self.api._check_can_write(state)
+        action = params.text("action") or ""
+        if action not in CHAT_ACTIONS:
+            raise bad_request("wrong parameter action in request")
+        self.api._emit("chat_action", state.chat["id"], action=action)
+        return True
+
+    def _own_message(self, params: _Params, missing: str) -> tuple[_ChatState, Json, bool]:
+        """The message an edit names: by chat and message id (the bot's own), or by
+        ``inline_message_id`` (a message sent via the bot); and whether it was inline."""
+        if params.has("inline_message_id"):
+            found = self.api.inline._inline_message(params.text("inline_message_id") or "")
+            if found is None:
+                raise bad_request("MESSAGE_ID_INVALID")
+            return found[0], found[1], True
+        state = self.api._chat_param(params)
+        message = self._message(state, params.integer("message_id"), missing)
+        if message["from"]["id"] != self.api.bot_id:
+            raise bad_request("message can't be edited")
+        return state, message, False
+
+    def _apply_edit(self, state: _ChatState, message: Json, changes: Json) -> Json:
+        unchanged = all(message.get(key) == value for key, value in changes.items())
+        if unchanged:
+            raise bad_request(
+                "message is not modified: specified new message content and reply markup "
+                "are exactly the same as a current content and reply markup of the message"
+            )
+        edited = {**message, "edit_date": int(self.api.clock())}
+        for key, value in changes.items():
+            if value is None:
+                edited.pop(key, None)
+            else:
+                edited[key] = value
+        self._store(state, edited)
+        self.api._emit("edit", state.chat["id"], message=edited)
+        return edited
+
+    async def _api_editMessageText(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
+        if "text" not in message:
+            raise bad_request("there is no text in the message to edit")
+        text, entities = self.api.outgoing._format(
+            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
+        )
+        changes = {
+            "text": text,
+            "entities": entities or None,
+            "reply_markup": self.api.outgoing._reply_markup(params, state),
+        }
+        edited = self._apply_edit(state, message, changes)
+        return True if inline else edited
+
+    async def _api_editMessageCaption(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
+        if "photo" not in message:
+            raise bad_request("there is no caption in the message to edit")
+        caption, entities = self.api.outgoing._format(
+            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
+        )
+        changes = {
+            "caption": caption or None,
+            "caption_entities": entities or None,
+            "reply_markup": self.api.outgoing._reply_markup(params, state),
+        }
+        edited = self._apply_edit(state, message, changes)
+        return True if inline else edited
+
+    async def _api_editMessageReplyMarkup(self, params: _Params) -> Json | bool:
+        state, message, inline = self._own_message(params, "message to edit not found")
+        markup = self.api.outgoing._reply_markup(params, state)
+        edited = self._apply_edit(state, message, {"reply_markup": markup})
+        return True if inline else edited
+
+    async def _api_deleteMessage(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        message_id = params.integer("message_id")
+        message = self._message(state, message_id, "message to delete not found")
+        own = message["from"]["id"] == self.api.bot_id
+        if not own and not self.api._is_private(state) and not self.api.bot_is_admin:
+            raise bad_request("message can't be deleted")
+        del state.messages[message_id]
+        if state.pinned == message_id:
+            state.pinned = None
+        self.api._emit("delete", state.chat["id"], message_id=message_id)
+        return True
+
+    async def _api_pinChatMessage(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        if not self.api._is_private(state) and not self.api.bot_is_admin:
+            raise bad_request("not enough rights to manage pinned messages in the chat")
+        message_id = params.integer("message_id")
+        self._message(state, message_id, "message to pin not found")
+        state.pinned = message_id
+        self.api._emit("pin", state.chat["id"], message_id=message_id)
+        return True
+
+    async def _api_unpinChatMessage(self, params: _Params) -> bool:
+        state = self.api._chat_param(params)
+        state.pinned = None
+        self.api._emit("pin", state.chat["id"], message_id=None)
+        return True
+
+    async def _api_answerCallbackQuery(self, params: _Params) -> bool:
+        query = self.api._queries.get(params.text("callback_query_id") or "")
+        expired = query is None or (
+            time.monotonic() - query.created > self.api.callback_query_timeout
+        )
+        if query is None or expired or query.answer.done():
+            raise bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        text = params.text("text") or ""
+        if len(text) > MAX_ANSWER_TEXT_LENGTH:
+            raise bad_request("MESSAGE_TOO_LONG")
+        answer = {
+            "query_id": query.id,
+            "user_id": query.user_id,
+            "chat_id": query.chat_id,
+            "message_id": query.message_id,
+            "text": text,
+            "show_alert": params.boolean("show_alert"),
+            "url": params.text("url") or "",
+        }
+        query.answer.set_result(answer)
+        if text:
+            alerts = self.api._alerts.setdefault(query.user_id, deque(maxlen=MAX_ALERTS_PER_USER))
+            alerts.append(answer)
+        self.api._emit("alert", query.chat_id, user_id=query.user_id, alert=answer)
+        return True

@@ -123,7 +123,7 @@ class SandboxKeeper:
         except (OSError, ValueError) as error:
             return self._set_aside(error)
         try:
-            self.api.restore_state(saved, self._file_data)
+            self.api.persistence.restore_state(saved, self._file_data)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             return self._set_aside(error)
         self._written = {p.name for p in self.files.glob("*")} if self.files.is_dir() else set()
@@ -161,11 +161,11 @@ class SandboxKeeper:
 
     async def write(self) -> None:
         """Write the state now (photos first, then the state that names them)."""
-        state = self.api.saved_state()
+        state = self.api.persistence.saved_state()
         text = json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode()
         photos: list[tuple[str, bytes]] = []
         for meta in state["files"]:
-            found = self.api.saved_file(meta["file_id"])
+            found = self.api.storage.saved_file(meta["file_id"])
             if found is not None and found[0] not in self._written and _FILE_NAME.match(found[0]):
                 photos.append(found)
         try:

@@ -110,7 +110,7 @@ class _Sandbox:
         """Serve a file the bot asked for with getFile."""
         if not self._token_ok(request):
             return web.Response(status=401, text="Unauthorized")
-        found = self.api.file_by_path(request.match_info["path"])
+        found = self.api.storage.file_by_path(request.match_info["path"])
         if found is None:
             return web.Response(status=404, text="Not Found")
         return web.Response(body=found[0], content_type=found[1])
@@ -148,7 +148,7 @@ class _Sandbox:
         found = self.api.file_by_id(file_id)
         if found is not None:
             return web.Response(body=found[0], content_type=found[1])
-        source = self.api.file_source_url(file_id)
+        source = self.api.storage.file_source_url(file_id)
         if source:
             raise web.HTTPFound(source)
         return web.Response(status=404, text="Not Found")
@@ -209,7 +209,7 @@ class _Sandbox:
         if action == "link":
             return await self._open_url(user_id, int(body["chat_id"]), str(body["url"]), theme)
         if action == "language":
-            self.api.set_language(user_id, str(body["language_code"]))
+            self.api.users.set_language(user_id, str(body["language_code"]))
             return {}
         if action == "menu":
             menu = self.api.menu_button(user_id)
@@ -240,7 +240,7 @@ class _Sandbox:
     async def _open_button(self, user_id: int, body: Json, theme: str) -> Json:
         """Open a url or web_app button: a Mini App frame, a deep link, or a new tab."""
         chat_id = int(body["chat_id"])
-        button = self.api.button_at(
+        button = self.api.users.button_at(
             user_id, chat_id, int(body["message_id"]), int(body["row"]), int(body["column"])
         )
         if "web_app" in button:
@@ -252,7 +252,7 @@ class _Sandbox:
 
     async def _open_url(self, user_id: int, chat_id: int, url: str, theme: str) -> Json:
         """Follow a link as Telegram clients do: Mini App, deep link, or a new tab."""
-        if self.api.is_mini_app_link(url):
+        if self.api.mini_app.is_mini_app_link(url):
             url = self.api.open_web_app(user_id, url, from_chat_id=chat_id, theme=theme)
             return {"action": "web_app", "url": url}
         payload = self.api.start_link_payload(url)

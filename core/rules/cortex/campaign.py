@@ -119,6 +119,19 @@ def _feature_seen_by(feature: Sheet) -> Any:
     )
 
 
+def _seated_leads(table: PlatformTable, watchtower: int) -> tuple[list[Seat], list[Sheet]]:
+    """Each player's seat and Lead sheet, in seat order (the Watchtower has none)."""
+    seats: list[Seat] = []
+    leads: list[Sheet] = []
+    for player_id in sorted(table.seats):
+        sheet = lead_sheet(table.seats[player_id].sheet)
+        if sheet is None or player_id == watchtower:
+            continue
+        seats.append(Seat(player_id, sheet.name))
+        leads.append(sheet)
+    return seats, leads
+
+
 def load(table: PlatformTable) -> Loaded:
     """The Cortex table of a campaign.
 
@@ -129,14 +142,7 @@ def load(table: PlatformTable) -> Loaded:
     if state.get("v") != STATE_VERSION:
         raise Malformed(DAMAGED)
     watchtower = watchtower_of(table)
-    seats: list[Seat] = []
-    leads: list[Sheet] = []
-    for player_id in sorted(table.seats):
-        sheet = lead_sheet(table.seats[player_id].sheet)
-        if sheet is None or player_id == watchtower:
-            continue
-        seats.append(Seat(player_id, sheet.name))
-        leads.append(sheet)
+    seats, leads = _seated_leads(table, watchtower)
     features = _loaded_list(Sheet, state.get("features"))
     sheets = (*leads, *features)
     known = {s.name.casefold() for s in sheets}
@@ -284,18 +290,11 @@ class CortexCampaign(CampaignRules):
             step = apply(ct, actor, kind, rng)
             return _with_events(saved(loaded, step.table), step.events)
         if action == "feature.add":
-            if actor != ct.watchtower:
-                raise NotYourTurn("Only the Watchtower adds Features.")
-            feature = Sheet(name=_text(payload, "name").strip(), role=Role.FEATURE)
-            return saved(loaded, ct.add_feature(feature))
+            return saved(loaded, _feature_added(ct, actor, payload))
         if action == "settings.stress":
             return saved(loaded, _stress_types(ct, actor, _text(payload, "types")))
         if action == "text":
-            text = _text(payload, "text")
-            who, sep, rest = text.partition(":")
-            named = ct.find(who.strip()) if sep else None
-            action, parsed = parse_trait_text(rest if named is not None else text)
-            payload = {**parsed, "character": named.name if named is not None else ""}
+            action, payload = _trait_text(ct, _text(payload, "text"))
         change = _SHEET_EDITS.get(action)
         if change is None:
             raise Malformed("That can't be changed here.")
@@ -304,6 +303,21 @@ class CortexCampaign(CampaignRules):
         if not same_name(changed.name, sheet.name):
             return saved(loaded, _renamed(ct, sheet, changed))
         return saved(loaded, ct.update_sheet(actor, changed))
+
+
+def _feature_added(ct: CortexTable, actor: int, payload: Json) -> CortexTable:
+    """Only the Watchtower adds Features."""
+    if actor != ct.watchtower:
+        raise NotYourTurn("Only the Watchtower adds Features.")
+    return ct.add_feature(Sheet(name=_text(payload, "name").strip(), role=Role.FEATURE))
+
+
+def _trait_text(ct: CortexTable, text: str) -> tuple[str, Json]:
+    """``/trait`` text, optionally after ``Name:``: the edit and its payload."""
+    who, sep, rest = text.partition(":")
+    named = ct.find(who.strip()) if sep else None
+    action, parsed = parse_trait_text(rest if named is not None else text)
+    return action, {**parsed, "character": named.name if named is not None else ""}
 
 
 def _with_events(outcome: Outcome, events: tuple[object, ...]) -> Outcome:

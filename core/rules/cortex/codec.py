@@ -69,16 +69,26 @@ def _load(tp: Any, data: object) -> Any:
                 "Saved Cortex state has an unknown value {value}.", value=repr(data)
             ) from None
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        if not isinstance(data, dict):
-            raise Malformed("Saved Cortex state is damaged (expected an object).")
-        hints = _hints(tp)
-        kwargs = {}
-        for f in dataclasses.fields(tp):
-            if f.name in data:
-                kwargs[f.name] = _load(hints[f.name], data[f.name])
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise Malformed("Saved Cortex state is missing “{name}”.", name=f.name)
-        return tp(**kwargs)
+        return _load_dataclass(tp, data)
+    return _load_plain(tp, data)
+
+
+def _load_dataclass(tp: type, data: object) -> Any:
+    """A saved object: every field it has, loaded by its type; a missing one has a default."""
+    if not isinstance(data, dict):
+        raise Malformed("Saved Cortex state is damaged (expected an object).")
+    hints = _hints(tp)
+    kwargs = {}
+    for f in dataclasses.fields(tp):
+        if f.name in data:
+            kwargs[f.name] = _load(hints[f.name], data[f.name])
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise Malformed("Saved Cortex state is missing “{name}”.", name=f.name)
+    return tp(**kwargs)
+
+
+def _load_plain(tp: Any, data: object) -> Any:
+    """A saved true/false, number or text."""
     if tp is bool:
         if not isinstance(data, bool):
             raise Malformed("Saved Cortex state is damaged (expected true/false).")

@@ -60,7 +60,7 @@ from core.rules.cortex.stress import (
     stress_opposition,
     stress_pool,
 )
-from core.rules.cortex.traits import MAX_NAME, same_name, stress_term
+from core.rules.cortex.traits import MAX_NAME, Sheet, same_name, stress_term
 from core.rules.cortex.turns import (
     Step,
     active,
@@ -296,6 +296,18 @@ def _use_resource(table: Table, user: int, action: a.UseResource, rng: Rng) -> S
     return Step(replace(table, conflict=replace(c, aid=(*c.aid, aid))), ())
 
 
+def _check_nothing_spent_twice(c: Conflict, own: Sheet) -> None:
+    """A value is challenged only once, and a used-up resource cannot help."""
+    for pick in c.draft.new_challenges():
+        if own.value(pick.name).challenged:
+            raise NotAllowedNow(
+                "{name} has already challenged “{value}”.", name=own.name, value=pick.name
+            )
+    for x in c.aid:
+        if x.kind is AidKind.RESOURCE and own.resource(x.resource).used_up:
+            raise NotAllowedNow("{name} is used up.", name=x.resource)
+
+
 def _roll_pool(table: Table, user: int, action: a.RollPool, rng: Rng) -> Step:
     c = _builder(table, user)
     own = table.sheet(c.roller)
@@ -303,15 +315,7 @@ def _roll_pool(table: Table, user: int, action: a.RollPool, rng: Rng) -> Step:
     dice = draft_dice(c.draft, own, opponent, table.details)
     if not dice:
         raise NotAllowedNow("Put at least one trait in the pool first.")
-    for pick in c.draft.new_challenges():
-        if own.value(pick.name).challenged:
-            raise NotAllowedNow(
-                "{name} has already challenged “{value}”.", name=own.name, value=pick.name
-            )
-    resources = [x for x in c.aid if x.kind is AidKind.RESOURCE]
-    for x in resources:
-        if own.resource(x.resource).used_up:
-            raise NotAllowedNow("{name} is used up.", name=x.resource)
+    _check_nothing_spent_twice(c, own)
     events: list[a.Event] = []
     table, paid = pay_for_roll(table, c, own.name, c.draft.cost(), "extra traits")
     events += paid
@@ -357,6 +361,22 @@ def _include_die(table: Table, user: int, action: a.IncludeDie, rng: Rng) -> Ste
     return Step(table, (*events, a.DieIncluded(c.roller, roll.result)))
 
 
+def _settle_relief(table: Table, c: Conflict, result: int) -> Step:
+    """Beating the friend's stress relieves it; else it stays."""
+    assert c.to_beat is not None
+    relieved = result > c.to_beat
+    c = replace(c, margin=result - c.to_beat)
+    if relieved:
+        friend = table.sheet(c.reactor)
+        growth = friend.stress_of(c.relief_type)
+        assert growth is not None
+        table = table.with_sheet(relieve(friend, c.relief_type))
+        table, event = finish(table, c, Ending.RELIEVED, c.actor, "")
+        return Step(table, (a.Relieved(friend.name, c.relief_type, growth), event))
+    table, event = finish(table, c, Ending.NOT_RELIEVED, "", c.actor)
+    return Step(table, (event,))
+
+
 def _settle(table: Table, user: int, action: a.Settle, rng: Rng) -> Step:
     c = active(table, Phase.PICKING)
     require_controller(table, user, c.roller)
@@ -375,18 +395,7 @@ def _settle(table: Table, user: int, action: a.Settle, rng: Rng) -> Step:
         table, event = finish(table, c, ending, c.actor if won else "", "" if won else c.actor)
         return Step(table, (event,))
     if c.kind is Kind.RELIEF:
-        assert c.to_beat is not None
-        relieved = result > c.to_beat
-        c = replace(c, margin=result - c.to_beat)
-        if relieved:
-            friend = table.sheet(c.reactor)
-            growth = friend.stress_of(c.relief_type)
-            assert growth is not None
-            table = table.with_sheet(relieve(friend, c.relief_type))
-            table, event = finish(table, c, Ending.RELIEVED, c.actor, "")
-            return Step(table, (a.Relieved(friend.name, c.relief_type, growth), event))
-        table, event = finish(table, c, Ending.NOT_RELIEVED, "", c.actor)
-        return Step(table, (event,))
+        return _settle_relief(table, c, result)
     # Contest
     if c.to_beat is None:
         c = start_building(c, c.reactor, to_beat=result, stress_pool=pool)

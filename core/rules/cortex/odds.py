@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from math import comb, prod
@@ -45,9 +45,7 @@ def result_counts(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[int, int]:
     whole = prod(int(d) for d in dice)
     if keep == 0 or not dice:
         return {0: whole}
-    by_size: dict[int, int] = defaultdict(int)
-    for die in dice:
-        by_size[int(die)] += 1
+    by_size = Counter(int(die) for die in dice)
     # A polynomial in the sum is packed into one integer, ``width`` bits per
     # coefficient; no count can exceed ``whole``, so coefficients never overlap.
     width = whole.bit_length() + 1
@@ -74,13 +72,18 @@ def result_counts(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[int, int]:
                 final += (poly << (width * need * face)) * filled * later
         states = next_states
     final += sum(states.values())
+    return _unpacked(final, width)
+
+
+def _unpacked(packed: int, width: int) -> dict[int, int]:
+    """The polynomial's nonzero coefficients, ``width`` bits each: total -> count."""
     counts: dict[int, int] = {}
     mask = (1 << width) - 1
     total = 0
-    while final:
-        if final & mask:
-            counts[total] = final & mask
-        final >>= width
+    while packed:
+        if packed & mask:
+            counts[total] = packed & mask
+        packed >>= width
         total += 1
     return counts
 

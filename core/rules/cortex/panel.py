@@ -614,19 +614,19 @@ def _pool_choices(ct: CortexTable, c: Conflict) -> list[Choice]:
         found.append(
             Choice(Press.REMOVE, str(i), who=own.name, name=p.name, count=3 if p.challenge else 1)
         )
+    return found + _resource_choices(own, c)
+
+
+def _resource_choices(own: Sheet, c: Conflict) -> list[Choice]:
+    """Each resource not used up and not already helping: spent, or spent and used up."""
     aiding = {x.resource.casefold() for x in c.aid if x.kind is AidKind.RESOURCE}
+    found: list[Choice] = []
     for i, res in enumerate(own.resources):
         if not res.used_up and res.name.casefold() not in aiding:
-            found.append(
-                Choice(
-                    Press.RESOURCE, str(i), who=own.name, name=res.name, die=int(res.die), count=2
-                )
-            )
-            found.append(
-                Choice(
-                    Press.RESOURCE, f"{i}u", who=own.name, name=res.name, die=int(res.die), count=2
-                )
-            )
+            found += [
+                Choice(Press.RESOURCE, code, who=own.name, name=res.name, die=int(res.die), count=2)
+                for code in (str(i), f"{i}u")
+            ]
     return found
 
 
@@ -821,27 +821,16 @@ class ConflictPanel:
         if number != loaded.number or c is None:
             raise NotAllowedNow(OVER)
         if press is Press.CLOSE:
-            if actor != ct.watchtower:
-                raise NotYourTurn("Only the Watchtower can do that.")
-            if c.phase is not Phase.DONE:
-                raise NotAllowedNow("Finish the roll first.")
-            return Outcome(state=dict(state), closed=True)
+            return _closed(ct, c, actor, state)
         if press is Press.TEXT:
             press, argument = read_text(ct, c, actor, argument)
         kind = _KIND_OF[press]
         if kind not in allowed_actions(ct, actor):
             raise _refusal(ct, actor, kind)
         picking = _picking(state, c)
+        _check_list(press, picking)
         if press in (Press.OPEN_POOL, Press.BACK):
-            if picking == (press is Press.OPEN_POOL):
-                raise NotAllowedNow(
-                    _LIST_OPEN if picking else N_("No list is open to go back from.")
-                )
             return Outcome(state=_write(number, staged, log, press is Press.OPEN_POOL))
-        if picking and press not in _IN_LIST and press not in (Press.DETAIL, Press.AID):
-            raise NotAllowedNow(_LIST_OPEN)
-        if not picking and press in (Press.ADD, Press.REMOVE, Press.RESOURCE):
-            raise NotAllowedNow(_LIST_CLOSED)
         if press in (Press.OPPOSITION_ADD, Press.OPPOSITION_UNDO):
             return _stage(number, staged, log, press, argument)
         step = apply(ct, actor, _action(ct, c, actor, press, argument, staged), rng)
@@ -851,6 +840,27 @@ class ConflictPanel:
         log = log + _entries(step.events)
         new_state = _write(number, () if press is Press.OPPOSITION_ROLL else staged, log, picking)
         return replace(outcome, state=new_state, events=step.events, closed=closed)
+
+
+def _closed(ct: CortexTable, c: Conflict, actor: int, state: Json) -> Outcome:
+    """The Watchtower closes a finished roll's panel."""
+    if actor != ct.watchtower:
+        raise NotYourTurn("Only the Watchtower can do that.")
+    if c.phase is not Phase.DONE:
+        raise NotAllowedNow("Finish the roll first.")
+    return Outcome(state=dict(state), closed=True)
+
+
+def _check_list(press: Press, picking: bool) -> None:
+    """The pool's list opens once, closes once; its buttons work only while it is open."""
+    if press in (Press.OPEN_POOL, Press.BACK):
+        if picking == (press is Press.OPEN_POOL):
+            raise NotAllowedNow(_LIST_OPEN if picking else N_("No list is open to go back from."))
+        return
+    if picking and press not in _IN_LIST and press not in (Press.DETAIL, Press.AID):
+        raise NotAllowedNow(_LIST_OPEN)
+    if not picking and press in (Press.ADD, Press.REMOVE, Press.RESOURCE):
+        raise NotAllowedNow(_LIST_CLOSED)
 
 
 def _stage(

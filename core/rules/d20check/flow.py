@@ -447,43 +447,53 @@ class CheckFlow:
         Raises:
             Malformed: unknown version, missing or invalid fields.
         """
-        if data.get("v") != STATE_VERSION:
-            raise Malformed("That saved check is from another version.")
-        try:
-            roller, game_master = data["roller"], data["game_master"]
-            target_data, setup_data, rolls_data = data["target"], data["setup"], data["rolls"]
-            spent, kept, gm_spent = data["roller_spent"], data["roller_kept"], data["gm_spent"]
-            players = data.get("players", [])
-            if not (
-                isinstance(roller, int)
-                and isinstance(game_master, int)
-                and isinstance(target_data, Mapping)
-                and isinstance(setup_data, Mapping)
-                and isinstance(rolls_data, list)
-                and isinstance(kept, bool)
-                and isinstance(gm_spent, bool)
-                and all(isinstance(roll, Mapping) for roll in rolls_data)
-                and isinstance(players, list)
-                and all(isinstance(p, int) and not isinstance(p, bool) for p in players)
-            ):
-                raise TypeError("bad field")
-            check = cls(
-                roller=roller,
-                game_master=game_master,
-                target=target_from_dict(target_data),
-                setup=CheckSetup.from_dict(setup_data),
-                phase=Phase(data["phase"]),
-                rolls=tuple(CheckRoll.from_dict(roll) for roll in rolls_data),
-                roller_spent=None if spent is None else PlotPointKind(spent),
-                roller_kept=kept,
-                gm_spent=gm_spent,
-                players=frozenset(players),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise Malformed("That saved check could not be read.") from exc
-        rolled = check.phase is not Phase.SETUP
-        if rolled != bool(check.rolls):
-            raise Malformed("That saved check could not be read.")
-        if any(roll.setup != check.setup for roll in check.rolls):
-            raise Malformed("That saved check could not be read.")
-        return check
+        return _read_check(data)
+
+
+def _read_check(data: Mapping[str, object]) -> CheckFlow:
+    """A saved check of this version, its phase agreeing with its rolls."""
+    if data.get("v") != STATE_VERSION:
+        raise Malformed("That saved check is from another version.")
+    try:
+        check = _read_fields(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise Malformed("That saved check could not be read.") from exc
+    rolled = check.phase is not Phase.SETUP
+    if rolled != bool(check.rolls):
+        raise Malformed("That saved check could not be read.")
+    if any(roll.setup != check.setup for roll in check.rolls):
+        raise Malformed("That saved check could not be read.")
+    return check
+
+
+def _read_fields(data: Mapping[str, object]) -> CheckFlow:
+    """The check's fields, each of its type (KeyError, TypeError, ValueError otherwise)."""
+    roller, game_master = data["roller"], data["game_master"]
+    target_data, setup_data, rolls_data = data["target"], data["setup"], data["rolls"]
+    spent, kept, gm_spent = data["roller_spent"], data["roller_kept"], data["gm_spent"]
+    players = data.get("players", [])
+    if not (
+        isinstance(roller, int)
+        and isinstance(game_master, int)
+        and isinstance(target_data, Mapping)
+        and isinstance(setup_data, Mapping)
+        and isinstance(rolls_data, list)
+        and isinstance(kept, bool)
+        and isinstance(gm_spent, bool)
+        and all(isinstance(roll, Mapping) for roll in rolls_data)
+        and isinstance(players, list)
+        and all(isinstance(p, int) and not isinstance(p, bool) for p in players)
+    ):
+        raise TypeError("bad field")
+    return CheckFlow(
+        roller=roller,
+        game_master=game_master,
+        target=target_from_dict(target_data),
+        setup=CheckSetup.from_dict(setup_data),
+        phase=Phase(data["phase"]),
+        rolls=tuple(CheckRoll.from_dict(roll) for roll in rolls_data),
+        roller_spent=None if spent is None else PlotPointKind(spent),
+        roller_kept=kept,
+        gm_spent=gm_spent,
+        players=frozenset(players),
+    )

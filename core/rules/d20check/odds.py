@@ -119,26 +119,34 @@ def check_odds(
         counts = {total - offset: ways for total, ways in mine.items()}
         rule = target
     if retry:
-        failed = sum(ways for m, ways in counts.items() if not outcome_for(rule, m).succeeded)
-        counts = {
-            m: (ways * outcomes if outcome_for(rule, m).succeeded else 0) + failed * ways
-            for m, ways in counts.items()
-        }
-        outcomes *= outcomes
+        counts, outcomes = _with_retry(counts, outcomes, rule)
     margin = {m: Fraction(ways, outcomes) for m, ways in sorted(counts.items()) if ways}
     wins = sum(ways for m, ways in counts.items() if outcome_for(rule, m).succeeded)
     success = Fraction(wins, outcomes)
     tie = margin.get(0, Fraction(0)) if isinstance(rule, Opposition) else Fraction(0)
-    strain: dict[int, Fraction] | None = None
-    if wounds is not None:
-        band = band_for(wounds)
-        strain = {}
-        for succeeded, p in ((True, success), (False, 1 - success)):
-            amount = strain_from_check(band, succeeded)
-            if p:
-                strain[amount] = strain.get(amount, Fraction(0)) + p
-        strain = dict(sorted(strain.items()))
+    strain = None if wounds is None else _strain_odds(wounds, success)
     return CheckOdds(margin=margin, success=success, tie=tie, strain=strain)
+
+
+def _with_retry(counts: dict[int, int], outcomes: int, rule: Target) -> tuple[dict[int, int], int]:
+    """A failed roll is rolled again: the margins of both rolls, and their outcomes."""
+    failed = sum(ways for m, ways in counts.items() if not outcome_for(rule, m).succeeded)
+    retried = {
+        m: (ways * outcomes if outcome_for(rule, m).succeeded else 0) + failed * ways
+        for m, ways in counts.items()
+    }
+    return retried, outcomes * outcomes
+
+
+def _strain_odds(wounds: int, success: Fraction) -> dict[int, Fraction]:
+    """The strain a check costs with these wounds: its odds on success and on failure."""
+    band = band_for(wounds)
+    strain: dict[int, Fraction] = {}
+    for succeeded, p in ((True, success), (False, 1 - success)):
+        amount = strain_from_check(band, succeeded)
+        if p:
+            strain[amount] = strain.get(amount, Fraction(0)) + p
+    return dict(sorted(strain.items()))
 
 
 # -- the CLI ------------------------------------------------------------------

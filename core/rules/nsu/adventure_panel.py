@@ -139,6 +139,20 @@ class AdventureVerb(Enum):
     UNTICK = "untick"
 
 
+def _picking_choices(
+    players: tuple[int, ...], picking: frozenset[int]
+) -> tuple[Choice[AdventureVerb], ...]:
+    """Picking who splits off: each player in or out, Split once both groups have someone."""
+    everyone = frozenset(players)
+    picks = [
+        Choice(AdventureVerb.PICK, str(i), by=everyone, selected=p in picking)
+        for i, p in enumerate(players)
+    ]
+    two_groups = 0 < len(picking & everyone) < len(everyone)  # nobody alone in none
+    split = [Choice(AdventureVerb.SPLIT, by=everyone)] if two_groups else []
+    return (*picks, *split, Choice(AdventureVerb.CANCEL, by=everyone))
+
+
 def adventure_choices(sc: Scene) -> tuple[Choice[AdventureVerb], ...]:
     """The legal choices now; anyone with a character in the world may take each.
 
@@ -149,13 +163,7 @@ def adventure_choices(sc: Scene) -> tuple[Choice[AdventureVerb], ...]:
         return ()
     everyone = frozenset(sc.players)
     if sc.picking is not None:
-        picks = [
-            Choice(AdventureVerb.PICK, str(i), by=everyone, selected=p in sc.picking)
-            for i, p in enumerate(sc.players)
-        ]
-        two_groups = 0 < len(sc.picking & everyone) < len(everyone)  # nobody alone in none
-        split = [Choice(AdventureVerb.SPLIT, by=everyone)] if two_groups else []
-        return (*picks, *split, Choice(AdventureVerb.CANCEL, by=everyone))
+        return _picking_choices(sc.players, sc.picking)
     found: list[Choice[AdventureVerb]] = []
     if sc.travelling and not sc.without_character:
         found += [

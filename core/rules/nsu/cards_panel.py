@@ -233,19 +233,7 @@ class CardsPanel:
             fields[spec.key] = clean_text(argument, spec.prompt, spec.limit)
         if index + 1 < len(FIELDS):
             return Outcome(state={**state, "fields": fields, "field": index + 1})
-        values = {f.key: str(fields[f.key]) for f in FIELDS}
-        move: wb.SetupAction = (
-            wb.ReviseLocation(card_id=str(editing), **values)
-            if editing
-            else wb.AuthorLocation(**values)
-        )
-        campaign, events = apply_setup(campaign_of(table), actor, move, rng)
-        return Outcome(
-            state={**state, "fields": {}, "field": 0, "editing": None},
-            events=events,
-            closed=not may_revise(campaign.setup, actor),
-            campaign_state=campaign.to_dict(),
-        )
+        return _written(table, state, actor, fields, rng)
 
     @staticmethod
     def _revisable(table: Table, actor: int, card_id: str) -> LocationCard:
@@ -271,3 +259,21 @@ __all__ = [
     "cards_choices",
     "cards_view",
 ]
+
+
+def _written(table: Table, state: Json, actor: int, fields: dict[str, Any], rng: Rng) -> Outcome:
+    """The last answer given: the card is written (or rewritten) on the world."""
+    editing = state.get("editing")
+    values = {f.key: str(fields[f.key]) for f in FIELDS}
+    move: wb.SetupAction = (
+        wb.ReviseLocation(card_id=str(editing), **values)
+        if editing
+        else wb.AuthorLocation(**values)
+    )
+    campaign, events = apply_setup(campaign_of(table), actor, move, rng)
+    return Outcome(
+        state={**state, "fields": {}, "field": 0, "editing": None},
+        events=events,
+        closed=not may_revise(campaign.setup, actor),
+        campaign_state=campaign.to_dict(),
+    )

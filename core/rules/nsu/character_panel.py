@@ -18,6 +18,7 @@ step shows the owner's own cards only.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import permutations
@@ -88,6 +89,14 @@ def own_cards(table: Table, player_id: int) -> tuple[LocationCard, ...]:
     return tuple(c for c in world.cards if c.author_id == player_id)
 
 
+def _sentiments(draft: CharacterDraft, lines: list[Any]) -> CharacterDraft:
+    """Three sentiments, a line left blank as None."""
+    if len(lines) != 3:
+        raise Malformed("Write three sentiments (a line may stay blank).")
+    first, second, third = (None if s is None else str(s) for s in lines)
+    return invent_sentiments(draft, first, second, third)
+
+
 def apply_step(
     draft: CharacterDraft, step: CreationStep, payload: Json, cards: int = 2
 ) -> CharacterDraft:
@@ -115,11 +124,7 @@ def apply_step(
                 Die.parse(str(payload["heart"])),
             )
         if step is CreationStep.SENTIMENTS:
-            lines = list(payload["sentiments"])
-            if len(lines) != 3:
-                raise Malformed("Write three sentiments (a line may stay blank).")
-            first, second, third = (None if s is None else str(s) for s in lines)
-            return invent_sentiments(draft, first, second, third)
+            return _sentiments(draft, list(payload["sentiments"]))
         if step is CreationStep.SKILLS:
             skills = [str(s) for s in payload["skills"]]
             if len(skills) != 3:
@@ -279,19 +284,9 @@ class CharacterPanel:
             raise NotAllowedNow("Everything is filled in: press Finish, or pick a step to redo.")
         cards = own_cards(table, owner)
         if action == "aspects":
-            if step is not CreationStep.ASPECTS:
-                raise NotAllowedNow("That's for the aspects step.")
-            body, mind, heart = ASPECT_CHOICES[_choice(argument, len(ASPECT_CHOICES))]
-            payload: dict[str, Any] | None = {
-                "body": body.label,
-                "mind": mind.label,
-                "heart": heart.label,
-            }
+            payload: dict[str, Any] | None = _aspects_payload(step, argument)
         elif action == "text":
-            if step is CreationStep.RUMOURS and not cards:
-                raise NotAllowedNow("Rumours are about the locations you write; skip for now.")
-            if step is CreationStep.RUMOURS and len(state.get("rumours", [])) >= len(cards):
-                raise NotAllowedNow("You have a rumour for each of your locations.")
+            _check_rumour_room(step, state, cards)
             if step is CreationStep.PRONOUNS_AND_LOOK and state.get("pronouns") is None:
                 pronouns = clean_label(argument, "Pronouns")
                 return Outcome(state={**state, "pronouns": pronouns})
@@ -407,3 +402,19 @@ __all__ = [
     "own_cards",
     "split_parts",
 ]
+
+
+def _aspects_payload(step: CreationStep, argument: str) -> dict[str, Any]:
+    """One of the aspect spreads offered, as the aspects step's payload."""
+    if step is not CreationStep.ASPECTS:
+        raise NotAllowedNow("That's for the aspects step.")
+    body, mind, heart = ASPECT_CHOICES[_choice(argument, len(ASPECT_CHOICES))]
+    return {"body": body.label, "mind": mind.label, "heart": heart.label}
+
+
+def _check_rumour_room(step: CreationStep, state: Json, cards: Sequence[object]) -> None:
+    """A rumour needs a location of one's own without one yet."""
+    if step is CreationStep.RUMOURS and not cards:
+        raise NotAllowedNow("Rumours are about the locations you write; skip for now.")
+    if step is CreationStep.RUMOURS and len(state.get("rumours", [])) >= len(cards):
+        raise NotAllowedNow("You have a rumour for each of your locations.")

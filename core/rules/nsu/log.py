@@ -132,6 +132,47 @@ def _detail_line(table: Table, event: DetailAdded, roll: RollState | None) -> Lo
     return LogLine.of("detail", said, tuple(dict.fromkeys(players)))
 
 
+def _event_line(
+    table: Table, world: World | None, roll: RollState | None, roller: int | None, event: object
+) -> LogLine | None:
+    """One event's line, where it has one every member may read."""
+    line: LogLine | None = None
+    if isinstance(event, RollSettled):
+        line = _roll_line(table, roller, event)
+    elif isinstance(event, DetailAdded):
+        line = _detail_line(table, event, roll)
+    elif isinstance(event, ClockMoved):
+        title = _public_title(world, event.card_id)
+        if title is not None:
+            by = () if event.by is None else (event.by,)
+            said = words(
+                N_("{place}: Collateral Clock {before} → {after}."),
+                place=title,
+                before=event.before,
+                after=event.after,
+            )
+            line = LogLine.of("clock", said, by)
+    elif isinstance(event, SceneDetailAdded):
+        title = _public_title(world, event.card_id)
+        if title is not None:
+            said = words(N_("Scene detail at {place}: {detail}."), place=title, detail=event.detail)
+            line = LogLine.of("detail", said)
+    elif isinstance(event, CardFlipped):
+        title = _public_title(world, event.card_id)
+        if title is not None:
+            line = LogLine.of("map", words(N_("{place} was revealed."), place=title))
+    elif isinstance(event, PartyRegrouped):
+        line = LogLine.of("map", words(N_("The party met up: everyone is together again.")))
+    elif isinstance(event, Travelled):
+        if event.card_id is None:
+            line = LogLine.of("map", words(N_("The party went home.")))
+        else:
+            title = _public_title(world, event.card_id)
+            said = words(N_("The party went to {place}."), place=title or event.card_id)
+            line = LogLine.of("map", said)
+    return line
+
+
 def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
     """Log lines for one action's events (only what every member may read)."""
     world = campaign_of(table).current_world() if table.state else None
@@ -139,42 +180,7 @@ def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
     roller = None if roll is None else roll.roller
     lines: list[LogLine] = []
     for event in outcome.events:
-        line: LogLine | None = None
-        if isinstance(event, RollSettled):
-            line = _roll_line(table, roller, event)
-        elif isinstance(event, DetailAdded):
-            line = _detail_line(table, event, roll)
-        elif isinstance(event, ClockMoved):
-            title = _public_title(world, event.card_id)
-            if title is not None:
-                by = () if event.by is None else (event.by,)
-                said = words(
-                    N_("{place}: Collateral Clock {before} → {after}."),
-                    place=title,
-                    before=event.before,
-                    after=event.after,
-                )
-                line = LogLine.of("clock", said, by)
-        elif isinstance(event, SceneDetailAdded):
-            title = _public_title(world, event.card_id)
-            if title is not None:
-                said = words(
-                    N_("Scene detail at {place}: {detail}."), place=title, detail=event.detail
-                )
-                line = LogLine.of("detail", said)
-        elif isinstance(event, CardFlipped):
-            title = _public_title(world, event.card_id)
-            if title is not None:
-                line = LogLine.of("map", words(N_("{place} was revealed."), place=title))
-        elif isinstance(event, PartyRegrouped):
-            line = LogLine.of("map", words(N_("The party met up: everyone is together again.")))
-        elif isinstance(event, Travelled):
-            if event.card_id is None:
-                line = LogLine.of("map", words(N_("The party went home.")))
-            else:
-                title = _public_title(world, event.card_id)
-                said = words(N_("The party went to {place}."), place=title or event.card_id)
-                line = LogLine.of("map", said)
+        line = _event_line(table, world, roll, roller, event)
         if line is not None:
             lines.append(line)
     return tuple(lines)

@@ -30,7 +30,7 @@ participants whose character differs from the member's stored one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -445,16 +445,29 @@ def add_detail(
         panel.roll, actor, grant, entry.detail, entry.target, entry.harm
     )
     panel = replace(panel, roll=roll)
+    if world is None or panel.card is None:
+        return panel, world, tuple(events)
+    return _on_the_card(panel, world, panel.card, actor, entry, events)
+
+
+def _on_the_card(
+    panel: RollPanel,
+    world: World,
+    card: str,
+    actor: int,
+    entry: DetailEntry,
+    events: Sequence[object],
+) -> tuple[RollPanel, World, tuple[object, ...]]:
+    """A scene detail is written on the location's card; collateral ticks its clock."""
     out: list[object] = list(events)
-    if world is not None and panel.card is not None:
-        if entry.target.kind is TargetKind.SCENE:
-            world, more = worlds.add_scene_detail(world, panel.card, entry.detail.name)
-            out += more
-        tick = any(getattr(e, "collateral_tick", False) for e in events)
-        if tick and not world.card(panel.card).clock.full and actor in world.players:
-            world, more = worlds.tick_collateral(world, panel.card, actor)
-            panel = replace(panel, ticks=panel.ticks + 1)
-            out += more
+    if entry.target.kind is TargetKind.SCENE:
+        world, more = worlds.add_scene_detail(world, card, entry.detail.name)
+        out += more
+    tick = any(getattr(e, "collateral_tick", False) for e in events)
+    if tick and not world.card(card).clock.full and actor in world.players:
+        world, more = worlds.tick_collateral(world, card, actor)
+        panel = replace(panel, ticks=panel.ticks + 1)
+        out += more
     return panel, world, tuple(out)
 
 

@@ -486,6 +486,22 @@ def my_locations(state: SetupState, player_id: PlayerId) -> tuple[LocationCard, 
 # ------------------------------------------------------------------ who acts now
 
 
+def _settlement_actions(state: SetupState) -> dict[PlayerId, frozenset[ActionKind]]:
+    """Before any statement, anyone picks who speaks first; the speaker states or passes;
+    once something is said, anyone may call the card full."""
+    out: dict[PlayerId, frozenset[ActionKind]] = {}
+    fresh = not state.world.settlement and state.passes_in_row == 0
+    for p in state.players:
+        kinds = {ActionKind.DECLARE_CARD_FULL} if state.world.settlement else set()
+        if fresh:
+            kinds.add(ActionKind.CHOOSE_FIRST_SPEAKER)
+        if p == state.speaker:
+            kinds |= {ActionKind.MAKE_STATEMENT, ActionKind.PASS_STATEMENT}
+        if kinds:
+            out[p] = frozenset(kinds)
+    return out
+
+
 def allowed_actions(state: SetupState) -> dict[PlayerId, frozenset[ActionKind]]:
     """Who may act now and with which actions; players with nothing are left out."""
     everyone = state.players
@@ -502,15 +518,7 @@ def allowed_actions(state: SetupState) -> dict[PlayerId, frozenset[ActionKind]]:
             if p not in state.done:
                 out[p] = frozenset({ActionKind.BAN, ActionKind.PASS_BAN})
     elif step is SetupStep.SETTLEMENT:
-        fresh = not state.world.settlement and state.passes_in_row == 0
-        for p in everyone:
-            kinds = {ActionKind.DECLARE_CARD_FULL} if state.world.settlement else set()
-            if fresh:
-                kinds.add(ActionKind.CHOOSE_FIRST_SPEAKER)
-            if p == state.speaker:
-                kinds |= {ActionKind.MAKE_STATEMENT, ActionKind.PASS_STATEMENT}
-            if kinds:
-                out[p] = frozenset(kinds)
+        out = _settlement_actions(state)
     elif step is SetupStep.SCOPE:
         for p in everyone:
             out[p] = frozenset({ActionKind.ANSWER_SCOPE, ActionKind.FINISH_SCOPE})
@@ -868,6 +876,20 @@ def _roll_all(state: SetupState, rng: Rng) -> Result:
     return _advance(replace(state, world=world), tuple(events))
 
 
+def _done_if_nobody_waits(state: SetupState, events: tuple[SetupEvent, ...]) -> Result:
+    """A step that waited only on someone who left is done."""
+    players, step = state.players, state.step
+    if step is SetupStep.TONE and state.tone_proposed and state.agreed >= set(players):
+        return _advance(replace(state, agreed=frozenset()), events)
+    if step is SetupStep.BANS and state.done >= set(players):
+        return _advance(state, events)
+    if step is SetupStep.LOCATIONS and all(
+        _written_by(state, p) >= LOCATIONS_PER_PLAYER for p in players
+    ):
+        return _advance(state, events)
+    return state, events
+
+
 def without_player(state: SetupState, player_id: PlayerId) -> Result:
     """Worldbuilding after a player left the table: nobody waits on them.
 
@@ -900,16 +922,7 @@ def without_player(state: SetupState, player_id: PlayerId) -> Result:
     )
     if not players:
         return state, events
-    step = state.step
-    if step is SetupStep.TONE and state.tone_proposed and state.agreed >= set(players):
-        return _advance(replace(state, agreed=frozenset()), events)
-    if step is SetupStep.BANS and state.done >= set(players):
-        return _advance(state, events)
-    if step is SetupStep.LOCATIONS and all(
-        _written_by(state, p) >= LOCATIONS_PER_PLAYER for p in players
-    ):
-        return _advance(state, events)
-    return state, events
+    return _done_if_nobody_waits(state, events)
 
 
 def expected_step_order() -> tuple[SetupStep, ...]:

@@ -57,6 +57,7 @@ from core.rules.nsu.world import (
     RewardLevel,
     SafetyTool,
     ScopeQuestion,
+    World,
 )
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Table
@@ -188,6 +189,20 @@ class BoardVerb(Enum):
     ROLL = "roll"
 
 
+def _map_rows(world: World) -> tuple[tuple[BoardCard | None, ...], ...]:
+    """The map's cards as the board shows them (face down: danger and reward only)."""
+    if world.grid is None:
+        return ()
+    by_id = {c.id: c for c in world.cards}
+    return tuple(
+        tuple(
+            None if cid is None else BoardCard(cid, by_id[cid].danger, by_id[cid].reward)
+            for cid in row
+        )
+        for row in world.grid.rows
+    )
+
+
 def board(table: Table, state: SetupPanelState | Json) -> Board | None:
     """The public board, or None once the world is built."""
     panel = state if isinstance(state, SetupPanelState) else SetupPanelState.from_dict(state)
@@ -197,16 +212,7 @@ def board(table: Table, state: SetupPanelState | Json) -> Board | None:
         return None
     world = setup.world
     written = {p: sum(1 for c in world.cards if c.author_id == p) for p in setup.players}
-    rows: tuple[tuple[BoardCard | None, ...], ...] = ()
-    if world.grid is not None:
-        by_id = {c.id: c for c in world.cards}
-        rows = tuple(
-            tuple(
-                None if cid is None else BoardCard(cid, by_id[cid].danger, by_id[cid].reward)
-                for cid in row
-            )
-            for row in world.grid.rows
-        )
+    rows = _map_rows(world)
     tools = (
         tuple(t for t in TOOLS if t in world.safety_tools) if setup.tone_proposed else panel.tools
     )

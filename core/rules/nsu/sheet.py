@@ -177,28 +177,7 @@ class Character:
     rumours: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        clean_label(self.name, "A name")
-        if tuple(m.die for m in self.moods) != MOOD_LINE_DICE:
-            raise Malformed("A sheet has six mood lines: d8, d8, d6, d6, d4, d4.")
-        names = [m.name.casefold() for m in self.moods if m.name is not None]
-        if len(names) != len(set(names)):
-            raise Malformed("Two mood lines carry the same mood.")
-        if sum(m.overloaded for m in self.moods) > 1:
-            raise Malformed("Only one mood can be overloaded at a time.")
-        if len(self.skills) > SKILL_LINES:
-            raise Malformed("A sheet has {count} skill lines.", count=SKILL_LINES)
-        skill_names = [s.name.casefold() for s in self.skills]
-        if len(skill_names) != len(set(skill_names)):
-            raise Malformed("Two skill lines carry the same skill.")
-        if len(self.sentiments) != SENTIMENT_LINES:
-            raise Malformed("A sheet has {count} sentiment lines.", count=SENTIMENT_LINES)
-        if len(self.harms) > MAX_HARMS:
-            raise Malformed("A sheet has {count} harm lines.", count=MAX_HARMS)
-        if not 0 <= self.recovery_points <= RECOVERY_POINT_CAP:
-            raise Malformed("Recovery points run from 0 to {limit}.", limit=RECOVERY_POINT_CAP)
-        for d in self.details:
-            if d.kind is not DetailKind.HARD:
-                raise Malformed("Only hard details are written on a sheet.")
+        _check_lines(self)
 
     # -- reading ---------------------------------------------------------
 
@@ -472,18 +451,7 @@ class Character:
             raise Malformed("There is no such harm on the sheet.")
         cost = self.recovery_cost
         if self.recovery_points < cost:
-            if cost == 1:
-                raise NotAllowedNow(
-                    "Recovering a harm costs 1 recovery point; {name} has {points}.",
-                    name=self.name,
-                    points=self.recovery_points,
-                )
-            raise NotAllowedNow(
-                "Recovering a harm costs {cost} recovery points; {name} has {points}.",
-                cost=cost,
-                name=self.name,
-                points=self.recovery_points,
-            )
+            raise _too_few_points(cost, self.name, self.recovery_points)
         return replace(
             self,
             harms=self.harms[:index] + self.harms[index + 1 :],
@@ -672,4 +640,47 @@ def finish_creation(draft: CharacterDraft) -> Character:
         skills=tuple(Skill(s, STARTING_SKILL_MODIFIER) for s in draft.skills),
         sentiments=tuple(Sentiment(s) for s in draft.sentiments),
         rumours=draft.rumours,
+    )
+
+
+def _check_lines(c: Character) -> None:
+    """A sheet's lines as the rules draw them: the mood, skill, sentiment and harm lines,
+    each mood and skill once, recovery points within the cap, only hard details."""
+    clean_label(c.name, "A name")
+    if tuple(m.die for m in c.moods) != MOOD_LINE_DICE:
+        raise Malformed("A sheet has six mood lines: d8, d8, d6, d6, d4, d4.")
+    names = [m.name.casefold() for m in c.moods if m.name is not None]
+    if len(names) != len(set(names)):
+        raise Malformed("Two mood lines carry the same mood.")
+    if sum(m.overloaded for m in c.moods) > 1:
+        raise Malformed("Only one mood can be overloaded at a time.")
+    if len(c.skills) > SKILL_LINES:
+        raise Malformed("A sheet has {count} skill lines.", count=SKILL_LINES)
+    skill_names = [s.name.casefold() for s in c.skills]
+    if len(skill_names) != len(set(skill_names)):
+        raise Malformed("Two skill lines carry the same skill.")
+    if len(c.sentiments) != SENTIMENT_LINES:
+        raise Malformed("A sheet has {count} sentiment lines.", count=SENTIMENT_LINES)
+    if len(c.harms) > MAX_HARMS:
+        raise Malformed("A sheet has {count} harm lines.", count=MAX_HARMS)
+    if not 0 <= c.recovery_points <= RECOVERY_POINT_CAP:
+        raise Malformed("Recovery points run from 0 to {limit}.", limit=RECOVERY_POINT_CAP)
+    for d in c.details:
+        if d.kind is not DetailKind.HARD:
+            raise Malformed("Only hard details are written on a sheet.")
+
+
+def _too_few_points(cost: int, name: str, points: int) -> NotAllowedNow:
+    """Recovering a harm costs as many recovery points as there are harms."""
+    if cost == 1:
+        return NotAllowedNow(
+            "Recovering a harm costs 1 recovery point; {name} has {points}.",
+            name=name,
+            points=points,
+        )
+    return NotAllowedNow(
+        "Recovering a harm costs {cost} recovery points; {name} has {points}.",
+        cost=cost,
+        name=name,
+        points=points,
     )

@@ -1028,6 +1028,18 @@ def world_to_dict(world: World) -> dict[str, Any]:
     }
 
 
+def _project_from_dict(p: Mapping[str, Any]) -> Project:
+    return Project(
+        id=str(p["id"]),
+        owner_id=int(p["owner_id"]),
+        name=str(p["name"]),
+        segments=int(p["segments"]),
+        filled=int(p["filled"]),
+        resource=p["resource"],
+        card_id=p["card_id"],
+    )
+
+
 def world_from_dict(data: Mapping[str, Any]) -> World:
     """Rebuild a world from :func:`world_to_dict` output.
 
@@ -1061,18 +1073,7 @@ def world_from_dict(data: Mapping[str, Any]) -> World:
             current=data["current"],
             groups=tuple(frozenset(int(p) for p in g) for g in data["groups"]),
             focus=int(data["focus"]),
-            projects=tuple(
-                Project(
-                    id=str(p["id"]),
-                    owner_id=int(p["owner_id"]),
-                    name=str(p["name"]),
-                    segments=int(p["segments"]),
-                    filled=int(p["filled"]),
-                    resource=p["resource"],
-                    card_id=p["card_id"],
-                )
-                for p in data.get("projects", ())
-            ),
+            projects=tuple(_project_from_dict(p) for p in data.get("projects", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise Malformed("That saved world could not be read.") from exc

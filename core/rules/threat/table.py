@@ -93,6 +93,31 @@ def _approach_of(table: Table, player: int, name: str) -> Approach | None:
         return None
 
 
+def _roller_and_rest(actor: int, argument: str) -> tuple[int, str]:
+    """Who rolls (``for=<player id>``, else the one who asked) and the rest of the text."""
+    found = _FOR.search(argument)
+    if found is None:
+        return actor, argument.strip()
+    rest = argument[: found.start()] + " " + argument[found.end() :]
+    return int(found[1]), rest.strip()
+
+
+def _panel_for_notation(notation: str, gm: int, roller: int, sheet: Sheet) -> Panel:
+    """A roll opened with the threat level and action dice written out."""
+    try:
+        parsed = parse(notation)
+    except Malformed as error:
+        raise NotAllowedNow(error.message_id, **error.values) from None
+    return open_panel(
+        gm,
+        roller,
+        momentum=sheet.momentum,
+        harm=sheet.harm,
+        threat_level=parsed.threat_level,
+        action_dice=parsed.action_dice,
+    )
+
+
 def read_sheet(data: Json) -> Sheet:
     """A member's sheet; an empty mapping is a fresh sheet.
 
@@ -406,6 +431,16 @@ def roll_view(table: Table, state: ThreatRollState | Json) -> RollView:
     )
 
 
+# the buttons that take no argument, in the order they are shown
+_PLAIN_KINDS = (
+    ActionKind.ROLL,
+    ActionKind.BURN,
+    ActionKind.KEEP,
+    ActionKind.BACK,
+    ActionKind.CANCEL,
+)
+
+
 def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tuple[Choice, ...]:
     """The buttons now: the main ones, or the open list and Back (a phone shows about eight)."""
     may = panel.who_may()
@@ -441,15 +476,7 @@ def _choices(table: Table, panel: Panel, approaches: tuple[Approach, ...]) -> tu
     if ActionKind.OUTSIDE_ASSIST in may:
         outside = panel.assist is not None
         found.append(Choice(ActionKind.OUTSIDE_ASSIST, OFF if outside else ON, selected=outside))
-    for kind in (
-        ActionKind.ROLL,
-        ActionKind.BURN,
-        ActionKind.KEEP,
-        ActionKind.BACK,
-        ActionKind.CANCEL,
-    ):
-        if kind in may:
-            found.append(Choice(kind))
+    found += [Choice(kind) for kind in _PLAIN_KINDS if kind in may]
     return tuple(replace(c, by=_takers(table, panel, c.verb)) for c in found)
 
 
@@ -517,13 +544,7 @@ class ThreatRollPanel:
             NotAllowedNow: threat notation out of range, or no such player.
             NotYourTurn: someone other than the GM opens a roll for another player.
         """
-        roller = actor
-        rest = argument
-        found = _FOR.search(argument)
-        if found is not None:
-            roller = int(found[1])
-            rest = (argument[: found.start()] + " " + argument[found.end() :]).strip()
-        notation = rest.strip()
+        roller, notation = _roller_and_rest(actor, argument)
         approach: Approach | None = None
         if notation and not looks_like_threat_notation(notation):
             approach = _approach_of(table, roller, notation)
@@ -538,18 +559,7 @@ class ThreatRollPanel:
             raise NotAllowedNow("That player isn't in this game. They can /join first.")
         sheet = read_sheet(seat.sheet)
         if notation:
-            try:
-                parsed = parse(notation)
-            except Malformed as error:
-                raise NotAllowedNow(error.message_id, **error.values) from None
-            panel = open_panel(
-                gm,
-                roller,
-                momentum=sheet.momentum,
-                harm=sheet.harm,
-                threat_level=parsed.threat_level,
-                action_dice=parsed.action_dice,
-            )
+            panel = _panel_for_notation(notation, gm, roller, sheet)
         else:
             if not sheet.approaches:  # no dice to roll: say so rather than open an empty roll
                 raise NotAllowedNow(NO_APPROACHES if roller == actor else NO_APPROACHES_FOR)

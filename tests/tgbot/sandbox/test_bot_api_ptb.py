@@ -271,12 +271,12 @@ async def test_a_menu_set_for_a_language_is_what_its_speakers_see(
     )
     read = await bot.get_my_commands(scope=scope, language_code="ru")
     assert [c.description for c in read] == ["Бросить кубики"]
-    api.set_language(ALICE, "ru-RU")  # a regional code reads its language's list
+    api.users.set_language(ALICE, "ru-RU")  # a regional code reads its language's list
     assert api.visible_commands(ALICE, ALICE)[0]["description"] == "Бросить кубики"
-    api.set_language(ALICE, "de")  # no list in German: the default one
+    api.users.set_language(ALICE, "de")  # no list in German: the default one
     assert api.visible_commands(ALICE, ALICE)[0]["description"] == "Roll dice"
     await bot.delete_my_commands(scope=scope, language_code="ru")
-    api.set_language(ALICE, "ru")
+    api.users.set_language(ALICE, "ru")
     assert api.visible_commands(ALICE, ALICE)[0]["description"] == "Roll dice"
 
 
@@ -368,7 +368,7 @@ async def test_mini_app_link_opens_with_signed_init_data(
     data = validate_init_data(init_data, api.token, now=time.time(), max_age=60)
     assert data.user.id == ALICE and data.user.first_name == "Alice"
     assert data.start_param == "tok_42"
-    assert data.chat_type == "supergroup" and data.chat_instance == api.chat_instance(GROUP)
+    assert data.chat_type == "supergroup" and data.chat_instance == api.users.chat_instance(GROUP)
     assert '"bg_color":"#212121"' in _hash_param(url, "tgWebAppThemeParams")
     main = api.open_web_app(ALICE, "https://t.me/stonetable_bot?startapp=x", from_chat_id=GROUP)
     assert (

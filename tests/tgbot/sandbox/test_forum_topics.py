@@ -84,10 +84,10 @@ async def test_a_restarted_sandbox_keeps_its_forum_topics() -> None:
         b = await api.player_topic(ALICE, FORUM, "create", name="Campaign B")
         await api.player_topic(ALICE, FORUM, "close", b)
         await api.send_text(1002, FORUM, "in A", thread_id=a)
-        saved = api.saved_state()
+        saved = api.persistence.saved_state()
     async with running_fake_api() as (again, _, _):
         again.add_forum(FORUM, "Guild", ["Campaign A"])  # as the sandbox does at start
-        again.restore_state(saved, lambda _file: None)
+        again.persistence.restore_state(saved, lambda _file: None)
         assert [(t["name"], t["is_closed"]) for t in again.topics(FORUM)] == [
             ("Campaign A", False),
             ("Campaign B", True),

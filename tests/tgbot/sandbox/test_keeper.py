@@ -74,13 +74,13 @@ async def test_a_restarted_sandbox_has_everything_a_restart_keeps(tmp_path: Path
     keeper.start()
     await play(api)
     await keeper.stop()
-    before = api.saved_state()
+    before = api.persistence.saved_state()
     photo_id = before["files"][0]["file_id"]
 
     assert saved_token(f"sqlite://{tmp_path / 'stonetable.sqlite3'}") == TOKEN
     again = FakeBotApi(TOKEN)
     assert SandboxKeeper(again, tmp_path / "sandbox.json").restore()
-    after = again.saved_state()
+    after = again.persistence.saved_state()
     assert after["next_update_id"] >= before["next_update_id"]
     assert {k: v for k, v in after.items() if k != "next_update_id"} == {
         k: v for k, v in before.items() if k != "next_update_id"

@@ -277,7 +277,8 @@ async def test_each_player_has_a_language_and_the_page_speaks_it(
     await expect(page.locator("#language")).to_have_value("en")
     await page.select_option("#player", "1001")
     await expect(page.locator("#send")).to_have_text("Отправить")
-    assert api.saved_state()["players"]["1001"]["language_code"] == "ru"  # kept on restart
+    saved = api.persistence.saved_state()
+    assert saved["players"]["1001"]["language_code"] == "ru"  # kept on restart
     await page.select_option("#language", "xx")  # the pseudo-language, for finding leaks
     await expect(page.locator("#language")).to_have_value("xx")
     await expect(page.locator("#send")).to_have_text("Send")

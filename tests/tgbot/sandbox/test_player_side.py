@@ -36,11 +36,11 @@ async def test_player_edit_reaches_the_bot_as_edited_message() -> None:
         polling_bot(api, base, files, [handler]),
     ):
         sent = await api.send_text(ALICE, GROUP, "/roll 2d6")
-        await api.edit_text(ALICE, GROUP, sent["message_id"], "/roll 3d6")
+        await api.users.edit_text(ALICE, GROUP, sent["message_id"], "/roll 3d6")
         reply = await api.wait_for_message(GROUP)
         assert reply["text"] == "noted" and seen == ["/roll 3d6"]
         with pytest.raises(SandboxError):
-            await api.edit_text(BO, GROUP, sent["message_id"], "not mine")
+            await api.users.edit_text(BO, GROUP, sent["message_id"], "not mine")
 
 
 @pytest.mark.e2e
