@@ -100,6 +100,7 @@ def build_application(
         builder = builder.rate_limiter(AIORateLimiter(max_retries=2))  # type: ignore[arg-type]
     application = builder.build()
     assert isinstance(application, StonetableApplication)
+    application.command_specs = command_specs(deps.campaigns.registry)
     for feature in features(deps.campaigns.registry):
         application.add_handlers(feature.handlers())
     # last: a button no feature takes (forged, or left by an older version of the bot)

@@ -14,6 +14,7 @@ from core.play import Play
 from core.settings import Settings
 
 if TYPE_CHECKING:
+    from tgbot.features.common import CommandSpec
     from tgbot.panels import Renderers
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ class StonetableApplication(Application[Any, Any, Any, Any, Any, Any]):
     def __init__(self, *, deps: BotDeps, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.deps = deps
+        self.command_specs: list[CommandSpec] = []  # the menus' commands, set where it is wired
         self._failures: dict[int, list[Exception]] = {}
 
     async def handle(self, update: object) -> tuple[Exception, ...]:

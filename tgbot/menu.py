@@ -27,8 +27,11 @@ from telegram import (
 )
 from telegram.error import TelegramError
 
+from core.campaigns import Campaigns
 from core.i18n import DEFAULT, Lang, available, lang_for
+from core.play import PlayerRef
 from tgbot.features.common import CommandSpec
+from tgbot.i18n import game_lang
 
 log = logging.getLogger(__name__)
 
@@ -140,3 +143,24 @@ async def show_every_game(
         await show_group_game(bot, specs, chat_id, game, lang_for(spoken.get(chat_id)))
     for player_id, games in players.items():
         await show_player_games(bot, specs, player_id, games)
+
+
+async def publish_menus(
+    bot: Bot,
+    campaigns: Campaigns,
+    specs: Sequence[CommandSpec],
+    group: list[int] | None,
+    players: list[int],
+) -> None:
+    """A group's menu shows the commands of the game live there (the common ones when
+    none is); a player's private menu, those of the games they play. Drawn from the
+    store as it is now, so publishing again changes nothing."""
+    if group is not None:
+        chat_id, topic = group
+        live = await campaigns.live_games()
+        game = next((key for chat, key in live if chat == chat_id), None)
+        lang = await game_lang(chat_id, topic)
+        await show_group_game(bot, specs, chat_id, game, lang)
+    for player_id in players:
+        games = await campaigns.campaigns_of(PlayerRef(player_id, ""))
+        await show_player_games(bot, specs, player_id, [g.system.key for g in games])

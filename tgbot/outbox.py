@@ -38,6 +38,7 @@ from core.undo import TookBack
 from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.edits import EDIT_MESSAGE_TEXT, markup_json
 from tgbot.i18n import lang_at, lang_of
+from tgbot.menu import publish_menus
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
 from tgbot.topics import send_game
@@ -311,38 +312,8 @@ def _keyboard(markup: dict[str, Any] | None) -> InlineKeyboardMarkup | None:
 async def _send(application: StonetableApplication, row: Row) -> None:
     """One row's Bot API call. A permanent refusal is logged (retrying cannot help) and,
     for ``raise``, passed on; a passing one raises :class:`Passing`."""
-    bot = application.bot
-    payload = row.payload
     try:
-        if row.kind == "delete":
-            await bot.delete_message(payload["chat_id"], payload["message_id"])
-        elif row.kind == "secret":
-            await _send_secret(application, payload)
-        elif row.kind == "menu":
-            from tgbot.features.campaign import publish_menus
-
-            await publish_menus(application, payload["group"], payload["players"])
-        elif row.kind == "private":
-            await send_private(
-                StonetableContext(application),
-                payload["user_id"],
-                payload["text"],
-                _keyboard(payload.get("markup")),
-                group_chat_id=payload["group_chat_id"],
-                group_topic=payload["group_topic"],
-                name=payload["name"],
-            )
-        else:
-            extra: dict[str, Any] = {"reply_markup": _keyboard(payload.get("markup"))}
-            if payload.get("reply_to") is not None:
-                extra["reply_parameters"] = ReplyParameters(
-                    payload["reply_to"], allow_sending_without_reply=True
-                )
-            message: Message | None = await send_game(
-                bot, payload["chat_id"], payload["topic"], payload["text"], **extra
-            )
-            if message is not None and payload.get("bind") is not None:
-                await application.deps.campaigns.bind_message(payload["bind"], message.message_id)
+        await _call(application, row.kind, row.payload)
     except BadRequest as error:
         if "not modified" in error.message.lower():
             return
@@ -358,6 +329,44 @@ async def _send(application: StonetableApplication, row: Row) -> None:
         raise Passing(str(error)) from error
     except (ConnectionError, OSError) as error:
         raise Passing(str(error)) from error
+
+
+async def _call(application: StonetableApplication, kind: str, payload: dict[str, Any]) -> None:
+    """The Bot API call(s) a row of ``kind`` makes."""
+    bot = application.bot
+    if kind == "delete":
+        await bot.delete_message(payload["chat_id"], payload["message_id"])
+    elif kind == "secret":
+        await _send_secret(application, payload)
+    elif kind == "menu":
+        campaigns, specs = application.deps.campaigns, application.command_specs
+        await publish_menus(bot, campaigns, specs, payload["group"], payload["players"])
+    elif kind == "private":
+        await send_private(
+            StonetableContext(application),
+            payload["user_id"],
+            payload["text"],
+            _keyboard(payload.get("markup")),
+            group_chat_id=payload["group_chat_id"],
+            group_topic=payload["group_topic"],
+            name=payload["name"],
+        )
+    else:
+        await _send_message(application, payload)
+
+
+async def _send_message(application: StonetableApplication, payload: dict[str, Any]) -> None:
+    """A new message in a game's chat (a reply, when it answers one); bound to its panel."""
+    extra: dict[str, Any] = {"reply_markup": _keyboard(payload.get("markup"))}
+    if payload.get("reply_to") is not None:
+        extra["reply_parameters"] = ReplyParameters(
+            payload["reply_to"], allow_sending_without_reply=True
+        )
+    message: Message | None = await send_game(
+        application.bot, payload["chat_id"], payload["topic"], payload["text"], **extra
+    )
+    if message is not None and payload.get("bind") is not None:
+        await application.deps.campaigns.bind_message(payload["bind"], message.message_id)
 
 
 async def _send_secret(application: StonetableApplication, payload: dict[str, Any]) -> None:

@@ -288,22 +288,26 @@ class Lifecycle(CampaignsBase):
             )
             campaign.status, campaign.live_chat_id = status, live
             campaign.ended_at, campaign.version = ended_at, campaign.version + 1
-            view = await self._view(campaign)
-            table, _ = await self._table(campaign)
-            result: Changed | EndedGame
-            if ending:
-                assert ended_at is not None
-                _, retired = await touched(
-                    self.registry, campaign.system, view, table, table, ending=True
-                )
-                await Panel.filter(campaign_id=campaign.id).update(closed=True)
-                result = EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
-            else:
-                redraw, _ = await touched(self.registry, campaign.system, view, table, table)
-                result = Changed(view, table, redraw)
+            result = await self._stepped(campaign)
             await outbox.record(result)  # its reply, redraws and retirements, after the commit
         await self.events.publish(campaign_id)
         return result
+
+    async def _stepped(self, campaign: Campaign) -> Changed | EndedGame:
+        """What a step that moved ``campaign`` changed: an ending retires its panels, any
+        other step redraws them."""
+        view = await self._view(campaign)
+        table, _ = await self._table(campaign)
+        if campaign.status is CampaignStatus.ARCHIVED:
+            ended_at = campaign.ended_at
+            assert ended_at is not None
+            _, retired = await touched(
+                self.registry, campaign.system, view, table, table, ending=True
+            )
+            await Panel.filter(campaign_id=campaign.id).update(closed=True)
+            return EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
+        redraw, _ = await touched(self.registry, campaign.system, view, table, table)
+        return Changed(view, table, redraw)
 
     async def ask_end(self, chat: ChatRef, player: PlayerRef) -> CampaignView:
         """The chat's live campaign, for its host to confirm that it ends.
@@ -384,20 +388,23 @@ class Lifecycle(CampaignsBase):
                 raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
             campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
             check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
-            try:
-                await Campaign.filter(id=campaign_id, status=CampaignStatus.ARCHIVED).update(
-                    status=CampaignStatus.ACTIVE,
-                    live_chat_id=chat.tg_id,
-                    version=campaign.version + 1,
-                )
-            except IntegrityError:
-                raise NotAllowedNow("Another game started here meanwhile. See /status.") from None
-            campaign.status, campaign.live_chat_id = CampaignStatus.ACTIVE, chat.tg_id
-            campaign.version += 1
+            await _bring_back(campaign, chat)
             resumed = Resumed(await self._view(campaign), came_back=True)
             await outbox.record(resumed)  # its reply, sent after the commit
         await self.events.publish(campaign_id)
         return resumed
+
+
+async def _bring_back(campaign: Campaign, chat: ChatRef) -> None:
+    """An ended campaign live again in ``chat`` (refused if another game started there)."""
+    try:
+        await Campaign.filter(id=campaign.id, status=CampaignStatus.ARCHIVED).update(
+            status=CampaignStatus.ACTIVE, live_chat_id=chat.tg_id, version=campaign.version + 1
+        )
+    except IntegrityError:
+        raise NotAllowedNow("Another game started here meanwhile. See /status.") from None
+    campaign.status, campaign.live_chat_id = CampaignStatus.ACTIVE, chat.tg_id
+    campaign.version += 1
 
 
 async def _create_campaign(

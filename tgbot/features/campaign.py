@@ -14,13 +14,12 @@ from core.outbox import Effect
 from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.store.models import CampaignStatus
-from tgbot.app import command_specs
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
 from tgbot.callback import decode_as, pattern
-from tgbot.context import StonetableApplication, StonetableContext
+from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
-from tgbot.i18n import game_lang, lang_of, personal_lang
-from tgbot.menu import show_group_game, show_player_games
+from tgbot.i18n import lang_of, personal_lang
+from tgbot.menu import publish_menus
 from tgbot.outbox import Drawn, Reply, fixed, game_message, menus, reply_with, sent_with
 from tgbot.presenter import settle
 from tgbot.render.campaign import (
@@ -105,31 +104,18 @@ async def language(update: Update, context: StonetableContext) -> None:
     await reply(update, language_text(lang_for(code)))
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
     if view is not None:
-        await publish_menus(context.stonetable, [view.chat_tg_id, view.topic_id], [])
+        await publish_menus(
+            context.bot,
+            context.deps.campaigns,
+            context.stonetable.command_specs,
+            [view.chat_tg_id, view.topic_id],
+            [],
+        )
 
 
 def menus_of(view: CampaignView) -> Effect:
     """The menus of a game's group and of its players, as the outbox row that sets them."""
     return menus([view.chat_tg_id, view.topic_id], [m.player_id for m in view.members])
-
-
-async def publish_menus(
-    application: StonetableApplication, group: list[int] | None, players: list[int]
-) -> None:
-    """A group's menu shows the commands of the game live there (the common ones when
-    none is); a player's private menu, those of the games they play. Drawn from the
-    store as it is now, so publishing again changes nothing."""
-    specs = command_specs()
-    campaigns = application.deps.campaigns
-    if group is not None:
-        chat_id, topic = group
-        live = await campaigns.live_games()
-        game = next((key for chat, key in live if chat == chat_id), None)
-        lang = await game_lang(chat_id, topic)
-        await show_group_game(application.bot, specs, chat_id, game, lang)
-    for player_id in players:
-        games = await campaigns.campaigns_of(PlayerRef(player_id, ""))
-        await show_player_games(application.bot, specs, player_id, [g.system.key for g in games])
 
 
 JOIN_IN_THE_GROUP = N_(
