@@ -23,8 +23,8 @@ from webapp.nsu_world import setup_world_routes
 from webapp.page_cache import PAGES, PageCache
 from webapp.request_keys import request_keys
 from webapp.roll_history import setup_roll_routes
-from webapp.sheet_rolls import setup_sheet_roll_routes
 from webapp.saved_rolls import setup_saved_routes
+from webapp.sheet_rolls import setup_sheet_roll_routes
 from webapp.story import setup_story_routes
 
 MAX_BODY_BYTES = 2 * 1024 * 1024  # the largest body taken (a webhook update: see the bot)

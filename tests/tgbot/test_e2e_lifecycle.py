@@ -23,8 +23,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.db]
 ALICE, BO, CHIDI = 1001, 1002, 1003  # Alice hosts
 DAY = 86400.0
 COMMON_GROUP = [
-    "help", "roll", "rolls", "sroll", "save", "saved", "sheet", "newgame", "join", "leave", "status", "pause",
-    "resume", "endgame", "language",
+    "help", "roll", "rolls", "sroll", "save", "saved", "sheet", "newgame", "join", "leave",
+    "status", "pause", "resume", "endgame", "language",
     "undo",
     "story",
 ]  # fmt: skip
