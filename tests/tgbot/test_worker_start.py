@@ -18,10 +18,10 @@ from aiohttp import web
 
 from tests.bench.workers import TOKEN, Game, RecordingApi, press, set_up_games
 from tests.support.bot_api import serve_app
-from tests.support.services import PostgresServer, RedisServer
-from tests.support.workers import SECRET, Worker, fresh_database, start_worker
+from tests.support.services import RedisServer
+from tests.support.workers import SECRET, Worker, start_worker
 
-pytestmark = [pytest.mark.e2e, pytest.mark.redis]
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 CHATS = 20
 SLOW_CALL = 0.5  # seconds the Bot API takes to answer each description the worker sets
@@ -60,12 +60,15 @@ async def burst(
 
 @pytest.mark.parametrize("ready", [True, False], ids=["once-healthy", "while-starting"])
 async def test_a_burst_right_after_start_is_answered(
-    postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path, ready: bool
+    request: pytest.FixtureRequest, database_url: str, tmp_path: Path, ready: bool
 ) -> None:
     """``once-healthy``: the burst comes as soon as /healthz says 200, as a load balancer
     sends it. ``while-starting``: it comes while /healthz still says 503 (Telegram posts
     to the webhook whatever the balancer thinks); the webhook waits for the start."""
-    database = await fresh_database(postgres_server, "start")
+    database, redis_url = database_url, None  # SQLite: the in-process lock
+    if database.startswith("postgres://"):  # with Redis, as in production
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        redis_url = redis.url
     games = await set_up_games(database, CHATS)
     api = SlowToStart()
     async with serve_app(api.app()) as api_origin:
@@ -74,7 +77,7 @@ async def test_a_burst_right_after_start_is_answered(
             api_base=api_origin,
             token=TOKEN,
             database_url=database,
-            redis_url=redis_server.url,
+            redis_url=redis_url,
             tmp=tmp_path,
             migrate=False,
             rate_limit=False,
