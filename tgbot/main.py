@@ -93,6 +93,9 @@ class Runtime:
         self.events: CampaignEvents | None = None
         self.application: StonetableApplication | None = None
         self.inbox: Inbox | None = None
+        # Set once updates can be handled; the HTTP server starts before (the sandbox's
+        # Bot API and the Mini App live on it), so until then it is not ready.
+        self.ready = asyncio.Event()
         self.poller: Poller | None = None
         self.sandbox: FakeBotApi | None = None
         self._runner: web.AppRunner | None = None
@@ -131,6 +134,7 @@ class Runtime:
                 self.clock,
                 panel_shown=self._show_panel,
                 sent=self._send_outbox,
+                ready=self.ready.is_set,
                 telegram_script=(
                     f"{SANDBOX_PREFIX}/static/telegram-web-app.js"
                     if settings.sandbox
@@ -173,6 +177,7 @@ class Runtime:
         if not settings.webhook:
             self.poller = Poller(self.inbox)
             await self.poller.start()
+        self.ready.set()
         log.info("Stonetable is up on %s (bot @%s)", self.origin, self.application.bot.username)
 
     def _schedule_housekeeping(self) -> None:
@@ -230,7 +235,20 @@ class Runtime:
         return Webhook(path=path, secret=self.settings.webhook_secret, take=self._take)
 
     async def _take(self, body: bytes) -> bool:
-        """Handle a webhook body; True once it is durable (False: not ready yet, or too slow)."""
+        """Handle a webhook body; True once it is durable (False: too slow, or the bot
+        did not finish starting within the bound).
+
+        A body that comes while the process is still starting (the HTTP server is up
+        before the bot) waits for the start, within the same bound, rather than being
+        refused at once: Telegram would send it again only after a pause of its own.
+        """
+        bound = self.settings.webhook_answer_seconds
+        if not self.ready.is_set():
+            try:
+                await asyncio.wait_for(self.ready.wait(), timeout=bound)
+            except TimeoutError:
+                log.warning("An update came while starting; not ready after %.1f s", bound)
+                return False
         return self.inbox is not None and await self.inbox.take_body(body)
 
     def _mount_sandbox(self, web_app: web.Application, token: str) -> FakeBotApi:

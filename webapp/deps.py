@@ -31,6 +31,9 @@ class WebDeps:
     panel_shown: Callable[[PanelView | Changed], Awaitable[None]] | None = None
     # Sends now what the current request wrote to the outbox (a roll posted in the chat).
     sent: Callable[[], Awaitable[None]] | None = None
+    # Whether the process takes updates yet (None: nothing to wait for); /healthz says
+    # 503 until then, so a load balancer sends nothing to a worker still starting.
+    ready: Callable[[], bool] | None = None
 
 
 @dataclass(frozen=True)

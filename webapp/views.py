@@ -249,7 +249,8 @@ async def api_me(request: web.Request) -> web.Response:
 
 
 async def healthz(request: web.Request) -> web.Response:
-    healthy = await _deps(request).play.health()
+    deps = _deps(request)
+    healthy = (deps.ready is None or deps.ready()) and await deps.play.health()
     return web.json_response({"ok": healthy}, status=200 if healthy else 503)
 
 

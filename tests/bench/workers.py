@@ -165,12 +165,16 @@ class Load:
         waiter: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         waiters[chat] = waiter
         start = time.perf_counter()
-        async with self.session.post(
-            f"{worker.origin}/telegram/webhook",
-            json=update,
-            headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
-        ) as response:
-            await response.read()
+        for _ in range(50):  # a 503 ("not yet") is posted again shortly, as Telegram does
+            async with self.session.post(
+                f"{worker.origin}/telegram/webhook",
+                json=update,
+                headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+            ) as response:
+                await response.read()
+            if response.status != 503:
+                break
+            await asyncio.sleep(0.1)
         try:
             done = await asyncio.wait_for(waiter, timeout=10)
         except TimeoutError:

@@ -85,8 +85,12 @@ async def start_worker(
     webhook: bool = True,
     command: tuple[str, ...] = ("-m", "tgbot", "run"),
     env: dict[str, str] | None = None,
+    ready: bool = True,
 ) -> Worker:
     """Start a worker and wait until it answers; ``profile``: write a cProfile there on exit.
+
+    ``ready=False``: return as soon as its HTTP server answers at all (``/healthz`` says
+    503 while the bot is still starting), not once it is ready.
 
     ``webhook=False``: the worker long-polls the Bot API server instead.
     ``command``: what the interpreter runs (the benchmark's bare bots take the same setup).
@@ -133,7 +137,7 @@ async def start_worker(
                 raise RuntimeError(f"{name} exited: {log.read_text()[-2000:]}")
             try:
                 async with http.get(f"{worker.origin}/healthz") as response:
-                    if response.status == 200:
+                    if response.status == 200 or not ready:
                         return worker
             except aiohttp.ClientError:
                 pass
