@@ -39,9 +39,10 @@ check-migrations: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-# The database tests again, on a real PostgreSQL started by the tests.
+# The database tests again, on a real PostgreSQL started by the tests (the browser tests,
+# which look at pages the same whatever the store, run once, in the SQLite pass).
 test-postgres: $(STAMP)
-	STONETABLE_TEST_DB=postgres $(BIN)/pytest -m db
+	STONETABLE_TEST_DB=postgres $(BIN)/pytest -m "db and not browser"
 
 # Words: collect every marked message into locale/messages.pot and merge it into each
 # language's catalogue (new messages arrive empty, changed ones fuzzy: translate them).
