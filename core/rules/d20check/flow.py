@@ -357,70 +357,7 @@ class CheckFlow:
         else:
             allowed = action in self.allowed_actions(actor, pool)
         if not allowed:
-            raise self._refusal(actor, action, pool)
-
-    def _owner(self, action: ActionKind) -> int | None:
-        if action in _ROLLER_ACTIONS:
-            return self.roller
-        if action in _GM_ACTIONS:
-            return self.game_master
-        if action is ActionKind.REROLL:
-            return self.roller if self.is_gm_check else None
-        if self.phase is Phase.ROLLER_DECIDES:
-            return self.roller
-        if self.phase is Phase.GM_DECIDES:
-            return self.game_master
-        return None
-
-    def _refusal(
-        self, actor: int, action: ActionKind, pool: PlotPointPool | None
-    ) -> StonetableError:
-        may_reroll = actor in self.players and action is ActionKind.REROLL
-        if actor not in (self.roller, self.game_master) and not (
-            may_reroll and not self.is_gm_check
-        ):
-            return NotYourTurn("This is someone else's check.")
-        if self.phase is Phase.RESOLVED:
-            return NotAllowedNow("This check is already over.")
-        if action is ActionKind.REROLL and actor == self.game_master and not self.is_gm_check:
-            return NotYourTurn("Players reroll a success; the Game Master forces a reroll.")
-        owner = self._owner(action)
-        if owner is not None and owner != actor:
-            if owner == self.game_master:
-                return NotYourTurn("Only the Game Master can do that.")
-            return NotYourTurn("Only the player making the check can do that.")
-        return NotAllowedNow(self._reason(action, pool))
-
-    def _reason(self, action: ActionKind, pool: PlotPointPool | None) -> str:
-        result = self.result
-        if action in (ActionKind.SET_UP, ActionKind.ROLL):
-            return N_("The dice are already rolled.")
-        if result is None:
-            return N_("Roll the dice first.")
-        if action in (ActionKind.RETRY, ActionKind.REROLL):
-            if self.is_gm_check:
-                return N_("On your own checks, reroll with an unlucky plot point instead.")
-            if self.roller_kept:
-                return N_("The player already kept this result.")
-            if action is ActionKind.RETRY and result.succeeded:
-                return N_("A lucky retry is only for a failed check.")
-            if action is ActionKind.REROLL and not result.succeeded:
-                return N_("An unlucky reroll is only for a successful check.")
-            kind = PlotPointKind.LUCKY if action is ActionKind.RETRY else PlotPointKind.UNLUCKY
-            if pool is not None and not pool.has(kind):
-                if kind is PlotPointKind.LUCKY:
-                    return N_("There is no lucky plot point left.")
-                return N_("There is no unlucky plot point left.")
-            return N_("The result already stands.")
-        if action is ActionKind.FORCE_REROLL and self.is_gm_check:
-            return N_("This is your own check: reroll it instead.")
-        if action is ActionKind.GM_REROLL and not self.is_gm_check:
-            return N_("To make a player roll again, force a reroll.")
-        if self.roller_spent is not None:
-            return N_("The player spent a plot point, so the result stands.")
-        if self.phase is not Phase.GM_DECIDES:
-            return N_("The player is still deciding.")
-        return N_("There is no unlucky plot point left.")
+            raise refusal(self, actor, action, pool)
 
     # -- storage ----------------------------------------------------------
 
@@ -448,6 +385,78 @@ class CheckFlow:
             Malformed: unknown version, missing or invalid fields.
         """
         return _read_check(data)
+
+
+# -- refusals ---------------------------------------------------------------
+
+
+def _owner(check: CheckFlow, action: ActionKind) -> int | None:
+    """The one person whose action ``action`` is now, if it is one person's."""
+    if action in _ROLLER_ACTIONS:
+        return check.roller
+    if action in _GM_ACTIONS:
+        return check.game_master
+    if action is ActionKind.REROLL:
+        return check.roller if check.is_gm_check else None
+    if check.phase is Phase.ROLLER_DECIDES:
+        return check.roller
+    if check.phase is Phase.GM_DECIDES:
+        return check.game_master
+    return None
+
+
+def refusal(
+    check: CheckFlow, actor: int, action: ActionKind, pool: PlotPointPool | None
+) -> StonetableError:
+    """Why ``actor`` may not take ``action`` now: not their turn, or not allowed now."""
+    may_reroll = actor in check.players and action is ActionKind.REROLL
+    if actor not in (check.roller, check.game_master) and not (
+        may_reroll and not check.is_gm_check
+    ):
+        return NotYourTurn("This is someone else's check.")
+    if check.phase is Phase.RESOLVED:
+        return NotAllowedNow("This check is already over.")
+    if action is ActionKind.REROLL and actor == check.game_master and not check.is_gm_check:
+        return NotYourTurn("Players reroll a success; the Game Master forces a reroll.")
+    owner = _owner(check, action)
+    if owner is not None and owner != actor:
+        if owner == check.game_master:
+            return NotYourTurn("Only the Game Master can do that.")
+        return NotYourTurn("Only the player making the check can do that.")
+    return NotAllowedNow(_reason(check, action, pool))
+
+
+def _reason(check: CheckFlow, action: ActionKind, pool: PlotPointPool | None) -> str:
+    """What stops ``action`` now, said to the person whose action it is."""
+    result = check.result
+    if action in (ActionKind.SET_UP, ActionKind.ROLL):
+        return N_("The dice are already rolled.")
+    if result is None:
+        return N_("Roll the dice first.")
+    if action in (ActionKind.RETRY, ActionKind.REROLL):
+        if check.is_gm_check:
+            return N_("On your own checks, reroll with an unlucky plot point instead.")
+        if check.roller_kept:
+            return N_("The player already kept this result.")
+        if action is ActionKind.RETRY and result.succeeded:
+            return N_("A lucky retry is only for a failed check.")
+        if action is ActionKind.REROLL and not result.succeeded:
+            return N_("An unlucky reroll is only for a successful check.")
+        kind = PlotPointKind.LUCKY if action is ActionKind.RETRY else PlotPointKind.UNLUCKY
+        if pool is not None and not pool.has(kind):
+            if kind is PlotPointKind.LUCKY:
+                return N_("There is no lucky plot point left.")
+            return N_("There is no unlucky plot point left.")
+        return N_("The result already stands.")
+    if action is ActionKind.FORCE_REROLL and check.is_gm_check:
+        return N_("This is your own check: reroll it instead.")
+    if action is ActionKind.GM_REROLL and not check.is_gm_check:
+        return N_("To make a player roll again, force a reroll.")
+    if check.roller_spent is not None:
+        return N_("The player spent a plot point, so the result stands.")
+    if check.phase is not Phase.GM_DECIDES:
+        return N_("The player is still deciding.")
+    return N_("There is no unlucky plot point left.")
 
 
 def _read_check(data: Mapping[str, object]) -> CheckFlow:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
@@ -47,6 +47,7 @@ Scar: TypeAlias = str
 """What a recovered harm leaves behind; never counts as harm."""
 
 MOOD_LINE_DICE: tuple[Die, ...] = (Die.D8, Die.D8, Die.D6, Die.D6, Die.D4, Die.D4)
+Line = TypeVar("Line")
 
 
 class SentimentState(enum.Enum):
@@ -109,6 +110,20 @@ class Mood:
         """The last box of the track is marked."""
         return self.level == self.die.boxes
 
+    def raised(self, amount: int) -> Mood:
+        """``amount`` more boxes marked, stopping at the last box."""
+        if self.is_open:
+            raise NotAllowedNow("Write a mood on that line first.")
+        if amount < 0:
+            raise Malformed("Raise a mood by zero or more boxes.")
+        return replace(self, level=min(self.die.boxes, self.level + amount))
+
+    def lowered(self, amount: int) -> Mood:
+        """``amount`` boxes cleared, stopping at 0 (an open line stays open)."""
+        if amount < 0:
+            raise Malformed("Lower a mood by zero or more boxes.")
+        return replace(self, level=max(0, self.level - amount))
+
 
 @dataclass(frozen=True)
 class Skill:
@@ -129,6 +144,14 @@ class Skill:
         """All three aspect boxes are marked."""
         return len(self.marked) == len(Aspect)
 
+    def upgraded(self) -> Skill:
+        """One more point, its boxes cleared (ruling 5); only with all three marked."""
+        if not self.ready_to_upgrade:
+            raise NotAllowedNow(
+                "{skill} needs all three aspect boxes marked first.", skill=self.name
+            )
+        return Skill(self.name, self.modifier + 1)
+
 
 @dataclass(frozen=True)
 class Sentiment:
@@ -148,15 +171,39 @@ class Sentiment:
         """Written and not lost: it can be risked or endangered."""
         return self.name is not None and self.state is not SentimentState.LOST
 
+    def endangered(self) -> Sentiment:
+        """The next box marked: Connected -> At Risk -> Lost."""
+        if not self.usable:
+            raise NotAllowedNow("That sentiment is blank or already lost.")
+        return replace(self, state=_NEXT_SENTIMENT_STATE[self.state])
+
+    def restored(self) -> Sentiment:
+        """The last marked box cleared: Lost -> At Risk -> Connected."""
+        if self.name is None or self.state is SentimentState.CONNECTED:
+            raise NotAllowedNow("That sentiment has nothing to restore.")
+        return replace(self, state=_PREVIOUS_SENTIMENT_STATE[self.state])
+
+    def forged(self, name: str) -> Sentiment:
+        """A new sentiment written over this line, which is lost or blank."""
+        if self.name is not None and self.state is not SentimentState.LOST:
+            raise NotAllowedNow("Only a lost or blank sentiment can be replaced.")
+        return Sentiment(clean_label(name, "A sentiment"))
+
 
 _NEXT_SENTIMENT_STATE = {
     SentimentState.CONNECTED: SentimentState.AT_RISK,
     SentimentState.AT_RISK: SentimentState.LOST,
 }
+_PREVIOUS_SENTIMENT_STATE = {new: old for old, new in _NEXT_SENTIMENT_STATE.items()}
 
 
 def _open_moods() -> tuple[Mood, ...]:
     return tuple(Mood(die) for die in MOOD_LINE_DICE)
+
+
+def _put(lines: tuple[Line, ...], index: int, line: Line) -> tuple[Line, ...]:
+    """The lines with the one at ``index`` replaced by ``line``."""
+    return (*lines[:index], line, *lines[index + 1 :])
 
 
 @dataclass(frozen=True)
@@ -229,9 +276,7 @@ class Character:
     # -- moods -----------------------------------------------------------
 
     def _with_mood(self, index: int, mood: Mood) -> Character:
-        moods = list(self.moods)
-        moods[index] = mood
-        return replace(self, moods=tuple(moods))
+        return replace(self, moods=_put(self.moods, index, mood))
 
     def write_mood(self, index: int, name: str) -> Character:
         """Write a new mood on an open line; it takes that line's die.
@@ -263,22 +308,11 @@ class Character:
         Raises:
             NotAllowedNow: the line is open.
         """
-        line = self.mood(index)
-        if line.is_open:
-            raise NotAllowedNow("Write a mood on that line first.")
-        if amount < 0:
-            raise Malformed("Raise a mood by zero or more boxes.")
-        level = min(line.die.boxes, line.level + amount)
-        return self._with_mood(index, replace(line, level=level))
+        return self._with_mood(index, self.mood(index).raised(amount))
 
     def lower_mood(self, index: int, amount: int) -> Character:
         """Clear ``amount`` boxes, stopping at 0."""
-        line = self.mood(index)
-        if amount < 0:
-            raise Malformed("Lower a mood by zero or more boxes.")
-        if line.is_open:
-            return self
-        return self._with_mood(index, replace(line, level=max(0, line.level - amount)))
+        return self._with_mood(index, self.mood(index).lowered(amount))
 
     def clear_mood(self, index: int) -> Character:
         """Clear every box of a mood (level 0)."""
@@ -332,9 +366,8 @@ class Character:
     def mark_skill(self, index: int, aspect: Aspect) -> Character:
         """Mark the box of ``aspect`` on a skill (no change if already marked)."""
         skill = self.skill(index)
-        skills = list(self.skills)
-        skills[index] = replace(skill, marked=skill.marked | {aspect})
-        return replace(self, skills=tuple(skills))
+        marked = replace(skill, marked=skill.marked | {aspect})
+        return replace(self, skills=_put(self.skills, index, marked))
 
     def upgrade_skill(self, index: int) -> Character:
         """Raise a skill with all three boxes marked by 1 and clear its boxes (ruling 5).
@@ -342,21 +375,12 @@ class Character:
         Raises:
             NotAllowedNow: not all three boxes are marked.
         """
-        skill = self.skill(index)
-        if not skill.ready_to_upgrade:
-            raise NotAllowedNow(
-                "{skill} needs all three aspect boxes marked first.", skill=skill.name
-            )
-        skills = list(self.skills)
-        skills[index] = Skill(skill.name, skill.modifier + 1)
-        return replace(self, skills=tuple(skills))
+        return replace(self, skills=_put(self.skills, index, self.skill(index).upgraded()))
 
     # -- sentiments ------------------------------------------------------
 
     def _with_sentiment(self, index: int, sentiment: Sentiment) -> Character:
-        sentiments = list(self.sentiments)
-        sentiments[index] = sentiment
-        return replace(self, sentiments=tuple(sentiments))
+        return replace(self, sentiments=_put(self.sentiments, index, sentiment))
 
     def write_sentiment(self, index: int, name: str) -> Character:
         """Fill a blank sentiment line.
@@ -374,12 +398,7 @@ class Character:
         Raises:
             NotAllowedNow: the line is blank or the sentiment is already lost.
         """
-        sentiment = self.sentiment(index)
-        if not sentiment.usable:
-            raise NotAllowedNow("That sentiment is blank or already lost.")
-        return self._with_sentiment(
-            index, replace(sentiment, state=_NEXT_SENTIMENT_STATE[sentiment.state])
-        )
+        return self._with_sentiment(index, self.sentiment(index).endangered())
 
     def restore_sentiment(self, index: int) -> Character:
         """Clear the last marked box: Lost -> At Risk -> Connected.
@@ -387,13 +406,7 @@ class Character:
         Raises:
             NotAllowedNow: the sentiment is blank or already connected.
         """
-        sentiment = self.sentiment(index)
-        previous = {SentimentState.LOST: SentimentState.AT_RISK}.get(
-            sentiment.state, SentimentState.CONNECTED
-        )
-        if sentiment.name is None or sentiment.state is SentimentState.CONNECTED:
-            raise NotAllowedNow("That sentiment has nothing to restore.")
-        return self._with_sentiment(index, replace(sentiment, state=previous))
+        return self._with_sentiment(index, self.sentiment(index).restored())
 
     def forge_sentiment(self, index: int, name: str) -> Character:
         """Write a new sentiment over a lost or blank line.
@@ -401,10 +414,7 @@ class Character:
         Raises:
             NotAllowedNow: the line holds a sentiment that is not lost.
         """
-        sentiment = self.sentiment(index)
-        if sentiment.name is not None and sentiment.state is not SentimentState.LOST:
-            raise NotAllowedNow("Only a lost or blank sentiment can be replaced.")
-        return self._with_sentiment(index, Sentiment(clean_label(name, "A sentiment")))
+        return self._with_sentiment(index, self.sentiment(index).forged(name))
 
     # -- details, harm, recovery ------------------------------------------
 
