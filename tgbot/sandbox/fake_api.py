@@ -1,7 +1,8 @@
 """An in-memory stand-in for the Telegram Bot API, one group chat and a few players.
 
 Invariants:
-    * All state lives in one ``FakeBotApi`` and changes only under its lock.
+    * All state lives in one ``FakeBotApi`` (the change feed's in its ``feed``) and
+      changes only under its lock.
     * Messages are stored as Telegram sends them: plain text plus entities whose
       offsets and lengths count UTF-16 code units.
     * Every visible change (new, edited or deleted message, pin, callback answer,
@@ -29,7 +30,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 from urllib.parse import parse_qs, quote, urlsplit
 
 import aiohttp
@@ -788,16 +789,23 @@ class _Query:
 
 
 @dataclass
-class ButtonPress:
-    """A pressed callback button; await ``answered()`` for answerCallbackQuery's result."""
+class _Asked:
+    """A query a player's client sent the bot, and the bot's answer to come."""
 
     query_id: str
-    update: Json
+    update: Json | None
     answer: asyncio.Future[Json]
 
     async def answered(self, timeout: float = 5.0) -> Json:
         """Wait until the bot answers the query; return the answer's fields."""
         return await asyncio.wait_for(asyncio.shield(self.answer), timeout)
+
+
+@dataclass
+class ButtonPress(_Asked):
+    """A pressed callback button; await ``answered()`` for answerCallbackQuery's result."""
+
+    update: Json
 
 
 @dataclass
@@ -810,19 +818,12 @@ class _InlineQuery:
 
 
 @dataclass
-class InlineAsk:
-    """An inline query typed by a player; await ``answered()`` for the bot's results.
+class InlineAsk(_Asked):
+    """An inline query typed by a player; await ``answered()`` for the bot's results
+    (answerInlineQuery's fields).
 
     ``update`` is None when Telegram answered from its cache (the bot is not asked).
     """
-
-    query_id: str
-    update: Json | None
-    answer: asyncio.Future[Json]
-
-    async def answered(self, timeout: float = 5.0) -> Json:
-        """Wait until the bot answers; return answerInlineQuery's fields."""
-        return await asyncio.wait_for(asyncio.shield(self.answer), timeout)
 
 
 @dataclass
@@ -912,308 +913,70 @@ class _Params:
         return value is True or value in ("true", "True", "1", 1)
 
 
-class FakeBotApi:
-    """The Bot API, one group chat and the players' private chats, in memory.
+class _Part:
+    """One cohesive part of the fake Bot API; the state stays on the API (but for the
+    change feed's, which the feed keeps)."""
 
-    Each ``_api_<method>`` coroutine implements the Bot API method of that name
-    (matched case-insensitively, as Telegram does).
+    def __init__(self, api: FakeBotApi) -> None:
+        self.api = api
 
-    Args:
-        token: the bot token the API accepts.
-        bot_id: the bot's user id (defaults to the number before ``:`` in the token).
-        username: the bot's username without ``@``.
-        first_name: the bot's display name.
-        players: the simulated users (default: ``default_cast()``).
-        group_id: the group chat's id (a supergroup, so negative).
-        group_title: the group chat's title.
-        webapp_url: the main Mini App's URL.
-        webapp_short_name: the short name of the Mini App behind ``t.me/<bot>/<name>``.
-        bot_is_admin: whether the bot is an administrator of the group.
-        bot_manages_topics: whether the bot may manage a forum's topics (create, close,
-            ...); without it, it cannot post in a closed topic.
-        privacy_mode: when on and the bot is no admin, group updates are limited to
-            commands, replies to the bot and mentions, as in Telegram.
-        inline_mode: BotFather's /setinline: players may type ``@bot query`` in chats.
-        inline_feedback: BotFather's /setinlinefeedback at 100%: a chosen inline result
-            comes to the bot as a ``chosen_inline_result`` update (off: never).
-        group_rate_limit: messages per minute per group before 429 (None: off).
-        callback_query_timeout: seconds after which a query can no longer be answered.
-        webhook_retry_delays: seconds to wait after failed webhook deliveries.
-        clock: the wall clock, for message dates and initData's ``auth_date``.
-    """
 
-    def __init__(
-        self,
-        token: str = "123456:SANDBOX-token",
-        *,
-        bot_id: int | None = None,
-        username: str = "stonetable_bot",
-        first_name: str = "Stonetable",
-        players: Iterable[Player] | None = None,
-        group_id: int = -100123,
-        group_title: str = "The Table",
-        webapp_url: str = "http://127.0.0.1:8080/app",
-        webapp_short_name: str = "",
-        bot_is_admin: bool = True,
-        bot_manages_topics: bool = True,
-        privacy_mode: bool = True,
-        inline_mode: bool = True,
-        inline_feedback: bool = True,
-        group_rate_limit: int | None = None,
-        callback_query_timeout: float = 15.0,
-        webhook_retry_delays: tuple[float, ...] = (0.1, 0.3, 1.0, 3.0),
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self._identify(token, bot_id, username, first_name)
-        cast = players if players is not None else default_cast()
-        self.players: dict[int, Player] = {p.id: p for p in cast}
-        self.group_id = group_id
-        self.webapp_url = webapp_url
-        self.webapp_short_name = webapp_short_name
-        self.bot_is_admin = bot_is_admin
-        # an administrator with can_manage_topics (may also post in closed topics)
-        self.bot_manages_topics = bot_manages_topics
-        self.privacy_mode = privacy_mode
-        self.inline_mode = inline_mode
-        self.inline_feedback = inline_feedback
-        self.group_rate_limit = group_rate_limit
-        self.callback_query_timeout = callback_query_timeout
-        self.webhook_retry_delays = webhook_retry_delays
-        self.clock = clock
-        self._start_empty(group_title)
-        self._compose_parts()
+class _Feed(_Part):
+    """The change feed: every visible change as one event, numbered in order, and
+    waiting for the next ones (the sandbox page and the tests read it)."""
 
-    def _identify(self, token: str, bot_id: int | None, username: str, first_name: str) -> None:
-        """The bot's token and user; its id defaults to the number before ``:`` in the token."""
-        self.token = token
-        prefix = token.split(":", 1)[0]
-        self.bot_id = bot_id if bot_id is not None else int(prefix) if prefix.isdigit() else 1
-        self.username = username
-        self.first_name = first_name
+    def __init__(self, api: FakeBotApi) -> None:
+        super().__init__(api)
+        self.pulse = asyncio.Event()
+        self.events: deque[Json] = deque(maxlen=MAX_EVENTS)
+        self.seq = 0
+        self.cursor = 0  # where ``wait_for_message`` goes on looking from
 
-    def _start_empty(self, group_title: str) -> None:
-        """The group and private chats, empty; no updates, events, open queries, files,
-        commands or descriptions yet."""
-        self.on_change: Callable[[], None] | None = None
-        self._lock = asyncio.Lock()
-        self._pulse = asyncio.Event()
-        self._closed = False
-        self._chats: dict[int, _ChatState] = {}
-        self._add_chats(group_title)
-        self._updates: deque[Json] = deque(maxlen=MAX_PENDING_UPDATES)
-        self._next_update_id = 1
-        self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
-        self._poll_generation = 0
-        self._poll_ended_by = ""
-        self._webhook: _Webhook | None = None
-        self._webhook_task: asyncio.Task[None] | None = None
-        self._session: aiohttp.ClientSession | None = None
-        self._events: deque[Json] = deque(maxlen=MAX_EVENTS)
-        self._seq = 0
-        self._cursor = 0
-        self._alerts: dict[int, deque[Json]] = {}
-        self._queries: OrderedDict[str, _Query] = OrderedDict()
-        self._inline_queries: OrderedDict[str, _InlineQuery] = OrderedDict()
-        # (query, user id or None when shared) -> (expiry on the monotonic clock, answer)
-        self._inline_cache: dict[tuple[str, int | None], tuple[float, Json]] = {}
-        self._files: dict[str, _StoredFile] = {}
-        self._commands: dict[tuple[str, str], list[Json]] = {}
-        self._menu_buttons: dict[int | None, Json] = {}
-        # ("description" | "short_description", language code or "") -> text
-        self._descriptions: dict[tuple[str, str], str] = {}
-
-    def _compose_parts(self) -> None:
-        """The parts the API is made of; each ``_api_<method>`` is found on one of them."""
-        self.forum = _Forum(self)
-        self.delivery = _Delivery(self)
-        self.outgoing = _Outgoing(self)
-        self.storage = _Storage(self)
-        self.inline = _Inline(self)
-        self.menus = _Menus(self)
-        self.members = _Members(self)
-        self.users = _Users(self)
-        self.mini_app = _MiniApp(self)
-        self.persistence = _Persistence(self)
-        self.messaging = _Messaging(self)
-        parts = [self, *(v for v in vars(self).values() if isinstance(v, _Part))]
-        self._methods: dict[str, Callable[[_Params], Awaitable[Any]]] = {
-            name[len("_api_") :].lower(): getattr(part, name)
-            for part in parts
-            for name in dir(part)
-            if name.startswith("_api_")
-        }
-
-    def _add_chats(self, group_title: str) -> None:
-        group = {"id": self.group_id, "title": group_title, "type": "supergroup"}
-        self._chats[self.group_id] = _ChatState(group)
-        for player in self.players.values():
-            chat: Json = {"id": player.id, "type": "private", "first_name": player.first_name}
-            if player.last_name:
-                chat["last_name"] = player.last_name
-            if player.username:
-                chat["username"] = player.username
-            self._chats[player.id] = _ChatState(chat)
-
-    # ------------------------------------------------------------------ plumbing
-
-    def bot_user(self) -> Json:
-        """The bot as a ``User`` inside messages."""
-        return {
-            "id": self.bot_id,
-            "is_bot": True,
-            "first_name": self.first_name,
-            "username": self.username,
-        }
-
-    def _wake(self) -> None:
+    def wake(self) -> None:
         """Wake everyone waiting for a change."""
-        self._pulse.set()
-        self._pulse = asyncio.Event()
+        self.pulse.set()
+        self.pulse = asyncio.Event()
 
-    async def _wait_change(self, timeout: float) -> None:
+    async def wait_change(self, timeout: float) -> None:
         """Wait for the next change or ``timeout`` seconds, whichever comes first."""
-        pulse = self._pulse
+        pulse = self.pulse
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(pulse.wait(), max(timeout, 0))
 
-    def _emit(self, kind: str, chat_id: int | None = None, **data: Any) -> Json:
+    def emit(self, kind: str, chat_id: int | None = None, **data: Any) -> Json:
         """Append an event to the change feed."""
-        self._seq += 1
-        event: Json = {"seq": self._seq, "kind": kind, "chat_id": chat_id, **data}
-        self._events.append(event)
-        self._wake()
-        self._changed()
+        self.seq += 1
+        event: Json = {"seq": self.seq, "kind": kind, "chat_id": chat_id, **data}
+        self.events.append(event)
+        self.wake()
+        self.changed()
         return event
 
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change()
-
-    def _resolve_user(self, user_id: int) -> Json | None:
-        player = self.players.get(user_id)
-        if player is not None:
-            return player.user_dict()
-        return self.bot_user() if user_id == self.bot_id else None
-
-    def _chat(self, chat_id: int) -> _ChatState:
-        state = self._chats.get(chat_id)
-        if state is None:
-            raise bad_request("chat not found")
-        return state
-
-    def _chat_param(self, params: _Params, key: str = "chat_id") -> _ChatState:
-        value = params.json(key)
-        if value is None:
-            raise bad_request(f"{key} is empty")
-        if isinstance(value, str) and not value.lstrip("-").isdigit():
-            raise bad_request("chat not found")
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            raise bad_request("chat not found")
-        return self._chat(int(value))
-
-    def _is_private(self, state: _ChatState) -> bool:
-        return bool(state.chat["type"] == "private")
-
-    def _check_can_write(self, state: _ChatState) -> None:
-        if not self._is_private(state):
-            return
-        player = self.players[state.chat["id"]]
-        if player.blocked:
-            raise ApiError(403, "Forbidden: bot was blocked by the user")
-        if not player.started:
-            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
-
-    def _check_flood(self, state: _ChatState) -> None:
-        if self.group_rate_limit is None or self._is_private(state):
-            return
-        now = time.monotonic()
-        sent = state.sent_times
-        while sent and now - sent[0] >= 60:
-            sent.popleft()
-        if len(sent) >= self.group_rate_limit:
-            retry_after = max(1, math.ceil(60 - (now - sent[0])))
-            raise ApiError(
-                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
-            )
-        sent.append(now)
-
-    # ------------------------------------------------------------------ forum topics
-
-    # ------------------------------------------------------------------ dispatch
-
-    async def call(
-        self, method: str, params: Mapping[str, Any], files: Mapping[str, Upload] | None = None
-    ) -> Any:
-        """Run one Bot API method; return its result or raise ``ApiError``."""
-        handler = self._methods.get(method.lower())
-        if handler is None:
-            raise bad_request("method not found")
-        wrapped = _Params(params, files or {})
-        if method.lower() == "getupdates":
-            return await handler(wrapped)
-        async with self._lock:
-            return await handler(wrapped)
-
-    # ------------------------------------------------------------------ bot identity
-
-    async def _api_getMe(self, params: _Params) -> Json:
-        return {
-            **self.bot_user(),
-            "can_join_groups": True,
-            "can_read_all_group_messages": not self.privacy_mode,
-            "supports_inline_queries": self.inline_mode,
-            "can_connect_to_business": False,
-            "has_main_web_app": bool(self.webapp_url),
-        }
-
-    async def _api_logOut(self, params: _Params) -> bool:
-        return True
-
-    async def _api_close(self, params: _Params) -> bool:
-        return True
-
-    # ------------------------------------------------------------------ updates
-
-    # ------------------------------------------------------------------ keyboards
-
-    # ------------------------------------------------------------------ sending
-
-    # ------------------------------------------------------------------ editing
-
-    # ------------------------------------------------------------------ callbacks
-
-    # ------------------------------------------------------------------ inline mode
-
-    # ------------------------------------------------------------------ commands, menu
-
-    # ------------------------------------------------------------------ description
-
-    # ------------------------------------------------------------------ chats
-
-    # ================================================================== player side
+    def changed(self) -> None:
+        """Tell ``on_change`` (when set) that a restart should keep something new."""
+        if self.api.on_change is not None:
+            self.api.on_change()
 
     def oldest_seq(self) -> int:
         """Return the sequence number of the oldest event still in the change feed."""
-        return self._events[0]["seq"] if self._events else self._seq + 1
+        return self.events[0]["seq"] if self.events else self.seq + 1
 
     def mark(self) -> int:
         """Return the change feed's current sequence number."""
-        return self._seq
-
-    # ------------------------------------------------------------------ inspection
+        return self.seq
 
     def events_since(self, seq: int) -> list[Json]:
         """Return the change feed's events after ``seq`` (oldest first)."""
-        return [event for event in self._events if event["seq"] > seq]
+        return [event for event in self.events if event["seq"] > seq]
 
     async def next_events(self, seq: int, timeout: float) -> list[Json]:
         """Wait up to ``timeout`` seconds for events after ``seq``; return them."""
         deadline = time.monotonic() + timeout
         while True:
             events = self.events_since(seq)
-            if events or self._closed or time.monotonic() >= deadline:
+            if events or self.api.closed or time.monotonic() >= deadline:
                 return events
-            await self._wait_change(deadline - time.monotonic())
+            await self.wait_change(deadline - time.monotonic())
 
     async def wait_for_message(
         self,
@@ -1237,200 +1000,23 @@ class FakeBotApi:
         Raises:
             TimeoutError: no matching message arrived in time.
         """
-        accept = predicate or (lambda message: message["from"]["id"] == self.bot_id)
-        cursor = self._cursor if since is None else since
+        accept = predicate or (lambda message: message["from"]["id"] == self.api.bot_id)
+        cursor = self.cursor if since is None else since
         deadline = time.monotonic() + timeout
         while True:
             for event in self.events_since(cursor):
                 cursor = event["seq"]
                 message: Json = event.get("message") or {}
                 if _is_message_in(event, chat_id) and accept(message):
-                    self._cursor = max(self._cursor, event["seq"])
+                    self.cursor = max(self.cursor, event["seq"])
                     return message
             if time.monotonic() >= deadline:
-                last = self.last_message(chat_id)
+                last = self.api.last_message(chat_id)
                 raise TimeoutError(
                     f"no matching message in chat {chat_id} within {timeout}s; "
                     f"last: {last.get('text') if last else None!r}"
                 )
-            await self._wait_change(deadline - time.monotonic())
-
-    def messages(self, chat_id: int) -> list[Json]:
-        """Return the chat's current messages, oldest first."""
-        return list(self._chat(chat_id).messages.values())
-
-    def last_message(self, chat_id: int) -> Json | None:
-        """Return the chat's newest message, or None."""
-        messages = self._chat(chat_id).messages
-        return next(reversed(messages.values()), None) if messages else None
-
-    def alerts_for(self, user_id: int) -> list[Json]:
-        """Return the callback answers with text shown to a player, oldest first."""
-        return list(self._alerts.get(user_id, ()))
-
-    def pending_updates(self) -> list[Json]:
-        """Return updates not yet confirmed by the bot."""
-        return list(self._updates)
-
-    # ------------------------------------------------------------------ restart
-
-    def continue_update_ids(self, at_least: int) -> None:
-        """Make the next update id at least ``at_least`` (ids never go back)."""
-        self._next_update_id = max(self._next_update_id, at_least)
-
-    # ------------------------------------------------------------------ lifecycle
-
-    async def aclose(self) -> None:
-        """Stop webhook delivery and wake every waiter; the API answers nothing new."""
-        self._closed = True
-        self._wake()
-        if self._webhook_task is not None:
-            self._webhook_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._webhook_task
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
-
-    @property
-    def closed(self) -> bool:
-        """Whether ``aclose`` was called."""
-        return self._closed
-
-    # ------------------------------------------------------------------ its parts' faces
-
-    def add_forum(self, chat_id: int, title: str, topics: Iterable[str] = ()) -> dict[str, int]:
-        """Add a forum supergroup with topics (opened by its first player, the owner);"""
-        return self.forum.add_forum(chat_id, title, topics)
-
-    async def player_topic(
-        self, user_id: int, chat_id: int, action: str, thread_id: int = 0, name: str = ""
-    ) -> int:
-        """A player creates (``create``), renames (``edit``), closes, reopens or deletes"""
-        return await self.forum.player_topic(user_id, chat_id, action, thread_id, name)
-
-    def topics(self, chat_id: int) -> list[Json]:
-        """A forum group's topics, oldest first (with whether each is closed)."""
-        return self.forum.topics(chat_id)
-
-    def _push_update(self, **payload: Json) -> Json | None:
-        return self.delivery._push_update(**payload)
-
-    def file_by_id(self, file_id: str) -> tuple[bytes, str] | None:
-        """Return the bytes and content type of an uploaded file, for the page."""
-        return self.storage.file_by_id(file_id)
-
-    def _inline_id(self, chat_id: int, message_id: int) -> str:
-        """The ``inline_message_id`` of a message sent via the bot: opaque, signed."""
-        return self.inline._inline_id(chat_id, message_id)
-
-    def description_for(self, user_id: int, field: str = "description") -> str:
-        """What a user reads about the bot: their language's text, else the default."""
-        return self.menus.description_for(user_id, field)
-
-    def player(self, user_id: int) -> Player:
-        """Return a player by id; ``SandboxError`` when there is none."""
-        return self.users.player(user_id)
-
-    def menu_button(self, user_id: int) -> Json:
-        """Return the menu button a player sees in the private chat with the bot."""
-        return self.menus.menu_button(user_id)
-
-    async def send_text(
-        self,
-        user_id: int,
-        chat_id: int,
-        text: str,
-        *,
-        reply_to_message_id: int | None = None,
-        thread_id: int | None = None,
-    ) -> Json:
-        """Post ``text`` as a player (in a forum group: in topic ``thread_id``, or the"""
-        return await self.users.send_text(
-            user_id, chat_id, text, reply_to_message_id=reply_to_message_id, thread_id=thread_id
-        )
-
-    async def reply_to(self, user_id: int, chat_id: int, message_id: int, text: str) -> Json:
-        """Post ``text`` as a player's reply to a message."""
-        return await self.users.reply_to(user_id, chat_id, message_id, text)
-
-    async def start_bot(self, user_id: int, payload: str = "") -> Json:
-        """Press Start (or follow ``t.me/<bot>?start=<payload>``) in the private chat."""
-        return await self.users.start_bot(user_id, payload)
-
-    async def block_bot(self, user_id: int) -> None:
-        """Make a player block the bot: later messages to them fail with 403."""
-        return await self.users.block_bot(user_id)
-
-    async def press_button(
-        self,
-        user_id: int,
-        chat_id: int,
-        message_id: int,
-        callback_data: str,
-        *,
-        as_seen: Json | None = None,
-    ) -> ButtonPress:
-        """Press a callback button as a player; return a handle for the bot's answer."""
-        return await self.users.press_button(
-            user_id, chat_id, message_id, callback_data, as_seen=as_seen
-        )
-
-    async def inline_query(self, user_id: int, query: str, chat_id: int | None = None) -> InlineAsk:
-        """Type ``@bot query`` as a player (in ``chat_id``; None: a chat without the bot)."""
-        return await self.inline.inline_query(user_id, query, chat_id)
-
-    async def choose_inline_result(
-        self,
-        user_id: int,
-        query_id: str,
-        result_id: str,
-        chat_id: int,
-        *,
-        thread_id: int | None = None,
-    ) -> Json:
-        """Pick one of the results of an answered inline query: the player posts its"""
-        return await self.inline.choose_inline_result(
-            user_id, query_id, result_id, chat_id, thread_id=thread_id
-        )
-
-    def open_web_app(
-        self,
-        user_id: int,
-        button_or_url: Json | str,
-        *,
-        from_chat_id: int,
-        theme: str = "light",
-    ) -> str:
-        """Return the URL a Mini App frame loads when a player opens it."""
-        return self.mini_app.open_web_app(
-            user_id, button_or_url, from_chat_id=from_chat_id, theme=theme
-        )
-
-    def start_link_payload(self, url: str) -> str | None:
-        """Return the payload of a ``t.me/<bot>?start=<payload>`` link, else None."""
-        return self.mini_app.start_link_payload(url)
-
-    def commands(
-        self, scope: str | Mapping[str, Any] = "default", language_code: str = ""
-    ) -> list[Json]:
-        """Return the commands set for exactly this scope and language."""
-        return self.menus.commands(scope, language_code)
-
-    def visible_commands(self, user_id: int, chat_id: int) -> list[Json]:
-        """Return the command menu a player sees in a chat (Telegram's scope order)."""
-        return self.menus.visible_commands(user_id, chat_id)
-
-    def snapshot(self, user_id: int | None = None) -> Json:
-        """Return everything the page needs to draw itself."""
-        return self.persistence.snapshot(user_id)
-
-
-class _Part:
-    """One cohesive part of the fake Bot API; the state stays on the API."""
-
-    def __init__(self, api: FakeBotApi) -> None:
-        self.api = api
+            await self.wait_change(deadline - time.monotonic())
 
 
 class _Forum(_Part):
@@ -1474,12 +1060,19 @@ class _Forum(_Part):
         if not self.api.bot_manages_topics:
             raise bad_request("not enough rights to manage topics in the chat")
 
+    def _managed_topic(self, params: _Params) -> tuple[_ChatState, _Topic]:
+        """The chat and topic a topic method names, once the bot may manage topics."""
+        state = self.api._chat_param(params)
+        topic = self._topic_param(params, state)
+        self._check_manages_topics(state)
+        return state, topic
+
     def _topic_service(
         self, state: _ChatState, sender: Json, topic: _Topic, **service: Json
     ) -> Json:
         """Post a topic's service message in it and tell the bot."""
         message = self.api.messaging._new_message(state, sender, thread=topic.thread_id, **service)
-        self.api._emit("message", state.chat["id"], message=message)
+        self.api.feed.emit("message", state.chat["id"], message=message)
         self.api.delivery._push_update(message=message)
         return message
 
@@ -1496,7 +1089,7 @@ class _Forum(_Part):
         message = self.api.messaging._new_message(state, sender, forum_topic_created=created)
         message["message_thread_id"] = thread
         message["is_topic_message"] = True
-        self.api._emit("message", state.chat["id"], message=message)
+        self.api.feed.emit("message", state.chat["id"], message=message)
         self.api.delivery._push_update(message=message)
         return topic
 
@@ -1522,7 +1115,7 @@ class _Forum(_Part):
         for message_id, message in list(state.messages.items()):
             if message.get("message_thread_id") == topic.thread_id:
                 del state.messages[message_id]
-        self.api._emit("topic_deleted", state.chat["id"], thread_id=topic.thread_id)
+        self.api.feed.emit("topic_deleted", state.chat["id"], thread_id=topic.thread_id)
 
     async def _api_createForumTopic(self, params: _Params) -> Json:
         state = self.api._chat_param(params)
@@ -1535,30 +1128,22 @@ class _Forum(_Part):
         ).as_json()
 
     async def _api_editForumTopic(self, params: _Params) -> bool:
-        state = self.api._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
+        state, topic = self._managed_topic(params)
         self._edit_topic(state, self.api.bot_user(), topic, params.text("name") or topic.name)
         return True
 
     async def _api_closeForumTopic(self, params: _Params) -> bool:
-        state = self.api._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
+        state, topic = self._managed_topic(params)
         self._close_topic(state, self.api.bot_user(), topic, True)
         return True
 
     async def _api_reopenForumTopic(self, params: _Params) -> bool:
-        state = self.api._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
+        state, topic = self._managed_topic(params)
         self._close_topic(state, self.api.bot_user(), topic, False)
         return True
 
     async def _api_deleteForumTopic(self, params: _Params) -> bool:
-        state = self.api._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
+        state, topic = self._managed_topic(params)
         self._delete_topic(state, topic)
         return True
 
@@ -1613,21 +1198,21 @@ class _Delivery(_Part):
     def _allowed(self, update: Json) -> bool:
         return any(key in self.api._allowed_updates for key in update if key != "update_id")
 
-    def _push_update(self, **payload: Json) -> Json | None:
+    def _push_update(self, /, **payload: Json) -> Json | None:
         update: Json = {"update_id": self.api._next_update_id, **payload}
         if not self._allowed(update):
             return None
         self.api._next_update_id += 1
         self.api._updates.append(update)
-        self.api._wake()
-        self.api._changed()
+        self.api.feed.wake()
+        self.api.feed.changed()
         return update
 
     def _confirm(self, offset: int) -> None:
         before = len(self.api._updates)
         self._drop_confirmed(offset)
         if len(self.api._updates) != before:
-            self.api._changed()
+            self.api.feed.changed()
 
     def _drop_confirmed(self, offset: int) -> None:
         if offset < 0:
@@ -1665,19 +1250,19 @@ class _Delivery(_Part):
                 raise ApiError(409, self.api._poll_ended_by)
             if self.api._updates or self.api._closed or time.monotonic() >= deadline:
                 return list(self.api._updates)[:limit]
-            await self.api._wait_change(deadline - time.monotonic())
+            await self.api.feed.wait_change(deadline - time.monotonic())
 
     def _end_polls(self, reason: str) -> None:
         """End every waiting getUpdates call with a 409 ``reason``."""
         self.api._poll_generation += 1
         self.api._poll_ended_by = reason
-        self.api._wake()
+        self.api.feed.wake()
 
     async def _api_deleteWebhook(self, params: _Params) -> bool:
         self.api._webhook = None
         if params.boolean("drop_pending_updates"):
             self.api._updates.clear()
-        self.api._wake()
+        self.api.feed.wake()
         return True
 
     async def _api_setWebhook(self, params: _Params) -> bool:
@@ -1696,7 +1281,7 @@ class _Delivery(_Part):
         self._end_polls("Conflict: terminated by setWebhook request")
         if self.api._webhook_task is None or self.api._webhook_task.done():
             self.api._webhook_task = asyncio.create_task(self._deliver_webhook())
-        self.api._wake()
+        self.api.feed.wake()
         return True
 
     async def _api_getWebhookInfo(self, params: _Params) -> Json:
@@ -1720,7 +1305,7 @@ class _Delivery(_Part):
         while not self.api._closed and self.api._webhook is not None:
             hook, update = self.api._webhook, self.api._updates[0] if self.api._updates else None
             if update is None:
-                await self.api._wait_change(5.0)
+                await self.api.feed.wait_change(5.0)
                 continue
             error = await self._post_update(hook, update)
             async with self.api._lock:
@@ -1728,7 +1313,7 @@ class _Delivery(_Part):
                     failures = 0
                     if self.api._updates and self.api._updates[0] is update:
                         self.api._updates.popleft()
-                        self.api._changed()
+                        self.api.feed.changed()
                     continue
                 hook.last_error_date, hook.last_error_message = int(self.api.clock()), error
             delays = self.api.webhook_retry_delays or (1.0,)
@@ -1738,7 +1323,7 @@ class _Delivery(_Part):
     async def _wait_closed(self, seconds: float) -> None:
         deadline = time.monotonic() + seconds
         while not self.api._closed and time.monotonic() < deadline:
-            await self.api._wait_change(deadline - time.monotonic())
+            await self.api.feed.wait_change(deadline - time.monotonic())
 
     async def _post_update(self, hook: _Webhook, update: Json) -> str | None:
         """Send one update; return None on a 2xx answer, else the error text."""
@@ -1844,6 +1429,29 @@ class _Outgoing(_Part):
             max_length=max_length,
             empty_error=empty,
         )
+
+    def _check_can_write(self, state: _ChatState) -> None:
+        if not self.api._is_private(state):
+            return
+        player = self.api.players[state.chat["id"]]
+        if player.blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if not player.started:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+
+    def _check_flood(self, state: _ChatState) -> None:
+        if self.api.group_rate_limit is None or self.api._is_private(state):
+            return
+        now = time.monotonic()
+        sent = state.sent_times
+        while sent and now - sent[0] >= 60:
+            sent.popleft()
+        if len(sent) >= self.api.group_rate_limit:
+            retry_after = max(1, math.ceil(60 - (now - sent[0])))
+            raise ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+        sent.append(now)
 
 
 class _Storage(_Part):
@@ -1993,7 +1601,7 @@ class _Inline(_Part):
         if answer["cache_time"] > 0:
             key = (query.query, query.user_id if answer["is_personal"] else None)
             self.api._inline_cache[key] = (time.monotonic() + answer["cache_time"], answer)
-        self.api._emit("inline_answer", None, user_id=query.user_id, answer=answer)
+        self.api.feed.emit("inline_answer", None, user_id=query.user_id, answer=answer)
         return True
 
     def _inline_result(self, result: Any, private: _ChatState, seen: set[str]) -> Json:
@@ -2115,8 +1723,8 @@ class _Inline(_Part):
                 reply_markup=result.get("reply_markup"),
                 via_bot=self.api.bot_user(),
             )
-            event = self.api._emit("message", state.chat["id"], message=message)
-            self.api._cursor = event["seq"]
+            event = self.api.feed.emit("message", state.chat["id"], message=message)
+            self.api.feed.cursor = event["seq"]
             if self.api.users._delivers(state, message):
                 self.api.delivery._push_update(message=message)
             if self.api.inline_feedback:
@@ -2211,7 +1819,7 @@ class _Menus(_Part):
             self.api._commands[key] = cleaned
         else:
             self.api._commands.pop(key, None)
-        self.api._emit("commands")
+        self.api.feed.emit("commands")
         return True
 
     async def _api_getMyCommands(self, params: _Params) -> list[Json]:
@@ -2221,7 +1829,7 @@ class _Menus(_Part):
     async def _api_deleteMyCommands(self, params: _Params) -> bool:
         """Forget this scope's commands: the next wider scope's menu shows instead."""
         self.api._commands.pop(self._menu_key(params), None)
-        self.api._emit("commands")
+        self.api.feed.emit("commands")
         return True
 
     async def _api_setChatMenuButton(self, params: _Params) -> bool:
@@ -2241,7 +1849,7 @@ class _Menus(_Part):
         if button["type"] == "web_app":
             _check_web_app_url(button.get("web_app"), "menu button")
         self.api._menu_buttons[chat_id] = button
-        self.api._emit("menu_button", chat_id)
+        self.api.feed.emit("menu_button", chat_id)
         return True
 
     def _describe(self, params: _Params, field: str, limit: int) -> bool:
@@ -2257,7 +1865,7 @@ class _Menus(_Part):
             self.api._descriptions[(field, language)] = text
         else:
             self.api._descriptions.pop((field, language), None)
-        self.api._emit("description")
+        self.api.feed.emit("description")
         return True
 
     def _described(self, params: _Params, field: str) -> Json:
@@ -2412,7 +2020,7 @@ class _Users(_Part):
         if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?", code):
             raise SandboxError(f"not a language code: {language_code[:20]!r}")
         self.player(user_id).language_code = code
-        self.api._changed()
+        self.api.feed.changed()
 
     def _player_chat(self, user_id: int, chat_id: int) -> tuple[Player, _ChatState]:
         player = self.player(user_id)
@@ -2475,7 +2083,7 @@ class _Users(_Part):
             if entities:
                 edited["entities"] = entities
             self.api.messaging._store(state, edited)
-            self.api._cursor = self.api._emit("edit", chat_id, message=edited)["seq"]
+            self.api.feed.cursor = self.api.feed.emit("edit", chat_id, message=edited)["seq"]
             if self._delivers(state, edited):
                 self.api.delivery._push_update(edited_message=edited)
             return edited
@@ -2493,7 +2101,7 @@ class _Users(_Part):
                 self._push_my_chat_member(player, "kicked", "member")
             player.started = True
             player.blocked = False
-            self.api._emit("player", player.id, user_id=player.id, started=True)
+            self.api.feed.emit("player", player.id, user_id=player.id, started=True)
         entities = detect_entities(text, [])
         message = self.api.messaging._new_message(
             state,
@@ -2503,8 +2111,8 @@ class _Users(_Part):
             entities=entities or None,
             reply_to_message=reply_to,
         )
-        event = self.api._emit("message", state.chat["id"], message=message)
-        self.api._cursor = event["seq"]
+        event = self.api.feed.emit("message", state.chat["id"], message=message)
+        self.api.feed.cursor = event["seq"]
         if self._delivers(state, message):
             self.api.delivery._push_update(message=message)
         return message
@@ -2542,7 +2150,7 @@ class _Users(_Part):
             if player.started:
                 self._push_my_chat_member(player, "member", "kicked")
             player.blocked, player.started = True, False
-            self.api._emit("player", player.id, user_id=player.id, started=False)
+            self.api.feed.emit("player", player.id, user_id=player.id, started=False)
 
     def _push_my_chat_member(self, player: Player, old: str, new: str) -> None:
         """Tell the bot that its status in a player's private chat changed."""
@@ -2589,7 +2197,7 @@ class _Users(_Part):
             query_id = self._new_query_id()
             answer = self._open_query(query_id, user_id, chat_id, message_id, callback_data)
             callback = self._callback(query_id, player, chat_id, message, callback_data)
-            self.api._cursor = self.api._seq
+            self.api.feed.cursor = self.api.feed.seq
             update = self.api.delivery._push_update(callback_query=callback) or {
                 "callback_query": callback
             }
@@ -2774,7 +2382,7 @@ class _Persistence(_Part):
                     entry["description"] = self.api.menus.description_for(user_id)
             chats.append(entry)
         return {
-            "seq": self.api._seq,
+            "seq": self.api.feed.seq,
             "bot": self.api.bot_user(),
             "players": [
                 {**p.user_dict(), "started": p.started, "blocked": p.blocked}
@@ -2798,7 +2406,7 @@ class _Persistence(_Part):
             "version": SAVED_STATE_VERSION,
             "token": self.api.token,
             "next_update_id": self.api._next_update_id,
-            "seq": self.api._seq,
+            "seq": self.api.feed.seq,
             "players": {
                 str(p.id): {
                     "started": p.started,
@@ -2853,7 +2461,7 @@ class _Persistence(_Part):
                 state.topics = topics
         self.api._updates.extend(updates)
         self.api.continue_update_ids(next_update_id)
-        self.api._seq = max(self.api._seq, seq)
+        self.api.feed.seq = max(self.api.feed.seq, seq)
         self.api._files.update(files)
         self.api._alerts.update(alerts)
         self.api._commands.update(commands)
@@ -3119,58 +2727,51 @@ class _Messaging(_Part):
 
     async def _api_sendMessage(self, params: _Params) -> Json:
         state = self.api._chat_param(params)
-        self.api._check_can_write(state)
+        self.api.outgoing._check_can_write(state)
         text, entities = self.api.outgoing._format(
             params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
         )
-        markup = self.api.outgoing._reply_markup(params, state)
-        reply_to = self.api.outgoing._reply_to(params, state)
-        thread = self.api.forum._thread(
-            params, state, reply_to, by_admin=self.api.bot_manages_topics
-        )
-        self.api._check_flood(state)
-        message = self._new_message(
+        return self._send(
+            params,
             state,
-            self.api.bot_user(),
-            thread=thread,
             text=text,
             entities=entities or None,
-            reply_markup=markup,
-            reply_to_message=reply_to,
             link_preview_options=params.json("link_preview_options"),
         )
-        self.api._emit(
-            "message",
-            state.chat["id"],
-            message=message,
-            silent=params.boolean("disable_notification"),
-        )
-        return message
 
     async def _api_sendPhoto(self, params: _Params) -> Json:
         state = self.api._chat_param(params)
-        self.api._check_can_write(state)
+        self.api.outgoing._check_can_write(state)
         stored = self.api.storage._photo_param(params)
         caption, entities = self.api.outgoing._format(
             params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
         )
+        return self._send(
+            params,
+            state,
+            photo=[_photo_size(stored)],
+            caption=caption or None,
+            caption_entities=entities or None,
+        )
+
+    def _send(self, params: _Params, state: _ChatState, **content: Any) -> Json:
+        """Post the bot's message with ``content``: its markup, reply and topic checked,
+        then the flood limit; the change feed tells of it."""
         markup = self.api.outgoing._reply_markup(params, state)
         reply_to = self.api.outgoing._reply_to(params, state)
         thread = self.api.forum._thread(
             params, state, reply_to, by_admin=self.api.bot_manages_topics
         )
-        self.api._check_flood(state)
+        self.api.outgoing._check_flood(state)
         message = self._new_message(
             state,
             self.api.bot_user(),
             thread=thread,
-            photo=[_photo_size(stored)],
-            caption=caption or None,
-            caption_entities=entities or None,
+            **content,
             reply_markup=markup,
             reply_to_message=reply_to,
         )
-        self.api._emit(
+        self.api.feed.emit(
             "message",
             state.chat["id"],
             message=message,
@@ -3180,11 +2781,11 @@ class _Messaging(_Part):
 
     async def _api_sendChatAction(self, params: _Params) -> bool:
         state = self.api._chat_param(params)
-        self.api._check_can_write(state)
+        self.api.outgoing._check_can_write(state)
         action = params.text("action") or ""
         if action not in CHAT_ACTIONS:
             raise bad_request("wrong parameter action in request")
-        self.api._emit("chat_action", state.chat["id"], action=action)
+        self.api.feed.emit("chat_action", state.chat["id"], action=action)
         return True
 
     def _own_message(self, params: _Params, missing: str) -> tuple[_ChatState, Json, bool]:
@@ -3215,34 +2816,28 @@ class _Messaging(_Part):
             else:
                 edited[key] = value
         self._store(state, edited)
-        self.api._emit("edit", state.chat["id"], message=edited)
+        self.api.feed.emit("edit", state.chat["id"], message=edited)
         return edited
 
     async def _api_editMessageText(self, params: _Params) -> Json | bool:
-        state, message, inline = self._own_message(params, "message to edit not found")
-        if "text" not in message:
-            raise bad_request("there is no text in the message to edit")
-        text, entities = self.api.outgoing._format(
-            params, "text", "entities", MAX_TEXT_LENGTH, "message text is empty"
-        )
-        changes = {
-            "text": text,
-            "entities": entities or None,
-            "reply_markup": self.api.outgoing._reply_markup(params, state),
-        }
-        edited = self._apply_edit(state, message, changes)
-        return True if inline else edited
+        return self._edit_words(params, "text", "text", MAX_TEXT_LENGTH, "message text is empty")
 
     async def _api_editMessageCaption(self, params: _Params) -> Json | bool:
+        return self._edit_words(params, "photo", "caption", MAX_CAPTION_LENGTH, "")
+
+    def _edit_words(
+        self, params: _Params, holder: str, key: str, max_length: int, empty: str
+    ) -> Json | bool:
+        """Edit the ``key`` (text or caption) of a message with a ``holder`` field, its
+        entities and its markup; True for an inline message, else the edited one."""
         state, message, inline = self._own_message(params, "message to edit not found")
-        if "photo" not in message:
-            raise bad_request("there is no caption in the message to edit")
-        caption, entities = self.api.outgoing._format(
-            params, "caption", "caption_entities", MAX_CAPTION_LENGTH, ""
-        )
+        if holder not in message:
+            raise bad_request(f"there is no {key} in the message to edit")
+        entities_key = "entities" if key == "text" else f"{key}_entities"
+        words, entities = self.api.outgoing._format(params, key, entities_key, max_length, empty)
         changes = {
-            "caption": caption or None,
-            "caption_entities": entities or None,
+            key: words or None,
+            entities_key: entities or None,
             "reply_markup": self.api.outgoing._reply_markup(params, state),
         }
         edited = self._apply_edit(state, message, changes)
@@ -3264,7 +2859,7 @@ class _Messaging(_Part):
         del state.messages[message_id]
         if state.pinned == message_id:
             state.pinned = None
-        self.api._emit("delete", state.chat["id"], message_id=message_id)
+        self.api.feed.emit("delete", state.chat["id"], message_id=message_id)
         return True
 
     async def _api_pinChatMessage(self, params: _Params) -> bool:
@@ -3274,13 +2869,13 @@ class _Messaging(_Part):
         message_id = params.integer("message_id")
         self._message(state, message_id, "message to pin not found")
         state.pinned = message_id
-        self.api._emit("pin", state.chat["id"], message_id=message_id)
+        self.api.feed.emit("pin", state.chat["id"], message_id=message_id)
         return True
 
     async def _api_unpinChatMessage(self, params: _Params) -> bool:
         state = self.api._chat_param(params)
         state.pinned = None
-        self.api._emit("pin", state.chat["id"], message_id=None)
+        self.api.feed.emit("pin", state.chat["id"], message_id=None)
         return True
 
     async def _api_answerCallbackQuery(self, params: _Params) -> bool:
@@ -3308,5 +2903,322 @@ class _Messaging(_Part):
         if text:
             alerts = self.api._alerts.setdefault(query.user_id, deque(maxlen=MAX_ALERTS_PER_USER))
             alerts.append(answer)
-        self.api._emit("alert", query.chat_id, user_id=query.user_id, alert=answer)
+        self.api.feed.emit("alert", query.chat_id, user_id=query.user_id, alert=answer)
         return True
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _Face(Generic[P, R]):
+    """A method of one of the API's parts, offered on the API itself: the faces the
+    sandbox and the tests call (``api.send_text`` is ``api.users.send_text``)."""
+
+    def __init__(self, part: str, method: Callable[Concatenate[Any, P], R]) -> None:
+        self.part = part
+        self.name = method.__name__
+        self.__doc__ = method.__doc__
+
+    @overload
+    def __get__(self, api: None, owner: type[FakeBotApi]) -> _Face[P, R]: ...
+
+    @overload
+    def __get__(self, api: FakeBotApi, owner: type[FakeBotApi]) -> Callable[P, R]: ...
+
+    def __get__(
+        self, api: FakeBotApi | None, owner: type[FakeBotApi]
+    ) -> _Face[P, R] | Callable[P, R]:
+        if api is None:
+            return self
+        method: Callable[P, R] = getattr(getattr(api, self.part), self.name)
+        return method
+
+
+class FakeBotApi:
+    """The Bot API, one group chat and the players' private chats, in memory.
+
+    Each ``_api_<method>`` coroutine, here or on one of its parts, implements the Bot
+    API method of that name (matched case-insensitively, as Telegram does).
+
+    Args:
+        token: the bot token the API accepts.
+        bot_id: the bot's user id (defaults to the number before ``:`` in the token).
+        username: the bot's username without ``@``.
+        first_name: the bot's display name.
+        players: the simulated users (default: ``default_cast()``).
+        group_id: the group chat's id (a supergroup, so negative).
+        group_title: the group chat's title.
+        webapp_url: the main Mini App's URL.
+        webapp_short_name: the short name of the Mini App behind ``t.me/<bot>/<name>``.
+        bot_is_admin: whether the bot is an administrator of the group.
+        bot_manages_topics: whether the bot may manage a forum's topics (create, close,
+            ...); without it, it cannot post in a closed topic.
+        privacy_mode: when on and the bot is no admin, group updates are limited to
+            commands, replies to the bot and mentions, as in Telegram.
+        inline_mode: BotFather's /setinline: players may type ``@bot query`` in chats.
+        inline_feedback: BotFather's /setinlinefeedback at 100%: a chosen inline result
+            comes to the bot as a ``chosen_inline_result`` update (off: never).
+        group_rate_limit: messages per minute per group before 429 (None: off).
+        callback_query_timeout: seconds after which a query can no longer be answered.
+        webhook_retry_delays: seconds to wait after failed webhook deliveries.
+        clock: the wall clock, for message dates and initData's ``auth_date``.
+    """
+
+    def __init__(
+        self,
+        token: str = "123456:SANDBOX-token",
+        *,
+        bot_id: int | None = None,
+        username: str = "stonetable_bot",
+        first_name: str = "Stonetable",
+        players: Iterable[Player] | None = None,
+        group_id: int = -100123,
+        group_title: str = "The Table",
+        webapp_url: str = "http://127.0.0.1:8080/app",
+        webapp_short_name: str = "",
+        bot_is_admin: bool = True,
+        bot_manages_topics: bool = True,
+        privacy_mode: bool = True,
+        inline_mode: bool = True,
+        inline_feedback: bool = True,
+        group_rate_limit: int | None = None,
+        callback_query_timeout: float = 15.0,
+        webhook_retry_delays: tuple[float, ...] = (0.1, 0.3, 1.0, 3.0),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._identify(token, bot_id, username, first_name)
+        cast = players if players is not None else default_cast()
+        self.players: dict[int, Player] = {p.id: p for p in cast}
+        self.group_id = group_id
+        self.webapp_url = webapp_url
+        self.webapp_short_name = webapp_short_name
+        self.bot_is_admin = bot_is_admin
+        # an administrator with can_manage_topics (may also post in closed topics)
+        self.bot_manages_topics = bot_manages_topics
+        self.privacy_mode = privacy_mode
+        self.inline_mode = inline_mode
+        self.inline_feedback = inline_feedback
+        self.group_rate_limit = group_rate_limit
+        self.callback_query_timeout = callback_query_timeout
+        self.webhook_retry_delays = webhook_retry_delays
+        self.clock = clock
+        self._start_empty(group_title)
+        self._compose_parts()
+
+    def _identify(self, token: str, bot_id: int | None, username: str, first_name: str) -> None:
+        """The bot's token and user; its id defaults to the number before ``:`` in the token."""
+        self.token = token
+        prefix = token.split(":", 1)[0]
+        self.bot_id = bot_id if bot_id is not None else int(prefix) if prefix.isdigit() else 1
+        self.username = username
+        self.first_name = first_name
+
+    def _start_empty(self, group_title: str) -> None:
+        """The group and private chats, empty; no updates, open queries, files, commands
+        or descriptions yet."""
+        self.on_change: Callable[[], None] | None = None
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self._chats: dict[int, _ChatState] = {}
+        self._add_chats(group_title)
+        self._updates: deque[Json] = deque(maxlen=MAX_PENDING_UPDATES)
+        self._next_update_id = 1
+        self._allowed_updates: frozenset[str] = DEFAULT_ALLOWED_UPDATES
+        self._poll_generation = 0
+        self._poll_ended_by = ""
+        self._webhook: _Webhook | None = None
+        self._webhook_task: asyncio.Task[None] | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._alerts: dict[int, deque[Json]] = {}
+        self._queries: OrderedDict[str, _Query] = OrderedDict()
+        self._inline_queries: OrderedDict[str, _InlineQuery] = OrderedDict()
+        # (query, user id or None when shared) -> (expiry on the monotonic clock, answer)
+        self._inline_cache: dict[tuple[str, int | None], tuple[float, Json]] = {}
+        self._files: dict[str, _StoredFile] = {}
+        self._commands: dict[tuple[str, str], list[Json]] = {}
+        self._menu_buttons: dict[int | None, Json] = {}
+        # ("description" | "short_description", language code or "") -> text
+        self._descriptions: dict[tuple[str, str], str] = {}
+
+    def _compose_parts(self) -> None:
+        """The parts the API is made of; each ``_api_<method>`` is found on one of them."""
+        self.feed = _Feed(self)
+        self.forum = _Forum(self)
+        self.delivery = _Delivery(self)
+        self.outgoing = _Outgoing(self)
+        self.storage = _Storage(self)
+        self.inline = _Inline(self)
+        self.menus = _Menus(self)
+        self.members = _Members(self)
+        self.users = _Users(self)
+        self.mini_app = _MiniApp(self)
+        self.persistence = _Persistence(self)
+        self.messaging = _Messaging(self)
+        parts = [self, *(v for v in vars(self).values() if isinstance(v, _Part))]
+        self._methods: dict[str, Callable[[_Params], Awaitable[Any]]] = {
+            name[len("_api_") :].lower(): getattr(part, name)
+            for part in parts
+            for name in dir(part)
+            if name.startswith("_api_")
+        }
+
+    def _add_chats(self, group_title: str) -> None:
+        group = {"id": self.group_id, "title": group_title, "type": "supergroup"}
+        self._chats[self.group_id] = _ChatState(group)
+        for player in self.players.values():
+            chat: Json = {"id": player.id, "type": "private", "first_name": player.first_name}
+            if player.last_name:
+                chat["last_name"] = player.last_name
+            if player.username:
+                chat["username"] = player.username
+            self._chats[player.id] = _ChatState(chat)
+
+    # ------------------------------------------------------------------ plumbing
+
+    def bot_user(self) -> Json:
+        """The bot as a ``User`` inside messages."""
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.first_name,
+            "username": self.username,
+        }
+
+    def _resolve_user(self, user_id: int) -> Json | None:
+        player = self.players.get(user_id)
+        if player is not None:
+            return player.user_dict()
+        return self.bot_user() if user_id == self.bot_id else None
+
+    def _chat(self, chat_id: int) -> _ChatState:
+        state = self._chats.get(chat_id)
+        if state is None:
+            raise bad_request("chat not found")
+        return state
+
+    def _chat_param(self, params: _Params, key: str = "chat_id") -> _ChatState:
+        value = params.json(key)
+        if value is None:
+            raise bad_request(f"{key} is empty")
+        if isinstance(value, str) and not value.lstrip("-").isdigit():
+            raise bad_request("chat not found")
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise bad_request("chat not found")
+        return self._chat(int(value))
+
+    def _is_private(self, state: _ChatState) -> bool:
+        return bool(state.chat["type"] == "private")
+
+    # ------------------------------------------------------------------ dispatch
+
+    async def call(
+        self, method: str, params: Mapping[str, Any], files: Mapping[str, Upload] | None = None
+    ) -> Any:
+        """Run one Bot API method; return its result or raise ``ApiError``."""
+        handler = self._methods.get(method.lower())
+        if handler is None:
+            raise bad_request("method not found")
+        wrapped = _Params(params, files or {})
+        if method.lower() == "getupdates":
+            return await handler(wrapped)
+        async with self._lock:
+            return await handler(wrapped)
+
+    # ------------------------------------------------------------------ bot identity
+
+    async def _api_getMe(self, params: _Params) -> Json:
+        return {
+            **self.bot_user(),
+            "can_join_groups": True,
+            "can_read_all_group_messages": not self.privacy_mode,
+            "supports_inline_queries": self.inline_mode,
+            "can_connect_to_business": False,
+            "has_main_web_app": bool(self.webapp_url),
+        }
+
+    async def _api_logOut(self, params: _Params) -> bool:
+        return True
+
+    async def _api_close(self, params: _Params) -> bool:
+        return True
+
+    # ------------------------------------------------------------------ inspection
+
+    def messages(self, chat_id: int) -> list[Json]:
+        """Return the chat's current messages, oldest first."""
+        return list(self._chat(chat_id).messages.values())
+
+    def last_message(self, chat_id: int) -> Json | None:
+        """Return the chat's newest message, or None."""
+        messages = self._chat(chat_id).messages
+        return next(reversed(messages.values()), None) if messages else None
+
+    def alerts_for(self, user_id: int) -> list[Json]:
+        """Return the callback answers with text shown to a player, oldest first."""
+        return list(self._alerts.get(user_id, ()))
+
+    def pending_updates(self) -> list[Json]:
+        """Return updates not yet confirmed by the bot."""
+        return list(self._updates)
+
+    # ------------------------------------------------------------------ restart
+
+    def continue_update_ids(self, at_least: int) -> None:
+        """Make the next update id at least ``at_least`` (ids never go back)."""
+        self._next_update_id = max(self._next_update_id, at_least)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def aclose(self) -> None:
+        """Stop webhook delivery and wake every waiter; the API answers nothing new."""
+        self._closed = True
+        self.feed.wake()
+        if self._webhook_task is not None:
+            self._webhook_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._webhook_task
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    @property
+    def closed(self) -> bool:
+        """Whether ``aclose`` was called."""
+        return self._closed
+
+    # ------------------------------------------------------------------ its parts' faces
+
+    # the change feed
+    oldest_seq = _Face("feed", _Feed.oldest_seq)
+    mark = _Face("feed", _Feed.mark)
+    events_since = _Face("feed", _Feed.events_since)
+    next_events = _Face("feed", _Feed.next_events)
+    wait_for_message = _Face("feed", _Feed.wait_for_message)
+    _wait_change = _Face("feed", _Feed.wait_change)
+    # forum topics
+    add_forum = _Face("forum", _Forum.add_forum)
+    player_topic = _Face("forum", _Forum.player_topic)
+    topics = _Face("forum", _Forum.topics)
+    # updates, files, inline mode
+    _push_update = _Face("delivery", _Delivery._push_update)
+    file_by_id = _Face("storage", _Storage.file_by_id)
+    _inline_id = _Face("inline", _Inline._inline_id)
+    inline_query = _Face("inline", _Inline.inline_query)
+    choose_inline_result = _Face("inline", _Inline.choose_inline_result)
+    # commands, menu, description
+    description_for = _Face("menus", _Menus.description_for)
+    menu_button = _Face("menus", _Menus.menu_button)
+    commands = _Face("menus", _Menus.commands)
+    visible_commands = _Face("menus", _Menus.visible_commands)
+    # the players
+    player = _Face("users", _Users.player)
+    send_text = _Face("users", _Users.send_text)
+    reply_to = _Face("users", _Users.reply_to)
+    start_bot = _Face("users", _Users.start_bot)
+    block_bot = _Face("users", _Users.block_bot)
+    press_button = _Face("users", _Users.press_button)
+    # the Mini App, the page
+    open_web_app = _Face("mini_app", _MiniApp.open_web_app)
+    start_link_payload = _Face("mini_app", _MiniApp.start_link_payload)
+    snapshot = _Face("persistence", _Persistence.snapshot)
