@@ -17,6 +17,7 @@ from core.rules.nsu.sheet import (
     CreationStep,
     Die,
     Mood,
+    Sentiment,
     SentimentState,
     Skill,
     assign_aspects,
@@ -338,3 +339,47 @@ def test_mood_level_always_stays_on_its_track(lines: list[int], amount: int) -> 
             c = c.write_mood(line, f"Mood {line}")
         c = c.raise_mood(line, amount)
         assert all(0 <= m.level <= m.die.boxes for m in c.moods)
+
+
+@given(
+    st.sampled_from(MOOD_LINE_DICE),
+    st.lists(st.tuples(st.booleans(), st.integers(0, 9)), max_size=12),
+)
+def test_a_mood_line_moves_along_its_own_track(die: Die, moves: list[tuple[bool, int]]) -> None:
+    """Raised and lowered on its own, a mood stays on its track, as the sheet moves it."""
+    index = MOOD_LINE_DICE.index(die) + 1  # the open line of that die
+    line = Mood(die, "Calm")
+    c = make_character().write_mood(index, "Calm")
+    for up, amount in moves:
+        before = line.level
+        line = line.raised(amount) if up else line.lowered(amount)
+        c = c.raise_mood(index, amount) if up else c.lower_mood(index, amount)
+        assert c.moods[index] == line
+        assert 0 <= line.level <= die.boxes
+        assert (line.level >= before) if up else (line.level <= before)
+    assert Mood(die).lowered(3) == Mood(die)
+    with pytest.raises(NotAllowedNow):
+        Mood(die).raised(1)
+
+
+def test_a_sentiment_line_is_endangered_and_restored_box_by_box() -> None:
+    line = Sentiment("My sister")
+    at_risk = line.endangered()
+    lost = at_risk.endangered()
+    assert (at_risk.state, lost.state) == (SentimentState.AT_RISK, SentimentState.LOST)
+    assert lost.restored() == at_risk and at_risk.restored() == line
+    with pytest.raises(NotAllowedNow):
+        lost.endangered()
+    with pytest.raises(NotAllowedNow):
+        line.restored()
+    with pytest.raises(NotAllowedNow):
+        line.forged("The old compass")
+    assert lost.forged("The old compass") == Sentiment("The old compass")
+    assert Sentiment().forged("Home") == Sentiment("Home")
+
+
+def test_a_skill_line_upgrades_only_with_its_three_boxes_marked() -> None:
+    skill = Skill("Climb", 1, frozenset({Aspect.BODY, Aspect.MIND}))
+    with pytest.raises(NotAllowedNow):
+        skill.upgraded()
+    assert Skill("Climb", 1, frozenset(Aspect)).upgraded() == Skill("Climb", 2)
