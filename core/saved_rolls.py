@@ -21,7 +21,7 @@ from tortoise.exceptions import IntegrityError
 from core.play import ChatRef, Play, PlayerRef, TableRoll
 from core.rules import dice
 from core.rules.errors import Malformed, NotAllowedNow
-from core.rules.saved import Expansion, check_name, expand, key, might_use, uses
+from core.rules.saved import Expansion, check_name, expand, key, might_use, renamed_in, uses
 from core.store.models import Chat
 from core.store.models import SavedRoll as SavedRow
 from core.store.repo import atomic, guarded
@@ -38,6 +38,10 @@ TEXT_TOO_LONG = "That roll is too long to save: at most {limit} characters."
 NOT_HOST = "Only the host of the game here can save rolls for the whole table."
 NOT_YOURS = "That saved roll isn't yours to change."
 GONE = "That saved roll is no longer there."
+RENAME_TOO_LONG = (
+    "With the new name, “{name}” (which uses this roll) would be longer than {limit} "
+    "characters. Pick a shorter name."
+)
 
 
 @dataclass(frozen=True)
@@ -194,18 +198,18 @@ async def save(
     book[key(name)] = text  # a roll using its own name is a loop
     text = check_text(text, book, name)
     where = _where(owner, table)
-    async with guarded():
-        row = await SavedRow.get_or_none(**where, name_key=key(name))
-        if row is not None:
-            row.name, row.text = name, text
-            await row.save(update_fields=["name", "text"])
-            return _saved(row), True
-        if await SavedRow.filter(**where).count() >= MAX_SAVED:
-            raise NotAllowedNow(TOO_MANY, limit=MAX_SAVED)
-        try:
+    try:
+        async with guarded(), atomic():  # with a Mini App request's key, when there is one
+            row = await SavedRow.get_or_none(**where, name_key=key(name))
+            if row is not None:
+                row.name, row.text = name, text
+                await row.save(update_fields=["name", "text"])
+                return _saved(row), True
+            if await SavedRow.filter(**where).count() >= MAX_SAVED:
+                raise NotAllowedNow(TOO_MANY, limit=MAX_SAVED)
             row = await SavedRow.create(**where, name=name, name_key=key(name), text=text)
-        except IntegrityError as error:  # saved meanwhile by another request
-            raise NotAllowedNow(TAKEN, name=name) from error
+    except IntegrityError as error:  # saved meanwhile by another request
+        raise NotAllowedNow(TAKEN, name=name) from error
     return _saved(row), False
 
 
@@ -265,15 +269,27 @@ async def _row(saved_id: int, user_id: int, hosted: Table | None) -> SavedRow:
     raise NotAllowedNow(NOT_YOURS)
 
 
-async def rename(saved_id: int, user_id: int, new: str, hosted: Table | None = None) -> SavedRoll:
-    """Give a saved roll another name (the rolls using the old name no longer find it).
+@dataclass(frozen=True)
+class Renamed:
+    """A renamed saved roll, and the names of the other saved rolls (of its owner, or of
+    its table) that used it and now name it anew."""
+
+    roll: SavedRoll
+    updated: tuple[str, ...] = ()
+
+
+async def rename(saved_id: int, user_id: int, new: str, hosted: Table | None = None) -> Renamed:
+    """Give a saved roll another name; the saved rolls beside it (the owner's, or the
+    table's) that use it are rewritten to use the new name, in the same transaction.
 
     Raises:
         Malformed: the new name can't be a saved roll's.
-        NotAllowedNow: it is gone or not the user's, or the name is taken.
+        NotAllowedNow: it is gone or not the user's, the name is taken, or a roll using
+            it would grow too long.
     """
     new = check_name(new)
     row = await _row(saved_id, user_id, hosted)
+    old = row.name
     async with guarded():
         where = _where(row.owner_tg_id, None)
         if row.table_chat_tg_id is not None:
@@ -285,9 +301,29 @@ async def rename(saved_id: int, user_id: int, new: str, hosted: Table | None = N
         try:
             async with atomic():  # with a Mini App request's key, when there is one
                 await row.save(update_fields=["name", "name_key"])
+                updated = await _rewrite_uses(where, row, old, new)
         except IntegrityError as error:
             raise NotAllowedNow(TAKEN, name=new) from error
-    return _saved(row)
+    return Renamed(_saved(row), updated)
+
+
+async def _rewrite_uses(
+    where: dict[str, Any], renamed: SavedRow, old: str, new: str
+) -> tuple[str, ...]:
+    """Make the saved rolls of ``where`` that use ``old`` name ``new``; their names."""
+    if key(old) == key(new):
+        return ()  # only its case changed: every use still finds it
+    updated = []
+    for other in await SavedRow.filter(**where).exclude(id=renamed.id).order_by("name_key"):
+        text = renamed_in(other.text, old, new)
+        if text == other.text:
+            continue
+        if len(text) > MAX_TEXT:
+            raise NotAllowedNow(RENAME_TOO_LONG, name=other.name, limit=MAX_TEXT)
+        other.text = text
+        await other.save(update_fields=["text"])
+        updated.append(other.name)
+    return tuple(updated)
 
 
 async def delete(saved_id: int, user_id: int, hosted: Table | None = None) -> SavedRoll:

@@ -37,7 +37,7 @@ from core.rules.errors import NotAllowedNow
 from core.undo import TookBack
 from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.edits import EDIT_MESSAGE_TEXT, markup_json
-from tgbot.i18n import lang_at, lang_of
+from tgbot.i18n import lang_at, lang_of, voice
 from tgbot.menu import publish_menus
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
@@ -277,11 +277,15 @@ class Planner:
                     Effect("send", {**where, "text": item.text, "markup": _markup(item.markup)})
                 )
             elif isinstance(item, Note):
+                from tgbot.presenter import game_header
+
                 member = campaign.member(item.chat_id)
+                lang = voice(campaign, item.chat_id)  # for a player in two games, say which
+                header = await game_header(self.campaigns, campaign, item.chat_id, lang)
                 effects.append(
                     private_note(
                         item.chat_id,
-                        item.text,
+                        header + item.text,
                         _markup(item.markup),
                         group=(campaign.chat_tg_id, campaign.topic_id),
                         name=member.name if member is not None else "",

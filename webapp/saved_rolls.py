@@ -1,5 +1,6 @@
 """The saved rolls page: the player's own and the table's, each rolled with a tap (the
-result is posted in the game's chat as the player's roll), renamed or deleted."""
+result is posted in the game's chat as the player's roll), renamed or deleted; and a
+form that saves a new one of the player's own, checked like ``/save``."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ from webapp.views import _player, authenticate
 
 NOT_UNDERSTOOD = N_("That request was not understood.")
 ROLLED = N_("🎲 {name}: {total}. Posted in the game's chat.")
+SAVED = N_("Saved {name}: {text}.")
+REPLACED = N_("Saved {name} in place of the old one: {text}.")
 RENAMED = N_("Renamed to {name}.")
+RENAMED_ALSO = N_("Renamed to {name}. Also updated: {updated}.")
 DELETED = N_("Deleted {name}.")
 
 
@@ -80,6 +84,21 @@ async def api_roll(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "total": result.total, "done": done})
 
 
+async def api_save(request: web.Request) -> web.Response:
+    """Save a new roll of the viewer's own (a name and its dice), as ``/save`` does."""
+    await _game(request)
+    body = await _body(request)
+    name, text = body.get("name"), body.get("text")
+    if not isinstance(name, str) or not isinstance(text, str):
+        raise Malformed(NOT_UNDERSTOOD)
+    viewer = authenticate(request).user.id
+    roll, replaced = await saved_rolls.save(viewer, name[:200], text[:1000])
+    done = request_lang(request).gettext(
+        REPLACED if replaced else SAVED, name=roll.name, text=roll.text
+    )
+    return web.json_response({"ok": True, "id": roll.id, "done": done})
+
+
 async def api_rename(request: web.Request) -> web.Response:
     _, table, hosting = await _game(request)
     name = (await _body(request)).get("name")
@@ -89,7 +108,13 @@ async def api_rename(request: web.Request) -> web.Response:
     renamed = await saved_rolls.rename(
         _saved_id(request), viewer, name[:200], table if hosting else None
     )
-    done = request_lang(request).gettext(RENAMED, name=renamed.name)
+    lang = request_lang(request)
+    updated = ", ".join(renamed.updated)
+    done = (
+        lang.gettext(RENAMED_ALSO, name=renamed.roll.name, updated=updated)
+        if updated
+        else lang.gettext(RENAMED, name=renamed.roll.name)
+    )
     return web.json_response({"ok": True, "done": done})
 
 
@@ -103,6 +128,7 @@ async def api_delete(request: web.Request) -> web.Response:
 
 def setup_saved_routes(app: web.Application) -> None:
     app.router.add_get("/app/c/{token}/saved", saved_page)
+    app.router.add_post("/api/c/{token}/saved", api_save)
     app.router.add_post("/api/c/{token}/saved/{saved}/roll", api_roll)
     app.router.add_post("/api/c/{token}/saved/{saved}/rename", api_rename)
     app.router.add_post("/api/c/{token}/saved/{saved}/delete", api_delete)

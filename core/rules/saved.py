@@ -109,6 +109,17 @@ def uses(text: str, book: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(key(m.group(0)) for m in _names(text, book))
 
 
+def renamed_in(text: str, old: str, new: str) -> str:
+    """``text`` with each use of the saved roll ``old`` naming ``new`` instead; the same
+    word in a note (``[dmg]``, or after the arithmetic) stays as written."""
+    pieces: list[str] = []
+    at = 0
+    for match in _names(text, {key(old): ""}):
+        pieces += [text[at : match.start()], new]
+        at = match.end()
+    return "".join([*pieces, text[at:]])
+
+
 def might_use(text: str) -> bool:
     """Whether ``text`` has a word where a saved roll's name could stand (a cheap test
     before the saved rolls are read: plain notation has none)."""

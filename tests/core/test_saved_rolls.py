@@ -98,7 +98,7 @@ async def test_rename_and_delete(db: str) -> None:
     atk, _ = await save(ADA, "atk", "1d20")
     await save(ADA, "dmg", "1d8")
     renamed = await rename(atk.id, ADA, "Удар")
-    assert renamed.name == "Удар"
+    assert (renamed.roll.name, renamed.updated) == ("Удар", ())
     assert (await find(ADA, "удар")).text == "1d20"
     with pytest.raises(NotAllowedNow):
         await rename(atk.id, ADA, "DMG")
@@ -111,6 +111,47 @@ async def test_rename_and_delete(db: str) -> None:
         await delete(atk.id, ADA)
     with pytest.raises(NotAllowedNow):
         await find(ADA, "удар")
+
+
+async def test_renaming_rewrites_the_rolls_that_use_it(db: str) -> None:
+    dmg, _ = await save(ADA, "dmg", "1d8+3")
+    await save(ADA, "crit", "dmg*2 [dmg twice]")
+    await save(ADA, "combo", "(1d20 + DMG) - dmg")
+    await save(ADA, "other", "1d6 dmg")  # after the arithmetic "dmg" is a note, not a use
+    await save(BEA, "dmg", "1d4")
+    await save(BEA, "crit", "dmg*2")  # someone else's: not theirs to follow
+    await save(ADA, "dmg", "1d10", TABLE)
+    await save(ADA, "big", "dmg*3", TABLE)  # the table's: its own rolls only
+    done = await rename(dmg.id, ADA, "damage")
+    assert (done.roll.name, done.updated) == ("damage", ("combo", "crit"))
+    texts = {s.name: s.text for s in await listed(ADA)}
+    assert texts == {
+        "combo": "(1d20 + damage) - damage",
+        "crit": "damage*2 [dmg twice]",
+        "damage": "1d8+3",
+        "other": "1d6 dmg",
+    }
+    crit = await resolve("crit", ADA)
+    assert crit is not None and crit.expression.notation == "((1d8 + 3) * 2[dmg twice])"
+    assert (await find(BEA, "crit")).text == "dmg*2"
+    assert (await find(ADA, "big", TABLE)).text == "dmg*3"
+    # a table's roll renamed by its host: the table's rolls follow, nobody's own do
+    table_dmg = await find(ADA, "dmg", TABLE)
+    done = await rename(table_dmg.id, BEA, "hit", TABLE)
+    assert done.updated == ("big",)
+    assert (await find(ADA, "big", TABLE)).text == "hit*3"
+    # only the case changed: every use still finds it, nothing is rewritten
+    done = await rename(dmg.id, ADA, "Damage")
+    assert done.updated == ()
+
+
+async def test_a_rename_that_would_make_a_use_too_long_changes_nothing(db: str) -> None:
+    a, _ = await save(ADA, "a", "1d4")
+    long = "+".join(["a"] * 60)
+    await save(ADA, "many", long)
+    with pytest.raises(NotAllowedNow):
+        await rename(a.id, ADA, "a" + "x" * 30)
+    assert {s.name: s.text for s in await listed(ADA)} == {"a": "1d4", "many": long}
 
 
 async def test_the_host_changes_the_tables_rolls(db: str) -> None:

@@ -117,6 +117,28 @@ async def test_loops_clashes_and_bad_input_change_nothing(stack: Stack) -> None:
     assert "/save atk 1d20+5 adv" in usage["text"]
 
 
+async def test_renaming_a_roll_others_use_updates_them_and_says_so(stack: Stack) -> None:
+    await say(stack, ALICE, GROUP, "/save dmg 1d8+3")
+    await say(stack, ALICE, GROUP, "/save crit dmg*2 [dmg twice]")
+    await say(stack, ALICE, GROUP, "/save both dmg+crit")
+    renamed = await say(stack, ALICE, GROUP, "/saved rename dmg damage")
+    assert renamed["text"] == "✏️ dmg is now called damage.\nAlso updated: both, crit."
+    rolled = await say(stack, ALICE, GROUP, "/roll crit")
+    assert "((1d8 + 3) * 2[dmg twice])" in rolled["text"], rolled["text"]
+    listed = await say(stack, ALICE, GROUP, "/saved")
+    assert "crit — damage*2 [dmg twice]" in listed["text"]
+    assert "both — damage+crit" in listed["text"]
+    # in Russian, and a rename nothing else uses says nothing more
+    await say(stack, OLGA, OLGA, "/save урон 2d6")
+    await say(stack, OLGA, OLGA, "/save крит урон*2")
+    renamed = await say(stack, OLGA, OLGA, "/saved переименовать урон рана")
+    assert renamed["text"].endswith("\nТакже обновлено: крит."), renamed["text"]
+    renamed = await say(stack, OLGA, OLGA, "/saved переименовать крит удар")
+    assert "\n" not in renamed["text"]
+    rolled = await say(stack, OLGA, OLGA, "/roll удар")
+    assert "((2d6) * 2) — удар" in rolled["text"], rolled["text"]
+
+
 async def test_rename_and_delete_in_private_in_russian(stack: Stack) -> None:
     saved = await say(stack, OLGA, OLGA, "/save Атака 1d20+5")
     assert "Бросок Атака сохранён" in saved["text"]

@@ -177,6 +177,9 @@ async def test_threat_outside_a_threat_game_explains_itself(stack: Stack) -> Non
     assert "No game is running in this chat. Start one with /newgame." in reply["text"]
     reply = await say(stack, ZOE, "/threat help")
     assert "Threat dice" in reply["text"] and "burn" in reply["text"]
+    assert "/threat <approach> asks for it with that approach" in reply["text"]
+    reply = await say(stack, ZOE, "/help")
+    assert "/threat with an approach's name" in reply["text"]
     reply = await say(stack, ZOE, "/threat справка")  # the help word in Russian too
     assert "Threat dice" in reply["text"] and "burn" in reply["text"]
 

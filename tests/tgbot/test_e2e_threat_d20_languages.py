@@ -151,6 +151,9 @@ async def test_a_russian_group_plays_a_threat_roll_while_alice_reads_english_in_
     assert alice["text"].startswith("🎲 Threat dice") and "burn it after the roll" in alice["text"]
     ivan = await say(stack, IVAN, "/threat", chat=IVAN)
     assert ivan["text"].startswith("🎲 Кубики Угрозы") and english_left(ivan["text"]) == []
+    assert "/threat <подход> просит его сразу с этим подходом" in ivan["text"]
+    helped = await say(stack, IVAN, "/help", chat=IVAN)
+    assert "/threat с названием подхода" in helped["text"]
     # In the group, the help word is typed in Russian: the help, not a refused notation.
     helped = await say(stack, IVAN, "/threat справка")
     assert helped["text"].startswith("🎲 Кубики Угрозы") and "не запись" not in helped["text"]

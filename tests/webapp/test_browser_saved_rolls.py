@@ -14,7 +14,7 @@ from core.saved_rolls import Table
 from core.store.models import RollRecord, SavedRoll
 from tests.support.browser import chromium, phone_page, screenshot
 from tests.support.stack import GROUP, Stack, running_stack
-from tests.webapp.test_browser_d20 import ALICE, BO, TABLE, init_data_for, ref
+from tests.webapp.test_browser_d20 import ALICE, BO, CHIDI, TABLE, init_data_for, ref
 from tgbot.sandbox.fake_api import Player, default_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]
@@ -142,3 +142,86 @@ async def test_in_russian_and_bad_or_forged_requests_change_nothing(stack: Stack
                 assert answer.status >= 400, path
     assert (await SavedRoll.get(id=bo.id)).name == "atk"
     assert [s.name for s in await SavedRoll.filter(owner_tg_id=OLGA)] == ["атака"]
+
+
+async def test_a_new_saved_roll_from_the_page_is_checked_like_save(stack: Stack) -> None:
+    token = await game(stack)
+    async with chromium() as browser:
+        page = await open_saved(browser, stack, BO, token, "Rolls")
+        form = page.locator("form.save-roll")
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+        box = await form.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 360
+        for name, text, words in [
+            ("d20", "1d6", "reads as dice notation"),
+            ("two words", "1d6", "one word of letters"),
+            ("crit", "1d6 +* 2", "couldn't read"),
+            ("crit", "crit+1", "loop"),
+        ]:
+            await form.locator("input[name=name]").fill(name)
+            await form.locator("input[name=text]").fill(text)
+            await form.get_by_role("button", name="Save").click()
+            error = page.locator(".toast.error")
+            await error.wait_for()
+            assert words in (await error.text_content() or ""), (name, text)
+            await page.evaluate("document.querySelectorAll('.toast').forEach(t => t.remove())")
+        assert [s.name for s in await SavedRoll.filter(owner_tg_id=BO)] == ["atk", "dmg"]
+
+        await form.locator("input[name=name]").fill("crit")
+        await form.locator("input[name=text]").fill("dmg*2")
+        await form.get_by_role("button", name="Save").click()
+        toast = page.locator(".toast", has_text="Saved crit: dmg*2.")
+        await toast.wait_for()
+        await page.locator("ul.saved-rolls.own .name", has_text="crit").wait_for()
+        await screenshot(page, "miniapp-saved-rolls-new")
+        assert await page.locator("form.save-roll input[name=name]").input_value() == ""
+        await page.get_by_role("button", name="Roll crit").click()
+        posted = await stack.api.wait_for_message(
+            GROUP, lambda m: "— crit" in m.get("text", ""), timeout=10
+        )
+        assert "((1d8 + 3) * 2)" in posted["text"]
+
+        # renaming the roll crit uses says so, and crit still rolls
+        row = page.locator("li.saved-roll", has_text="dmg").filter(has_not_text="crit")
+        await row.locator("summary").click()
+        await row.locator("input[name=name]").fill("damage")
+        await row.get_by_role("button", name="Rename").click()
+        said = page.locator(".toast", has_text="Also updated: crit.")
+        await said.wait_for()
+        await page.locator("code.notation", has_text="damage*2").wait_for()
+    assert (await SavedRoll.get(owner_tg_id=BO, name="crit")).text == "damage*2"
+
+
+async def test_a_new_saved_roll_sent_twice_with_one_key_is_saved_once(stack: Stack) -> None:
+    token = await game(stack)
+    headers = {"Authorization": "tma " + init_data_for(stack, OLGA), "Idempotency-Key": "new-0001"}
+    url = f"{stack.origin}/api/c/{token}/saved"
+    async with aiohttp.ClientSession() as session:
+        answers = []
+        for _ in range(2):
+            body = {"name": "урон", "text": "2к6+1"}
+            async with session.post(url, json=body, headers=headers) as answer:
+                answers.append((answer.status, await answer.json(), answer.headers))
+        (first, said, _), (again, resaid, replay) = answers
+        assert (first, again) == (200, 200) and said == resaid
+        assert said["done"] == "Бросок урон сохранён: 2к6+1."
+        assert replay.get("Idempotent-Replayed") == "true"
+        # the same key with other words is refused; a forged body is not understood
+        body = {"name": "урон", "text": "3к6"}
+        async with session.post(url, json=body, headers=headers) as answer:
+            assert answer.status == 422
+        headers["Idempotency-Key"] = "new-0002"
+        async with session.post(url, json={"name": 5}, headers=headers) as answer:
+            assert answer.status == 400
+        # a player who is not at the table saves nothing there
+        headers = {
+            "Authorization": "tma " + init_data_for(stack, CHIDI),
+            "Idempotency-Key": "x" * 8,
+        }
+        async with session.post(url, json={"name": "a", "text": "1d4"}, headers=headers) as answer:
+            assert answer.status == 403
+    assert [(s.name, s.text) for s in await SavedRoll.filter(owner_tg_id=OLGA).order_by("id")] == [
+        ("атака", "1d20+4 adv"),
+        ("урон", "2к6+1"),
+    ]
+    assert await SavedRoll.filter(owner_tg_id=CHIDI).count() == 0

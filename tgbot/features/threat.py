@@ -24,7 +24,10 @@ SYSTEM_KEY = "threat"
 COMMANDS = [
     CommandSpec(
         "threat",
-        N_("Threat dice roll: /threat or /threat 3d2t (GM: reply to a player)"),
+        N_(
+            "Threat dice roll: /threat, /threat with an approach's name, or /threat 3d2t "
+            "(GM: reply to a player)"
+        ),
         private=False,
         game=SYSTEM_KEY,
     )
@@ -33,9 +36,11 @@ RENDERERS = [ThreatRollRenderer()]
 
 HELP = N_(
     "🎲 <b>Threat dice</b>\n"
-    "<code>/threat</code> asks for an action roll; <code>/threat 3d2t</code> or "
-    "<code>/roll 3d2t</code> sets the dice: 3 action dice at threat +2. The GM replies "
-    "to a player's message with <code>/threat</code> to ask that player to roll.\n"
+    "<code>/threat</code> asks for an action roll; <code>/threat &lt;approach&gt;</code> "
+    "asks for it with that approach from your sheet already picked; "
+    "<code>/threat 3d2t</code> or <code>/roll 3d2t</code> sets the dice: 3 action dice "
+    "at threat +2. The GM replies to a player's message with <code>/threat</code> to ask "
+    "that player to roll.\n"
     "The GM sets the threat (−2 to +4; +4 is impossible). You pick an approach and "
     "bonuses (expertise, an ability; +3 dice at most); one other player may tap "
     "<b>Help</b> to add 1d and share the risk. Then roll: the highest d6 gives Botched "

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.i18n import Lang
-from core.saved_rolls import SavedRoll
+from core.saved_rolls import Renamed, SavedRoll
 from tgbot.buttons.saved import SavedRollButton
 from tgbot.render.text import esc
 
@@ -68,10 +68,15 @@ def saved(roll: SavedRoll, replaced: bool, lang: Lang) -> str:
     )
 
 
-def renamed(old: str, roll: SavedRoll, lang: Lang) -> str:
-    return lang.gettext(
-        "✏️ <b>{old}</b> is now called <b>{name}</b>.", old=esc(old), name=esc(roll.name)
+def renamed(old: str, done: Renamed, lang: Lang) -> str:
+    """The rename's answer, naming the saved rolls that used the old name and now use the new."""
+    text = lang.gettext(
+        "✏️ <b>{old}</b> is now called <b>{name}</b>.", old=esc(old), name=esc(done.roll.name)
     )
+    if done.updated:
+        names = ", ".join(f"<b>{esc(name)}</b>" for name in done.updated)
+        text += "\n" + lang.gettext("Also updated: {names}.", names=names)
+    return text
 
 
 def deleted(roll: SavedRoll, lang: Lang) -> str:

@@ -17,6 +17,7 @@ from core.rules.saved import (
     check_name,
     expand,
     key,
+    renamed_in,
     uses,
 )
 
@@ -192,3 +193,29 @@ def test_a_ring_of_saved_rolls_is_always_a_loop(names: list[str], data: st.DataO
         expand(f"{start} + 1", saved)
     assert raised.value.message_id == LOOP
     assert start in raised.value.values["loop"]
+
+
+def test_renaming_rewrites_uses_and_leaves_notes() -> None:
+    assert renamed_in("dmg*2 [dmg] dmg", "dmg", "damage") == "damage*2 [dmg] dmg"
+    assert renamed_in("2 DMG", "dmg", "урон") == "2 урон"
+    assert renamed_in("1d20 + dmg2 + xdmg", "dmg", "hit") == "1d20 + dmg2 + xdmg"
+
+
+@settings(max_examples=150, deadline=None)
+@given(_books(), st.data())
+def test_a_rename_rewritten_everywhere_reads_the_same_rolls(
+    drawn: tuple[dict[str, str], str], data: st.DataObject
+) -> None:
+    saved, typed = drawn
+    old = data.draw(st.sampled_from(sorted(saved)))
+    new = data.draw(st.sampled_from(["renamed", "Урон", "q_2"]))
+    after = {
+        (key(new) if name == old else name): renamed_in(text, old, new)
+        for name, text in saved.items()
+    }
+    try:
+        before = expand(typed, saved).expression
+    except Malformed:
+        return
+    found = expand(renamed_in(typed, old, new), after).expression
+    assert (found.node, found.repeat, found.target) == (before.node, before.repeat, before.target)
