@@ -55,6 +55,7 @@ from core.rules.nsu.character_panel import (
     creation_choices,
     creation_view,
 )
+from core.rules.nsu.glance import LEVEL_NAMES
 from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanelState, SafetyVerb, safety_choices
 from core.rules.nsu.setup import (
     ActionKind,
@@ -78,7 +79,6 @@ from core.rules.nsu.world import (
     CLOCK_SEGMENTS,
     CardView,
     LocationCard,
-    ResourceLevel,
     SafetyTool,
 )
 from core.rules.table import Table
@@ -103,11 +103,6 @@ TOOL_NAMES = {
     SafetyTool.X_CARD: N_("X-card"),
     SafetyTool.LINES_AND_VEILS: N_("Lines & veils"),
     SafetyTool.KNOCKS: N_("Knocks"),
-}
-LEVEL_NAMES = {
-    ResourceLevel.SCARCITY: N_("scarce"),
-    ResourceLevel.NEUTRAL: N_("steady"),
-    ResourceLevel.ABUNDANCE: N_("abundant"),
 }
 STEP_TITLES = {
     CreationStep.NAME: N_("Name"),
