@@ -1,5 +1,6 @@
 """A game's Mini App served over the test database, and a client calling its API as a
-Telegram user would (signed launch data, an optional idempotency key)."""
+Telegram user would (signed launch data, an optional idempotency key); the app of a
+running stack opened on a phone in Chromium."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from core.play import ChatRef, Play, PlayerRef
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from tests.support.bot_api import serve_app
+from tests.support.browser import TELEGRAM_JS, phone_page, telegram_stub
+from tests.support.stack import Stack
 from webapp.app import create_app
 from webapp.auth import make_init_data
 from webapp.deps import WebDeps
@@ -105,3 +108,34 @@ async def served_game(
     app = create_app(WebDeps(play, campaigns, sheet_pages(), bot_token, 86400, time.time))
     async with serve_app(app) as origin, aiohttp.ClientSession() as http:
         yield Web(origin, token, http, campaigns, bot_token, member)
+
+
+def init_for(stack: Stack, user: int, token: str, *, bot_token: str | None = None) -> str:
+    """The launch data Telegram gives ``user`` opening the game ``token`` from its group
+    (signed with ``bot_token``: a forgery if not the bot's)."""
+    return make_init_data(
+        bot_token or stack.api.token,
+        stack.api.players[user].user_dict(),
+        int(time.time()) - 5,
+        start_param=token,
+        chat_type="supergroup",
+    )
+
+
+async def open_app(browser: Any, stack: Stack, user: int, token: str, theme: str) -> Any:
+    """The Mini App on a phone, as Telegram opens it from the group's link."""
+    init = init_for(stack, user, token)
+    page = await phone_page(browser, init_data=init, theme=theme, start_param=token)
+    # The shared stub has no HapticFeedback.notificationOccurred, which app.js calls
+    # after an edit; Telegram has it, so the stub served here adds it.
+    stub = telegram_stub(init, theme, token) + (
+        "window.Telegram.WebApp.HapticFeedback.notificationOccurred = function () {};"
+    )
+
+    async def serve(route: Any) -> None:
+        await route.fulfill(status=200, content_type="application/javascript", body=stub)
+
+    await page.route(TELEGRAM_JS + "*", serve)
+    page.set_default_timeout(30_000)  # generous: CI machines run browsers side by side
+    await page.goto(f"{stack.origin}/app")
+    return page
