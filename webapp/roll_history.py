@@ -12,9 +12,9 @@ from core.i18n import Lang
 from core.projection import RollHistory, roll_history
 from core.rules.registry import Registry
 from core.viewer_pages import snapshot_for_viewer
-from webapp.campaign_log import _moment
 from webapp.deps import DEPS
 from webapp.i18n import request_lang
+from webapp.log_lines import moment
 from webapp.views import _dumps, authenticate
 
 
@@ -65,7 +65,7 @@ def history_context(
                 "secret": r.secret,
                 "game": r.campaign_id,
                 "at": r.at.isoformat(),
-                "time": _moment(r.at, lang),
+                "time": moment(r.at, lang),
             }
             for r in history.rolls
         ],

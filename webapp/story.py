@@ -21,9 +21,9 @@ from core.i18n import N_, Lang, available, lang_for
 from core.projection import log_of
 from core.rules.errors import StonetableError
 from core.viewer_pages import Snapshot
-from webapp.campaign_log import character_names, log_context
 from webapp.deps import DEPS, WebDeps
 from webapp.i18n import language_names
+from webapp.log_lines import character_names, log_context
 from webapp.views import _dumps, authenticate
 
 STORY_LINES = 5000

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -14,9 +14,11 @@ from core.rules.rng import Rng, SeededRng
 from core.settings import parse_settings
 from tests.support.bot_api import free_port, running_fake_api
 from tgbot.main import Runtime
-from tgbot.sandbox.fake_api import FakeBotApi
+from tgbot.sandbox.fake_api import FakeBotApi, Player, default_cast
 
 GROUP = -100123
+OLGA = 1005  # beside default_cast's four: a Russian speaker who has started the bot
+TIMEOUT = 10
 
 
 @dataclass
@@ -89,3 +91,24 @@ def labels(message: dict[str, Any], *, undo: bool = False) -> list[str]:
     under a panel only with ``undo``)."""
     rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
     return [b["text"] for row in rows for b in row if undo or not b["text"].startswith("↩ Undo")]
+
+
+def cast_with_olga(*, started: bool | Iterable[int] = True) -> list[Player]:
+    """``default_cast``'s four players (``started`` as there) and Olga, in Russian."""
+    olga = Player(OLGA, "Ольга", "Петрова", "olga", language_code="ru", started=True)
+    return [*default_cast(started=started), olga]
+
+
+def from_bot(stack: Stack) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is the bot's."""
+    return lambda m: m["from"]["id"] == stack.api.bot_id
+
+
+async def say(
+    stack: Stack, user: int, chat: int, text: str, thread: int | None = None
+) -> dict[str, Any]:
+    """``user`` sends ``text`` in ``chat`` (in a forum, in the topic ``thread``); the bot's
+    next message there."""
+    mark = stack.api.mark()
+    await stack.api.send_text(user, chat, text, thread_id=thread)
+    return await stack.api.wait_for_message(chat, from_bot(stack), timeout=TIMEOUT, since=mark)

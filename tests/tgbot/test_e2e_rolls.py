@@ -10,30 +10,18 @@ import pytest
 
 from core.play import ChatRef, PlayerRef
 from core.store.models import Campaign, RollRecord
-from tests.support.stack import GROUP, Stack, running_stack
-from tgbot.sandbox.fake_api import Player, default_cast
+from tests.support.stack import GROUP, OLGA, Stack, cast_with_olga, running_stack, say
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 FORUM = -100777
-ALICE, BO, OLGA = 1001, 1002, 1005
-TIMEOUT = 10
+ALICE, BO = 1001, 1002
 
 
 @pytest.fixture
 async def stack(db: str) -> Stack:  # type: ignore[misc]
-    cast = [*default_cast(), Player(OLGA, "Ольга", "Петрова", "olga", language_code="ru")]
-    cast[-1].started = True
-    async with running_stack(db, players=cast) as running:
+    async with running_stack(db, players=cast_with_olga()) as running:
         yield running
-
-
-async def say(stack: Stack, user: int, chat: int, text: str, thread: int | None = None) -> Any:
-    mark = stack.api.mark()
-    await stack.api.send_text(user, chat, text, thread_id=thread)
-    return await stack.api.wait_for_message(
-        chat, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=TIMEOUT, since=mark
-    )
 
 
 def lines(message: dict[str, Any]) -> list[str]:

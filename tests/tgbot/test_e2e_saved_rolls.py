@@ -9,33 +9,28 @@ from typing import Any
 import pytest
 
 from core.store.models import RollRecord, SavedRoll
-from tests.support.stack import GROUP, Stack, running_stack
+from tests.support.stack import (
+    GROUP,
+    OLGA,
+    TIMEOUT,
+    Stack,
+    cast_with_olga,
+    from_bot,
+    running_stack,
+    say,
+)
 from tgbot.buttons.saved import SavedRollButton
-from tgbot.sandbox.fake_api import Player, default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
-ALICE, BO, OLGA = 1001, 1002, 1005
+ALICE, BO = 1001, 1002
 FORUM = -100999
-TIMEOUT = 10
 
 
 @pytest.fixture
 async def stack(db: str) -> Stack:  # type: ignore[misc]
-    cast = [*default_cast(), Player(OLGA, "Ольга", "Петрова", "olga", language_code="ru")]
-    cast[-1].started = True
-    async with running_stack(db, players=cast) as running:
+    async with running_stack(db, players=cast_with_olga()) as running:
         yield running
-
-
-def from_bot(stack: Stack) -> Any:
-    return lambda m: m["from"]["id"] == stack.api.bot_id
-
-
-async def say(stack: Stack, user: int, chat: int, text: str, thread: int | None = None) -> Any:
-    mark = stack.api.mark()
-    await stack.api.send_text(user, chat, text, thread_id=thread)
-    return await stack.api.wait_for_message(chat, from_bot(stack), timeout=TIMEOUT, since=mark)
 
 
 def buttons(message: dict[str, Any]) -> dict[str, str]:

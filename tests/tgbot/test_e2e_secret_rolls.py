@@ -10,32 +10,28 @@ from typing import Any
 import pytest
 
 from core.store.models import RollRecord
-from tests.support.stack import GROUP, Stack, running_stack
-from tgbot.sandbox.fake_api import Player, default_cast
+from tests.support.stack import (
+    GROUP,
+    OLGA,
+    TIMEOUT,
+    Stack,
+    cast_with_olga,
+    from_bot,
+    running_stack,
+    say,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
-ALICE, BO, CHIDI, ZOE, OLGA = 1001, 1002, 1003, 1004, 1005
+ALICE, BO, CHIDI, ZOE = 1001, 1002, 1003, 1004  # Zoë has not started the bot
 FORUM = -100888
-TIMEOUT = 10
 
 
 @pytest.fixture
 async def stack(db: str) -> Stack:  # type: ignore[misc]
-    cast = [*default_cast(started=[ALICE, BO, CHIDI]), Player(OLGA, "Ольга", language_code="ru")]
-    cast[-1].started = True
+    cast = cast_with_olga(started=[ALICE, BO, CHIDI])
     async with running_stack(db, players=cast) as running:
         yield running
-
-
-def from_bot(stack: Stack) -> Any:
-    return lambda m: m["from"]["id"] == stack.api.bot_id
-
-
-async def say(stack: Stack, user: int, chat: int, text: str, thread: int | None = None) -> Any:
-    mark = stack.api.mark()
-    await stack.api.send_text(user, chat, text, thread_id=thread)
-    return await stack.api.wait_for_message(chat, from_bot(stack), timeout=TIMEOUT, since=mark)
 
 
 def bot_texts(stack: Stack, chat: int) -> list[str]:

@@ -41,8 +41,8 @@ from tests.core.rules.nsu.table_support import (
 from tests.tgbot.test_i18n_pseudo import NSU, ROOT, XX, leaks, visible
 from tests.tgbot.test_i18n_pseudo import render as in_pseudo
 from tgbot.render.errors import user_message
-from webapp.campaign_log import log_context
 from webapp.i18n import install
+from webapp.log_lines import log_context
 from webapp.nsu_map import card_context, cards_context, map_context
 from webapp.nsu_world import world_context
 from webapp.sheets.nsu import PAGE

@@ -53,7 +53,7 @@ from tgbot.panels import Note
 from tgbot.render.errors import user_message
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer, event_text, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
-from webapp.campaign_log import log_context
+from webapp.log_lines import log_context
 
 EN, RU = lang_for("en"), lang_for("ru")
 CHARACTERS = {1: "Ana", 2: "Bo", 3: "Cy", 4: "Dee", 5: "Eli"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import aiohttp
 import pytest
@@ -58,15 +59,22 @@ async def d20_game(stack: Stack) -> str:
     return token
 
 
+async def open_game(
+    browser: Any, stack: Stack, user: int, token: str, heading: str, theme: str = "light"
+) -> Any:
+    """``user`` launches the game's Mini App on a phone; the page, once ``heading`` shows."""
+    init_data = init_data_for(stack, user, start=token)
+    page = await phone_page(browser, init_data=init_data, start_param=token, theme=theme)
+    await page.goto(f"{stack.origin}/app")
+    await page.get_by_role("heading", name=heading).wait_for()
+    return page
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 async def test_a_player_sees_the_sheet_and_adds_a_proficiency(stack: Stack, theme: str) -> None:
     token = await d20_game(stack)
     async with chromium() as browser:
-        page = await phone_page(
-            browser, init_data=init_data_for(stack, BO, start=token), start_param=token, theme=theme
-        )
-        await page.goto(f"{stack.origin}/app")
-        await page.get_by_role("heading", name="Plot points").wait_for()
+        page = await open_game(browser, stack, BO, token, "Plot points", theme)
         main = " ".join((await page.text_content("main") or "").split())
         assert "★ 3 lucky · ☾ 0 unlucky" in main
         assert f"{BO_NAME} (you)" in main  # the name is text, never markup
@@ -95,14 +103,7 @@ async def test_a_player_sees_the_sheet_and_adds_a_proficiency(stack: Stack, them
 async def test_the_gm_adds_a_wound_from_the_sheet(stack: Stack) -> None:
     token = await d20_game(stack)
     async with chromium() as browser:
-        page = await phone_page(
-            browser,
-            init_data=init_data_for(stack, ALICE, start=token),
-            start_param=token,
-            theme="dark",
-        )
-        await page.goto(f"{stack.origin}/app")
-        await page.get_by_role("heading", name="Game Master").wait_for()
+        page = await open_game(browser, stack, ALICE, token, "Game Master", "dark")
         bo = page.locator("section", has_text=BO_NAME)
         await bo.get_by_role("button", name="+1 wound").click()
         await page.get_by_text("Wounds 7/16").wait_for()

@@ -18,6 +18,7 @@ from tests.webapp.test_browser_d20 import (
     TABLE,
     d20_game,
     init_data_for,
+    open_game,
     ref,
 )
 
@@ -31,10 +32,7 @@ async def stack(db: str) -> Stack:  # type: ignore[misc]
 
 
 async def open_rolls(browser: Any, stack: Stack, user: int, token: str) -> Any:
-    init_data = init_data_for(stack, user, start=token)
-    page = await phone_page(browser, init_data=init_data, start_param=token)
-    await page.goto(f"{stack.origin}/app")
-    await page.get_by_role("heading", name="Plot points").wait_for()
+    page = await open_game(browser, stack, user, token, "Plot points")
     await page.get_by_role("button", name="Rolls").click()  # the tab under the game's title
     await page.get_by_role("heading", name="Roll history").wait_for()
     return page

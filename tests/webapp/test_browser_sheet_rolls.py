@@ -18,13 +18,12 @@ from core.play import ChatRef, PlayerRef
 from core.store.models import Campaign, CampaignStatus, Member, Panel
 from tests.support.browser import chromium, phone_page, screenshot
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
-from tests.support.stack import GROUP, Stack, running_stack
-from tgbot.sandbox.fake_api import Player, default_cast
+from tests.support.stack import GROUP, OLGA, Stack, cast_with_olga, from_bot, running_stack, say
 from webapp.auth import make_init_data
 
 pytestmark = [pytest.mark.db, pytest.mark.browser]
 
-ALICE, BO, OLGA = 1001, 1002, 1005
+ALICE, BO = 1001, 1002
 PHONE_WIDTH = 360
 # Records the notification haptics the app asks Telegram for (the stand-in plays them silently).
 HAPTICS = (
@@ -36,23 +35,13 @@ HAPTICS = (
 
 @pytest.fixture
 async def stack(db: str) -> Stack:  # type: ignore[misc]
-    cast = [*default_cast(), Player(OLGA, "Ольга", "Петрова", "olga", language_code="ru")]
-    cast[-1].started = True
-    async with running_stack(db, players=cast) as running:
+    async with running_stack(db, players=cast_with_olga()) as running:
         yield running
 
 
-async def say(stack: Stack, user: int, text: str) -> None:
-    mark = stack.api.mark()
-    await stack.api.send_text(user, GROUP, text)
-    await stack.api.wait_for_message(
-        GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
-    )
-
-
 async def game(stack: Stack, system: str, roller: int) -> str:
-    await say(stack, ALICE, f"/newgame {system}")
-    await say(stack, roller, "/join")
+    await say(stack, ALICE, GROUP, f"/newgame {system}")
+    await say(stack, roller, GROUP, "/join")
     return (await Campaign.get(live_chat_id=GROUP)).app_token
 
 
@@ -79,6 +68,15 @@ async def fits(page: Any) -> None:
         assert box["height"] >= 32  # a finger's target
 
 
+async def tap(stack: Stack, page: Any, button: Any, toast: str) -> dict[str, Any]:
+    """Tap ``button`` on the sheet: once the app's toast says ``toast``, the message the
+    bot posted in the group."""
+    mark = stack.api.mark()
+    await button.click()
+    await page.locator(".toast", has_text=toast).wait_for()
+    return await stack.api.wait_for_message(GROUP, from_bot(stack), timeout=10, since=mark)
+
+
 @pytest.mark.parametrize(
     ("user", "toast", "refused"),
     [
@@ -98,12 +96,7 @@ async def test_a_tap_on_an_approach_starts_the_roll_in_the_chat_in_the_players_l
         approach = page.locator("button.rollable[data-roll=approach]")
         await approach.wait_for()
         await fits(page)
-        mark = stack.api.mark()
-        await approach.click()
-        await page.locator(".toast", has_text=toast).wait_for()
-        posted = await stack.api.wait_for_message(
-            GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
-        )
+        posted = await tap(stack, page, approach, toast)
         assert "Хитрость Guile" in posted["text"] and posted["reply_markup"]["inline_keyboard"]
         assert (await page.evaluate("window.__haptics")).count("success") == 1
         await screenshot(page, f"sheet-roll-threat-{'ru' if user == OLGA else 'en'}")
@@ -131,19 +124,14 @@ async def test_an_ability_tap_on_an_old_client_rolls_without_haptics(stack: Stac
         await ability.wait_for()
         await fits(page)
         await screenshot(page, "sheet-roll-d20-en")
-        mark = stack.api.mark()
-        await ability.click()
-        await page.locator(".toast", has_text="Roll started in the chat").wait_for()
-        posted = await stack.api.wait_for_message(
-            GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
-        )
+        posted = await tap(stack, page, ability, "Roll started in the chat")
         assert "check — Might" in posted["text"]
         assert not {"success", "error"} & set(await page.evaluate("window.__haptics"))
 
 
 async def test_an_aspect_tap_starts_an_action_roll_for_a_russian_player(stack: Stack) -> None:
     token = await game(stack, "nsu", OLGA)
-    await say(stack, BO, "/join")
+    await say(stack, BO, GROUP, "/join")
     view = await Campaign.get(live_chat_id=GROUP)
     w = split(world((ALICE, BO, OLGA)), {ALICE, BO, OLGA}, set())
     await Campaign.filter(id=view.id).update(state=campaign_state(w))
@@ -156,12 +144,7 @@ async def test_an_aspect_tap_starts_an_action_roll_for_a_russian_player(stack: S
         await body.wait_for()
         await fits(page)
         await screenshot(page, "sheet-roll-nsu-ru")
-        mark = stack.api.mark()
-        await body.click()
-        await page.locator(".toast", has_text="Бросок начат в чате").wait_for()
-        posted = await stack.api.wait_for_message(
-            GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
-        )
+        posted = await tap(stack, page, body, "Бросок начат в чате")
         assert "Вера" in posted["text"] and posted["reply_markup"]["inline_keyboard"]
 
 
@@ -175,11 +158,6 @@ async def test_a_trait_tap_starts_a_test_for_the_lead(stack: Stack) -> None:
         trait = page.get_by_role("button", name="Roll Justice in the chat")
         await trait.wait_for()
         await fits(page)
-        mark = stack.api.mark()
-        await trait.click()
-        await page.locator(".toast", has_text="Roll started in the chat").wait_for()
-        posted = await stack.api.wait_for_message(
-            GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
-        )
+        posted = await tap(stack, page, trait, "Roll started in the chat")
         assert posted["text"].startswith("🎭 Test:")
         await screenshot(page, "sheet-roll-cortex-en")

@@ -8,9 +8,17 @@ import aiohttp
 import pytest
 
 from core.store.models import LogEntry, Member
-from tests.support.browser import chromium, phone_page, screenshot
+from tests.support.browser import chromium, screenshot
 from tests.support.stack import Stack, running_stack
-from tests.webapp.test_browser_d20 import BO, BO_NAME, CHIDI, d20_game, init_data_for, ref
+from tests.webapp.test_browser_d20 import (
+    BO,
+    BO_NAME,
+    CHIDI,
+    d20_game,
+    init_data_for,
+    open_game,
+    ref,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.db]
 
@@ -22,10 +30,7 @@ async def stack(db: str) -> Stack:  # type: ignore[misc]
 
 
 async def open_log(browser: Any, stack: Stack, user: int, token: str) -> Any:
-    init_data = init_data_for(stack, user, start=token)
-    page = await phone_page(browser, init_data=init_data, start_param=token)
-    await page.goto(f"{stack.origin}/app")
-    await page.get_by_role("heading", name="Plot points").wait_for()
+    page = await open_game(browser, stack, user, token, "Plot points")
     await page.evaluate(  # the app's own navigation, as the NSU pages' Log tab does
         """url => { const b = document.createElement('button'); b.dataset.nav = url;
         document.querySelector('main').appendChild(b); b.click(); }""",

@@ -27,6 +27,7 @@ from core.store.models import Member
 from core.store.request_keys import NOT_CONFIRMED, NOT_SAVED, Pending, _committed
 from core.store.sql import now
 from tests.support.bot_api import serve_app
+from tests.support.mini_app import start_game
 from tests.support.pg_proxy import CommitSwallower
 from tests.support.services import PostgresServer
 from webapp.app import create_app
@@ -74,10 +75,7 @@ async def stack(postgres_server: PostgresServer, database_url: str) -> AsyncIter
             locks = InProcessKeyedLock()
             campaigns = Campaigns(default_registry(), SeededRng(1), locks)
             play = Play(SeededRng(1), locks, time.time)
-            await campaigns.new_game(GROUP, GM, "threat")
-            await play.mark_started(BO)
-            await campaigns.join(GROUP, BO)
-            token = (await campaigns.require_current(GROUP.tg_id)).app_token
+            token = await start_game(campaigns, play, "threat", GROUP, GM, BO)
             deps = WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time)
             async with serve_app(create_app(deps)) as origin:
                 yield Stack(origin, token, proxy)

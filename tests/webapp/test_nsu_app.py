@@ -25,11 +25,11 @@ from core.rules.nsu.world import World
 from core.rules.rng import ScriptedRng
 from core.store.models import Campaign, LogEntry, Member
 from core.store.models import Panel as PanelRow
-from tests.support.browser import TELEGRAM_JS, chromium, phone_page, screenshot, telegram_stub
+from tests.support.browser import chromium, screenshot
+from tests.support.mini_app import init_for, open_app
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
 from tests.support.stack import GROUP, Stack, running_stack
 from tgbot.sandbox.fake_api import default_cast
-from webapp.auth import make_init_data
 
 pytestmark = [pytest.mark.db, pytest.mark.e2e]
 
@@ -72,16 +72,6 @@ async def start_table(stack: Stack, state: dict[str, Any] | None = None) -> tupl
     return view.app_token, view.id
 
 
-def init_for(stack: Stack, user: int, token: str, *, bot_token: str | None = None) -> str:
-    return make_init_data(
-        bot_token or stack.api.token,
-        stack.api.players[user].user_dict(),
-        int(time.time()) - 5,
-        start_param=token,
-        chat_type="supergroup",
-    )
-
-
 def headers(stack: Stack, who: str | int, token: str) -> dict[str, str]:
     if who == "missing":
         return {}
@@ -104,21 +94,6 @@ async def fetch(
             first = await asyncio.wait_for(response.content.readuntil(b"\n\n"), 5)
             return response.status, first
         return response.status, await response.read()
-
-
-async def open_app(browser: Any, stack: Stack, user: int, token: str, theme: str) -> Any:
-    init = init_for(stack, user, token)
-    page = await phone_page(browser, init_data=init, theme=theme, start_param=token)
-    stub = telegram_stub(init, theme, token) + (
-        "window.Telegram.WebApp.HapticFeedback.notificationOccurred = function () {};"
-    )
-
-    async def serve(route: Any) -> None:
-        await route.fulfill(status=200, content_type="application/javascript", body=stub)
-
-    await page.route(TELEGRAM_JS + "*", serve)
-    await page.goto(f"{stack.origin}/app")
-    return page
 
 
 async def fits_the_phone(page: Any) -> None:

@@ -11,27 +11,17 @@ import hashlib
 import json
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.housekeeping import KEEP_REQUEST_KEYS, tidy
-from core.locks import InProcessKeyedLock
-from core.play import ChatRef, Play, PlayerRef
-from core.rules.registry import default_registry
-from core.rules.rng import SeededRng
+from core.play import ChatRef, PlayerRef
 from core.store.db import close_database, open_database
 from core.store.models import Member, RequestKey
-from tests.support.bot_api import serve_app
-from webapp.app import create_app
-from webapp.auth import make_init_data
-from webapp.deps import WebDeps
-from webapp.sheets import sheet_pages
+from tests.support.mini_app import Web, served_game
 
 pytestmark = [pytest.mark.db]
 
@@ -43,53 +33,13 @@ STRANGER = PlayerRef(603, "Sam")
 GAIN = {"action": "momentum.gain", "payload": {}}
 
 
-@dataclass
-class Web:
-    origin: str
-    token: str
-    http: aiohttp.ClientSession
-
-    def auth(self, who: PlayerRef = BO) -> dict[str, str]:
-        user = {"id": who.tg_id, "first_name": who.first_name}
-        init = make_init_data(BOT_TOKEN, user, int(time.time()) - 5, start_param=self.token)
-        return {"Authorization": f"tma {init}"}
-
-    async def post(
-        self,
-        route: str,
-        body: Any = None,
-        *,
-        key: str | None = None,
-        who: PlayerRef = BO,
-        raw: bytes | None = None,
-    ) -> tuple[int, dict[str, Any], dict[str, str]]:
-        headers = self.auth(who)
-        if key is not None:
-            headers["Idempotency-Key"] = key
-        data = raw if raw is not None else json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-        async with self.http.post(
-            f"{self.origin}/api/c/{self.token}/{route}", data=data, headers=headers
-        ) as response:
-            text = await response.text()
-            return response.status, json.loads(text), dict(response.headers)
-
-
 @pytest.fixture
 async def web(db: str) -> AsyncIterator[Web]:
-    locks = InProcessKeyedLock()
-    from core.campaigns import Campaigns
-
-    campaigns = Campaigns(default_registry(), SeededRng(1), locks)
-    play = Play(SeededRng(1), locks, time.time)
-    await campaigns.new_game(GROUP, GM, "threat")
-    await play.mark_started(BO)
-    await campaigns.join(GROUP, BO)
-    await play.mark_started(STRANGER)
-    token = (await campaigns.require_current(GROUP.tg_id)).app_token
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
-    async with serve_app(app) as origin, aiohttp.ClientSession() as http:
-        yield Web(origin, token, http)
+    game = served_game(
+        "threat", bot_token=BOT_TOKEN, group=GROUP, gm=GM, member=BO, strangers=[STRANGER]
+    )
+    async with game as served:
+        yield served
 
 
 async def momentum() -> int:
@@ -358,18 +308,10 @@ EDIT_BODIES = st.builds(
 
 @pytest.fixture(params=["nsu", "d20", "cortex"])
 async def any_game(request: pytest.FixtureRequest, db: str) -> AsyncIterator[Web]:
-    from core.campaigns import Campaigns
-
-    locks = InProcessKeyedLock()
-    campaigns = Campaigns(default_registry(), SeededRng(1), locks)
-    play = Play(SeededRng(1), locks, time.time)
-    await campaigns.new_game(GROUP, GM, request.param)
-    await play.mark_started(BO)
-    await campaigns.join(GROUP, BO)
-    token = (await campaigns.require_current(GROUP.tg_id)).app_token
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
-    async with serve_app(app) as origin, aiohttp.ClientSession() as http:
-        yield Web(origin, token, http)
+    async with served_game(
+        request.param, bot_token=BOT_TOKEN, group=GROUP, gm=GM, member=BO
+    ) as served:
+        yield served
 
 
 @settings(

@@ -22,6 +22,7 @@ from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.store.models import Member
 from tests.support.bot_api import serve_app
+from tests.support.mini_app import start_game
 from tests.support.services import RedisServer
 from tests.support.stalls import PausingRedisLock, StallingCampaigns
 from webapp.app import create_app
@@ -68,10 +69,7 @@ async def worker(redis_server: RedisServer, db: str) -> AsyncIterator[Worker]:
     locks = PausingRedisLock(redis, lease_seconds=30, wait_seconds=5)  # set-up is never short
     campaigns = StallingCampaigns(default_registry(), SeededRng(1), locks)
     play = Play(SeededRng(1), locks, time.time)
-    await campaigns.new_game(GROUP, GM, "threat")
-    await play.mark_started(BO)
-    await campaigns.join(GROUP, BO)
-    token = (await campaigns.require_current(GROUP.tg_id)).app_token
+    token = await start_game(campaigns, play, "threat", GROUP, GM, BO)
     locks.lease_seconds = LEASE  # only the test's own saves run on the short lease
     app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
     async with serve_app(app) as origin:

@@ -7,28 +7,16 @@ stranger, a forged launch, a paused game or a tap on nothing rollable change not
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from typing import Any
 
-import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.campaigns import Campaigns
-from core.locks import InProcessKeyedLock
-from core.play import ChatRef, Play, PlayerRef
-from core.rules.registry import default_registry
-from core.rules.rng import SeededRng
+from core.play import ChatRef, PlayerRef
 from core.store.models import CampaignStatus, Panel
-from tests.support.bot_api import serve_app
-from webapp.app import create_app
-from webapp.auth import make_init_data
-from webapp.deps import WebDeps
-from webapp.sheets import sheet_pages
+from tests.support.mini_app import Web, served_game
 
 pytestmark = [pytest.mark.db]
 
@@ -40,54 +28,14 @@ STRANGER = PlayerRef(703, "Sam")
 GUILE = {"what": "approach", "name": "Guile"}
 
 
-@dataclass
-class Web:
-    origin: str
-    token: str
-    http: aiohttp.ClientSession
-    campaigns: Campaigns
-
-    def auth(self, who: PlayerRef, bot_token: str = BOT_TOKEN) -> dict[str, str]:
-        user = {"id": who.tg_id, "first_name": who.first_name}
-        if who.language_code:
-            user["language_code"] = who.language_code
-        init = make_init_data(bot_token, user, int(time.time()) - 5, start_param=self.token)
-        return {"Authorization": f"tma {init}"}
-
-    async def post(
-        self,
-        route: str,
-        body: Any,
-        *,
-        key: str | None = None,
-        who: PlayerRef = BO,
-        bot_token: str = BOT_TOKEN,
-        raw: bytes | None = None,
-    ) -> tuple[int, dict[str, Any], dict[str, str]]:
-        headers = {**self.auth(who, bot_token), "Content-Type": "application/json"}
-        if key is not None:
-            headers["Idempotency-Key"] = key
-        data = raw if raw is not None else json.dumps(body).encode()
-        async with self.http.post(
-            f"{self.origin}/api/c/{self.token}/{route}", data=data, headers=headers
-        ) as response:
-            return response.status, json.loads(await response.text()), dict(response.headers)
-
-
 @pytest.fixture
 async def web(db: str) -> AsyncIterator[Web]:
-    locks = InProcessKeyedLock()
-    campaigns = Campaigns(default_registry(), SeededRng(1), locks)
-    play = Play(SeededRng(1), locks, time.time)
-    await campaigns.new_game(GROUP, GM, "threat")
-    await play.mark_started(BO)
-    await campaigns.join(GROUP, BO)
-    await play.mark_started(STRANGER)
-    token = (await campaigns.require_current(GROUP.tg_id)).app_token
-    await campaigns.edit(token, BO, "approach.set", {"name": "Guile", "value": 2})
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
-    async with serve_app(app) as origin, aiohttp.ClientSession() as http:
-        yield Web(origin, token, http, campaigns)
+    game = served_game(
+        "threat", bot_token=BOT_TOKEN, group=GROUP, gm=GM, member=BO, strangers=[STRANGER]
+    )
+    async with game as served:
+        await served.campaigns.edit(served.token, BO, "approach.set", {"name": "Guile", "value": 2})
+        yield served
 
 
 async def panels() -> list[Panel]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -10,10 +9,10 @@ import aiohttp
 import pytest
 
 from core.store.models import Member
-from tests.support.browser import TELEGRAM_JS, chromium, phone_page, screenshot, telegram_stub
+from tests.support.browser import chromium, screenshot
+from tests.support.mini_app import init_for, open_app
 from tests.support.stack import GROUP, Stack, running_stack
 from tgbot.sandbox.fake_api import default_cast
-from webapp.auth import make_init_data
 
 pytestmark = [pytest.mark.db]
 
@@ -40,17 +39,6 @@ async def start_game(stack: Stack) -> str:
     return view.app_token
 
 
-def init_for(stack: Stack, user: int, token: str, *, bot_token: str | None = None) -> str:
-    player = stack.api.players[user]
-    return make_init_data(
-        bot_token or stack.api.token,
-        player.user_dict(),
-        int(time.time()) - 5,
-        start_param=token,
-        chat_type="supergroup",
-    )
-
-
 async def api(
     stack: Stack, init: str, token: str, edit: dict[str, Any] | None = None
 ) -> tuple[int, dict[str, Any]]:
@@ -63,25 +51,6 @@ async def api(
             f"{stack.origin}/api/c/{token}/edit", headers=headers, json=edit
         ) as response:
             return response.status, await response.json()
-
-
-async def open_sheet(browser: Any, stack: Stack, user: int, token: str, theme: str) -> Any:
-    """The Mini App on a phone, as Telegram opens it from the group's link."""
-    init = init_for(stack, user, token)
-    page = await phone_page(browser, init_data=init, theme=theme, start_param=token)
-    # The shared stub has no HapticFeedback.notificationOccurred, which app.js calls
-    # after an edit; Telegram has it, so the stub served here adds it.
-    stub = telegram_stub(init, theme, token) + (
-        "window.Telegram.WebApp.HapticFeedback.notificationOccurred = function () {};"
-    )
-
-    async def serve(route: Any) -> None:
-        await route.fulfill(status=200, content_type="application/javascript", body=stub)
-
-    await page.route(TELEGRAM_JS + "*", serve)
-    page.set_default_timeout(30_000)  # generous: CI machines run browsers side by side
-    await page.goto(f"{stack.origin}/app")
-    return page
 
 
 async def until(typing: Callable[[], Awaitable[None]], shown: Any) -> None:
@@ -114,7 +83,7 @@ async def test_a_player_adds_an_approach_and_moves_momentum_on_a_phone(
 ) -> None:
     token = await start_game(stack)
     async with chromium() as browser:
-        page = await open_sheet(browser, stack, BO, token, theme)
+        page = await open_app(browser, stack, BO, token, theme)
         await page.get_by_role("heading", name="Your character").wait_for()
         assert "No approaches yet" in await page.inner_text("[data-sheet='1002']")
 
@@ -146,7 +115,7 @@ async def test_a_player_adds_an_approach_and_moves_momentum_on_a_phone(
 async def test_the_gm_sets_a_players_momentum_by_tapping_the_track(stack: Stack) -> None:
     token = await start_game(stack)
     async with chromium() as browser:
-        page = await open_sheet(browser, stack, ALICE, token, "dark")
+        page = await open_app(browser, stack, ALICE, token, "dark")
         await page.get_by_role("heading", name="You run this game").wait_for()
         await (
             page.locator("[data-sheet='1002']")

@@ -6,6 +6,8 @@ the Scout's private look is a button that sends the card to the scout's own chat
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.error import Forbidden
@@ -62,22 +64,27 @@ NSU_ONLY = N_("That command is for No Stone Unturned games.")
 
 
 async def act(update: Update, context: StonetableContext) -> None:
-    chat, player = actor(update)
-    campaigns = context.deps.campaigns
-    view = await campaigns.current(chat.tg_id, chat.topic)
-    text = command_args(update).strip()
-    if command_word(text, vocabulary()) == "help" or (
-        view is None and chat.kind == ChatType.PRIVATE
-    ):
-        await _reply(update, (await lang_of(update)).gettext(ACT_HELP))
-        return
-    if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
-        raise no_game_for(None if view is None else NSU_ONLY)
-    panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text, update_id=update.update_id)
-    await post_panel(update, context, panel)
+    await _open(update, context, ROLL_PANEL, ACT_HELP, lambda text: text)
 
 
 async def downtime(update: Update, context: StonetableContext) -> None:
+    await _open(update, context, DOWNTIME_PANEL, DOWNTIME_HELP, _downtime_words)
+
+
+def _downtime_words(text: str) -> str:
+    """«/downtime лагерь» reads as camp."""
+    return downtime_text(text, vocabulary())
+
+
+async def _open(
+    update: Update,
+    context: StonetableContext,
+    kind: str,
+    help_text: str,
+    read: Callable[[str], str],
+) -> None:
+    """Open a panel of ``kind`` on the command's text (``read`` into the rules' words);
+    its help where asked for, or in a private chat without a game."""
     chat, player = actor(update)
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
@@ -85,14 +92,11 @@ async def downtime(update: Update, context: StonetableContext) -> None:
     if command_word(text, vocabulary()) == "help" or (
         view is None and chat.kind == ChatType.PRIVATE
     ):
-        await _reply(update, (await lang_of(update)).gettext(DOWNTIME_HELP))
+        await _reply(update, (await lang_of(update)).gettext(help_text))
         return
-    if view is None or view.system.key != SYSTEM_KEY:
+    if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
         raise no_game_for(None if view is None else NSU_ONLY)
-    text = downtime_text(text, vocabulary())  # «/downtime лагерь» reads as camp
-    panel = await campaigns.open_panel(
-        chat, player, DOWNTIME_PANEL, text, update_id=update.update_id
-    )
+    panel = await campaigns.open_panel(chat, player, kind, read(text), update_id=update.update_id)
     await post_panel(update, context, panel)
 
 

@@ -60,14 +60,6 @@ STRENGTH_BUTTON = {
     AbilityStrength.AVERAGE: N_("Average"),
     AbilityStrength.STRONG: N_("Strong"),
 }
-BAND_LABEL = {
-    WoundBand.UNHURT: N_("Unhurt"),
-    WoundBand.EXHAUSTED: N_("Exhausted"),
-    WoundBand.INJURED: N_("Injured"),
-    WoundBand.SEVERELY_INJURED: N_("Severely Injured"),
-    WoundBand.DYING: N_("Dying"),
-    WoundBand.NEAR_DEATH: N_("Near-Death Experience"),
-}
 BAND_EFFECT = {
     WoundBand.UNHURT: "",
     WoundBand.EXHAUSTED: N_("heals without trouble"),
@@ -94,7 +86,7 @@ SKILL_NAMES = {DEFAULT_RECOVERY_SKILL: N_("Fortitude")}
 
 def band_label(band: WoundBand, lang: Lang) -> str:
     """A wound band's name (Exhausted .. Near-Death Experience) in ``lang``."""
-    return lang.gettext(BAND_LABEL[band])
+    return lang.gettext(band.label)
 
 
 def name_of(table: Table, player_id: int, lang: Lang) -> str:

@@ -9,6 +9,7 @@ Arbiters). Every piece of player text goes through :func:`esc`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 from urllib.parse import urlencode
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
@@ -54,6 +55,7 @@ from core.rules.nsu.character_panel import (
     creation_choices,
     creation_view,
 )
+from core.rules.nsu.glance import LEVEL_NAMES
 from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanelState, SafetyVerb, safety_choices
 from core.rules.nsu.setup import (
     ActionKind,
@@ -77,7 +79,6 @@ from core.rules.nsu.world import (
     CLOCK_SEGMENTS,
     CardView,
     LocationCard,
-    ResourceLevel,
     SafetyTool,
 )
 from core.rules.table import Table
@@ -103,11 +104,6 @@ TOOL_NAMES = {
     SafetyTool.LINES_AND_VEILS: N_("Lines & veils"),
     SafetyTool.KNOCKS: N_("Knocks"),
 }
-LEVEL_NAMES = {
-    ResourceLevel.SCARCITY: N_("scarce"),
-    ResourceLevel.NEUTRAL: N_("steady"),
-    ResourceLevel.ABUNDANCE: N_("abundant"),
-}
 STEP_TITLES = {
     CreationStep.NAME: N_("Name"),
     CreationStep.PRONOUNS_AND_LOOK: N_("Pronouns and look"),
@@ -116,6 +112,22 @@ STEP_TITLES = {
     CreationStep.SENTIMENTS: N_("Three sentiments"),
     CreationStep.SKILLS: N_("Three skills"),
     CreationStep.RUMOURS: N_("Rumours"),
+}
+# The buttons whose label is always the same, by the verb they send: a sign and a word.
+VERB_LABELS: dict[Enum, tuple[str, str]] = {
+    BoardVerb.AGREE: ("👍", N_("Agree")),
+    BoardVerb.PASS: ("🙅", N_("Pass")),
+    BoardVerb.FULL: ("🟥", N_("Card is full")),
+    BoardVerb.NEXT_QUESTION: ("⏭", N_("Next question")),
+    BoardVerb.SCOPE_DONE: ("✅", N_("Scope done")),
+    BoardVerb.ROLL: ("🎲", N_("Roll Danger and Reward")),
+    AdventureVerb.SPLIT: ("✂️", N_("Split")),
+    AdventureVerb.CANCEL: ("✖", N_("Cancel")),
+    AdventureVerb.HOME: ("🏠", N_("Home")),
+    AdventureVerb.SWITCH: ("🔁", N_("Switch focus")),
+    AdventureVerb.REGROUP: ("🤝", N_("Regroup")),
+    AdventureVerb.TICK: ("🕰", N_("+1 tick")),
+    AdventureVerb.UNTICK: ("🕰", N_("−1 tick")),
 }
 X_CARD_TEXT = N_(
     "🛑 <b>X-card.</b> Someone tapped the X-card. Drop or rewind what is happening now "
@@ -414,6 +426,12 @@ def plain_name(table: Table, player_id: int) -> str:
     return seat.name[:24] if seat is not None else str(player_id)
 
 
+def verb_label(verb: Enum, lang: Lang) -> str:
+    """The label of a button that is always the same (:data:`VERB_LABELS`)."""
+    sign, word = VERB_LABELS[verb]
+    return f"{sign} {lang.gettext(word)}"
+
+
 def _step_button(view: PanelView, c: Choice[BoardVerb], lang: Lang) -> InlineKeyboardButton:
     """One worldbuilding choice as a button."""
     _ = lang.gettext
@@ -431,15 +449,7 @@ def _step_button(view: PanelView, c: Choice[BoardVerb], lang: Lang) -> InlineKey
         return general("✍️ " + _("Write my locations"), CardsButton(view.campaign.id, view.id))
     if c.verb is BoardVerb.DEAL:
         return button(view, _("{num} wide", num=c.count), c.verb.value, c.argument)
-    label = {
-        BoardVerb.AGREE: "👍 " + _("Agree"),
-        BoardVerb.PASS: "🙅 " + _("Pass"),
-        BoardVerb.FULL: "🟥 " + _("Card is full"),
-        BoardVerb.NEXT_QUESTION: "⏭ " + _("Next question"),
-        BoardVerb.SCOPE_DONE: "✅ " + _("Scope done"),
-        BoardVerb.ROLL: "🎲 " + _("Roll Danger and Reward"),
-    }[c.verb]
-    return button(view, label, c.verb.value, c.argument)
+    return button(view, verb_label(c.verb, lang), c.verb.value, c.argument)
 
 
 def step_buttons(view: PanelView, b: Board, lang: Lang = EN) -> list[list[InlineKeyboardButton]]:
@@ -952,21 +962,12 @@ class AdventureRenderer:
             [make(c, "◀️ " + _("Back") if c.argument else "➡️ " + _("Travel"))]
             for c in of[AdventureVerb.TRAVEL]
         ]
-        labels = {
-            AdventureVerb.SPLIT: "✂️ " + _("Split"),
-            AdventureVerb.CANCEL: "✖ " + _("Cancel"),
-            AdventureVerb.HOME: "🏠 " + _("Home"),
-            AdventureVerb.SWITCH: "🔁 " + _("Switch focus"),
-            AdventureVerb.REGROUP: "🤝 " + _("Regroup"),
-            AdventureVerb.TICK: "🕰 " + _("+1 tick"),
-            AdventureVerb.UNTICK: "🕰 " + _("−1 tick"),
-        }
         for group in (
             (AdventureVerb.SPLIT, AdventureVerb.CANCEL),
             (AdventureVerb.HOME, AdventureVerb.SWITCH, AdventureVerb.REGROUP),
             (AdventureVerb.TICK, AdventureVerb.UNTICK),
         ):
-            row = [make(c, labels[c.verb]) for verb in group for c in of[verb]]
+            row = [make(c, verb_label(c.verb, lang)) for verb in group for c in of[verb]]
             if group[0] is AdventureVerb.HOME and sc.picking is None:
                 row += [make(c, "✂️ " + _("Split up")) for c in of[AdventureVerb.PICK]]
             rows += phone_rows(row)

@@ -39,14 +39,6 @@ STRENGTHS = [
         "dice": N_("2d20, keep the higher"),
     },
 ]
-BAND_LABEL = {
-    WoundBand.UNHURT: N_("Unhurt"),
-    WoundBand.EXHAUSTED: N_("Exhausted"),
-    WoundBand.INJURED: N_("Injured"),
-    WoundBand.SEVERELY_INJURED: N_("Severely Injured"),
-    WoundBand.DYING: N_("Dying"),
-    WoundBand.NEAR_DEATH: N_("Near-Death Experience"),
-}
 BAND_EFFECT = {
     WoundBand.UNHURT: N_("No wounds."),
     WoundBand.EXHAUSTED: N_("Heals without trouble."),
@@ -86,7 +78,7 @@ def _character(
         "wounds": sheet.wounds,
         "wound_boxes": _wound_boxes(sheet.wounds),
         "band": sheet.band.value,
-        "band_label": BAND_LABEL[sheet.band],
+        "band_label": sheet.band.label,
         "band_effect": BAND_EFFECT[sheet.band],
         "can_edit": may_edit_sheet(table, viewer_id, player_id),
         "can_harm": gm,

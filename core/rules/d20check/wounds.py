@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from core.i18n import N_
+
 STRAIN_PER_WOUND = 4
 MAX_STRAIN = STRAIN_PER_WOUND - 1
 NEAR_DEATH_WOUNDS = 16
@@ -35,16 +37,17 @@ class WoundBand(Enum):
 
     @property
     def label(self) -> str:
+        """The band's name as the rulebook writes it (translated where shown)."""
         return _LABELS[self]
 
 
 _LABELS = {
-    WoundBand.UNHURT: "Unhurt",
-    WoundBand.EXHAUSTED: "Exhausted",
-    WoundBand.INJURED: "Injured",
-    WoundBand.SEVERELY_INJURED: "Severely Injured",
-    WoundBand.DYING: "Dying",
-    WoundBand.NEAR_DEATH: "Near-Death Experience",
+    WoundBand.UNHURT: N_("Unhurt"),
+    WoundBand.EXHAUSTED: N_("Exhausted"),
+    WoundBand.INJURED: N_("Injured"),
+    WoundBand.SEVERELY_INJURED: N_("Severely Injured"),
+    WoundBand.DYING: N_("Dying"),
+    WoundBand.NEAR_DEATH: N_("Near-Death Experience"),
 }
 
 
