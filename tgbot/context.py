@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -47,36 +49,43 @@ class StonetableApplication(Application[Any, Any, Any, Any, Any, Any]):
         rolled back) and what their changes wrote to the outbox was sent; the errors
         were already shown to the user by the error handler.
         """
-        key = id(update)
-        failures: list[Exception] = []
-        self._failures[key] = failures
-        try:
-            await self.update_processor.process_update(update, self._handle(update, failures))
-        finally:
-            del self._failures[key]
+        async with self.turn(update) as failures:
+            await self.process_update(update)
         return tuple(failures)
 
-    async def _handle(self, update: object, failures: list[Exception]) -> None:
-        """The handlers, then the outbox rows of this update still unsent (in its chat's turn).
-
-        A redelivered copy (or one whose handler failed) sends what an earlier copy
-        left: never nothing.
+    @asynccontextmanager
+    async def turn(self, update: object) -> AsyncIterator[list[Exception]]:
+        """``update``'s turn in its chat, for its handlers (``async with`` around
+        :meth:`process_update`); yields the list collecting what they raise. On leaving,
+        sends the outbox rows of this update still unsent (in its chat's turn): a
+        redelivered copy (or one whose handler failed) sends what an earlier copy left,
+        never nothing. Its frame is not on the stack while the handlers run.
         """
         from core import outbox
         from tgbot.outbox import CURRENT_UPDATE, REPLY, flush_update, send_pending
+        from tgbot.processor import PerChatUpdateProcessor
 
+        key = id(update)
+        failures: list[Exception] = []
+        self._failures[key] = failures
         update_id = getattr(update, "update_id", None)
-        outbox.begin(update_id if isinstance(update_id, int) else None)
-        REPLY.set(None)
-        if isinstance(update, Update):
-            CURRENT_UPDATE.set(update)
-        await self.process_update(update)
+        processor = self.update_processor
+        assert isinstance(processor, PerChatUpdateProcessor)
         try:
-            await send_pending(self)
-            if failures and isinstance(update_id, int):
-                await flush_update(self, update_id)
-        except Exception as error:  # sent later: by a redelivery or the sweeper
-            log.warning("Could not send an update's outbox rows now: %s", error)
+            async with processor.ordered(update):
+                outbox.begin(update_id if isinstance(update_id, int) else None)
+                REPLY.set(None)
+                if isinstance(update, Update):
+                    CURRENT_UPDATE.set(update)
+                yield failures
+                try:
+                    await send_pending(self)
+                    if failures and isinstance(update_id, int):
+                        await flush_update(self, update_id)
+                except Exception as error:  # sent later: by a redelivery or the sweeper
+                    log.warning("Could not send an update's outbox rows now: %s", error)
+        finally:
+            del self._failures[key]
 
     async def process_error(
         self,

@@ -113,7 +113,12 @@ class Inbox:
             update = read_update(parse_body(body), self.application)
         except Unusable as error:
             return await self._dead_letter(body, error.reason, error.update_id)
-        return await self._handle(update, body)
+        try:  # the handlers in the update's turn, in this frame (no layer of its own)
+            async with self.application.turn(update) as errors:
+                await self.application.process_update(update)
+        except Exception as error:  # outside any handler: the update's shape, most likely
+            errors = [error]
+        return await self._settle(update, body, errors)
 
     async def take_polled(self, data: object) -> bool:
         """Handle one update from getUpdates; True once it is durable."""
@@ -121,14 +126,15 @@ class Inbox:
             update = read_update(data, self.application)
         except Unusable as error:
             return await self._dead_letter(_dump(data), error.reason, error.update_id)
-        return await self._handle(update, data)
-
-    async def _handle(self, update: Update, source: object) -> bool:
-        """Run ``update`` through the handlers; ``source``: its body or decoded JSON."""
-        try:
-            errors = await self.application.handle(update)
+        try:  # the handlers in the update's turn, in this frame (no layer of its own)
+            async with self.application.turn(update) as errors:
+                await self.application.process_update(update)
         except Exception as error:  # outside any handler: the update's shape, most likely
-            errors = (error,)
+            errors = [error]
+        return await self._settle(update, data, errors)
+
+    async def _settle(self, update: Update, source: object, errors: list[Exception]) -> bool:
+        """Durable, or a dead letter if a handler failed; ``source``: its body or JSON."""
         failures = [error for error in errors if unexpected(error)]
         if not failures:
             return True
