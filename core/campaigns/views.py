@@ -268,7 +268,15 @@ async def load_panel_view(registry: Registry, panel_id: int) -> LoadedPanel | No
     redraw, the Mini App's redraw of a group panel): the panel, its campaign with its
     chat, host, topic and language, and the active members, in one statement, built
     the one way (:func:`build_view`). None when there is no such panel."""
-    loaded = read_panel(panel_id, await fetch(LOAD, load_arguments(panel_id)))
+    return read_panel_view(registry, panel_id, await fetch(LOAD, load_arguments(panel_id)))
+
+
+def read_panel_view(
+    registry: Registry, panel_id: int, rows: list[dict[str, Any]]
+) -> LoadedPanel | None:
+    """What :func:`load_panel_view` makes of the rows of its statement (a press runs it
+    itself: ``fetch(LOAD, load_arguments(panel_id))``)."""
+    loaded = read_panel(panel_id, rows)
     if loaded is None:
         return None
     panel, campaign, members = loaded
