@@ -125,7 +125,7 @@ class Planner:
         self.campaigns = campaigns
 
     async def __call__(self, result: object, how: str) -> list[Effect]:
-        from tgbot.presenter import draw
+        from tgbot.presenter import dressed
 
         if isinstance(result, RollResult):
             return await self._roll(result)
@@ -144,7 +144,9 @@ class Planner:
             if how == "post":
                 effects.append(await self._post(result))
             elif result.message_id is not None:  # the hot path, a press: its edit, inline
-                text, markup = draw(self.renderers, result)
+                lang = lang_at(result)  # drawn as draw() does, one layer fewer
+                drawn = self.renderers[result.kind].render(result, lang)
+                text, markup = dressed(result, *drawn, lang)
                 text = await self._header(result) + text
                 payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
                 effects.append(Effect("edit", {**payload, "text": text, "markup": _markup(markup)}))
@@ -464,18 +466,26 @@ async def send_pending(
     application: StonetableApplication, pending: outbox.Pending | None = None
 ) -> None:
     """Send what the current update (or request) wrote to the outbox and has not sent."""
+    rows = await unsent(pending)
+    if rows:
+        await send_rows(application, rows)
+
+
+async def unsent(pending: outbox.Pending | None = None) -> list[Row]:
+    """What the current update (or request) wrote to the outbox and has not sent, taken
+    to be sent now (by :func:`send_rows`; a press calls it itself, one layer fewer)."""
     pending = pending or outbox.current()
     if pending is None:
-        return
+        return []
     rows = pending.unsent()
     if not rows:
-        return
+        return []
     if time.time() > pending.until - 1.0:  # slow: make sure no sweeper took them meanwhile
         held = set(await outbox.renew([row.id for row in rows]))
         pending.sent.update(row.id for row in rows if row.id not in held)
         rows = [row for row in rows if row.id in held]
     pending.sent.update(row.id for row in rows)  # tried now; whatever failed is the sweeper's
-    await send_rows(application, rows)
+    return rows
 
 
 async def flush_update(application: StonetableApplication, update_id: int) -> int:

@@ -55,7 +55,13 @@ def draw(
     them (a closed panel keeps no buttons of its own; the one who just acted may see
     ``↩ Undo``). The one place a message is drawn."""
     lang = lang or lang_at(view)
-    text, markup = renderers[view.kind].render(view, lang)
+    return dressed(view, *renderers[view.kind].render(view, lang), lang)
+
+
+def dressed(
+    view: PanelView, text: str, markup: InlineKeyboardMarkup | None, lang: Lang
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """What :func:`draw` makes of its renderer's text and buttons."""
     if view.closed:
         markup = _without_panel_buttons(markup)
     return text, with_undo(view, markup, lang)  # the ↩ Undo for the one who just acted
