@@ -9,7 +9,7 @@ play went on.
 
 A change whose use case wrote its effects to the outbox in its own transaction
 (``core.outbox.record``: a press, a reply, an opened panel, a roll, a Mini App edit) is
-presented by sending those rows (:func:`tgbot.outbox.send_pending`), drawn as here.
+presented by sending those rows (:func:`tgbot.sender.send_pending`), drawn as here.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
 from tgbot.render.text import esc
 from tgbot.render.undo import with_undo
+from tgbot.sender import send_pending
 from tgbot.topics import send_game, thread
 
 RETIRED = {
@@ -131,8 +132,6 @@ def in_outbox(change: object) -> bool:
 
 
 async def _send_pending(context: StonetableContext) -> None:
-    from tgbot.outbox import send_pending
-
     await send_pending(context.stonetable)
 
 

@@ -15,8 +15,8 @@ from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of, replied
 from tgbot.i18n import lang_of
-from tgbot.outbox import send_rows, unsent
 from tgbot.presenter import in_outbox, post, present, refresh, settle, show
+from tgbot.sender import send_rows, unsent
 
 COMMANDS: list = []  # type: ignore[type-arg]
 
