@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -247,20 +247,7 @@ class LoadedPanel:
 
     def view(self, undo: Choice[Common] | None = None) -> PanelView:
         """The panel as its message shows it (its state read by its rules here, once)."""
-        row = self.row
-        return PanelView(
-            id=row.id,
-            kind=row.kind,
-            version=row.version,
-            state=row.state,
-            closed=row.closed,
-            chat_tg_id=row.chat_tg_id,
-            message_id=row.message_id,
-            events=(),
-            campaign=self.campaign,
-            table=self.table,
-            undo=undo,
-        )
+        return replace(_shown(self.row, self.campaign, self.table), undo=undo)
 
 
 async def load_panel_view(registry: Registry, panel_id: int) -> LoadedPanel | None:
@@ -299,7 +286,7 @@ def _model_seats(members: list[Member]) -> tuple[SeatRow, ...]:
     )
 
 
-def _shown(row: Panel, campaign: CampaignView, table: Table) -> PanelView:
+def _shown(row: Panel | PanelRow, campaign: CampaignView, table: Table) -> PanelView:
     """An open panel as its message shows it (no events: nothing happened on it)."""
     return PanelView(
         id=row.id,
