@@ -87,7 +87,8 @@ class Pending:
         return [row for row in self.rows if row.id not in self.sent]
 
 
-Planner = Callable[[object, str], Awaitable[list[Effect]]]
+Planner = Callable[..., Awaitable[list[Effect]]]  # (result, how[, drawn])
+Drawing = tuple[Callable[..., Any], tuple[Any, ...]]  # a function and its arguments
 _planner: Planner | None = None
 _pending: ContextVar[Pending | None] = ContextVar("outbox_pending", default=None)
 
@@ -139,6 +140,14 @@ async def record(result: object, how: str = "") -> None:
 def planner() -> Planner | None:
     """How results become effects (None: record nothing)."""
     return _planner
+
+
+def drawing(result: object) -> Drawing | None:
+    """What the planner draws first for ``result`` (a press's edit: its renderer and the
+    arguments), for the use case to call itself and hand to the planner as ``drawn``, so
+    the drawing is no layer of its own; None when there is nothing to draw first."""
+    find = getattr(_planner, "drawing", None)
+    return None if find is None else find(result)
 
 
 def statements(result: object, effects: list[Effect]) -> list[tuple[Effect, Statement]]:

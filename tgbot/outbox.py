@@ -114,7 +114,16 @@ class Planner:
         self.renderers = renderers
         self.campaigns = campaigns
 
-    async def __call__(self, result: object, how: str) -> list[Effect]:
+    def drawing(self, result: object) -> outbox.Drawing | None:
+        """A press's edit, drawn first by its use case (:func:`core.outbox.drawing`): the
+        panel's renderer and its arguments; None for any other result."""
+        if isinstance(result, PanelView) and result.message_id is not None:
+            return self.renderers[result.kind].render, (result, lang_at(result))
+        return None
+
+    async def __call__(self, result: object, how: str, drawn: Drawn | None = None) -> list[Effect]:
+        """The effects of ``result``; ``drawn``: its panel's renderer's text and buttons,
+        when its use case drew them (:meth:`drawing`)."""
         from tgbot.presenter import dressed
 
         if isinstance(result, RollResult):
@@ -134,8 +143,9 @@ class Planner:
             if how == "post":
                 effects.append(await self._post(result))
             elif result.message_id is not None:  # the hot path, a press: its edit, inline
-                lang = lang_at(result)  # drawn as draw() does, one layer fewer
-                drawn = self.renderers[result.kind].render(result, lang)
+                lang = lang_at(result)  # drawn as draw() does, fewer layers
+                if drawn is None:
+                    drawn = self.renderers[result.kind].render(result, lang)
                 text, markup = dressed(result, *drawn, lang)
                 text = await self._header(result) + text
                 payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Message, ReplyParameters
@@ -156,15 +157,7 @@ async def send_rows(
                 continue
             try:
                 if row.kind == "edit":  # the hot path, a press's edit: the call inline
-                    payload = row.payload
-                    fields: dict[str, Any] = {
-                        "chat_id": payload["chat_id"],
-                        "message_id": payload["message_id"],
-                        "text": payload["text"],
-                        "parse_mode": ParseMode.HTML.value,
-                    }
-                    if payload.get("markup") is not None:
-                        fields["reply_markup"] = payload["markup"]
+                    fields = edit_fields(row.payload)
                     try:
                         await application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=fields)
                     except BadRequest as error:
@@ -195,6 +188,55 @@ async def send_rows(
     if refused is not None and not sweeping:
         raise refused
     return handled
+
+
+def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:
+    """The ``editMessageText`` call of an edit row's payload (raw, as Telegram takes it)."""
+    fields: dict[str, Any] = {
+        "chat_id": payload["chat_id"],
+        "message_id": payload["message_id"],
+        "text": payload["text"],
+        "parse_mode": ParseMode.HTML.value,
+    }
+    if payload.get("markup") is not None:
+        fields["reply_markup"] = payload["markup"]
+    return fields
+
+
+async def send_beside(
+    application: StonetableApplication, answer: Awaitable[object], rows: list[Row]
+) -> None:
+    """Send ``rows`` while ``answer`` (a button's answer) goes. A press's one edit is
+    called here as it is, beside the answer, and accounted for after, as
+    :func:`send_rows` does it (no layer between the press and the call)."""
+    if len(rows) != 1 or rows[0].kind != "edit":
+        await asyncio.gather(answer, send_rows(application, rows))
+        return
+    row = rows[0]
+    call = application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=edit_fields(row.payload))
+    outcomes: list[object] = await asyncio.gather(answer, call, return_exceptions=True)
+    answered, edited = outcomes
+    await _edited(row, edited if isinstance(edited, BaseException) else None)
+    if isinstance(answered, BaseException):
+        raise answered
+
+
+async def _edited(row: Row, error: BaseException | None) -> None:
+    """After a press's edit (:func:`send_beside`): what :func:`send_rows` does after it."""
+    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
+        error = None
+    if isinstance(error, TelegramError) and not isinstance(error, BadRequest | Forbidden):
+        log.warning("An outbox row waits for a passing fault: %s", error)
+        await outbox.release([row.id])  # network, timeout, flood control: any worker's now
+        return
+    if isinstance(error, BadRequest | Forbidden):
+        log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
+    elif error is not None:
+        raise error
+    _edits_sent.append(row.id)  # marked with others', well within its lease
+    await outbox.pause_point("after_send")
+    if error is not None:
+        raise error
 
 
 async def send_pending(

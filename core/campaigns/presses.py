@@ -216,8 +216,9 @@ class Presses(CampaignsBase):
                         retired=retired,
                     )
                     # what it shows, drawn by the planner, written with the change
-                    plan = outbox.planner()
-                    effects = [] if plan is None else await plan(acted, "")
+                    plan, draw = outbox.planner(), outbox.drawing(acted)
+                    drawn = None if draw is None else draw[0](*draw[1])  # drawn here, no layer
+                    effects = [] if plan is None else await plan(acted, "", drawn)
                     for effect, write in outbox.statements(acted, effects):
                         outbox.kept(effect, await fetch(*write))
             except _OtherCampaign:
