@@ -27,7 +27,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.store.sql import dump_json, execute, fetch, load_json, now
+from core.store.sql import Statement, dump_json, execute, fetch, load_json, now
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,8 @@ class Pending:
         return [row for row in self.rows if row.id not in self.sent]
 
 
-Planner = Callable[[object, str], Awaitable[list[Effect]]]
+Planner = Callable[..., Awaitable[list[Effect]]]  # (result, how[, drawn])
+Drawing = tuple[Callable[..., Any], tuple[Any, ...]]  # a function and its arguments
 _planner: Planner | None = None
 _pending: ContextVar[Pending | None] = ContextVar("outbox_pending", default=None)
 
@@ -126,24 +127,53 @@ async def record(result: object, how: str = "") -> None:
 
     ``how``: what the result is to its planner ("post": a panel just opened, to be
     sent as a new message; "": a change). Nothing when no planner is registered (a use
-    case run outside the bot).
+    case run outside the bot). The hot path (a press) runs the same steps itself:
+    :func:`planner`, :func:`statements`, :func:`kept`.
     """
-    if _planner is None:
+    plan = _planner
+    if plan is None:
         return
-    effects = await _planner(result, how)
+    for effect, statement in statements(result, await plan(result, how)):
+        kept(effect, await fetch(*statement))
+
+
+def planner() -> Planner | None:
+    """How results become effects (None: record nothing)."""
+    return _planner
+
+
+def drawing(result: object) -> Drawing | None:
+    """What the planner draws first for ``result`` (a press's edit: its renderer and the
+    arguments), for the use case to call itself and hand to the planner as ``drawn``, so
+    the drawing is no layer of its own; None when there is nothing to draw first."""
+    find = getattr(_planner, "drawing", None)
+    return None if find is None else find(result)
+
+
+def statements(result: object, effects: list[Effect]) -> list[tuple[Effect, Statement]]:
+    """The rows that write ``effects`` (``result``'s) to the outbox, claimed by this
+    worker: each effect with its statement, for :func:`kept` to remember once run."""
     pending = _pending.get()
     if pending is None:  # a Mini App request, or a caller that did not begin()
         pending = begin()
     pending.recorded.append(result)
     if not effects:
-        return
+        return []
     pending.until = time.time() + LEASE
     at = now()
-    for effect in effects:
-        payload = dump_json(effect.payload)
-        values = (pending.update_id, effect.kind, effect.target, payload, pending.until, WORKER)
-        rows = await fetch(_INSERT, (*values, False, at))
-        pending.rows.append(Row(int(rows[0]["id"]), effect.kind, effect.payload))
+    head = (pending.update_id,)
+    lease = (pending.until, WORKER, False, at)
+    return [
+        (effect, (_INSERT, (*head, effect.kind, effect.target, dump_json(effect.payload), *lease)))
+        for effect in effects
+    ]
+
+
+def kept(effect: Effect, rows: list[dict[str, Any]]) -> None:
+    """An effect's row was written (``rows``: what its statement returned)."""
+    pending = _pending.get()
+    assert pending is not None
+    pending.rows.append(Row(int(rows[0]["id"]), effect.kind, effect.payload))
 
 
 def mark() -> int:

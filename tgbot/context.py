@@ -6,7 +6,6 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from telegram import Update
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from core.campaigns import Campaigns
@@ -38,45 +37,7 @@ class StonetableApplication(Application[Any, Any, Any, Any, Any, Any]):
         super().__init__(**kwargs)
         self.deps = deps
         self.command_specs: list[CommandSpec] = []  # the menus' commands, set where it is wired
-        self._failures: dict[int, list[Exception]] = {}
-
-    async def handle(self, update: object) -> tuple[Exception, ...]:
-        """Run ``update`` through the handlers, in its chat's order; return what they raised.
-
-        Returns once every handler finished (so their transactions committed or
-        rolled back) and what their changes wrote to the outbox was sent; the errors
-        were already shown to the user by the error handler.
-        """
-        key = id(update)
-        failures: list[Exception] = []
-        self._failures[key] = failures
-        try:
-            await self.update_processor.process_update(update, self._handle(update, failures))
-        finally:
-            del self._failures[key]
-        return tuple(failures)
-
-    async def _handle(self, update: object, failures: list[Exception]) -> None:
-        """The handlers, then the outbox rows of this update still unsent (in its chat's turn).
-
-        A redelivered copy (or one whose handler failed) sends what an earlier copy
-        left: never nothing.
-        """
-        from core import outbox
-        from tgbot.outbox import CURRENT_UPDATE, REPLY, flush_update, send_pending
-
-        update_id = getattr(update, "update_id", None)
-        outbox.begin(update_id if isinstance(update_id, int) else None)
-        REPLY.set(None)
-        if isinstance(update, Update):
-            CURRENT_UPDATE.set(update)
-        await self.process_update(update)
-        try:
-            await send_pending(self)
-            if failures and isinstance(update_id, int):
-                await flush_update(self, update_id)
-        except Exception as error:  # sent later: by a redelivery or the sweeper
-            log.warning("Could not send an update's outbox rows now: %s", error)
+        self.failures: dict[int, list[Exception]] = {}  # by update, while it is handled (turn)
 
     async def process_error(
         self,
@@ -85,7 +46,7 @@ class StonetableApplication(Application[Any, Any, Any, Any, Any, Any]):
         job: Any = None,
         coroutine: Any = None,
     ) -> bool:
-        failures = self._failures.get(id(update))
+        failures = self.failures.get(id(update))
         if failures is not None:
             failures.append(error)
         return await super().process_error(update, error, job, coroutine)

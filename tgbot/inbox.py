@@ -17,15 +17,21 @@ import contextlib
 import json
 import logging
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
 from telegram import Update
 from telegram.error import RetryAfter, TelegramError
 
+from core import outbox as core_outbox
 from core.store.dead_letters import fits_bigint, keep_dead_letter
 from tgbot.app import unexpected
 from tgbot.context import StonetableApplication
+from tgbot.outbox import CURRENT_UPDATE, REPLY
+from tgbot.processor import PerChatUpdateProcessor
+from tgbot.sender import flush_update, send_pending
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +86,39 @@ def read_update(data: object, application: StonetableApplication) -> Update:
     return update
 
 
+@asynccontextmanager
+async def turn(
+    application: StonetableApplication, update: Update
+) -> AsyncIterator[list[Exception]]:
+    """``update``'s turn in its chat, for its handlers (``async with`` around
+    ``application.process_update``), in order within the chat; yields the list collecting
+    what they raise (the errors were already shown to the user by the error handler).
+
+    On leaving, sends the outbox rows of this update still unsent (in its chat's turn):
+    a redelivered copy (or one whose handler failed) sends what an earlier copy left,
+    never nothing. Its frame is not on the stack while the handlers run.
+    """
+    key = id(update)
+    failures: list[Exception] = []
+    application.failures[key] = failures
+    processor = application.update_processor
+    assert isinstance(processor, PerChatUpdateProcessor)
+    try:
+        async with processor.ordered(update):
+            core_outbox.begin(update.update_id)
+            REPLY.set(None)
+            CURRENT_UPDATE.set(update)
+            yield failures
+            try:
+                await send_pending(application)
+                if failures:
+                    await flush_update(application, update.update_id)
+            except Exception as error:  # sent later: by a redelivery or the sweeper
+                log.warning("Could not send an update's outbox rows now: %s", error)
+    finally:
+        del application.failures[key]
+
+
 class Inbox:
     """Handles updates before they are acknowledged; keeps the unusable ones."""
 
@@ -113,7 +152,12 @@ class Inbox:
             update = read_update(parse_body(body), self.application)
         except Unusable as error:
             return await self._dead_letter(body, error.reason, error.update_id)
-        return await self._handle(update, body)
+        try:  # the handlers in the update's turn, in this frame (no layer of its own)
+            async with turn(self.application, update) as errors:
+                await self.application.process_update(update)
+        except Exception as error:  # outside any handler: the update's shape, most likely
+            errors = [error]
+        return await self._settle(update, body, errors)
 
     async def take_polled(self, data: object) -> bool:
         """Handle one update from getUpdates; True once it is durable."""
@@ -121,14 +165,15 @@ class Inbox:
             update = read_update(data, self.application)
         except Unusable as error:
             return await self._dead_letter(_dump(data), error.reason, error.update_id)
-        return await self._handle(update, data)
-
-    async def _handle(self, update: Update, source: object) -> bool:
-        """Run ``update`` through the handlers; ``source``: its body or decoded JSON."""
-        try:
-            errors = await self.application.handle(update)
+        try:  # the handlers in the update's turn, in this frame (no layer of its own)
+            async with turn(self.application, update) as errors:
+                await self.application.process_update(update)
         except Exception as error:  # outside any handler: the update's shape, most likely
-            errors = (error,)
+            errors = [error]
+        return await self._settle(update, data, errors)
+
+    async def _settle(self, update: Update, source: object, errors: list[Exception]) -> bool:
+        """Durable, or a dead letter if a handler failed; ``source``: its body or JSON."""
         failures = [error for error in errors if unexpected(error)]
         if not failures:
             return True
@@ -149,9 +194,10 @@ class Inbox:
         except Unusable as error:
             return f"still unusable: {error.reason}"
         try:
-            errors = await self.application.handle(update)
+            async with turn(self.application, update) as errors:
+                await self.application.process_update(update)
         except Exception as error:
-            errors = (error,)
+            errors = [error]
         failures = [error for error in errors if unexpected(error)]
         if failures:
             return f"a handler failed again: {type(failures[0]).__name__}: {failures[0]}"

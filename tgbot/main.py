@@ -35,7 +35,8 @@ from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.inbox import Inbox, Poller
 from tgbot.intro import introduce
-from tgbot.outbox import Planner, mark_edits_sent, schedule_sweeper, send_pending
+from tgbot.outbox import Planner
+from tgbot.sender import mark_edits_sent, schedule_sweeper, send_pending
 from webapp.app import create_app
 from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
 from webapp.sheets import sheet_pages

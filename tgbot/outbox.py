@@ -2,10 +2,7 @@
 
 :class:`Planner` runs inside a use case's transaction: it draws what the change shows
 (the presenter's drawing, :func:`tgbot.presenter.draw`) and returns the Bot API calls,
-which are written to the outbox with the change. :func:`send_pending` sends the rows
-the current update wrote, right after the commit; :func:`flush_update` sends what a
-copy of an update left unsent (a redelivery); :func:`sweep` sends any row whose
-worker's lease ran out (a periodic job in every worker).
+which are written to the outbox with the change; :mod:`tgbot.sender` sends them.
 
 Edits are idempotent ("message is not modified" counts as sent), and an older edit of
 a message that a newer row edits again is skipped when it is sent late. A new message
@@ -15,37 +12,30 @@ before the row was marked sent (docs/operations.md).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Message, ReplyParameters, Update
-from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram import InlineKeyboardMarkup, Update
+from telegram.constants import ChatType
 
 from core import outbox
 from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired
 from core.i18n import lang_for
-from core.outbox import Effect, Row
+from core.outbox import Effect
 from core.play import HeldNotes, TableRoll
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
 from core.undo import TookBack
-from tgbot.context import StonetableApplication, StonetableContext
-from tgbot.edits import EDIT_MESSAGE_TEXT, markup_json
+from tgbot.context import StonetableApplication
+from tgbot.edits import markup_json
 from tgbot.i18n import lang_at, lang_of, voice
-from tgbot.menu import publish_menus
 from tgbot.panels import Note, Refresh, Renderers
-from tgbot.private import send_private
-from tgbot.topics import send_game
+from tgbot.sender import send_pending
 
 log = logging.getLogger(__name__)
 
-SWEEP_SECONDS = 2.0
 CURRENT_UPDATE: ContextVar[Update | None] = ContextVar("current_update", default=None)
 
 Drawn = tuple[str, InlineKeyboardMarkup | None]
@@ -124,8 +114,17 @@ class Planner:
         self.renderers = renderers
         self.campaigns = campaigns
 
-    async def __call__(self, result: object, how: str) -> list[Effect]:
-        from tgbot.presenter import draw
+    def drawing(self, result: object) -> outbox.Drawing | None:
+        """A press's edit, drawn first by its use case (:func:`core.outbox.drawing`): the
+        panel's renderer and its arguments; None for any other result."""
+        if isinstance(result, PanelView) and result.message_id is not None:
+            return self.renderers[result.kind].render, (result, lang_at(result))
+        return None
+
+    async def __call__(self, result: object, how: str, drawn: Drawn | None = None) -> list[Effect]:
+        """The effects of ``result``; ``drawn``: its panel's renderer's text and buttons,
+        when its use case drew them (:meth:`drawing`)."""
+        from tgbot.presenter import dressed
 
         if isinstance(result, RollResult):
             return await self._roll(result)
@@ -144,7 +143,10 @@ class Planner:
             if how == "post":
                 effects.append(await self._post(result))
             elif result.message_id is not None:  # the hot path, a press: its edit, inline
-                text, markup = draw(self.renderers, result)
+                lang = lang_at(result)  # drawn as draw() does, fewer layers
+                if drawn is None:
+                    drawn = self.renderers[result.kind].render(result, lang)
+                text, markup = dressed(result, *drawn, lang)
                 text = await self._header(result) + text
                 payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
                 effects.append(Effect("edit", {**payload, "text": text, "markup": _markup(markup)}))
@@ -300,250 +302,3 @@ class Planner:
                     edit = await self._edit(other)
                     effects.append(Effect("edit", {**edit.payload, "settle": True}))
         return effects
-
-
-# -- sending -------------------------------------------------------------------------------------
-
-
-class Passing(Exception):
-    """Telegram or the store is away for a moment: the row is sent again later."""
-
-
-def _keyboard(markup: dict[str, Any] | None) -> InlineKeyboardMarkup | None:
-    return InlineKeyboardMarkup.de_json(markup, None) if markup else None
-
-
-async def _send(application: StonetableApplication, row: Row) -> None:
-    """One row's Bot API call. A permanent refusal is logged (retrying cannot help) and,
-    for ``raise``, passed on; a passing one raises :class:`Passing`."""
-    try:
-        await _call(application, row.kind, row.payload)
-    except BadRequest as error:
-        if "not modified" in error.message.lower():
-            return
-        if row.kind == "delete":  # gone already, or not ours to delete: nothing to retry
-            log.info("A message to delete stays: %s", error)
-            return
-        raise
-    except Forbidden:
-        if row.kind == "delete":
-            return
-        raise
-    except TelegramError as error:  # network, timeout, flood control
-        raise Passing(str(error)) from error
-    except (ConnectionError, OSError) as error:
-        raise Passing(str(error)) from error
-
-
-async def _call(application: StonetableApplication, kind: str, payload: dict[str, Any]) -> None:
-    """The Bot API call(s) a row of ``kind`` makes."""
-    bot = application.bot
-    if kind == "delete":
-        await bot.delete_message(payload["chat_id"], payload["message_id"])
-    elif kind == "secret":
-        await _send_secret(application, payload)
-    elif kind == "menu":
-        campaigns, specs = application.deps.campaigns, application.command_specs
-        await publish_menus(bot, campaigns, specs, payload["group"], payload["players"])
-    elif kind == "private":
-        await send_private(
-            StonetableContext(application),
-            payload["user_id"],
-            payload["text"],
-            _keyboard(payload.get("markup")),
-            group_chat_id=payload["group_chat_id"],
-            group_topic=payload["group_topic"],
-            name=payload["name"],
-        )
-    else:
-        await _send_message(application, payload)
-
-
-async def _send_message(application: StonetableApplication, payload: dict[str, Any]) -> None:
-    """A new message in a game's chat (a reply, when it answers one); bound to its panel."""
-    extra: dict[str, Any] = {"reply_markup": _keyboard(payload.get("markup"))}
-    if payload.get("reply_to") is not None:
-        extra["reply_parameters"] = ReplyParameters(
-            payload["reply_to"], allow_sending_without_reply=True
-        )
-    message: Message | None = await send_game(
-        application.bot, payload["chat_id"], payload["topic"], payload["text"], **extra
-    )
-    if message is not None and payload.get("bind") is not None:
-        await application.deps.campaigns.bind_message(payload["bind"], message.message_id)
-
-
-async def _send_secret(application: StonetableApplication, payload: dict[str, Any]) -> None:
-    """A secret roll: the roller's private message first; only once Telegram took it, the
-    chat's line with the 👁 Reveal button. When Telegram refuses the private message, the
-    roll is forgotten and the chat is told how to open a private chat instead. Sent again
-    (a worker died between the two), the private message may show twice; the chat's
-    line never goes out before it."""
-    from core.secret_rolls import forget
-
-    try:
-        await application.bot.send_message(
-            payload["user_id"], payload["private"], parse_mode=ParseMode.HTML
-        )
-        text, markup = payload["shown"]
-    except Forbidden:  # never opened a private chat (or blocked it): roll nothing, say how
-        await forget(payload["roll_id"])
-        text, markup = payload["refused"]
-    await outbox.pause_point("between_secret")
-    reply = ReplyParameters(payload["reply_to"], allow_sending_without_reply=True)
-    await send_game(
-        application.bot,
-        payload["chat_id"],
-        payload["topic"],
-        text,
-        reply_markup=_keyboard(markup),
-        reply_parameters=reply,
-    )
-
-
-async def send_rows(
-    application: StonetableApplication, rows: list[Row], *, sweeping: bool = False
-) -> list[int]:
-    """Send ``rows`` in order; the ids sent (or given up: a permanent refusal).
-
-    A passing fault gives the rest back to any worker. ``sweeping``: rows sent late,
-    where an edit a newer row supersedes is skipped.
-
-    Raises:
-        BadRequest, Forbidden: a row of an update in hand was refused for good, as the
-            direct call would have raised (after the others were sent).
-    """
-    handled: list[int] = []
-    refused: TelegramError | None = None
-    try:
-        for index, row in enumerate(rows):
-            target = Effect(row.kind, row.payload).target
-            if sweeping and await outbox.superseded(row, target):
-                handled.append(row.id)
-                continue
-            try:
-                if row.kind == "edit":  # the hot path, a press's edit: the call inline
-                    payload = row.payload
-                    fields: dict[str, Any] = {
-                        "chat_id": payload["chat_id"],
-                        "message_id": payload["message_id"],
-                        "text": payload["text"],
-                        "parse_mode": ParseMode.HTML.value,
-                    }
-                    if payload.get("markup") is not None:
-                        fields["reply_markup"] = payload["markup"]
-                    try:
-                        await application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=fields)
-                    except BadRequest as error:
-                        if "not modified" not in error.message.lower():
-                            raise
-                    except Forbidden:
-                        raise
-                    except TelegramError as error:  # network, timeout, flood control
-                        raise Passing(str(error)) from error
-                else:
-                    await _send(application, row)
-            except Passing as error:
-                log.warning("An outbox row waits for a passing fault: %s", error)
-                await outbox.release([r.id for r in rows[index:]])
-                break
-            except (BadRequest, Forbidden) as error:
-                log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
-                refused = refused or error
-            if row.kind == "edit" and not sweeping:
-                _edits_sent.append(row.id)  # marked with others', well within its lease
-            else:
-                handled.append(row.id)
-            if index == 0:
-                await outbox.pause_point("after_send")
-    finally:
-        with contextlib.suppress(Exception):
-            await outbox.done(handled)
-    if refused is not None and not sweeping:
-        raise refused
-    return handled
-
-
-async def send_pending(
-    application: StonetableApplication, pending: outbox.Pending | None = None
-) -> None:
-    """Send what the current update (or request) wrote to the outbox and has not sent."""
-    pending = pending or outbox.current()
-    if pending is None:
-        return
-    rows = pending.unsent()
-    if not rows:
-        return
-    if time.time() > pending.until - 1.0:  # slow: make sure no sweeper took them meanwhile
-        held = set(await outbox.renew([row.id for row in rows]))
-        pending.sent.update(row.id for row in rows if row.id not in held)
-        rows = [row for row in rows if row.id in held]
-    pending.sent.update(row.id for row in rows)  # tried now; whatever failed is the sweeper's
-    await send_rows(application, rows)
-
-
-async def flush_update(application: StonetableApplication, update_id: int) -> int:
-    """Send what an earlier copy of update ``update_id`` left unsent; how many rows.
-
-    Rows still leased by another worker (perhaps a dead one) are waited for, at most
-    one lease.
-    """
-    count = 0
-    deadline = time.monotonic() + outbox.LEASE + 1.0
-    while time.monotonic() < deadline:
-        rows = await outbox.claim(update_id)
-        if rows:
-            sent = await send_rows(application, rows, sweeping=True)
-            count += len(sent)
-            if len(sent) < len(rows):  # a passing fault: the sweeper goes on later
-                return count
-            continue
-        wait = await outbox.held_by_others(update_id)
-        if wait <= 0:
-            return count
-        await asyncio.sleep(min(wait, 0.5) + 0.05)
-    return count
-
-
-# Edits sent right after their commit, not yet marked sent. An edit sent again changes
-# nothing ("not modified"), so they are marked together, every SWEEP_SECONDS (well
-# within the lease): a press costs one statement fewer. New messages are marked at once.
-_edits_sent: list[int] = []
-
-
-async def mark_edits_sent() -> None:
-    """Mark the edits sent since last time, in one statement per 500."""
-    while _edits_sent:
-        batch = _edits_sent[:500]
-        await outbox.done(batch)
-        del _edits_sent[: len(batch)]
-
-
-async def sweep(application: StonetableApplication) -> int:
-    """Send the unsent rows whose lease ran out (a killed worker's); how many."""
-    await mark_edits_sent()
-    count = 0
-    for _ in range(10):  # at most 500 rows a round
-        rows = await outbox.claim()
-        if not rows:
-            break
-        sent = await send_rows(application, rows, sweeping=True)
-        count += len(sent)
-        if len(sent) < len(rows):  # a passing fault: next round
-            break
-    if count:
-        log.warning("The outbox sweeper sent %d rows a worker had left", count)
-    return count
-
-
-def schedule_sweeper(application: StonetableApplication) -> None:
-    """Every worker sweeps the outbox every :data:`SWEEP_SECONDS`."""
-    assert application.job_queue is not None
-
-    async def job(_context: object) -> None:
-        try:
-            await sweep(application)
-        except Exception as error:  # the store away: next round
-            log.warning("The outbox sweep failed: %s", error)
-
-    application.job_queue.run_repeating(job, interval=SWEEP_SECONDS, first=1.0, name="outbox")

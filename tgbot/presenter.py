@@ -9,7 +9,7 @@ play went on.
 
 A change whose use case wrote its effects to the outbox in its own transaction
 (``core.outbox.record``: a press, a reply, an opened panel, a roll, a Mini App edit) is
-presented by sending those rows (:func:`tgbot.outbox.send_pending`), drawn as here.
+presented by sending those rows (:func:`tgbot.sender.send_pending`), drawn as here.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from tgbot.panels import Note, Refresh, Renderers
 from tgbot.private import send_private
 from tgbot.render.text import esc
 from tgbot.render.undo import with_undo
+from tgbot.sender import send_pending
 from tgbot.topics import send_game, thread
 
 RETIRED = {
@@ -55,7 +56,13 @@ def draw(
     them (a closed panel keeps no buttons of its own; the one who just acted may see
     ``↩ Undo``). The one place a message is drawn."""
     lang = lang or lang_at(view)
-    text, markup = renderers[view.kind].render(view, lang)
+    return dressed(view, *renderers[view.kind].render(view, lang), lang)
+
+
+def dressed(
+    view: PanelView, text: str, markup: InlineKeyboardMarkup | None, lang: Lang
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """What :func:`draw` makes of its renderer's text and buttons."""
     if view.closed:
         markup = _without_panel_buttons(markup)
     return text, with_undo(view, markup, lang)  # the ↩ Undo for the one who just acted
@@ -125,8 +132,6 @@ def in_outbox(change: object) -> bool:
 
 
 async def _send_pending(context: StonetableContext) -> None:
-    from tgbot.outbox import send_pending
-
     await send_pending(context.stonetable)
 
 

@@ -58,28 +58,3 @@ async def send_private(
             await send_game(context.bot, group_chat_id, group_topic, asked, reply_markup=button)
         return False
     return True
-
-
-async def deliver_held(
-    context: StonetableContext, user_id: int, *, update_id: int | None = None
-) -> int:
-    """Send a player everything held for them; returns how many.
-
-    Args:
-        update_id: the update asking, claimed when the notes are taken (None when
-            another step of the same update claims it).
-    """
-    from core import outbox
-    from tgbot.outbox import send_pending
-
-    written = outbox.mark()
-    notes = await context.deps.play.take_notes(user_id, update_id=update_id)
-    if notes and outbox.mark() > written:  # written to the outbox with their taking
-        await send_pending(context.stonetable)
-        return len(notes)
-    for text, markup in notes:
-        keyboard = InlineKeyboardMarkup.de_json(markup, context.bot) if markup else None
-        await context.bot.send_message(
-            user_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard
-        )
-    return len(notes)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from telegram import Update
@@ -32,12 +33,24 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self._users: dict[int, int] = {}
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        async with self._chat_turn(update):
+            await coroutine
+
+    @asynccontextmanager
+    async def ordered(self, update: object) -> AsyncIterator[None]:
+        """Hold ``update``'s turn in its chat, as one of the concurrent updates: the inbox's
+        way in (the handlers then run in its own frame, not in one of the processor's)."""
+        async with self._semaphore, self._chat_turn(update):
+            yield
+
+    @asynccontextmanager
+    async def _chat_turn(self, update: object) -> AsyncIterator[None]:
         key = chat_key(update)
         lock = self._locks.setdefault(key, asyncio.Lock())
         self._users[key] = self._users.get(key, 0) + 1
         try:
             async with lock:
-                await coroutine
+                yield
         finally:
             self._users[key] -= 1
             if self._users[key] == 0:

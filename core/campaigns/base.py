@@ -37,10 +37,10 @@ from core.store.models import (
     Member,
     Panel,
     Player,
-    UndoStep,
 )
 from core.store.presses import CampaignRow
 from core.store.repo import guarded
+from core.store.sql import fetch
 from core.store.undo_steps import Offers
 
 
@@ -187,6 +187,7 @@ async def touched(
     acting: int | None = None,
     opened: tuple[str, int] | None = None,
     ending: bool = False,
+    offered: Offers | None = None,
 ) -> tuple[tuple[PanelView, ...], tuple[Retired, ...]]:
     """The open views (panels with a message) a change touched, in its transaction.
 
@@ -202,11 +203,12 @@ async def touched(
 
     Args:
         acting: the panel the change came through (its caller shows it).
+        offered: the undo offers, read by the caller (``Offers.newest``), else here.
     """
     changed = before.state != after.state or before.seats != after.seats
     # a ↩ Undo shown or now due is a view touched too: the two newest live steps
-    newest = UndoStep.filter(campaign_id=view.id, undone=False).order_by("-id").limit(2)
-    offered = Offers(tuple(await newest))
+    if offered is None:
+        offered = Offers.read(await fetch(*Offers.newest(view.id)))
     if not (changed or opened or ending or offered.panels - {acting}):
         return (), ()
     query = Panel.filter(campaign_id=view.id, closed=False, message_id__isnull=False)

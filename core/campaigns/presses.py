@@ -15,16 +15,25 @@ from core.campaigns.views import (
     LoadedPanel,
     PanelView,
     _OtherCampaign,
-    load_panel_view,
+    read_panel_view,
 )
 from core.errors import AlreadyHandled
 from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.undo import TallyRng
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
-from core.store.presses import CampaignRow, PanelHead, PanelRow, panel_head, save_panel
+from core.store.presses import (
+    LOAD,
+    CampaignRow,
+    PanelHead,
+    PanelRow,
+    load_arguments,
+    panel_head,
+    save_statement,
+)
 from core.store.repo import guarded, update_done
-from core.store.undo_steps import PanelBefore, record_step, undo_after
+from core.store.sql import fetch
+from core.store.undo_steps import Offers, PanelBefore, pruned, record_step, step_row, undo_after
 from core.store.unit import saving
 
 
@@ -139,7 +148,10 @@ class Presses(CampaignsBase):
                 campaign_id = self._remember(panel_id, head.campaign_id)
             try:
                 async with saving(self.locks, f"campaign:{campaign_id}", update_id):
-                    loaded = await load_panel_view(self.registry, panel_id)
+                    # each step builds its statement; this use case runs them (``fetch``),
+                    # so no step is a layer of its own at a database call
+                    rows = await fetch(LOAD, load_arguments(panel_id))
+                    loaded = read_panel_view(self.registry, panel_id, rows)
                     if loaded is None:
                         raise NotAllowedNow(STALE)
                     panel, campaign = _pressable(loaded, campaign_id, version)
@@ -155,12 +167,13 @@ class Presses(CampaignsBase):
                     outcome = system.panel(panel.kind).act(
                         before, panel.state, actor.tg_id, action, argument, rng
                     )
-                    if not await save_panel(panel_id, version, dict(outcome.state), outcome.closed):
+                    state = dict(outcome.state)
+                    if not await fetch(*save_statement(panel_id, version, state, outcome.closed)):
                         raise NotAllowedNow(STALE)
                     table = await settle(
                         self.registry, campaign, before, loaded.member_ids, outcome
                     )
-                    step = await record_step(  # undo: keep what this press replaced
+                    step, keep = step_row(  # undo: keep what this press replaced
                         system,
                         campaign_id,
                         actor.tg_id,
@@ -173,15 +186,25 @@ class Presses(CampaignsBase):
                         campaign_version_after=campaign.version,
                         panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
                     )
+                    pruning = pruned(campaign_id, await fetch(*keep))
+                    if pruning is not None:
+                        await fetch(*pruning)
                     view = replace(loaded.campaign, state=campaign.state, version=campaign.version)
+                    offered = Offers.read(await fetch(*Offers.newest(campaign_id)))
                     redraw, retired = await touched(
-                        self.registry, campaign.system, view, before, table, acting=panel_id
+                        self.registry,
+                        campaign.system,
+                        view,
+                        before,
+                        table,
+                        acting=panel_id,
+                        offered=offered,
                     )
                     acted = PanelView(
                         id=panel.id,
                         kind=panel.kind,
                         version=version + 1,
-                        state=dict(outcome.state),
+                        state=state,
                         closed=outcome.closed,
                         chat_tg_id=panel.chat_tg_id,
                         message_id=panel.message_id,
@@ -192,7 +215,12 @@ class Presses(CampaignsBase):
                         redraw=redraw,
                         retired=retired,
                     )
-                    await outbox.record(acted)  # what it shows, sent after the commit
+                    # what it shows, drawn by the planner, written with the change
+                    plan, draw = outbox.planner(), outbox.drawing(acted)
+                    drawn = None if draw is None else draw[0](*draw[1])  # drawn here, no layer
+                    effects = [] if plan is None else await plan(acted, "", drawn)
+                    for effect, write in outbox.statements(acted, effects):
+                        outbox.kept(effect, await fetch(*write))
             except _OtherCampaign:
                 del self._panel_campaigns[panel_id]
                 if head is not None:

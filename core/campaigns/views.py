@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -247,20 +247,7 @@ class LoadedPanel:
 
     def view(self, undo: Choice[Common] | None = None) -> PanelView:
         """The panel as its message shows it (its state read by its rules here, once)."""
-        row = self.row
-        return PanelView(
-            id=row.id,
-            kind=row.kind,
-            version=row.version,
-            state=row.state,
-            closed=row.closed,
-            chat_tg_id=row.chat_tg_id,
-            message_id=row.message_id,
-            events=(),
-            campaign=self.campaign,
-            table=self.table,
-            undo=undo,
-        )
+        return replace(_shown(self.row, self.campaign, self.table), undo=undo)
 
 
 async def load_panel_view(registry: Registry, panel_id: int) -> LoadedPanel | None:
@@ -268,7 +255,15 @@ async def load_panel_view(registry: Registry, panel_id: int) -> LoadedPanel | No
     redraw, the Mini App's redraw of a group panel): the panel, its campaign with its
     chat, host, topic and language, and the active members, in one statement, built
     the one way (:func:`build_view`). None when there is no such panel."""
-    loaded = read_panel(panel_id, await fetch(LOAD, load_arguments(panel_id)))
+    return read_panel_view(registry, panel_id, await fetch(LOAD, load_arguments(panel_id)))
+
+
+def read_panel_view(
+    registry: Registry, panel_id: int, rows: list[dict[str, Any]]
+) -> LoadedPanel | None:
+    """What :func:`load_panel_view` makes of the rows of its statement (a press runs it
+    itself: ``fetch(LOAD, load_arguments(panel_id))``)."""
+    loaded = read_panel(panel_id, rows)
     if loaded is None:
         return None
     panel, campaign, members = loaded
@@ -291,7 +286,7 @@ def _model_seats(members: list[Member]) -> tuple[SeatRow, ...]:
     )
 
 
-def _shown(row: Panel, campaign: CampaignView, table: Table) -> PanelView:
+def _shown(row: Panel | PanelRow, campaign: CampaignView, table: Table) -> PanelView:
     """An open panel as its message shows it (no events: nothing happened on it)."""
     return PanelView(
         id=row.id,

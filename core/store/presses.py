@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.store.models import CampaignStatus
-from core.store.sql import dump_json, execute, fetch, load_json
+from core.store.sql import Statement, dump_json, fetch, load_json
 
 
 @dataclass
@@ -87,7 +87,7 @@ ORDER BY m.joined_at, m.id
 
 _SAVE = (
     "UPDATE panel SET state = ?, version = ?, closed = ?"
-    " WHERE id = ? AND version = ? AND closed = ?"
+    " WHERE id = ? AND version = ? AND closed = ? RETURNING id"
 )
 
 
@@ -159,5 +159,9 @@ def _member(row: dict[str, Any]) -> MemberRow:
 
 async def save_panel(panel_id: int, version: int, state: dict[str, Any], closed: bool) -> bool:
     """Store a panel's next version; False when it is no longer at ``version`` or closed."""
-    values = (dump_json(state), version + 1, closed, panel_id, version, False)
-    return await execute(_SAVE, values) == 1
+    return bool(await fetch(*save_statement(panel_id, version, state, closed)))
+
+
+def save_statement(panel_id: int, version: int, state: dict[str, Any], closed: bool) -> Statement:
+    """The statement of :func:`save_panel`: a row back when the panel was saved."""
+    return _SAVE, (dump_json(state), version + 1, closed, panel_id, version, False)

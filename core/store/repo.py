@@ -90,28 +90,37 @@ async def committing(update_id: int | None) -> AsyncIterator[None]:
             await pause_point("before_commit")
             ran = True
     except BaseException as error:
-        if not ran or not isinstance(error, Exception):
-            forget_after(written)  # rolled back: the outbox rows it wrote are gone too
-            raise
-        log.warning("The commit of a change failed (%s); finding out whether it stood", error)
-        try:
-            if update_id is not None:
-                if not await committed(update_id):
-                    raise TryAgain(
-                        "The game store is unreachable. Try again in a moment."
-                    ) from error
-            elif pending is not None:
-                await request_keys.resolve(pending, error)
-            else:
-                raise CommitUnknown(
-                    "The game store is unreachable. Try again in a moment."
-                ) from error
-        except BaseException:
-            forget_after(written)
-            raise
-        log.warning("The change was committed; going on")
+        await lost_commit(error, ran, written, update_id, pending)
     request_keys.settled(pending)
     await pause_point("after_commit")
+
+
+async def lost_commit(
+    error: BaseException,
+    ran: bool,
+    written: int,
+    update_id: int | None,
+    pending: request_keys.Pending | None,
+) -> None:
+    """A transaction ended in ``error``: re-raised unless its body ``ran`` and the commit
+    is found to have stood (see :func:`committing`); the outbox rows it wrote (past
+    ``written``) are forgotten when it did not."""
+    if not ran or not isinstance(error, Exception):
+        forget_after(written)  # rolled back: the outbox rows it wrote are gone too
+        raise error
+    log.warning("The commit of a change failed (%s); finding out whether it stood", error)
+    try:
+        if update_id is not None:
+            if not await committed(update_id):
+                raise TryAgain("The game store is unreachable. Try again in a moment.") from error
+        elif pending is not None:
+            await request_keys.resolve(pending, error)
+        else:
+            raise CommitUnknown("The game store is unreachable. Try again in a moment.") from error
+    except BaseException:
+        forget_after(written)
+        raise
+    log.warning("The change was committed; going on")
 
 
 @asynccontextmanager

@@ -19,6 +19,8 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 
 _native: dict[tuple[str, str], str] = {}
 
+Statement = tuple[str, Sequence[Any]]  # a query and its values, for :func:`fetch`
+
 # The same compact JSON the ORM writes, so rows look alike whoever wrote them.
 dump_json = partial(json.dumps, separators=(",", ":"))
 
@@ -38,7 +40,9 @@ def native(dialect: str, query: str) -> str:
 
 
 async def fetch(query: str, values: Sequence[Any] = ()) -> list[dict[str, Any]]:
-    """Rows of a SELECT (or of ``INSERT ... RETURNING``) by column name (give each a unique one)."""
+    """Rows of a SELECT (or of ``INSERT``/``UPDATE ... RETURNING``) by column name (give
+    each a unique one); any other statement too (no rows). The one runner of the press
+    path: its steps build statements (:data:`Statement`), the use case runs them here."""
     connection: BaseDBAsyncClient = connections.get("default")
     sql = native(connection.capabilities.dialect, query)
     return await connection.execute_query_dict(sql, list(values))

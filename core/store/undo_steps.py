@@ -12,6 +12,7 @@ them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from core.i18n import N_
 from core.rules.choice import Choice, Common
@@ -19,7 +20,7 @@ from core.rules.registry import GameSystem
 from core.rules.table import Json, Outcome, Table
 from core.rules.undo import StepTaken, undo_choice
 from core.store.models import UndoStep
-from core.store.sql import dump_json, execute, fetch, now
+from core.store.sql import Statement, dump_json, fetch, now
 
 OPENED = N_("opening a new panel")  # how an opening step is named (it stands)
 KEPT = 8  # steps kept per campaign (a few more may wait for the next pruning)
@@ -39,7 +40,25 @@ class PanelBefore:
     version_after: int
 
 
-async def record_step(
+async def record_step(system: GameSystem, campaign_id: int, *args: Any, **kwargs: Any) -> StepTaken:
+    """Inside a use case's transaction: keep what a step replaced (see the module and
+    :func:`step_row`, which takes the same arguments)."""
+    step, statement = step_row(system, campaign_id, *args, **kwargs)
+    pruning = pruned(campaign_id, await fetch(*statement))
+    if pruning is not None:
+        await fetch(*pruning)
+    return step
+
+
+def pruned(campaign_id: int, inserted: list[dict[str, Any]]) -> Statement | None:
+    """Now and then (by the new step's id), the statement keeping the campaign's newest
+    steps only, so a step costs one statement."""
+    if int(inserted[0]["id"]) % PRUNE_EVERY == 0:
+        return _PRUNE, (campaign_id, campaign_id, KEPT - 1)
+    return None
+
+
+def step_row(
     system: GameSystem,
     campaign_id: int,
     actor: int,
@@ -53,8 +72,9 @@ async def record_step(
     campaign_version_after: int,
     panel: PanelBefore | None = None,
     opened: bool = False,
-) -> StepTaken:
-    """Inside a use case's transaction: keep what a step replaced (see the module).
+) -> tuple[StepTaken, Statement]:
+    """What a step replaced, as the statement that keeps it (run in the use case's
+    transaction; :func:`pruned` on what it returns), and the step.
 
     Args:
         kind: the panel's kind, or "" for a Mini App edit.
@@ -75,7 +95,7 @@ async def record_step(
     sheets = (
         {str(member_ids[p]): dict(before.seats[p].sheet) for p in outcome.sheets} if keep else {}
     )
-    rows = await fetch(
+    return step, (
         _INSERT,
         (
             campaign_id,
@@ -98,9 +118,6 @@ async def record_step(
             now(),
         ),
     )
-    if int(rows[0]["id"]) % PRUNE_EVERY == 0:  # now and then, so a step costs one statement
-        await execute(_PRUNE, (campaign_id, campaign_id, KEPT - 1))
-    return step
 
 
 _INSERT = (
@@ -122,12 +139,37 @@ def undo_after(step: StepTaken) -> Choice[Common] | None:
     return undo_choice((step,))
 
 
-def _taken(row: UndoStep) -> StepTaken:
+@dataclass(frozen=True)
+class StepRow:
+    """An undo step as :data:`NEWEST` reads it (what :class:`Offers` looks at)."""
+
+    actor_tg_id: int
+    label: str
+    rolled: bool
+    final: bool
+    revealed: bool
+    panel_id: int | None
+    panel_version_after: int | None
+    campaign_version_after: int
+
+
+# The campaign's two newest live steps (where a ↩ Undo may show), newest first.
+NEWEST = (
+    "SELECT actor_tg_id, label, rolled, final, revealed, panel_id, panel_version_after,"
+    " campaign_version_after FROM undo_step WHERE campaign_id = ? AND undone = ?"
+    " ORDER BY id DESC LIMIT 2"
+)
+
+
+def _taken(row: UndoStep | StepRow) -> StepTaken:
     return StepTaken(row.actor_tg_id, row.label, row.rolled, row.final, row.revealed)
 
 
 def _offer_on(
-    latest: UndoStep | None, panel_id: int, version: int, campaign_version: int | None = None
+    latest: UndoStep | StepRow | None,
+    panel_id: int,
+    version: int,
+    campaign_version: int | None = None,
 ) -> Choice[Common] | None:
     """The rules' ``↩ Undo`` for a panel drawn at ``version``: only where the campaign's
     latest step was taken, as the panel was drawn right after it, and while nothing
@@ -152,7 +194,31 @@ async def undo_offer(
 class Offers:
     """Where a ``↩ Undo`` may show: the campaign's two newest live steps, newest first."""
 
-    steps: tuple[UndoStep, ...]
+    steps: tuple[UndoStep | StepRow, ...]
+
+    @staticmethod
+    def newest(campaign_id: int) -> Statement:
+        """The statement whose rows :meth:`read` takes."""
+        return NEWEST, (campaign_id, False)
+
+    @classmethod
+    def read(cls, rows: list[dict[str, Any]]) -> Offers:
+        """The offers in the rows of :meth:`newest`."""
+        return cls(
+            tuple(
+                StepRow(
+                    int(r["actor_tg_id"]),
+                    r["label"],
+                    bool(r["rolled"]),
+                    bool(r["final"]),
+                    bool(r["revealed"]),
+                    None if r["panel_id"] is None else int(r["panel_id"]),
+                    None if r["panel_version_after"] is None else int(r["panel_version_after"]),
+                    int(r["campaign_version_after"]),
+                )
+                for r in rows
+            )
+        )
 
     @property
     def panels(self) -> frozenset[int]:

@@ -31,9 +31,13 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from tortoise.transactions import in_transaction
+
 from core.errors import AlreadyHandled, LockLost
 from core.locks import TOO_LONG, KeyedLock, Lease
-from core.store.repo import CLAIM, committing, guarded
+from core.outbox import mark, pause_point
+from core.store import request_keys
+from core.store.repo import CLAIM, guarded, lost_commit
 from core.store.sql import fetch, now
 
 log = logging.getLogger(__name__)
@@ -54,19 +58,28 @@ async def saving(locks: KeyedLock, key: str, update_id: int | None = None) -> As
         LockLost: the lease ran out before the commit; nothing saved.
         AlreadyHandled: a copy of the update was committed before.
     """
-    committed = False
+    committed = ran = False
+    written, pending = mark(), request_keys.current()
     try:
         async with guarded(), locks.hold(key) as lease:
-            async with committing(update_id):
-                # its first statements (here, not in a function of their own: one layer
-                # fewer on every change): the fence, then the update's claim
-                if not await fetch(_FENCE, (lease.key, lease.token)):
-                    raise LockLost(TOO_LONG)  # a later holder of the key already committed
-                if update_id is not None and not await fetch(CLAIM, (update_id, now())):
-                    raise AlreadyHandled()  # a copy of the update was committed before
-                yield lease
-                if lease.expired():
-                    raise LockLost(TOO_LONG)
+            # :func:`core.store.repo.committing`, here (not a layer of its own on every
+            # change): its first statements the fence, then the update's claim
+            try:
+                async with in_transaction():
+                    if not await fetch(_FENCE, (lease.key, lease.token)):
+                        raise LockLost(TOO_LONG)  # a later holder of the key already committed
+                    if update_id is not None and not await fetch(CLAIM, (update_id, now())):
+                        raise AlreadyHandled()  # a copy of the update was committed before
+                    yield lease
+                    if lease.expired():
+                        raise LockLost(TOO_LONG)
+                    await request_keys.record(pending)
+                    await pause_point("before_commit")
+                    ran = True
+            except BaseException as error:
+                await lost_commit(error, ran, written, update_id, pending)
+            request_keys.settled(pending)
+            await pause_point("after_commit")
             committed = True
     except LockLost:
         if not committed:

@@ -15,8 +15,8 @@ from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of, replied
 from tgbot.i18n import lang_of
-from tgbot.outbox import send_pending
 from tgbot.presenter import in_outbox, post, present, refresh, settle, show
+from tgbot.sender import send_beside, unsent
 
 COMMANDS: list = []  # type: ignore[type-arg]
 
@@ -54,7 +54,7 @@ async def press(update: Update, context: StonetableContext) -> None:
     # change) shows the new state. Neither waits for the other, so a press costs one
     # round trip to Telegram, not two.
     if in_outbox(view):
-        await asyncio.gather(query.answer(), send_pending(context.stonetable))
+        await send_beside(context.stonetable, query.answer(), await unsent())
         return
     await asyncio.gather(query.answer(), show(context, view))
     await settle(context, view)

@@ -21,9 +21,9 @@ from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
 from tgbot.features.saved import roll_saved
 from tgbot.i18n import lang_of, personal_lang
-from tgbot.outbox import send_pending
 from tgbot.presenter import in_outbox
 from tgbot.render.dice import render_odds, render_roll
+from tgbot.sender import send_pending
 
 ACTION_ROLL_WORDS = frozenset(
     [

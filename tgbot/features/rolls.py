@@ -22,7 +22,7 @@ from tgbot.context import StonetableContext
 from tgbot.edits import markup_json, reply_html
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import lang_of, personal_lang
-from tgbot.outbox import Drawn, private_note, reply_with, send_pending
+from tgbot.outbox import Drawn, private_note, reply_with
 from tgbot.presenter import in_outbox
 from tgbot.private import INBOX
 from tgbot.render.dice import render_roll
@@ -34,6 +34,7 @@ from tgbot.render.rolls import (
     secret_in_chat,
     secret_in_private,
 )
+from tgbot.sender import send_pending
 
 COMMANDS = [
     CommandSpec("rolls", N_("The last ten rolls in this chat")),

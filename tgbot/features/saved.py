@@ -21,10 +21,10 @@ from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import lang_of
-from tgbot.outbox import send_pending
 from tgbot.presenter import in_outbox
 from tgbot.render import saved as render
 from tgbot.render.dice import render_roll
+from tgbot.sender import send_pending
 
 COMMANDS = [
     CommandSpec("save", N_("Save a roll under a name: /save atk 1d20+5")),

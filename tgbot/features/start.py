@@ -16,12 +16,11 @@ from tgbot.features import campaign, sheet
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.i18n import lang_of
 from tgbot.intro import give_menu_button
-from tgbot.outbox import send_pending
 from tgbot.presenter import in_outbox
-from tgbot.private import deliver_held
 from tgbot.render.dice import render_roll
 from tgbot.render.help import general, help_text
 from tgbot.render.text import esc
+from tgbot.sender import deliver_held, send_pending
 from tgbot.topics import send_game
 
 COMMANDS = [

@@ -1,0 +1,354 @@
+"""Sending the outbox (core/outbox.py): a change's Bot API calls, after its commit.
+
+:func:`send_pending` sends the rows the current update wrote, right after the commit
+(a press takes them with :func:`unsent` and sends them with :func:`send_rows` itself);
+:func:`flush_update` sends what a copy of an update left unsent (a redelivery);
+:func:`sweep` sends any row whose worker's lease ran out (a periodic job in every
+worker). What the rows say is planned in the change's transaction
+(:class:`tgbot.outbox.Planner`).
+
+Edits are idempotent ("message is not modified" counts as sent), and an older edit of
+a message that a newer row edits again is skipped when it is sent late. A new message
+is the one thing that can go out twice: when a worker dies after Telegram took it and
+before the row was marked sent (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable
+from typing import Any
+
+from telegram import InlineKeyboardMarkup, Message, ReplyParameters
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from core import outbox
+from core.outbox import Effect, Row
+from tgbot.context import StonetableApplication, StonetableContext
+from tgbot.edits import EDIT_MESSAGE_TEXT
+from tgbot.menu import publish_menus
+from tgbot.private import send_private
+from tgbot.topics import send_game
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 2.0
+
+
+class Passing(Exception):
+    """Telegram or the store is away for a moment: the row is sent again later."""
+
+
+def _keyboard(markup: dict[str, Any] | None) -> InlineKeyboardMarkup | None:
+    return InlineKeyboardMarkup.de_json(markup, None) if markup else None
+
+
+async def _send(application: StonetableApplication, row: Row) -> None:
+    """One row's Bot API call. A permanent refusal is logged (retrying cannot help) and,
+    for ``raise``, passed on; a passing one raises :class:`Passing`."""
+    try:
+        await _call(application, row.kind, row.payload)
+    except BadRequest as error:
+        if "not modified" in error.message.lower():
+            return
+        if row.kind == "delete":  # gone already, or not ours to delete: nothing to retry
+            log.info("A message to delete stays: %s", error)
+            return
+        raise
+    except Forbidden:
+        if row.kind == "delete":
+            return
+        raise
+    except TelegramError as error:  # network, timeout, flood control
+        raise Passing(str(error)) from error
+    except (ConnectionError, OSError) as error:
+        raise Passing(str(error)) from error
+
+
+async def _call(application: StonetableApplication, kind: str, payload: dict[str, Any]) -> None:
+    """The Bot API call(s) a row of ``kind`` makes."""
+    bot = application.bot
+    if kind == "delete":
+        await bot.delete_message(payload["chat_id"], payload["message_id"])
+    elif kind == "secret":
+        await _send_secret(application, payload)
+    elif kind == "menu":
+        campaigns, specs = application.deps.campaigns, application.command_specs
+        await publish_menus(bot, campaigns, specs, payload["group"], payload["players"])
+    elif kind == "private":
+        await send_private(
+            StonetableContext(application),
+            payload["user_id"],
+            payload["text"],
+            _keyboard(payload.get("markup")),
+            group_chat_id=payload["group_chat_id"],
+            group_topic=payload["group_topic"],
+            name=payload["name"],
+        )
+    else:
+        await _send_message(application, payload)
+
+
+async def _send_message(application: StonetableApplication, payload: dict[str, Any]) -> None:
+    """A new message in a game's chat (a reply, when it answers one); bound to its panel."""
+    extra: dict[str, Any] = {"reply_markup": _keyboard(payload.get("markup"))}
+    if payload.get("reply_to") is not None:
+        extra["reply_parameters"] = ReplyParameters(
+            payload["reply_to"], allow_sending_without_reply=True
+        )
+    message: Message | None = await send_game(
+        application.bot, payload["chat_id"], payload["topic"], payload["text"], **extra
+    )
+    if message is not None and payload.get("bind") is not None:
+        await application.deps.campaigns.bind_message(payload["bind"], message.message_id)
+
+
+async def _send_secret(application: StonetableApplication, payload: dict[str, Any]) -> None:
+    """A secret roll: the roller's private message first; only once Telegram took it, the
+    chat's line with the 👁 Reveal button. When Telegram refuses the private message, the
+    roll is forgotten and the chat is told how to open a private chat instead. Sent again
+    (a worker died between the two), the private message may show twice; the chat's
+    line never goes out before it."""
+    from core.secret_rolls import forget
+
+    try:
+        await application.bot.send_message(
+            payload["user_id"], payload["private"], parse_mode=ParseMode.HTML
+        )
+        text, markup = payload["shown"]
+    except Forbidden:  # never opened a private chat (or blocked it): roll nothing, say how
+        await forget(payload["roll_id"])
+        text, markup = payload["refused"]
+    await outbox.pause_point("between_secret")
+    reply = ReplyParameters(payload["reply_to"], allow_sending_without_reply=True)
+    await send_game(
+        application.bot,
+        payload["chat_id"],
+        payload["topic"],
+        text,
+        reply_markup=_keyboard(markup),
+        reply_parameters=reply,
+    )
+
+
+async def send_rows(
+    application: StonetableApplication, rows: list[Row], *, sweeping: bool = False
+) -> list[int]:
+    """Send ``rows`` in order; the ids sent (or given up: a permanent refusal).
+
+    A passing fault gives the rest back to any worker. ``sweeping``: rows sent late,
+    where an edit a newer row supersedes is skipped.
+
+    Raises:
+        BadRequest, Forbidden: a row of an update in hand was refused for good, as the
+            direct call would have raised (after the others were sent).
+    """
+    handled: list[int] = []
+    refused: TelegramError | None = None
+    try:
+        for index, row in enumerate(rows):
+            target = Effect(row.kind, row.payload).target
+            if sweeping and await outbox.superseded(row, target):
+                handled.append(row.id)
+                continue
+            try:
+                if row.kind == "edit":  # the hot path, a press's edit: the call inline
+                    fields = edit_fields(row.payload)
+                    try:
+                        await application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=fields)
+                    except BadRequest as error:
+                        if "not modified" not in error.message.lower():
+                            raise
+                    except Forbidden:
+                        raise
+                    except TelegramError as error:  # network, timeout, flood control
+                        raise Passing(str(error)) from error
+                else:
+                    await _send(application, row)
+            except Passing as error:
+                log.warning("An outbox row waits for a passing fault: %s", error)
+                await outbox.release([r.id for r in rows[index:]])
+                break
+            except (BadRequest, Forbidden) as error:
+                log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
+                refused = refused or error
+            if row.kind == "edit" and not sweeping:
+                _edits_sent.append(row.id)  # marked with others', well within its lease
+            else:
+                handled.append(row.id)
+            if index == 0:
+                await outbox.pause_point("after_send")
+    finally:
+        with contextlib.suppress(Exception):
+            await outbox.done(handled)
+    if refused is not None and not sweeping:
+        raise refused
+    return handled
+
+
+def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:
+    """The ``editMessageText`` call of an edit row's payload (raw, as Telegram takes it)."""
+    fields: dict[str, Any] = {
+        "chat_id": payload["chat_id"],
+        "message_id": payload["message_id"],
+        "text": payload["text"],
+        "parse_mode": ParseMode.HTML.value,
+    }
+    if payload.get("markup") is not None:
+        fields["reply_markup"] = payload["markup"]
+    return fields
+
+
+async def send_beside(
+    application: StonetableApplication, answer: Awaitable[object], rows: list[Row]
+) -> None:
+    """Send ``rows`` while ``answer`` (a button's answer) goes. A press's one edit is
+    called here as it is, beside the answer, and accounted for after, as
+    :func:`send_rows` does it (no layer between the press and the call)."""
+    if len(rows) != 1 or rows[0].kind != "edit":
+        await asyncio.gather(answer, send_rows(application, rows))
+        return
+    row = rows[0]
+    call = application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=edit_fields(row.payload))
+    outcomes: list[object] = await asyncio.gather(answer, call, return_exceptions=True)
+    answered, edited = outcomes
+    await _edited(row, edited if isinstance(edited, BaseException) else None)
+    if isinstance(answered, BaseException):
+        raise answered
+
+
+async def _edited(row: Row, error: BaseException | None) -> None:
+    """After a press's edit (:func:`send_beside`): what :func:`send_rows` does after it."""
+    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
+        error = None
+    if isinstance(error, TelegramError) and not isinstance(error, BadRequest | Forbidden):
+        log.warning("An outbox row waits for a passing fault: %s", error)
+        await outbox.release([row.id])  # network, timeout, flood control: any worker's now
+        return
+    if isinstance(error, BadRequest | Forbidden):
+        log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
+    elif error is not None:
+        raise error
+    _edits_sent.append(row.id)  # marked with others', well within its lease
+    await outbox.pause_point("after_send")
+    if error is not None:
+        raise error
+
+
+async def send_pending(
+    application: StonetableApplication, pending: outbox.Pending | None = None
+) -> None:
+    """Send what the current update (or request) wrote to the outbox and has not sent."""
+    rows = await unsent(pending)
+    if rows:
+        await send_rows(application, rows)
+
+
+async def unsent(pending: outbox.Pending | None = None) -> list[Row]:
+    """What the current update (or request) wrote to the outbox and has not sent, taken
+    to be sent now (by :func:`send_rows`; a press calls it itself, one layer fewer)."""
+    pending = pending or outbox.current()
+    if pending is None:
+        return []
+    rows = pending.unsent()
+    if not rows:
+        return []
+    if time.time() > pending.until - 1.0:  # slow: make sure no sweeper took them meanwhile
+        held = set(await outbox.renew([row.id for row in rows]))
+        pending.sent.update(row.id for row in rows if row.id not in held)
+        rows = [row for row in rows if row.id in held]
+    pending.sent.update(row.id for row in rows)  # tried now; whatever failed is the sweeper's
+    return rows
+
+
+async def flush_update(application: StonetableApplication, update_id: int) -> int:
+    """Send what an earlier copy of update ``update_id`` left unsent; how many rows.
+
+    Rows still leased by another worker (perhaps a dead one) are waited for, at most
+    one lease.
+    """
+    count = 0
+    deadline = time.monotonic() + outbox.LEASE + 1.0
+    while time.monotonic() < deadline:
+        rows = await outbox.claim(update_id)
+        if rows:
+            sent = await send_rows(application, rows, sweeping=True)
+            count += len(sent)
+            if len(sent) < len(rows):  # a passing fault: the sweeper goes on later
+                return count
+            continue
+        wait = await outbox.held_by_others(update_id)
+        if wait <= 0:
+            return count
+        await asyncio.sleep(min(wait, 0.5) + 0.05)
+    return count
+
+
+# Edits sent right after their commit, not yet marked sent. An edit sent again changes
+# nothing ("not modified"), so they are marked together, every SWEEP_SECONDS (well
+# within the lease): a press costs one statement fewer. New messages are marked at once.
+_edits_sent: list[int] = []
+
+
+async def mark_edits_sent() -> None:
+    """Mark the edits sent since last time, in one statement per 500."""
+    while _edits_sent:
+        batch = _edits_sent[:500]
+        await outbox.done(batch)
+        del _edits_sent[: len(batch)]
+
+
+async def sweep(application: StonetableApplication) -> int:
+    """Send the unsent rows whose lease ran out (a killed worker's); how many."""
+    await mark_edits_sent()
+    count = 0
+    for _ in range(10):  # at most 500 rows a round
+        rows = await outbox.claim()
+        if not rows:
+            break
+        sent = await send_rows(application, rows, sweeping=True)
+        count += len(sent)
+        if len(sent) < len(rows):  # a passing fault: next round
+            break
+    if count:
+        log.warning("The outbox sweeper sent %d rows a worker had left", count)
+    return count
+
+
+def schedule_sweeper(application: StonetableApplication) -> None:
+    """Every worker sweeps the outbox every :data:`SWEEP_SECONDS`."""
+    assert application.job_queue is not None
+
+    async def job(_context: object) -> None:
+        try:
+            await sweep(application)
+        except Exception as error:  # the store away: next round
+            log.warning("The outbox sweep failed: %s", error)
+
+    application.job_queue.run_repeating(job, interval=SWEEP_SECONDS, first=1.0, name="outbox")
+
+
+async def deliver_held(
+    context: StonetableContext, user_id: int, *, update_id: int | None = None
+) -> int:
+    """Send a player everything held for them; returns how many.
+
+    Args:
+        update_id: the update asking, claimed when the notes are taken (None when
+            another step of the same update claims it).
+    """
+    written = outbox.mark()
+    notes = await context.deps.play.take_notes(user_id, update_id=update_id)
+    if notes and outbox.mark() > written:  # written to the outbox with their taking
+        await send_pending(context.stonetable)
+        return len(notes)
+    for text, markup in notes:
+        keyboard = InlineKeyboardMarkup.de_json(markup, context.bot) if markup else None
+        await context.bot.send_message(
+            user_id, text, parse_mode=ParseMode.HTML, reply_markup=keyboard
+        )
+    return len(notes)
