@@ -110,18 +110,24 @@ async def _create_template(server: PostgresServer, name: str) -> None:
 
 
 @pytest.fixture(scope="session")
+def postgres_template(postgres_server: PostgresServer) -> str:
+    """The name of a PostgreSQL database migrated once for the whole run, left closed:
+    nothing ever writes to it; ``CREATE DATABASE ... TEMPLATE`` copies it."""
+    name = f"template_{uuid.uuid4().hex[:16]}"
+    _on_own_loop(_create_template(postgres_server, name))
+    return name
+
+
+@pytest.fixture(scope="session")
 def migrated_template(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> str:
-    """A database migrated once for the whole pass (a SQLite file, or a PostgreSQL
-    database name), left closed: nothing ever writes to it after that."""
+    """A database migrated once for the whole pass on the backend under test (a SQLite
+    file, or a PostgreSQL database name), left closed: nothing ever writes to it."""
     from core.store.db import migrate_database
 
     if BACKEND == "postgres":
-        server: PostgresServer = request.getfixturevalue("postgres_server")
-        name = f"template_{uuid.uuid4().hex[:16]}"
-        _on_own_loop(_create_template(server, name))
-        return name
+        return str(request.getfixturevalue("postgres_template"))
     path = tmp_path_factory.mktemp("template") / "stonetable.sqlite3"
     _on_own_loop(migrate_database(f"sqlite://{path}"))
     assert not path.with_name(path.name + "-wal").exists()  # all of it is in the one file
