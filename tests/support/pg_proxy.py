@@ -107,3 +107,6 @@ class CommitSwallower:
                     continue
                 writer.write(data)
                 await writer.drain()
+            # PostgreSQL closed its side (after a Terminate): so does the proxy, at once,
+            # or the client would wait for the close its Terminate asked for.
+            writer.close()

@@ -261,13 +261,15 @@ class KillingProxy:
 # -- a cluster of workers in front of one database, killed at chosen points -------------------
 
 
-async def fresh_database(server: Any, prefix: str) -> str:
-    """A new, empty PostgreSQL database on ``server`` (a PostgresServer); its URL."""
+async def fresh_database(server: Any, prefix: str, template: str = "") -> str:
+    """A new PostgreSQL database on ``server`` (a PostgresServer), empty or a copy of
+    ``template`` (the tests' ``postgres_template``, migrated once per run); its URL."""
     import asyncpg
 
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    like = f' TEMPLATE "{template}"' if template else ""
     conn = await asyncpg.connect(server.url())
-    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.execute(f'CREATE DATABASE "{name}"{like}')
     await conn.close()
     return str(server.url(name))
 
@@ -363,6 +365,15 @@ async def cluster_on(database: str, redis_url: str | None, tmp: Path) -> AsyncIt
         try:
             yield cluster
         finally:
+            await stop_all(cluster.workers)
             for worker in cluster.workers:
-                worker.stop()
                 print(f"--- worker {worker.name} log ---\n{worker.log.read_text()[-4000:]}")
+
+
+async def stop_all(workers: list[Worker]) -> None:
+    """Stop the workers together, with this event loop free meanwhile: a worker stopping
+    still talks to the servers the test runs on it (the local Bot API server)."""
+    for worker in workers:
+        if worker.process.poll() is None:
+            worker.process.terminate()
+    await asyncio.gather(*(asyncio.to_thread(worker.stop) for worker in workers))

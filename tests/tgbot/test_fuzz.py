@@ -25,12 +25,17 @@ NASTY = [
 
 
 async def quiet(stack: Stack) -> None:
-    """Wait until the bot has taken every update and had a moment to answer."""
-    for _ in range(100):
+    """Wait until the bot has handled every update, answers included.
+
+    The bot polls: it confirms a batch (the update leaves ``pending_updates``) only with
+    its next getUpdates, after it handled the whole batch, and what an update causes is
+    sent while it is handled; so an empty queue means the answers are in.
+    """
+    for _ in range(1500):  # 15 s: a busy machine
         if not stack.api.pending_updates():
-            break
-        await asyncio.sleep(0.02)
-    await asyncio.sleep(0.15)
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the bot never took {stack.api.pending_updates()}")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -23,7 +23,14 @@ from aiohttp import web
 
 from tests.support.bot_api import running_fake_api, serve_app
 from tests.support.services import PostgresServer, RedisServer
-from tests.support.workers import Balancer, KillingProxy, Worker, fresh_database, start_worker
+from tests.support.workers import (
+    Balancer,
+    KillingProxy,
+    Worker,
+    fresh_database,
+    start_worker,
+    stop_all,
+)
 from tgbot.sandbox.fake_api import FakeBotApi
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis]
@@ -54,9 +61,12 @@ class Cluster:
 
 @pytest.fixture
 async def cluster(
-    postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
+    postgres_server: PostgresServer,
+    postgres_template: str,
+    redis_server: RedisServer,
+    tmp_path: Path,
 ) -> AsyncIterator[Cluster]:
-    database = await fresh_database(postgres_server, "i")
+    database = await fresh_database(postgres_server, "i", postgres_template)
     workers: list[Worker] = []
     async with running_fake_api() as (api, base_url, _):
 
@@ -78,8 +88,7 @@ async def cluster(
             api_base = base_url.removesuffix("/bot")
             yield Cluster(api, api_base, Balancer(api), database, start, workers)
         finally:
-            for worker in workers:
-                worker.stop()
+            await stop_all(workers)
             for worker in workers:  # shown by pytest when a test fails
                 print(f"--- worker {worker.name} log ---\n{worker.log.read_text()[-4000:]}")
 

@@ -36,9 +36,12 @@ ALICE, BO, CHIDI = 1001, 1002, 1003
 
 @pytest.fixture
 async def pg(
-    postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
+    postgres_server: PostgresServer,
+    postgres_template: str,
+    redis_server: RedisServer,
+    tmp_path: Path,
 ) -> AsyncIterator[tuple[Cluster, str]]:
-    database = await fresh_database(postgres_server, "o")
+    database = await fresh_database(postgres_server, "o", postgres_template)
     async with cluster_on(database, redis_server.url, tmp_path) as cluster:
         yield cluster, database
 
@@ -129,9 +132,12 @@ async def test_a_press_killed_at_a_point_is_applied_once_and_shown(
 
 @pytest.fixture
 async def pg_behind_proxy(
-    postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
+    postgres_server: PostgresServer,
+    postgres_template: str,
+    redis_server: RedisServer,
+    tmp_path: Path,
 ) -> AsyncIterator[tuple[Cluster, str, CommitSwallower]]:
-    database = await fresh_database(postgres_server, "o")
+    database = await fresh_database(postgres_server, "o", postgres_template)
     async with CommitSwallower(postgres_server.port) as proxy:
         proxied = database.replace(f":{postgres_server.port}/", f":{proxy.port}/")
         async with cluster_on(proxied, redis_server.url, tmp_path) as cluster:
@@ -143,7 +149,13 @@ async def test_a_roll_whose_commit_answer_is_lost_is_shown_without_a_dead_letter
 ) -> None:
     cluster, database, proxy = pg_behind_proxy
     a = await cluster.start("a", migrate=True)
-    await asyncio.sleep(6)  # past the start's one-off jobs (the menus), which commit too
+    # past the start's one-off job (the menus, some 5 s after the start), which commits too
+    menus = "SELECT count(*) FROM job_run WHERE name LIKE 'menus:%'"
+    for _ in range(300):
+        if await count(database, menus):
+            break
+        await asyncio.sleep(0.1)
+    assert await count(database, menus) == 1
     await cluster.api.send_text(ALICE, GROUP, "/roll 1d6")
     (update,) = cluster.balancer.take()
     proxy.arm()

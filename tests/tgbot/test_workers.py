@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.bot_api import running_fake_api
 from tests.support.services import PostgresServer, RedisServer
-from tests.support.workers import Balancer, Worker, start_worker
+from tests.support.workers import Balancer, Worker, start_worker, stop_all
 from tgbot.sandbox.fake_api import FakeBotApi
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis]
@@ -22,19 +22,23 @@ GROUP = -100123
 ALICE, BO, CHIDI = 1001, 1002, 1003
 
 
-async def fresh_database(server: PostgresServer) -> str:
+async def fresh_database(server: PostgresServer, template: str) -> str:
+    """A copy of the migrated template (the first worker still runs the migrations)."""
     name = f"w_{uuid.uuid4().hex[:12]}"
     conn = await asyncpg.connect(server.url())
-    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     await conn.close()
     return server.url(name)
 
 
 @pytest.fixture
 async def cluster(
-    postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
+    postgres_server: PostgresServer,
+    postgres_template: str,
+    redis_server: RedisServer,
+    tmp_path: Path,
 ) -> AsyncIterator[tuple[FakeBotApi, Balancer, Worker, Worker]]:
-    database = await fresh_database(postgres_server)
+    database = await fresh_database(postgres_server, postgres_template)
     async with running_fake_api() as (api, base_url, _):
         common: dict[str, Any] = {
             "api_base": base_url.removesuffix("/bot"),
@@ -48,8 +52,7 @@ async def cluster(
         try:
             yield api, Balancer(api), first, second
         finally:
-            first.stop()
-            second.stop()
+            await stop_all([first, second])
             for worker in (first, second):  # shown by pytest when a test fails
                 print(f"--- worker {worker.name} log ---\n{worker.log.read_text()[-4000:]}")
 
