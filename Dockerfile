@@ -10,7 +10,7 @@ COPY core core
 COPY tgbot tgbot
 COPY webapp webapp
 COPY migrations migrations
-# the message catalogues (.po), read at start-up (core/i18n.py)
+# the message catalogues (.po), read at start-up (core/words/i18n.py)
 COPY locale locale
 RUN pip install --no-cache-dir -c constraints.txt . \
  && useradd --system --home /srv/stonetable stonetable

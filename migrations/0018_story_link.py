@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
                 ('created_at', fields.DatetimeField(auto_now=False, auto_now_add=True)),
                 ('withdrawn_at', fields.DatetimeField(null=True, auto_now=False, auto_now_add=False)),
             ],
-            options={'table': 'story_link', 'app': 'models', 'pk_attr': 'id', 'table_description': "A campaign's story published behind a secret link (core/story.py): read-only, for"},
+            options={'table': 'story_link', 'app': 'models', 'pk_attr': 'id', 'table_description': "A campaign's story published behind a secret link (core/views/story.py): read-only, for"},
             bases=['Model'],
         ),
     ]

@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
                 ('text', fields.CharField(max_length=1000)),
                 ('created_at', fields.DatetimeField(auto_now=False, auto_now_add=True)),
             ],
-            options={'table': 'saved_roll', 'app': 'models', 'unique_together': (('owner_tg_id', 'name_key'), ('table_chat_tg_id', 'topic_id', 'name_key')), 'pk_attr': 'id', 'table_description': 'A roll a player saved under a name (core/saved_rolls.py): their own, everywhere'},
+            options={'table': 'saved_roll', 'app': 'models', 'unique_together': (('owner_tg_id', 'name_key'), ('table_chat_tg_id', 'topic_id', 'name_key')), 'pk_attr': 'id', 'table_description': 'A roll a player saved under a name (core/campaigns/saved_rolls.py): their own, everywhere'},
             bases=['Model'],
         ),
     ]

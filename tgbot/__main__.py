@@ -12,7 +12,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from core.settings import Settings, SettingsError, load_settings
+from core.runtime.settings import Settings, SettingsError, load_settings
 
 
 async def _run(settings: Settings) -> None:
@@ -87,8 +87,8 @@ async def _export(args: argparse.Namespace) -> None:
     import json
     import time
 
-    from core.archive import export_campaign
     from core.store.models import Campaign
+    from core.views.archive import export_campaign
 
     campaign = await Campaign.get_or_none(live_chat_id=args.chat, topic_id=args.topic)
     if campaign is None:
@@ -105,14 +105,14 @@ async def _archive(settings: Settings, args: argparse.Namespace) -> None:
     """Export a chat's game to JSON, or import one into a chat."""
     import json
 
-    from core.archive import import_campaign
     from core.campaigns import Campaigns
-    from core.locks import InProcessKeyedLock
-    from core.play import ChatRef, PlayerRef
+    from core.campaigns.play import ChatRef, PlayerRef
     from core.rules.errors import StonetableError
     from core.rules.registry import default_registry
     from core.rules.rng import FairRng
+    from core.runtime.locks import InProcessKeyedLock
     from core.store.db import close_database, open_database
+    from core.views.archive import import_campaign
 
     await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
     campaigns = Campaigns(default_registry(), FairRng(), InProcessKeyedLock())

@@ -12,11 +12,11 @@ from telegram import Update
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackQueryHandler, ContextTypes
 
-from core.errors import AlreadyHandled, TryAgain
-from core.housekeeping import run_once
-from core.languages import live_languages
+from core.campaigns.languages import live_languages
 from core.rules.errors import Malformed, StonetableError
 from core.rules.registry import Registry, default_registry
+from core.runtime.errors import AlreadyHandled, TryAgain
+from core.store.housekeeping import run_once
 from tgbot.callback import OUTDATED
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.features.common import CommandSpec

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, cast
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from core.campaigns import Campaigns
-from core.play import Play
-from core.settings import Settings
+from core.campaigns.play import Play
+from core.runtime.settings import Settings
 
 if TYPE_CHECKING:
     from tgbot.features.common import CommandSpec

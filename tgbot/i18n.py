@@ -6,9 +6,9 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from core.campaigns import CampaignView, PanelView
-from core.errors import TryAgain
-from core.i18n import Lang, lang_for
-from core.languages import chat_language
+from core.campaigns.languages import chat_language
+from core.runtime.errors import TryAgain
+from core.words.i18n import Lang, lang_for
 from tgbot.features.common import topic_of
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from telegram import Update
 from telegram.error import RetryAfter, TelegramError
 
-from core import outbox as core_outbox
+from core.store import outbox as core_outbox
 from core.store.dead_letters import fits_bigint, keep_dead_letter
 from tgbot.app import unexpected
 from tgbot.context import StonetableApplication

@@ -16,7 +16,7 @@ import logging
 from telegram import Bot, MenuButtonWebApp, WebAppInfo
 from telegram.error import TelegramError
 
-from core.i18n import N_, Lang, lang_for
+from core.words.i18n import N_, Lang, lang_for
 from tgbot.menu import variants
 
 log = logging.getLogger(__name__)

@@ -20,17 +20,17 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from telegram.error import TelegramError
 
-from core import outbox
 from core.campaigns import Campaigns, Changed, PanelView
-from core.errors import TryAgain
-from core.events import CampaignEvents, InProcessEvents, RedisEvents
-from core.housekeeping import run_once, tidy
-from core.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
-from core.play import Play
+from core.campaigns.play import Play
 from core.rules.registry import Registry, default_registry
 from core.rules.rng import FairRng, Rng
-from core.settings import Settings, SettingsError
+from core.runtime.errors import TryAgain
+from core.runtime.events import CampaignEvents, InProcessEvents, RedisEvents
+from core.runtime.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
+from core.runtime.settings import Settings, SettingsError
+from core.store import outbox
 from core.store.db import close_database, open_database
+from core.store.housekeeping import run_once, tidy
 from tgbot.app import build_application, register_commands, renderers
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.inbox import Inbox, Poller
@@ -166,7 +166,7 @@ class Runtime:
             rate_limit=self.rate_limit and settings.rate_limit,
             connections=settings.telegram_connections,
         )
-        # a change's messages are written with it (core/outbox.py), drawn by the bot
+        # a change's messages are written with it (core/store/outbox.py), drawn by the bot
         outbox.set_planner(Planner(self.application.deps.renderers, campaigns))
         await self.application.initialize()
         await register_commands(self.application)

@@ -28,8 +28,8 @@ from telegram import (
 from telegram.error import TelegramError
 
 from core.campaigns import Campaigns
-from core.i18n import DEFAULT, Lang, available, lang_for
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
+from core.words.i18n import DEFAULT, Lang, available, lang_for
 from tgbot.features.common import CommandSpec
 from tgbot.i18n import game_lang
 

@@ -1,4 +1,4 @@
-"""The bot's side of the outbox (core/outbox.py): planning a change's messages, sending them.
+"""The bot's side of the outbox (core/store/outbox.py): planning a change's messages, sending them.
 
 :class:`Planner` runs inside a use case's transaction: it draws what the change shows
 (the presenter's drawing, :func:`tgbot.presenter.draw`) and returns the Bot API calls,
@@ -20,14 +20,14 @@ from typing import Any
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 
-from core import outbox
 from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired
-from core.i18n import lang_for
-from core.outbox import Effect
-from core.play import HeldNotes, TableRoll
+from core.campaigns.play import HeldNotes, TableRoll
+from core.campaigns.undo import TookBack
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
-from core.undo import TookBack
+from core.store import outbox
+from core.store.outbox import Effect
+from core.words.i18n import lang_for
 from tgbot.context import StonetableApplication
 from tgbot.edits import markup_json
 from tgbot.i18n import lang_at, lang_of, voice
@@ -115,7 +115,7 @@ class Planner:
         self.campaigns = campaigns
 
     def drawing(self, result: object) -> outbox.Drawing | None:
-        """A press's edit, drawn first by its use case (:func:`core.outbox.drawing`): the
+        """A press's edit, drawn first by its use case (:func:`core.store.outbox.drawing`): the
         panel's renderer and its arguments; None for any other result."""
         if isinstance(result, PanelView) and result.message_id is not None:
             return self.renderers[result.kind].render, (result, lang_at(result))

@@ -9,7 +9,7 @@ from typing import Protocol
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import Lang
+from core.words.i18n import Lang
 from tgbot.callback import PanelButton
 
 

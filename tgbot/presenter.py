@@ -8,7 +8,7 @@ is redrawn from the new state, or retired: its buttons go, and one line says whe
 play went on.
 
 A change whose use case wrote its effects to the outbox in its own transaction
-(``core.outbox.record``: a press, a reply, an opened panel, a roll, a Mini App edit) is
+(``core.store.outbox.record``: a press, a reply, an opened panel, a roll, a Mini App edit) is
 presented by sending those rows (:func:`tgbot.sender.send_pending`), drawn as here.
 """
 
@@ -20,7 +20,6 @@ from telegram import InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
-from core import outbox
 from core.campaigns import (
     Campaigns,
     CampaignView,
@@ -30,9 +29,10 @@ from core.campaigns import (
     Retired,
     Retirement,
 )
-from core.i18n import N_, Lang
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow
+from core.store import outbox
+from core.words.i18n import N_, Lang
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
 from tgbot.i18n import lang_at, voice

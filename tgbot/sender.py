@@ -1,4 +1,4 @@
-"""Sending the outbox (core/outbox.py): a change's Bot API calls, after its commit.
+"""Sending the outbox (core/store/outbox.py): a change's Bot API calls, after its commit.
 
 :func:`send_pending` sends the rows the current update wrote, right after the commit
 (a press takes them with :func:`unsent` and sends them with :func:`send_rows` itself);
@@ -26,8 +26,8 @@ from telegram import InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from core import outbox
-from core.outbox import Effect, Row
+from core.store import outbox
+from core.store.outbox import Effect, Row
 from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.edits import EDIT_MESSAGE_TEXT
 from tgbot.menu import publish_menus
@@ -113,7 +113,7 @@ async def _send_secret(application: StonetableApplication, payload: dict[str, An
     roll is forgotten and the chat is told how to open a private chat instead. Sent again
     (a worker died between the two), the private message may show twice; the chat's
     line never goes out before it."""
-    from core.secret_rolls import forget
+    from core.campaigns.secret_rolls import forget
 
     try:
         await application.bot.send_message(

@@ -17,9 +17,9 @@ from telegram import Bot, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
-from core.i18n import N_, lang_for
-from core.languages import chat_language
-from core.topics import first_refusal, pause_with_topic, topic_name
+from core.campaigns.languages import chat_language
+from core.campaigns.topics import first_refusal, pause_with_topic, topic_name
+from core.words.i18n import N_, lang_for
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode
 
-from core.play import check_id
+from core.campaigns.play import check_id
 
 MAX_INIT_DATA_LENGTH = 8192
 

@@ -7,12 +7,12 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from core.i18n import N_
-from core.projection import log_of
+from core.campaigns.undo import Undos, undo_for_viewer
 from core.rules.errors import Malformed
-from core.story import shared_link
-from core.undo import Undos, undo_for_viewer
-from core.viewer_pages import snapshot_for_viewer
+from core.views.projection import log_of
+from core.views.story import shared_link
+from core.views.viewer_pages import snapshot_for_viewer
+from core.words.i18n import N_
 from webapp.deps import DEPS
 from webapp.i18n import request_lang
 from webapp.log_lines import character_names, log_context

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from core.campaigns import Campaigns, Changed, PanelView
-from core.pictures import CardPictures
-from core.play import Play
+from core.campaigns.pictures import CardPictures
+from core.campaigns.play import Play
 from webapp.sheets import SheetPage
 
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"

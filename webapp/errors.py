@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable
 import aiohttp_jinja2
 from aiohttp import web
 
-from core.errors import TryAgain
-from core.i18n import N_, Lang
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.said import worded
+from core.runtime.errors import TryAgain
+from core.words.i18n import N_, Lang
 from webapp.auth import InitDataInvalid
 from webapp.i18n import request_lang
 

@@ -19,9 +19,9 @@ from jinja2.runtime import Context
 from jinja2.utils import pass_context
 from markupsafe import Markup
 
-from core.cortex_words import stress_name
-from core.i18n import N_, Lang, available, lang_for
-from core.map_words import mark
+from core.words.cortex_words import stress_name
+from core.words.i18n import N_, Lang, available, lang_for
+from core.words.map_words import mark
 
 SCRIPT_WORDS = {
     "loading": N_("Opening your table…"),

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from core.events import Subscription
 from core.rules.errors import NotAllowedNow, StonetableError
-from core.viewer_pages import snapshot_for_viewer
+from core.runtime.events import Subscription
+from core.views.viewer_pages import snapshot_for_viewer
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.errors import message_of

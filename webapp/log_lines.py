@@ -10,9 +10,9 @@ from typing import Any
 from babel.dates import format_datetime
 
 from core.campaigns import CampaignView
-from core.i18n import DEFAULT, PSEUDO, Lang, lang_for
-from core.projection import LogLineView
 from core.rules.table import Table
+from core.views.projection import LogLineView
+from core.words.i18n import DEFAULT, PSEUDO, Lang, lang_for
 
 # The tags a log line carries, as the page shows them (nouns: "a roll", not "to roll").
 KINDS: dict[str, Callable[[Lang], str]] = {

@@ -14,10 +14,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.campaigns import CampaignView
-from core.i18n import N_
-from core.open_panels import OpenPanel
-from core.pictures import MAX_PICTURE_BYTES, BadPicture, check_picture, face_key
-from core.projection import open_panels
+from core.campaigns.pictures import MAX_PICTURE_BYTES, BadPicture, check_picture, face_key
 from core.rules.choice import actors
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of, character_of
@@ -42,7 +39,10 @@ from core.rules.nsu.world import (
     visible_map,
 )
 from core.rules.table import Table
-from core.viewer_pages import Snapshot, snapshot_for_viewer
+from core.views.open_panels import OpenPanel
+from core.views.projection import open_panels
+from core.views.viewer_pages import Snapshot, snapshot_for_viewer
+from core.words.i18n import N_
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.errors import message_of, problem_response, status_of

@@ -15,7 +15,6 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from core.i18n import N_
 from core.rules.errors import Malformed, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of
 from core.rules.nsu.glance import LEVEL_NAMES
@@ -23,7 +22,8 @@ from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, ActionKind, SetupState, S
 from core.rules.nsu.setup_turn import setup_turn
 from core.rules.nsu.world import ResourceLevel, SafetyTool, World
 from core.rules.table import Table
-from core.viewer_pages import snapshot_for_viewer
+from core.views.viewer_pages import snapshot_for_viewer
+from core.words.i18n import N_
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
 from webapp.errors import problem_response, status_of

@@ -15,7 +15,7 @@ a game), in this order:
    (:mod:`core.store.request_keys`), and its answer is added to the key's row.
 
 A request without a key (a page from before keys) is handled as before, with no
-replay. Keys are kept a day (``core.housekeeping.KEEP_REQUEST_KEYS``).
+replay. Keys are kept a day (``core.store.housekeeping.KEEP_REQUEST_KEYS``).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from core.i18n import N_
-from core.idempotency import Kept, KeyReused, Pending, expecting, keep_answer, kept
+from core.campaigns.idempotency import Kept, KeyReused, Pending, expecting, keep_answer, kept
 from core.rules.errors import Malformed, NotAllowedNow
-from core.viewer_pages import GONE, check_member
+from core.views.viewer_pages import GONE, check_member
+from core.words.i18n import N_
 from webapp.errors import problem_response
 from webapp.i18n import request_lang
 from webapp.views import authenticate

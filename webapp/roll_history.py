@@ -8,10 +8,10 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from core.i18n import Lang
-from core.projection import RollHistory, roll_history
 from core.rules.registry import Registry
-from core.viewer_pages import snapshot_for_viewer
+from core.views.projection import RollHistory, roll_history
+from core.views.viewer_pages import snapshot_for_viewer
+from core.words.i18n import Lang
 from webapp.deps import DEPS
 from webapp.i18n import request_lang
 from webapp.log_lines import moment

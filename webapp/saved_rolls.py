@@ -9,11 +9,11 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from core import saved_rolls
-from core.i18n import N_
+from core.campaigns import saved_rolls
+from core.campaigns.saved_rolls import Table
 from core.rules.errors import Malformed
-from core.saved_rolls import Table
-from core.viewer_pages import snapshot_for_viewer
+from core.views.viewer_pages import snapshot_for_viewer
+from core.words.i18n import N_
 from webapp.deps import DEPS
 from webapp.i18n import request_lang
 from webapp.views import _player, authenticate

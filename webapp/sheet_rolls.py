@@ -2,7 +2,7 @@
 
 The body names what was tapped (``{"what": "approach", "name": "Guile"}``); the
 game's sheet page turns it into the panel and words its chat command takes, and
-the panel is opened by the command's use case (:func:`core.sheet_rolls.start_roll`).
+the panel is opened by the command's use case (:func:`core.campaigns.sheet_rolls.start_roll`).
 Its message is written to the outbox with the change and sent to the game's chat
 and topic. Refusals are raised and answered by :mod:`webapp.errors`; the request's
 Idempotency-Key (:mod:`webapp.request_keys`) keeps a retry from opening a second
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from core.campaigns.sheet_rolls import start_roll
 from core.rules.errors import Malformed
-from core.sheet_rolls import start_roll
-from core.viewer_pages import snapshot_for_viewer
+from core.views.viewer_pages import snapshot_for_viewer
 from webapp.deps import DEPS
 from webapp.errors import NOT_UNDERSTOOD
 from webapp.sheets import roll_of

@@ -1,7 +1,7 @@
 """The campaign's story, shared by its host: a read-only page behind a secret link, and
 the same page as one self-contained HTML file to download (pictures inlined).
 
-Everything on it comes from the projection for anyone (:mod:`core.story`): the log in
+Everything on it comes from the projection for anyone (:mod:`core.views.story`): the log in
 reading order, the characters and the map as the whole table has seen them. The host
 publishes and withdraws the link from the Mini App's log page.
 """
@@ -16,11 +16,11 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from core import story as stories
-from core.i18n import N_, Lang, available, lang_for
-from core.projection import log_of
 from core.rules.errors import StonetableError
-from core.viewer_pages import Snapshot
+from core.views import story as stories
+from core.views.projection import log_of
+from core.views.viewer_pages import Snapshot
+from core.words.i18n import N_, Lang, available, lang_for
 from webapp.deps import DEPS, WebDeps
 from webapp.i18n import language_names
 from webapp.log_lines import character_names, log_context

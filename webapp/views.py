@@ -9,15 +9,15 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from core import projection
-from core.archive import export_for_member
 from core.campaigns import CampaignView, describe_members
-from core.i18n import N_
-from core.play import Home, PlayerRef
+from core.campaigns.play import Home, PlayerRef
 from core.rules import dice
 from core.rules.dice_odds import DiceOdds, odds
 from core.rules.errors import Malformed, StonetableError
-from core.viewer_pages import Snapshot, snapshot_for_viewer
+from core.views import projection
+from core.views.archive import export_for_member
+from core.views.viewer_pages import Snapshot, snapshot_for_viewer
+from core.words.i18n import N_
 from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps

@@ -40,10 +40,10 @@ from core.campaigns.views import (
     build_view,
     describe_members,
 )
-from core.events import CampaignEvents, InProcessEvents
-from core.locks import KeyedLock
 from core.rules.registry import Registry
 from core.rules.rng import Rng
+from core.runtime.events import CampaignEvents, InProcessEvents
+from core.runtime.locks import KeyedLock
 
 
 class Campaigns:

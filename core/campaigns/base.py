@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from core.campaigns.play import PlayerRef
 from core.campaigns.views import (
     GAME_ENDED,
     NO_GAME,
@@ -20,14 +21,13 @@ from core.campaigns.views import (
     build_view,
     place_title,
 )
-from core.errors import TryAgain
-from core.events import CampaignEvents, InProcessEvents
-from core.locks import KeyedLock
-from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.registry import Registry
 from core.rules.rng import Rng
 from core.rules.table import Outcome, Seat, Table
+from core.runtime.errors import TryAgain
+from core.runtime.events import CampaignEvents, InProcessEvents
+from core.runtime.locks import KeyedLock
 from core.store.models import (
     Campaign,
     CampaignStatus,

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from core import outbox
 from core.campaigns.base import CampaignsBase, check_playing, settle, touched
+from core.campaigns.play import PlayerRef
 from core.campaigns.views import (
     Changed,
 )
-from core.play import PlayerRef
 from core.rules.table import Json
 from core.rules.undo import TallyRng
+from core.store import outbox
 from core.store.models import Campaign
 from core.store.undo_steps import record_step
 from core.store.unit import saving

@@ -6,8 +6,8 @@ import secrets
 
 from tortoise.exceptions import IntegrityError
 
-from core import outbox
 from core.campaigns.base import CampaignsBase, touched
+from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import (
     JOIN_PREFIX,
     MOVED_ON,
@@ -21,7 +21,6 @@ from core.campaigns.views import (
     JoinResult,
     Resumed,
 )
-from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.lifecycle import (
     Ended,
@@ -36,6 +35,7 @@ from core.rules.lifecycle import (
 from core.rules.registry import GameSystem
 from core.rules.said import Said
 from core.rules.table import Role, Table
+from core.store import outbox
 from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.unit import saving

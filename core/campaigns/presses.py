@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core import outbox
 from core.campaigns.base import CampaignsBase, check_playing, check_seated, settle, touched
+from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import (
     GAME_ENDED,
     NO_GAME,
@@ -17,10 +17,10 @@ from core.campaigns.views import (
     _OtherCampaign,
     read_panel_view,
 )
-from core.errors import AlreadyHandled
-from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.undo import TallyRng
+from core.runtime.errors import AlreadyHandled
+from core.store import outbox
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import (
     LOAD,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.campaigns.base import CampaignsBase, active_members
+from core.campaigns.play import PlayerRef
 from core.campaigns.views import (
     NO_GAME,
     STALE,
@@ -10,7 +11,6 @@ from core.campaigns.views import (
     PanelView,
     load_panel_view,
 )
-from core.play import PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.table import Table
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel

@@ -209,7 +209,7 @@ def build_view(
 
     Every reader (a press, a command, a Mini App page) comes here, so a viewer's
     view is the same whichever path loaded it; the projection for one member is
-    taken from this (:mod:`core.projection`).
+    taken from this (:mod:`core.views.projection`).
     """
     table = Table(
         campaign.id,

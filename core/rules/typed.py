@@ -4,7 +4,7 @@ The rules read typed text in one grammar whose keywords are English (``harm:``,
 ``/trait value …``, ``/check strong adv dc15``, ``/downtime camp``). A table may
 mix languages, so each keyword may also be typed in any language with a
 catalogue: a :class:`Vocabulary` holds, for each English keyword, every form a
-catalogue gives it (the edge builds it, :mod:`core.typed_words`). The functions
+catalogue gives it (the edge builds it, :mod:`core.words.typed_words`). The functions
 here rewrite a typed text's keywords into the English ones and leave everything
 else (names, details, numbers) exactly as typed; a word that is no keyword stays
 as it is, for the rules to refuse or to read as a name.

@@ -1,7 +1,7 @@
 """Configuration for the ``tortoise`` migration command (makemigrations, migrate, ...).
 
 Only the command-line tool imports this module; the application builds its
-configuration from :class:`core.settings.Settings`.
+configuration from :class:`core.runtime.settings.Settings`.
 """
 
 from __future__ import annotations

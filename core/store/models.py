@@ -25,7 +25,7 @@ class Player(Model):
     last_name = fields.CharField(max_length=128, default="")
     username = fields.CharField(max_length=64, default="")
     started_private = fields.BooleanField(default=False)
-    # the catalogue their Telegram app asked for (core/i18n.py), last time they used the bot
+    # the catalogue their Telegram app asked for (core/words/i18n.py), last time they used the bot
     language = fields.CharField(max_length=8, default="en", db_default="en")
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
@@ -109,7 +109,7 @@ class Campaign(Model):
     created_at = fields.DatetimeField(auto_now_add=True)
     updated_at = fields.DatetimeField(auto_now=True)
     ended_at = fields.DatetimeField(null=True)  # when it last ended (it may be resumed later)
-    # the catalogue the group reads (core/i18n.py): the host's language, or /language
+    # the catalogue the group reads (core/words/i18n.py): the host's language, or /language
     language = fields.CharField(max_length=8, default="en", db_default="en")
 
     class Meta:
@@ -228,7 +228,7 @@ class OutboxRow(Model):
 
     Written in the same transaction as the change; sent after the commit by the worker
     that made it, else by a redelivery of the same update or by a worker's sweeper
-    (core/outbox.py). ``claimed_until`` is a lease (seconds since the epoch): only one
+    (core/store/outbox.py). ``claimed_until`` is a lease (seconds since the epoch): only one
     worker sends a row at a time.
     """
 
@@ -320,7 +320,7 @@ class UndoStep(Model):
     are kept. The before-images restore the campaign, the touched sheets and the
     touched panel exactly; the ``*_after`` versions tell whether anything else
     changed them since, and the ``*_before`` ones which earlier step an undo leads back to
-    (both are moved on to the undo's new versions, see ``core.undo``).
+    (both are moved on to the undo's new versions, see ``core.campaigns.undo``).
     """
 
     id = fields.BigIntField(primary_key=True)
@@ -354,7 +354,7 @@ class RequestKey(Model):
     """A Mini App change's idempotency key (``Idempotency-Key``), written in the change's
     own transaction, with the answer it got, so a retry replays that answer.
 
-    See ``core.store.request_keys``; kept for ``KEEP_REQUEST_KEYS`` (core/housekeeping.py).
+    See ``core.store.request_keys``; kept for ``KEEP_REQUEST_KEYS`` (core/store/housekeeping.py).
     """
 
     id = fields.BigIntField(primary_key=True)
@@ -371,7 +371,7 @@ class RequestKey(Model):
 
 
 class StoryLink(Model):
-    """A campaign's story published behind a secret link (core/story.py): read-only, for
+    """A campaign's story published behind a secret link (core/views/story.py): read-only, for
     anyone holding the link, until the host withdraws it (then the link answers 410)."""
 
     id = fields.BigIntField(primary_key=True)
@@ -411,7 +411,7 @@ class InlineRoll(Model):
 
 
 class SavedRoll(Model):
-    """A roll a player saved under a name (core/saved_rolls.py): their own, everywhere
+    """A roll a player saved under a name (core/campaigns/saved_rolls.py): their own, everywhere
     (``owner_tg_id``), or the table's, saved by a game's host for everyone playing in a
     chat's topic (``table_chat_tg_id`` and ``topic_id``)."""
 

@@ -1,4 +1,4 @@
-"""Reading and writing rows; database failures become :class:`~core.errors.TryAgain`."""
+"""Reading and writing rows; database failures become :class:`~core.runtime.errors.TryAgain`."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from contextlib import asynccontextmanager
 from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
 from tortoise.transactions import in_transaction
 
-from core.errors import AlreadyHandled, CommitUnknown, TryAgain
-from core.i18n import pick
-from core.outbox import forget_after, mark, pause_point
+from core.runtime.errors import AlreadyHandled, CommitUnknown, TryAgain
 from core.store import request_keys
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
+from core.store.outbox import forget_after, mark, pause_point
 from core.store.sql import fetch, now
+from core.words.i18n import pick
 
 
 async def update_done(update_id: int | None) -> bool:
@@ -74,8 +74,8 @@ async def committing(update_id: int | None) -> AsyncIterator[None]:
     commit (:mod:`core.store.request_keys`). When the change's body ran and the commit
     (or its answer) was lost, the update's claim, or else the request's key, tells the
     outcome: committed, and the caller goes on as if the commit had answered (the
-    outbox rows are there to send); not committed, and :class:`~core.errors.TryAgain`
-    (nothing changed). With neither to look up: :class:`~core.errors.CommitUnknown`.
+    outbox rows are there to send); not committed, and :class:`~core.runtime.errors.TryAgain`
+    (nothing changed). With neither to look up: :class:`~core.runtime.errors.CommitUnknown`.
 
     Raises:
         KeyReused: another try of the same Mini App action committed first.

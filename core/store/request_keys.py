@@ -30,9 +30,9 @@ from datetime import datetime
 
 from tortoise.transactions import in_transaction
 
-from core.errors import TryAgain
-from core.i18n import N_
+from core.runtime.errors import TryAgain
 from core.store.sql import execute, fetch, now
+from core.words.i18n import N_
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ shows.
 Every step taken on a panel or in the Mini App is recorded by :func:`record_step`
 in the same guarded transaction that saves it (the campaign's state, the touched
 sheets and the touched panel as they were before). The undo use case
-(:class:`core.undo.Undos`) restores them; the campaign use cases record steps here
+(:class:`core.campaigns.undo.Undos`) restores them; the campaign use cases record steps here
 and ask which panels offer a step back, so they never import the use case above
 them.
 """
@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.i18n import N_
 from core.rules.choice import Choice, Common
 from core.rules.registry import GameSystem
 from core.rules.table import Json, Outcome, Table
 from core.rules.undo import StepTaken, undo_choice
 from core.store.models import UndoStep
 from core.store.sql import Statement, dump_json, fetch, now
+from core.words.i18n import N_
 
 OPENED = N_("opening a new panel")  # how an opening step is named (it stands)
 KEPT = 8  # steps kept per campaign (a few more may wait for the next pruning)

@@ -3,17 +3,17 @@
 ``async with saving(locks, "campaign:7", update_id):`` wraps a use case's load,
 rule and save, and does, in this order:
 
-1. turns a database or lock-service outage into :class:`~core.errors.TryAgain`;
+1. turns a database or lock-service outage into :class:`~core.runtime.errors.TryAgain`;
 2. takes the key's lock, which gives a lease with a fencing token;
 3. opens one transaction whose first statement records the token in
    ``lock_fence``, unless a larger token is recorded there already: then a later
    holder came after this one's lease ran out, and this holder gets
-   :class:`~core.errors.LockLost` (nothing saved; the player is told to try
+   :class:`~core.runtime.errors.LockLost` (nothing saved; the player is told to try
    again). On PostgreSQL the statement also locks the key's row until the commit,
    so a later holder's transaction waits for this one before it reads anything;
    on SQLite the database's writer lock does the same;
 4. claims the Telegram update being handled (``update_id``; None from the Mini
-   App), so a redelivered copy raises :class:`~core.errors.AlreadyHandled`;
+   App), so a redelivered copy raises :class:`~core.runtime.errors.AlreadyHandled`;
 5. runs the body (load, apply a rule, save);
 6. before committing, refuses with ``LockLost`` if the lease has run out (counted
    from before the lock was asked for), so a holder that stalled past its lease
@@ -33,10 +33,10 @@ from contextlib import asynccontextmanager
 
 from tortoise.transactions import in_transaction
 
-from core.errors import AlreadyHandled, LockLost
-from core.locks import TOO_LONG, KeyedLock, Lease
-from core.outbox import mark, pause_point
+from core.runtime.errors import AlreadyHandled, LockLost
+from core.runtime.locks import TOO_LONG, KeyedLock, Lease
 from core.store import request_keys
+from core.store.outbox import mark, pause_point
 from core.store.repo import CLAIM, guarded, lost_commit
 from core.store.sql import fetch, now
 

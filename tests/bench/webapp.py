@@ -23,8 +23,7 @@ from typing import Any
 import aiohttp
 
 from core.campaigns import Campaigns
-from core.locks import InProcessKeyedLock
-from core.play import ChatRef, Play, PlayerRef
+from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.nsu.details import Detail
 from core.rules.nsu.world import (
     CollateralClock,
@@ -36,6 +35,7 @@ from core.rules.nsu.world import (
 )
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.runtime.locks import InProcessKeyedLock
 from core.store.db import close_database, open_database
 from core.store.models import Campaign, Member
 from tests.support.bot_api import serve_app

@@ -23,10 +23,10 @@ import asyncpg
 from aiohttp import web
 
 from core.campaigns import Campaigns
-from core.locks import InProcessKeyedLock
-from core.play import ChatRef, Play, PlayerRef
+from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.runtime.locks import InProcessKeyedLock
 from core.store.db import close_database, open_database
 from tests.support.bot_api import serve_app
 from tests.support.services import running_postgres, start_redis

@@ -19,11 +19,11 @@ from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import PanelView
-from core.i18n import Lang
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules, Edges, GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table
+from core.words.i18n import Lang
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel

@@ -14,10 +14,10 @@ from typing import Any
 import aiohttp
 
 from core.campaigns import Campaigns
-from core.locks import InProcessKeyedLock
-from core.play import ChatRef, Play, PlayerRef
+from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.runtime.locks import InProcessKeyedLock
 from tests.support.bot_api import serve_app
 from tests.support.browser import TELEGRAM_JS, phone_page, telegram_stub
 from tests.support.stack import Stack

@@ -11,7 +11,7 @@ from typing import Any
 from core.campaigns import Campaigns
 from core.rules.registry import Registry
 from core.rules.rng import Rng, SeededRng
-from core.settings import parse_settings
+from core.runtime.settings import parse_settings
 from tests.support.bot_api import free_port, running_fake_api
 from tgbot.main import Runtime
 from tgbot.sandbox.fake_api import FakeBotApi, Player, default_cast

@@ -12,8 +12,8 @@ from typing import Any
 
 from core.campaigns import Campaigns
 from core.campaigns.edits import Edits
-from core.locks import Lease, RedisKeyedLock
 from core.rules.table import Table
+from core.runtime.locks import Lease, RedisKeyedLock
 from core.store.models import Campaign, Member
 
 

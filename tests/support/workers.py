@@ -292,7 +292,7 @@ async def count(database: str, query: str) -> int:
 class Cluster:
     """Workers on one database and one local Bot API server; the test delivers updates.
 
-    A worker stops at a pause point (``core.outbox.pause_point``): the one it was
+    A worker stops at a pause point (``core.store.outbox.pause_point``): the one it was
     started with (``pause_at``), or the one the test writes to :attr:`control` before
     it delivers an update (every worker reads it).
     """

@@ -10,7 +10,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.i18n import lang_for
 from core.rules.choice import Choice
 from core.rules.errors import StonetableError
 from core.rules.nsu.action_roll import ActionKind, Phase, RollState
@@ -26,6 +25,7 @@ from core.rules.nsu.roll_choices import (
 from core.rules.nsu.roll_panel import ROLL_RULES, TEXT, RollPanel
 from core.rules.rng import SeededRng
 from core.rules.table import Table
+from core.words.i18n import lang_for
 from tests.support.nsu_table import character, split, world
 from tests.support.nsu_table import table as nsu_table
 from tests.tgbot.test_render_now_line import nsu_view

@@ -104,7 +104,7 @@ async def open_game(stack: Stack) -> None:
 async def campaign_table(stack: Stack):  # type: ignore[no-untyped-def]
     deps = stack.runtime.application.deps  # type: ignore[union-attr]
     view = await deps.campaigns.require_current(GROUP)
-    from core.play import PlayerRef
+    from core.campaigns.play import PlayerRef
 
     _, table = await deps.campaigns.table_for_viewer(view.app_token, PlayerRef(WATCHTOWER, "A"))
     return load(table).table

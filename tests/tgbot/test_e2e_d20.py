@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
 from core.store.models import Campaign, Member
 from core.store.models import Panel as PanelRow
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack

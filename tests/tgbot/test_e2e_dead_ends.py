@@ -62,7 +62,7 @@ async def test_join_in_a_private_chat_says_where_to_join(stack: Stack) -> None:
 
 async def test_after_a_game_ends_its_commands_say_no_game_runs(stack: Stack) -> None:
     """An ended game's panels lose their buttons (an old press is refused in core:
-    tests/core/test_campaigns.py); its commands say what is true and what to do."""
+    tests/core/campaigns/test_campaigns.py); its commands say what is true and what to do."""
     words = WORDS[stack.language]  # type: ignore[attr-defined]
     await say(stack, ALICE, "/newgame nsu")
     for user in (BO, CHIDI):

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from telegram.error import BadRequest
 
-from core.i18n import available
+from core.words.i18n import available
 from tests.support.bot_api import polling_bot, running_fake_api
 from tests.support.stack import Stack, running_stack
 from tgbot.sandbox.fake_api import ApiError, FakeBotApi, Player

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from telegram import BotCommandScopeChat
 
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from core.store.models import Campaign, LogEntry, Member
 from tests.support import nsu_bot
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from core.rules.rng import SeededRng
-from core.settings import parse_settings
+from core.runtime.settings import parse_settings
 from tests.support.bot_api import free_port
 from tests.support.stack import GROUP, running_stack
 from tgbot.main import SANDBOX_PREFIX, Runtime

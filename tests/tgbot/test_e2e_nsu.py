@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
 from core.rules.nsu.campaign import campaign_of
 from tests.support.nsu_bot import (
     ALICE,

@@ -13,9 +13,9 @@ import re
 
 import pytest
 
-from core.i18n import lang_for
 from core.rules.log import Words
 from core.store.models import Campaign, LogEntry, Member
+from core.words.i18n import lang_for
 from tests.support.nsu_bot import Faces
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack

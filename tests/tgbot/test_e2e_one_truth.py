@@ -17,7 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.store.models import Campaign
 from tests.support.nsu_bot import (

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from core.store.models import Campaign, RollRecord
 from tests.support.stack import GROUP, OLGA, Stack, cast_with_olga, running_stack, say
 

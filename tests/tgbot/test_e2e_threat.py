@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
 from core.rules.rng import ScriptedRng
 from core.store.models import Member
 from core.store.models import Panel as PanelRow

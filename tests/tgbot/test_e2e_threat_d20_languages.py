@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
 from core.store.models import Campaign
 from tests.support.stack import GROUP, Stack, campaigns, running_stack
 from tests.tgbot.test_e2e_d20 import Dice

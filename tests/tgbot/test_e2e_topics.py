@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
 from core.store.models import Campaign, CampaignStatus, ForumTopic
 from core.store.sql_pages import campaign_rows
 from tests.support.stack import Stack, campaigns, labels, running_stack

@@ -160,7 +160,7 @@ async def test_a_clock_tick_in_the_mini_app_and_a_downtime_pick_are_taken_back(
 
 
 def _ref(stack: Stack, user: int) -> Any:
-    from core.play import PlayerRef
+    from core.campaigns.play import PlayerRef
 
     p = stack.api.players[user]
     return PlayerRef(p.id, p.first_name, p.last_name, p.username)

@@ -9,7 +9,7 @@ import pytest
 from aiohttp import web
 
 from core.rules.rng import SeededRng
-from core.settings import parse_settings
+from core.runtime.settings import parse_settings
 from tests.support.bot_api import free_port, running_fake_api, serve_app
 from tgbot.main import Runtime
 

@@ -25,7 +25,6 @@ from html import escape
 import pytest
 
 from core.campaigns import CampaignView, MemberView, PanelView
-from core.i18n import Lang, extract_errors, lang_for
 from core.rules.cortex import SYSTEM
 from core.rules.cortex.campaign import TRAIT_HELP, load
 from core.rules.cortex.panel import CONFLICT_PANEL, Choice, Entry, Press
@@ -34,6 +33,7 @@ from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableE
 from core.rules.rng import SeededRng
 from core.rules.table import Outcome
 from core.store.models import CampaignStatus
+from core.words.i18n import Lang, extract_errors, lang_for
 from tests.core.rules.cortex import test_campaign_panel as rules
 from tests.core.rules.cortex.test_campaign_panel import (
     CLARK,

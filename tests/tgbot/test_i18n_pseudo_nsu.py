@@ -21,12 +21,12 @@ import jinja2
 import pytest
 
 from core.campaigns import CampaignView, MemberView
-from core.i18n import extract_errors, lang_for
-from core.projection import LogLineView
 from core.rules.errors import Malformed, StonetableError
 from core.rules.nsu.campaign import campaign_of
 from core.rules.table import Role, Table
 from core.store.models import CampaignStatus
+from core.views.projection import LogLineView
+from core.words.i18n import extract_errors, lang_for
 from tests.core.rules.nsu.table_support import (
     ALICE,
     BOB,

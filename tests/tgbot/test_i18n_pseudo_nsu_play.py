@@ -24,8 +24,6 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, MemberView
-from core.i18n import Lang, extract_errors, lang_for
-from core.projection import LogLineView
 from core.rules.errors import Malformed, StonetableError
 from core.rules.log import LogLine
 from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
@@ -38,6 +36,8 @@ from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
 from core.rules.rng import SeededRng
 from core.rules.table import Outcome, Role, Seat, Table
 from core.store.models import CampaignStatus
+from core.views.projection import LogLineView
+from core.words.i18n import Lang, extract_errors, lang_for
 from tests.core.rules.nsu import test_downtime_panel as downtime_walks
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, Driver, fresh
 from tests.support.nsu_table import character, sheet, split, world

@@ -26,7 +26,6 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, MemberView, PanelView
-from core.i18n import Lang, lang_for
 from core.rules.errors import StonetableError
 from core.rules.nsu import SYSTEM
 from core.rules.nsu.adventure_panel import adventure_choices, scene
@@ -38,6 +37,7 @@ from core.rules.rng import SeededRng
 from core.rules.said import worded
 from core.rules.table import Table
 from core.store.models import CampaignStatus
+from core.words.i18n import Lang, lang_for
 from tests.core.rules.nsu.table_support import (
     ALICE,
     BOB,

@@ -28,7 +28,6 @@ import jinja2
 import pytest
 
 from core.campaigns import CampaignView, MemberView, PanelView
-from core.i18n import Lang, extract_errors, lang_for
 from core.rules.d20check import SYSTEM as D20
 from core.rules.d20check import CharacterSheet
 from core.rules.d20check.check import AbilityStrength
@@ -39,6 +38,7 @@ from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Json, Outcome, PanelRules, Role, Seat, Table
 from core.rules.threat.sheet import Approach, Sheet
 from core.store.models import CampaignStatus
+from core.words.i18n import Lang, extract_errors, lang_for
 from tests.tgbot.test_i18n_pseudo import ROOT, XX, leaks, visible
 from tests.tgbot.test_render_phone import problems
 from tgbot.callback import PanelButton, decode

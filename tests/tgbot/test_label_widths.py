@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from core.i18n import available, lang_for
+from core.words.i18n import available, lang_for
 from tests.support.phone import label_px, room
 
 ROOT = Path(__file__).resolve().parents[2]

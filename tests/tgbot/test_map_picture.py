@@ -28,10 +28,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from core.i18n import lang_for
 from core.rules.nsu.adventure_panel import public_map
 from core.rules.nsu.world import CardView, DangerLevel, MapView, RewardLevel
 from core.rules.table import Table
+from core.words.i18n import lang_for
 from tests.core.rules.nsu.table_support import Harness, build_world
 from tests.support.services import unavailable
 from tgbot.render.nsu_map import FONT_DIR, map_caption, map_png

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.i18n import lang_for
+from core.words.i18n import lang_for
 from tgbot.app import command_specs
 from tgbot.menu import group_menu, private_menu
 

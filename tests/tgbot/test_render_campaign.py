@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from core.campaigns import CampaignView, EndedGame, MemberView
-from core.i18n import lang_for
 from core.rules.errors import Malformed
 from core.rules.registry import default_registry
 from core.rules.table import Role
 from core.store.models import CampaignStatus
+from core.words.i18n import lang_for
 from tgbot.buttons.campaign import EndAnswer, EndButton
 from tgbot.callback import decode_as
 from tgbot.render.campaign import end_question, ended_text, system_choice

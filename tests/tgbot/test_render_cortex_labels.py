@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.i18n import lang_for
 from core.rules.choice import Choice
+from core.words.i18n import lang_for
 from tgbot.render.cortex import Press, choice_label
 from tgbot.render.layout import ONE_ROW, label_width
 

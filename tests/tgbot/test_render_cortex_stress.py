@@ -13,10 +13,10 @@ from typing import Any
 import jinja2
 import pytest
 
-from core.i18n import Lang, lang_for
 from core.rules.cortex.campaign import load
 from core.rules.cortex.panel import Press
 from core.rules.errors import StonetableError
+from core.words.i18n import Lang, lang_for
 from tests.core.rules.cortex.test_campaign_panel import CLARK, LOIS, WATCHTOWER, Game
 from tests.core.rules.cortex.test_campaign_panel import game as _cortex_game
 from tests.tgbot.test_i18n_pseudo import ROOT

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from core.campaigns import CampaignView, PanelView
-from core.i18n import lang_for
 from core.rules.d20check import SYSTEM, CharacterSheet
 from core.rules.rng import ScriptedRng
 from core.rules.table import Outcome, Role, Seat, Table
 from core.store.models import CampaignStatus
+from core.words.i18n import lang_for
 from tgbot.callback import MAX_BYTES, decode
 from tgbot.render.d20 import CheckRenderer, pool_text
 

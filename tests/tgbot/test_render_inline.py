@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from telegram import InlineQueryResultArticle
 
-from core.i18n import lang_for
-from core.inline_rolls import MAX_OFFERS, chosen, offer_id, offers
+from core.campaigns.inline_rolls import MAX_OFFERS, chosen, offer_id, offers
+from core.words.i18n import lang_for
 from tgbot.render.inline import HINT_ID, inline_results
 
 EN, RU = lang_for("en"), lang_for("ru")

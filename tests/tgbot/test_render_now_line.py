@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.campaigns import PanelView
-from core.i18n import lang_for
 from core.rules.choice import actors
 from core.rules.cortex.panel import CONFLICT_PANEL, Press
 from core.rules.d20check import SYSTEM as D20
@@ -33,6 +32,7 @@ from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.rules.threat.panel import ActionKind
 from core.rules.threat.table import roll_view
+from core.words.i18n import lang_for
 from tests.core.rules.cortex.test_campaign_panel import (
     CLARK,
     LOIS,

@@ -8,12 +8,12 @@ import re
 from PIL import Image
 
 from core.campaigns import CampaignView, PanelView
-from core.i18n import lang_for
 from core.rules.nsu import SYSTEM
 from core.rules.nsu.adventure_panel import public_map, scene
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.glance import nsu_status_lines
 from core.store.models import CampaignStatus
+from core.words.i18n import lang_for
 from tests.core.rules.nsu.table_support import (
     ALICE,
     BOB,

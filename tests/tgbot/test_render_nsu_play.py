@@ -6,12 +6,12 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
-from core.i18n import lang_for
 from core.rules.nsu.downtime_panel import DOWNTIME_RULES
 from core.rules.nsu.glance import nsu_status_lines
 from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.rng import ScriptedRng
 from core.rules.table import Seat, Table
+from core.words.i18n import lang_for
 from tests.support.nsu_table import character, split, table, world
 from tests.support.panel_views import read_as
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer

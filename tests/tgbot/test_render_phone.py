@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from telegram import InlineKeyboardMarkup
 
-from core.i18n import lang_for
 from core.rules.errors import StonetableError
 from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
+from core.words.i18n import lang_for
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, STEPS, Driver, fresh
 from tests.support.phone import cut_labels
 from tests.tgbot import test_render_now_line as walks

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 from aiohttp import web
 
-from core.i18n import lang_for
 from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
+from core.words.i18n import lang_for
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, Driver, fresh
 from tests.support.bot_api import PREFIX, serve_app
 from tests.tgbot.sandbox.test_page_browser import CHROMIUM, CHROMIUM_ARGS, _require_chromium

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.i18n import lang_for
 from core.rules.nsu.character_panel import CreationView
 from core.rules.nsu.sheet import CharacterDraft, CreationStep
 from core.rules.nsu.world import LocationCard
+from core.words.i18n import lang_for
 from tgbot.render.nsu import CharacterRenderer, _ready
 
 RU, EN = lang_for("ru"), lang_for("en")

@@ -6,7 +6,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.campaigns import CampaignView, MemberView, PanelView
-from core.i18n import lang_for
 from core.rules.errors import StonetableError
 from core.rules.registry import default_registry
 from core.rules.rng import ScriptedRng, SeededRng
@@ -15,6 +14,7 @@ from core.rules.threat.panel import ActionKind
 from core.rules.threat.sheet import Approach, Sheet
 from core.rules.threat.table import ThreatRollPanel
 from core.store.models import CampaignStatus
+from core.words.i18n import lang_for
 from tgbot.callback import decode
 from tgbot.render.threat import ThreatRollRenderer
 from tgbot.sandbox.fake_api import parse_html

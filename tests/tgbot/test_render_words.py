@@ -8,7 +8,6 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from core.campaigns import CampaignView, PanelView
-from core.i18n import lang_for
 from core.rules.d20check import SYSTEM, CharacterSheet
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.roll_panel import ROLL_RULES
@@ -16,6 +15,7 @@ from core.rules.nsu.sheet import CharacterDraft
 from core.rules.rng import ScriptedRng
 from core.rules.table import Role, Seat, Table
 from core.store.models import CampaignStatus
+from core.words.i18n import lang_for
 from tests.core.rules.nsu.table_support import (
     ALICE,
     BOB,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.rules.rng import SeededRng
-from core.settings import parse_settings
+from core.runtime.settings import parse_settings
 from tests.support.bot_api import free_port
 from tests.support.browser import chromium, screenshot
 from tgbot.main import SANDBOX_FORUM, SANDBOX_PREFIX, Runtime

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from core.i18n import lang_for
+from core.words.i18n import lang_for
 from tests.support.browser import screenshot
 from tests.tgbot.test_i18n_pseudo import leaks
 from tests.tgbot.test_sandbox_nsu import ALICE, BO, CHIDI

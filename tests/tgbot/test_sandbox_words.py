@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from core.rules.rng import SeededRng
-from core.settings import parse_settings
+from core.runtime.settings import parse_settings
 from tests.support.bot_api import free_port
 from tests.support.browser import PHONE, chromium, screenshot
 from tests.tgbot.test_sandbox_nsu import (

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from tests.support.browser import chromium, phone_page, screenshot
 from tests.support.stack import GROUP, Stack, running_stack
 from webapp.auth import make_init_data

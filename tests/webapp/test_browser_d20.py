@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 
 from core.campaigns import Campaigns
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from core.store.models import Member
 from tests.support.browser import chromium, phone_page, screenshot
 from tests.support.stack import GROUP, Stack, running_stack

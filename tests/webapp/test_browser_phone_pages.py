@@ -112,7 +112,7 @@ async def test_every_nsu_page_fits_a_360_px_phone_in_each_language(stack: Stack)
 
 async def other_game(stack: Stack, key: str) -> str:
     """A game of ``key`` hosted by Alice, with Bo's sheet written in full."""
-    from core.play import PlayerRef
+    from core.campaigns.play import PlayerRef
     from tests.support.stack import GROUP, campaigns
 
     def ref(user: int) -> PlayerRef:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from core.store.models import Member
 from tests.support.browser import chromium, phone_page
 from tests.support.stack import GROUP, Stack, running_stack

@@ -9,8 +9,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from core import saved_rolls
-from core.saved_rolls import Table
+from core.campaigns import saved_rolls
+from core.campaigns.saved_rolls import Table
 from core.store.models import RollRecord, SavedRoll
 from tests.support.browser import chromium, phone_page, screenshot
 from tests.support.stack import GROUP, Stack, running_stack

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from core.store.models import Campaign, CampaignStatus, Member, Panel
 from tests.support.browser import chromium, phone_page, screenshot
 from tests.support.nsu_table import campaign_state, character, sheet, split, world

@@ -8,7 +8,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from tests.support.counter_system import counter_registry
 from tests.support.stack import GROUP, Stack, running_stack
 from webapp.auth import make_init_data

@@ -15,7 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from core.play import PlayerRef
+from core.campaigns.play import PlayerRef
 from core.store.models import Campaign, Member, Panel
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
 from tests.support.stack import GROUP, Stack, running_stack

@@ -26,17 +26,16 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from core import saved_rolls
-from core import story as stories
-from core.campaigns import Campaigns
-from core.locks import InProcessKeyedLock
-from core.play import Play
+from core.campaigns import Campaigns, saved_rolls
+from core.campaigns.play import Play
 from core.rules.nsu.details import Detail
 from core.rules.nsu.sheet import CharacterDraft, choose_name, describe, pick_moods
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.rules.table import Role, Seat, Table
+from core.runtime.locks import InProcessKeyedLock
 from core.store.models import Campaign, Chat, LogEntry, Player, RollRecord
+from core.views import story as stories
 from tests.core.rules.cortex.test_campaign_panel import Game
 from tests.support.bot_api import serve_app
 from tests.support.browser import TELEGRAM_JS, THEMES, chromium, telegram_stub

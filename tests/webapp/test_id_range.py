@@ -12,11 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.campaigns import Campaigns
-from core.locks import InProcessKeyedLock
-from core.play import ID_OUT_OF_RANGE, ChatRef, Play, PlayerRef
+from core.campaigns.play import ID_OUT_OF_RANGE, ChatRef, Play, PlayerRef
 from core.rules.errors import Malformed
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.runtime.locks import InProcessKeyedLock
 from core.store.models import Player
 from tests.support.bot_api import serve_app
 from webapp.app import create_app

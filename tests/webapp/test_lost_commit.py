@@ -18,10 +18,10 @@ import asyncpg
 import pytest
 
 from core.campaigns import Campaigns
-from core.locks import InProcessKeyedLock
-from core.play import ChatRef, Play, PlayerRef
+from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.runtime.locks import InProcessKeyedLock
 from core.store.db import close_database, open_database
 from core.store.models import Member
 from core.store.request_keys import NOT_CONFIRMED, NOT_SAVED, Pending, _committed

@@ -447,11 +447,11 @@ async def test_a_change_made_by_another_worker_reaches_an_open_stream_through_re
     from redis.asyncio import Redis
 
     from core.campaigns import Campaigns
-    from core.events import RedisEvents
-    from core.locks import RedisKeyedLock
-    from core.play import PlayerRef
+    from core.campaigns.play import PlayerRef
     from core.rules.registry import default_registry
     from core.rules.rng import SeededRng
+    from core.runtime.events import RedisEvents
+    from core.runtime.locks import RedisKeyedLock
 
     env = {"REDIS_URL": redis_server.url}
     async with running_stack(db, players=default_cast(), env=env) as stack:
@@ -556,7 +556,7 @@ async def test_a_granted_detail_is_added_in_the_mini_app_and_shown_in_the_chat(d
 
 
 async def test_an_open_stream_ends_once_its_player_has_left(stack: Stack) -> None:
-    from core.play import PlayerRef
+    from core.campaigns.play import PlayerRef
 
     token, _ = await start_table(stack)
     assert stack.runtime.application is not None

@@ -17,10 +17,10 @@ import aiohttp
 import pytest
 
 from core.campaigns import Campaigns
-from core.locks import InProcessKeyedLock
-from core.play import Play
+from core.campaigns.play import Play
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.runtime.locks import InProcessKeyedLock
 from core.store.models import Member, Player
 from tests.support.bot_api import serve_app
 from tests.support.nsu_table import character, sheet

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.housekeeping import KEEP_REQUEST_KEYS, tidy
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from core.store.db import close_database, open_database
+from core.store.housekeeping import KEEP_REQUEST_KEYS, tidy
 from core.store.models import Member, RequestKey
 from tests.support.mini_app import Web, served_game
 

@@ -16,10 +16,10 @@ import aiohttp
 import pytest
 from redis.asyncio import Redis
 
-from core.locks import TOO_LONG
-from core.play import ChatRef, Play, PlayerRef
+from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.runtime.locks import TOO_LONG
 from core.store.models import Member
 from tests.support.bot_api import serve_app
 from tests.support.mini_app import start_game

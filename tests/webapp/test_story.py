@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from core.pictures import CardPictures, face_key
+from core.campaigns.pictures import CardPictures, face_key
 from core.rules.nsu.campaign import NsuCampaign
 from core.store.models import Campaign, LogEntry, StoryLink
 from tests.support.browser import chromium, phone_page, screenshot

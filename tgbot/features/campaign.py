@@ -8,12 +8,12 @@ from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, Changed, EndedGame, JoinResult, Resumed
-from core.i18n import N_, Lang, lang_for
-from core.languages import change_language, chat_language, start_speaking
-from core.outbox import Effect
-from core.play import PlayerRef
+from core.campaigns.languages import change_language, chat_language, start_speaking
+from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.store.models import CampaignStatus
+from core.store.outbox import Effect
+from core.words.i18n import N_, Lang, lang_for
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from telegram import Chat, Message, Update, User
 
+from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import NO_GAME
-from core.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow
 
 

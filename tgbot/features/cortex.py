@@ -17,14 +17,14 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import CampaignView, Changed
-from core.cortex_words import stress_typed
-from core.i18n import N_, Lang
-from core.play import ChatRef, PlayerRef
+from core.campaigns.play import ChatRef, PlayerRef
 from core.rules.cortex.campaign import TRAIT_HELP, load
 from core.rules.cortex.panel import CONFLICT_PANEL
 from core.rules.errors import NotAllowedNow
 from core.rules.typed import contest_text, trait_text
-from core.typed_words import vocabulary
+from core.words.cortex_words import stress_typed
+from core.words.i18n import N_, Lang
+from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel

@@ -10,11 +10,11 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import CampaignView
-from core.i18n import N_
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.errors import NotAllowedNow
 from core.rules.typed import check_text, command_word
-from core.typed_words import vocabulary
+from core.words.i18n import N_
+from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, replied
 from tgbot.features.panels import post_panel

@@ -13,10 +13,10 @@ from telegram import Update
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, ChosenInlineResultHandler, InlineQueryHandler
 
-from core.i18n import N_, lang_for
-from core.inline_rolls import MAX_OFFERS, chosen, roll_once, stored_roll
+from core.campaigns.inline_rolls import MAX_OFFERS, chosen, roll_once, stored_roll
+from core.campaigns.saved_rolls import offered
 from core.rules.dice import RollResult
-from core.saved_rolls import offered
+from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, player_of
 from tgbot.render.dice import render_roll

@@ -19,16 +19,16 @@ from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, PanelView
+from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import GAME_ENDED
-from core.i18n import N_, lang_for
-from core.outbox import Effect
-from core.play import ChatRef, PlayerRef
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, public_map
 from core.rules.nsu.cards_panel import CARDS_PANEL
 from core.rules.nsu.character_panel import CHARACTER_PANEL
 from core.rules.nsu.safety_panel import SAFETY_PANEL
 from core.rules.nsu.setup_panel import SETUP_PANEL
+from core.store.outbox import Effect
+from core.words.i18n import N_, lang_for
 from tgbot.buttons.nsu import (
     NSU_BUTTONS,
     AdventureButton,

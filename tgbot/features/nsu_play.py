@@ -13,14 +13,14 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.downtime_panel import DOWNTIME_PANEL
 from core.rules.nsu.odds import action_roll_odds
 from core.rules.nsu.odds_text import read_odds_query
 from core.rules.nsu.roll_panel import ROLL_PANEL
 from core.rules.typed import command_word, downtime_text, odds_query_text
-from core.typed_words import vocabulary
+from core.words.i18n import N_
+from core.words.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext

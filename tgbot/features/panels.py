@@ -8,9 +8,9 @@ from telegram import Message, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, MessageHandler, filters
 
 from core.campaigns import PanelView
-from core.errors import AlreadyHandled
-from core.i18n import N_
 from core.rules.errors import Malformed, NotAllowedNow
+from core.runtime.errors import AlreadyHandled
+from core.words.i18n import N_
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of, replied

@@ -8,12 +8,12 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CommandHandler
 
-from core.i18n import N_, lang_for
-from core.languages import LiveGame, live_game
+from core.campaigns.languages import LiveGame, live_game
+from core.campaigns.secret_rolls import secret_request
 from core.rules import dice
 from core.rules.dice_odds import odds
 from core.rules.errors import Malformed
-from core.secret_rolls import secret_request
+from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
 from tgbot.features.common import CommandSpec, actor, command_args

@@ -9,13 +9,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core.i18n import N_, Lang, lang_for
-from core.outbox import Effect
-from core.play import SecretRoll
-from core.roll_history import CHAT_ROLLS, rolls_in
+from core.campaigns.play import SecretRoll
+from core.campaigns.saved_rolls import saved_or_text
+from core.campaigns.secret_rolls import audience, reveal, secret_request
 from core.rules.dice import RollResult
-from core.saved_rolls import saved_or_text
-from core.secret_rolls import audience, reveal, secret_request
+from core.store.outbox import Effect
+from core.store.roll_history import CHAT_ROLLS, rolls_in
+from core.words.i18n import N_, Lang, lang_for
 from tgbot.buttons.rolls import RevealButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext

@@ -1,4 +1,4 @@
-"""/save and /saved: rolls kept under a name, used with /roll NAME (core/saved_rolls.py)."""
+"""/save and /saved: rolls kept under a name, for /roll NAME (core/campaigns/saved_rolls.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core import saved_rolls
-from core.i18n import N_, Lang, available, lang_for
-from core.play import ChatRef, PlayerRef
+from core.campaigns import saved_rolls
+from core.campaigns.play import ChatRef, PlayerRef
+from core.campaigns.saved_rolls import Table
 from core.rules.dice import DiceExpression
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.saved import key, might_use
-from core.saved_rolls import Table
+from core.words.i18n import N_, Lang, available, lang_for
 from tgbot.buttons.saved import SavedRollButton
 from tgbot.callback import OUTDATED, decode_as, pattern
 from tgbot.context import StonetableContext

@@ -8,7 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppI
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
-from core.i18n import N_, Lang
+from core.words.i18n import N_, Lang
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor
 from tgbot.i18n import lang_of

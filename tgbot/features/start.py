@@ -7,7 +7,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import JOIN_PREFIX
-from core.i18n import N_, Lang
+from core.words.i18n import N_, Lang
 from tgbot.app import features
 from tgbot.buttons.start import StartButton, StartChoice
 from tgbot.callback import decode_as, pattern

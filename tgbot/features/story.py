@@ -9,10 +9,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
-from core import story as stories
-from core.i18n import N_
 from core.rules.typed import command_word
-from core.typed_words import vocabulary
+from core.views import story as stories
+from core.words.i18n import N_
+from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.sheet import NOT_CONFIGURED

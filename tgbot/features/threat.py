@@ -10,10 +10,10 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
-from core.i18n import N_
 from core.rules.threat.table import ROLL_PANEL
 from core.rules.typed import command_word
-from core.typed_words import vocabulary
+from core.words.i18n import N_
+from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, replied
 from tgbot.features.panels import post_panel

@@ -11,8 +11,8 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import BaseHandler, MessageHandler, filters
 
-from core.i18n import N_
-from core.topics import pause_with_topic, remember_topic
+from core.campaigns.topics import pause_with_topic, remember_topic
+from core.words.i18n import N_
 from tgbot.context import StonetableContext
 from tgbot.i18n import game_lang
 from tgbot.topics import send_game

@@ -8,9 +8,9 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core.i18n import N_
+from core.campaigns.undo import TookBack, Undos
 from core.rules.errors import NotAllowedNow
-from core.undo import TookBack, Undos
+from core.words.i18n import N_
 from tgbot.buttons.undo import UndoButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext

@@ -5,12 +5,12 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, EndedGame
-from core.i18n import N_, Lang
 from core.rules.lifecycle import RESUME_DAYS
 from core.rules.registry import Registry
 from core.rules.said import worded
 from core.rules.table import Role
 from core.store.models import CampaignStatus
+from core.words.i18n import N_, Lang
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
 from tgbot.render.text import esc
 

@@ -5,7 +5,7 @@ buttons out. Which buttons exist, and for whom, comes from the rules
 (``allowed_actions`` through the view's choices); this module only words them,
 in the panel's language. Every name a player typed goes through :func:`esc` and
 is inserted as a value, never translated; a Stress type shows through
-:func:`~core.cortex_words.stress_name` (a default one in the reader's language, a
+:func:`~core.words.cortex_words.stress_name` (a default one in the reader's language, a
 renamed one as the Watchtower wrote it).
 """
 
@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.cortex_words import stress_name, stress_typed
-from core.i18n import N_, Lang
 from core.rules.cortex.campaign import load
 from core.rules.cortex.dice import Die
 from core.rules.cortex.panel import (
@@ -36,7 +34,9 @@ from core.rules.cortex.traits import Sheet
 from core.rules.names import in_play
 from core.rules.table import Table
 from core.rules.typed import cortex_reply_text
-from core.typed_words import vocabulary
+from core.words.cortex_words import stress_name, stress_typed
+from core.words.i18n import N_, Lang
+from core.words.typed_words import vocabulary
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import ONE_ROW, grid, label_width, named, short
 from tgbot.render.text import esc, now_line

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import N_, Lang, lang_for
 from core.rules.choice import Choice
 from core.rules.d20check import (
     AbilityStrength,
@@ -45,6 +44,7 @@ from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed
 from core.rules.names import in_play
 from core.rules.table import Table
+from core.words.i18n import N_, Lang, lang_for
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import grid, named, phone_rows
 from tgbot.render.text import esc, now_line

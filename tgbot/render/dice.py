@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from core.i18n import Lang
 from core.rules.dice import (
     EXPLODE_DEPTH,
     Compare,
@@ -13,6 +12,7 @@ from core.rules.dice import (
     SetRoll,
 )
 from core.rules.dice_odds import DiceOdds
+from core.words.i18n import Lang
 from tgbot.render.text import esc
 
 FACE_BUDGET = 150

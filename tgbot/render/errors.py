@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.errors import TryAgain
-from core.i18n import N_, Lang
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.said import worded
+from core.runtime.errors import TryAgain
+from core.words.i18n import N_, Lang
 
 UNEXPECTED = N_("Something went wrong on our side. Nothing was changed; please try again.")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
-from core.i18n import Lang
 from core.rules.registry import Registry
+from core.words.i18n import Lang
 from tgbot.render.text import esc
 
 

@@ -13,9 +13,9 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
-from core.i18n import Lang
-from core.inline_rolls import Offer, offers
+from core.campaigns.inline_rolls import Offer, offers
 from core.rules import dice
+from core.words.i18n import Lang
 from tgbot.render.errors import user_message
 from tgbot.render.text import esc
 

@@ -15,9 +15,6 @@ from urllib.parse import urlencode
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from core.campaigns import PanelView
-from core.i18n import N_, Lang, lang_for
-from core.map_words import back_marks, mark
-from core.pronouns import Gender, gender_of
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.adventure_panel import (
@@ -82,6 +79,9 @@ from core.rules.nsu.world import (
     SafetyTool,
 )
 from core.rules.table import Table
+from core.words.i18n import N_, Lang, lang_for
+from core.words.map_words import back_marks, mark
+from core.words.pronouns import Gender, gender_of
 from tgbot.buttons.nsu import (
     AdventureButton,
     CardsButton,

@@ -14,8 +14,6 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import N_, Lang, lang_for
-from core.map_words import mark, marks
 from core.rules.choice import Choice, actors
 from core.rules.errors import NotYourTurn
 from core.rules.names import in_play
@@ -60,7 +58,9 @@ from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
 from core.rules.table import Table
 from core.rules.typed import detail_text, downtime_reply_text
-from core.typed_words import vocabulary
+from core.words.i18n import N_, Lang, lang_for
+from core.words.map_words import mark, marks
+from core.words.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, button, keyboard

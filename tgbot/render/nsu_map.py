@@ -26,9 +26,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from core.i18n import N_, Lang, lang_for
-from core.map_words import mark
 from core.rules.nsu.world import CLOCK_SEGMENTS, CardView, MapView
+from core.words.i18n import N_, Lang, lang_for
+from core.words.map_words import mark
 
 SCALE = 3  # pixels per layout unit
 WIDTH = 360  # layout units: a phone's width

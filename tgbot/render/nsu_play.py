@@ -14,7 +14,6 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import N_, Lang
 from core.rules.choice import Choice
 from core.rules.names import in_play
 from core.rules.nsu.action_roll import (
@@ -46,7 +45,8 @@ from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
 from core.rules.table import Table
 from core.rules.typed import detail_text, stakes_text
-from core.typed_words import vocabulary
+from core.words.i18n import N_, Lang
+from core.words.typed_words import vocabulary
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import named, phone_rows
 from tgbot.render.nsu import safety_row

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from babel.dates import format_datetime
 
-from core.i18n import DEFAULT, PSEUDO, Lang
-from core.roll_history import StoredRoll
+from core.store.roll_history import StoredRoll
+from core.words.i18n import DEFAULT, PSEUDO, Lang
 from tgbot.render.text import esc
 
 NAME_LIMIT = 40

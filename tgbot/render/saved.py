@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from core.i18n import Lang
-from core.saved_rolls import Renamed, SavedRoll
+from core.campaigns.saved_rolls import Renamed, SavedRoll
+from core.words.i18n import Lang
 from tgbot.buttons.saved import SavedRollButton
 from tgbot.render.text import esc
 

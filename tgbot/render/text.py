@@ -6,8 +6,8 @@ import html
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
-from core.i18n import Lang, lang_for
 from core.rules.choice import Choice
+from core.words.i18n import Lang, lang_for
 
 MAX_MESSAGE = 4096
 

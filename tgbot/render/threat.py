@@ -8,13 +8,13 @@ from babel.numbers import format_percent
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import N_, Lang
 from core.rules.table import Table
 from core.rules.threat.dice import Result
 from core.rules.threat.momentum import MOMENTUM_MAX, MOMENTUM_RESET
 from core.rules.threat.panel import ActionKind, Stage
 from core.rules.threat.roll import DieSource, NoRoll, Pool, RollOutcome, ThreatLevel
 from core.rules.threat.table import ROLL_PANEL, Choice, RollView, ThreatRollState, roll_view
+from core.words.i18n import N_, Lang
 from tgbot.panels import button, keyboard
 from tgbot.render.layout import named, phone_rows
 from tgbot.render.text import esc, now_line

@@ -7,9 +7,9 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.i18n import Lang
+from core.campaigns.undo import TookBack
 from core.rules.undo import UNDO_SYMBOL
-from core.undo import TookBack
+from core.words.i18n import Lang
 from tgbot.buttons.undo import UndoButton
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import jinja2
 from aiohttp import BodyPartReader, web
 
-from core.i18n import PSEUDO, available, lang_for
+from core.words.i18n import PSEUDO, available, lang_for
 from tgbot.sandbox.fake_api import ApiError, FakeBotApi, Json, SandboxError, Upload
 from tgbot.sandbox.words import all_words, language_name, page_words
 

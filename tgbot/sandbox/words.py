@@ -11,7 +11,7 @@ import json
 
 from babel import Locale
 
-from core.i18n import N_, Lang, available, lang_for
+from core.words.i18n import N_, Lang, available, lang_for
 
 WORDS = {
     "sandbox": N_("Sandbox"),

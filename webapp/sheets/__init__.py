@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.campaigns import CampaignView
-from core.i18n import N_
 from core.rules.errors import Malformed
 from core.rules.registry import Registry, default_registry
 from core.rules.table import Table
+from core.words.i18n import N_
 
 
 def sheet_modules(registry: Registry | None = None) -> tuple[str, ...]:

@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
-from core.cortex_words import stress_typed
-from core.i18n import N_, Lang
 from core.rules.cortex.campaign import in_roll, load, may_edit, may_edit_table, sees_whole_sheet
 from core.rules.cortex.dice import Die
 from core.rules.cortex.panel import CONFLICT_PANEL
@@ -24,6 +22,8 @@ from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import DEFAULT_STRESS_TYPES, Sheet
 from core.rules.errors import Malformed
 from core.rules.table import Table
+from core.words.cortex_words import stress_typed
+from core.words.i18n import N_, Lang
 from webapp.sheets import NOT_A_ROLL
 
 DICE = [d.label for d in Die]

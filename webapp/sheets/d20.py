@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
-from core.i18n import N_
 from core.rules.d20check import AbilityStrength, CharacterSheet, WoundBand
 from core.rules.d20check.check import MAX_PROFICIENCY
 from core.rules.d20check.table import (
@@ -27,7 +26,8 @@ from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS, band_for
 from core.rules.errors import Malformed
 from core.rules.table import Role, Table
 from core.rules.typed import check_text
-from core.typed_words import vocabulary
+from core.words.i18n import N_
+from core.words.typed_words import vocabulary
 from webapp.sheets import NOT_A_ROLL
 
 STRENGTHS = [

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
-from core.i18n import N_
 from core.rules.errors import Malformed
 from core.rules.nsu.campaign import campaign_of, character_of, draft_of
 from core.rules.nsu.details import MAX_HARMS
@@ -39,6 +38,7 @@ from core.rules.nsu.sheet import (
 from core.rules.nsu.terms import Aspect, Die
 from core.rules.nsu.world import CLOCK_SEGMENTS
 from core.rules.table import Table
+from core.words.i18n import N_
 from webapp.sheets import NOT_A_ROLL
 
 # The Mini App edits these pages post, by what they do (the rules' edit table names).

@@ -27,7 +27,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.i18n import N_
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
 from core.rules.cortex.contest import apply
@@ -58,6 +57,7 @@ from core.rules.rng import Rng
 from core.rules.table import Json, Outcome
 from core.rules.table import Role as SeatRole
 from core.rules.table import Table as PlatformTable
+from core.words.i18n import N_
 
 STATE_VERSION = 1
 BOXES = ("value", "relationship", "asset", "resource", "limit")

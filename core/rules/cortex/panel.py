@@ -24,7 +24,6 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from core.i18n import N_
 from core.rules.choice import Choice as GenericChoice
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
@@ -42,6 +41,7 @@ from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome
 from core.rules.table import Table as PlatformTable
+from core.words.i18n import N_
 
 CONFLICT_PANEL = "cortex.conflict"
 PANEL_VERSION = 1

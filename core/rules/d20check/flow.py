@@ -39,7 +39,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from core.i18n import N_
 from core.rules.choice import Choice
 from core.rules.d20check.check import (
     CheckResult,
@@ -60,6 +59,7 @@ from core.rules.d20check.sheet import CharacterSheet
 from core.rules.d20check.wounds import strain_from_check
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.rng import Rng
+from core.words.i18n import N_
 
 STATE_VERSION = 1
 

@@ -39,7 +39,6 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from core.i18n import N_
 from core.rules.choice import Choice, actors
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import downtime as dt
@@ -64,6 +63,7 @@ from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CardView, World, reachable_cards, visible_card
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table
+from core.words.i18n import N_
 
 DOWNTIME_PANEL = "nsu.downtime"
 STATE_VERSION = 1

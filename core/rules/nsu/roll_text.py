@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.i18n import N_
 from core.rules.errors import Malformed
 from core.rules.nsu.roll_actions import (
     Action,
@@ -53,6 +52,7 @@ from core.rules.nsu.roll_actions import (
     TakeHelperDie,
 )
 from core.rules.nsu.terms import Aspect, Risk
+from core.words.i18n import N_
 
 MAX_ARGUMENT_LENGTH = 600
 

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from core.i18n import N_
 from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
@@ -61,6 +60,7 @@ from core.rules.nsu.world import (
 )
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Table
+from core.words.i18n import N_
 
 SETUP_PANEL = SETUP_PANEL_KIND
 TOOLS: tuple[SafetyTool, ...] = (SafetyTool.X_CARD, SafetyTool.LINES_AND_VEILS, SafetyTool.KNOCKS)

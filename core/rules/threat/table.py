@@ -33,7 +33,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.i18n import N_
 from core.rules.choice import Choice as GenericChoice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
@@ -66,6 +65,7 @@ from core.rules.threat.panel import (
 )
 from core.rules.threat.roll import IMPOSSIBLE_LEVEL, THREAT_MIN, Bonus, NoRoll, RollOutcome
 from core.rules.threat.sheet import Approach, Sheet
+from core.words.i18n import N_
 
 ROLL_PANEL = "threat.roll"
 STATE_VERSION = 1

@@ -32,7 +32,8 @@ from core.rules.typed import (
 )
 from tests.core.rules.nsu.test_roll_panel import ANA, BEN, CY, Driver, fresh
 
-# the Russian forms as the catalogue gives them (tests/core/test_typed_words.py checks they match)
+# the Russian forms as the catalogue gives them (tests/core/words/test_typed_words.py
+# checks they match)
 RU = Vocabulary.of(
     {
         "harm": ["вред"],

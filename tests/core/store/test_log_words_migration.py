@@ -9,11 +9,11 @@ import pytest
 from tortoise import Tortoise, connections
 from tortoise.migrations.api import migrate
 
-from core.i18n import lang_for
-from core.projection import log_of
 from core.rules.log import words
 from core.store.db import close_database, tortoise_config
 from core.store.models import LogEntry
+from core.views.projection import log_of
+from core.words.i18n import lang_for
 
 pytestmark = pytest.mark.db
 

@@ -8,15 +8,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from core import outbox
-from core.errors import AlreadyHandled
-from core.locks import InProcessKeyedLock
-from core.outbox import Effect
-from core.play import ChatRef, Play, PlayerRef
+from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.dice import RollResult
 from core.rules.errors import Malformed
 from core.rules.rng import SeededRng
+from core.runtime.errors import AlreadyHandled
+from core.runtime.locks import InProcessKeyedLock
+from core.store import outbox
 from core.store.models import OutboxRow
+from core.store.outbox import Effect
 from core.store.repo import atomic
 from core.store.sql import execute
 

@@ -9,11 +9,11 @@ from contextlib import asynccontextmanager
 import pytest
 
 from core.campaigns import Campaigns
-from core.errors import AlreadyHandled
-from core.locks import InProcessKeyedLock, Lease
-from core.play import ChatRef, Play, PlayerRef
+from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.rng import SeededRng
+from core.runtime.errors import AlreadyHandled
+from core.runtime.locks import InProcessKeyedLock, Lease
 from core.store.models import CampaignStatus, Member, Panel, ProcessedUpdate
 from core.store.presses import load_panel, panel_head, save_panel
 from core.store.repo import atomic

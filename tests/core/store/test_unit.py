@@ -17,10 +17,10 @@ import pytest
 from redis.asyncio import Redis
 
 from core.campaigns import Campaigns
-from core.errors import AlreadyHandled, LockLost, TryAgain
-from core.locks import TOO_LONG, InProcessKeyedLock, KeyedLock, Lease, RedisKeyedLock
-from core.play import ChatRef, Play, PlayerRef
+from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.rng import SeededRng
+from core.runtime.errors import AlreadyHandled, LockLost, TryAgain
+from core.runtime.locks import TOO_LONG, InProcessKeyedLock, KeyedLock, Lease, RedisKeyedLock
 from core.store.models import LockFence, Member, Panel, ProcessedUpdate
 from core.store.unit import saving
 from tests.support.counter_system import counter_registry

@@ -1,0 +1,334 @@
+"""Use cases: what a player can do, independent of Telegram or the web.
+
+Each use case validates its input first (so bad input changes nothing), then
+loads, applies a rule and saves inside one transaction, and returns plain data
+for the edges to render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from core.rules import dice
+from core.rules.errors import Malformed
+from core.rules.rng import Rng
+from core.runtime.errors import TryAgain
+from core.runtime.locks import KeyedLock
+from core.store import outbox
+from core.store.models import Chat, PendingNote, RollRecord
+from core.store.repo import atomic, chat_id, guarded, player_id, upsert_chat, upsert_player
+from core.store.sql import dump_json, execute, fetch, now
+
+RECENT_ROLLS = 10
+_ADD_ROLL = (
+    "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at,"
+    " topic_id, campaign_id, seen_by, revealed)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
+    " (SELECT id FROM campaign WHERE live_chat_id = ? AND topic_id = ?), ?, ?)"
+)
+MAX_HELD_NOTES = 30
+ID_MIN, ID_MAX = -(2**63), 2**63 - 1  # every Telegram id is stored as a signed 64-bit integer
+ID_OUT_OF_RANGE = "That Telegram account or chat can't be used here: its id is out of range."
+
+
+def check_id(value: int) -> int:
+    """``value`` if it fits the store's 64-bit ids.
+
+    Raises:
+        Malformed: it does not (no real Telegram id is that large).
+    """
+    if not ID_MIN <= value <= ID_MAX:
+        raise Malformed(ID_OUT_OF_RANGE)
+    return value
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    """Who is acting, as Telegram tells us."""
+
+    tg_id: int
+    first_name: str
+    last_name: str = ""
+    username: str = ""
+    language_code: str | None = None  # their Telegram app's language (None: not told)
+
+    def __post_init__(self) -> None:
+        check_id(self.tg_id)
+
+    @property
+    def display_name(self) -> str:
+        return " ".join(p for p in (self.first_name, self.last_name) if p) or "player"
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    tg_id: int
+    kind: str
+    title: str = ""
+    topic: int = 0  # the forum topic (message_thread_id); 0: a plain group or General
+
+    def __post_init__(self) -> None:
+        check_id(self.tg_id)
+
+
+@dataclass(frozen=True)
+class TableRoll:
+    """A roll made outside the chat (in the Mini App), to be posted there as the player's."""
+
+    result: dice.RollResult
+    chat_tg_id: int
+    topic: int
+    who: str
+    language: str
+
+
+@dataclass(frozen=True)
+class SecretRoll:
+    """A secret roll as it is recorded to the outbox: what its messages are drawn from."""
+
+    result: dice.RollResult
+    roll_id: int
+
+
+@dataclass(frozen=True)
+class HeldNotes:
+    """A player's held private messages, taken to be sent (recorded to the outbox)."""
+
+    tg_id: int
+    notes: list[tuple[str, dict[str, object] | None]]
+
+
+@dataclass(frozen=True)
+class RollLine:
+    notation: str
+    label: str
+    total: int
+    chat_title: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Home:
+    """What the Mini App's first page shows a player."""
+
+    player: PlayerRef
+    chat_title: str
+    recent_rolls: tuple[RollLine, ...]
+
+
+def _roll_row(
+    chat_row: int,
+    player_row: int,
+    chat: ChatRef,
+    expression: dice.DiceExpression,
+    result: dice.RollResult,
+    seen_by: tuple[int, ...] | None,
+) -> tuple[object, ...]:
+    """The roll's row as ``_ADD_ROLL`` takes it (who saw it, for a secret roll)."""
+    return (
+        chat_row,
+        player_row,
+        expression.notation,
+        expression.label,
+        result.total,
+        dump_json(_faces(result)),
+        now(),
+        chat.topic,
+        chat.tg_id,
+        chat.topic,
+        None if seen_by is None else dump_json(sorted(set(seen_by))),
+        False,
+    )
+
+
+def _faces(result: dice.RollResult) -> list[list[list[int]]]:
+    """Each dice term's dice as [total, kept], every repeat in turn."""
+    return [
+        [[die.total, int(die.kept)] for die in part.rolled]
+        for outcome in result.outcomes
+        for part in outcome.parts
+        if isinstance(part, dice.DiceRoll)
+    ]
+
+
+class Play:
+    """The application's use cases, with their dependencies passed in."""
+
+    def __init__(self, rng: Rng, locks: KeyedLock, clock: Callable[[], float]) -> None:
+        self.rng = rng
+        self.locks = locks
+        self.clock = clock
+
+    async def roll(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str | dice.DiceExpression,
+        *,
+        update_id: int | None = None,
+        seen_by: tuple[int, ...] | None = None,
+    ) -> dice.RollResult:
+        """Roll dice notation for a player in a chat and keep it in the log.
+
+        The record keeps the chat's topic and the game live there, for the history.
+
+        Args:
+            text: dice notation, or an expression read already (a saved roll's).
+            update_id: the Telegram update asking, claimed with the record so a
+                redelivered copy rolls nothing (AlreadyHandled).
+            seen_by: a secret roll: the Telegram ids of those shown it (the roller,
+                a GM); the history shows it to no one else until it is revealed.
+
+        Raises:
+            Malformed: the notation is not a roll (nothing is stored).
+            TryAgain: the database is unreachable.
+        """
+        result, _ = await self._roll(chat, player, text, update_id, seen_by, kept=False)
+        return result
+
+    async def roll_at_table(
+        self, chat: ChatRef, player: PlayerRef, expression: dice.DiceExpression, language: str
+    ) -> TableRoll:
+        """A roll made in the Mini App (a saved roll tapped), kept like :meth:`roll` and
+        posted in the game's chat as the player's roll, in the game's ``language``."""
+        posted: list[TableRoll] = []
+
+        def shown(result: dice.RollResult) -> TableRoll:
+            posted.append(TableRoll(result, chat.tg_id, chat.topic, player.display_name, language))
+            return posted[-1]
+
+        await self._roll(chat, player, expression, None, None, kept=False, shown=shown)
+        return posted[0]
+
+    async def roll_in_secret(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str | dice.DiceExpression,
+        seen_by: tuple[int, ...],
+        *,
+        update_id: int | None = None,
+    ) -> tuple[dice.RollResult, int]:
+        """:meth:`roll`, kept as a secret roll seen by ``seen_by``; also the record's id
+        (its reveal button names it)."""
+        return await self._roll(chat, player, text, update_id, seen_by, kept=True)
+
+    async def _roll(
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        text: str | dice.DiceExpression,
+        update_id: int | None,
+        seen_by: tuple[int, ...] | None,
+        *,
+        kept: bool,
+        shown: Callable[[dice.RollResult], object] | None = None,
+    ) -> tuple[dice.RollResult, int]:
+        expression = text if isinstance(text, dice.DiceExpression) else dice.parse(text)
+        result = dice.roll(expression, self.rng)
+        async with guarded(), atomic(update_id):
+            # hand-written statements: the ORM's query building cost more than the roll
+            chat_row = await chat_id(chat.tg_id, chat.kind, chat.title)
+            player_row = await player_id(
+                player.tg_id,
+                player.first_name,
+                player.last_name,
+                player.username,
+                player.language_code,
+            )
+            values = _roll_row(chat_row, player_row, chat, expression, result, seen_by)
+            if kept:  # a secret roll: its id names it on the reveal button; it is shown privately
+                rows = await fetch(_ADD_ROLL + " RETURNING id", values)
+                roll_id = int(rows[0]["id"])
+                # its private note, then the chat's line, sent after the commit
+                await outbox.record(SecretRoll(result, roll_id))
+                return result, roll_id
+            await execute(_ADD_ROLL, values)
+            # its message, sent after the commit
+            await outbox.record(result if shown is None else shown(result))
+        return result, 0
+
+    async def health(self) -> bool:
+        """True when the database answers."""
+        try:
+            async with guarded():
+                await Chat.filter(id=0).exists()
+        except TryAgain:
+            return False
+        return True
+
+    async def chat_app_token(self, chat: ChatRef) -> str:
+        """The unguessable token that opens the Mini App for a chat."""
+        async with guarded():
+            return (await upsert_chat(chat.tg_id, chat.kind, chat.title)).app_token
+
+    async def mark_started(self, player: PlayerRef) -> None:
+        """Remember that a player opened a private chat with the bot."""
+        async with guarded():
+            row = await upsert_player(
+                player.tg_id,
+                player.first_name,
+                player.last_name,
+                player.username,
+                player.language_code,
+            )
+            if not row.started_private:
+                row.started_private = True
+                await row.save(update_fields=["started_private"])
+
+    async def hold_note(self, tg_id: int, text: str, markup: dict[str, object] | None) -> None:
+        """Keep a private message for a player the bot cannot reach right now."""
+        async with guarded(), atomic():
+            await PendingNote.create(player_tg_id=tg_id, text=text, markup=markup)
+            stale = (
+                await PendingNote.filter(player_tg_id=tg_id)
+                .order_by("-id")
+                .offset(MAX_HELD_NOTES)
+                .values_list("id", flat=True)
+            )
+            if stale:
+                await PendingNote.filter(id__in=list(stale)).delete()
+
+    async def take_notes(
+        self, tg_id: int, *, update_id: int | None = None
+    ) -> list[tuple[str, dict[str, object] | None]]:
+        """The held private messages of a player, oldest first; they are removed."""
+        async with guarded(), atomic(update_id):
+            notes = await PendingNote.filter(player_tg_id=tg_id).order_by("id")
+            await PendingNote.filter(id__in=[n.id for n in notes]).delete()
+            taken = HeldNotes(tg_id, [(n.text, n.markup) for n in notes])
+            if notes:
+                await outbox.record(taken)  # their messages, sent after the commit
+        return taken.notes
+
+    async def home(self, player: PlayerRef, start_param: str) -> Home:
+        """The Mini App home page for a verified player.
+
+        The chat named by ``start_param`` is shown only to players who have
+        played in it; nothing about other players is returned.
+        """
+        async with guarded():
+            row = await upsert_player(
+                player.tg_id,
+                player.first_name,
+                player.last_name,
+                player.username,
+                player.language_code,
+            )
+            chat_title = ""
+            if start_param:
+                chat = await Chat.get_or_none(app_token=start_param)
+                if chat is not None and await RollRecord.exists(chat=chat, player=row):
+                    chat_title = chat.title
+            records = (
+                await RollRecord.filter(player=row)
+                .order_by("-created_at", "-id")
+                .limit(RECENT_ROLLS)
+                .prefetch_related("chat")
+            )
+        lines = tuple(
+            RollLine(r.notation, r.label, r.total, r.chat.title, r.created_at) for r in records
+        )
+        return Home(player=player, chat_title=chat_title, recent_rolls=lines)

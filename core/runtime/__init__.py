@@ -1,0 +1,1 @@
+"""Process-wide services: settings, error types, keyed locks, campaign events."""

@@ -1,0 +1,27 @@
+"""Open procedures of a campaign, read for the Mini App (e.g. rolls waiting for details)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.rules.table import Json
+from core.store.models import Panel
+from core.store.repo import guarded
+
+
+@dataclass(frozen=True)
+class OpenPanel:
+    """One open panel; ``model`` is its state as its rules read it (set by
+    :func:`core.views.projection.open_panels`, once the state is projected)."""
+
+    id: int
+    version: int
+    state: Json
+    model: object = None
+
+
+async def open_panels(campaign_id: int, kind: str) -> tuple[OpenPanel, ...]:
+    """The campaign's open panels of one kind, oldest first (callers check membership)."""
+    async with guarded():
+        rows = await Panel.filter(campaign_id=campaign_id, kind=kind, closed=False).order_by("id")
+    return tuple(OpenPanel(row.id, row.version, row.state) for row in rows)

@@ -1,0 +1,122 @@
+"""Snapshots for the Mini App: the same campaign as the ORM reads, members only, and a
+fingerprint that moves with every change, whoever makes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.campaigns import Campaigns
+from core.campaigns.play import ChatRef, Play, PlayerRef
+from core.rules.errors import NotAllowedNow
+from core.rules.rng import SeededRng
+from core.runtime.locks import InProcessKeyedLock
+from core.store.models import CampaignStatus, CardPicture, Chat, Member, Player
+from core.store.sql_pages import PageRows, _numbered
+from core.views.viewer_pages import Snapshot, snapshot_for_viewer
+from tests.support.counter_system import counter_registry
+
+GROUP = ChatRef(-100123, "supergroup", "The Table")
+HOST = PlayerRef(1, "Hana", "Ito")
+BEN = PlayerRef(2, "Ben")
+CY = PlayerRef(3, "Cy")
+
+
+@pytest.fixture
+def campaigns() -> Campaigns:
+    return Campaigns(counter_registry(), SeededRng(3), InProcessKeyedLock(5, 2))
+
+
+async def started(campaigns: Campaigns) -> str:
+    view = await campaigns.new_game(GROUP, HOST, "counter")
+    play = Play(SeededRng(1), campaigns.locks, lambda: 0.0)
+    await play.mark_started(BEN)
+    await campaigns.join(GROUP, BEN)
+    return view.app_token
+
+
+async def snap(campaigns: Campaigns, token: str, player: PlayerRef = HOST) -> Snapshot:
+    return await snapshot_for_viewer(campaigns.registry, token, player.tg_id, pictures=True)
+
+
+def test_placeholders_are_numbered_for_postgresql() -> None:
+    assert _numbered("a = ? AND b = ? OR c = ?") == "a = $1 AND b = $2 OR c = $3"
+    assert _numbered("no placeholders") == "no placeholders"
+
+
+@pytest.mark.db
+async def test_a_snapshot_reads_what_the_use_case_reads(db: str, campaigns: Campaigns) -> None:
+    token = await started(campaigns)
+    await Member.filter(player__tg_id=BEN.tg_id).update(sheet={"notes": "a <b> & ü"})
+    view, table = await campaigns.table_for_viewer(token, BEN)
+    snapshot = await snap(campaigns, token, BEN)
+    assert snapshot.view == view
+    assert snapshot.table == table
+    assert [m.name for m in snapshot.view.members] == ["Hana Ito", "Ben"]
+    assert snapshot.picture_keys == frozenset()
+
+
+@pytest.mark.db
+async def test_only_active_members_get_a_snapshot(db: str, campaigns: Campaigns) -> None:
+    token = await started(campaigns)
+    with pytest.raises(NotAllowedNow, match="not in this game"):
+        await snap(campaigns, token, CY)
+    with pytest.raises(NotAllowedNow, match="doesn't exist"):
+        await snap(campaigns, "no-such-token", HOST)
+    await snap(campaigns, token, BEN)
+    await campaigns.leave(GROUP, BEN)
+    with pytest.raises(NotAllowedNow, match="not in this game"):
+        await snap(campaigns, token, BEN)
+
+
+@pytest.mark.db
+async def test_the_fingerprint_moves_with_every_change_and_only_then(
+    db: str, campaigns: Campaigns
+) -> None:
+    token = await started(campaigns)
+    seen = {(await snap(campaigns, token)).fingerprint}
+    assert (await snap(campaigns, token)).fingerprint in seen  # nothing changed
+
+    async def changed() -> None:
+        fingerprint = (await snap(campaigns, token)).fingerprint
+        assert fingerprint not in seen
+        seen.add(fingerprint)
+
+    panel = await campaigns.open_panel(GROUP, HOST, "count", "3")
+    await campaigns.act(panel.id, panel.version, HOST, "inc", "")
+    await changed()  # the campaign's state
+    await Member.filter(player__tg_id=BEN.tg_id).update(sheet={"notes": "new"})
+    await changed()  # a sheet, written by another worker
+    await Player.filter(tg_id=BEN.tg_id).update(first_name="Benji")
+    await changed()  # a name
+    await Chat.filter(tg_id=GROUP.tg_id).update(title="Renamed")
+    await changed()  # the chat's title
+    await Member.filter(player__tg_id=BEN.tg_id).update(roles=["player", "gm"])
+    await changed()  # roles
+    view = await campaigns.current(GROUP.tg_id)
+    assert view is not None
+    await CardPicture.create(
+        campaign_id=view.id, key="k" * 32, author_tg_id=1, media_type="image/png", data=b"x"
+    )
+    await changed()  # a picture
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.PAUSED)
+    await changed()  # the status
+    await campaigns.leave(GROUP, BEN)
+    await changed()  # who plays
+
+
+def test_different_readings_never_share_a_fingerprint() -> None:
+    registry = counter_registry()
+    base = ("1", "counter", "active", "tok", "{}", "0", "-1", "T", "1")
+    readings = [
+        PageRows(base, (("2", "Ben", "", "[]", "{}"),), None),
+        PageRows(base, (("2", "Be", "n", "[]", "{}"),), None),  # same text, cut elsewhere
+        PageRows(base, (("2", "Ben", "", "[]", "{}"),), ()),  # pictures read, none there
+        PageRows(base, (("2", "Ben", "", "[]", "{}"),), ("k",)),
+        PageRows(base, (), None),
+        PageRows((*base[:4], '{"a":1}', *base[5:]), (("2", "Ben", "", "[]", "{}"),), None),
+    ]
+    prints = {Snapshot(registry, 1, rows).fingerprint for rows in readings}
+    assert len(prints) == len(readings)
+    again = PageRows(base, (("2", "Ben", "", "[]", "{}"),), None)
+    first = Snapshot(registry, 1, readings[0]).fingerprint
+    assert Snapshot(registry, 1, again).fingerprint == first
