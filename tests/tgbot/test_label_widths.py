@@ -65,9 +65,14 @@ def button_messages() -> set[tuple[str | None, str]]:
                 isinstance(node, ast.Call)
                 and getattr(node.func, "id", getattr(node.func, "attr", "")) in MAKERS
             )
-            table = isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and TABLE.search(t.id) for t in node.targets
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
             )
+            table = any(isinstance(t, ast.Name) and TABLE.search(t.id) for t in targets)
             if inside or table:
                 found |= {held for inner in ast.walk(node) if (held := _marked(inner))}
             elif isinstance(node, ast.Expr | ast.Assign | ast.Return | ast.AugAssign):
