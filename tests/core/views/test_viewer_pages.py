@@ -4,6 +4,8 @@ fingerprint that moves with every change, whoever makes it."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.campaigns import Campaigns
 from core.campaigns.play import ChatRef, Play, PlayerRef
@@ -121,3 +123,23 @@ def test_different_readings_never_share_a_fingerprint() -> None:
     assert len(prints) == len(readings)
     first = Snapshot(registry, 1, readings[0]).fingerprint
     assert Snapshot(registry, 1, Reading.of([_row()])).fingerprint == first
+
+
+_cells = st.one_of(st.none(), st.integers(-3, 3), st.text("ab{}:-0", max_size=4))
+_rows = st.lists(
+    st.fixed_dictionaries({"c_id": _cells, "pl_first": _cells, "m_sheet": _cells}), max_size=3
+)
+_pictures = st.one_of(st.none(), st.lists(st.text("k", max_size=2), max_size=2).map(tuple))
+
+
+@settings(max_examples=200, deadline=None)
+@given(first=st.tuples(_rows, _pictures), second=st.tuples(_rows, _pictures))
+def test_a_fingerprint_is_the_same_exactly_when_the_reading_is(
+    first: tuple[list[dict[str, object]], tuple[str, ...] | None],
+    second: tuple[list[dict[str, object]], tuple[str, ...] | None],
+) -> None:
+    a, b = Reading.of(*first), Reading.of(*second)
+    same = [[str(v) if v is not None else None for v in r.values()] for r in first[0]] == [
+        [str(v) if v is not None else None for v in r.values()] for r in second[0]
+    ] and first[1] == second[1]
+    assert (a.fingerprint == b.fingerprint) == same
