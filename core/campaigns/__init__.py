@@ -13,9 +13,7 @@ composition root, and hands each use case out as the method of the class that ha
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
+from core.campaigns.base import Dependencies
 from core.campaigns.edits import Edits
 from core.campaigns.lifecycle import Joining, Lifecycle
 from core.campaigns.presses import Presses
@@ -40,31 +38,19 @@ from core.campaigns.views import (
     build_view,
     describe_members,
 )
-from core.rules.registry import Registry
-from core.rules.rng import Rng
-from core.runtime.events import CampaignEvents, InProcessEvents
-from core.runtime.locks import KeyedLock
 
 
-class Campaigns:
+class Campaigns(Dependencies):
     """Every campaign and panel use case, with their dependencies passed in.
 
     Each use case is bound here to the method of its own class (``campaigns.act`` is
     ``Presses.act`` of one ``Presses``): no layer of its own on the way.
     """
 
-    def __init__(
-        self,
-        registry: Registry,
-        rng: Rng,
-        locks: KeyedLock,
-        events: CampaignEvents | None = None,
-        *,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.registry, self.rng, self.locks, self.clock = registry, rng, locks, clock
-        self.events: CampaignEvents = events if events is not None else InProcessEvents()
-        shared = (registry, rng, locks, self.events)
+    def _wire(self) -> None:
+        """Each use case built once, on the same dependencies, its methods bound here."""
+        shared = (self.registry, self.rng, self.locks, self.events)
+        clock = self.clock
         self.joining = joining = Joining(*shared, clock=clock)
         self.lifecycle = lifecycle = Lifecycle(*shared, clock=clock)
         self.presses = presses = Presses(*shared, clock=clock)

@@ -16,10 +16,9 @@ from core.campaigns.views import (
     PanelView,
     Retired,
     Retirement,
-    _model_seats,
     _shown,
-    build_view,
-    place_title,
+    load_campaign_view,
+    view_of_rows,
 )
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.registry import Registry
@@ -28,29 +27,16 @@ from core.rules.table import Outcome, Seat, Table
 from core.runtime.errors import TryAgain
 from core.runtime.events import CampaignEvents, InProcessEvents
 from core.runtime.locks import KeyedLock
-from core.store.models import (
-    Campaign,
-    CampaignStatus,
-    Chat,
-    ForumTopic,
-    LogEntry,
-    Member,
-    Panel,
-    Player,
-)
-from core.store.presses import CampaignRow
+from core.store.loader import CampaignRow, read_by_token
+from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel
 from core.store.repo import guarded
 from core.store.sql import fetch
 from core.store.undo_steps import Offers
 
 
-class CampaignsBase:
-    """Campaign and panel use cases, with their dependencies passed in.
-
-    Every use case that changes something saves through :func:`core.store.unit.saving`
-    and takes ``update_id``: the Telegram update being handled, claimed in the same
-    transaction so a redelivered copy changes nothing (None from the Mini App).
-    """
+class Dependencies:
+    """What the campaign use cases are given, passed in once: the game systems, chance,
+    the campaigns' locks, the change notices to open Mini App pages, and a clock."""
 
     def __init__(
         self,
@@ -66,28 +52,32 @@ class CampaignsBase:
         self.locks = locks
         self.clock = clock
         self.events: CampaignEvents = events if events is not None else InProcessEvents()
-        # Which campaign a panel belongs to (it never changes): a press locks it at once.
-        self._panel_campaigns: dict[int, int] = {}
+        self._wire()
 
-    async def _view(self, campaign: Campaign, members: list[Member] | None = None) -> CampaignView:
-        view, _, _ = await built(self.registry, campaign, members)
+    def _wire(self) -> None:
+        """What a subclass builds from its dependencies once they are set (nothing here)."""
+
+
+class CampaignsBase(Dependencies):
+    """Campaign and panel use cases, with their dependencies passed in.
+
+    Every use case that changes something saves through :func:`core.store.unit.saving`
+    and takes ``update_id``: the Telegram update being handled, claimed in the same
+    transaction so a redelivered copy changes nothing (None from the Mini App).
+    """
+
+    async def _view(self, campaign: Campaign) -> CampaignView:
+        view, _, _ = await built(self.registry, campaign)
         return view
 
-    async def _table(
-        self, campaign: Campaign, members: list[Member] | None = None
-    ) -> tuple[Table, dict[int, int]]:
-        _, table, member_ids = await built(self.registry, campaign, members)
+    async def _table(self, campaign: Campaign) -> tuple[Table, dict[int, int]]:
+        _, table, member_ids = await built(self.registry, campaign)
         return table, member_ids
-
-    async def _load(self, campaign_id: int) -> tuple[Campaign, list[Member]]:
-        """A campaign with its chat, host and active members, in two queries."""
-        campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
-        return campaign, await active_members(campaign)
 
     async def _live(self, chat_tg_id: int, topic: int = 0) -> Campaign | None:
         """The live campaign of a chat's topic (0: a plain group, or General)."""
         query = Campaign.get_or_none(live_chat_id=chat_tg_id, topic_id=topic)
-        return await query.select_related("chat", "host")
+        return await query.select_related("host")
 
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
@@ -110,14 +100,17 @@ class CampaignsBase:
         Raises:
             NotAllowedNow: no such campaign, or the player is not in it.
         """
-        async with guarded():
-            campaign = await Campaign.get_or_none(app_token=app_token)
-            if campaign is None:
-                raise NotAllowedNow("That game doesn't exist any more.")
-            view = await self._view(campaign)
+        view, _ = await self._for_viewer(app_token, player)
+        return view
+
+    async def _for_viewer(self, app_token: str, player: PlayerRef) -> tuple[CampaignView, Table]:
+        reading = await read_by_token(app_token)  # the one loader's read
+        if reading is None:
+            raise NotAllowedNow("That game doesn't exist any more.")
+        view, table, _ = view_of_rows(self.registry, *reading.read())
         if view.member(player.tg_id) is None:
             raise NotAllowedNow("You're not in this game. Join it with /join in its chat.")
-        return view
+        return view, table
 
     async def _panel_view(
         self,
@@ -125,56 +118,18 @@ class CampaignsBase:
         outcome: Outcome,
         table: Table,
         campaign: Campaign,
-        members: list[Member] | None = None,
     ) -> PanelView:
-        shown = _shown(panel, await self._view(campaign, members), table)
+        shown = _shown(panel, await self._view(campaign), table)
         return replace(shown, events=outcome.events)
 
 
-async def active_members(campaign: Campaign) -> list[Member]:
-    return (
-        await Member.filter(campaign_id=campaign.id, active=True)
-        .select_related("player")
-        .order_by("joined_at", "id")
-    )
-
-
 async def built(
-    registry: Registry, campaign: Campaign, members: list[Member] | None = None
+    registry: Registry, campaign: Campaign
 ) -> tuple[CampaignView, Table, dict[int, int]]:
-    """The campaign's view and table (see :func:`build_view`), and member ids by player."""
-    if members is None:
-        members = await active_members(campaign)
-    if not isinstance(campaign.chat, Chat) or not isinstance(campaign.host, Player):
-        await campaign.fetch_related("chat", "host")
-    row = CampaignRow(
-        id=campaign.id,
-        system=campaign.system,
-        status=campaign.status,
-        version=campaign.version,
-        state=campaign.state,
-        app_token=campaign.app_token,
-        chat_tg_id=campaign.chat.tg_id,
-        chat_title=place_title(
-            campaign.chat.title,
-            await topic_name(campaign.chat.tg_id, campaign.topic_id),
-        ),
-        host_tg_id=campaign.host.tg_id,
-        topic_id=campaign.topic_id,
-        language=campaign.language,
-    )
-    seats = _model_seats(members)
-    view, table = build_view(registry, row, seats)
-    return view, table, {s.player_id: s.member_id for s in seats}
-
-
-async def topic_name(chat_tg_id: int, topic: int) -> str:
-    if not topic:
-        return ""  # a plain group or General: no query
-    names = await ForumTopic.filter(chat_tg_id=chat_tg_id, thread_id=topic).values_list(
-        "name", flat=True
-    )
-    return str(names[0]) if names else ""
+    """The campaign's view and table and member ids by player, read by the one loader
+    with the campaign's own fields as the use case holds them
+    (:func:`core.campaigns.views.load_campaign_view`)."""
+    return await load_campaign_view(registry, campaign)
 
 
 async def touched(

@@ -178,7 +178,7 @@ class Joining(CampaignsBase):
 
     async def _unseat(self, campaign: Campaign, player_id: int) -> Changed:
         """Let the system adjust the campaign state to a member who left."""
-        campaign = await Campaign.get(id=campaign.id).select_related("chat", "host")
+        campaign = await Campaign.get(id=campaign.id).select_related("host")
         before, _ = await self._table(campaign)
         state = self.registry.find(campaign.system).campaign.left(before, player_id)
         after = before
@@ -206,7 +206,7 @@ class Lifecycle(CampaignsBase):
                     chat__tg_id=chat_tg_id, topic_id=topic, status=CampaignStatus.ARCHIVED
                 )
                 .order_by("-id")
-                .select_related("chat", "host")
+                .select_related("host")
                 .first()
             )
             if campaign is None:
@@ -352,7 +352,7 @@ class Lifecycle(CampaignsBase):
             NotYourTurn: the player is not its host.
         """
         async with guarded():
-            campaign = await Campaign.get_or_none(id=campaign_id).select_related("chat", "host")
+            campaign = await Campaign.get_or_none(id=campaign_id).select_related("host")
             if campaign is None:
                 raise NotAllowedNow(STALE)
             check_host(Step.END, player.tg_id, campaign.host.tg_id)
@@ -386,7 +386,7 @@ class Lifecycle(CampaignsBase):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
                 raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
-            campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
+            campaign = await Campaign.get(id=campaign_id).select_related("host")
             check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
             await _bring_back(campaign, chat)
             resumed = Resumed(await self._view(campaign), came_back=True)

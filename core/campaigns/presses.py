@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cached_property
 
 from core.campaigns.base import CampaignsBase, check_playing, check_seated, settle, touched
 from core.campaigns.play import ChatRef, PlayerRef
@@ -21,16 +22,9 @@ from core.rules.errors import NotAllowedNow
 from core.rules.undo import TallyRng
 from core.runtime.errors import AlreadyHandled
 from core.store import outbox
+from core.store.loader import LOAD, CampaignRow, PanelRow, load_arguments
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
-from core.store.presses import (
-    LOAD,
-    CampaignRow,
-    PanelHead,
-    PanelRow,
-    load_arguments,
-    panel_head,
-    save_statement,
-)
+from core.store.presses import PanelHead, panel_head, save_statement
 from core.store.repo import guarded, update_done
 from core.store.sql import fetch
 from core.store.undo_steps import Offers, PanelBefore, pruned, record_step, step_row, undo_after
@@ -39,6 +33,11 @@ from core.store.unit import saving
 
 class Presses(CampaignsBase):
     """Panel use cases: open, bind its message, act."""
+
+    @cached_property
+    def _panel_campaigns(self) -> dict[int, int]:
+        """Which campaign a panel belongs to (it never changes): a press locks it at once."""
+        return {}
 
     async def open_panel(
         self,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.campaigns.base import CampaignsBase, active_members
+from core.campaigns.base import CampaignsBase, built
 from core.campaigns.play import PlayerRef
 from core.campaigns.views import (
     NO_GAME,
@@ -33,20 +33,14 @@ class Queries(CampaignsBase):
             campaign = await self._live(chat_tg_id, topic)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-            members = await active_members(campaign)
-            view = await self._view(campaign, members)
-            table, _ = await self._table(campaign, members)
+            view, table, _ = await built(self.registry, campaign)
         return view, tuple(view.system.status_lines(table))
 
     async def table_for_viewer(
         self, app_token: str, player: PlayerRef
     ) -> tuple[CampaignView, Table]:
         """The campaign and its table, for one of its members only."""
-        view = await self.for_viewer(app_token, player)
-        async with guarded():
-            campaign = await Campaign.get(id=view.id)
-            table, _ = await self._table(campaign)
-        return view, table
+        return await self._for_viewer(app_token, player)
 
     async def campaigns_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
         """The live campaigns a player is in, newest first."""

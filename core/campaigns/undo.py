@@ -118,7 +118,7 @@ class Undos:
         """
         campaigns = self.campaigns
         async with saving(campaigns.locks, f"campaign:{campaign_id}", update_id):
-            campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
+            campaign = await Campaign.get(id=campaign_id).select_related("host")
             check_playing(campaign)
             rows = await self._recent(campaign_id)
             latest = rows[-1] if rows else None

@@ -10,8 +10,16 @@ from typing import Any, TypeVar
 from core.rules.choice import Choice, Common
 from core.rules.registry import GameSystem, Registry
 from core.rules.table import Json, Role, Seat, Table
-from core.store.models import CampaignStatus, Member, Panel, Player
-from core.store.presses import LOAD, CampaignRow, MemberRow, PanelRow, load_arguments, read_panel
+from core.store.loader import (
+    LOAD,
+    CampaignRow,
+    MemberRow,
+    PanelRow,
+    load_arguments,
+    load_campaign,
+    read_panel,
+)
+from core.store.models import Campaign, CampaignStatus, Panel
 from core.store.sql import fetch
 
 JOIN_PREFIX = "join_"
@@ -179,12 +187,7 @@ class PanelView:
         return self.model
 
 
-def place_title(chat_title: str, topic_name: str) -> str:
-    """Where a game is played, as players read it: the group, and its topic if any."""
-    return f"{chat_title} › {topic_name}" if topic_name else chat_title
-
-
-def _name(player: Player | MemberRow) -> str:
+def _name(player: MemberRow) -> str:
     return " ".join(p for p in (player.first_name, player.last_name) if p) or "player"
 
 
@@ -228,8 +231,8 @@ def build_view(
         members=tuple(MemberView(s.player_id, s.name, s.roles, s.language) for s in seats),
         state=campaign.state,
         version=campaign.version,
-        topic_id=getattr(campaign, "topic_id", 0),
-        language=getattr(campaign, "language", "en"),
+        topic_id=campaign.topic_id,
+        language=campaign.language,
     )
     return view, table
 
@@ -254,7 +257,7 @@ async def load_panel_view(registry: Registry, panel_id: int) -> LoadedPanel | No
     """The one loader of a panel view, for every surface (a press, a reply, a command's
     redraw, the Mini App's redraw of a group panel): the panel, its campaign with its
     chat, host, topic and language, and the active members, in one statement, built
-    the one way (:func:`build_view`). None when there is no such panel."""
+    the one way (:func:`view_of_rows`). None when there is no such panel."""
     return read_panel_view(registry, panel_id, await fetch(LOAD, load_arguments(panel_id)))
 
 
@@ -267,23 +270,40 @@ def read_panel_view(
     if loaded is None:
         return None
     panel, campaign, members = loaded
-    seats = _row_seats(members)
-    view, table = build_view(registry, campaign, seats)
-    return LoadedPanel(panel, campaign, view, table, {s.player_id: s.member_id for s in seats})
+    view, table, member_ids = view_of_rows(registry, campaign, members)
+    return LoadedPanel(panel, campaign, view, table, member_ids)
 
 
-def _row_seats(members: list[MemberRow]) -> tuple[SeatRow, ...]:
-    return tuple(
+_CAMPAIGN_OWN = ("system", "status", "version", "state", "app_token", "topic_id", "language")
+"""The campaign's own fields, which a use case may have changed in memory."""
+
+
+async def load_campaign_view(
+    registry: Registry, campaign: Campaign
+) -> tuple[CampaignView, Table, dict[int, int]]:
+    """The view and table of a campaign a use case holds in its transaction, and member
+    ids by player: read by the one loader (:data:`core.store.loader.BY_ID`), the
+    campaign's own fields laid over from ``campaign`` as the use case has it (it may
+    have changed them in memory); its chat, host, topic and members as stored."""
+    read = await load_campaign(campaign.id)
+    if read is None:
+        raise LookupError(f"campaign {campaign.id} is not stored")
+    stored, members = read
+    held = replace(stored, **{own: getattr(campaign, own) for own in _CAMPAIGN_OWN})
+    return view_of_rows(registry, held, members)
+
+
+def view_of_rows(
+    registry: Registry, campaign: CampaignRow, members: list[MemberRow]
+) -> tuple[CampaignView, Table, dict[int, int]]:
+    """The one way the loader's rows become a campaign's view and table
+    (:func:`build_view`), with member ids by player."""
+    seats = tuple(
         SeatRow(m.id, m.player_tg_id, _name(m), _roles(m.roles), m.sheet, m.language)
         for m in members
     )
-
-
-def _model_seats(members: list[Member]) -> tuple[SeatRow, ...]:
-    return tuple(
-        SeatRow(m.id, m.player.tg_id, _name(m.player), _roles(m.roles), m.sheet, m.player.language)
-        for m in members
-    )
+    view, table = build_view(registry, campaign, seats)
+    return view, table, {s.player_id: s.member_id for s in seats}
 
 
 def _shown(row: Panel | PanelRow, campaign: CampaignView, table: Table) -> PanelView:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.rules.table import Json
-from core.store.models import Panel
-from core.store.repo import guarded
+from core.store.loader import open_panel_rows
 
 
 @dataclass(frozen=True)
@@ -22,6 +21,5 @@ class OpenPanel:
 
 async def open_panels(campaign_id: int, kind: str) -> tuple[OpenPanel, ...]:
     """The campaign's open panels of one kind, oldest first (callers check membership)."""
-    async with guarded():
-        rows = await Panel.filter(campaign_id=campaign_id, kind=kind, closed=False).order_by("id")
+    rows = await open_panel_rows(campaign_id, kind)  # the one loader's read of open panels
     return tuple(OpenPanel(row.id, row.version, row.state) for row in rows)

@@ -16,9 +16,9 @@ from typing import Any
 
 from core.rules.errors import NotAllowedNow
 from core.rules.registry import Registry
+from core.store.loader import read_by_token
 from core.store.models import Campaign, StoryLink
 from core.store.repo import guarded
-from core.store.sql_pages import campaign_rows
 from core.views.viewer_pages import Snapshot, snapshot_for_viewer
 from core.words.i18n import N_
 
@@ -96,10 +96,10 @@ async def story(registry: Registry, secret: str) -> Snapshot:
         raise NoStory(NO_STORY)
     if link.withdrawn_at is not None:
         raise StoryWithdrawn(WITHDRAWN)
-    rows = await campaign_rows(campaign.app_token, pictures=True)
-    if rows is None:
+    reading = await read_by_token(campaign.app_token, pictures=True)
+    if reading is None:
         raise NoStory(NO_STORY)
-    return Snapshot(registry, ANYONE, rows)
+    return Snapshot(registry, ANYONE, reading)
 
 
 def shown_cards(snapshot: Snapshot) -> list[Any]:

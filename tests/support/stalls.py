@@ -14,7 +14,7 @@ from core.campaigns import Campaigns
 from core.campaigns.edits import Edits
 from core.rules.table import Table
 from core.runtime.locks import Lease, RedisKeyedLock
-from core.store.models import Campaign, Member
+from core.store.models import Campaign
 
 
 class StallingEdits(Edits):
@@ -23,10 +23,8 @@ class StallingEdits(Edits):
 
     stalls: list[float]
 
-    async def _table(
-        self, campaign: Campaign, members: list[Member] | None = None
-    ) -> tuple[Table, dict[int, int]]:
-        loaded = await super()._table(campaign, members)
+    async def _table(self, campaign: Campaign) -> tuple[Table, dict[int, int]]:
+        loaded = await super()._table(campaign)
         if self.stalls:
             await asyncio.sleep(self.stalls.pop(0))
         return loaded

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from core.campaigns.play import PlayerRef
+from core.store.loader import read_by_token
 from core.store.models import Campaign, CampaignStatus, ForumTopic
-from core.store.sql_pages import campaign_rows
 from tests.support.stack import Stack, campaigns, labels, running_stack
 from tgbot.sandbox.fake_api import default_cast
 
@@ -242,9 +242,9 @@ async def test_the_mini_app_names_each_game_by_its_topic(stack: Stack) -> None:
     use = campaigns(stack)
     for thread, name in ((a, "Campaign A"), (b, "Campaign B")):
         game = await use.require_current(FORUM, thread)
-        rows = await campaign_rows(game.app_token)  # what the Mini App's pages read
-        assert rows is not None
-        assert rows.campaign_row().chat_title == f"Friday Games › {name}"
+        reading = await read_by_token(game.app_token)  # what the Mini App's pages read
+        assert reading is not None
+        assert reading.read()[0].chat_title == f"Friday Games › {name}"
         # and its home page lists each game by group and topic
         assert [g.chat_title for g in await use.campaigns_of(ref(stack, BO))].count(
             f"Friday Games › {name}"

@@ -281,7 +281,7 @@ async def _check_story(
 CAMPAIGN_READS = {"for_viewer", "table_for_viewer", "log_for_viewer", "campaigns_of", "edit"}
 CAMPAIGN_READS |= {"current", "require_current", "at_a_glance", "panel", "panel_at"}
 # read raw, unless imported from core.views.projection
-RAW_READERS = {"export_campaign", "campaign_rows", "open_panels"}
+RAW_READERS = {"export_campaign", "read_by_token", "open_panel_rows", "open_panels"}
 
 
 def _reads(tree: ast.AST, *, store: bool = True) -> set[str]:

@@ -14,8 +14,9 @@ from core.rules.errors import NotAllowedNow
 from core.rules.rng import SeededRng
 from core.runtime.errors import AlreadyHandled
 from core.runtime.locks import InProcessKeyedLock, Lease
+from core.store.loader import load_panel
 from core.store.models import CampaignStatus, Member, Panel, ProcessedUpdate
-from core.store.presses import load_panel, panel_head, save_panel
+from core.store.presses import panel_head, save_panel
 from core.store.repo import atomic
 from core.store.sql import execute, native
 from tests.support.counter_system import counter_registry

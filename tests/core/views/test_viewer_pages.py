@@ -4,14 +4,16 @@ fingerprint that moves with every change, whoever makes it."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.campaigns import Campaigns
 from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.rules.rng import SeededRng
 from core.runtime.locks import InProcessKeyedLock
+from core.store.loader import Reading
 from core.store.models import CampaignStatus, CardPicture, Chat, Member, Player
-from core.store.sql_pages import PageRows, _numbered
 from core.views.viewer_pages import Snapshot, snapshot_for_viewer
 from tests.support.counter_system import counter_registry
 
@@ -36,11 +38,6 @@ async def started(campaigns: Campaigns) -> str:
 
 async def snap(campaigns: Campaigns, token: str, player: PlayerRef = HOST) -> Snapshot:
     return await snapshot_for_viewer(campaigns.registry, token, player.tg_id, pictures=True)
-
-
-def test_placeholders_are_numbered_for_postgresql() -> None:
-    assert _numbered("a = ? AND b = ? OR c = ?") == "a = $1 AND b = $2 OR c = $3"
-    assert _numbered("no placeholders") == "no placeholders"
 
 
 @pytest.mark.db
@@ -104,19 +101,45 @@ async def test_the_fingerprint_moves_with_every_change_and_only_then(
     await changed()  # who plays
 
 
+def _row(**cells: object) -> dict[str, object]:
+    base: dict[str, object] = {"c_id": 1, "c_system": "counter", "c_state": "{}"}
+    return {**base, "pl_first": "Ben", "pl_last": "", "m_sheet": "{}", **cells}
+
+
 def test_different_readings_never_share_a_fingerprint() -> None:
     registry = counter_registry()
-    base = ("1", "counter", "active", "tok", "{}", "0", "-1", "T", "1")
     readings = [
-        PageRows(base, (("2", "Ben", "", "[]", "{}"),), None),
-        PageRows(base, (("2", "Be", "n", "[]", "{}"),), None),  # same text, cut elsewhere
-        PageRows(base, (("2", "Ben", "", "[]", "{}"),), ()),  # pictures read, none there
-        PageRows(base, (("2", "Ben", "", "[]", "{}"),), ("k",)),
-        PageRows(base, (), None),
-        PageRows((*base[:4], '{"a":1}', *base[5:]), (("2", "Ben", "", "[]", "{}"),), None),
+        Reading.of([_row()]),
+        Reading.of([_row(pl_first="Be", pl_last="n")]),  # same text, cut elsewhere
+        Reading.of([_row()], ()),  # pictures read, none there
+        Reading.of([_row()], ("k",)),
+        Reading.of([_row(pl_first=None, pl_last=None, m_sheet=None)]),  # no member
+        Reading.of([_row(c_state='{"a":1}')]),
+        Reading.of([_row(), _row()]),  # two members read
+        Reading.of([_row(pl_first="")]),  # empty, not absent
+        Reading.of([_row(pl_first=None)]),
     ]
-    prints = {Snapshot(registry, 1, rows).fingerprint for rows in readings}
+    prints = {Snapshot(registry, 1, reading).fingerprint for reading in readings}
     assert len(prints) == len(readings)
-    again = PageRows(base, (("2", "Ben", "", "[]", "{}"),), None)
     first = Snapshot(registry, 1, readings[0]).fingerprint
-    assert Snapshot(registry, 1, again).fingerprint == first
+    assert Snapshot(registry, 1, Reading.of([_row()])).fingerprint == first
+
+
+_cells = st.one_of(st.none(), st.integers(-3, 3), st.text("ab{}:-0", max_size=4))
+_rows = st.lists(
+    st.fixed_dictionaries({"c_id": _cells, "pl_first": _cells, "m_sheet": _cells}), max_size=3
+)
+_pictures = st.one_of(st.none(), st.lists(st.text("k", max_size=2), max_size=2).map(tuple))
+
+
+@settings(max_examples=200, deadline=None)
+@given(first=st.tuples(_rows, _pictures), second=st.tuples(_rows, _pictures))
+def test_a_fingerprint_is_the_same_exactly_when_the_reading_is(
+    first: tuple[list[dict[str, object]], tuple[str, ...] | None],
+    second: tuple[list[dict[str, object]], tuple[str, ...] | None],
+) -> None:
+    a, b = Reading.of(*first), Reading.of(*second)
+    same = [[str(v) if v is not None else None for v in r.values()] for r in first[0]] == [
+        [str(v) if v is not None else None for v in r.values()] for r in second[0]
+    ] and first[1] == second[1]
+    assert (a.fingerprint == b.fingerprint) == same
