@@ -50,6 +50,7 @@ class PanelRow:
     closed: bool
     chat_tg_id: int
     message_id: int | None
+    text: str | None = None  # ``state`` as the store's JSON text, when read as text
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,7 @@ def read_panel(
         closed=bool(first["p_closed"]),
         chat_tg_id=int(first["p_chat"]),
         message_id=None if first["p_message"] is None else int(first["p_message"]),
+        text=first["p_state"] if isinstance(first["p_state"], str) else None,
     )
     campaign = CampaignRow(
         id=campaign_id,

@@ -37,7 +37,7 @@ from core.rules.choice import Choice as GenericChoice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Role, Table
+from core.rules.table import Json, Outcome, Role, Table, current
 from core.rules.threat import momentum as track
 from core.rules.threat.notation import parse
 from core.rules.threat.odds import Odds, pool_odds
@@ -88,7 +88,7 @@ def _approach_of(table: Table, player: int, name: str) -> Approach | None:
     if seat is None:
         return None
     try:
-        return read_sheet(seat.sheet).approach(name)
+        return seat.read(read_sheet).approach(name)
     except Malformed:
         return None
 
@@ -192,7 +192,7 @@ class ThreatCampaign(CampaignRules):
             if actor != target:
                 raise NotYourTurn("Only the player changes their own approaches and notes.")
             raise NotYourTurn("Only the GM can do that.")
-        sheet = read_sheet(seat.sheet)
+        sheet = seat.read(read_sheet)
         changed = edit.apply(sheet, payload)
         return Outcome(state=table.state, sheets={target: changed.to_dict()})
 
@@ -384,7 +384,7 @@ def _dump(panel: Panel, fixed: bool) -> Json:
 
 def _roller_sheet(table: Table, panel: Panel) -> Sheet | None:
     seat = table.seat(panel.roller)
-    return None if seat is None else read_sheet(seat.sheet)
+    return None if seat is None else seat.read(read_sheet)
 
 
 def _synced(panel: Panel, sheet: Sheet | None) -> Panel:
@@ -557,7 +557,7 @@ class ThreatRollPanel:
         seat = table.seat(roller)
         if seat is None:
             raise NotAllowedNow("That player isn't in this game. They can /join first.")
-        sheet = read_sheet(seat.sheet)
+        sheet = seat.read(read_sheet)
         if notation:
             panel = _panel_for_notation(notation, gm, roller, sheet)
         else:
@@ -569,14 +569,21 @@ class ThreatRollPanel:
         return Outcome(state=_dump(panel, bool(notation)))
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: ThreatRollState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
         """Apply one button press (the action is an :class:`ActionKind` value).
 
         Raises:
             Malformed, NotAllowedNow, NotYourTurn: as the panel's rules say.
         """
-        stored, fixed = _load(state)
+        read = current(self, state)
+        stored, fixed = read.panel, read.fixed
         try:
             kind = ActionKind(action)
         except ValueError:
@@ -603,7 +610,11 @@ class ThreatRollPanel:
                 sheets[panel.roller] = changed.to_dict()
         closed = step.panel.stage in (Stage.DONE, Stage.CANCELLED)
         return Outcome(
-            state=_dump(step.panel, fixed), events=step.events, closed=closed, sheets=sheets
+            state=_dump(step.panel, fixed),
+            events=step.events,
+            closed=closed,
+            sheets=sheets,
+            model=ThreatRollState(step.panel, fixed),
         )
 
     @staticmethod
