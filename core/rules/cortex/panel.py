@@ -28,7 +28,7 @@ from core.rules.choice import Choice as GenericChoice
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
 from core.rules.cortex.allowed import ActionKind, allowed_actions
-from core.rules.cortex.campaign import load, saved
+from core.rules.cortex.campaign import Loaded, load, saved
 from core.rules.cortex.contest import apply
 from core.rules.cortex.dice import Die
 from core.rules.cortex.odds import MAX_ODDS_DICE, result_counts
@@ -36,7 +36,7 @@ from core.rules.cortex.pool import Pick, PickKind, draft_dice
 from core.rules.cortex.state import AidKind, Conflict, Kind, Phase
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import Role, Sheet, same_name
-from core.rules.cortex.turns import opponent_of
+from core.rules.cortex.turns import Step, opponent_of
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, current
@@ -823,8 +823,7 @@ class ConflictPanel:
         except ValueError:
             raise Malformed(OUTDATED) from None
         loaded = load(table)
-        ct = loaded.table
-        c = ct.conflict
+        ct, c = loaded.table, loaded.table.conflict
         if number != loaded.number or c is None:
             raise NotAllowedNow(OVER)
         if press is Press.CLOSE:
@@ -841,14 +840,17 @@ class ConflictPanel:
         if press in (Press.OPPOSITION_ADD, Press.OPPOSITION_UNDO):
             return _stage(number, staged, log, press, argument)
         step = apply(ct, actor, _action(ct, c, actor, press, argument, staged), rng)
-        outcome = saved(loaded, step.table)
-        after = step.table.conflict
-        closed = after is None or (after.phase is Phase.DONE and not lingering(step.table))
-        log = log + _entries(step.events)
-        now = _kept(
-            ConflictState(number, () if press is Press.OPPOSITION_ROLL else staged, log, picking)
-        )
-        return replace(outcome, state=now.state, model=now.model, events=step.events, closed=closed)
+        return _played(loaded, replace(panel, pick=picking), press, step)
+
+
+def _played(loaded: Loaded, panel: ConflictState, press: Press, step: Step) -> Outcome:
+    """A step played on the table: the campaign saved, and the panel's log told of it."""
+    after = step.table.conflict
+    closed = after is None or (after.phase is Phase.DONE and not lingering(step.table))
+    staged = () if press is Press.OPPOSITION_ROLL else panel.staged
+    now = _kept(replace(panel, staged=staged, log=panel.log + _entries(step.events)))
+    outcome = saved(loaded, step.table)
+    return replace(outcome, state=now.state, model=now.model, events=step.events, closed=closed)
 
 
 def _kept(panel: ConflictState) -> Outcome:

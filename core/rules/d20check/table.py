@@ -742,9 +742,9 @@ def _called_for(table: Table, actor: int, argument: str) -> tuple[int, str]:
     return roller, rest
 
 
-def _kept(panel: CheckPanelState) -> Outcome:
-    """A set-up step's outcome: the check's new state, as stored and as read."""
-    return Outcome(state=panel.to_dict(), model=panel)
+def _kept(panel: CheckPanelState, **more: Any) -> Outcome:
+    """The check's new state, as stored and as read (``more``: the rest of the outcome)."""
+    return Outcome(state=panel.to_dict(), model=panel, **more)
 
 
 class CheckPanel:
@@ -802,19 +802,14 @@ class CheckPanel:
         pool = pool_counts(table.state).playable()
         sheet = None if check.is_gm_check else sheet_of(table, check.roller)
         step = check.act(actor, kind, pool=pool, rng=rng, sheet=sheet)
-        log = (*panel.log, *(event_record(e) for e in step.events))
-        now = replace(panel, check=step.check, log=log)
-        return Outcome(
-            state=now.to_dict(),
-            model=now,
+        now = replace(panel, check=step.check, log=(*panel.log, *map(event_record, step.events)))
+        moved = step.sheet if step.sheet is not None and step.sheet != sheet else None
+        return _kept(
+            now,
             events=step.events,
             closed=step.check.is_over,
             campaign_state=with_pool(table.state, step.pool) if step.pool != pool else None,
-            sheets=(
-                {check.roller: step.sheet.to_dict()}
-                if step.sheet is not None and step.sheet != sheet
-                else {}
-            ),
+            sheets={} if moved is None else {check.roller: moved.to_dict()},
         )
 
 

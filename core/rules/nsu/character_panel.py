@@ -318,14 +318,24 @@ class CharacterPanel:
         else:
             raise Malformed("That's not a character-creation button.")
         assert payload is not None
-        draft = apply_step(draft, step, payload, len(cards))
-        now = replace(panel, pronouns=None)
-        if step is CreationStep.RUMOURS:
-            now = replace(now, rumours=tuple(str(r) for r in payload["rumours"]))
-            if len(now.rumours) < len(cards):
-                return _kept(now, sheets={owner: draft_sheet(draft)})
-        now = replace(now, step=_next_step(draft, index))
-        return _kept(now, sheets={owner: draft_sheet(draft)})
+        return _answered(panel, apply_step(draft, step, payload, len(cards)), payload, cards)
+
+
+def _answered(
+    panel: CharacterPanelState,
+    draft: CharacterDraft,
+    payload: dict[str, Any],
+    cards: Sequence[object],
+) -> Outcome:
+    """A step answered: the draft kept on the sheet, the panel on to the next step (a
+    rumour waits for one per own card)."""
+    now = replace(panel, pronouns=None)
+    if STEPS[panel.step] is CreationStep.RUMOURS:
+        now = replace(now, rumours=tuple(str(r) for r in payload["rumours"]))
+        if len(now.rumours) < len(cards):
+            return _kept(now, sheets={panel.owner: draft_sheet(draft)})
+    now = replace(now, step=_next_step(draft, panel.step))
+    return _kept(now, sheets={panel.owner: draft_sheet(draft)})
 
 
 def finished(

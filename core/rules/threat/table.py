@@ -29,7 +29,7 @@ action or edit raises and changes nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -382,6 +382,17 @@ def _dump(panel: Panel, fixed: bool) -> Json:
     return {"v": STATE_VERSION, "panel": panel.to_dict(), "fixed": fixed}
 
 
+def _momentum_moved(roller: int, sheet: Sheet | None, events: Sequence[object]) -> dict[int, Json]:
+    """The roller's sheet, when the step moved its Momentum."""
+    if sheet is None:
+        return {}
+    changed = sheet
+    for event in events:
+        if isinstance(event, MomentumChanged):
+            changed = changed.after(event.change)
+    return {} if changed == sheet else {roller: changed.to_dict()}
+
+
 def _roller_sheet(table: Table, panel: Panel) -> Sheet | None:
     seat = table.seat(panel.roller)
     return None if seat is None else seat.read(read_sheet)
@@ -583,13 +594,12 @@ class ThreatRollPanel:
             Malformed, NotAllowedNow, NotYourTurn: as the panel's rules say.
         """
         read = current(self, state)
-        stored, fixed = read.panel, read.fixed
         try:
             kind = ActionKind(action)
         except ValueError:
             raise Malformed("That button is out of date.") from None
-        sheet = _roller_sheet(table, stored)
-        panel = _synced(stored, sheet)
+        sheet = _roller_sheet(table, read.panel)
+        panel = _synced(read.panel, sheet)
         if kind not in panel.allowed(actor):
             act(panel, actor, _PROBES[kind], rng)  # raises the panel's own refusal
             raise NotAllowedNow("That can't be done now.")  # pragma: no cover
@@ -599,22 +609,13 @@ class ThreatRollPanel:
                 momentum=sheet.momentum,
                 minimum=track.BURN_MINIMUM,
             )
-        step = act(panel, actor, self._action(kind, argument, panel, fixed, sheet), rng)
-        sheets: dict[int, Json] = {}
-        if sheet is not None:
-            changed = sheet
-            for event in step.events:
-                if isinstance(event, MomentumChanged):
-                    changed = changed.after(event.change)
-            if changed != sheet:
-                sheets[panel.roller] = changed.to_dict()
-        closed = step.panel.stage in (Stage.DONE, Stage.CANCELLED)
+        step = act(panel, actor, self._action(kind, argument, panel, read.fixed, sheet), rng)
         return Outcome(
-            state=_dump(step.panel, fixed),
+            state=_dump(step.panel, read.fixed),
             events=step.events,
-            closed=closed,
-            sheets=sheets,
-            model=ThreatRollState(step.panel, fixed),
+            closed=step.panel.stage in (Stage.DONE, Stage.CANCELLED),
+            sheets=_momentum_moved(panel.roller, sheet, step.events),
+            model=ThreatRollState(step.panel, read.fixed),
         )
 
     @staticmethod
