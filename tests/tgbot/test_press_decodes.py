@@ -6,14 +6,18 @@ counts, for that press only:
 
 - the panel state's JSON text turned into a mapping (``json.loads`` of the state column,
   the old state) and a mapping into JSON text (``json.dumps`` giving the new state);
-- the panel state read into its typed value (a panel's ``PanelRules.read``, or the
-  ``from_dict`` of the class its ``read`` returns; nested calls count once) and
-  written back (that class's ``to_dict``);
+- the panel state read into its typed value (a panel's ``PanelRules.read``, or any
+  ``from_dict`` of the rules given the state or one of its parts, as the threat roll's
+  wrapped roll; nested calls count once) and written back (an outermost ``to_dict`` of
+  the rules returning the new state or one of its parts);
 - each character sheet read into its typed value (the ``from_dict`` of a game's sheet
   class: NSU ``Character``, the threat, Cortex and d20 sheets), by its content, outside
   a panel state's own decoding.
 
-Each is at most once a press: the state read once when loaded, written once when saved
+Before the state was read once as the press loaded it, an NSU roll press read its
+state three times (the rules, the log, the view) and one sheet twice; a d20 press read
+the roller's sheet five times; the undo record dumped the old state again. Now each is
+at most once a press: the state read once when loaded, written once when saved
 (its JSON text reused for the undo record), each sheet read once (docs/architecture.md,
 "Panel state: stored as JSON, read once, typed everywhere after").
 """
@@ -134,7 +138,7 @@ class DecodeTrace:
             return
         reading = any(k in ("read", "decode") for k, _ in self.open)
         if kind == "read" and not reading:
-            self.read.append(self.old)  # a PanelRules.read: the state, whichever
+            self.read.append(self.old)  # a PanelRules.read: a state read, whichever
             self.where.append(_stack(frame))
         elif kind == "decode" and not reading:
             self.read.append(_copied(_first_argument(frame)))
@@ -190,9 +194,6 @@ class DecodeTrace:
             "old state json.dumps": self.old_dumps,
             "most reads of one sheet": max(self.sheet_reads.values(), default=0),
         }
-
-
-Handler = Callable[[Any, Any], Awaitable[None]]
 
 
 async def measured(stack: Stack, press: Callable[[], Awaitable[Any]], panel_id: int) -> DecodeTrace:
