@@ -3,9 +3,10 @@
 A *panel* is one running procedure (an action roll, a check, a contest) shown
 as one message that is edited in place. Its state is stored as a JSON-ready
 mapping and read by the system's :class:`PanelRules` into one typed, frozen value
-(:meth:`PanelRules.read`), once, where a view of the panel is built; renderers
-see only that value. The application stores it, takes a lock, and asks the
-system's :class:`PanelRules` to apply one action; the system answers with an
+(:meth:`PanelRules.read`), once, as the panel is loaded (a press hands it to
+:meth:`PanelRules.act`, which hands the new one back); renderers see only that
+value. The application stores it, takes a lock, and asks the system's
+:class:`PanelRules` to apply one action; the system answers with an
 :class:`Outcome` that may also replace the campaign's state and players' sheets.
 Everything here is pure data: the rules never see the database or Telegram.
 """
