@@ -163,8 +163,9 @@ class Presses(CampaignsBase):
                     before = loaded.table
                     check_seated(before, actor.tg_id)
                     rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
-                    outcome = system.panel(panel.kind).act(
-                        before, panel.state, actor.tg_id, action, argument, rng
+                    rules = system.panel(panel.kind)  # its state read once, here
+                    outcome = rules.act(
+                        before, rules.read(panel.state), actor.tg_id, action, argument, rng
                     )
                     state = dict(outcome.state)
                     if not await fetch(*save_statement(panel_id, version, state, outcome.closed)):
@@ -183,7 +184,9 @@ class Presses(CampaignsBase):
                         outcome=outcome,
                         member_ids=loaded.member_ids,
                         campaign_version_after=campaign.version,
-                        panel=PanelBefore(panel_id, panel.state, panel.closed, version + 1),
+                        panel=PanelBefore(
+                            panel_id, panel.state, panel.closed, version + 1, panel.text
+                        ),
                     )
                     pruning = pruned(campaign_id, await fetch(*keep))
                     if pruning is not None:
@@ -213,6 +216,7 @@ class Presses(CampaignsBase):
                         undo=undo_after(step),
                         redraw=redraw,
                         retired=retired,
+                        read_as=outcome.model,  # the rules' own value: not read again
                     )
                     # what it shows, drawn by the planner, written with the change
                     plan, draw = outbox.planner(), outbox.drawing(acted)

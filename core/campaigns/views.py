@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -149,7 +149,9 @@ class PanelView:
 
     ``state`` is what the store keeps; ``model`` is the same state read by the
     panel's rules (:meth:`core.rules.table.PanelRules.read`) into its typed value,
-    once, as the view is built. Renderers read ``model`` (see :meth:`typed`).
+    once, as the view is built, or handed over as ``read_as`` by whoever already
+    holds it (a press: the rules' ``Outcome.model``, the value ``state`` was written
+    from). Renderers read ``model`` (see :meth:`typed`).
     """
 
     id: int
@@ -169,9 +171,15 @@ class PanelView:
     # ``state`` as the panel's rules read it; set as the view is built (never passed in,
     # so a view replaced with another state reads that state).
     model: object = field(init=False, repr=False, compare=False)
+    # ``state``'s typed value when the builder holds it already (never kept: a view
+    # replaced with another field reads its state again)
+    read_as: InitVar[object] = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "model", self.campaign.system.panel(self.kind).read(self.state))
+    def __post_init__(self, read_as: object) -> None:
+        model = read_as
+        if model is None:
+            model = self.campaign.system.panel(self.kind).read(self.state)
+        object.__setattr__(self, "model", model)
 
     def typed(self, kind: type[S]) -> S:
         """The panel's state as its rules read it.

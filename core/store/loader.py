@@ -63,6 +63,7 @@ class PanelRow:
     closed: bool
     chat_tg_id: int
     message_id: int | None
+    text: str | None = None  # ``state`` as the store's JSON text, when read as text
 
 
 Rows = list[dict[str, Any]]
@@ -188,6 +189,7 @@ def _panel(row: dict[str, Any]) -> PanelRow:
         closed=bool(row["p_closed"]),
         chat_tg_id=int(row["p_chat"]),
         message_id=None if row["p_message"] is None else int(row["p_message"]),
+        text=row["p_state"] if isinstance(row["p_state"], str) else None,
     )
 
 

@@ -38,6 +38,7 @@ class PanelBefore:
     state: Json
     closed: bool
     version_after: int
+    text: str | None = None  # ``state`` as the JSON text it was read from, kept as it is
 
 
 async def record_step(system: GameSystem, campaign_id: int, *args: Any, **kwargs: Any) -> StepTaken:
@@ -111,7 +112,7 @@ def step_row(
             campaign_version_after,
             dump_json(sheets),
             None if panel is None else panel.panel_id,
-            None if panel is None or not keep else dump_json(dict(panel.state)),
+            None if panel is None or not keep else panel.text or dump_json(dict(panel.state)),
             False if panel is None else panel.closed,
             None if panel is None else panel.version_after - 1,
             None if panel is None else panel.version_after,

@@ -13,7 +13,8 @@ with one line (a module added to ``SYSTEM_MODULES``), it is played end to end.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import BaseHandler, CommandHandler
@@ -22,7 +23,7 @@ from core.campaigns import PanelView
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules, Edges, GameSystem, Registry
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Table
+from core.rules.table import Json, Outcome, Table, current
 from core.words.i18n import Lang
 from tgbot.context import StonetableContext
 from tgbot.features.common import CommandSpec, actor, command_args
@@ -57,6 +58,17 @@ class CountState:
     value: int
     limit: int
     note: str = ""
+    roll: int = 0  # the die rolled as it opened
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"owner": self.owner, "value": self.value, "limit": self.limit}
+        out.update({"roll": self.roll, **({"note": self.note} if self.note else {})})
+        return out
+
+
+def _kept(count: CountState, **more: Any) -> Outcome:
+    """The counter's new state, as stored and as read."""
+    return Outcome(state=count.to_dict(), model=count, **more)
 
 
 class CountPanel:
@@ -65,7 +77,8 @@ class CountPanel:
     def read(self, state: Json) -> CountState:
         try:
             note = str(state.get("note", ""))
-            return CountState(int(state["owner"]), int(state["value"]), int(state["limit"]), note)
+            owner, value, limit = int(state["owner"]), int(state["value"]), int(state["limit"])
+            return CountState(owner, value, limit, note, int(state.get("roll", 0)))
         except (KeyError, TypeError, ValueError):
             raise Malformed("This counter can't be read.") from None
 
@@ -78,21 +91,28 @@ class CountPanel:
         )
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: CountState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
-        if actor != state["owner"]:
+        count = current(self, state)
+        if actor != count.owner:
             raise NotYourTurn("Only the player who started this may press it.")
         if action == "text":
-            return Outcome(state={**state, "note": argument})
+            return _kept(replace(count, note=argument))
         if action == "done":
-            return Outcome(state=state, closed=True, events=("done",))
+            return _kept(count, closed=True, events=("done",))
         if action != "inc":
             raise Malformed("Unknown button.")
-        if state["value"] >= state["limit"]:
+        if count.value >= count.limit:
             raise NotAllowedNow("Already at the limit.")
         sheet = table.seats[actor].sheet
-        return Outcome(
-            state={**state, "value": state["value"] + 1},
+        return _kept(
+            replace(count, value=count.value + 1),
             events=("inc",),
             campaign_state={**table.state, "total": table.state.get("total", 0) + 1},
             sheets={actor: {**sheet, "presses": sheet.get("presses", 0) + 1}},

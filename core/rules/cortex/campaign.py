@@ -124,7 +124,7 @@ def _seated_leads(table: PlatformTable, watchtower: int) -> tuple[list[Seat], li
     seats: list[Seat] = []
     leads: list[Sheet] = []
     for player_id in sorted(table.seats):
-        sheet = lead_sheet(table.seats[player_id].sheet)
+        sheet = table.seats[player_id].read(lead_sheet)  # read once per seat
         if sheet is None or player_id == watchtower:
             continue
         seats.append(Seat(player_id, sheet.name))

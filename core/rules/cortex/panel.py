@@ -28,7 +28,7 @@ from core.rules.choice import Choice as GenericChoice
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
 from core.rules.cortex.allowed import ActionKind, allowed_actions
-from core.rules.cortex.campaign import load, saved
+from core.rules.cortex.campaign import Loaded, load, saved
 from core.rules.cortex.contest import apply
 from core.rules.cortex.dice import Die
 from core.rules.cortex.odds import MAX_ODDS_DICE, result_counts
@@ -36,10 +36,10 @@ from core.rules.cortex.pool import Pick, PickKind, draft_dice
 from core.rules.cortex.state import AidKind, Conflict, Kind, Phase
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import Role, Sheet, same_name
-from core.rules.cortex.turns import opponent_of
+from core.rules.cortex.turns import Step, opponent_of
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome
+from core.rules.table import Json, Outcome, current
 from core.rules.table import Table as PlatformTable
 from core.words.i18n import N_
 
@@ -170,12 +170,8 @@ _LIST_OPEN = N_("The list of dice is open: pick from it or tap Back first.")
 _LIST_CLOSED = N_("The list of dice was closed: tap Add to the pool to open it again.")
 
 
-def _picking(state: Json, c: Conflict | None) -> bool:
-    """Whether the list of dice is open (a sub-step while the pool is being built)."""
-    return _picking_now(bool(state.get("pick")), c)
-
-
 def _picking_now(pick: bool, c: Conflict | None) -> bool:
+    """Whether the list of dice is open (a sub-step while the pool is being built)."""
     return pick and c is not None and c.phase is Phase.BUILDING
 
 
@@ -199,6 +195,10 @@ class ConflictState:
     def from_dict(cls, state: Json) -> ConflictState:
         """Raises: Malformed: the stored state is damaged or of an older version."""
         return cls(*_read(state), pick=bool(state.get("pick")))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as stored (its log cut to the newest entries)."""
+        return _write(self.number, self.staged, self.log, self.pick)
 
 
 def _read(state: Json) -> tuple[int, tuple[Die, ...], tuple[Entry, ...]]:
@@ -803,52 +803,69 @@ class ConflictPanel:
         return replace(outcome, state=_write(number, (), ()), events=step.events)
 
     def act(
-        self, table: PlatformTable, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: PlatformTable,
+        state: ConflictState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
         """Apply one press (a :class:`Press` value) with its argument.
 
         Raises:
             Malformed, NotAllowedNow, NotYourTurn: as the rules say; nothing changes.
         """
-        number, staged, log = _read(state)
+        panel = current(self, state)
+        number, staged, log = panel.number, panel.staged, panel.log
         try:
             press = Press(action)
         except ValueError:
             raise Malformed(OUTDATED) from None
         loaded = load(table)
-        ct = loaded.table
-        c = ct.conflict
+        ct, c = loaded.table, loaded.table.conflict
         if number != loaded.number or c is None:
             raise NotAllowedNow(OVER)
         if press is Press.CLOSE:
-            return _closed(ct, c, actor, state)
+            return _closed(ct, c, actor, panel)
         if press is Press.TEXT:
             press, argument = read_text(ct, c, actor, argument)
         kind = _KIND_OF[press]
         if kind not in allowed_actions(ct, actor):
             raise _refusal(ct, actor, kind)
-        picking = _picking(state, c)
+        picking = _picking_now(panel.pick, c)
         _check_list(press, picking)
         if press in (Press.OPEN_POOL, Press.BACK):
-            return Outcome(state=_write(number, staged, log, press is Press.OPEN_POOL))
+            return _kept(ConflictState(number, staged, log, press is Press.OPEN_POOL))
         if press in (Press.OPPOSITION_ADD, Press.OPPOSITION_UNDO):
             return _stage(number, staged, log, press, argument)
         step = apply(ct, actor, _action(ct, c, actor, press, argument, staged), rng)
-        outcome = saved(loaded, step.table)
-        after = step.table.conflict
-        closed = after is None or (after.phase is Phase.DONE and not lingering(step.table))
-        log = log + _entries(step.events)
-        new_state = _write(number, () if press is Press.OPPOSITION_ROLL else staged, log, picking)
-        return replace(outcome, state=new_state, events=step.events, closed=closed)
+        return _played(loaded, replace(panel, pick=picking), press, step)
 
 
-def _closed(ct: CortexTable, c: Conflict, actor: int, state: Json) -> Outcome:
+def _played(loaded: Loaded, panel: ConflictState, press: Press, step: Step) -> Outcome:
+    """A step played on the table: the campaign saved, and the panel's log told of it."""
+    after = step.table.conflict
+    closed = after is None or (after.phase is Phase.DONE and not lingering(step.table))
+    staged = () if press is Press.OPPOSITION_ROLL else panel.staged
+    now = _kept(replace(panel, staged=staged, log=panel.log + _entries(step.events)))
+    outcome = saved(loaded, step.table)
+    return replace(outcome, state=now.state, model=now.model, events=step.events, closed=closed)
+
+
+def _kept(panel: ConflictState) -> Outcome:
+    """The panel's new state, as stored and as read (its log cut to the newest entries)."""
+    panel = replace(panel, log=panel.log[-MAX_LOG:])
+    return Outcome(state=panel.to_dict(), model=panel)
+
+
+def _closed(ct: CortexTable, c: Conflict, actor: int, panel: ConflictState) -> Outcome:
     """The Watchtower closes a finished roll's panel."""
     if actor != ct.watchtower:
         raise NotYourTurn("Only the Watchtower can do that.")
     if c.phase is not Phase.DONE:
         raise NotAllowedNow("Finish the roll first.")
-    return Outcome(state=dict(state), closed=True)
+    return replace(_kept(panel), closed=True)
 
 
 def _check_list(press: Press, picking: bool) -> None:
@@ -870,7 +887,7 @@ def _stage(
     if press is Press.OPPOSITION_UNDO:
         if not staged:
             raise NotAllowedNow("No opposition dice to take back.")
-        return Outcome(state=_write(number, staged[:-1], log))
+        return _kept(ConflictState(number, staged[:-1], log))
     if len(staged) >= MAX_STAGED:
         raise NotAllowedNow("Opposition takes at most {most} dice.", most=MAX_STAGED)
-    return Outcome(state=_write(number, (*staged, Die.parse(argument)), log))
+    return _kept(ConflictState(number, (*staged, Die.parse(argument)), log))

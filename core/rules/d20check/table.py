@@ -61,7 +61,7 @@ from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Role, Table
+from core.rules.table import Json, Outcome, Role, Table, current
 
 STATE_VERSION = 1
 CHECK_PANEL = "d20.check"
@@ -175,7 +175,16 @@ def sheet_of(table: Table, player_id: int) -> CharacterSheet | None:
     seat = table.seat(player_id)
     if seat is None or Role.GAME_MASTER in seat.roles or not seat.sheet:
         return None
-    return CharacterSheet.from_dict(seat.sheet)
+    return seat.read(read_sheet)
+
+
+def read_sheet(data: Json) -> CharacterSheet:
+    """A stored sheet, read (once per seat: :meth:`core.rules.table.Seat.read`).
+
+    Raises:
+        Malformed: the stored sheet is damaged.
+    """
+    return CharacterSheet.from_dict(data)
 
 
 def default_sheet(name: str) -> CharacterSheet:
@@ -733,6 +742,11 @@ def _called_for(table: Table, actor: int, argument: str) -> tuple[int, str]:
     return roller, rest
 
 
+def _kept(panel: CheckPanelState, **more: Any) -> Outcome:
+    """The check's new state, as stored and as read (``more``: the rest of the outcome)."""
+    return Outcome(state=panel.to_dict(), model=panel, **more)
+
+
 class CheckPanel:
     """A check from set-up to the result that stands, one button at a time."""
 
@@ -760,13 +774,19 @@ class CheckPanel:
         return Outcome(state=CheckPanelState(check, request.label).to_dict())
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: CheckPanelState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
-        panel = CheckPanelState.from_dict(state)
+        panel = current(self, state)
         check = panel.check
         if action in (SetupVerb.OPEN.value, SetupVerb.BACK.value):
             check.set_up(actor, check.setup)  # refused as any set-up would be
-            return Outcome(state=_menu_step(panel, action, argument).to_dict())
+            return _kept(_menu_step(panel, action, argument))
         if action in SETUP_ACTIONS:
             check.set_up(actor, check.setup)
             wanted = MENU_OF[action]
@@ -775,25 +795,21 @@ class CheckPanel:
             setup, target = changed_setup(check, action, argument)
             check = check.set_up(actor, setup, target)
             menu = None if action == SET_ABILITY else panel.menu  # one pick; steppers stay
-            return Outcome(state=replace(panel, check=check, menu=menu).to_dict())
+            return _kept(replace(panel, check=check, menu=menu))
         kind = _action_kind(action)
         if panel.menu is not None and check.phase is Phase.SETUP and actor == check.roller:
             raise NotAllowedNow(open_refusal(panel.menu))
         pool = pool_counts(table.state).playable()
         sheet = None if check.is_gm_check else sheet_of(table, check.roller)
         step = check.act(actor, kind, pool=pool, rng=rng, sheet=sheet)
-        log = (*panel.log, *(event_record(e) for e in step.events))
-        new_state = replace(panel, check=step.check, log=log).to_dict()
-        return Outcome(
-            state=new_state,
+        now = replace(panel, check=step.check, log=(*panel.log, *map(event_record, step.events)))
+        moved = step.sheet if step.sheet is not None and step.sheet != sheet else None
+        return _kept(
+            now,
             events=step.events,
             closed=step.check.is_over,
             campaign_state=with_pool(table.state, step.pool) if step.pool != pool else None,
-            sheets=(
-                {check.roller: step.sheet.to_dict()}
-                if step.sheet is not None and step.sheet != sheet
-                else {}
-            ),
+            sheets={} if moved is None else {check.roller: moved.to_dict()},
         )
 
 
@@ -947,7 +963,13 @@ class RestPanel:
         )
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: RestPanelState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
         raise NotAllowedNow("This long rest is over.")
 

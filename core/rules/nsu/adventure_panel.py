@@ -39,7 +39,7 @@ from core.rules.nsu import world as w
 from core.rules.nsu.campaign import Phase, campaign_of, characters
 from core.rules.nsu.world import CardFlipped, CardView, FocusSwitched, PartySplit, World
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Table
+from core.rules.table import Json, Outcome, Table, current
 
 ADVENTURE_PANEL = "nsu.adventure"
 
@@ -213,6 +213,11 @@ def briefings(world: World, events: tuple[object, ...]) -> tuple[object, ...]:
     return tuple(out)
 
 
+def _kept(panel: AdventurePanelState) -> Outcome:
+    """A step that changes only the panel: its new state, as stored and as read."""
+    return Outcome(state=panel.to_dict(), model=panel)
+
+
 class AdventurePanel:
     """The rules of the group's adventure panel."""
 
@@ -231,9 +236,15 @@ class AdventurePanel:
         return Outcome(state=AdventurePanelState().to_dict())
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: AdventurePanelState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
-        panel = self.read(state)
+        panel = current(self, state)
         campaign = campaign_of(table)
         world = campaign.require_world()
         if actor not in world.players:
@@ -241,17 +252,16 @@ class AdventurePanel:
         if campaign.phase is Phase.DOWNTIME:
             raise NotAllowedNow("The party is in downtime; finish it first.")
         if action == "pick":
-            return Outcome(state=self._pick(world, panel, argument).to_dict())
+            return _kept(self._pick(world, panel, argument))
         if action == "cancel":
-            return Outcome(state=replace(panel, picking=None).to_dict())
+            return _kept(replace(panel, picking=None))
         if action == "travel":
             if argument.strip() == "back":
-                return Outcome(state=replace(panel, travel=False).to_dict())
+                return _kept(replace(panel, travel=False))
             self._require_characters(table, world)
             if not w.reachable_cards(world):
                 raise NotAllowedNow("No place is within reach from here.")
-            return Outcome(state=AdventurePanelState(travel=True).to_dict())
-        new_state = AdventurePanelState().to_dict()
+            return _kept(AdventurePanelState(travel=True))
         if action == "go":
             self._require_characters(table, world)
             if not panel.travel:
@@ -275,8 +285,8 @@ class AdventurePanel:
         else:
             raise Malformed("That's not an adventure button.")
         campaign = campaign.with_world(world)
-        return Outcome(
-            state=new_state,
+        return replace(
+            _kept(AdventurePanelState()),
             events=(*events, *briefings(world, events)),
             campaign_state=campaign.to_dict(),
         )

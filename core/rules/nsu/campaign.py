@@ -351,7 +351,12 @@ def character_of(seat: Seat | None) -> Character | None:
     """The member's finished character, or None while they make one."""
     if seat is None or "character" not in seat.sheet:
         return None
-    return Character.from_dict(seat.sheet["character"])
+    return seat.read(_character)
+
+
+def _character(sheet: Json) -> Character:
+    """A stored sheet's finished character (read once per seat: :meth:`Seat.read`)."""
+    return Character.from_dict(sheet["character"])
 
 
 def draft_of(seat: Seat | None) -> CharacterDraft | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -28,7 +28,7 @@ from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, SetupStep, may_revise, my
 from core.rules.nsu.setup_panel import apply_setup
 from core.rules.nsu.world import LocationCard, clean_text
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Table
+from core.rules.table import Json, Outcome, Table, current
 from core.words.i18n import N_
 
 CARDS_PANEL = "nsu.cards"
@@ -120,6 +120,21 @@ class CardsPanelState:
         except (KeyError, TypeError, ValueError, AttributeError):
             raise Malformed("That button is out of date. Use the latest message.") from None
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "v": 1,
+            "owner": self.owner,
+            "board": self.board,
+            "fields": dict(self.fields),
+            "field": self.field,
+            "editing": self.editing,
+        }
+
+
+def _kept(panel: CardsPanelState) -> Outcome:
+    """A step that changes only the panel: its new state, as stored and as read."""
+    return Outcome(state=panel.to_dict(), model=panel)
+
 
 def cards_view(table: Table, state: CardsPanelState | Json) -> CardsView:
     """The author's own panel (only ever rendered in their private chat)."""
@@ -206,34 +221,41 @@ class CardsPanel:
         return Outcome(state={"v": 1, "owner": actor, "board": board, "fields": {}, "field": 0})
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: CardsPanelState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
-        if actor != int(state["owner"]):
+        panel = current(self, state)
+        if actor != panel.owner:
             raise NotYourTurn("Only the author writes on this card.")
-        index = int(state.get("field", 0))
-        editing = state.get("editing")
+        index = panel.field
+        editing = panel.editing
         if action == "back":
-            return Outcome(state={**state, "field": max(0, index - 1)})
+            return _kept(replace(panel, field=max(0, index - 1)))
         if action == "restart":  # on a rewrite: leave the saved card as it was
-            return Outcome(state={**state, "fields": {}, "field": 0, "editing": None})
+            return _kept(replace(panel, fields={}, field=0, editing=None))
         if action == "edit":
             card = self._revisable(table, actor, argument)
             saved = {f.key: str(getattr(card, f.key)) for f in FIELDS}
-            return Outcome(state={**state, "fields": saved, "field": 0, "editing": card.id})
+            return _kept(replace(panel, fields=saved, field=0, editing=card.id))
         if action not in ("text", "keep"):
             raise Malformed("That's not a card-writing button.")
         if index >= len(FIELDS):
             raise NotAllowedNow("This card is complete.")
         spec = FIELDS[index]
-        fields: dict[str, Any] = dict(state.get("fields", {}))
+        fields: dict[str, Any] = dict(panel.fields)
         if action == "keep":
             if not editing:
                 raise NotAllowedNow("Only a saved card has an answer to keep: reply with yours.")
         else:
             fields[spec.key] = clean_text(argument, spec.prompt, spec.limit)
         if index + 1 < len(FIELDS):
-            return Outcome(state={**state, "fields": fields, "field": index + 1})
-        return _written(table, state, actor, fields, rng)
+            return _kept(replace(panel, fields=fields, field=index + 1))
+        return _written(table, panel, actor, fields, rng)
 
     @staticmethod
     def _revisable(table: Table, actor: int, card_id: str) -> LocationCard:
@@ -261,9 +283,11 @@ __all__ = [
 ]
 
 
-def _written(table: Table, state: Json, actor: int, fields: dict[str, Any], rng: Rng) -> Outcome:
+def _written(
+    table: Table, panel: CardsPanelState, actor: int, fields: dict[str, Any], rng: Rng
+) -> Outcome:
     """The last answer given: the card is written (or rewritten) on the world."""
-    editing = state.get("editing")
+    editing = panel.editing
     values = {f.key: str(fields[f.key]) for f in FIELDS}
     move: wb.SetupAction = (
         wb.ReviseLocation(card_id=str(editing), **values)
@@ -271,8 +295,8 @@ def _written(table: Table, state: Json, actor: int, fields: dict[str, Any], rng:
         else wb.AuthorLocation(**values)
     )
     campaign, events = apply_setup(campaign_of(table), actor, move, rng)
-    return Outcome(
-        state={**state, "fields": {}, "field": 0, "editing": None},
+    return replace(
+        _kept(replace(panel, fields={}, field=0, editing=None)),
         events=events,
         closed=not may_revise(campaign.setup, actor),
         campaign_state=campaign.to_dict(),

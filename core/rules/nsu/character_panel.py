@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from itertools import permutations
 from typing import Any
@@ -52,7 +52,7 @@ from core.rules.nsu.sheet import (
 )
 from core.rules.nsu.world import LocationCard
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Table
+from core.rules.table import Json, Outcome, Table, current
 
 CHARACTER_PANEL = "nsu.character"
 STEPS: tuple[CreationStep, ...] = tuple(CreationStep)
@@ -138,14 +138,16 @@ def apply_step(
         raise Malformed("Fill in every field of this step.") from exc
 
 
-def _text_payload(step: CreationStep, text: str, state: Json) -> dict[str, Any] | None:
+def _text_payload(
+    step: CreationStep, text: str, panel: CharacterPanelState
+) -> dict[str, Any] | None:
     """A reply as a step payload, or None when the step needs another reply first."""
     if step is CreationStep.NAME:
         return {"name": text}
     if step is CreationStep.PRONOUNS_AND_LOOK:
-        if state.get("pronouns") is None:
+        if panel.pronouns is None:
             return None
-        return {"pronouns": state["pronouns"], "look": text}
+        return {"pronouns": panel.pronouns, "look": text}
     if step is CreationStep.MOODS:
         d8, d6, d4 = split_parts(text, 3)
         return {"d8": d8, "d6": d6, "d4": d4}
@@ -156,7 +158,7 @@ def _text_payload(step: CreationStep, text: str, state: Json) -> dict[str, Any] 
         return {"skills": list(split_parts(text, 3))}
     if step is CreationStep.ASPECTS:
         raise NotAllowedNow("Choose the aspects with the buttons.")
-    return {"rumours": [*state.get("rumours", []), text]}
+    return {"rumours": [*panel.rumours, text]}
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,21 @@ class CharacterPanelState:
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             raise Malformed("That button is out of date. Use the latest message.") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "v": 1,
+            "owner": self.owner,
+            "board": self.board,
+            "step": self.step,
+            "pronouns": self.pronouns,
+            "rumours": list(self.rumours),
+        }
+
+
+def _kept(panel: CharacterPanelState, **more: Any) -> Outcome:
+    """The panel's new state, as stored and as read (``more``: the rest of the outcome)."""
+    return Outcome(state=panel.to_dict(), model=panel, **more)
 
 
 def creation_view(table: Table, state: CharacterPanelState | Json) -> CreationView:
@@ -263,48 +280,67 @@ class CharacterPanel:
         )
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: CharacterPanelState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
-        owner = int(state["owner"])
+        panel = current(self, state)
+        owner = panel.owner
         if actor != owner:
             raise NotYourTurn("Only its player fills in this character.")
         seat = table.seat(owner)
         if character_of(seat) is not None:
             raise NotAllowedNow("Your character is already made.")
         draft = draft_of(seat) or CharacterDraft()
-        index = int(state.get("step", 0))
+        index = panel.step
         step = STEPS[index] if 0 <= index < len(STEPS) else None
         if action == "goto":
-            return Outcome(state={**state, "step": _choice(argument, len(STEPS) + 1)})
+            return _kept(replace(panel, step=_choice(argument, len(STEPS) + 1)))
         if action == "skip":
-            return Outcome(state={**state, "step": min(index + 1, len(STEPS)), "pronouns": None})
+            return _kept(replace(panel, step=min(index + 1, len(STEPS)), pronouns=None))
         if action == "finish":
-            return finished(table, owner, draft, dict(state))
+            return finished(table, owner, draft, panel)
         if step is None:
             raise NotAllowedNow("Everything is filled in: press Finish, or pick a step to redo.")
         cards = own_cards(table, owner)
         if action == "aspects":
             payload: dict[str, Any] | None = _aspects_payload(step, argument)
         elif action == "text":
-            _check_rumour_room(step, state, cards)
-            if step is CreationStep.PRONOUNS_AND_LOOK and state.get("pronouns") is None:
+            _check_rumour_room(step, panel, cards)
+            if step is CreationStep.PRONOUNS_AND_LOOK and panel.pronouns is None:
                 pronouns = clean_label(argument, "Pronouns")
-                return Outcome(state={**state, "pronouns": pronouns})
-            payload = _text_payload(step, argument, state)
+                return _kept(replace(panel, pronouns=pronouns))
+            payload = _text_payload(step, argument, panel)
         else:
             raise Malformed("That's not a character-creation button.")
         assert payload is not None
-        draft = apply_step(draft, step, payload, len(cards))
-        new_state: dict[str, Any] = {**state, "pronouns": None}
-        if step is CreationStep.RUMOURS:
-            new_state["rumours"] = list(payload["rumours"])
-            if len(new_state["rumours"]) < len(cards):
-                return Outcome(state=new_state, sheets={owner: draft_sheet(draft)})
-        new_state["step"] = _next_step(draft, index)
-        return Outcome(state=new_state, sheets={owner: draft_sheet(draft)})
+        return _answered(panel, apply_step(draft, step, payload, len(cards)), payload, cards)
 
 
-def finished(table: Table, owner: int, draft: CharacterDraft, state: Json) -> Outcome:
+def _answered(
+    panel: CharacterPanelState,
+    draft: CharacterDraft,
+    payload: dict[str, Any],
+    cards: Sequence[object],
+) -> Outcome:
+    """A step answered: the draft kept on the sheet, the panel on to the next step (a
+    rumour waits for one per own card)."""
+    now = replace(panel, pronouns=None)
+    if STEPS[panel.step] is CreationStep.RUMOURS:
+        now = replace(now, rumours=tuple(str(r) for r in payload["rumours"]))
+        if len(now.rumours) < len(cards):
+            return _kept(now, sheets={panel.owner: draft_sheet(draft)})
+    now = replace(now, step=_next_step(draft, panel.step))
+    return _kept(now, sheets={panel.owner: draft_sheet(draft)})
+
+
+def finished(
+    table: Table, owner: int, draft: CharacterDraft, panel: CharacterPanelState | None
+) -> Outcome:
     """Finish the character; in a built world it joins the party.
 
     Raises:
@@ -314,7 +350,8 @@ def finished(table: Table, owner: int, draft: CharacterDraft, state: Json) -> Ou
     campaign = campaign_of(table)
     joined = join_world(campaign, owner)
     return Outcome(
-        state=state,
+        state={} if panel is None else panel.to_dict(),  # none: the Mini App's edit
+        model=panel,
         events=(CharacterFinished(owner, character.name),),
         closed=True,
         campaign_state=None if joined == campaign else joined.to_dict(),
@@ -412,9 +449,11 @@ def _aspects_payload(step: CreationStep, argument: str) -> dict[str, Any]:
     return {"body": body.label, "mind": mind.label, "heart": heart.label}
 
 
-def _check_rumour_room(step: CreationStep, state: Json, cards: Sequence[object]) -> None:
+def _check_rumour_room(
+    step: CreationStep, panel: CharacterPanelState, cards: Sequence[object]
+) -> None:
     """A rumour needs a location of one's own without one yet."""
     if step is CreationStep.RUMOURS and not cards:
         raise NotAllowedNow("Rumours are about the locations you write; skip for now.")
-    if step is CreationStep.RUMOURS and len(state.get("rumours", [])) >= len(cards):
+    if step is CreationStep.RUMOURS and len(panel.rumours) >= len(cards):
         raise NotAllowedNow("You have a rumour for each of your locations.")

@@ -62,7 +62,7 @@ from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CardView, World, reachable_cards, visible_card
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Role, Seat, Table
+from core.rules.table import Json, Outcome, Role, Seat, Table, current
 from core.words.i18n import N_
 
 DOWNTIME_PANEL = "nsu.downtime"
@@ -410,9 +410,15 @@ class NsuDowntimePanel:
         )
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: DowntimePanelState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
-        panel = DowntimePanelState.from_dict(state)
+        panel = current(self, state)
         downtime = current_downtime(table)
         before = downtime
         panel, downtime, events = _act(
@@ -439,6 +445,7 @@ class NsuDowntimePanel:
             closed=downtime.ended,
             campaign_state=campaign_state,
             sheets=sheets,
+            model=panel,
         )
 
 

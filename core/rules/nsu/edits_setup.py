@@ -154,7 +154,7 @@ def _creation_edit(step: CreationStep) -> EditHandler:
 
 
 def _finish(table: Table, actor: int, payload: Json, rng: Rng) -> Outcome:
-    done = finished(table, actor, _draft(table, actor), {})
+    done = finished(table, actor, _draft(table, actor), None)
     return replace(done, closed=False)
 
 

@@ -38,7 +38,13 @@ def _name(table: Table, player_id: int | None) -> str | Words:
     return character.name if character is not None else seat.name
 
 
-def _roll(state: Mapping[str, Any]) -> RollState | None:
+def _roll(outcome: Outcome) -> RollState | None:
+    """The roll on the panel the outcome left: as the rules handed it over (an Action
+    Roll's), or read from its stored state."""
+    handed = getattr(outcome.model, "roll", None)
+    if isinstance(handed, RollState):
+        return handed
+    state: Mapping[str, Any] = outcome.state
     roll = state.get("roll") if isinstance(state, Mapping) else None
     if not isinstance(roll, Mapping):
         return None
@@ -176,7 +182,7 @@ def _event_line(
 def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
     """Log lines for one action's events (only what every member may read)."""
     world = campaign_of(table).current_world() if table.state else None
-    roll = _roll(outcome.state)
+    roll = _roll(outcome)
     roller = None if roll is None else roll.roller
     lines: list[LogLine] = []
     for event in outcome.events:

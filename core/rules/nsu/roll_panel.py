@@ -76,7 +76,7 @@ from core.rules.nsu.sheet import Character, Die
 from core.rules.nsu.terms import Aspect, Risk, Side
 from core.rules.nsu.world import World
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Table
+from core.rules.table import Json, Outcome, Table, current
 
 ROLL_PANEL = "nsu.roll"
 STATE_VERSION = 1
@@ -492,9 +492,15 @@ class NsuRollPanel:
         return Outcome(state=panel.to_dict())
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: RollPanel | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
-        panel = RollPanel.from_dict(state)
+        panel = current(self, state)
         world: World | None = None
         changed_world = False
         events: tuple[object, ...]
@@ -520,6 +526,7 @@ class NsuRollPanel:
             closed=panel.finished,
             campaign_state=campaign_state,
             sheets=sheets,
+            model=panel,
         )
 
 

@@ -14,7 +14,7 @@ from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotYourTurn
 from core.rules.nsu.campaign import SafetyKind, add_safety_entry, campaign_of
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Table
+from core.rules.table import Json, Outcome, Table, current
 
 SAFETY_PANEL = "nsu.safety"
 
@@ -73,9 +73,15 @@ class SafetyPanel:
         return Outcome(state=SafetyPanelState(actor, kind).to_dict())
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: SafetyPanelState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
-        panel = self.read(state)
+        panel = current(self, state)
         if actor != panel.owner:
             raise NotYourTurn("This list belongs to someone else's private chat.")
         if action == "kind":
@@ -83,11 +89,17 @@ class SafetyPanel:
                 kind = SafetyKind(argument)
             except ValueError:
                 raise Malformed("Choose a line or a veil.") from None
-            return Outcome(state=replace(panel, kind=kind).to_dict())
+            chosen = replace(panel, kind=kind)
+            return Outcome(state=chosen.to_dict(), model=chosen)
         if action != "text":
             raise Malformed("That's not a lines-and-veils button.")
         campaign, added = add_safety_entry(campaign_of(table), panel.kind, argument)
-        return Outcome(state=panel.to_dict(), events=(added,), campaign_state=campaign.to_dict())
+        return Outcome(
+            state=panel.to_dict(),
+            events=(added,),
+            campaign_state=campaign.to_dict(),
+            model=panel,
+        )
 
 
 __all__ = ["SAFETY_PANEL", "SafetyPanel", "SafetyPanelState", "SafetyVerb", "safety_choices"]

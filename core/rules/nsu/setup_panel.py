@@ -28,7 +28,7 @@ is decided by :mod:`core.rules.nsu.setup`; a refused action changes nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -59,7 +59,7 @@ from core.rules.nsu.world import (
     World,
 )
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Role, Table
+from core.rules.table import Json, Outcome, Role, Table, current
 from core.words.i18n import N_
 
 SETUP_PANEL = SETUP_PANEL_KIND
@@ -284,14 +284,18 @@ class SetupPanelState:
         except (TypeError, ValueError, AttributeError):
             raise Malformed("That button is out of date. Use the latest message.") from None
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": 1, "tools": [t.value for t in self.tools], "q": self.question}
+
+
+def _kept(panel: SetupPanelState, **more: Any) -> Outcome:
+    """The panel's new state, as stored and as read (``more``: the rest of the outcome)."""
+    return Outcome(state=panel.to_dict(), model=panel, **more)
+
 
 def _tools(state: Json) -> tuple[SafetyTool, ...]:
     names = state.get("tools", [t.value for t in TOOLS])
     return tuple(t for t in TOOLS if t.value in names)
-
-
-def _question(state: Json) -> ScopeQuestion | None:
-    return _question_at(int(state.get("q", 0)))
 
 
 def _question_at(index: int) -> ScopeQuestion | None:
@@ -309,7 +313,7 @@ def _index(argument: str, size: int, refusal: str) -> int:
     return index
 
 
-def text_action(setup: SetupState, text: str, state: Json) -> SetupAction:
+def text_action(setup: SetupState, text: str, panel: SetupPanelState) -> SetupAction:
     """What a reply to the panel means at this step.
 
     Raises:
@@ -317,7 +321,7 @@ def text_action(setup: SetupState, text: str, state: Json) -> SetupAction:
     """
     step = setup.step
     if step is SetupStep.TONE:
-        return wb.ProposeTone(text, frozenset(_tools(state)))
+        return wb.ProposeTone(text, frozenset(panel.tools))
     if step is SetupStep.BANS:
         return wb.BanElement(text)
     if step is SetupStep.SETTLEMENT:
@@ -326,7 +330,7 @@ def text_action(setup: SetupState, text: str, state: Json) -> SetupAction:
             return wb.MakeStatement(found.group(2), int(found.group(1)) - 1)
         return wb.MakeStatement(text)
     if step is SetupStep.SCOPE:
-        return wb.AnswerScope(_question(state), text)
+        return wb.AnswerScope(_question_at(panel.question), text)
     if step is SetupStep.RESOURCES:
         return wb.NameResource(text)
     if step is SetupStep.ABUNDANCE:
@@ -410,53 +414,61 @@ class SetupPanel:
         return Outcome(state=fresh, events=events, campaign_state=campaign.to_dict())
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: SetupPanelState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
+        panel = current(self, state)
         campaign = campaign_of(table)
         setup = campaign.require_setup()
         if action == "tool":
-            new_state = self._toggle(setup, state, actor, argument)
+            panel = self._toggle(setup, panel, actor, argument)
             if not setup.tone_proposed:
-                return Outcome(state=new_state)
+                return _kept(panel)
             # Changing the tools of a written-down tone is a new proposal to agree on.
-            move: SetupAction = wb.ProposeTone(setup.world.tone, frozenset(_tools(new_state)))
+            move: SetupAction = wb.ProposeTone(setup.world.tone, frozenset(panel.tools))
             campaign, events = apply_setup(campaign, actor, move, rng)
-            return Outcome(new_state, events, campaign_state=campaign.to_dict())
+            return _kept(panel, events=events, campaign_state=campaign.to_dict())
         if action == "skipq":
-            return Outcome(state=self._next_question(setup, state, actor))
+            return _kept(self._next_question(setup, panel, actor))
         if action == "text":
-            move = text_action(setup, argument, state)
+            move = text_action(setup, argument, panel)
         else:
             move = button_action(setup, action, argument)
         campaign, events = apply_setup(campaign, actor, move, rng)
-        new_state = dict(state)
         if isinstance(move, wb.AnswerScope):
-            new_state["q"] = min(int(state.get("q", 0)) + 1, len(QUESTIONS))
-        return Outcome(
-            state=new_state,
+            panel = replace(panel, question=min(panel.question + 1, len(QUESTIONS)))
+        return _kept(
+            panel,
             events=events,
             closed=campaign.world is not None,
             campaign_state=campaign.to_dict(),
         )
 
     @staticmethod
-    def _toggle(setup: SetupState, state: Json, actor: int, argument: str) -> dict[str, Any]:
+    def _toggle(
+        setup: SetupState, panel: SetupPanelState, actor: int, argument: str
+    ) -> SetupPanelState:
         if setup.step is not SetupStep.TONE:
             raise NotAllowedNow("Safety tools are chosen during the tone talk.")
         if actor not in setup.players:
             raise NotYourTurn("You're not building this world.")
         tool = TOOLS[_index(argument, len(TOOLS), N_("Choose a safety tool with the buttons."))]
-        current = setup.world.safety_tools if setup.tone_proposed else set(_tools(state))
-        tools = set(current) ^ {tool}
-        return {**state, "tools": [t.value for t in TOOLS if t in tools]}
+        chosen = setup.world.safety_tools if setup.tone_proposed else set(panel.tools)
+        tools = set(chosen) ^ {tool}
+        return replace(panel, tools=tuple(t for t in TOOLS if t in tools))
 
     @staticmethod
-    def _next_question(setup: SetupState, state: Json, actor: int) -> dict[str, Any]:
+    def _next_question(setup: SetupState, panel: SetupPanelState, actor: int) -> SetupPanelState:
         if setup.step is not SetupStep.SCOPE:
             raise NotAllowedNow("That's for the scope questions.")
         if actor not in setup.players:
             raise NotYourTurn("You're not building this world.")
-        return {**state, "q": min(int(state.get("q", 0)) + 1, len(QUESTIONS))}
+        return replace(panel, question=min(panel.question + 1, len(QUESTIONS)))
 
 
 __all__ = [

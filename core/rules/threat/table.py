@@ -29,7 +29,7 @@ action or edit raises and changes nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,7 +37,7 @@ from core.rules.choice import Choice as GenericChoice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Role, Table
+from core.rules.table import Json, Outcome, Role, Table, current
 from core.rules.threat import momentum as track
 from core.rules.threat.notation import parse
 from core.rules.threat.odds import Odds, pool_odds
@@ -88,7 +88,7 @@ def _approach_of(table: Table, player: int, name: str) -> Approach | None:
     if seat is None:
         return None
     try:
-        return read_sheet(seat.sheet).approach(name)
+        return seat.read(read_sheet).approach(name)
     except Malformed:
         return None
 
@@ -192,7 +192,7 @@ class ThreatCampaign(CampaignRules):
             if actor != target:
                 raise NotYourTurn("Only the player changes their own approaches and notes.")
             raise NotYourTurn("Only the GM can do that.")
-        sheet = read_sheet(seat.sheet)
+        sheet = seat.read(read_sheet)
         changed = edit.apply(sheet, payload)
         return Outcome(state=table.state, sheets={target: changed.to_dict()})
 
@@ -382,9 +382,20 @@ def _dump(panel: Panel, fixed: bool) -> Json:
     return {"v": STATE_VERSION, "panel": panel.to_dict(), "fixed": fixed}
 
 
+def _momentum_moved(roller: int, sheet: Sheet | None, events: Sequence[object]) -> dict[int, Json]:
+    """The roller's sheet, when the step moved its Momentum."""
+    if sheet is None:
+        return {}
+    changed = sheet
+    for event in events:
+        if isinstance(event, MomentumChanged):
+            changed = changed.after(event.change)
+    return {} if changed == sheet else {roller: changed.to_dict()}
+
+
 def _roller_sheet(table: Table, panel: Panel) -> Sheet | None:
     seat = table.seat(panel.roller)
-    return None if seat is None else read_sheet(seat.sheet)
+    return None if seat is None else seat.read(read_sheet)
 
 
 def _synced(panel: Panel, sheet: Sheet | None) -> Panel:
@@ -557,7 +568,7 @@ class ThreatRollPanel:
         seat = table.seat(roller)
         if seat is None:
             raise NotAllowedNow("That player isn't in this game. They can /join first.")
-        sheet = read_sheet(seat.sheet)
+        sheet = seat.read(read_sheet)
         if notation:
             panel = _panel_for_notation(notation, gm, roller, sheet)
         else:
@@ -569,20 +580,26 @@ class ThreatRollPanel:
         return Outcome(state=_dump(panel, bool(notation)))
 
     def act(
-        self, table: Table, state: Json, actor: int, action: str, argument: str, rng: Rng
+        self,
+        table: Table,
+        state: ThreatRollState | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
     ) -> Outcome:
         """Apply one button press (the action is an :class:`ActionKind` value).
 
         Raises:
             Malformed, NotAllowedNow, NotYourTurn: as the panel's rules say.
         """
-        stored, fixed = _load(state)
+        read = current(self, state)
         try:
             kind = ActionKind(action)
         except ValueError:
             raise Malformed("That button is out of date.") from None
-        sheet = _roller_sheet(table, stored)
-        panel = _synced(stored, sheet)
+        sheet = _roller_sheet(table, read.panel)
+        panel = _synced(read.panel, sheet)
         if kind not in panel.allowed(actor):
             act(panel, actor, _PROBES[kind], rng)  # raises the panel's own refusal
             raise NotAllowedNow("That can't be done now.")  # pragma: no cover
@@ -592,18 +609,13 @@ class ThreatRollPanel:
                 momentum=sheet.momentum,
                 minimum=track.BURN_MINIMUM,
             )
-        step = act(panel, actor, self._action(kind, argument, panel, fixed, sheet), rng)
-        sheets: dict[int, Json] = {}
-        if sheet is not None:
-            changed = sheet
-            for event in step.events:
-                if isinstance(event, MomentumChanged):
-                    changed = changed.after(event.change)
-            if changed != sheet:
-                sheets[panel.roller] = changed.to_dict()
-        closed = step.panel.stage in (Stage.DONE, Stage.CANCELLED)
+        step = act(panel, actor, self._action(kind, argument, panel, read.fixed, sheet), rng)
         return Outcome(
-            state=_dump(step.panel, fixed), events=step.events, closed=closed, sheets=sheets
+            state=_dump(step.panel, read.fixed),
+            events=step.events,
+            closed=step.panel.stage in (Stage.DONE, Stage.CANCELLED),
+            sheets=_momentum_moved(panel.roller, sheet, step.events),
+            model=ThreatRollState(step.panel, read.fixed),
         )
 
     @staticmethod

@@ -21,7 +21,7 @@ import pytest
 
 from core.rules.registry import default_registry
 from core.rules.rng import ScriptedRng, SeededRng
-from core.rules.table import Json
+from core.rules.table import Json, Outcome, Table
 from tests.core.rules.cortex import test_campaign_panel as cortex
 from tests.core.rules.d20check import test_table as d20
 from tests.core.rules.nsu import test_downtime_panel as downtime
@@ -156,6 +156,31 @@ def test_each_panel_reads_its_opened_and_played_state_into_its_typed_class(
         model = rules.read(_json(state))
         assert type(model) is declared
         assert model == rules.read(_json(state))  # a value: read twice, equal
+
+
+@pytest.mark.parametrize(("system", "kind"), KINDS, ids=[k for _, k in KINDS])
+def test_the_rules_hand_back_the_new_state_as_it_reads(
+    system: str, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A press reads the panel's state once and hands the typed value to ``act``; the
+    rules hand back the new state typed too (``Outcome.model``), which the view shows
+    without reading the stored state again: it must be what reading it would give."""
+    rules = REGISTRY.find(system).panel(kind)
+    acted = type(rules).act
+    handed: list[object] = []
+
+    def act(self: object, table: Table, state: object, *args: object) -> Outcome:
+        outcome = acted(self, table, state, *args)  # type: ignore[arg-type]
+        handed.append(outcome.model)
+        assert outcome.model is not None, "the rules handed back no typed state"
+        assert outcome.model == rules.read(_json(outcome.state))
+        typed = acted(self, table, rules.read(_json(state)), *args)  # type: ignore[arg-type]
+        assert typed.state == outcome.state  # handed the typed value, the same step
+        return outcome
+
+    monkeypatch.setattr(type(rules), "act", act)
+    PLAYED[kind]()
+    assert handed or kind == "d20.rest"  # a long rest takes no press
 
 
 # -- the edges read the typed value -------------------------------------------------------
