@@ -29,7 +29,7 @@ PACKAGES = ("core", "tgbot", "webapp")
 CLASS_LIMIT = 300  # lines, the mixins a class is made of included
 LONG = 40  # a function longer than this many lines is long
 LONG_FUNCTIONS_TARGET = 60
-LONG_FUNCTIONS_CEILING = 60  # measured (was 107): at the target, LONG_FUNCTIONS_TARGET
+LONG_FUNCTIONS_CEILING = 59  # measured (was 107, then 60): under LONG_FUNCTIONS_TARGET
 
 # Classes still over CLASS_LIMIT, with their measured size: each may only shrink, and
 # the entry goes when the class is under the limit.
@@ -217,3 +217,15 @@ def test_no_new_import_cycle_and_none_in_core() -> None:
     assert not [c for c in cycles if any(m.startswith("core.") for m in c)], cycles
     for cycle in cycles:
         assert cycle in KNOWN_CYCLES, f"a new import cycle: {sorted(cycle)}"
+
+
+def test_core_holds_only_its_layer_packages() -> None:
+    """core/ is its packages (docs/architecture.md, "core/, package by package"): a new
+    module goes into the layer it belongs to, never loose at the top."""
+    core = ROOT / "core"
+    loose = sorted(
+        p.name for p in core.glob("*.py") if p.name not in ("__init__.py", "__main__.py")
+    )
+    assert loose == [], f"modules loose in core/: {loose}"
+    packages = sorted(p.name for p in core.iterdir() if (p / "__init__.py").exists())
+    assert packages == ["campaigns", "rules", "runtime", "store", "views", "words"], packages
