@@ -283,3 +283,45 @@ async def test_each_player_has_a_language_and_the_page_speaks_it(
     await expect(page.locator("#language")).to_have_value("xx")
     await expect(page.locator("#send")).to_have_text("Send")
     assert api.player(1001).language_code == "xx"
+
+
+async def test_unread_messages_stay_unread_when_the_page_reloads_its_chats(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    """A new menu reloads the player's chats (as a client refreshes them); what they have
+    not read yet keeps its badge, and a message that comes meanwhile is counted too."""
+    import aiohttp
+    from playwright.async_api import expect
+
+    api, origin = sandbox_origin
+    await page.select_option("#player", "1001")
+    await expect(page.locator("#chat-title")).to_have_text("The Table")
+    bot = f"{origin}{PREFIX}/api/bot{api.token}"
+    badge = page.locator('.chat-item[data-chat-id="1001"] .badge')
+    async with aiohttp.ClientSession() as http:
+        sent = await http.post(f"{bot}/sendMessage", json={"chat_id": 1001, "text": "psst"})
+        assert (await sent.json())["ok"]
+        await expect(badge).to_have_text("1")
+        reloads = 0
+
+        def count(request: Any) -> None:
+            nonlocal reloads
+            reloads += "/state?" in request.url
+
+        page.on("request", count)
+        menu = {"type": "commands"}
+        done = await http.post(
+            f"{bot}/setChatMenuButton", json={"chat_id": 1001, "menu_button": menu}
+        )
+        assert (await done.json())["ok"]
+        await http.post(f"{bot}/sendMessage", json={"chat_id": 1001, "text": "and this"})
+        await expect(badge).to_have_text("2")
+        await page.wait_for_timeout(300)  # the reload's snapshot has been applied
+        assert reloads >= 1
+        await expect(badge).to_have_text("2")
+    await page.locator('.chat-item[data-chat-id="1001"]').click()
+    await expect(badge).to_have_count(0)
+    await page.locator(f'.chat-item[data-chat-id="{api.group_id}"]').click()
+    await page.select_option("#player", "1002")  # another player's view: their own counts
+    await expect(page.locator('.chat-item[data-chat-id="1002"]')).to_be_visible()
+    await expect(page.locator(".chat-item .badge")).to_have_count(0)

@@ -33,6 +33,7 @@
 
   const state = {
     userId: null,
+    viewer: null, // whose view the chats hold
     players: [],
     chats: new Map(), // chat id -> {chat, messages: Map, pinned, commands, menu_button, unread}
     order: [],
@@ -601,6 +602,10 @@
     state.players = data.players;
     state.groupId = data.group_id;
     state.themes = data.themes;
+    // The same player's view reloaded (a menu changed, a topic went): their unread
+    // counts stay, as a client keeps them; another player's view starts at none.
+    const previous = state.viewer === state.userId ? state.chats : new Map();
+    state.viewer = state.userId;
     state.chats = new Map();
     state.order = [];
     for (const item of data.chats) {
@@ -617,6 +622,7 @@
       state.chats.set(item.chat.id, { ...item, messages, unread: 0 });
       state.order.push(item.chat.id);
     }
+    carryUnread(previous);
     state.seq = Math.max(state.seq, data.seq);
     if (!state.chats.has(state.current)) state.current = state.groupId;
     renderPlayers();
@@ -624,6 +630,16 @@
     applyTheme();
     renderCurrent();
     return data.seq;
+  }
+
+  function carryUnread(previous) {
+    // what was unread still is, and what came while the snapshot was read is too
+    for (const [key, entry] of state.chats) {
+      const before = previous.get(key);
+      if (!before || key === state.current) continue;
+      const arrived = [...entry.messages.keys()].filter((id) => !before.messages.has(id));
+      entry.unread = before.unread + arrived.length;
+    }
   }
 
   function renderPlayers() {
