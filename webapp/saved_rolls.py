@@ -1,6 +1,7 @@
 """The saved rolls page: the player's own and the table's, each rolled with a tap (the
 result is posted in the game's chat as the player's roll), renamed or deleted; and a
-form that saves a new one of the player's own, checked like ``/save``."""
+form that saves a new one of the player's own (or, for the host, one for the whole
+table), checked like ``/save``."""
 
 from __future__ import annotations
 
@@ -84,15 +85,31 @@ async def api_roll(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "total": result.total, "done": done})
 
 
+def _for_table(body: dict[str, Any]) -> bool:
+    """Whether the form asks to save for the whole table (its ``table`` box ticked)."""
+    asked = body.get("table", False)
+    if isinstance(asked, bool):
+        return asked
+    if isinstance(asked, str) and len(asked) <= 8:
+        return asked not in ("", "no")
+    raise Malformed(NOT_UNDERSTOOD)
+
+
 async def api_save(request: web.Request) -> web.Response:
-    """Save a new roll of the viewer's own (a name and its dice), as ``/save`` does."""
-    await _game(request)
+    """Save a new roll (a name and its dice) of the viewer's own or, from the host, for
+    the whole table, as ``/save`` and ``/save table`` do."""
+    view, table, _ = await _game(request)
     body = await _body(request)
     name, text = body.get("name"), body.get("text")
     if not isinstance(name, str) or not isinstance(text, str):
         raise Malformed(NOT_UNDERSTOOD)
     viewer = authenticate(request).user.id
-    roll, replaced = await saved_rolls.save(viewer, name[:200], text[:1000])
+    if _for_table(body):
+        roll, replaced = await saved_rolls.save_for_table(
+            viewer, name[:200], text[:1000], table, view.host_id
+        )
+    else:
+        roll, replaced = await saved_rolls.save(viewer, name[:200], text[:1000])
     done = request_lang(request).gettext(
         REPLACED if replaced else SAVED, name=roll.name, text=roll.text
     )

@@ -213,6 +213,22 @@ async def save(
     return _saved(row), False
 
 
+async def save_for_table(
+    owner: int, name: str, text: str, table: Table, host_id: int | None
+) -> tuple[SavedRoll, bool]:
+    """Save ``text`` under ``name`` for the whole ``table``, as its game's host
+    (``host_id``) may; a roll of the same name there is replaced.
+
+    Raises:
+        NotAllowedNow: ``owner`` is not the host (nothing changes), or too many saved
+            rolls already.
+        Malformed: the name or the roll can't be saved (nothing changes).
+    """
+    if host_id is None or host_id != owner:
+        raise NotAllowedNow(NOT_HOST)
+    return await save(owner, name, text, table)
+
+
 async def find(owner: int, name: str, table: Table | None = None) -> SavedRoll:
     """The owner's saved roll called ``name`` (or the table's, given ``table``).
 

@@ -225,3 +225,86 @@ async def test_a_new_saved_roll_sent_twice_with_one_key_is_saved_once(stack: Sta
         ("урон", "2к6+1"),
     ]
     assert await SavedRoll.filter(owner_tg_id=CHIDI).count() == 0
+
+
+async def test_the_host_saves_a_roll_for_the_whole_table(stack: Stack) -> None:
+    token = await game(stack)
+    async with chromium() as browser:
+        page = await open_saved(browser, stack, BO, token, "Rolls")  # not the host
+        assert await page.locator("form.save-roll input[name=table]").count() == 0
+        assert await page.get_by_text("For the whole table").count() == 0
+        await page.close()
+
+        page = await open_saved(browser, stack, ALICE, token, "Rolls")
+        form = page.locator("form.save-roll")
+        box = await form.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 360
+        await form.locator("input[name=name]").fill("perception")
+        await form.locator("input[name=text]").fill("init+1")  # the table's init
+        await form.get_by_label("For the whole table").check()
+        await form.get_by_role("button", name="Save").click()
+        await page.locator(".toast", has_text="Saved perception: init+1.").wait_for()
+        await page.locator("ul.saved-rolls.shared .name", has_text="perception").wait_for()
+        assert await page.locator("ul.saved-rolls.own .name").count() == 0
+        assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+        await screenshot(page, "miniapp-saved-rolls-table")
+        # unticked, the same form saves her own
+        await form.locator("input[name=name]").fill("mine")
+        await form.locator("input[name=text]").fill("1d4")
+        assert not await form.get_by_label("For the whole table").is_checked()
+        await form.get_by_role("button", name="Save").click()
+        await page.locator("ul.saved-rolls.own .name", has_text="mine").wait_for()
+    shared = SavedRoll.filter(table_chat_tg_id=GROUP, topic_id=0).order_by("name_key")
+    assert [(s.name, s.text, s.owner_tg_id) for s in await shared] == [
+        ("init", "1d20+2", None),
+        ("perception", "init+1", None),
+    ]
+    assert [s.name for s in await SavedRoll.filter(owner_tg_id=ALICE)] == ["mine"]
+
+
+async def test_a_table_roll_from_anyone_but_the_host_is_refused(stack: Stack) -> None:
+    token = await game(stack)
+    url = f"{stack.origin}/api/c/{token}/saved"
+    before = [(s.id, s.name, s.text) for s in await SavedRoll.all().order_by("id")]
+    async with aiohttp.ClientSession() as session:
+        for user, flag in [(OLGA, "yes"), (BO, True), (BO, "on")]:
+            headers = {
+                "Authorization": "tma " + init_data_for(stack, user),
+                "Idempotency-Key": f"table-{user}-{flag}",
+            }
+            body = {"name": "init", "text": "1d20+20", "table": flag}
+            for _ in range(2):  # a retry with the same key is refused the same
+                async with session.post(url, json=body, headers=headers) as answer:
+                    said = await answer.json()
+                    assert answer.status == 403, said
+            if user == OLGA:
+                assert "может только ведущий" in str(said)
+            else:
+                assert "Only the host of the game here" in str(said)
+        headers = {"Authorization": "tma " + init_data_for(stack, BO), "Idempotency-Key": "t" * 9}
+        async with session.post(
+            url, json={"name": "x", "text": "1d4", "table": 7}, headers=headers
+        ) as answer:
+            assert answer.status == 400
+        assert [(s.id, s.name, s.text) for s in await SavedRoll.all().order_by("id")] == before
+        # the host's, sent twice with one key, is saved once and answered the same
+        headers = {
+            "Authorization": "tma " + init_data_for(stack, ALICE),
+            "Idempotency-Key": "host-0001",
+        }
+        body = {"name": "stealth", "text": "1d20+3", "table": "yes"}
+        answers = []
+        for _ in range(2):
+            async with session.post(url, json=body, headers=headers) as answer:
+                answers.append((answer.status, await answer.json(), answer.headers))
+        (first, said, _), (again, resaid, replay) = answers
+        assert (first, again) == (200, 200) and said == resaid
+        assert replay.get("Idempotent-Replayed") == "true"
+        # the same key with the flag dropped is another request: refused, nothing saved
+        body = {"name": "stealth", "text": "1d20+3"}
+        async with session.post(url, json=body, headers=headers) as answer:
+            assert answer.status == 422
+    assert await SavedRoll.filter(name="stealth").count() == 1
+    stealth = await SavedRoll.get(name="stealth")
+    assert (stealth.table_chat_tg_id, stealth.owner_tg_id) == (GROUP, None)
+    assert await SavedRoll.filter(owner_tg_id=ALICE).count() == 0
