@@ -214,17 +214,17 @@ async def save(
 
 
 async def save_for_table(
-    owner: int, name: str, text: str, table: Table, host_id: int | None
+    owner: int, name: str, text: str, table: Table | None, host_id: int | None
 ) -> tuple[SavedRoll, bool]:
     """Save ``text`` under ``name`` for the whole ``table``, as its game's host
     (``host_id``) may; a roll of the same name there is replaced.
 
     Raises:
-        NotAllowedNow: ``owner`` is not the host (nothing changes), or too many saved
-            rolls already.
+        NotAllowedNow: ``owner`` is not the host, or there is no game's table here
+            (nothing changes), or too many saved rolls already.
         Malformed: the name or the roll can't be saved (nothing changes).
     """
-    if host_id is None or host_id != owner:
+    if table is None or host_id is None or host_id != owner:
         raise NotAllowedNow(NOT_HOST)
     return await save(owner, name, text, table)
 

@@ -57,19 +57,23 @@ async def save(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     lang = await lang_of(update)
     words = command_args(update).split(maxsplit=2)
-    table = None
-    if len(words) == 3 and _is(words[0], "table", lang):
-        table = await _hosted(context, chat, player)
-        if table is None:
-            raise NotAllowedNow(saved_rolls.NOT_HOST)
-        words = words[1:]
-    else:
-        words = command_args(update).split(maxsplit=1)
+    for_table = len(words) == 3 and _is(words[0], "table", lang)
+    words = words[1:] if for_table else command_args(update).split(maxsplit=1)
     assert update.effective_message is not None
     if len(words) < 2:
         await reply_html(update.effective_message, render.usage_save(lang))
         return
-    roll, replaced = await saved_rolls.save(player.tg_id, words[0], words[1], table)
+    if for_table:  # the use case says whether this player may: the game's host
+        table = _table(chat)
+        view = (
+            None if table is None else await context.deps.campaigns.current(chat.tg_id, chat.topic)
+        )
+        host = None if view is None else view.host_id
+        roll, replaced = await saved_rolls.save_for_table(
+            player.tg_id, words[0], words[1], table, host
+        )
+    else:
+        roll, replaced = await saved_rolls.save(player.tg_id, words[0], words[1])
     await reply_html(update.effective_message, render.saved(roll, replaced, lang))
 
 
