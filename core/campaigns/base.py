@@ -207,7 +207,8 @@ async def settle(
     member_ids: dict[int, int],
     outcome: Outcome,
 ) -> Table:
-    """Save what an outcome changed in the campaign and the sheets."""
+    """Save what an outcome changed in the campaign and the sheets; the table as it was
+    (its campaign state read once, :meth:`Table.read`) when it changed neither."""
     state = table.state
     if outcome.campaign_state is not None:
         state = outcome.campaign_state
@@ -224,7 +225,8 @@ async def settle(
         await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
         seat = seats[player_id]
         seats[player_id] = Seat(seat.player_id, seat.name, seat.roles, sheet)
-    settled = Table(table.campaign_id, table.system, state, seats)
+    unchanged = outcome.campaign_state is None and not outcome.sheets
+    settled = table if unchanged else Table(table.campaign_id, table.system, state, seats)
     await _log(registry, campaign, settled, outcome)
     return settled
 

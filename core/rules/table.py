@@ -66,6 +66,21 @@ class Table:
     system: str
     state: Json
     seats: Mapping[int, Seat]
+    # the campaign as each reader read it (see :meth:`read`); not part of the value
+    _read: dict[object, object] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+
+    def read(self, reader: Callable[[Table], T]) -> T:
+        """The campaign as ``reader`` reads it (a game's typed campaign state), read once
+        per table: the rules, the log and the renderer that ask again get the same value.
+
+        Raises:
+            whatever ``reader`` raises (Malformed: a damaged state); nothing is kept then.
+        """
+        if reader not in self._read:
+            self._read[reader] = reader(self)
+        return cast(T, self._read[reader])
 
     def seat(self, player_id: int) -> Seat | None:
         return self.seats.get(player_id)

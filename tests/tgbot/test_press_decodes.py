@@ -12,14 +12,19 @@ counts, for that press only:
   the rules returning the new state or one of its parts);
 - each character sheet read into its typed value (the ``from_dict`` of a game's sheet
   class: NSU ``Character``, the threat, Cortex and d20 sheets), by its content, outside
-  a panel state's own decoding.
+  a panel state's own decoding;
+- the campaign's own state read into its typed value (the rules' reader of it:
+  ``NsuCampaign.from_dict``, Cortex's ``read_table``; outermost calls).
 
 Before the state was read once as the press loaded it, an NSU roll press read its
 state three times (the rules, the log, the view) and one sheet twice; a d20 press read
 the roller's sheet five times; the undo record dumped the old state again. Now each is
 at most once a press: the state read once when loaded, written once when saved
 (its JSON text reused for the undo record), each sheet read once (docs/architecture.md,
-"Panel state: stored as JSON, read once, typed everywhere after").
+"Panel state: stored as JSON, read once, typed everywhere after"). The campaign's own
+state was read three times on that NSU press (the log, twice in the renderer) and twice
+on a Cortex one (the rules, the renderer); a press that leaves it as it was now reads it
+once, through the table the rules, the log and the renderer share (``Table.read``).
 """
 
 from __future__ import annotations
@@ -36,8 +41,10 @@ from typing import Any
 
 import pytest
 
+from core.rules.cortex import campaign as cortex_campaign
 from core.rules.cortex.traits import Sheet as CortexSheet
 from core.rules.d20check.sheet import CharacterSheet
+from core.rules.nsu.campaign import NsuCampaign
 from core.rules.nsu.sheet import Character
 from core.rules.registry import Registry
 from core.rules.rng import ScriptedRng
@@ -56,6 +63,10 @@ _pressing: contextvars.ContextVar[bool] = contextvars.ContextVar("decoding", def
 
 def _code(method: Any) -> Any:
     return getattr(method, "__func__", method).__code__
+
+
+# the rules' readers of the campaign's own state, one per game that keeps a typed one
+CAMPAIGN_READERS = frozenset({_code(NsuCampaign.from_dict), _code(cortex_campaign.read_table)})
 
 
 def _first_argument(frame: FrameType) -> Any:
@@ -116,6 +127,7 @@ class DecodeTrace:
         self.json_loads: list[object] = []  # what each json.loads returned
         self.json_dumps: list[object] = []  # what each json.dumps returned
         self.sheet_reads: Counter[str] = Counter()  # by the sheet's content
+        self.campaign_reads = 0  # the campaign's own state read into its typed value
 
     def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
         if not _pressing.get():
@@ -133,6 +145,9 @@ class DecodeTrace:
             return
         if event != "call":
             return
+        if code in CAMPAIGN_READERS:
+            self._campaign_read(frame)
+            return
         kind = self._kind(frame)
         if kind is None:
             return
@@ -148,6 +163,14 @@ class DecodeTrace:
             self.sheet_reads[json.dumps(data, sort_keys=True, default=str)] += 1
             self.where.append("sheet: " + _stack(frame))
         self.open.append((kind, frame))
+
+    def _campaign_read(self, frame: FrameType) -> None:
+        """An outermost read of the campaign's state (a reader calling another: once)."""
+        if any(k == "campaign" for k, _ in self.open):
+            return
+        self.campaign_reads += 1
+        self.where.append("campaign: " + _stack(frame))
+        self.open.append(("campaign", frame))
 
     def _kind(self, frame: FrameType) -> str | None:
         code = frame.f_code
@@ -193,6 +216,7 @@ class DecodeTrace:
             "state json.dumps": self.state_dumps,
             "old state json.dumps": self.old_dumps,
             "most reads of one sheet": max(self.sheet_reads.values(), default=0),
+            "campaign state read": self.campaign_reads,
         }
 
 
@@ -235,6 +259,7 @@ def within_ceilings(trace: DecodeTrace) -> None:
     assert trace.state_dumps == 1, figures
     assert trace.old_dumps == 0, figures  # the undo record keeps the text as it was read
     assert all(n <= CEILING for n in trace.sheet_reads.values()), trace.sheet_reads
+    assert trace.campaign_reads <= CEILING, figures  # the press left it as it was
 
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -266,6 +291,7 @@ async def test_an_nsu_roll_press_reads_its_state_and_sheets_once(plain_stack: St
     trace = await measured(stack, press, await _panel_of(panel))
     assert "Body" in shown[0]["text"]
     assert trace.sheet_reads, "the roll read no sheet"  # it does read its players' sheets
+    assert trace.campaign_reads, "the roll read no campaign state"  # the log and view do
     within_ceilings(trace)
 
 
@@ -305,6 +331,7 @@ async def test_a_cortex_press_reads_its_state_and_sheets_once(plain_stack: Stack
     panel_id = await _panel_of(panel.message)
     trace = await measured(stack, lambda: panel.press(WATCHTOWER, "👁 +d8"), panel_id)
     assert "d8" in panel.message["text"]
+    assert trace.campaign_reads, "the conflict read no campaign state"  # its table does
     within_ceilings(trace)
 
 

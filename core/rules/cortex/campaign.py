@@ -133,11 +133,16 @@ def _seated_leads(table: PlatformTable, watchtower: int) -> tuple[list[Seat], li
 
 
 def load(table: PlatformTable) -> Loaded:
-    """The Cortex table of a campaign.
+    """The Cortex table of a campaign, read once per table (:meth:`PlatformTable.read`).
 
     Raises:
         Malformed: the stored state is damaged or from an unknown version.
     """
+    return table.read(read_table)
+
+
+def read_table(table: PlatformTable) -> Loaded:
+    """The Cortex table read from the platform's table, every time: :func:`load` reads once."""
     state = table.state
     if state.get("v") != STATE_VERSION:
         raise Malformed(DAMAGED)

@@ -343,7 +343,11 @@ def add_safety_entry(
 
 
 def campaign_of(table: Table) -> NsuCampaign:
-    """The NSU campaign stored at a table."""
+    """The NSU campaign stored at a table, read once per table (:meth:`Table.read`)."""
+    return table.read(_stored_campaign)
+
+
+def _stored_campaign(table: Table) -> NsuCampaign:
     return NsuCampaign.from_dict(table.state)
 
 
