@@ -15,7 +15,8 @@ import pytest
 from core.store.models import Campaign, Member
 from tests.support.nsu_bot import Faces
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
-from tests.support.stack import Stack, campaigns, labels, running_stack
+from tests.support.stack import Stack, campaigns, running_stack
+from tests.tgbot.test_e2e_nsu_play import data_of
 from tests.tgbot.test_e2e_topics import FORUM, open_forum
 from tgbot.sandbox.fake_api import default_cast
 
@@ -41,13 +42,6 @@ async def say(stack: Stack, user: int, thread: int, text: str) -> dict[str, Any]
     mark = stack.api.mark()
     await stack.api.send_text(user, FORUM, text, thread_id=thread)
     return await stack.api.wait_for_message(FORUM, timeout=TIMEOUT, since=mark)
-
-
-def data_of(message: dict[str, Any], label: str) -> str:
-    rows = message["reply_markup"]["inline_keyboard"]
-    found = [b["callback_data"] for row in rows for b in row if b["text"].startswith(label)]
-    assert found, f"no button {label!r} in {labels(message)}"
-    return str(found[0])
 
 
 async def tap(stack: Stack, user: int, message: dict[str, Any], label: str) -> dict[str, Any]:
