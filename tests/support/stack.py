@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -12,6 +13,7 @@ from core.campaigns import Campaigns
 from core.rules.registry import Registry
 from core.rules.rng import Rng, SeededRng
 from core.runtime.settings import parse_settings
+from core.store.models import Panel as PanelRow
 from tests.support.bot_api import free_port, running_fake_api
 from tgbot.main import Runtime
 from tgbot.sandbox.fake_api import FakeBotApi, Player, default_cast
@@ -112,3 +114,18 @@ async def say(
     mark = stack.api.mark()
     await stack.api.send_text(user, chat, text, thread_id=thread)
     return await stack.api.wait_for_message(chat, from_bot(stack), timeout=TIMEOUT, since=mark)
+
+
+async def panel_row(message: dict[str, Any], timeout: float = TIMEOUT) -> PanelRow:
+    """The stored panel a bot message shows. The bot notes a panel's message id once
+    Telegram has answered the send, a moment after the message reaches the chat, so
+    this waits for that note rather than racing it."""
+    chat = message["chat"]["id"]
+    deadline = time.monotonic() + timeout
+    while True:
+        row = await PanelRow.get_or_none(message_id=message["message_id"], chat_tg_id=chat)
+        if row is not None:
+            return row
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no panel noted for message {message['message_id']}")
+        await asyncio.sleep(0.02)

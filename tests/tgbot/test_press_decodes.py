@@ -50,7 +50,7 @@ from core.rules.registry import Registry
 from core.rules.rng import ScriptedRng
 from core.rules.threat.sheet import Sheet as ThreatSheet
 from core.store.models import Panel as PanelRow
-from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
+from tests.support.stack import GROUP, Stack, campaigns, labels, panel_row, running_stack
 from tgbot.features import panels
 from tgbot.sandbox.fake_api import default_cast
 
@@ -266,8 +266,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 
 async def _panel_of(message: dict[str, Any]) -> int:
-    row = await PanelRow.get(message_id=message["message_id"])
-    return int(row.id)
+    return int((await panel_row(message)).id)
 
 
 @pytest.fixture
