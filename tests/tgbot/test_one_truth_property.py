@@ -103,8 +103,9 @@ moves = st.lists(
 async def idle(stack: Stack) -> None:
     """Wait until the bot has handled every update sent to it (twice idle, 20 ms apart).
 
-    The poller confirms an update to Telegram only once :meth:`StonetableApplication.handle`
-    finished with it, so nothing unconfirmed and nothing in hand means all were handled.
+    The poller confirms an update to Telegram only once its turn (:func:`tgbot.inbox.turn`)
+    has run its handlers and sent its outbox, so nothing unconfirmed and nothing in hand
+    means all were handled and shown.
     """
     application = stack.runtime.application
     assert application is not None

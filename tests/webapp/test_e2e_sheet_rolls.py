@@ -18,7 +18,7 @@ import pytest
 from core.campaigns.play import PlayerRef
 from core.store.models import Campaign, Member, Panel
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
-from tests.support.stack import GROUP, Stack, running_stack
+from tests.support.stack import GROUP, Stack, panel_row, running_stack
 from tgbot.sandbox.fake_api import default_cast
 from webapp.auth import make_init_data
 
@@ -128,8 +128,7 @@ async def test_a_tap_on_the_sheet_posts_the_games_roll_panel_in_its_chat(
     assert posted.get("message_thread_id") == thread
     assert shown in posted["text"], posted["text"]
     assert posted["reply_markup"]["inline_keyboard"], "the panel has its buttons"
-    panel = await Panel.get(id=body["panel"])
-    assert (panel.chat_tg_id, panel.message_id) == (chat, posted["message_id"])
+    assert (await panel_row(posted)).id == body["panel"]  # the posted message is that panel
 
     # The same tap again (a retry: same key) posts nothing more.
     again = stack.api.mark()
