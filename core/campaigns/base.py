@@ -27,10 +27,11 @@ from core.rules.table import Outcome, Seat, Table
 from core.runtime.errors import TryAgain
 from core.runtime.events import CampaignEvents, InProcessEvents
 from core.runtime.locks import KeyedLock
-from core.store.loader import CampaignRow, read_by_token
-from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel
+from core.store.loader import CampaignRow, open_views, read_by_token, read_panels
+from core.store.models import Campaign, CampaignStatus, Panel
+from core.store.presses import campaign_statement, close_statement, log_statement, sheet_statement
 from core.store.repo import guarded
-from core.store.sql import fetch
+from core.store.sql import Work, ran
 from core.store.undo_steps import Offers
 
 
@@ -142,9 +143,26 @@ async def touched(
     acting: int | None = None,
     opened: tuple[str, int] | None = None,
     ending: bool = False,
-    offered: Offers | None = None,
 ) -> tuple[tuple[PanelView, ...], tuple[Retired, ...]]:
-    """The open views (panels with a message) a change touched, in its transaction.
+    """The open views a change touched (:func:`touching`), its statements run here."""
+    return await ran(
+        touching(registry, system, view, before, after, acting=acting, opened=opened, ending=ending)
+    )
+
+
+def touching(
+    registry: Registry,
+    system: str,
+    view: CampaignView,
+    before: Table,
+    after: Table,
+    *,
+    acting: int | None = None,
+    opened: tuple[str, int] | None = None,
+    ending: bool = False,
+) -> Work[tuple[tuple[PanelView, ...], tuple[Retired, ...]]]:
+    """The open views (panels with a message) a change touched, in its transaction, as
+    statements its caller runs (:data:`core.store.sql.Work`).
 
     This is the one place that decides what a change does to the messages on
     screen, whichever surface it came from: a panel whose procedure the rules call
@@ -158,18 +176,13 @@ async def touched(
 
     Args:
         acting: the panel the change came through (its caller shows it).
-        offered: the undo offers, read by the caller (``Offers.newest``), else here.
     """
     changed = before.state != after.state or before.seats != after.seats
     # a ↩ Undo shown or now due is a view touched too: the two newest live steps
-    if offered is None:
-        offered = Offers.read(await fetch(*Offers.newest(view.id)))
+    offered = Offers.read((yield Offers.newest(view.id)))
     if not (changed or opened or ending or offered.panels - {acting}):
         return (), ()
-    query = Panel.filter(campaign_id=view.id, closed=False, message_id__isnull=False)
-    if acting is not None:
-        query = query.exclude(id=acting)
-    rows = await query.order_by("id")
+    rows = read_panels((yield open_views(view.id, but=acting)))
     if not rows:
         return (), ()
     over = set(registry.find(system).campaign.finished(after)) if changed else set()
@@ -193,8 +206,8 @@ async def touched(
         if why is not None:  # retired: it reads as its message showed it, from before
             as_shown = _shown(row, replace(view, state=before.state), before)
             retired.append(Retired(as_shown, why))
-        row.closed, row.version = True, row.version + 1
-        await Panel.filter(id=row.id).update(closed=True, version=row.version)
+        row = replace(row, closed=True, version=row.version + 1)
+        yield close_statement(row.id, row.version)
         if why is None:  # over: drawn as its procedure ends (no buttons of its own)
             redraw.append(_shown(row, view, after))
     return tuple(redraw), tuple(retired)
@@ -207,48 +220,44 @@ async def settle(
     member_ids: dict[int, int],
     outcome: Outcome,
 ) -> Table:
-    """Save what an outcome changed in the campaign and the sheets; the table as it was
-    (its campaign state read once, :meth:`Table.read`) when it changed neither."""
+    """Save what an outcome changed (:func:`settling`), its statements run here."""
+    return await ran(settling(registry, campaign, table, member_ids, outcome))
+
+
+def settling(
+    registry: Registry,
+    campaign: Campaign | CampaignRow,
+    table: Table,
+    member_ids: dict[int, int],
+    outcome: Outcome,
+) -> Work[Table]:
+    """Save what an outcome changed in the campaign and the sheets, and what the log says
+    of it, as statements its caller runs; the table as it was (its campaign state read
+    once, :meth:`Table.read`) when it changed neither.
+
+    Raises:
+        TryAgain: the campaign changed under the use case (its version moved on).
+        NotAllowedNow: the outcome wrote the sheet of someone not in the game.
+    """
     state = table.state
     if outcome.campaign_state is not None:
         state = outcome.campaign_state
-        changed = await Campaign.filter(id=campaign.id, version=campaign.version).update(
-            state=dict(state), version=campaign.version + 1
-        )
-        if changed != 1:
+        if not (yield campaign_statement(campaign.id, campaign.version, dict(state))):
             raise TryAgain()
         campaign.state, campaign.version = dict(state), campaign.version + 1
     seats = dict(table.seats)
     for player_id, sheet in outcome.sheets.items():
         if player_id not in member_ids:
             raise NotAllowedNow("That player isn't in this game.")
-        await Member.filter(id=member_ids[player_id]).update(sheet=dict(sheet))
+        yield sheet_statement(member_ids[player_id], dict(sheet))
         seat = seats[player_id]
         seats[player_id] = Seat(seat.player_id, seat.name, seat.roles, sheet)
     unchanged = outcome.campaign_state is None and not outcome.sheets
     settled = table if unchanged else Table(table.campaign_id, table.system, state, seats)
-    await _log(registry, campaign, settled, outcome)
-    return settled
-
-
-async def _log(
-    registry: Registry, campaign: Campaign | CampaignRow, table: Table, outcome: Outcome
-) -> None:
-    """Keep what the system's log says of this outcome, in the same transaction."""
-    lines = registry.find(campaign.system).log_lines(table, outcome)
+    lines = registry.find(campaign.system).log_lines(settled, outcome)  # kept with the change
     if lines:
-        await LogEntry.bulk_create(
-            [
-                LogEntry(
-                    campaign_id=campaign.id,
-                    kind=line.kind[:16],
-                    text=line.text[:500],
-                    player_ids=list(line.player_ids),
-                    words=None if line.words is None else line.words.to_json(),
-                )
-                for line in lines
-            ]
-        )
+        yield log_statement(campaign.id, lines)
+    return settled
 
 
 def check_playing(campaign: Campaign | CampaignRow, *, any_time: bool = False) -> None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cached_property
 
-from core.campaigns.base import CampaignsBase, check_playing, check_seated, settle, touched
+from core.campaigns.base import (
+    CampaignsBase,
+    check_playing,
+    check_seated,
+    settle,
+    settling,
+    touched,
+    touching,
+)
 from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import (
     GAME_ENDED,
@@ -13,21 +21,31 @@ from core.campaigns.views import (
     PANEL_CAMPAIGNS_KEPT,
     STALE,
     TOPIC_CLOSED,
+    CampaignView,
     LoadedPanel,
     PanelView,
+    Retired,
     _OtherCampaign,
     read_panel_view,
 )
 from core.rules.errors import NotAllowedNow
-from core.rules.undo import TallyRng
+from core.rules.registry import Registry
+from core.rules.table import Outcome, Table
+from core.rules.undo import StepTaken, TallyRng
 from core.runtime.errors import AlreadyHandled
 from core.store import outbox
 from core.store.loader import LOAD, CampaignRow, PanelRow, load_arguments
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import PanelHead, panel_head, save_statement
 from core.store.repo import guarded, update_done
-from core.store.sql import fetch
-from core.store.undo_steps import Offers, PanelBefore, pruned, record_step, step_row, undo_after
+from core.store.sql import Work, fetch
+from core.store.undo_steps import (
+    PanelBefore,
+    pruned,
+    record_step,
+    step_row,
+    undo_after,
+)
 from core.store.unit import saving
 
 
@@ -168,40 +186,17 @@ class Presses(CampaignsBase):
                         before, rules.read(panel.state), actor.tg_id, action, argument, rng
                     )
                     state = dict(outcome.state)
-                    if not await fetch(*save_statement(panel_id, version, state, outcome.closed)):
-                        raise NotAllowedNow(STALE)
-                    table = await settle(
-                        self.registry, campaign, before, loaded.member_ids, outcome
+                    # what the press saves, as statements run here (``_saved``: its frame
+                    # is suspended, not a layer, while the database works)
+                    work = _saved(
+                        self.registry, loaded, campaign, outcome, actor.tg_id, action, rng.rolled
                     )
-                    step, keep = step_row(  # undo: keep what this press replaced
-                        system,
-                        campaign_id,
-                        actor.tg_id,
-                        panel.kind,
-                        action,
-                        rng.rolled,
-                        before=before,
-                        outcome=outcome,
-                        member_ids=loaded.member_ids,
-                        campaign_version_after=campaign.version,
-                        panel=PanelBefore(
-                            panel_id, panel.state, panel.closed, version + 1, panel.text
-                        ),
-                    )
-                    pruning = pruned(campaign_id, await fetch(*keep))
-                    if pruning is not None:
-                        await fetch(*pruning)
-                    view = replace(loaded.campaign, state=campaign.state, version=campaign.version)
-                    offered = Offers.read(await fetch(*Offers.newest(campaign_id)))
-                    redraw, retired = await touched(
-                        self.registry,
-                        campaign.system,
-                        view,
-                        before,
-                        table,
-                        acting=panel_id,
-                        offered=offered,
-                    )
+                    try:
+                        statement = next(work)
+                        while True:
+                            statement = work.send(await fetch(*statement))
+                    except StopIteration as done:
+                        table, step, view, redraw, retired = done.value
                     acted = PanelView(
                         id=panel.id,
                         kind=panel.kind,
@@ -241,6 +236,48 @@ class Presses(CampaignsBase):
             self._panel_campaigns.clear()
         self._panel_campaigns[panel_id] = campaign_id
         return campaign_id
+
+
+Saved = tuple[Table, StepTaken, CampaignView, tuple[PanelView, ...], tuple[Retired, ...]]
+
+
+def _saved(
+    registry: Registry,
+    loaded: LoadedPanel,
+    campaign: CampaignRow,
+    outcome: Outcome,
+    actor: int,
+    action: str,
+    rolled: bool,
+) -> Work[Saved]:
+    """What a press saves under the campaign's lock, as statements its use case runs: the
+    panel (a stale one raises NotAllowedNow), what the outcome changed (:func:`settling`),
+    the undo step and the open views the change touched (:func:`touching`)."""
+    panel, before = loaded.row, loaded.table
+    system = registry.find(campaign.system)
+    if not (yield save_statement(panel.id, panel.version, dict(outcome.state), outcome.closed)):
+        raise NotAllowedNow(STALE)
+    table = yield from settling(registry, campaign, before, loaded.member_ids, outcome)
+    step, keep = step_row(  # undo: keep what this press replaced
+        system,
+        campaign.id,
+        actor,
+        panel.kind,
+        action,
+        rolled,
+        before=before,
+        outcome=outcome,
+        member_ids=loaded.member_ids,
+        campaign_version_after=campaign.version,
+        panel=PanelBefore(panel.id, panel.state, panel.closed, panel.version + 1, panel.text),
+    )
+    pruning = pruned(campaign.id, (yield keep))
+    if pruning is not None:
+        yield pruning
+    view = replace(loaded.campaign, state=campaign.state, version=campaign.version)
+    touched = touching(registry, campaign.system, view, before, table, acting=panel.id)
+    redraw, retired = yield from touched  # it reads the undo offers first
+    return table, step, view, redraw, retired
 
 
 async def _head(panel_id: int, version: int, update_id: int | None) -> PanelHead:

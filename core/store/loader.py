@@ -6,7 +6,8 @@ and forum topic, and its active members with their players, through one statemen
 here: :data:`LOAD` (a panel, with its campaign), :data:`BY_ID` (a campaign by id) or
 :data:`BY_TOKEN` (the campaign behind a Mini App token). They share their columns and
 joins; :func:`read_campaign` turns their rows into a campaign and its members, the one
-way. Open panels of a kind are read by :data:`OPEN_PANELS` into the same
+way. Open panels of a kind are read by :data:`OPEN_PANELS`, the open panels a change
+may touch by :data:`OPEN_VIEWS`, into the same
 :class:`PanelRow` as a loaded panel; whether a player is a member, alone, by
 :func:`membership`. No other module runs these reads
 (``tests/core/store/test_loader.py`` keeps it so).
@@ -24,7 +25,7 @@ from typing import Any
 
 from core.store.models import CampaignStatus
 from core.store.repo import guarded
-from core.store.sql import fetch, load_json
+from core.store.sql import Statement, fetch, load_json
 
 
 @dataclass
@@ -64,13 +65,14 @@ class PanelRow:
     chat_tg_id: int
     message_id: int | None
     text: str | None = None  # ``state`` as the store's JSON text, when read as text
+    procedure: str | None = None  # what a newer panel supersedes (None: the kind)
 
 
 Rows = list[dict[str, Any]]
 
 _PANEL = """p.id AS p_id, p.campaign_id AS p_campaign, p.kind AS p_kind, p.state AS p_state,
        p.version AS p_version, p.closed AS p_closed, p.chat_tg_id AS p_chat,
-       p.message_id AS p_message"""
+       p.message_id AS p_message, p.procedure AS p_procedure"""
 _CAMPAIGN = """c.id AS c_id, c.system AS c_system, c.status AS c_status, c.version AS c_version,
        c.state AS c_state, c.app_token AS c_token, c.topic_id AS c_topic,
        c.language AS c_language,
@@ -102,6 +104,11 @@ OPEN_PANELS = (
     f"SELECT {_PANEL} FROM panel p WHERE p.campaign_id = ? AND p.kind = ? AND p.closed = ?"
     " ORDER BY p.id"
 )
+OPEN_VIEWS = (
+    f"SELECT {_PANEL} FROM panel p WHERE p.campaign_id = ? AND p.closed = ?"
+    " AND p.message_id IS NOT NULL AND p.id <> ? ORDER BY p.id"
+)
+"""A campaign's open panels with a message, but one (:func:`open_views`)."""
 _MEMBERSHIP = (
     "SELECT c.id AS c_id, pl.tg_id AS pl_tg_id FROM campaign c"
     " LEFT JOIN member m ON m.campaign_id = c.id AND m.active = ?"
@@ -165,6 +172,16 @@ async def open_panel_rows(campaign_id: int, kind: str) -> tuple[PanelRow, ...]:
     return tuple(_panel(row) for row in rows)
 
 
+def open_views(campaign_id: int, but: int | None = None) -> Statement:
+    """The statement of the campaign's open panels that have a message, oldest first,
+    all but the panel ``but`` (:func:`read_panels` reads its rows)."""
+    return OPEN_VIEWS, (campaign_id, False, 0 if but is None else but)
+
+
+def read_panels(rows: Rows) -> list[PanelRow]:
+    return [_panel(row) for row in rows]
+
+
 async def membership(app_token: str, player_id: int) -> bool | None:
     """Whether the player is an active member of the campaign behind the token (one
     query, nothing else read); None when there is no such campaign.
@@ -190,6 +207,7 @@ def _panel(row: dict[str, Any]) -> PanelRow:
         chat_tg_id=int(row["p_chat"]),
         message_id=None if row["p_message"] is None else int(row["p_message"]),
         text=row["p_state"] if isinstance(row["p_state"], str) else None,
+        procedure=row["p_procedure"],
     )
 
 

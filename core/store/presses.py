@@ -1,5 +1,6 @@
 """The button-press path's own statements: what a press checks before it takes the
-campaign's lock, and the panel's save with a version check.
+campaign's lock, the panel's save with a version check, and what an outcome saves
+beside it (the campaign's state, sheets, the log, panels it closed).
 
 A press reads its panel, the campaign and its members through the one loader
 (:data:`core.store.loader.LOAD`).
@@ -7,10 +8,12 @@ A press reads its panel, the campaign and its members through the one loader
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.store.sql import Statement, dump_json, fetch
+from core.rules.log import LogLine
+from core.store.sql import Statement, dump_json, fetch, now
 
 
 @dataclass(frozen=True)
@@ -46,3 +49,39 @@ async def save_panel(panel_id: int, version: int, state: dict[str, Any], closed:
 def save_statement(panel_id: int, version: int, state: dict[str, Any], closed: bool) -> Statement:
     """The statement of :func:`save_panel`: a row back when the panel was saved."""
     return _SAVE, (dump_json(state), version + 1, closed, panel_id, version, False)
+
+
+# What an outcome saves beside its panel (core.campaigns.base.settling): the campaign's
+# state with a version check, a player's sheet, the log's new lines.
+_SAVE_CAMPAIGN = (
+    "UPDATE campaign SET state = ?, version = ? WHERE id = ? AND version = ? RETURNING id"
+)
+_SAVE_SHEET = "UPDATE member SET sheet = ? WHERE id = ?"
+_LOG = "INSERT INTO log_entry (campaign_id, kind, text, player_ids, words, created_at) VALUES "
+_CLOSE = "UPDATE panel SET closed = ?, version = ? WHERE id = ?"
+
+
+def campaign_statement(campaign_id: int, version: int, state: dict[str, Any]) -> Statement:
+    """The campaign's new state at ``version + 1``: a row back when ``version`` was current."""
+    return _SAVE_CAMPAIGN, (dump_json(state), version + 1, campaign_id, version)
+
+
+def sheet_statement(member_id: int, sheet: dict[str, Any]) -> Statement:
+    return _SAVE_SHEET, (dump_json(sheet), member_id)
+
+
+def log_statement(campaign_id: int, lines: Sequence[LogLine]) -> Statement:
+    """The log's new lines (at least one), in their order, in one statement."""
+    at = now()
+    marks = ", ".join("(?, ?, ?, ?, ?, ?)" for _ in lines)
+    values: list[Any] = []
+    for line in lines:
+        words = None if line.words is None else dump_json(line.words.to_json())
+        values += [campaign_id, line.kind[:16], line.text[:500], dump_json(list(line.player_ids))]
+        values += [words, at]
+    return _LOG + marks, values
+
+
+def close_statement(panel_id: int, version: int) -> Statement:
+    """A panel closed at ``version`` (a change called its procedure over or retired it)."""
+    return _CLOSE, (True, version, panel_id)

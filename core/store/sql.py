@@ -9,10 +9,10 @@ are text on SQLite and jsonb on PostgreSQL; both arrive as JSON text.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from tortoise import connections
 from tortoise.backends.base.client import BaseDBAsyncClient
@@ -20,6 +20,13 @@ from tortoise.backends.base.client import BaseDBAsyncClient
 _native: dict[tuple[str, str], str] = {}
 
 Statement = tuple[str, Sequence[Any]]  # a query and its values, for :func:`fetch`
+
+Rows = list[dict[str, Any]]
+T = TypeVar("T")
+Work = Generator[Statement, Rows, T]
+"""A step as statements: it yields each one and is sent its rows back, and returns what
+it found. Its caller runs them (:func:`ran`, or its own loop on a hot path, so the step's
+frame is suspended, not a layer, while the database works)."""
 
 # The same compact JSON the ORM writes, so rows look alike whoever wrote them.
 dump_json = partial(json.dumps, separators=(",", ":"))
@@ -46,6 +53,17 @@ async def fetch(query: str, values: Sequence[Any] = ()) -> list[dict[str, Any]]:
     connection: BaseDBAsyncClient = connections.get("default")
     sql = native(connection.capabilities.dialect, query)
     return await connection.execute_query_dict(sql, list(values))
+
+
+async def ran(work: Work[T]) -> T:
+    """Run a step's statements (:data:`Work`) in turn through :func:`fetch`; what it returns."""
+    try:
+        statement = next(work)
+        while True:
+            statement = work.send(await fetch(*statement))
+    except StopIteration as done:
+        found: T = done.value
+        return found
 
 
 async def execute(query: str, values: Sequence[Any] = ()) -> int:
