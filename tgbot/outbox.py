@@ -114,16 +114,20 @@ class Planner:
         self.renderers = renderers
         self.campaigns = campaigns
 
-    def drawing(self, result: object) -> outbox.Drawing | None:
-        """A press's edit, drawn first by its use case (:func:`core.store.outbox.drawing`): the
-        panel's renderer and its arguments; None for any other result."""
-        if isinstance(result, PanelView) and result.message_id is not None:
-            return self.renderers[result.kind].render, (result, lang_at(result))
-        return None
+    def drawings(self, result: object) -> list[outbox.Drawing]:
+        """A press's edit and the views it redraws, drawn by its use case
+        (:func:`core.store.outbox.drawings`): each panel's renderer and its arguments, the
+        press's own first; none for any other result."""
+        if not isinstance(result, PanelView) or result.message_id is None:
+            return []
+        views = [result, *(view for view in result.redraw if view.message_id is not None)]
+        return [(self.renderers[view.kind].render, (view, lang_at(view))) for view in views]
 
-    async def __call__(self, result: object, how: str, drawn: Drawn | None = None) -> list[Effect]:
-        """The effects of ``result``; ``drawn``: its panel's renderer's text and buttons,
-        when its use case drew them (:meth:`drawing`)."""
+    async def __call__(
+        self, result: object, how: str, drawn: list[Drawn] | None = None
+    ) -> list[Effect]:
+        """The effects of ``result``; ``drawn``: its renderers' texts and buttons, when its
+        use case drew them (:meth:`drawings`)."""
         from tgbot.presenter import dressed
 
         if isinstance(result, RollResult):
@@ -144,16 +148,15 @@ class Planner:
                 effects.append(await self._post(result))
             elif result.message_id is not None:  # the hot path, a press: its edit, inline
                 lang = lang_at(result)  # drawn as draw() does, fewer layers
-                if drawn is None:
-                    drawn = self.renderers[result.kind].render(result, lang)
-                text, markup = dressed(result, *drawn, lang)
+                own = drawn[0] if drawn else self.renderers[result.kind].render(result, lang)
+                text, markup = dressed(result, *own, lang)
                 text = await self._header(result) + text
                 payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
                 effects.append(Effect("edit", {**payload, "text": text, "markup": _markup(markup)}))
         if isinstance(result, TookBack):
             result = result.changed
         if isinstance(result, PanelView | Changed | EndedGame | Resumed):
-            effects += await self._settle(result)
+            effects += await self._settle(result, drawn[1:] if drawn else [])
         return effects + replies if answering else effects
 
     async def _reply(self, result: object) -> list[Effect]:
@@ -219,10 +222,17 @@ class Planner:
             return ""
         return await game_header(self.campaigns, view.campaign, view.chat_tg_id, lang_at(view))
 
-    async def _draw(self, view: PanelView) -> tuple[str, dict[str, Any] | None]:
-        from tgbot.presenter import draw
+    async def _draw(
+        self, view: PanelView, drawn: Drawn | None = None
+    ) -> tuple[str, dict[str, Any] | None]:
+        """``view``'s message as :func:`tgbot.presenter.draw` makes it (``drawn``: its
+        renderer's text and buttons, when the use case drew them)."""
+        from tgbot.presenter import draw, dressed
 
-        text, markup = draw(self.renderers, view)
+        lang = lang_at(view)
+        text, markup = (
+            draw(self.renderers, view, lang) if drawn is None else dressed(view, *drawn, lang)
+        )
         return await self._header(view) + text, _markup(markup)
 
     async def _post(self, view: PanelView) -> Effect:
@@ -231,8 +241,8 @@ class Planner:
         payload = {"chat_id": view.chat_tg_id, "topic": topic, "text": text, "markup": markup}
         return Effect("send", {**payload, "bind": view.id})
 
-    async def _edit(self, view: PanelView) -> Effect:
-        text, markup = await self._draw(view)
+    async def _edit(self, view: PanelView, drawn: Drawn | None = None) -> Effect:
+        text, markup = await self._draw(view, drawn)
         assert view.message_id is not None
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": markup, "settle": False})
@@ -250,15 +260,19 @@ class Planner:
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": None, "settle": True})
 
-    async def _settle(self, change: PanelView | Changed | EndedGame | Resumed) -> list[Effect]:
-        """As :func:`tgbot.presenter.settle`: follow-ups, then redraws, then retirements."""
+    async def _settle(
+        self, change: PanelView | Changed | EndedGame | Resumed, drawn: list[Drawn]
+    ) -> list[Effect]:
+        """As :func:`tgbot.presenter.settle`: follow-ups, then redraws (``drawn``: those the
+        use case drew, in order, :meth:`drawings`), then retirements."""
         effects: list[Effect] = []
         redraw: tuple[PanelView, ...] = getattr(change, "redraw", ())
         if isinstance(change, PanelView):
             effects += await self._follow_up(change, skip={view.id for view in redraw})
+        shown = iter(drawn)
         for view in redraw:
             if view.message_id is not None:
-                edit = await self._edit(view)
+                edit = await self._edit(view, next(shown, None))
                 effects.append(Effect("edit", {**edit.payload, "settle": True}))
         for retired in getattr(change, "retired", ()):
             effect = self._retire(retired)

@@ -206,23 +206,35 @@ def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:
 async def send_beside(
     application: StonetableApplication, answer: Awaitable[object], rows: list[Row]
 ) -> None:
-    """Send ``rows`` while ``answer`` (a button's answer) goes. A press's one edit is
-    called here as it is, beside the answer, and accounted for after, as
-    :func:`send_rows` does it (no layer between the press and the call)."""
-    if len(rows) != 1 or rows[0].kind != "edit":
+    """Send ``rows`` while ``answer`` (a button's answer) goes. A press's edits (its own,
+    and the other messages its change redraws: each a message of its own) are called
+    here as they are, beside the answer and each other, and accounted for after, in
+    order, as :func:`send_rows` does it (no layer between the press and the calls)."""
+    targets = {(row.payload.get("chat_id"), row.payload.get("message_id")) for row in rows}
+    if not rows or any(row.kind != "edit" for row in rows) or len(targets) != len(rows):
         await asyncio.gather(answer, send_rows(application, rows))
         return
-    row = rows[0]
-    call = application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=edit_fields(row.payload))
-    outcomes: list[object] = await asyncio.gather(answer, call, return_exceptions=True)
-    answered, edited = outcomes
-    await _edited(row, edited if isinstance(edited, BaseException) else None)
+    calls = (
+        application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=edit_fields(row.payload))
+        for row in rows
+    )
+    outcomes: list[object] = await asyncio.gather(answer, *calls, return_exceptions=True)
+    answered, edited = outcomes[0], outcomes[1:]
+    refused: BaseException | None = None
+    for index, (row, outcome) in enumerate(zip(rows, edited, strict=True)):
+        try:
+            await _edited(row, outcome if isinstance(outcome, BaseException) else None, index)
+        except (BadRequest, Forbidden) as error:  # raised after the others are accounted
+            refused = refused or error
     if isinstance(answered, BaseException):
         raise answered
+    if refused is not None:
+        raise refused
 
 
-async def _edited(row: Row, error: BaseException | None) -> None:
-    """After a press's edit (:func:`send_beside`): what :func:`send_rows` does after it."""
+async def _edited(row: Row, error: BaseException | None, index: int = 0) -> None:
+    """After a press's edit (:func:`send_beside`, its ``index``-th): what
+    :func:`send_rows` does after it."""
     if isinstance(error, BadRequest) and "not modified" in error.message.lower():
         error = None
     if isinstance(error, TelegramError) and not isinstance(error, BadRequest | Forbidden):
@@ -234,7 +246,8 @@ async def _edited(row: Row, error: BaseException | None) -> None:
     elif error is not None:
         raise error
     _edits_sent.append(row.id)  # marked with others', well within its lease
-    await outbox.pause_point("after_send")
+    if index == 0:
+        await outbox.pause_point("after_send")
     if error is not None:
         raise error
 

@@ -214,8 +214,8 @@ class Presses(CampaignsBase):
                         read_as=outcome.model,  # the rules' own value: not read again
                     )
                     # what it shows, drawn by the planner, written with the change
-                    plan, draw = outbox.planner(), outbox.drawing(acted)
-                    drawn = None if draw is None else draw[0](*draw[1])  # drawn here, no layer
+                    plan, drawings = outbox.planner(), outbox.drawings(acted)
+                    drawn = [render(*arguments) for render, arguments in drawings]  # no layer
                     effects = [] if plan is None else await plan(acted, "", drawn)
                     for effect, write in outbox.statements(acted, effects):
                         outbox.kept(effect, await fetch(*write))

@@ -87,7 +87,7 @@ class Pending:
         return [row for row in self.rows if row.id not in self.sent]
 
 
-Planner = Callable[..., Awaitable[list[Effect]]]  # (result, how[, drawn])
+Planner = Callable[..., Awaitable[list[Effect]]]  # (result, how[, drawn: list])
 Drawing = tuple[Callable[..., Any], tuple[Any, ...]]  # a function and its arguments
 _planner: Planner | None = None
 _pending: ContextVar[Pending | None] = ContextVar("outbox_pending", default=None)
@@ -142,12 +142,13 @@ def planner() -> Planner | None:
     return _planner
 
 
-def drawing(result: object) -> Drawing | None:
-    """What the planner draws first for ``result`` (a press's edit: its renderer and the
-    arguments), for the use case to call itself and hand to the planner as ``drawn``, so
-    the drawing is no layer of its own; None when there is nothing to draw first."""
-    find = getattr(_planner, "drawing", None)
-    return None if find is None else find(result)
+def drawings(result: object) -> list[Drawing]:
+    """What the planner draws for ``result`` (a press's edit, then each other view it
+    redraws: a renderer and its arguments), for the use case to call itself and hand to
+    the planner as ``drawn``, in that order, so no drawing is a layer of its own; empty
+    when there is nothing to draw so."""
+    find = getattr(_planner, "drawings", None)
+    return [] if find is None else list(find(result))
 
 
 def statements(result: object, effects: list[Effect]) -> list[tuple[Effect, Statement]]:

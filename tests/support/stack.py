@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,16 +46,21 @@ async def running_stack(
     webhook_secret: str | None = None,
     registry: Registry | None = None,
     clock: Callable[[], float] = time.time,
+    through: Callable[[str], AbstractAsyncContextManager[str]] | None = None,
     **api_kwargs: Any,
 ) -> AsyncIterator[Stack]:
-    """Start the fake Bot API and the real application pointed at it."""
+    """Start the fake Bot API and the real application pointed at it (``through``: a
+    proxy started on the Bot API's URL, yielding the URL the bot is to use instead)."""
     port = free_port()
     webapp_url = f"http://127.0.0.1:{port}/app"
-    async with running_fake_api(webapp_url=webapp_url, **api_kwargs) as (api, base_url, _):
+    async with (
+        running_fake_api(webapp_url=webapp_url, **api_kwargs) as (api, base_url, _),
+        (through or nullcontext)(base_url.removesuffix("/bot")) as api_url,
+    ):
         settings = parse_settings(
             {
                 "BOT_TOKEN": api.token,
-                "TELEGRAM_API_URL": base_url.removesuffix("/bot"),
+                "TELEGRAM_API_URL": api_url,
                 "DATABASE_URL": database_url,
                 "HOST": "127.0.0.1",
                 "PORT": str(port),
