@@ -31,7 +31,7 @@ from core.store.loader import CampaignRow, open_views, read_by_token, read_panel
 from core.store.models import Campaign, CampaignStatus, Panel
 from core.store.presses import campaign_statement, close_statement, log_statement, sheet_statement
 from core.store.repo import guarded
-from core.store.sql import Work, ran
+from core.store.sql import Work
 from core.store.undo_steps import Offers
 
 
@@ -133,23 +133,6 @@ async def built(
     return await load_campaign_view(registry, campaign)
 
 
-async def touched(
-    registry: Registry,
-    system: str,
-    view: CampaignView,
-    before: Table,
-    after: Table,
-    *,
-    acting: int | None = None,
-    opened: tuple[str, int] | None = None,
-    ending: bool = False,
-) -> tuple[tuple[PanelView, ...], tuple[Retired, ...]]:
-    """The open views a change touched (:func:`touching`), its statements run here."""
-    return await ran(
-        touching(registry, system, view, before, after, acting=acting, opened=opened, ending=ending)
-    )
-
-
 def touching(
     registry: Registry,
     system: str,
@@ -211,17 +194,6 @@ def touching(
         if why is None:  # over: drawn as its procedure ends (no buttons of its own)
             redraw.append(_shown(row, view, after))
     return tuple(redraw), tuple(retired)
-
-
-async def settle(
-    registry: Registry,
-    campaign: Campaign | CampaignRow,
-    table: Table,
-    member_ids: dict[int, int],
-    outcome: Outcome,
-) -> Table:
-    """Save what an outcome changed (:func:`settling`), its statements run here."""
-    return await ran(settling(registry, campaign, table, member_ids, outcome))
 
 
 def settling(

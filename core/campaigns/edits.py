@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.campaigns.base import CampaignsBase, check_playing, settle, touched
+from core.campaigns.base import CampaignsBase, check_playing, settling, touching
 from core.campaigns.play import PlayerRef
 from core.campaigns.views import (
     Changed,
@@ -11,6 +11,7 @@ from core.rules.table import Json
 from core.rules.undo import TallyRng
 from core.store import outbox
 from core.store.models import Campaign
+from core.store.sql import ran
 from core.store.undo_steps import record_step
 from core.store.unit import saving
 
@@ -39,7 +40,7 @@ class Edits(CampaignsBase):
             before, member_ids = await self._table(campaign)
             rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
             outcome = view.system.campaign.edit(before, actor.tg_id, action, payload, rng)
-            table = await settle(self.registry, campaign, before, member_ids, outcome)
+            table = await ran(settling(self.registry, campaign, before, member_ids, outcome))
             await record_step(  # undo: keep what this edit replaced
                 view.system,
                 campaign.id,
@@ -53,8 +54,8 @@ class Edits(CampaignsBase):
                 campaign_version_after=campaign.version,
             )
             after = await self._view(campaign)
-            redraw, retired = await touched(self.registry, campaign.system, after, before, table)
-            result = Changed(after, table, redraw, retired)
+            touched = touching(self.registry, campaign.system, after, before, table)
+            result = Changed(after, table, *await ran(touched))
             await outbox.record(result)  # the redrawn panels, sent after the commit
         await self.events.publish(view.id)
         return result

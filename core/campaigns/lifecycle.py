@@ -6,7 +6,7 @@ import secrets
 
 from tortoise.exceptions import IntegrityError
 
-from core.campaigns.base import CampaignsBase, touched
+from core.campaigns.base import CampaignsBase, touching
 from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import (
     JOIN_PREFIX,
@@ -38,6 +38,7 @@ from core.rules.table import Role, Table
 from core.store import outbox
 from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
 from core.store.repo import guarded, upsert_chat, upsert_player
+from core.store.sql import ran
 from core.store.unit import saving
 
 
@@ -189,7 +190,7 @@ class Joining(CampaignsBase):
             campaign.state, campaign.version = dict(state), campaign.version + 1
             after = Table(before.campaign_id, before.system, campaign.state, before.seats)
         view = await self._view(campaign)
-        redraw, retired = await touched(self.registry, campaign.system, view, before, after)
+        redraw, retired = await ran(touching(self.registry, campaign.system, view, before, after))
         return Changed(view, after, redraw, retired)
 
 
@@ -301,12 +302,12 @@ class Lifecycle(CampaignsBase):
         if campaign.status is CampaignStatus.ARCHIVED:
             ended_at = campaign.ended_at
             assert ended_at is not None
-            _, retired = await touched(
-                self.registry, campaign.system, view, table, table, ending=True
+            _, retired = await ran(
+                touching(self.registry, campaign.system, view, table, table, ending=True)
             )
             await Panel.filter(campaign_id=campaign.id).update(closed=True)
             return EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
-        redraw, _ = await touched(self.registry, campaign.system, view, table, table)
+        redraw, _ = await ran(touching(self.registry, campaign.system, view, table, table))
         return Changed(view, table, redraw)
 
     async def ask_end(self, chat: ChatRef, player: PlayerRef) -> CampaignView:

@@ -9,9 +9,7 @@ from core.campaigns.base import (
     CampaignsBase,
     check_playing,
     check_seated,
-    settle,
     settling,
-    touched,
     touching,
 )
 from core.campaigns.play import ChatRef, PlayerRef
@@ -38,7 +36,7 @@ from core.store.loader import LOAD, CampaignRow, PanelRow, load_arguments
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import PanelHead, panel_head, save_statement
 from core.store.repo import guarded, update_done
-from core.store.sql import Work, fetch
+from core.store.sql import Work, fetch, ran
 from core.store.undo_steps import (
     PanelBefore,
     pruned,
@@ -100,7 +98,7 @@ class Presses(CampaignsBase):
                 chat_tg_id=chat.tg_id,
             )
             self._remember(panel.id, campaign.id)  # its first press locks at once
-            table = await settle(self.registry, campaign, before, member_ids, outcome)
+            table = await ran(settling(self.registry, campaign, before, member_ids, outcome))
             # undo: opening a procedure (and any dice it rolled) stands, and so does every
             # step before it: someone acted on top of them
             await record_step(
@@ -117,14 +115,16 @@ class Presses(CampaignsBase):
                 opened=True,
             )
             opened = await self._panel_view(panel, outcome, table, campaign)
-            redraw, retired = await touched(
-                self.registry,
-                campaign.system,
-                opened.campaign,
-                before,
-                table,
-                acting=panel.id,
-                opened=(procedure, chat.tg_id),
+            redraw, retired = await ran(
+                touching(
+                    self.registry,
+                    campaign.system,
+                    opened.campaign,
+                    before,
+                    table,
+                    acting=panel.id,
+                    opened=(procedure, chat.tg_id),
+                )
             )
             opened = replace(opened, redraw=redraw, retired=retired)
             await outbox.record(opened, "post")  # its message, sent after the commit

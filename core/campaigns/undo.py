@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
-from core.campaigns.base import built, check_playing, check_seated, touched
+from core.campaigns.base import built, check_playing, check_seated, touching
 from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.table import Table
@@ -24,6 +24,7 @@ from core.runtime.events import CampaignEvents
 from core.store import outbox
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.repo import guarded
+from core.store.sql import ran
 from core.store.undo_steps import KEPT, MOVED_ON, NO_GAME, STALE, history
 from core.store.unit import saving
 
@@ -172,13 +173,15 @@ class Undos:
                 words=taken_back_words(name[:200], step.label).to_json(),
             )
             # The open views the undo touched, decided as for any change.
-            views, retired = await touched(
-                campaigns.registry,
-                campaign.system,
-                view,
-                after,
-                restored,
-                acting=None if panel_row is None else panel_row.id,
+            views, retired = await ran(
+                touching(
+                    campaigns.registry,
+                    campaign.system,
+                    view,
+                    after,
+                    restored,
+                    acting=None if panel_row is None else panel_row.id,
+                )
             )
             redraw = list(views)
             if panel_row is not None:  # it reads as before, its ↩ Undo for the step before too
