@@ -25,6 +25,7 @@ from typing import Any
 from telegram import Update
 from telegram.error import RetryAfter, TelegramError
 
+from core.rules.errors import Malformed, NotAllowedNow
 from core.store import outbox as core_outbox
 from core.store.dead_letters import fits_bigint, keep_dead_letter
 from tgbot.app import unexpected
@@ -96,7 +97,9 @@ async def turn(
 
     On leaving, sends the outbox rows of this update still unsent (in its chat's turn):
     a redelivered copy (or one whose handler failed) sends what an earlier copy left,
-    never nothing. Its frame is not on the stack while the handlers run.
+    never nothing. A copy the rules refused (a wrong player's press, a stale button) looks
+    for none: an earlier copy that was applied makes a later one "already handled", never
+    refused. Its frame is not on the stack while the handlers run.
     """
     key = id(update)
     failures: list[Exception] = []
@@ -111,7 +114,7 @@ async def turn(
             yield failures
             try:
                 await send_pending(application)
-                if failures:
+                if not all(isinstance(failure, Malformed | NotAllowedNow) for failure in failures):
                     await flush_update(application, update.update_id)
             except Exception as error:  # sent later: by a redelivery or the sweeper
                 log.warning("Could not send an update's outbox rows now: %s", error)

@@ -245,17 +245,10 @@ async def follow_up(
             await refresh(context, item.panel_id)
 
 
-async def refresh(context: StonetableContext, panel_id: int, *, open_only: bool = False) -> None:
-    """Edit a panel's message to what the database holds (no change if it shows that).
-
-    Args:
-        open_only: leave a closed panel's message as it is: a finished or retired
-            message reads as it was when it closed, and an old button never redraws it.
-    """
+async def refresh(context: StonetableContext, panel_id: int) -> None:
+    """Edit a panel's message to what the database holds (no change if it shows that)."""
     try:
         view = await context.deps.campaigns.panel(panel_id)
     except NotAllowedNow:
-        return
-    if open_only and view.closed:
         return
     await show(context, view)

@@ -17,7 +17,7 @@ from tests.support.bot_api import serve_app
 from tests.support.nsu_bot import ALICE, CHIDI
 from tests.support.one_truth import stale_views
 from tests.support.stack import GROUP, Stack, running_stack
-from tests.tgbot.test_e2e_nsu_play import default_characters, say, start_table, tap
+from tests.tgbot.test_e2e_nsu_play import default_characters, refused, say, start_table, tap
 from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -28,9 +28,10 @@ HOLD = 1.0  # seconds an edit waits for another to arrive beside it
 class EditsInFlight:
     """A proxy before the Bot API server that, while ``holding``, keeps each
     ``editMessageText`` until a second one is in flight too (or ``HOLD`` passes), and
-    notes the most that were in flight at once."""
+    notes the most that were in flight at once; ``calls``: every method called, in order."""
 
     def __init__(self) -> None:
+        self.calls: list[str] = []
         self.holding = False
         self.in_flight = 0
         self.peak = 0
@@ -40,6 +41,7 @@ class EditsInFlight:
     async def __call__(self, target: str) -> AsyncIterator[str]:
         async def forward(request: web.Request) -> web.Response:
             method = request.match_info["method"]
+            self.calls.append(method.lower())
             held = self.holding and method.lower() == "editmessagetext"
             if held:
                 async with self.changed:
@@ -141,3 +143,17 @@ async def test_a_redraw_telegram_refuses_is_given_up_alone(stack: Stack) -> None
     # play goes on
     panel = await tap(stack, ALICE, panel, "No details apply")
     assert "roll" in panel["text"].lower()
+
+
+async def test_a_refused_press_is_answered_with_its_alert_alone(
+    stack: Stack, edits: EditsInFlight
+) -> None:
+    _, panel = await _roll_at_an_adventure(stack)
+    before = stack.api.mark()
+    calls = len(edits.calls)
+    alert = await refused(stack, CHIDI, panel, "Ana: Curious d8")  # Ana's to choose
+    assert alert  # the player is told why
+    await asyncio.sleep(0.3)  # time for anything more it would send
+    asked = [c for c in edits.calls[calls:] if c not in ("getupdates",)]
+    assert asked == ["answercallbackquery"], asked  # no redraw of a message that is right
+    assert _edited(stack, before) == []

@@ -8,14 +8,13 @@ from telegram import Message, Update
 from telegram.ext import BaseHandler, CallbackQueryHandler, MessageHandler, filters
 
 from core.campaigns import PanelView
-from core.rules.errors import Malformed, NotAllowedNow
-from core.runtime.errors import AlreadyHandled
+from core.rules.errors import Malformed
 from core.words.i18n import N_
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.features.common import player_of, replied
 from tgbot.i18n import lang_of
-from tgbot.presenter import in_outbox, post, present, refresh, settle, show
+from tgbot.presenter import in_outbox, post, present, settle, show
 from tgbot.sender import send_beside, unsent
 
 COMMANDS: list = []  # type: ignore[type-arg]
@@ -35,21 +34,17 @@ async def press(update: Update, context: StonetableContext) -> None:
     if not isinstance(data, PanelButton):
         raise Malformed(N_("That button is out of date."))
     campaigns = context.deps.campaigns
-    try:
-        view = await campaigns.act(
-            data.panel_id,
-            data.version,
-            player_of(update.effective_user),
-            data.action,
-            data.argument,
-            update_id=update.update_id,
-        )
-    except (NotAllowedNow, AlreadyHandled):
-        # A stale or repeated press: make sure an open panel's message shows the stored
-        # state (a worker may have saved a step and died before editing it), then say why.
-        # A closed one stays as it reads: an old button never brings it back to life.
-        await refresh(context, data.panel_id, open_only=True)
-        raise
+    # A stale or repeated press raises: the error handler says why (a repeated one says
+    # nothing). Its message is left as it reads: what a press saved is always shown, by
+    # the outbox written with it (sent by the press, a redelivered copy or the sweeper).
+    view = await campaigns.act(
+        data.panel_id,
+        data.version,
+        player_of(update.effective_user),
+        data.action,
+        data.argument,
+        update_id=update.update_id,
+    )
     # The answer stops the button's spinner; the outbox's edit (written with the
     # change) shows the new state. Neither waits for the other, so a press costs one
     # round trip to Telegram, not two.
