@@ -216,10 +216,12 @@ class Planner:
 
     async def _header(self, view: PanelView) -> str:
         """In a private chat, the line naming the game, for a player in several."""
-        from tgbot.presenter import game_header
+        from tgbot.presenter import game_header, games_line
 
-        if view.chat_tg_id == view.campaign.chat_tg_id:
+        if view.chat_tg_id == view.campaign.chat_tg_id or view.viewer_games == 1:
             return ""
+        if view.viewer_games > 1:  # read by its use case: no query here
+            return games_line(view.campaign, lang_at(view))
         return await game_header(self.campaigns, view.campaign, view.chat_tg_id, lang_at(view))
 
     async def _draw(

@@ -29,7 +29,6 @@ from core.campaigns import (
     Retired,
     Retirement,
 )
-from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.store import outbox
 from core.words.i18n import N_, Lang
@@ -194,9 +193,13 @@ async def game_header(
     campaigns: Campaigns, campaign: CampaignView, player_id: int, lang: Lang
 ) -> str:
     """:func:`which_game`, from the campaigns use cases (the outbox's planner has no context)."""
-    games = await campaigns.campaigns_of(PlayerRef(player_id, ""))
-    if len(games) < 2:
+    if await campaigns.games_count(player_id) < 2:
         return ""
+    return games_line(campaign, lang)
+
+
+def games_line(campaign: CampaignView, lang: Lang) -> str:
+    """The first line naming a private message's game and group, for a player in several."""
     return (
         "🎲 "
         + lang.gettext(

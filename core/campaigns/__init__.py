@@ -38,6 +38,7 @@ from core.campaigns.views import (
     build_view,
     describe_members,
 )
+from core.store.loader import games_count
 
 
 class Campaigns(Dependencies):
@@ -87,6 +88,7 @@ class Campaigns(Dependencies):
         self.at_a_glance = queries.at_a_glance
         self.table_for_viewer = queries.table_for_viewer
         self.campaigns_of = queries.campaigns_of
+        self.games_count = games_count  # one count, for a private message's first line
         self.has_ended = queries.has_ended
         self.live_games = queries.live_games
         self.games_of_players = queries.games_of_players

@@ -32,7 +32,7 @@ from core.rules.table import Outcome, Table
 from core.rules.undo import StepTaken, TallyRng
 from core.runtime.errors import AlreadyHandled
 from core.store import outbox
-from core.store.loader import LOAD, CampaignRow, PanelRow, load_arguments
+from core.store.loader import LOAD, CampaignRow, PanelRow, games_of, load_arguments, read_games
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import PanelHead, panel_head, save_statement
 from core.store.repo import guarded, update_done
@@ -196,7 +196,7 @@ class Presses(CampaignsBase):
                         while True:
                             statement = work.send(await fetch(*statement))
                     except StopIteration as done:
-                        table, step, view, redraw, retired = done.value
+                        table, step, view, redraw, retired, games = done.value
                     acted = PanelView(
                         id=panel.id,
                         kind=panel.kind,
@@ -212,6 +212,7 @@ class Presses(CampaignsBase):
                         redraw=redraw,
                         retired=retired,
                         read_as=outcome.model,  # the rules' own value: not read again
+                        viewer_games=games,
                     )
                     # what it shows, drawn by the planner, written with the change
                     plan, drawings = outbox.planner(), outbox.drawings(acted)
@@ -238,7 +239,7 @@ class Presses(CampaignsBase):
         return campaign_id
 
 
-Saved = tuple[Table, StepTaken, CampaignView, tuple[PanelView, ...], tuple[Retired, ...]]
+Saved = tuple[Table, StepTaken, CampaignView, tuple[PanelView, ...], tuple[Retired, ...], int]
 
 
 def _saved(
@@ -277,7 +278,9 @@ def _saved(
     view = replace(loaded.campaign, state=campaign.state, version=campaign.version)
     touched = touching(registry, campaign.system, view, before, table, acting=panel.id)
     redraw, retired = yield from touched  # it reads the undo offers first
-    return table, step, view, redraw, retired
+    private = panel.chat_tg_id != campaign.chat_tg_id  # a player's own panel, in private
+    games = read_games((yield games_of(panel.chat_tg_id))) if private else 0
+    return table, step, view, redraw, retired, games
 
 
 async def _head(panel_id: int, version: int, update_id: int | None) -> PanelHead:

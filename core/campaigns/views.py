@@ -168,6 +168,9 @@ class PanelView:
     # The other open views this change touched: redraw these, retire those.
     redraw: tuple[PanelView, ...] = ()
     retired: tuple[Retired, ...] = ()
+    # in a player's private chat: how many live games they are in, when its builder read
+    # it (a press does; 0: not read), to name the game for a player in several
+    viewer_games: int = 0
     # ``state`` as the panel's rules read it; set as the view is built (never passed in,
     # so a view replaced with another state reads that state).
     model: object = field(init=False, repr=False, compare=False)

@@ -109,6 +109,12 @@ OPEN_VIEWS = (
     " AND p.message_id IS NOT NULL AND p.id <> ? ORDER BY p.id"
 )
 """A campaign's open panels with a message, but one (:func:`open_views`)."""
+_GAMES_OF = (
+    "SELECT COUNT(DISTINCT c.id) AS games FROM campaign c"
+    " JOIN member m ON m.campaign_id = c.id AND m.active = ?"
+    " JOIN player pl ON pl.id = m.player_id"
+    " WHERE pl.tg_id = ? AND c.live_chat_id IS NOT NULL"
+)
 _MEMBERSHIP = (
     "SELECT c.id AS c_id, pl.tg_id AS pl_tg_id FROM campaign c"
     " LEFT JOIN member m ON m.campaign_id = c.id AND m.active = ?"
@@ -176,6 +182,21 @@ def open_views(campaign_id: int, but: int | None = None) -> Statement:
     """The statement of the campaign's open panels that have a message, oldest first,
     all but the panel ``but`` (:func:`read_panels` reads its rows)."""
     return OPEN_VIEWS, (campaign_id, False, 0 if but is None else but)
+
+
+def games_of(player_tg_id: int) -> Statement:
+    """The statement of how many live games a player is in (:func:`read_games`)."""
+    return _GAMES_OF, (True, player_tg_id)
+
+
+def read_games(rows: Rows) -> int:
+    return int(rows[0]["games"]) if rows else 0
+
+
+async def games_count(player_tg_id: int) -> int:
+    """How many live games a player is in (one count, nothing else read)."""
+    async with guarded():
+        return read_games(await fetch(*games_of(player_tg_id)))
 
 
 def read_panels(rows: Rows) -> list[PanelRow]:

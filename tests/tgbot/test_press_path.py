@@ -27,7 +27,7 @@ import pytest
 import tortoise
 
 from core.rules.rng import ScriptedRng
-from tests.support.stack import GROUP, Stack, campaigns, running_stack
+from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tests.tgbot.test_e2e_nsu_play import default_characters, start_table
 from tests.tgbot.test_e2e_nsu_play import say as say_nsu
 from tests.tgbot.test_e2e_nsu_play import tap as tap_nsu
@@ -263,3 +263,62 @@ async def test_every_press_of_an_nsu_roll_from_the_inbox(nsu_stack: Stack) -> No
     assert len(traces) == len(ROLL_PRESSES)
     # it did measure presses that redraw the adventure panel beside their own
     assert max(renderers(sorted(t.hops)) for t in traces) == 2, report
+
+
+async def test_a_press_in_private_names_its_game_in_8_hops(nsu_stack: Stack) -> None:
+    """A player's own panel in their private chat: the press reads how many games they
+    are in with its other statements, so the line naming the game (for a player in
+    two) costs no layer (16 hops in 14 files before, the planner asking for every game
+    the player is in, each read whole)."""
+    from tests.tgbot.test_e2e_nsu_two_games import BO as TWO_GAMES_BO
+    from tests.tgbot.test_e2e_nsu_two_games import HEADER_B, ZOE, two_games
+    from tests.tgbot.test_e2e_nsu_two_games import say as say_in_topic
+
+    stack = nsu_stack
+    _, b = await two_games(stack)  # Bo plays in both topics, Zoë in topic B only
+    inbox = stack.runtime.inbox
+    assert inbox is not None
+    for player, header in ((TWO_GAMES_BO, HEADER_B), (ZOE, "")):
+        mark = stack.api.mark()
+        await say_in_topic(stack, player, b, "/lines")
+        panel = await stack.api.wait_for_message(player, timeout=10, since=mark)
+        assert panel["text"].startswith(header + "🚧 Lines and veils"), panel["text"]
+        trace = PressTrace(root=Inbox.take_polled.__code__)
+
+        async def take_polled(
+            data: object, trace: PressTrace = trace, taken: Any = inbox.take_polled
+        ) -> bool:
+            if not (isinstance(data, dict) and "callback_query" in data):
+                return await taken(data)
+            token = _pressing.set(True)
+            sys.setprofile(trace)
+            try:
+                return await taken(data)
+            finally:
+                sys.setprofile(None)
+                _pressing.reset(token)
+
+        inbox.take_polled = take_polled  # type: ignore[method-assign]
+        try:
+            data = next(
+                b["callback_data"]
+                for row in panel["reply_markup"]["inline_keyboard"]
+                for b in row
+                if b["text"].endswith("Veil")
+            )
+            press = await stack.api.press_button(player, player, panel["message_id"], data)
+            assert not (await press.answered(10))["text"]
+            shown = panel["message_id"]
+            edited = await stack.api.wait_for_message(
+                player, lambda m, shown=shown: m["message_id"] == shown, timeout=10
+            )
+        finally:
+            del inbox.take_polled
+        assert edited["text"].startswith(header + "🚧 Lines and veils"), edited["text"]
+        assert "✅ Veil" in labels(edited), labels(edited)
+        hops = sorted(trace.hops)
+        listing = "\n".join(f"{f}: {name}" for f, name in hops)
+        print(f"\n{player}: {len(hops)} hops in {len(trace.files(trace.hops))} files")
+        assert ("tgbot/inbox.py", "Inbox.take_polled") in trace.hops, listing
+        assert len(hops) <= INBOX_HOPS_CEILING, listing
+        assert len(trace.files(trace.hops)) <= INBOX_HOP_FILES_CEILING, listing
