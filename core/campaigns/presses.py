@@ -5,13 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cached_property
 
-from core.campaigns.base import (
-    CampaignsBase,
-    check_playing,
-    check_seated,
-    settling,
-    touching,
-)
+from core.campaigns.base import CampaignsBase, check_playing, check_seated, settling, touching
 from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import (
     GAME_ENDED,
@@ -37,13 +31,7 @@ from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import PanelHead, panel_head, save_statement
 from core.store.repo import guarded, update_done
 from core.store.sql import Work, fetch, ran
-from core.store.undo_steps import (
-    PanelBefore,
-    pruned,
-    record_step,
-    step_row,
-    undo_after,
-)
+from core.store.undo_steps import PanelBefore, pruned, record_step, step_row, undo_after
 from core.store.unit import saving
 
 
