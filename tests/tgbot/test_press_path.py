@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import contextvars
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -135,6 +136,33 @@ def traced(handler: Handler, trace: PressTrace) -> Handler:
     return run
 
 
+@contextmanager
+def presses_traced(inbox: Inbox) -> Iterator[list[PressTrace]]:
+    """Trace every button press ``inbox`` takes from here on, from the inbox down, one
+    :class:`PressTrace` each, in the order they came."""
+    traces: list[PressTrace] = []
+    taken = inbox.take_polled
+
+    async def take_polled(data: object) -> bool:
+        if not (isinstance(data, dict) and "callback_query" in data):
+            return await taken(data)
+        trace = PressTrace(root=Inbox.take_polled.__code__)
+        traces.append(trace)
+        token = _pressing.set(True)
+        sys.setprofile(trace)
+        try:
+            return await taken(data)
+        finally:
+            sys.setprofile(None)
+            _pressing.reset(token)
+
+    inbox.take_polled = take_polled  # type: ignore[method-assign]
+    try:
+        yield traces
+    finally:
+        del inbox.take_polled
+
+
 @pytest.fixture
 async def stack(db: str) -> Stack:  # type: ignore[misc]
     faces = [2, 3, 1, 7, 2, 5]
@@ -224,25 +252,8 @@ async def test_every_press_of_an_nsu_roll_from_the_inbox(nsu_stack: Stack) -> No
     panel = await say_nsu(stack, NSU_ALICE, "/act I cross the rope bridge")
     inbox = stack.runtime.inbox
     assert inbox is not None
-    traces: list[PressTrace] = []
-    taken = inbox.take_polled
-
-    async def take_polled(data: object) -> bool:
-        if not (isinstance(data, dict) and "callback_query" in data):
-            return await taken(data)
-        trace = PressTrace(root=Inbox.take_polled.__code__)
-        traces.append(trace)
-        token = _pressing.set(True)
-        sys.setprofile(trace)
-        try:
-            return await taken(data)
-        finally:
-            sys.setprofile(None)
-            _pressing.reset(token)
-
-    inbox.take_polled = take_polled  # type: ignore[method-assign]
     report: list[str] = []
-    try:
+    with presses_traced(inbox) as traces:
         for who, label in ROLL_PRESSES:
             panel = await tap_nsu(stack, players[who], panel, label)
             hops = sorted(traces[-1].hops)
@@ -256,8 +267,6 @@ async def test_every_press_of_an_nsu_roll_from_the_inbox(nsu_stack: Stack) -> No
             assert drawn >= 1, listing
             assert len(hops) - (drawn - 1) <= INBOX_HOPS_CEILING, f"{label}:\n{listing}"
             assert len(files) - (drawn - 1) <= INBOX_HOP_FILES_CEILING, f"{label}:\n{listing}"
-    finally:
-        del inbox.take_polled
     print("\n" + "\n".join(report))
     assert "wins" in panel["text"]  # the roll was played to its end
     assert len(traces) == len(ROLL_PRESSES)
@@ -283,23 +292,7 @@ async def test_a_press_in_private_names_its_game_in_8_hops(nsu_stack: Stack) -> 
         await say_in_topic(stack, player, b, "/lines")
         panel = await stack.api.wait_for_message(player, timeout=10, since=mark)
         assert panel["text"].startswith(header + "🚧 Lines and veils"), panel["text"]
-        trace = PressTrace(root=Inbox.take_polled.__code__)
-
-        async def take_polled(
-            data: object, trace: PressTrace = trace, taken: Any = inbox.take_polled
-        ) -> bool:
-            if not (isinstance(data, dict) and "callback_query" in data):
-                return await taken(data)
-            token = _pressing.set(True)
-            sys.setprofile(trace)
-            try:
-                return await taken(data)
-            finally:
-                sys.setprofile(None)
-                _pressing.reset(token)
-
-        inbox.take_polled = take_polled  # type: ignore[method-assign]
-        try:
+        with presses_traced(inbox) as traces:
             data = next(
                 b["callback_data"]
                 for row in panel["reply_markup"]["inline_keyboard"]
@@ -312,8 +305,7 @@ async def test_a_press_in_private_names_its_game_in_8_hops(nsu_stack: Stack) -> 
             edited = await stack.api.wait_for_message(
                 player, lambda m, shown=shown: m["message_id"] == shown, timeout=10
             )
-        finally:
-            del inbox.take_polled
+        (trace,) = traces
         assert edited["text"].startswith(header + "🚧 Lines and veils"), edited["text"]
         assert "✅ Veil" in labels(edited), labels(edited)
         hops = sorted(trace.hops)
