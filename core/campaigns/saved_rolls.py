@@ -10,6 +10,7 @@ it uses) before anything is stored, so bad input changes nothing.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from contextlib import suppress
@@ -21,10 +22,19 @@ from tortoise.exceptions import IntegrityError
 from core.campaigns.play import ChatRef, Play, PlayerRef, TableRoll
 from core.rules import dice
 from core.rules.errors import Malformed, NotAllowedNow
-from core.rules.saved import Expansion, check_name, expand, key, might_use, renamed_in, uses
-from core.store.models import Chat
+from core.rules.saved import (
+    Expansion,
+    check_name,
+    expand,
+    key,
+    might_use,
+    renamed_in,
+    unknown_name,
+    uses,
+)
+from core.store.models import Chat, Player
 from core.store.models import SavedRoll as SavedRow
-from core.store.repo import atomic, guarded
+from core.store.repo import atomic, guarded, player_id
 
 _FIRST_WORD = re.compile(r"[^\W\d_]+")  # the letters a saved roll's name starts with
 
@@ -38,6 +48,8 @@ TEXT_TOO_LONG = "That roll is too long to save: at most {limit} characters."
 NOT_HOST = "Only the host of the game here can save rolls for the whole table."
 NOT_YOURS = "That saved roll isn't yours to change."
 GONE = "That saved roll is no longer there."
+THEIR_LIST = "These are {name}'s saved rolls: /saved shows yours."
+SOMEONE_ELSES_LIST = "These are another player's saved rolls: /saved shows yours."
 RENAME_TOO_LONG = (
     "With the new name, “{name}” (which uses this roll) would be longer than {limit} "
     "characters. Pick a shorter name."
@@ -99,6 +111,17 @@ async def listed(user_id: int, table: Table | None = None) -> tuple[SavedRoll, .
     )
 
 
+async def list_for(player: PlayerRef, table: Table | None = None) -> tuple[SavedRoll, ...]:
+    """:func:`listed`, for a list the player is shown: they are kept as a player (with
+    their name as now), so a press on their list by someone else can name them."""
+    async with guarded(), atomic():
+        await player_id(
+            player.tg_id, player.first_name, player.last_name, player.username,
+            player.language_code,
+        )  # fmt: skip
+    return await listed(player.tg_id, table)
+
+
 def _book(saved: tuple[SavedRoll, ...]) -> dict[str, str]:
     return {key(s.name): s.text for s in saved}
 
@@ -149,6 +172,8 @@ async def resolve(text: str, user_id: int, table: Table | None = None) -> Resolv
     saved = await listed(user_id, table)
     book = _book(saved)
     if not uses(text, book):
+        if unknown_name(text, book) is not None:
+            expand(text, book)  # no roll: refused naming the saved roll there is none of
         return None
     found: Expansion = expand(text, book)
     by_key = {key(s.name): s for s in saved}
@@ -266,6 +291,42 @@ async def usable(saved_id: int, user_id: int, table: Table | None) -> SavedRoll:
     if not (own or here):
         raise NotAllowedNow(GONE)
     return _saved(row)
+
+
+def mark(roll: SavedRoll) -> str:
+    """A short fingerprint of a saved roll as a list shows it (its name and text): a
+    list's button carries it, so a press on a list drawn before a change is told apart."""
+    return hashlib.sha256(f"{roll.name}\x00{roll.text}".encode()).hexdigest()[:8]
+
+
+async def pressed(
+    saved_id: int, owner: int, shown: str, user_id: int, table: Table | None
+) -> SavedRoll | None:
+    """The saved roll a ``/saved`` list's button rolls for ``user_id``; None when the
+    list no longer shows the saved rolls as they are (one was renamed, changed or
+    deleted since it was drawn): then it is drawn anew and nothing rolls.
+
+    Raises:
+        NotAllowedNow: the list is someone else's (``owner``'s) and the roll is not
+            this table's, so not the presser's to roll.
+    """
+    async with guarded():
+        row = await SavedRow.get_or_none(id=saved_id)
+        here = (
+            row is not None
+            and table is not None
+            and (row.table_chat_tg_id, row.topic_id) == (table.chat_tg_id, table.topic)
+        )
+        person = None if user_id == owner or here else await Player.get_or_none(tg_id=owner)
+    if user_id != owner and not here:
+        name = " ".join(p for p in (person.first_name, person.last_name) if p) if person else ""
+        if not name:
+            raise NotAllowedNow(SOMEONE_ELSES_LIST)
+        raise NotAllowedNow(THEIR_LIST, name=name)
+    roll = None if row is None else _saved(row)
+    if roll is None or mark(roll) != shown:
+        return None
+    return await usable(saved_id, user_id, table)
 
 
 async def _row(saved_id: int, user_id: int, hosted: Table | None) -> SavedRow:

@@ -36,8 +36,10 @@ LONG_NAME = "A saved roll's name can have at most {limit} characters."
 NOTATION_NAME = "“{name}” reads as dice notation; give the saved roll a name that doesn't."
 LOOP = "Those saved rolls use each other in a loop: {loop}."
 DEEP = "Saved rolls use each other too deeply (at most {limit} levels): {chain}."
+NOT_SAVED = "{name} is not one of your saved rolls: /saved lists them."
 REPEATED_INSIDE = "“{name}” rolls several times, so it can't be part of another roll."
 
+_OPERAND_AFTER = frozenset("+-*/×÷−–),")  # what may follow a value in arithmetic
 # a name where an operand may stand: the start, or after a sign, a bracket or a comma
 _OPERAND_BEFORE = frozenset("+-*/×÷−–(,")
 _WORD = re.compile(r"[^\W\d_]\w*")
@@ -152,6 +154,61 @@ def _names(text: str, book: Mapping[str, str]) -> list[re.Match[str]]:
     return found
 
 
+def unknown_name(text: str, book: Mapping[str, str]) -> str | None:
+    """The first word of ``text`` used as a value in arithmetic (``dmg*2``, ``d20+str``)
+    that is no saved roll of ``book`` and no notation, when the text would read as a roll
+    with a die there: the name of a saved roll there is none of."""
+    masked = _masked(text)
+    unknown: list[re.Match[str]] = []
+    for match in _names(text, _Anything()):
+        word = match.group(0)
+        if key(word) in book or _reads_as_notation(word):
+            continue
+        before = masked[: match.start()].rstrip()
+        after = masked[match.end() :].lstrip()
+        if (before and before[-1] in _OPERAND_BEFORE) or (after and after[0] in _OPERAND_AFTER):
+            unknown.append(match)
+    if not unknown:
+        return None
+    pieces, at = [], 0
+    for match in unknown:
+        pieces += [text[at : match.start()], "1d2"]
+        at = match.end()
+    known = _names(text, book)
+    try:
+        if known:  # the saved rolls it does name stand for a die too
+            _expand_numbers("".join([*pieces, text[at:]]), book)
+        else:
+            dice.parse("".join([*pieces, text[at:]]))
+    except Malformed:
+        return None  # no roll even so: something else is wrong
+    return unknown[0].group(0)
+
+
+def _expand_numbers(text: str, book: Mapping[str, str]) -> None:
+    """Parse ``text`` with each of ``book``'s saved rolls in it read as a die."""
+    pieces, at = [], 0
+    for match in _names(text, book):
+        pieces += [text[at : match.start()], "1d2"]
+        at = match.end()
+    dice.parse("".join([*pieces, text[at:]]))
+
+
+def _parsed(text: str, book: Mapping[str, str]) -> dice.DiceExpression:
+    """``text`` read as plain notation; refused naming the saved roll it names, unknown.
+
+    Raises:
+        Malformed: it is no roll.
+    """
+    try:
+        return dice.parse(text)
+    except Malformed as error:
+        name = unknown_name(text, book)
+        if name is None:
+            raise
+        raise Malformed(NOT_SAVED, name=name) from error
+
+
 def _leading_count(before: str) -> bool:
     """``2`` or ``2x`` at the very start: ``/roll 2 atk`` rolls it twice."""
     return bool(re.fullmatch(r"\s*\d+\s*(?:[xх×]\s*)?", before))
@@ -178,7 +235,7 @@ def _expand(
 ) -> Expansion:
     found = _names(text, book)
     if not found:
-        return Expansion(dice.parse(text), ())
+        return Expansion(_parsed(text, book), ())
     reads = [_read(m.group(0), book, chain, cache) for m in found]
     first = found[0]
     head = text[: first.start()]
@@ -196,7 +253,13 @@ def _expand(
         repeat = int(digits.group(1))
         if repeat > dice.MAX_REPEATS:
             raise Malformed(dice.TOO_MANY_REPEATS, limit=dice.MAX_REPEATS)
-    expression = dice.parse(joined)
+    try:
+        expression = dice.parse(joined)
+    except Malformed as error:
+        name = unknown_name(text, book)  # a saved roll there is none of: say so
+        if name is not None:
+            raise Malformed(NOT_SAVED, name=name) from error
+        raise
     if whole:
         expression = _repeated(expression, repeat * reads[0].expression.repeat)
     expression = _with_note_and_target(expression, reads)

@@ -79,12 +79,15 @@ async def test_save_use_nest_and_list_in_a_group(stack: Stack) -> None:
     rolled = await stack.api.wait_for_message(GROUP, from_bot(stack), timeout=TIMEOUT, since=mark)
     assert "Alice Marsh" in rolled["text"] and "(1d8 + 3) — dmg" in rolled["text"]
     assert rolled["reply_to_message"]["message_id"] == listed["message_id"]
-    # Bo pressing Alice's button: it is not his to roll here
+    # Bo pressing Alice's button: it is not his to roll here, and he is told whose it is
     answer, _ = await press(stack, BO, GROUP, listed, keys["🎲 dmg"])
-    assert "out of date" in answer["text"]
-    # a forged button: a saved roll that does not exist
-    answer, _ = await press(stack, ALICE, GROUP, listed, SavedRollButton(99999).encode())
-    assert "out of date" in answer["text"]
+    assert answer["text"] == "⏳ These are Alice Marsh's saved rolls: /saved shows yours."
+    assert answer["show_alert"] is True
+    # a forged button: a saved roll that does not exist rolls nothing
+    answer, _ = await press(
+        stack, ALICE, GROUP, listed, SavedRollButton(99999, ALICE, "0").encode()
+    )
+    assert "changed since this list was drawn" in answer["text"]
 
 
 async def test_loops_clashes_and_bad_input_change_nothing(stack: Stack) -> None:
@@ -152,9 +155,12 @@ async def test_rename_and_delete_in_private_in_russian(stack: Stack) -> None:
     assert "удалён" in gone["text"]
     empty = await say(stack, OLGA, OLGA, "/saved")
     assert "Сохранённых бросков пока нет" in empty["text"]
-    # the old list's button now answers "out of date"
-    answer, _ = await press(stack, OLGA, OLGA, listed, buttons(listed)["🎲 удар"])
-    assert "устарела" in answer["text"] or "out of date" in answer["text"], answer
+    # the old list's button rolls nothing: the list is drawn as it is now
+    answer, mark = await press(stack, OLGA, OLGA, listed, buttons(listed)["🎲 удар"])
+    assert "изменились" in answer["text"], answer
+    old = await stack.api.wait_for_message(OLGA, from_bot(stack), timeout=TIMEOUT, since=mark)
+    assert old["message_id"] == listed["message_id"]
+    assert "Сохранённых бросков пока нет" in old["text"] and not old.get("reply_markup")
     # the English words work too
     await say(stack, OLGA, OLGA, "/save fire 8d6")
     await say(stack, OLGA, OLGA, "/saved rename fire flame")
@@ -203,3 +209,57 @@ async def test_a_saved_roll_rolled_in_secret(stack: Stack) -> None:
     assert "(1d20 + 7) — sneak: stealth" in private["text"]
     kept = await RollRecord.get(label="sneak: stealth")
     assert kept.seen_by == [ALICE]
+
+
+async def test_someone_elses_list_names_its_owner(stack: Stack) -> None:
+    await say(stack, BO, GROUP, "/save hit 1d20+1")
+    listed = await say(stack, BO, GROUP, "/saved")
+    answer, _ = await press(stack, ALICE, GROUP, listed, buttons(listed)["🎲 hit"])
+    # an alert is plain text: the name reads as Bo wrote it
+    assert answer["text"] == "⏳ These are <b>Bo</b> & Co's saved rolls: /saved shows yours."
+    answer, _ = await press(stack, OLGA, GROUP, listed, buttons(listed)["🎲 hit"])
+    assert answer["text"] == "⏳ Это сохранённые броски <b>Bo</b> & Co: ваши покажет /saved."
+    assert await RollRecord.filter(label="hit").count() == 0
+
+
+async def test_an_old_list_is_redrawn_before_it_rolls_anything(stack: Stack) -> None:
+    await say(stack, ALICE, GROUP, "/save dmg 1d8+3")
+    await say(stack, ALICE, GROUP, "/save crit dmg*2")
+    listed = await say(stack, ALICE, GROUP, "/saved")
+    await say(stack, ALICE, GROUP, "/saved rename dmg damage")
+    mark = stack.api.mark()
+    answer, _ = await press(stack, ALICE, GROUP, listed, buttons(listed)["🎲 dmg"])
+    assert answer["text"] == (
+        "🔄 These saved rolls changed since this list was drawn: it shows them as they are "
+        "now. Tap again to roll."
+    )
+    redrawn = await stack.api.wait_for_message(GROUP, from_bot(stack), timeout=TIMEOUT, since=mark)
+    assert redrawn["message_id"] == listed["message_id"]
+    assert "damage — 1d8+3" in redrawn["text"] and "crit — damage*2" in redrawn["text"]
+    assert set(buttons(redrawn)) == {"🎲 crit", "🎲 damage"}
+    assert await RollRecord.filter(player__tg_id=ALICE).count() == 0  # nothing rolled
+    # the redrawn list rolls what it shows
+    _, mark = await press(stack, ALICE, GROUP, redrawn, buttons(redrawn)["🎲 damage"])
+    rolled = await stack.api.wait_for_message(GROUP, from_bot(stack), timeout=TIMEOUT, since=mark)
+    assert "(1d8 + 3) — damage" in rolled["text"]
+    # a changed roll (same name, new dice) is a change too
+    await say(stack, ALICE, GROUP, "/save damage 2d6")
+    answer, _ = await press(stack, ALICE, GROUP, redrawn, buttons(redrawn)["🎲 damage"])
+    assert answer["text"].startswith("🔄")
+
+
+async def test_a_saved_roll_name_that_is_not_there_is_named(stack: Stack) -> None:
+    refused = await say(stack, ALICE, GROUP, "/save crit dmg*2")
+    assert refused["text"] == "🤔 dmg is not one of your saved rolls: /saved lists them."
+    assert await SavedRoll.all().count() == 0
+    refused = await say(stack, ALICE, GROUP, "/roll d20+str")
+    assert refused["text"] == "🤔 str is not one of your saved rolls: /saved lists them."
+    await say(stack, ALICE, GROUP, "/save dmg 1d8")
+    await say(stack, ALICE, GROUP, "/save crit dmg*2")
+    await say(stack, ALICE, GROUP, "/saved delete dmg")
+    refused = await say(stack, ALICE, GROUP, "/roll crit")  # it used the deleted one
+    assert refused["text"] == "🤔 dmg is not one of your saved rolls: /saved lists them."
+    refused = await say(stack, OLGA, OLGA, "/save крит урон*2")
+    assert refused["text"] == "🤔 Броска «урон» нет среди ваших сохранённых: их список — /saved."
+    plain = await say(stack, ALICE, GROUP, "/roll hello there")  # words, not a roll's name
+    assert "couldn't read" in plain["text"]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import saved_rolls
@@ -18,13 +20,18 @@ from core.words.i18n import N_, Lang, available, lang_for
 from tgbot.buttons.saved import SavedRollButton
 from tgbot.callback import OUTDATED, decode_as, pattern
 from tgbot.context import StonetableContext
-from tgbot.edits import reply_html
+from tgbot.edits import edit_text, reply_html
 from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import lang_of
 from tgbot.presenter import in_outbox
 from tgbot.render import saved as render
 from tgbot.render.dice import render_roll
 from tgbot.sender import send_pending
+
+LIST_REDRAWN = N_(
+    "🔄 These saved rolls changed since this list was drawn: it shows them as they are now. "
+    "Tap again to roll."
+)
 
 COMMANDS = [
     CommandSpec("save", N_("Save a roll under a name: /save atk 1d20+5")),
@@ -95,7 +102,8 @@ async def saved(update: Update, context: StonetableContext) -> None:
         gone = await saved_rolls.delete(found.id, player.tg_id, hosted)
         await reply_html(message, render.deleted(gone, lang))
         return
-    text, markup = render.listing(await saved_rolls.listed(player.tg_id, _table(chat)), lang)
+    listed = await saved_rolls.list_for(player, _table(chat))
+    text, markup = render.listing(listed, lang, player.tg_id)
     await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
@@ -144,17 +152,27 @@ async def _roll(
 
 
 async def press_saved(update: Update, context: StonetableContext) -> None:
-    """A /saved button: roll that saved roll for whoever pressed (theirs, or the table's)."""
+    """A /saved button: roll that saved roll for whoever pressed (theirs, or the table's);
+    a list drawn before its saved rolls changed is drawn anew, and nothing rolls."""
     query = update.callback_query
     assert query is not None and update.effective_user is not None
     pressed = decode_as(query.data, SavedRollButton)
     chat, _ = actor(update)
     player = player_of(update.effective_user)
-    try:
-        roll = await saved_rolls.usable(pressed.saved_id, player.tg_id, _table(chat))
-    except NotAllowedNow:
-        raise Malformed(OUTDATED) from None
-    resolved = await saved_rolls.resolve(roll.name, player.tg_id, _table(chat))
+    table = _table(chat)
+    roll = await saved_rolls.pressed(
+        pressed.saved_id, pressed.owner, pressed.mark, player.tg_id, table
+    )
+    if roll is None:
+        lang = await lang_of(update)
+        listed = await saved_rolls.listed(pressed.owner, table)  # the list's owner's, as now
+        text, markup = render.listing(listed, lang, pressed.owner)
+        await query.answer(lang.gettext(LIST_REDRAWN), show_alert=True)
+        if query.message is not None:
+            with contextlib.suppress(BadRequest):
+                await edit_text(context.bot, chat.tg_id, query.message.message_id, text, markup)
+        return
+    resolved = await saved_rolls.resolve(roll.name, player.tg_id, table)
     if resolved is None:
         raise Malformed(OUTDATED)
     await asyncio.gather(query.answer(), _roll(update, context, chat, player, resolved.expression))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from core.campaigns.saved_rolls import Renamed, SavedRoll
+from core.campaigns.saved_rolls import Renamed, SavedRoll, mark
 from core.words.i18n import Lang
 from tgbot.buttons.saved import SavedRollButton
 from tgbot.render.text import esc
@@ -83,8 +83,11 @@ def deleted(roll: SavedRoll, lang: Lang) -> str:
     return lang.gettext("🗑 Deleted the saved roll <b>{name}</b>.", name=esc(roll.name))
 
 
-def listing(rolls: Sequence[SavedRoll], lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The /saved message: each saved roll with its notation, and a button to roll each."""
+def listing(
+    rolls: Sequence[SavedRoll], lang: Lang, owner: int
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """``owner``'s /saved message: each saved roll with its notation, and a button to roll
+    each (which knows whose list it is on, and the roll as the list shows it)."""
     if not rolls:
         return lang.gettext(
             "You have no saved rolls yet. Save one with <code>/save atk 1d20+5</code>."
@@ -110,7 +113,9 @@ def listing(rolls: Sequence[SavedRoll], lang: Lang) -> tuple[str, InlineKeyboard
         )
     )
     buttons = [
-        InlineKeyboardButton(f"🎲 {r.name}", callback_data=SavedRollButton(r.id).encode())
+        InlineKeyboardButton(
+            f"🎲 {r.name}", callback_data=SavedRollButton(r.id, owner, mark(r)).encode()
+        )
         for r in rolls
     ]
     rows = [buttons[i : i + PER_ROW] for i in range(0, len(buttons), PER_ROW)]
