@@ -148,21 +148,32 @@ async def test_a_result_the_query_does_not_offer_rolls_nothing(stack: Stack) -> 
     assert await InlineRoll.all().count() == 0
 
 
-async def test_malformed_queries_get_a_hint_in_the_players_language(stack: Stack) -> None:
-    _, english = await ask(stack, ALICE, "2d6 | 3d6")
-    [hint] = english["results"]
-    assert hint["id"] == "hint" and hint["title"].startswith("🤔 I couldn't read “|”")
-    assert "reply_markup" not in hint
-    _, russian = await ask(stack, IVAN, "1001d6", IVAN)
-    [hint] = russian["results"]
-    assert hint["title"].startswith("🤔") and "1000" in hint["title"]
-    assert hint["description"].startswith("Напишите бросок")
-    asked, answer = await ask(stack, IVAN, "2d6 |", IVAN)
-    posted = await stack.api.choose_inline_result(IVAN, asked.query_id, "hint", IVAN)
-    assert posted["text"] == answer["results"][0]["title"]
-    assert "inline_message_id" not in stack.api.pending_updates()[-1].get(
-        "chosen_inline_result", {}
+async def test_text_that_is_no_roll_offers_nothing_to_post_and_a_way_to_learn(
+    stack: Stack,
+) -> None:
+    _, english = await ask(stack, ALICE, "hello there")
+    assert english["results"] == []  # nothing a tap could post into the chat
+    assert english["button"] == {
+        "text": "🤔 That's no roll yet: how to write dice", "start_parameter": "dice",
+    }  # fmt: skip
+    asked, russian = await ask(stack, IVAN, "1001d6", IVAN)
+    assert russian["results"] == []
+    assert russian["button"]["text"] == "🤔 Это пока не бросок: как записать кубики"
+    # pressing it opens the private chat with /start dice: how to write a roll
+    mark = stack.api.mark()
+    opened = await stack.api.press_results_button(IVAN, asked.query_id)
+    assert opened == {"action": "start", "chat_id": IVAN}
+    explained = await stack.api.wait_for_message(
+        IVAN, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
     )
+    assert explained["text"].startswith("🎲 Как записать бросок")
+    assert f"@{stack.api.username} 2к6+3" in explained["text"]
+    asked, _ = await ask(stack, ALICE, "2d6 | 3d6")
+    await stack.api.press_results_button(ALICE, asked.query_id)
+    explained = await stack.api.wait_for_message(
+        ALICE, lambda m: "How to write a roll" in m.get("text", ""), timeout=10
+    )
+    assert "/roll 2d6+3" in explained["text"]
 
 
 async def test_a_huge_pool_fits_one_message(stack: Stack) -> None:

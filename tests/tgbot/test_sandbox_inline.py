@@ -51,10 +51,21 @@ async def test_an_inline_roll_typed_in_the_composer(db: str) -> None:
         await page.fill("#text", "")
         await t.expect(results).to_be_hidden()
 
-        # text that is no roll gets one hint; another bot's name gets nothing
-        await page.fill("#text", f"@{bot} 2d6 | 3d6")
-        await t.expect(offered).to_have_count(1)
-        await t.expect(offered).to_contain_text("🤔 I couldn't read “|”")
+        # text that is no roll offers nothing to post: the button above the results opens
+        # the private chat, whose /start dice says how to write a roll
+        await page.fill("#text", f"@{bot} hello there")
+        above = results.locator("button.inline-results-button")
+        await t.expect(above).to_have_text("🤔 That's no roll yet: how to write dice")
+        await t.expect(offered).to_have_count(0)
+        box = await above.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 360
+        await screenshot(page, "sandbox-inline-hint")
+        await above.click()
+        await t.expect(results).to_be_hidden()
+        explained = page.locator("li.message").filter(has_text="How to write a roll").last
+        await t.expect(explained).to_be_visible()
+        await t.expect(explained).to_contain_text(f"@{bot} 2d6+3")
+        await t.group_chat()
         await page.fill("#text", "@another_bot 2d6")
         await t.expect(results).to_be_hidden()
 

@@ -33,11 +33,11 @@ async def inline_query(update: Update, context: StonetableContext) -> None:
     assert query is not None
     user = query.from_user
     player = player_of(user)
-    results = inline_results(
+    results, button = inline_results(
         query.query, await offered(user.id, query.query, MAX_OFFERS), player.display_name,
         lang_for(user.language_code),
     )  # fmt: skip
-    await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True)
+    await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True, button=button)
 
 
 async def chosen_result(update: Update, context: StonetableContext) -> None:
@@ -45,7 +45,7 @@ async def chosen_result(update: Update, context: StonetableContext) -> None:
     picked = update.chosen_inline_result
     assert picked is not None
     message_id = picked.inline_message_id
-    if message_id is None:  # the hint (no keyboard, so no inline message to edit)
+    if message_id is None:  # every offer has a keyboard: nothing of ours to edit
         return
     user = picked.from_user
     lang = lang_for(user.language_code)

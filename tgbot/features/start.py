@@ -18,7 +18,8 @@ from tgbot.i18n import lang_of
 from tgbot.intro import give_menu_button
 from tgbot.presenter import in_outbox
 from tgbot.render.dice import render_roll
-from tgbot.render.help import general, help_text
+from tgbot.render.help import dice_help, general, help_text
+from tgbot.render.inline import DICE_HELP
 from tgbot.render.text import esc
 from tgbot.sender import deliver_held, send_pending
 from tgbot.topics import send_game
@@ -41,6 +42,13 @@ async def start(update: Update, context: StonetableContext) -> None:
         )
         if joining:
             await campaign.announce_join(update, context, payload)
+            return
+        if payload == DICE_HELP:  # the button above inline results that are no roll
+            lang = await lang_of(update)
+            await update.effective_message.reply_text(
+                dice_help(lang, context.bot.username), parse_mode=ParseMode.HTML
+            )
+            await give_menu_button(context.bot, chat.tg_id, context.deps.webapp_url, lang)
             return
         if delivered:
             return  # they came for their messages

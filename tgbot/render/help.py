@@ -24,6 +24,24 @@ def general(lang: Lang) -> str:
     )
 
 
+def dice_help(lang: Lang, bot_username: str) -> str:
+    """How to write a roll (HTML): for ``/start dice``, where the button above inline
+    results that are no roll leads."""
+    return "\n".join(
+        (
+            "<b>" + lang.gettext("🎲 How to write a roll") + "</b>",
+            "",
+            *_dice_lines(lang),
+            "💬 "
+            + lang.gettext(
+                "In any chat, type <code>@{bot} 2d6+3</code> and pick the roll: it is posted "
+                "as yours, and the dice are rolled once it is.",
+                bot=esc(bot_username),
+            ),
+        )
+    )
+
+
 def _dice_lines(lang: Lang) -> tuple[str, ...]:
     """Rolling dice, the last rolls and saved rolls."""
     return (

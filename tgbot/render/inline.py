@@ -9,17 +9,18 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
+    InlineQueryResultsButton,
     InputTextMessageContent,
 )
 from telegram.constants import ParseMode
 
 from core.campaigns.inline_rolls import Offer, offers
 from core.rules import dice
-from core.words.i18n import Lang
-from tgbot.render.errors import user_message
+from core.words.i18n import N_, Lang
 from tgbot.render.text import esc
 
-HINT_ID = "hint"  # the result explaining why the typed text is no roll
+DICE_HELP = "dice"  # the /start parameter of the button above results that are no roll
+NO_ROLL = N_("🤔 That's no roll yet: how to write dice")
 MAX_SWITCH = 256  # the longest query a switch_inline_query button may carry
 MAX_TITLE = 100
 
@@ -80,20 +81,15 @@ def _article(offer: Offer, who: str, lang: Lang) -> InlineQueryResultArticle:
 
 def inline_results(
     query: str, suggestions: Sequence[tuple[str, str]], who: str, lang: Lang
-) -> list[InlineQueryResultArticle]:
-    """The results for an inline query: the typed roll first, then saved rolls
-    suggested for it (name, text); for text that is no roll, one result saying why
-    (after the suggestions, which may be what the player is typing the name of)."""
+) -> tuple[list[InlineQueryResultArticle], InlineQueryResultsButton | None]:
+    """The answer to an inline query: the typed roll first, then saved rolls suggested
+    for it (name, text); for text that is no roll, the button Telegram shows above the
+    results (it opens the private chat with the bot, whose ``/start dice`` says how to
+    write dice). A hint is never a result: nothing that is no roll can be posted."""
     found = offers(query, suggestions)
     results = [_article(offer, who, lang) for offer in found.rolls]
-    if found.refusal is not None:
-        why = user_message(found.refusal, lang)
-        results.append(
-            InlineQueryResultArticle(
-                id=HINT_ID,
-                title=_title(why),
-                description=lang.gettext("Type a roll such as 2d6+3, 4d6kh3 or 1d20 adv"),
-                input_message_content=InputTextMessageContent(why),
-            )
-        )
-    return results
+    if found.refusal is None:
+        return results, None
+    return results, InlineQueryResultsButton(
+        text=lang.gettext(NO_ROLL), start_parameter=DICE_HELP
+    )

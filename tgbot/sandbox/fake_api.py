@@ -1731,6 +1731,24 @@ class _Inline(_Part):
                 self._feed_back(player, query, result_id, message)
             return message
 
+    async def press_results_button(self, user_id: int, query_id: str) -> Json:
+        """Press the button above an answered inline query's results, as Telegram shows
+        it: a ``start_parameter`` opens the player's private chat with the bot and sends
+        ``/start <parameter>`` (Start pressed); a ``web_app`` opens the Mini App.
+        Returns ``{"action": "start", "chat_id": ...}`` or ``{"action": "web_app", "url": ...}``.
+        """
+        query = self.api._inline_queries.get(query_id)
+        if query is None or query.user_id != user_id or not query.answer.done():
+            raise SandboxError("no answered inline query with that id for this player")
+        button = query.answer.result().get("button")
+        if not button:
+            raise SandboxError("the bot's answer has no button above its results")
+        if "web_app" in button:
+            url = self.api.open_web_app(user_id, button, from_chat_id=user_id)
+            return {"action": "web_app", "url": url}
+        await self.api.start_bot(user_id, str(button["start_parameter"]))
+        return {"action": "start", "chat_id": user_id}
+
     def _feed_back(
         self, player: Player, query: _InlineQuery, result_id: str, message: Json
     ) -> None:
@@ -3206,6 +3224,7 @@ class FakeBotApi:
     _inline_id = _Face("inline", _Inline._inline_id)
     inline_query = _Face("inline", _Inline.inline_query)
     choose_inline_result = _Face("inline", _Inline.choose_inline_result)
+    press_results_button = _Face("inline", _Inline.press_results_button)
     # commands, menu, description
     description_for = _Face("menus", _Menus.description_for)
     menu_button = _Face("menus", _Menus.menu_button)

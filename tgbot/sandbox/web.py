@@ -6,9 +6,10 @@ Routes under ``prefix`` (default ``/sandbox``):
     ``GET {prefix}``                   the page
     ``GET {prefix}/state``             JSON snapshot for one player
     ``GET {prefix}/players``           who the page can play as
-    ``POST {prefix}/send|press|open|link|start|menu|language|topic|inline|choose``
+    ``POST {prefix}/send|press|open|link|start|menu|language|topic|inline|choose|results_button``
                                        player actions (``inline``: type ``@bot query``;
-                                       ``choose``: pick one of its results)
+                                       ``choose``: pick one of its results;
+                                       ``results_button``: press the button above them)
     ``GET {prefix}/events``            server-sent events of the change feed
     ``GET {prefix}/photo/{file_id}``   photo bytes for the page
 """
@@ -188,6 +189,8 @@ class _Sandbox:
             return {"message": await self.api.start_bot(user_id, str(body.get("payload", "")))}
         if action == "inline":
             return await self._inline_query(user_id, body)
+        if action == "results_button":  # the button above the inline results
+            return await self.api.press_results_button(user_id, str(body["query_id"]))
         if action == "choose":
             thread = body.get("thread_id")
             message = await self.api.choose_inline_result(
@@ -306,7 +309,8 @@ def setup_sandbox(app: web.Application, api: FakeBotApi, *, prefix: str = "/sand
     router.add_get(f"{prefix}/events", sandbox.events)
     router.add_get(f"{prefix}/photo/{{file_id}}", sandbox.photo)
     router.add_post(
-        f"{prefix}/{{action:send|press|open|link|start|menu|language|topic|inline|choose}}",
+        f"{prefix}/{{action:send|press|open|link|start|menu|language|topic|inline|choose"
+        "|results_button}",
         sandbox.action,
     )
     router.add_static(f"{prefix}/static", HERE / "static")

@@ -726,13 +726,28 @@
 
   function renderInline(answer, entry) {
     const list = $("inline-results");
-    list.replaceChildren(...answer.results.map((result) => el("li", {},
+    // the bot's button above the results, as Telegram shows it: it posts nothing here
+    const button = answer.button ? [el("li", {}, el("button", {
+      type: "button", class: "inline-results-button",
+      onclick: () => pressResultsButton(answer.query_id, answer.button.text),
+    }, answer.button.text))] : [];
+    list.replaceChildren(...button, ...answer.results.map((result) => el("li", {},
       el("button", {
         type: "button", class: "inline-result", dataset: { resultId: result.id },
         onclick: () => chooseInline(answer.query_id, result.id, entry),
       }, el("b", { class: "title" }, result.title),
       result.description ? el("span", { class: "hint" }, result.description) : null))));
-    list.hidden = answer.results.length === 0;
+    list.hidden = answer.results.length === 0 && !answer.button;
+  }
+
+  async function pressResultsButton(queryId, title) {
+    $("text").value = "";
+    hideInline();
+    try {
+      followOpen(await post("results_button", { query_id: queryId }), title);
+    } catch (error) {
+      toast(error.message, "error");
+    }
   }
 
   async function chooseInline(queryId, resultId, entry) {
