@@ -9,11 +9,12 @@ from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.store.models import Campaign
 from core.store.repo import guarded
 from core.store.sql import fetch
-from core.words.i18n import N_, available, pick
+from core.words.i18n import N_, available, language_name, language_named, pick
 
 NO_GAME = N_("No game is running in this chat. Start one with /newgame.")
 HOST_ONLY = N_("Only the host can change the game's language.")
 UNKNOWN = N_("I don't speak “{code}”. Choose one of: {known}.")
+
 
 
 @dataclass(frozen=True)
@@ -57,9 +58,9 @@ async def change_language(chat: ChatRef, player: PlayerRef, wanted: str) -> str:
         NotAllowedNow: no game runs in this chat.
         NotYourTurn: the player is not the host.
     """
-    code = wanted.strip().lower()
-    if code not in available():
-        raise Malformed(UNKNOWN, code=code[:16], known=", ".join(available()))
+    code = language_named(wanted)
+    if code is None:
+        raise Malformed(UNKNOWN, code=wanted.strip()[:16], known=known_languages())
     async with guarded():
         campaign = await Campaign.get_or_none(
             live_chat_id=chat.tg_id, topic_id=chat.topic
@@ -70,6 +71,11 @@ async def change_language(chat: ChatRef, player: PlayerRef, wanted: str) -> str:
             raise NotYourTurn(HOST_ONLY)
         await Campaign.filter(id=campaign.id).update(language=code)
     return code
+
+
+def known_languages() -> str:
+    """Every catalogue as /language takes it: its code and its own name, ``ru (русский)``."""
+    return ", ".join(f"{code} ({language_name(code, code)})" for code in available())
 
 
 async def live_languages() -> dict[int, str]:

@@ -58,6 +58,29 @@ def available() -> tuple[str, ...]:
     return tuple(sorted(found | {DEFAULT}))
 
 
+def language_named(word: str) -> str | None:
+    """The catalogue a player names: its code (``ru``, ``ru-RU``) or its name in any
+    catalogue's language, any case (``русский``, ``Russian``, ``английский``); None for
+    anything else."""
+    wanted = word.strip().casefold()
+    if not wanted:
+        return None
+    code = wanted.replace("_", "-").split("-", 1)[0]
+    if code in available():
+        return code
+    for each in available():
+        locale = Locale.parse(each)
+        names = {locale.get_language_name(other) or "" for other in available()}
+        if wanted in {name.casefold() for name in names if name}:
+            return each
+    return None
+
+
+def language_name(code: str, reader: str) -> str:
+    """A catalogue's language as ``reader``'s language names it: English, русский."""
+    return Locale.parse(code).get_language_name(pick(reader)) or code
+
+
 _KEPT = re.compile(r"(\{[^{}]*\}|<[^<>]*>|&#?\w+;|%\(\w+\)[sd]|%%|/\w+)")
 
 

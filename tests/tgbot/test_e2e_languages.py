@@ -113,7 +113,9 @@ async def test_the_host_changes_the_games_language_and_only_the_host(stack: Stac
     refused = await say(stack, ALICE, "/language en")
     assert refused["text"] == "✋ Сменить язык игры может только организатор."
     unknown = await say(stack, OLGA, "/language tlh")
-    assert unknown["text"] == "🤔 Я не знаю языка «tlh». Выберите один из: en, ru."
+    assert unknown["text"] == (
+        "🤔 Я не знаю языка «tlh». Выберите один из: en (English), ru (русский)."
+    )
     assert (await Campaign.get(live_chat_id=GROUP)).language == "ru"  # nothing changed
 
     switched = await say(stack, OLGA, "/language en")
@@ -135,9 +137,39 @@ async def test_a_group_without_a_game_answers_in_the_senders_language(stack: Sta
     assert wrong["text"] == (
         "🤔 Бросьте хотя бы один кубик. Попробуйте, например: 2d6+3, 4d6kh3, 2d20kl1, d20 adv."
     )
-    unread = await say(stack, IVAN, "/roll 2d6+мост")
-    assert unread["text"].startswith("🤔 Не понимаю «мост».")  # the player's text, as written
+    unread = await say(stack, IVAN, "/roll 2d6+мост")  # a word standing for a number
+    assert unread["text"] == "🤔 Броска «мост» нет среди ваших сохранённых: их список — /saved."
+    unread = await say(stack, IVAN, "/roll 2d6*мост|")
+    assert unread["text"].startswith("🤔 Не понимаю «мост|»")  # the player's text, as written
     assert "Unknown game system" in (await say(stack, ALICE, "/newgame chess"))["text"]
     assert (
         "Неизвестная игровая система «chess»" in (await say(stack, IVAN, "/newgame chess"))["text"]
+    )
+
+
+async def test_language_alone_says_which_and_how_and_names_are_understood(stack: Stack) -> None:
+    none = await say(stack, IVAN, "/language")  # no game here yet: each reads their own
+    assert none["text"] == (
+        "🗣 Здесь пока нет игры, поэтому я отвечаю каждому на языке его Telegram (вам — "
+        "русский). Игра говорит на языке своего организатора; он меняет его командой "
+        "/language с кодом или названием языка: en (English), ru (русский)."
+    )
+    await say(stack, OLGA, "/newgame counter")
+    now = await say(stack, ALICE, "/language")
+    assert now["text"] == (
+        "🗣 Язык этой игры — русский. Организатор меняет его командой /language с кодом или "
+        "названием языка: en (English), ru (русский)."
+    )
+    for word, speaks in [
+        ("английский", "en"), ("русский", "ru"), ("English", "en"), ("RUSSIAN", "ru"),
+        ("Английский", "en"), ("Русский", "ru"), ("en-GB", "en"), ("ru", "ru"),
+    ]:  # fmt: skip
+        await say(stack, OLGA, f"/language {word}")
+        assert (await Campaign.get(live_chat_id=GROUP)).language == speaks, word
+    await say(stack, OLGA, "/language english")
+    now = await say(stack, ALICE, "/language")
+    assert now["text"].startswith("🗣 This game speaks English. The host changes that")
+    unknown = await say(stack, OLGA, "/language klingon")
+    assert unknown["text"] == (
+        "🤔 I don't speak “klingon”. Choose one of: en (English), ru (русский)."
     )

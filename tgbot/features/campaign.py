@@ -8,7 +8,12 @@ from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import CampaignView, Changed, EndedGame, JoinResult, Resumed
-from core.campaigns.languages import change_language, chat_language, start_speaking
+from core.campaigns.languages import (
+    change_language,
+    chat_language,
+    known_languages,
+    start_speaking,
+)
 from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow
 from core.store.models import CampaignStatus
@@ -27,6 +32,7 @@ from tgbot.render.campaign import (
     ended_text,
     joined_text,
     kept_text,
+    language_now,
     language_text,
     resumed_text,
     started_text,
@@ -98,8 +104,13 @@ async def speak_hosts_language(update: Update, view: CampaignView) -> Lang:
 
 
 async def language(update: Update, context: StonetableContext) -> None:
-    """/language en|ru: the host changes the language the group's game speaks."""
+    """/language en|ru (or a language's name): the host changes the language the group's
+    game speaks; with nothing after it, which language that is and how to change it."""
     chat, player = actor(update)
+    if not command_args(update).strip():
+        game = await chat_language(chat.tg_id, chat.topic)
+        await reply(update, language_now(game, await lang_of(update), known_languages()))
+        return
     code = await change_language(chat, player, command_args(update))
     await reply(update, language_text(lang_for(code)))
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)

@@ -10,7 +10,7 @@ from core.rules.registry import Registry
 from core.rules.said import worded
 from core.rules.table import Role
 from core.store.models import CampaignStatus
-from core.words.i18n import N_, Lang
+from core.words.i18n import N_, Lang, language_name
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
 from tgbot.render.text import esc
 
@@ -163,6 +163,26 @@ def welcome_text(view: CampaignView, lang: Lang, *, joining: bool) -> str:
         "You're in the <b>{game}</b> game of <b>{chat}</b>. Secret things will arrive here.",
         game=game,
         chat=chat,
+    )
+
+
+def language_now(game: str | None, lang: Lang, known: str) -> str:
+    """The answer to /language with nothing after it: which language the game here
+    speaks (``game``; None: no game runs here, so each player reads their own), and how
+    the host changes it (``known``: the languages, as /language takes them)."""
+    if game is None:
+        return "🗣 " + lang.gettext(
+            "No game runs here yet, so I answer each of you in your own Telegram language "
+            "({language} for you). A game speaks its host's language; the host changes it "
+            "with /language and a code or a name: {known}.",
+            language=esc(language_name(lang.code, lang.code)),
+            known=esc(known),
+        )
+    return "🗣 " + lang.gettext(
+        "This game speaks {language}. The host changes that with /language and a code or "
+        "a name: {known}.",
+        language=esc(language_name(game, lang.code)),
+        known=esc(known),
     )
 
 

@@ -75,3 +75,15 @@ def test_the_pseudo_language_brackets_every_message_and_keeps_placeholders_and_t
     said = XX.gettext(message)
     assert said.startswith("⟦") and said.endswith("⟧")
     assert "<b>{name}</b>" in said and "/join" in said
+
+
+def test_a_language_is_named_by_its_code_or_its_name_in_any_catalogue() -> None:
+    from core.words.i18n import language_named
+
+    for word, code in [
+        ("en", "en"), ("RU", "ru"), ("ru-RU", "ru"), ("english", "en"), ("Russian", "ru"),
+        ("русский", "ru"), ("Русский", "ru"), ("английский", "en"), (" АНГЛИЙСКИЙ ", "en"),
+    ]:  # fmt: skip
+        assert language_named(word) == code, word
+    for word in ("", "tlh", "klingon", "xx", "deutsch", "рус"):
+        assert language_named(word) is None, word
