@@ -1,11 +1,14 @@
 """Telegram's command menu: the common commands everywhere, a game's own where it is played.
 
 Telegram shows the most specific list set for a chat (a chat's own list, else the
-list for all groups or all private chats), without merging. So a group where a game
-runs gets that game's commands first, then the common group commands (without
-``/newgame``, which only says a game is running); a player's private chat gets the
-commands of the games they play first, then the common private ones. When the game
-ends, the chat's own list is deleted and the common one shows again.
+list for all groups or all private chats), without merging. A group's menu lists what
+can be done there now. Without a game (the list for all groups): the common commands
+that need none, and ``/newgame``. Where a game runs (paused or not): that game's
+commands first, then the common ones (without ``/newgame``, which only says a game
+is running). Where a game ended and may still be
+resumed: the list without a game, and ``/resume``; once it may not, the chat's own list
+is deleted and the one for all groups shows again. A player's private chat gets the
+commands of the games they play first, then the common private ones.
 
 Descriptions are in the reader's language: the default lists carry one variant per
 catalogue (Telegram picks by the user's ``language_code``, English otherwise); a
@@ -36,6 +39,11 @@ from tgbot.i18n import game_lang
 log = logging.getLogger(__name__)
 
 NOT_WHILE_PLAYING = frozenset({"newgame"})  # common commands a running game's menu leaves out
+# common group commands that do something only where a game runs (paused or not)
+WHILE_PLAYING = frozenset(
+    {"join", "leave", "status", "pause", "resume", "endgame", "language", "undo", "story"}
+)
+AFTER_AN_END = frozenset({"resume"})  # ... or where a game ended and may still be resumed
 
 
 def commands(specs: Iterable[CommandSpec], lang: Lang) -> list[BotCommand]:
@@ -43,17 +51,30 @@ def commands(specs: Iterable[CommandSpec], lang: Lang) -> list[BotCommand]:
 
 
 def group_menu(
-    specs: Sequence[CommandSpec], game: str | None = None, lang: Lang | None = None
+    specs: Sequence[CommandSpec],
+    game: str | None = None,
+    lang: Lang | None = None,
+    *,
+    ended: bool = False,
 ) -> list[BotCommand]:
-    """The menu of a group: the commands of the game running there first, then the
-    common ones (without those that make no sense while it runs: ``/newgame``)."""
-    common = [
-        s
-        for s in specs
-        if s.group and s.game is None and not (game is not None and s.name in NOT_WHILE_PLAYING)
-    ]
-    own = [s for s in specs if s.group and game is not None and s.game == game]
-    return commands((*own, *common), lang or lang_for(DEFAULT))
+    """The menu of a group: what can be done there now. With ``game`` running there, its
+    commands first, then the common ones (without ``/newgame``); without one, the common
+    commands that need no game (and, ``ended``: those for a game that may be resumed)."""
+    if game is not None:
+        own = [s for s in specs if s.group and s.game == game]
+        common = [
+            s for s in specs if s.group and s.game is None and s.name not in NOT_WHILE_PLAYING
+        ]
+        shown = [*own, *common]
+    else:
+        shown = [
+            s
+            for s in specs
+            if s.group
+            and s.game is None
+            and (s.name not in WHILE_PLAYING or (ended and s.name in AFTER_AN_END))
+        ]
+    return commands(shown, lang or lang_for(DEFAULT))
 
 
 def private_menu(
@@ -86,18 +107,26 @@ async def publish_defaults(bot: Bot, specs: Sequence[CommandSpec]) -> None:
 
 
 async def show_group_game(
-    bot: Bot, specs: Sequence[CommandSpec], chat_id: int, game: str | None, lang: Lang
+    bot: Bot,
+    specs: Sequence[CommandSpec],
+    chat_id: int,
+    game: str | None,
+    lang: Lang,
+    *,
+    ended: bool = False,
 ) -> None:
-    """Give a group the menu of the game now running there, or (None) the common one back.
+    """Give a group the menu of the game now running there, or (None) the menu without
+    one: its own while a game that ended there may be resumed (``ended``), else the one
+    for all groups.
 
     Best effort: a menu that could not be changed is logged, and play goes on.
     """
     scope = BotCommandScopeChat(chat_id)
     try:
-        if game is None:
+        if game is None and not ended:
             await bot.delete_my_commands(scope=scope)
         else:
-            await bot.set_my_commands(group_menu(specs, game, lang), scope=scope)
+            await bot.set_my_commands(group_menu(specs, game, lang, ended=ended), scope=scope)
     except TelegramError as error:
         log.warning("Could not change the command menu of chat %s: %s", chat_id, error)
 
@@ -145,6 +174,12 @@ async def show_every_game(
         await show_player_games(bot, specs, player_id, games)
 
 
+async def _may_resume(campaigns: Campaigns, chat_id: int, topic: int) -> bool:
+    """Whether a game that ended in a chat's topic may still be resumed there."""
+    ended = await campaigns.last_ended(chat_id, topic)
+    return ended is not None and ended.resumable
+
+
 async def publish_menus(
     bot: Bot,
     campaigns: Campaigns,
@@ -160,7 +195,8 @@ async def publish_menus(
         live = await campaigns.live_games()
         game = next((key for chat, key in live if chat == chat_id), None)
         lang = await game_lang(chat_id, topic)
-        await show_group_game(bot, specs, chat_id, game, lang)
+        ended = game is None and await _may_resume(campaigns, chat_id, topic)
+        await show_group_game(bot, specs, chat_id, game, lang, ended=ended)
     for player_id in players:
         games = await campaigns.campaigns_of(PlayerRef(player_id, ""))
         await show_player_games(bot, specs, player_id, [g.system.key for g in games])

@@ -32,3 +32,16 @@ def test_a_players_private_menu_lists_their_games_first(game: str) -> None:
     menu = [c.command for c in private_menu(specs, (game,))]
     assert menu[: len(own)] == own
     assert set(menu[len(own) :]) == {c.command for c in private_menu(specs)}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_group_without_a_game_lists_only_what_can_be_done_there(lang: str) -> None:
+    specs = command_specs()
+    idle = [c.command for c in group_menu(specs, None, lang_for(lang))]
+    assert idle == ["help", "roll", "rolls", "sroll", "save", "saved", "sheet", "newgame"]
+    ended = [c.command for c in group_menu(specs, None, lang_for(lang), ended=True)]
+    assert ended == [*idle, "resume"]  # a game that ended here may come back
+    for game in GAMES:  # every one of them is in a running game's menu too, but /newgame
+        playing = {c.command for c in group_menu(specs, game, lang_for(lang))}
+        assert set(ended) - {"newgame"} <= playing
+        assert {"join", "leave", "status", "pause", "endgame", "undo", "story"} <= playing

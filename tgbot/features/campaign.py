@@ -227,7 +227,15 @@ async def resume(update: Update, context: StonetableContext) -> None:
         return [resumed_text(result.campaign, False, lang)]
 
     reply_with(draw)
-    resumed = await context.deps.campaigns.resume(chat, player, update_id=update.update_id)
+    try:
+        resumed = await context.deps.campaigns.resume(chat, player, update_id=update.update_id)
+    except NotAllowedNow:  # nothing to resume (any more): the menu stops offering it
+        if chat.kind != ChatType.PRIVATE:
+            await publish_menus(
+                context.bot, context.deps.campaigns, context.stonetable.command_specs,
+                [chat.tg_id, chat.topic], [],
+            )  # fmt: skip
+        raise
     await sent_with(context.stonetable, resumed.changed or resumed)
 
 
