@@ -17,6 +17,13 @@ from core.words.i18n import Lang, available, lang_for
 CONTEXT = "a keyword players type"
 
 
+def dice_examples(lang: Lang) -> str:
+    """The dice a refusal shows as examples (``core.rules.dice.EXAMPLES``), as ``lang``'s
+    players type them (Russian: ``2к6+3``, ``к20 преим``); a literal call, so the
+    catalogue finds it."""
+    return lang.pgettext("examples of dice players type", "2d6+3, 4d6kh3, 2d20kl1, d20 adv")
+
+
 def _forms(lang: Lang) -> dict[str, str]:
     """Each keyword's forms in ``lang`` (literal calls, so the catalogue finds them)."""
     forms = {

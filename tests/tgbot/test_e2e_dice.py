@@ -132,3 +132,20 @@ async def test_a_no_stone_unturned_table_keeps_its_own_odds(stack: Stack) -> Non
     assert "Try: /odds" in (await say(stack, ALICE, "/odds d7", GROUP))["text"]
     assert "You win" in (await say(stack, ALICE, "/odds d6 d8 character", GROUP))["text"]
     assert "Odds of 2d6 + 1" in (await say(stack, ALICE, "/odds 2d6+1", GROUP))["text"]
+
+
+async def test_a_russian_table_types_its_dice_with_cyrillic_letters_everywhere(
+    stack: Stack,
+) -> None:
+    started = await say(stack, IVAN, "/newgame nsu", GROUP)
+    assert "No Stone Unturned" in started["text"]
+    planned = (await say(stack, IVAN, "/odds к6 к8 персонаж", GROUP))["text"]
+    same = (await say(stack, IVAN, "/odds d6 d8 персонаж", GROUP))["text"]
+    assert planned == same and "Ваша победа: 31,2%" in planned, planned
+    refused = (await say(stack, IVAN, "/odds к7", GROUP))["text"]
+    assert refused == "🤔 «к7» не подходит. Например: /odds к6 к8 мир преим +1"
+    any_roll = (await say(stack, IVAN, "/odds 2к6+1", GROUP))["text"]
+    assert any_roll.startswith("🎲 Шансы для 2d6 + 1")
+    # a refusal's examples are written as a Russian player types dice
+    wrong = (await say(stack, IVAN, "/roll 2к6+1 преим", IVAN))["text"]
+    assert "1к20+5 преим" in wrong and "к20 преим" in wrong and "adv" not in wrong, wrong

@@ -135,7 +135,7 @@ async def test_a_group_without_a_game_answers_in_the_senders_language(stack: Sta
     assert "rolls" in said["text"] and "Total:" in said["text"]
     wrong = await say(stack, IVAN, "/roll 0d6 за «Мост»")
     assert wrong["text"] == (
-        "🤔 Бросьте хотя бы один кубик. Попробуйте, например: 2d6+3, 4d6kh3, 2d20kl1, d20 adv."
+        "🤔 Бросьте хотя бы один кубик. Попробуйте, например: 2к6+3, 4к6kh3, 2к20kl1, к20 преим."
     )
     unread = await say(stack, IVAN, "/roll 2d6+мост")  # a word standing for a number
     assert unread["text"] == "🤔 Броска «мост» нет среди ваших сохранённых: их список — /saved."

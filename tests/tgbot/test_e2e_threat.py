@@ -149,7 +149,8 @@ async def test_roll_notation_opens_the_roll_and_bad_notation_is_answered_clearly
         reply = await say(stack, BO, text)
         assert hint in reply["text"] and len(reply["text"]) < 200
     assert "Total:" in (await say(stack, BO, "/roll 2d6"))["text"]  # ordinary dice still work
-    assert "not threat dice notation" in (await say(stack, BO, "/threat banana"))["text"]
+    banana = (await say(stack, BO, "/threat banana"))["text"]
+    assert "“banana” is neither threat dice nor an approach" in banana and "3d2t" in banana
 
 
 async def test_only_the_gm_asks_another_player_and_stale_buttons_say_so(stack: Stack) -> None:

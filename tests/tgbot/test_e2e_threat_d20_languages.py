@@ -159,44 +159,30 @@ async def test_a_russian_group_plays_a_threat_roll_while_alice_reads_english_in_
     assert helped["text"].startswith("🎲 Кубики Угрозы") and "не запись" not in helped["text"]
     # A player with no approaches is told what to do, in Russian.
     refused = await say(stack, OLGA, "/threat")
-    assert "пока нет подходов" in refused["text"] and "/threat 3d2t" in refused["text"]
+    assert "пока нет подходов" in refused["text"] and "/threat 3к2т" in refused["text"]
     assert english_left(refused["text"]) == []
 
 
-async def test_a_russian_group_plays_a_d20_check_while_alice_reads_english_in_private(
-    stack: Stack, dice: Dice
-) -> None:
-    await start_game(stack, "d20")
-    panel = await say(stack, IVAN, "/check dc12")
-    assert "делает проверку" in panel["text"] and "Сложность 12" in panel["text"]
-    assert labels(panel)[:3] == [
-        "💪 Средняя характеристика",
-        "⚖️ Влад. 0 · Преим. 0 · Пом. 0",
-        "🎯 СЛ 12",
-    ]
-    russian(panel)
-    answer, _ = await tap(stack, ALICE, panel, "⚖️ Влад")
-    assert answer["show_alert"] and answer["text"] == "✋ Это чужая проверка."
-    _, panel = await tap(stack, IVAN, panel, "⚖️ Влад")
-    assert labels(panel) == ["Владение +", "Преимущество +", "Помеха +", "⬅️ Назад"]
-    _, panel = await tap(stack, IVAN, panel, "Преимущество +")
-    assert "преимуществ 1, помех 0: +d4" in panel["text"]
-    _, panel = await tap(stack, IVAN, panel, "⬅️ Назад")
-    russian(panel)
+async def test_threat_dice_typed_with_cyrillic_letters(stack: Stack) -> None:
+    await start_game(stack, "threat")
 
-    dice.push(15, 2)  # the d20 and the advantage die
-    _, panel = await tap(stack, IVAN, panel, "🎲 Бросить")
-    assert "✅ Успех — разница +5" in panel["text"]
-    # No unlucky point in the pool yet (three lucky ones): the success stands at once.
-    assert labels(panel) == [] and "Результат остаётся" in panel["text"]
-    russian(panel)
+    async def answer(text: str, wanted: str) -> str:
+        mark = stack.api.mark()
+        await stack.api.send_text(IVAN, GROUP, text)
+        found = await stack.api.wait_for_message(
+            GROUP, lambda m: wanted in m.get("text", ""), timeout=10, since=mark
+        )
+        return str(found["text"])
 
-    pool = await say(stack, OLGA, "/pool")
-    assert pool["text"].startswith("Очки сюжета:") and "Удача: бросающий" in pool["text"]
-    russian(pool)
-
-    # Alice asks the bot in private: English; Ivan: Russian.
-    alice = await say(stack, ALICE, "/check", chat=ALICE)
-    assert alice["text"].startswith("🎲 d20 checks") and "lucky plot point" in alice["text"]
-    ivan = await say(stack, IVAN, "/check", chat=IVAN)
-    assert ivan["text"].startswith("🎲 Проверки d20") and english_left(uncoded(ivan)) == []
+    for typed in ("3д2т", "3к2т", "3К2Т", "3d2t"):
+        panel = await answer(f"/threat {typed}", "Иван действует")
+        assert "Угроза: +2" in panel and "Кубиков действия: 3, Угроза: 2" in panel, panel
+    refused = await answer("/threat 3д9т", "Угроза в записи")
+    assert refused == "⏳ Угроза в записи — от -2т до 4т (при 4т успех невозможен)."
+    refused = await answer("/threat 3ж", "запись")
+    assert refused == (
+        "🤔 «3ж» — не запись броска с Угрозой и не подход из листа. Попробуйте 3к, 3к2т или "
+        "4к-1т либо название подхода."
+    )
+    rolled = await answer("/roll 4к-1т", "Иван действует")  # /roll opens the game's roll too
+    assert "Кубиков действия: 4" in rolled, rolled

@@ -97,7 +97,7 @@ async def dice_odds(
     words = set(text.lower().split())
     if not words or words & ACTION_ROLL_WORDS:
         raise other  # an Action Roll, half written
-    bare_dice = all(re.fullmatch(r"d\d+", word) for word in words)
+    bare_dice = all(re.fullmatch(r"[dдк]\d+", word) for word in words)
     if bare_dice and await _own_odds_first(update, context):
         raise other  # "d7" at a No Stone Unturned table: an Action Roll's die
     try:

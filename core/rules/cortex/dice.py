@@ -44,7 +44,7 @@ class Die(IntEnum):
 
     @classmethod
     def parse(cls, text: object) -> Die:
-        """Read ``"d8"``, ``"D8"``, ``"8"`` or ``8``.
+        """Read ``"d8"``, ``"D8"``, ``"к8"`` (the Cyrillic dice letters), ``"8"`` or ``8``.
 
         Raises:
             Malformed: not one of d4, d6, d8, d10, d12.
@@ -54,7 +54,7 @@ class Die(IntEnum):
         if isinstance(text, int):
             value = text
         elif isinstance(text, str):
-            match = re.fullmatch(r"\s*[dD]?(\d{1,2})\s*", text)
+            match = re.fullmatch(r"\s*[dDдДкК]?(\d{1,2})\s*", text)
             if match is None:
                 raise Malformed(
                     "“{text}” is not a die. Use d4, d6, d8, d10 or d12.", text=text[:20]

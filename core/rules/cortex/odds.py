@@ -30,7 +30,7 @@ from core.rules.errors import Malformed
 from core.rules.registry import OddsCommand, OddsResult
 
 MAX_ODDS_DICE = 20
-_TOKEN = re.compile(r"(\d{1,2})?[dD](\d{1,2})")
+_TOKEN = re.compile(r"(\d{1,2})?[dDдДкК](\d{1,2})")  # к8 and д8 as Russian players type them
 
 
 def result_counts(dice: Sequence[Die], keep: int = FREE_KEEP) -> dict[int, int]:

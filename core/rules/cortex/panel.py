@@ -50,7 +50,7 @@ MAX_STAGED = 12
 OVER = "That roll is over. Start a new one with /test or /contest."
 OUTDATED = "That button is out of date. Use the latest message."
 _FROM_TROUBLE = re.compile(
-    r"^(?P<die>[dD]\d{1,2})\s+from\s+trouble\s*[:,-]?\s*(?P<name>\S.*)$", re.IGNORECASE
+    r"^(?P<die>[dDдДкК]\d{1,2})\s+from\s+trouble\s*[:,-]?\s*(?P<name>\S.*)$", re.IGNORECASE
 )
 
 

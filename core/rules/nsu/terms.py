@@ -35,12 +35,13 @@ class Die(enum.IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Die:
-        """Read "d8", "D6", "4" and the like.
+        """Read "d8", "D6", "к6" (the Cyrillic dice letters), "4" and the like.
 
         Raises:
             Malformed: not one of d4, d6, d8.
         """
-        cleaned = text.strip().lower().removeprefix("d")
+        cleaned = text.strip().lower()
+        cleaned = cleaned[1:] if cleaned[:1] in ("d", "д", "к") else cleaned
         if cleaned in ("4", "6", "8"):
             return cls(int(cleaned))
         raise Malformed("“{text}” is not a sheet die: use d4, d6 or d8.", text=text)

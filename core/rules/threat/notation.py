@@ -6,6 +6,9 @@ Accepted forms (case-insensitive, spaces allowed between the parts)::
     count    := 1..9                 action dice (approach plus any bonuses)
     level    := [+|-] 0..4 / -1..-2  the situation's threat level
 
+The Cyrillic letters read as their Latin ones (``3к2т``, ``3д2т`` is ``3d2t``), as
+Russian players type them.
+
 Examples: ``3d`` and ``3d0t`` (no threat), ``3d2t`` (complex), ``4d-1t`` (a
 favourable position: no threat dice, +1 Momentum), ``3d4t`` (impossible),
 ``7d1t`` (more than six dice: no roll). Harm is not part of the notation; it
@@ -30,6 +33,16 @@ _PATTERN = re.compile(
     r"\s*(?P<count>[0-9]+)\s*d\s*(?:(?P<level>[+-]?\s*[0-9]+)\s*t)?\s*",
     re.ASCII | re.IGNORECASE,
 )
+
+
+_LATIN = str.maketrans("кКдДтТ", "dddDtT")
+
+
+def in_latin(text: str) -> str:
+    """``text`` with Cyrillic dice letters read as Latin ones (``3к2т`` -> ``3d2t``) when it
+    is then shaped like the notation; anything else (an approach's name) as typed."""
+    latin = text.translate(_LATIN)
+    return latin if _PATTERN.fullmatch(latin) else text
 
 
 @dataclass(frozen=True)
@@ -57,7 +70,7 @@ def parse(text: str) -> ThreatNotation:
     """
     if len(text) > MAX_INPUT:
         raise Malformed("That roll is too long. Try 3d, 3d2t or 4d-1t.")
-    match = _PATTERN.fullmatch(text)
+    match = _PATTERN.fullmatch(in_latin(text))
     if match is None:
         raise Malformed(
             "I can't read “{text}” as a roll. Try 3d, 3d2t or 4d-1t.",

@@ -39,7 +39,7 @@ from core.rules.registry import CampaignRules
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Table, current
 from core.rules.threat import momentum as track
-from core.rules.threat.notation import parse
+from core.rules.threat.notation import in_latin, parse
 from core.rules.threat.odds import Odds, pool_odds
 from core.rules.threat.panel import (
     Action,
@@ -71,6 +71,10 @@ ROLL_PANEL = "threat.roll"
 STATE_VERSION = 1
 THREAT_LEVELS = tuple(range(THREAT_MIN, IMPOSSIBLE_LEVEL + 1))
 ON, OFF = "on", "off"
+NOT_NOTATION = (
+    "“{text}” is neither threat dice nor an approach on the sheet. "
+    "Try 3d, 3d2t or 4d-1t, or an approach's name."
+)
 
 # Threat notation in shape (digits, d, optional level and t), in or out of range.
 _THREAT_SHAPE = re.compile(r"\s*[0-9]+\s*d\s*(?:[+-]?\s*[0-9]+\s*t)?\s*", re.ASCII | re.IGNORECASE)
@@ -79,7 +83,7 @@ _FOR = re.compile(r"for=([0-9]{1,15})", re.ASCII)
 
 def looks_like_threat_notation(text: str) -> bool:
     """Whether ``text`` is shaped like ``NdMt`` (whatever its numbers)."""
-    return _THREAT_SHAPE.fullmatch(text) is not None
+    return _THREAT_SHAPE.fullmatch(in_latin(text)) is not None
 
 
 def _approach_of(table: Table, player: int, name: str) -> Approach | None:
@@ -560,7 +564,7 @@ class ThreatRollPanel:
         if notation and not looks_like_threat_notation(notation):
             approach = _approach_of(table, roller, notation)
             if approach is None:
-                raise Malformed("“{text}” is not threat dice notation.", text=notation[:40])
+                raise Malformed(NOT_NOTATION, text=notation[:40])
             notation = ""
         gm = game_master(table)
         if roller != actor and actor != gm:

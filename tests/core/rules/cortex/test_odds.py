@@ -203,3 +203,11 @@ def test_cli_parser_grammar(tokens: list[str], keep: str) -> None:
     except Malformed:
         return
     assert 1 <= k <= MAX_ODDS_DICE and 1 <= len(dice) <= MAX_ODDS_DICE
+
+
+def test_dice_typed_with_cyrillic_letters_read_as_dice() -> None:
+    from core.rules.cortex.dice import Die
+    from core.rules.cortex.odds import parse_dice
+
+    assert parse_dice(["к8", "2д6", "D10"]) == (Die.D8, Die.D6, Die.D6, Die.D10)
+    assert Die.parse("к12") == Die.D12 and Die.parse("Д4") == Die.D4

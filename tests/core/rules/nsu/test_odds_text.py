@@ -27,3 +27,9 @@ def test_bad_words_are_malformed(text: str) -> None:
 def test_odds_sum_to_one() -> None:
     odds = action_roll_odds(read_odds_query("d6 d8 world adv"))
     assert odds.player_wins + odds.arbiters_win + odds.tie == 1
+
+
+def test_the_dice_may_be_typed_with_cyrillic_letters() -> None:
+    from core.rules.nsu.odds_text import read_odds_query
+
+    assert read_odds_query("к6 д8 world") == read_odds_query("d6 d8 world")

@@ -93,3 +93,14 @@ def test_any_text_parses_or_is_malformed(text: str) -> None:
         assert exc.message
     else:
         assert 1 <= notation.action_dice <= 9
+
+
+@given(st.integers(1, 9), st.integers(-2, 4), st.sampled_from("dDкКдД"), st.sampled_from("tTтТ"))
+def test_cyrillic_dice_letters_read_as_latin_ones(dice: int, level: int, d: str, t: str) -> None:
+    assert parse(f"{dice}{d}{level}{t}") == parse(f"{dice}d{level}t") == ThreatNotation(dice, level)
+    assert parse(f"{dice}{d}") == ThreatNotation(dice, 0)
+
+
+def test_a_name_with_cyrillic_dice_letters_is_no_notation() -> None:
+    with pytest.raises(Malformed):
+        parse("Дерзко")
