@@ -33,6 +33,7 @@ from core.rules.saved import (
     uses,
 )
 from core.store.models import Chat, Player
+from core.store.models import SavedList as ListRow
 from core.store.models import SavedRoll as SavedRow
 from core.store.repo import atomic, guarded, player_id
 
@@ -434,3 +435,56 @@ async def roll_at_table(
     kind, title = (chat.kind.value, chat.title) if chat is not None else ("supergroup", "")
     where = ChatRef(table.chat_tg_id, kind, title, table.topic)
     return await play.roll_at_table(where, player, resolved.expression, language)
+
+
+@dataclass(frozen=True)
+class ShownList:
+    """A ``/saved`` list on screen: its message, whose saved rolls it shows, and where
+    (``table``: the group topic whose table's rolls it shows too; None in private)."""
+
+    chat_tg_id: int
+    message_id: int
+    owner: int
+    table: Table | None
+    language: str
+
+
+def _shown(row: ListRow) -> ShownList:
+    table = Table(row.chat_tg_id, row.topic_id) if row.in_group else None
+    return ShownList(row.chat_tg_id, row.message_id, row.owner_tg_id, table, row.language)
+
+
+async def lists_here(owner: int, where: Table) -> tuple[ShownList, ...]:
+    """``owner``'s lists on screen in a chat's topic (``where``; a private chat's topic 0):
+    those a newer list there supersedes."""
+    async with guarded():
+        rows = await ListRow.filter(
+            owner_tg_id=owner, chat_tg_id=where.chat_tg_id, topic_id=where.topic
+        )
+    return tuple(_shown(r) for r in rows)
+
+
+async def list_shown(shown: ShownList) -> None:
+    """Keep a list just posted, to redraw when its saved rolls change; the owner's older
+    lists in the same chat's topic are no longer kept (it supersedes them)."""
+    topic = shown.table.topic if shown.table is not None else 0
+    async with guarded(), atomic():
+        await ListRow.filter(
+            owner_tg_id=shown.owner, chat_tg_id=shown.chat_tg_id, topic_id=topic
+        ).delete()
+        await ListRow.create(
+            chat_tg_id=shown.chat_tg_id, message_id=shown.message_id, owner_tg_id=shown.owner,
+            topic_id=topic, in_group=shown.table is not None, language=shown.language,
+        )  # fmt: skip
+
+
+async def lists_showing(owner: int, table: Table | None) -> tuple[ShownList, ...]:
+    """The lists on screen that show ``owner``'s saved rolls, or ``table``'s: those to
+    redraw after one of them changed."""
+    async with guarded():
+        rows = list(await ListRow.filter(owner_tg_id=owner))
+        if table is not None:
+            rows += await ListRow.filter(
+                chat_tg_id=table.chat_tg_id, topic_id=table.topic, in_group=True
+            ).exclude(owner_tg_id=owner)
+    return tuple(_shown(r) for r in rows)

@@ -430,3 +430,23 @@ class SavedRoll(Model):
             ("owner_tg_id", "name_key"),
             ("table_chat_tg_id", "topic_id", "name_key"),
         )
+
+
+class SavedList(Model):
+    """A ``/saved`` list on screen (core/campaigns/saved_rolls.py): the message showing a
+    player's saved rolls (and, in a group, its table's), redrawn when they change and
+    retired when the player asks for a newer list in the same chat's topic."""
+
+    id = fields.BigIntField(primary_key=True)
+    chat_tg_id = fields.BigIntField()
+    message_id = fields.BigIntField()
+    owner_tg_id = fields.BigIntField()
+    topic_id = fields.BigIntField(default=0, db_default=0)
+    in_group = fields.BooleanField(default=False, db_default=False)  # shows the table's too
+    language = fields.CharField(max_length=8, default="en", db_default="en")
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "saved_list"
+        unique_together = (("chat_tg_id", "message_id"),)
+        indexes = (("owner_tg_id",), ("chat_tg_id", "topic_id"))

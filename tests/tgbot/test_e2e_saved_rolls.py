@@ -3,11 +3,13 @@ in a group, a forum topic and a private chat, in English and Russian."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 import pytest
 
+from core.campaigns import saved_rolls
 from core.store.models import RollRecord, SavedRoll
 from tests.support.stack import (
     GROUP,
@@ -17,7 +19,6 @@ from tests.support.stack import (
     cast_with_olga,
     from_bot,
     running_stack,
-    say,
 )
 from tgbot.buttons.saved import SavedRollButton
 
@@ -31,6 +32,18 @@ FORUM = -100999
 async def stack(db: str) -> Stack:  # type: ignore[misc]
     async with running_stack(db, players=cast_with_olga()) as running:
         yield running
+
+
+async def say(
+    stack: Stack, user: int, chat: int, text: str, thread: int | None = None
+) -> dict[str, Any]:
+    """``user`` sends ``text`` in ``chat`` (a forum's topic ``thread``); the bot's next new
+    message there (lists on screen it redraws meanwhile are edits, not answers)."""
+    mark = stack.api.mark()
+    await stack.api.send_text(user, chat, text, thread_id=thread)
+    return await stack.api.wait_for_message(
+        chat, lambda m: from_bot(stack)(m) and "edit_date" not in m, timeout=TIMEOUT, since=mark
+    )
 
 
 def buttons(message: dict[str, Any]) -> dict[str, str]:
@@ -158,8 +171,9 @@ async def test_rename_and_delete_in_private_in_russian(stack: Stack) -> None:
     # the old list's button rolls nothing: the list is drawn as it is now
     answer, mark = await press(stack, OLGA, OLGA, listed, buttons(listed)["🎲 удар"])
     assert "изменились" in answer["text"], answer
-    old = await stack.api.wait_for_message(OLGA, from_bot(stack), timeout=TIMEOUT, since=mark)
-    assert old["message_id"] == listed["message_id"]
+    old = await stack.api.wait_for_message(
+        OLGA, lambda m: m["message_id"] == listed["message_id"], timeout=TIMEOUT, since=mark
+    )
     assert "Сохранённых бросков пока нет" in old["text"] and not old.get("reply_markup")
     # the English words work too
     await say(stack, OLGA, OLGA, "/save fire 8d6")
@@ -226,7 +240,9 @@ async def test_an_old_list_is_redrawn_before_it_rolls_anything(stack: Stack) -> 
     await say(stack, ALICE, GROUP, "/save dmg 1d8+3")
     await say(stack, ALICE, GROUP, "/save crit dmg*2")
     listed = await say(stack, ALICE, GROUP, "/saved")
-    await say(stack, ALICE, GROUP, "/saved rename dmg damage")
+    # renamed where the list is not redrawn at once (the Mini App's Saved rolls page)
+    [dmg] = [r for r in await saved_rolls.listed(ALICE) if r.name == "dmg"]
+    await saved_rolls.rename(dmg.id, ALICE, "damage")
     mark = stack.api.mark()
     answer, _ = await press(stack, ALICE, GROUP, listed, buttons(listed)["🎲 dmg"])
     assert answer["text"] == (
@@ -242,10 +258,12 @@ async def test_an_old_list_is_redrawn_before_it_rolls_anything(stack: Stack) -> 
     _, mark = await press(stack, ALICE, GROUP, redrawn, buttons(redrawn)["🎲 damage"])
     rolled = await stack.api.wait_for_message(GROUP, from_bot(stack), timeout=TIMEOUT, since=mark)
     assert "(1d8 + 3) — damage" in rolled["text"]
-    # a changed roll (same name, new dice) is a change too
+    # a changed roll (same name, new dice) is a change too; a press from a client that has
+    # not shown the redrawn list yet rolls nothing either
     await say(stack, ALICE, GROUP, "/save damage 2d6")
     answer, _ = await press(stack, ALICE, GROUP, redrawn, buttons(redrawn)["🎲 damage"])
     assert answer["text"].startswith("🔄")
+    assert await RollRecord.filter(player__tg_id=ALICE).count() == 1
 
 
 async def test_a_saved_roll_name_that_is_not_there_is_named(stack: Stack) -> None:
@@ -263,3 +281,56 @@ async def test_a_saved_roll_name_that_is_not_there_is_named(stack: Stack) -> Non
     assert refused["text"] == "🤔 Броска «урон» нет среди ваших сохранённых: их список — /saved."
     plain = await say(stack, ALICE, GROUP, "/roll hello there")  # words, not a roll's name
     assert "couldn't read" in plain["text"]
+
+
+
+async def test_lists_on_screen_are_redrawn_when_their_rolls_change_and_retired_by_a_newer(
+    stack: Stack,
+) -> None:
+    await say(stack, ALICE, ALICE, "/start")
+    await say(stack, ALICE, GROUP, "/save dmg 1d8+3")
+    await say(stack, ALICE, GROUP, "/save crit dmg*2")
+    in_group = await say(stack, ALICE, GROUP, "/saved")
+    in_private = await say(stack, ALICE, ALICE, "/saved")
+
+    def now(chat: int, message: dict[str, Any]) -> dict[str, Any]:
+        [found] = [m for m in stack.api.messages(chat) if m["message_id"] == message["message_id"]]
+        return found
+
+    async def settled(chat: int, message: dict[str, Any], check: Any) -> dict[str, Any]:
+        """The message once ``check`` holds for it (the lists are redrawn after the answer)."""
+        for _ in range(100):
+            if check(found := now(chat, message)):
+                return found
+            await asyncio.sleep(0.05)
+        raise AssertionError(now(chat, message))
+
+    # a rename (in the group) redraws both lists: no "🎲 dmg" left anywhere
+    await say(stack, ALICE, GROUP, "/saved rename dmg damage")
+    for chat, message in ((GROUP, in_group), (ALICE, in_private)):
+        shown = await settled(chat, message, lambda m: "damage —" in m["text"])
+        assert "damage — 1d8+3" in shown["text"] and "crit — damage*2" in shown["text"]
+        assert set(buttons(shown)) == {"🎲 crit", "🎲 damage"}
+    # a deletion (in private) too; a new roll shows up in them
+    await say(stack, ALICE, ALICE, "/saved delete crit")
+    await say(stack, ALICE, ALICE, "/save heal 2d4+2")
+    for chat, message in ((GROUP, in_group), (ALICE, in_private)):
+        shown = await settled(chat, message, lambda m: "heal —" in m["text"])
+        assert set(buttons(shown)) == {"🎲 damage", "🎲 heal"}
+    # Bo's list in the group shows none of Alice's rolls: it is left as it was
+    bos = await say(stack, BO, GROUP, "/saved")
+    await say(stack, ALICE, GROUP, "/save dmg 1d6")
+    await settled(ALICE, in_private, lambda m: "dmg —" in m["text"])
+    assert now(GROUP, bos)["text"] == bos["text"]
+    # a newer list in the same chat retires the older one: its buttons go, one line says why
+    newer = await say(stack, ALICE, GROUP, "/saved")
+    retired = await settled(GROUP, in_group, lambda m: not m.get("reply_markup"))
+    assert retired["text"].endswith("⏭ A newer list is below.")
+    assert set(buttons(newer)) == {"🎲 damage", "🎲 dmg", "🎲 heal"}
+    assert set(buttons(now(ALICE, in_private))) == {"🎲 damage", "🎲 dmg", "🎲 heal"}
+    # in Russian
+    await say(stack, OLGA, OLGA, "/save урон 2d6")
+    first = await say(stack, OLGA, OLGA, "/saved")
+    await say(stack, OLGA, OLGA, "/saved")
+    retired = await settled(OLGA, first, lambda m: not m.get("reply_markup"))
+    assert retired["text"].endswith("⏭ Список поновее — ниже.")

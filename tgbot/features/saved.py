@@ -7,12 +7,12 @@ import contextlib
 
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import saved_rolls
 from core.campaigns.play import ChatRef, PlayerRef
-from core.campaigns.saved_rolls import Table
+from core.campaigns.saved_rolls import ShownList, Table
 from core.rules.dice import DiceExpression
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.saved import key, might_use
@@ -28,6 +28,7 @@ from tgbot.render import saved as render
 from tgbot.render.dice import render_roll
 from tgbot.sender import send_pending
 
+NEWER_LIST = N_("A newer list is below.")
 LIST_REDRAWN = N_(
     "🔄 These saved rolls changed since this list was drawn: it shows them as they are now. "
     "Tap again to roll."
@@ -81,6 +82,7 @@ async def save(update: Update, context: StonetableContext) -> None:
         )
     else:
         roll, replaced = await saved_rolls.save(player.tg_id, words[0], words[1])
+    await _redraw_lists(context, player.tg_id, _table(chat))  # before the answer, below them
     await reply_html(update.effective_message, render.saved(roll, replaced, lang))
 
 
@@ -94,17 +96,48 @@ async def saved(update: Update, context: StonetableContext) -> None:
         found = await _mine_or_table(context, chat, player, words[1])
         hosted = await _hosted(context, chat, player)
         renamed = await saved_rolls.rename(found.id, player.tg_id, words[2], hosted)
+        await _redraw_lists(context, player.tg_id, _table(chat))
         await reply_html(message, render.renamed(found.name, renamed, lang))
         return
     if words and _is(words[0], "delete", lang) and len(words) == 2:
         found = await _mine_or_table(context, chat, player, words[1])
         hosted = await _hosted(context, chat, player)
         gone = await saved_rolls.delete(found.id, player.tg_id, hosted)
+        await _redraw_lists(context, player.tg_id, _table(chat))
         await reply_html(message, render.deleted(gone, lang))
         return
-    listed = await saved_rolls.list_for(player, _table(chat))
+    table = _table(chat)
+    listed = await saved_rolls.list_for(player, table)
     text, markup = render.listing(listed, lang, player.tg_id)
-    await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    for older in await saved_rolls.lists_here(player.tg_id, table or Table(chat.tg_id)):
+        await _draw_list(context, older, retired=True)  # superseded by the one below
+    sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    await saved_rolls.list_shown(
+        ShownList(chat.tg_id, sent.message_id, player.tg_id, table, lang.code)
+    )
+
+
+async def _draw_list(
+    context: StonetableContext, shown: ShownList, *, retired: bool = False
+) -> None:
+    """Draw a /saved list on screen anew, as its saved rolls are now; ``retired``: without
+    its buttons, saying a newer list is below (as a superseded panel says). Best effort:
+    a message deleted, or a chat that blocked the bot, changes nothing else."""
+    lang = lang_for(shown.language)
+    text, markup = render.listing(
+        await saved_rolls.listed(shown.owner, shown.table), lang, shown.owner
+    )
+    if retired:
+        text, markup = f"{text}\n\n⏭ <i>{lang.gettext(NEWER_LIST)}</i>", None
+    with contextlib.suppress(BadRequest, Forbidden):
+        await edit_text(context.bot, shown.chat_tg_id, shown.message_id, text, markup)
+
+
+async def _redraw_lists(context: StonetableContext, owner: int, table: Table | None) -> None:
+    """Redraw every /saved list on screen that shows ``owner``'s saved rolls or ``table``'s,
+    after one of them changed."""
+    for shown in await saved_rolls.lists_showing(owner, table):
+        await _draw_list(context, shown)
 
 
 async def _mine_or_table(
