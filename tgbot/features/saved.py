@@ -82,7 +82,7 @@ async def save(update: Update, context: StonetableContext) -> None:
         )
     else:
         roll, replaced = await saved_rolls.save(player.tg_id, words[0], words[1])
-    await _redraw_lists(context, player.tg_id, _table(chat))  # before the answer, below them
+    await _redraw_lists(context, player.tg_id, _table(chat))  # the lists first, the answer below
     await reply_html(update.effective_message, render.saved(roll, replaced, lang))
 
 
