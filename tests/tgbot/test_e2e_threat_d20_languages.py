@@ -163,6 +163,45 @@ async def test_a_russian_group_plays_a_threat_roll_while_alice_reads_english_in_
     assert english_left(refused["text"]) == []
 
 
+async def test_a_russian_group_plays_a_d20_check_while_alice_reads_english_in_private(
+    stack: Stack, dice: Dice
+) -> None:
+    await start_game(stack, "d20")
+    panel = await say(stack, IVAN, "/check dc12")
+    assert "делает проверку" in panel["text"] and "Сложность 12" in panel["text"]
+    assert labels(panel)[:3] == [
+        "💪 Средняя характеристика",
+        "⚖️ Влад. 0 · Преим. 0 · Пом. 0",
+        "🎯 СЛ 12",
+    ]
+    russian(panel)
+    answer, _ = await tap(stack, ALICE, panel, "⚖️ Влад")
+    assert answer["show_alert"] and answer["text"] == "✋ Это чужая проверка."
+    _, panel = await tap(stack, IVAN, panel, "⚖️ Влад")
+    assert labels(panel) == ["Владение +", "Преимущество +", "Помеха +", "⬅️ Назад"]
+    _, panel = await tap(stack, IVAN, panel, "Преимущество +")
+    assert "преимуществ 1, помех 0: +d4" in panel["text"]
+    _, panel = await tap(stack, IVAN, panel, "⬅️ Назад")
+    russian(panel)
+
+    dice.push(15, 2)  # the d20 and the advantage die
+    _, panel = await tap(stack, IVAN, panel, "🎲 Бросить")
+    assert "✅ Успех — разница +5" in panel["text"]
+    # No unlucky point in the pool yet (three lucky ones): the success stands at once.
+    assert labels(panel) == [] and "Результат остаётся" in panel["text"]
+    russian(panel)
+
+    pool = await say(stack, OLGA, "/pool")
+    assert pool["text"].startswith("Очки сюжета:") and "Удача: бросающий" in pool["text"]
+    russian(pool)
+
+    # Alice asks the bot in private: English; Ivan: Russian.
+    alice = await say(stack, ALICE, "/check", chat=ALICE)
+    assert alice["text"].startswith("🎲 d20 checks") and "lucky plot point" in alice["text"]
+    ivan = await say(stack, IVAN, "/check", chat=IVAN)
+    assert ivan["text"].startswith("🎲 Проверки d20") and english_left(uncoded(ivan)) == []
+
+
 async def test_threat_dice_typed_with_cyrillic_letters(stack: Stack) -> None:
     await start_game(stack, "threat")
 
