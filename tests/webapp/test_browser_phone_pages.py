@@ -1,9 +1,12 @@
 """Every page of the Mini App at 360 px, in English and in Russian (Chromium).
 
-On a phone-sized page each of No Stone Unturned's sections (the sheet, the world,
-the map and a card, the player's cards, the log) is opened in each language: nothing
-is wider than the screen, no element cuts its text, and no two pieces of text run
-into each other (their drawn boxes never overlap).
+On a phone-sized page each of No Stone Unturned's sections (the sheet, the world at
+every worldbuilding step, the map and a card, the player's cards, the log), each page
+of the other games, and the pages outside a game's tabs (home, rolls, saved rolls,
+odds, preferences, the shared story) is opened in each language: nothing is wider
+than the screen, no element cuts its text, no text is squeezed into a column a letter
+or two wide, and no two pieces of text run into each other (their drawn boxes never
+overlap).
 """
 
 from __future__ import annotations
@@ -69,7 +72,25 @@ CLASHES = """() => {
     if (canvas.measureText(field.placeholder).width > room * lines + 1)
       cut.push(`hint: ${field.placeholder}`);
   }
-  return {clashes, cut, wide: document.documentElement.scrollWidth};
+  // a text of two words or six letters squeezed into a column under two letters wide
+  // (one letter per line)
+  const squeezed = [];
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+    const text = node.textContent.trim();
+    const letters = (text.match(/\\p{L}/gu) || []).length;
+    if (!(letters >= 6 || (text.split(/\\s+/).length >= 2 && letters >= 2))) continue;
+    const parent = node.parentElement;
+    if (!parent.checkVisibility({checkVisibilityCSS: true})) continue;
+    if (parent.closest('option, script, style, textarea')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect();
+    const em = parseFloat(getComputedStyle(parent).fontSize);
+    if (box.width > 0 && box.width < 1.3 * em)
+      squeezed.push(`${parent.className || parent.tagName}: ${text.slice(0, 40)} (${box.width}px)`);
+  }
+  return {clashes, cut, squeezed, wide: document.documentElement.scrollWidth};
 }"""
 
 
@@ -78,6 +99,7 @@ async def check_page(page: Any, name: str) -> None:
     found = await page.evaluate(CLASHES)
     await screenshot(page, name)
     assert found["wide"] <= 360, (name, found["wide"])
+    assert found["squeezed"] == [], (name, found["squeezed"])
     assert found["clashes"] == [], (name, found["clashes"])
     assert found["cut"] == [], (name, found["cut"])
     await fits_the_phone(page)
@@ -166,3 +188,120 @@ async def test_every_page_of_the_other_games_fits_a_360_px_phone_in_each_languag
                 await page.locator("nav.tabs .tab.on").nth(0).wait_for()
                 await check_page(page, f"phone-{code}-{key}-{who}-{index}")
             await page.close()
+
+
+# What the players write while building the world, in the table's language: long
+# answers beside long questions, words too long for a narrow column.
+WRITTEN = {
+    "en": {
+        "tone": "Hopeful, strange and slow, with weather that matters",
+        "ban": "Spiders and anything with too many legs",
+        "statements": ("A bell tower with no bell", "The well sings at night"),
+        "scope": {
+            "time_between_adventures": "A few weeks",
+            "travel_time": "Two or three days on foot, longer in the rain",
+            "technology": "Steam",
+        },
+        "note": "Boats at night, lanterns unlit",
+        "resources": ("Clean water", "Seeds", "Rope", "Lamp oil", "Medicine"),
+    },
+    "ru": {
+        "tone": "Надежда, странность и неспешность, погода имеет значение",
+        "ban": "Пауки и всё, у чего слишком много ног",
+        "statements": ("Колокольня без колокола", "Колодец поёт по ночам"),
+        "scope": {
+            "time_between_adventures": "Несколько недель",
+            "travel_time": "Два-три дня пешком, в дождь дольше",
+            "technology": "Паровые машины",
+        },
+        "note": "Лодки по ночам, фонари не зажигают",
+        "resources": ("Чистая вода", "Семена", "Верёвки", "Масло для ламп", "Лекарства"),
+    },
+}
+
+
+async def test_the_world_page_fits_at_every_worldbuilding_step_in_each_language(
+    stack: Stack,
+) -> None:
+    from tests.support.stack import GROUP, campaigns
+    from tests.webapp.test_nsu_app import say
+    from tests.webapp.test_nsu_dealing import edit
+
+    code = stack.language  # type: ignore[attr-defined]
+    said = WRITTEN[code]
+    await say(stack, ALICE, "/newgame nsu")
+    for user in (BO, CHIDI):
+        await say(stack, user, "/join")
+    await say(stack, ALICE, "/begin")
+    token = (await campaigns(stack).require_current(GROUP)).app_token
+
+    async def ok(who: int, action: str, payload: Any) -> None:
+        status, body = await edit(stack, who, token, action, payload)
+        assert status == 200, (action, body)
+
+    async with chromium() as browser:
+        page = await open_app(browser, stack, ALICE, token, "light")
+        world = SECTIONS[code][1]
+
+        async def world_page(name: str) -> None:
+            await page.evaluate(f"Stonetable.load('/app/c/{token}/world')")
+            await page.locator("nav.tabs .tab.on", has_text=world).wait_for()
+            await check_page(page, f"phone-{code}-world-{name}")
+
+        await world_page("tone")
+        await ok(ALICE, "setup.tone", {"notes": said["tone"], "tools": ["x_card", "knocks"]})
+        await world_page("agree")
+        for who in (BO, CHIDI):
+            await ok(who, "setup.agree", {})
+        await world_page("bans")
+        await ok(ALICE, "setup.ban", {"text": said["ban"]})
+        await ok(BO, "setup.pass_ban", {})
+        await ok(CHIDI, "setup.pass_ban", {})
+        await world_page("settlement")
+        await ok(ALICE, "setup.statement", {"text": said["statements"][0]})
+        await ok(BO, "setup.statement", {"text": said["statements"][1], "builds_on": 0})
+        await ok(CHIDI, "setup.card_full", {})
+        for question, answer in said["scope"].items():
+            await ok(ALICE, "setup.scope", {"question": question, "text": answer})
+        await ok(BO, "setup.scope", {"question": None, "text": said["note"]})
+        await world_page("scope")
+        await ok(CHIDI, "setup.finish_scope", {})
+        for who, name in zip((ALICE, BO, CHIDI, ALICE, ALICE), said["resources"], strict=True):
+            await ok(who, "setup.resource", {"name": name})
+        await world_page("abundance")
+        await ok(BO, "setup.abundance", {"name": said["resources"][0]})
+        await world_page("locations")
+        # the form to write a location, on My cards
+        await page.evaluate(f"Stonetable.load('/app/c/{token}/cards')")
+        await page.locator("nav.tabs .tab.on", has_text=SECTIONS[code][3]).wait_for()
+        await check_page(page, f"phone-{code}-cards-author")
+
+
+async def test_the_pages_outside_a_game_s_tabs_fit_a_360_px_phone_in_each_language(
+    stack: Stack,
+) -> None:
+    from tests.webapp.test_nsu_app import say
+    from tests.webapp.test_story import call
+
+    code = stack.language  # type: ignore[attr-defined]
+    token, _ = await start_table(stack)
+    for text in ("/roll 2d6+3 переправа через запруду", "/roll 1d20+5 adv", "/save атака 2d6+3"):
+        await say(stack, ALICE, text)
+    status, body = await call(stack, ALICE, token, "POST", {"action": "publish"})
+    assert status == 200, body
+    async with chromium() as browser:
+        page = await open_app(browser, stack, ALICE, token, "light")
+        await page.locator("main[data-status]").wait_for()
+        for name, url in (
+            ("home", "/app/home"),
+            ("prefs", "/app/prefs"),
+            ("odds", "/app/odds?expr=1d20%2B5%20adv%20%3E%3D%2015"),
+            ("rolls", f"/app/c/{token}/rolls"),
+            ("saved", f"/app/c/{token}/saved"),
+        ):
+            await page.evaluate(f"Stonetable.load({url!r})")
+            await page.wait_for_function(f"document.getElementById('app').dataset.url === {url!r}")
+            await check_page(page, f"phone-{code}-{name}")
+        await page.goto(f"{body['url']}?lang={code}")
+        await page.locator("#story-map").wait_for()
+        await check_page(page, f"phone-{code}-story")

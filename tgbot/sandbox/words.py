@@ -34,6 +34,7 @@ WORDS = {
     "start": N_("Start"),
     "restart": N_("Restart bot"),
     "close_app": N_("Close Mini App"),
+    "back": N_("Back"),
     "reload_app": N_("Reload Mini App"),
     "photo": N_("Photo"),
     "spoiler": N_("Spoiler"),

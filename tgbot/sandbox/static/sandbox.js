@@ -848,6 +848,7 @@
     $("miniapp").hidden = false;
     $("miniapp").classList.remove("fullscreen");
     $("miniapp-settings").hidden = true;
+    $("miniapp-back").hidden = true;
     $("miniapp-title").textContent = title || BOT_NAME;
     $("main-button").hidden = true;
     $("miniapp-frame").src = url;
@@ -963,6 +964,8 @@
         sendSafeAreas();
         break;
       case "web_app_setup_settings_button": $("miniapp-settings").hidden = !data.is_visible; break;
+      // Telegram's ← in the header while the app shows its back button; a press is its backButtonClicked
+      case "web_app_setup_back_button": $("miniapp-back").hidden = !data.is_visible; break;
       case "web_app_invoke_custom_method": sendToApp("custom_method_invoked", cloudStorage(data)); break;
       case "web_app_set_header_color":
         if (data.color) $("miniapp").querySelector(".phone-head").style.background = data.color;
@@ -984,8 +987,10 @@
   function bindMiniApp() {
     $("miniapp-close").addEventListener("click", askToClose);
     $("miniapp-settings").addEventListener("click", () => sendToApp("settings_button_pressed", {}));
+    $("miniapp-back").addEventListener("click", () => sendToApp("back_button_pressed", {}));
     $("miniapp-reload").addEventListener("click", () => {
       const frame = $("miniapp-frame");
+      $("miniapp-back").hidden = true;
       frame.src = frame.src; // eslint-disable-line no-self-assign
     });
     $("main-button").addEventListener("click", () => sendToApp("main_button_pressed", {}));
@@ -1006,6 +1011,7 @@
     document.documentElement.dataset.theme = state.theme;
     const toggle = $("theme-toggle");
     toggle.textContent = state.theme === "dark" ? t("light_theme") : t("dark_theme");
+    toggle.title = toggle.textContent; // a phone shows the switch as a symbol
     toggle.setAttribute("aria-pressed", String(state.theme === "dark"));
   }
 
