@@ -526,7 +526,7 @@ _PHRASES = {
     Press.GIVE_IN: N_("give in"),
     Press.TAKE_STRESS: N_("take the Stress"),
     Press.INFLICT: N_("pick the Stress to inflict"),
-    Press.STRESSED_OUT: N_("take them out"),
+    Press.STRESSED_OUT: N_("take your opponent out"),
     Press.INTERFERE: N_("interfere"),
     Press.VOTE: N_("vote to go on or stop"),
     Press.COMPLICATION: N_("buy a Complication into Trouble"),

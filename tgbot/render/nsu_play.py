@@ -168,7 +168,7 @@ class NsuRollRenderer:
 
 
 _PHRASES = {
-    ActionKind.STATE_OUTCOME: N_("reply with what they hope to achieve"),
+    ActionKind.STATE_OUTCOME: N_("reply with what you hope to achieve"),
     ActionKind.CHOOSE_ASPECT: N_("pick the aspect"),
     ActionKind.CHOOSE_RISK: N_("say what is at risk"),
     ActionKind.CHOOSE_MOOD: N_("pick a mood"),
@@ -178,8 +178,8 @@ _PHRASES = {
     ActionKind.RISK_SENTIMENT: N_("risk a sentiment"),
     ActionKind.HELP: N_("help with a mood"),
     ActionKind.KEEP_DIE: N_("pick which die to keep"),
-    ActionKind.TAKE_HELPER_DIE: N_("keep their own mood die or take a helper's"),
-    ActionKind.CHOOSE_SKILL_SIGN: N_("add or take away their skill"),
+    ActionKind.TAKE_HELPER_DIE: N_("keep your own mood die or take a helper's"),
+    ActionKind.CHOOSE_SKILL_SIGN: N_("add or take away your skill"),
     ActionKind.RENAME_MOOD: N_("reply with the mood's stronger name"),
     ActionKind.ENDANGER_SENTIMENT: N_("mark a sentiment"),
     ActionKind.CANCEL: N_("call the roll off"),
@@ -204,7 +204,7 @@ def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
         if choice.verb is ActionKind.ROLL:
             return lang.pgettext("what to do now", "roll")
         if choice.verb is ActionKind.TAKE_HELPER_DIE and not helped:
-            return lang.gettext("keep their own mood die")
+            return lang.gettext("keep your own mood die")
         return lang.gettext(_PHRASES[choice.verb])
 
     # everyone who may act was named above with their player (roller, allies, Arbiters)
