@@ -434,19 +434,42 @@ def _menu_lines(
     if panel.menu is Menu.PLAYER and panel.focus is not None:
         who = _character_name(state, table, panel.focus, lang)
         return [lang.gettext("✏️ {name}'s own step below; ◀️ Back shows everyone's.", name=who)]
-    if panel.menu is Menu.REST:
-        return [
-            lang.gettext(
-                "🛌 <b>Rest &amp; heal</b>: Recover Harm is free; the others cost your action."
-            )
-        ]
-    if panel.menu in (Menu.WORK, Menu.TRAIN):
-        return [
-            lang.gettext(
-                "🛠 <b>Work &amp; scout</b>: Upgrade skills is free; the others cost your action."
-            )
-        ]
+    if panel.menu in _GROUP_HINTS:
+        offered = {  # the group's buttons, Back left out (Train opens a group of its own)
+            c.verb if c.verb is not Button.OPEN_GROUP else Button.TRAIN
+            for c in panel_choices(panel, state)
+            if c.verb is not Button.OPEN_GROUP or c.argument == Menu.TRAIN.value
+        }
+        free = _FREE[panel.menu]
+        hints = _GROUP_HINTS[panel.menu]
+        if free in offered:
+            said = hints[0] if offered - {free} else hints[1]
+        else:
+            said = hints[2] if offered else ""
+        return [lang.gettext(said)] if said else []
     return []
+
+
+_FREE = {Menu.REST: Button.RECOVER, Menu.WORK: Button.UPGRADE, Menu.TRAIN: Button.UPGRADE}
+_GROUP_HINTS = {
+    Menu.REST: (
+        N_("🛌 <b>Rest &amp; heal</b>: Recover Harm is free; the others cost your action."),
+        N_("🛌 <b>Rest &amp; heal</b>: Recover Harm is free."),
+        N_("🛌 <b>Rest &amp; heal</b>: each of these costs your action."),
+    ),
+    Menu.WORK: (
+        N_("🛠 <b>Work &amp; scout</b>: Upgrade skills is free; the others cost your action."),
+        N_("🛠 <b>Work &amp; scout</b>: Upgrade skills is free."),
+        N_("🛠 <b>Work &amp; scout</b>: each of these costs your action."),
+    ),
+    Menu.TRAIN: (
+        "",
+        "",
+        N_("🛠 <b>Work &amp; scout</b>: training a skill costs your action."),
+    ),
+}
+"""What a group's buttons cost, worded from what the group offers now (the free action,
+the others, or both)."""
 
 
 def filled_track_line(sheet: Character, filled: FilledTrack, lang: Lang) -> str:
