@@ -96,9 +96,9 @@ async def open_game(stack: Stack) -> None:
     assert "joined" in (await say(stack, BO, "/join"))["text"]
     assert "joined" in (await say(stack, CHIDI, "/join"))["text"]
     for line in ("value Justice d10", "asset <i>Strong</i> d8", "relationship Chidi d6"):
-        assert "Noted" in (await say(stack, BO, f"/trait {line}"))["text"]
+        assert "recorded" in (await say(stack, BO, f"/trait {line}"))["text"]
     for line in ("value Truth d8", "asset Reporter d8"):
-        assert "Noted" in (await say(stack, CHIDI, f"/trait {line}"))["text"]
+        assert "recorded" in (await say(stack, CHIDI, f"/trait {line}"))["text"]
 
 
 async def campaign_table(stack: Stack):  # type: ignore[no-untyped-def]

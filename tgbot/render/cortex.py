@@ -11,7 +11,7 @@ renamed one as the Watchtower wrote it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -98,6 +98,50 @@ def character_line(sheet: Sheet, lang: Lang) -> str:
     """One character's Plot Points and Stress, always on show."""
     points = " · " + lang.gettext("{points} PP", points=sheet.plot_points) if sheet.is_lead else ""
     return f"• <b>{esc(sheet.name)}</b>{points} · {stress_text(sheet, lang)}"
+
+
+_RECORDED = {
+    "value": N_("✅ Value “{name}” {die} recorded."),
+    "relationship": N_("✅ Relationship “{name}” {die} recorded."),
+    "asset": N_("✅ Asset “{name}” {die} ({kind}) recorded."),
+    "resource": N_("✅ Resource “{name}” {die} ({kind}) recorded."),
+    "limit": N_("✅ Limit “{name}” {die} recorded."),
+}
+_REMOVED = {
+    "value": N_("✅ Value “{name}” removed."),
+    "relationship": N_("✅ Relationship “{name}” removed."),
+    "asset": N_("✅ Asset “{name}” removed."),
+    "resource": N_("✅ Resource “{name}” removed."),
+    "limit": N_("✅ Limit “{name}” removed."),
+}
+_DEFAULT_KIND = {"asset": "distinction", "resource": "extra"}
+
+
+def _kind_word(kind: str, lang: Lang) -> str:
+    """An Asset's or a Resource's kind, as a sheet names it."""
+    words = {
+        "distinction": lang.pgettext("a Cortex trait kind", "distinction"),
+        "ability": lang.pgettext("a Cortex trait kind", "ability"),
+        "heritage": lang.pgettext("a Cortex trait kind", "heritage"),
+        "extra": lang.pgettext("a Cortex trait kind", "extra"),
+        "location": lang.pgettext("a Cortex trait kind", "location"),
+    }
+    return words.get(kind, esc(kind))
+
+
+def recorded_text(action: str, payload: Mapping[str, object], lang: Lang) -> str:
+    """What a ``/trait`` edit wrote, in a sentence: «✅ Value “Justice” d8 recorded.»."""
+    box = str(payload.get("box", ""))
+    name = esc(" ".join(str(payload.get("name", "")).split()))
+    if action == "trait.set" and box in _RECORDED:
+        die = f"d{str(payload.get('die', '')).lstrip('dD')}"
+        kind = str(payload.get("kind") or _DEFAULT_KIND.get(box, ""))
+        return lang.gettext(_RECORDED[box], name=name, die=die, kind=_kind_word(kind, lang))
+    if action == "trait.remove" and box in _REMOVED:
+        return lang.gettext(_REMOVED[box], name=name)
+    if action == "rename":
+        return lang.gettext("✅ The character is now called “{name}”.", name=name)
+    return lang.gettext("✅ Noted.")
 
 
 def table_text(table: CortexTable, lang: Lang) -> str:
