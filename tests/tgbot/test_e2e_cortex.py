@@ -144,7 +144,7 @@ async def test_a_test_with_the_watchtowers_opposition(stack: Stack, faces: Faces
     await panel.press(BO, "✅ Keep this Result")
     assert "fails" in panel.message["text"]
     # The Watchtower buys the 1 into Trouble; Bo gets a Plot Point for it.
-    message = await panel.press(WATCHTOWER, "👁 <b>Bo</b>…'s d10 1 → Trouble")  # name cut
+    message = await panel.press(WATCHTOWER, "👁 <b>Bo</b>'s d10 1 → Trouble")  # whole words
     assert "joins Trouble" in message["text"] and labels(message) == []  # (only ↩ Undo)
     table = await campaign_table(stack)
     assert [int(d) for d in table.trouble] == [10]

@@ -38,7 +38,7 @@ from core.words.cortex_words import stress_name, stress_typed
 from core.words.i18n import N_, Lang
 from core.words.typed_words import vocabulary
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import ONE_ROW, grid, label_width, named, short
+from tgbot.render.layout import ONE_ROW, fit_name, grid, label_width
 from tgbot.render.text import esc, now_line
 
 WATCHTOWER = N_("the Watchtower")
@@ -404,16 +404,17 @@ def _pp(cost: int, lang: Lang) -> str:
 
 
 def choice_label(ch: Choice, lang: Lang, stressed: frozenset[str] = frozenset()) -> str:
-    """A button's text: what it does and whose it is, the name cut to fit a phone's row.
+    """A button's text: what it does and whose it is, in a phone's row: a person is named by
+    as much of their name as fits, in whole words (:func:`~tgbot.render.layout.fit_name`).
 
     ``stressed``: the pool's traits that are the opponent's Stress (their names are
     Stress types, shown as such).
     """
-    who = _short(ch.who) if ch.who else ""
-    label = _choice_label(ch, lang, stressed, who)
+    label = _choice_label(ch, lang, stressed, ch.who)
     over = label_width(label) - ONE_ROW
-    if over > 0 and who:
-        label = _choice_label(ch, lang, stressed, short(ch.who, max(4, len(who) - over)))
+    if over > 0 and ch.who:
+        room = label_width(ch.who) - over
+        label = _choice_label(ch, lang, stressed, fit_name(ch.who, room))
     return label
 
 
@@ -432,7 +433,7 @@ def _choice_label(ch: Choice, lang: Lang, stressed: frozenset[str], who: str) ->
         return _("👁 ↩ Take back")
     if p is Press.OPPOSITION_ROLL:
         return lang.ngettext(
-            "👁 Roll {num} opposition dice", "👁 Roll {num} opposition dice", ch.count
+            "👁 Roll {num} opposition die", "👁 Roll {num} opposition dice", ch.count
         )
     if p is Press.STRESS_OPPOSITION:
         return _("🎲 {who}: roll your Stress", who=who)
@@ -469,7 +470,7 @@ def _choice_label(ch: Choice, lang: Lang, stressed: frozenset[str], who: str) ->
     if p is Press.VOTE:
         return _("▶️ Go on (1 PP)") if ch.argument == "y" else _("⏹ Leave it stopped")
     if p is Press.COMPLICATION:
-        return named(_("👁 {who}'s {die} 1 → Trouble", who="{}", die=die), ch.who)
+        return _("👁 {who}'s {die} 1 → Trouble", who=who, die=die)
     if p is Press.CANCEL_TROUBLE:
         return _("🧹 Use the {name} 1: Trouble −{die}", name=name, die=die)
     if p is Press.END_SCENE:

@@ -938,7 +938,15 @@ class AdventureRenderer:
                 )
             )
             rows += [
-                [make(c, ("✅ " if c.selected else "▫️ ") + _plain_seat(table, sc.players[i]))]
+                [
+                    make(
+                        c,
+                        named(
+                            ("✅ " if c.selected else "▫️ ") + "{}",
+                            _plain_seat(table, sc.players[i]),
+                        ),
+                    )
+                ]
                 for i, c in enumerate(of[AdventureVerb.PICK])
             ]
         elif of[AdventureVerb.GO]:

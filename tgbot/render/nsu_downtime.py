@@ -66,6 +66,8 @@ from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.layout import (
     ONE_ROW,
+    fit_name,
+    fit_names,
     label_width,
     named,
     phone_rows,
@@ -805,7 +807,8 @@ def _b(view: PanelView, label: str, action: str, argument: str = "") -> InlineKe
 
 
 def _named(lang: Lang, message: str, name: str) -> str:
-    """A translated ``message`` with ``{name}`` in it, the name shortened to fit a row."""
+    """A translated ``message`` with a person's ``{name}`` in it, as much of the name as fits a
+    row in whole words."""
     return named(lang.gettext(message).replace("{name}", "{}"), name)
 
 
@@ -940,11 +943,11 @@ def _label(choice: Choice[Any], menu: Menu, state: DowntimeState, lang: Lang) ->
     if verb is Button.PLAN_CARD:
         return "🧹 " + _short(table_card_name(world, choice.name, lambda s: marks(s, lang)), 26)
     if verb is Button.CLEAR:
-        return _fit(lang.gettext("🧘 {name}: clear ", name=_short(who, 10)), choice.name)
+        return _fit(lang.gettext("🧘 {name}: clear ", name=fit_name(who, 10)), choice.name)
     if verb is Button.INTROSPECT_DONE:
-        return lang.gettext("🧘 {name}: done", name=_short(who, 10))
+        return lang.gettext("🧘 {name}: done", name=fit_name(who, 10))
     if verb is Button.ENDANGER:
-        return _fit(lang.gettext("💔 {name}: mark ", name=_short(who, 10)), choice.name)
+        return _fit(lang.gettext("💔 {name}: mark ", name=fit_name(who, 10)), choice.name)
     if verb is Button.VOTE:
         return lang.gettext(N_("👍 Sound plan") if argument == "yes" else N_("👎 Won't work"))
     if verb is Button.PLAN_DIE:
@@ -953,7 +956,9 @@ def _label(choice: Choice[Any], menu: Menu, state: DowntimeState, lang: Lang) ->
         return f"🏋 {lang.gettext(ASPECT_NAMES[Aspect(argument)])}"
     if verb is AfterRoll.SKIP_DETAIL:
         return lang.gettext(
-            "Skip detail {number} ({names})", number=choice.count, names=_short(who, 14)
+            "Skip detail {number} ({names})",
+            number=choice.count,
+            names=fit_names(who.split(", "), 14),
         )
     label = BUTTON_LABELS[verb]
     return _named(lang, label, who) if "{name}" in label else lang.gettext(label)

@@ -48,7 +48,7 @@ from core.rules.typed import detail_text, stakes_text
 from core.words.i18n import N_, Lang
 from core.words.typed_words import vocabulary
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import named, phone_rows
+from tgbot.render.layout import named_many, phone_rows
 from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc, now_line
 
@@ -704,10 +704,10 @@ def roll_buttons(view: PanelView, panel: RollPanel, lang: Lang) -> list[list[Inl
     details = detail_choices(panel, campaign_of(table).world)
     for c in details:
         if c.verb is AfterRoll.SKIP_DETAIL:
-            adders = ", ".join(sorted(_plain_who(roll, table, p) for p in c.by))
-            # the names cut to fit a one-button row, however many and however long
+            adders = sorted(_plain_who(roll, table, p) for p in c.by)
+            # as many whole names as fit a one-button row, however many and however long
             template = lang.gettext("Skip detail {number} ({names})", number=c.count, names="{}")
-            rows.append([button(view, named(template, adders), c.verb.value, c.argument)])
+            rows.append([button(view, named_many(template, adders), c.verb.value, c.argument)])
     clock = {
         AfterRoll.TICK_CLOCK: N_("🕰 Tick clock"),
         AfterRoll.UNTICK_CLOCK: N_("🕰 Untick clock"),
