@@ -24,6 +24,8 @@ DETAIL_PLACES = ("scene", "here")
 """The words after ``@`` that put a detail on the scene."""
 TRAIT_BOXES = ("value", "relationship", "asset", "resource", "limit")
 TRAIT_KINDS = ("distinction", "ability", "heritage", "extra", "location")
+KINDS_OF_BOX = {"asset": ("distinction", "ability", "heritage"), "resource": ("extra", "location")}
+"""The kinds a box holds: a kind word typed before the name is read only for its own box."""
 TRAIT_VERBS = ("remove", "name")
 CHECK_WORDS = ("weak", "average", "strong", "adv", "dis", "dc", "vs", "prof")
 DOWNTIME_PLACES = ("home", "camp")
@@ -107,7 +109,11 @@ def detail_text(text: str, words: Vocabulary) -> str:
 
 
 def trait_text(text: str, words: Vocabulary) -> str:
-    """``ценность Справедливость d8`` -> ``value Справедливость d8`` (``/trait``'s grammar)."""
+    """``ценность Справедливость d8`` -> ``value Справедливость d8`` (``/trait``'s grammar).
+
+    An Asset's or a Resource's kind is read after the die or right after the box
+    (``актив способность Молот d6`` -> ``asset ability Молот d6``).
+    """
     tokens = text.split()
     if not tokens:
         return text
@@ -124,6 +130,10 @@ def trait_text(text: str, words: Vocabulary) -> str:
             kind = words.meaning(out[-1], TRAIT_KINDS)
             if kind is not None:
                 out[-1] = kind
+        if verb is None and box is not None and len(out) > 3 and _DIE.match(out[-1]):
+            kind = words.meaning(out[1], KINDS_OF_BOX.get(box, ()))  # «актив способность …»
+            if kind is not None:
+                out[1] = kind
     if verb is None:
         out = [_latin_die(t) for t in out]
     return " ".join(out)

@@ -96,9 +96,9 @@ async def open_game(stack: Stack) -> None:
     assert "joined" in (await say(stack, BO, "/join"))["text"]
     assert "joined" in (await say(stack, CHIDI, "/join"))["text"]
     for line in ("value Justice d10", "asset <i>Strong</i> d8", "relationship Chidi d6"):
-        assert "Noted" in (await say(stack, BO, f"/trait {line}"))["text"]
+        assert "recorded" in (await say(stack, BO, f"/trait {line}"))["text"]
     for line in ("value Truth d8", "asset Reporter d8"):
-        assert "Noted" in (await say(stack, CHIDI, f"/trait {line}"))["text"]
+        assert "recorded" in (await say(stack, CHIDI, f"/trait {line}"))["text"]
 
 
 async def campaign_table(stack: Stack):  # type: ignore[no-untyped-def]
@@ -144,7 +144,7 @@ async def test_a_test_with_the_watchtowers_opposition(stack: Stack, faces: Faces
     await panel.press(BO, "✅ Keep this Result")
     assert "fails" in panel.message["text"]
     # The Watchtower buys the 1 into Trouble; Bo gets a Plot Point for it.
-    message = await panel.press(WATCHTOWER, "👁 <b>Bo</b>…'s d10 1 → Trouble")  # name cut
+    message = await panel.press(WATCHTOWER, "👁 <b>Bo</b>'s d10 1 → Trouble")  # whole words
     assert "joins Trouble" in message["text"] and labels(message) == []  # (only ↩ Undo)
     table = await campaign_table(stack)
     assert [int(d) for d in table.trouble] == [10]

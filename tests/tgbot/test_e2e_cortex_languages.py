@@ -74,12 +74,21 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     assert "У персонажа Иван пока нет черт" in bare["text"], bare["text"]
     assert "/trait ценность Справедливость d8" in bare["text"] and "reply_markup" not in bare
     noted = await say(stack, IVAN, "/trait value Justice d10")
-    assert noted["text"].startswith("✅ Записано.") and "⚠️ Беда: нет" in noted["text"]
+    assert noted["text"].startswith("✅ Ценность «Justice» d10 записана.")
+    assert "⚠️ Беда: нет" in noted["text"]
     russian(noted)
+    # the kind is read where it is typed, and the answer says what was written
+    hammer = await say(stack, IVAN, "/trait актив способность Кузнечный молот д6")
+    assert hammer["text"].startswith("✅ Актив «Кузнечный молот» d6 (способность) записан.")
+    (asset,) = (await campaign_table(stack)).sheet("Иван").assets
+    assert (asset.name, int(asset.die), asset.kind.value) == ("Кузнечный молот", 6, "ability")
+    gone = await say(stack, IVAN, "/trait убрать актив Кузнечный молот")
+    assert gone["text"].startswith("✅ Актив «Кузнечный молот» удалён.")
 
     # Alice, in private, in her own language: her trait and the table
     mine = await say(stack, ALICE, "/trait asset Farm Boy d8", chat=ALICE)
-    assert mine["text"].startswith("✅ Noted.") and "⚠️ Trouble: none" in mine["text"]
+    assert mine["text"].startswith("✅ Asset “Farm Boy” d8 (distinction) recorded.")
+    assert "⚠️ Trouble: none" in mine["text"]
     table = await say(stack, ALICE, "/trouble", chat=ALICE)
     assert "Trouble" in table["text"] and "1 PP" in table["text"] and "no Stress" in table["text"]
     bad = await say(stack, ALICE, "/trait value Truth d7", chat=ALICE)

@@ -509,10 +509,10 @@ async def test_a_short_campaign_from_newgame_to_the_end_of_downtime(
     assert "ticks the Collateral Clock" not in panel["text"]  # no clock on a face-down card
     look = await stack.api.wait_for_message(BO, timeout=TIMEOUT, since=mark)
     assert "Title-1001-2" in look["text"] and "Treasure-1001-2" in look["text"]
-    peek = data_of(stack, down, "🔭 Bo <i>the</i> Bold…: see it")
+    peek = data_of(stack, down, "🔭 Bo <i>the</i> Bold: see it")
     assert "Only the scout" in await refused(stack, CHIDI, down, peek)
     panel = await answer(stack, BO, down, "+Knows the <hidden> path")
-    panel = await tap(stack, BO, GROUP, down, "Skip detail 2 (Bo <i>the</i>…)")
+    panel = await tap(stack, BO, GROUP, down, "Skip detail 2 (Bo <i>the</i>)")
     want[BO] = want[BO].raise_mood(CURIOUS)
     want[BO] = want[BO].add_detail(Detail("Knows the <hidden> path", polarity=POSITIVE))
     await sheets_agree()

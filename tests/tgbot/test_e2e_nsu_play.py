@@ -26,7 +26,7 @@ from tgbot.sandbox.fake_api import default_cast
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 ANA, BOLD = "Ana", "Bo <i>the</i> Bold & Co"  # characters; Bo's player is "<b>Bo</b> & Co"
-LOOK = "🔭 Bo <i>the</i> Bold…: see it"  # a long name is shortened to fit a phone
+LOOK = "🔭 Bo <i>the</i> Bold: see it"  # a long name is shortened to fit a phone
 FACES = [2, 3, 7, 2, 6, 4, 1, 2]
 
 
@@ -314,7 +314,7 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     # Bo's win grants him two details: one by reply, one skipped.
     panel = await reply(stack, BO, panel, "+Knows the <hidden> path")
     assert "Knows the <hidden> path" in panel["text"]
-    panel = await tap(stack, BO, panel, "Skip detail 2 (Bo <i>the</i>…)")
+    panel = await tap(stack, BO, panel, "Skip detail 2 (Bo <i>the</i>)")
     assert (await sheet_of(BO)).details[-1].name == "Knows the <hidden> path"
 
     # Chidi addresses the collateral at the mill; the others vote.

@@ -33,6 +33,7 @@ from core.rules.nsu.cards_panel import CardsVerb, cards_choices, cards_view
 from core.rules.nsu.character_panel import creation_choices, creation_view
 from core.rules.nsu.glance import nsu_status_lines
 from core.rules.nsu.sheet import CharacterDraft, finish_creation
+from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
 from core.rules.said import worded
 from core.rules.table import Table
@@ -56,6 +57,7 @@ from tests.tgbot.test_i18n_pseudo import NSU, XX, leaks
 from tests.tgbot.test_i18n_pseudo_nsu import PLAYER_TEXT
 from tests.tgbot.test_render_phone import problems
 from tgbot.features import nsu as nsu_feature
+from tgbot.features.common import no_game_yet
 from tgbot.panels import Note
 from tgbot.render.campaign import started_text, status_text
 from tgbot.render.errors import user_message
@@ -334,12 +336,12 @@ def commands_and_answers(lang: Lang) -> Iterator[tuple[str, str]]:
         yield answer, lang.gettext(answer)
     refusals = [
         nsu_feature.PRIVATE_FIRST,
-        "You're not in a No Stone Unturned game. Join one in its group.",
         "That command is for No Stone Unturned games.",
         "You're not in this game. Join it with /join in its group.",
     ]
     for refusal in refusals:
         yield refusal, user_message(StonetableError(refusal), lang)
+    yield "no game yet", user_message(no_game_yet(default_registry(), "nsu"), lang)
     too_few = h_refusal()
     yield "too few players", user_message(too_few, lang)
 

@@ -16,9 +16,12 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.words.i18n import available, lang_for
 from tests.support.phone import label_px, room
+from tgbot.render.layout import ONE_ROW, fit_name, fit_names, label_width, named, named_many
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted([*ROOT.glob("tgbot/render/*.py"), *ROOT.glob("tgbot/features/*.py")])
@@ -120,3 +123,59 @@ def test_the_measure_tells_a_cut_label_from_a_whole_one() -> None:
     assert label_px("🏁 End downtime") <= room(2) < label_px("🏁 End downtime…")
     assert label_px("Пропуск детали 2 (" + "Зоя Драконова, " * 3 + ")") > room(1)
     assert label_px("⚖️ x") < label_px("⚖ xx")  # a variation selector takes no room
+
+
+def name_shown_whole(label: str, bare: str, name: str) -> bool:
+    """Whether ``label`` (drawn with ``name``; ``bare`` is the same label drawn with a
+    ``\x00`` for the name) shows the name whole, as its first words, or as its initial,
+    never a word cut off: what stands where the name goes is one of those."""
+    if "\x00" not in bare:
+        return True  # this button names nobody
+    before, _, after = bare.partition("\x00")
+    if not (label.startswith(before) and label.endswith(after)):
+        return False
+    shown = label[len(before) : len(label) - len(after)]
+    words = name.split()
+    whole = [" ".join(words[:n]) for n in range(1, len(words) + 1)]
+    return shown in whole or shown == f"{words[0][0]}." or shown == name
+
+
+WORDS = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Cc")), min_size=1, max_size=16)
+NAMES = st.lists(WORDS, min_size=1, max_size=4).map(" ".join)
+
+
+@given(name=NAMES, template=st.sampled_from(["✋ Keep it ({})", "{} first", "✏️ {}'s step"]))
+def test_a_label_names_a_person_in_whole_words_within_the_row(name: str, template: str) -> None:
+    label = named(template, name)
+    assert name_shown_whole(label, template.replace("{}", "\x00"), name), label
+    first = label_width(template.replace("{}", name.split()[0]))
+    assert label_width(label) <= ONE_ROW or first > ONE_ROW
+
+
+LETTERS = st.text(st.characters(whitelist_categories=("L",)), min_size=1, max_size=12)
+PLAIN_NAMES = st.lists(LETTERS, min_size=1, max_size=3).map(" ".join)
+
+
+@given(names=st.lists(PLAIN_NAMES, min_size=1, max_size=5), room=st.integers(8, 30))
+def test_a_label_naming_several_people_counts_those_it_has_no_room_for(
+    names: list[str], room: int
+) -> None:
+    said = fit_names(names, room)
+    shown, plus, more = said.rpartition(" +")
+    shown, more = (shown, more) if plus else (said, "0")
+    parts = shown.split(", ")
+    assert len(parts) + int(more) == len(names), said
+    for part, name in zip(parts, names, strict=False):
+        assert part in {fit_name(name, n) for n in range(0, 40)}, (part, name)
+
+
+def test_a_cut_name_is_told_from_a_whole_one() -> None:
+    assert fit_name("Chidi Okafor", 10) == "Chidi"
+    assert fit_name("Chidi Okafor", 12) == "Chidi Okafor"
+    assert fit_name("Wolfeschlegelsteinhausen", 10) == "W."
+    assert not name_shown_whole("✅ Keep · Chidi Ok…", "✅ Keep · \x00", "Chidi Okafor")
+    assert name_shown_whole("✅ Keep · Chidi", "✅ Keep · \x00", "Chidi Okafor")
+    assert named_many("Skip ({})", ["Ana Lee", "Bo", "Cy", "Dee"]) == "Skip (Ana Lee, Bo, Cy, Dee)"
+    assert named_many("Skip detail 2 ({})", ["Zoya Drakonova"] * 4) == (
+        "Skip detail 2 (Zoya, Zoya +2)"
+    )

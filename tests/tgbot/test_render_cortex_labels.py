@@ -1,4 +1,5 @@
-"""A Cortex button naming a person fits a phone's row, however long the name."""
+"""A Cortex button naming a person fits a phone's row, however long the name, and never
+cuts the name: it shows the whole name, or as many of its first words as fit."""
 
 from __future__ import annotations
 
@@ -6,11 +7,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.rules.choice import Choice
-from core.words.i18n import lang_for
+from core.words.i18n import Lang, lang_for
+from tests.tgbot.test_label_widths import name_shown_whole
 from tgbot.render.cortex import Press, choice_label
 from tgbot.render.layout import ONE_ROW, label_width
 
 LANGS = [lang_for("en"), lang_for("ru")]
+NAMES = st.lists(
+    st.text(st.characters(blacklist_categories=("Cs", "Zs", "Cc")), min_size=1, max_size=14),
+    min_size=1,
+    max_size=4,
+).map(" ".join)
+
+
+def label(verb: Press, name: str, lang: Lang) -> str:
+    choice = Choice(verb, argument="s1", by=frozenset({1}), who=name, name="Rope", die=8, count=1)
+    return choice_label(choice, lang)
 
 
 @given(
@@ -18,16 +30,36 @@ LANGS = [lang_for("en"), lang_for("ru")]
     verb=st.sampled_from(list(Press)),
     lang=st.sampled_from(LANGS),
 )
-def test_a_long_name_never_pushes_a_label_past_the_row(who: str, verb: Press, lang: object) -> None:
-    def label(name: str) -> str:
-        choice = Choice(verb, argument="s1", by=frozenset({1}), who=name, name="Rope", die=8)
-        return choice_label(choice, lang)  # type: ignore[arg-type]
+def test_a_long_name_never_pushes_a_label_past_the_row(who: str, verb: Press, lang: Lang) -> None:
+    assert label_width(label(verb, who, lang)) <= max(ONE_ROW, label_width(label(verb, "A", lang)))
 
-    short = label("A")
-    assert label_width(label(who)) <= max(ONE_ROW, label_width(short))
+
+@given(who=NAMES, verb=st.sampled_from(list(Press)), lang=st.sampled_from(LANGS))
+def test_a_button_shows_a_name_in_whole_words(who: str, verb: Press, lang: Lang) -> None:
+    shown = label(verb, who, lang)
+    assert name_shown_whole(shown, label(verb, "\x00", lang), who), (who, shown)
 
 
 def test_the_keep_button_names_its_player_within_the_row() -> None:
-    choice = Choice(Press.SETTLE, by=frozenset({1}), who="<b>Bo</b> & Co")
-    assert choice_label(choice, lang_for("en")) == "✅ Keep this Result · <b>Bo</b…"
-    assert choice_label(choice, lang_for("ru")) == "✅ Оставить · <b>Bo</b> & Co"
+    keep = Choice(Press.SETTLE, by=frozenset({1}), who="<b>Bo</b> & Co")
+    assert choice_label(keep, lang_for("en")) == "✅ Keep this Result · <b>Bo</b>"
+    assert choice_label(keep, lang_for("ru")) == "✅ Оставить · <b>Bo</b> & Co"
+    chidi = Choice(Press.SETTLE, by=frozenset({1}), who="Chidi Okafor")
+    assert choice_label(chidi, lang_for("en")) == "✅ Keep this Result · Chidi"
+    trouble = Choice(Press.COMPLICATION, by=frozenset({1}), who="Chidi Okafor Junior", die=8)
+    assert choice_label(trouble, lang_for("en")) == "👁 Chidi's d8 1 → Trouble"
+    long = Choice(Press.SETTLE, by=frozenset({1}), who="Wolfeschlegelsteinhausenberger")
+    assert choice_label(long, lang_for("en")) == "✅ Keep this Result · W."
+
+
+def test_the_opposition_roll_counts_its_dice() -> None:
+    def roll(count: int, lang: Lang) -> str:
+        return choice_label(Choice(Press.OPPOSITION_ROLL, by=frozenset({1}), count=count), lang)
+
+    en, ru = LANGS
+    assert [roll(n, en) for n in (1, 2)] == ["👁 Roll 1 opposition die", "👁 Roll 2 opposition dice"]
+    assert [roll(n, ru) for n in (1, 3, 5)] == [
+        "👁 Бросить 1 кубик",
+        "👁 Бросить 3 кубика",
+        "👁 Бросить 5 кубиков",
+    ]

@@ -69,7 +69,7 @@ def test_set_up_buttons_fit_telegrams_limit_and_name_the_roller() -> None:
         "💪 Strong ability",
         "⚖️ Prof 20 · Adv 20 · Dis 20",
         "🎯 DC 99",
-        "🎲 Roll (Ana <i>the</i> …)",  # plain text in buttons, kept short
+        "🎲 Roll (Ana <i>the</i>)",  # plain text in buttons, the name in whole words
     ]
     rules = SYSTEM.panel("d20.check")
     mods = rules.act(t, opened.state, ANA, "open", "mods", ScriptedRng([]))
@@ -93,8 +93,8 @@ def test_after_a_failure_only_the_rollers_choices_are_shown() -> None:
     assert "❌ Failure</b> — margin −11" in text
     assert "wounds 9/16 — <b>Severely Injured</b> (+1 strain on every check)" in text
     assert [label for label, _ in buttons(markup)] == [
-        "🍀 Lucky retry (Ana <i>the</i…)",
-        "✋ Keep it (Ana <i>the</i> …)",
+        "🍀 Lucky retry (Ana <i>the</i>)",
+        "✋ Keep it (Ana <i>the</i>)",
     ]
 
 
@@ -112,7 +112,7 @@ def test_ruling25_a_success_offers_one_reroll_button_to_any_player() -> None:
     assert "Any player may spend an unlucky point to reroll this success" in text
     assert [label for label, _ in buttons(markup)] == [
         "🌀 Unlucky reroll (any player)",
-        "✋ Keep it (Ana <i>the</i> …)",
+        "✋ Keep it (Ana <i>the</i>)",
     ]
     # Bo, who is not rolling, spends the point; the next success offers it again.
     again = rules.act(t, rolled.state, BO, "reroll", "", ScriptedRng([16]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -87,9 +88,31 @@ def named(line: str, name: str) -> bool:
     return any(f"{name}{end}" in line for end in (":", " or", ",", " ("))
 
 
+THIRD_PERSON = re.compile(r"\b(they|them|their|theirs|themselves|themself)\b", re.IGNORECASE)
+
+
+def spoken_to(line: str) -> list[str]:
+    """What a "👉 Name: …" line says of the one who acts in the third person: each part
+    after a name and a colon must address that person ("keep your own mood die")."""
+    if not line.startswith("👉 "):
+        return []
+    said = [part.split(": ", 1)[1] for part in line[2:].split(" · ") if ": " in part]
+    return [found for part in said for found in THIRD_PERSON.findall(part)]
+
+
 def last_line(html: str) -> str:
+    """The panel's last line, in the second person to whoever it names."""
     text, _ = parse_html(html)
-    return text.splitlines()[-1]
+    line = text.splitlines()[-1]
+    assert spoken_to(line) == [], line
+    return line
+
+
+def test_a_prompt_that_speaks_of_the_one_who_acts_is_caught() -> None:
+    assert spoken_to("👉 Ana: keep their own mood die · Bo: help") == ["their"]
+    assert spoken_to("👉 Ana (Alice): write THEIR locations") == ["THEIR"]
+    assert spoken_to("👉 Ana: keep your own mood die or take a helper's") == []
+    assert spoken_to("Ana took their die back.") == []
 
 
 def players_named_once(html: str, players: Any) -> None:

@@ -103,7 +103,7 @@ async def play(t: Games) -> None:
     await t.new_game("cortex", "Cortex")
     await t.play_as(BO)
     for line in ("value Justice d10", "asset Strong d8", "relationship Chidi d6"):
-        await t.say(f"/trait {line}", "Noted")
+        await t.say(f"/trait {line}", "recorded")
     await t.say("/test", "Test:")
     test = await t.panel("Test:")
     await t.play_as(ALICE)

@@ -266,6 +266,11 @@ async def test_a_character_is_made_step_by_step_on_a_phone(stack: Stack, theme: 
         await fits_the_phone(page)
         await screenshot(page, f"nsu-create-{theme}")
 
+        async def main_button() -> str:
+            """What Telegram's main button says now ("" while hidden)."""
+            said = await page.evaluate("TelegramClient.last('web_app_setup_main_button')")
+            return str(said["text"]) if said and said["is_visible"] else ""
+
         async def open_step(step: str) -> None:
             box = page.locator(f"#step-{step}")
             if await box.get_attribute("open") is None:
@@ -282,7 +287,11 @@ async def test_a_character_is_made_step_by_step_on_a_phone(stack: Stack, theme: 
                     await field.fill(value)
             await box.get_by_role("button", name=button).click()
             await page.locator(".steps li.done", has_text=box_titles[step]).wait_for()
+            saved.append(await main_button())
 
+        # the main button follows the steps to the end: each the next step's, then Finish
+        assert await main_button() == "Save the name"
+        saved: list[str] = []
         box_titles = {
             "name": "Name",
             "pronouns_and_look": "Pronouns and look",
@@ -318,8 +327,19 @@ async def test_a_character_is_made_step_by_step_on_a_phone(stack: Stack, theme: 
             await page.locator("#step-skills input").nth(n).fill(skill)
         await page.locator("#step-skills").get_by_role("button").click()
         await page.locator(".steps li.done", has_text="Three skills").wait_for()
-
-        await page.get_by_role("button", name="Finish the character").click()
+        assert saved == [
+            "Save pronouns and look",
+            "Save the moods",
+            "Save the aspects",
+            "Save the sentiments",
+        ]
+        # the places Chidi wrote: rumours next (optional), then Finish, both on the main button
+        assert await main_button() == "Save the rumours"
+        await page.locator("#step-rumours textarea").first.fill("Bells under the <mill>")
+        await page.evaluate("TelegramClient.receive('main_button_pressed', {})")
+        await page.locator(".steps li.done", has_text="Rumours").wait_for()
+        assert await main_button() == "Finish the character"
+        await page.evaluate("TelegramClient.receive('main_button_pressed', {})")
         await page.locator(".pc-name", has_text="Cy <the> Quiet").wait_for()
         own = page.locator("[data-sheet=own]")
         assert "Hopeful" in await own.inner_text() and "±1" in await own.inner_text()

@@ -6,9 +6,13 @@ from dataclasses import dataclass
 
 from telegram import Chat, Message, Update, User
 
+from core.campaigns import Campaigns
 from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import NO_GAME
 from core.rules.errors import NotAllowedNow
+from core.rules.registry import Registry
+from core.rules.said import Said
+from core.words.i18n import N_
 
 
 @dataclass(frozen=True)
@@ -82,3 +86,22 @@ def no_game_for(game: str | None) -> NotAllowedNow:
     """Why a game's command can't run in this group, and what to do instead: no game
     runs here (start one), or the game here is another (``game`` names the one it is for)."""
     return NotAllowedNow(NO_GAME if game is None else game)
+
+
+NO_GAME_YET = N_(
+    "You aren't in a {game} game yet. To start one, add me to a group and send "
+    "/newgame there; to join one, send /join in its group."
+)
+
+
+def no_game_yet(registry: Registry, key: str) -> NotAllowedNow:
+    """Why a game's command sent in private finds nothing: the player is in no game of that
+    system (``key``) yet; how to start one or join one."""
+    return NotAllowedNow(NO_GAME_YET, game=Said(registry.find(key).name))
+
+
+async def played_by(campaigns: Campaigns, player: PlayerRef, key: str) -> None:
+    """Nothing when ``player`` is in a game of system ``key``; else why a command of that
+    game, sent in private, finds none (:func:`no_game_yet`)."""
+    if not any(c.system.key == key for c in await campaigns.campaigns_of(player)):
+        raise no_game_yet(campaigns.registry, key)

@@ -18,21 +18,21 @@ from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import CampaignView, Changed
 from core.campaigns.play import ChatRef, PlayerRef
-from core.rules.cortex.campaign import TRAIT_HELP, load
+from core.rules.cortex.campaign import TRAIT_HELP, load, trait_edit
 from core.rules.cortex.panel import CONFLICT_PANEL
-from core.rules.errors import NotAllowedNow
+from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.typed import contest_text, trait_text
 from core.words.cortex_words import stress_typed
 from core.words.i18n import N_, Lang
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.common import CommandSpec, actor, command_args, no_game_yet
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
 from tgbot.outbox import fixed, reply_with
 from tgbot.presenter import settle
 from tgbot.render.cortex import RENDERERS as CORTEX_RENDERERS
-from tgbot.render.cortex import table_text
+from tgbot.render.cortex import recorded_text, table_text
 from tgbot.render.text import esc
 
 SYSTEM_KEY = "cortex"
@@ -79,6 +79,8 @@ async def _cortex_game(
     campaigns = context.deps.campaigns
     if chat.kind == ChatType.PRIVATE:
         games = [g for g in await campaigns.campaigns_of(player) if g.system.key == SYSTEM_KEY]
+        if not games:
+            raise no_game_yet(campaigns.registry, SYSTEM_KEY)
         if len(games) != 1:
             raise NotAllowedNow(N_("Use this in your game's group (or keep to one Cortex game)."))
         return games[0]
@@ -139,7 +141,12 @@ async def trait(update: Update, context: StonetableContext) -> None:
 
     async def noted(edited: object) -> str:
         assert isinstance(edited, Changed)
-        return lang.gettext("✅ Noted.") + "\n" + table_text(load(edited.table).table, lang)
+        table = load(edited.table).table
+        try:  # what was written, read as the rules read it
+            said = recorded_text(*trait_edit(table, text), lang)
+        except Malformed:  # a sheet renamed by this very edit no longer answers to its name
+            said = lang.gettext("✅ Noted.")
+        return said + "\n" + table_text(table, lang)
 
     reply_with(noted)  # written with the edit, sent after its commit
     edited = await context.deps.campaigns.edit(

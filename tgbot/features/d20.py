@@ -10,13 +10,21 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import CampaignView
+from core.campaigns.play import ChatRef, PlayerRef
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.errors import NotAllowedNow
 from core.rules.typed import check_text, command_word
 from core.words.i18n import N_
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, replied
+from tgbot.features.common import (
+    CommandSpec,
+    actor,
+    command_args,
+    no_game_for,
+    played_by,
+    replied,
+)
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
 from tgbot.render.d20 import RENDERERS as D20_RENDERERS
@@ -54,9 +62,10 @@ async def check(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     text = command_args(update).strip()
     view = await context.deps.campaigns.current(chat.tg_id, chat.topic)
-    if command_word(text, vocabulary()) == "help" or (
-        view is None and chat.kind == ChatType.PRIVATE
-    ):
+    asked = command_word(text, vocabulary()) == "help"
+    if not asked and view is None and chat.kind == ChatType.PRIVATE:
+        await played_by(context.deps.campaigns, player, SYSTEM_KEY)
+    if asked or (view is None and chat.kind == ChatType.PRIVATE):
         await _reply(update, (await lang_of(update)).gettext(HELP))
         return
     if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
@@ -75,7 +84,7 @@ async def check(update: Update, context: StonetableContext) -> None:
 
 async def rest(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    await _require_d20(context, chat.tg_id, chat.topic)
+    await _require_d20(context, chat, player)
     panel = await context.deps.campaigns.open_panel(
         chat, player, REST_PANEL, command_args(update), update_id=update.update_id
     )
@@ -84,13 +93,17 @@ async def rest(update: Update, context: StonetableContext) -> None:
 
 async def pool(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
-    view = await _require_d20(context, chat.tg_id, chat.topic)
+    view = await _require_d20(context, chat, player)
     _, table = await context.deps.campaigns.table_for_viewer(view.app_token, player)
     await _reply(update, pool_text(table, await lang_of(update)))
 
 
-async def _require_d20(context: StonetableContext, chat_id: int, topic: int = 0) -> CampaignView:
-    view = await context.deps.campaigns.require_current(chat_id, topic)
+async def _require_d20(
+    context: StonetableContext, chat: ChatRef, player: PlayerRef
+) -> CampaignView:
+    if chat.kind == ChatType.PRIVATE:  # a group's command: say whether there is a game at all
+        await played_by(context.deps.campaigns, player, SYSTEM_KEY)
+    view = await context.deps.campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:
         raise NotAllowedNow(D20_ONLY)
     return view

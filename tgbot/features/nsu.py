@@ -40,7 +40,7 @@ from tgbot.buttons.nsu import (
 )
 from tgbot.callback import OUTDATED, decode, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, player_of
+from tgbot.features.common import CommandSpec, actor, no_game_yet, player_of
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of, voice
 from tgbot.outbox import Drawn, deletion, fixed, game_message, reply_with
@@ -82,9 +82,7 @@ async def campaign_here(update: Update, context: StonetableContext) -> CampaignV
     if chat.kind == ChatType.PRIVATE:
         mine = [c for c in await campaigns.campaigns_of(player) if c.system.key == SYSTEM_KEY]
         if not mine:
-            raise NotAllowedNow(
-                N_("You're not in a No Stone Unturned game. Join one in its group.")
-            )
+            raise no_game_yet(campaigns.registry, SYSTEM_KEY)
         return mine[0]
     view = await campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:

@@ -24,7 +24,7 @@ from core.words.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, no_game_for
+from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, played_by
 from tgbot.features.panels import post_panel
 from tgbot.features.roll import dice_odds
 from tgbot.i18n import lang_of, personal_lang, voice
@@ -89,9 +89,10 @@ async def _open(
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if command_word(text, vocabulary()) == "help" or (
-        view is None and chat.kind == ChatType.PRIVATE
-    ):
+    asked = command_word(text, vocabulary()) == "help"
+    if not asked and view is None and chat.kind == ChatType.PRIVATE:
+        await played_by(campaigns, player, SYSTEM_KEY)
+    if asked or (view is None and chat.kind == ChatType.PRIVATE):
         await _reply(update, (await lang_of(update)).gettext(help_text))
         return
     if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead

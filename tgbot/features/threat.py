@@ -15,7 +15,14 @@ from core.rules.typed import command_word
 from core.words.i18n import N_
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, replied
+from tgbot.features.common import (
+    CommandSpec,
+    actor,
+    command_args,
+    no_game_for,
+    played_by,
+    replied,
+)
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
 from tgbot.render.threat import ThreatRollRenderer
@@ -58,9 +65,10 @@ async def threat(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     view = await campaigns.current(chat.tg_id, chat.topic)
     text = command_args(update).strip()
-    if command_word(text, vocabulary()) == "help" or (
-        view is None and chat.kind == ChatType.PRIVATE
-    ):
+    asked = command_word(text, vocabulary()) == "help"
+    if not asked and view is None and chat.kind == ChatType.PRIVATE:
+        await played_by(campaigns, player, SYSTEM_KEY)
+    if asked or (view is None and chat.kind == ChatType.PRIVATE):
         lang = await lang_of(update)
         await message.reply_text(lang.gettext(HELP), parse_mode=ParseMode.HTML)
         return

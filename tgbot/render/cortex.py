@@ -11,7 +11,7 @@ renamed one as the Watchtower wrote it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -38,7 +38,7 @@ from core.words.cortex_words import stress_name, stress_typed
 from core.words.i18n import N_, Lang
 from core.words.typed_words import vocabulary
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import ONE_ROW, grid, label_width, named, short
+from tgbot.render.layout import ONE_ROW, fit_name, grid, label_width
 from tgbot.render.text import esc, now_line
 
 WATCHTOWER = N_("the Watchtower")
@@ -98,6 +98,50 @@ def character_line(sheet: Sheet, lang: Lang) -> str:
     """One character's Plot Points and Stress, always on show."""
     points = " · " + lang.gettext("{points} PP", points=sheet.plot_points) if sheet.is_lead else ""
     return f"• <b>{esc(sheet.name)}</b>{points} · {stress_text(sheet, lang)}"
+
+
+_RECORDED = {
+    "value": N_("✅ Value “{name}” {die} recorded."),
+    "relationship": N_("✅ Relationship “{name}” {die} recorded."),
+    "asset": N_("✅ Asset “{name}” {die} ({kind}) recorded."),
+    "resource": N_("✅ Resource “{name}” {die} ({kind}) recorded."),
+    "limit": N_("✅ Limit “{name}” {die} recorded."),
+}
+_REMOVED = {
+    "value": N_("✅ Value “{name}” removed."),
+    "relationship": N_("✅ Relationship “{name}” removed."),
+    "asset": N_("✅ Asset “{name}” removed."),
+    "resource": N_("✅ Resource “{name}” removed."),
+    "limit": N_("✅ Limit “{name}” removed."),
+}
+_DEFAULT_KIND = {"asset": "distinction", "resource": "extra"}
+
+
+def _kind_word(kind: str, lang: Lang) -> str:
+    """An Asset's or a Resource's kind, as a sheet names it."""
+    words = {
+        "distinction": lang.pgettext("a Cortex trait kind", "distinction"),
+        "ability": lang.pgettext("a Cortex trait kind", "ability"),
+        "heritage": lang.pgettext("a Cortex trait kind", "heritage"),
+        "extra": lang.pgettext("a Cortex trait kind", "extra"),
+        "location": lang.pgettext("a Cortex trait kind", "location"),
+    }
+    return words.get(kind, esc(kind))
+
+
+def recorded_text(action: str, payload: Mapping[str, object], lang: Lang) -> str:
+    """What a ``/trait`` edit wrote, in a sentence: «✅ Value “Justice” d8 recorded.»."""
+    box = str(payload.get("box", ""))
+    name = esc(" ".join(str(payload.get("name", "")).split()))
+    if action == "trait.set" and box in _RECORDED:
+        die = f"d{str(payload.get('die', '')).lstrip('dD')}"
+        kind = str(payload.get("kind") or _DEFAULT_KIND.get(box, ""))
+        return lang.gettext(_RECORDED[box], name=name, die=die, kind=_kind_word(kind, lang))
+    if action == "trait.remove" and box in _REMOVED:
+        return lang.gettext(_REMOVED[box], name=name)
+    if action == "rename":
+        return lang.gettext("✅ The character is now called “{name}”.", name=name)
+    return lang.gettext("✅ Noted.")
 
 
 def table_text(table: CortexTable, lang: Lang) -> str:
@@ -360,16 +404,17 @@ def _pp(cost: int, lang: Lang) -> str:
 
 
 def choice_label(ch: Choice, lang: Lang, stressed: frozenset[str] = frozenset()) -> str:
-    """A button's text: what it does and whose it is, the name cut to fit a phone's row.
+    """A button's text: what it does and whose it is, in a phone's row: a person is named by
+    as much of their name as fits, in whole words (:func:`~tgbot.render.layout.fit_name`).
 
     ``stressed``: the pool's traits that are the opponent's Stress (their names are
     Stress types, shown as such).
     """
-    who = _short(ch.who) if ch.who else ""
-    label = _choice_label(ch, lang, stressed, who)
+    label = _choice_label(ch, lang, stressed, ch.who)
     over = label_width(label) - ONE_ROW
-    if over > 0 and who:
-        label = _choice_label(ch, lang, stressed, short(ch.who, max(4, len(who) - over)))
+    if over > 0 and ch.who:
+        room = label_width(ch.who) - over
+        label = _choice_label(ch, lang, stressed, fit_name(ch.who, room))
     return label
 
 
@@ -388,7 +433,7 @@ def _choice_label(ch: Choice, lang: Lang, stressed: frozenset[str], who: str) ->
         return _("👁 ↩ Take back")
     if p is Press.OPPOSITION_ROLL:
         return lang.ngettext(
-            "👁 Roll {num} opposition dice", "👁 Roll {num} opposition dice", ch.count
+            "👁 Roll {num} opposition die", "👁 Roll {num} opposition dice", ch.count
         )
     if p is Press.STRESS_OPPOSITION:
         return _("🎲 {who}: roll your Stress", who=who)
@@ -425,7 +470,7 @@ def _choice_label(ch: Choice, lang: Lang, stressed: frozenset[str], who: str) ->
     if p is Press.VOTE:
         return _("▶️ Go on (1 PP)") if ch.argument == "y" else _("⏹ Leave it stopped")
     if p is Press.COMPLICATION:
-        return named(_("👁 {who}'s {die} 1 → Trouble", who="{}", die=die), ch.who)
+        return _("👁 {who}'s {die} 1 → Trouble", who=who, die=die)
     if p is Press.CANCEL_TROUBLE:
         return _("🧹 Use the {name} 1: Trouble −{die}", name=name, die=die)
     if p is Press.END_SCENE:
@@ -526,7 +571,7 @@ _PHRASES = {
     Press.GIVE_IN: N_("give in"),
     Press.TAKE_STRESS: N_("take the Stress"),
     Press.INFLICT: N_("pick the Stress to inflict"),
-    Press.STRESSED_OUT: N_("take them out"),
+    Press.STRESSED_OUT: N_("take your opponent out"),
     Press.INTERFERE: N_("interfere"),
     Press.VOTE: N_("vote to go on or stop"),
     Press.COMPLICATION: N_("buy a Complication into Trouble"),

@@ -46,7 +46,7 @@ from core.rules.names import in_play
 from core.rules.table import Table
 from core.words.i18n import N_, Lang, lang_for
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import grid, named, phone_rows
+from tgbot.render.layout import fit_name, grid, named, phone_rows
 from tgbot.render.text import esc, now_line
 
 EN = lang_for("en")
@@ -96,10 +96,9 @@ def name_of(table: Table, player_id: int, lang: Lang) -> str:
 
 
 def short_name(table: Table, player_id: int) -> str:
-    """A member's name for a button label (plain text, kept short)."""
+    """A member's name for a button label (plain text, as much of it as fits in whole words)."""
     seat = table.seat(player_id)
-    name = seat.name if seat is not None else "?"
-    return name if len(name) <= 16 else name[:15] + "…"
+    return fit_name(seat.name, 16) if seat is not None else "?"
 
 
 def signed(value: int) -> str:

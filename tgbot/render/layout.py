@@ -40,10 +40,45 @@ def short(name: str, room: int) -> str:
     return name if len(name) <= room else name[: room - 1].rstrip() + "…"
 
 
+def fit_name(name: str, room: int) -> str:
+    """A person's ``name`` as a button shows it in ``room`` characters, never a word cut off:
+    the whole name, else as many of its first words as fit ("Chidi" for "Chidi Okafor"),
+    else the first word's initial ("C.")."""
+    words = name.split()
+    for count in range(len(words), 0, -1):
+        said = " ".join(words[:count]).rstrip(",")
+        ends = count in (1, len(words)) or any(c.isalnum() for c in words[count - 1])
+        if ends and label_width(said) <= room:  # never ending on a lone "&" or "-"
+            return said
+    return f"{words[0][0]}." if words else name
+
+
+def fit_names(names: Sequence[str], room: int) -> str:
+    """People named on one button in ``room`` characters, each by a whole name or its first
+    words (:func:`fit_name`): "Ana, Bo"; those beyond the room are counted: "Ana, Bo +2"."""
+    shown: list[str] = []
+    for index, name in enumerate(names):
+        left = len(names) - index - 1
+        tail = f" +{left}" if left else ""
+        said = fit_name(name, room - label_width(", ".join([*shown, ""]) + tail))
+        if shown and label_width(", ".join([*shown, said]) + tail) > room:
+            return ", ".join(shown) + f" +{len(names) - index}"
+        shown.append(said)
+    return ", ".join(shown)
+
+
 def named(template: str, name: str) -> str:
-    """``template`` with ``name`` in its ``{}``, the name shortened to fit a one-button row."""
+    """``template`` with a person's ``name`` in its ``{}``, as much of the name as fits a
+    one-button row in whole words (:func:`fit_name`)."""
     room = ONE_ROW - label_width(template.replace("{}", ""))
-    return template.replace("{}", short(name, room))
+    return template.replace("{}", fit_name(name, room))
+
+
+def named_many(template: str, names: Sequence[str]) -> str:
+    """``template`` with people's ``names`` in its ``{}``, as many as fit a one-button row
+    (:func:`fit_names`)."""
+    room = ONE_ROW - label_width(template.replace("{}", ""))
+    return template.replace("{}", fit_names(names, room))
 
 
 def phone_rows(buttons: Sequence[InlineKeyboardButton]) -> list[list[InlineKeyboardButton]]:

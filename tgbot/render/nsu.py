@@ -292,7 +292,7 @@ _SETUP_PHRASES = {
     ActionKind.FINISH_SCOPE: N_("finish the scope"),
     ActionKind.NAME_RESOURCE: N_("name a resource (reply)"),
     ActionKind.CHOOSE_ABUNDANCE: N_("choose the abundance"),
-    ActionKind.AUTHOR_LOCATION: N_("write their locations"),
+    ActionKind.AUTHOR_LOCATION: N_("write your locations"),
     ActionKind.DEAL_MAP: N_("deal the map"),
     ActionKind.ROLL_DANGER_AND_REWARD: N_("roll Danger and Reward"),
 }
@@ -837,7 +837,7 @@ _CREATION_PHRASES = {
     CreationVerb.FINISH: N_("finish the character"),
 }
 _REPLY_PHRASES = {
-    CreationStep.NAME: N_("reply with their name"),
+    CreationStep.NAME: N_("reply with your character's name"),
     CreationStep.PRONOUNS_AND_LOOK: N_("reply with pronouns and look"),
     CreationStep.MOODS: N_("reply with three moods"),
     CreationStep.ASPECTS: N_("reply with aspects"),
@@ -938,7 +938,15 @@ class AdventureRenderer:
                 )
             )
             rows += [
-                [make(c, ("✅ " if c.selected else "▫️ ") + _plain_seat(table, sc.players[i]))]
+                [
+                    make(
+                        c,
+                        named(
+                            ("✅ " if c.selected else "▫️ ") + "{}",
+                            _plain_seat(table, sc.players[i]),
+                        ),
+                    )
+                ]
                 for i, c in enumerate(of[AdventureVerb.PICK])
             ]
         elif of[AdventureVerb.GO]:

@@ -66,6 +66,8 @@ from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, button, keyboard
 from tgbot.render.layout import (
     ONE_ROW,
+    fit_name,
+    fit_names,
     label_width,
     named,
     phone_rows,
@@ -434,19 +436,42 @@ def _menu_lines(
     if panel.menu is Menu.PLAYER and panel.focus is not None:
         who = _character_name(state, table, panel.focus, lang)
         return [lang.gettext("✏️ {name}'s own step below; ◀️ Back shows everyone's.", name=who)]
-    if panel.menu is Menu.REST:
-        return [
-            lang.gettext(
-                "🛌 <b>Rest &amp; heal</b>: Recover Harm is free; the others cost your action."
-            )
-        ]
-    if panel.menu in (Menu.WORK, Menu.TRAIN):
-        return [
-            lang.gettext(
-                "🛠 <b>Work &amp; scout</b>: Upgrade skills is free; the others cost your action."
-            )
-        ]
+    if panel.menu in _GROUP_HINTS:
+        offered = {  # the group's buttons, Back left out (Train opens a group of its own)
+            c.verb if c.verb is not Button.OPEN_GROUP else Button.TRAIN
+            for c in panel_choices(panel, state)
+            if c.verb is not Button.OPEN_GROUP or c.argument == Menu.TRAIN.value
+        }
+        free = _FREE[panel.menu]
+        hints = _GROUP_HINTS[panel.menu]
+        if free in offered:
+            said = hints[0] if offered - {free} else hints[1]
+        else:
+            said = hints[2] if offered else ""
+        return [lang.gettext(said)] if said else []
     return []
+
+
+_FREE = {Menu.REST: Button.RECOVER, Menu.WORK: Button.UPGRADE, Menu.TRAIN: Button.UPGRADE}
+_GROUP_HINTS = {
+    Menu.REST: (
+        N_("🛌 <b>Rest &amp; heal</b>: Recover Harm is free; the others cost your action."),
+        N_("🛌 <b>Rest &amp; heal</b>: Recover Harm is free."),
+        N_("🛌 <b>Rest &amp; heal</b>: each of these costs your action."),
+    ),
+    Menu.WORK: (
+        N_("🛠 <b>Work &amp; scout</b>: Upgrade skills is free; the others cost your action."),
+        N_("🛠 <b>Work &amp; scout</b>: Upgrade skills is free."),
+        N_("🛠 <b>Work &amp; scout</b>: each of these costs your action."),
+    ),
+    Menu.TRAIN: (
+        "",
+        "",
+        N_("🛠 <b>Work &amp; scout</b>: training a skill costs your action."),
+    ),
+}
+"""What a group's buttons cost, worded from what the group offers now (the free action,
+the others, or both)."""
 
 
 def filled_track_line(sheet: Character, filled: FilledTrack, lang: Lang) -> str:
@@ -782,7 +807,8 @@ def _b(view: PanelView, label: str, action: str, argument: str = "") -> InlineKe
 
 
 def _named(lang: Lang, message: str, name: str) -> str:
-    """A translated ``message`` with ``{name}`` in it, the name shortened to fit a row."""
+    """A translated ``message`` with a person's ``{name}`` in it, as much of the name as fits a
+    row in whole words."""
     return named(lang.gettext(message).replace("{name}", "{}"), name)
 
 
@@ -917,11 +943,11 @@ def _label(choice: Choice[Any], menu: Menu, state: DowntimeState, lang: Lang) ->
     if verb is Button.PLAN_CARD:
         return "🧹 " + _short(table_card_name(world, choice.name, lambda s: marks(s, lang)), 26)
     if verb is Button.CLEAR:
-        return _fit(lang.gettext("🧘 {name}: clear ", name=_short(who, 10)), choice.name)
+        return _fit(lang.gettext("🧘 {name}: clear ", name=fit_name(who, 10)), choice.name)
     if verb is Button.INTROSPECT_DONE:
-        return lang.gettext("🧘 {name}: done", name=_short(who, 10))
+        return lang.gettext("🧘 {name}: done", name=fit_name(who, 10))
     if verb is Button.ENDANGER:
-        return _fit(lang.gettext("💔 {name}: mark ", name=_short(who, 10)), choice.name)
+        return _fit(lang.gettext("💔 {name}: mark ", name=fit_name(who, 10)), choice.name)
     if verb is Button.VOTE:
         return lang.gettext(N_("👍 Sound plan") if argument == "yes" else N_("👎 Won't work"))
     if verb is Button.PLAN_DIE:
@@ -930,7 +956,9 @@ def _label(choice: Choice[Any], menu: Menu, state: DowntimeState, lang: Lang) ->
         return f"🏋 {lang.gettext(ASPECT_NAMES[Aspect(argument)])}"
     if verb is AfterRoll.SKIP_DETAIL:
         return lang.gettext(
-            "Skip detail {number} ({names})", number=choice.count, names=_short(who, 14)
+            "Skip detail {number} ({names})",
+            number=choice.count,
+            names=fit_names(who.split(", "), 14),
         )
     label = BUTTON_LABELS[verb]
     return _named(lang, label, who) if "{name}" in label else lang.gettext(label)

@@ -48,7 +48,7 @@ from core.rules.typed import detail_text, stakes_text
 from core.words.i18n import N_, Lang
 from core.words.typed_words import vocabulary
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import named, phone_rows
+from tgbot.render.layout import named_many, phone_rows
 from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc, now_line
 
@@ -168,7 +168,7 @@ class NsuRollRenderer:
 
 
 _PHRASES = {
-    ActionKind.STATE_OUTCOME: N_("reply with what they hope to achieve"),
+    ActionKind.STATE_OUTCOME: N_("reply with what you hope to achieve"),
     ActionKind.CHOOSE_ASPECT: N_("pick the aspect"),
     ActionKind.CHOOSE_RISK: N_("say what is at risk"),
     ActionKind.CHOOSE_MOOD: N_("pick a mood"),
@@ -178,8 +178,8 @@ _PHRASES = {
     ActionKind.RISK_SENTIMENT: N_("risk a sentiment"),
     ActionKind.HELP: N_("help with a mood"),
     ActionKind.KEEP_DIE: N_("pick which die to keep"),
-    ActionKind.TAKE_HELPER_DIE: N_("keep their own mood die or take a helper's"),
-    ActionKind.CHOOSE_SKILL_SIGN: N_("add or take away their skill"),
+    ActionKind.TAKE_HELPER_DIE: N_("keep your own mood die or take a helper's"),
+    ActionKind.CHOOSE_SKILL_SIGN: N_("add or take away your skill"),
     ActionKind.RENAME_MOOD: N_("reply with the mood's stronger name"),
     ActionKind.ENDANGER_SENTIMENT: N_("mark a sentiment"),
     ActionKind.CANCEL: N_("call the roll off"),
@@ -204,7 +204,7 @@ def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
         if choice.verb is ActionKind.ROLL:
             return lang.pgettext("what to do now", "roll")
         if choice.verb is ActionKind.TAKE_HELPER_DIE and not helped:
-            return lang.gettext("keep their own mood die")
+            return lang.gettext("keep your own mood die")
         return lang.gettext(_PHRASES[choice.verb])
 
     # everyone who may act was named above with their player (roller, allies, Arbiters)
@@ -704,10 +704,10 @@ def roll_buttons(view: PanelView, panel: RollPanel, lang: Lang) -> list[list[Inl
     details = detail_choices(panel, campaign_of(table).world)
     for c in details:
         if c.verb is AfterRoll.SKIP_DETAIL:
-            adders = ", ".join(sorted(_plain_who(roll, table, p) for p in c.by))
-            # the names cut to fit a one-button row, however many and however long
+            adders = sorted(_plain_who(roll, table, p) for p in c.by)
+            # as many whole names as fit a one-button row, however many and however long
             template = lang.gettext("Skip detail {number} ({names})", number=c.count, names="{}")
-            rows.append([button(view, named(template, adders), c.verb.value, c.argument)])
+            rows.append([button(view, named_many(template, adders), c.verb.value, c.argument)])
     clock = {
         AfterRoll.TICK_CLOCK: N_("🕰 Tick clock"),
         AfterRoll.UNTICK_CLOCK: N_("🕰 Untick clock"),

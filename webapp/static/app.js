@@ -583,12 +583,16 @@
       });
   }
 
+  // Telegram's main button does what the page's main action does: submits its form, or
+  // presses its button (a step with no fields, such as finishing a character).
   function mainButton() {
     if (!tg || !tg.MainButton) return;
-    var form = main.querySelector("form[data-main-button]");
+    var form = main.querySelector("[data-main-button]");
     tg.MainButton.offClick && tg.MainButton.offClick(mainButton.click);
     if (!form) { tg.MainButton.hide(); return; }
-    mainButton.click = function () { form.requestSubmit(); };
+    mainButton.click = function () {
+      if (form.tagName === "FORM") form.requestSubmit(); else form.click();
+    };
     tg.MainButton.setText(form.dataset.mainButton);
     tg.MainButton.onClick(mainButton.click);
     tg.MainButton.show();

@@ -299,7 +299,7 @@ class CortexCampaign(CampaignRules):
         if action == "settings.stress":
             return saved(loaded, _stress_types(ct, actor, _text(payload, "types")))
         if action == "text":
-            action, payload = _trait_text(ct, _text(payload, "text"))
+            action, payload = trait_edit(ct, _text(payload, "text"))
         change = _SHEET_EDITS.get(action)
         if change is None:
             raise Malformed("That can't be changed here.")
@@ -317,8 +317,12 @@ def _feature_added(ct: CortexTable, actor: int, payload: Json) -> CortexTable:
     return ct.add_feature(Sheet(name=_text(payload, "name").strip(), role=Role.FEATURE))
 
 
-def _trait_text(ct: CortexTable, text: str) -> tuple[str, Json]:
-    """``/trait`` text, optionally after ``Name:``: the edit and its payload."""
+def trait_edit(ct: CortexTable, text: str) -> tuple[str, Json]:
+    """``/trait`` text, optionally after ``Name:``: the edit and its payload.
+
+    Raises:
+        Malformed: the text does not follow the grammar in :data:`TRAIT_HELP`.
+    """
     who, sep, rest = text.partition(":")
     named = ct.find(who.strip()) if sep else None
     action, parsed = parse_trait_text(rest if named is not None else text)
@@ -515,10 +519,16 @@ _SHEET_EDITS = {
 SHEET_EDITS: tuple[str, ...] = tuple(_SHEET_EDITS)
 
 _TRAIT_TEXT = re.compile(
-    r"^\s*(?P<box>value|relationship|asset|resource|limit)s?\s+(?P<name>.+?)\s+"
+    r"^\s*(?P<box>value|relationship|asset|resource|limit)s?\s+"
+    r"(?:(?P<first>distinction|ability|heritage|extra|location)\s+(?=\S+\s+\S))?"
+    r"(?P<name>.+?)\s+"
     r"(?P<die>[dD]?\d{1,2})(?:\s+(?P<kind>distinction|ability|heritage|extra|location))?\s*$",
     re.IGNORECASE,
 )
+_KINDS_OF_BOX = {
+    "asset": frozenset(k.value for k in AssetKind),
+    "resource": frozenset(k.value for k in ResourceKind),
+}
 _REMOVE_TEXT = re.compile(
     r"^\s*(?:remove|drop)\s+(?P<box>value|relationship|asset|resource|limit)s?\s+(?P<name>.+?)\s*$",
     re.IGNORECASE,
@@ -541,9 +551,13 @@ def parse_trait_text(text: str) -> tuple[str, dict[str, Any]]:
     if found := _REMOVE_TEXT.match(text):
         return "trait.remove", {"box": found["box"].lower(), "name": found["name"]}
     if found := _TRAIT_TEXT.match(text):
-        payload = {"box": found["box"].lower(), "name": found["name"], "die": found["die"]}
-        if found["kind"]:
-            payload["kind"] = found["kind"].lower()
+        box, name, first = found["box"].lower(), found["name"], found["first"]
+        if first and first.lower() not in _KINDS_OF_BOX.get(box, ()):
+            name, first = f"{first} {name}", None  # another box's kind word: part of the name
+        payload = {"box": box, "name": name, "die": found["die"]}
+        kind = found["kind"] or first  # the kind after the die, else the one before the name
+        if kind:
+            payload["kind"] = kind.lower()
         return "trait.set", payload
     if found := _NAME_TEXT.match(text):
         return "rename", {"name": found["name"]}

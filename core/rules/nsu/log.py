@@ -55,15 +55,16 @@ def _roll(outcome: Outcome) -> RollState | None:
 
 
 def _author(table: Table, roll: RollState | None, player_id: int) -> str | Words:
-    """Who added a detail: a character in the roll, or a player arbitrating it.
+    """Who added a detail, named as the line names anyone: a character in the roll by
+    that character, a player arbitrating it by their own name.
 
     Arbiters have no character in the scene, so the log names the player, never
-    their (off-screen) character.
+    their (off-screen) character; the sentence is the same whoever added the detail.
     """
     if roll is None or any(p.player == player_id for p in roll.participants):
         return _name(table, player_id)
     seat = table.seat(player_id)
-    return words(SOMEONE) if seat is None else words(N_("{name}, as Arbiter,"), name=seat.name)
+    return words(SOMEONE) if seat is None else seat.name
 
 
 def _public_title(world: World | None, card_id: str) -> str | None:

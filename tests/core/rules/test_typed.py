@@ -190,6 +190,39 @@ def test_a_colon_inside_a_longer_detail_stays_part_of_it() -> None:
         ("remove value Justice", ("trait.remove", {"box": "value", "name": "Justice"})),
         ("имя Кларк", ("rename", {"name": "Кларк"})),
         ("name Clark", ("rename", {"name": "Clark"})),
+        # the kind may come first, right after the box
+        (
+            "актив способность Кузнечный молот d6",
+            (
+                "trait.set",
+                {"box": "asset", "name": "Кузнечный молот", "die": "d6", "kind": "ability"},
+            ),
+        ),
+        (
+            "asset Heritage Last Son d8",
+            ("trait.set", {"box": "asset", "name": "Last Son", "die": "d8", "kind": "heritage"}),
+        ),
+        (
+            "ресурс локация Крепость д8",
+            ("trait.set", {"box": "resource", "name": "Крепость", "die": "d8", "kind": "location"}),
+        ),
+        # another box's kind word is part of the name; so is a kind word alone before the die
+        (
+            "актив локация Сыщик d6",
+            ("trait.set", {"box": "asset", "name": "локация Сыщик", "die": "d6"}),
+        ),
+        (
+            "asset Location Scout d6",
+            ("trait.set", {"box": "asset", "name": "Location Scout", "die": "d6"}),
+        ),
+        (
+            "актив способность d6",
+            ("trait.set", {"box": "asset", "name": "способность", "die": "d6"}),
+        ),
+        (
+            "ценность способность Справедливость d8",
+            ("trait.set", {"box": "value", "name": "способность Справедливость", "die": "d8"}),
+        ),
     ],
 )
 def test_trait_keywords_read_in_either_language(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.rules.nsu.details import Detail, Polarity
 from core.rules.nsu.log import nsu_log_lines
 from core.rules.nsu.roll_state import (
@@ -99,8 +101,13 @@ def test_an_arbiters_detail_is_credited_to_the_player_not_their_off_screen_chara
     state = {"v": 1, "roll": roll.to_dict()}
     outcome = Outcome(state=state, events=(DetailAdded(harm, collateral_tick=False),))
     (line,) = nsu_log_lines(_table(), outcome)
-    assert line.text == "P2, as Arbiter, gave Ana the harm −Rope burns."
+    assert line.text == "P2 gave Ana the harm −Rope burns."  # told as any detail is
     assert "Bram" not in line.text
+    by_ana = replace(harm, by=ANA)
+    (own_line,) = nsu_log_lines(
+        _table(), Outcome(state=state, events=(DetailAdded(by_ana, False),))
+    )
+    assert own_line.text == line.text.replace("P2", "Ana", 1)  # one sentence for one event
     own = AddedDetail(1, ANA, Detail("Steady"), DetailTarget(TargetKind.SCENE))
     (line,) = nsu_log_lines(_table(), Outcome(state=state, events=(DetailAdded(own, False),)))
     assert line.text == "Ana gave the scene the detail −Steady."
