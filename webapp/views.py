@@ -14,6 +14,7 @@ from core.campaigns.play import Home, PlayerRef
 from core.rules import dice
 from core.rules.dice_odds import DiceOdds, odds
 from core.rules.errors import Malformed, StonetableError
+from core.runtime.errors import OneAtATime
 from core.views import projection
 from core.views.archive import export_for_member
 from core.views.viewer_pages import Snapshot, snapshot_for_viewer
@@ -258,16 +259,22 @@ ODDS_EXAMPLE = "1d20+5 adv >= 15"
 MAX_ODDS_TEXT = 300
 
 
-def _odds_of(request: web.Request) -> DiceOdds | None:
-    """The odds of ``?expr=`` for a signed-in viewer (None when nothing was asked).
+async def _odds_of(request: web.Request) -> DiceOdds | None:
+    """The odds of ``?expr=`` for a signed-in viewer (None when nothing was asked),
+    worked out in a worker process as the viewer's one heavy job.
 
     Raises:
         InitDataInvalid: no, forged or stale initData.
         Malformed: not dice notation, or too large for exact odds.
+        OneAtATime: the viewer's last heavy request is still being worked out.
+        TooHeavy: it ran over the time limit.
     """
-    authenticate(request)
+    init = authenticate(request)
     text = request.query.get("expr", "")[:MAX_ODDS_TEXT]
-    return odds(dice.parse(text)) if text.strip() else None
+    if not text.strip():
+        return None
+    expression = dice.parse(text)
+    return await _deps(request).heavy.run(init.user.id, odds, expression)
 
 
 def odds_json(result: DiceOdds) -> dict[str, Any]:
@@ -295,7 +302,7 @@ _SIGNS = {">=": "≥", "<=": "≤"}
 
 async def api_odds(request: web.Request) -> web.Response:
     """``GET /api/odds?expr=1d20%2B5+adv+>=+15``: the exact distribution as JSON."""
-    result = _odds_of(request)
+    result = await _odds_of(request)
     if result is None:
         raise Malformed(dice.NOTHING_TO_ROLL, examples=dice.EXAMPLES)
     return web.json_response(odds_json(result))
@@ -308,8 +315,8 @@ async def odds_page(request: web.Request) -> web.Response:
     problem = ""
     result: DiceOdds | None = None
     try:
-        result = _odds_of(request)
-    except Malformed as error:
+        result = await _odds_of(request)
+    except (Malformed, OneAtATime) as error:
         problem = message_of(error, lang)
     bars: list[tuple[int, float, float]] = []
     if result is not None:

@@ -107,7 +107,9 @@ async def dice_odds(
             raise other from None
         raise
     assert update.effective_message is not None
-    await reply_html(update.effective_message, render_odds(odds(expression), await lang_of(update)))
+    _, player = actor(update)
+    worked_out = await context.deps.heavy.run(player.tg_id, odds, expression)  # off the loop
+    await reply_html(update.effective_message, render_odds(worked_out, await lang_of(update)))
 
 
 async def _own_odds_first(update: Update, context: StonetableContext) -> bool:
