@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import multiprocessing
 import secrets
 import signal
@@ -43,12 +44,14 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFAULT_SECONDS = 10.0
+STARTUP_SECONDS = 60.0
 TURN_WAIT_SECONDS = 1.0  # a user's next heavy job waits this long for the last one
 
 
 def _serve(jobs: Connection) -> None:
     """A worker process: run each job received, send back its outcome."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    jobs.send(("ready",))  # a job's time counts from here, not from the process's start
     while True:
         try:
             function, args = jobs.recv()
@@ -82,6 +85,10 @@ class _Worker:
         )
         self.process.start()
         theirs.close()
+        if not self.jobs.poll(STARTUP_SECONDS):
+            self.kill()
+            raise RuntimeError("A worker process for heavy work did not start")
+        self.jobs.recv()
 
     @property
     def pid(self) -> int | None:
@@ -132,9 +139,9 @@ class ProcessPool:
         self._closed = False
 
     @property
-    def pids(self) -> list[int]:
-        """The idle workers' process ids (for tests and logs)."""
-        return [w.pid for w in self._idle if w.pid is not None]
+    def processes(self) -> int:
+        """How many worker processes are up, idle or busy."""
+        return len(self._every)
 
     def _condition(self) -> asyncio.Condition:
         if self._freed is None:
@@ -188,7 +195,7 @@ class ProcessPool:
             worker.kill()
             self._every.discard(worker)
             await self._give_back(None)
-            raise TooHeavy(seconds=round(self.seconds)) from None
+            raise TooHeavy(seconds=math.ceil(self.seconds)) from None
         except BaseException:  # cancelled, or the process died: its answer cannot be trusted
             worker.kill()
             self._every.discard(worker)
