@@ -74,12 +74,22 @@ def build_events(settings: Settings) -> CampaignEvents:
     return RedisEvents(redis)
 
 
+# the modules of the jobs sent to the pool (core.runtime.heavy), imported as a process starts
+HEAVY_JOBS = (
+    "core.rules.dice",
+    "core.rules.nsu.odds",
+    "tgbot.render.dice",
+    "tgbot.render.nsu_map",
+    "webapp.odds_json",
+)
+
+
 def build_heavy(settings: Settings) -> HeavyWork:
     """The process pool for CPU-heavy work (one process per CPU unless HEAVY_WORKERS
     says), with each user's turn kept in Redis when REDIS_URL is set, in-process
     otherwise. No process starts until a job needs one."""
     size = settings.heavy_workers or os.cpu_count() or 1
-    pool = ProcessPool(size, settings.heavy_seconds)
+    pool = ProcessPool(size, settings.heavy_seconds, preload=HEAVY_JOBS)
     turns: Turns
     if settings.redis_url is None:
         turns = InProcessTurns()
@@ -185,9 +195,7 @@ class Runtime:
         self.application = build_application(
             token=token,
             api_url=api_url,
-            deps=BotDeps(
-                play, campaigns, renderers(self.registry), settings, webapp_url, heavy
-            ),
+            deps=BotDeps(play, campaigns, renderers(self.registry), settings, webapp_url, heavy),
             rate_limit=self.rate_limit and settings.rate_limit,
             connections=settings.telegram_connections,
         )

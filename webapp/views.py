@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp_jinja2
 from aiohttp import web
@@ -24,8 +24,11 @@ from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
 from webapp.errors import NOT_UNDERSTOOD, message_of
 from webapp.i18n import language_names, request_lang, script_words
+from webapp.odds_json import odds_json_text
 from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
+
+T = TypeVar("T")
 
 
 def _deps(request: web.Request) -> WebDeps:
@@ -259,9 +262,9 @@ ODDS_EXAMPLE = "1d20+5 adv >= 15"
 MAX_ODDS_TEXT = 300
 
 
-async def _odds_of(request: web.Request) -> DiceOdds | None:
-    """The odds of ``?expr=`` for a signed-in viewer (None when nothing was asked),
-    worked out in a worker process as the viewer's one heavy job.
+async def _worked_out(request: web.Request, job: Callable[[dice.DiceExpression], T]) -> T | None:
+    """``job`` of the expression in ``?expr=`` for a signed-in viewer (None when nothing
+    was asked), worked out in a worker process as the viewer's one heavy job.
 
     Raises:
         InitDataInvalid: no, forged or stale initData.
@@ -274,20 +277,7 @@ async def _odds_of(request: web.Request) -> DiceOdds | None:
     if not text.strip():
         return None
     expression = dice.parse(text)
-    return await _deps(request).heavy.run(init.user.id, odds, expression)
-
-
-def odds_json(result: DiceOdds) -> dict[str, Any]:
-    return {
-        "notation": result.expression.notation,
-        "minimum": result.minimum,
-        "maximum": result.maximum,
-        "mean": result.mean,
-        "target": None if result.expression.target is None else str(result.expression.target),
-        "target_chance": result.target_chance,
-        "explosion_depth": result.explosion_depth,
-        "distribution": [[value, chance] for value, chance in result.distribution],
-    }
+    return await _deps(request).heavy.run(init.user.id, job, expression)
 
 
 def _target_text(result: DiceOdds | None) -> str:
@@ -302,10 +292,10 @@ _SIGNS = {">=": "≥", "<=": "≤"}
 
 async def api_odds(request: web.Request) -> web.Response:
     """``GET /api/odds?expr=1d20%2B5+adv+>=+15``: the exact distribution as JSON."""
-    result = await _odds_of(request)
-    if result is None:
+    body = await _worked_out(request, odds_json_text)
+    if body is None:
         raise Malformed(dice.NOTHING_TO_ROLL, examples=dice.EXAMPLES)
-    return web.json_response(odds_json(result))
+    return web.json_response(text=body)
 
 
 async def odds_page(request: web.Request) -> web.Response:
@@ -315,7 +305,7 @@ async def odds_page(request: web.Request) -> web.Response:
     problem = ""
     result: DiceOdds | None = None
     try:
-        result = await _odds_of(request)
+        result = await _worked_out(request, odds)
     except (Malformed, OneAtATime) as error:
         problem = message_of(error, lang)
     bars: list[tuple[int, float, float]] = []

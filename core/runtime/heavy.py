@@ -22,6 +22,7 @@ caller as they were raised, with their message id and values.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import math
 import multiprocessing
@@ -48,9 +49,11 @@ STARTUP_SECONDS = 60.0
 TURN_WAIT_SECONDS = 1.0  # a user's next heavy job waits this long for the last one
 
 
-def _serve(jobs: Connection) -> None:
+def _serve(jobs: Connection, preload: tuple[str, ...]) -> None:
     """A worker process: run each job received, send back its outcome."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    for name in preload:  # imported once, before any job's time counts
+        importlib.import_module(name)
     jobs.send(("ready",))  # a job's time counts from here, not from the process's start
     while True:
         try:
@@ -78,10 +81,10 @@ def _refusal(kind: type[StonetableError], message_id: str, values: dict[str, Any
 class _Worker:
     """One worker process and the pipe its jobs go through."""
 
-    def __init__(self, context: BaseContext) -> None:
+    def __init__(self, context: BaseContext, preload: tuple[str, ...]) -> None:
         self.jobs, theirs = context.Pipe()
         self.process: BaseProcess = context.Process(  # type: ignore[attr-defined]
-            target=_serve, args=(theirs,), name="stonetable-heavy", daemon=True
+            target=_serve, args=(theirs, preload), name="stonetable-heavy", daemon=True
         )
         self.process.start()
         theirs.close()
@@ -97,40 +100,45 @@ class _Worker:
     async def run(self, function: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
         """The job's outcome; raises TimeoutError after ``seconds`` (the job goes on
         running: the caller kills this worker)."""
-        loop = asyncio.get_running_loop()
-        answered: asyncio.Future[None] = loop.create_future()
-        fd = self.jobs.fileno()
-
-        def wake() -> None:
-            if not answered.done():
-                answered.set_result(None)
-
         self.jobs.send((function, args))
-        loop.add_reader(fd, wake)
+        # the answer is awaited in a thread: the pipe stays blocking whatever the loop
+        outcome = await asyncio.to_thread(self._answer, seconds)
+        if outcome is None:
+            raise TimeoutError()
+        return outcome
+
+    def _answer(self, seconds: float) -> Any:
         try:
-            await asyncio.wait_for(answered, timeout=seconds)
-        finally:
-            loop.remove_reader(fd)
-        return self.jobs.recv()
+            if not self.jobs.poll(seconds):
+                return None
+            return self.jobs.recv()
+        except (EOFError, OSError) as error:  # the process died, or was killed
+            return ("failed", repr(error))
 
     def kill(self) -> None:
         with suppress(OSError, ValueError):
             self.process.kill()
-        self.process.join(timeout=5)
-        self.jobs.close()
+        self.process.join(timeout=5)  # its pipe closes with the last reference to it
 
 
 class ProcessPool:
     """Up to ``size`` worker processes, each running one job at a time, each job at
-    most ``seconds`` long."""
+    most ``seconds`` long. A process imports the modules named in ``preload`` (those
+    of the jobs it will be sent) as it starts, so no job's time goes on imports."""
 
     def __init__(
-        self, size: int, seconds: float = DEFAULT_SECONDS, *, start_method: str = "forkserver"
+        self,
+        size: int,
+        seconds: float = DEFAULT_SECONDS,
+        *,
+        preload: tuple[str, ...] = (),
+        start_method: str = "forkserver",
     ) -> None:
         if size < 1:
             raise ValueError("a pool needs at least one worker")
         self.size = size
         self.seconds = seconds
+        self.preload = preload
         self._context = multiprocessing.get_context(start_method)
         self._idle: list[_Worker] = []
         self._every: set[_Worker] = set()  # idle or busy
@@ -159,7 +167,7 @@ class ProcessPool:
                 return self._idle.pop()
             self._started += 1
         try:
-            worker = await asyncio.to_thread(_Worker, self._context)
+            worker = await asyncio.to_thread(_Worker, self._context, self.preload)
         except BaseException:
             await self._give_back(None)
             raise
@@ -201,7 +209,11 @@ class ProcessPool:
             self._every.discard(worker)
             await self._give_back(None)
             raise
-        await self._give_back(worker)
+        if worker.process.is_alive():
+            await self._give_back(worker)
+        else:  # it died on this job (out of memory, a crash): another takes its place
+            self._every.discard(worker)
+            await self._give_back(None)
         if outcome[0] == "done":
             return outcome[1]  # type: ignore[no-any-return]
         if outcome[0] == "refused":

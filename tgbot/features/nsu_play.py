@@ -129,7 +129,7 @@ async def odds(update: Update, context: StonetableContext) -> None:
         await dice_odds(update, context, text, not_an_action_roll)
         return
     _, player = actor(update)
-    worked_out = await context.deps.heavy.run(player.tg_id, action_roll_odds, query)  # off the loop
+    worked_out = await context.deps.heavy.run(player.tg_id, action_roll_odds, query)
     await _reply(update, odds_text(query, worked_out, await lang_of(update)))
 
 
