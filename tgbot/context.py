@@ -10,6 +10,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 
 from core.campaigns import Campaigns
 from core.campaigns.play import Play
+from core.runtime.heavy import HeavyWork
 from core.runtime.settings import Settings
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ class BotDeps:
     renderers: Renderers
     settings: Settings
     webapp_url: str | None
+    heavy: HeavyWork  # CPU-heavy work (odds, the map picture) off the event loop
 
 
 class StonetableApplication(Application[Any, Any, Any, Any, Any, Any]):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from core.rules.registry import Registry, default_registry
 from core.rules.rng import FairRng, Rng
 from core.runtime.errors import TryAgain
 from core.runtime.events import CampaignEvents, InProcessEvents, RedisEvents
+from core.runtime.heavy import HeavyWork, InProcessTurns, ProcessPool, RedisTurns, Turns
 from core.runtime.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
 from core.runtime.settings import Settings, SettingsError
 from core.store import outbox
@@ -72,6 +74,34 @@ def build_events(settings: Settings) -> CampaignEvents:
     return RedisEvents(redis)
 
 
+# the modules of the jobs sent to the pool (core.runtime.heavy), imported as a process starts
+HEAVY_JOBS = (
+    "core.rules.dice",
+    "core.rules.nsu.odds",
+    "tgbot.render.dice",
+    "tgbot.render.nsu_map",
+    "webapp.odds_json",
+)
+
+
+def build_heavy(settings: Settings) -> HeavyWork:
+    """The process pool for CPU-heavy work (one process per CPU unless HEAVY_WORKERS
+    says), with each user's turn kept in Redis when REDIS_URL is set, in-process
+    otherwise. No process starts until a job needs one."""
+    size = settings.heavy_workers or os.cpu_count() or 1
+    pool = ProcessPool(size, settings.heavy_seconds, preload=HEAVY_JOBS)
+    turns: Turns
+    if settings.redis_url is None:
+        turns = InProcessTurns()
+    else:
+        from redis.asyncio import Redis
+
+        redis = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
+        # a turn outlives its job's limit and a wait for a free process, never a dead worker
+        turns = RedisTurns(redis, expire_seconds=3 * settings.heavy_seconds)
+    return HeavyWork(pool, turns)
+
+
 class Runtime:
     """Everything the process runs, started and stopped in order."""
 
@@ -90,6 +120,7 @@ class Runtime:
         self.clock = clock
         self.rate_limit = rate_limit
         self.locks: KeyedLock | None = None
+        self.heavy: HeavyWork | None = None
         self._job_locks: KeyedLock | None = None
         self.events: CampaignEvents | None = None
         self.application: StonetableApplication | None = None
@@ -120,7 +151,8 @@ class Runtime:
         settings = self.settings
         await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
         self.locks = build_locks(settings)
-        play = Play(self.rng, self.locks, self.clock)
+        self.heavy = heavy = build_heavy(settings)
+        play = Play(self.rng, self.locks, self.clock, heavy=heavy)
         self.events = build_events(settings)
         await self.events.start()
         campaigns = Campaigns(self.registry, self.rng, self.locks, self.events, clock=self.clock)
@@ -136,6 +168,7 @@ class Runtime:
                 panel_shown=self._show_panel,
                 sent=self._send_outbox,
                 ready=self.ready.is_set,
+                heavy=heavy,
                 telegram_script=(
                     f"{SANDBOX_PREFIX}/static/telegram-web-app.js"
                     if settings.sandbox
@@ -162,7 +195,7 @@ class Runtime:
         self.application = build_application(
             token=token,
             api_url=api_url,
-            deps=BotDeps(play, campaigns, renderers(self.registry), settings, webapp_url),
+            deps=BotDeps(play, campaigns, renderers(self.registry), settings, webapp_url, heavy),
             rate_limit=self.rate_limit and settings.rate_limit,
             connections=settings.telegram_connections,
         )
@@ -294,6 +327,8 @@ class Runtime:
                 await locks.aclose()
         if self.events is not None:
             await self.events.aclose()
+        if self.heavy is not None:
+            await self.heavy.aclose()
         outbox.set_planner(None)
         await close_database()
 
@@ -327,6 +362,7 @@ async def replay_dead_letters(settings: Settings, ids: list[int]) -> int:
         raise SettingsError("dead-letters replay needs BOT_TOKEN (and TELEGRAM_API_URL)")
     await open_database(settings.database_url, apply_migrations=settings.migrate_on_start)
     locks = build_locks(settings)
+    heavy = build_heavy(settings)
     events = build_events(settings)
     await events.start()
     campaigns = Campaigns(default_registry(), FairRng(), locks, events, clock=time.time)
@@ -334,11 +370,12 @@ async def replay_dead_letters(settings: Settings, ids: list[int]) -> int:
         token=settings.bot_token,
         api_url=settings.telegram_api_url,
         deps=BotDeps(
-            Play(FairRng(), locks, time.time),
+            Play(FairRng(), locks, time.time, heavy=heavy),
             campaigns,
             renderers(),
             settings,
             settings.webapp_url,
+            heavy,
         ),
         rate_limit=settings.rate_limit,
         connections=settings.telegram_connections,
@@ -363,6 +400,7 @@ async def replay_dead_letters(settings: Settings, ids: list[int]) -> int:
         outbox.set_planner(None)
         await application.shutdown()
         await locks.aclose()
+        await heavy.aclose()
         await events.aclose()
         await close_database()
     return done

@@ -10,6 +10,7 @@ from aiohttp import web
 from core.campaigns import Campaigns, Changed, PanelView
 from core.campaigns.pictures import CardPictures
 from core.campaigns.play import Play
+from core.runtime.heavy import HeavyWork
 from webapp.sheets import SheetPage
 
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
@@ -25,6 +26,8 @@ class WebDeps:
     bot_token: str
     initdata_max_age: int
     clock: Callable[[], float]
+    # CPU-heavy work (the odds) off the event loop, one job at a time per user
+    heavy: HeavyWork = field(kw_only=True)
     telegram_script: str = TELEGRAM_SCRIPT
     pictures: CardPictures = field(default_factory=CardPictures)
     # Shows in the chats what a Mini App change did, as a press would (the bot's presenter).

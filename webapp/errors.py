@@ -14,7 +14,7 @@ from aiohttp import web
 
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.said import worded
-from core.runtime.errors import TryAgain
+from core.runtime.errors import OneAtATime, TryAgain
 from core.words.i18n import N_, Lang
 from webapp.auth import InitDataInvalid
 from webapp.i18n import request_lang
@@ -29,6 +29,8 @@ def status_of(error: Exception) -> int:
         return 401
     if isinstance(error, Malformed):
         return 400
+    if isinstance(error, OneAtATime):  # a user's heavy requests go one at a time
+        return 429
     if isinstance(error, NotAllowedNow):
         return 403
     if isinstance(error, TryAgain):
@@ -65,7 +67,7 @@ def problem_response(
         response = aiohttp_jinja2.render_template(
             template, request, {"message": message_of(error, lang), "lang": lang}, status=status
         )
-    if status == 503:  # "try again": the page retries the same action after this long
+    if status in (429, 503):  # "try again": the page retries the same action after this long
         response.headers["Retry-After"] = str(RETRY_AFTER)
     return response
 

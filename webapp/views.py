@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp_jinja2
 from aiohttp import web
@@ -14,6 +14,7 @@ from core.campaigns.play import Home, PlayerRef
 from core.rules import dice
 from core.rules.dice_odds import DiceOdds, odds
 from core.rules.errors import Malformed, StonetableError
+from core.runtime.errors import OneAtATime
 from core.views import projection
 from core.views.archive import export_for_member
 from core.views.viewer_pages import Snapshot, snapshot_for_viewer
@@ -23,8 +24,11 @@ from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
 from webapp.errors import NOT_UNDERSTOOD, message_of
 from webapp.i18n import language_names, request_lang, script_words
+from webapp.odds_json import odds_json_text
 from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
+
+T = TypeVar("T")
 
 
 def _deps(request: web.Request) -> WebDeps:
@@ -258,29 +262,22 @@ ODDS_EXAMPLE = "1d20+5 adv >= 15"
 MAX_ODDS_TEXT = 300
 
 
-def _odds_of(request: web.Request) -> DiceOdds | None:
-    """The odds of ``?expr=`` for a signed-in viewer (None when nothing was asked).
+async def _worked_out(request: web.Request, job: Callable[[dice.DiceExpression], T]) -> T | None:
+    """``job`` of the expression in ``?expr=`` for a signed-in viewer (None when nothing
+    was asked), worked out in a worker process as the viewer's one heavy job.
 
     Raises:
         InitDataInvalid: no, forged or stale initData.
         Malformed: not dice notation, or too large for exact odds.
+        OneAtATime: the viewer's last heavy request is still being worked out.
+        TooHeavy: it ran over the time limit.
     """
-    authenticate(request)
+    init = authenticate(request)
     text = request.query.get("expr", "")[:MAX_ODDS_TEXT]
-    return odds(dice.parse(text)) if text.strip() else None
-
-
-def odds_json(result: DiceOdds) -> dict[str, Any]:
-    return {
-        "notation": result.expression.notation,
-        "minimum": result.minimum,
-        "maximum": result.maximum,
-        "mean": result.mean,
-        "target": None if result.expression.target is None else str(result.expression.target),
-        "target_chance": result.target_chance,
-        "explosion_depth": result.explosion_depth,
-        "distribution": [[value, chance] for value, chance in result.distribution],
-    }
+    if not text.strip():
+        return None
+    expression = dice.parse(text)
+    return await _deps(request).heavy.run(init.user.id, job, expression)
 
 
 def _target_text(result: DiceOdds | None) -> str:
@@ -295,10 +292,10 @@ _SIGNS = {">=": "≥", "<=": "≤"}
 
 async def api_odds(request: web.Request) -> web.Response:
     """``GET /api/odds?expr=1d20%2B5+adv+>=+15``: the exact distribution as JSON."""
-    result = _odds_of(request)
-    if result is None:
+    body = await _worked_out(request, odds_json_text)
+    if body is None:
         raise Malformed(dice.NOTHING_TO_ROLL, examples=dice.EXAMPLES)
-    return web.json_response(odds_json(result))
+    return web.json_response(text=body)
 
 
 async def odds_page(request: web.Request) -> web.Response:
@@ -308,8 +305,8 @@ async def odds_page(request: web.Request) -> web.Response:
     problem = ""
     result: DiceOdds | None = None
     try:
-        result = _odds_of(request)
-    except Malformed as error:
+        result = await _worked_out(request, odds)
+    except (Malformed, OneAtATime) as error:
         problem = message_of(error, lang)
     bars: list[tuple[int, float, float]] = []
     if result is not None:

@@ -14,7 +14,9 @@ from datetime import datetime
 from core.rules import dice
 from core.rules.errors import Malformed
 from core.rules.rng import Rng
+from core.rules.roll_cost import is_large
 from core.runtime.errors import TryAgain
+from core.runtime.heavy import HeavyWork
 from core.runtime.locks import KeyedLock
 from core.store import outbox
 from core.store.models import Chat, PendingNote, RollRecord
@@ -154,12 +156,24 @@ def _faces(result: dice.RollResult) -> list[list[list[int]]]:
 
 
 class Play:
-    """The application's use cases, with their dependencies passed in."""
+    """The application's use cases, with their dependencies passed in.
 
-    def __init__(self, rng: Rng, locks: KeyedLock, clock: Callable[[], float]) -> None:
+    ``heavy`` runs large rolls (:func:`core.rules.roll_cost.is_large`) in a worker
+    process, one at a time per player; without it every roll is made at once.
+    """
+
+    def __init__(
+        self,
+        rng: Rng,
+        locks: KeyedLock,
+        clock: Callable[[], float],
+        *,
+        heavy: HeavyWork | None = None,
+    ) -> None:
         self.rng = rng
         self.locks = locks
         self.clock = clock
+        self.heavy = heavy
 
     async def roll(
         self,
@@ -227,7 +241,10 @@ class Play:
         shown: Callable[[dice.RollResult], object] | None = None,
     ) -> tuple[dice.RollResult, int]:
         expression = text if isinstance(text, dice.DiceExpression) else dice.parse(text)
-        result = dice.roll(expression, self.rng)
+        if self.heavy is not None and is_large(expression):
+            result = await self.heavy.run(player.tg_id, dice.roll, expression, self.rng)
+        else:
+            result = dice.roll(expression, self.rng)
         async with guarded(), atomic(update_id):
             # hand-written statements: the ORM's query building cost more than the roll
             chat_row = await chat_id(chat.tg_id, chat.kind, chat.title)

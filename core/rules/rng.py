@@ -30,6 +30,10 @@ class FairRng:
     def randint(self, low: int, high: int) -> int:
         return self._random.randint(low, high)
 
+    def __reduce__(self) -> tuple[type[FairRng], tuple[()]]:
+        # sent to another process (a large roll), it is that process's own fair RNG
+        return (FairRng, ())
+
 
 class SeededRng:
     """A reproducible RNG for tests and replays."""

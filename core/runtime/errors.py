@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.rules.errors import StonetableError
+from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 
 
 class TryAgain(StonetableError):
@@ -28,3 +28,31 @@ class AlreadyHandled(StonetableError):
 
     def __init__(self) -> None:
         super().__init__("Already done.")
+
+
+class OneAtATime(NotAllowedNow):
+    """A user's last heavy request (exact odds, a large roll, a picture) is still being
+    worked out; each user has one at a time, so no one holds the table for the others."""
+
+    def __init__(
+        self,
+        message: str = (
+            "One at a time, please: I'm still working out your last request. "
+            "Send this one again once that one is answered."
+        ),
+    ) -> None:
+        super().__init__(message)
+
+
+class TooHeavy(Malformed):
+    """A heavy request ran over its time limit and was stopped."""
+
+    def __init__(
+        self,
+        message: str = (
+            "That was too heavy to work out: I stopped after {seconds} seconds. "
+            "Try fewer dice or fewer sides."
+        ),
+        seconds: int = 10,
+    ) -> None:
+        super().__init__(message, seconds=seconds)

@@ -45,6 +45,8 @@ class Settings:
     rate_limit: bool = True
     telegram_connections: int = 256
     webhook_answer_seconds: float = 25.0
+    heavy_workers: int = 0  # processes for CPU-heavy work (odds, large rolls); 0: one per CPU
+    heavy_seconds: float = 10.0  # the longest such a job may run before it is stopped
 
     @property
     def sandbox(self) -> bool:
@@ -174,6 +176,8 @@ def parse_settings(env: Mapping[str, str]) -> Settings:
         webhook_answer_seconds=_number(
             "WEBHOOK_ANSWER_SECONDS", get("WEBHOOK_ANSWER_SECONDS") or "25", 0.1, 50
         ),
+        heavy_workers=_int("HEAVY_WORKERS", get("HEAVY_WORKERS") or "0", 0, 256),
+        heavy_seconds=_number("HEAVY_SECONDS", get("HEAVY_SECONDS") or "10", 0.5, 60),
     )
 
 

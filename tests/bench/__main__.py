@@ -136,6 +136,11 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
     def sink(_token: str) -> Any:
         return RecordingApi().app()
 
+    if args.part == "heavy":
+        from tests.bench.heavy import bench_heavy
+
+        with tempfile.TemporaryDirectory() as tmp:
+            return await bench_heavy(Path(tmp), Figure)
     if args.part == "rolls":
         from tests.bench.rolls import bench_rolls
 
@@ -170,6 +175,10 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
 
     with tempfile.TemporaryDirectory() as tmp:
         figures += await bench_rolls(Path(tmp), Figure, rolls=args.rolls, rounds=args.rounds)
+    from tests.bench.heavy import bench_heavy
+
+    with tempfile.TemporaryDirectory() as tmp:
+        figures += await bench_heavy(Path(tmp), Figure)
     if args.workers:
         figures += workers_in_child(args)
     return figures
@@ -237,10 +246,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--part",
-        choices=["all", "workers", "bot", "webapp", "rolls"],
+        choices=["all", "workers", "bot", "webapp", "rolls", "heavy"],
         default="all",
         help="all, or one part: the bot on SQLite ('bot') or on PostgreSQL ('workers'),"
-        " or the Mini App ('webapp'), or /roll beside bare bots ('rolls')",
+        " or the Mini App ('webapp'), or /roll beside bare bots ('rolls'), or another"
+        " chat's /roll while one user floods heavy /odds ('heavy')",
     )
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -20,6 +20,7 @@ from core.rules.rng import SeededRng
 from core.runtime.locks import InProcessKeyedLock
 from tests.support.bot_api import serve_app
 from tests.support.browser import TELEGRAM_JS, phone_page, telegram_stub
+from tests.support.heavy import small_heavy
 from tests.support.stack import Stack
 from webapp.app import create_app
 from webapp.auth import make_init_data
@@ -105,7 +106,9 @@ async def served_game(
     campaigns = Campaigns(default_registry(), SeededRng(1), locks)
     play = Play(SeededRng(1), locks, time.time)
     token = await start_game(campaigns, play, system, group, gm, member, strangers)
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), bot_token, 86400, time.time))
+    app = create_app(
+        WebDeps(play, campaigns, sheet_pages(), bot_token, 86400, time.time, heavy=small_heavy())
+    )
     async with serve_app(app) as origin, aiohttp.ClientSession() as http:
         yield Web(origin, token, http, campaigns, bot_token, member)
 

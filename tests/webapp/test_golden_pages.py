@@ -39,6 +39,7 @@ from core.views import story as stories
 from tests.core.rules.cortex.test_campaign_panel import Game
 from tests.support.bot_api import serve_app
 from tests.support.browser import TELEGRAM_JS, THEMES, chromium, telegram_stub
+from tests.support.heavy import small_heavy
 from tests.support.nsu_table import character, split, world
 from tests.support.nsu_table import table as nsu_table
 from tests.tgbot.test_map_picture import differs
@@ -71,7 +72,9 @@ async def pages(db: str) -> AsyncIterator[Pages]:
     registry = default_registry()
     campaigns = Campaigns(registry, SeededRng(1), InProcessKeyedLock())
     play = Play(SeededRng(1), campaigns.locks, time.time)
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
+    app = create_app(
+        WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time, heavy=small_heavy())
+    )
     w = split(world((ANA, BRAM, CHIDI)), {ANA, BRAM}, {CHIDI})
     ana = character("Ana").add_detail(Detail("Muddy boots"))
     names = {p: NAMES[p] for p in (ANA, BRAM, CHIDI)}

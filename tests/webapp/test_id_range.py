@@ -19,6 +19,7 @@ from core.rules.rng import SeededRng
 from core.runtime.locks import InProcessKeyedLock
 from core.store.models import Player
 from tests.support.bot_api import serve_app
+from tests.support.heavy import small_heavy
 from webapp.app import create_app
 from webapp.auth import make_init_data, validate_init_data
 from webapp.deps import WebDeps
@@ -52,7 +53,9 @@ async def origin(db: str) -> AsyncIterator[str]:
     locks = InProcessKeyedLock()
     campaigns = Campaigns(default_registry(), SeededRng(1), locks)
     play = Play(SeededRng(1), locks, time.time)
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
+    app = create_app(
+        WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time, heavy=small_heavy())
+    )
     async with serve_app(app) as served:
         yield served
 

@@ -27,6 +27,7 @@ from core.store.models import Member
 from core.store.request_keys import NOT_CONFIRMED, NOT_SAVED, Pending, _committed
 from core.store.sql import now
 from tests.support.bot_api import serve_app
+from tests.support.heavy import small_heavy
 from tests.support.mini_app import start_game
 from tests.support.pg_proxy import CommitSwallower
 from tests.support.services import PostgresServer
@@ -76,7 +77,9 @@ async def stack(postgres_server: PostgresServer, database_url: str) -> AsyncIter
             campaigns = Campaigns(default_registry(), SeededRng(1), locks)
             play = Play(SeededRng(1), locks, time.time)
             token = await start_game(campaigns, play, "threat", GROUP, GM, BO)
-            deps = WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time)
+            deps = WebDeps(
+                play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time, heavy=small_heavy()
+            )
             async with serve_app(create_app(deps)) as origin:
                 yield Stack(origin, token, proxy)
         finally:

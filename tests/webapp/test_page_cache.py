@@ -23,6 +23,7 @@ from core.rules.rng import SeededRng
 from core.runtime.locks import InProcessKeyedLock
 from core.store.models import Member, Player
 from tests.support.bot_api import serve_app
+from tests.support.heavy import small_heavy
 from tests.support.nsu_table import character, sheet
 from tests.support.stack import GROUP, Stack, running_stack
 from tests.webapp.test_nsu_app import ALICE, BO, SECRET_B, ZOE, headers, init_for, say, start_table
@@ -53,7 +54,11 @@ async def stack(db: str) -> AsyncIterator[Stack]:
 async def other(stack: Stack) -> AsyncIterator[Other]:
     campaigns = Campaigns(default_registry(), SeededRng(1), InProcessKeyedLock())
     play = Play(SeededRng(1), campaigns.locks, time.time)
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), stack.api.token, 86400, time.time))
+    app = create_app(
+        WebDeps(
+            play, campaigns, sheet_pages(), stack.api.token, 86400, time.time, heavy=small_heavy()
+        )
+    )
     async with serve_app(app) as origin:
         yield Other(origin, app[PAGES])
 

@@ -22,6 +22,7 @@ from core.rules.rng import SeededRng
 from core.runtime.locks import TOO_LONG
 from core.store.models import Member
 from tests.support.bot_api import serve_app
+from tests.support.heavy import small_heavy
 from tests.support.mini_app import start_game
 from tests.support.services import RedisServer
 from tests.support.stalls import PausingRedisLock, StallingCampaigns
@@ -71,7 +72,9 @@ async def worker(redis_server: RedisServer, db: str) -> AsyncIterator[Worker]:
     play = Play(SeededRng(1), locks, time.time)
     token = await start_game(campaigns, play, "threat", GROUP, GM, BO)
     locks.lease_seconds = LEASE  # only the test's own saves run on the short lease
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
+    app = create_app(
+        WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time, heavy=small_heavy())
+    )
     async with serve_app(app) as origin:
         yield Worker(origin, campaigns, token)
     await locks.aclose()

@@ -47,6 +47,7 @@ from core.store.repo import upsert_chat, upsert_player
 from core.views import story as stories
 from tests.core.rules.cortex.test_campaign_panel import CLARK, LOIS, WATCHTOWER, Game
 from tests.support.bot_api import serve_app
+from tests.support.heavy import small_heavy
 from tests.support.nsu_secrets import PUBLIC_WISH, STAGES, Built, build, markers, plans
 from webapp.app import create_app
 from webapp.auth import make_init_data
@@ -73,7 +74,9 @@ async def web(db: str) -> AsyncIterator[Web]:
     registry = default_registry()
     campaigns = Campaigns(registry, SeededRng(1), InProcessKeyedLock())
     play = Play(SeededRng(1), campaigns.locks, time.time)
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
+    app = create_app(
+        WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time, heavy=small_heavy())
+    )
     async with serve_app(app) as origin, aiohttp.ClientSession() as http:
         yield Web(origin, http, registry)
 

@@ -47,7 +47,7 @@ from tgbot.outbox import Drawn, deletion, fixed, game_message, reply_with
 from tgbot.presenter import post, settle, which_game
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
-from tgbot.render.nsu_map import map_caption, map_png
+from tgbot.render.nsu_map import map_caption, map_picture
 from tgbot.topics import send_game_photo
 
 SYSTEM_KEY = "nsu"
@@ -187,7 +187,8 @@ async def send_map(
     view = public_map(table)
     in_group = chat_id == campaign.chat_tg_id
     lang = lang_for(campaign.language) if in_group else voice(campaign, player.tg_id)
-    picture = map_png(view, lang.gettext("No Stone Unturned: the map"), lang)
+    title = lang.gettext("No Stone Unturned: the map")
+    picture = await context.deps.heavy.run(player.tg_id, map_picture, view, title, lang.code)
     deps = context.deps
     opener = app_button(
         "🗺 " + lang.gettext("Open the map"),

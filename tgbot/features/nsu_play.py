@@ -129,7 +129,9 @@ async def odds(update: Update, context: StonetableContext) -> None:
     except Malformed as not_an_action_roll:
         await dice_odds(update, context, text, not_an_action_roll)
         return
-    await _reply(update, odds_text(query, action_roll_odds(query), await lang_of(update)))
+    _, player = actor(update)
+    worked_out = await context.deps.heavy.run(player.tg_id, action_roll_odds, query)
+    await _reply(update, odds_text(query, worked_out, await lang_of(update)))
 
 
 async def _reply(update: Update, text: str) -> None:

@@ -11,7 +11,6 @@ from telegram.ext import BaseHandler, CommandHandler
 from core.campaigns.languages import LiveGame, live_game
 from core.campaigns.secret_rolls import secret_request
 from core.rules import dice
-from core.rules.dice_odds import odds
 from core.rules.errors import Malformed
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
@@ -22,7 +21,7 @@ from tgbot.features.rolls import secret_roll
 from tgbot.features.saved import roll_saved
 from tgbot.i18n import lang_of, personal_lang
 from tgbot.presenter import in_outbox
-from tgbot.render.dice import render_odds, render_roll
+from tgbot.render.dice import odds_reply, render_roll
 from tgbot.sender import send_pending
 
 ACTION_ROLL_WORDS = frozenset(
@@ -107,7 +106,10 @@ async def dice_odds(
             raise other from None
         raise
     assert update.effective_message is not None
-    await reply_html(update.effective_message, render_odds(odds(expression), await lang_of(update)))
+    _, player = actor(update)
+    language = (await lang_of(update)).code
+    reply = await context.deps.heavy.run(player.tg_id, odds_reply, expression, language)
+    await reply_html(update.effective_message, reply)
 
 
 async def _own_odds_first(update: Update, context: StonetableContext) -> bool:

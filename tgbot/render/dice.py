@@ -5,14 +5,15 @@ from __future__ import annotations
 from core.rules.dice import (
     EXPLODE_DEPTH,
     Compare,
+    DiceExpression,
     DiceRoll,
     DieRoll,
     Outcome,
     RollResult,
     SetRoll,
 )
-from core.rules.dice_odds import DiceOdds
-from core.words.i18n import Lang
+from core.rules.dice_odds import DiceOdds, odds
+from core.words.i18n import Lang, lang_for
 from tgbot.render.text import esc
 
 FACE_BUDGET = 150
@@ -109,6 +110,12 @@ def _pct(value: float, lang: Lang) -> str:
     if 0 < value < 0.0005:
         return "<0" + lang.number(0.5)[1] + "1%"
     return f"{100 * value + 1e-9:.1f}".replace(".", lang.number(0.5)[1]) + "%"
+
+
+def odds_reply(expression: DiceExpression, language: str) -> str:
+    """The exact odds of ``expression`` worked out and drawn in the language of code
+    ``language``: what a worker process is sent for /odds."""
+    return render_odds(odds(expression), lang_for(language))
 
 
 def render_odds(odds: DiceOdds, lang: Lang) -> str:

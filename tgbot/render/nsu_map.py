@@ -193,6 +193,11 @@ def _cards(view: MapView) -> Iterator[CardView]:
     return (c for row in view.rows for c in row if c is not None)
 
 
+def map_picture(view: MapView, title: str, language: str) -> bytes:
+    """:func:`map_png` in the language of code ``language``: what a worker process is sent."""
+    return map_png(view, title, lang_for(language))
+
+
 def map_png(view: MapView, title: str | None = None, lang: Lang | None = None) -> bytes:
     """Draw the map for the chat, its words in ``lang`` (English when not given);
     returns PNG bytes 1080 pixels wide."""

@@ -52,6 +52,8 @@ def test_a_full_production_configuration() -> None:
         ({"MIGRATE_ON_START": "maybe"}, "MIGRATE_ON_START"),
         ({"RATE_LIMIT": "sometimes"}, "RATE_LIMIT"),
         ({"TELEGRAM_CONNECTIONS": "0"}, "TELEGRAM_CONNECTIONS"),
+        ({"HEAVY_WORKERS": "-1"}, "HEAVY_WORKERS"),
+        ({"HEAVY_SECONDS": "0"}, "HEAVY_SECONDS"),
     ],
 )
 def test_a_wrong_value_names_its_variable_in_one_line(env: dict[str, str], variable: str) -> None:
@@ -59,6 +61,13 @@ def test_a_wrong_value_names_its_variable_in_one_line(env: dict[str, str], varia
         parse_settings(env)
     message = str(caught.value)
     assert message.startswith(variable) and "\n" not in message
+
+
+def test_heavy_work_has_one_process_per_cpu_and_ten_seconds_unless_told() -> None:
+    default = parse_settings({})
+    assert (default.heavy_workers, default.heavy_seconds) == (0, 10.0)  # 0: one per CPU
+    told = parse_settings({"HEAVY_WORKERS": "3", "HEAVY_SECONDS": "2.5"})
+    assert (told.heavy_workers, told.heavy_seconds) == (3, 2.5)
 
 
 def test_the_sandbox_may_serve_the_mini_app_over_local_http() -> None:
