@@ -78,9 +78,13 @@ def game_message(chat_id: int, topic: int, text: str) -> Effect:
     return Effect("send", {"chat_id": chat_id, "topic": topic, "text": text, "markup": None})
 
 
-def deletion(chat_id: int, message_id: int) -> Effect:
-    """Deleting a message (a message already gone counts as deleted)."""
-    return Effect("delete", {"chat_id": chat_id, "message_id": message_id})
+def deletion(chat_id: int, message_id: int, refused: Effect | None = None) -> Effect:
+    """Deleting a message (a message already gone counts as deleted). ``refused``: a
+    :func:`private_note` sent instead when Telegram will not let the bot delete it."""
+    payload: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id}
+    if refused is not None:
+        payload["refused"] = refused.payload
+    return Effect("delete", payload)
 
 
 def private_note(
