@@ -74,6 +74,7 @@ class Campaigns(Dependencies):
         self.keep_playing = lifecycle.keep_playing
         self.resume = lifecycle.resume
         self.last_ended = lifecycle.last_ended
+        self.last_ended_of = lifecycle.last_ended_of
         # panels
         self.open_panel = presses.open_panel
         self.bind_message = presses.bind_message

@@ -218,6 +218,27 @@ class Lifecycle(CampaignsBase):
             view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
         )
 
+    async def last_ended_of(self, player: PlayerRef, system_key: str) -> EndedGame | None:
+        """The most recently ended campaign of ``system_key`` a player was seated in."""
+        async with guarded():
+            campaign = (
+                await Campaign.filter(
+                    members__player__tg_id=player.tg_id,
+                    members__active=True,
+                    system=system_key,
+                    status=CampaignStatus.ARCHIVED,
+                )
+                .order_by("-ended_at", "-id")
+                .first()
+            )
+            if campaign is None:
+                return None
+            view = await self._view(campaign)
+        ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
+        return EndedGame(
+            view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
+        )
+
     async def set_status(
         self,
         chat: ChatRef,

@@ -6,9 +6,21 @@ from dataclasses import dataclass
 
 from telegram import Chat, Message, Update, User
 
+from core.campaigns import Campaigns
 from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import NO_GAME
 from core.rules.errors import NotAllowedNow
+from core.rules.said import Said
+from core.words.i18n import N_, Lang
+
+ENDED_GAME = N_(
+    "Your {game} game in {group} has ended. Its host can bring it back with /resume in "
+    "that group until {day}, or anyone can start a new one there with /newgame."
+)
+ENDED_FOR_GOOD = N_(
+    "Your {game} game in {group} has ended, too long ago to come back. Anyone can start "
+    "a new one there with /newgame."
+)
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,22 @@ def command_args(update: Update) -> str:
     message = update.effective_message
     text = (message.text or "") if message is not None else ""
     return text.split(maxsplit=1)[1] if len(text.split(maxsplit=1)) > 1 else ""
+
+
+async def not_playing(
+    campaigns: Campaigns, player: PlayerRef, system_key: str, lang: Lang, otherwise: str
+) -> NotAllowedNow:
+    """Why a player's private command finds no live game of ``system_key``: the one they
+    played ended (and what its host can do), else ``otherwise``. ``lang``: the reader's,
+    for the day."""
+    ended = await campaigns.last_ended_of(player, system_key)
+    if ended is None:
+        return NotAllowedNow(otherwise)
+    game, group = Said(ended.campaign.system.name), ended.campaign.chat_title
+    if not ended.resumable:
+        return NotAllowedNow(ENDED_FOR_GOOD, game=game, group=group)
+    day = lang.day(ended.resumable_until)
+    return NotAllowedNow(ENDED_GAME, game=game, group=group, day=day)
 
 
 def no_game_for(game: str | None) -> NotAllowedNow:

@@ -23,10 +23,10 @@ from core.rules.cortex.panel import CONFLICT_PANEL
 from core.rules.errors import NotAllowedNow
 from core.rules.typed import contest_text, trait_text
 from core.words.cortex_words import stress_typed
-from core.words.i18n import N_, Lang
+from core.words.i18n import N_, Lang, lang_for
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args
+from tgbot.features.common import CommandSpec, actor, command_args, not_playing
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
 from tgbot.outbox import fixed, reply_with
@@ -80,7 +80,12 @@ async def _cortex_game(
     if chat.kind == ChatType.PRIVATE:
         games = [g for g in await campaigns.campaigns_of(player) if g.system.key == SYSTEM_KEY]
         if len(games) != 1:
-            raise NotAllowedNow(N_("Use this in your game's group (or keep to one Cortex game)."))
+            elsewhere = N_("Use this in your game's group (or keep to one Cortex game).")
+            if games:
+                raise NotAllowedNow(elsewhere)
+            raise await not_playing(
+                campaigns, player, SYSTEM_KEY, lang_for(player.language_code), elsewhere
+            )
         return games[0]
     view = await campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:

@@ -40,9 +40,9 @@ from tgbot.buttons.nsu import (
 )
 from tgbot.callback import OUTDATED, decode, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, player_of
+from tgbot.features.common import CommandSpec, actor, not_playing, player_of
 from tgbot.features.panels import post_panel
-from tgbot.i18n import lang_of, voice
+from tgbot.i18n import lang_of, personal_lang, voice
 from tgbot.outbox import Drawn, deletion, fixed, game_message, private_note, reply_with
 from tgbot.presenter import post, settle, which_game
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
@@ -92,8 +92,12 @@ async def campaign_here(update: Update, context: StonetableContext) -> CampaignV
     if chat.kind == ChatType.PRIVATE:
         mine = [c for c in await campaigns.campaigns_of(player) if c.system.key == SYSTEM_KEY]
         if not mine:
-            raise NotAllowedNow(
-                N_("You're not in a No Stone Unturned game. Join one in its group.")
+            raise await not_playing(
+                campaigns,
+                player,
+                SYSTEM_KEY,
+                personal_lang(update),
+                N_("You're not in a No Stone Unturned game. Join one in its group."),
             )
         return mine[0]
     view = await campaigns.require_current(chat.tg_id, chat.topic)
