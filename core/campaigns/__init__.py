@@ -91,6 +91,7 @@ class Campaigns(Dependencies):
         self.campaigns_of = queries.campaigns_of
         self.games_count = games_count  # one count, for a private message's first line
         self.has_ended = queries.has_ended
+        self.shared_stories_of = queries.shared_stories_of
         self.live_games = queries.live_games
         self.games_of_players = queries.games_of_players
         self.panel_at = queries.panel_at

@@ -36,7 +36,7 @@ from core.rules.registry import GameSystem
 from core.rules.said import Said
 from core.rules.table import Role, Table
 from core.store import outbox
-from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
+from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player, StoryLink
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.sql import ran
 from core.store.unit import saving
@@ -327,7 +327,10 @@ class Lifecycle(CampaignsBase):
                 touching(self.registry, campaign.system, view, table, table, ending=True)
             )
             await Panel.filter(campaign_id=campaign.id).update(closed=True)
-            return EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
+            shared = await StoryLink.filter(
+                campaign_id=campaign.id, withdrawn_at__isnull=True
+            ).exists()
+            return EndedGame(view, ended_at, resumable_until(ended_at), True, retired, shared)
         redraw, _ = await ran(touching(self.registry, campaign.system, view, table, table))
         return Changed(view, table, redraw)
 
