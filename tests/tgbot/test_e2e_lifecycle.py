@@ -304,6 +304,16 @@ async def test_a_built_no_stone_unturned_world_comes_back_with_its_map_and_log(
         ended = await nsu_bot.press(stack, ALICE, GROUP, question["message_id"], "End the game")
         assert "has ended" in ended["text"]
         assert "No game is running" in (await say(stack, BO, "/begin"))["text"]
+        # the private messages it retired still name their game, and say it ended
+        retired_privately = [
+            m
+            for pid in nsu_bot.PLAYERS
+            for m in stack.api.messages(pid)
+            if "The game ended." in (m.get("text") or "")
+        ]
+        assert retired_privately
+        for m in retired_privately:
+            assert m["text"].startswith("🎲 No Stone Unturned in The Table\n"), m["text"]
 
         clock.offset += 12 * DAY
         assert "is back" in (await say(stack, ALICE, "/resume"))["text"]
