@@ -142,3 +142,35 @@ async def test_no_safety_tool_points_at_its_sender_in_any_place_with_any_rights(
                     assert command["message_id"] in visible, case  # not ours to delete
             await stack.api._wait_change(0.2)  # anything late would still be caught below
             assert pointing_at(stack, sender, command, chat, mark) == [], case
+
+
+async def test_lines_from_someone_the_bot_cannot_write_to_is_answered_naming_nobody(
+    stack: Stack,
+) -> None:
+    topic = await two_tables(stack)
+    await stack.api.users.block_bot(ZOE)  # no private chat to write the line in
+    mark = stack.api.mark()
+    command = await stack.api.send_text(ZOE, FORUM, "/lines", thread_id=topic)
+    told = await stack.api.wait_for_message(
+        FORUM, lambda m: "written in private" in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    assert told["message_thread_id"] == topic  # in its topic, answering nobody's message
+    assert "send /lines there" in told["text"]
+    for _ in range(50):
+        if all(m["message_id"] != command["message_id"] for m in stack.api.messages(FORUM)):
+            break
+        await stack.api._wait_change(0.1)
+    assert all(m["message_id"] != command["message_id"] for m in stack.api.messages(FORUM))
+    assert pointing_at(stack, ZOE, command, FORUM, mark) == []
+
+    # the bot may not delete, and cannot write to her: the group still hears nothing of her
+    stack.api.bot_deletes_messages = False
+    mark = stack.api.mark()
+    command = await stack.api.send_text(ZOE, FORUM, "/xcard", thread_id=topic)
+    await stack.api.wait_for_message(
+        FORUM, lambda m: "X-card." in (m.get("text") or ""), timeout=TIMEOUT, since=mark
+    )
+    await stack.api._wait_change(0.3)
+    assert pointing_at(stack, ZOE, command, FORUM, mark) == []
+    said = [e["message"]["text"] for e in stack.api.events_since(mark) if e.get("message")]
+    assert not any("something private for you" in t for t in said), said
