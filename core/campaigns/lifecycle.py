@@ -228,7 +228,7 @@ class Lifecycle(CampaignsBase):
                     system=system_key,
                     status=CampaignStatus.ARCHIVED,
                 )
-                .order_by("-ended_at", "-id")
+                .order_by("-id")
                 .first()
             )
             if campaign is None:
