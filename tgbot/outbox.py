@@ -78,9 +78,13 @@ def game_message(chat_id: int, topic: int, text: str) -> Effect:
     return Effect("send", {"chat_id": chat_id, "topic": topic, "text": text, "markup": None})
 
 
-def deletion(chat_id: int, message_id: int) -> Effect:
-    """Deleting a message (a message already gone counts as deleted)."""
-    return Effect("delete", {"chat_id": chat_id, "message_id": message_id})
+def deletion(chat_id: int, message_id: int, refused: Effect | None = None) -> Effect:
+    """Deleting a message (a message already gone counts as deleted). ``refused``: a
+    :func:`private_note` sent instead when Telegram will not let the bot delete it."""
+    payload: dict[str, Any] = {"chat_id": chat_id, "message_id": message_id}
+    if refused is not None:
+        payload["refused"] = refused.payload
+    return Effect("delete", payload)
 
 
 def private_note(
@@ -249,8 +253,8 @@ class Planner:
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": markup, "settle": False})
 
-    def _retire(self, retired: Retired) -> Effect | None:
-        from tgbot.presenter import RETIRED, draw
+    async def _retire(self, retired: Retired) -> Effect | None:
+        from tgbot.presenter import RETIRED, draw, retired_header
 
         view = retired.panel
         if view.message_id is None:
@@ -258,7 +262,8 @@ class Planner:
         lang = lang_at(view)
         text, _ = draw(self.renderers, view, lang)
         symbol, why = RETIRED[retired.why]
-        text = f"{text}\n\n{symbol} <i>{lang.gettext(why)}</i>"
+        header = await retired_header(self.campaigns, retired, lang)
+        text = f"{header}{text}\n\n{symbol} <i>{lang.gettext(why)}</i>"
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": None, "settle": True})
 
@@ -277,7 +282,7 @@ class Planner:
                 edit = await self._edit(view, next(shown, None))
                 effects.append(Effect("edit", {**edit.payload, "settle": True}))
         for retired in getattr(change, "retired", ()):
-            effect = self._retire(retired)
+            effect = await self._retire(retired)
             if effect is not None:
                 effects.append(effect)
         return effects

@@ -173,12 +173,25 @@ async def retire(context: StonetableContext, retired: Retired) -> None:
     lang = lang_at(view)
     text, _ = draw(context.deps.renderers, view, lang)
     symbol, why = RETIRED[retired.why]
-    text = f"{text}\n\n{symbol} <i>{lang.gettext(why)}</i>"
+    header = await retired_header(context.deps.campaigns, retired, lang)
+    text = f"{header}{text}\n\n{symbol} <i>{lang.gettext(why)}</i>"
     try:
         await edit_text(context.bot, view.chat_tg_id, view.message_id, text, None)
     except BadRequest as error:
         if "not modified" not in error.message.lower():
             raise
+
+
+async def retired_header(campaigns: Campaigns, retired: Retired, lang: Lang) -> str:
+    """The line naming a retired private message's game: always once its game ended (the
+    message outlives the game, and the player's count of games no longer holds it),
+    else as :func:`game_header` says; none in the game's group."""
+    view = retired.panel
+    if view.chat_tg_id == view.campaign.chat_tg_id:
+        return ""
+    if retired.why is Retirement.ENDED:
+        return games_line(view.campaign, lang)
+    return await game_header(campaigns, view.campaign, view.chat_tg_id, lang)
 
 
 async def which_game(

@@ -57,16 +57,34 @@ async def _send(application: StonetableApplication, row: Row) -> None:
             return
         if row.kind == "delete":  # gone already, or not ours to delete: nothing to retry
             log.info("A message to delete stays: %s", error)
+            await _refused_deletion(application, row.payload, error)
             return
         raise
-    except Forbidden:
+    except Forbidden as error:
         if row.kind == "delete":
+            await _refused_deletion(application, row.payload, error)
             return
         raise
     except TelegramError as error:  # network, timeout, flood control
         raise Passing(str(error)) from error
     except (ConnectionError, OSError) as error:
         raise Passing(str(error)) from error
+
+
+async def _refused_deletion(
+    application: StonetableApplication, payload: dict[str, Any], error: TelegramError
+) -> None:
+    """A deletion Telegram refused: its note to the sender, when it has one (held until
+    they press Start when Telegram refuses that too; the group is never asked)."""
+    note = payload.get("refused")
+    if note is None or "not found" in error.message.lower():  # gone already: deleted
+        return
+    await send_private(
+        StonetableContext(application),
+        note["user_id"],
+        note["text"],
+        _keyboard(note.get("markup")),
+    )
 
 
 async def _call(application: StonetableApplication, kind: str, payload: dict[str, Any]) -> None:

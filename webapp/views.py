@@ -219,8 +219,10 @@ async def home(request: web.Request) -> web.Response:
         except (InitDataInvalid, StonetableError):
             pass  # not a campaign this viewer is in: fall back to the home page
     page = await _home(request)
-    games = await projection.games_of(_deps(request).campaigns, page.player)
-    context = {"home": page, "games": games, "lang": request_lang(request)}
+    campaigns = _deps(request).campaigns
+    games = await projection.games_of(campaigns, page.player)
+    stories = await projection.shared_stories_of(campaigns, page.player)
+    context = {"home": page, "games": games, "stories": stories, "lang": request_lang(request)}
     return aiohttp_jinja2.render_template("home.html", request, context)
 
 

@@ -74,6 +74,7 @@ class Campaigns(Dependencies):
         self.keep_playing = lifecycle.keep_playing
         self.resume = lifecycle.resume
         self.last_ended = lifecycle.last_ended
+        self.last_ended_of = lifecycle.last_ended_of
         # panels
         self.open_panel = presses.open_panel
         self.bind_message = presses.bind_message
@@ -90,6 +91,7 @@ class Campaigns(Dependencies):
         self.campaigns_of = queries.campaigns_of
         self.games_count = games_count  # one count, for a private message's first line
         self.has_ended = queries.has_ended
+        self.shared_stories_of = queries.shared_stories_of
         self.live_games = queries.live_games
         self.games_of_players = queries.games_of_players
         self.panel_at = queries.panel_at

@@ -36,7 +36,7 @@ from core.rules.registry import GameSystem
 from core.rules.said import Said
 from core.rules.table import Role, Table
 from core.store import outbox
-from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player
+from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player, StoryLink
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.sql import ran
 from core.store.unit import saving
@@ -218,6 +218,27 @@ class Lifecycle(CampaignsBase):
             view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
         )
 
+    async def last_ended_of(self, player: PlayerRef, system_key: str) -> EndedGame | None:
+        """The most recently ended campaign of ``system_key`` a player was seated in."""
+        async with guarded():
+            campaign = (
+                await Campaign.filter(
+                    members__player__tg_id=player.tg_id,
+                    members__active=True,
+                    system=system_key,
+                    status=CampaignStatus.ARCHIVED,
+                )
+                .order_by("-id")
+                .first()
+            )
+            if campaign is None:
+                return None
+            view = await self._view(campaign)
+        ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
+        return EndedGame(
+            view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
+        )
+
     async def set_status(
         self,
         chat: ChatRef,
@@ -306,7 +327,10 @@ class Lifecycle(CampaignsBase):
                 touching(self.registry, campaign.system, view, table, table, ending=True)
             )
             await Panel.filter(campaign_id=campaign.id).update(closed=True)
-            return EndedGame(view, ended_at, resumable_until(ended_at), True, retired)
+            shared = await StoryLink.filter(
+                campaign_id=campaign.id, withdrawn_at__isnull=True
+            ).exists()
+            return EndedGame(view, ended_at, resumable_until(ended_at), True, retired, shared)
         redraw, _ = await ran(touching(self.registry, campaign.system, view, table, table))
         return Changed(view, table, redraw)
 

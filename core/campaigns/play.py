@@ -8,7 +8,7 @@ for the edges to render.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from core.rules import dice
@@ -120,36 +120,43 @@ class Home:
     recent_rolls: tuple[RollLine, ...]
 
 
-def _roll_row(
+def _roll_rows(
     chat_row: int,
     player_row: int,
     chat: ChatRef,
     expression: dice.DiceExpression,
     result: dice.RollResult,
     seen_by: tuple[int, ...] | None,
-) -> tuple[object, ...]:
-    """The roll's row as ``_ADD_ROLL`` takes it (who saw it, for a secret roll)."""
-    return (
-        chat_row,
-        player_row,
-        expression.notation,
-        expression.label,
-        result.total,
-        dump_json(_faces(result)),
-        now(),
-        chat.topic,
-        chat.tg_id,
-        chat.topic,
-        None if seen_by is None else dump_json(sorted(set(seen_by))),
-        False,
-    )
+) -> list[tuple[object, ...]]:
+    """The roll's rows as ``_ADD_ROLL`` takes them (who saw it, for a secret roll): one
+    per repeat, each its own roll of the expression rolled once, all at one moment (the
+    history reads a repeated roll's rows back by it)."""
+    once = replace(expression, repeat=1).notation
+    at = now()
+    seen = None if seen_by is None else dump_json(sorted(set(seen_by)))
+    return [
+        (
+            chat_row,
+            player_row,
+            once,
+            expression.label,
+            outcome.total,
+            dump_json(_faces(outcome)),
+            at,
+            chat.topic,
+            chat.tg_id,
+            chat.topic,
+            seen,
+            False,
+        )
+        for outcome in result.outcomes
+    ]
 
 
-def _faces(result: dice.RollResult) -> list[list[list[int]]]:
-    """Each dice term's dice as [total, kept], every repeat in turn."""
+def _faces(outcome: dice.Outcome) -> list[list[list[int]]]:
+    """Each dice term's dice as [total, kept]."""
     return [
         [[die.total, int(die.kept)] for die in part.rolled]
-        for outcome in result.outcomes
         for part in outcome.parts
         if isinstance(part, dice.DiceRoll)
     ]
@@ -255,14 +262,15 @@ class Play:
                 player.username,
                 player.language_code,
             )
-            values = _roll_row(chat_row, player_row, chat, expression, result, seen_by)
-            if kept:  # a secret roll: its id names it on the reveal button; it is shown privately
-                rows = await fetch(_ADD_ROLL + " RETURNING id", values)
-                roll_id = int(rows[0]["id"])
+            rows = _roll_rows(chat_row, player_row, chat, expression, result, seen_by)
+            if kept:  # a secret roll: its first row's id names it on the reveal button
+                ids = [int((await fetch(_ADD_ROLL + " RETURNING id", v))[0]["id"]) for v in rows]
+                roll_id = ids[0]
                 # its private note, then the chat's line, sent after the commit
                 await outbox.record(SecretRoll(result, roll_id))
                 return result, roll_id
-            await execute(_ADD_ROLL, values)
+            for values in rows:  # each repeat its own roll, in the history and the averages
+                await execute(_ADD_ROLL, values)
             # its message, sent after the commit
             await outbox.record(result if shown is None else shown(result))
         return result, 0

@@ -13,7 +13,7 @@ from core.campaigns.views import (
 )
 from core.rules.errors import NotAllowedNow
 from core.rules.table import Table
-from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel
+from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel, StoryLink
 from core.store.repo import guarded
 from core.store.undo_steps import undo_offer
 
@@ -55,6 +55,22 @@ class Queries(CampaignsBase):
                 .distinct()
             )
             return tuple([await self._view(c) for c in rows])
+
+    async def shared_stories_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
+        """The ended games a player hosted whose story link still opens, newest first
+        (only their host may withdraw it)."""
+        async with guarded():
+            ended = await Campaign.filter(
+                host__tg_id=player.tg_id, status=CampaignStatus.ARCHIVED
+            ).order_by("-id")
+            if not ended:
+                return ()
+            shared = set(
+                await StoryLink.filter(
+                    campaign_id__in=[c.id for c in ended], withdrawn_at__isnull=True
+                ).values_list("campaign_id", flat=True)
+            )
+            return tuple([await self._view(c) for c in ended if c.id in shared])
 
     async def has_ended(self, campaign_id: int) -> bool:
         """Whether this campaign was played and has ended (an old button's game)."""

@@ -10,6 +10,7 @@ with a button for those who saw it to reveal it. The stored roll keeps who saw i
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.store.repo import guarded
@@ -56,13 +57,23 @@ async def reveal(roll_id: int, by: int) -> KeptRoll:
         raise NotAllowedNow(GONE)
     if by not in found.seen_by:
         raise NotYourTurn(NOT_YOURS)
+    ids = [r.id for r in found.repeats] or [roll_id]  # a repeated roll: every repeat
     if not found.revealed:
         async with guarded():
-            await execute("UPDATE roll_record SET revealed = ? WHERE id = ?", (True, roll_id))
-    return KeptRoll(found.roll, found.seen_by, True, found.chat_tg_id, found.topic)
+            await execute(
+                f"UPDATE roll_record SET revealed = ? WHERE id IN ({_marks(ids)})", (True, *ids)
+            )
+    return replace(found, revealed=True)
 
 
 async def forget(roll_id: int) -> None:
-    """Drop a secret roll nobody could be shown (the roller's private chat refused it)."""
+    """Drop a secret roll nobody could be shown (the roller's private chat refused it),
+    every repeat of it."""
+    found = await kept_roll(roll_id)
+    ids = [r.id for r in found.repeats] if found is not None else [roll_id]
     async with guarded():
-        await execute("DELETE FROM roll_record WHERE id = ?", (roll_id,))
+        await execute(f"DELETE FROM roll_record WHERE id IN ({_marks(ids)})", tuple(ids))
+
+
+def _marks(ids: list[int]) -> str:
+    return ", ".join("?" for _ in ids)

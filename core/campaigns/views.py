@@ -121,6 +121,7 @@ class EndedGame:
     resumable_until: datetime
     resumable: bool
     retired: tuple[Retired, ...] = ()  # its panels' messages, retired as it ended
+    story_shared: bool = False  # its story's link still opens (the host may withdraw it)
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,10 @@ __all__ = ["Luck", "expected_mean", "luck"]
 
 @lru_cache(maxsize=512)
 def expected_mean(notation: str) -> float | None:
-    """The exact expected total of a stored roll's expression (a repeated roll's totals
-    summed); None when it no longer reads as dice (a roll kept under an older notation)
-    or is too large for exact odds."""
+    """The exact expected total of a stored roll's expression; None when it no longer
+    reads as dice (a roll kept under an older notation) or is too large for exact odds.
+    Each repeat of a roll is stored as a roll of its own; a roll stored with its repeats
+    in one row (before they were kept apart) expects its totals summed."""
     try:
         expression = dice.parse(notation)
         one = odds(expression)

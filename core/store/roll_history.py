@@ -146,13 +146,15 @@ async def games_in(chat_tg_id: int, topic: int) -> tuple[GameAt, ...]:
 
 @dataclass(frozen=True)
 class KeptRoll:
-    """One stored roll with who saw it, for deciding about it (not for showing)."""
+    """One stored roll with who saw it, for deciding about it (not for showing).
+    ``repeats``: every roll made with it at once (a repeated roll's rows, itself first)."""
 
     roll: StoredRoll
     seen_by: tuple[int, ...] | None
     revealed: bool
     chat_tg_id: int
     topic: int
+    repeats: tuple[StoredRoll, ...] = ()
 
 
 _ONE = (
@@ -161,23 +163,29 @@ _ONE = (
     " r.seen_by AS seen_by, r.revealed AS revealed, r.topic_id AS topic_id,"
     " p.tg_id AS player_tg_id, p.first_name AS first_name, p.last_name AS last_name,"
     " c.tg_id AS chat_tg_id"
-    " FROM roll_record r JOIN chat c ON c.id = r.chat_id JOIN player p ON p.id = r.player_id"
-    " WHERE r.id = ?"
+    " FROM roll_record k JOIN roll_record r ON r.chat_id = k.chat_id"
+    " AND r.player_id = k.player_id AND r.topic_id = k.topic_id AND r.created_at = k.created_at"
+    " AND r.id >= k.id"
+    " JOIN chat c ON c.id = r.chat_id JOIN player p ON p.id = r.player_id"
+    " WHERE k.id = ? ORDER BY r.id"
 )
 
 
 async def kept_roll(roll_id: int) -> KeptRoll | None:
-    """A stored roll by its id, with who saw it; None when there is none."""
+    """A stored roll by its id, with who saw it and the repeats rolled with it (a
+    repeated roll's rows share its moment); None when there is none."""
     async with guarded():
         rows = await fetch(_ONE, (roll_id,))
     if not rows:
         return None
     row = rows[0]
     seen = load_json(row["seen_by"])
+    same = [r for r in rows if load_json(r["seen_by"]) == seen]
     return KeptRoll(
         _stored(row),
         None if seen is None else tuple(int(p) for p in seen),
         bool(row["revealed"]),
         int(row["chat_tg_id"]),
         int(row["topic_id"]),
+        tuple(_stored(r) for r in same),
     )

@@ -101,6 +101,11 @@ async def games_of(campaigns: Campaigns, player: PlayerRef) -> tuple[CampaignVie
     return tuple(listed(v) for v in await campaigns.campaigns_of(player))
 
 
+async def shared_stories_of(campaigns: Campaigns, player: PlayerRef) -> tuple[CampaignView, ...]:
+    """The ended games a player hosted whose story link still opens, newest first."""
+    return tuple(listed(v) for v in await campaigns.shared_stories_of(player))
+
+
 async def log_of(projection: Projection, limit: int = LOG_LINES) -> tuple[LogLineView, ...]:
     """The newest ``limit`` log lines of the projected campaign, oldest first."""
     async with guarded():

@@ -185,6 +185,7 @@ async def build_world(
 
     # Two locations each, written in private.
     start = stack.api.mark()
+    prompts: dict[int, int] = {}
     for pid in PLAYERS:
         mark = stack.api.mark()
         if locations_in_private:
@@ -193,6 +194,7 @@ async def build_world(
             answer = await press_only(stack, pid, GROUP, board, "Write my locations")
             assert "private" in answer["text"]
         cards = (await private_panel(stack, pid, mark))["message_id"]
+        prompts[pid] = cards
         for n in (1, 2):
             for value in card(pid, n):
                 await reply(stack, pid, pid, cards, value)
@@ -216,6 +218,16 @@ async def build_world(
         faces.push(*danger_reward)
     built = await press(stack, ALICE, GROUP, board, "Roll Danger")
     assert "The world is built" in built["text"]
+    # each private locations prompt now tells the truth: the map is dealt, what comes next
+    for pid, cards in prompts.items():
+        now = await stack.api.wait_for_message(
+            pid,
+            lambda m, cards=cards: m["message_id"] == cards and "/character" in m["text"],
+            timeout=TIMEOUT,
+            since=start,
+        )
+        assert "The map is dealt: your locations lie face down on it" in now["text"], now
+        assert "when the table deals the map" not in now["text"], now["text"]
     if faces is not None:
         assert faces.remaining == 0, "Danger and Reward used other dice than scripted"
     return board

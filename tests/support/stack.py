@@ -8,6 +8,9 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import aiohttp
 
 from core.campaigns import Campaigns
 from core.rules.registry import Registry
@@ -134,3 +137,21 @@ async def panel_row(message: dict[str, Any], timeout: float = TIMEOUT) -> PanelR
         if time.monotonic() > deadline:
             raise AssertionError(f"no panel noted for message {message['message_id']}")
         await asyncio.sleep(0.02)
+
+
+def mini_app_headers(stack: Stack, user: int) -> dict[str, str]:
+    """What ``user``'s Mini App sends with each request (signed initData), opened from the
+    bot's link in the group."""
+    link = f"https://t.me/{stack.api.username}?startapp=home"
+    launch = stack.api.open_web_app(user, link, from_chat_id=GROUP)
+    init_data = parse_qs(urlsplit(launch).fragment)["tgWebAppData"][0]
+    return {"Authorization": f"tma {init_data}"}
+
+
+async def mini_app_get(stack: Stack, user: int, path: str) -> tuple[int, str]:
+    """``user`` opens ``path`` of the Mini App (or its API); the status and the body."""
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(stack.origin + path, headers=mini_app_headers(stack, user)) as response,
+    ):
+        return response.status, await response.text()

@@ -307,6 +307,16 @@ async def test_a_built_no_stone_unturned_world_comes_back_with_its_map_and_log(
         ended = await nsu_bot.press(stack, ALICE, GROUP, question["message_id"], "End the game")
         assert "has ended" in ended["text"]
         assert "No game is running" in (await say(stack, BO, "/begin"))["text"]
+        # the private messages it retired still name their game, and say it ended
+        retired_privately = [
+            m
+            for pid in nsu_bot.PLAYERS
+            for m in stack.api.messages(pid)
+            if "The game ended." in (m.get("text") or "")
+        ]
+        assert retired_privately
+        for m in retired_privately:
+            assert m["text"].startswith("🎲 No Stone Unturned in The Table\n"), m["text"]
 
         clock.offset += 12 * DAY
         assert "is back" in (await say(stack, ALICE, "/resume"))["text"]
@@ -342,3 +352,33 @@ async def test_games_running_before_a_new_command_set_get_their_menus_once(
     assert await menu(stack, GROUP) == ["check", "rest", "pool", *WHILE_PLAYING]
     assert seen(stack, ALICE, ALICE) == COMMON_PRIVATE  # d20 has no private commands
     assert not await refresh_game_menus(application)  # once per command set, by one worker
+
+
+async def test_a_private_command_of_an_ended_game_says_it_ended_and_what_the_host_can_do(
+    stack: Stack, clock: Clock
+) -> None:
+    async def in_private(user: int, text: str) -> str:
+        mark = stack.api.mark()
+        await stack.api.send_text(user, user, text)
+        found = await stack.api.wait_for_message(user, timeout=10, since=mark)
+        return str(found["text"])
+
+    assert "No Stone Unturned" in (await say(stack, ALICE, "/newgame nsu"))["text"]
+    assert "joined" in (await say(stack, BO, "/join"))["text"]
+    await tap(stack, ALICE, await say(stack, ALICE, "/endgame"), "🏁 End")
+    for command in ("/xcard", "/knock", "/lines", "/map", "/character", "/locations"):
+        said = await in_private(BO, command)
+        assert said.startswith(
+            "⏳ Your No Stone Unturned game in The Table has ended. Its host can bring it back "
+            "with /resume in that group until "
+        ), (command, said)
+        assert "/newgame" in said and "Join one" not in said, (command, said)
+    stack.api.users.set_language(BO, "ru")
+    said = await in_private(BO, "/xcard")
+    assert said.startswith("⏳ Ваша игра «No Stone Unturned» в «The Table» закончилась."), said
+    assert "/resume" in said and "Присоединяйтесь" not in said, said
+    stack.api.users.set_language(BO, "en")
+    assert "Join one in its group" in await in_private(CHIDI, "/xcard")  # never played it
+    clock.offset += 31 * DAY
+    said = await in_private(BO, "/map")
+    assert "has ended, too long ago to come back" in said and "/resume" not in said, said

@@ -19,7 +19,7 @@ from core.store.models import Campaign, Member
 from core.store.models import Panel as PanelRow
 from tests.support.nsu_bot import ALICE, BO, CHIDI, Faces
 from tests.support.nsu_table import campaign_state, character, sheet, split, world
-from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
+from tests.support.stack import GROUP, Stack, campaigns, labels, mini_app_get, running_stack
 from tgbot.main import Runtime
 from tgbot.sandbox.fake_api import default_cast
 
@@ -310,6 +310,11 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     assert "The Hollow Tower" in seen["text"]
     assert not any("Hollow Tower" in t for t in await private_texts(stack, CHIDI))
     assert not any("Hollow Tower" in str(m.get("text")) for m in stack.api.messages(GROUP))
+    # the log names the Scout as the panel did, in every language
+    token = (await campaigns(stack).require_current(GROUP)).app_token
+    status, log = await mini_app_get(stack, CHIDI, f"/api/c/{token}/log")
+    assert status == 200 and "Someone" not in log, log
+    assert f"{BOLD} rolled: Aspect 1" in log and f"{BOLD} wins by" in log, log
 
     # Bo's win grants him two details: one by reply, one skipped.
     panel = await reply(stack, BO, panel, "+Knows the <hidden> path")

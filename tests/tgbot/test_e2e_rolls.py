@@ -108,3 +108,40 @@ async def test_rolls_in_private_shows_the_players_own_secret_roll_but_the_group_
     await RollRecord.filter(label="zqhidden").update(revealed=True)
     shown = await say(stack, BO, GROUP, "/rolls")
     assert "zqhidden" in shown["text"] and "(rolled in secret, revealed)" in shown["text"]
+
+
+async def test_each_repeat_of_a_roll_is_its_own_roll_in_rolls_and_in_the_averages(
+    stack: Stack,
+) -> None:
+    import json
+
+    from tests.support.stack import campaigns, mini_app_get
+
+    await say(stack, ALICE, GROUP, "/newgame threat")
+    await say(stack, BO, GROUP, "/join")
+    await say(stack, BO, GROUP, "/save atk 1d20+5")
+    shown = []
+    for asked in ("/roll 4d6kh3 x3 stats", "/roll 2x1d6", "/roll 2 atk"):
+        reply = await say(stack, BO, GROUP, asked)
+        found = re.findall(r"Totals: ([\d, ]+)", reply["text"])
+        assert found, reply["text"]
+        shown.append([int(t) for t in found[0].split(", ")])
+    assert [len(t) for t in shown] == [3, 2, 2]
+    _, *rows = lines(await say(stack, ALICE, GROUP, "/rolls"))
+    assert len(rows) == 7, rows
+    wanted = [("4d6kh3", t) for t in shown[0]] + [("1d6", t) for t in shown[1]]
+    wanted += [("(1d20 + 5)", t) for t in shown[2]]  # a saved roll, noted by its name
+    for row, (notation, total) in zip(rows, wanted, strict=True):
+        assert f"<b>Bo</b> & Co: {notation} → {total}" in row, row
+    assert rows[0].endswith("— stats") and rows[2].endswith("— stats")
+    # the Mini App's averages count seven rolls, each repeat's own total
+    token = (await campaigns(stack).require_current(GROUP)).app_token
+    status, body = await mini_app_get(stack, BO, f"/api/c/{token}/rolls")
+    assert status == 200, body
+    history = json.loads(body)
+    bo = next(p for p in history["players"] if p["id"] == BO)
+    totals = [t for repeat in shown for t in repeat]
+    assert bo["rolls"] == 7
+    assert float(bo["average"]) == round(sum(totals) / 7, 2)
+    assert float(bo["expected"]) == round((3 * 15869 / 1296 + 2 * 3.5 + 2 * 15.5) / 7, 2)
+    assert [r["total"] for r in history["rolls"]] == totals[::-1]

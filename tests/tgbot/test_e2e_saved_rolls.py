@@ -78,9 +78,9 @@ async def test_save_use_nest_and_list_in_a_group(stack: Stack) -> None:
     # Bo has none of Alice's saved rolls: "atk" is no roll for him
     refused = await say(stack, BO, GROUP, "/roll atk")
     assert "couldn't read" in refused["text"]
-    # every roll is in the chat's history, named
+    # every roll is in the chat's history, named (each of the two repeats its own)
     notes = [r.label for r in await RollRecord.filter(player__tg_id=ALICE).order_by("id")]
-    assert notes == ["atk", "atk", "atk", "crit"]
+    assert notes == ["atk", "atk", "atk", "atk", "crit"]
     shown = await say(stack, ALICE, GROUP, "/rolls")
     assert "crit" in shown["text"]
     listed = await say(stack, ALICE, GROUP, "/saved")

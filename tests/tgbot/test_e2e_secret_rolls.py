@@ -122,3 +122,28 @@ async def test_secret_rolls_speak_russian_and_are_ordinary_in_private(stack: Sta
     assert "rolled in secret" in last["text"] and "Total" not in last["text"]
     alone = await say(stack, BO, BO, "/sroll 1d6")
     assert "rolls" in alone["text"] and "Total" in alone["text"]
+
+
+async def test_a_repeated_secret_roll_is_revealed_and_kept_repeat_by_repeat(stack: Stack) -> None:
+    mark = stack.api.mark()
+    shown = await say(stack, BO, GROUP, "/roll secret 3x1d20 ambush")
+    private = await stack.api.wait_for_message(BO, from_bot(stack), timeout=TIMEOUT, since=mark)
+    totals = re.findall(r"Totals: ([\d, ]+)", private["text"])[0].split(", ")
+    assert len(totals) == 3 and await RollRecord.all().count() == 3
+    assert "No rolls here yet" in (await say(stack, CHIDI, GROUP, "/rolls"))["text"]
+    press = await stack.api.press_button(BO, GROUP, shown["message_id"], button(shown))
+    await press.answered(TIMEOUT)
+    edited = await stack.api.wait_for_message(GROUP, timeout=TIMEOUT)
+    assert edited["message_id"] == shown["message_id"]
+    assert f"Totals: {', '.join(totals)}" in edited["text"] and "3x1d20" in edited["text"]
+    rows = (await say(stack, CHIDI, GROUP, "/rolls"))["text"].split("\n")[1:]
+    assert [r.split(" → ")[1].split(" ")[0] for r in rows] == totals, rows
+    assert all("1d20 →" in r and "revealed" in r for r in rows), rows
+
+
+async def test_a_repeated_secret_roll_the_bot_cant_send_keeps_none_of_its_repeats(
+    stack: Stack,
+) -> None:
+    told = await say(stack, ZOE, GROUP, "/sroll 2x1d20")
+    assert "press Start" in told["text"]
+    assert await RollRecord.all().count() == 0

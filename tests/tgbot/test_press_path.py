@@ -280,8 +280,7 @@ async def test_a_press_in_private_names_its_game_in_8_hops(nsu_stack: Stack) -> 
     two) costs no layer (16 hops in 14 files before, the planner asking for every game
     the player is in, each read whole)."""
     from tests.tgbot.test_e2e_nsu_two_games import BO as TWO_GAMES_BO
-    from tests.tgbot.test_e2e_nsu_two_games import HEADER_B, ZOE, two_games
-    from tests.tgbot.test_e2e_nsu_two_games import say as say_in_topic
+    from tests.tgbot.test_e2e_nsu_two_games import FORUM, HEADER_B, ZOE, two_games
 
     stack = nsu_stack
     _, b = await two_games(stack)  # Bo plays in both topics, Zoë in topic B only
@@ -289,7 +288,7 @@ async def test_a_press_in_private_names_its_game_in_8_hops(nsu_stack: Stack) -> 
     assert inbox is not None
     for player, header in ((TWO_GAMES_BO, HEADER_B), (ZOE, "")):
         mark = stack.api.mark()
-        await say_in_topic(stack, player, b, "/lines")
+        await stack.api.send_text(player, FORUM, "/lines", thread_id=b)  # answered in private
         panel = await stack.api.wait_for_message(player, timeout=10, since=mark)
         assert panel["text"].startswith(header + "🚧 Lines and veils"), panel["text"]
         with presses_traced(inbox) as traces:

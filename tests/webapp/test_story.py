@@ -209,3 +209,65 @@ async def test_a_threat_dice_story_shows_the_sheets_but_no_one_s_notes(stack: St
     assert status == 200
     assert "Guile" in page and "Bo" in page
     assert "private plan" not in page
+
+
+@pytest.mark.e2e
+async def test_the_host_withdraws_an_ended_games_story_from_the_chat_or_the_mini_app(
+    stack: Stack,
+) -> None:
+    from tests.support.stack import GROUP, mini_app_get
+
+    token, _ = await start_table(stack)
+
+    async def say(user: int, text: str) -> dict[str, Any]:
+        mark = stack.api.mark()
+        await stack.api.send_text(user, GROUP, text)
+        return await stack.api.wait_for_message(GROUP, timeout=10, since=mark)
+
+    async def end_the_game() -> str:
+        question = await say(ALICE, "/endgame")
+        data = question["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
+        mark = stack.api.mark()
+        await (await stack.api.press_button(ALICE, GROUP, question["message_id"], data)).answered()
+        ended = await stack.api.wait_for_message(
+            GROUP, lambda m: "has ended" in (m.get("text") or ""), timeout=10, since=mark
+        )
+        return str(ended["text"])
+
+    # Ended with its story shared: the host is told the link stays up, and how to withdraw it
+    first = re.search(r"http://\S+/story/[\w-]+", (await say(ALICE, "/story"))["text"])
+    assert first is not None
+    ended = await end_the_game()
+    assert "📖 The story's link stays up: anyone who has it can still read it." in ended
+    assert "/story off" in ended and "Mini App" in ended
+    assert (await get(first.group(0)))[0] == 200
+    assert "Only the host" in (await say(BO, "/story off"))["text"]
+    assert (await get(first.group(0)))[0] == 200
+    assert "withdrawn" in (await say(ALICE, "/story закрыть"))["text"]
+    assert (await get(first.group(0)))[0] == 410
+
+    # The Mini App's home lists an ended game whose story is shared, for its host only;
+    # its log page withdraws the link
+    await say(ALICE, "/resume")
+    second = re.search(r"http://\S+/story/[\w-]+", (await say(ALICE, "/story"))["text"])
+    assert second is not None
+    assert "stays up" in await end_the_game()
+    status, home = await mini_app_get(stack, ALICE, "/app/home")
+    assert status == 200 and "Ended games whose story you share" in home
+    assert f'data-nav="/app/c/{token}/log"' in home
+    assert (
+        "Ended games whose story you share" not in (await mini_app_get(stack, BO, "/app/home"))[1]
+    )
+    status, log = await mini_app_get(stack, ALICE, f"/app/c/{token}/log")
+    assert status == 200 and "Withdraw the link" in log
+    status, answer = await call(stack, ALICE, token, "POST", {"action": "withdraw"})
+    assert status == 200 and answer == {"url": None}
+    assert (await get(second.group(0)))[0] == 410
+    assert (
+        "Ended games whose story you share"
+        not in (await mini_app_get(stack, ALICE, "/app/home"))[1]
+    )
+
+    # Ended without a shared story: nothing said of one
+    await say(ALICE, "/resume")
+    assert "story" not in await end_the_game()

@@ -12,7 +12,16 @@ from core.campaigns.views import NO_GAME
 from core.rules.errors import NotAllowedNow
 from core.rules.registry import Registry
 from core.rules.said import Said
-from core.words.i18n import N_
+from core.words.i18n import N_, lang_for
+
+ENDED_GAME = N_(
+    "Your {game} game in {group} has ended. Its host can bring it back with /resume in "
+    "that group until {day}, or anyone can start a new one there with /newgame."
+)
+ENDED_FOR_GOOD = N_(
+    "Your {game} game in {group} has ended, too long ago to come back. Anyone can start "
+    "a new one there with /newgame."
+)
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,20 @@ def command_args(update: Update) -> str:
     return text.split(maxsplit=1)[1] if len(text.split(maxsplit=1)) > 1 else ""
 
 
+async def not_playing(campaigns: Campaigns, player: PlayerRef, system_key: str) -> NotAllowedNow:
+    """Why a player's private command finds no live game of ``system_key``: the one they
+    played ended (and what its host can do), else they are in none yet
+    (:func:`no_game_yet`). The day is written in the player's own language."""
+    ended = await campaigns.last_ended_of(player, system_key)
+    if ended is None:
+        return no_game_yet(campaigns.registry, system_key)
+    game, group = Said(ended.campaign.system.name), ended.campaign.chat_title
+    if not ended.resumable:
+        return NotAllowedNow(ENDED_FOR_GOOD, game=game, group=group)
+    day = lang_for(player.language_code).day(ended.resumable_until)
+    return NotAllowedNow(ENDED_GAME, game=game, group=group, day=day)
+
+
 def no_game_for(game: str | None) -> NotAllowedNow:
     """Why a game's command can't run in this group, and what to do instead: no game
     runs here (start one), or the game here is another (``game`` names the one it is for)."""
@@ -102,6 +125,6 @@ def no_game_yet(registry: Registry, key: str) -> NotAllowedNow:
 
 async def played_by(campaigns: Campaigns, player: PlayerRef, key: str) -> None:
     """Nothing when ``player`` is in a game of system ``key``; else why a command of that
-    game, sent in private, finds none (:func:`no_game_yet`)."""
+    game, sent in private, finds none (:func:`not_playing`)."""
     if not any(c.system.key == key for c in await campaigns.campaigns_of(player)):
-        raise no_game_yet(campaigns.registry, key)
+        raise await not_playing(campaigns, player, key)

@@ -26,7 +26,7 @@ from core.words.cortex_words import stress_typed
 from core.words.i18n import N_, Lang
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, no_game_yet
+from tgbot.features.common import CommandSpec, actor, command_args, not_playing
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
 from tgbot.outbox import fixed, reply_with
@@ -80,7 +80,7 @@ async def _cortex_game(
     if chat.kind == ChatType.PRIVATE:
         games = [g for g in await campaigns.campaigns_of(player) if g.system.key == SYSTEM_KEY]
         if not games:
-            raise no_game_yet(campaigns.registry, SYSTEM_KEY)
+            raise await not_playing(campaigns, player, SYSTEM_KEY)
         if len(games) != 1:
             raise NotAllowedNow(N_("Use this in your game's group (or keep to one Cortex game)."))
         return games[0]

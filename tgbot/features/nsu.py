@@ -40,15 +40,15 @@ from tgbot.buttons.nsu import (
 )
 from tgbot.callback import OUTDATED, decode, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, no_game_yet, player_of
+from tgbot.features.common import CommandSpec, actor, not_playing, player_of
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of, voice
-from tgbot.outbox import Drawn, deletion, fixed, game_message, reply_with
+from tgbot.outbox import Drawn, deletion, fixed, game_message, private_note, reply_with
 from tgbot.presenter import post, settle, which_game
 from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
 from tgbot.render.nsu_map import map_caption, map_picture
-from tgbot.topics import send_game_photo
+from tgbot.topics import send_game, send_game_photo
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [
@@ -70,6 +70,16 @@ PRIVATE_FIRST = N_(
     "I can't write to you in private yet: open a chat with me, tap Start, then try again."
 )
 SENT_PRIVATELY = N_("📬 Sent to your private chat with me.")
+KEPT_VISIBLE = N_(
+    "⚠️ I could not remove your {command} from the group: I am not allowed to delete "
+    "messages there, so the others can see that you sent it. To stay anonymous, send "
+    "{command} to me here, in our private chat, or ask the host to make me an admin with "
+    "the right to delete messages."
+)
+LINES_IN_PRIVATE = N_(
+    "🔒 Lines and veils are written in private, so that nobody knows who wrote them: open "
+    "a chat with me, tap <b>Start</b> and send /lines there."
+)
 
 
 # -- finding the campaign -------------------------------------------------------------------
@@ -82,7 +92,7 @@ async def campaign_here(update: Update, context: StonetableContext) -> CampaignV
     if chat.kind == ChatType.PRIVATE:
         mine = [c for c in await campaigns.campaigns_of(player) if c.system.key == SYSTEM_KEY]
         if not mine:
-            raise no_game_yet(campaigns.registry, SYSTEM_KEY)
+            raise await not_playing(campaigns, player, SYSTEM_KEY)
         return mine[0]
     view = await campaigns.require_current(chat.tg_id, chat.topic)
     if view.system.key != SYSTEM_KEY:
@@ -157,6 +167,49 @@ async def adventure(update: Update, context: StonetableContext) -> None:
 
 
 Handler = Callable[[Update, StonetableContext], Coroutine[Any, Any, None]]
+
+
+async def hidden(
+    context: StonetableContext, message: Message, player: PlayerRef, campaign: CampaignView
+) -> Effect:
+    """Deleting a safety command sent in the group, since it shows who sent it; when the
+    bot may not delete it, the sender is told in private how to stay anonymous."""
+    command = (message.text or "").split(maxsplit=1)[0].split("@")[0] or "/xcard"
+    lang = voice(campaign, player.tg_id)
+    header = await which_game(context, campaign, player.tg_id, lang)
+    note = private_note(
+        player.tg_id,
+        header + lang.gettext(KEPT_VISIBLE, command=html.escape(command)),
+        group=(campaign.chat_tg_id, campaign.topic_id),
+    )
+    return deletion(message.chat_id, message.message_id, refused=note)
+
+
+async def lines(update: Update, context: StonetableContext) -> None:
+    """Open the private lines-and-veils panel; in the group the command goes, and nothing
+    the bot says there answers it."""
+    chat, player = actor(update)
+    campaign = await campaign_here(update, context)
+    message = update.effective_message
+    assert message is not None
+    if chat.kind != ChatType.PRIVATE:
+        reply_with(fixed([await hidden(context, message, player, campaign)]))
+    view = await context.deps.campaigns.open_panel(
+        ChatRef(player.tg_id, ChatType.PRIVATE),
+        player,
+        SAFETY_PANEL,
+        "line",
+        campaign_id=campaign.id,
+        update_id=update.update_id,
+    )
+    try:
+        await send_panel(context, player.tg_id, view)
+    except Forbidden:
+        if chat.kind == ChatType.PRIVATE:
+            raise NotAllowedNow(PRIVATE_FIRST) from None
+        # no private chat yet: the group hears how, as a message of its own, naming nobody
+        text = lang_for(campaign.language).gettext(LINES_IN_PRIVATE)
+        await send_game(context.bot, campaign.chat_tg_id, campaign.topic_id, text)
 
 
 def _private_command(kind: str, argument: str = "") -> Handler:
@@ -244,7 +297,7 @@ def _signal_command(action: str) -> Handler:
         # written with the signal: the command goes (it shows who sent it), the group is told
         said: list[Drawn | str | Effect] = [announce(campaign, action)]
         if chat.kind != ChatType.PRIVATE:
-            said.insert(0, deletion(message.chat_id, message.message_id))
+            said.insert(0, await hidden(context, message, player, campaign))
         else:
             lang = await lang_of(update)  # for a player in two games, say which was told
             header = await which_game(context, campaign, player.tg_id, lang)
@@ -302,7 +355,7 @@ def handlers() -> dict[int, list[BaseHandler[Update, StonetableContext, None]]]:
             CommandHandler(["adventure", "travel"], adventure),
             CommandHandler("character", _private_command(CHARACTER_PANEL)),
             CommandHandler(["locations", "cards"], _private_command(CARDS_PANEL)),
-            CommandHandler("lines", _private_command(SAFETY_PANEL, "line")),
+            CommandHandler("lines", lines),
             CommandHandler("map", show_map),
             CommandHandler("xcard", _signal_command("safety.x_card")),
             CommandHandler("knock", _signal_command("safety.knock")),

@@ -134,7 +134,7 @@ async def press_reveal(update: Update, context: StonetableContext) -> None:
     await asyncio.gather(
         query.answer(),
         query.edit_message_text(
-            revealed(kept.roll, by.display_name, lang), parse_mode=ParseMode.HTML
+            revealed(kept.roll, by.display_name, lang, kept.repeats), parse_mode=ParseMode.HTML
         ),
     )
 

@@ -1,5 +1,6 @@
 """/story: the host shares the campaign's story as a read-only link (webapp/story.py);
-``/story off`` withdraws it."""
+``/story off`` withdraws it (when no game runs in the chat, the link of the game that
+ended there last)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
+from core.campaigns.views import NO_GAME
+from core.rules.errors import NotAllowedNow
 from core.rules.typed import command_word
 from core.views import story as stories
 from core.words.i18n import N_
@@ -38,11 +41,17 @@ def story_base(webapp_url: str | None) -> str | None:
 async def story(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     campaigns = context.deps.campaigns
-    view = await campaigns.require_current(chat.tg_id, chat.topic)
+    off = command_word(command_args(update), vocabulary()) == "off"
+    view = await campaigns.current(chat.tg_id, chat.topic)
+    if view is None and off:  # an ended game's link: its host may still withdraw it
+        last = await campaigns.last_ended(chat.tg_id, chat.topic)
+        view = None if last is None else last.campaign
+    if view is None:
+        raise NotAllowedNow(NO_GAME)
     lang = await lang_of(update)
     message = update.effective_message
     assert message is not None
-    if command_word(command_args(update), vocabulary()) == "off":
+    if off:
         now = datetime.fromtimestamp(campaigns.clock(), UTC)
         await stories.withdraw(campaigns.registry, view.app_token, player.tg_id, now)
         text = lang.gettext("🔒 The story's link is withdrawn: it no longer opens.")

@@ -79,13 +79,20 @@ def end_question(view: CampaignView, lang: Lang) -> tuple[str, InlineKeyboardMar
 
 def ended_text(ended: EndedGame, lang: Lang) -> str:
     system = ended.campaign.system
-    return "🏁 " + lang.gettext(
+    text = "🏁 " + lang.gettext(
         "The <b>{game}</b> game has ended. Thanks for playing!\n{kept}\n"
         "The host can bring it back with /resume until {day}.",
         game=esc(lang.gettext(system.name)),
         kept=lang.gettext(system.kept_at_end),
         day=lang.day(ended.resumable_until),
     )
+    if ended.story_shared:
+        text += "\n📖 " + lang.gettext(
+            "The story's link stays up: anyone who has it can still read it. The host "
+            "withdraws it with <code>/story off</code> here, or in the Mini App (the "
+            "game's log page, reached from the home page)."
+        )
+    return text
 
 
 def kept_text(view: CampaignView, lang: Lang) -> str:

@@ -524,7 +524,12 @@ class CardsRenderer:
             lines.append(f"⚠️ {esc(card.danger_type)} · 💎 {esc(card.treasure_type)}")
         rows: list[list[InlineKeyboardButton]] = []
         choices = cards_choices(cv)
-        if cv.field is None:
+        if cv.field is None and cv.dealt:
+            lines.append(
+                "\n🗺 "
+                + _("The map is dealt: your locations lie face down on it until they are flipped.")
+            )
+        elif cv.field is None:
             lines.append(
                 "\n✅ "
                 + (
@@ -579,6 +584,12 @@ class CardsRenderer:
             lambda c: _cards_phrase(c, lang),
             lang=lang,
         )
+        if not now and cv.built:  # what comes next is no longer the dealing
+            now = "👉 " + _(
+                "Next: make your character with /character, then set out with /adventure."
+            )
+        elif not now and cv.dealt:
+            now = "👉 " + _("Next: the table rolls Danger and Reward in the group chat.")
         lines.append(now or "👉 " + _("Next: the table deals the map in the group chat."))
         rows.append(safety_row(view.campaign.id, lang))
         return "\n".join(lines), keyboard(rows)

@@ -81,25 +81,31 @@ def open_private_first(who: str, lang: Lang) -> str:
     )
 
 
-def revealed(roll: StoredRoll, by: str, lang: Lang) -> str:
+def revealed(roll: StoredRoll, by: str, lang: Lang, repeats: tuple[StoredRoll, ...] = ()) -> str:
     """A revealed secret roll, drawn from what was stored: each die (dropped ones struck
-    out), the total, the note, and who revealed it."""
+    out), the total (each repeat's, for a repeated roll), the note, and who revealed it."""
+    rolls = repeats or (roll,)
+    notation = roll.notation if len(rolls) == 1 else f"{len(rolls)}x{roll.notation}"
     head = "🎲 " + lang.gettext(
         "<b>{name}</b> rolled <code>{notation}</code> in secret",
         name=esc(_cut(roll.who, NAME_LIMIT)),
-        notation=esc(roll.notation),
+        notation=esc(notation),
     )
     if roll.note:
         head += f" — <i>{esc(roll.note)}</i>"
     lines = [head]
     budget = FACE_BUDGET
-    for term in roll.faces:
+    for term in (term for one in rolls for term in one.faces):
         shown = term[:budget]
         budget -= len(shown)
         faces = ", ".join(str(v) if kept else f"<s>{v}</s>" for v, kept in shown)
         if len(term) > len(shown):
             faces += ", …"
         lines.append(f"[{faces}]")
-    lines.append("<b>" + lang.gettext("Total: {total}", total=roll.total) + "</b>")
+    if len(rolls) == 1:
+        lines.append("<b>" + lang.gettext("Total: {total}", total=roll.total) + "</b>")
+    else:
+        totals = ", ".join(str(one.total) for one in rolls)
+        lines.append("<b>" + lang.gettext("Totals: {totals}", totals=totals) + "</b>")
     lines.append("👁 " + lang.gettext("Revealed by {name}.", name=esc(_cut(by, NAME_LIMIT))))
     return "\n".join(lines)

@@ -1992,7 +1992,9 @@ class _Members(_Part):
     def _member(self, state: _ChatState, user_id: int) -> Json:
         if user_id == self.api.bot_id:
             if self.api.bot_is_admin and not self.api._is_private(state):
-                return _administrator(self.api.bot_user())
+                rights = _administrator(self.api.bot_user())
+                rights["can_delete_messages"] = self.api.bot_deletes_messages
+                return rights
             return {"status": "member", "user": self.api.bot_user()}
         player = self.api.players.get(user_id)
         if player is None:
@@ -2872,7 +2874,8 @@ class _Messaging(_Part):
         message_id = params.integer("message_id")
         message = self._message(state, message_id, "message to delete not found")
         own = message["from"]["id"] == self.api.bot_id
-        if not own and not self.api._is_private(state) and not self.api.bot_is_admin:
+        may = self.api.bot_is_admin and self.api.bot_deletes_messages
+        if not own and not self.api._is_private(state) and not may:
             raise bad_request("message can't be deleted")
         del state.messages[message_id]
         if state.pinned == message_id:
@@ -2972,6 +2975,10 @@ class FakeBotApi:
         bot_is_admin: whether the bot is an administrator of the group.
         bot_manages_topics: whether the bot may manage a forum's topics (create, close,
             ...); without it, it cannot post in a closed topic.
+        bot_deletes_messages: whether the bot, as an administrator, has the right to
+            delete others' messages (``can_delete_messages``); without it (or without
+            being an administrator) deleting a player's group message fails with 400
+            "message can't be deleted", as in Telegram.
         privacy_mode: when on and the bot is no admin, group updates are limited to
             commands, replies to the bot and mentions, as in Telegram.
         inline_mode: BotFather's /setinline: players may type ``@bot query`` in chats.
@@ -2997,6 +3004,7 @@ class FakeBotApi:
         webapp_short_name: str = "",
         bot_is_admin: bool = True,
         bot_manages_topics: bool = True,
+        bot_deletes_messages: bool = True,
         privacy_mode: bool = True,
         inline_mode: bool = True,
         inline_feedback: bool = True,
@@ -3014,6 +3022,7 @@ class FakeBotApi:
         self.bot_is_admin = bot_is_admin
         # an administrator with can_manage_topics (may also post in closed topics)
         self.bot_manages_topics = bot_manages_topics
+        self.bot_deletes_messages = bot_deletes_messages
         self.privacy_mode = privacy_mode
         self.inline_mode = inline_mode
         self.inline_feedback = inline_feedback

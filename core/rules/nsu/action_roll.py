@@ -747,7 +747,7 @@ def _settle(state: RollState) -> tuple[RollState, list[Event]]:
     outcome = Outcome(
         aspect_face, shift, mood_face, difference, winner, row, grants, ticks, state.helper_used
     )
-    events: list[Event] = [RollSettled(outcome)]
+    events: list[Event] = [RollSettled(outcome, state.roller)]
     effects: list[Effect] = []
     pending: list[Pending] = []
 

@@ -77,6 +77,10 @@ _BUSY_WITH = {
 }
 
 
+DEALT_STEPS = frozenset({SetupStep.DANGER_AND_REWARD, SetupStep.DONE})
+"""The worldbuilding steps at which the map is dealt (after them the world is built)."""
+
+
 @dataclass(frozen=True)
 class CardsView:
     """What the author sees on their panel."""
@@ -88,6 +92,8 @@ class CardsView:
     step_open: bool  # the table is at the locations step
     editing: LocationCard | None = None  # the saved card being rewritten
     revisable: tuple[LocationCard, ...] = ()  # saved cards the author may rewrite now
+    dealt: bool = False  # the table has dealt the map: the cards lie face down on it
+    built: bool = False  # and the world is built (Danger and Reward rolled)
 
 
 @dataclass(frozen=True)
@@ -159,6 +165,8 @@ def cards_view(table: Table, state: CardsPanelState | Json) -> CardsView:
         step_open=setup is not None and setup.step is SetupStep.LOCATIONS,
         editing=editing,
         revisable=revisable,
+        dealt=bool(written) and (setup is None or setup.step in DEALT_STEPS),
+        built=bool(written) and (setup is None or setup.step is SetupStep.DONE),
     )
 
 

@@ -40,12 +40,15 @@ def _name(table: Table, player_id: int | None) -> str | Words:
 
 def _roll(outcome: Outcome) -> RollState | None:
     """The roll on the panel the outcome left: as the rules handed it over (an Action
-    Roll's), or read from its stored state."""
+    Roll's), or read from its stored state (a downtime Scout's included)."""
     handed = getattr(outcome.model, "roll", None)
     if isinstance(handed, RollState):
         return handed
     state: Mapping[str, Any] = outcome.state
     roll = state.get("roll") if isinstance(state, Mapping) else None
+    scout = state.get("scout") if isinstance(state, Mapping) else None
+    if roll is None and isinstance(scout, Mapping):  # a downtime Scout's roll
+        roll = scout.get("roll")
     if not isinstance(roll, Mapping):
         return None
     try:
@@ -145,7 +148,7 @@ def _event_line(
     """One event's line, where it has one every member may read."""
     line: LogLine | None = None
     if isinstance(event, RollSettled):
-        line = _roll_line(table, roller, event)
+        line = _roll_line(table, roller if event.roller is None else event.roller, event)
     elif isinstance(event, DetailAdded):
         line = _detail_line(table, event, roll)
     elif isinstance(event, ClockMoved):

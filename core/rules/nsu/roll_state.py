@@ -434,7 +434,11 @@ class HelpAnswered(Event):
 
 @dataclass(frozen=True)
 class RollSettled(Event):
+    """The dice are settled; ``roller`` rolled them (the event names its actor, so a
+    line about it never depends on finding the roll again in a panel's state)."""
+
     outcome: Outcome
+    roller: PlayerId | None = None
 
 
 @dataclass(frozen=True)

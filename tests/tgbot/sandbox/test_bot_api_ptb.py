@@ -323,6 +323,31 @@ async def test_chat_info_members_and_pin(sandbox: tuple[FakeBotApi, Application]
         await bot.delete_message(GROUP, sent.message_id)
 
 
+async def test_deleting_a_players_message_needs_the_delete_messages_right(
+    sandbox: tuple[FakeBotApi, Application],
+) -> None:
+    api, application = sandbox
+    bot = application.bot
+    for admin, right, allowed in (
+        (True, True, True),
+        (True, False, False),
+        (False, True, False),
+    ):
+        api.bot_is_admin, api.bot_deletes_messages = admin, right
+        me = await bot.get_chat_member(GROUP, bot.id)
+        assert me.status == ("administrator" if admin else "member")
+        if admin:
+            assert me.can_delete_messages is right
+        said = await api.send_text(ALICE, GROUP, "/xcard")
+        if allowed:
+            assert await bot.delete_message(GROUP, said["message_id"])
+        else:
+            with pytest.raises(BadRequest, match=r"(?i)message can't be deleted"):
+                await bot.delete_message(GROUP, said["message_id"])
+        own = await bot.send_message(GROUP, "mine")  # its own message: always
+        assert await bot.delete_message(GROUP, own.message_id)
+
+
 async def test_send_photo_upload_and_file_id(sandbox: tuple[FakeBotApi, Application]) -> None:
     _, application = sandbox
     png = _tiny_png()

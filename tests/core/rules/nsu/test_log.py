@@ -29,7 +29,7 @@ def _table() -> Table:
     return table(world((ANA, BO, CY)), {ANA: character("Ana"), BO: character("Bram")})
 
 
-def _settled(winner: Winner) -> RollSettled:
+def _settled(winner: Winner, roller: int | None = None) -> RollSettled:
     return RollSettled(
         RollOutcome(
             aspect_face=5,
@@ -41,7 +41,8 @@ def _settled(winner: Winner) -> RollSettled:
             grants=(),
             suggested_collateral_ticks=0,
             helper_used=BO,
-        )
+        ),
+        roller,
     )
 
 
@@ -55,6 +56,20 @@ def test_a_settled_roll_names_the_roller_the_dice_and_the_winner() -> None:
     )
     arbiters = Outcome(state={}, events=(_settled(Winner.ARBITERS),))
     assert "the Arbiters win" in nsu_log_lines(_table(), arbiters)[0].text
+
+
+def test_a_roll_names_its_roller_wherever_the_panel_keeps_the_roll() -> None:
+    """A downtime Scout's roll sits under ``scout`` in its panel, and a finished one may be
+    gone from it: the settled roll names its roller all the same."""
+    roll = new_roll()  # roller 1 is Ana
+    scouting = {"v": 1, "scout": {"player": ANA, "card": "c", "roll": roll.to_dict()}}
+    for state, settled in (
+        (scouting, _settled(Winner.PLAYER)),
+        ({"v": 1, "scout": None}, _settled(Winner.PLAYER, ANA)),
+        ({}, _settled(Winner.PLAYER, ANA)),
+    ):
+        (line,) = nsu_log_lines(_table(), Outcome(state=state, events=(settled,)))
+        assert line.text.startswith("Ana rolled:") and "Ana wins by 3" in line.text, state
 
 
 def test_details_on_characters_and_things_are_logged_with_who_gave_them() -> None:
