@@ -378,7 +378,7 @@ async def test_a_private_command_of_an_ended_game_says_it_ended_and_what_the_hos
     assert said.startswith("⏳ Ваша игра «No Stone Unturned» в «The Table» закончилась."), said
     assert "/resume" in said and "Присоединяйтесь" not in said, said
     stack.api.users.set_language(BO, "en")
-    assert "Join one in its group" in await in_private(CHIDI, "/xcard")  # never played it
+    assert "aren't in a No Stone Unturned game yet" in await in_private(CHIDI, "/xcard")  # never played it
     clock.offset += 31 * DAY
     said = await in_private(BO, "/map")
     assert "has ended, too long ago to come back" in said and "/resume" not in said, said
