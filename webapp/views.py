@@ -254,7 +254,6 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"ok": healthy}, status=200 if healthy else 503)
 
 
-ODDS_EXAMPLE = "1d20+5 adv >= 15"
 MAX_ODDS_TEXT = 300
 
 
@@ -317,7 +316,7 @@ async def odds_page(request: web.Request) -> web.Response:
         bars = [(v, p, 100 * p / top) for v, p in result.distribution]
     context = {
         "text": text,
-        "example": ODDS_EXAMPLE,
+        "example": lang.pgettext("examples of dice notation", "1d20+5 adv >= 15"),
         "result": result,
         "problem": problem,
         "bars": bars,

@@ -37,6 +37,7 @@ from typing import Union
 
 from core.rules.errors import Malformed
 from core.rules.rng import Rng
+from core.rules.said import Term
 
 MAX_DICE = 1000
 MAX_SIDES = 1000
@@ -51,7 +52,7 @@ MAX_NESTING = 10
 EXPLODE_DEPTH = 20
 REROLL_LIMIT = 50
 
-EXAMPLES = "2d6+3, 4d6kh3, 2d20kl1, d20 adv"
+EXAMPLES = Term("examples of dice notation", "2d6+3, 4d6kh3, 2d20kl1, d20 adv")
 NOTHING_TO_ROLL = "Tell me what to roll. Try something like {examples}."
 CANT_READ = "I couldn't read “{text}”. Try something like {examples}."
 NOT_HERE = "“{text}” can't stand there. Try something like {examples}."

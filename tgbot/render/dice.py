@@ -105,10 +105,8 @@ def render_roll(result: RollResult, who: str, lang: Lang) -> str:
 
 
 def _pct(value: float, lang: Lang) -> str:
-    """``12.5%`` (a decimal comma where the language writes one)."""
-    if 0 < value < 0.0005:
-        return "<0" + lang.number(0.5)[1] + "1%"
-    return f"{100 * value + 1e-9:.1f}".replace(".", lang.number(0.5)[1]) + "%"
+    """``12.5%``, ``12,5 %``: the language's percentage."""
+    return lang.percent(value)
 
 
 def render_odds(odds: DiceOdds, lang: Lang) -> str:
