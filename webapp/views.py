@@ -17,7 +17,8 @@ from core.rules.errors import Malformed, StonetableError
 from core.views import projection
 from core.views.archive import export_for_member
 from core.views.viewer_pages import Snapshot, snapshot_for_viewer
-from core.words.i18n import N_
+from core.words.dice_words import target_words
+from core.words.i18n import N_, Lang
 from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
@@ -282,14 +283,9 @@ def odds_json(result: DiceOdds) -> dict[str, Any]:
     }
 
 
-def _target_text(result: DiceOdds | None) -> str:
+def _target_text(result: DiceOdds | None, lang: Lang) -> str:
     target = None if result is None else result.expression.target
-    if target is None:
-        return ""
-    return f"{_SIGNS.get(target.op, target.op)} {target.value}"
-
-
-_SIGNS = {">=": "≥", "<=": "≤"}
+    return "" if target is None else target_words(target.op, target.value, lang)
 
 
 async def api_odds(request: web.Request) -> web.Response:
@@ -322,6 +318,6 @@ async def odds_page(request: web.Request) -> web.Response:
         "bars": bars,
         "lang": lang,
         "mean": f"{result.mean:.2f}" if result else "",
-        "target": _target_text(result),
+        "target": _target_text(result, lang),
     }
     return aiohttp_jinja2.render_template("odds.html", request, context)

@@ -124,7 +124,7 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
 
     # The command menus: the group's in Russian, Alice's private one in English
     group = {c["command"]: c["description"] for c in stack.api.visible_commands(ALICE, GROUP)}
-    assert group["test"] == "Cortex: Испытание против Дозора (/test или /test Lex)"
+    assert group["test"] == "Cortex: Испытание против Дозора (/test или /test Лекс)"
     assert group["trouble"] == "Cortex: Беда, очки сюжета и Стресс"
     private = {c["command"]: c["description"] for c in stack.api.visible_commands(ALICE, ALICE)}
     assert private["trait"] == "Cortex: write a trait (/trait value Justice d8)"

@@ -76,7 +76,7 @@ async def test_a_russian_hosts_game_speaks_russian_and_each_private_chat_its_use
     assert ivan_hello["reply_markup"]["inline_keyboard"][0][0]["text"] == "📜 Открыть лист"
     ivan_help = await say(stack, IVAN, "/help", chat=IVAN)
     assert "бросить кубики" in ivan_help["text"]
-    assert "/story — организатор делится историей кампании" in ivan_help["text"]
+    assert "/story — организатор делится историей игры" in ivan_help["text"]
     # "/story off" and "/newgame counter" (the test game's key) are commands as typed;
     # no other English is left
     typed = ivan_help["text"].replace("/story off", "/story")
@@ -133,7 +133,7 @@ async def test_a_group_without_a_game_answers_in_the_senders_language(stack: Sta
     assert "rolls" in said["text"] and "Total:" in said["text"]
     wrong = await say(stack, IVAN, "/roll 0d6 за «Мост»")
     assert wrong["text"] == (
-        "🤔 Бросьте хотя бы один кубик. Попробуйте, например: 2d6+3, 4d6kh3, 2d20kl1, d20 adv."
+        "🤔 Бросьте хотя бы один кубик. Попробуйте, например: 2d6+3, 4d6kh3, 2d20kl1, d20 преим."
     )
     unread = await say(stack, IVAN, "/roll 2d6+мост")
     assert unread["text"].startswith("🤔 Не понимаю «мост».")  # the player's text, as written

@@ -278,7 +278,7 @@ async def test_a_table_roll_from_anyone_but_the_host_is_refused(stack: Stack) ->
                     said = await answer.json()
                     assert answer.status == 403, said
             if user == OLGA:
-                assert "может только ведущий" in str(said)
+                assert "может только организатор" in str(said)
             else:
                 assert "Only the host of the game here" in str(said)
         headers = {"Authorization": "tma " + init_data_for(stack, BO), "Idempotency-Key": "t" * 9}

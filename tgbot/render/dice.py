@@ -12,6 +12,7 @@ from core.rules.dice import (
     SetRoll,
 )
 from core.rules.dice_odds import DiceOdds
+from core.words.dice_words import target_words
 from core.words.i18n import Lang
 from tgbot.render.text import esc
 
@@ -132,7 +133,7 @@ def render_odds(odds: DiceOdds, lang: Lang) -> str:
             "<b>"
             + lang.gettext(
                 "Chance of {target}: {chance}",
-                target=esc(_compare(expression.target)),
+                target=esc(target_words(expression.target.op, expression.target.value, lang)),
                 chance=_pct(odds.target_chance, lang),
             )
             + "</b>"

@@ -91,3 +91,15 @@ def test_an_aspect_keeps_its_capital() -> None:
 def test_the_host_is_the_organiser() -> None:
     """The player who started the game is «организатор»; the game master «мастер»."""
     assert offenders(r"(?i)(?<![\w-])ведущ\w*") == []
+
+
+def test_a_game_is_an_igra() -> None:
+    """«Кампания» is the code's word: players read «игра» («история игры»)."""
+    assert offenders(r"(?i)кампани") == []
+
+
+def test_a_name_after_its_noun_is_quoted() -> None:
+    """«Бросок «атака» сохранён», «локация «Мост»»: a name a noun introduces stands in «»."""
+    noun = r"брос\w*|локаци\w+|навык\w*|черт\w+|мест\w+|карточк\w+|ресурс\w*|отношени\w+"
+    name = r"\{(?:name|old|new|place|skill|trait|title|detail)\}|%\((?:name|place|skill|title)\)s"
+    assert offenders(rf"(?i)(?<![\w-])(?:{noun})\s+(?:<b>)?(?:{name})") == []
