@@ -175,7 +175,7 @@ def _sentence(node: ast.expr) -> str | None:
 
 def extract_errors(
     fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
-) -> Iterator[tuple[int, str | None, str, list[str]]]:
+) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
     """A pybabel extractor for core's messages, which are plain sentences, not calls.
 
     Finds the sentences given to the error types, ``message`` defaults, the
@@ -206,8 +206,9 @@ def extract_errors(
             )
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Term":
             pair = [a.value for a in node.args if isinstance(a, ast.Constant)]
-            if len(pair) == len(node.args) == 2:  # a word the catalogue holds under a context
-                yield node.lineno, "pgettext", (pair[0], pair[1]), []
+            context, word = [*pair, None, None][:2]
+            if len(node.args) == 2 and isinstance(context, str) and isinstance(word, str):
+                yield node.lineno, "pgettext", (context, word), []  # a word under a context
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "N_" and node.args:
             marked = node.args[0]  # N_ marks a message whatever its shape (a label, a phrase)
             text = marked.value if isinstance(marked, ast.Constant) else None

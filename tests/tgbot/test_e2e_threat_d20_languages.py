@@ -171,7 +171,7 @@ async def test_a_russian_group_plays_a_d20_check_while_alice_reads_english_in_pr
     assert "делает проверку" in panel["text"] and "Сложность 12" in panel["text"]
     assert labels(panel)[:3] == [
         "💪 Средняя характеристика",
-        "⚖️ Влад. 0 · Преим. 0 · Помеха 0",
+        "⚖️ Влад. 0, Преим. 0, Помеха 0",
         "🎯 СЛ 12",
     ]
     russian(panel)
