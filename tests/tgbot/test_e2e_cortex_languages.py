@@ -70,6 +70,8 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     russian(started)  # the game's summary too
     await say(stack, IVAN, "/join")
     await say(stack, ALICE, "/join")
+    status = await say(stack, OLGA, "/status")  # Cortex's game master is the Watchtower
+    assert "(Дозор, организатор)" in status["text"], status["text"]
     bare = await say(stack, IVAN, "/test")  # no traits yet: told how to write one, in Russian
     assert "У персонажа Иван пока нет черт" in bare["text"], bare["text"]
     assert "/trait ценность Справедливость d8" in bare["text"] and "reply_markup" not in bare
