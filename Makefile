@@ -56,7 +56,8 @@ messages: $(STAMP)
 
 # Every catalogue has every message and plural form, nothing fuzzy (also run by pytest).
 check-messages: $(STAMP)
-	$(BIN)/pytest -q tests/core/words/test_i18n_catalogue.py
+	$(BIN)/pytest -q tests/core/words/test_i18n_catalogue.py tests/core/words/test_russian_style.py \
+	  tests/core/words/test_russian_gender.py
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench

@@ -18,7 +18,8 @@ from core.runtime.errors import OneAtATime
 from core.views import projection
 from core.views.archive import export_for_member
 from core.views.viewer_pages import Snapshot, snapshot_for_viewer
-from core.words.i18n import N_
+from core.words.dice_words import target_words
+from core.words.i18n import N_, Lang
 from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
@@ -260,7 +261,6 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response({"ok": healthy}, status=200 if healthy else 503)
 
 
-ODDS_EXAMPLE = "1d20+5 adv >= 15"
 MAX_ODDS_TEXT = 300
 
 
@@ -282,14 +282,9 @@ async def _worked_out(request: web.Request, job: Callable[[dice.DiceExpression],
     return await _deps(request).heavy.run(init.user.id, job, expression)
 
 
-def _target_text(result: DiceOdds | None) -> str:
+def _target_text(result: DiceOdds | None, lang: Lang) -> str:
     target = None if result is None else result.expression.target
-    if target is None:
-        return ""
-    return f"{_SIGNS.get(target.op, target.op)} {target.value}"
-
-
-_SIGNS = {">=": "≥", "<=": "≤"}
+    return "" if target is None else target_words(target.op, target.value, lang)
 
 
 async def api_odds(request: web.Request) -> web.Response:
@@ -316,12 +311,12 @@ async def odds_page(request: web.Request) -> web.Response:
         bars = [(v, p, 100 * p / top) for v, p in result.distribution]
     context = {
         "text": text,
-        "example": ODDS_EXAMPLE,
+        "example": lang.pgettext("examples of dice notation", "1d20+5 adv >= 15"),
         "result": result,
         "problem": problem,
         "bars": bars,
         "lang": lang,
         "mean": f"{result.mean:.2f}" if result else "",
-        "target": _target_text(result),
+        "target": _target_text(result, lang),
     }
     return aiohttp_jinja2.render_template("odds.html", request, context)

@@ -29,6 +29,7 @@ from babel.dates import format_date as _format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal as _format_decimal
+from babel.numbers import format_percent as _format_percent
 from babel.support import Translations
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
@@ -158,6 +159,19 @@ class Lang:
     def number(self, value: float) -> str:
         return _format_decimal(value, locale=self.babel_locale)
 
+    def percent(self, value: float, digits: int = 1) -> str:
+        """A chance (0..1) as a percentage the language's way, one form everywhere:
+        ``68.4%``, ``68,4 %`` (a no-break space before ``%``); a chance above 0 that
+        rounds to 0 is ``<0.1%``."""
+        pattern = self.babel_locale.percent_formats[None].pattern
+        if digits:  # the locale's pattern (its spacing and sign) with that many decimals
+            pattern = re.sub(r"0(?=[^0#,]*$)", "0." + "0" * digits, pattern, count=1)
+        smallest = 10.0 ** -(digits + 2)
+        if 0 < value < smallest / 2:
+            return "<" + _format_percent(smallest, format=pattern, locale=self.babel_locale)
+        nudged = value + 1e-12 if value > 0 else value  # a half rounds up: 6.25 → 6.3
+        return _format_percent(nudged, format=pattern, locale=self.babel_locale)
+
     def day(self, moment: date | datetime, form: Literal["long", "medium"] = "long") -> str:
         """A date as players read it: ``23 December 2026``, ``23 декабря 2026 г.``"""
         day = moment.date() if isinstance(moment, datetime) else moment
@@ -184,11 +198,12 @@ def _sentence(node: ast.expr) -> str | None:
 
 def extract_errors(
     fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
-) -> Iterator[tuple[int, str | None, str, list[str]]]:
+) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
     """A pybabel extractor for core's messages, which are plain sentences, not calls.
 
-    Finds the sentences given to the error types, ``message`` defaults, and the
-    sentences held in upper-case constants (a string, or a dict of them).
+    Finds the sentences given to the error types, ``message`` defaults, the
+    sentences held in upper-case constants (a string, or a dict of them), and the
+    words a ``Term(context, word)`` names.
     """
     tree = ast.parse(fileobj.read())
     for node in ast.walk(tree):
@@ -212,6 +227,11 @@ def extract_errors(
             found.extend(
                 d for a, d in zip(arguments, node.args.defaults, strict=True) if a.arg == "message"
             )
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Term":
+            pair = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            context, word = [*pair, None, None][:2]
+            if len(node.args) == 2 and isinstance(context, str) and isinstance(word, str):
+                yield node.lineno, "pgettext", (context, word), []  # a word under a context
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "N_" and node.args:
             marked = node.args[0]  # N_ marks a message whatever its shape (a label, a phrase)
             text = marked.value if isinstance(marked, ast.Constant) else None

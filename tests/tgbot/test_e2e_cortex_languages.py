@@ -70,6 +70,8 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
     russian(started)  # the game's summary too
     await say(stack, IVAN, "/join")
     await say(stack, ALICE, "/join")
+    status = await say(stack, OLGA, "/status")  # Cortex's game master is the Watchtower
+    assert "(Дозор, организатор)" in status["text"], status["text"]
     bare = await say(stack, IVAN, "/test")  # no traits yet: told how to write one, in Russian
     assert "У персонажа Иван пока нет черт" in bare["text"], bare["text"]
     assert "/trait ценность Справедливость d8" in bare["text"] and "reply_markup" not in bare
@@ -133,7 +135,7 @@ async def test_a_russian_table_plays_a_cortex_test_while_an_english_player_reads
 
     # The command menus: the group's in Russian, Alice's private one in English
     group = {c["command"]: c["description"] for c in stack.api.visible_commands(ALICE, GROUP)}
-    assert group["test"] == "Cortex: Испытание против Дозора (/test или /test Lex)"
+    assert group["test"] == "Cortex: Испытание против Дозора (/test или /test Лекс)"
     assert group["trouble"] == "Cortex: Беда, очки сюжета и Стресс"
     private = {c["command"]: c["description"] for c in stack.api.visible_commands(ALICE, ALICE)}
     assert private["trait"] == "Cortex: write a trait (/trait value Justice d8)"

@@ -115,7 +115,7 @@ async def test_odds_of_any_roll_in_both_languages(stack: Stack) -> None:
     assert "Lowest 6 · highest 25 · average 18.82" in english
     assert "█" in english
     russian = (await say(stack, IVAN, "/odds 1d20+5 преим >= 15", IVAN))["text"]
-    assert "Шанс на ≥ 15: 79,8%" in russian and "в среднем 18,82" in russian
+    assert "Шанс выбросить 15 и больше: 79,8\u00a0%" in russian and "в среднем 18,82" in russian
     explodes = (await say(stack, IVAN, "/odds 2d6!", GROUP))["text"]
     assert "не больше 20 раз" in explodes
     big = (await say(stack, ALICE, "/odds 1000d1000kh1", ALICE))["text"]

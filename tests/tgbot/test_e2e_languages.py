@@ -76,7 +76,7 @@ async def test_a_russian_hosts_game_speaks_russian_and_each_private_chat_its_use
     assert ivan_hello["reply_markup"]["inline_keyboard"][0][0]["text"] == "📜 Открыть лист"
     ivan_help = await say(stack, IVAN, "/help", chat=IVAN)
     assert "бросить кубики" in ivan_help["text"]
-    assert "/story — организатор делится историей кампании" in ivan_help["text"]
+    assert "/story — организатор делится историей игры" in ivan_help["text"]
     # "/story off" and "/newgame counter" (the test game's key) are commands as typed;
     # no other English is left
     typed = ivan_help["text"].replace("/story off", "/story")

@@ -93,12 +93,12 @@ async def test_a_russian_table_rolls_and_rests_while_the_english_scout_reads_eng
     assert "1. Ana добавляет жёсткую деталь — ждём" in text
     assert "Пропуск детали 1 (Ana)" in labels(panel)
     panel = await reply(stack, OLGA, panel, "+Верная верёвка")
-    assert "✅ +Верная верёвка (жёсткая) — Ana" in panel["text"]
+    assert "✅ Ana: жёсткая деталь +«Верная верёвка»" in panel["text"]
     # A harm typed in Russian is a harm, not an ordinary detail; an unknown kind is refused.
     answer = await reply(stack, OLGA, panel, "травма: Содранные ладони")
     assert "«травма:» — не вид детали" in answer["text"], answer["text"]
     panel = await reply(stack, OLGA, panel, "вред: Содранные ладони")
-    assert "✅ −Содранные ладони (вред) — Ana" in panel["text"], panel["text"]
+    assert "✅ Ana: вред −«Содранные ладони»" in panel["text"], panel["text"]
     member = await Member.get(campaign_id=campaign_id, player__tg_id=OLGA)
     assert "Содранные ладони" in str(member.sheet["character"]["harms"]), member.sheet
     assert "ждём" not in panel["text"]  # a finished roll waits for nothing

@@ -152,11 +152,11 @@ async def test_renaming_a_roll_others_use_updates_them_and_says_so(stack: Stack)
 
 async def test_rename_and_delete_in_private_in_russian(stack: Stack) -> None:
     saved = await say(stack, OLGA, OLGA, "/save Атака 1d20+5")
-    assert "Бросок Атака сохранён" in saved["text"]
+    assert "Бросок «Атака» сохранён" in saved["text"]
     rolled = await say(stack, OLGA, OLGA, "/roll атака")
     assert "— Атака" in rolled["text"] and "Итого" in rolled["text"]
     renamed = await say(stack, OLGA, OLGA, "/saved переименовать атака удар")
-    assert "теперь называется удар" in renamed["text"]
+    assert "теперь называется «удар»" in renamed["text"]
     refused = await say(stack, OLGA, OLGA, "/saved удалить атака")
     assert "Сохранённого броска «атака» нет" in refused["text"]
     listed = await say(stack, OLGA, OLGA, "/saved")

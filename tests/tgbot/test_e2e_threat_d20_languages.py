@@ -137,7 +137,7 @@ async def test_a_russian_group_plays_a_threat_roll_while_alice_reads_english_in_
     _, panel = await tap(stack, IVAN, panel, "Prowess 2")
     _, panel = await tap(stack, ALICE, panel, "🤝 Помочь (+1d)")
     assert "Alice Marsh помогает: +1d и делит риск" in panel["text"]
-    assert "Кубиков действия: 3, Угроза: 1" in panel["text"]
+    assert "Кубики действия: 3 · Угроза: +1" in panel["text"]
     russian(panel)
 
     dice.push(2, 3, 1, 4)  # Ivan's two dice, Alice's help, one threat die
@@ -171,7 +171,7 @@ async def test_a_russian_group_plays_a_d20_check_while_alice_reads_english_in_pr
     assert "делает проверку" in panel["text"] and "Сложность 12" in panel["text"]
     assert labels(panel)[:3] == [
         "💪 Средняя характеристика",
-        "⚖️ Влад. 0 · Преим. 0 · Пом. 0",
+        "⚖️ Влад. 0, Преим. 0, Помеха 0",
         "🎯 СЛ 12",
     ]
     russian(panel)
@@ -180,7 +180,7 @@ async def test_a_russian_group_plays_a_d20_check_while_alice_reads_english_in_pr
     _, panel = await tap(stack, IVAN, panel, "⚖️ Влад")
     assert labels(panel) == ["Владение +", "Преимущество +", "Помеха +", "⬅️ Назад"]
     _, panel = await tap(stack, IVAN, panel, "Преимущество +")
-    assert "преимуществ 1, помех 0: +d4" in panel["text"]
+    assert "преимущество 1, помеха 0: +d4" in panel["text"]
     _, panel = await tap(stack, IVAN, panel, "⬅️ Назад")
     russian(panel)
 

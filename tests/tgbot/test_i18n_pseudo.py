@@ -148,7 +148,7 @@ def core_sentences() -> list[str]:
     found = []
     for name in files:
         with (ROOT / name).open("rb") as source:
-            found += [text for _, _, text, _ in extract_errors(source, (), (), {})]
+            found += [t for _, _, t, _ in extract_errors(source, (), (), {}) if isinstance(t, str)]
     return found
 
 

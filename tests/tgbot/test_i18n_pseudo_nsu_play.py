@@ -470,7 +470,7 @@ def test_odds_and_the_play_commands_help_come_from_the_catalogue() -> None:
             assert no_leak(odds_text(query, action_roll_odds(query), lang), lang) == []
     even = read_odds_query("d4 d4 world")
     assert "%" in odds_text(even, action_roll_odds(even), RU)
-    assert re.search(r"\d,\d%", odds_text(even, action_roll_odds(even), RU))
+    assert re.search(r"\d,\d\u00a0%", odds_text(even, action_roll_odds(even), RU))
     assert re.search(r"\d\.\d%", odds_text(even, action_roll_odds(even), EN))
     for lang in (XX, RU):
         for message in (feature.ACT_HELP, feature.DOWNTIME_HELP):

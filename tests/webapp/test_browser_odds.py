@@ -38,7 +38,7 @@ def init_data_for(stack: Stack, user: int) -> str:
     [
         (ALICE, "Odds calculator: any roll, exactly", "Show the odds", "79.8%", "Lowest",
          "I couldn't read “kh”"),
-        (OLGA, "Калькулятор шансов: точно, для любого броска", "Показать шансы", "79,8%",
+        (OLGA, "Калькулятор шансов: точно, для любого броска", "Показать шансы", "79,8\u00a0%",
          "Минимум", "«kh»"),
     ],
 )  # fmt: skip

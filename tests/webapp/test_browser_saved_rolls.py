@@ -112,7 +112,7 @@ async def test_in_russian_and_bad_or_forged_requests_change_nothing(stack: Stack
         assert await page.get_by_role("heading", name="Сохранённые броски", exact=True).count() == 1
         assert await page.evaluate("document.documentElement.scrollWidth") <= 360
         await screenshot(page, "miniapp-saved-rolls-ru")
-        await page.get_by_role("button", name="Бросить атака").click()
+        await page.get_by_role("button", name="Бросить «атака»").click()
         toast = page.locator(".toast")
         await toast.wait_for()
         assert "Результат отправлен в чат игры" in (await toast.text_content() or "")
@@ -204,7 +204,7 @@ async def test_a_new_saved_roll_sent_twice_with_one_key_is_saved_once(stack: Sta
                 answers.append((answer.status, await answer.json(), answer.headers))
         (first, said, _), (again, resaid, replay) = answers
         assert (first, again) == (200, 200) and said == resaid
-        assert said["done"] == "Бросок урон сохранён: 2к6+1."
+        assert said["done"] == "Бросок «урон» сохранён: 2к6+1."
         assert replay.get("Idempotent-Replayed") == "true"
         # the same key with other words is refused; a forged body is not understood
         body = {"name": "урон", "text": "3к6"}
@@ -278,7 +278,7 @@ async def test_a_table_roll_from_anyone_but_the_host_is_refused(stack: Stack) ->
                     said = await answer.json()
                     assert answer.status == 403, said
             if user == OLGA:
-                assert "может только ведущий" in str(said)
+                assert "может только организатор" in str(said)
             else:
                 assert "Only the host of the game here" in str(said)
         headers = {"Authorization": "tma " + init_data_for(stack, BO), "Idempotency-Key": "t" * 9}

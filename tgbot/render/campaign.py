@@ -20,6 +20,8 @@ STATUS = {
     CampaignStatus.ARCHIVED: ("🏁", N_("ended")),
 }
 ROLE_BADGE = {Role.HOST: N_("host"), Role.GAME_MASTER: N_("GM")}
+GM_SEAT = {"cortex": N_("Watchtower")}
+"""A game's own name for its game master's seat, where it has one."""
 
 
 def system_choice(
@@ -114,7 +116,10 @@ def member_line(view: CampaignView, player_id: int, lang: Lang) -> str:
     member = view.member(player_id)
     if member is None:
         return ""
-    badges = [lang.gettext(ROLE_BADGE[r]) for r in sorted(member.roles) if r in ROLE_BADGE]
+    badge = dict(ROLE_BADGE)
+    if view.system.key in GM_SEAT:
+        badge[Role.GAME_MASTER] = GM_SEAT[view.system.key]
+    badges = [lang.gettext(badge[r]) for r in sorted(member.roles) if r in badge]
     return esc(member.name) + (f" <i>({', '.join(badges)})</i>" if badges else "")
 
 

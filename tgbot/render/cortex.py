@@ -290,8 +290,8 @@ def _now_text(v: ConflictView, c: Conflict, lang: Lang) -> list[str]:
         if v.cost:
             parts.append(_("extras cost {points} PP", points=v.cost))
         if v.chance is not None:
-            chance = round(float(v.chance) * 100)
-            parts.append(_("{percent}% to beat {number}", percent=chance, number=c.to_beat))
+            chance = lang.percent(float(v.chance), digits=0)
+            parts.append(_("{chance} to beat {number}", chance=chance, number=c.to_beat))
         lines.append(" — ".join(parts))
         for aid in c.aid:
             lines.append(_("🤝 Aid ready: {source}", source=esc(aid.resource or aid.helper)))

@@ -13,6 +13,7 @@ from core.rules.dice import (
     SetRoll,
 )
 from core.rules.dice_odds import DiceOdds, odds
+from core.words.dice_words import target_words
 from core.words.i18n import Lang, lang_for
 from tgbot.render.text import esc
 
@@ -106,10 +107,8 @@ def render_roll(result: RollResult, who: str, lang: Lang) -> str:
 
 
 def _pct(value: float, lang: Lang) -> str:
-    """``12.5%`` (a decimal comma where the language writes one)."""
-    if 0 < value < 0.0005:
-        return "<0" + lang.number(0.5)[1] + "1%"
-    return f"{100 * value + 1e-9:.1f}".replace(".", lang.number(0.5)[1]) + "%"
+    """``12.5%``, ``12,5 %``: the language's percentage."""
+    return lang.percent(value)
 
 
 def odds_reply(expression: DiceExpression, language: str) -> str:
@@ -141,7 +140,7 @@ def render_odds(odds: DiceOdds, lang: Lang) -> str:
             "<b>"
             + lang.gettext(
                 "Chance of {target}: {chance}",
-                target=esc(_compare(expression.target)),
+                target=esc(target_words(expression.target.op, expression.target.value, lang)),
                 chance=_pct(odds.target_chance, lang),
             )
             + "</b>"

@@ -435,13 +435,6 @@ def grant_text(roll: RollState, table: Table, grant: DetailGrant, lang: Lang) ->
     return lang.gettext(adds[kind, one], adders=adders)
 
 
-DETAIL_KINDS = {
-    DetailKind.HARD: N_("hard"),
-    DetailKind.SOFT: N_("soft"),
-    DetailKind.SCENE: N_("scene"),
-}
-
-
 def _grant_state(
     roll: RollState, table: Table, added: AddedDetail | None, lang: Lang, skipped: bool = False
 ) -> str:
@@ -449,15 +442,23 @@ def _grant_state(
         return lang.gettext("skipped") if skipped else lang.gettext("waiting")
     detail = added.detail
     target = added.target
-    if target.kind is TargetKind.CHARACTER and target.player is not None:
-        where = lang.gettext("on {name}", name=who(roll, table, target.player, lang))
-    elif target.kind is TargetKind.SCENE:
-        where = lang.gettext("on the scene")
-    else:
-        where = lang.gettext("on {name}", name=esc(target.name))
     sign = "+" if detail.polarity is Polarity.POSITIVE else "−"
-    kind = lang.gettext("harm") if added.harm else lang.gettext(DETAIL_KINDS[detail.kind])
-    return f"✅ {sign}<b>{esc(detail.name)}</b> ({kind}) {where}"
+    name = f"<b>{esc(detail.name)}</b>"
+    if target.kind is TargetKind.SCENE:
+        return lang.gettext("✅ {sign}{detail} (scene) on the scene", sign=sign, detail=name)
+    if target.kind is TargetKind.CHARACTER and target.player is not None:
+        whom = who(roll, table, target.player, lang)
+    else:
+        whom = esc(target.name)
+    if added.harm:
+        kind = lang.pgettext("a detail's kind, after its name", "harm")
+    elif detail.kind is DetailKind.SOFT:
+        kind = lang.pgettext("a detail's kind, after its name", "soft")
+    else:
+        kind = lang.pgettext("a detail's kind, after its name", "hard")
+    return lang.gettext(
+        "✅ {sign}{detail} ({kind}) on {name}", sign=sign, detail=name, kind=kind, name=whom
+    )
 
 
 def effect_text(roll: RollState, table: Table, effect: Effect, lang: Lang) -> str:
@@ -872,5 +873,5 @@ def odds_text(query: OddsQuery, odds: Odds, lang: Lang) -> str:
 
 
 def _pct(value: Fraction, lang: Lang) -> str:
-    """``12.5%`` (a decimal comma where the language writes one)."""
-    return f"{100 * float(value):.1f}".replace(".", lang.number(0.5)[1]) + "%"
+    """``12.5%``, ``12,5 %``: the language's percentage."""
+    return lang.percent(float(value))

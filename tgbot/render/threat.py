@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from babel.numbers import format_percent
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
@@ -267,7 +266,7 @@ def _setup_lines(view: PanelView, roll: RollView, lang: Lang) -> list[str]:
         lines.append(
             lang.gettext(
                 "Chance of Messy or better: <b>{chance}</b>",
-                chance=format_percent(messy, locale=lang.babel_locale),
+                chance=lang.percent(messy, digits=0),
             )
         )
     if panel.approach is None and not roll.approaches:

@@ -116,6 +116,12 @@ _GAVE = {
     (False, True): N_("{author} gave {target} the detail {sign}{detail}. {target} is Overcome."),
     (True, True): N_("{author} gave {target} the harm {sign}{detail}. {target} is Overcome."),
 }
+_TOOK = {  # a character who gave themselves the detail is named once
+    (False, False): N_("{target} took the detail {sign}{detail}."),
+    (True, False): N_("{target} took the harm {sign}{detail}."),
+    (False, True): N_("{target} took the detail {sign}{detail}. {target} is Overcome."),
+    (True, True): N_("{target} took the harm {sign}{detail}. {target} is Overcome."),
+}
 
 
 def _detail_line(table: Table, event: DetailAdded, roll: RollState | None) -> LogLine:
@@ -132,13 +138,19 @@ def _detail_line(table: Table, event: DetailAdded, roll: RollState | None) -> Lo
         where = words(N_("the scene"))
     else:
         where = target.name or words(N_("something"))
-    said = words(
-        _GAVE[added.harm, event.overcome],
-        author=_author(table, roll, added.by),
-        target=where,
-        sign=sign,
-        detail=added.detail.name,
-    )
+    author = _author(table, roll, added.by)
+    if target.kind is TargetKind.CHARACTER and target.player == added.by and author == where:
+        said = words(
+            _TOOK[added.harm, event.overcome], target=where, sign=sign, detail=added.detail.name
+        )
+    else:
+        said = words(
+            _GAVE[added.harm, event.overcome],
+            author=author,
+            target=where,
+            sign=sign,
+            detail=added.detail.name,
+        )
     return LogLine.of("detail", said, tuple(dict.fromkeys(players)))
 
 

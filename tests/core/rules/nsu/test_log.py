@@ -19,6 +19,7 @@ from core.rules.nsu.roll_state import (
 from core.rules.nsu.terms import ResultRow, Winner
 from core.rules.nsu.world import CardFlipped, ClockMoved, SceneDetailAdded, Travelled
 from core.rules.table import Outcome, Table
+from core.words.i18n import lang_for
 from tests.core.rules.nsu.support import new_roll
 from tests.support.nsu_table import character, table, world
 
@@ -126,3 +127,17 @@ def test_an_arbiters_detail_is_credited_to_the_player_not_their_off_screen_chara
     own = AddedDetail(1, ANA, Detail("Steady"), DetailTarget(TargetKind.SCENE))
     (line,) = nsu_log_lines(_table(), Outcome(state=state, events=(DetailAdded(own, False),)))
     assert line.text == "Ana gave the scene the detail −Steady."
+
+
+def test_a_detail_a_character_gave_themselves_names_them_once() -> None:
+    roll = new_roll()  # Ana rolls and writes her own harm down
+    harm = AddedDetail(
+        0, ANA, Detail("Scraped palms"), DetailTarget(TargetKind.CHARACTER, ANA), harm=True
+    )
+    state = {"v": 1, "roll": roll.to_dict()}
+    outcome = Outcome(state=state, events=(DetailAdded(harm, collateral_tick=False),))
+    (line,) = nsu_log_lines(_table(), outcome)
+    assert line.text == "Ana took the harm −Scraped palms."
+    assert line.words is not None
+    russian = lang_for("ru").translations
+    assert line.words.said(russian.gettext) == "Ana получает вред −«Scraped palms»."
