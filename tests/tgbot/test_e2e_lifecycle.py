@@ -375,7 +375,8 @@ async def test_a_private_command_of_an_ended_game_says_it_ended_and_what_the_hos
         assert "/newgame" in said and "Join one" not in said, (command, said)
     stack.api.users.set_language(BO, "ru")
     said = await in_private(BO, "/xcard")
-    assert said.startswith("⏳ Ваша игра «No Stone Unturned» в «The Table» закончилась."), said
+    ended = "⏳ Ваша игра «No Stone Unturned» в группе «The Table» закончилась."
+    assert said.startswith(ended), said
     assert "/resume" in said and "Присоединяйтесь" not in said, said
     stack.api.users.set_language(BO, "en")
     assert "aren't in a No Stone Unturned game yet" in await in_private(CHIDI, "/xcard")  # never played it
