@@ -379,7 +379,8 @@ async def test_a_private_command_of_an_ended_game_says_it_ended_and_what_the_hos
     assert said.startswith(ended), said
     assert "/resume" in said and "Присоединяйтесь" not in said, said
     stack.api.users.set_language(BO, "en")
-    assert "aren't in a No Stone Unturned game yet" in await in_private(CHIDI, "/xcard")  # never played it
+    never_played = await in_private(CHIDI, "/xcard")
+    assert "aren't in a No Stone Unturned game yet" in never_played
     clock.offset += 31 * DAY
     said = await in_private(BO, "/map")
     assert "has ended, too long ago to come back" in said and "/resume" not in said, said
