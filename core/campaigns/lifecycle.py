@@ -210,13 +210,7 @@ class Lifecycle(CampaignsBase):
                 .select_related("host")
                 .first()
             )
-            if campaign is None:
-                return None
-            view = await self._view(campaign)
-        ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
-        return EndedGame(
-            view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
-        )
+            return None if campaign is None else await self._ended(campaign)
 
     async def last_ended_of(self, player: PlayerRef, system_key: str) -> EndedGame | None:
         """The most recently ended campaign of ``system_key`` a player was seated in."""
@@ -231,9 +225,11 @@ class Lifecycle(CampaignsBase):
                 .order_by("-id")
                 .first()
             )
-            if campaign is None:
-                return None
-            view = await self._view(campaign)
+            return None if campaign is None else await self._ended(campaign)
+
+    async def _ended(self, campaign: Campaign) -> EndedGame:
+        """An archived campaign as an ended game: when it ended and until when it may come back."""
+        view = await self._view(campaign)
         ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
         return EndedGame(
             view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
