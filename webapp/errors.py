@@ -14,6 +14,7 @@ from aiohttp import web
 
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.said import worded
+from core.rules.text import check_all, checked
 from core.runtime.errors import TryAgain
 from core.words.i18n import N_, Lang
 from webapp.auth import InitDataInvalid
@@ -70,11 +71,25 @@ def problem_response(
     return response
 
 
+def checked_json(text: str) -> object:
+    """A request's JSON body (``request.json(loads=checked_json)``), every text in it one
+    the store can keep.
+
+    Raises:
+        Unstorable: a text holds a NUL or a broken character (400, before any change).
+    """
+    value = json.loads(text)
+    check_all(value)
+    return value
+
+
 @web.middleware
 async def errors(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
     try:
+        for value in (*request.match_info.values(), *request.query.values()):
+            checked(value)  # a path or a query the store cannot keep: 400, not a lookup
         return await handler(request)
     except (InitDataInvalid, StonetableError, json.JSONDecodeError, UnicodeDecodeError) as error:
         return problem_response(request, error)

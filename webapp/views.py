@@ -21,7 +21,7 @@ from core.words.i18n import N_
 from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
-from webapp.errors import NOT_UNDERSTOOD, message_of
+from webapp.errors import NOT_UNDERSTOOD, checked_json, message_of
 from webapp.i18n import language_names, request_lang, script_words
 from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
@@ -143,7 +143,7 @@ async def api_edit(request: web.Request) -> web.Response:
     """Apply one edit through the rules; the page reloads its fragment after."""
     deps = _deps(request)
     viewer = _player(authenticate(request))
-    body = await request.json()
+    body = await request.json(loads=checked_json)
     if not isinstance(body, dict) or not isinstance(body.get("action"), str):
         raise Malformed(NOT_UNDERSTOOD)
     payload = body.get("payload") or {}
