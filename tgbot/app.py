@@ -203,8 +203,10 @@ async def on_error(update: object, context: StonetableContext) -> None:
         return
     if isinstance(error, TryAgain):
         log.warning("A shared service was unavailable: %s", error.__cause__ or error)
-    elif isinstance(error, Malformed) and error.__cause__ is not None:
-        log.info("Refused input the store cannot keep: %s", error.__cause__)
+    elif isinstance(error, Unstorable) or (
+        isinstance(error, Malformed) and error.__cause__ is not None
+    ):
+        log.info("Refused bad input (not an outage): %s", error.__cause__ or error)
     elif error is not None and unexpected(error):
         log.error("Update %r failed", update, exc_info=error)
     if not isinstance(update, Update) or error is None:

@@ -5,6 +5,7 @@ name Telegram tells with such a character is kept cleaned, and the player goes o
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 
@@ -71,9 +72,14 @@ async def test_a_path_the_store_cannot_keep_is_a_400(origin: str, bad: str) -> N
     assert json.loads(text) == {"error": UNSTORABLE}
 
 
-async def test_a_query_the_store_cannot_keep_is_a_400(origin: str) -> None:
+async def test_a_query_the_store_cannot_keep_is_a_400_logged_as_bad_input(
+    origin: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
     status, text = await call(origin, "GET", "/api/odds?roll=1d6%00")
     assert (status, json.loads(text)) == (400, {"error": UNSTORABLE})
+    assert "Refused bad input (not an outage)" in caplog.text
+    assert "unreachable" not in caplog.text
 
 
 @pytest.mark.parametrize("bad", ["\\u0000", "\\ud800", "ok\\udfffok"])
