@@ -192,6 +192,8 @@ async def send_rows(
                     await outbox.done(handled)
                     marked += handled
                     handled.clear()
+                if index == 0:
+                    await outbox.pause_point("after_mark")
     finally:
         with contextlib.suppress(Exception):
             await outbox.done(handled)
