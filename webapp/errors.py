@@ -91,8 +91,8 @@ async def errors(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
     try:
-        for value in (*request.match_info.values(), *request.query.values()):
-            checked(value)  # a path or a query the store cannot keep: 400, not a lookup
+        for value in request.match_info.values():
+            checked(value)  # a path the store cannot keep: 400, not a lookup
         return await handler(request)
     except (InitDataInvalid, StonetableError, json.JSONDecodeError, UnicodeDecodeError) as error:
         if isinstance(error, Unstorable) or (

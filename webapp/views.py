@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +50,9 @@ def authenticate(request: web.Request) -> WebAppInitData:
 
 # A game's status, as the campaign page's header shows it (message ids).
 STATUS_WORDS = (N_("active"), N_("paused"), N_("archived"))
+
+
+START_PARAM = re.compile(r"[A-Za-z0-9_-]{0,512}")  # a Mini App link's startapp
 
 
 def _player(init: WebAppInitData) -> PlayerRef:
@@ -185,6 +189,8 @@ def _dumps(data: Any) -> str:
 async def _home(request: web.Request) -> Home:
     init = authenticate(request)
     start_param = init.start_param or request.query.get("startapp", "")
+    if not START_PARAM.fullmatch(start_param):  # what Telegram passes, never anything else
+        start_param = ""
     return await _deps(request).play.home(_player(init), start_param[:64])
 
 

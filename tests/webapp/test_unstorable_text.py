@@ -72,14 +72,20 @@ async def test_a_path_the_store_cannot_keep_is_a_400(origin: str, bad: str) -> N
     assert json.loads(text) == {"error": UNSTORABLE}
 
 
-async def test_a_query_the_store_cannot_keep_is_a_400_logged_as_bad_input(
+async def test_it_is_logged_as_bad_input_not_as_an_outage(
     origin: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    status, text = await call(origin, "GET", "/api/odds?roll=1d6%00")
-    assert (status, json.loads(text)) == (400, {"error": UNSTORABLE})
+    status, text = await call(origin, "GET", "/story/a%00b")
+    assert status == 400
+    assert "be kept" in text  # the sentence, on the page
     assert "Refused bad input (not an outage)" in caplog.text
     assert "unreachable" not in caplog.text
+
+
+async def test_a_start_parameter_with_a_nul_still_opens_the_home_page(origin: str) -> None:
+    status, _ = await call(origin, "GET", "/app/home?startapp=a%00b")  # never stored
+    assert status == 200
 
 
 @pytest.mark.parametrize("bad", ["\\u0000", "\\ud800", "ok\\udfffok"])
