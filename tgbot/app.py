@@ -10,11 +10,19 @@ from types import ModuleType
 
 from telegram import Update
 from telegram.error import BadRequest, Forbidden
-from telegram.ext import AIORateLimiter, ApplicationBuilder, CallbackQueryHandler, ContextTypes
+from telegram.ext import (
+    AIORateLimiter,
+    ApplicationBuilder,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    ContextTypes,
+    TypeHandler,
+)
 
 from core.campaigns.languages import live_languages
 from core.rules.errors import Malformed, StonetableError
 from core.rules.registry import Registry, default_registry
+from core.rules.text import Unstorable, checked
 from core.runtime.errors import AlreadyHandled, TryAgain
 from core.store.housekeeping import run_once
 from tgbot.callback import OUTDATED
@@ -101,12 +109,32 @@ def build_application(
     application = builder.build()
     assert isinstance(application, StonetableApplication)
     application.command_specs = command_specs(deps.campaigns.registry)
+    application.add_handler(TypeHandler(Update, refuse_unstorable), group=-1)
     for feature in features(deps.campaigns.registry):
         application.add_handlers(feature.handlers())
     # last: a button no feature takes (forged, or left by an older version of the bot)
     application.add_handler(CallbackQueryHandler(no_such_button))
     application.add_error_handler(on_error)
     return application
+
+
+def typed_texts(update: Update) -> list[str]:
+    """What a player typed or chose in ``update`` (names are cleaned as they come in)."""
+    message, query = update.effective_message, update.callback_query
+    texts = [message.text, message.caption] if message is not None else []
+    texts.append(query.data if query is not None and isinstance(query.data, str) else None)
+    if update.inline_query is not None:
+        texts.append(update.inline_query.query)
+    if update.chosen_inline_result is not None:
+        texts.append(update.chosen_inline_result.query)
+    return [text for text in texts if text]
+
+
+async def refuse_unstorable(update: Update, context: StonetableContext) -> None:
+    """Before any feature: typed text the store cannot keep (a NUL, half a character) is
+    refused as malformed, and no feature reads it (:func:`on_error` stops the update)."""
+    for text in typed_texts(update):
+        checked(text)
 
 
 async def no_such_button(update: Update, context: StonetableContext) -> None:
@@ -175,6 +203,10 @@ async def on_error(update: object, context: StonetableContext) -> None:
         return
     if isinstance(error, TryAgain):
         log.warning("A shared service was unavailable: %s", error.__cause__ or error)
+    elif isinstance(error, Unstorable) or (
+        isinstance(error, Malformed) and error.__cause__ is not None
+    ):
+        log.info("Refused bad input (not an outage): %s", error.__cause__ or error)
     elif error is not None and unexpected(error):
         log.error("Update %r failed", update, exc_info=error)
     if not isinstance(update, Update) or error is None:
@@ -187,3 +219,5 @@ async def on_error(update: object, context: StonetableContext) -> None:
             await update.effective_message.reply_text(text, do_quote=True)
     except (BadRequest, Forbidden):
         log.warning("Could not tell the user about an error", exc_info=True)
+    if isinstance(error, Unstorable):  # refused whole: no other handler reads it
+        raise ApplicationHandlerStop

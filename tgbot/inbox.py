@@ -26,6 +26,7 @@ from telegram import Update
 from telegram.error import RetryAfter, TelegramError
 
 from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.text import cleaned
 from core.store import outbox as core_outbox
 from core.store.dead_letters import fits_bigint, keep_dead_letter
 from tgbot.app import unexpected
@@ -76,7 +77,7 @@ def read_update(data: object, application: StonetableApplication) -> Update:
     if not fits_bigint(update_id):
         raise Unusable("no update_id that is a 64-bit whole number")
     try:
-        update = Update.de_json(data, application.bot)
+        update = Update.de_json(names_cleaned(data), application.bot)
         owners = (update.effective_chat, update.effective_user)
     except Exception as error:  # any shape PTB cannot read, deep nesting included
         reason = f"not a Telegram update: {type(error).__name__}: {error}"
@@ -85,6 +86,26 @@ def read_update(data: object, application: StonetableApplication) -> Update:
         if owner is not None and not fits_bigint(owner.id):
             raise Unusable("a chat or user id that is not a 64-bit whole number", update_id)
     return update
+
+
+# What Telegram tells about a person, a chat or a forum topic: kept cleaned of what no
+# store can keep (core/rules/text.py), as nobody can type it again; typed text is refused
+# whole (tgbot.app.refuse_unstorable).
+NAME_FIELDS = frozenset({"first_name", "last_name", "username", "title", "name"})
+
+
+def names_cleaned(value: Any) -> Any:
+    """A decoded update, its names and titles without NUL or broken characters."""
+    if isinstance(value, dict):
+        return {
+            key: cleaned(item)
+            if key in NAME_FIELDS and isinstance(item, str)
+            else names_cleaned(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [names_cleaned(item) for item in value]
+    return value
 
 
 @asynccontextmanager

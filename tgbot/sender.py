@@ -26,7 +26,7 @@ from telegram import InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from core.store import outbox
+from core.store import liveness, outbox
 from core.store.outbox import Effect, Row
 from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.edits import EDIT_MESSAGE_TEXT
@@ -158,6 +158,10 @@ async def send_rows(
 ) -> list[int]:
     """Send ``rows`` in order; the ids sent (or given up: a permanent refusal).
 
+    A new message is marked sent by its own write as soon as Telegram took it: a worker
+    killed later does not send it again; only a kill inside that one write can show it
+    twice. Edits (sending one again changes nothing) are marked together.
+
     A passing fault gives the rest back to any worker. ``sweeping``: rows sent late,
     where an edit a newer row supersedes is skipped.
 
@@ -165,7 +169,8 @@ async def send_rows(
         BadRequest, Forbidden: a row of an update in hand was refused for good, as the
             direct call would have raised (after the others were sent).
     """
-    handled: list[int] = []
+    handled: list[int] = []  # handled and not yet marked
+    marked: list[int] = []
     refused: TelegramError | None = None
     try:
         for index, row in enumerate(rows):
@@ -200,12 +205,19 @@ async def send_rows(
                 handled.append(row.id)
             if index == 0:
                 await outbox.pause_point("after_send")
+            if row.kind != "edit":  # a new message: marked sent the moment Telegram took it
+                with contextlib.suppress(Exception):  # (else with the rest, below)
+                    await outbox.done(handled)
+                    marked += handled
+                    handled.clear()
+                if index == 0:
+                    await outbox.pause_point("after_mark")
     finally:
         with contextlib.suppress(Exception):
             await outbox.done(handled)
     if refused is not None and not sweeping:
         raise refused
-    return handled
+    return marked + handled
 
 
 def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:
@@ -299,13 +311,14 @@ async def unsent(pending: outbox.Pending | None = None) -> list[Row]:
 async def flush_update(application: StonetableApplication, update_id: int) -> int:
     """Send what an earlier copy of update ``update_id`` left unsent; how many rows.
 
-    Rows still leased by another worker (perhaps a dead one) are waited for, at most
-    one lease.
+    Rows still leased by another worker are waited for, at most one lease; on
+    PostgreSQL those of a dead worker are taken over at once (:mod:`core.store.liveness`).
     """
     count = 0
     deadline = time.monotonic() + outbox.LEASE + 1.0
+    take_over = False
     while time.monotonic() < deadline:
-        rows = await outbox.claim(update_id)
+        rows = await outbox.claim(update_id, take_over=take_over)
         if rows:
             sent = await send_rows(application, rows, sweeping=True)
             count += len(sent)
@@ -315,6 +328,9 @@ async def flush_update(application: StonetableApplication, update_id: int) -> in
         wait = await outbox.held_by_others(update_id)
         if wait <= 0:
             return count
+        if not take_over:  # leased by another worker: alive, or dead (then taken now)
+            take_over = True
+            continue
         await asyncio.sleep(min(wait, 0.5) + 0.05)
     return count
 
@@ -335,10 +351,11 @@ async def mark_edits_sent() -> None:
 
 async def sweep(application: StonetableApplication) -> int:
     """Send the unsent rows whose lease ran out (a killed worker's); how many."""
+    await liveness.keep()
     await mark_edits_sent()
     count = 0
     for _ in range(10):  # at most 500 rows a round
-        rows = await outbox.claim()
+        rows = await outbox.claim(take_over=True)
         if not rows:
             break
         sent = await send_rows(application, rows, sweeping=True)

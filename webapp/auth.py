@@ -18,6 +18,7 @@ from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode
 
 from core.campaigns.play import check_id
+from core.rules.text import cleaned
 
 MAX_INIT_DATA_LENGTH = 8192
 
@@ -148,9 +149,10 @@ def _signed(init_data: str, bot_token: str) -> WebAppInitData:
         raw_user = json.loads(fields["user"])
         user = WebAppUser(
             id=int(raw_user["id"]),
-            first_name=str(raw_user.get("first_name", "")),
-            last_name=str(raw_user.get("last_name", "")),
-            username=str(raw_user.get("username", "")),
+            # names as Telegram tells them, cleaned of what no store keeps (no one retypes them)
+            first_name=cleaned(str(raw_user.get("first_name", ""))),
+            last_name=cleaned(str(raw_user.get("last_name", ""))),
+            username=cleaned(str(raw_user.get("username", ""))),
             language_code=str(raw_user.get("language_code", "")),
         )
     except (KeyError, ValueError, TypeError):

@@ -14,6 +14,7 @@ from core.views.story import shared_link
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import N_
 from webapp.deps import DEPS
+from webapp.errors import checked_json
 from webapp.i18n import request_lang
 from webapp.log_lines import character_names, log_context
 from webapp.story import story_url
@@ -61,7 +62,7 @@ async def api_undo(request: web.Request) -> web.Response:
     """Take back the viewer's last step, the one their log offered (``version``: its id)."""
     deps = request.app[DEPS]
     viewer = _player(authenticate(request))
-    body = await request.json()
+    body = await request.json(loads=checked_json)
     step = body.get("version") if isinstance(body, dict) else None
     if not isinstance(step, int) or isinstance(step, bool):
         raise Malformed(N_("That button is out of date. Reload the log."))

@@ -7,6 +7,7 @@ matching fragment. Views simply raise.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable
 
 import aiohttp_jinja2
@@ -14,10 +15,13 @@ from aiohttp import web
 
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.said import worded
+from core.rules.text import Unstorable, check_all, checked
 from core.runtime.errors import OneAtATime, TryAgain
 from core.words.i18n import N_, Lang
 from webapp.auth import InitDataInvalid
 from webapp.i18n import request_lang
+
+log = logging.getLogger(__name__)
 
 NOT_UNDERSTOOD = N_("That request was not understood.")
 RETRY_AFTER = 2  # seconds, on every 503
@@ -72,13 +76,31 @@ def problem_response(
     return response
 
 
+def checked_json(text: str) -> object:
+    """A request's JSON body (``request.json(loads=checked_json)``), every text in it one
+    the store can keep.
+
+    Raises:
+        Unstorable: a text holds a NUL or a broken character (400, before any change).
+    """
+    value = json.loads(text)
+    check_all(value)
+    return value
+
+
 @web.middleware
 async def errors(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
     try:
+        for value in request.match_info.values():
+            checked(value)  # a path the store cannot keep: 400, not a lookup
         return await handler(request)
     except (InitDataInvalid, StonetableError, json.JSONDecodeError, UnicodeDecodeError) as error:
+        if isinstance(error, Unstorable) or (
+            isinstance(error, Malformed) and error.__cause__ is not None
+        ):
+            log.info("Refused bad input (not an outage): %s", error.__cause__ or error)
         return problem_response(request, error)
     except RecursionError as error:  # JSON nested deeper than Python reads: not understood
         return problem_response(request, error, status=400)

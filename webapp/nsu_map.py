@@ -45,7 +45,7 @@ from core.views.viewer_pages import Snapshot, snapshot_for_viewer
 from core.words.i18n import N_
 from webapp.auth import InitDataInvalid
 from webapp.deps import DEPS
-from webapp.errors import message_of, problem_response, status_of
+from webapp.errors import checked_json, message_of, problem_response, status_of
 from webapp.i18n import request_lang
 from webapp.sheets.nsu import ACTIONS, clock_slices
 from webapp.views import _dumps, _player, authenticate, cached_page
@@ -432,7 +432,7 @@ async def add_detail(request: web.Request) -> web.Response:
         snapshot = await snapshot_for_viewer(
             deps.campaigns.registry, request.match_info["token"], viewer.tg_id
         )
-        body = await request.json()
+        body = await request.json(loads=checked_json)
         if not isinstance(body, dict):
             raise Malformed("That request was not understood.")
         version, text = body.get("version"), body.get("text")

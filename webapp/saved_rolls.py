@@ -16,6 +16,7 @@ from core.rules.errors import Malformed
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import N_
 from webapp.deps import DEPS
+from webapp.errors import checked_json
 from webapp.i18n import request_lang
 from webapp.views import _player, authenticate
 
@@ -60,7 +61,7 @@ def _saved_id(request: web.Request) -> int:
 
 async def _body(request: web.Request) -> dict[str, Any]:
     try:
-        body = await request.json()
+        body = await request.json(loads=checked_json)
     except ValueError:
         raise Malformed(NOT_UNDERSTOOD) from None
     if not isinstance(body, dict):

@@ -17,7 +17,7 @@ from core.campaigns.sheet_rolls import start_roll
 from core.rules.errors import Malformed
 from core.views.viewer_pages import snapshot_for_viewer
 from webapp.deps import DEPS
-from webapp.errors import NOT_UNDERSTOOD
+from webapp.errors import NOT_UNDERSTOOD, checked_json
 from webapp.sheets import roll_of
 from webapp.views import _page, _player, authenticate
 
@@ -28,7 +28,7 @@ async def api_roll(request: web.Request) -> web.Response:
     deps = request.app[DEPS]
     viewer = _player(authenticate(request))
     token = request.match_info["token"]
-    body = await request.json()
+    body = await request.json(loads=checked_json)
     if not isinstance(body, dict):
         raise Malformed(NOT_UNDERSTOOD)
     what, name = body.get("what"), body.get("name", "")

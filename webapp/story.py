@@ -22,6 +22,7 @@ from core.views.projection import log_of
 from core.views.viewer_pages import Snapshot
 from core.words.i18n import N_, Lang, available, lang_for
 from webapp.deps import DEPS, WebDeps
+from webapp.errors import checked_json
 from webapp.i18n import language_names
 from webapp.log_lines import character_names, log_context
 from webapp.views import _dumps, authenticate
@@ -177,7 +178,7 @@ async def api_story(request: web.Request) -> web.Response:
     token = request.match_info["token"]
     registry = deps.campaigns.registry
     if request.method == "POST":
-        body = await request.json()
+        body = await request.json(loads=checked_json)
         action = body.get("action") if isinstance(body, dict) else None
         if action == "publish":
             await stories.publish(registry, token, viewer)

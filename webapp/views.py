@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -23,7 +24,7 @@ from core.words.i18n import N_, Lang
 from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
-from webapp.errors import NOT_UNDERSTOOD, message_of
+from webapp.errors import NOT_UNDERSTOOD, checked_json, message_of
 from webapp.i18n import language_names, request_lang, script_words
 from webapp.odds_json import odds_json_text
 from webapp.page_cache import PAGES, respond
@@ -54,6 +55,9 @@ def authenticate(request: web.Request) -> WebAppInitData:
 
 # A game's status, as the campaign page's header shows it (message ids).
 STATUS_WORDS = (N_("active"), N_("paused"), N_("archived"))
+
+
+START_PARAM = re.compile(r"[A-Za-z0-9_-]{0,512}")  # a Mini App link's startapp
 
 
 def _player(init: WebAppInitData) -> PlayerRef:
@@ -148,7 +152,7 @@ async def api_edit(request: web.Request) -> web.Response:
     """Apply one edit through the rules; the page reloads its fragment after."""
     deps = _deps(request)
     viewer = _player(authenticate(request))
-    body = await request.json()
+    body = await request.json(loads=checked_json)
     if not isinstance(body, dict) or not isinstance(body.get("action"), str):
         raise Malformed(NOT_UNDERSTOOD)
     payload = body.get("payload") or {}
@@ -190,6 +194,8 @@ def _dumps(data: Any) -> str:
 async def _home(request: web.Request) -> Home:
     init = authenticate(request)
     start_param = init.start_param or request.query.get("startapp", "")
+    if not START_PARAM.fullmatch(start_param):  # what Telegram passes, never anything else
+        start_param = ""
     return await _deps(request).play.home(_player(init), start_param[:64])
 
 

@@ -145,7 +145,7 @@ async def roll_once(
         values = (
             inline_message_id,
             row,
-            offer.expression.notation[:300],
+            offer.expression.notation,
             offer.expression.label[:160],
             result.total,  # parse keeps every total within the column (dice.MAX_TOTAL)
             dump_json(_faces(result)),

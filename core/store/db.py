@@ -9,6 +9,9 @@ from tortoise import Tortoise, connections
 from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.migrations.api import migrate
 
+from core.store import liveness
+from core.store.outbox import WORKER
+
 MODELS = ["core.store.models"]
 
 
@@ -65,7 +68,10 @@ async def open_database(database_url: str, *, apply_migrations: bool = True) -> 
         await migrate_database(database_url)
     _ensure_sqlite_folder(database_url)
     await Tortoise.init(config=tortoise_config(database_url))
+    await liveness.hold(database_url, WORKER)  # PostgreSQL: this worker is alive
 
 
 async def close_database() -> None:
+    await liveness.let_go()
+    liveness.forget()
     await connections.close_all()

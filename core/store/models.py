@@ -58,7 +58,7 @@ class RollRecord(Model):
     player: fields.ForeignKeyRelation[Player] = fields.ForeignKeyField(
         "models.Player", related_name="rolls", on_delete=fields.CASCADE
     )
-    notation = fields.CharField(max_length=300)
+    notation = fields.TextField()  # as long as a valid roll is (core/rules/dice.py)
     label = fields.CharField(max_length=160, default="")
     total = fields.BigIntField()
     faces: fields.Field[list[list[list[int]]]] = fields.JSONField()
@@ -398,7 +398,7 @@ class InlineRoll(Model):
     player: fields.ForeignKeyRelation[Player] = fields.ForeignKeyField(
         "models.Player", related_name="inline_rolls", on_delete=fields.CASCADE
     )
-    notation = fields.CharField(max_length=300)
+    notation = fields.TextField()  # as long as a valid roll is (core/rules/dice.py)
     label = fields.CharField(max_length=160, default="")
     total = fields.BigIntField()
     faces: fields.Field[list[list[list[int]]]] = fields.JSONField()

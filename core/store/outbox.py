@@ -27,6 +27,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.store import liveness
 from core.store.sql import Statement, dump_json, execute, fetch, load_json, now
 
 log = logging.getLogger(__name__)
@@ -223,11 +224,22 @@ async def superseded(row: Row, target: str) -> bool:
     return bool(found)
 
 
-async def claim(update_id: int | None = None, *, limit: int = 50) -> list[Row]:
-    """Claim unsent rows whose lease ran out: those of ``update_id``, else any (oldest first)."""
+async def claim(
+    update_id: int | None = None, *, limit: int = 50, take_over: bool = False
+) -> list[Row]:
+    """Claim unsent rows whose lease ran out: those of ``update_id``, else any (oldest first).
+
+    ``take_over``: also those still leased to a worker that is dead (PostgreSQL,
+    :mod:`core.store.liveness`; one more query, so not on every update's path).
+    """
     moment = time.time()
     where = "sent = ? AND claimed_until < ?"
     values: tuple[Any, ...] = (False, moment)
+    gone = await _dead_holders(update_id, moment) if take_over else set()
+    if gone:
+        marks = ", ".join("?" for _ in gone)
+        where = f"sent = ? AND (claimed_until < ? OR substr(claimed_by, 1, 8) IN ({marks}))"
+        values += tuple(sorted(gone))
     if update_id is not None:
         where += " AND update_id = ?"
         values += (update_id,)
@@ -247,6 +259,20 @@ async def claim(update_id: int | None = None, *, limit: int = 50) -> list[Row]:
         (*ids, token, False),
     )
     return _rows(found)
+
+
+async def _dead_holders(update_id: int | None, moment: float) -> set[str]:
+    """The workers (ids' first 8 digits) still leasing unsent rows that are dead."""
+    if not liveness.watching():
+        return set()
+    where = "sent = ? AND claimed_until >= ?"
+    values: tuple[Any, ...] = (False, moment)
+    if update_id is not None:
+        where, values = where + " AND update_id = ?", (*values, update_id)
+    found = await fetch(
+        f"SELECT DISTINCT substr(claimed_by, 1, 8) AS holder FROM outbox WHERE {where}", values
+    )
+    return await liveness.dead({str(r["holder"]) for r in found} - {WORKER[:8]})
 
 
 async def held_by_others(update_id: int) -> float:

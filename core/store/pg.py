@@ -3,7 +3,9 @@
 asyncpg's pool resets every connection it gets back with a round trip
 (``SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``). The
 application sets no session state, listens to nothing and takes no advisory
-locks or cursors, so that round trip only slows every statement down. asyncpg
+locks or cursors on pooled connections (a worker's liveness lock has a connection
+of its own, :mod:`core.store.liveness`), so that round trip only slows every
+statement down. asyncpg
 still rolls back a transaction left open on a released connection.
 """
 

@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 from tortoise.exceptions import DBConnectionError, IntegrityError, OperationalError
 from tortoise.transactions import in_transaction
 
+from core.rules.errors import Malformed
+from core.rules.text import TOO_LONG, Unstorable
 from core.runtime.errors import AlreadyHandled, CommitUnknown, TryAgain
 from core.store import request_keys
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
@@ -139,12 +141,36 @@ async def atomic(update_id: int | None = None) -> AsyncIterator[None]:
         yield
 
 
+def refused_value(error: BaseException) -> Malformed | None:
+    """The bad input a store's error means, None when it is not about a value (an outage).
+
+    PostgreSQL refuses a value with a data exception (SQLSTATE class 22: a text longer
+    than its column, a NUL); its driver refuses a text it cannot encode (half a
+    character) before sending it. The edges check what comes in (core/rules/text.py):
+    this is for what slipped past them, still bad input, never "unreachable".
+    """
+    for found in (error, error.__cause__, *(error.args[:1] if error.args else ())):
+        sqlstate = getattr(found, "sqlstate", None)
+        if isinstance(sqlstate, str) and sqlstate.startswith("22"):
+            return Malformed(TOO_LONG) if sqlstate == "22001" else Unstorable()
+        if isinstance(found, UnicodeError) or "invalid input for query argument" in str(found):
+            return Unstorable()
+    return None
+
+
 @asynccontextmanager
 async def guarded() -> AsyncIterator[None]:
-    """Turn a database outage into a friendly 'try again'."""
+    """Turn a database outage into a friendly 'try again', and a value the store refused
+    into a malformed input (:func:`refused_value`)."""
     try:
         yield
-    except (DBConnectionError, OperationalError, ConnectionError, OSError) as error:
+    except (DBConnectionError, OperationalError, ConnectionError, OSError, ValueError) as error:
+        refused = refused_value(error)
+        if refused is not None:
+            log.info("The store refused a value: %s", error)
+            raise refused from error
+        if isinstance(error, ValueError):
+            raise
         raise TryAgain("The game store is unreachable. Try again in a moment.") from error
 
 

@@ -14,6 +14,8 @@ from tests.support.services import unavailable
 from tgbot.sandbox.fake_api import DARK_THEME, LIGHT_THEME
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# the fonts pages are drawn with, the same on every machine (see the file)
+FONTS_CONF = Path(__file__).resolve().parent / "fonts.conf"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
@@ -51,7 +53,8 @@ def telegram_stub(init_data: str, theme: str, start_param: str = "", version: st
 
 @asynccontextmanager
 async def chromium() -> AsyncIterator[Any]:
-    """A headless Chromium browser (Debian's package, never a downloaded build)."""
+    """A headless Chromium browser (Debian's package, never a downloaded build), drawing
+    with the fonts :data:`FONTS_CONF` names and no others."""
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
         unavailable(f"Chromium is not installed at {CHROMIUM}")
     from playwright.async_api import async_playwright
@@ -60,6 +63,7 @@ async def chromium() -> AsyncIterator[Any]:
         browser = await playwright.chromium.launch(
             executable_path=CHROMIUM,
             headless=True,
+            env={**os.environ, "FONTCONFIG_FILE": str(FONTS_CONF)},
             args=[
                 "--no-sandbox",
                 "--disable-gpu",
