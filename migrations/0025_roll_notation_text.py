@@ -3,7 +3,7 @@ from tortoise.migrations import operations as ops
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0023_saved_rolls')]
+    dependencies = [('models', '0024_saved_lists')]
 
     initial = False
 
