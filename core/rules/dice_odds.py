@@ -2,7 +2,7 @@
 
 Every die is turned into the distribution of what it counts for (after rerolls,
 mi/ma, explosions and success marks), with the very same limits the roller uses
-(:data:`~core.rules.dice.EXPLODE_DEPTH`, :data:`~core.rules.dice.REROLL_LIMIT`), so
+(:data:`~core.rules.dice.EXPLODE_DEPTH`; ``r`` draws among the faces that don't match), so
 the odds are exact for the rolls :func:`core.rules.dice.roll` makes. Pools are
 summed by convolution; keep/drop runs a dynamic programme over the faces from the
 best down (how many dice show each face is binomial given the rest); sets keep
@@ -18,7 +18,6 @@ from math import exp, lgamma, log
 
 from core.rules.dice import (
     EXPLODE_DEPTH,
-    REROLL_LIMIT,
     Compare,
     Dice,
     DiceExpression,
@@ -114,15 +113,14 @@ def face_distribution(dice: Dice) -> Dist:
     base = {v: 1 / len(dice.faces) for v in dice.faces}
     dist = dict(base)
     on = dice.reroll_on
-    if dice.reroll and on is not None:
-        for _ in range(1 if dice.reroll == "ro" else REROLL_LIMIT):
-            moved = sum(q for v, q in dist.items() if on.test(v))
-            if moved == 0:
-                break
-            new = {v: q for v, q in dist.items() if not on.test(v)}
-            for v, q in base.items():
-                new[v] = new.get(v, 0.0) + moved * q
-            dist = new
+    if dice.reroll == "r" and on is not None:  # until it doesn't match: uniform among the rest
+        kept = [v for v in dice.faces if not on.test(v)]
+        dist = {v: 1 / len(kept) for v in kept}
+    elif dice.reroll == "ro" and on is not None:
+        moved = sum(q for v, q in dist.items() if on.test(v))
+        dist = {v: q for v, q in dist.items() if not on.test(v)}
+        for v, q in base.items():
+            dist[v] = dist.get(v, 0.0) + moved * q
     out: Dist = defaultdict(float)
     for v, q in dist.items():
         if dice.lowest is not None:
@@ -185,6 +183,8 @@ def _power(a: Dist, n: int, budget: _Budget) -> Dist:
 
 
 def _dice(dice: Dice, budget: _Budget) -> Dist:
+    if dice.single_keep:
+        return _keep_singles(dice, budget)
     joint = die_distribution(dice, budget)
     if not dice.keep:
         worth: Dist = defaultdict(float)
@@ -232,6 +232,61 @@ def _keep(
     return dict(final)
 
 
+def _keep_singles(dice: Dice, budget: _Budget) -> Dist:
+    """Keep/drop over every face rolled, the ones explosions added each a die of its own.
+
+    The dice are rolled one after another, each face by face; the state is the faces
+    that may still matter (the ``n`` best so far for ``khN``, the ``n`` worst for ``klN``,
+    the ``n`` dropped so far for ``dhN``/``dlN``) and, when dropping, the sum of the
+    others. Explosions are followed as deep as when rolling.
+    """
+    faces = face_distribution(dice)
+    on = dice.explode_on
+    assert on is not None
+    depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
+    extra_penalty = 1 if dice.explode == "!p" else 0
+    highest = dice.keep in ("kh", "dh")  # the faces held are the highest ones
+    held_n = dice.keep_n
+    dropping = dice.keep in ("dh", "dl")
+
+    def worth(shown: int) -> int:
+        return face_mark(dice, shown) if dice.counting else shown
+
+    State = tuple[tuple[int, ...], int]  # the faces held, sorted; the sum of the rest
+
+    def add(state: State, shown: int) -> State:
+        held, rest = state
+        values = sorted((*held, shown))
+        if len(values) <= held_n:
+            return tuple(values), rest
+        out = values[0] if highest else values[-1]
+        kept = values[1:] if highest else values[:-1]
+        return tuple(kept), rest + worth(out) if dropping else 0
+
+    states: dict[State, float] = {((), 0): 1.0}
+    for _ in range(dice.count):
+        done: dict[State, float] = defaultdict(float)
+        active: dict[tuple[State, int, int], float] = {}
+        for state, p in states.items():
+            active[state, depth, 0] = p
+        while active:
+            following: dict[tuple[State, int, int], float] = defaultdict(float)
+            budget.spend(len(active) * len(faces) * (held_n + 1))  # each adds to a sorted tuple
+            for (state, left, penalty), p in active.items():
+                for value, q in faces.items():
+                    new = add(state, value - penalty)
+                    if left > 0 and on.test(value):
+                        following[new, left - 1, extra_penalty] += p * q
+                    else:
+                        done[new] += p * q
+            active = following
+        states = done
+    out: Dist = defaultdict(float)
+    for (held, rest), p in states.items():
+        out[rest if dropping else sum(worth(v) for v in held)] += p
+    return dict(out)
+
+
 def _binomial(n: int, j: int, q: float) -> float:
     """The chance that exactly ``j`` of ``n`` dice land where each does with chance ``q``."""
     if q >= 1.0:
@@ -267,7 +322,7 @@ def _node(node: Node, budget: _Budget) -> Dist:
     combined: Dist = defaultdict(float)
     for x, p in left.items():
         for y, q in right.items():
-            combined[x * y if node.op == "*" else x // y] += p * q
+            combined[x * y if node.op == "*" else x // y if node.op == "/" else x % y] += p * q
     return dict(combined)
 
 
