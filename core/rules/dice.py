@@ -585,6 +585,8 @@ class _Parser:
         self.edges: list[tuple[str, str]] = []  # (adv|dis, the word as written)
         self.atoms = 0  # numbers and dice terms read
         self.terms: list[Dice] = []  # the dice terms read, left to right
+        self.changes: list[str] = []  # how the text reads differently from before
+        self.marks: list[tuple[int, int, str]] = []  # where cs/cf are: start, end, which
 
     # -- helpers
     def skip(self) -> None:
@@ -757,6 +759,7 @@ class _Parser:
             if found.lastgroup == "count_n" and not _splits_faces(
                 count, sides, mods, _compare(found["count"] + found["count_n"])
             ):  # every face or none would match: a target for the total, which the roll reads
+                self.changes.append(TOTAL_TARGET)
                 self.i = save
                 return Dice(count, sides, **mods)  # type: ignore[arg-type]
             self.i = found.end()
@@ -838,7 +841,10 @@ class _Parser:
             mods["keep"], mods["keep_n"] = keep, n
             return
         if kind == "cs":  # cs/cf mark critical faces; the dice count as they would
-            mods["crit" if name == "cs" else "fumble"] = _compare(found["cs_on"])
+            self.marks.append((here, self.i, name))
+            on = _compare(found["cs_on"])  # as Roll20 reads them: cs>19 is 19 or more
+            on = replace(on, op={">": ">=", "<": "<="}.get(on.op, on.op))
+            mods["crit" if name == "cs" else "fumble"] = on
             return
         if kind == "fail":
             if mods.get("success") is None:
@@ -944,6 +950,50 @@ def parse(text: str) -> DiceExpression:
         Malformed: the text is not a roll (the message names the part that can't be
             read), or asks for too many or too large dice.
     """
+    return _parse(text)[0]
+
+
+# Ways a text reads differently from how the notation was read before: a comparison
+# right after dice that no face can meet counted dice (always 0 or all of them), now
+# the total's target; "vs 15" (and "dc 15", "сл 15") after a roll was its note, now its
+# target; keep/drop over exploding dice kept a die with the dice it added as one, now
+# each die on its own; cs/cf counted successes and failures, now they mark criticals.
+TOTAL_TARGET, WORD_TARGET, SINGLE_KEEP, CRIT_MARKS = "total", "word", "single", "crit"
+
+
+def reading_changes(text: str) -> tuple[str, ...]:
+    """How ``text`` reads differently now (see :data:`TOTAL_TARGET`…); () if alike or no roll."""
+    try:
+        expression, parser = _parse(text)
+    except Malformed:
+        return ()
+    found = list(dict.fromkeys(parser.changes))
+    if any(d.single_keep for d in dice_terms(expression.node)):
+        found.append(SINGLE_KEEP)
+    if parser.marks:
+        found.append(CRIT_MARKS)
+    return tuple(found)
+
+
+def counts_rewritten(text: str) -> str:
+    """``text`` written before ``cs``/``cf`` marked criticals, in today's notation with the
+    same meaning: ``csN`` counted successes (now ``=N``, ``cs>N`` now ``>N``), ``cfN``
+    subtracted failures (now ``fN``). A text that isn't a roll stays as it is."""
+    try:
+        _, parser = _parse(text)
+    except Malformed:
+        return text
+    for start, end, name in reversed(parser.marks):
+        written = text[start + 2 : end].strip()
+        if name == "cs":
+            new = written if _CMP_RE.match(written) else "=" + written
+        else:
+            new = "f" + written
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _parse(text: str) -> tuple[DiceExpression, _Parser]:
     if not text or not text.strip():
         raise _malformed(NOTHING_TO_ROLL)
     if len(text) > MAX_INPUT:
@@ -973,6 +1023,8 @@ def parse(text: str) -> DiceExpression:
             if target is not None:
                 raise Malformed(TWO_TARGETS)
             op = {None: ">=", "<>": "!="}.get(compare["op"], compare["op"])  # dc 15 is >= 15
+            if compare["dc"]:
+                parser.changes.append(WORD_TARGET)
             target = Compare(op, _int(compare["n"], BIG_NUMBER, MAX_CONSTANT))
             parser.i = compare.end()
         else:
@@ -1004,7 +1056,7 @@ def parse(text: str) -> DiceExpression:
     low, high = bounds(node)
     if max(-low, high) > MAX_TOTAL:
         raise Malformed(BIG_TOTAL)
-    return expression
+    return expression, parser
 
 
 # --- rolling ------------------------------------------------------------------------
@@ -1223,8 +1275,10 @@ def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
                 total -= right
             elif op == "*":
                 total *= right
-            else:
+            elif op == "/":
                 total //= right
+            else:
+                total %= right
         return total
     if kind is Dice:
         return _roll_dice(node, rng, parts)  # type: ignore[arg-type]

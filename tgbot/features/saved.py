@@ -95,7 +95,10 @@ async def saved(update: Update, context: StonetableContext) -> None:
         gone = await saved_rolls.delete(found.id, player.tg_id, hosted)
         await reply_html(message, render.deleted(gone, lang))
         return
-    text, markup = render.listing(await saved_rolls.listed(player.tg_id, _table(chat)), lang)
+    rolls = await saved_rolls.listed(player.tg_id, _table(chat))
+    text, markup = render.listing(rolls, lang)
+    if rereads := await saved_rolls.reread_once(rolls):
+        text = render.rereads(rereads, lang) + "\n\n" + text
     await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
 
 
@@ -124,7 +127,15 @@ async def roll_saved(update: Update, context: StonetableContext, text: str) -> b
     if resolved is None:
         return False
     await _roll(update, context, chat, player, resolved.expression)
+    await _tell_rereads(update, resolved.used)
     return True
+
+
+async def _tell_rereads(update: Update, used: tuple[saved_rolls.SavedRoll, ...]) -> None:
+    """Once, after a roll: the saved rolls it used that the notation now reads otherwise."""
+    if rereads := await saved_rolls.reread_once(used):
+        assert update.effective_message is not None
+        await reply_html(update.effective_message, render.rereads(rereads, await lang_of(update)))
 
 
 async def _roll(
@@ -158,6 +169,7 @@ async def press_saved(update: Update, context: StonetableContext) -> None:
     if resolved is None:
         raise Malformed(OUTDATED)
     await asyncio.gather(query.answer(), _roll(update, context, chat, player, resolved.expression))
+    await _tell_rereads(update, resolved.used)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
