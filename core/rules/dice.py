@@ -34,6 +34,7 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Union
 
 from core.rules.errors import Malformed
@@ -337,11 +338,14 @@ def _face_bounds(sides: int, lowest: int | None, highest: int | None) -> tuple[i
     return low, high
 
 
+@lru_cache(maxsize=1024)
 def die_bounds(dice: Dice) -> tuple[int, int]:
     """The lowest and highest one die (with the dice it adds) can count for."""
     if dice.counting and dice.explode == "!!":
         return (-1 if dice.failure is not None else 0), 1
     low, high = face_bounds(dice)
+    if not dice.explode and not dice.counting:
+        return low, high
     on = dice.explode_on if dice.explode else None
     depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
     extra_penalty = 1 if dice.explode == "!p" else 0
@@ -349,24 +353,33 @@ def die_bounds(dice: Dice) -> tuple[int, int]:
     def worth(shown: int) -> int:
         return face_mark(dice, shown) if dice.counting else shown
 
+    # each face once per penalty: the lowest and highest worth of the faces that explode
+    # (then add a die) and of those that don't; each depth is then a few comparisons
+    spans: dict[int, tuple[tuple[int, int] | None, tuple[int, int] | None]] = {}
+    for penalty in {0, extra_penalty}:
+        ends: list[list[int]] = [[], []]  # [not exploding, exploding]
+        for value in range(low, high + 1):
+            ends[on is not None and on.test(value)].append(worth(value - penalty))
+        spans[penalty] = tuple(  # type: ignore[assignment]
+            (min(e), max(e)) if e else None for e in ends
+        )
     memo: dict[tuple[int, int], tuple[int, int]] = {}
 
     def chain(left: int, penalty: int) -> tuple[int, int]:
         if (left, penalty) in memo:
             return memo[left, penalty]
-        lo, hi = None, None
-        for value in range(low, high + 1):
-            here = worth(value - penalty)
-            if left > 0 and on is not None and on.test(value):
+        stays, explodes = spans[penalty]
+        if left == 0:  # the last die: every face stands
+            parts = [s for s in (stays, explodes) if s is not None]
+            result = min(p[0] for p in parts), max(p[1] for p in parts)
+        else:
+            options = [stays] if stays is not None else []
+            if explodes is not None:
                 rest_lo, rest_hi = chain(left - 1, extra_penalty)
-                options = (here + rest_lo, here + rest_hi)
-            else:
-                options = (here, here)
-            lo = options[0] if lo is None else min(lo, options[0])
-            hi = options[1] if hi is None else max(hi, options[1])
-        assert lo is not None and hi is not None
-        memo[left, penalty] = (lo, hi)
-        return lo, hi
+                options.append((explodes[0] + rest_lo, explodes[1] + rest_hi))
+            result = min(o[0] for o in options), max(o[1] for o in options)
+        memo[left, penalty] = result
+        return result
 
     return chain(depth if on is not None else 0, 0)
 
