@@ -290,7 +290,7 @@ def _target_text(result: DiceOdds | None) -> str:
     return f"{_SIGNS.get(target.op, target.op)} {target.value}"
 
 
-_SIGNS = {">=": "≥", "<=": "≤"}
+_SIGNS = {">=": "≥", "<=": "≤", "!=": "≠"}
 
 
 async def api_odds(request: web.Request) -> web.Response:

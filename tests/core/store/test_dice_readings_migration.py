@@ -11,6 +11,7 @@ from tortoise.migrations.api import migrate
 from core.campaigns.saved_rolls import listed, reread_once
 from core.rules import dice
 from core.store.db import close_database, tortoise_config
+from core.store.models import RollRecord
 from core.store.models import SavedRoll as SavedRow
 
 pytestmark = pytest.mark.db
@@ -41,6 +42,15 @@ async def test_old_saved_rolls_are_rewritten_and_told_once(database_url: str) ->
     await connections.get("default").execute_script(
         "INSERT INTO saved_roll (id, owner_tg_id, topic_id, name, name_key, text, created_at)"
         f" VALUES {values};"
+        "INSERT INTO player (id, tg_id, first_name, last_name, username, started_private,"
+        f" created_at, updated_at, language) VALUES"
+        f" (1, {ADA}, 'Ada', '', '', false, '{NOW}', '{NOW}', 'en');"
+        "INSERT INTO chat (id, tg_id, kind, title, app_token, created_at)"
+        f" VALUES (1, -100123, 'supergroup', 'The Table', 'chat-token', '{NOW}');"
+        "INSERT INTO roll_record (id, chat_id, player_id, notation, label, total, faces,"
+        " created_at, topic_id, revealed) VALUES"
+        f" (1, 1, 1, '10d10>=8cf1', '', 2, '[]', '{NOW}', 0, false),"
+        f" (2, 1, 1, '4d6kh3', '', 12, '[]', '{NOW}', 0, false);"
     )
     await close_database()
 
@@ -51,6 +61,8 @@ async def test_old_saved_rolls_are_rewritten_and_told_once(database_url: str) ->
         for name, old, new, told in ROLLS:
             assert rows[name].text == new
             assert rows[name].was_text == (old if told else "")
+        history = {r.id: r.notation for r in await RollRecord.all()}
+        assert history == {1: "10d10>=8f1", 2: "4d6kh3"}  # the same count, written anew
         rolls = await listed(ADA)
         first = {r.name: r for r in await reread_once(rolls)}
         assert set(first) == {name for name, *_, told in ROLLS if told}
