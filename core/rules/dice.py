@@ -51,6 +51,9 @@ MAX_LABEL = 120
 MAX_ANNOTATION = 40
 MAX_NESTING = 10
 EXPLODE_DEPTH = 20
+# The most draws from the Rng one roll can make: each die shows at most 1 + EXPLODE_DEPTH
+# faces, and each face takes at most two draws (a matching face, then its reroll).
+MAX_ROLL_STEPS = MAX_DICE * (EXPLODE_DEPTH + 1) * 2
 
 EXAMPLES = "2d6+3, 4d6kh3, 2d20kl1, d20 adv"
 NOTHING_TO_ROLL = "Tell me what to roll. Try something like {examples}."

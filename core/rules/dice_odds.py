@@ -48,6 +48,18 @@ class _Budget:
         if self.left < 0:
             raise Malformed(TOO_LARGE, limit=self.limit)
 
+    def afford(self, steps: int) -> None:
+        """Refuse at once work known to take at least ``steps`` more than is left."""
+        if steps > self.left:
+            raise Malformed(TOO_LARGE, limit=self.limit)
+
+
+def power_cost(values: int, n: int) -> int:
+    """The fewest steps the ``n``-fold convolution of a die with ``values`` outcomes
+    takes: a sum of integer sets has at least ``|A| + |B| - 1`` values, so before the
+    ``i``-th convolution the running sum has at least ``i * (values - 1) + 1``."""
+    return n * values + values * (values - 1) * n * (n - 1) // 2
+
 
 @dataclass(frozen=True)
 class DiceOdds:
@@ -134,6 +146,7 @@ def face_distribution(dice: Dice) -> Dist:
 def die_distribution(dice: Dice, budget: _Budget) -> dict[tuple[int, int], float]:
     """One die with the dice it adds: (its faces' sum, what it counts for) -> chance."""
     faces = face_distribution(dice)
+    budget.spend(len(dice.faces))
     on = dice.explode_on if dice.explode else None
     depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
     extra_penalty = 1 if dice.explode == "!p" else 0
@@ -144,6 +157,7 @@ def die_distribution(dice: Dice, budget: _Budget) -> dict[tuple[int, int], float
         if (left, penalty) in memo:
             return memo[left, penalty]
         out: dict[tuple[int, int], float] = defaultdict(float)
+        budget.spend(len(faces))  # every face, exploding or not
         for value, p in faces.items():
             shown = value - penalty
             worth = face_mark(dice, shown) if dice.counting and not compound else shown
@@ -185,6 +199,8 @@ def _power(a: Dist, n: int, budget: _Budget) -> Dist:
 def _dice(dice: Dice, budget: _Budget) -> Dist:
     if dice.single_keep:
         return _keep_singles(dice, budget)
+    if not dice.keep and not dice.counting:  # a pool of n alike dice: say no before the work
+        budget.afford(power_cost(len(face_distribution(dice)), dice.count))
     joint = die_distribution(dice, budget)
     if not dice.keep:
         worth: Dist = defaultdict(float)

@@ -8,8 +8,11 @@ from collections import defaultdict
 from math import comb
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.rules.dice import (
+    MAX_ROLL_STEPS,
     DiceRoll,
     Malformed,
     counts_rewritten,
@@ -17,7 +20,7 @@ from core.rules.dice import (
     reading_changes,
     roll,
 )
-from core.rules.dice_odds import odds
+from core.rules.dice_odds import STEP_BUDGET, TOO_LARGE, _Budget, _node, odds
 from core.rules.rng import ScriptedRng, SeededRng
 from tests.core.rules.test_dice import _agree
 
@@ -241,3 +244,58 @@ def test_ro_rerolls_once_and_the_new_face_stands() -> None:
 @pytest.mark.parametrize("text", ["1d4r1", "2d4r<3", "1d3rr>1", "1dFr", "2d4ro<3"])
 def test_rerolls_match_brute_force(text: str) -> None:
     _agree(parse(text))
+
+
+# --- bounded work, in engine steps ---------------------------------------------------
+
+
+class CountingRng:
+    """A seeded Rng that counts its draws: the roller's steps."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = SeededRng(seed)
+        self.draws = 0
+
+    def randint(self, low: int, high: int) -> int:
+        self.draws += 1
+        return self.inner.randint(low, high)
+
+
+heavy_dice = st.builds(
+    lambda count, sides, mod: f"{count}d{sides}{mod}",
+    st.sampled_from([1, 2, 10, 100, 500, 1000]),
+    st.sampled_from(["2", "6", "20", "100", "1000", "F"]),
+    st.sampled_from(["", "!", "!p", "!!", "r<1000", "rr<6", "ro1", "r", "!<1000", "ra2",
+                     "!kh1", "!kl2", "r<1000!<1000", "e>1", ">=2f1", "cs>5"]),
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(heavy_dice, min_size=1, max_size=3), st.integers(0, 2**32))
+def test_any_allowed_roll_draws_within_its_step_bound(parts: list[str], seed: int) -> None:
+    # r rerolls until no match in one more draw (no retry loop), so the bound holds
+    try:
+        expression = parse("+".join(parts))
+    except Malformed:
+        return
+    rng = CountingRng(seed)
+    roll(expression, rng)
+    assert rng.draws <= MAX_ROLL_STEPS
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(heavy_dice, min_size=1, max_size=2))
+def test_any_allowed_roll_gets_its_odds_within_the_step_budget_or_is_refused(
+    parts: list[str],
+) -> None:
+    try:
+        expression = parse("+".join(parts))
+    except Malformed:
+        return
+    budget = _Budget(STEP_BUDGET)
+    try:
+        _node(expression.node, budget)
+    except Malformed as refused:
+        assert refused.message_id == TOO_LARGE
+        return
+    assert 0 <= STEP_BUDGET - budget.left <= STEP_BUDGET
