@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Union
@@ -389,6 +391,12 @@ def die_bounds(dice: Dice) -> tuple[int, int]:
 
 def bounds(node: Node) -> tuple[int, int]:
     """The lowest and highest total of ``node`` (exactly reachable)."""
+    return bounds_from(node, bounds)
+
+
+def bounds_from(node: Node, inner: Callable[[Node], tuple[int, int]]) -> tuple[int, int]:
+    """:func:`bounds` of ``node`` given those of what it is made of (``inner``): one pass
+    over a tree whose parts' bounds are already known."""
     if isinstance(node, Number):
         return node.value, node.value
     if isinstance(node, Dice):
@@ -402,7 +410,7 @@ def bounds(node: Node) -> tuple[int, int]:
             return n * single_low if single_low >= 0 else most * single_low, node.count * high
         return n * low, n * high
     if isinstance(node, Group):
-        ranges = [bounds(i) for i in node.items]
+        ranges = [inner(i) for i in node.items]
         if not node.keep:
             return sum(r[0] for r in ranges), sum(r[1] for r in ranges)
         keep = _kept_members(node)
@@ -412,9 +420,9 @@ def bounds(node: Node) -> tuple[int, int]:
             return sum(lows[-keep:]), sum(highs[-keep:])
         return sum(lows[:keep]), sum(highs[:keep])
     if isinstance(node, Neg):
-        low, high = bounds(node.operand)
+        low, high = inner(node.operand)
         return -high, -low
-    (a, b), (c, d) = bounds(node.left), bounds(node.right)
+    (a, b), (c, d) = inner(node.left), inner(node.right)
     if node.op == "+":
         return a + c, b + d
     if node.op == "-":
@@ -603,14 +611,22 @@ class _Parser:
         self.terms: list[Dice] = []  # the dice terms read, left to right
         self.changes: list[str] = []  # how the text reads differently from before
         self.marks: list[tuple[int, int, str]] = []  # where cs/cf are: start, end, which
+        self.steps = len(text)  # the work done on the text: one pass to normalise, then
+        # a step per pattern tried and per character it matched (see parse_steps)
 
     # -- helpers
     def skip(self) -> None:
         if self.i < len(self.s) and self.s[self.i].isspace():
-            self.i = _SPACES.match(self.s, self.i).end()  # type: ignore[union-attr]
+            self.i = self.match(_SPACES, self.i).end()  # type: ignore[union-attr]
 
     def at(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
-        return pattern.match(self.s, self.i)
+        return self.match(pattern, self.i)
+
+    def match(self, pattern: re.Pattern[str], at: int) -> re.Match[str] | None:
+        """``pattern`` tried at ``at``: a step, and one more for each character it reads."""
+        found = pattern.match(self.s, at)
+        self.steps += 1 + (found.end() - at if found else 0)
+        return found
 
     def part(self, start: int | None = None, end: int | None = None) -> str:
         start = self.i if start is None else start
@@ -630,7 +646,7 @@ class _Parser:
         node = self.product()
         s = self.s
         while True:
-            sign = _ADD.match(s, self.i)
+            sign = self.match(_ADD, self.i)
             if sign is None:
                 return node
             self.i = sign.end()
@@ -643,7 +659,7 @@ class _Parser:
         # the common case, no sign here: straight to the atom (as unary would go)
         node = self.atom() if i < len(s) and s[i] in _DIGITS_AND_D else self.unary()
         while True:
-            sign = _MUL.match(self.s, self.i)
+            sign = self.match(_MUL, self.i)
             if sign is None:
                 return node
             op, start = sign[1], sign.start(1)
@@ -660,7 +676,7 @@ class _Parser:
         s, i = self.s, self.i
         if i < len(s) and s[i] in _DIGITS_AND_D:  # the common case: no sign here
             return self.atom()
-        sign = _ADD.match(s, i)
+        sign = self.match(_ADD, i)
         if sign is None:
             return self.atom()
         self.i = sign.end()
@@ -671,7 +687,7 @@ class _Parser:
 
     def atom(self) -> Node:
         s = self.s
-        found = _ATOM.match(s, self.i)
+        found = self.match(_ATOM, self.i)
         node: Number | Dice | Group
         if found is not None:
             self.i = found.end()
@@ -690,7 +706,7 @@ class _Parser:
             node = self.group()
         i = self.i
         annotation = (
-            _ANNOTATION.match(s, i) if i < len(s) and (s[i] == "[" or s[i].isspace()) else None
+            self.match(_ANNOTATION, i) if i < len(s) and (s[i] == "[" or s[i].isspace()) else None
         )
         if annotation:
             label = self.raw[annotation.start("label") : annotation.end("label")].strip()
@@ -741,7 +757,7 @@ class _Parser:
         s = self.s
         here = self.i
         if here < len(s) and s[here].isspace():
-            here = _SPACES.match(s, here).end()  # type: ignore[union-attr]
+            here = self.match(_SPACES, here).end()  # type: ignore[union-attr]
         if here >= len(s) or s[here] not in _MODIFIER_START:
             return Dice(count, sides)  # the common case: no modifier at all
         mods: dict[str, object] = {}  # the fields the modifiers set, so far
@@ -753,7 +769,7 @@ class _Parser:
             if here >= len(s) or s[here] not in _MODIFIER_START:
                 self.i = save
                 return Dice(count, sides, **mods)  # type: ignore[arg-type]
-            edge = _EDGE.match(s, here)
+            edge = self.match(_EDGE, here)
             if edge:  # what follows the edge (a target, a sign) is the roll's, not the dice's
                 self.i = edge.end()
                 kind = "adv" if edge["edge"] in _ADV_WORDS else "dis"
@@ -761,12 +777,12 @@ class _Parser:
                 return Dice(count, sides, **mods)  # type: ignore[arg-type]
             spaced = here > save
             found = (
-                _COUNT.match(s, here)
+                self.match(_COUNT, here)
                 if spaced and s.startswith("!=", here)
-                else _MODIFIER.match(s, here)
+                else self.match(_MODIFIER, here)
             )
             if not found:
-                bare = _BARE.match(s, here)
+                bare = self.match(_BARE, here)
                 if bare and not (spaced and bare["name"] in ("e", "f", "k", "p")):
                     name = bare["name"]
                     raise Malformed(NEEDS_NUMBER, text=name, example=_NEEDS_EXAMPLE[name])
@@ -977,6 +993,16 @@ def parse(text: str) -> DiceExpression:
 TOTAL_TARGET, WORD_TARGET, SINGLE_KEEP, CRIT_MARKS = "total", "word", "single", "crit"
 
 
+def parse_steps(text: str) -> int:
+    """The steps parsing ``text`` takes (read or refused): each character normalised, each
+    pattern tried and each character a pattern matched. Linear in the text: no character
+    is read again by a pattern more than a bounded number of times."""
+    parser = _Parser(text[:MAX_INPUT])
+    with suppress(Malformed):
+        _parse_with(parser)
+    return parser.steps
+
+
 def reading_changes(text: str) -> tuple[str, ...]:
     """How ``text`` reads differently now (see :data:`TOTAL_TARGET`…); () if alike or no roll."""
     try:
@@ -1015,6 +1041,13 @@ def _parse(text: str) -> tuple[DiceExpression, _Parser]:
     if len(text) > MAX_INPUT:
         raise _malformed(TOO_LONG)
     parser = _Parser(text)
+    return _parse_with(parser), parser
+
+
+def _parse_with(parser: _Parser) -> DiceExpression:
+    text = parser.raw
+    if not text or not text.strip():
+        raise _malformed(NOTHING_TO_ROLL)
     repeat = 0
     prefix = parser.at(_REPEAT_PREFIX)
     if prefix:
@@ -1048,6 +1081,7 @@ def _parse(text: str) -> tuple[DiceExpression, _Parser]:
             break
     label = ""
     rest = parser.raw[parser.i :]
+    parser.steps += len(rest)  # the note, read once more
     if rest.strip() and parser.at(_TARGET_WITHOUT_NUMBER):
         raise Malformed(TARGET_NEEDS_NUMBER)
     if rest.strip():
@@ -1072,7 +1106,7 @@ def _parse(text: str) -> tuple[DiceExpression, _Parser]:
     low, high = bounds(node)
     if max(-low, high) > MAX_TOTAL:
         raise Malformed(BIG_TOTAL)
-    return expression, parser
+    return expression
 
 
 # --- rolling ------------------------------------------------------------------------

@@ -13,11 +13,12 @@ past :data:`STEP_BUDGET` the expression is refused as too large for exact odds.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
-from math import exp, lgamma, log
+from dataclasses import dataclass, field
+from math import comb, exp, lgamma, log
 
 from core.rules.dice import (
     EXPLODE_DEPTH,
+    BinOp,
     Compare,
     Dice,
     DiceExpression,
@@ -25,6 +26,9 @@ from core.rules.dice import (
     Neg,
     Node,
     Number,
+    bounds_from,
+    die_bounds,
+    face_bounds,
     face_mark,
 )
 from core.rules.errors import Malformed
@@ -43,22 +47,14 @@ class _Budget:
         self.left = limit
         self.limit = limit
 
+    @property
+    def used(self) -> int:
+        return self.limit - self.left
+
     def spend(self, steps: int) -> None:
         self.left -= steps
         if self.left < 0:
             raise Malformed(TOO_LARGE, limit=self.limit)
-
-    def afford(self, steps: int) -> None:
-        """Refuse at once work known to take at least ``steps`` more than is left."""
-        if steps > self.left:
-            raise Malformed(TOO_LARGE, limit=self.limit)
-
-
-def power_cost(values: int, n: int) -> int:
-    """The fewest steps the ``n``-fold convolution of a die with ``values`` outcomes
-    takes: a sum of integer sets has at least ``|A| + |B| - 1`` values, so before the
-    ``i``-th convolution the running sum has at least ``i * (values - 1) + 1``."""
-    return n * values + values * (values - 1) * n * (n - 1) // 2
 
 
 @dataclass(frozen=True)
@@ -67,6 +63,7 @@ class DiceOdds:
 
     expression: DiceExpression
     distribution: tuple[tuple[int, float], ...]  # (total, chance), totals ascending
+    steps: int = field(default=0, compare=False)  # the work it took, in steps
 
     @property
     def minimum(self) -> int:
@@ -112,12 +109,19 @@ class DiceOdds:
 def odds(expression: DiceExpression, budget: int = STEP_BUDGET) -> DiceOdds:
     """The exact distribution of one roll of ``expression`` (each repeat is alike).
 
+    The work is bounded before it starts: :func:`estimate` (from the terms' shapes
+    alone) is never below the steps taken, and past ``budget`` the expression is
+    refused at once.
+
     Raises:
-        Malformed: the expression needs more than ``budget`` steps of work.
+        Malformed: the expression could need more than ``budget`` steps of work.
     """
-    dist = _node(expression.node, _Budget(budget))
+    if estimate(expression, budget) > budget:
+        raise Malformed(TOO_LARGE, limit=budget)
+    spent = _Budget(budget)
+    dist = _node(expression.node, spent)
     items = tuple(sorted((v, p) for v, p in dist.items() if p > 0))
-    return DiceOdds(expression, items)
+    return DiceOdds(expression, items, spent.used)
 
 
 def face_distribution(dice: Dice) -> Dist:
@@ -173,6 +177,7 @@ def die_distribution(dice: Dice, budget: _Budget) -> dict[tuple[int, int], float
 
     result = chain(depth if on is not None else 0, 0)
     if dice.counting and compound:
+        budget.spend(len(result))
         joint: dict[tuple[int, int], float] = defaultdict(float)
         for (key, _), p in result.items():
             joint[key, face_mark(dice, key)] += p
@@ -199,9 +204,8 @@ def _power(a: Dist, n: int, budget: _Budget) -> Dist:
 def _dice(dice: Dice, budget: _Budget) -> Dist:
     if dice.single_keep:
         return _keep_singles(dice, budget)
-    if not dice.keep and not dice.counting:  # a pool of n alike dice: say no before the work
-        budget.afford(power_cost(len(face_distribution(dice)), dice.count))
     joint = die_distribution(dice, budget)
+    budget.spend(len(joint))
     if not dice.keep:
         worth: Dist = defaultdict(float)
         for (_, w), p in joint.items():
@@ -257,6 +261,7 @@ def _keep_singles(dice: Dice, budget: _Budget) -> Dist:
     others. Explosions are followed as deep as when rolling.
     """
     faces = face_distribution(dice)
+    budget.spend(len(dice.faces))
     on = dice.explode_on
     assert on is not None
     depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
@@ -297,6 +302,7 @@ def _keep_singles(dice: Dice, budget: _Budget) -> Dist:
                         done[new] += p * q
             active = following
         states = done
+    budget.spend(len(states))
     out: Dist = defaultdict(float)
     for (held, rest), p in states.items():
         out[rest if dropping else sum(worth(v) for v in held)] += p
@@ -320,7 +326,9 @@ def _node(node: Node, budget: _Budget) -> Dist:
     if isinstance(node, Dice):
         return _dice(node, budget)
     if isinstance(node, Neg):
-        return {-v: p for v, p in _node(node.operand, budget).items()}
+        inner = _node(node.operand, budget)
+        budget.spend(len(inner))
+        return {-v: p for v, p in inner.items()}
     if isinstance(node, Group):
         members = [_node(item, budget) for item in node.items]
         if not node.keep:
@@ -333,6 +341,7 @@ def _node(node: Node, budget: _Budget) -> Dist:
     if node.op == "+":
         return _convolve(left, right, budget)
     if node.op == "-":
+        budget.spend(len(right))
         return _convolve(left, {-v: p for v, p in right.items()}, budget)
     budget.spend(len(left) * len(right))
     combined: Dist = defaultdict(float)
@@ -357,7 +366,183 @@ def _keep_members(group: Group, members: list[Dist], budget: _Budget) -> Dist:
                     values = values[1:] if highest else values[:-1]
                 new[tuple(values)] += p * q
         states = new
+    budget.spend(len(states))
     out: Dist = defaultdict(float)
     for kept, p in states.items():
         out[sum(kept)] += p
     return dict(out)
+
+
+# --- the work, bounded before it is done ---------------------------------------------
+
+
+def estimate(expression: DiceExpression, cap: int = STEP_BUDGET) -> int:
+    """An upper bound of the steps :func:`odds` takes, from the terms' shapes alone
+    (dice, sides, keep, explosion depth): a few arithmetic steps per term, whatever the
+    dice. Once past ``cap`` it stops counting and returns what it has (above ``cap``)."""
+    known: dict[int, tuple[int, int]] = {}  # id(node) -> its bounds, each computed once
+
+    def inner(node: Node) -> tuple[int, int]:
+        return known[id(node)]
+
+    def walk(node: Node) -> tuple[int, int]:  # (steps, most distinct totals)
+        steps = 0
+        parts: list[int] = []
+        children: tuple[Node, ...] = ()
+        if isinstance(node, Group):
+            children = node.items
+        elif isinstance(node, BinOp):
+            children = (node.left, node.right)
+        elif isinstance(node, Neg):
+            children = (node.operand,)
+        for child in children:
+            cost, size = walk(child)
+            steps += cost
+            parts.append(size)
+            if steps > cap:
+                return steps, 1
+        low, high = known[id(node)] = bounds_from(node, inner)
+        if isinstance(node, Number):
+            return 0, 1
+        if isinstance(node, Dice):
+            return _dice_steps(node, cap), high - low + 1
+        span = high - low + 1
+        if isinstance(node, Neg):
+            return steps + parts[0], parts[0]
+        if isinstance(node, BinOp):
+            extra = parts[1] if node.op == "-" else 0
+            return steps + parts[0] * parts[1] + extra, min(span, parts[0] * parts[1])
+        assert isinstance(node, Group)
+        if not node.keep:
+            running = 1
+            for size in parts:
+                steps += running * size
+                running = min(span, running * size)
+            return steps, running
+        k = node.keep_n if node.keep in ("kh", "kl") else len(parts) - node.keep_n
+        values = max(h for _, h in map(inner, node.items)) - min(
+            lo for lo, _ in map(inner, node.items)
+        ) + 1  # fmt: skip
+        most = comb(values + k, k)  # sorted tuples of at most k values
+        states = 1
+        for size in parts:
+            steps += states * size
+            states = min(most, states * size)
+        return steps + states, span
+
+    return walk(expression.node)[0]
+
+
+def _matching(on: Compare | None, low: int, high: int) -> int:
+    """How many of the values ``low..high`` ``on`` matches."""
+    if on is None or high < low:
+        return 0
+    v, op = on.value, on.op
+    inside = low <= v <= high
+    if op == "=":
+        return int(inside)
+    if op == "!=":
+        return high - low + 1 - int(inside)
+    if op in (">", ">="):
+        start = max(low, v + 1 if op == ">" else v)
+        return max(0, high - start + 1)
+    end = min(high, v - 1 if op == "<" else v)
+    return max(0, end - low + 1)
+
+
+def _dice_steps(dice: Dice, cap: int) -> int:
+    """An upper bound of the steps :func:`_dice` takes on ``dice``."""
+    sides = len(dice.faces)
+    low, high = face_bounds(dice)
+    faces = min(sides, high - low + 1)  # the values one face shows after mi/ma
+    on = dice.explode_on if dice.explode else None
+    exploding = min(faces, _matching(on, low, high))
+    depth = (1 if dice.explode == "ra" else EXPLODE_DEPTH) if exploding else 0
+    penalty = 1 if dice.explode == "!p" else 0
+    n = dice.count
+    if dice.single_keep:
+        return _single_keep_steps(dice, sides, faces, exploding, depth, penalty, cap)
+    worth_low, worth_high = die_bounds(dice)
+    worths = worth_high - worth_low + 1
+    # the die with the dice it adds: one entry per path (each face, or an exploding
+    # face followed by the rest), and no more than its (sum, worth) pairs
+    a, b = low - penalty, high
+    sizes = [faces]
+    for level in range(1, depth + 1):
+        paths = (faces - exploding) + exploding * sizes[-1]
+        sums = max(b, (level + 1) * b) - min(a, (level + 1) * a) + 1
+        pairs = sums * ((2 * level + 3) if dice.counting and dice.explode != "!!" else 1)
+        sizes.append(min(paths, pairs))
+    joint = sizes[-1]
+    steps = sides + (depth + 1) * faces + exploding * sum(sizes[:-1])
+    if dice.counting and dice.explode == "!!":
+        steps += joint  # the faces' sum to what it counts for
+    steps += joint
+    if not dice.keep:  # n convolutions: before the i-th the sum has at most i*(w-1)+1 values
+        each = min(worths, joint)
+        return steps + each * (n + (worths - 1) * n * (n - 1) // 2)
+    # keep/drop: K keys, from the best down; given its key what a die counts for is known,
+    # so a state (dice left, taken t, total) has at most t*(v-1)+1 totals, v the span of
+    # the worths so far: the i best keys span at most i values plus the gaps among them
+    keys = joint if dice.counting else min(joint, worths)  # uncounted, worth is the key
+    if dice.counting or dice.explode:
+        gaps = worths  # marks, or sums of exploded faces: any span up to the whole
+    elif dice.reroll == "r":
+        gaps = _matching(dice.reroll_on, low, high)  # the faces rerolled away
+    else:
+        gaps = 0
+    k = dice.kept_count
+    first = k * (n + 1) - k * (k - 1) // 2  # sum over t < k of (n - t + 1)
+    second = (n + 1) * k * (k - 1) // 2 - (k - 1) * k * (2 * k - 1) // 6  # of t(n - t + 1)
+    short = max(0, min(keys - 1, worths - gaps))  # the i with i + gaps below the whole span
+    spread = short * (short + 1) // 2 + short * (gaps - 1) + (keys - 1 - short) * (worths - 1)
+    return steps + n * keys + keys * (2 * first + k) + 2 * second * spread
+
+
+def _single_keep_steps(
+    dice: Dice, sides: int, faces: int, exploding: int, depth: int, penalty: int, cap: int
+) -> int:
+    """An upper bound of the steps :func:`_keep_singles` takes: the dice one after
+    another, each round of explosions at most the states before times the exploding
+    faces, and never more states than sorted tuples of held faces (times the sums of
+    dropped ones)."""
+    held_n = dice.keep_n
+    values = faces + penalty
+    if dice.keep in ("dh", "dl"):  # the sum of what the dropped faces count for
+        low, high = (-1, 1) if dice.counting else face_bounds(dice)
+        low -= 0 if dice.counting else penalty
+        rests = dice.count * (depth + 1) * (abs(low) + abs(high)) + 1
+    else:
+        rests = 1
+    most = comb(values + held_n, held_n) * rests
+    # Holding the highest faces while the top faces explode: once a die has exploded r
+    # times, its r exploded faces (each at least as high as any other) are among those
+    # held, so fewer states go on exploding.
+    low, high = face_bounds(dice)
+    on = dice.explode_on
+    on_top = on is not None and (
+        on.op in (">", ">=") or (on.op == "=" and on.value == high)
+    ) and dice.keep in ("kh", "dh")  # fmt: skip
+    top = exploding + penalty  # the values an exploded face can show
+
+    def at_most(round_: int) -> int:
+        if not on_top or round_ == 0:
+            return most
+        m = min(round_, held_n)
+        return min(most, comb(top + m - 1, m) * comb(values + held_n - m, held_n - m) * rests)
+
+    per_state = faces * (held_n + 1)
+    steps = sides
+    states = 1
+    for _ in range(dice.count):
+        active, done = states, 0
+        for round_ in range(depth + 1):
+            steps += active * per_state
+            done += active * faces
+            active = min(at_most(round_ + 1), active * exploding)
+            if not active:
+                break
+        if steps > cap:
+            return steps
+        states = min(most, done)
+    return steps + states

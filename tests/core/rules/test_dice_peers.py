@@ -12,15 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.rules.dice import (
+    MAX_INPUT,
     MAX_ROLL_STEPS,
     DiceRoll,
     Malformed,
     counts_rewritten,
     parse,
+    parse_steps,
     reading_changes,
     roll,
 )
-from core.rules.dice_odds import STEP_BUDGET, TOO_LARGE, _Budget, _node, odds
+from core.rules.dice_odds import STEP_BUDGET, TOO_LARGE, _Budget, _node, estimate, odds
 from core.rules.rng import ScriptedRng, SeededRng
 from tests.core.rules.test_dice import _agree
 
@@ -283,19 +285,105 @@ def test_any_allowed_roll_draws_within_its_step_bound(parts: list[str], seed: in
     assert rng.draws <= MAX_ROLL_STEPS
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(heavy_dice, min_size=1, max_size=2))
-def test_any_allowed_roll_gets_its_odds_within_the_step_budget_or_is_refused(
-    parts: list[str],
+keep_dice = st.builds(
+    lambda count, sides, mod, n: f"{count}d{sides}{mod}{n}",
+    st.sampled_from([1, 2, 3, 5, 8, 18, 20, 100, 1000]),
+    st.sampled_from(["2", "6", "10", "20", "100", "675", "1000", "F"]),
+    st.sampled_from(["kh", "kl", "dh", "dl", "!kh", "!kl", "!dl", "!pkh", "!!kh", ">=5kh",
+                     "!>=5kh", "ra5kh", "e>1kh", "mi2kh", "r1!kh"]),
+    st.integers(1, 10),
+)  # fmt: skip
+any_dice = st.one_of(heavy_dice, keep_dice)
+
+
+@st.composite
+def shaped(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(st.one_of(any_dice, st.integers(1, 99).map(str)), min_size=1,
+                          max_size=3))  # fmt: skip
+    text = parts[0]
+    for part in parts[1:]:
+        text += draw(st.sampled_from(["+", "-", "*", ", "])) + part
+    if ", " in text or draw(st.booleans()):
+        text = f"({text})" + draw(st.sampled_from(["", "kh1", "kl2", "dl1"]))
+    return text
+
+
+def _steps_taken(text: str) -> tuple[int, int] | None:
+    """The estimate and the steps the odds take without a limit, for a roll allowed
+    (or, unlimited, at most a few times the budget): None if the text isn't a roll."""
+    try:
+        expression = parse(text)
+    except Malformed:
+        return None
+    guess = estimate(expression, cap=10**18)
+    spent = _Budget(10**18)
+    _node(expression.node, spent)
+    return guess, spent.used
+
+
+@settings(max_examples=150, deadline=None)
+@given(shaped())
+def test_any_allowed_roll_parses_rolls_and_gets_its_odds_within_its_step_budget(
+    text: str,
 ) -> None:
     try:
-        expression = parse("+".join(parts))
+        expression = parse(text)
     except Malformed:
         return
-    budget = _Budget(STEP_BUDGET)
-    try:
-        _node(expression.node, budget)
-    except Malformed as refused:
-        assert refused.message_id == TOO_LARGE
+    rng = CountingRng(1)
+    roll(expression, rng)
+    assert rng.draws <= MAX_ROLL_STEPS
+    guess = estimate(expression)
+    if guess > STEP_BUDGET:  # refused up front, from the estimate alone
+        with pytest.raises(Malformed) as refused:
+            odds(expression)
+        assert refused.value.message_id == TOO_LARGE
         return
-    assert 0 <= STEP_BUDGET - budget.left <= STEP_BUDGET
+    answer = odds(expression)
+    assert answer.steps <= guess <= STEP_BUDGET  # the estimate is never below the work
+
+
+@pytest.mark.parametrize(
+    "text, allowed",
+    [("7d100kh3", True), ("8d100kh3", False), ("18d20kh9", True), ("20d20kh10", False),
+     ("115d6", True), ("118d6", False), ("5d6!", True), ("7d6!", False),
+     ("1d1000!kl1", True), ("3d6!dl1", False), ("5d10!k2", True), ("200d10>=8f1", True)],
+)  # fmt: skip
+def test_the_estimate_bounds_the_work_on_both_sides_of_the_budget(text: str, allowed: bool) -> None:
+    found = _steps_taken(text)
+    assert found is not None
+    guess, used = found
+    assert used <= guess
+    assert (guess <= STEP_BUDGET) is allowed
+    if not allowed:
+        with pytest.raises(Malformed):
+            odds(parse(text))
+
+
+def test_a_refusal_is_decided_before_any_work() -> None:
+    # the estimate alone decides: far past the budget it stops counting at once
+    assert estimate(parse("1000d1000!kh500")) > STEP_BUDGET
+    assert estimate(parse("1000d1000")) > STEP_BUDGET
+    assert estimate(parse("1d1000!")) > STEP_BUDGET
+
+
+texts = st.one_of(
+    st.text(alphabet="0123456789dDкд%F+-*/()[],!<>=khlprsoaeimcfx adv", max_size=MAX_INPUT),
+    st.lists(st.sampled_from(["1d6", " ", "  ", "+", "(", ")", "kh1", "!", " !", "[", "]",
+                              "a", "adv", ",", "r1", ">=3", "x2", "dc", "1000"]),
+             max_size=300).map("".join),
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts)
+def test_parsing_is_linear_in_the_text(text: str) -> None:
+    assert parse_steps(text) <= 8 * len(text) + 16
+
+
+def test_parsing_long_texts_stays_linear() -> None:
+    for text in [" " * 990 + "1d6", "1d6" + " " * 990, "1d6[" + "a" * 990, "(" * 10 + "1d6"
+                 + ")" * 10 + " +1" * 320, "1d6 " + "a" * 990, "+".join(["d1000!"] * 142),
+                 "1d20" + " adv" * 240, "1d6" + "  +  1" * 160]:  # fmt: skip
+        text = text[:MAX_INPUT]
+        assert parse_steps(text) <= 8 * len(text) + 16
