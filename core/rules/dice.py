@@ -781,6 +781,8 @@ class _Parser:
                 if spaced and s.startswith("!=", here)
                 else self.match(_MODIFIER, here)
             )
+            if found is not None and spaced and s.startswith("!=", here):
+                self.changes.append(SPACED_NOT_EQUAL)  # "!=" after a space was "!" on "=N"
             if not found:
                 bare = self.match(_BARE, here)
                 if bare and not (spaced and bare["name"] in ("e", "f", "k", "p")):
@@ -989,8 +991,10 @@ def parse(text: str) -> DiceExpression:
 # right after dice that no face can meet counted dice (always 0 or all of them), now
 # the total's target; "vs 15" (and "dc 15", "сл 15") after a roll was its note, now its
 # target; keep/drop over exploding dice kept a die with the dice it added as one, now
-# each die on its own; cs/cf counted successes and failures, now they mark criticals.
+# each die on its own; cs/cf counted successes and failures, now they mark criticals;
+# "!=" after a space (2d6 !=6) exploded the dice on that face, now it is "not equal".
 TOTAL_TARGET, WORD_TARGET, SINGLE_KEEP, CRIT_MARKS = "total", "word", "single", "crit"
+SPACED_NOT_EQUAL = "spaced"
 
 
 def parse_steps(text: str) -> int:

@@ -213,6 +213,9 @@ async def test_a_saved_roll_the_notation_reads_otherwise_is_told_once(stack: Sta
     await SavedRoll.create(
         owner_tg_id=ALICE, name="big", name_key="big", text="3d6 >= 12", was_text="3d6 >= 12"
     )
+    await SavedRoll.create(
+        owner_tg_id=ALICE, name="ne", name_key="ne", text="2d6 !=6", was_text="2d6 !=6"
+    )
     listing = (await say(stack, ALICE, ALICE, "/saved"))["text"]
     assert "Dice notation changed: some saved rolls read differently" in listing
     assert (
@@ -221,6 +224,10 @@ async def test_a_saved_roll_the_notation_reads_otherwise_is_told_once(stack: Sta
     ) in listing
     assert "big — before: 3d6 >= 12: the comparison counted the dice that meet it" in listing
     assert "Now: 3d6 >= 12: the comparison is the total's target." in listing
+    assert (
+        "ne — before: 2d6 !=6: “!=” after a space made the dice explode on that face."
+        " Now: 2d6 !=6: “!=” after a space means “not equal”."
+    ) in listing
     again = (await say(stack, ALICE, ALICE, "/saved"))["text"]
     assert "Dice notation changed" not in again and "six" in again  # once only
     # in Russian, after rolling it

@@ -111,6 +111,9 @@ def rereads(found: Sequence[Reread], lang: Lang) -> str:
                 lang.gettext("keep and drop took an exploded die with the dice it added, as one")
             )
             now.append(lang.gettext("keep and drop pick among every die rolled, added ones too"))
+        if dice.SPACED_NOT_EQUAL in roll.changes:
+            before.append(lang.gettext("“!=” after a space made the dice explode on that face"))
+            now.append(lang.gettext("“!=” after a space means “not equal”"))
         if dice.CRIT_MARKS in roll.changes and not roll.rewritten:
             before.append(lang.gettext("cs and cf counted successes and failures"))
             now.append(lang.gettext("cs and cf mark critical faces; the dice add up"))

@@ -67,6 +67,15 @@ def test_old_cs_and_cf_counts_are_rewritten_to_the_same_count() -> None:
     assert reading_changes("6d6cs6") == ("crit",) and reading_changes("6d6=6") == ()
 
 
+def test_not_equal_after_a_space_is_told_as_a_changed_reading() -> None:
+    # "2d6 !=6" exploded on 6 before; now it counts the dice not showing 6
+    assert parse("2d6 !=6").notation == "2d6<>6"
+    assert reading_changes("2d6 !=6") == ("spaced",)
+    assert reading_changes("2d6 != 6 hits") == ("spaced",)
+    assert reading_changes("2d6!=6") == ()  # written against the dice: it explodes, as before
+    assert reading_changes("2d6 <>6") == ()
+
+
 # --- keep and drop over exploding dice ------------------------------------------------
 
 

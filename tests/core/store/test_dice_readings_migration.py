@@ -26,6 +26,7 @@ ROLLS = [
     ("big", "3d6 >= 12", "3d6 >= 12", True),  # the total's target now, not a count of 0
     ("hit", "1d20+5 vs 15", "1d20+5 vs 15", True),  # a target now, not a note
     ("boom", "5d10!k2", "5d10!k2", True),  # d20: keeps among every exploded die
+    ("ne", "2d6 !=6", "2d6 !=6", True),  # "not equal" after a space, no longer "!" on 6
     ("atk", "1d20+5 adv", "1d20+5 adv", False),
     ("ones", "4d6r1kh3", "4d6r1kh3", False),
 ]
@@ -70,6 +71,7 @@ async def test_old_saved_rolls_are_rewritten_and_told_once(database_url: str) ->
         assert first["big"].changes == (dice.TOTAL_TARGET,)
         assert first["hit"].changes == (dice.WORD_TARGET,)
         assert first["boom"].changes == (dice.SINGLE_KEEP,)
+        assert first["ne"].changes == (dice.SPACED_NOT_EQUAL,)
         assert not first["big"].rewritten
         assert await reread_once(await listed(ADA)) == ()  # once only
     finally:
