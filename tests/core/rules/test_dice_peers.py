@@ -339,6 +339,7 @@ def test_any_allowed_roll_parses_rolls_and_gets_its_odds_within_its_step_budget(
         expression = parse(text)
     except Malformed:
         return
+    assert parse_steps(text) <= 8 * len(text) + 16
     rng = CountingRng(1)
     roll(expression, rng)
     assert rng.draws <= MAX_ROLL_STEPS
