@@ -18,6 +18,7 @@ from math import comb, exp, lgamma, log
 
 from core.rules.dice import (
     EXPLODE_DEPTH,
+    MAX_TOTAL,
     BinOp,
     Compare,
     Dice,
@@ -405,7 +406,8 @@ def estimate(expression: DiceExpression, cap: int = STEP_BUDGET) -> int:
         if isinstance(node, Number):
             return 0, 1
         if isinstance(node, Dice):
-            return _dice_steps(node, cap), high - low + 1
+            cost, most = _dice_steps(node, cap)
+            return cost, min(high - low + 1, most)
         span = high - low + 1
         if isinstance(node, Neg):
             return steps + parts[0], parts[0]
@@ -450,8 +452,9 @@ def _matching(on: Compare | None, low: int, high: int) -> int:
     return max(0, end - low + 1)
 
 
-def _dice_steps(dice: Dice, cap: int) -> int:
-    """An upper bound of the steps :func:`_dice` takes on ``dice``."""
+def _dice_steps(dice: Dice, cap: int) -> tuple[int, int]:
+    """An upper bound of the steps :func:`_dice` takes on ``dice``, and of the totals it
+    gives (its states, for keep/drop over exploding dice; else unbounded here)."""
     sides = len(dice.faces)
     low, high = face_bounds(dice)
     faces = min(sides, high - low + 1)  # the values one face shows after mi/ma
@@ -462,6 +465,7 @@ def _dice_steps(dice: Dice, cap: int) -> int:
     n = dice.count
     if dice.single_keep:
         return _single_keep_steps(dice, sides, faces, exploding, depth, penalty, cap)
+    unbounded = MAX_TOTAL
     worth_low, worth_high = die_bounds(dice)
     worths = worth_high - worth_low + 1
     # the die with the dice it adds: one entry per path (each face, or an exploding
@@ -480,7 +484,7 @@ def _dice_steps(dice: Dice, cap: int) -> int:
     steps += joint
     if not dice.keep:  # n convolutions: before the i-th the sum has at most i*(w-1)+1 values
         each = min(worths, joint)
-        return steps + each * (n + (worths - 1) * n * (n - 1) // 2)
+        return steps + each * (n + (worths - 1) * n * (n - 1) // 2), unbounded
     # keep/drop: K keys, from the best down; given its key what a die counts for is known,
     # so a state (dice left, taken t, total) has at most t*(v-1)+1 totals, v the span of
     # the worths so far: the i best keys span at most i values plus the gaps among them
@@ -496,12 +500,12 @@ def _dice_steps(dice: Dice, cap: int) -> int:
     second = (n + 1) * k * (k - 1) // 2 - (k - 1) * k * (2 * k - 1) // 6  # of t(n - t + 1)
     short = max(0, min(keys - 1, worths - gaps))  # the i with i + gaps below the whole span
     spread = short * (short + 1) // 2 + short * (gaps - 1) + (keys - 1 - short) * (worths - 1)
-    return steps + n * keys + keys * (2 * first + k) + 2 * second * spread
+    return steps + n * keys + keys * (2 * first + k) + 2 * second * spread, unbounded
 
 
 def _single_keep_steps(
     dice: Dice, sides: int, faces: int, exploding: int, depth: int, penalty: int, cap: int
-) -> int:
+) -> tuple[int, int]:
     """An upper bound of the steps :func:`_keep_singles` takes: the dice one after
     another, each round of explosions at most the states before times the exploding
     faces, and never more states than sorted tuples of held faces (times the sums of
@@ -543,6 +547,6 @@ def _single_keep_steps(
             if not active:
                 break
         if steps > cap:
-            return steps
+            return steps, 1
         states = min(most, done)
-    return steps + states
+    return steps + states, states  # a total per state at most

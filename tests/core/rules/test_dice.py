@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.rules.dice import MAX_DICE, MAX_TERMS, DiceExpression, parse, roll
-from core.rules.dice_odds import odds
+from core.rules.dice import MAX_DICE, MAX_TERMS, DiceExpression, dice_terms, parse, roll
+from core.rules.dice_odds import STEP_BUDGET, estimate, odds
 from core.rules.errors import Malformed
 from core.rules.rng import ScriptedRng, SeededRng
 
@@ -306,7 +306,11 @@ def small_expressions(draw: st.DrawFn) -> str:
 @given(small_expressions())
 def test_odds_match_brute_force_on_small_rolls(text: str) -> None:
     expression = _valid(text)
-    if expression is not None:
+    if expression is None or estimate(expression) > STEP_BUDGET:
+        return  # refused as too large for exact odds (a test below says so)
+    # the walk follows every explosion of every die: with more than two exploding dice
+    # its paths multiply past what a test can walk
+    if sum(d.count for d in dice_terms(expression.node) if d.explode) <= 2:
         _agree(expression)
 
 
