@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any
@@ -73,6 +73,20 @@ class SavedRoll:
     text: str
     id: int = 0
     table: bool = False  # saved by the game's host for the whole table
+    was_text: str = ""  # its text before the notation read it otherwise (not yet shown)
+
+
+@dataclass(frozen=True)
+class Reread:
+    """A saved roll the notation now reads otherwise: its text before and now, and how
+    the reading changed (:func:`core.rules.dice.reading_changes`; ``rewritten`` when its
+    ``cs``/``cf`` counts were rewritten to the same count in today's notation)."""
+
+    name: str
+    before: str
+    now: str
+    changes: tuple[str, ...]
+    rewritten: bool
 
 
 @dataclass(frozen=True)
@@ -85,7 +99,35 @@ class Resolved:
 
 
 def _saved(row: SavedRow) -> SavedRoll:
-    return SavedRoll(row.name, row.text, int(row.id), row.table_chat_tg_id is not None)
+    return SavedRoll(
+        row.name, row.text, int(row.id), row.table_chat_tg_id is not None, row.was_text
+    )
+
+
+async def reread_once(rolls: Sequence[SavedRoll]) -> tuple[Reread, ...]:
+    """Of ``rolls``, those the notation reads otherwise than when they were saved, told
+    once: each is marked shown, so the next call leaves it out."""
+    pending = [r for r in rolls if r.was_text]
+    if not pending:
+        return ()
+    async with guarded():
+        shown = (
+            await SavedRow.filter(id__in=[r.id for r in pending])
+            .exclude(was_text="")
+            .update(was_text="")
+        )
+    if not shown:  # another request told them first
+        return ()
+    return tuple(
+        Reread(
+            r.name,
+            r.was_text,
+            r.text,
+            dice.reading_changes(r.text),
+            dice.counts_rewritten(r.was_text) == r.text and r.was_text != r.text,
+        )
+        for r in pending
+    )
 
 
 def _where(owner: int | None, table: Table | None) -> dict[str, Any]:
@@ -228,8 +270,8 @@ async def save(
         async with guarded(), atomic():  # with a Mini App request's key, when there is one
             row = await SavedRow.get_or_none(**where, name_key=key(name))
             if row is not None:
-                row.name, row.text = name, text
-                await row.save(update_fields=["name", "text"])
+                row.name, row.text, row.was_text = name, text, ""  # saved anew: read today
+                await row.save(update_fields=["name", "text", "was_text"])
                 return _saved(row), True
             if await SavedRow.filter(**where).count() >= MAX_SAVED:
                 raise NotAllowedNow(TOO_MANY, limit=MAX_SAVED)

@@ -5,9 +5,9 @@ The grammar, its meanings and its limits are documented in docs/dice.md. In shor
 letter too)::
 
     roll     := [INT "x"] expr { suffix } [note]
-    suffix   := "x" INT | adv | dis | compare INT          (a target for the total)
+    suffix   := "x" INT | adv | dis | (compare | "dc" | "vs" | "сл") INT   (a target)
     expr     := product { ("+" | "-") product }
-    product  := unary { ("*" | "/") unary }               ("/" rounds down)
+    product  := unary { ("*" | "/" | "//" | "%") unary }  ("/" rounds down)
     unary    := ("-" | "+") unary | atom
     atom     := (INT | dice | group) ["[" label "]"]
     group    := "(" expr { "," expr } ")" [keep]
@@ -23,16 +23,20 @@ clock or a global random source.
 Invariants: a parsed expression rolls at most :data:`MAX_DICE` dice before
 explosions and rerolls (repeats included), a die has at most :data:`MAX_SIDES`
 sides, an expression has at most :data:`MAX_TERMS` numbers and dice terms, a die
-explodes at most :data:`EXPLODE_DEPTH` times and is rerolled at most
-:data:`REROLL_LIMIT` times. Exact odds (:mod:`core.rules.dice_odds`) follow the
-very same limits, so they are exact for the rolls this module makes.
+explodes at most :data:`EXPLODE_DEPTH` times; a die rerolled until it no longer
+matches (``r``) draws once more among the faces that don't match. Exact odds
+(:mod:`core.rules.dice_odds`) follow the very same limits, so they are exact for the
+rolls this module makes.
 """
 
 from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Union
 
 from core.rules.errors import Malformed
@@ -50,7 +54,9 @@ MAX_LABEL = 120
 MAX_ANNOTATION = 40
 MAX_NESTING = 10
 EXPLODE_DEPTH = 20
-REROLL_LIMIT = 50
+# The most draws from the Rng one roll can make: each die shows at most 1 + EXPLODE_DEPTH
+# faces, and each face takes at most two draws (a matching face, then its reroll).
+MAX_ROLL_STEPS = MAX_DICE * (EXPLODE_DEPTH + 1) * 2
 
 # shown in refusals as the reader types dice (core.words.typed_words.dice_examples)
 EXAMPLES = Term("examples of dice players type", "2d6+3, 4d6kh3, 2d20kl1, d20 adv")
@@ -62,7 +68,6 @@ TOO_MANY_DICE = "That's {count} dice; I roll at most {limit} at once."
 TOO_MANY_TERMS = "A roll can have at most {limit} parts. Try something like {examples}."
 TOO_MANY_REPEATS = "A roll can be repeated at most {limit} times."
 TOO_DEEP = "Too many brackets inside each other: at most {limit}."
-NO_DICE = "There are no dice in that. Try something like {examples}."
 ENDS_WITH_SIGN = "The roll ends with a sign. Try something like {examples}."
 UNCLOSED = "A bracket isn't closed. Try something like {examples}."
 AT_LEAST_ONE_DIE = "Roll at least one die. Try something like {examples}."
@@ -80,7 +85,12 @@ ONE_EXPLOSION = "A die can explode (or add a reroll) in one way only: “{text}�
 TWICE = "“{text}” is given twice for the same dice."
 FACE_RANGE = "“{text}” must be a face of the die."
 MIN_OVER_MAX = "The minimum face is above the maximum face in “{text}”."
-FAILURES_NEED_SUCCESSES = "Count failures (cf) together with successes, as in 10d10>=8cf1."
+FAILURES_NEED_SUCCESSES = "Count failures (f) together with successes, as in 10d10>=8f1."
+NEEDS_NUMBER = "“{text}” needs a number, as in {example}."
+TARGET_NEEDS_NUMBER = "A target needs a number, as in 2d6 >= 7."
+TWO_DROPS = "Two drops on one dice term (“{text}”): use one, as in 4d6dl1."
+TWO_KEEPS = "Two keeps on one dice term (“{text}”): use one, as in 4d6kh3."
+KEEP_AND_DROP = "A keep and a drop on one dice term (“{text}”): use one, as in 4d6kh3."
 DIVIDE_BY_ZERO = "“{text}” could divide by zero."
 TWO_TARGETS = "A roll can have one target, as in 1d20+5 >= 15."
 SIGN_TWICE = "Two signs in a row. Try something like {examples}."
@@ -92,12 +102,18 @@ BIG_TOTAL = "That roll could come to a number too large to show: use smaller num
 
 FUDGE = 0  # the ``sides`` of a Fudge die (faces -1, 0, +1)
 
-_OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq}
+_OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq,
+        "!=": operator.ne}  # fmt: skip
+# What a modifier written without its number needs, shown as an example
+_NEEDS_EXAMPLE = {"kh": "4d6kh3", "kl": "2d20kl1", "dh": "4d6dh1", "dl": "4d6dl1", "k": "4d6k3",
+                  "p": "4d6p1", "ph": "4d6ph1", "pl": "4d6pl1", "mi": "4d6mi2", "ma": "4d6ma5",
+                  "min": "4d6min2", "max": "4d6max5", "e": "1d20e20", "ra": "2d6ra6",
+                  "cs": "1d20cs>19", "cf": "1d20cf1", "f": "10d10>=8f1"}  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Compare:
-    """A comparison with a number: ``>=5``, ``<3``, ``=6``."""
+    """A comparison with a number: ``>=5``, ``<3``, ``=6``, ``!=1`` (written ``<>1``)."""
 
     op: str
     value: int
@@ -106,7 +122,7 @@ class Compare:
         return bool(_OPS[self.op](number, self.value))
 
     def __str__(self) -> str:
-        return f"{self.op}{self.value}"
+        return f"{'<>' if self.op == '!=' else self.op}{self.value}"
 
 
 @dataclass(frozen=True)
@@ -124,7 +140,10 @@ class Dice:
 
     ``explode`` is ``""``, ``"!"`` (extra dice), ``"!!"`` (added into the die),
     ``"!p"`` (extra dice, each one less) or ``"ra"`` (one extra die at most);
-    ``reroll`` is ``""``, ``"r"`` (until the face no longer matches) or ``"ro"`` (once).
+    ``reroll`` is ``""``, ``"r"`` (until the face no longer matches: a uniform draw among
+    the faces that don't) or ``"ro"`` (once). ``crit`` and ``fumble`` (``cs``/``cf``) mark
+    faces as critical successes or failures without changing what the dice count for;
+    ``failure`` (``f``) subtracts a matching die from the success count.
     """
 
     count: int
@@ -139,7 +158,14 @@ class Dice:
     keep_n: int = 0
     success: Compare | None = None
     failure: Compare | None = None
+    crit: Compare | None = None
+    fumble: Compare | None = None
     label: str = ""
+
+    @property
+    def single_keep(self) -> bool:
+        """Keep/drop picks single faces: every die an explosion added is a die of its own."""
+        return bool(self.keep) and self.explode in ("!", "!p", "ra")
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -177,7 +203,11 @@ class Dice:
         if self.success is not None:
             text += (" " if text.endswith(("!", "!p")) else "") + str(self.success)
         if self.failure is not None:
-            text += "cf" + _cmp_text(self.failure)
+            text += "f" + _cmp_text(self.failure)
+        if self.crit is not None:
+            text += "cs" + _cmp_text(self.crit)
+        if self.fumble is not None:
+            text += "cf" + _cmp_text(self.fumble)
         return text + (f"[{self.label}]" if self.label else "")
 
 
@@ -199,7 +229,7 @@ class Group:
 
 @dataclass(frozen=True)
 class BinOp:
-    op: str  # + - * /
+    op: str  # + - * / % ("/" rounds down, "%" is the remainder of that division)
     left: Node
     right: Node
 
@@ -259,8 +289,23 @@ class DiceExpression:
         return any(d.counting for d in dice_terms(self.node))
 
     @property
+    def divides(self) -> bool:
+        """The arithmetic has a division, which rounds down."""
+        return _divides(self.node)
+
+    @property
     def explodes(self) -> bool:
         return any(d.explode in ("!", "!!", "!p") for d in dice_terms(self.node))
+
+
+def _divides(node: Node) -> bool:
+    if isinstance(node, BinOp):
+        return node.op == "/" or _divides(node.left) or _divides(node.right)
+    if isinstance(node, Group):
+        return any(_divides(i) for i in node.items)
+    if isinstance(node, Neg):
+        return _divides(node.operand)
+    return False
 
 
 def dice_terms(node: Node) -> list[Dice]:
@@ -300,11 +345,14 @@ def _face_bounds(sides: int, lowest: int | None, highest: int | None) -> tuple[i
     return low, high
 
 
+@lru_cache(maxsize=1024)
 def die_bounds(dice: Dice) -> tuple[int, int]:
     """The lowest and highest one die (with the dice it adds) can count for."""
     if dice.counting and dice.explode == "!!":
         return (-1 if dice.failure is not None else 0), 1
     low, high = face_bounds(dice)
+    if not dice.explode and not dice.counting:
+        return low, high
     on = dice.explode_on if dice.explode else None
     depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
     extra_penalty = 1 if dice.explode == "!p" else 0
@@ -312,38 +360,59 @@ def die_bounds(dice: Dice) -> tuple[int, int]:
     def worth(shown: int) -> int:
         return face_mark(dice, shown) if dice.counting else shown
 
+    # each face once per penalty: the lowest and highest worth of the faces that explode
+    # (then add a die) and of those that don't; each depth is then a few comparisons
+    spans: dict[int, tuple[tuple[int, int] | None, tuple[int, int] | None]] = {}
+    for penalty in {0, extra_penalty}:
+        ends: list[list[int]] = [[], []]  # [not exploding, exploding]
+        for value in range(low, high + 1):
+            ends[on is not None and on.test(value)].append(worth(value - penalty))
+        spans[penalty] = tuple(  # type: ignore[assignment]
+            (min(e), max(e)) if e else None for e in ends
+        )
     memo: dict[tuple[int, int], tuple[int, int]] = {}
 
     def chain(left: int, penalty: int) -> tuple[int, int]:
         if (left, penalty) in memo:
             return memo[left, penalty]
-        lo, hi = None, None
-        for value in range(low, high + 1):
-            here = worth(value - penalty)
-            if left > 0 and on is not None and on.test(value):
+        stays, explodes = spans[penalty]
+        if left == 0:  # the last die: every face stands
+            parts = [s for s in (stays, explodes) if s is not None]
+            result = min(p[0] for p in parts), max(p[1] for p in parts)
+        else:
+            options = [stays] if stays is not None else []
+            if explodes is not None:
                 rest_lo, rest_hi = chain(left - 1, extra_penalty)
-                options = (here + rest_lo, here + rest_hi)
-            else:
-                options = (here, here)
-            lo = options[0] if lo is None else min(lo, options[0])
-            hi = options[1] if hi is None else max(hi, options[1])
-        assert lo is not None and hi is not None
-        memo[left, penalty] = (lo, hi)
-        return lo, hi
+                options.append((explodes[0] + rest_lo, explodes[1] + rest_hi))
+            result = min(o[0] for o in options), max(o[1] for o in options)
+        memo[left, penalty] = result
+        return result
 
     return chain(depth if on is not None else 0, 0)
 
 
 def bounds(node: Node) -> tuple[int, int]:
     """The lowest and highest total of ``node`` (exactly reachable)."""
+    return bounds_from(node, bounds)
+
+
+def bounds_from(node: Node, inner: Callable[[Node], tuple[int, int]]) -> tuple[int, int]:
+    """:func:`bounds` of ``node`` given those of what it is made of (``inner``): one pass
+    over a tree whose parts' bounds are already known."""
     if isinstance(node, Number):
         return node.value, node.value
     if isinstance(node, Dice):
         low, high = die_bounds(node)
         n = node.kept_count
+        if node.single_keep:
+            single_low, single_high = _single_bounds(node)
+            if node.keep in ("kh", "kl"):
+                return n * single_low, n * single_high
+            most = node.count * (1 if node.explode == "ra" else EXPLODE_DEPTH + 1)
+            return n * single_low if single_low >= 0 else most * single_low, node.count * high
         return n * low, n * high
     if isinstance(node, Group):
-        ranges = [bounds(i) for i in node.items]
+        ranges = [inner(i) for i in node.items]
         if not node.keep:
             return sum(r[0] for r in ranges), sum(r[1] for r in ranges)
         keep = _kept_members(node)
@@ -353,9 +422,9 @@ def bounds(node: Node) -> tuple[int, int]:
             return sum(lows[-keep:]), sum(highs[-keep:])
         return sum(lows[:keep]), sum(highs[:keep])
     if isinstance(node, Neg):
-        low, high = bounds(node.operand)
+        low, high = inner(node.operand)
         return -high, -low
-    (a, b), (c, d) = bounds(node.left), bounds(node.right)
+    (a, b), (c, d) = inner(node.left), inner(node.right)
     if node.op == "+":
         return a + c, b + d
     if node.op == "-":
@@ -363,8 +432,23 @@ def bounds(node: Node) -> tuple[int, int]:
     if node.op == "*":
         products = (a * c, a * d, b * c, b * d)
         return min(products), max(products)
+    if node.op == "%":
+        if c > 0:
+            return (a, b) if a >= 0 and b < c else (0, min(d - 1, b) if a >= 0 else d - 1)
+        return (a, b) if b <= 0 and a > d else (c + 1, 0)
     quotients = (a // c, a // d, b // c, b // d)
     return min(quotients), max(quotients)
+
+
+def _single_bounds(dice: Dice) -> tuple[int, int]:
+    """The lowest and highest one shown face counts for (each face its own die)."""
+    low, high = face_bounds(dice)
+    if dice.explode == "!p":
+        low -= 1
+    if dice.counting:
+        marks = [face_mark(dice, v) for v in range(low, high + 1)]
+        return min(marks), max(marks)
+    return low, high
 
 
 def _kept_members(group: Group) -> int:
@@ -374,19 +458,27 @@ def _kept_members(group: Group) -> int:
 
 # --- parsing ------------------------------------------------------------------------
 
-_CMP = r"(?:>=|<=|>|<|=)"
+_CMP = r"(?:>=|<=|<>|!=|>|<|=)"
 _CMP_RE = re.compile(_CMP)
+# "!=" right after dice or a modifier is "!" exploding on "=N" (as rpg-dice-roller reads
+# it); "<>" is "not equal" everywhere, and so is "!=" after a space.
 _MODIFIER = re.compile(
     r"""
-    (?P<bang>!!|!p|!)(?P<bang_on>(?:>=|<=|>|<|=)?\d+)?
-    |(?P<e>e)(?P<e_on>(?:>=|<=|>|<|=)?\d+)
-    |(?P<reroll>rr|ro|ra|r)(?P<reroll_on>(?:>=|<=|>|<|=)?\d+)
-    |(?P<clamp>mi|ma)\s*(?P<clamp_n>\d+)
+    (?P<bang>!!|!p|!)(?P<bang_on>(?:>=|<=|<>|>|<|=)?\d+)?
+    |(?P<e>e)(?P<e_on>(?:>=|<=|<>|>|<|=)?\d+)
+    |(?P<reroll>rr|ro|ra|r)(?P<reroll_on>(?:>=|<=|<>|!=|>|<|=)?\d+|(?![^\W\d_]))
+    |(?P<clamp>min|max|mi|ma)\s*(?P<clamp_n>\d+)
     |(?P<keep>kh|kl|dh|dl|ph|pl|k|p)\s*(?P<keep_n>\d+)
-    |(?P<cs>cs|cf)\s*(?P<cs_on>(?:>=|<=|>|<|=)?\s*-?\d+)
-    |(?P<count>>=|<=|>|<|=)\s*(?P<count_n>-?\d+)
+    |(?P<cs>cs|cf)\s*(?P<cs_on>(?:>=|<=|<>|!=|>|<|=)?\s*-?\d+)
+    |(?P<fail>f)\s*(?P<fail_on>(?:>=|<=|<>|!=|>|<|=)?\s*-?\d+)
+    |(?P<count>>=|<=|<>|!=|>|<|=)\s*(?P<count_n>-?\d+)
     """,
     re.VERBOSE,
+)
+_COUNT = re.compile(r"(?P<count>>=|<=|<>|!=|>|<|=)\s*(?P<count_n>-?\d+)")
+# A modifier's name without the number it needs ("4d6kh", "2d6 min + 1")
+_BARE = re.compile(
+    r"(?P<name>kh|kl|dh|dl|ph|pl|k|p|min|max|mi|ma|e|ra|cs|cf|f)(?![^\W\d_])(?!\s+[^\W\d_])"
 )
 _EDGE = re.compile(
     r"(?P<edge>advantage|adv|disadvantage|disadv|dis|преимуществом|преимущество|преим"
@@ -396,19 +488,22 @@ _SET_KEEP = re.compile(r"(?P<keep>kh|kl|dh|dl|ph|pl|k|p)\s*(?P<keep_n>\d+)")
 # An atom after spaces: dice first, then a plain number (one match for both tries)
 _ATOM = re.compile(r"\s*(?:(?P<count>\d+)?d(?P<sides>\d+|%|f)|(?P<number>\d+))")
 _ADD = re.compile(r"\s*([+-])\s*")  # a sign and the spaces around it
-_MUL = re.compile(r"\s*([*/])")
+_MUL = re.compile(r"\s*(//|[*/%])")
 _DIGITS_AND_D = frozenset("0123456789d")
 # The modifier group that matched last, to the kind of modifier it belongs to
-_KIND = {"bang": "bang", "bang_on": "bang", "e_on": "e", "reroll_on": "reroll",
-         "clamp_n": "clamp", "keep_n": "keep", "cs_on": "cs", "count_n": "count"}  # fmt: skip
-_SLOT = {"bang": "explode", "e": "explode", "keep": "keep", "count": "success"}
+_KIND = {"bang": "bang", "bang_on": "bang", "e_on": "e", "reroll": "reroll",
+         "reroll_on": "reroll", "clamp_n": "clamp", "keep_n": "keep", "cs_on": "cs",
+         "fail_on": "fail", "count_n": "count"}  # fmt: skip
+_SLOT = {"bang": "explode", "e": "explode", "keep": "keep", "count": "success",
+         "fail": "failure"}  # fmt: skip
 _ANNOTATION = re.compile(r"\s*\[(?P<label>[^\[\]]*)\]")
 _REPEAT_PREFIX = re.compile(r"\s*(?P<n>\d+)\s*x\s*(?=[\d(d%])")
 _REPEAT_SUFFIX = re.compile(r"x\s*(?P<n>\d+)(?![^\W_])")
-_TARGET = re.compile(r"(?P<op>>=|<=|>|<|=)\s*(?P<n>-?\d+)")
+_TARGET = re.compile(r"(?:(?P<op>>=|<=|<>|!=|>|<|=)|(?P<dc>dc|сл|vs)(?![^\W\d_]))\s*(?P<n>-?\d+)")
+_TARGET_WITHOUT_NUMBER = re.compile(r"\s*(?:>=|<=|<>|!=|>|<|=|dc|сл|vs)(?!\s*[^\W\d_])")
 _WORD = re.compile(r"\S+")
 _SPACES = re.compile(r"\s*")
-_MODIFIER_START = frozenset("!erdmkpc<>=aп")  # the first letters of modifiers and edges
+_MODIFIER_START = frozenset("!erdmkpcf<>=aп")  # the first letters of modifiers and edges
 _ADV_WORDS = {"advantage", "adv", "преимуществом", "преимущество", "преим"}
 _KEEP_NAMES = {"k": "kh", "p": "dl", "pl": "dl", "ph": "dh"}
 # Words that read as notation; a note never starts with one.
@@ -431,6 +526,8 @@ _NOTATION_WORDS = frozenset(
         "ma",
         "cs",
         "cf",
+        "dc",
+        "сл",
         "x",
         "d",
         "f",
@@ -479,9 +576,10 @@ def _compare(text: str) -> Compare:
     match = _CMP_RE.match(text)
     op = match.group(0) if match else ""
     digits = text[len(op) :]
+    op = "!=" if op == "<>" else op or "="
     if 0 < len(digits) < 7 and digits.isdecimal():  # within MAX_CONSTANT: no need to check
-        return Compare(op or "=", int(digits))
-    return Compare(op or "=", _int(digits, BIG_NUMBER, MAX_CONSTANT))
+        return Compare(op, int(digits))
+    return Compare(op, _int(digits, BIG_NUMBER, MAX_CONSTANT))
 
 
 def _count_and_sides(count_text: str | None, sides_text: str) -> tuple[int, int]:
@@ -513,14 +611,24 @@ class _Parser:
         self.edges: list[tuple[str, str]] = []  # (adv|dis, the word as written)
         self.atoms = 0  # numbers and dice terms read
         self.terms: list[Dice] = []  # the dice terms read, left to right
+        self.changes: list[str] = []  # how the text reads differently from before
+        self.marks: list[tuple[int, int, str]] = []  # where cs/cf are: start, end, which
+        self.steps = len(text)  # the work done on the text: one pass to normalise, then
+        # a step per pattern tried and per character it matched (see parse_steps)
 
     # -- helpers
     def skip(self) -> None:
         if self.i < len(self.s) and self.s[self.i].isspace():
-            self.i = _SPACES.match(self.s, self.i).end()  # type: ignore[union-attr]
+            self.i = self.match(_SPACES, self.i).end()  # type: ignore[union-attr]
 
     def at(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
-        return pattern.match(self.s, self.i)
+        return self.match(pattern, self.i)
+
+    def match(self, pattern: re.Pattern[str], at: int) -> re.Match[str] | None:
+        """``pattern`` tried at ``at``: a step, and one more for each character it reads."""
+        found = pattern.match(self.s, at)
+        self.steps += 1 + (found.end() - at if found else 0)
+        return found
 
     def part(self, start: int | None = None, end: int | None = None) -> str:
         start = self.i if start is None else start
@@ -540,7 +648,7 @@ class _Parser:
         node = self.product()
         s = self.s
         while True:
-            sign = _ADD.match(s, self.i)
+            sign = self.match(_ADD, self.i)
             if sign is None:
                 return node
             self.i = sign.end()
@@ -553,13 +661,14 @@ class _Parser:
         # the common case, no sign here: straight to the atom (as unary would go)
         node = self.atom() if i < len(s) and s[i] in _DIGITS_AND_D else self.unary()
         while True:
-            sign = _MUL.match(self.s, self.i)
+            sign = self.match(_MUL, self.i)
             if sign is None:
                 return node
             op, start = sign[1], sign.start(1)
+            op = "/" if op == "//" else op  # d20's floor division is our "/"
             self.i = sign.end()
             right = self.unary()
-            if op == "/":
+            if op in "/%":
                 low, high = bounds(right)
                 if low <= 0 <= high:
                     raise _malformed(DIVIDE_BY_ZERO, text=self.part(start, self.i))
@@ -569,7 +678,7 @@ class _Parser:
         s, i = self.s, self.i
         if i < len(s) and s[i] in _DIGITS_AND_D:  # the common case: no sign here
             return self.atom()
-        sign = _ADD.match(s, i)
+        sign = self.match(_ADD, i)
         if sign is None:
             return self.atom()
         self.i = sign.end()
@@ -580,7 +689,7 @@ class _Parser:
 
     def atom(self) -> Node:
         s = self.s
-        found = _ATOM.match(s, self.i)
+        found = self.match(_ATOM, self.i)
         node: Number | Dice | Group
         if found is not None:
             self.i = found.end()
@@ -599,7 +708,7 @@ class _Parser:
             node = self.group()
         i = self.i
         annotation = (
-            _ANNOTATION.match(s, i) if i < len(s) and (s[i] == "[" or s[i].isspace()) else None
+            self.match(_ANNOTATION, i) if i < len(s) and (s[i] == "[" or s[i].isspace()) else None
         )
         if annotation:
             label = self.raw[annotation.start("label") : annotation.end("label")].strip()
@@ -650,7 +759,7 @@ class _Parser:
         s = self.s
         here = self.i
         if here < len(s) and s[here].isspace():
-            here = _SPACES.match(s, here).end()  # type: ignore[union-attr]
+            here = self.match(_SPACES, here).end()  # type: ignore[union-attr]
         if here >= len(s) or s[here] not in _MODIFIER_START:
             return Dice(count, sides)  # the common case: no modifier at all
         mods: dict[str, object] = {}  # the fields the modifiers set, so far
@@ -662,14 +771,31 @@ class _Parser:
             if here >= len(s) or s[here] not in _MODIFIER_START:
                 self.i = save
                 return Dice(count, sides, **mods)  # type: ignore[arg-type]
-            edge = _EDGE.match(s, here)
-            if edge:
+            edge = self.match(_EDGE, here)
+            if edge:  # what follows the edge (a target, a sign) is the roll's, not the dice's
                 self.i = edge.end()
                 kind = "adv" if edge["edge"] in _ADV_WORDS else "dis"
                 self.edges.append((kind, self.part(here, self.i)))
-                continue
-            found = _MODIFIER.match(s, here)
+                return Dice(count, sides, **mods)  # type: ignore[arg-type]
+            spaced = here > save
+            found = (
+                self.match(_COUNT, here)
+                if spaced and s.startswith("!=", here)
+                else self.match(_MODIFIER, here)
+            )
+            if found is not None and spaced and s.startswith("!=", here):
+                self.changes.append(SPACED_NOT_EQUAL)  # "!=" after a space was "!" on "=N"
             if not found:
+                bare = self.match(_BARE, here)
+                if bare and not (spaced and bare["name"] in ("e", "f", "k", "p")):
+                    name = bare["name"]
+                    raise Malformed(NEEDS_NUMBER, text=name, example=_NEEDS_EXAMPLE[name])
+                self.i = save
+                return Dice(count, sides, **mods)  # type: ignore[arg-type]
+            if found.lastgroup == "count_n" and not _splits_faces(
+                count, sides, mods, _compare(found["count"] + found["count_n"])
+            ):  # every face or none would match: a target for the total, which the roll reads
+                self.changes.append(TOTAL_TARGET)
                 self.i = save
                 return Dice(count, sides, **mods)  # type: ignore[arg-type]
             self.i = found.end()
@@ -688,20 +814,30 @@ class _Parser:
         low, high = (-1, 1) if sides == FUDGE else (1, sides)
         kind = _KIND.get(found.lastgroup or "", "")
         name = found[kind]
+        name = {"min": "mi", "max": "ma"}.get(name, name)
         slot = (
             _SLOT.get(kind)
             or {
                 "reroll": "explode" if name == "ra" else "reroll",
                 "clamp": name,
-                "cs": "success" if name == "cs" else "failure",
+                "cs": "crit" if name == "cs" else "fumble",
             }[kind]
         )
         if slot in seen:
             text = self.part(here, self.i)
+            if slot == "keep":
+                new = _KEEP_NAMES.get(name, name)
+                drops = (str(mods["keep"]) in ("dh", "dl"), new in ("dh", "dl"))
+                message = {(True, True): TWO_DROPS, (False, False): TWO_KEEPS}.get(
+                    drops, KEEP_AND_DROP
+                )
+                raise Malformed(message, text=text)
             raise _malformed(ONE_EXPLOSION if slot == "explode" else TWICE, text=text)
         seen.add(slot)
         lowest: int | None = mods.get("lowest")  # type: ignore[assignment]
         highest: int | None = mods.get("highest")  # type: ignore[assignment]
+        if name == "ra" and not found["reroll_on"]:
+            raise Malformed(NEEDS_NUMBER, text=name, example=_NEEDS_EXAMPLE[name])
         if kind in ("bang", "e") or name == "ra":
             on_text = found["bang_on"] or found["e_on"] or found["reroll_on"]
             on = _compare(on_text) if on_text else Compare("=", high)
@@ -710,8 +846,14 @@ class _Parser:
                 raise _malformed(EXPLODES_FOREVER, text=self.part(here, self.i))
             mods["explode"], mods["explode_on"] = mode, on
             return
-        if kind == "reroll":
-            on = _compare(found["reroll_on"])
+        if kind == "reroll":  # a bare "r" rerolls the lowest face, as "r1" on a d6
+            on = (
+                _compare(found["reroll_on"])
+                if found["reroll_on"]
+                else Compare("=", low)
+                if low > 0
+                else Compare("<", low + 1)  # dF: r<0
+            )
             if name != "ro" and all(on.test(v) for v in _face_values(sides)):
                 raise _malformed(REROLLS_FOREVER, text=self.part(here, self.i))
             mods["reroll"], mods["reroll_on"] = ("ro" if name == "ro" else "r"), on
@@ -734,13 +876,32 @@ class _Parser:
             _check_keep(keep, n, count, _die_text(count, sides))
             mods["keep"], mods["keep_n"] = keep, n
             return
-        if kind == "cs" and name == "cf":
+        if kind == "cs":  # cs/cf mark critical faces; the dice count as they would
+            self.marks.append((here, self.i, name))
+            on = _compare(found["cs_on"])  # as Roll20 reads them: cs>19 is 19 or more
+            on = replace(on, op={">": ">=", "<": "<="}.get(on.op, on.op))
+            mods["crit" if name == "cs" else "fumble"] = on
+            return
+        if kind == "fail":
             if mods.get("success") is None:
                 raise Malformed(FAILURES_NEED_SUCCESSES)
-            mods["failure"] = _compare(found["cs_on"])
+            mods["failure"] = _compare(found["fail_on"])
             return
-        on_text = found["cs_on"] if kind == "cs" else found["count"] + found["count_n"]
-        mods["success"] = _compare(on_text)
+        mods["success"] = _compare(found["count"] + found["count_n"])
+
+
+def _splits_faces(count: int, sides: int, mods: dict[str, object], on: Compare) -> bool:
+    """Whether ``on`` matches some of the values a die so modified can count with, not all."""
+    lowest: int | None = mods.get("lowest")  # type: ignore[assignment]
+    highest: int | None = mods.get("highest")  # type: ignore[assignment]
+    low, high = _face_bounds(sides, lowest, highest)
+    if mods.get("explode") == "!p":
+        low -= 1
+    elif mods.get("explode") == "!!":
+        low, high = die_bounds(Dice(count, sides, **mods))  # type: ignore[arg-type]
+    near = (low, high, on.value - 1, on.value, on.value + 1)
+    matches = {on.test(v) for v in near if low <= v <= high}
+    return len(matches) == 2
 
 
 def _face_values(sides: int) -> range:
@@ -825,11 +986,74 @@ def parse(text: str) -> DiceExpression:
         Malformed: the text is not a roll (the message names the part that can't be
             read), or asks for too many or too large dice.
     """
+    return _parse(text)[0]
+
+
+# Ways a text reads differently from how the notation was read before: a comparison
+# right after dice that no face can meet counted dice (always 0 or all of them), now
+# the total's target; "vs 15" (and "dc 15", "сл 15") after a roll was its note, now its
+# target; keep/drop over exploding dice kept a die with the dice it added as one, now
+# each die on its own; cs/cf counted successes and failures, now they mark criticals;
+# "!=" after a space (2d6 !=6) exploded the dice on that face, now it is "not equal".
+TOTAL_TARGET, WORD_TARGET, SINGLE_KEEP, CRIT_MARKS = "total", "word", "single", "crit"
+SPACED_NOT_EQUAL = "spaced"
+
+
+def parse_steps(text: str) -> int:
+    """The steps parsing ``text`` takes (read or refused): each character normalised, each
+    pattern tried and each character a pattern matched. Linear in the text: no character
+    is read again by a pattern more than a bounded number of times."""
+    parser = _Parser(text[:MAX_INPUT])
+    with suppress(Malformed):
+        _parse_with(parser)
+    return parser.steps
+
+
+def reading_changes(text: str) -> tuple[str, ...]:
+    """How ``text`` reads differently now (see :data:`TOTAL_TARGET`…); () if alike or no roll."""
+    try:
+        expression, parser = _parse(text)
+    except Malformed:
+        return ()
+    found = list(dict.fromkeys(parser.changes))
+    if any(d.single_keep for d in dice_terms(expression.node)):
+        found.append(SINGLE_KEEP)
+    if parser.marks:
+        found.append(CRIT_MARKS)
+    return tuple(found)
+
+
+def counts_rewritten(text: str) -> str:
+    """``text`` written before ``cs``/``cf`` marked criticals, in today's notation with the
+    same meaning: ``csN`` counted successes (now ``=N``, ``cs>N`` now ``>N``), ``cfN``
+    subtracted failures (now ``fN``). A text that isn't a roll stays as it is."""
+    try:
+        _, parser = _parse(text)
+    except Malformed:
+        return text
+    for start, end, name in reversed(parser.marks):
+        written = text[start + 2 : end].strip()
+        if name == "cs":
+            new = written if _CMP_RE.match(written) else "=" + written
+        else:
+            new = "f" + written
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _parse(text: str) -> tuple[DiceExpression, _Parser]:
     if not text or not text.strip():
         raise _malformed(NOTHING_TO_ROLL)
     if len(text) > MAX_INPUT:
         raise _malformed(TOO_LONG)
     parser = _Parser(text)
+    return _parse_with(parser), parser
+
+
+def _parse_with(parser: _Parser) -> DiceExpression:
+    text = parser.raw
+    if not text or not text.strip():
+        raise _malformed(NOTHING_TO_ROLL)
     repeat = 0
     prefix = parser.at(_REPEAT_PREFIX)
     if prefix:
@@ -853,13 +1077,19 @@ def parse(text: str) -> DiceExpression:
         elif compare := parser.at(_TARGET):
             if target is not None:
                 raise Malformed(TWO_TARGETS)
-            target = Compare(compare["op"], _int(compare["n"], BIG_NUMBER, MAX_CONSTANT))
+            op = {None: ">=", "<>": "!="}.get(compare["op"], compare["op"])  # dc 15 is >= 15
+            if compare["dc"]:
+                parser.changes.append(WORD_TARGET)
+            target = Compare(op, _int(compare["n"], BIG_NUMBER, MAX_CONSTANT))
             parser.i = compare.end()
         else:
             parser.i = save
             break
     label = ""
     rest = parser.raw[parser.i :]
+    parser.steps += len(rest)  # the note, read once more
+    if rest.strip() and parser.at(_TARGET_WITHOUT_NUMBER):
+        raise Malformed(TARGET_NEEDS_NUMBER)
     if rest.strip():
         spaced = rest[0].isspace()
         parser.skip()
@@ -876,8 +1106,6 @@ def parse(text: str) -> DiceExpression:
         raise _malformed(TOO_MANY_TERMS, limit=MAX_TERMS)
     expression = DiceExpression(node=node, label=label, repeat=max(repeat, 1), target=target)
     terms = dice_terms(node) if parser.edges else parser.terms
-    if not terms:
-        raise _malformed(NO_DICE)
     count = expression.repeat * sum(d.count for d in terms)
     if count > MAX_DICE:
         raise Malformed(TOO_MANY_DICE, count=count, limit=MAX_DICE)
@@ -898,6 +1126,7 @@ class Face:
     rerolled: tuple[int, ...] = ()
     exploded: bool = False  # it added another die (or, for ra, a reroll)
     mark: int = 0  # +1 a success, -1 a failure, 0 neither (counting dice only)
+    crit: int = 0  # +1 a critical success (cs), -1 a critical failure (cf), 0 neither
 
 
 @dataclass(frozen=True)
@@ -958,18 +1187,38 @@ def _roll_face(dice: Dice, rng: Rng) -> tuple[int, tuple[int, ...]]:
     value = rng.randint(1, 3) - 2 if sides == FUDGE else rng.randint(1, sides)
     rerolled: tuple[int, ...] = ()
     on = dice.reroll_on
-    if dice.reroll and on is not None:
-        limit = 1 if dice.reroll == "ro" else REROLL_LIMIT
-        away: list[int] = []
-        while on.test(value) and len(away) < limit:
-            away.append(value)
+    if dice.reroll and on is not None and on.test(value):
+        rerolled = (value,)
+        if dice.reroll == "ro":
             value = rng.randint(1, 3) - 2 if sides == FUDGE else rng.randint(1, sides)
-        rerolled = tuple(away)
+        else:  # until it no longer matches: one uniform draw among the faces that don't
+            kept = _unmatched(sides, on)
+            value = kept[rng.randint(1, len(kept)) - 1]
     if dice.lowest is not None:
         value = max(value, dice.lowest)
     if dice.highest is not None:
         value = min(value, dice.highest)
     return value, rerolled
+
+
+_UNMATCHED: dict[tuple[int, Compare], tuple[int, ...]] = {}
+
+
+def _unmatched(sides: int, on: Compare) -> tuple[int, ...]:
+    """The faces of a die that ``on`` doesn't match (at least one: the parser checks)."""
+    found = _UNMATCHED.get((sides, on))
+    if found is None:
+        found = _UNMATCHED[sides, on] = tuple(v for v in _face_values(sides) if not on.test(v))
+    return found
+
+
+def crit_mark(dice: Dice, value: int) -> int:
+    """+1 for a face marked a critical success (cs), -1 a critical failure (cf)."""
+    if dice.crit is not None and dice.crit.test(value):
+        return 1
+    if dice.fumble is not None and dice.fumble.test(value):
+        return -1
+    return 0
 
 
 def face_mark(dice: Dice, value: int) -> int:
@@ -993,7 +1242,8 @@ def _plain_die(value: int) -> DieRoll:
 def _roll_die(dice: Dice, rng: Rng) -> DieRoll:
     if dice.sides != FUDGE and not (
         dice.explode or dice.reroll or dice.counting or dice.lowest or dice.highest
-    ):
+        or dice.crit or dice.fumble
+    ):  # fmt: skip
         return _plain_die(rng.randint(1, dice.sides))
     shown = [_roll_face(dice, rng)]  # (value, rerolled) of each face
     on = dice.explode_on
@@ -1008,10 +1258,13 @@ def _roll_die(dice: Dice, rng: Rng) -> DieRoll:
     last = len(shown) - 1
     compound = dice.explode == "!!"
     if dice.success is not None and not compound:
-        faces = tuple(Face(v, r, i < last, face_mark(dice, v)) for i, (v, r) in enumerate(shown))
+        faces = tuple(
+            Face(v, r, i < last, face_mark(dice, v), crit_mark(dice, v))
+            for i, (v, r) in enumerate(shown)
+        )
         value = sum(f.mark for f in faces)
     else:
-        faces = tuple(Face(v, r, i < last) for i, (v, r) in enumerate(shown))
+        faces = tuple(Face(v, r, i < last, 0, crit_mark(dice, v)) for i, (v, r) in enumerate(shown))
         total = sum(v for v, _ in shown)
         value = face_mark(dice, total) if dice.success is not None else total
     return DieRoll(faces, True, value, compound)
@@ -1030,12 +1283,24 @@ def kept_indexes(keys: list[int], keep: str, n: int) -> frozenset[int]:
 def _roll_dice(node: Dice, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
     sides = node.sides
     if sides != FUDGE and not (
-        node.explode or node.reroll or node.success is not None or node.lowest or node.highest
+        node.explode
+        or node.reroll
+        or node.success is not None
+        or node.lowest
+        or node.highest
+        or node.crit
+        or node.fumble
     ):  # plain dice: one face each (as _roll_die rolls them)
         randint = rng.randint
         rolled = [_plain_die(randint(1, sides)) for _ in range(node.count)]
     else:
         rolled = [_roll_die(node, rng) for _ in range(node.count)]
+    if node.single_keep:  # every face an explosion added is a die of its own for keep/drop
+        rolled = [
+            DieRoll((face,), True, face.mark if node.counting else face.value)
+            for die in rolled
+            for face in die.faces
+        ]
     if node.keep:
         kept = kept_indexes([d.total for d in rolled], node.keep, node.keep_n)
         rolled = [
@@ -1066,8 +1331,10 @@ def _roll_node(node: Node, rng: Rng, parts: list[DiceRoll | SetRoll]) -> int:
                 total -= right
             elif op == "*":
                 total *= right
-            else:
+            elif op == "/":
                 total //= right
+            else:
+                total %= right
         return total
     if kind is Dice:
         return _roll_dice(node, rng, parts)  # type: ignore[arg-type]

@@ -2,7 +2,7 @@
 
 Every die is turned into the distribution of what it counts for (after rerolls,
 mi/ma, explosions and success marks), with the very same limits the roller uses
-(:data:`~core.rules.dice.EXPLODE_DEPTH`, :data:`~core.rules.dice.REROLL_LIMIT`), so
+(:data:`~core.rules.dice.EXPLODE_DEPTH`; ``r`` draws among the faces that don't match), so
 the odds are exact for the rolls :func:`core.rules.dice.roll` makes. Pools are
 summed by convolution; keep/drop runs a dynamic programme over the faces from the
 best down (how many dice show each face is binomial given the rest); sets keep
@@ -13,12 +13,13 @@ past :data:`STEP_BUDGET` the expression is refused as too large for exact odds.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
-from math import exp, lgamma, log
+from dataclasses import dataclass, field
+from math import comb, exp, lgamma, log
 
 from core.rules.dice import (
     EXPLODE_DEPTH,
-    REROLL_LIMIT,
+    MAX_TOTAL,
+    BinOp,
     Compare,
     Dice,
     DiceExpression,
@@ -26,6 +27,9 @@ from core.rules.dice import (
     Neg,
     Node,
     Number,
+    bounds_from,
+    die_bounds,
+    face_bounds,
     face_mark,
 )
 from core.rules.errors import Malformed
@@ -44,6 +48,10 @@ class _Budget:
         self.left = limit
         self.limit = limit
 
+    @property
+    def used(self) -> int:
+        return self.limit - self.left
+
     def spend(self, steps: int) -> None:
         self.left -= steps
         if self.left < 0:
@@ -56,6 +64,7 @@ class DiceOdds:
 
     expression: DiceExpression
     distribution: tuple[tuple[int, float], ...]  # (total, chance), totals ascending
+    steps: int = field(default=0, compare=False)  # the work it took, in steps
 
     @property
     def minimum(self) -> int:
@@ -101,12 +110,19 @@ class DiceOdds:
 def odds(expression: DiceExpression, budget: int = STEP_BUDGET) -> DiceOdds:
     """The exact distribution of one roll of ``expression`` (each repeat is alike).
 
+    The work is bounded before it starts: :func:`estimate` (from the terms' shapes
+    alone) is never below the steps taken, and past ``budget`` the expression is
+    refused at once.
+
     Raises:
-        Malformed: the expression needs more than ``budget`` steps of work.
+        Malformed: the expression could need more than ``budget`` steps of work.
     """
-    dist = _node(expression.node, _Budget(budget))
+    if estimate(expression, budget) > budget:
+        raise Malformed(TOO_LARGE, limit=budget)
+    spent = _Budget(budget)
+    dist = _node(expression.node, spent)
     items = tuple(sorted((v, p) for v, p in dist.items() if p > 0))
-    return DiceOdds(expression, items)
+    return DiceOdds(expression, items, spent.used)
 
 
 def face_distribution(dice: Dice) -> Dist:
@@ -114,15 +130,14 @@ def face_distribution(dice: Dice) -> Dist:
     base = {v: 1 / len(dice.faces) for v in dice.faces}
     dist = dict(base)
     on = dice.reroll_on
-    if dice.reroll and on is not None:
-        for _ in range(1 if dice.reroll == "ro" else REROLL_LIMIT):
-            moved = sum(q for v, q in dist.items() if on.test(v))
-            if moved == 0:
-                break
-            new = {v: q for v, q in dist.items() if not on.test(v)}
-            for v, q in base.items():
-                new[v] = new.get(v, 0.0) + moved * q
-            dist = new
+    if dice.reroll == "r" and on is not None:  # until it doesn't match: uniform among the rest
+        kept = [v for v in dice.faces if not on.test(v)]
+        dist = {v: 1 / len(kept) for v in kept}
+    elif dice.reroll == "ro" and on is not None:
+        moved = sum(q for v, q in dist.items() if on.test(v))
+        dist = {v: q for v, q in dist.items() if not on.test(v)}
+        for v, q in base.items():
+            dist[v] = dist.get(v, 0.0) + moved * q
     out: Dist = defaultdict(float)
     for v, q in dist.items():
         if dice.lowest is not None:
@@ -136,6 +151,7 @@ def face_distribution(dice: Dice) -> Dist:
 def die_distribution(dice: Dice, budget: _Budget) -> dict[tuple[int, int], float]:
     """One die with the dice it adds: (its faces' sum, what it counts for) -> chance."""
     faces = face_distribution(dice)
+    budget.spend(len(dice.faces))
     on = dice.explode_on if dice.explode else None
     depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
     extra_penalty = 1 if dice.explode == "!p" else 0
@@ -146,6 +162,7 @@ def die_distribution(dice: Dice, budget: _Budget) -> dict[tuple[int, int], float
         if (left, penalty) in memo:
             return memo[left, penalty]
         out: dict[tuple[int, int], float] = defaultdict(float)
+        budget.spend(len(faces))  # every face, exploding or not
         for value, p in faces.items():
             shown = value - penalty
             worth = face_mark(dice, shown) if dice.counting and not compound else shown
@@ -161,6 +178,7 @@ def die_distribution(dice: Dice, budget: _Budget) -> dict[tuple[int, int], float
 
     result = chain(depth if on is not None else 0, 0)
     if dice.counting and compound:
+        budget.spend(len(result))
         joint: dict[tuple[int, int], float] = defaultdict(float)
         for (key, _), p in result.items():
             joint[key, face_mark(dice, key)] += p
@@ -185,7 +203,10 @@ def _power(a: Dist, n: int, budget: _Budget) -> Dist:
 
 
 def _dice(dice: Dice, budget: _Budget) -> Dist:
+    if dice.single_keep:
+        return _keep_singles(dice, budget)
     joint = die_distribution(dice, budget)
+    budget.spend(len(joint))
     if not dice.keep:
         worth: Dist = defaultdict(float)
         for (_, w), p in joint.items():
@@ -232,6 +253,63 @@ def _keep(
     return dict(final)
 
 
+def _keep_singles(dice: Dice, budget: _Budget) -> Dist:
+    """Keep/drop over every face rolled, the ones explosions added each a die of its own.
+
+    The dice are rolled one after another, each face by face; the state is the faces
+    that may still matter (the ``n`` best so far for ``khN``, the ``n`` worst for ``klN``,
+    the ``n`` dropped so far for ``dhN``/``dlN``) and, when dropping, the sum of the
+    others. Explosions are followed as deep as when rolling.
+    """
+    faces = face_distribution(dice)
+    budget.spend(len(dice.faces))
+    on = dice.explode_on
+    assert on is not None
+    depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
+    extra_penalty = 1 if dice.explode == "!p" else 0
+    highest = dice.keep in ("kh", "dh")  # the faces held are the highest ones
+    held_n = dice.keep_n
+    dropping = dice.keep in ("dh", "dl")
+
+    def worth(shown: int) -> int:
+        return face_mark(dice, shown) if dice.counting else shown
+
+    State = tuple[tuple[int, ...], int]  # the faces held, sorted; the sum of the rest
+
+    def add(state: State, shown: int) -> State:
+        held, rest = state
+        values = sorted((*held, shown))
+        if len(values) <= held_n:
+            return tuple(values), rest
+        out = values[0] if highest else values[-1]
+        kept = values[1:] if highest else values[:-1]
+        return tuple(kept), rest + worth(out) if dropping else 0
+
+    states: dict[State, float] = {((), 0): 1.0}
+    for _ in range(dice.count):
+        done: dict[State, float] = defaultdict(float)
+        active: dict[tuple[State, int, int], float] = {}
+        for state, p in states.items():
+            active[state, depth, 0] = p
+        while active:
+            following: dict[tuple[State, int, int], float] = defaultdict(float)
+            budget.spend(len(active) * len(faces) * (held_n + 1))  # each adds to a sorted tuple
+            for (state, left, penalty), p in active.items():
+                for value, q in faces.items():
+                    new = add(state, value - penalty)
+                    if left > 0 and on.test(value):
+                        following[new, left - 1, extra_penalty] += p * q
+                    else:
+                        done[new] += p * q
+            active = following
+        states = done
+    budget.spend(len(states))
+    out: Dist = defaultdict(float)
+    for (held, rest), p in states.items():
+        out[rest if dropping else sum(worth(v) for v in held)] += p
+    return dict(out)
+
+
 def _binomial(n: int, j: int, q: float) -> float:
     """The chance that exactly ``j`` of ``n`` dice land where each does with chance ``q``."""
     if q >= 1.0:
@@ -249,7 +327,9 @@ def _node(node: Node, budget: _Budget) -> Dist:
     if isinstance(node, Dice):
         return _dice(node, budget)
     if isinstance(node, Neg):
-        return {-v: p for v, p in _node(node.operand, budget).items()}
+        inner = _node(node.operand, budget)
+        budget.spend(len(inner))
+        return {-v: p for v, p in inner.items()}
     if isinstance(node, Group):
         members = [_node(item, budget) for item in node.items]
         if not node.keep:
@@ -262,12 +342,13 @@ def _node(node: Node, budget: _Budget) -> Dist:
     if node.op == "+":
         return _convolve(left, right, budget)
     if node.op == "-":
+        budget.spend(len(right))
         return _convolve(left, {-v: p for v, p in right.items()}, budget)
     budget.spend(len(left) * len(right))
     combined: Dist = defaultdict(float)
     for x, p in left.items():
         for y, q in right.items():
-            combined[x * y if node.op == "*" else x // y] += p * q
+            combined[x * y if node.op == "*" else x // y if node.op == "/" else x % y] += p * q
     return dict(combined)
 
 
@@ -286,7 +367,186 @@ def _keep_members(group: Group, members: list[Dist], budget: _Budget) -> Dist:
                     values = values[1:] if highest else values[:-1]
                 new[tuple(values)] += p * q
         states = new
+    budget.spend(len(states))
     out: Dist = defaultdict(float)
     for kept, p in states.items():
         out[sum(kept)] += p
     return dict(out)
+
+
+# --- the work, bounded before it is done ---------------------------------------------
+
+
+def estimate(expression: DiceExpression, cap: int = STEP_BUDGET) -> int:
+    """An upper bound of the steps :func:`odds` takes, from the terms' shapes alone
+    (dice, sides, keep, explosion depth): a few arithmetic steps per term, whatever the
+    dice. Once past ``cap`` it stops counting and returns what it has (above ``cap``)."""
+    known: dict[int, tuple[int, int]] = {}  # id(node) -> its bounds, each computed once
+
+    def inner(node: Node) -> tuple[int, int]:
+        return known[id(node)]
+
+    def walk(node: Node) -> tuple[int, int]:  # (steps, most distinct totals)
+        steps = 0
+        parts: list[int] = []
+        children: tuple[Node, ...] = ()
+        if isinstance(node, Group):
+            children = node.items
+        elif isinstance(node, BinOp):
+            children = (node.left, node.right)
+        elif isinstance(node, Neg):
+            children = (node.operand,)
+        for child in children:
+            cost, size = walk(child)
+            steps += cost
+            parts.append(size)
+            if steps > cap:
+                return steps, 1
+        low, high = known[id(node)] = bounds_from(node, inner)
+        if isinstance(node, Number):
+            return 0, 1
+        if isinstance(node, Dice):
+            cost, most = _dice_steps(node, cap)
+            return cost, min(high - low + 1, most)
+        span = high - low + 1
+        if isinstance(node, Neg):
+            return steps + parts[0], parts[0]
+        if isinstance(node, BinOp):
+            extra = parts[1] if node.op == "-" else 0
+            return steps + parts[0] * parts[1] + extra, min(span, parts[0] * parts[1])
+        assert isinstance(node, Group)
+        if not node.keep:
+            running = 1
+            for size in parts:
+                steps += running * size
+                running = min(span, running * size)
+            return steps, running
+        k = node.keep_n if node.keep in ("kh", "kl") else len(parts) - node.keep_n
+        values = max(h for _, h in map(inner, node.items)) - min(
+            lo for lo, _ in map(inner, node.items)
+        ) + 1  # fmt: skip
+        most = comb(values + k, k)  # sorted tuples of at most k values
+        states = 1
+        for size in parts:
+            steps += states * size
+            states = min(most, states * size)
+        return steps + states, span
+
+    return walk(expression.node)[0]
+
+
+def _matching(on: Compare | None, low: int, high: int) -> int:
+    """How many of the values ``low..high`` ``on`` matches."""
+    if on is None or high < low:
+        return 0
+    v, op = on.value, on.op
+    inside = low <= v <= high
+    if op == "=":
+        return int(inside)
+    if op == "!=":
+        return high - low + 1 - int(inside)
+    if op in (">", ">="):
+        start = max(low, v + 1 if op == ">" else v)
+        return max(0, high - start + 1)
+    end = min(high, v - 1 if op == "<" else v)
+    return max(0, end - low + 1)
+
+
+def _dice_steps(dice: Dice, cap: int) -> tuple[int, int]:
+    """An upper bound of the steps :func:`_dice` takes on ``dice``, and of the totals it
+    gives (its states, for keep/drop over exploding dice; else unbounded here)."""
+    sides = len(dice.faces)
+    low, high = face_bounds(dice)
+    faces = min(sides, high - low + 1)  # the values one face shows after mi/ma
+    on = dice.explode_on if dice.explode else None
+    exploding = min(faces, _matching(on, low, high))
+    depth = (1 if dice.explode == "ra" else EXPLODE_DEPTH) if exploding else 0
+    penalty = 1 if dice.explode == "!p" else 0
+    n = dice.count
+    if dice.single_keep:
+        return _single_keep_steps(dice, sides, faces, exploding, depth, penalty, cap)
+    unbounded = MAX_TOTAL
+    worth_low, worth_high = die_bounds(dice)
+    worths = worth_high - worth_low + 1
+    # the die with the dice it adds: one entry per path (each face, or an exploding
+    # face followed by the rest), and no more than its (sum, worth) pairs
+    a, b = low - penalty, high
+    sizes = [faces]
+    for level in range(1, depth + 1):
+        paths = (faces - exploding) + exploding * sizes[-1]
+        sums = max(b, (level + 1) * b) - min(a, (level + 1) * a) + 1
+        pairs = sums * ((2 * level + 3) if dice.counting and dice.explode != "!!" else 1)
+        sizes.append(min(paths, pairs))
+    joint = sizes[-1]
+    steps = sides + (depth + 1) * faces + exploding * sum(sizes[:-1])
+    if dice.counting and dice.explode == "!!":
+        steps += joint  # the faces' sum to what it counts for
+    steps += joint
+    if not dice.keep:  # n convolutions: before the i-th the sum has at most i*(w-1)+1 values
+        each = min(worths, joint)
+        return steps + each * (n + (worths - 1) * n * (n - 1) // 2), unbounded
+    # keep/drop: K keys, from the best down; given its key what a die counts for is known,
+    # so a state (dice left, taken t, total) has at most t*(v-1)+1 totals, v the span of
+    # the worths so far: the i best keys span at most i values plus the gaps among them
+    keys = joint if dice.counting else min(joint, worths)  # uncounted, worth is the key
+    if dice.counting or dice.explode:
+        gaps = worths  # marks, or sums of exploded faces: any span up to the whole
+    elif dice.reroll == "r":
+        gaps = _matching(dice.reroll_on, low, high)  # the faces rerolled away
+    else:
+        gaps = 0
+    k = dice.kept_count
+    first = k * (n + 1) - k * (k - 1) // 2  # sum over t < k of (n - t + 1)
+    second = (n + 1) * k * (k - 1) // 2 - (k - 1) * k * (2 * k - 1) // 6  # of t(n - t + 1)
+    short = max(0, min(keys - 1, worths - gaps))  # the i with i + gaps below the whole span
+    spread = short * (short + 1) // 2 + short * (gaps - 1) + (keys - 1 - short) * (worths - 1)
+    return steps + n * keys + keys * (2 * first + k) + 2 * second * spread, unbounded
+
+
+def _single_keep_steps(
+    dice: Dice, sides: int, faces: int, exploding: int, depth: int, penalty: int, cap: int
+) -> tuple[int, int]:
+    """An upper bound of the steps :func:`_keep_singles` takes: the dice one after
+    another, each round of explosions at most the states before times the exploding
+    faces, and never more states than sorted tuples of held faces (times the sums of
+    dropped ones)."""
+    held_n = dice.keep_n
+    values = faces + penalty
+    if dice.keep in ("dh", "dl"):  # the sum of what the dropped faces count for
+        low, high = (-1, 1) if dice.counting else face_bounds(dice)
+        low -= 0 if dice.counting else penalty
+        rests = dice.count * (depth + 1) * (abs(low) + abs(high)) + 1
+    else:
+        rests = 1
+    most = comb(values + held_n, held_n) * rests
+    # Holding the highest faces while the top faces explode: once a die has exploded r
+    # times, its r exploded faces (each at least as high as any other) are among those
+    # held, so fewer states go on exploding.
+    low, high = face_bounds(dice)
+    on = dice.explode_on
+    on_top = on is not None and (
+        on.op in (">", ">=") or (on.op == "=" and on.value == high)
+    ) and dice.keep in ("kh", "dh")  # fmt: skip
+    top = exploding + penalty  # the values an exploded face can show
+
+    def at_most(round_: int) -> int:
+        if not on_top or round_ == 0:
+            return most
+        m = min(round_, held_n)
+        return min(most, comb(top + m - 1, m) * comb(values + held_n - m, held_n - m) * rests)
+
+    per_state = faces * (held_n + 1)
+    steps = sides
+    states = 1
+    for _ in range(dice.count):
+        active, done = states, 0
+        for round_ in range(depth + 1):
+            steps += active * per_state
+            done += active * faces
+            active = min(at_most(round_ + 1), active * exploding)
+            if not active:
+                break
+        if steps > cap:
+            return steps, 1
+        states = min(most, done)
+    return steps + states, states  # a total per state at most

@@ -422,6 +422,9 @@ class SavedRoll(Model):
     name = fields.CharField(max_length=32)  # as the player typed it
     name_key = fields.CharField(max_length=32)  # casefolded, for lookup
     text = fields.CharField(max_length=1000)  # the dice notation, as typed
+    # Before the notation changed what this text means: the text as it was then, until
+    # its owner has been shown the old and new reading once ("" once shown, or never).
+    was_text = fields.CharField(max_length=1000, default="", db_default="")
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

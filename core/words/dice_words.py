@@ -15,4 +15,6 @@ def target_words(op: str, value: int, lang: Lang) -> str:
         return lang.pgettext("a roll's target", "> {number}", number=value)
     if op == "<":
         return lang.pgettext("a roll's target", "< {number}", number=value)
+    if op == "!=":
+        return lang.pgettext("a roll's target", "≠ {number}", number=value)
     return lang.pgettext("a roll's target", "= {number}", number=value)

@@ -45,7 +45,7 @@ EXAMPLES: list[tuple[str, str, int, int]] = [
     ("1d20+5 преим", "2d20kh1 + 5", 6, 25),
     ("1d20 помеха", "2d20kl1", 1, 20),
 ]
-SUCCESSES = [("3d6 >= 5", "3d6>=5"), ("10d10>=8cf1", "10d10>=8cf1"), ("6d6cs6", "6d6=6")]
+SUCCESSES = [("3d6 >= 5", "3d6>=5"), ("10d10>=8f1", "10d10>=8f1"), ("6d6=6", "6d6=6")]
 REFUSED = [("6d6 o 3", "o"), ("2d6 | 3d6", "|"), ("2d6 kh", "kh"), ("1001d6", "1000")]
 
 
@@ -149,3 +149,42 @@ async def test_a_russian_table_types_its_dice_with_cyrillic_letters_everywhere(
     # a refusal's examples are written as a Russian player types dice
     wrong = (await say(stack, IVAN, "/roll 2к6+1 преим", IVAN))["text"]
     assert "1к20+5 преим" in wrong and "к20 преим" in wrong and "adv" not in wrong, wrong
+
+
+# (sent, what the English reply says, what the Russian one says): forms other rollers'
+# players bring, as those rollers mean them
+PEER_FORMS = [
+    # a comparison no d6 face can meet: the total against a target
+    ("/roll 3d6 >= 12", ["Target: total ≥ 12", "Total: "], ["Цель: сумма ≥ 12", "Итого: "]),
+    # advantage with its target
+    ("/roll d20 adv >= 15", ["2d20kh1 >= 15", "Target: total ≥ 15"], ["Цель: сумма ≥ 15"]),
+    ("/roll 1d20+5 dc15", ["Target: total ≥ 15"], ["Цель: сумма ≥ 15"]),
+    # arithmetic alone answers, and says that division rounds down
+    (
+        "/roll 15/2",
+        ["Total: 7", "Division rounds down."],
+        ["Итого: 7", "Деление округляется вниз."],
+    ),
+    ("/roll 1+1", ["Total: 2"], ["Итого: 2"]),
+    # Roll20 / rpg-dice-roller: cs marks critical faces, the dice still add up
+    ("/roll 3d6cs>1", ["★", "a critical success", "Total: "], ["★", "критический успех"]),
+    # rpg-dice-roller: r rerolls until the face doesn't match
+    ("/roll 1d20rr<20", ["Total: 20"], ["Итого: 20"]),
+    # refusals name what is missing
+    ("/roll 4d6kh", ["“kh” needs a number, as in 4d6kh3."], ["«kh» нужно число, например 4d6kh3."]),
+    ("/roll 4d10dh1dl2", ["Two drops on one dice term (“dl2”)"], ["Два отбрасывания"]),
+    ("/roll 2d6 >=", ["A target needs a number"], ["Цели нужно число"]),
+    # d20: keep over every exploded die; the odds say at most 20
+    ("/odds 5d10!k2", ["highest 20", "average 16.12"], ["16,12"]),
+    ("/odds 2к6 >= 7", ["Chance of ≥ 7: 58.3%"], ["Шанс на ≥ 7: 58,3%"]),
+]
+
+
+@pytest.mark.parametrize(("user", "chat", "english"), [(ALICE, GROUP, True), (IVAN, IVAN, False)])
+async def test_forms_from_other_rollers_read_as_they_mean_them(
+    stack: Stack, user: int, chat: int, english: bool
+) -> None:
+    for sent, in_english, in_russian in PEER_FORMS:
+        text = (await say(stack, user, sent, chat))["text"]
+        for expected in in_english if english else in_russian:
+            assert expected in text, (sent, text)

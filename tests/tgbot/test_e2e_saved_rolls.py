@@ -334,3 +334,44 @@ async def test_lists_on_screen_are_redrawn_when_their_rolls_change_and_retired_b
     await say(stack, OLGA, OLGA, "/saved")
     retired = await settled(OLGA, first, lambda m: not m.get("reply_markup"))
     assert retired["text"].endswith("⏭ Список поновее — ниже.")
+
+
+async def test_a_saved_roll_the_notation_reads_otherwise_is_told_once(stack: Stack) -> None:
+    # as the upgrade leaves them: rewritten (cs counted successes) or read otherwise now
+    await SavedRoll.create(
+        owner_tg_id=ALICE, name="six", name_key="six", text="6d6=6", was_text="6d6cs6"
+    )
+    await SavedRoll.create(
+        owner_tg_id=ALICE, name="big", name_key="big", text="3d6 >= 12", was_text="3d6 >= 12"
+    )
+    await SavedRoll.create(
+        owner_tg_id=ALICE, name="ne", name_key="ne", text="2d6 !=6", was_text="2d6 !=6"
+    )
+    listing = (await say(stack, ALICE, ALICE, "/saved"))["text"]
+    assert "Dice notation changed: some saved rolls read differently" in listing
+    assert (
+        "six — before: 6d6cs6: cs and cf counted successes and failures. Now: 6d6=6: the same"
+        " count, written with =, > or f (cs and cf mark critical faces now)."
+    ) in listing
+    assert "big — before: 3d6 >= 12: the comparison counted the dice that meet it" in listing
+    assert "Now: 3d6 >= 12: the comparison is the total's target." in listing
+    assert (
+        "ne — before: 2d6 !=6: “!=” after a space made the dice explode on that face."
+        " Now: 2d6 !=6: “!=” after a space means “not equal”."
+    ) in listing
+    again = (await say(stack, ALICE, ALICE, "/saved"))["text"]
+    assert "Dice notation changed" not in again and "six" in again  # once only
+    # in Russian, after rolling it
+    await SavedRoll.create(
+        owner_tg_id=OLGA, name="boom", name_key="boom", text="5d10!k2", was_text="5d10!k2"
+    )
+    mark = stack.api.mark()
+    await stack.api.send_text(OLGA, OLGA, "/roll boom")
+    told = await stack.api.wait_for_message(
+        OLGA,
+        lambda m: from_bot(stack)(m) and "Запись костей изменилась" in m.get("text", ""),
+        timeout=TIMEOUT,
+        since=mark,
+    )
+    assert "выбирают среди всех брошенных костей, добавленных тоже" in told["text"]
+    assert (await SavedRoll.get(owner_tg_id=OLGA, name_key="boom")).was_text == ""

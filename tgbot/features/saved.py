@@ -109,6 +109,8 @@ async def saved(update: Update, context: StonetableContext) -> None:
     table = _table(chat)
     listed = await saved_rolls.list_for(player, table)
     text, markup = render.listing(listed, lang, player.tg_id)
+    if rereads := await saved_rolls.reread_once(listed):
+        text = render.rereads(rereads, lang) + "\n\n" + text
     for older in await saved_rolls.lists_here(player.tg_id, table or Table(chat.tg_id)):
         await _draw_list(context, older, retired=True)  # superseded by the one below
     sent = await message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup)
@@ -165,7 +167,15 @@ async def roll_saved(update: Update, context: StonetableContext, text: str) -> b
     if resolved is None:
         return False
     await _roll(update, context, chat, player, resolved.expression)
+    await _tell_rereads(update, resolved.used)
     return True
+
+
+async def _tell_rereads(update: Update, used: tuple[saved_rolls.SavedRoll, ...]) -> None:
+    """Once, after a roll: the saved rolls it used that the notation now reads otherwise."""
+    if rereads := await saved_rolls.reread_once(used):
+        assert update.effective_message is not None
+        await reply_html(update.effective_message, render.rereads(rereads, await lang_of(update)))
 
 
 async def _roll(
@@ -209,6 +219,7 @@ async def press_saved(update: Update, context: StonetableContext) -> None:
     if resolved is None:
         raise Malformed(OUTDATED)
     await asyncio.gather(query.answer(), _roll(update, context, chat, player, resolved.expression))
+    await _tell_rereads(update, resolved.used)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

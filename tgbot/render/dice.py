@@ -21,7 +21,9 @@ FACE_BUDGET = 150
 BAR_WIDTH = 16
 ODDS_ROWS = 12
 ODDS_ROWS_EACH = 20  # up to this many totals, one row each
-_SIGNS = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "=": "="}
+_SIGNS = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "=": "=", "!=": "≠"}
+CRIT = "★"  # after a face marked a critical success (cs)
+FUMBLE = "💀"  # after a face marked a critical failure (cf)
 
 
 def _compare(compare: Compare) -> str:
@@ -30,7 +32,8 @@ def _compare(compare: Compare) -> str:
 
 def _die(die: DieRoll) -> str:
     """One die: rerolled faces struck before it, ``!`` after a face that exploded,
-    ✓/✗ on a success or failure; a dropped die struck out whole."""
+    ✓/✗ on a success or failure, ★/💀 on a critical success or failure; a dropped die
+    struck out whole."""
     shown = []
     for face in die.faces:
         text = "".join(f"<s>{v}</s>→" for v in face.rerolled) + str(face.value)
@@ -40,6 +43,10 @@ def _die(die: DieRoll) -> str:
             text += "✓"
         elif face.mark < 0:
             text += "✗"
+        if face.crit > 0:
+            text += CRIT
+        elif face.crit < 0:
+            text += FUMBLE
         shown.append(text)
     text = "+".join(shown)
     if die.compound and len(die.faces) > 1:
@@ -69,6 +76,29 @@ def _total(outcome: Outcome, counting: bool, lang: Lang) -> str:
     else:
         text = lang.gettext("Total: {total}", total=outcome.total)
     return text
+
+
+def _notes(result: RollResult, lang: Lang) -> list[str]:
+    """What the reply says about how it read the roll: its target, criticals, rounding."""
+    expression = result.expression
+    lines = []
+    if expression.target is not None:
+        lines.append(lang.gettext("Target: total {target}", target=_compare(expression.target)))
+    marks = [
+        face.crit
+        for outcome in result.outcomes
+        for part in outcome.parts
+        if isinstance(part, DiceRoll)
+        for die in part.rolled
+        for face in die.faces
+    ]
+    if any(m > 0 for m in marks):
+        lines.append(CRIT + " " + lang.gettext("a critical success"))
+    if any(m < 0 for m in marks):
+        lines.append(FUMBLE + " " + lang.gettext("a critical failure"))
+    if expression.divides:
+        lines.append(lang.gettext("Division rounds down."))
+    return lines
 
 
 def _verdict(result: RollResult, outcome: Outcome) -> str:
@@ -103,6 +133,7 @@ def render_roll(result: RollResult, who: str, lang: Lang) -> str:
     if repeated:
         totals = ", ".join(str(o.total) for o in result.outcomes)
         lines.append("<b>" + lang.gettext("Totals: {totals}", totals=totals) + "</b>")
+    lines += [esc(line) for line in _notes(result, lang)]
     return "\n".join(lines)
 
 
@@ -135,6 +166,8 @@ def render_odds(odds: DiceOdds, lang: Lang) -> str:
     ]
     if expression.counts_successes:
         lines.append(lang.gettext("The numbers are successes (minus failures)."))
+    if expression.divides:
+        lines.append(lang.gettext("Division rounds down."))
     if expression.target is not None and odds.target_chance is not None:
         lines.append(
             "<b>"

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from core.campaigns.saved_rolls import Renamed, SavedRoll, mark
+from core.campaigns.saved_rolls import Renamed, Reread, SavedRoll, mark
+from core.rules import dice
 from core.words.i18n import Lang
 from tgbot.buttons.saved import SavedRollButton
 from tgbot.render.text import esc
@@ -81,6 +82,53 @@ def renamed(old: str, done: Renamed, lang: Lang) -> str:
 
 def deleted(roll: SavedRoll, lang: Lang) -> str:
     return lang.gettext("🗑 Deleted the saved roll <b>{name}</b>.", name=esc(roll.name))
+
+
+def rereads(found: Sequence[Reread], lang: Lang) -> str:
+    """Saved rolls the notation reads otherwise now: for each, its old and new reading."""
+    lines = [
+        "<b>" + lang.gettext("ℹ️ Dice notation changed: some saved rolls read differently") + "</b>"
+    ]
+    for roll in found:
+        before, now = [], []
+        if roll.rewritten:
+            before.append(lang.gettext("cs and cf counted successes and failures"))
+            now.append(
+                lang.gettext(
+                    "the same count, written with =, > or f (cs and cf mark critical faces now)"
+                )
+            )
+        if dice.TOTAL_TARGET in roll.changes:
+            before.append(
+                lang.gettext("the comparison counted the dice that meet it, which none could")
+            )
+            now.append(lang.gettext("the comparison is the total's target"))
+        if dice.WORD_TARGET in roll.changes:
+            before.append(lang.gettext("“vs”, “dc” or “сл” and its number were the note"))
+            now.append(lang.gettext("they set the total's target"))
+        if dice.SINGLE_KEEP in roll.changes:
+            before.append(
+                lang.gettext("keep and drop took an exploded die with the dice it added, as one")
+            )
+            now.append(lang.gettext("keep and drop pick among every die rolled, added ones too"))
+        if dice.SPACED_NOT_EQUAL in roll.changes:
+            before.append(lang.gettext("“!=” after a space made the dice explode on that face"))
+            now.append(lang.gettext("“!=” after a space means “not equal”"))
+        if dice.CRIT_MARKS in roll.changes and not roll.rewritten:
+            before.append(lang.gettext("cs and cf counted successes and failures"))
+            now.append(lang.gettext("cs and cf mark critical faces; the dice add up"))
+        lines.append(
+            lang.gettext(
+                "• <b>{name}</b> — before: <code>{before}</code>: {old}. "
+                "Now: <code>{now}</code>: {new}.",
+                name=esc(roll.name),
+                before=esc(_short(roll.before)),
+                old="; ".join(before) or lang.gettext("read as written"),
+                now=esc(_short(roll.now)),
+                new="; ".join(now) or lang.gettext("read as written"),
+            )
+        )
+    return "\n".join(lines)
 
 
 def listing(

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.rules.dice import MAX_DICE, MAX_TERMS, DiceExpression, parse, roll
-from core.rules.dice_odds import odds
+from core.rules.dice import MAX_DICE, MAX_TERMS, DiceExpression, dice_terms, parse, roll
+from core.rules.dice_odds import STEP_BUDGET, estimate, odds
 from core.rules.errors import Malformed
 from core.rules.rng import ScriptedRng, SeededRng
 
@@ -56,8 +56,8 @@ from core.rules.rng import ScriptedRng, SeededRng
         ("2d6ra1", "2d6ra1"),
         ("2d6ra6", "2d6ra6"),
         ("3d6 >= 5", "3d6>=5"),
-        ("10d10>=8cf1", "10d10>=8cf1"),
-        ("6d6cs6", "6d6=6"),
+        ("10d10>=8f1", "10d10>=8f1"),
+        ("6d6cs6", "6d6cs6"),
         ("5d10>7", "5d10>7"),
         ("5d10<3", "5d10<3"),
         ("4d6=6", "4d6=6"),
@@ -119,8 +119,8 @@ def test_a_word_that_looks_like_notation_is_refused_by_name(text: str, named: st
         "", "   ", "banana", "2d", "d", "2d6+", "+", "2d6 3", "2d6 d8", "2d6++3",
         "5d6kh6", "5d6kh0", "3d6dl3", "2d20 adv", "4d6kh3 adv", "d20 adv dis", "d1", "d0",
         "0d6", "1001d6", "d1001", "500d6 + 501d6", "<b>2d6</b>", "99999999999999999999d6",
-        "7", "1+2", "2d6" + "+1" * MAX_TERMS, "x" * 1001, "1d6/(1d2-1)", "1d2!<3", "d6 r<7",
-        "2d6!!!", "4d6mi7", "4d6mi5ma2", "10d10cf1", "21x1d6", "(1d6", "(" * 11 + "1d6" + ")" * 11,
+        "7 +", "1+2 >=", "2d6" + "+1" * MAX_TERMS, "x" * 1001, "1d6/(1d2-1)", "1d2!<3", "d6 r<7",
+        "2d6!!!", "4d6mi7", "4d6mi5ma2", "10d10f1", "21x1d6", "(1d6", "(" * 11 + "1d6" + ")" * 11,
         "2d6!r1ra2", "3x2d6 x3", "1d20 >= 5 >= 6", "2d6 kh3", "100x10d6",
     ],
 )  # fmt: skip
@@ -168,7 +168,7 @@ def test_advantage_after_a_modifier_keeps_the_higher_d20() -> None:
 
 def test_the_misreads_are_gone() -> None:
     assert odds(parse("4d6 kh3")).maximum == 18
-    assert roll(parse("1d20 r1"), ScriptedRng([1, 12])).total == 12
+    assert roll(parse("1d20 r1"), ScriptedRng([1, 11])).total == 12  # the 11th face of 2..20
     assert roll(parse("2d6 !"), ScriptedRng([6, 6, 2, 3])).total == 17
     assert roll(parse("3d6 >= 5"), ScriptedRng([5, 6, 2])).total == 2
     assert roll(parse("2к6+1"), ScriptedRng([3, 4])).total == 8
@@ -184,14 +184,15 @@ def test_exploding_compounding_and_penetrating() -> None:
 
 
 def test_rerolls() -> None:
-    assert roll(parse("1d6r<3"), ScriptedRng([1, 2, 5])).total == 5
+    # r: one draw among the faces that don't match (3, 4, 5, 6 here: the 3rd is 5)
+    assert roll(parse("1d6r<3"), ScriptedRng([1, 3])).total == 5
     assert roll(parse("1d6ro<3"), ScriptedRng([1, 2])).total == 2
     assert roll(parse("1d6ra6"), ScriptedRng([6, 4])).total == 10
-    assert roll(parse("1d6r1"), ScriptedRng([1] * 50 + [1])).total == 1  # the reroll limit
+    assert roll(parse("1d6r1"), ScriptedRng([1, 1])).total == 2  # never a 1, however long
 
 
 def test_successes_failures_and_clamps() -> None:
-    assert roll(parse("5d10>=8cf1"), ScriptedRng([8, 1, 10, 3, 1])).total == 0
+    assert roll(parse("5d10>=8f1"), ScriptedRng([8, 1, 10, 3, 1])).total == 0
     assert roll(parse("4d6mi3"), ScriptedRng([1, 2, 5, 6])).total == 17
     assert roll(parse("4d6ma2"), ScriptedRng([1, 2, 5, 6])).total == 7
     assert roll(parse("4dF"), ScriptedRng([1, 2, 3, 3])).total == 1
@@ -275,8 +276,8 @@ small_dice = st.builds(
     st.integers(1, 2),
     st.sampled_from(["3", "4", "F"]),
     st.sampled_from(
-        ["", "kh1", "kl1", "dl1", "ro<2", "mi2", "ma3", ">=3", ">=3cf1", "ra1", "=2",
-         "ra<2kh1", "ro1>=2"]
+        ["", "kh1", "kl1", "dl1", "ro<2", "mi2", "ma3", ">=3", ">=3f1", "ra1", "=2",
+         "ra<2kh1", "ro1>=2", "r", "r<3kh1", "cs3cf1", "<>2", "!kh1", "!pkl1", "!dl1"]
     ),
 )  # fmt: skip
 
@@ -305,7 +306,11 @@ def small_expressions(draw: st.DrawFn) -> str:
 @given(small_expressions())
 def test_odds_match_brute_force_on_small_rolls(text: str) -> None:
     expression = _valid(text)
-    if expression is not None:
+    if expression is None or estimate(expression) > STEP_BUDGET:
+        return  # refused as too large for exact odds (a test below says so)
+    # the walk follows every explosion of every die: with more than two exploding dice
+    # its paths multiply past what a test can walk
+    if sum(d.count for d in dice_terms(expression.node) if d.explode) <= 2:
         _agree(expression)
 
 
@@ -319,8 +324,12 @@ def _agree(expression: DiceExpression) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["1d3!", "1d3!!", "1d3!p", "2d2!", "1d4!=1", "2d2!kh1", "2d3! >=3cf1", "1dF!", "1d4ra4+1d2",
-     "2d2!!=4", "1d2r1", "1d3!p>=3", "1d4!<2mi2"],
+    ["1d3!", "1d3!!", "1d3!p", "2d2!", "1d4!=1", "2d2!kh1", "2d3! >=3f1", "1dF!", "1d4ra4+1d2",
+     "2d2!!=4", "1d2r1", "1d3!p>=3", "1d4!<2mi2",
+     # d20: keep and drop pick among every die rolled, the ones explosions added too
+     "2d3!kh1", "3d2!kl2", "2d3!dl1", "2d3!dh1", "2d3!pkh1", "2d3ra3kh1", "2d3!kh1>=3",
+     # rpg-dice-roller: r rerolls until the face doesn't match
+     "2d4r<3kh1", "1d3rr<3", "1d3r"],
 )  # fmt: skip
 def test_explosions_match_brute_force(text: str) -> None:
     _agree(parse(text))
@@ -332,7 +341,8 @@ big_dice = st.builds(
     st.sampled_from(["2", "4", "6", "10", "20", "100", "F", "%"]),
     st.sampled_from(
         ["", "kh2", "kl1", "dh1", "dl1", "k1", "r1", "rr<2", "ro1", "ra1", "mi2", "ma3", "!",
-         "!!", "!p", "e>5", ">=5", ">4cf1", "cs6", "<2", " kh1", " !", " r1"]
+         "!!", "!p", "e>5", ">=5", ">4f1", "cs6", "<2", " kh1", " !", " r1", "!kh2", "cs>5cf1",
+         " r", "min2", " >= 15", "<>3"]
     ),
 )  # fmt: skip
 
@@ -368,7 +378,7 @@ def test_arbitrary_text_parses_or_is_refused_politely(text: str) -> None:
     except Malformed as error:
         assert error.message
     else:
-        assert 1 <= expression.dice_count <= MAX_DICE
+        assert 0 <= expression.dice_count <= MAX_DICE
 
 
 @settings(max_examples=300, deadline=None)
