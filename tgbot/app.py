@@ -109,13 +109,18 @@ def build_application(
     application = builder.build()
     assert isinstance(application, StonetableApplication)
     application.command_specs = command_specs(deps.campaigns.registry)
-    application.add_handler(TypeHandler(Update, refuse_unstorable), group=-1)
+    # a group of its own, before every feature's (within a group only the first handler
+    # that takes an update runs: sharing one would hide that feature's handler)
+    application.add_handler(TypeHandler(Update, refuse_unstorable), group=INPUT_CHECKS)
     for feature in features(deps.campaigns.registry):
         application.add_handlers(feature.handlers())
     # last: a button no feature takes (forged, or left by an older version of the bot)
     application.add_handler(CallbackQueryHandler(no_such_button))
     application.add_error_handler(on_error)
     return application
+
+
+INPUT_CHECKS = -100  # the handler group of the checks every update passes first
 
 
 def typed_texts(update: Update) -> list[str]:

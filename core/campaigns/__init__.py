@@ -74,7 +74,6 @@ class Campaigns(Dependencies):
         self.keep_playing = lifecycle.keep_playing
         self.resume = lifecycle.resume
         self.last_ended = lifecycle.last_ended
-        self.last_ended_of = lifecycle.last_ended_of
         # panels
         self.open_panel = presses.open_panel
         self.bind_message = presses.bind_message
@@ -84,6 +83,7 @@ class Campaigns(Dependencies):
 
     def _bind_reads(self, queries: Queries) -> None:
         self.current = queries.current
+        self.last_ended_of = queries.last_ended_of
         self.require_current = queries.require_current
         self.for_viewer = queries.for_viewer
         self.at_a_glance = queries.at_a_glance

@@ -28,7 +28,6 @@ from core.rules.lifecycle import (
     Step,
     check_host,
     check_resume,
-    may_resume,
     next_stage,
     resumable_until,
 )
@@ -210,30 +209,9 @@ class Lifecycle(CampaignsBase):
                 .select_related("host")
                 .first()
             )
-            return None if campaign is None else await self._ended(campaign)
-
-    async def last_ended_of(self, player: PlayerRef, system_key: str) -> EndedGame | None:
-        """The most recently ended campaign of ``system_key`` a player was seated in."""
-        async with guarded():
-            campaign = (
-                await Campaign.filter(
-                    members__player__tg_id=player.tg_id,
-                    members__active=True,
-                    system=system_key,
-                    status=CampaignStatus.ARCHIVED,
-                )
-                .order_by("-id")
-                .first()
-            )
-            return None if campaign is None else await self._ended(campaign)
-
-    async def _ended(self, campaign: Campaign) -> EndedGame:
-        """An archived campaign as an ended game: when it ended and until when it may come back."""
-        view = await self._view(campaign)
-        ended_at = campaign.ended_at or campaign.updated_at  # games ended before it was kept
-        return EndedGame(
-            view, ended_at, resumable_until(ended_at), may_resume(ended_at, self._now())
-        )
+            if campaign is None:
+                return None
+            return EndedGame.of(await self._view(campaign), campaign, self._now())
 
     async def set_status(
         self,

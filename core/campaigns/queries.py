@@ -8,6 +8,7 @@ from core.campaigns.views import (
     NO_GAME,
     STALE,
     CampaignView,
+    EndedGame,
     PanelView,
     load_panel_view,
 )
@@ -55,6 +56,23 @@ class Queries(CampaignsBase):
                 .distinct()
             )
             return tuple([await self._view(c) for c in rows])
+
+    async def last_ended_of(self, player: PlayerRef, system_key: str) -> EndedGame | None:
+        """The most recently ended campaign of ``system_key`` a player was seated in."""
+        async with guarded():
+            campaign = (
+                await Campaign.filter(
+                    members__player__tg_id=player.tg_id,
+                    members__active=True,
+                    system=system_key,
+                    status=CampaignStatus.ARCHIVED,
+                )
+                .order_by("-id")
+                .first()
+            )
+            if campaign is None:
+                return None
+            return EndedGame.of(await self._view(campaign), campaign, self._now())
 
     async def shared_stories_of(self, player: PlayerRef) -> tuple[CampaignView, ...]:
         """The ended games a player hosted whose story link still opens, newest first

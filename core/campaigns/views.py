@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from core.rules.choice import Choice, Common
+from core.rules.lifecycle import may_resume, resumable_until
 from core.rules.registry import GameSystem, Registry
 from core.rules.table import Json, Role, Seat, Table
 from core.store.loader import (
@@ -122,6 +123,12 @@ class EndedGame:
     resumable: bool
     retired: tuple[Retired, ...] = ()  # its panels' messages, retired as it ended
     story_shared: bool = False  # its story's link still opens (the host may withdraw it)
+
+    @classmethod
+    def of(cls, campaign: CampaignView, row: Campaign, now: datetime) -> EndedGame:
+        """The archived ``row`` (read as ``campaign``) as it stands at ``now``."""
+        ended_at = row.ended_at or row.updated_at  # games ended before it was kept
+        return cls(campaign, ended_at, resumable_until(ended_at), may_resume(ended_at, now))
 
 
 @dataclass(frozen=True)

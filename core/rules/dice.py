@@ -396,21 +396,27 @@ def bounds(node: Node) -> tuple[int, int]:
     return bounds_from(node, bounds)
 
 
+def _dice_bounds(dice: Dice) -> tuple[int, int]:
+    """The lowest and highest total of a dice term: its kept dice, each within
+    :func:`die_bounds` (or, keeping among every die rolled, :func:`_single_bounds`)."""
+    low, high = die_bounds(dice)
+    n = dice.kept_count
+    if dice.single_keep:
+        single_low, single_high = _single_bounds(dice)
+        if dice.keep in ("kh", "kl"):
+            return n * single_low, n * single_high
+        most = dice.count * (1 if dice.explode == "ra" else EXPLODE_DEPTH + 1)
+        return n * single_low if single_low >= 0 else most * single_low, dice.count * high
+    return n * low, n * high
+
+
 def bounds_from(node: Node, inner: Callable[[Node], tuple[int, int]]) -> tuple[int, int]:
     """:func:`bounds` of ``node`` given those of what it is made of (``inner``): one pass
     over a tree whose parts' bounds are already known."""
     if isinstance(node, Number):
         return node.value, node.value
     if isinstance(node, Dice):
-        low, high = die_bounds(node)
-        n = node.kept_count
-        if node.single_keep:
-            single_low, single_high = _single_bounds(node)
-            if node.keep in ("kh", "kl"):
-                return n * single_low, n * single_high
-            most = node.count * (1 if node.explode == "ra" else EXPLODE_DEPTH + 1)
-            return n * single_low if single_low >= 0 else most * single_low, node.count * high
-        return n * low, n * high
+        return _dice_bounds(node)
     if isinstance(node, Group):
         ranges = [inner(i) for i in node.items]
         if not node.keep:
@@ -1050,16 +1056,10 @@ def _parse(text: str) -> tuple[DiceExpression, _Parser]:
     return _parse_with(parser), parser
 
 
-def _parse_with(parser: _Parser) -> DiceExpression:
-    text = parser.raw
-    if not text or not text.strip():
-        raise _malformed(NOTHING_TO_ROLL)
-    repeat = 0
-    prefix = parser.at(_REPEAT_PREFIX)
-    if prefix:
-        repeat = _int(prefix["n"], TOO_MANY_REPEATS, MAX_REPEATS)
-        parser.i = prefix.end()
-    node = parser.expr()
+def _read_roll_words(parser: _Parser, repeat: int) -> tuple[int, Compare | None]:
+    """Reads the words after the expression that are the roll's: advantage or
+    disadvantage, a repeat (unless ``repeat``, the prefix's, is set) and a target.
+    Gives the repeat and the target."""
     target: Compare | None = None
     while True:
         save = parser.i
@@ -1084,20 +1084,39 @@ def _parse_with(parser: _Parser) -> DiceExpression:
             parser.i = compare.end()
         else:
             parser.i = save
-            break
-    label = ""
+            return repeat, target
+
+
+def _read_note(parser: _Parser) -> str:
+    """Reads what is left as the roll's note (``""`` if nothing is), or says why it
+    can't be one."""
     rest = parser.raw[parser.i :]
     parser.steps += len(rest)  # the note, read once more
     if rest.strip() and parser.at(_TARGET_WITHOUT_NUMBER):
         raise Malformed(TARGET_NEEDS_NUMBER)
-    if rest.strip():
-        spaced = rest[0].isspace()
-        parser.skip()
-        if not spaced or not _note_allowed(rest.strip()):
-            if parser.s[parser.i] in ")],":
-                raise _malformed(NOT_HERE, text=parser.part())
-            raise _malformed(CANT_READ, text=parser.part())
-        label = rest.strip()[:MAX_LABEL]
+    if not rest.strip():
+        return ""
+    spaced = rest[0].isspace()
+    parser.skip()
+    if not spaced or not _note_allowed(rest.strip()):
+        if parser.s[parser.i] in ")],":
+            raise _malformed(NOT_HERE, text=parser.part())
+        raise _malformed(CANT_READ, text=parser.part())
+    return rest.strip()[:MAX_LABEL]
+
+
+def _parse_with(parser: _Parser) -> DiceExpression:
+    text = parser.raw
+    if not text or not text.strip():
+        raise _malformed(NOTHING_TO_ROLL)
+    repeat = 0
+    prefix = parser.at(_REPEAT_PREFIX)
+    if prefix:
+        repeat = _int(prefix["n"], TOO_MANY_REPEATS, MAX_REPEATS)
+        parser.i = prefix.end()
+    node = parser.expr()
+    repeat, target = _read_roll_words(parser, repeat)
+    label = _read_note(parser)
     if repeat > MAX_REPEATS:
         raise Malformed(TOO_MANY_REPEATS, limit=MAX_REPEATS)
     if parser.edges:

@@ -377,6 +377,17 @@ def _keep_members(group: Group, members: list[Dist], budget: _Budget) -> Dist:
 # --- the work, bounded before it is done ---------------------------------------------
 
 
+def _children(node: Node) -> tuple[Node, ...]:
+    """What ``node`` is made of, left to right (nothing, for a number or dice)."""
+    if isinstance(node, Group):
+        return node.items
+    if isinstance(node, BinOp):
+        return (node.left, node.right)
+    if isinstance(node, Neg):
+        return (node.operand,)
+    return ()
+
+
 def estimate(expression: DiceExpression, cap: int = STEP_BUDGET) -> int:
     """An upper bound of the steps :func:`odds` takes, from the terms' shapes alone
     (dice, sides, keep, explosion depth): a few arithmetic steps per term, whatever the
@@ -389,14 +400,7 @@ def estimate(expression: DiceExpression, cap: int = STEP_BUDGET) -> int:
     def walk(node: Node) -> tuple[int, int]:  # (steps, most distinct totals)
         steps = 0
         parts: list[int] = []
-        children: tuple[Node, ...] = ()
-        if isinstance(node, Group):
-            children = node.items
-        elif isinstance(node, BinOp):
-            children = (node.left, node.right)
-        elif isinstance(node, Neg):
-            children = (node.operand,)
-        for child in children:
+        for child in _children(node):
             cost, size = walk(child)
             steps += cost
             parts.append(size)
@@ -415,24 +419,32 @@ def estimate(expression: DiceExpression, cap: int = STEP_BUDGET) -> int:
             extra = parts[1] if node.op == "-" else 0
             return steps + parts[0] * parts[1] + extra, min(span, parts[0] * parts[1])
         assert isinstance(node, Group)
-        if not node.keep:
-            running = 1
-            for size in parts:
-                steps += running * size
-                running = min(span, running * size)
-            return steps, running
-        k = node.keep_n if node.keep in ("kh", "kl") else len(parts) - node.keep_n
-        values = max(h for _, h in map(inner, node.items)) - min(
-            lo for lo, _ in map(inner, node.items)
-        ) + 1  # fmt: skip
-        most = comb(values + k, k)  # sorted tuples of at most k values
-        states = 1
-        for size in parts:
-            steps += states * size
-            states = min(most, states * size)
-        return steps + states, span
+        cost, most = _group_steps(node, parts, span, list(map(inner, node.items)))
+        return steps + cost, most
 
     return walk(expression.node)[0]
+
+
+def _group_steps(
+    group: Group, parts: list[int], span: int, items: list[tuple[int, int]]
+) -> tuple[int, int]:
+    """The steps a group takes past its items' own (their most distinct totals ``parts``,
+    their bounds ``items``; ``span`` the group's totals), and its most distinct totals."""
+    steps = 0
+    if not group.keep:
+        running = 1
+        for size in parts:
+            steps += running * size
+            running = min(span, running * size)
+        return steps, running
+    k = group.keep_n if group.keep in ("kh", "kl") else len(parts) - group.keep_n
+    values = max(h for _, h in items) - min(lo for lo, _ in items) + 1
+    most = comb(values + k, k)  # sorted tuples of at most k values
+    states = 1
+    for size in parts:
+        steps += states * size
+        states = min(most, states * size)
+    return steps + states, span
 
 
 def _matching(on: Compare | None, low: int, high: int) -> int:

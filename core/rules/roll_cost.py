@@ -7,7 +7,7 @@ alone, computed without rolling.
 
 from __future__ import annotations
 
-from core.rules.dice import EXPLODE_DEPTH, REROLL_LIMIT, DiceExpression, dice_terms
+from core.rules.dice import EXPLODE_DEPTH, DiceExpression, dice_terms
 
 LARGE_ROLL = 5_000  # dice thrown at most: past this, a roll is large
 
@@ -18,7 +18,8 @@ _EXPLOSIONS = {
     "!!": 1 + EXPLODE_DEPTH,
     "!p": 1 + EXPLODE_DEPTH,
 }
-_REROLLS = {"": 1, "ro": 2, "r": 1 + REROLL_LIMIT}
+# a reroll takes one more draw: "r" draws among the faces that do not match, at once
+_REROLLS = {"": 1, "ro": 2, "r": 2}
 
 
 def most_dice_thrown(expression: DiceExpression) -> int:
@@ -26,7 +27,7 @@ def most_dice_thrown(expression: DiceExpression) -> int:
     per_roll = sum(
         term.count
         * _EXPLOSIONS.get(term.explode, 1 + EXPLODE_DEPTH)
-        * _REROLLS.get(term.reroll, 1 + REROLL_LIMIT)
+        * _REROLLS.get(term.reroll, 2)
         for term in dice_terms(expression.node)
     )
     return per_roll * expression.repeat

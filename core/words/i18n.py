@@ -196,6 +196,32 @@ def _sentence(node: ast.expr) -> str | None:
     return None
 
 
+def _sentence_places(node: ast.AST) -> list[ast.expr]:
+    """Where ``node`` may hold core's sentences: an error type's first argument (or a
+    limit's sentence), an upper-case constant's value (or a dict's values), a
+    ``message`` parameter's default."""
+    found: list[ast.expr] = []
+    if isinstance(node, ast.Call):
+        name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+        if name in ERROR_TYPES and node.args:
+            found.append(node.args[0])
+        found.extend(a for a in node.args[1:2] if name == "_int")  # a limit's sentence
+    elif isinstance(node, ast.Assign | ast.AnnAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        upper = any(
+            isinstance(t, ast.Name) and t.id.isupper() and not t.id.startswith("_") for t in targets
+        )
+        if upper and node.value is not None:
+            value = node.value
+            found.extend(value.values if isinstance(value, ast.Dict) else [value])
+    elif isinstance(node, ast.FunctionDef):
+        arguments = node.args.args[-len(node.args.defaults) :] if node.args.defaults else []
+        found.extend(
+            d for a, d in zip(arguments, node.args.defaults, strict=True) if a.arg == "message"
+        )
+    return found
+
+
 def extract_errors(
     fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
 ) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
@@ -207,26 +233,7 @@ def extract_errors(
     """
     tree = ast.parse(fileobj.read())
     for node in ast.walk(tree):
-        found: list[ast.expr] = []
-        if isinstance(node, ast.Call):
-            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
-            if name in ERROR_TYPES and node.args:
-                found.append(node.args[0])
-            found.extend(a for a in node.args[1:2] if name == "_int")  # a limit's sentence
-        elif isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            upper = any(
-                isinstance(t, ast.Name) and t.id.isupper() and not t.id.startswith("_")
-                for t in targets
-            )
-            if upper and node.value is not None:
-                value = node.value
-                found.extend(value.values if isinstance(value, ast.Dict) else [value])
-        elif isinstance(node, ast.FunctionDef):
-            arguments = node.args.args[-len(node.args.defaults) :] if node.args.defaults else []
-            found.extend(
-                d for a, d in zip(arguments, node.args.defaults, strict=True) if a.arg == "message"
-            )
+        found = _sentence_places(node)
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Term":
             pair = [a.value for a in node.args if isinstance(a, ast.Constant)]
             context, word = [*pair, None, None][:2]

@@ -141,7 +141,7 @@ async def test_a_russian_table_types_its_dice_with_cyrillic_letters_everywhere(
     assert "No Stone Unturned" in started["text"]
     planned = (await say(stack, IVAN, "/odds к6 к8 персонаж", GROUP))["text"]
     same = (await say(stack, IVAN, "/odds d6 d8 персонаж", GROUP))["text"]
-    assert planned == same and "Ваша победа: 31,2%" in planned, planned
+    assert planned == same and "Ваша победа: 31,3\xa0%" in planned, planned
     refused = (await say(stack, IVAN, "/odds к7", GROUP))["text"]
     assert refused == "🤔 «к7» не подходит. Например: /odds к6 к8 мир преим +1"
     any_roll = (await say(stack, IVAN, "/odds 2к6+1", GROUP))["text"]
@@ -176,7 +176,7 @@ PEER_FORMS = [
     ("/roll 2d6 >=", ["A target needs a number"], ["Цели нужно число"]),
     # d20: keep over every exploded die; the odds say at most 20
     ("/odds 5d10!k2", ["highest 20", "average 16.12"], ["16,12"]),
-    ("/odds 2к6 >= 7", ["Chance of ≥ 7: 58.3%"], ["Шанс на ≥ 7: 58,3%"]),
+    ("/odds 2к6 >= 7", ["Chance of ≥ 7: 58.3%"], ["Шанс выбросить 7 и больше: 58,3\xa0%"]),
 ]
 
 

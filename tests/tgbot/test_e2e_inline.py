@@ -158,7 +158,7 @@ async def test_text_that_is_no_roll_offers_nothing_to_post_and_a_way_to_learn(
     }  # fmt: skip
     asked, russian = await ask(stack, IVAN, "1001d6", IVAN)
     assert russian["results"] == []
-    assert russian["button"]["text"] == "🤔 Это пока не бросок: как записать кубики"
+    assert russian["button"]["text"] == "🤔 Не бросок: как записать кубики"
     # pressing it opens the private chat with /start dice: how to write a roll
     mark = stack.api.mark()
     opened = await stack.api.press_results_button(IVAN, asked.query_id)

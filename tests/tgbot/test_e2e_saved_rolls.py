@@ -232,7 +232,7 @@ async def test_someone_elses_list_names_its_owner(stack: Stack) -> None:
     # an alert is plain text: the name reads as Bo wrote it
     assert answer["text"] == "⏳ These are <b>Bo</b> & Co's saved rolls: /saved shows yours."
     answer, _ = await press(stack, OLGA, GROUP, listed, buttons(listed)["🎲 hit"])
-    assert answer["text"] == "⏳ Это сохранённые броски <b>Bo</b> & Co: ваши покажет /saved."
+    assert answer["text"] == "⏳ Это сохранённые броски игрока <b>Bo</b> & Co: ваши покажет /saved."
     assert await RollRecord.filter(label="hit").count() == 0
 
 

@@ -215,7 +215,7 @@ async def test_threat_dice_typed_with_cyrillic_letters(stack: Stack) -> None:
 
     for typed in ("3д2т", "3к2т", "3К2Т", "3d2t"):
         panel = await answer(f"/threat {typed}", "Иван действует")
-        assert "Угроза: +2" in panel and "Кубиков действия: 3, Угроза: 2" in panel, panel
+        assert "Угроза: +2" in panel and "Кубики: 3d (заданы вручную)" in panel, panel
     refused = await answer("/threat 3д9т", "Угроза в записи")
     assert refused == "⏳ Угроза в записи — от -2т до 4т (при 4т успех невозможен)."
     refused = await answer("/threat 3ж", "запись")
@@ -224,4 +224,4 @@ async def test_threat_dice_typed_with_cyrillic_letters(stack: Stack) -> None:
         "4к-1т либо название подхода."
     )
     rolled = await answer("/roll 4к-1т", "Иван действует")  # /roll opens the game's roll too
-    assert "Кубиков действия: 4" in rolled, rolled
+    assert "Кубики действия: 4" in rolled, rolled

@@ -172,6 +172,8 @@ def test_every_error_sentence_of_core_reaches_the_user_through_the_catalogue(
                 text="x",
                 key="x",
                 symbol="↩",
+                example="4d6kh3",
+                seconds=10,
             ),
             XX,
         )

@@ -53,7 +53,8 @@ def _literal(call: ast.Call) -> tuple[str | None, str] | None:
 def _label_like(message: str) -> bool:
     """An emoji and a few words, no markup, no sentence's end: how a button reads."""
     short = len(message) <= 40 and "<" not in message and message.rstrip()[-1:] not in ".!?:"
-    return short and not message[:1].isalnum() and message[:1] not in "({%|,·…—-+−"
+    # a quotation mark opens a phrase about something quoted, never a button
+    return short and not message[:1].isalnum() and message[:1] not in "({%|,·…—-+−“«"
 
 
 def button_messages() -> set[tuple[str | None, str]]:

@@ -56,7 +56,7 @@ def test_malformed_text_offers_nothing_but_the_button_in_the_users_language() ->
     assert english == [] and button is not None
     russian, button = inline_results("2d6 |", [], "Иван", RU)
     assert russian == [] and button is not None
-    assert button.text == "🤔 Это пока не бросок: как записать кубики"
+    assert button.text == "🤔 Не бросок: как записать кубики"
 
 
 def test_an_empty_query_offers_examples() -> None:

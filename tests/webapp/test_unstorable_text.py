@@ -21,6 +21,7 @@ from core.rules.text import UNSTORABLE
 from core.runtime.locks import InProcessKeyedLock
 from core.store.models import Campaign, Player
 from tests.support.bot_api import serve_app
+from tests.support.heavy import small_heavy
 from tests.webapp.test_secrecy import store_table
 from webapp.app import create_app
 from webapp.auth import make_init_data
@@ -38,7 +39,9 @@ async def origin(db: str) -> AsyncIterator[str]:
     locks = InProcessKeyedLock()
     campaigns = Campaigns(default_registry(), SeededRng(1), locks)
     play = Play(SeededRng(1), locks, time.time)
-    app = create_app(WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time))
+    app = create_app(
+        WebDeps(play, campaigns, sheet_pages(), BOT_TOKEN, 86400, time.time, heavy=small_heavy())
+    )
     async with serve_app(app) as served:
         yield served
 

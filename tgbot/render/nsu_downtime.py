@@ -920,20 +920,26 @@ def _button(
     return _b(view, _label(choice, menu, state, lang), verb.value, choice.argument)
 
 
+def _group_label(argument: str, who: str, menu: Menu, lang: Lang) -> str:
+    """The words of a button that opens a group (or a player's step), ends downtime, or
+    goes back (``menu``: the group open now)."""
+    if argument.startswith("p"):
+        return _named(lang, N_("✏️ {name}'s step"), who)
+    if argument == "yes":
+        return lang.gettext("✅ Yes, end downtime")
+    if argument in _GROUPS:
+        return lang.gettext(MENU_LABELS[Menu(argument)])
+    if argument == Menu.TRAIN.value:
+        return lang.gettext("🏋 Train skills")
+    return lang.gettext(N_("◀️ Not yet") if menu is Menu.END else BACK)
+
+
 def _label(choice: Choice[Any], menu: Menu, state: DowntimeState, lang: Lang) -> str:
     """A downtime button's words, from its choice (``menu``: the group open now)."""
     verb, argument, who = choice.verb, choice.argument, choice.who
     world = state.world
     if verb in (Button.OPEN_GROUP, Button.END):
-        if argument.startswith("p"):
-            return _named(lang, N_("✏️ {name}'s step"), who)
-        if argument == "yes":
-            return lang.gettext("✅ Yes, end downtime")
-        if argument in _GROUPS:
-            return lang.gettext(MENU_LABELS[Menu(argument)])
-        if argument == Menu.TRAIN.value:
-            return lang.gettext("🏋 Train skills")
-        return lang.gettext(N_("◀️ Not yet") if menu is Menu.END else BACK)
+        return _group_label(argument, who, menu, lang)
     if verb is Button.DROP:
         return lang.gettext(N_("✖️ Drop mine") if menu is Menu.PLAYER else N_("✖️ Drop my choice"))
     if verb in (SideVerb.SEEK_HELP, SideVerb.SEEK_ROLL):

@@ -8,7 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns.saved_rolls import Renamed, Reread, SavedRoll, mark
 from core.rules import dice
-from core.words.i18n import Lang
+from core.words.i18n import N_, Lang
 from tgbot.buttons.saved import SavedRollButton
 from tgbot.render.text import esc
 
@@ -84,39 +84,54 @@ def deleted(roll: SavedRoll, lang: Lang) -> str:
     return lang.gettext("🗑 Deleted the saved roll <b>{name}</b>.", name=esc(roll.name))
 
 
+# How each change in the notation's reading reads: before, and now.
+_REWRITTEN = (
+    N_("cs and cf counted successes and failures"),
+    N_("the same count, written with =, > or f (cs and cf mark critical faces now)"),
+)
+_READING_CHANGES = {
+    dice.TOTAL_TARGET: (
+        N_("the comparison counted the dice that meet it, which none could"),
+        N_("the comparison is the total's target"),
+    ),
+    dice.WORD_TARGET: (
+        N_("“vs”, “dc” or “сл” and its number were the note"),
+        N_("they set the total's target"),
+    ),
+    dice.SINGLE_KEEP: (
+        N_("keep and drop took an exploded die with the dice it added, as one"),
+        N_("keep and drop pick among every die rolled, added ones too"),
+    ),
+    dice.SPACED_NOT_EQUAL: (
+        N_("“!=” after a space made the dice explode on that face"),
+        N_("“!=” after a space means “not equal”"),
+    ),
+    dice.CRIT_MARKS: (
+        N_("cs and cf counted successes and failures"),
+        N_("cs and cf mark critical faces; the dice add up"),
+    ),
+}
+
+
+def _reading_changes(roll: Reread) -> list[tuple[str, str]]:
+    """How ``roll`` read before and reads now, change by change (untranslated)."""
+    found = [_REWRITTEN] if roll.rewritten else []
+    for change, reading in _READING_CHANGES.items():
+        # a rewritten roll's cs and cf are told by the rewriting
+        if change in roll.changes and not (change == dice.CRIT_MARKS and roll.rewritten):
+            found.append(reading)
+    return found
+
+
 def rereads(found: Sequence[Reread], lang: Lang) -> str:
     """Saved rolls the notation reads otherwise now: for each, its old and new reading."""
     lines = [
         "<b>" + lang.gettext("ℹ️ Dice notation changed: some saved rolls read differently") + "</b>"
     ]
     for roll in found:
-        before, now = [], []
-        if roll.rewritten:
-            before.append(lang.gettext("cs and cf counted successes and failures"))
-            now.append(
-                lang.gettext(
-                    "the same count, written with =, > or f (cs and cf mark critical faces now)"
-                )
-            )
-        if dice.TOTAL_TARGET in roll.changes:
-            before.append(
-                lang.gettext("the comparison counted the dice that meet it, which none could")
-            )
-            now.append(lang.gettext("the comparison is the total's target"))
-        if dice.WORD_TARGET in roll.changes:
-            before.append(lang.gettext("“vs”, “dc” or “сл” and its number were the note"))
-            now.append(lang.gettext("they set the total's target"))
-        if dice.SINGLE_KEEP in roll.changes:
-            before.append(
-                lang.gettext("keep and drop took an exploded die with the dice it added, as one")
-            )
-            now.append(lang.gettext("keep and drop pick among every die rolled, added ones too"))
-        if dice.SPACED_NOT_EQUAL in roll.changes:
-            before.append(lang.gettext("“!=” after a space made the dice explode on that face"))
-            now.append(lang.gettext("“!=” after a space means “not equal”"))
-        if dice.CRIT_MARKS in roll.changes and not roll.rewritten:
-            before.append(lang.gettext("cs and cf counted successes and failures"))
-            now.append(lang.gettext("cs and cf mark critical faces; the dice add up"))
+        changes = _reading_changes(roll)
+        before = [lang.gettext(old) for old, _ in changes]
+        now = [lang.gettext(new) for _, new in changes]
         lines.append(
             lang.gettext(
                 "• <b>{name}</b> — before: <code>{before}</code>: {old}. "

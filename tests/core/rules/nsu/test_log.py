@@ -123,7 +123,7 @@ def test_an_arbiters_detail_is_credited_to_the_player_not_their_off_screen_chara
     (own_line,) = nsu_log_lines(
         _table(), Outcome(state=state, events=(DetailAdded(by_ana, False),))
     )
-    assert own_line.text == line.text.replace("P2", "Ana", 1)  # one sentence for one event
+    assert own_line.text == "Ana took the harm −Rope burns."  # given to herself: said once
     own = AddedDetail(1, ANA, Detail("Steady"), DetailTarget(TargetKind.SCENE))
     (line,) = nsu_log_lines(_table(), Outcome(state=state, events=(DetailAdded(own, False),)))
     assert line.text == "Ana gave the scene the detail −Steady."
