@@ -39,7 +39,7 @@ async def reread(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("models", "0023_saved_rolls")]
+    dependencies = [("models", "0025_roll_notation_text")]
 
     initial = False
 
