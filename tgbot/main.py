@@ -78,6 +78,7 @@ def build_events(settings: Settings) -> CampaignEvents:
 HEAVY_JOBS = (
     "core.rules.dice",
     "core.rules.nsu.odds",
+    "core.rules.roll_stats",
     "tgbot.render.dice",
     "tgbot.render.nsu_map",
     "webapp.odds_json",

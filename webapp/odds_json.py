@@ -1,4 +1,5 @@
-"""The exact odds of a roll as the Mini App's JSON: worked out in a worker process.
+"""The exact odds of a roll as the Mini App's JSON, and as the odds page's chart: both
+worked out in a worker process.
 
 A small module on purpose: the worker processes import it as they start.
 """
@@ -28,3 +29,19 @@ def odds_json(result: DiceOdds) -> dict[str, Any]:
         "explosion_depth": result.explosion_depth,
         "distribution": [[value, chance] for value, chance in result.distribution],
     }
+
+
+Bar = tuple[int, float, float]  # a total, its chance, its height in % of the tallest bar
+
+
+def odds_chart(expression: DiceExpression) -> tuple[DiceOdds, list[Bar]]:
+    """The exact odds of ``expression`` and its chart's bars: what a worker process is sent
+    for the odds page."""
+    result = odds(expression)
+    return result, chart_bars(result)
+
+
+def chart_bars(result: DiceOdds) -> list[Bar]:
+    """Each total, its chance, and its bar's height against the likeliest total's."""
+    top = max(p for _, p in result.distribution)
+    return [(v, p, 100 * p / top) for v, p in result.distribution]

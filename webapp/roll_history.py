@@ -79,7 +79,7 @@ async def _load(request: web.Request) -> dict[str, Any]:
     snapshot = await snapshot_for_viewer(registry, request.match_info["token"], viewer)
     seen = snapshot.projection
     who, game = _number(request, "who"), _number(request, "game")
-    history = await roll_history(seen, who=who, game=game)
+    history = await roll_history(seen, deps.heavy, who=who, game=game)
     lang = request_lang(request)
     return {
         "view": seen.view,

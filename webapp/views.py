@@ -13,7 +13,7 @@ from aiohttp import web
 from core.campaigns import CampaignView, describe_members
 from core.campaigns.play import Home, PlayerRef
 from core.rules import dice
-from core.rules.dice_odds import DiceOdds, odds
+from core.rules.dice_odds import DiceOdds
 from core.rules.errors import Malformed, StonetableError
 from core.runtime.errors import OneAtATime
 from core.views import projection
@@ -26,7 +26,7 @@ from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
 from webapp.deps import DEPS, WebDeps
 from webapp.errors import NOT_UNDERSTOOD, checked_json, message_of
 from webapp.i18n import language_names, request_lang, script_words
-from webapp.odds_json import odds_json_text
+from webapp.odds_json import Bar, odds_chart, odds_json_text
 from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
 
@@ -307,14 +307,14 @@ async def odds_page(request: web.Request) -> web.Response:
     text = request.query.get("expr", "")[:MAX_ODDS_TEXT]
     problem = ""
     result: DiceOdds | None = None
+    bars: list[Bar] = []
     try:
-        result = await _worked_out(request, odds)
+        chart = await _worked_out(request, odds_chart)  # the bars too, off the event loop
     except (Malformed, OneAtATime) as error:
         problem = message_of(error, lang)
-    bars: list[tuple[int, float, float]] = []
-    if result is not None:
-        top = max(p for _, p in result.distribution)
-        bars = [(v, p, 100 * p / top) for v, p in result.distribution]
+    else:
+        if chart is not None:
+            result, bars = chart
     context = {
         "text": text,
         "example": lang.pgettext("examples of dice notation", "1d20+5 adv >= 15"),

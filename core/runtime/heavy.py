@@ -13,7 +13,9 @@ they run in other processes:
   flight at most (the Redis one across workers; its key expires by itself, so a
   worker that died never blocks anyone). A second job waits ``wait_seconds`` for
   the first, then is refused with :class:`~core.runtime.errors.OneAtATime`.
-- :class:`HeavyWork` puts the two together: ``await heavy.run(user, odds, expression)``.
+- :class:`HeavyWork` puts the two together: ``await heavy.run(user, odds, expression)``;
+  ``heavy.run_if_free`` does not wait for the user's last job (it refuses at once), for
+  work a page can go without.
 
 Errors of the rules raised by a job (a roll too large for exact odds) reach the
 caller as they were raised, with their message id and values.
@@ -236,8 +238,10 @@ class Turns(Protocol):
 
     wait_seconds: float
 
-    def hold(self, user: int) -> AbstractAsyncContextManager[None]:
-        """Hold the user's turn for one job.
+    def hold(
+        self, user: int, wait_seconds: float | None = None
+    ) -> AbstractAsyncContextManager[None]:
+        """Hold the user's turn for one job (waiting ``wait_seconds``, if given, instead).
 
         Raises:
             OneAtATime: their last job was still running after ``wait_seconds``.
@@ -256,9 +260,9 @@ class InProcessTurns:
         self._busy: dict[int, asyncio.Event] = {}
 
     @asynccontextmanager
-    async def hold(self, user: int) -> AsyncIterator[None]:
+    async def hold(self, user: int, wait_seconds: float | None = None) -> AsyncIterator[None]:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.wait_seconds
+        deadline = loop.time() + (self.wait_seconds if wait_seconds is None else wait_seconds)
         while (done := self._busy.get(user)) is not None:
             left = deadline - loop.time()
             if left <= 0:
@@ -305,12 +309,12 @@ class RedisTurns:
         self._release = redis.register_script(_RELEASE)
 
     @asynccontextmanager
-    async def hold(self, user: int) -> AsyncIterator[None]:
+    async def hold(self, user: int, wait_seconds: float | None = None) -> AsyncIterator[None]:
         from redis.exceptions import RedisError
 
         key, owner = f"{self._prefix}{user}", secrets.token_hex(8)
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.wait_seconds
+        deadline = loop.time() + (self.wait_seconds if wait_seconds is None else wait_seconds)
         expire_ms = max(1, int(self.expire_seconds * 1000))
         try:
             while not await self._redis.set(key, owner, nx=True, px=expire_ms):
@@ -345,6 +349,12 @@ class HeavyWork:
             StonetableError: what the function raised.
         """
         async with self.turns.hold(user):
+            return await self.pool.run(function, *args)
+
+    async def run_if_free(self, user: int, function: Callable[..., T], *args: Any) -> T:
+        """As :meth:`run`, but refused at once (OneAtATime) while the user's last heavy
+        job is still running, instead of waiting for it."""
+        async with self.turns.hold(user, wait_seconds=0):
             return await self.pool.run(function, *args)
 
     async def aclose(self) -> None:

@@ -22,8 +22,10 @@ from core.campaigns import Campaigns, CampaignView, Changed
 from core.campaigns.play import PlayerRef
 from core.rules.errors import Malformed
 from core.rules.log import Words
-from core.rules.roll_stats import Luck, luck
+from core.rules.roll_stats import Luck, expected_means, known_means, luck, remember
 from core.rules.table import Json, Table
+from core.runtime.errors import OneAtATime, TooHeavy, TryAgain
+from core.runtime.heavy import HeavyWork
 from core.store.models import LogEntry
 from core.store.repo import guarded
 from core.store.roll_history import PAGE_ROLLS, GameAt, StoredRoll, games_in, rolls_in
@@ -150,10 +152,33 @@ class RollHistory:
     luck: dict[int, Luck]
 
 
+async def _means(notations: set[str], heavy: HeavyWork, viewer: int) -> dict[str, float | None]:
+    """The expected totals of a page's expressions: those this process knows, the others
+    worked out in one heavy job as the viewer's, unless their last heavy job is still
+    running (or this one runs too long): then the page goes without them."""
+    found = known_means(notations)
+    missing = tuple(sorted(notations - found.keys()))
+    if missing:
+        try:
+            worked_out = await heavy.run_if_free(viewer, expected_means, missing)
+        except (OneAtATime, TooHeavy, TryAgain):
+            return found
+        remember(worked_out)
+        found.update(worked_out)
+    return found
+
+
 async def roll_history(
-    projection: Projection, *, who: int | None = None, game: int | None = None
+    projection: Projection,
+    heavy: HeavyWork,
+    *,
+    who: int | None = None,
+    game: int | None = None,
 ) -> RollHistory:
-    """The roll history of the projected campaign's chat and topic, for its viewer."""
+    """The roll history of the projected campaign's chat and topic, for its viewer.
+
+    The expected totals are never worked out here (see :func:`_means`): a player whose
+    rolls' expectations are not all known has no average against them on this page."""
     view = projection.view
     seen = await rolls_in(
         view.chat_tg_id, view.topic_id, projection.viewer, limit=PAGE_ROLLS, campaign=game
@@ -161,7 +186,11 @@ async def roll_history(
     players: dict[int, str] = {}
     for r in seen:
         players.setdefault(r.player_tg_id, r.who)
-    found = {p: luck((r.notation, r.total) for r in seen if r.player_tg_id == p) for p in players}
+    means = await _means({r.notation for r in seen}, heavy, projection.viewer)
+    found = {
+        p: luck(((r.notation, r.total) for r in seen if r.player_tg_id == p), means)
+        for p in players
+    }
     return RollHistory(
         rolls=tuple(r for r in seen if who is None or r.player_tg_id == who),
         players=tuple(players.items()),

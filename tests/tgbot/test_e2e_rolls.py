@@ -145,3 +145,66 @@ async def test_each_repeat_of_a_roll_is_its_own_roll_in_rolls_and_in_the_average
     assert float(bo["average"]) == round(sum(totals) / 7, 2)
     assert float(bo["expected"]) == round((3 * 15869 / 1296 + 2 * 3.5 + 2 * 15.5) / 7, 2)
     assert [r["total"] for r in history["rolls"]] == totals[::-1]
+
+
+async def test_the_expected_averages_are_worked_out_in_a_worker_and_skipped_while_busy(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+    from collections import OrderedDict
+
+    from core.rules import roll_stats
+    from tests.support.stack import campaigns, mini_app_get
+
+    def not_here(notation: str) -> float | None:
+        raise AssertionError(f"the odds of {notation} were worked out on the event loop")
+
+    # nothing known in this process, and working out odds here fails: only a worker can
+    monkeypatch.setattr(roll_stats, "_known", OrderedDict())
+    monkeypatch.setattr(roll_stats, "_mean", not_here)
+    await say(stack, ALICE, GROUP, "/newgame threat")
+    await say(stack, BO, GROUP, "/join")
+    totals = []
+    for asked in ("/roll 7d100kh3", "/roll 1d575!kl1", "/roll 4d6kh3"):
+        reply = await say(stack, BO, GROUP, asked)
+        totals += [int(t) for t in re.findall(r"Total: (\d+)", reply["text"])]
+    assert len(totals) == 3
+    token = (await campaigns(stack).require_current(GROUP)).app_token
+    heavy = stack.runtime.heavy
+    assert heavy is not None
+
+    async def bo_seen_by(viewer: int) -> dict[str, Any]:
+        status, body = await mini_app_get(stack, viewer, f"/api/c/{token}/rolls")
+        assert status == 200, body
+        history = json.loads(body)
+        assert [r["total"] for r in history["rolls"]] == totals[::-1]  # the rolls, whatever else
+        return next(p for p in history["players"] if p["id"] == BO)
+
+    # while Bo's last heavy job runs, his page shows the rolls without the expectations
+    async with heavy.turns.hold(BO):
+        busy = await bo_seen_by(BO)
+    assert busy["expected"] is None and busy["average"] is None and busy["rolls"] == 0
+    assert not roll_stats.known_means(["7d100kh3", "1d575!kl1", "4d6kh3"])
+    # then one job works them out, in a worker process, and this process keeps them
+    jobs = []
+    run_if_free = heavy.run_if_free
+
+    async def counted(user: int, function: Any, *args: Any) -> Any:
+        jobs.append((user, function.__name__, args))
+        return await run_if_free(user, function, *args)
+
+    monkeypatch.setattr(heavy, "run_if_free", counted)
+    bo = await bo_seen_by(BO)
+    assert jobs == [(BO, "expected_means", (("1d575!kl1", "4d6kh3", "7d100kh3"),))]
+    known = roll_stats.known_means(["7d100kh3", "1d575!kl1", "4d6kh3"])
+    monkeypatch.undo()  # the same figures, worked out here, brute force for 4d6kh3
+    assert known == {n: roll_stats.expected_mean(n) for n in known}
+    assert known["4d6kh3"] == pytest.approx(15869 / 1296)
+    assert bo["rolls"] == 3
+    assert float(bo["average"]) == round(sum(totals) / 3, 2)
+    assert float(bo["expected"]) == round(sum(known.values()) / 3, 2)  # type: ignore[arg-type]
+    # known now: another viewer's page needs no job at all
+    monkeypatch.setattr(roll_stats, "_mean", not_here)
+    monkeypatch.setattr(heavy, "run_if_free", counted)
+    assert (await bo_seen_by(ALICE))["expected"] == bo["expected"]
+    assert len(jobs) == 1

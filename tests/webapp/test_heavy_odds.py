@@ -82,3 +82,26 @@ async def test_the_odds_are_worked_out_in_a_worker_process(served: Served) -> No
     assert served.heavy.pool.processes == 0
     status, _, _ = await served.odds(BORIS, "1d20+5 adv >= 15")
     assert status == 200 and served.heavy.pool.processes == 1
+
+
+async def test_the_odds_page_chart_is_drawn_in_a_worker_process(
+    served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    from core.rules import dice
+    from core.rules.dice_odds import odds
+    from webapp import odds_json
+
+    def not_here(result: object) -> list[odds_json.Bar]:
+        raise AssertionError("the chart was drawn on the event loop")
+
+    wanted = odds_json.chart_bars(odds(dice.parse("2d6")))
+    monkeypatch.setattr(odds_json, "chart_bars", not_here)  # this process cannot draw it
+    status, page, _ = await served.odds(BORIS, "2d6", page=True)
+    assert status == 200, page
+    heights = [
+        float(h) for h in re.findall(r'class="bar"[^>]*><span style="height: ([\d.]+)%', page)
+    ]
+    assert heights == [round(h, 1) for _, _, h in wanted]
+    assert heights[5] == 100.0 and heights[0] == pytest.approx(100 / 6, abs=0.05)  # 7 vs 2

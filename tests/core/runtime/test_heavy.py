@@ -15,6 +15,7 @@ from core.rules import dice
 from core.rules.dice_odds import odds
 from core.rules.errors import Malformed
 from core.rules.rng import FairRng, SeededRng
+from core.rules.roll_stats import expected_mean, expected_means
 from core.runtime.errors import OneAtATime, TooHeavy
 from core.runtime.heavy import HeavyWork, InProcessTurns, ProcessPool, RedisTurns
 from tests.support.services import RedisServer
@@ -129,6 +130,33 @@ async def test_one_heavy_job_per_user_in_process(pool: ProcessPool, tmp_path: Pa
     stop.touch()
     await first
     assert await heavy.run(7, os.getpid) != os.getpid()  # their turn again
+
+
+async def test_a_job_a_page_can_go_without_is_refused_at_once_while_the_last_runs(
+    pool: ProcessPool, tmp_path: Path
+) -> None:
+    heavy = HeavyWork(pool, InProcessTurns(wait_seconds=600))  # run() would wait that long
+    stop = tmp_path / STOP_SPINNING
+    first = asyncio.create_task(heavy.run(7, spin_until, str(stop)))
+    while not pool.processes:
+        await asyncio.sleep(0.01)
+    with pytest.raises(OneAtATime):
+        await heavy.run_if_free(7, os.getpid)
+    assert await heavy.run_if_free(8, os.getpid) != os.getpid()  # another user is served
+    stop.touch()
+    await first
+    assert await heavy.run_if_free(7, os.getpid) != os.getpid()  # free again
+
+
+async def test_a_page_of_expected_totals_is_one_job_with_the_same_means(
+    pool: ProcessPool,
+) -> None:
+    notations = ("1d575!kl1", "7d100kh3", "4d6kh3", "2x1d6", "banana")
+    heavy = HeavyWork(pool, InProcessTurns())
+    means = await heavy.run(7, expected_means, notations)
+    assert means == {n: expected_mean(n) for n in notations}
+    assert means["4d6kh3"] == pytest.approx(15869 / 1296)
+    assert means["2x1d6"] == pytest.approx(7.0) and means["banana"] is None
 
 
 async def test_a_user_waits_briefly_for_their_last_job() -> None:
