@@ -28,7 +28,8 @@ from tests.support.nsu_table import card, character, split, table, world
 from tests.support.panel_views import read_as
 from tgbot.render.d20 import CheckRenderer
 from tgbot.render.d20 import log_line as d20_log_line
-from tgbot.render.nsu import CardsRenderer, app_button, draft_lines
+from tgbot.render.layout import named
+from tgbot.render.nsu import CardsRenderer, app_button, draft_lines, plain_name
 from tgbot.render.nsu_downtime import card_name, event_text
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
@@ -189,6 +190,12 @@ def test_an_edit_button_names_a_long_location_in_whole_words() -> None:
         "✏️ Edit 1. The Lighthouse of the",
         "✏️ Edit 2. Glass Orchard 2",
     ]
+
+
+def test_a_first_player_button_names_a_long_name_in_whole_words() -> None:
+    seats = {1: Seat(1, "Maximiliana Wolfeschlegelstein", frozenset({Role.PLAYER}), {})}
+    name = plain_name(Table(1, "nsu", {}, seats), 1)
+    assert named(EN.gettext("{name} first", name="{}"), name) == "Maximiliana first"
 
 
 def test_a_d20_check_names_the_character_and_introduces_the_player_once() -> None:

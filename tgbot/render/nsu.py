@@ -420,9 +420,10 @@ def prompt_lines(table: Table, b: Board, lang: Lang = EN) -> list[str]:
 
 
 def plain_name(table: Table, player_id: int) -> str:
-    """A seat's name for a button label (labels are plain text, not HTML)."""
+    """A seat's name for a button label (labels are plain text, not HTML), whole: the label
+    fits it in whole words (:func:`~tgbot.render.layout.named`)."""
     seat = table.seat(player_id)
-    return seat.name[:24] if seat is not None else str(player_id)
+    return seat.name if seat is not None else str(player_id)
 
 
 def verb_label(verb: Enum, lang: Lang) -> str:
