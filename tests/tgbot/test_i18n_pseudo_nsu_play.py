@@ -74,8 +74,13 @@ PLAYER_TEXT = (
     "New friend", "Spotted",
     *(f"Hurt {i}" for i in range(4)),
 )  # fmt: skip
-# A button shortens a long name to fit a phone ("Nothing is wast…"): still player text.
+# A long text shortened to fit ("Nothing is wast…"): still player text.
 PLAYER_TEXT += tuple(v[:n].rstrip() + "…" for v in PLAYER_TEXT for n in range(3, len(v)))
+# A button names a long name by its first whole words ("Nothing is"): still player text
+# (two words at least: a lone "The" or "My" would hide an English word left untranslated).
+PLAYER_TEXT += tuple(
+    " ".join(v.split()[:n]) for v in PLAYER_TEXT if "…" not in v for n in range(2, len(v.split()))
+)
 TEXTS = ("+Winded @ Ana", "harm: Sprained ankle", "scene: Bridge down", "-Winded @ Dee")
 ARGUMENTS = {
     "state_outcome": "I climb the mill wheel",

@@ -1,5 +1,5 @@
-"""A Cortex button naming a person fits a phone's row, however long the name, and never
-cuts the name: it shows the whole name, or as many of its first words as fit."""
+"""A Cortex button naming a person or a trait fits a phone's row, however long the name, and
+never cuts the name: it shows the whole name, or as many of its first words as fit."""
 
 from __future__ import annotations
 
@@ -63,3 +63,42 @@ def test_the_opposition_roll_counts_its_dice() -> None:
         "👁 Бросить 3 кубика",
         "👁 Бросить 5 кубиков",
     ]
+
+
+TRAIT_VERBS = [Press.ADD, Press.REMOVE, Press.RESOURCE, Press.INFLICT, Press.CANCEL_TROUBLE]
+
+
+def trait_label(verb: Press, trait: str, lang: Lang, argument: str = "d1") -> str:
+    choice = Choice(verb, argument=argument, by=frozenset({1}), who="Bo", name=trait, die=8)
+    return choice_label(choice, lang)
+
+
+@given(
+    trait=NAMES,
+    verb=st.sampled_from(TRAIT_VERBS),
+    argument=st.sampled_from(["d1", "s1", "r1", "r1u"]),
+    lang=st.sampled_from(LANGS),
+)
+def test_a_button_shows_a_trait_in_whole_words(
+    trait: str, verb: Press, argument: str, lang: Lang
+) -> None:
+    shown = trait_label(verb, trait, lang, argument)
+    bare = trait_label(verb, "\x00", lang, argument)
+    assert name_shown_whole(shown, bare, trait), (trait, shown)
+
+
+def test_a_long_trait_reads_as_its_first_whole_words() -> None:
+    en = lang_for("en")
+    sword = "Sword of the Drowned Kingdom"
+    assert trait_label(Press.REMOVE, sword, en) == "➖ Sword of the Drowned"
+    assert trait_label(Press.ADD, sword, en) == "✨ Sword of the Drowned d8"
+    assert trait_label(Press.REMOVE, "Unbreakablesteelwilledness", en) == "➖ U."
+    assert trait_label(Press.REMOVE, "Quick Hands", en) == "➖ Quick Hands"
+
+
+def test_a_trait_cut_mid_word_is_told_from_a_whole_one() -> None:
+    sword = "Sword of the Drowned Kingdom"
+    bare = "➖ \x00"
+    assert name_shown_whole("➖ Sword of the Drowned", bare, sword)
+    assert not name_shown_whole("➖ Sword of the Drowned K…", bare, sword)
+    assert not name_shown_whole("➖ Sword of the Drow…", bare, sword)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from core.rules.errors import StonetableError
 from core.words.i18n import Lang, lang_for
 from tests.core.rules.nsu.test_downtime_panel import ANA, BEN, CY, Driver, fresh
+from tests.support.nsu_table import character, table, world
 from tests.tgbot.test_render_now_line import nsu_view
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer
 from tgbot.sandbox.fake_api import parse_html
@@ -83,3 +85,15 @@ def test_every_group_hint_of_a_random_downtime_fits_its_buttons(seed: int) -> No
         if out.closed:
             break
     assert seen, "the walk never opened a group"
+
+
+def test_a_plan_button_names_a_long_place_in_whole_words() -> None:
+    w = world((ANA, BEN, CY))
+    long = "The Lighthouse of the Drowned Bells"
+    w = replace(w, cards=tuple(replace(c, title=long) if c.id == "a" else c for c in w.cards))
+    sheets = {ANA: character("Ana"), BEN: character("Ben"), CY: character("Cy")}
+    d = Driver(table(w, sheets), [3])
+    d.do(ANA, "menu", "work")
+    d.do(ANA, "plan_pick")
+    _, labels = screen(d)
+    assert [b for b in labels if b.startswith("🧹")] == ["🧹 The Lighthouse of the"]

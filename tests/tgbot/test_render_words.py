@@ -21,13 +21,15 @@ from tests.core.rules.nsu.table_support import (
     BOB,
     Harness,
     build_to_locations,
+    card_fields,
     write_locations,
 )
 from tests.support.nsu_table import card, character, split, table, world
 from tests.support.panel_views import read_as
 from tgbot.render.d20 import CheckRenderer
 from tgbot.render.d20 import log_line as d20_log_line
-from tgbot.render.nsu import CardsRenderer, app_button, draft_lines
+from tgbot.render.layout import named
+from tgbot.render.nsu import CardsRenderer, app_button, draft_lines, plain_name
 from tgbot.render.nsu_downtime import card_name, event_text
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
@@ -169,6 +171,31 @@ def test_the_locations_panel_offers_edits_until_the_map_is_dealt() -> None:
     text, markup = CardsRenderer().render(_view(panel.state, h.table()), EN)
     labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
     assert not [label for label in labels if label.startswith("✏️")]
+
+
+def test_an_edit_button_names_a_long_location_in_whole_words() -> None:
+    h = Harness()
+    build_to_locations(h)
+    long = "The Lighthouse of the Drowned Bells"
+    for pid in h.players:
+        for n in (1, 2):
+            cards = h.open("nsu.cards", pid)
+            title, *rest = card_fields(pid, n)
+            for value in (long if (pid, n) == (ALICE, 1) else title, *rest):
+                h.act(cards, pid, "text", value)
+    panel = h.open("nsu.cards", ALICE)
+    _, markup = CardsRenderer().render(_view(panel.state, h.table()), EN)
+    labels = [b.text for row in (markup.inline_keyboard if markup else ()) for b in row]
+    assert [label for label in labels if label.startswith("✏️ Edit")] == [
+        "✏️ Edit 1. The Lighthouse of the",
+        "✏️ Edit 2. Glass Orchard 2",
+    ]
+
+
+def test_a_first_player_button_names_a_long_name_in_whole_words() -> None:
+    seats = {1: Seat(1, "Maximiliana Wolfeschlegelstein", frozenset({Role.PLAYER}), {})}
+    name = plain_name(Table(1, "nsu", {}, seats), 1)
+    assert named(EN.gettext("{name} first", name="{}"), name) == "Maximiliana first"
 
 
 def test_a_d20_check_names_the_character_and_introduces_the_player_once() -> None:

@@ -70,7 +70,8 @@ def _name(name: str, lang: Lang) -> str:
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= LABEL_NAME else name[: LABEL_NAME - 1] + "…"
+    """A trait's name in a button's room, in whole words (:func:`fit_name`)."""
+    return fit_name(name, LABEL_NAME)
 
 
 def _and(names: Sequence[str], lang: Lang) -> str:

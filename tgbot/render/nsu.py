@@ -93,8 +93,7 @@ from tgbot.buttons.nsu import (
 from tgbot.callback import GeneralButton
 from tgbot.i18n import voice
 from tgbot.panels import FollowUp, Note, Refresh, button, keyboard
-from tgbot.render.layout import ONE_ROW, named, phone_rows
-from tgbot.render.layout import short as short_name
+from tgbot.render.layout import ONE_ROW, fit_name, label_width, named, phone_rows
 from tgbot.render.text import esc, now_line
 
 SHORT = 160
@@ -421,9 +420,10 @@ def prompt_lines(table: Table, b: Board, lang: Lang = EN) -> list[str]:
 
 
 def plain_name(table: Table, player_id: int) -> str:
-    """A seat's name for a button label (labels are plain text, not HTML)."""
+    """A seat's name for a button label (labels are plain text, not HTML), whole: the label
+    fits it in whole words (:func:`~tgbot.render.layout.named`)."""
     seat = table.seat(player_id)
-    return seat.name[:24] if seat is not None else str(player_id)
+    return seat.name if seat is not None else str(player_id)
 
 
 def verb_label(verb: Enum, lang: Lang) -> str:
@@ -444,7 +444,7 @@ def _step_button(view: PanelView, c: Choice[BoardVerb], lang: Lang) -> InlineKey
         first = _("{name} first", name="{}")
         return button(view, named(first, plain_name(view.table, c.count)), c.verb.value, c.argument)
     if c.verb is BoardVerb.ABUNDANCE:
-        return button(view, short_name(c.name, ONE_ROW), c.verb.value, c.argument)
+        return button(view, fit_name(c.name, ONE_ROW), c.verb.value, c.argument)
     if c.verb is BoardVerb.WRITE_LOCATIONS:
         return general("✍️ " + _("Write my locations"), CardsButton(view.campaign.id, view.id))
     if c.verb is BoardVerb.DEAL:
@@ -575,7 +575,7 @@ class CardsRenderer:
         if edits and cv.field is not None:
             lines.append("✏️ " + _("You can edit a saved card until the table deals the map."))
         for c in edits:
-            title = c.name if len(c.name) <= 24 else c.name[:23] + "…"
+            title = fit_name(c.name, 24)
             label = "✏️ " + _("Edit {number}. {title}", number=c.count, title=title)
             rows.append([button(view, label, c.verb.value, c.argument)])
         now = now_line(  # what must be done; a rewrite or keeping an answer is optional
@@ -973,8 +973,9 @@ class AdventureRenderer:
                     )
                 )
         cards = {c.id: c for c in sc.reachable}
+        room = ONE_ROW - label_width("➡️ ")
         rows += [
-            [make(c, short_name(f"➡️ {place_plain(cards[c.name], lang)}", ONE_ROW))]
+            [make(c, "➡️ " + fit_name(place_plain(cards[c.name], lang), room))]
             for c in of[AdventureVerb.GO]
         ]
         rows += [

@@ -71,7 +71,6 @@ from tgbot.render.layout import (
     label_width,
     named,
     phone_rows,
-    short,
 )
 from tgbot.render.nsu import safety_row
 from tgbot.render.nsu_play import (
@@ -813,11 +812,10 @@ def _named(lang: Lang, message: str, name: str) -> str:
 
 
 def _fit(prefix: str, name: str) -> str:
-    """``prefix`` and ``name``, the name shortened to fit a one-button row."""
-    return prefix + short(name, ONE_ROW - label_width(prefix))
+    """``prefix`` and ``name``, as much of the name as fits a one-button row in whole words."""
+    return prefix + fit_name(name, ONE_ROW - label_width(prefix))
 
 
-_short = short
 _pairs = phone_rows
 
 
@@ -947,7 +945,7 @@ def _label(choice: Choice[Any], menu: Menu, state: DowntimeState, lang: Lang) ->
     if verb is Button.SCOUT_CARD:
         return _fit("🔭 ", table_card_name(world, choice.name, lambda s: marks(s, lang)))
     if verb is Button.PLAN_CARD:
-        return "🧹 " + _short(table_card_name(world, choice.name, lambda s: marks(s, lang)), 26)
+        return "🧹 " + fit_name(table_card_name(world, choice.name, lambda s: marks(s, lang)), 26)
     if verb is Button.CLEAR:
         return _fit(lang.gettext("🧘 {name}: clear ", name=fit_name(who, 10)), choice.name)
     if verb is Button.INTROSPECT_DONE:

@@ -48,7 +48,7 @@ from core.rules.typed import detail_text, stakes_text
 from core.words.i18n import N_, Lang
 from core.words.typed_words import vocabulary
 from tgbot.panels import button, keyboard
-from tgbot.render.layout import named_many, phone_rows
+from tgbot.render.layout import fit_name, named_many, phone_rows
 from tgbot.render.nsu import safety_row
 from tgbot.render.text import esc, now_line
 
@@ -125,8 +125,8 @@ MAX_GRANTS = 16  # more grants than any results row makes (for "every grant")
 
 
 def _label(text: str) -> str:
-    """Button labels are plain text (no HTML), kept short."""
-    return text if len(text) <= 60 else text[:59] + "…"
+    """Button labels are plain text (no HTML), kept short, in whole words."""
+    return fit_name(text, 60)
 
 
 # -- the Action Roll --------------------------------------------------------------
