@@ -35,11 +35,6 @@ def row_width(label: str) -> float:
     return sum(0 if c == "\ufe0f" else WIDE if "\u0400" <= c <= "\u04ff" else 1 for c in label)
 
 
-def short(name: str, room: int) -> str:
-    """A name shortened to ``room`` characters (a button names a person or a card)."""
-    return name if len(name) <= room else name[: room - 1].rstrip() + "…"
-
-
 def fit_name(name: str, room: int) -> str:
     """A person's ``name`` as a button shows it in ``room`` characters, never a word cut off:
     the whole name, else as many of its first words as fit ("Chidi" for "Chidi Okafor"),
