@@ -41,7 +41,9 @@ def fit_name(name: str, room: int) -> str:
     else the first word's initial ("C.")."""
     words = name.split()
     for count in range(len(words), 0, -1):
-        said = " ".join(words[:count]).rstrip(",")
+        said = " ".join(words[:count])
+        if count < len(words):  # a shortened name does not end on its comma
+            said = said.rstrip(",") or said
         ends = count in (1, len(words)) or any(c.isalnum() for c in words[count - 1])
         if ends and label_width(said) <= room:  # never ending on a lone "&" or "-"
             return said
