@@ -37,7 +37,7 @@ def init_data_for(stack: Stack, user: int) -> str:
     ("user", "link", "show", "chance", "lowest", "problem"),
     [
         (ALICE, "Odds calculator: any roll, exactly", "Show the odds", "79.8%", "Lowest",
-         "I couldn't read “kh”"),
+         "“kh” needs a number"),
         (OLGA, "Калькулятор шансов: точно, для любого броска", "Показать шансы", "79,8\u00a0%",
          "Минимум", "«kh»"),
     ],
