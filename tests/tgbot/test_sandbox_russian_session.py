@@ -280,7 +280,7 @@ async def dice(t: Russian) -> None:
     await t.new_game("cortex")
     await t.play_as(BO)
     for line in ("value Justice d10", "asset Strong d8", "relationship Chidi d6"):
-        await t.say(f"/trait {line}", "Записано")
+        await t.say(f"/trait {line}", re.compile("✅ .* записан"))  # says what was recorded
     await t.say("/test", "Испытание")
     test = await t.panel("Испытание")
     await t.play_as(ALICE)

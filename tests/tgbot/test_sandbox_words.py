@@ -227,8 +227,8 @@ async def play(t: Phone) -> None:
     await t.sees(board, "The world is built")
     await t.private_chat(ALICE)
     dealt = await t.panel("1. Vault of Bells")
-    # The deal redrew the panel drawn before it: no Edit button is left to press.
-    await t.sees(dealt, "They go face down when the table deals the map.")
+    # The deal redrew the panel drawn before it, true to now: no Edit button is left to press.
+    await t.sees(dealt, "The map is dealt: your locations lie face down on it")
     await t.expect(dealt.get_by_role("button", name=re.compile("✏️ Edit"))).to_have_count(0)
 
     # -- characters; each rumour names the card it is about.
