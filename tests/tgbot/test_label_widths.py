@@ -138,6 +138,8 @@ def name_shown_whole(label: str, bare: str, name: str) -> bool:
     shown = label[len(before) : len(label) - len(after)]
     words = name.split()
     whole = [" ".join(words[:n]) for n in range(1, len(words) + 1)]
+    # a name shortened to its first words drops the comma they ended on ("Ana" of "Ana, Bo")
+    whole += [first.rstrip(",") for first in whole[:-1]]
     return shown in whole or shown == f"{words[0][0]}." or shown == name
 
 
