@@ -31,12 +31,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from core.rules.catalogue import N_
 from core.rules.choice import Choice, Common
 from core.rules.errors import NotAllowedNow
 from core.rules.log import Words, words
 from core.rules.rng import Rng
 from core.rules.said import Said
-from core.words.i18n import N_
 
 UNDO_ACTION = "undo"
 A_STEP = N_("a step")  # an anonymous step's name

@@ -32,6 +32,8 @@ from babel.numbers import format_decimal as _format_decimal
 from babel.numbers import format_percent as _format_percent
 from babel.support import Translations
 
+from core.rules.catalogue import N_ as N_  # the rules' marker, for every other module too
+
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 DEFAULT = "en"
 PSEUDO = "xx"
@@ -39,11 +41,6 @@ FORMATS = {DEFAULT: "en_GB", PSEUDO: "en_GB"}
 """The locale whose number and date formats a catalogue uses, when not its own."""
 
 _ACCENTS = str.maketrans("aeiouyAEIOUYcnsz", "àéîõüÿÀÉÎÕÜŸçñšž")
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the catalogue without translating it (translated where shown)."""
-    return message
 
 
 def pick(language_code: str | None) -> str:

@@ -12,12 +12,12 @@ drives). Invariant: pure, like the rest of :mod:`core.rules`.
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.cortex.campaign import CortexCampaign
 from core.rules.cortex.odds import ODDS
 from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel
 from core.rules.cortex.undo import UNDO
 from core.rules.registry import Edges, GameSystem
-from core.words.i18n import N_
 
 SYSTEM = GameSystem(
     key="cortex",

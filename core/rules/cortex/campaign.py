@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
 from core.rules.cortex.contest import apply
@@ -57,7 +58,6 @@ from core.rules.rng import Rng
 from core.rules.table import Json, Outcome
 from core.rules.table import Role as SeatRole
 from core.rules.table import Table as PlatformTable
-from core.words.i18n import N_
 
 STATE_VERSION = 1
 BOXES = ("value", "relationship", "asset", "resource", "limit")

@@ -24,6 +24,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.choice import Choice as GenericChoice
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
@@ -41,7 +42,6 @@ from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, current
 from core.rules.table import Table as PlatformTable
-from core.words.i18n import N_
 
 CONFLICT_PANEL = "cortex.conflict"
 PANEL_VERSION = 1

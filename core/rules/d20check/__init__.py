@@ -15,6 +15,7 @@ Modules:
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.d20check.check import (
     AbilityStrength,
     CheckResult,
@@ -44,7 +45,6 @@ from core.rules.d20check.table import (
 from core.rules.d20check.undo import UNDO
 from core.rules.d20check.wounds import WoundBand, band_for
 from core.rules.registry import Edges, GameSystem
-from core.words.i18n import N_
 
 SYSTEM = GameSystem(
     key="d20",

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from core.rules.catalogue import N_
 from core.rules.choice import Choice
 from core.rules.d20check.check import (
     CheckResult,
@@ -59,7 +60,6 @@ from core.rules.d20check.sheet import CharacterSheet
 from core.rules.d20check.wounds import strain_from_check
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.rng import Rng
-from core.words.i18n import N_
 
 STATE_VERSION = 1
 

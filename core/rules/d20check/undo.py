@@ -8,9 +8,9 @@ every game.
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.d20check.table import CHECK_PANEL, REST_PANEL
 from core.rules.undo import UndoRules
-from core.words.i18n import N_
 
 UNDO = UndoRules(
     panel_names={

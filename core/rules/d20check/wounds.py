@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from core.words.i18n import N_
+from core.rules.catalogue import N_
 
 STRAIN_PER_WOUND = 4
 MAX_STRAIN = STRAIN_PER_WOUND - 1

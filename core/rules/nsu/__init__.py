@@ -5,6 +5,7 @@ Pure like the rest of :mod:`core.rules`: no I/O, no clock, no global random.
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL, AdventurePanel
 from core.rules.nsu.campaign import NsuCampaignRules
 from core.rules.nsu.cards_panel import CARDS_PANEL, CardsPanel
@@ -18,7 +19,6 @@ from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanel
 from core.rules.nsu.setup_panel import SETUP_PANEL, SetupPanel
 from core.rules.nsu.undo import UNDO, is_safety
 from core.rules.registry import Edges, GameSystem
-from core.words.i18n import N_
 
 SYSTEM = GameSystem(
     key="nsu",

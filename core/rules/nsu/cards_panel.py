@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
@@ -29,7 +30,6 @@ from core.rules.nsu.setup_panel import apply_setup
 from core.rules.nsu.world import LocationCard, clean_text
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table, current
-from core.words.i18n import N_
 
 CARDS_PANEL = "nsu.cards"
 

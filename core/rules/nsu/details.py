@@ -21,8 +21,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed, NotAllowedNow
-from core.words.i18n import N_
 
 MAX_DETAIL_LENGTH = 60
 MAX_HARMS = 4

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.action_roll import Outcome, RollState, Winner
 from core.rules.nsu.codec import from_plain, to_plain
@@ -64,7 +65,6 @@ from core.rules.nsu.world import (
     world_to_dict,
 )
 from core.rules.rng import Rng, roll_die
-from core.words.i18n import N_
 
 RECONNECT_LOST_RAISE = 3
 RECONNECT_AT_RISK_RAISE = 2

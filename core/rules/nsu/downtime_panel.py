@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.choice import Choice, actors
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import downtime as dt
@@ -63,7 +64,6 @@ from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CardView, World, reachable_cards, visible_card
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table, current
-from core.words.i18n import N_
 
 DOWNTIME_PANEL = "nsu.downtime"
 STATE_VERSION = 1

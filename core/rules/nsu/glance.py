@@ -6,12 +6,12 @@ stands is named by its title only once it is flipped. The edges escape the text.
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.nsu.campaign import Phase, campaign_of, character_of
 from core.rules.nsu.setup import describe_step
 from core.rules.nsu.world import LocationCard, ResourceLevel
 from core.rules.said import Joined, Said
 from core.rules.table import Table
-from core.words.i18n import N_
 
 LEVEL_NAMES = {
     ResourceLevel.SCARCITY: N_("scarce"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed
 from core.rules.log import LogLine, Words, words
 from core.rules.nsu.campaign import campaign_of, character_of
@@ -25,7 +26,6 @@ from core.rules.nsu.world import (
     World,
 )
 from core.rules.table import Outcome, Table
-from core.words.i18n import N_
 
 SOMEONE = N_("Someone")
 

@@ -9,11 +9,11 @@ disadvantage of one kind cancel (ruling 2).
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed
 from core.rules.nsu.odds import MAX_SKILL, OddsQuery
 from core.rules.nsu.terms import Die, Edge, Risk, combine_edges
 from core.rules.said import Said
-from core.words.i18n import N_
 
 EXAMPLE = Said(N_("/odds d6 d8 world adv +1"))
 DOES_NOT_FIT = N_("“{word}” doesn't fit. Try: {example}")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed
 from core.rules.nsu.roll_actions import (
     Action,
@@ -52,7 +53,6 @@ from core.rules.nsu.roll_actions import (
     TakeHelperDie,
 )
 from core.rules.nsu.terms import Aspect, Risk
-from core.words.i18n import N_
 
 MAX_ARGUMENT_LENGTH = 600
 

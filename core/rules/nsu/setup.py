@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu.world import (
     MAX_PLAYERS,
@@ -63,7 +64,6 @@ from core.rules.nsu.world import (
     world_to_dict,
 )
 from core.rules.rng import Rng
-from core.words.i18n import N_
 
 LOCATIONS_PER_PLAYER = 2
 DEFAULT_SETTLEMENT_CAPACITY = 12

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.nsu import setup as wb
@@ -60,7 +61,6 @@ from core.rules.nsu.world import (
 )
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Table, current
-from core.words.i18n import N_
 
 SETUP_PANEL = SETUP_PANEL_KIND
 TOOLS: tuple[SafetyTool, ...] = (SafetyTool.X_CARD, SafetyTool.LINES_AND_VEILS, SafetyTool.KNOCKS)

@@ -26,13 +26,13 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import TypeAlias, TypeVar
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.details import MAX_HARMS, Detail, DetailKind, clean_label
 from core.rules.nsu.terms import Aspect as Aspect
 from core.rules.nsu.terms import Die as Die
 from core.rules.said import Joined, Said
-from core.words.i18n import N_
 
 RECOVERY_POINT_CAP = 4  # the four Recovery Point boxes beside Overcome (ruling 11)
 SKILL_LINES = 6

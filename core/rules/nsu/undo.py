@@ -11,6 +11,7 @@ nor a refusal can tell who made it.
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.nsu.adventure_panel import ADVENTURE_PANEL
 from core.rules.nsu.cards_panel import CARDS_PANEL
 from core.rules.nsu.character_panel import CHARACTER_PANEL
@@ -21,7 +22,6 @@ from core.rules.nsu.safety_panel import SAFETY_PANEL
 from core.rules.nsu.setup_panel import SETUP_PANEL
 from core.rules.nsu.world import CardFlipped, CardScouted
 from core.rules.undo import UndoRules
-from core.words.i18n import N_
 
 
 def is_safety(kind: str, action: str) -> bool:

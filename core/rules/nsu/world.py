@@ -36,9 +36,9 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.rng import Rng, roll_die
-from core.words.i18n import N_
 
 PlayerId = int
 CardId = str

@@ -16,11 +16,11 @@ Modules, each pure (no I/O, no clock, no global random):
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.registry import Edges, GameSystem
 from core.rules.threat.odds import ODDS_COMMAND
 from core.rules.threat.table import ROLL_PANEL, ThreatCampaign, ThreatRollPanel, rolled_by
 from core.rules.threat.undo import UNDO
-from core.words.i18n import N_
 
 SYSTEM = GameSystem(
     key="threat",

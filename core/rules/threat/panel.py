@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.rng import Rng
 from core.rules.threat import momentum as track
@@ -55,7 +56,6 @@ from core.rules.threat.roll import (
     outcome_of,
     roll,
 )
-from core.words.i18n import N_
 
 FORMAT_VERSION = 1
 MAX_APPROACH_NAME = 24

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from core.rules.catalogue import N_
 from core.rules.choice import Choice as GenericChoice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
@@ -65,7 +66,6 @@ from core.rules.threat.panel import (
 )
 from core.rules.threat.roll import IMPOSSIBLE_LEVEL, THREAT_MIN, Bonus, NoRoll, RollOutcome
 from core.rules.threat.sheet import Approach, Sheet
-from core.words.i18n import N_
 
 ROLL_PANEL = "threat.roll"
 STATE_VERSION = 1

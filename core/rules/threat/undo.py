@@ -8,9 +8,9 @@ every game.
 
 from __future__ import annotations
 
+from core.rules.catalogue import N_
 from core.rules.threat.table import ROLL_PANEL
 from core.rules.undo import UndoRules
-from core.words.i18n import N_
 
 UNDO = UndoRules(
     panel_names={ROLL_PANEL: N_("a choice before the roll")},
