@@ -20,20 +20,20 @@ from telegram.ext import (
 )
 
 from core.campaigns.languages import live_languages
-from core.rules.errors import Malformed, StonetableError
+from core.rules.errors import Malformed
 from core.rules.registry import Registry, default_registry
 from core.rules.text import Unstorable, checked
 from core.runtime.errors import AlreadyHandled, TryAgain
 from core.store.housekeeping import run_once
 from tgbot.callback import OUTDATED
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
-from tgbot.features.common import CommandSpec
 from tgbot.i18n import lang_of
 from tgbot.menu import menu_digest, publish_defaults, show_every_game
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
-from tgbot.render.errors import user_message
+from tgbot.render.errors import unexpected, user_message
 from tgbot.request import AiohttpRequest
+from tgbot.updates import CommandSpec
 
 log = logging.getLogger(__name__)
 
@@ -186,13 +186,6 @@ async def refresh_game_menus(application: StonetableApplication) -> bool:
     await show_every_game(application.bot, specs, chats, players, await live_languages())
     log.info("Published the menus of %d live games", len(chats))
     return True
-
-
-def unexpected(error: Exception) -> bool:
-    """Whether a handler's error is a fault, not something the user was simply told."""
-    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
-        return False
-    return not isinstance(error, StonetableError)
 
 
 async def on_error(update: object, context: StonetableContext) -> None:

@@ -14,8 +14,8 @@ from core.runtime.heavy import HeavyWork
 from core.runtime.settings import Settings
 
 if TYPE_CHECKING:
-    from tgbot.features.common import CommandSpec
     from tgbot.panels import Renderers
+    from tgbot.updates import CommandSpec
 
 log = logging.getLogger(__name__)
 

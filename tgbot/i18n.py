@@ -9,7 +9,7 @@ from core.campaigns import CampaignView, PanelView
 from core.campaigns.languages import chat_language
 from core.runtime.errors import TryAgain
 from core.words.i18n import Lang, lang_for
-from tgbot.features.common import topic_of
+from tgbot.updates import topic_of
 
 
 def personal_lang(update: Update) -> Lang:

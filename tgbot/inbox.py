@@ -29,10 +29,10 @@ from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.text import cleaned
 from core.store import outbox as core_outbox
 from core.store.dead_letters import fits_bigint, keep_dead_letter
-from tgbot.app import unexpected
 from tgbot.context import StonetableApplication
 from tgbot.outbox import CURRENT_UPDATE, REPLY
 from tgbot.processor import PerChatUpdateProcessor
+from tgbot.render.errors import unexpected
 from tgbot.sender import flush_update, send_pending
 
 log = logging.getLogger(__name__)

@@ -33,8 +33,8 @@ from telegram.error import TelegramError
 from core.campaigns import Campaigns
 from core.campaigns.play import PlayerRef
 from core.words.i18n import DEFAULT, Lang, available, lang_for
-from tgbot.features.common import CommandSpec
 from tgbot.i18n import game_lang
+from tgbot.updates import CommandSpec
 
 log = logging.getLogger(__name__)
 

@@ -26,9 +26,9 @@ from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table, current
 from core.words.i18n import Lang
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
 from tgbot.panels import button, keyboard
+from tgbot.updates import CommandSpec, actor, command_args
 from webapp.sheets import MembersPage
 
 

@@ -57,11 +57,11 @@ from tests.tgbot.test_i18n_pseudo import NSU, XX, leaks
 from tests.tgbot.test_i18n_pseudo_nsu import PLAYER_TEXT
 from tests.tgbot.test_render_phone import problems
 from tgbot.features import nsu as nsu_feature
-from tgbot.features.common import no_game_yet
 from tgbot.panels import Note
 from tgbot.render.campaign import started_text, status_text
 from tgbot.render.errors import user_message
 from tgbot.render.nsu import KNOCK_TEXT, RENDERERS, X_CARD_TEXT, safety_row
+from tgbot.updates import no_game_yet
 
 RU = lang_for("ru")
 RENDER = {r.kind: r for r in RENDERERS}

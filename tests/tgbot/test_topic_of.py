@@ -6,7 +6,7 @@ from typing import Any
 
 from telegram import Bot, Update
 
-from tgbot.features.common import actor, replied, topic_of
+from tgbot.updates import actor, replied, topic_of
 
 BOT = Bot("1:x")
 USER = {"id": 7, "is_bot": False, "first_name": "Ana"}

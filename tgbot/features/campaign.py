@@ -22,7 +22,6 @@ from core.words.i18n import N_, Lang, lang_for
 from tgbot.buttons.campaign import EndAnswer, EndButton, NewGameButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import lang_of, personal_lang
 from tgbot.menu import publish_menus
 from tgbot.outbox import Drawn, Reply, fixed, game_message, menus, reply_with, sent_with
@@ -41,6 +40,7 @@ from tgbot.render.campaign import (
     welcome_text,
 )
 from tgbot.render.text import esc
+from tgbot.updates import CommandSpec, actor, command_args, player_of
 
 COMMANDS = [
     CommandSpec("newgame", N_("Start a game in this group"), private=False),

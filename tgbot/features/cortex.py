@@ -26,7 +26,6 @@ from core.words.cortex_words import stress_typed
 from core.words.i18n import N_, Lang
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, not_playing
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of
 from tgbot.outbox import fixed, reply_with
@@ -34,6 +33,7 @@ from tgbot.presenter import settle
 from tgbot.render.cortex import RENDERERS as CORTEX_RENDERERS
 from tgbot.render.cortex import recorded_text, table_text
 from tgbot.render.text import esc
+from tgbot.updates import CommandSpec, actor, command_args, not_playing
 
 SYSTEM_KEY = "cortex"
 COMMANDS = [

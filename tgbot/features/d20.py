@@ -17,7 +17,11 @@ from core.rules.typed import check_text, command_word
 from core.words.i18n import N_
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import (
+from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of
+from tgbot.render.d20 import RENDERERS as D20_RENDERERS
+from tgbot.render.d20 import pool_text
+from tgbot.updates import (
     CommandSpec,
     actor,
     command_args,
@@ -25,10 +29,6 @@ from tgbot.features.common import (
     played_by,
     replied,
 )
-from tgbot.features.panels import post_panel
-from tgbot.i18n import lang_of
-from tgbot.render.d20 import RENDERERS as D20_RENDERERS
-from tgbot.render.d20 import pool_text
 
 SYSTEM_KEY = "d20"
 COMMANDS = [

@@ -18,9 +18,9 @@ from core.campaigns.saved_rolls import offered
 from core.rules.dice import RollResult
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, player_of
 from tgbot.render.dice import render_roll
 from tgbot.render.inline import again_button, inline_results
+from tgbot.updates import CommandSpec, player_of
 
 COMMANDS: list[CommandSpec] = []
 CACHE_SECONDS = 1  # results hold no dice, but a player's saved rolls change

@@ -40,7 +40,6 @@ from tgbot.buttons.nsu import (
 )
 from tgbot.callback import OUTDATED, decode, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, not_playing, player_of
 from tgbot.features.panels import post_panel
 from tgbot.i18n import lang_of, voice
 from tgbot.outbox import Drawn, deletion, fixed, game_message, private_note, reply_with
@@ -49,6 +48,7 @@ from tgbot.render.nsu import KNOCK_TEXT, X_CARD_TEXT, app_button
 from tgbot.render.nsu import RENDERERS as NSU_RENDERERS
 from tgbot.render.nsu_map import map_caption, map_picture
 from tgbot.topics import send_game, send_game_photo
+from tgbot.updates import CommandSpec, actor, not_playing, player_of
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [

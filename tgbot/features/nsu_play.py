@@ -24,13 +24,13 @@ from core.words.typed_words import vocabulary
 from tgbot.buttons.nsu import LookButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args, no_game_for, played_by
 from tgbot.features.panels import post_panel
 from tgbot.features.roll import dice_odds
 from tgbot.i18n import lang_of, personal_lang, voice
 from tgbot.presenter import which_game
 from tgbot.render.nsu_downtime import NsuDowntimeRenderer, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
+from tgbot.updates import CommandSpec, actor, command_args, no_game_for, played_by
 
 SYSTEM_KEY = "nsu"
 COMMANDS = [

@@ -12,10 +12,10 @@ from core.rules.errors import Malformed
 from core.words.i18n import N_
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
-from tgbot.features.common import player_of, replied
 from tgbot.i18n import lang_of
 from tgbot.presenter import in_outbox, post, present, settle, show
 from tgbot.sender import send_beside, unsent
+from tgbot.updates import player_of, replied
 
 COMMANDS: list = []  # type: ignore[type-arg]
 

@@ -15,7 +15,6 @@ from core.rules.errors import Malformed
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
-from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
 from tgbot.features.saved import roll_saved
@@ -23,6 +22,7 @@ from tgbot.i18n import lang_of, personal_lang
 from tgbot.presenter import in_outbox
 from tgbot.render.dice import odds_reply, render_roll
 from tgbot.sender import send_pending
+from tgbot.updates import CommandSpec, actor, command_args
 
 ACTION_ROLL_WORDS = frozenset(
     [

@@ -20,7 +20,6 @@ from tgbot.buttons.rolls import RevealButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.edits import markup_json, reply_html
-from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import lang_of, personal_lang
 from tgbot.outbox import Drawn, private_note, reply_with
 from tgbot.presenter import in_outbox
@@ -35,6 +34,7 @@ from tgbot.render.rolls import (
     secret_in_private,
 )
 from tgbot.sender import send_pending
+from tgbot.updates import CommandSpec, actor, command_args, player_of
 
 COMMANDS = [
     CommandSpec("rolls", N_("The last ten rolls in this chat")),

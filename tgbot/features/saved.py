@@ -21,12 +21,12 @@ from tgbot.buttons.saved import SavedRollButton
 from tgbot.callback import OUTDATED, decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text, reply_html
-from tgbot.features.common import CommandSpec, actor, command_args, player_of
 from tgbot.i18n import lang_of
 from tgbot.presenter import in_outbox
 from tgbot.render import saved as render
 from tgbot.render.dice import render_roll
 from tgbot.sender import send_pending
+from tgbot.updates import CommandSpec, actor, command_args, player_of
 
 NEWER_LIST = N_("A newer list is below.")
 LIST_REDRAWN = N_(

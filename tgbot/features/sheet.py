@@ -10,8 +10,8 @@ from telegram.ext import BaseHandler, CommandHandler
 
 from core.words.i18n import N_, Lang
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor
 from tgbot.i18n import lang_of
+from tgbot.updates import CommandSpec, actor
 
 COMMANDS = [CommandSpec("sheet", N_("Open your character sheet"))]
 NOT_CONFIGURED = N_("The Mini App isn't set up on this bot yet (the host needs to set WEBAPP_URL).")

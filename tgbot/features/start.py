@@ -8,12 +8,10 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import JOIN_PREFIX
 from core.words.i18n import N_, Lang
-from tgbot.app import features
 from tgbot.buttons.start import StartButton, StartChoice
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.features import campaign, sheet
-from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.i18n import lang_of
 from tgbot.intro import give_menu_button
 from tgbot.presenter import in_outbox
@@ -23,6 +21,7 @@ from tgbot.render.inline import DICE_HELP
 from tgbot.render.text import esc
 from tgbot.sender import deliver_held, send_pending
 from tgbot.topics import send_game
+from tgbot.updates import CommandSpec, actor, command_args
 
 COMMANDS = [
     CommandSpec("start", N_("Say hello and open your sheet"), group=False),
@@ -115,7 +114,7 @@ async def press_start(update: Update, context: StonetableContext) -> None:
         )
         text = help_text(
             campaigns.registry,
-            features(campaigns.registry),
+            context.stonetable.command_specs,
             view.system.key if view else None,
             lang,
         )
@@ -128,9 +127,8 @@ async def help_command(update: Update, context: StonetableContext) -> None:
     in_group = chat.kind != ChatType.PRIVATE
     view = await campaigns.current(chat.tg_id, chat.topic) if in_group else None
     lang = await lang_of(update)
-    text = help_text(
-        campaigns.registry, features(campaigns.registry), view.system.key if view else None, lang
-    )
+    current = view.system.key if view else None
+    text = help_text(campaigns.registry, context.stonetable.command_specs, current, lang)
     assert update.effective_message is not None
     await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
 

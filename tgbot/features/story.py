@@ -17,10 +17,10 @@ from core.views import story as stories
 from core.words.i18n import N_
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, command_args
 from tgbot.features.sheet import NOT_CONFIGURED
 from tgbot.i18n import lang_of
 from tgbot.render.text import esc
+from tgbot.updates import CommandSpec, actor, command_args
 
 COMMANDS = [
     CommandSpec(

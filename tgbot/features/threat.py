@@ -15,7 +15,10 @@ from core.rules.typed import command_word
 from core.words.i18n import N_
 from core.words.typed_words import vocabulary
 from tgbot.context import StonetableContext
-from tgbot.features.common import (
+from tgbot.features.panels import post_panel
+from tgbot.i18n import lang_of
+from tgbot.render.threat import ThreatRollRenderer
+from tgbot.updates import (
     CommandSpec,
     actor,
     command_args,
@@ -23,9 +26,6 @@ from tgbot.features.common import (
     played_by,
     replied,
 )
-from tgbot.features.panels import post_panel
-from tgbot.i18n import lang_of
-from tgbot.render.threat import ThreatRollRenderer
 
 SYSTEM_KEY = "threat"
 COMMANDS = [

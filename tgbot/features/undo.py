@@ -14,11 +14,11 @@ from core.words.i18n import N_
 from tgbot.buttons.undo import UndoButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
-from tgbot.features.common import CommandSpec, actor, player_of
 from tgbot.i18n import game_lang, lang_of
 from tgbot.outbox import reply_with, sent_with
 from tgbot.presenter import settle
 from tgbot.render.undo import took_back_text
+from tgbot.updates import CommandSpec, actor, player_of
 
 COMMANDS = [CommandSpec("undo", N_("Take back your last step (not rolled dice)"), private=False)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from telegram.error import BadRequest
+
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.said import worded
 from core.runtime.errors import TryAgain
@@ -30,3 +32,10 @@ def user_message(error: BaseException, lang: Lang) -> str:
     if isinstance(error, TryAgain):
         return f"🔁 {text}"
     return text
+
+
+def unexpected(error: Exception) -> bool:
+    """Whether a handler's error is a fault, not something the user was simply told."""
+    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
+        return False
+    return not isinstance(error, StonetableError)

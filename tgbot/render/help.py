@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from types import ModuleType
 
 from core.rules.registry import Registry
 from core.words.i18n import Lang
 from tgbot.render.text import esc
+from tgbot.updates import CommandSpec
 
 
 def general(lang: Lang) -> str:
@@ -90,22 +90,16 @@ def _game_lines(lang: Lang) -> tuple[str, ...]:
     )
 
 
-def system_key(feature: ModuleType) -> str:
-    """Game features are named after their system: tgbot.features.nsu_play -> nsu."""
-    return feature.__name__.rsplit(".", 1)[-1].split("_", 1)[0]
-
-
 def help_text(
-    registry: Registry, features: Iterable[ModuleType], current: str | None, lang: Lang
+    registry: Registry, commands: Iterable[CommandSpec], current: str | None, lang: Lang
 ) -> str:
     """General help, then every game's commands (the game running here first)."""
     by_system: dict[str, list[str]] = {}
-    for feature in features:
-        key = system_key(feature)
-        if key not in registry.systems:
+    for spec in commands:
+        if spec.game is None or spec.game not in registry.systems:
             continue
-        by_system.setdefault(key, []).extend(
-            f"/{spec.name} — {esc(lang.gettext(spec.description))}" for spec in feature.COMMANDS
+        by_system.setdefault(spec.game, []).append(
+            f"/{spec.name} — {esc(lang.gettext(spec.description))}"
         )
     order = sorted(by_system, key=lambda k: (k != current, registry.systems[k].name))
     parts = [general(lang)]

@@ -1,4 +1,5 @@
-"""What every feature shares: command specs and translating Telegram objects."""
+"""What every feature reads from an update (who, where, the command's words), the
+commands' menu entries, and the refusals features share."""
 
 from __future__ import annotations
 
