@@ -1,15 +1,17 @@
 """No rule decision in tgbot/ or webapp/: the edges label the rules' choices.
 
-What is legal, open or visible is decided in core/rules and offered as choices
-(``choices(state, viewer)`` and the panels' ``*_choices``). This scan fails when a
-module under tgbot/ or webapp/ imports or calls one of the rules' own predicates
-(who may act, which kinds of action are open, who may see or edit what) instead
-of reading the choices; the Action Roll renderer's old ``roll_step_buttons``,
-which listed the open steps with ``expected`` and tested ``ActionKind.X in
-open_now``, is the pattern it was written against.
+What is legal, open or visible is decided in core/rules and offered as data: a
+panel's choices (``choices(state, viewer)`` and the panels' ``*_choices``), a
+viewer's projection (``visible_card``, ``visible_map``), a Mini App page's
+``page_choices``. The edges read those and the rules' values (states, events,
+constants, errors), and import nothing else of the rules: :data:`EDGE_READS` is
+the whole list of rule modules an edge may import, each with what the edges read
+there. An edge that imports any other rule module fails here; so does an entry no
+edge imports any more, so the list stays the edges' real reading.
 
-The few uses not moved yet are listed in ``NOT_MOVED_YET`` with where they are;
-an entry that no longer occurs fails the test too, so the list only shrinks.
+A module on the list may hold a predicate of the rules' own next to what the edges
+read there (who may act, whether an edit is open); an edge reads the choices
+computed from it instead (the shared pages below show how), and review keeps it so.
 """
 
 from __future__ import annotations
@@ -17,60 +19,121 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import grimp
+
 ROOT = Path(__file__).resolve().parents[1]
 EDGES = ("tgbot", "webapp")
 
-# The rules' predicates: what they decide, and what an edge reads instead.
-PREDICATES = {
-    "expected": "the open kinds of action (read roll_choices)",
-    "who_may_act": "who may act (read the panel's choices)",
-    "allowed_actions": "who may take which action (read the panel's choices)",
-    "help_may_come": "whether an ally may still help (read roll_choices)",
-    "keep_choices": "one step's dice (read roll_choices, which has them all)",
-    "helper_die_choices": "one step's dice (read roll_choices, which has them all)",
-    "can_see_face": "who may see a card's face (read the viewer's projection)",
-    # downtime: the prompt's buttons are the rules' panel_choices, nothing else
-    "scout_targets": "which cards may be scouted (read the downtime panel_choices)",
-    "plan_targets": "which places have collateral to address (read panel_choices)",
-    "reward_card": "whether a reward waits to come home (read panel_choices)",
-    "menu_openers": "who may open a group of downtime actions (read panel_choices)",
-    "enders": "who may end downtime (read panel_choices)",
-    "scout_must_decide": "whether the Scout presses on or turns back (read the choices)",
-    "seek_choices": "one prompt's options (read panel_choices, which has them all)",
-    "clock_choices": "one group's options (read panel_choices, which has them all)",
-    "clearable_moods": "which moods may be cleared (read panel_choices)",
+# The rule modules the edges read, and what they read there.
+EDGE_READS: dict[str, str] = {
+    # every system's shared vocabulary
+    "core.rules.choice": "the choices a panel lists, and who may take them",
+    "core.rules.errors": "the errors the edges word for the user",
+    "core.rules.registry": "the game systems and their manifests",
+    "core.rules.table": "a campaign's seats and roles, as the rules keep them",
+    "core.rules.dice": "the dice grammar, its rolls and results",
+    "core.rules.dice_odds": "the exact odds of a dice expression",
+    "core.rules.rng": "the dice a roll is made with, handed to the rules",
+    "core.rules.said": "the rules' words, worded in the reader's language",
+    "core.rules.text": "what text may be stored (refused whole otherwise)",
+    "core.rules.typed": "reading what a player typed into the rules' terms",
+    "core.rules.names": "whose names are in play",
+    "core.rules.saved": "saved rolls' keys",
+    "core.rules.undo": "the undo choice's mark",
+    "core.rules.lifecycle": "how long an ended game may come back",
+    # No Stone Unturned
+    "core.rules.nsu.campaign": "the campaign's state and its characters",
+    "core.rules.nsu.play_table": "the campaign as play reads it",
+    "core.rules.nsu.terms": "the game's terms (aspects, dice, edges, risks)",
+    "core.rules.nsu.sheet": "a character and a draft, as the sheet shows them",
+    "core.rules.nsu.details": "the kinds of detail and harm",
+    "core.rules.nsu.world": "the viewer's projection of the map and its cards",
+    "core.rules.nsu.cards_page": "what a viewer may do with location cards (Mini App)",
+    "core.rules.nsu.setup": "the setup's steps and what each is called",
+    "core.rules.nsu.setup_turn": "whose turn the setup waits on",
+    "core.rules.nsu.setup_panel": "the setup panel's board and choices",
+    "core.rules.nsu.cards_panel": "the cards panel's view and choices",
+    "core.rules.nsu.character_panel": "character creation's view and choices",
+    "core.rules.nsu.adventure_panel": "the adventure panel's scene and choices",
+    "core.rules.nsu.safety_panel": "the safety tools' choices",
+    "core.rules.nsu.roll_panel": "an Action Roll's panel",
+    "core.rules.nsu.roll_choices": "an Action Roll's choices and forecasts",
+    "core.rules.nsu.action_roll": "an Action Roll's state and outcome, as shown",
+    "core.rules.nsu.downtime": "downtime's state and complication tables, as shown",
+    "core.rules.nsu.downtime_panel": "the downtime panel's prompts and choices",
+    "core.rules.nsu.glance": "the names of the levels",
+    "core.rules.nsu.odds": "an Action Roll's odds",
+    "core.rules.nsu.odds_text": "reading an /odds question",
+    # threat dice
+    "core.rules.threat.table": "the roll panel's view and choices; the sheet page's choices",
+    "core.rules.threat.panel": "the roll panel's actions and stages",
+    "core.rules.threat.roll": "a roll's pool and outcome",
+    "core.rules.threat.dice": "a die's result",
+    "core.rules.threat.momentum": "the Momentum track's marks",
+    "core.rules.threat.sheet": "a sheet's limits",
+    # Cortex drama
+    "core.rules.cortex.campaign": "the table as stored; the sheet page's choices",
+    "core.rules.cortex.panel": "the conflict panel's view and choices",
+    "core.rules.cortex.state": "a conflict's state, as shown",
+    "core.rules.cortex.traits": "a sheet and the default Stress types",
+    "core.rules.cortex.dice": "the dice",
+    "core.rules.cortex.pool": "the kinds of a pool's picks",
+    # d20 checks
+    "core.rules.d20check": "a check's setup, flow and outcome; a sheet",
+    "core.rules.d20check.table": "the check and rest panels' choices; the sheet page's choices",
+    "core.rules.d20check.check": "a proficiency's limit",
+    "core.rules.d20check.rest": "the long rest's recovery skill",
+    "core.rules.d20check.wounds": "the wound bands and limits",
 }
-# Properties of the rules' values that decide what may be done (``sheet.usable_sentiments``).
-ATTRIBUTES = {
-    "usable_sentiments": "which sentiments may be marked (read the panel's choices)",
-}
-SYSTEMS = frozenset({"nsu", "threat", "cortex", "d20"})
-
-# (file, predicate): uses not moved in this round, each a known rule decision left in
-# an edge. Remove the entry when the use goes.
-NOT_MOVED_YET: set[tuple[str, str]] = set()
 
 
-def uses(source: str) -> set[str]:
-    """The rules' predicates a module imports from core or calls."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("core"):
-            found |= {a.name for a in node.names if a.name in PREDICATES}
-        elif isinstance(node, ast.Call):
-            func = node.func
-            name = (
-                func.attr
-                if isinstance(func, ast.Attribute)
-                else func.id
-                if isinstance(func, ast.Name)
-                else ""
-            )
-            if name in PREDICATES:
-                found.add(name)
-        elif isinstance(node, ast.Attribute) and node.attr in ATTRIBUTES:
-            found.add(node.attr)
+def rule_imports() -> dict[str, set[str]]:
+    """Each rule module an edge imports, with the edge modules that import it."""
+    graph = grimp.build_graph("core", *EDGES, include_external_packages=False)
+    found: dict[str, set[str]] = {}
+    for module in graph.modules:
+        if module.split(".")[0] not in EDGES:
+            continue
+        for imported in graph.find_modules_directly_imported_by(module):
+            if imported.startswith("core.rules"):
+                found.setdefault(imported, set()).add(module)
     return found
+
+
+def unlisted(found: dict[str, set[str]]) -> dict[str, list[str]]:
+    """The rule modules in ``found`` that no edge may import, with who imports them."""
+    return {module: sorted(by) for module, by in found.items() if module not in EDGE_READS}
+
+
+def test_the_edges_import_only_the_rule_modules_they_read() -> None:
+    found = rule_imports()
+    new = unlisted(found)
+    assert not new, (
+        "an edge imports a rule module it has no business reading (read the rules' choices "
+        f"or projection instead, or add it to EDGE_READS with what is read there): {new}"
+    )
+    gone = sorted(set(EDGE_READS) - set(found))
+    assert not gone, f"no edge reads these any more: drop them from EDGE_READS: {gone}"
+
+
+def test_an_edge_reading_who_may_act_in_a_conflict_is_caught() -> None:
+    # core.rules.cortex.allowed decides who may take which conflict action: the panel's
+    # choices carry it; a renderer importing it would be deciding the rule itself
+    deciding = "core.rules.cortex.allowed"
+    assert deciding in grimp.build_graph("core", include_external_packages=False).modules
+    found = {deciding: {"tgbot.render.cortex"}, "core.rules.choice": {"tgbot.render.cortex"}}
+    assert unlisted(found) == {deciding: ["tgbot.render.cortex"]}
+
+
+def edge_modules() -> dict[str, str]:
+    return {
+        str(path.relative_to(ROOT)): path.read_text(encoding="utf-8")
+        for edge in EDGES
+        for path in sorted((ROOT / edge).rglob("*.py"))
+    }
+
+
+SYSTEMS = frozenset({"nsu", "threat", "cortex", "d20"})
 
 
 def system_branches(source: str) -> list[str]:
@@ -87,24 +150,6 @@ def system_branches(source: str) -> list[str]:
     return found
 
 
-def edge_modules() -> dict[str, str]:
-    return {
-        str(path.relative_to(ROOT)): path.read_text(encoding="utf-8")
-        for edge in EDGES
-        for path in sorted((ROOT / edge).rglob("*.py"))
-    }
-
-
-def test_no_edge_module_decides_what_the_rules_decide() -> None:
-    found = {(path, name) for path, source in edge_modules().items() for name in uses(source)}
-    new = sorted(found - NOT_MOVED_YET)
-    assert not new, "rule decisions in an edge; read the rules' choices instead: " + "; ".join(
-        f"{path} uses {name} ({PREDICATES.get(name) or ATTRIBUTES[name]})" for path, name in new
-    )
-    gone = sorted(NOT_MOVED_YET - found)
-    assert not gone, f"moved to the rules: drop these from NOT_MOVED_YET: {gone}"
-
-
 def test_no_shared_edge_module_branches_on_one_system() -> None:
     found = {
         path: branches
@@ -114,54 +159,6 @@ def test_no_shared_edge_module_branches_on_one_system() -> None:
     assert not found, f"ask the system's rules (CampaignRules) instead: {found}"
     old_log = 'def names(view, table):\n    if view.system.key != "nsu":\n        return {}\n'
     assert system_branches(old_log) == ["view.system.key != 'nsu'"]
-
-
-OLD_ROLL_STEP_BUTTONS = """
-from core.rules.nsu.action_roll import ActionKind, expected
-
-def roll_step_buttons(view, roll, lang):
-    rows = []
-    open_now = {e.kind: e.players for e in expected(roll)}
-    if ActionKind.CHOOSE_ASPECT in open_now:
-        rows.append([button(view, "Body", "choose_aspect", "body")])
-    return rows
-"""
-
-NEW_ROLL_STEP_BUTTONS = """
-from core.rules.nsu.roll_choices import roll_choices
-
-def roll_step_buttons(view, roll, lang):
-    return [[button(view, label(c), c.verb.value, c.argument)] for c in roll_choices(roll)]
-"""
-
-
-def test_the_scan_catches_the_old_roll_step_buttons_and_passes_the_new() -> None:
-    assert uses(OLD_ROLL_STEP_BUTTONS) == {"expected"}
-    assert uses(NEW_ROLL_STEP_BUTTONS) == set()
-    method = "def f(check, pool):\n    return check.who_may_act(pool)\n"
-    assert uses(method) == {"who_may_act"}
-
-
-OLD_DOWNTIME_BUTTONS = """
-from core.rules.nsu.downtime_panel import scout_targets
-
-def personal(view, panel, state):
-    cards = [b(view, "scout_card", str(i)) for i in scout_targets(state.world, player)]
-    marks = [b(view, "endanger", str(i + 1)) for i in sheet.usable_sentiments]
-    return cards + marks
-"""
-
-NEW_DOWNTIME_BUTTONS = """
-from core.rules.nsu.downtime_panel import panel_choices
-
-def downtime_buttons(view, panel, state):
-    return [b(view, c.verb.value, c.argument) for c in panel_choices(panel, state)]
-"""
-
-
-def test_the_scan_catches_the_old_downtime_buttons_and_passes_the_new() -> None:
-    assert uses(OLD_DOWNTIME_BUTTONS) == {"scout_targets", "usable_sentiments"}
-    assert uses(NEW_DOWNTIME_BUTTONS) == set()
 
 
 MAKERS = frozenset({"button", "_b"})  # a panel button: (view, label, action, argument)

@@ -18,22 +18,16 @@ from core.campaigns.pictures import MAX_PICTURE_BYTES, BadPicture, check_picture
 from core.rules.choice import actors
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.nsu.campaign import NsuCampaign, campaign_of, character_of
+from core.rules.nsu.cards_page import page_choices
 from core.rules.nsu.details import DetailKind, Polarity
 from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel, grants_for
-from core.rules.nsu.setup import (
-    LOCATIONS_PER_PLAYER,
-    SetupStep,
-    describe_step,
-    may_author,
-    may_revise,
-)
+from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, SetupStep, describe_step
 from core.rules.nsu.setup_panel import column_choices, dealing_choices
 from core.rules.nsu.world import (
     CardView,
     LocationCard,
     World,
     arbiters,
-    may_picture,
     on_screen,
     visible_card,
     visible_map,
@@ -226,8 +220,7 @@ def cards_context(
     campaign = campaign_of(table)
     world = campaign.current_world()
     mine = [] if world is None else [c for c in world.cards if c.author_id == viewer_id]
-    setup = campaign.setup
-    can_author = may_author(setup, viewer_id)
+    choices = page_choices(campaign, viewer_id)
     return {
         "cards": [
             {
@@ -241,11 +234,11 @@ def cards_context(
                 "reward": c.reward.label if c.reward is not None else None,
                 "revealed": c.revealed,
                 "picture": _key(view, c) in pictures,
-                "editable": may_revise(setup, viewer_id, c.id),
+                "editable": c.id in choices.revisable,
             }
             for c in mine
         ],
-        "can_author": can_author,
+        "can_author": choices.author,
         "written": len(mine),
         "per_player": LOCATIONS_PER_PLAYER,
         "status": None if world is not None and world.grid is not None else _setup_status(campaign),
@@ -375,19 +368,22 @@ async def cards_page(request: web.Request) -> web.Response:
     )
 
 
-async def _card_for_picture(request: web.Request) -> tuple[CampaignView, LocationCard, int]:
+async def _card_for_picture(
+    request: web.Request,
+) -> tuple[CampaignView, LocationCard, int, NsuCampaign]:
     view, table, viewer, _ = await _load(request)
-    world = campaign_of(table).current_world()
+    campaign = campaign_of(table)
+    world = campaign.current_world()
     if world is None:
         raise Malformed("There is no such location card.")
-    return view, world.card(request.match_info["card"][:16]), viewer
+    return view, world.card(request.match_info["card"][:16]), viewer, campaign
 
 
 async def picture(request: web.Request) -> web.Response:
     """A card's picture, only for viewers who may see its face."""
     deps = request.app[DEPS]
     try:
-        view, card, viewer = await _card_for_picture(request)
+        view, card, viewer, _ = await _card_for_picture(request)
         if not visible_card(card, viewer).face_visible:  # the viewer's projection
             raise Malformed("There is no such picture.")
         found = await deps.pictures.get(view.id, _key(view, card))
@@ -407,8 +403,8 @@ async def upload_picture(request: web.Request) -> web.Response:
     """The author adds or replaces the picture of one of their cards (PNG/JPEG body)."""
     deps = request.app[DEPS]
     try:
-        view, card, viewer = await _card_for_picture(request)
-        if not may_picture(card, viewer):
+        view, card, viewer, campaign = await _card_for_picture(request)
+        if card.id not in page_choices(campaign, viewer).pictured:
             raise NotAllowedNow(N_("Only the card's author can give it a picture."))
         data = (await request.read())[: MAX_PICTURE_BYTES + 1]  # read once, for its key too
         check_picture(data)

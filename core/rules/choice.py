@@ -6,18 +6,24 @@ does; the edges only label the choices and lay them out. A choice names its verb
 undo), the argument its button or reply carries, who may take it, and the data a
 label needs (a character, a trait, a die, a cost).
 
+A Mini App page's rules say the same for one viewer at once: :class:`PageChoices`
+holds, for each sheet on the page, the edits open to the viewer and how much of it
+they see, and the table's own edits (the names are those the page posts, which the
+rules check the edit with).
+
 Invariants: ``by`` is never empty for a choice a panel offers (a choice nobody may
 take is not a legal choice); :func:`actors` and :func:`verbs` only read choices.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Generic, TypeVar
 
 V = TypeVar("V", bound=Enum)
+K = TypeVar("K")
 
 
 class Common(Enum):
@@ -91,3 +97,41 @@ def verbs(choices: Iterable[Choice[V]]) -> tuple[V, ...]:
     for choice in choices:
         seen.setdefault(choice.verb, None)
     return tuple(seen)
+
+
+@dataclass(frozen=True)
+class SheetChoices:
+    """What one viewer may do with one sheet on a Mini App page.
+
+    Attributes:
+        edits: the edits open to the viewer on this sheet now, by the names the page
+            posts (empty: the sheet is read-only to them).
+        whole: the viewer sees the whole sheet, not only what every player sees.
+        locked: the sheet is the viewer's own but closed to their edits for now (a
+            roll under way, sheets locked by the Game Master).
+    """
+
+    edits: frozenset[str] = frozenset()
+    whole: bool = False
+    locked: bool = False
+
+
+@dataclass(frozen=True)
+class PageChoices(Generic[K]):
+    """What one viewer may do on a game's Mini App page, as its rules decide it.
+
+    Attributes:
+        sheets: each sheet's choices, by the key the page knows it by (a character's
+            name, a player's id); a sheet not listed is read-only and partly seen.
+        table_edits: the edits of the table itself open to the viewer (settings,
+            locking the sheets, ending a scene).
+        runs_table: the viewer runs the table (the Game Master, the Watchtower).
+    """
+
+    sheets: Mapping[K, SheetChoices] = field(default_factory=dict)
+    table_edits: frozenset[str] = frozenset()
+    runs_table: bool = False
+
+    def sheet(self, key: K) -> SheetChoices:
+        """The viewer's choices on one sheet (read-only, partly seen, if none)."""
+        return self.sheets.get(key, SheetChoices())

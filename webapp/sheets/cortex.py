@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
-from core.rules.cortex.campaign import in_roll, load, may_edit, may_edit_table, sees_whole_sheet
+from core.rules.choice import PageChoices
+from core.rules.cortex.campaign import load, page_choices
 from core.rules.cortex.dice import Die
 from core.rules.cortex.panel import CONFLICT_PANEL
 from core.rules.cortex.state import Table as CortexTable
@@ -57,9 +58,12 @@ def _trait(item: Any) -> dict[str, Any]:
     return {"name": item.name, "die": item.die.label, "note": ", ".join(notes)}
 
 
-def _sheet(ct: CortexTable, sheet: Sheet, viewer: int, players: dict[int, str]) -> dict[str, Any]:
+def _sheet(
+    ct: CortexTable, sheet: Sheet, viewer: int, players: dict[int, str], page: PageChoices[str]
+) -> dict[str, Any]:
     mine = ct.controller(sheet.name) == viewer
-    full = sees_whole_sheet(ct, viewer, sheet.name)
+    choices = page.sheet(sheet.name)
+    full = choices.whole
     boxes = [
         {
             "key": key,
@@ -83,8 +87,8 @@ def _sheet(ct: CortexTable, sheet: Sheet, viewer: int, players: dict[int, str]) 
         "growth": [d.label for d in sheet.growth] if mine else None,
         "effects": list(sheet.special_effects) if mine else None,
         "used_up": [r.name for r in sheet.resources if r.used_up] if mine else [],
-        "can": sorted(may_edit(ct, viewer, sheet.name)),
-        "locked": mine and in_roll(ct, sheet.name),
+        "can": sorted(choices.edits),
+        "locked": choices.locked,
     }
 
 
@@ -112,13 +116,14 @@ class CortexPage:
         except Malformed as error:
             return {"members": members, "problem": error.message_id, "values": error.values}
         players = {m.player_id: m.name for m in view.members}
-        sheets = [_sheet(ct, s, viewer_id, players) for s in ct.sheets]
+        page = page_choices(ct, viewer_id)
+        sheets = [_sheet(ct, s, viewer_id, players, page) for s in ct.sheets]
         sheets.sort(key=lambda s: (not s["mine"], not s["lead"]))
         return {
             "members": members,
             "watchtower": players.get(ct.watchtower, ""),
-            "you_watchtower": viewer_id == ct.watchtower,
-            "table_can": sorted(may_edit_table(ct, viewer_id)),
+            "you_watchtower": page.runs_table,
+            "table_can": sorted(page.table_edits),
             "trouble": [d.label for d in ct.trouble],
             "stress_types": list(ct.settings.stress_types),
             "details": [{"owner": d.owner, "name": d.name, "die": d.die.label} for d in ct.details],

@@ -13,15 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
+from core.rules.choice import SheetChoices
 from core.rules.d20check import AbilityStrength, CharacterSheet, WoundBand
 from core.rules.d20check.check import MAX_PROFICIENCY
-from core.rules.d20check.table import (
-    CHECK_PANEL,
-    is_game_master,
-    may_edit_sheet,
-    pool_counts,
-    sheets_locked,
-)
+from core.rules.d20check.table import CHECK_PANEL, page_choices, pool_counts, sheets_locked
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS, band_for
 from core.rules.errors import Malformed
 from core.rules.table import Role, Table
@@ -57,9 +52,8 @@ def _wound_boxes(wounds: int) -> list[dict[str, Any]]:
 
 
 def _character(
-    table: Table, player_id: int, sheet: CharacterSheet, viewer_id: int
+    table: Table, player_id: int, sheet: CharacterSheet, viewer_id: int, choices: SheetChoices
 ) -> dict[str, Any]:
-    gm = is_game_master(table, viewer_id)
     mine = player_id == viewer_id
     labels = {s["value"]: s["label"] for s in STRENGTHS}
     seat = table.seat(player_id)
@@ -80,8 +74,8 @@ def _character(
         "band": sheet.band.value,
         "band_label": sheet.band.label,
         "band_effect": BAND_EFFECT[sheet.band],
-        "can_edit": may_edit_sheet(table, viewer_id, player_id),
-        "can_harm": gm,
+        "can_edit": "ability.set" in choices.edits,
+        "can_harm": "harm.add" in choices.edits,
     }
 
 
@@ -92,6 +86,7 @@ class D20Page:
 
     def context(self, view: CampaignView, table: Table, viewer_id: int) -> dict[str, Any]:
         pool = pool_counts(table.state)
+        page = page_choices(table, viewer_id)
         characters = []
         for player_id in sorted(table.seats, key=lambda p: (p != viewer_id, p)):
             seat = table.seats[player_id]
@@ -101,7 +96,7 @@ class D20Page:
                 sheet = CharacterSheet.from_dict(seat.sheet)
             except Malformed:
                 continue
-            characters.append(_character(table, player_id, sheet, viewer_id))
+            characters.append(_character(table, player_id, sheet, viewer_id, page.sheet(player_id)))
         masters = [m.name for m in view.game_masters]
         return {
             "pool": {
@@ -111,7 +106,7 @@ class D20Page:
                 "ready": pool.ready,
             },
             "game_master": masters[0] if masters else "",
-            "you_are_gm": is_game_master(table, viewer_id),
+            "you_are_gm": page.runs_table,
             "locked": sheets_locked(table.state),
             "characters": characters,
             "strengths": STRENGTHS,

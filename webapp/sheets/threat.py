@@ -12,16 +12,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
+from core.rules.choice import SheetChoices
 from core.rules.errors import Malformed
-from core.rules.table import Role, Table
+from core.rules.table import Table
 from core.rules.threat.momentum import BURN_MINIMUM, MOMENTUM_MAX, MOMENTUM_RESET, can_burn
 from core.rules.threat.roll import MAX_HARM
 from core.rules.threat.sheet import MAX_APPROACH_NAME, MAX_APPROACH_VALUE, MAX_APPROACHES, MAX_NOTES
-from core.rules.threat.table import ROLL_PANEL, may_edit, sheet_of
+from core.rules.threat.table import ROLL_PANEL, page_choices, sheet_of
 from webapp.sheets import NOT_A_ROLL
 
 
-def _sheet(table: Table, viewer_id: int, player_id: int, *, own: bool) -> dict[str, Any]:
+def _sheet(table: Table, player_id: int, choices: SheetChoices, *, own: bool) -> dict[str, Any]:
     seat = table.seats[player_id]
     sheet = sheet_of(seat.sheet)
     return {
@@ -43,8 +44,8 @@ def _sheet(table: Table, viewer_id: int, player_id: int, *, own: bool) -> dict[s
         "can_burn": can_burn(sheet.momentum),
         "harm": sheet.harm,
         "harm_boxes": [n <= sheet.harm for n in range(1, MAX_HARM + 1)],
-        "notes": sheet.notes if own else None,
-        "can": sorted(may_edit(table, viewer_id, player_id)),
+        "notes": sheet.notes if choices.whole else None,
+        "can": sorted(choices.edits),
     }
 
 
@@ -54,18 +55,17 @@ class ThreatSheetPage:
     template: str = "sheets/threat.html"
 
     def context(self, view: CampaignView, table: Table, viewer_id: int) -> dict[str, Any]:
-        viewer = table.seat(viewer_id)
-        is_gm = viewer is not None and Role.GAME_MASTER in viewer.roles
-        players = [
-            m.player_id
-            for m in view.members
-            if m.player_id in table.seats and Role.GAME_MASTER not in m.roles
-        ]
-        me = None if is_gm or viewer is None else _sheet(table, viewer_id, viewer_id, own=True)
-        others = [_sheet(table, viewer_id, p, own=False) for p in players if p != viewer_id]
+        page = page_choices(table, viewer_id)
+        players = [m.player_id for m in view.members if m.player_id in page.sheets]
+        me = (
+            _sheet(table, viewer_id, page.sheet(viewer_id), own=True)
+            if viewer_id in page.sheets
+            else None
+        )
+        others = [_sheet(table, p, page.sheet(p), own=False) for p in players if p != viewer_id]
         gm = next((m.name for m in view.game_masters), "")
         return {
-            "gm": is_gm,
+            "gm": page.runs_table,
             "gm_name": gm,
             "me": me,
             "others": others,

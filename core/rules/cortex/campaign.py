@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from core.rules.catalogue import N_
+from core.rules.choice import PageChoices, SheetChoices
 from core.rules.cortex import actions as a
 from core.rules.cortex import codec
 from core.rules.cortex.contest import apply
@@ -595,3 +596,21 @@ def may_edit(ct: CortexTable, viewer: int, name: str) -> frozenset[str]:
 def may_edit_table(ct: CortexTable, viewer: int) -> frozenset[str]:
     """The table edits ``viewer`` may make (the Watchtower's)."""
     return frozenset(WATCHTOWER_EDITS) if viewer == ct.watchtower else frozenset()
+
+
+def page_choices(ct: CortexTable, viewer: int) -> PageChoices[str]:
+    """What ``viewer`` may do on the table's sheet page, by character name: the sheets
+    they see whole and edit (their own Lead's, unless it is in a roll), and the
+    Watchtower's edits of the table."""
+    return PageChoices(
+        sheets={
+            sheet.name: SheetChoices(
+                edits=may_edit(ct, viewer, sheet.name),
+                whole=sees_whole_sheet(ct, viewer, sheet.name),
+                locked=ct.controller(sheet.name) == viewer and in_roll(ct, sheet.name),
+            )
+            for sheet in ct.sheets
+        },
+        table_edits=may_edit_table(ct, viewer),
+        runs_table=viewer == ct.watchtower,
+    )

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from core.rules.choice import Choice
+from core.rules.choice import Choice, PageChoices, SheetChoices
 from core.rules.d20check.check import (
     MAX_CIRCUMSTANCES,
     MAX_DIFFICULTY,
@@ -151,6 +151,37 @@ def may_edit_sheet(table: Table, viewer: int, owner: int) -> bool:
     if is_game_master(table, viewer):
         return True
     return viewer == owner and not sheets_locked(table.state)
+
+
+SHEET_FORM_EDITS = frozenset(
+    {"rename", "ability.set", "ability.remove", "proficiency.set", "proficiency.remove"}
+)
+"""The edits of a sheet's own lines, its player's (unless locked) and the Game Master's."""
+HARM_EDITS = frozenset({"harm.add", "harm.heal"})
+"""The Game Master's edits of a sheet's strain and wounds."""
+
+
+def page_choices(table: Table, viewer: int) -> PageChoices[int]:
+    """What ``viewer`` may do on the sheet page, by player, with the rule the edits are
+    checked with (``D20Campaign.edit``): the Game Master edits every sheet and its harm
+    and locks the sheets; a player edits their own sheet while it is not locked. Nothing
+    at a d20 table is secret: every sheet is seen whole."""
+    gm = is_game_master(table, viewer)
+    locked = sheets_locked(table.state)
+    return PageChoices(
+        sheets={
+            player: SheetChoices(
+                edits=(SHEET_FORM_EDITS if may_edit_sheet(table, viewer, player) else frozenset())
+                | (HARM_EDITS if gm else frozenset()),
+                whole=True,
+                locked=player == viewer and locked and not gm,
+            )
+            for player, seat in table.seats.items()
+            if Role.GAME_MASTER not in seat.roles
+        },
+        table_edits=frozenset({"sheets.lock"}) if gm else frozenset(),
+        runs_table=gm,
+    )
 
 
 def game_master_of(table: Table) -> int:

@@ -35,6 +35,7 @@ from typing import Any
 
 from core.rules.catalogue import N_
 from core.rules.choice import Choice as GenericChoice
+from core.rules.choice import PageChoices, SheetChoices
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
 from core.rules.rng import Rng
@@ -286,6 +287,21 @@ def may_edit(table: Table, viewer: int, target: int) -> frozenset[str]:
         name
         for name, edit in _EDITS.items()
         if (viewer == target and edit.owner) or (is_gm and edit.gm)
+    )
+
+
+def page_choices(table: Table, viewer: int) -> PageChoices[int]:
+    """What ``viewer`` may do on the sheet page, by player: the edits open to them on
+    each player's sheet (their own; every sheet's harm and Momentum for the GM), the
+    whole of their own sheet (notes stay their owner's), and whether they are the GM."""
+    seat = table.seat(viewer)
+    return PageChoices(
+        sheets={
+            player: SheetChoices(edits=may_edit(table, viewer, player), whole=player == viewer)
+            for player, other in table.seats.items()
+            if Role.GAME_MASTER not in other.roles
+        },
+        runs_table=seat is not None and Role.GAME_MASTER in seat.roles,
     )
 
 

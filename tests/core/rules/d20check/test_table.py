@@ -14,12 +14,14 @@ import pytest
 
 from core.rules.d20check import SYSTEM, AbilityStrength, ActionKind, CharacterSheet
 from core.rules.d20check.table import (
+    EDITS,
     MENU_OF,
     CheckPanelState,
     D20Campaign,
     PoolCounts,
     SetupMenu,
     SetupVerb,
+    page_choices,
     parse_check,
     parse_rest,
     pool_counts,
@@ -633,3 +635,35 @@ def test_a_player_calling_for_anyone_makes_their_own_check() -> None:
     for named in (ROLLER, OTHER, GM):
         outcome = CHECK.open(table(), ROLLER, f"for={named} dc12", ScriptedRng([]))
         assert CheckPanelState.from_dict(outcome.state).check.roller == ROLLER
+
+
+EDIT_PAYLOADS: dict[str, Json] = {
+    "rename": {"name": "Cid"},
+    "ability.set": {"name": "Might", "strength": AbilityStrength.STRONG.value},
+    "ability.remove": {"name": "Might"},
+    "proficiency.set": {"name": "Lore", "bonus": 1},
+    "proficiency.remove": {"name": "Lore"},
+    "harm.add": {"strain": 1},
+    "harm.heal": {"strain": 1},
+}
+
+
+@pytest.mark.parametrize("locked", [False, True])
+@pytest.mark.parametrize("viewer", [ROLLER, GM, OTHER, STRANGER])
+def test_the_sheet_page_offers_exactly_the_edits_the_rules_accept(
+    viewer: int, locked: bool
+) -> None:
+    t = table(locked=locked)
+    page = page_choices(t, viewer)
+    assert page.runs_table is (viewer == GM)
+    assert set(page.sheets) == {ROLLER, OTHER}  # the Game Master has no sheet
+    assert page.table_edits == ({"sheets.lock"} if viewer == GM else set())
+    for player in (ROLLER, OTHER):
+        for action, payload in EDIT_PAYLOADS.items():
+            try:
+                CAMPAIGN.edit(t, viewer, action, {**payload, "player": player}, SeededRng(0))
+                accepted = True
+            except (NotYourTurn, NotAllowedNow):
+                accepted = False
+            assert (action in page.sheet(player).edits) is accepted, (viewer, player, action)
+    assert set(EDIT_PAYLOADS) | {"sheets.lock"} == set(EDITS)

@@ -22,6 +22,7 @@ from core.rules.threat.table import (
     ThreatRollPanel,
     looks_like_threat_notation,
     may_edit,
+    page_choices,
     roll_view,
 )
 
@@ -383,6 +384,18 @@ def test_the_gm_moves_momentum_and_heals_any_sheet() -> None:
     }
     assert may_edit(t, BO, ANA) == frozenset()
     assert "notes" in may_edit(t, ANA, ANA) and "harm.heal" not in may_edit(t, ANA, ANA)
+
+
+def test_the_sheet_page_reads_who_may_edit_and_see_what_from_the_rules() -> None:
+    t = table()
+    gm, ana = page_choices(t, GM), page_choices(t, ANA)
+    assert gm.runs_table and not ana.runs_table
+    assert set(gm.sheets) == set(ana.sheets) == {ANA, BO, CY}  # the GM has no sheet
+    for player in (ANA, BO, CY):
+        assert gm.sheet(player).edits == may_edit(t, GM, player)
+        assert ana.sheet(player).edits == may_edit(t, ANA, player)
+        assert ana.sheet(player).whole is (player == ANA)  # notes stay their owner's
+        assert not gm.sheet(player).whole
 
 
 @pytest.mark.parametrize(
