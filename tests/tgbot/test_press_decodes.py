@@ -1,8 +1,7 @@
 """How many times one button press changes the form of its panel's state and sheets.
 
 A press is driven through the real handler, the use case, the store, the rules, the
-renderer and the local Bot API server, as in ``test_press_path.py``; a profiler hook
-counts, for that press only:
+renderer and the local Bot API server; a profiler hook counts, for that press only:
 
 - the panel state's JSON text turned into a mapping (``json.loads`` of the state column,
   the old state) and a mapping into JSON text (``json.dumps`` giving the new state);
