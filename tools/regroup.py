@@ -227,11 +227,12 @@ def layout_section(root: Path) -> str:
         "### core/, package by package\n\n"
         "core/ holds only packages (and `__main__`, the odds command). Each imports only the\n"
         "packages below it (`core.words` and `core.runtime` share a layer and import neither\n"
-        "the other); the one exception is the rules' `N_`, the marker of words for the\n"
-        'catalogue, from `core.words.i18n`. The import contract "The layers of core" in\n'
-        "pyproject.toml (`lint-imports`) keeps it so, and `tests/test_structure.py` fails on\n"
-        "an import cycle. The modules were moved from core/'s top by `tools/regroup.py`;\n"
-        "a new module goes in the package of its layer.\n\n" + "\n".join(rows) + "\n"
+        "the other); the rules import nothing else of core (their marker of words for the\n"
+        'catalogue, `N_`, is `core.rules.catalogue`\'s). The import contract "The layers of core"\n'
+        "in pyproject.toml (`lint-imports`) keeps it so, and `tests/test_structure.py` fails on\n"
+        "an import cycle. A new module goes in the package of its layer.\n\n"
+        + "\n".join(rows)
+        + "\n"
     )
 
 
