@@ -10,11 +10,12 @@ from core.rules.cortex import SYSTEM
 from core.rules.cortex.campaign import (
     CortexCampaign,
     load,
+    page_choices,
     parse_trait_text,
 )
 from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel, Press, conflict_view
 from core.rules.cortex.state import Phase
-from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Json, Outcome, Role, Seat, Table
 
@@ -168,6 +169,28 @@ def test_the_watchtower_adds_features_and_edits_them(game: Game) -> None:
         game.edit(CLARK, "trait.set", character="Lex", box="value", name="X", die=6)
     with pytest.raises(NotYourTurn):
         game.edit(CLARK, "scene.end")
+
+
+def test_the_sheet_page_offers_each_viewer_what_the_edits_accept(game: Game) -> None:
+    game.edit(WATCHTOWER, "feature.add", name="Lex")
+    ct = load(game.table).table
+    clark, watchtower = page_choices(ct, CLARK), page_choices(ct, WATCHTOWER)
+    assert set(clark.sheets) == {"Clark", "Lois", "Lex"}
+    assert clark.sheet("Clark").edits and not clark.sheet("Lois").edits
+    assert clark.sheet("Lois").whole  # a Lead's traits are the table's to see
+    assert not clark.sheet("Lex").whole and watchtower.sheet("Lex").whole
+    assert watchtower.sheet("Lex").edits and not watchtower.sheet("Clark").edits
+    assert watchtower.runs_table and watchtower.table_edits and not clark.table_edits
+    # each offered edit is one the rules take from that viewer; the others refuse
+    game.edit(CLARK, "trait.set", box="value", name="Hope", die=6)
+    game.edit(WATCHTOWER, "trait.set", character="Lex", box="value", name="Power", die=12)
+    with pytest.raises(StonetableError):
+        game.edit(CLARK, "trait.set", character="Lois", box="value", name="X", die=6)
+    with pytest.raises(StonetableError):
+        game.edit(CLARK, "scene.end")
+    game.open(CLARK, "test")  # in a roll: Clark's sheet is locked, offered no edit
+    locked = page_choices(load(game.table).table, CLARK).sheet("Clark")
+    assert locked.locked and not locked.edits
 
 
 def test_a_test_from_opposition_to_success(game: Game) -> None:

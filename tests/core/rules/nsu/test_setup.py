@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.nsu import setup as s
 from core.rules.nsu import world as w
+from core.rules.nsu.campaign import NsuCampaign
+from core.rules.nsu.cards_page import page_choices
 from core.rules.nsu.setup import (
     ActionKind,
     AgreeTone,
@@ -716,3 +718,15 @@ def test_only_players_with_a_card_left_to_write_may_author_one() -> None:
     with pytest.raises(StonetableError):
         s.apply(state, ALICE, location(3))
     assert s.may_author(state, BOB)
+
+
+def test_the_card_pages_offer_what_the_setup_allows() -> None:
+    state = act(at_locations(), ALICE, location(1))
+    campaign = NsuCampaign().with_setup(state)
+    alice, bob = page_choices(campaign, ALICE), page_choices(campaign, BOB)
+    (card,) = state.world.cards
+    assert alice.author and alice.revisable == alice.pictured == {card.id}
+    assert bob.author and bob.revisable == bob.pictured == frozenset()  # not his card
+    done = act(state, ALICE, location(2))
+    assert not page_choices(NsuCampaign().with_setup(done), ALICE).author  # both written
+    assert page_choices(NsuCampaign(), ALICE) == page_choices(NsuCampaign(), BOB)  # no setup
