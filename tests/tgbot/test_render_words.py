@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlparse
 
 from core.campaigns import CampaignView, PanelView
 from core.rules.d20check import SYSTEM, CharacterSheet
+from core.rules.d20check.events import HarmChanged
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.roll_panel import ROLL_RULES
@@ -223,8 +224,9 @@ def test_downtime_and_d20_counts_agree_with_their_number() -> None:
     assert "+2 actions each" in line(replace(more, actions_each=2))
     seats = {1: Seat(1, "Alice", frozenset({Role.PLAYER}), CharacterSheet("Thorn").to_dict())}
     d20 = Table(1, "d20", {"v": 1}, seats)
-    harm = {"e": "harm", "wounds_before": 15, "wounds_after": 16, "lost": 1}
+    harm = HarmChanged(0, 15, 0, 16, wounds_lost_past_limit=1)
     assert d20_log_line(d20, harm, "Thorn") == (
         "🩸 Thorn: wounds 15 → 16. (1 more wound past the last box.)"
     )
-    assert "(3 more wounds past" in str(d20_log_line(d20, {**harm, "lost": 3}, "Thorn"))
+    more = replace(harm, wounds_lost_past_limit=3)
+    assert "(3 more wounds past" in str(d20_log_line(d20, more, "Thorn"))
