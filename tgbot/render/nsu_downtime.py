@@ -21,6 +21,7 @@ from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.action_roll import Phase
 from core.rules.nsu.campaign import campaign_of, characters
+from core.rules.nsu.details import MAX_HARMS
 from core.rules.nsu.downtime import (
     COMPLICATION_TABLES,
     Complication,
@@ -53,7 +54,7 @@ from core.rules.nsu.downtime_panel import (
     table_card_name,
 )
 from core.rules.nsu.roll_choices import AfterRoll
-from core.rules.nsu.sheet import Character, SentimentState
+from core.rules.nsu.sheet import RECOVERY_POINT_CAP, Character, SentimentState
 from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import (
     CLOCK_SEGMENTS,
@@ -318,13 +319,13 @@ def downtime_lines(
             parts.append(lang.gettext("free: {actions}", actions=", ".join(free)))
         elif budget.recovered_harm or budget.upgraded_skills:
             parts.append(lang.gettext("free: used"))
-        parts.append(lang.gettext("recovery {points}/4", points=sheet.recovery_points))
-        if sheet.harms:
-            parts.append(
-                lang.gettext("harm {count}/4 — Overcome", count=len(sheet.harms))
-                if sheet.overcome
-                else lang.gettext("harm {count}/4", count=len(sheet.harms))
-            )
+        points, harms = sheet.recovery_points, len(sheet.harms)
+        cap = RECOVERY_POINT_CAP
+        parts.append(lang.gettext("recovery {points}/{most}", points=points, most=cap))
+        if harms:
+            harm = lang.gettext("harm {count}/{most}", count=harms, most=MAX_HARMS)
+            overcome = lang.gettext("Overcome")  # the state's name, as on the sheet
+            parts.append(f"{harm} — {overcome}" if sheet.overcome else harm)
         if budget.introspection is not None:
             parts.append(
                 lang.ngettext(
@@ -679,10 +680,11 @@ class DowntimeLine:
     @text.register
     def _rested(self, event: dt.RecoveryPointsTaken) -> str:
         return self.said(
-            N_("{name} rests: +{points} ({total}/4)."),
+            N_("{name} rests: +{points} ({total}/{most})."),
             event.player_id,
             points=self.points(event.gained),
             total=event.total,
+            most=RECOVERY_POINT_CAP,
         )
 
     @text.register
