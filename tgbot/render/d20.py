@@ -174,7 +174,7 @@ def target_text(check: CheckFlow, lang: Lang) -> str:
 
 def roll_text(roll: CheckRoll) -> str:
     """The dice of one roll: the kept d20 in bold, a dropped one struck out."""
-    kept_index = roll.d20s.index(roll.kept)
+    kept_index = roll.kept_index
     d20s = ", ".join(
         f"<b>{face}</b>" if i == kept_index else f"<s>{face}</s>"
         for i, face in enumerate(roll.d20s)
