@@ -20,7 +20,7 @@ from core.rules.nsu.campaign import NsuCampaign, campaign_of
 from core.rules.nsu.glance import LEVEL_NAMES
 from core.rules.nsu.setup import LOCATIONS_PER_PLAYER, ActionKind, SetupState, SetupStep
 from core.rules.nsu.setup_turn import setup_turn
-from core.rules.nsu.world import ResourceLevel, SafetyTool, World
+from core.rules.nsu.world import RESOURCE_COUNT, ResourceLevel, SafetyTool, World
 from core.rules.table import Table
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import N_
@@ -144,6 +144,7 @@ def world_context(table: Table, viewer_id: int) -> dict[str, Any]:
         "my_turn": turn.speaker == viewer_id,
         "questions": [{"value": q.value, "prompt": q.prompt} for q in turn.open_questions],
         "resources_left": turn.resources_left,
+        "resources_total": RESOURCE_COUNT,
         "one_each": turn.one_each,
         "per_player": LOCATIONS_PER_PLAYER,
     }

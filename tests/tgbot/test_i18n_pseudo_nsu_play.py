@@ -26,6 +26,7 @@ from telegram import InlineKeyboardMarkup
 from core.campaigns import CampaignView, MemberView
 from core.rules.errors import Malformed, StonetableError
 from core.rules.log import LogLine
+from core.rules.nsu import downtime as dt
 from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
 from core.rules.nsu.log import nsu_log_lines
 from core.rules.nsu.odds import action_roll_odds
@@ -33,6 +34,9 @@ from core.rules.nsu.odds_text import read_odds_query
 from core.rules.nsu.play_table import campaign_of
 from core.rules.nsu.roll_choices import AfterRoll, detail_choices, roll_choices
 from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
+from core.rules.nsu.sheet import SentimentState
+from core.rules.nsu.terms import Aspect
+from core.rules.nsu.world import ClockMoved, ResourceLevel, ResourceMoved
 from core.rules.rng import SeededRng
 from core.rules.table import Outcome, Role, Seat, Table
 from core.store.models import CampaignStatus
@@ -51,7 +55,7 @@ from tests.tgbot.test_render_phone import problems
 from tgbot.features import nsu_play as feature
 from tgbot.panels import Note
 from tgbot.render.errors import user_message
-from tgbot.render.nsu_downtime import NsuDowntimeRenderer, event_text, scout_look_text
+from tgbot.render.nsu_downtime import DowntimeLine, NsuDowntimeRenderer, scout_look_text
 from tgbot.render.nsu_play import NsuRollRenderer, odds_text
 from webapp.log_lines import log_context
 
@@ -382,54 +386,54 @@ def test_every_downtime_step_and_group_in_pseudo_and_russian(watched: Seen) -> N
 def test_every_downtime_happening_reads_in_pseudo_and_russian() -> None:
     """Each kind of line the panel's Latest list shows, with numbers that need plurals."""
     t = fresh()
-    entries: list[dict[str, Any]] = [
-        {"t": "RecoveryPointsTaken", "player_id": ANA, "gained": n, "total": 3} for n in (1, 2, 5)
-    ]
+    entries: list[object] = [dt.RecoveryPointsTaken(ANA, gained=n, total=3) for n in (1, 2, 5)]
     entries += [
-        {"t": "HarmRecovered", "player_id": ANA, "harm": "Hurt 0", "scar": "Stiff wrist",
-         "cost": 2},
-        {"t": "SkillUpgraded", "player_id": BEN, "skill": "Climbing", "modifier": 2},
-        {
-            "t": "RecoverySought", "player_id": ANA, "body_faces": [3, 4], "helper_face": 2,
-            "skill_bonus": 1, "helper_bonus": 1, "total": 11, "gained": 3,
-        },
-        {"t": "ScoutLooked", "player_id": BEN},
-        {"t": "ScoutTurnedBack", "player_id": BEN},
-        {"t": "PlanProposed", "player_id": CY},
-        {"t": "PlanVoted", "player_id": ANA, "support": True},
-        {"t": "PlanVoted", "player_id": BEN, "support": False},
-        {"t": "PlanDieRolled", "player_id": CY, "aspect": "mind", "face": 5, "total": 9},
-        {"t": "PlanSettled", "before": 5, "after": 2},
-        *({"t": "IntrospectionRolled", "player_id": CY, "heart_face": n} for n in (1, 3, 5)),
-        {"t": "MoodReduced", "player_id": CY, "amount": 2, "remaining": 1},
-        {"t": "MoodsSwapped", "player_id": CY},
-        {"t": "MoodReplaced", "player_id": CY, "name": "Furious"},
-        {"t": "IntrospectionFinished", "player_id": CY},
-        {"t": "MoodTrackFilled", "player_id": CY, "name": "Curious"},
-        {"t": "SentimentEndangered", "player_id": CY, "state": "lost"},
-        {"t": "SentimentEndangered", "player_id": CY, "state": "at_risk"},
-        {"t": "MoodRenamed", "player_id": CY, "old": "Curious", "new": "Obsessed"},
-        {"t": "SkillsTrained", "player_id": BEN, "aspect": "body", "face": 4, "skills": []},
-        {"t": "SentimentReconnected", "player_id": ANA, "mood_raised_by": 2},
-        {
-            "t": "ProjectProgressed", "project_id": "P9", "mood_face": 6, "aspect_face": 2,
-            "skill_shift": 1, "marked": 5, "filled": 5, "segments": 6,
-        },
-        {"t": "ProjectCompleted", "project_id": "P9"},
-        *({"t": "TimeSpent", "actions_each": n} for n in (1, 2, 5)),
-        {"t": "RewardBroughtHome", "resource": "seeds", "needs_project": True},
-        {"t": "RewardBroughtHome", "resource": "seeds", "needs_project": False},
-        *({"t": "ResourceMoved", "name": "water", "after": n} for n in (0, 1, 2)),
-        {"t": "ClockMoved", "before": 3, "after": 4},
-        {"t": "DowntimeEnded"},
+        dt.HarmRecovered(ANA, harm="Hurt 0", scar="Stiff wrist", cost=2),
+        dt.SkillUpgraded(BEN, skill="Climbing", modifier=2),
+        dt.RecoverySought(
+            ANA, body_faces=(3, 4), skill_bonus=1, helper_face=2, helper_bonus=1, total=11,
+            gained=3,
+        ),
+        dt.ScoutLooked(BEN, "L2"),
+        dt.ScoutTurnedBack(BEN, "L2"),
+        dt.PlanProposed(CY, "L1", "Mend the wheel"),
+        dt.PlanVoted(ANA, support=True),
+        dt.PlanVoted(BEN, support=False),
+        dt.PlanDieRolled(CY, Aspect.MIND, face=5, total=9, result=1),
+        dt.PlanSettled("L1", result=3, before=5, after=2),
+        *(dt.IntrospectionRolled(CY, heart_face=n) for n in (1, 3, 5)),
+        dt.MoodReduced(CY, mood=0, amount=2, remaining=1),
+        dt.MoodsSwapped(CY, first=0, second=1),
+        dt.MoodReplaced(CY, mood=0, name="Furious"),
+        dt.IntrospectionFinished(CY, unused=0),
+        dt.MoodTrackFilled(CY, mood=0, name="Curious", sentiment_to_mark=True),
+        dt.SentimentEndangered(CY, sentiment=0, state=SentimentState.LOST),
+        dt.SentimentEndangered(CY, sentiment=0, state=SentimentState.AT_RISK),
+        dt.MoodRenamed(CY, mood=0, old="Curious", new="Obsessed"),
+        dt.SkillsTrained(BEN, Aspect.BODY, face=4, skills=()),
+        dt.SentimentReconnected(
+            ANA, sentiment=0, state=SentimentState.CONNECTED, forged=False, mood=0,
+            mood_raised_by=2, mood_track_full=False,
+        ),
+        dt.ProjectProgressed(
+            "P9", mood_face=6, aspect_face=2, skill_shift=1, marked=5, filled=5, segments=6
+        ),
+        dt.ProjectCompleted("P9"),
+        *(dt.TimeSpent(units=1, actions_each=n) for n in (1, 2, 5)),
+        dt.RewardBroughtHome("L1", resource="seeds", steps=1, needs_project=True),
+        dt.RewardBroughtHome("L1", resource="seeds", steps=1, needs_project=False),
+        *(ResourceMoved("water", None, level) for level in ResourceLevel),
+        ClockMoved("L1", None, before=3, after=4),
+        dt.DowntimeEnded(),
     ]  # fmt: skip
+    en, xx, ru = (DowntimeLine(t, None, lang).text for lang in (EN, XX, RU))
     for entry in entries:
-        assert event_text(entry, t, None, EN), entry
-        assert leaks(event_text(entry, t, None, XX), PLAYER_TEXT) == [], entry
-        assert english_words(event_text(entry, t, None, RU)) == [], entry
-    assert event_text(entries[1], t, None, RU) == "Ana отдыхает: +2 очка восстановления (3/4)."
-    assert event_text(entries[2], t, None, RU) == "Ana отдыхает: +5 очков восстановления (3/4)."
-    assert event_text(entries[0], t, None, EN) == "Ana rests: +1 recovery point (3/4)."
+        assert en(entry), entry
+        assert leaks(xx(entry), PLAYER_TEXT) == [], entry
+        assert english_words(ru(entry)) == [], entry
+    assert ru(entries[1]) == "Ana отдыхает: +2 очка восстановления (3/4)."
+    assert ru(entries[2]) == "Ana отдыхает: +5 очков восстановления (3/4)."
+    assert en(entries[0]) == "Ana rests: +1 recovery point (3/4)."
 
 
 # -- the Mini App's log page, /odds, /act and /downtime ------------------------------

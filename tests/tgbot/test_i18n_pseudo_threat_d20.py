@@ -31,6 +31,7 @@ from core.campaigns import CampaignView, MemberView, PanelView
 from core.rules.d20check import SYSTEM as D20
 from core.rules.d20check import CharacterSheet
 from core.rules.d20check.check import AbilityStrength
+from core.rules.d20check.events import HarmChanged
 from core.rules.d20check.sheet import Ability, Proficiency
 from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.registry import default_registry
@@ -291,8 +292,7 @@ def test_every_threat_and_d20_panel_step_reads_russian(views: list[PanelView]) -
 def test_the_pool_the_help_and_the_command_menu_come_from_the_catalogue() -> None:
     tables = (d20_table(wounds=13), Table(1, "d20", {"v": 1}, {GM: d20_table().seats[GM]}))
     messages = [pool_text(t, XX) for t in tables]
-    harm = {"e": "harm", "strain_before": 3, "strain_after": 0, "wounds_before": 15}
-    harms = [{**harm, "wounds_after": 16, "lost": n} for n in (1, 3)]
+    harms = [HarmChanged(3, 15, 0, 16, wounds_lost_past_limit=n) for n in (1, 3)]
     messages += [str(log_line(tables[0], h, "Thorn", XX)) for h in harms]
     assert "(3 more wounds past the last box.)" in str(log_line(tables[0], harms[1], "Thorn"))
     messages += [XX.gettext(threat_feature.HELP), XX.gettext(d20_feature.HELP)]

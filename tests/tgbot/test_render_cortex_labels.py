@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.rules.choice import Choice
+from core.rules.cortex.panel import EntryKind
 from core.words.i18n import Lang, lang_for
 from tests.tgbot.test_label_widths import name_shown_whole
-from tgbot.render.cortex import Press, choice_label
+from tgbot.render.cortex import DRAWN, Press, choice_label
 from tgbot.render.layout import ONE_ROW, label_width
 
 LANGS = [lang_for("en"), lang_for("ru")]
@@ -102,3 +103,8 @@ def test_a_trait_cut_mid_word_is_told_from_a_whole_one() -> None:
     assert name_shown_whole("➖ Sword of the Drowned", bare, sword)
     assert not name_shown_whole("➖ Sword of the Drowned K…", bare, sword)
     assert not name_shown_whole("➖ Sword of the Drow…", bare, sword)
+
+
+def test_every_kind_of_conflict_log_line_is_worded() -> None:
+    """A kind of line added to the conflict's log without a method to word it fails here."""
+    assert [k for k in EntryKind if k not in DRAWN] == []

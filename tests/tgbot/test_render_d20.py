@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from core.campaigns import CampaignView, PanelView
 from core.rules.d20check import SYSTEM, CharacterSheet
+from core.rules.d20check.check import Natural
+from core.rules.d20check.events import PlotPointTurned
+from core.rules.d20check.log import LogEntry
+from core.rules.d20check.plot_points import PlotPointKind
 from core.rules.rng import ScriptedRng
 from core.rules.table import Outcome, Role, Seat, Table
 from core.store.models import CampaignStatus
 from core.words.i18n import lang_for
 from tgbot.callback import MAX_BYTES, decode
-from tgbot.render.d20 import CheckRenderer, pool_text
+from tgbot.render.d20 import CheckLogLine, CheckRenderer, pool_text
 
 EN = lang_for("en")
 
@@ -125,3 +129,18 @@ def test_the_pool_text_says_there_is_no_limit_per_check() -> None:
     text = pool_text(table())
     assert "any player may spend one to reroll a success" in text
     assert "No limit per check" in text
+
+
+def test_every_kind_the_check_log_keeps_has_its_own_line() -> None:
+    """A kind of entry added to the check's log without a method to draw it fails here."""
+    drawn = vars(CheckLogLine)["text"].dispatcher.registry
+    assert [k.__name__ for k in get_args(LogEntry) if k not in drawn] == []
+
+
+def test_a_turned_point_reads_the_way_the_rules_turned_it() -> None:
+    """The line says which way the point went as the rules decided it."""
+    line = CheckLogLine(Table(1, "d20", {"v": 1}, {}), "Thorn", lang_for("en")).text
+    lucky = line(PlotPointTurned(Natural.TWENTY, PlotPointKind.LUCKY))
+    unlucky = line(PlotPointTurned(Natural.ONE, PlotPointKind.UNLUCKY))
+    assert lucky == "🌟 Natural 20! An unlucky point turns lucky."
+    assert unlucky == "💥 Natural 1! A lucky point turns unlucky."

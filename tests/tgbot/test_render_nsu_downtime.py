@@ -97,3 +97,14 @@ def test_a_plan_button_names_a_long_place_in_whole_words() -> None:
     d.do(ANA, "plan_pick")
     _, labels = screen(d)
     assert [b for b in labels if b.startswith("🧹")] == ["🧹 The Lighthouse of the"]
+
+
+def test_every_kind_the_downtime_log_keeps_has_its_own_line() -> None:
+    """A kind of event added to the log without a method to draw it fails here."""
+    from core.rules.nsu.downtime_panel import LOGGED_KINDS
+    from tgbot.render.nsu_downtime import DowntimeLine
+
+    drawn = vars(DowntimeLine)["text"].dispatcher.registry
+    assert LOGGED_KINDS and [k.__name__ for k in LOGGED_KINDS if k not in drawn] == []
+    with pytest.raises(TypeError):  # anything else is a mistake, never a silent blank
+        DowntimeLine(fresh(), None, EN).text(object())

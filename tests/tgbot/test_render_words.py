@@ -9,6 +9,8 @@ from urllib.parse import parse_qs, urlparse
 
 from core.campaigns import CampaignView, PanelView
 from core.rules.d20check import SYSTEM, CharacterSheet
+from core.rules.d20check.events import HarmChanged
+from core.rules.nsu import downtime as dt
 from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.nsu.sheet import CharacterDraft
@@ -30,7 +32,7 @@ from tgbot.render.d20 import CheckRenderer
 from tgbot.render.d20 import log_line as d20_log_line
 from tgbot.render.layout import named
 from tgbot.render.nsu import CardsRenderer, app_button, draft_lines, plain_name
-from tgbot.render.nsu_downtime import card_name, event_text
+from tgbot.render.nsu_downtime import DowntimeLine, card_name
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
 
@@ -99,16 +101,16 @@ def test_a_face_down_card_is_named_by_its_map_label() -> None:
 
 def test_counts_in_the_downtime_log_agree_with_their_number() -> None:
     t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
-    one = {"t": "HarmRecovered", "player_id": 1, "harm": "Bruise", "scar": "Mark", "cost": 1}
-    assert event_text(one, t, None).endswith("(1 recovery point).")
-    assert event_text({**one, "cost": 2}, t, None).endswith("(2 recovery points).")
-    rest = {"t": "RecoveryPointsTaken", "player_id": 1, "gained": 1, "total": 3}
-    assert event_text(rest, t, None) == "Ana rests: +1 recovery point (3/4)."
-    inward = {"t": "IntrospectionRolled", "player_id": 2, "heart_face": 1}
-    assert event_text(inward, t, None) == "Bo turns inward: Heart 1, 1 box to clear."
-    cleared = {"t": "MoodReduced", "player_id": 2, "amount": 1, "remaining": 2}
-    assert event_text(cleared, t, None) == "Bo clears 1 box; 2 left."
-    assert event_text({**cleared, "amount": 2}, t, None) == "Bo clears 2 boxes; 2 left."
+    line = DowntimeLine(t, None, EN).text
+    one = dt.HarmRecovered(1, "Bruise", "Mark", 1)
+    assert line(one).endswith("(1 recovery point).")
+    assert line(replace(one, cost=2)).endswith("(2 recovery points).")
+    assert line(dt.RecoveryPointsTaken(1, 1, 3)) == "Ana rests: +1 recovery point (3/4)."
+    inward = dt.IntrospectionRolled(2, heart_face=1)
+    assert line(inward) == "Bo turns inward: Heart 1, 1 box to clear."
+    cleared = dt.MoodReduced(2, mood=0, amount=1, remaining=2)
+    assert line(cleared) == "Bo clears 1 box; 2 left."
+    assert line(replace(cleared, amount=2)) == "Bo clears 2 boxes; 2 left."
 
 
 def test_no_message_counts_with_a_bracketed_plural() -> None:
@@ -216,13 +218,15 @@ def test_a_d20_check_names_the_character_and_introduces_the_player_once() -> Non
 
 def test_downtime_and_d20_counts_agree_with_their_number() -> None:
     t = table(world((1, 2)), {1: character("Ana"), 2: character("Bo")})
-    more = {"t": "TimeSpent", "actions_each": 1}
-    assert event_text(more, t, None) == "More time passes: +1 action each, more complications."
-    assert "+2 actions each" in event_text({**more, "actions_each": 2}, t, None)
+    line = DowntimeLine(t, None, EN).text
+    more = dt.TimeSpent(units=1, actions_each=1)
+    assert line(more) == "More time passes: +1 action each, more complications."
+    assert "+2 actions each" in line(replace(more, actions_each=2))
     seats = {1: Seat(1, "Alice", frozenset({Role.PLAYER}), CharacterSheet("Thorn").to_dict())}
     d20 = Table(1, "d20", {"v": 1}, seats)
-    harm = {"e": "harm", "wounds_before": 15, "wounds_after": 16, "lost": 1}
+    harm = HarmChanged(0, 15, 0, 16, wounds_lost_past_limit=1)
     assert d20_log_line(d20, harm, "Thorn") == (
         "🩸 Thorn: wounds 15 → 16. (1 more wound past the last box.)"
     )
-    assert "(3 more wounds past" in str(d20_log_line(d20, {**harm, "lost": 3}, "Thorn"))
+    more = replace(harm, wounds_lost_past_limit=3)
+    assert "(3 more wounds past" in str(d20_log_line(d20, more, "Thorn"))

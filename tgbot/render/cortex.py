@@ -11,7 +11,7 @@ renamed one as the Watchtower wrote it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -24,6 +24,7 @@ from core.rules.cortex.panel import (
     ConflictState,
     ConflictView,
     Entry,
+    EntryKind,
     Press,
     conflict_view,
 )
@@ -196,60 +197,154 @@ def _roll_text(roll: Roll, lang: Lang) -> str:
 
 
 def _entry_text(e: Entry, lang: Lang) -> str | None:
-    who, other = _name(e.who, lang), _name(e.other, lang)
-    die = f"d{e.die}" if e.die else ""
-    n, text, _ = e.number, esc(e.text), lang.gettext
-    what = e.what
-    if what == "ended":
+    return ConflictLogLine(lang).text(e)
+
+
+class ConflictLogLine:
+    """The conflict's log lines: one method per kind of line (:class:`EntryKind`)."""
+
+    def __init__(self, lang: Lang) -> None:
+        self.lang = lang
+
+    def text(self, e: Entry) -> str | None:
+        """One line of the log, worded."""
+        return DRAWN[e.what](self, e)
+
+    def _(self, message: str, **values: object) -> str:
+        return self.lang.gettext(message, **values)
+
+    def who(self, e: Entry) -> str:
+        return _name(e.who, self.lang)
+
+    def other(self, e: Entry) -> str:
+        return _name(e.other, self.lang)
+
+    @staticmethod
+    def die(e: Entry) -> str:
+        return f"d{e.die}" if e.die else ""
+
+    def stress(self, e: Entry) -> str:
+        return esc(stress_name(e.text, self.lang))
+
+    def ended(self, e: Entry) -> str:
         template = ENDINGS.get(e.text, N_("🏁 It's over"))
-        return "<b>" + _(template, who=who, other=other) + "</b>"
-    if what == "opposition":
-        return _("👁 Opposition {dice} → <b>{result}</b>", dice=text, result=n)
-    if what == "rolled":
-        return _("🎲 {who} rolled {result}", who=who, result=n)
-    if what == "included":
-        return _("➕ {who} includes another die: {result}", who=who, result=n)
-    if what == "action":
+        return "<b>" + self._(template, who=self.who(e), other=self.other(e)) + "</b>"
+
+    def opposition(self, e: Entry) -> str:
+        return self._("👁 Opposition {dice} → <b>{result}</b>", dice=esc(e.text), result=e.number)
+
+    def rolled(self, e: Entry) -> str:
+        return self._("🎲 {who} rolled {result}", who=self.who(e), result=e.number)
+
+    def included(self, e: Entry) -> str:
+        return self._("➕ {who} includes another die: {result}", who=self.who(e), result=e.number)
+
+    def action(self, e: Entry) -> str:
+        who, action = self.who(e), e.number
         if e.flag:
-            return _("🔄 {who} beats it and takes over: Action <b>{action}</b>", who=who, action=n)
-        return _("🎯 {who} sets the Action: <b>{action}</b>", who=who, action=n)
-    if what == "won":
-        return _("🛡 {who} holds: {other} falls short by {margin}", who=who, other=other, margin=n)
-    if what == "paid":
-        reason = _(REASONS[e.text]) if e.text in REASONS else text
-        return _("🪙 {who} → {other}: {points} PP ({reason})", who=who, other=other, points=n,
-                 reason=reason)  # fmt: skip
-    if what == "detail":
-        return _("✨ {who} creates “{detail}” {die}", who=who, detail=text, die=die)
-    if what == "challenged":
-        return _("⚡ {who} challenges {value} (+{die} Growth)", who=who, value=text, die=die)
-    if what in ("stress", "relieved"):
-        text = esc(stress_name(e.text, lang))
-    if what == "stress":
+            return self._(
+                "🔄 {who} beats it and takes over: Action <b>{action}</b>", who=who, action=action
+            )
+        return self._("🎯 {who} sets the Action: <b>{action}</b>", who=who, action=action)
+
+    def won(self, e: Entry) -> str:
+        return self._(
+            "🛡 {who} holds: {other} falls short by {margin}",
+            who=self.who(e),
+            other=self.other(e),
+            margin=e.number,
+        )
+
+    def paid(self, e: Entry) -> str:
+        reason = self._(REASONS[e.text]) if e.text in REASONS else esc(e.text)
+        return self._(
+            "🪙 {who} → {other}: {points} PP ({reason})",
+            who=self.who(e),
+            other=self.other(e),
+            points=e.number,
+            reason=reason,
+        )
+
+    def detail(self, e: Entry) -> str:
+        return self._(
+            "✨ {who} creates “{detail}” {die}",
+            who=self.who(e),
+            detail=esc(e.text),
+            die=self.die(e),
+        )
+
+    def challenged(self, e: Entry) -> str:
+        return self._(
+            "⚡ {who} challenges {value} (+{die} Growth)",
+            who=self.who(e),
+            value=esc(e.text),
+            die=self.die(e),
+        )
+
+    def stress_taken(self, e: Entry) -> str:
+        other, stress, die = self.other(e), self.stress(e), self.die(e)
         if e.flag:
-            return _("💥 {other} takes {stress} {die} (stepped up)", other=other, stress=text,
-                     die=die)  # fmt: skip
-        return _("💥 {other} takes {stress} {die}", other=other, stress=text, die=die)
-    if what == "stress_missed":
-        return _("💨 {who}'s stress roll came up all 1s: no Stress", who=who)
-    if what == "stressed_out":
-        return _("💀 {who} is Stressed Out", who=who)
-    if what == "relieved":
-        return _("💚 {who}'s {stress} Stress is relieved (+{die} Growth)", who=who, stress=text,
-                 die=die)  # fmt: skip
-    if what == "complication":
-        return _("⚠️ {who}'s {die} 1 joins Trouble", who=who, die=die)
-    if what == "trouble_cancelled":
-        return _("🧹 {who} removes a {die} from Trouble", who=who, die=die)
-    if what == "interfered":
+            return self._(
+                "💥 {other} takes {stress} {die} (stepped up)", other=other, stress=stress, die=die
+            )
+        return self._("💥 {other} takes {stress} {die}", other=other, stress=stress, die=die)
+
+    def stress_missed(self, e: Entry) -> str:
+        return self._("💨 {who}'s stress roll came up all 1s: no Stress", who=self.who(e))
+
+    def stressed_out(self, e: Entry) -> str:
+        return self._("💀 {who} is Stressed Out", who=self.who(e))
+
+    def relieved(self, e: Entry) -> str:
+        return self._(
+            "💚 {who}'s {stress} Stress is relieved (+{die} Growth)",
+            who=self.who(e),
+            stress=self.stress(e),
+            die=self.die(e),
+        )
+
+    def complication(self, e: Entry) -> str:
+        return self._("⚠️ {who}'s {die} 1 joins Trouble", who=self.who(e), die=self.die(e))
+
+    def trouble_cancelled(self, e: Entry) -> str:
+        return self._("🧹 {who} removes a {die} from Trouble", who=self.who(e), die=self.die(e))
+
+    def interfered(self, e: Entry) -> str:
+        who, result = self.who(e), e.number
         if e.flag:
-            return _("⚔️ {who} interferes: {result} — the Contest stops!", who=who, result=n)
-        return _("⚔️ {who} interferes: {result} — not enough", who=who, result=n)
-    if what == "resumed":
-        return _("▶️ Everyone rolls: {order}", order=text)
-    if what == "scene_ended":
-        return _("🎬 The episode ends") if e.flag else _("🎬 The scene ends")
-    return None
+            return self._(
+                "⚔️ {who} interferes: {result} — the Contest stops!", who=who, result=result
+            )
+        return self._("⚔️ {who} interferes: {result} — not enough", who=who, result=result)
+
+    def resumed(self, e: Entry) -> str:
+        return self._("▶️ Everyone rolls: {order}", order=esc(e.text))
+
+    def scene_ended(self, e: Entry) -> str:
+        return self._("🎬 The episode ends") if e.flag else self._("🎬 The scene ends")
+
+
+DRAWN: dict[EntryKind, Callable[[ConflictLogLine, Entry], str | None]] = {
+    EntryKind.OPPOSITION: ConflictLogLine.opposition,
+    EntryKind.ROLLED: ConflictLogLine.rolled,
+    EntryKind.INCLUDED: ConflictLogLine.included,
+    EntryKind.ACTION: ConflictLogLine.action,
+    EntryKind.WON: ConflictLogLine.won,
+    EntryKind.ENDED: ConflictLogLine.ended,
+    EntryKind.PAID: ConflictLogLine.paid,
+    EntryKind.DETAIL: ConflictLogLine.detail,
+    EntryKind.CHALLENGED: ConflictLogLine.challenged,
+    EntryKind.STRESS: ConflictLogLine.stress_taken,
+    EntryKind.STRESS_MISSED: ConflictLogLine.stress_missed,
+    EntryKind.STRESSED_OUT: ConflictLogLine.stressed_out,
+    EntryKind.RELIEVED: ConflictLogLine.relieved,
+    EntryKind.COMPLICATION: ConflictLogLine.complication,
+    EntryKind.TROUBLE_CANCELLED: ConflictLogLine.trouble_cancelled,
+    EntryKind.INTERFERED: ConflictLogLine.interfered,
+    EntryKind.RESUMED: ConflictLogLine.resumed,
+    EntryKind.SCENE_ENDED: ConflictLogLine.scene_ended,
+}
+"""How each kind of line is worded."""
 
 
 def _headline(c: Conflict, lang: Lang) -> str:

@@ -7,7 +7,7 @@ words and lays them out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from functools import singledispatchmethod
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -26,6 +26,16 @@ from core.rules.d20check import (
     WoundBand,
     band_for,
 )
+from core.rules.d20check.events import (
+    GameMasterPicksEffect,
+    HarmChanged,
+    PlotPointSpent,
+    PlotPointTurned,
+    RollReason,
+    WoundsRecovered,
+)
+from core.rules.d20check.log import CheckEnded, LogEntry, RollMade
+from core.rules.d20check.plot_points import PlotPointKind
 from core.rules.d20check.rest import DEFAULT_RECOVERY_SKILL
 from core.rules.d20check.table import (
     CHECK_PANEL,
@@ -69,11 +79,11 @@ BAND_EFFECT = {
     WoundBand.NEAR_DEATH: N_("a near-death experience"),
 }
 ROLL_TITLE = {
-    "first": N_("Roll"),
-    "retry": N_("🍀 Lucky retry"),
-    "reroll": N_("🌀 Unlucky reroll"),
-    "forced_reroll": N_("🎭 Forced reroll"),
-    "gm_reroll": N_("🎭 GM reroll"),
+    RollReason.FIRST: N_("Roll"),
+    RollReason.RETRY: N_("🍀 Lucky retry"),
+    RollReason.REROLL: N_("🌀 Unlucky reroll"),
+    RollReason.FORCED_REROLL: N_("🎭 Forced reroll"),
+    RollReason.GM_REROLL: N_("🎭 GM reroll"),
 }
 OUTCOME_TEXT = {
     Outcome.SUCCESS: N_("✅ Success"),
@@ -164,7 +174,7 @@ def target_text(check: CheckFlow, lang: Lang) -> str:
 
 def roll_text(roll: CheckRoll) -> str:
     """The dice of one roll: the kept d20 in bold, a dropped one struck out."""
-    kept_index = roll.d20s.index(roll.kept)
+    kept_index = roll.kept_index
     d20s = ", ".join(
         f"<b>{face}</b>" if i == kept_index else f"<s>{face}</s>"
         for i, face in enumerate(roll.d20s)
@@ -178,52 +188,82 @@ def roll_text(roll: CheckRoll) -> str:
     return f"{text} = <b>{roll.total}</b>"
 
 
-def log_line(table: Table, entry: Mapping[str, object], roller: str, lang: Lang = EN) -> str | None:
+def log_line(table: Table, entry: LogEntry, roller: str, lang: Lang = EN) -> str | None:
     """One logged event in words, or None for those shown elsewhere."""
-    kind = entry.get("e")
-    if kind == "spent":
-        by = entry.get("by")
-        who = _in_play(table, by, lang) if isinstance(by, int) else lang.gettext("Someone")
-        if entry.get("kind") == "lucky":
-            return lang.gettext("💫 {name} spent a lucky point (it turns unlucky).", name=who)
-        return lang.gettext("💫 {name} spent an unlucky point (it turns lucky).", name=who)
-    if kind == "turned":
-        if entry.get("natural") == 20:
-            return lang.gettext("🌟 Natural 20! An unlucky point turns lucky.")
-        return lang.gettext("💥 Natural 1! A lucky point turns unlucky.")
-    if kind == "gm_picks":
-        which = "20" if entry.get("natural") == 20 else "1"
-        return lang.gettext(
+    return CheckLogLine(table, roller, lang).text(entry)
+
+
+class CheckLogLine:
+    """A check's logged events as lines of its panel: one method per kind of entry.
+
+    Every kind the log keeps (:data:`~core.rules.d20check.log.LogEntry`) has its method;
+    rolls and the check's end are shown by the panel's dice and result lines (None here).
+    """
+
+    def __init__(self, table: Table, roller: str, lang: Lang) -> None:
+        self.table, self.roller, self.lang = table, roller, lang
+
+    @singledispatchmethod
+    def text(self, entry: object) -> str | None:
+        """One entry as a line of the panel (None for one shown elsewhere)."""
+        raise TypeError(f"no check line for {type(entry).__name__}")
+
+    @text.register(RollMade)
+    @text.register(CheckEnded)
+    @text.register(WoundsRecovered)
+    def _shown_elsewhere(self, entry: object) -> str | None:
+        return None
+
+    @text.register
+    def _spent(self, entry: PlotPointSpent) -> str | None:
+        who = _in_play(self.table, entry.by, self.lang)
+        if entry.kind is PlotPointKind.LUCKY:
+            return self.lang.gettext("💫 {name} spent a lucky point (it turns unlucky).", name=who)
+        return self.lang.gettext("💫 {name} spent an unlucky point (it turns lucky).", name=who)
+
+    @text.register
+    def _turned(self, entry: PlotPointTurned) -> str | None:
+        if entry.now is PlotPointKind.LUCKY:
+            return self.lang.gettext("🌟 Natural 20! An unlucky point turns lucky.")
+        return self.lang.gettext("💥 Natural 1! A lucky point turns unlucky.")
+
+    @text.register
+    def _gm_picks(self, entry: GameMasterPicksEffect) -> str | None:
+        return self.lang.gettext(
             "🎭 Natural {natural}, and no point to turn: the GM picks another twist.",
-            natural=which,
+            natural=str(entry.natural.value),
         )
-    if kind == "harm":
-        return _harm_line(entry, roller, lang)
-    return None
 
-
-def _harm_line(entry: Mapping[str, object], roller: str, lang: Lang) -> str:
-    """Strain and wounds before and after, and wounds past the last box."""
-    strain_before, strain_after = entry.get("strain_before"), entry.get("strain_after")
-    wounds_before, wounds_after = entry.get("wounds_before"), entry.get("wounds_after")
-    parts = []
-    if strain_before != strain_after:
-        parts.append(
-            lang.gettext("strain {before} → {after}", before=strain_before, after=strain_after)
-        )
-    if wounds_before != wounds_after:
-        parts.append(
-            lang.gettext("wounds {before} → {after}", before=wounds_before, after=wounds_after)
-        )
-    line = f"🩸 {roller}: " + (", ".join(parts) or lang.gettext("no change")) + "."
-    lost = entry.get("lost")
-    if isinstance(lost, int) and lost:
-        line += " " + lang.ngettext(
-            "({num} more wound past the last box.)",
-            "({num} more wounds past the last box.)",
-            lost,
-        )
-    return line
+    @text.register
+    def _harm(self, entry: HarmChanged) -> str | None:
+        """Strain and wounds before and after, and wounds past the last box."""
+        lang = self.lang
+        parts = []
+        if entry.strain_before != entry.strain_after:
+            parts.append(
+                lang.gettext(
+                    "strain {before} → {after}",
+                    before=entry.strain_before,
+                    after=entry.strain_after,
+                )
+            )
+        if entry.wounds_before != entry.wounds_after:
+            parts.append(
+                lang.gettext(
+                    "wounds {before} → {after}",
+                    before=entry.wounds_before,
+                    after=entry.wounds_after,
+                )
+            )
+        line = f"🩸 {self.roller}: " + (", ".join(parts) or lang.gettext("no change")) + "."
+        lost = entry.wounds_lost_past_limit
+        if lost:
+            line += " " + lang.ngettext(
+                "({num} more wound past the last box.)",
+                "({num} more wounds past the last box.)",
+                lost,
+            )
+        return line
 
 
 def next_step(table: Table, check: CheckFlow, pool: PoolCounts, lang: Lang) -> str:
@@ -297,11 +337,11 @@ def _head(table: Table, panel: CheckPanelState, lang: Lang) -> str:
 def _roll_lines(panel: CheckPanelState, lang: Lang) -> list[str]:
     """Each roll, titled by why it was rolled; the rolls replaced struck through."""
     check = panel.check
-    reasons = [str(e.get("reason")) for e in panel.log if e.get("e") == "rolled"]
+    reasons = [e.reason for e in panel.log if isinstance(e, RollMade)]
     lines = []
     for index, roll in enumerate(check.rolls):
-        reason = reasons[index] if index < len(reasons) else "first"
-        title = lang.gettext(ROLL_TITLE.get(reason, ROLL_TITLE["first"]))
+        reason = reasons[index] if index < len(reasons) else RollReason.FIRST
+        title = lang.gettext(ROLL_TITLE.get(reason, ROLL_TITLE[RollReason.FIRST]))
         if index < len(check.rolls) - 1:
             lines.append(f"<s>{title}: {roll_text(roll)}</s>")
         else:

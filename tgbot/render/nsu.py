@@ -55,6 +55,7 @@ from core.rules.nsu.character_panel import (
 from core.rules.nsu.glance import LEVEL_NAMES
 from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanelState, SafetyVerb, safety_choices
 from core.rules.nsu.setup import (
+    LOCATIONS_PER_PLAYER,
     ActionKind,
     LocationAuthored,
     SetupStep,
@@ -74,6 +75,7 @@ from core.rules.nsu.sheet import CharacterDraft, CreationStep
 from core.rules.nsu.terms import Die
 from core.rules.nsu.world import (
     CLOCK_SEGMENTS,
+    RESOURCE_COUNT,
     CardView,
     LocationCard,
     SafetyTool,
@@ -389,23 +391,26 @@ def prompt_lines(table: Table, b: Board, lang: Lang = EN) -> list[str]:
             return [
                 _(
                     "Name what your community needs most: <b>reply</b> with one resource each "
-                    "({count} of 5).",
+                    "({count} of {total}).",
                     count=len(b.resources),
+                    total=RESOURCE_COUNT,
                 ),
                 "⏳ " + _("Waiting for: {names}", names=waiting),
             ]
         return [
             _(
                 "Everyone has named one. Agree on the rest together: anyone <b>replies</b> "
-                "with another resource until there are five ({count} of 5).",
+                "with another resource until there are {total} ({count} of {total}).",
                 count=len(b.resources),
+                total=RESOURCE_COUNT,
             ),
         ]
     if step is SetupStep.ABUNDANCE:
         return [_("Which of these does the settlement have plenty of? The rest are scarce.")]
     if step is SetupStep.LOCATIONS:
         progress = ", ".join(
-            f"{name_of(table, p, lang)} {b.written.get(p, 0)}/2" for p in b.players
+            f"{name_of(table, p, lang)} {b.written.get(p, 0)}/{LOCATIONS_PER_PLAYER}"
+            for p in b.players
         )
         return [
             _(
@@ -558,7 +563,14 @@ class CardsRenderer:
                 [button(view, labels[c.verb], c.verb.value) for c in choices if c.verb in labels]
             )
         else:
-            lines.append("\n" + _("<b>Location {number} of 2</b>", number=len(cv.written) + 1))
+            lines.append(
+                "\n"
+                + _(
+                    "<b>Location {number} of {total}</b>",
+                    number=len(cv.written) + 1,
+                    total=LOCATIONS_PER_PLAYER,
+                )
+            )
             for spec in FIELDS:
                 if spec.key in cv.fields:
                     said = short(cv.fields[spec.key], 80)

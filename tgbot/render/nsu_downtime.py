@@ -8,7 +8,7 @@ Card faces appear only in :func:`scout_look_text`, for the scout's private chat.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from functools import singledispatchmethod
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -21,6 +21,7 @@ from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.action_roll import Phase
 from core.rules.nsu.campaign import campaign_of, characters
+from core.rules.nsu.details import MAX_HARMS
 from core.rules.nsu.downtime import (
     COMPLICATION_TABLES,
     Complication,
@@ -53,9 +54,24 @@ from core.rules.nsu.downtime_panel import (
     table_card_name,
 )
 from core.rules.nsu.roll_choices import AfterRoll
-from core.rules.nsu.sheet import Character
+from core.rules.nsu.sheet import RECOVERY_POINT_CAP, Character, SentimentState
 from core.rules.nsu.terms import Aspect
-from core.rules.nsu.world import CLOCK_SEGMENTS, World, visible_card
+from core.rules.nsu.world import (
+    CLOCK_SEGMENTS,
+    CardFlipped,
+    CardScouted,
+    ClockMoved,
+    FocusSwitched,
+    PartyRegrouped,
+    PartySplit,
+    PathDrawn,
+    ResourceLevel,
+    ResourceMoved,
+    SceneDetailAdded,
+    Travelled,
+    World,
+    visible_card,
+)
 from core.rules.table import Table
 from core.rules.typed import detail_text, downtime_reply_text
 from core.words.i18n import N_, Lang, lang_for
@@ -86,7 +102,11 @@ from tgbot.render.nsu_play import (
 from tgbot.render.text import esc, now_line, or_list
 
 MAX_COMPLICATIONS = 3
-LEVEL_NAMES = {0: N_("a scarcity"), 1: N_("neutral"), 2: N_("an abundance")}
+LEVEL_NAMES = {
+    ResourceLevel.SCARCITY: N_("a scarcity"),
+    ResourceLevel.NEUTRAL: N_("neutral"),
+    ResourceLevel.ABUNDANCE: N_("an abundance"),
+}
 COMPLICATION_NAMES = {
     Complication.AREA_RECOVERS: N_("Area in recovery"),
     Complication.PROBLEM_INTENSIFIES: N_("Problem intensifies"),
@@ -299,13 +319,13 @@ def downtime_lines(
             parts.append(lang.gettext("free: {actions}", actions=", ".join(free)))
         elif budget.recovered_harm or budget.upgraded_skills:
             parts.append(lang.gettext("free: used"))
-        parts.append(lang.gettext("recovery {points}/4", points=sheet.recovery_points))
-        if sheet.harms:
-            parts.append(
-                lang.gettext("harm {count}/4 — Overcome", count=len(sheet.harms))
-                if sheet.overcome
-                else lang.gettext("harm {count}/4", count=len(sheet.harms))
-            )
+        points, harms = sheet.recovery_points, len(sheet.harms)
+        cap = RECOVERY_POINT_CAP
+        parts.append(lang.gettext("recovery {points}/{most}", points=points, most=cap))
+        if harms:
+            harm = lang.gettext("harm {count}/{most}", count=harms, most=MAX_HARMS)
+            overcome = lang.gettext("Overcome")  # the state's name, as on the sheet
+            parts.append(f"{harm} — {overcome}" if sheet.overcome else harm)
         if budget.introspection is not None:
             parts.append(
                 lang.ngettext(
@@ -606,197 +626,291 @@ def log_lines(
     panel: DowntimePanelState, table: Table, state: DowntimeState | None, lang: Lang | None = None
 ) -> list[str]:
     """The latest happenings, newest last."""
-    out = []
-    for entry in panel.log:
-        text = event_text(entry, table, state, lang)
-        if text:
-            out.append(text)
-    return out
+    line = DowntimeLine(table, state, lang or lang_for(None))
+    return [text for text in map(line.text, panel.log) if text]
 
 
-def event_text(
-    entry: Mapping[str, Any], table: Table, state: DowntimeState | None, lang: Lang | None = None
-) -> str:
-    """One happening of the downtime, as a line of its panel (English when ``lang`` is None)."""
-    lang = lang or lang_for(None)
-    kind = entry.get("t")
+class DowntimeLine:
+    """The downtime's happenings as lines of its panel: one method per kind of event.
 
-    def name(key: str = "player_id") -> str:
-        player = int(entry[key])
-        if state is not None:
-            return _character_name(state, table, player, lang)
-        made = characters(table).get(player)  # downtime is over: the sheets on the table
-        return esc(made.name) if made is not None else player_name(table, player, lang)
+    Every kind the panel logs (:data:`~core.rules.nsu.downtime_panel.LOGGED_KINDS`) has
+    its method; the kinds shown elsewhere (the complications' table, the map) are
+    drawn as no line.
+    """
 
-    def say(message: str, **values: object) -> str:
-        return lang.gettext(message, name=name(), **values)
+    def __init__(self, table: Table, state: DowntimeState | None, lang: Lang) -> None:
+        self.table, self.state, self.lang = table, state, lang
 
-    def points(n: int) -> str:
-        return lang.ngettext("{num} recovery point", "{num} recovery points", int(n))
+    def name(self, player: int) -> str:
+        """A character by the naming rule while downtime lasts, from the table's sheets after."""
+        if self.state is not None:
+            return _character_name(self.state, self.table, player, self.lang)
+        made = characters(self.table).get(player)  # downtime is over: the sheets on the table
+        return esc(made.name) if made is not None else player_name(self.table, player, self.lang)
 
-    if kind == "RecoveryPointsTaken":
-        return say(
-            N_("{name} rests: +{points} ({total}/4)."),
-            points=points(entry["gained"]),
-            total=entry["total"],
+    def said(self, message: str, player: int, **values: object) -> str:
+        """``message`` with the character's ``{name}`` and ``values`` filled in."""
+        return self.lang.gettext(message, name=self.name(player), **values)
+
+    def points(self, n: int) -> str:
+        return self.lang.ngettext("{num} recovery point", "{num} recovery points", n)
+
+    def aspect(self, aspect: Aspect) -> str:
+        return self.lang.gettext(ASPECT_NAMES[aspect])
+
+    @singledispatchmethod
+    def text(self, event: object) -> str:
+        """One happening as a line of the panel ("" for one shown elsewhere)."""
+        raise TypeError(f"no downtime line for {type(event).__name__}")
+
+    @text.register(dt.ComplicationRolled)  # the complications' table shows them
+    @text.register(dt.ProjectStarted)  # the project's progress line follows
+    @text.register(dt.PlanPivoted)
+    @text.register(CardFlipped)  # the map shows the world's changes
+    @text.register(Travelled)
+    @text.register(SceneDetailAdded)
+    @text.register(PartySplit)
+    @text.register(FocusSwitched)
+    @text.register(PartyRegrouped)
+    @text.register(CardScouted)
+    @text.register(PathDrawn)
+    def _shown_elsewhere(self, event: object) -> str:
+        return ""
+
+    @text.register
+    def _rested(self, event: dt.RecoveryPointsTaken) -> str:
+        return self.said(
+            N_("{name} rests: +{points} ({total}/{most})."),
+            event.player_id,
+            points=self.points(event.gained),
+            total=event.total,
+            most=RECOVERY_POINT_CAP,
         )
-    if kind == "HarmRecovered":
-        return say(
+
+    @text.register
+    def _harm_recovered(self, event: dt.HarmRecovered) -> str:
+        return self.said(
             N_("{name} turns {harm} into the scar {scar} ({points})."),
-            harm=esc(entry["harm"]),
-            scar=esc(entry["scar"]),
-            points=points(entry["cost"]),
+            event.player_id,
+            harm=esc(event.harm),
+            scar=esc(event.scar),
+            points=self.points(event.cost),
         )
-    if kind == "SkillUpgraded":
-        return say(
+
+    @text.register
+    def _skill_upgraded(self, event: dt.SkillUpgraded) -> str:
+        return self.said(
             N_("{name} upgrades {skill} to ±{modifier}."),
-            skill=esc(entry["skill"]),
-            modifier=entry["modifier"],
+            event.player_id,
+            skill=esc(event.skill),
+            modifier=event.modifier,
         )
-    if kind == "RecoverySought":
-        faces = " + ".join(str(f) for f in entry["body_faces"])
+
+    @text.register
+    def _recovery_sought(self, event: dt.RecoverySought) -> str:
+        lang = self.lang
+        faces = " + ".join(str(f) for f in event.body_faces)
         helper = (
             ""
-            if entry["helper_face"] is None
-            else lang.gettext(", a friend's Heart {face}", face=entry["helper_face"])
+            if event.helper_face is None
+            else lang.gettext(", a friend's Heart {face}", face=event.helper_face)
         )
-        if entry["skill_bonus"]:
-            faces += " + " + lang.gettext("skills {bonus}", bonus=entry["skill_bonus"])
-        if entry["helper_bonus"]:
-            helper += " + " + lang.gettext("skills {bonus}", bonus=entry["helper_bonus"])
-        return say(
+        if event.skill_bonus:
+            faces += " + " + lang.gettext("skills {bonus}", bonus=event.skill_bonus)
+        if event.helper_bonus:
+            helper += " + " + lang.gettext("skills {bonus}", bonus=event.helper_bonus)
+        return self.said(
             N_("{name} seeks recovery: Body {faces}{helper} = {total}, +{points}."),
+            event.player_id,
             faces=faces,
             helper=helper,
-            total=entry["total"],
-            points=points(entry["gained"]),
+            total=event.total,
+            points=self.points(event.gained),
         )
-    if kind == "ScoutLooked":
-        return say(N_("{name} scouted a card and saw its face (it stays face down)."))
-    if kind == "ScoutTurnedBack":
-        return say(N_("{name} turned back home without a look."))
-    if kind == "PlanProposed":
-        return say(N_("{name} proposed a plan."))
-    if kind == "PlanVoted":
-        return (
-            say(N_("{name} backs the plan."))
-            if entry["support"]
-            else say(N_("{name} doubts the plan."))
+
+    @text.register
+    def _scout_looked(self, event: dt.ScoutLooked) -> str:
+        return self.said(
+            N_("{name} scouted a card and saw its face (it stays face down)."), event.player_id
         )
-    if kind == "PlanDieRolled":
-        return say(
+
+    @text.register
+    def _scout_turned_back(self, event: dt.ScoutTurnedBack) -> str:
+        return self.said(N_("{name} turned back home without a look."), event.player_id)
+
+    @text.register
+    def _plan_proposed(self, event: dt.PlanProposed) -> str:
+        return self.said(N_("{name} proposed a plan."), event.player_id)
+
+    @text.register
+    def _plan_voted(self, event: dt.PlanVoted) -> str:
+        if event.support:
+            return self.said(N_("{name} backs the plan."), event.player_id)
+        return self.said(N_("{name} doubts the plan."), event.player_id)
+
+    @text.register
+    def _plan_die_rolled(self, event: dt.PlanDieRolled) -> str:
+        return self.said(
             N_("{name} rolls {aspect} {face}: total {total}."),
-            aspect=lang.gettext(ASPECT_NAMES[Aspect(entry["aspect"])]),
-            face=entry["face"],
-            total=entry["total"],
+            event.player_id,
+            aspect=self.aspect(event.aspect),
+            face=event.face,
+            total=event.total,
         )
-    if kind == "PlanSettled":
-        return lang.gettext(
+
+    @text.register
+    def _plan_settled(self, event: dt.PlanSettled) -> str:
+        return self.lang.gettext(
             "The plan is settled: the clock goes {before} → {after}.",
-            before=entry["before"],
-            after=entry["after"],
+            before=event.before,
+            after=event.after,
         )
-    if kind == "IntrospectionRolled":
-        return lang.ngettext(
+
+    @text.register
+    def _introspection_rolled(self, event: dt.IntrospectionRolled) -> str:
+        return self.lang.ngettext(
             "{name} turns inward: Heart {face}, {num} box to clear.",
             "{name} turns inward: Heart {face}, {num} boxes to clear.",
-            int(entry["heart_face"]),
-            name=name(),
-            face=entry["heart_face"],
+            event.heart_face,
+            name=self.name(event.player_id),
+            face=event.heart_face,
         )
-    if kind == "MoodReduced":
-        return lang.ngettext(
+
+    @text.register
+    def _mood_reduced(self, event: dt.MoodReduced) -> str:
+        return self.lang.ngettext(
             "{name} clears {num} box; {left} left.",
             "{name} clears {num} boxes; {left} left.",
-            int(entry["amount"]),
-            name=name(),
-            left=entry["remaining"],
+            event.amount,
+            name=self.name(event.player_id),
+            left=event.remaining,
         )
-    if kind == "MoodsSwapped":
-        return say(N_("{name} swaps two moods."))
-    if kind == "MoodReplaced":
-        return say(N_("{name} replaces a mood with {mood}."), mood=esc(entry["name"]))
-    if kind == "IntrospectionFinished":
-        return say(N_("{name} finishes introspecting."))
-    if kind == "MoodTrackFilled":
-        return say(N_("{name}'s {mood} fills its track: back to 0."), mood=esc(entry["name"]))
-    if kind == "SentimentEndangered":
-        if entry["state"] == "lost":
-            return say(N_("{name} marks a sentiment: now lost."))
-        return say(N_("{name} marks a sentiment: now at risk."))
-    if kind == "MoodRenamed":
-        return say(
-            N_("{name}'s {old} becomes {new}."), old=esc(entry["old"]), new=esc(entry["new"])
+
+    @text.register
+    def _moods_swapped(self, event: dt.MoodsSwapped) -> str:
+        return self.said(N_("{name} swaps two moods."), event.player_id)
+
+    @text.register
+    def _mood_replaced(self, event: dt.MoodReplaced) -> str:
+        return self.said(
+            N_("{name} replaces a mood with {mood}."), event.player_id, mood=esc(event.name)
         )
-    if kind == "SkillsTrained":
-        skills = ", ".join(esc(s) for s in entry["skills"]) or lang.gettext("no skill")
-        return say(
+
+    @text.register
+    def _introspection_finished(self, event: dt.IntrospectionFinished) -> str:
+        return self.said(N_("{name} finishes introspecting."), event.player_id)
+
+    @text.register
+    def _mood_track_filled(self, event: dt.MoodTrackFilled) -> str:
+        return self.said(
+            N_("{name}'s {mood} fills its track: back to 0."),
+            event.player_id,
+            mood=esc(event.name),
+        )
+
+    @text.register
+    def _sentiment_endangered(self, event: dt.SentimentEndangered) -> str:
+        if event.state is SentimentState.LOST:
+            return self.said(N_("{name} marks a sentiment: now lost."), event.player_id)
+        return self.said(N_("{name} marks a sentiment: now at risk."), event.player_id)
+
+    @text.register
+    def _mood_renamed(self, event: dt.MoodRenamed) -> str:
+        return self.said(
+            N_("{name}'s {old} becomes {new}."),
+            event.player_id,
+            old=esc(event.old),
+            new=esc(event.new),
+        )
+
+    @text.register
+    def _skills_trained(self, event: dt.SkillsTrained) -> str:
+        skills = ", ".join(esc(s) for s in event.skills) or self.lang.gettext("no skill")
+        return self.said(
             N_("{name} trains {aspect} ({face}): {skills}."),
-            aspect=lang.gettext(ASPECT_NAMES[Aspect(entry["aspect"])]),
-            face=entry["face"],
+            event.player_id,
+            aspect=self.aspect(event.aspect),
+            face=event.face,
             skills=skills,
         )
-    if kind == "SentimentReconnected":
-        return say(
+
+    @text.register
+    def _sentiment_reconnected(self, event: dt.SentimentReconnected) -> str:
+        return self.said(
             N_("{name} reconnects with a sentiment (mood +{raised})."),
-            raised=entry["mood_raised_by"],
+            event.player_id,
+            raised=event.mood_raised_by,
         )
-    if kind == "ProjectProgressed":
+
+    @text.register
+    def _project_progressed(self, event: dt.ProjectProgressed) -> str:
+        lang = self.lang
         shift = (
-            " " + lang.gettext("{shift} skill", shift=f"{entry['skill_shift']:+d}")
-            if entry["skill_shift"]
+            " " + lang.gettext("{shift} skill", shift=f"{event.skill_shift:+d}")
+            if event.skill_shift
             else ""
         )
         return lang.gettext(
             "📜 {project}: mood die {mood} against aspect die {aspect}{shift}, a gap of "
             "{marked}: now {filled}/{segments}.",
-            project=_project_name(entry, table, lang),
-            mood=entry["mood_face"],
-            aspect=entry["aspect_face"],
+            project=_project_name(event.project_id, self.table, lang),
+            mood=event.mood_face,
+            aspect=event.aspect_face,
             shift=shift,
-            marked=entry["marked"],
-            filled=entry["filled"],
-            segments=entry["segments"],
+            marked=event.marked,
+            filled=event.filled,
+            segments=event.segments,
         )
-    if kind == "ProjectCompleted":
-        return lang.gettext("📜 {project} is complete!", project=_project_name(entry, table, lang))
-    if kind == "TimeSpent":
-        return lang.ngettext(
+
+    @text.register
+    def _project_completed(self, event: dt.ProjectCompleted) -> str:
+        return self.lang.gettext(
+            "📜 {project} is complete!",
+            project=_project_name(event.project_id, self.table, self.lang),
+        )
+
+    @text.register
+    def _time_spent(self, event: dt.TimeSpent) -> str:
+        return self.lang.ngettext(
             "More time passes: +{num} action each, more complications.",
             "More time passes: +{num} actions each, more complications.",
-            int(entry["actions_each"]),
+            event.actions_each,
         )
-    if kind == "RewardBroughtHome":
-        if entry["needs_project"]:
-            return lang.gettext(
+
+    @text.register
+    def _reward_brought_home(self, event: dt.RewardBroughtHome) -> str:
+        if event.needs_project:
+            return self.lang.gettext(
                 "The reward comes home for {resource} (a long-term project can unlock more).",
-                resource=esc(entry["resource"]),
+                resource=esc(event.resource),
             )
-        return lang.gettext(
-            "The reward comes home for {resource}.", resource=esc(entry["resource"])
+        return self.lang.gettext(
+            "The reward comes home for {resource}.", resource=esc(event.resource)
         )
-    if kind == "ResourceMoved":
-        level = LEVEL_NAMES.get(entry["after"], N_("changed"))
-        return lang.gettext(
+
+    @text.register
+    def _resource_moved(self, event: ResourceMoved) -> str:
+        return self.lang.gettext(
             "At home, {resource} is now {level}.",
-            resource=esc(entry["name"]),
-            level=lang.gettext(level),
+            resource=esc(event.name),
+            level=self.lang.gettext(LEVEL_NAMES[event.after]),
         )
-    if kind == "ClockMoved":
-        return lang.gettext(
-            "A Collateral Clock moves {before} → {after}.",
-            before=entry["before"],
-            after=entry["after"],
+
+    @text.register
+    def _clock_moved(self, event: ClockMoved) -> str:
+        return self.lang.gettext(
+            "A Collateral Clock moves {before} → {after}.", before=event.before, after=event.after
         )
-    if kind == "DowntimeEnded":
-        return lang.gettext("Downtime ends.")
-    return ""
+
+    @text.register
+    def _downtime_ended(self, event: dt.DowntimeEnded) -> str:
+        return self.lang.gettext("Downtime ends.")
 
 
-def _project_name(entry: Mapping[str, Any], table: Table, lang: Lang) -> str:
+def _project_name(project_id: str, table: Table, lang: Lang) -> str:
     world = campaign_of(table).world
     for project in world.projects if world is not None else ():
-        if project.id == entry.get("project_id"):
+        if project.id == project_id:
             return esc(project.name)
     return lang.gettext("A project")
 

@@ -43,6 +43,7 @@ from core.rules.nsu.roll_choices import (
 )
 from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Side, Winner
+from core.rules.nsu.world import CLOCK_SEGMENTS
 from core.rules.table import Table
 from core.rules.typed import detail_text, stakes_text
 from core.words.i18n import N_, Lang
@@ -511,9 +512,10 @@ def _after_lines(panel: RollPanel, table: Table, lang: Lang) -> list[str]:
             card = world.card(panel.card)
             lines.append(
                 lang.gettext(
-                    "🕰 Collateral Clock at {place}: {ticks}/8",
+                    "🕰 Collateral Clock at {place}: {ticks}/{segments}",
                     place=esc(card.title),
                     ticks=card.clock.ticks,
+                    segments=CLOCK_SEGMENTS,
                 )
             )
     if roll.phase is Phase.DONE and panel.open_grants:

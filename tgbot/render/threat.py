@@ -92,10 +92,10 @@ def _threat_dice_line(outcome: RollOutcome, lang: Lang) -> str:
 
 
 def _dice_lines(table: Table, outcome: RollOutcome, lang: Lang) -> list[str]:
-    highest = max(outcome.action_faces)
+    counting = outcome.counting_dice
     own, helped = [], []
     for index, die in enumerate(outcome.action_dice):
-        face = f"<b>{die.face}</b>" if die.face == highest else str(die.face)
+        face = f"<b>{die.face}</b>" if index in counting else str(die.face)
         if outcome.burn is not None and outcome.burn.index == index:
             face = f"<s>{outcome.burn.old_face}</s>→🔥<b>{die.face}</b>"
         if die.source is DieSource.ROLLER:

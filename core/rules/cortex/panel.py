@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -121,16 +121,35 @@ _CODES = {
 }
 
 
+class EntryKind(StrEnum):
+    """What a line of the conflict's log tells (stored as its value)."""
+
+    OPPOSITION = "opposition"  # number: the result; text: the dice
+    ROLLED = "rolled"  # who rolled; number: the result
+    INCLUDED = "included"  # who included another die; number: the new result
+    ACTION = "action"  # who set the Action (number); flag: beat the last one and took over
+    WON = "won"  # who held; other fell short by number
+    ENDED = "ended"  # who won, other lost, by number; text: the ending
+    PAID = "paid"  # who paid other number Plot Points; text: the reason
+    DETAIL = "detail"  # who created the detail text at die; flag: from Trouble
+    CHALLENGED = "challenged"  # who challenged the value text, for die Growth
+    STRESS = "stress"  # who inflicted, other took Stress text at die; flag: stepped up
+    STRESS_MISSED = "stress_missed"  # who rolled all 1s: no Stress
+    STRESSED_OUT = "stressed_out"  # who is Stressed Out
+    RELIEVED = "relieved"  # who relieved the Stress text, for die Growth
+    COMPLICATION = "complication"  # who's die 1 joins Trouble
+    TROUBLE_CANCELLED = "trouble_cancelled"  # who removed a die from Trouble
+    INTERFERED = "interfered"  # who interfered with result number; flag: stopped the Contest
+    RESUMED = "resumed"  # everyone rolls, in the order text
+    SCENE_ENDED = "scene_ended"  # flag: the episode ended too
+
+
 @dataclass(frozen=True)
 class Entry:
-    """One line of the conflict's log (data; the bot words it).
+    """One line of the conflict's log (data; the bot words it): ``what`` tells what the
+    line is, and which of the other fields it uses (see :class:`EntryKind`)."""
 
-    ``what`` names the event: ``opposition``, ``rolled``, ``action``, ``won``,
-    ``ended``, ``paid``, ``detail``, ``challenged``, ``stress``, ``stressed_out``,
-    ``relieved``, ``complication``, ``trouble_cancelled``, ``interfered``, ``resumed``.
-    """
-
-    what: str
+    what: EntryKind
     who: str = ""
     other: str = ""
     number: int = 0
@@ -232,32 +251,42 @@ def _entries(events: tuple[a.Event, ...]) -> tuple[Entry, ...]:
     for e in events:
         if isinstance(e, a.OppositionRolled):
             faces = " ".join(f"{r.die.label}:{r.face}" for r in e.dice)
-            found.append(Entry("opposition", number=e.result, text=faces))
+            found.append(Entry(EntryKind.OPPOSITION, number=e.result, text=faces))
         elif isinstance(e, a.PoolRolled):
-            found.append(Entry("rolled", who=e.roll.roller, number=e.result))
+            found.append(Entry(EntryKind.ROLLED, who=e.roll.roller, number=e.result))
         elif isinstance(e, a.DieIncluded):
-            found.append(Entry("included", who=e.roller, number=e.result))
+            found.append(Entry(EntryKind.INCLUDED, who=e.roller, number=e.result))
         elif isinstance(e, a.ActionSet):
-            found.append(Entry("action", who=e.actor, number=e.result, flag=e.swapped))
+            found.append(Entry(EntryKind.ACTION, who=e.actor, number=e.result, flag=e.swapped))
         elif isinstance(e, a.ActorWon):
-            found.append(Entry("won", who=e.actor, other=e.reactor, number=e.margin))
+            found.append(Entry(EntryKind.WON, who=e.actor, other=e.reactor, number=e.margin))
         elif isinstance(e, a.ConflictEnded):
             found.append(
-                Entry("ended", who=e.winner, other=e.loser, number=e.margin, text=e.ending.value)
+                Entry(
+                    EntryKind.ENDED,
+                    who=e.winner,
+                    other=e.loser,
+                    number=e.margin,
+                    text=e.ending.value,
+                )
             )
         elif isinstance(e, a.PlotPointsPaid):
-            found.append(Entry("paid", who=e.payer, other=e.payee, number=e.amount, text=e.reason))
+            found.append(
+                Entry(EntryKind.PAID, who=e.payer, other=e.payee, number=e.amount, text=e.reason)
+            )
         elif isinstance(e, a.DetailCreated):
             found.append(
-                Entry("detail", who=e.owner, text=e.name, die=int(e.die), flag=e.from_trouble)
+                Entry(
+                    EntryKind.DETAIL, who=e.owner, text=e.name, die=int(e.die), flag=e.from_trouble
+                )
             )
         elif isinstance(e, a.ValueChallenged):
-            found.append(Entry("challenged", who=e.character, text=e.value, die=int(e.die)))
+            found.append(Entry(EntryKind.CHALLENGED, who=e.character, text=e.value, die=int(e.die)))
         elif isinstance(e, a.StressInflicted):
             ch = e.change
             found.append(
                 Entry(
-                    "stress",
+                    EntryKind.STRESS,
                     who=e.inflicter,
                     other=ch.target,
                     text=ch.type,
@@ -266,21 +295,25 @@ def _entries(events: tuple[a.Event, ...]) -> tuple[Entry, ...]:
                 )
             )
         elif isinstance(e, a.StressRolled) and e.size is None:
-            found.append(Entry("stress_missed", who=e.inflicter))
+            found.append(Entry(EntryKind.STRESS_MISSED, who=e.inflicter))
         elif isinstance(e, a.StressedOut):
-            found.append(Entry("stressed_out", who=e.character))
+            found.append(Entry(EntryKind.STRESSED_OUT, who=e.character))
         elif isinstance(e, a.Relieved):
-            found.append(Entry("relieved", who=e.friend, text=e.stress_type, die=int(e.growth)))
+            found.append(
+                Entry(EntryKind.RELIEVED, who=e.friend, text=e.stress_type, die=int(e.growth))
+            )
         elif isinstance(e, a.ComplicationActivated):
-            found.append(Entry("complication", who=e.owner, die=int(e.die)))
+            found.append(Entry(EntryKind.COMPLICATION, who=e.owner, die=int(e.die)))
         elif isinstance(e, a.TroubleCancelled):
-            found.append(Entry("trouble_cancelled", who=e.by, die=int(e.removed)))
+            found.append(Entry(EntryKind.TROUBLE_CANCELLED, who=e.by, die=int(e.removed)))
         elif isinstance(e, a.InterferenceRolled):
-            found.append(Entry("interfered", who=e.interferer, number=e.result, flag=e.stopped))
+            found.append(
+                Entry(EntryKind.INTERFERED, who=e.interferer, number=e.result, flag=e.stopped)
+            )
         elif isinstance(e, a.ContestResumed):
-            found.append(Entry("resumed", text=", ".join(e.order)))
+            found.append(Entry(EntryKind.RESUMED, text=", ".join(e.order)))
         elif isinstance(e, a.SceneEnded):
-            found.append(Entry("scene_ended", flag=e.episode))
+            found.append(Entry(EntryKind.SCENE_ENDED, flag=e.episode))
     return tuple(found)
 
 

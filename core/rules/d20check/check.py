@@ -246,6 +246,11 @@ class CheckRoll:
         return self.setup.ability.keep(self.d20s)
 
     @property
+    def kept_index(self) -> int:
+        """Which of ``d20s`` is the kept one (the first of equal faces); the others drop."""
+        return self.d20s.index(self.kept)
+
+    @property
     def natural(self) -> Natural | None:
         if self.kept == 1:
             return Natural.ONE

@@ -45,15 +45,12 @@ from core.rules.d20check.check import (
     Target,
 )
 from core.rules.d20check.events import (
-    CheckResolved,
     Event,
     GameMasterPicksEffect,
-    HarmChanged,
-    PlotPointSpent,
     PlotPointTurned,
-    Rolled,
 )
 from core.rules.d20check.flow import ActionKind, CheckFlow, Phase
+from core.rules.d20check.log import LogEntry, log_entry, read_log, record
 from core.rules.d20check.plot_points import MAX_TABLE, MIN_TABLE, PlotPointPool
 from core.rules.d20check.rest import DEFAULT_RECOVERY_SKILL, RecoveryCheck, long_rest
 from core.rules.d20check.sheet import MAX_NAME, WHOLE_NUMBER, CharacterSheet
@@ -509,27 +506,8 @@ def _sheet_name(
 
 
 def event_record(event: Event) -> dict[str, object]:
-    """An event as JSON-ready data for the panel's log (the renderer reads it)."""
-    if isinstance(event, Rolled):
-        return {"e": "rolled", "reason": event.reason.value}
-    if isinstance(event, PlotPointSpent):
-        return {"e": "spent", "by": event.by, "kind": event.kind.value}
-    if isinstance(event, PlotPointTurned):
-        return {"e": "turned", "natural": event.natural.value, "now": event.now.value}
-    if isinstance(event, GameMasterPicksEffect):
-        return {"e": "gm_picks", "natural": event.natural.value}
-    if isinstance(event, HarmChanged):
-        return {
-            "e": "harm",
-            "strain_before": event.strain_before,
-            "wounds_before": event.wounds_before,
-            "strain_after": event.strain_after,
-            "wounds_after": event.wounds_after,
-            "lost": event.wounds_lost_past_limit,
-        }
-    if isinstance(event, CheckResolved):
-        return {"e": "resolved"}
-    return {"e": "recovered", "count": event.count}
+    """An event as the panel's log stores it (see :mod:`core.rules.d20check.log`)."""
+    return record(log_entry(event))
 
 
 class SetupMenu(Enum):
@@ -577,7 +555,7 @@ class CheckPanelState:
 
     check: CheckFlow
     label: str = ""
-    log: tuple[Mapping[str, object], ...] = ()
+    log: tuple[LogEntry, ...] = ()
     menu: SetupMenu | None = None
 
     def to_dict(self) -> dict[str, object]:
@@ -585,7 +563,7 @@ class CheckPanelState:
             "v": STATE_VERSION,
             "check": self.check.to_dict(),
             "label": self.label,
-            "log": [dict(entry) for entry in self.log],
+            "log": [record(entry) for entry in self.log],
             "menu": None if self.menu is None else self.menu.value,
         }
 
@@ -644,7 +622,7 @@ class CheckPanelState:
         flow = CheckFlow.from_dict(check)
         if opened is not None and flow.phase is not Phase.SETUP:
             raise Malformed("That check could not be read.")
-        return cls(flow, label, tuple(e for e in log if isinstance(e, dict)), opened)
+        return cls(flow, label, read_log(log), opened)
 
 
 def _stepper(
@@ -833,7 +811,7 @@ class CheckPanel:
         pool = pool_counts(table.state).playable()
         sheet = None if check.is_gm_check else sheet_of(table, check.roller)
         step = check.act(actor, kind, pool=pool, rng=rng, sheet=sheet)
-        now = replace(panel, check=step.check, log=(*panel.log, *map(event_record, step.events)))
+        now = replace(panel, check=step.check, log=(*panel.log, *map(log_entry, step.events)))
         moved = step.sheet if step.sheet is not None and step.sheet != sheet else None
         return _kept(
             now,
@@ -879,7 +857,7 @@ class Rested:
     """One character's long rest, as its panel keeps it.
 
     Attributes:
-        log: the plot-point events of the rest (event records, see ``event_record``).
+        log: the plot-point events of the rest.
     """
 
     player: int
@@ -888,7 +866,7 @@ class Rested:
     wounds_before: int
     wounds_after: int
     checks: tuple[RestCheckShown, ...] = ()
-    log: tuple[Json, ...] = ()
+    log: tuple[LogEntry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -917,7 +895,7 @@ class RestPanelState:
                             RestCheckShown(int(c.get("total") or 0), bool(c.get("success")))
                             for c in e.get("checks") or ()
                         ),
-                        log=tuple(dict(x) for x in e.get("log") or ()),
+                        log=read_log(e.get("log") or ()),
                     )
                     for e in state.get("rested") or ()
                 ),

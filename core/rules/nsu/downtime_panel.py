@@ -34,10 +34,10 @@ back when they change; a refused action raises and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, get_args
 
 from core.rules.catalogue import N_
 from core.rules.choice import Choice, actors
@@ -51,11 +51,10 @@ from core.rules.nsu.action_roll import (
     Winner,
     start_roll,
 )
-from core.rules.nsu.action_roll import Event as RollEvent
 from core.rules.nsu.campaign import Phase as CampaignPhase
 from core.rules.nsu.campaign import campaign_of
-from core.rules.nsu.codec import to_plain
-from core.rules.nsu.downtime import DowntimeKind, DowntimeState
+from core.rules.nsu.codec import from_plain, to_plain
+from core.rules.nsu.downtime import DowntimeEvent, DowntimeKind, DowntimeState
 from core.rules.nsu.play_table import changed_sheets, characters, require_world, settings_of, stored
 from core.rules.nsu.roll_choices import detail_choices, roll_choices
 from core.rules.nsu.roll_panel import SKIP, TEXT, RollPanel, add_detail, roll_step, skip_grant
@@ -199,13 +198,13 @@ class DowntimePanelState:
         prompts: each player's open prompt.
         scout: the Scout's roll in progress, if any.
         looks: who may look at which card in private (a successful Scout).
-        log: the latest happenings, as logged event data.
+        log: the latest happenings, as the downtime's events.
     """
 
     prompts: Mapping[int, Prompt] = field(default_factory=dict)
     scout: ScoutRoll | None = None
     looks: Mapping[int, str] = field(default_factory=dict)
-    log: tuple[Mapping[str, Any], ...] = ()
+    log: tuple[DowntimeEvent, ...] = ()
     menu: Menu = Menu.MAIN
     focus: int | None = None
 
@@ -222,7 +221,10 @@ class DowntimePanelState:
     def with_look(self, player: int, card: str) -> DowntimePanelState:
         return replace(self, looks={**self.looks, player: card})
 
-    def logging(self, entries: list[dict[str, Any]]) -> DowntimePanelState:
+    def logging(self, events: Iterable[object]) -> DowntimePanelState:
+        """This state with the downtime's own events among ``events`` logged (an Action
+        Roll's steps are shown by its panel, not logged)."""
+        entries = tuple(e for e in events if isinstance(e, LOGGED_KINDS))
         return replace(self, log=(*self.log, *entries)[-LOG_LENGTH:])
 
     @property
@@ -238,7 +240,7 @@ class DowntimePanelState:
             "prompts": {str(p): x.to_dict() for p, x in self.prompts.items()},
             "scout": None if self.scout is None else self.scout.to_dict(),
             "looks": {str(p): c for p, c in self.looks.items()},
-            "log": [dict(e) for e in self.log],
+            "log": [logged(e) for e in self.log],
         }
         if self.menu is not Menu.MAIN:
             out["menu"] = self.menu.value
@@ -263,7 +265,7 @@ class DowntimePanelState:
                 },
                 scout=None if scout is None else ScoutRoll.from_dict(scout),
                 looks={int(k): str(v) for k, v in dict(data.get("looks") or {}).items()},
-                log=tuple(dict(e) for e in data.get("log") or ()),
+                log=read_log(data.get("log") or ()),
                 menu=Menu(str(data.get("menu") or "")),
                 focus=None if data.get("focus") is None else int(data["focus"]),
             )
@@ -287,10 +289,38 @@ def looks(panel: Json) -> dict[int, str]:
     return dict(DowntimePanelState.from_dict(panel).looks)
 
 
-def logged(event: object) -> dict[str, Any]:
-    """An event as plain data tagged with its type, for the panel's log."""
+LOGGED_KINDS: tuple[type[DowntimeEvent], ...] = get_args(DowntimeEvent)
+"""Every kind of event the panel's log keeps (the downtime's and the world's)."""
+LOGGED_BY_NAME: Mapping[str, type[DowntimeEvent]] = {kind.__name__: kind for kind in LOGGED_KINDS}
+"""The same, by the name each is stored under."""
+
+
+def logged(event: DowntimeEvent) -> dict[str, Any]:
+    """An event as plain data tagged with its type, as the panel's log stores it:
+    ``{"t": "HarmRecovered", "player_id": 1, ...}``."""
     plain = to_plain(event)
     return {"t": type(event).__name__, **(plain if isinstance(plain, dict) else {})}
+
+
+def read_log(stored: Iterable[object]) -> tuple[DowntimeEvent, ...]:
+    """The log's events as :func:`logged` stored them, in order.
+
+    An entry this version no longer keeps (a kind since dropped, fields since changed)
+    is left out: the log only shows the latest happenings, and it never stops a panel
+    from being read.
+    """
+    found: list[DowntimeEvent] = []
+    for entry in stored:
+        if not isinstance(entry, Mapping):
+            continue
+        kind = LOGGED_BY_NAME.get(str(entry.get("t")))
+        if kind is None:
+            continue
+        try:
+            found.append(from_plain(kind, {k: v for k, v in entry.items() if k != "t"}))
+        except Malformed:
+            continue
+    return tuple(found)
 
 
 def current_downtime(table: Table) -> DowntimeState:
@@ -400,7 +430,7 @@ class NsuDowntimePanel:
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         state, events = begin(table, actor, argument, rng)
-        panel = DowntimePanelState().logging([logged(e) for e in events])
+        panel = DowntimePanelState().logging(events)
         campaign_state = stored(
             table, world=state.world, phase=CampaignPhase.DOWNTIME, downtime=state
         )
@@ -426,7 +456,7 @@ class NsuDowntimePanel:
         )
         if action not in (MENU, END):
             panel = replace(panel, menu=Menu.MAIN, focus=None)  # a step closes the open group
-        panel = panel.logging([logged(e) for e in events if not isinstance(e, RollEvent)])
+        panel = panel.logging(events)
         now = downtime.sheet_map()
         if panel.scout is not None:
             now.update({p.player: p.character for p in panel.scout.roll.participants})

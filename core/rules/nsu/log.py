@@ -8,6 +8,7 @@ moved or a detail placed on a card that is still face down is left out.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import singledispatchmethod
 from typing import Any
 
 from core.rules.catalogue import N_
@@ -154,45 +155,70 @@ def _detail_line(table: Table, event: DetailAdded, roll: RollState | None) -> Lo
     return LogLine.of("detail", said, tuple(dict.fromkeys(players)))
 
 
-def _event_line(
-    table: Table, world: World | None, roll: RollState | None, roller: int | None, event: object
-) -> LogLine | None:
-    """One event's line, where it has one every member may read."""
-    line: LogLine | None = None
-    if isinstance(event, RollSettled):
-        line = _roll_line(table, roller if event.roller is None else event.roller, event)
-    elif isinstance(event, DetailAdded):
-        line = _detail_line(table, event, roll)
-    elif isinstance(event, ClockMoved):
-        title = _public_title(world, event.card_id)
-        if title is not None:
-            by = () if event.by is None else (event.by,)
-            said = words(
-                N_("{place}: Collateral Clock {before} → {after}."),
-                place=title,
-                before=event.before,
-                after=event.after,
-            )
-            line = LogLine.of("clock", said, by)
-    elif isinstance(event, SceneDetailAdded):
-        title = _public_title(world, event.card_id)
-        if title is not None:
-            said = words(N_("Scene detail at {place}: {detail}."), place=title, detail=event.detail)
-            line = LogLine.of("detail", said)
-    elif isinstance(event, CardFlipped):
-        title = _public_title(world, event.card_id)
-        if title is not None:
-            line = LogLine.of("map", words(N_("{place} was revealed."), place=title))
-    elif isinstance(event, PartyRegrouped):
-        line = LogLine.of("map", words(N_("The party met up: everyone is together again.")))
-    elif isinstance(event, Travelled):
+class _Lines:
+    """One action's events as log lines: one method per kind of event the log keeps.
+
+    Any other kind (a step of a roll, a card dealt face down, a sheet's change) has
+    no line: the log keeps only what every member may read.
+    """
+
+    def __init__(
+        self, table: Table, world: World | None, roll: RollState | None, roller: int | None
+    ) -> None:
+        self.table, self.world, self.roll, self.roller = table, world, roll, roller
+
+    @singledispatchmethod
+    def line(self, event: object) -> LogLine | None:
+        """The event's line, where it has one every member may read."""
+        return None
+
+    @line.register
+    def _roll_settled(self, event: RollSettled) -> LogLine | None:
+        return _roll_line(self.table, self.roller if event.roller is None else event.roller, event)
+
+    @line.register
+    def _detail_added(self, event: DetailAdded) -> LogLine | None:
+        return _detail_line(self.table, event, self.roll)
+
+    @line.register
+    def _clock_moved(self, event: ClockMoved) -> LogLine | None:
+        title = _public_title(self.world, event.card_id)
+        if title is None:
+            return None
+        said = words(
+            N_("{place}: Collateral Clock {before} → {after}."),
+            place=title,
+            before=event.before,
+            after=event.after,
+        )
+        return LogLine.of("clock", said, () if event.by is None else (event.by,))
+
+    @line.register
+    def _scene_detail_added(self, event: SceneDetailAdded) -> LogLine | None:
+        title = _public_title(self.world, event.card_id)
+        if title is None:
+            return None
+        said = words(N_("Scene detail at {place}: {detail}."), place=title, detail=event.detail)
+        return LogLine.of("detail", said)
+
+    @line.register
+    def _card_flipped(self, event: CardFlipped) -> LogLine | None:
+        title = _public_title(self.world, event.card_id)
+        if title is None:
+            return None
+        return LogLine.of("map", words(N_("{place} was revealed."), place=title))
+
+    @line.register
+    def _party_regrouped(self, event: PartyRegrouped) -> LogLine | None:
+        return LogLine.of("map", words(N_("The party met up: everyone is together again.")))
+
+    @line.register
+    def _travelled(self, event: Travelled) -> LogLine | None:
         if event.card_id is None:
-            line = LogLine.of("map", words(N_("The party went home.")))
-        else:
-            title = _public_title(world, event.card_id)
-            said = words(N_("The party went to {place}."), place=title or event.card_id)
-            line = LogLine.of("map", said)
-    return line
+            return LogLine.of("map", words(N_("The party went home.")))
+        title = _public_title(self.world, event.card_id)
+        said = words(N_("The party went to {place}."), place=title or event.card_id)
+        return LogLine.of("map", said)
 
 
 def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
@@ -200,9 +226,5 @@ def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
     world = campaign_of(table).current_world() if table.state else None
     roll = _roll(outcome)
     roller = None if roll is None else roll.roller
-    lines: list[LogLine] = []
-    for event in outcome.events:
-        line = _event_line(table, world, roll, roller, event)
-        if line is not None:
-            lines.append(line)
-    return tuple(lines)
+    said = _Lines(table, world, roll, roller).line
+    return tuple(line for line in map(said, outcome.events) if line is not None)

@@ -291,6 +291,14 @@ class RollOutcome:
         return tuple(die.face for die in self.action_dice)
 
     @property
+    def counting_dice(self) -> tuple[int, ...]:
+        """Indexes of the action dice the result is read from: each die showing the
+        highest face (two sixes together make a Perfect)."""
+        faces = self.action_faces
+        top = max(faces)
+        return tuple(i for i, face in enumerate(faces) if face == top)
+
+    @property
     def cutting_dice(self) -> tuple[int, ...]:
         """Indexes of the threat dice that cut."""
         return tuple(i for i, face in enumerate(self.threat_dice) if count_cuts((face,)))

@@ -37,6 +37,16 @@ def test_strong_ability_rolls_two_d20_and_keeps_the_highest() -> None:
     assert roll.kept == 17
 
 
+def test_the_kept_index_points_at_the_kept_d20_the_first_of_equals() -> None:
+    assert check_roll_from_faces(CheckSetup(WEAK), (17, 4), None).kept_index == 1
+    assert check_roll_from_faces(CheckSetup(STRONG), (9, 9), None).kept_index == 0
+    for ability in AbilityStrength:
+        for faces in itertools.product(range(1, 21), repeat=ability.d20_count):
+            roll = check_roll_from_faces(CheckSetup(ability), faces, None)
+            index = roll.kept_index
+            assert roll.d20s[index] == roll.kept and roll.kept not in roll.d20s[:index]
+
+
 def test_average_ability_rolls_one_d20() -> None:
     rng = ScriptedRng([9, 3])
     roll = roll_check(CheckSetup(AVERAGE), rng)

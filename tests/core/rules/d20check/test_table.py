@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 
 from core.rules.d20check import SYSTEM, AbilityStrength, ActionKind, CharacterSheet
+from core.rules.d20check.check import Natural
+from core.rules.d20check.events import GameMasterPicksEffect, PlotPointSpent, PlotPointTurned
+from core.rules.d20check.plot_points import PlotPointKind
 from core.rules.d20check.table import (
     EDITS,
     MENU_OF,
@@ -340,7 +343,7 @@ def test_roller_retries_a_failure_with_a_lucky_point() -> None:
     assert run.outcome.closed
     state = CheckPanelState.from_dict(run.outcome.state)
     assert state.check.result is not None and state.check.result.succeeded
-    assert {"e": "spent", "by": ROLLER, "kind": "lucky"} in state.log
+    assert PlotPointSpent(ROLLER, PlotPointKind.LUCKY) in state.log
 
 
 def test_another_player_may_not_retry_the_rollers_failure() -> None:
@@ -379,7 +382,7 @@ def test_ruling25_another_player_rerolls_the_rollers_success() -> None:
     run.press(OTHER, "reroll", [5])
     assert run.pool == PoolCounts(3, 0)
     state = CheckPanelState.from_dict(run.outcome.state)
-    assert {"e": "spent", "by": OTHER, "kind": "unlucky"} in state.log
+    assert PlotPointSpent(OTHER, PlotPointKind.UNLUCKY) in state.log
     assert state.check.result is not None and not state.check.result.succeeded
 
 
@@ -449,12 +452,15 @@ def test_a_natural_1_takes_the_lucky_point_the_retry_needed() -> None:
     assert run.pool == PoolCounts(0, 2)
     assert run.allowed(ROLLER) == set()
     log = CheckPanelState.from_dict(run.outcome.state).log
-    assert {"e": "turned", "natural": 1, "now": "unlucky"} in log
+    assert PlotPointTurned(Natural.ONE, PlotPointKind.UNLUCKY) in log
+    assert {"e": "turned", "natural": 1, "now": "unlucky"} in run.outcome.state["log"]
 
 
 def test_a_natural_20_with_no_unlucky_point_lets_the_gm_pick() -> None:
     run = Run(table(lucky=3)).press(ROLLER, "roll", [20])
-    assert {"e": "gm_picks", "natural": 20} in CheckPanelState.from_dict(run.outcome.state).log
+    log = CheckPanelState.from_dict(run.outcome.state).log
+    assert GameMasterPicksEffect(Natural.TWENTY) in log
+    assert {"e": "gm_picks", "natural": 20} in run.outcome.state["log"]
     assert run.outcome.campaign_state is None
 
 

@@ -441,3 +441,69 @@ def test_only_the_scout_sees_the_scouted_card() -> None:
     for other in (ANA, CY, 42):
         with pytest.raises(NotYourTurn):
             scouted_card(panel, world, other)
+
+
+# -- the log as typed events -------------------------------------------------------------
+
+OLD_LOG = [  # a panel's log as rows stored before the log was read into typed events
+    {
+        "t": "ComplicationRolled",
+        "roll": {"card_id": "a", "ticks": 3, "face": 4, "options": ["relations_worsen"]},
+    },
+    {"t": "HarmRecovered", "player_id": 1, "harm": "Bruise", "scar": "Mark", "cost": 1},
+    {"t": "SentimentEndangered", "player_id": 2, "sentiment": 0, "state": "lost"},
+    {"t": "PlanDieRolled", "player_id": 3, "aspect": "mind", "face": 5, "total": 9, "result": 1},
+    {"t": "ResourceMoved", "name": "water", "before": None, "after": 2},
+    {"t": "ClockMoved", "card_id": "L1", "by": None, "before": 3, "after": 4},
+    {"t": "DowntimeEnded"},
+]
+
+
+def test_an_old_stored_log_reads_into_typed_events_and_is_stored_the_same() -> None:
+    from core.rules.nsu import downtime as dt
+    from core.rules.nsu.sheet import SentimentState
+    from core.rules.nsu.terms import Aspect
+    from core.rules.nsu.world import ClockMoved, ResourceLevel, ResourceMoved
+
+    stored = {"v": 1, "prompts": {}, "scout": None, "looks": {}, "log": OLD_LOG}
+    panel = DowntimePanelState.from_dict(stored)
+    assert panel.log == (
+        dt.ComplicationRolled(dt.ComplicationRoll("a", 3, 4, (dt.Complication.RELATIONS_WORSEN,))),
+        dt.HarmRecovered(1, "Bruise", "Mark", 1),
+        dt.SentimentEndangered(2, 0, SentimentState.LOST),
+        dt.PlanDieRolled(3, Aspect.MIND, 5, 9, 1),
+        ResourceMoved("water", None, ResourceLevel.ABUNDANCE),
+        ClockMoved("L1", None, 3, 4),
+        dt.DowntimeEnded(),
+    )
+    assert panel.to_dict() == stored  # written back exactly as it was read
+
+
+def test_a_stored_log_entry_this_version_cannot_read_is_left_out() -> None:
+    stored = {
+        "v": 1,
+        "log": [
+            {"t": "SomethingRetired", "player_id": 1},  # a kind no longer kept
+            {"t": "HarmRecovered", "player_id": 1, "harm": "Bruise"},  # fields missing
+            {"t": "TimeSpent", "units": 1, "actions_each": 1, "extra": 2},  # a field unknown
+            "not an entry",
+            OLD_LOG[-1],
+        ],
+    }
+    assert [type(e).__name__ for e in DowntimePanelState.from_dict(stored).log] == ["DowntimeEnded"]
+
+
+def test_a_played_downtime_stores_its_log_as_tagged_events_that_read_back() -> None:
+    from core.rules.nsu.downtime_panel import LOGGED_BY_NAME
+
+    d = Driver(fresh(ana_harms=4), [4, 3, 5])
+    d.do(ANA, "seek")
+    d.do(BEN, "seek_help", str(ANA))
+    d.do(ANA, "text", "1")
+    d.do(ANA, "seek_roll")
+    stored = d.state["log"]
+    assert stored[0]["t"] == "ComplicationRolled" and stored[-1]["t"] == "RecoverySought"
+    assert all(entry["t"] in LOGGED_BY_NAME for entry in stored)
+    panel = DowntimePanelState.from_dict(d.state)
+    assert len(panel.log) == len(stored)
+    assert json.loads(json.dumps(panel.to_dict()))["log"] == stored

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from core.rules.errors import NotAllowedNow
 from core.rules.rng import ScriptedRng, SeededRng
-from core.rules.threat.dice import Result
+from core.rules.threat.dice import Result, read_action_dice
 from core.rules.threat.roll import (
     ActionDie,
     Assist,
@@ -107,6 +109,17 @@ def test_roll_uses_roller_dice_then_assist_then_threat() -> None:
     assert outcome.uncut is Result.MESSY
     assert outcome.result is Result.BOTCHED
     assert outcome.cutting_dice == (0,)
+
+
+def test_the_counting_dice_are_the_highest_and_alone_read_the_same_result() -> None:
+    assert outcome_of((ActionDie(6), ActionDie(2), ActionDie(6)), ()).counting_dice == (0, 2)
+    assert outcome_of((ActionDie(3), ActionDie(5)), ()).counting_dice == (1,)
+    for count in (1, 2, 3):
+        for faces in itertools.product(range(1, 7), repeat=count):
+            outcome = outcome_of(tuple(ActionDie(f) for f in faces), ())
+            counted = [faces[i] for i in outcome.counting_dice]
+            assert counted and set(counted) == {max(faces)}
+            assert read_action_dice(counted) is outcome.uncut, faces
 
 
 def test_assist_helper_rolls_one_die_and_shares_the_result() -> None:
