@@ -241,17 +241,18 @@ def roll(definition: Definition, inputs: Mapping[str, int], rng: Rng) -> SystemR
 
 
 def _read(feature: Feature, dice: list[tuple[tuple[int, ...], bool]]) -> int:
+    """What ``feature`` reads from the dice as they fell (as the odds read it)."""
+    if feature.kind == "count":
+        assert feature.compare is not None
+        return sum(1 for faces, _ in dice for f in faces if feature.compare.test(f))
+    if feature.kind == "total":
+        return sum(sum(faces) for faces, kept in dice if kept)
     sums = [sum(faces) for faces, _ in dice]
+    if feature.compare is not None:
+        sums = [s for s in sums if feature.compare.test(s)]
     if not sums:
         return 0
-    if feature.kind == "total":
-        return sum(s for s, (_, kept) in zip(sums, dice, strict=True) if kept)
-    if feature.kind == "high":
-        return max(sums)
-    if feature.kind == "low":
-        return min(sums)
-    assert feature.compare is not None
-    return sum(1 for faces, _ in dice for f in faces if feature.compare.test(f))
+    return max(sums) if feature.kind == "high" else min(sums)
 
 
 def estimate(definition: Definition, inputs: Mapping[str, int]) -> int:
