@@ -309,46 +309,54 @@ def from_mapping(data: Mapping[str, object]) -> Definition:
     input_keys = frozenset(i.key for i in inputs)
     groups = _groups(data.get("dice"), input_keys)
     group_keys = frozenset(g.key for g in groups)
-    lets: list[tuple[str, Expression]] = []
-    raw_lets = data.get("let", {})
-    if not isinstance(raw_lets, dict):
-        raise Malformed(WRONG_TYPE, field="let", kind="a table of named values")
-    if len(raw_lets) > MAX_LETS:
-        raise Malformed(TOO_MANY, field="let", limit=MAX_LETS)
-    known = set(input_keys)
-    for let_key, text in raw_lets.items():
-        field = f"let.{let_key}"
-        _key(let_key, field)
-        if let_key in known or let_key in group_keys:
-            raise Malformed(DUPLICATE, field="let", name=let_key)
-        lets.append((let_key, compile_expression(text, field, frozenset(known), group_keys)))
-        known.add(let_key)
+    lets = _lets(data.get("let", {}), input_keys, group_keys)
+    known = frozenset(input_keys | {k for k, _ in lets})
     value = compile_expression(
-        _get(data, "value", "value", (str, int), "an expression"),
-        "value",
-        frozenset(known),
-        group_keys,
+        _get(data, "value", "value", (str, int), "an expression"), "value", known, group_keys
     )
     outcomes = _outcomes(_list(data, "outcomes", MAX_OUTCOMES))
+    marks = _marks(_list(data, "marks", MAX_MARKS, required=False), known, group_keys)
+    definition = Definition(
+        key, version, name, about, source, example, odds_example, inputs, groups,
+        lets, value, outcomes, marks,
+    )  # fmt: skip
+    check_dice(definition)
+    return definition
+
+
+def _lets(
+    raw: object, inputs: frozenset[str], groups: frozenset[str]
+) -> tuple[tuple[str, Expression], ...]:
+    """The named values, in order: each may read the inputs and those before it."""
+    if not isinstance(raw, dict):
+        raise Malformed(WRONG_TYPE, field="let", kind="a table of named values")
+    if len(raw) > MAX_LETS:
+        raise Malformed(TOO_MANY, field="let", limit=MAX_LETS)
+    lets: list[tuple[str, Expression]] = []
+    known = set(inputs)
+    for let_key, text in raw.items():
+        field = f"let.{let_key}"
+        _key(let_key, field)
+        if let_key in known or let_key in groups:
+            raise Malformed(DUPLICATE, field="let", name=let_key)
+        lets.append((let_key, compile_expression(text, field, frozenset(known), groups)))
+        known.add(let_key)
+    return tuple(lets)
+
+
+def _marks(
+    raws: list[dict[str, object]], known: frozenset[str], groups: frozenset[str]
+) -> tuple[Mark, ...]:
     marks: list[Mark] = []
-    for index, raw in enumerate(_list(data, "marks", MAX_MARKS, required=False)):
+    for index, raw in enumerate(raws):
         field = f"marks[{index}]"
         mark_key = _key(raw.get("key"), f"{field}.key")
         if any(m.key == mark_key for m in marks):
             raise Malformed(DUPLICATE, field="marks", name=mark_key)
-        when = compile_expression(
-            _get(raw, f"{field}.when", "when", str, "an expression"),
-            f"{field}.when",
-            frozenset(known),
-            group_keys,
-        )
+        text = _get(raw, f"{field}.when", "when", str, "an expression")
+        when = compile_expression(text, f"{field}.when", known, groups)
         marks.append(Mark(mark_key, when, _words(raw, field, "label")))
-    definition = Definition(
-        key, version, name, about, source, example, odds_example, inputs, groups,
-        tuple(lets), value, outcomes, tuple(marks),
-    )  # fmt: skip
-    check_dice(definition)
-    return definition
+    return tuple(marks)
 
 
 def _inputs(raws: list[dict[str, object]]) -> tuple[Input, ...]:
@@ -373,36 +381,43 @@ def _inputs(raws: list[dict[str, object]]) -> tuple[Input, ...]:
         default = _int(raw.get("default", max(low, min(0, high))), f"{field}.default")
         if not low <= default <= high:
             raise Malformed(DEFAULT_OUTSIDE, field=f"{field}.default", low=low, high=high)
-        prefixes: list[str] = []
-        raw_prefix = raw.get("prefix", {})
-        if not isinstance(raw_prefix, dict):
-            raise Malformed(
-                WRONG_TYPE, field=f"{field}.prefix", kind="a table of languages (en, ru)"
-            )
-        for code, values in raw_prefix.items():
-            where = f"{field}.prefix.{code}"
-            if code not in LANGUAGES or not isinstance(values, list) or len(values) > MAX_WORDS:
-                raise Malformed(WRONG_TYPE, field=where, kind="a short list of words")
-            for word in values:
-                prefixes.append(_typed_word(word, where, typed))
-        words: list[tuple[str, int]] = []
-        raw_words = raw.get("words", {})
-        if not isinstance(raw_words, dict):
-            raise Malformed(
-                WRONG_TYPE, field=f"{field}.words", kind="a table of languages (en, ru)"
-            )
-        for code, table in raw_words.items():
-            where = f"{field}.words.{code}"
-            if code not in LANGUAGES or not isinstance(table, dict) or len(table) > MAX_WORDS:
-                raise Malformed(WRONG_TYPE, field=where, kind="a short table of words and values")
-            for word, set_to in table.items():
-                typed_word = _typed_word(word, where, typed)
-                number = _int(set_to, f"{where}.{word}")
-                if not low <= number <= high:
-                    raise Malformed(DEFAULT_OUTSIDE, field=f"{where}.{word}", low=low, high=high)
-                words.append((typed_word, number))
-        inputs.append(Input(key, name, default, low, high, tuple(prefixes), tuple(words)))
+        prefixes = _prefixes(raw.get("prefix", {}), field, typed)
+        words = _input_words(raw.get("words", {}), field, typed, low, high)
+        inputs.append(Input(key, name, default, low, high, prefixes, words))
     return tuple(inputs)
+
+
+def _prefixes(raw: object, field: str, typed: set[str]) -> tuple[str, ...]:
+    """An input's prefixes (``dc`` in ``dc15``), in each language."""
+    if not isinstance(raw, dict):
+        raise Malformed(WRONG_TYPE, field=f"{field}.prefix", kind="a table of languages (en, ru)")
+    prefixes: list[str] = []
+    for code, values in raw.items():
+        where = f"{field}.prefix.{code}"
+        if code not in LANGUAGES or not isinstance(values, list) or len(values) > MAX_WORDS:
+            raise Malformed(WRONG_TYPE, field=where, kind="a short list of words")
+        prefixes.extend(_typed_word(word, where, typed) for word in values)
+    return tuple(prefixes)
+
+
+def _input_words(
+    raw: object, field: str, typed: set[str], low: int, high: int
+) -> tuple[tuple[str, int], ...]:
+    """An input's words and the values they set (``adv`` -> 1), in each language."""
+    if not isinstance(raw, dict):
+        raise Malformed(WRONG_TYPE, field=f"{field}.words", kind="a table of languages (en, ru)")
+    words: list[tuple[str, int]] = []
+    for code, table in raw.items():
+        where = f"{field}.words.{code}"
+        if code not in LANGUAGES or not isinstance(table, dict) or len(table) > MAX_WORDS:
+            raise Malformed(WRONG_TYPE, field=where, kind="a short table of words and values")
+        for word, set_to in table.items():
+            typed_word = _typed_word(word, where, typed)
+            number = _int(set_to, f"{where}.{word}")
+            if not low <= number <= high:
+                raise Malformed(DEFAULT_OUTSIDE, field=f"{where}.{word}", low=low, high=high)
+            words.append((typed_word, number))
+    return tuple(words)
 
 
 def _typed_word(word: object, field: str, typed: set[str]) -> str:

@@ -152,13 +152,54 @@ def _with_sum(features: list[Feature]) -> bool:
     return any(f.kind != "count" for f in features)
 
 
+# a fold's state: the kept values (sorted) or the total in a 1-tuple, and one slot per
+# other feature (None until a die gives it a value)
+State = tuple[tuple[int, ...], tuple[int | None, ...]]
+
+
+@dataclass(frozen=True)
+class _Fold:
+    """How each die changes the state of a group folded die by die."""
+
+    slots: tuple[Feature, ...]
+    count_at: dict[Compare, int]
+    want_total: bool
+    keep: str
+    held: int
+
+    def start(self) -> State:
+        return (() if self.keep else (0,)), tuple(None for _ in self.slots)
+
+    def add(self, state: State, value: int, marks: Key) -> State:
+        part, seen = state
+        if self.keep:
+            kept = sorted((*part, value))
+            if len(kept) > self.held:
+                kept = kept[1:] if self.keep in ("kh", "dl") else kept[:-1]
+            after: tuple[int, ...] = tuple(kept)
+        else:
+            after = (part[0] + value,) if self.want_total else (0,)
+        slots = tuple(self.slot(f, x, value, marks) for f, x in zip(self.slots, seen, strict=True))
+        return after, slots
+
+    def slot(self, feature: Feature, seen: int | None, value: int, marks: Key) -> int | None:
+        if feature.kind == "count":
+            assert feature.compare is not None
+            return (seen or 0) + marks[self.count_at[feature.compare]]
+        if feature.compare is not None and not feature.compare.test(value):
+            return seen
+        if seen is None:
+            return value
+        return max(seen, value) if feature.kind == "high" else min(seen, value)
+
+
 def group_distribution(
     group: GroupDice, features: list[Feature], budget: Budget
 ) -> tuple[tuple[Feature, ...], Distribution]:
     """The joint distribution of ``features`` (all of ``group``), in the order returned.
 
-    The dice are folded one after another; the state holds the total (or, keeping,
-    the kept dice's values, sorted), then one slot per other feature.
+    The dice are folded one after another (:class:`_Fold`): the state holds the total
+    (or, keeping, the kept dice's values), then one slot per other feature.
     """
     order = tuple(sorted(features, key=lambda f: f.name))
     dice = group.dice
@@ -168,52 +209,50 @@ def group_distribution(
     die = _as_weights(die_chances(group, counts, budget, _with_sum(list(order))))
     want_total = any(f.kind == "total" for f in order)
     keep = dice.keep if want_total else ""
-    held = dice.kept_count if keep else 0
-    highest = keep in ("kh", "dl")
-    slots = [f for f in order if f.kind != "total"]
-    count_at = {c: i for i, c in enumerate(counts)}
-
-    def step(slot: Feature, seen: int | None, value: int, marks: Key) -> int | None:
-        if slot.kind == "count":
-            assert slot.compare is not None
-            return (seen or 0) + marks[count_at[slot.compare]]
-        if slot.compare is not None and not slot.compare.test(value):
-            return seen
-        if seen is None:
-            return value
-        return max(seen, value) if slot.kind == "high" else min(seen, value)
-
-    # a state: the kept values (sorted) or the total in a 1-tuple, and the slots
-    State = tuple[tuple[int, ...], tuple[int | None, ...]]
-    start: State = ((() if keep else (0,)), tuple(None for _ in slots))
-    states: dict[State, int] = {start: 1}
+    slots = tuple(f for f in order if f.kind != "total")
+    fold = _Fold(slots, {c: i for i, c in enumerate(counts)}, want_total, keep, dice.kept_count)
+    states: dict[State, int] = {fold.start(): 1}
     for _ in range(dice.count):
         budget.spend(len(states) * len(die.weights))
         new: dict[State, int] = defaultdict(int)
-        for (part, seen), w in states.items():
+        for state, w in states.items():
             for (value, *marks), v in die.weights.items():
-                if keep:
-                    kept = sorted((*part, value))
-                    if len(kept) > held:
-                        kept = kept[1:] if highest else kept[:-1]
-                    after: tuple[int, ...] = tuple(kept)
-                else:
-                    after = (part[0] + value,) if want_total else (0,)
-                slots_after = tuple(
-                    step(slot, x, value, tuple(marks)) for slot, x in zip(slots, seen, strict=True)
-                )
-                new[after, slots_after] += w * v
+                new[fold.add(state, value, tuple(marks))] += w * v
         states = new
     budget.spend(len(states))
     out: dict[Key, int] = defaultdict(int)
     for (part, seen), w in states.items():
         found = dict(zip(slots, (x or 0 for x in seen), strict=True))
-        whole = sum(part)
-        out[tuple(whole if f.kind == "total" else found[f] for f in order)] += w
+        out[tuple(sum(part) if f.kind == "total" else found[f] for f in order)] += w
     return order, Distribution(dict(out), die.total**dice.count)
 
 
 # --- the work, bounded before it is done ---------------------------------------------
+
+
+def _die_bound(group: GroupDice, dice: Dice, features: list[Feature]) -> tuple[int, int, int, int]:
+    """For one die with its explosion: the steps :func:`die_chances` takes at most, the
+    entries it gives at most, the most values its sum can take, and its explosion depth."""
+    counts = len(_counts(features))
+    with_sum = _with_sum(features)
+    low, high = face_bounds(dice)
+    if group.faces is not None:
+        low, high = min(group.faces), max(group.faces)
+    faces = min(len(dice.faces), high - low + 1) if group.faces is None else len(dice.faces)
+    on = dice.explode_on if dice.explode else None
+    raw_low, raw_high = face_bounds(dice)
+    exploding = sum(1 for v in range(raw_low, raw_high + 1) if on is not None and on.test(v))
+    depth = _depth(dice) if exploding else 0
+    low -= 1 if dice.explode == "!p" else 0
+    width = max(abs(low), abs(high)) * 2 + 1
+    sizes = [faces]
+    steps = faces
+    for level in range(1, depth + 1):
+        paths = (faces - exploding) + exploding * sizes[-1]
+        sums = (level + 1) * width if with_sum else 1
+        sizes.append(min(paths, sums * (level + 2) ** counts))
+        steps += faces + exploding * sizes[-2]
+    return steps, sizes[-1], (depth + 1) * width, depth
 
 
 def estimate_group(
@@ -224,30 +263,10 @@ def estimate_group(
     dice = group.dice
     if dice is None or dice.count == 0:
         return 0, 1
-    counts = _counts(features)
-    with_sum = _with_sum(features)
+    steps, entries, span, depth = _die_bound(group, dice, features)
+    m = len(_counts(features))
     want_total = any(f.kind == "total" for f in features)
     extremes = sum(1 for f in features if f.kind in ("high", "low"))
-    low, high = face_bounds(dice)
-    if group.faces is not None:
-        low, high = min(group.faces), max(group.faces)
-    faces = min(len(dice.faces), high - low + 1) if group.faces is None else len(dice.faces)
-    on = dice.explode_on if dice.explode else None
-    raw_low, raw_high = face_bounds(dice)
-    exploding = sum(1 for v in range(raw_low, raw_high + 1) if on is not None and on.test(v))
-    depth = _depth(dice) if exploding else 0
-    penalty = 1 if dice.explode == "!p" else 0
-    low -= penalty
-    m = len(counts)
-    sizes = [faces]
-    steps = faces
-    for level in range(1, depth + 1):
-        paths = (faces - exploding) + exploding * sizes[-1]
-        sums = (level + 1) * (max(abs(low), abs(high)) * 2 + 1) if with_sum else 1
-        sizes.append(min(paths, sums * (level + 2) ** m))
-        steps += faces + exploding * sizes[-2]
-    entries = sizes[-1]
-    span = (depth + 1) * (max(abs(low), abs(high)) * 2 + 1)  # values one die can sum to
     die_values = min(entries, span)
     keep = dice.keep if want_total else ""
     per_count = dice.count * (depth + 1) + 1

@@ -311,12 +311,30 @@ def odds(
     parts = []
     for shape in _shapes(definition, values):
         parts.append(group_distribution(shape, features[shape.key], spent))
-    by_outcome: dict[str, int] = defaultdict(int)
-    by_mark: dict[str, int] = defaultdict(int)
     denominator = 1
     for _, dist in parts:
         denominator *= dist.total
     spent.spend(_reads(definition) * _size(parts))
+    by_outcome, by_mark = _tally(definition, values, parts)
+    return SystemOdds(
+        definition.key,
+        tuple(values.items()),
+        tuple(
+            OutcomeChance(b, Fraction(by_outcome[b.key], denominator)) for b in definition.outcomes
+        ),
+        tuple(MarkChance(m, Fraction(by_mark[m.key], denominator)) for m in definition.marks),
+        spent.used,
+    )
+
+
+def _tally(
+    definition: Definition,
+    values: Mapping[str, int],
+    parts: list[tuple[tuple[Feature, ...], Distribution]],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The weight of each outcome and mark, over every combination the groups can show."""
+    by_outcome: dict[str, int] = defaultdict(int)
+    by_mark: dict[str, int] = defaultdict(int)
     for combo in product(*(dist.weights.items() for _, dist in parts)):
         known = dict(values)
         weight = 1
@@ -328,15 +346,7 @@ def odds(
         by_outcome[definition.outcome_of(value).key] += weight
         for mark in marks:
             by_mark[mark.key] += weight
-    return SystemOdds(
-        definition.key,
-        tuple(values.items()),
-        tuple(
-            OutcomeChance(b, Fraction(by_outcome[b.key], denominator)) for b in definition.outcomes
-        ),
-        tuple(MarkChance(m, Fraction(by_mark[m.key], denominator)) for m in definition.marks),
-        spent.used,
-    )
+    return by_outcome, by_mark
 
 
 def _size(parts: list[tuple[tuple[Feature, ...], Distribution]]) -> int:
