@@ -118,12 +118,14 @@ def inputs_for(definition: Definition, given: Mapping[str, int] | None = None) -
 
 
 def _takes(definition: Definition) -> str:
+    """What the short form takes, as it is typed (in any language): ``-3..4``,
+    ``dc1..40``, ``adv/dis/преим/помеха``."""
     parts = []
     for field in definition.inputs:
-        typed = [*(f"{p}N" for p in field.prefixes), *(w for w, _ in field.words)]
-        shown = "/".join(typed[:4]) if typed else f"{field.name.en} {field.low}..{field.high}"
-        parts.append(shown)
-    return ", ".join(parts) or "no values"
+        typed = [f"{p}{field.low}..{field.high}" for p in field.prefixes[:2]]
+        typed += [w for w, _ in field.words]
+        parts.append("/".join(typed[:6]) if typed else f"{field.low}..{field.high}")
+    return ", ".join(parts) or "–"
 
 
 def parse_args(definition: Definition, text: str) -> dict[str, int]:

@@ -138,3 +138,12 @@ def test_odds_past_a_smaller_budget_are_refused_before_the_work() -> None:
     budget = Budget(10)
     with pytest.raises(Malformed):
         budget.spend(11)
+
+
+def test_a_refusal_says_what_the_game_takes_as_it_is_typed() -> None:
+    with pytest.raises(Malformed) as caught:
+        parse_args(library_definition("dnd5e"), "sneak")
+    assert caught.value.values == {
+        "text": "sneak",
+        "takes": "-5..20, dc1..40/сл1..40, adv/dis/преим/помеха",
+    }
