@@ -54,6 +54,7 @@ from itertools import pairwise, product
 
 from core.rules.dice import EXPLODES_FOREVER, Dice, DiceExpression, parse
 from core.rules.errors import Malformed
+from core.rules.said import Term
 from core.rules.systems.reading import FEATURES, Expression, Feature, compile_expression
 
 LANGUAGES = ("en", "ru")
@@ -102,6 +103,18 @@ BAND_ORDER = "“{field}”: min is above max."
 TOO_FEW_OUTCOMES = "“{field}” needs at least two outcomes."
 RESERVED = "“{field}”: “{name}” is a reserved word."
 UNKNOWN_FIELD = "“{field}” is not a field of a definition."
+
+K_TABLES = Term("a kind of value in a game definition", "a list of tables")
+K_WORD_LIST = Term("a kind of value in a game definition", "a short list of words")
+K_WORD_TABLE = Term("a kind of value in a game definition", "a short table of words and values")
+K_GROUP = Term("a kind of value in a game definition", "a table (count, die, faces)")
+K_LANGUAGES = Term("a kind of value in a game definition", "a table of languages (en, ru)")
+K_LETS = Term("a kind of value in a game definition", "a table of named values")
+K_TABLE = Term("a kind of value in a game definition", "a table")
+K_NUMBER = Term("a kind of value in a game definition", "a whole number")
+K_TEXT = Term("a kind of value in a game definition", "text")
+K_EXPRESSION = Term("a kind of value in a game definition", "an expression")
+K_FACES = Term("a kind of value in a game definition", "a list of 2 to 100 whole numbers")
 
 _KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _HTML = re.compile(r"<[^>]*>|&#?\w+;|[<>]")
@@ -223,7 +236,7 @@ def read_definition(text: str) -> Definition:
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise Malformed(NOT_READABLE, reason=str(exc).split("\n")[0][:120]) from None
     if not isinstance(data, dict):
-        raise Malformed(WRONG_TYPE, field="(the definition)", kind="a table")
+        raise Malformed(WRONG_TYPE, field="(the definition)", kind=K_TABLE)
     return from_mapping(data)
 
 
@@ -240,7 +253,7 @@ def _get(
 
 def _text(value: object, field: str, limit: int = MAX_LABEL) -> str:
     if not isinstance(value, str):
-        raise Malformed(WRONG_TYPE, field=field, kind="text")
+        raise Malformed(WRONG_TYPE, field=field, kind=K_TEXT)
     text = value.strip()
     if _HTML.search(text):
         raise Malformed(LABEL_HTML, field=field)
@@ -250,9 +263,7 @@ def _text(value: object, field: str, limit: int = MAX_LABEL) -> str:
 
 
 def _words(data: Mapping[str, object], field: str, name: str, limit: int = MAX_LABEL) -> Words:
-    value = _get(
-        data, f"{field}.{name}" if field else name, name, dict, "a table of languages (en, ru)"
-    )
+    value = _get(data, f"{field}.{name}" if field else name, name, dict, K_LANGUAGES)
     assert isinstance(value, dict)
     texts = []
     for code in LANGUAGES:
@@ -276,18 +287,18 @@ def _list(
 ) -> list[dict[str, object]]:
     if name not in data and not required:
         return []
-    value = _get(data, name, name, list, "a list of tables")
+    value = _get(data, name, name, list, K_TABLES)
     assert isinstance(value, list)
     if len(value) > limit:
         raise Malformed(TOO_MANY, field=name, limit=limit)
     if not all(isinstance(v, dict) for v in value):
-        raise Malformed(WRONG_TYPE, field=name, kind="a list of tables")
+        raise Malformed(WRONG_TYPE, field=name, kind=K_TABLES)
     return value
 
 
 def _int(value: object, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise Malformed(WRONG_TYPE, field=field, kind="a whole number")
+        raise Malformed(WRONG_TYPE, field=field, kind=K_NUMBER)
     return value
 
 
@@ -296,11 +307,11 @@ def from_mapping(data: Mapping[str, object]) -> Definition:
     for field_name in data:
         if field_name not in _TOP_FIELDS:
             raise Malformed(UNKNOWN_FIELD, field=str(field_name))
-    key = _key(_get(data, "key", "key", str, "text"), "key")
-    version = _int(_get(data, "version", "version", int, "a whole number"), "version")
+    key = _key(_get(data, "key", "key", str, K_TEXT), "key")
+    version = _int(_get(data, "version", "version", int, K_NUMBER), "version")
     if version < 1:
         raise Malformed(BAD_VERSION, field="version")
-    source = _text(_get(data, "source", "source", str, "text"), "source", MAX_ABOUT)
+    source = _text(_get(data, "source", "source", str, K_TEXT), "source", MAX_ABOUT)
     example = str(data.get("example", "")).strip()
     odds_example = str(data.get("odds_example", example)).strip()
     name = _words(data, "", "name")
@@ -312,7 +323,7 @@ def from_mapping(data: Mapping[str, object]) -> Definition:
     lets = _lets(data.get("let", {}), input_keys, group_keys)
     known = frozenset(input_keys | {k for k, _ in lets})
     value = compile_expression(
-        _get(data, "value", "value", (str, int), "an expression"), "value", known, group_keys
+        _get(data, "value", "value", (str, int), K_EXPRESSION), "value", known, group_keys
     )
     outcomes = _outcomes(_list(data, "outcomes", MAX_OUTCOMES))
     marks = _marks(_list(data, "marks", MAX_MARKS, required=False), known, group_keys)
@@ -329,7 +340,7 @@ def _lets(
 ) -> tuple[tuple[str, Expression], ...]:
     """The named values, in order: each may read the inputs and those before it."""
     if not isinstance(raw, dict):
-        raise Malformed(WRONG_TYPE, field="let", kind="a table of named values")
+        raise Malformed(WRONG_TYPE, field="let", kind=K_LETS)
     if len(raw) > MAX_LETS:
         raise Malformed(TOO_MANY, field="let", limit=MAX_LETS)
     lets: list[tuple[str, Expression]] = []
@@ -353,7 +364,7 @@ def _marks(
         mark_key = _key(raw.get("key"), f"{field}.key")
         if any(m.key == mark_key for m in marks):
             raise Malformed(DUPLICATE, field="marks", name=mark_key)
-        text = _get(raw, f"{field}.when", "when", str, "an expression")
+        text = _get(raw, f"{field}.when", "when", str, K_EXPRESSION)
         when = compile_expression(text, f"{field}.when", known, groups)
         marks.append(Mark(mark_key, when, _words(raw, field, "label")))
     return tuple(marks)
@@ -368,8 +379,8 @@ def _inputs(raws: list[dict[str, object]]) -> tuple[Input, ...]:
         if any(i.key == key for i in inputs):
             raise Malformed(DUPLICATE, field="inputs", name=key)
         name = _words(raw, field, "name")
-        low = _int(_get(raw, f"{field}.min", "min", int, "a whole number"), f"{field}.min")
-        high = _int(_get(raw, f"{field}.max", "max", int, "a whole number"), f"{field}.max")
+        low = _int(_get(raw, f"{field}.min", "min", int, K_NUMBER), f"{field}.min")
+        high = _int(_get(raw, f"{field}.max", "max", int, K_NUMBER), f"{field}.max")
         if max(abs(low), abs(high)) > MAX_INPUT_VALUE:
             raise Malformed(
                 RANGE_LIMIT,
@@ -390,12 +401,12 @@ def _inputs(raws: list[dict[str, object]]) -> tuple[Input, ...]:
 def _prefixes(raw: object, field: str, typed: set[str]) -> tuple[str, ...]:
     """An input's prefixes (``dc`` in ``dc15``), in each language."""
     if not isinstance(raw, dict):
-        raise Malformed(WRONG_TYPE, field=f"{field}.prefix", kind="a table of languages (en, ru)")
+        raise Malformed(WRONG_TYPE, field=f"{field}.prefix", kind=K_LANGUAGES)
     prefixes: list[str] = []
     for code, values in raw.items():
         where = f"{field}.prefix.{code}"
         if code not in LANGUAGES or not isinstance(values, list) or len(values) > MAX_WORDS:
-            raise Malformed(WRONG_TYPE, field=where, kind="a short list of words")
+            raise Malformed(WRONG_TYPE, field=where, kind=K_WORD_LIST)
         prefixes.extend(_typed_word(word, where, typed) for word in values)
     return tuple(prefixes)
 
@@ -405,12 +416,12 @@ def _input_words(
 ) -> tuple[tuple[str, int], ...]:
     """An input's words and the values they set (``adv`` -> 1), in each language."""
     if not isinstance(raw, dict):
-        raise Malformed(WRONG_TYPE, field=f"{field}.words", kind="a table of languages (en, ru)")
+        raise Malformed(WRONG_TYPE, field=f"{field}.words", kind=K_LANGUAGES)
     words: list[tuple[str, int]] = []
     for code, table in raw.items():
         where = f"{field}.words.{code}"
         if code not in LANGUAGES or not isinstance(table, dict) or len(table) > MAX_WORDS:
-            raise Malformed(WRONG_TYPE, field=where, kind="a short table of words and values")
+            raise Malformed(WRONG_TYPE, field=where, kind=K_WORD_TABLE)
         for word, set_to in table.items():
             typed_word = _typed_word(word, where, typed)
             number = _int(set_to, f"{where}.{word}")
@@ -440,9 +451,9 @@ def _groups(raw: object, inputs: frozenset[str]) -> tuple[Group, ...]:
         if key in inputs:
             raise Malformed(DUPLICATE, field="dice", name=key)
         if not isinstance(spec, dict):
-            raise Malformed(WRONG_TYPE, field=field, kind="a table (count, die, faces)")
+            raise Malformed(WRONG_TYPE, field=field, kind=K_GROUP)
         count = compile_expression(spec.get("count", "1"), f"{field}.count", inputs, frozenset())
-        die = _get(spec, f"{field}.die", "die", str, "text")
+        die = _get(spec, f"{field}.die", "die", str, K_TEXT)
         assert isinstance(die, str)
         where = f"{field}.die"
         parts = tuple(
@@ -454,7 +465,7 @@ def _groups(raw: object, inputs: frozenset[str]) -> tuple[Group, ...]:
                 raise Malformed(
                     WRONG_TYPE,
                     field=f"{field}.faces",
-                    kind=f"a list of 2 to {MAX_FACES} whole numbers",
+                    kind=K_FACES,
                 )
             faces = tuple(_int(f, f"{field}.faces") for f in faces)
         groups.append(Group(key, count, die, parts, faces))

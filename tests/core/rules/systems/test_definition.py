@@ -223,3 +223,16 @@ def test_other_mistakes_name_their_field() -> None:
 
 def test_from_mapping_checks_the_same_as_reading_text() -> None:
     assert from_mapping(good()) == read_definition(GOOD)
+
+
+def test_the_kind_a_field_needs_is_worded_in_the_readers_language() -> None:
+    from core.rules.said import worded
+    from core.words.i18n import lang_for
+
+    data = good()
+    data["version"] = "two"
+    error = refused(data)
+    assert (error.message_id, error.values["field"]) == (fmt.WRONG_TYPE, "version")
+    ru = lang_for("ru")
+    values = {k: worded(v, ru.gettext, ru.pgettext) for k, v in error.values.items()}
+    assert ru.gettext(error.message_id, **values) == "«version»: ожидается целое число."
