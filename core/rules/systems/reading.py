@@ -89,6 +89,11 @@ class Expression:
     code: CodeType
     names: frozenset[str]  # the inputs and named values it reads
     features: frozenset[Feature]
+    where: tuple[str, frozenset[str], frozenset[str]]  # its field, and what it could read
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # code can't be pickled: sent to another process (odds run there), it is compiled again
+        return compile_expression, (self.text, *self.where)
 
     def evaluate(self, values: Mapping[str, int]) -> int:
         """Its value, given every name and feature it reads (by :attr:`Feature.name`)."""
@@ -123,9 +128,8 @@ def compile_expression(
     features: set[Feature] = set()
     tree = _Rewrite(field, names, groups, used, features).visit(tree)
     ast.fix_missing_locations(tree)
-    return Expression(
-        source, compile(tree, f"<{field}>", "eval"), frozenset(used), frozenset(features)
-    )
+    code = compile(tree, f"<{field}>", "eval")
+    return Expression(source, code, frozenset(used), frozenset(features), (field, names, groups))
 
 
 class _Rewrite(ast.NodeTransformer):

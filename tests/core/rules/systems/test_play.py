@@ -147,3 +147,15 @@ def test_a_refusal_says_what_the_game_takes_as_it_is_typed() -> None:
         "text": "sneak",
         "takes": "-5..20, dc1..40/сл1..40, adv/dis/преим/помеха",
     }
+
+
+def test_a_definition_and_its_odds_travel_to_another_process() -> None:
+    """Exact odds run in worker processes: what they take and give is picklable."""
+    import pickle
+
+    coc = library_definition("coc")
+    again = pickle.loads(pickle.dumps(coc))
+    assert again == coc
+    assert odds(again, {"skill": 45}) == pickle.loads(pickle.dumps(odds(coc, {"skill": 45})))
+    result = roll(again, {"skill": 45}, SeededRng(3))
+    assert pickle.loads(pickle.dumps(result)) == result
