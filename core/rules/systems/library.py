@@ -33,6 +33,7 @@ LIBRARY = (
     "wfrp",
     "l5r",
     "gurps",
+    "tor",
 )
 
 UNKNOWN_SYSTEM = "There is no game system “{key}” in the library."

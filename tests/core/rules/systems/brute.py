@@ -335,3 +335,22 @@ def gurps(skill: int) -> Odds:
         return "success" if r <= skill and r <= 16 else "failure"
 
     return enumerate_faces([6, 6, 6], read)
+
+
+def tor(rank: int, tn: int, favour: int, weary: int) -> Odds:
+    feat_faces = {**{f: f for f in range(1, 11)}, 11: "eye", 12: "rune"}
+
+    def worth(face: int) -> int:  # the Eye is the lowest result, the rune the highest
+        shown = feat_faces[face]
+        return 0 if shown == "eye" else 11 if shown == "rune" else int(shown)
+
+    def read(*faces: int) -> str:
+        feats = [worth(f) for f in faces[: 2 if favour else 1]]
+        kept = min(feats) if favour < 0 else max(feats)
+        dice = faces[2 if favour else 1 :]
+        score = (0 if kept == 11 else kept) + sum(0 if weary and d <= 3 else d for d in dice)
+        if kept != 11 and score < tn:
+            return "failure"
+        return ("success", "great", "extraordinary")[min(dice.count(6), 2)]
+
+    return enumerate_faces([12] * (2 if favour else 1) + [6] * rank, read)

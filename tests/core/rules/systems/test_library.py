@@ -108,6 +108,20 @@ CASES: list[tuple[str, dict[str, int], Callable[[], brute.Odds]]] = [
             (2, 1, 30, 2, 0),
         )
     ],
+    *[
+        (
+            "tor",
+            {"rank": r, "tn": t, "favour": f, "weary": w},
+            lambda r=r, t=t, f=f, w=w: brute.tor(r, t, f, w),
+        )
+        for r, t, f, w in (
+            (0, 10, 0, 0),
+            (2, 14, 0, 0),
+            (3, 14, 1, 0),
+            (3, 16, -1, 1),
+            (4, 20, 0, 1),
+        )
+    ],
     *[("gurps", {"skill": s}, lambda s=s: brute.gurps(s)) for s in (3, 10, 14, 15, 16, 20)],
 ]
 
