@@ -338,11 +338,10 @@ def gurps(skill: int) -> Odds:
 
 
 def tor(rank: int, tn: int, favour: int, weary: int) -> Odds:
-    feat_faces = {**{f: f for f in range(1, 11)}, 11: "eye", 12: "rune"}
+    eye, rune = 11, 12  # the Feat die's two symbols, on its last two faces
 
     def worth(face: int) -> int:  # the Eye is the lowest result, the rune the highest
-        shown = feat_faces[face]
-        return 0 if shown == "eye" else 11 if shown == "rune" else int(shown)
+        return 0 if face == eye else 11 if face == rune else face
 
     def read(*faces: int) -> str:
         feats = [worth(f) for f in faces[: 2 if favour else 1]]
