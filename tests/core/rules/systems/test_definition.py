@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.rules.errors import Malformed
 from core.rules.systems import definition as fmt
@@ -236,3 +238,48 @@ def test_the_kind_a_field_needs_is_worded_in_the_readers_language() -> None:
     ru = lang_for("ru")
     values = {k: worded(v, ru.gettext, ru.pgettext) for k, v in error.values.items()}
     assert ru.gettext(error.message_id, **values) == "«version»: ожидается целое число."
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(-20, 20), min_size=1, max_size=6), st.data())
+def test_bands_are_read_only_when_they_cover_every_number_once(
+    cuts: list[int], data: st.DataObject
+) -> None:
+    """Bands from the best down, each given a min and a max: read only when each band's
+    min is one above the next band's max; then every number falls in exactly one."""
+    lows: list[int | None] = [*sorted(cuts, reverse=True), None]
+    highs: list[int | None] = [None]
+    for index in range(1, len(lows)):
+        above = lows[index - 1]
+        assert above is not None
+        low = lows[index]
+        here = low if low is not None else above - 1
+        highs.append(data.draw(st.integers(here - 2, above + 1)))
+    bands: list[dict[str, object]] = []
+    for index, (low, high) in enumerate(zip(lows, highs, strict=True)):
+        band: dict[str, object] = {"key": f"b{index}", "label": {"en": "B", "ru": "Б"}}
+        if low is not None:
+            band["min"] = low
+        if high is not None:
+            band["max"] = high
+        bands.append(band)
+    pairs = list(zip(highs[1:], lows, strict=False))
+    contiguous = all(
+        high == above - 1 for high, above in pairs if above is not None and high is not None
+    )
+    ordered = all(
+        low <= high
+        for low, high in zip(lows, highs, strict=True)
+        if low is not None and high is not None
+    )
+    contiguous = contiguous and ordered
+    data_ = good()
+    data_["outcomes"] = bands
+    if not contiguous:
+        with pytest.raises(Malformed) as caught:
+            from_mapping(data_)
+        assert str(caught.value.values["field"]).startswith("outcomes")
+        return
+    definition = from_mapping(data_)
+    for number in range(-30, 31):
+        assert sum(b.covers(number) for b in definition.outcomes) == 1
