@@ -1,4 +1,5 @@
-"""Command line: ``python -m core odds <system> [options] [--json]``."""
+"""Command line: ``python -m core odds <system> [options] [--json]``, and
+``python -m core systems-table`` (README's table of the library's game systems)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from core.rules.registry import Registry, default_registry
 def build_parser(registry: Registry) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m core", description="Stonetable rules tools")
     commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("systems-table", help="the table of the library's game systems")
     odds = commands.add_parser("odds", help="exact odds of a roll")
     systems = odds.add_subparsers(dest="system", required=True)
     for system in registry:
@@ -27,6 +29,11 @@ def build_parser(registry: Registry) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     registry = default_registry()
     args = build_parser(registry).parse_args(argv)
+    if args.command == "systems-table":
+        from core.words.systems_words import systems_table  # only this command needs it
+
+        print(systems_table(), end="")
+        return 0
     system = registry.find(args.system)
     assert system.odds is not None
     try:
