@@ -11,15 +11,10 @@ from tgbot.sandbox.fake_api.api import (
     DARK_THEME,
     LIGHT_THEME,
     THEMES,
-    ApiError,
     ButtonPress,
     FakeBotApi,
     InlineAsk,
-    Json,
     Player,
-    SandboxError,
-    Upload,
-    bad_request,
     default_cast,
     detect_entities,
     format_text,
@@ -29,6 +24,7 @@ from tgbot.sandbox.fake_api.api import (
     trim_formatted,
     utf16_len,
 )
+from tgbot.sandbox.fake_api.wire import ApiError, Json, SandboxError, Upload, bad_request
 
 __all__ = [
     "DARK_THEME",

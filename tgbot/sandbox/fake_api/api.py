@@ -35,100 +35,42 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import aiohttp
 
+from tgbot.sandbox.fake_api.limits import (
+    _QUERY_TOO_OLD,
+    CHAT_ACTIONS,
+    COMMAND_SCOPES,
+    DEFAULT_ALLOWED_UPDATES,
+    DEFAULT_INLINE_CACHE,
+    INLINE_QUERY_TIMEOUT,
+    INLINE_RESULT_TYPES,
+    MAX_ALERTS_PER_USER,
+    MAX_ANSWER_TEXT_LENGTH,
+    MAX_BUTTONS,
+    MAX_CALLBACK_DATA_BYTES,
+    MAX_CAPTION_LENGTH,
+    MAX_DESCRIPTION,
+    MAX_EVENTS,
+    MAX_INLINE_QUERY,
+    MAX_INLINE_RESULTS,
+    MAX_MESSAGES_PER_CHAT,
+    MAX_NEXT_OFFSET_BYTES,
+    MAX_OPEN_INLINE_QUERIES,
+    MAX_OPEN_QUERIES,
+    MAX_PENDING_UPDATES,
+    MAX_PHOTO_BYTES,
+    MAX_SHORT_DESCRIPTION,
+    MAX_TEXT_LENGTH,
+    _check_command,
+    _check_result_id,
+    _check_web_app_url,
+    _is_webhook_url,
+)
+from tgbot.sandbox.fake_api.wire import ApiError, Json, SandboxError, Upload, _Params, bad_request
 from webapp.auth import make_init_data
 
-Json = dict[str, Any]
-
-MAX_TEXT_LENGTH = 4096
-MAX_CAPTION_LENGTH = 1024
-MAX_CALLBACK_DATA_BYTES = 64
-MAX_ANSWER_TEXT_LENGTH = 200
-MAX_DESCRIPTION = 512  # setMyDescription
-MAX_SHORT_DESCRIPTION = 120  # setMyShortDescription
-MAX_BUTTONS = 100
-MAX_PENDING_UPDATES = 1000
-MAX_EVENTS = 2000
-MAX_ALERTS_PER_USER = 100
-MAX_OPEN_QUERIES = 500
-MAX_MESSAGES_PER_CHAT = 5000
-MAX_PHOTO_BYTES = 10 * 1024 * 1024
-MAX_INLINE_QUERY = 256  # characters a client sends as an inline query
-MAX_INLINE_RESULTS = 50
-MAX_RESULT_ID_BYTES = 64
-MAX_NEXT_OFFSET_BYTES = 64
-MAX_OPEN_INLINE_QUERIES = 500
-INLINE_QUERY_TIMEOUT = 10.0  # seconds Telegram waits for answerInlineQuery
-DEFAULT_INLINE_CACHE = 300  # answerInlineQuery's cache_time when none is given
-INLINE_RESULT_TYPES = frozenset(
-    {
-        "article",
-        "photo",
-        "gif",
-        "mpeg4_gif",
-        "video",
-        "audio",
-        "voice",
-        "document",
-        "location",
-        "venue",
-        "contact",
-        "game",
-        "sticker",
-    }
-)
-_QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 SAVED_STATE_VERSION = 1
 WEB_APP_VERSION = "8.0"
-DEFAULT_ALLOWED_UPDATES = frozenset(
-    {
-        "message",
-        "edited_message",
-        "channel_post",
-        "edited_channel_post",
-        "business_connection",
-        "business_message",
-        "edited_business_message",
-        "deleted_business_messages",
-        "inline_query",
-        "chosen_inline_result",
-        "callback_query",
-        "shipping_query",
-        "pre_checkout_query",
-        "purchased_paid_media",
-        "poll",
-        "poll_answer",
-        "my_chat_member",
-        "chat_join_request",
-        "chat_boost",
-        "removed_chat_boost",
-    }
-)
-CHAT_ACTIONS = frozenset(
-    {
-        "typing",
-        "upload_photo",
-        "record_video",
-        "upload_video",
-        "record_voice",
-        "upload_voice",
-        "upload_document",
-        "choose_sticker",
-        "find_location",
-        "record_video_note",
-        "upload_video_note",
-    }
-)
-COMMAND_SCOPES = frozenset(
-    {
-        "default",
-        "all_private_chats",
-        "all_group_chats",
-        "all_chat_administrators",
-        "chat",
-        "chat_administrators",
-        "chat_member",
-    }
-)
+
 
 LIGHT_THEME: dict[str, str] = {
     "bg_color": "#ffffff",
@@ -165,35 +107,6 @@ DARK_THEME: dict[str, str] = {
     "destructive_text_color": "#e53935",
 }
 THEMES: dict[str, dict[str, str]] = {"light": LIGHT_THEME, "dark": DARK_THEME}
-
-
-class ApiError(Exception):
-    """A Bot API error reply: ``{"ok": false, "error_code": ..., "description": ...}``."""
-
-    def __init__(self, code: int, description: str, parameters: Json | None = None) -> None:
-        super().__init__(description)
-        self.code = code
-        self.description = description
-        self.parameters = parameters
-
-    def payload(self) -> Json:
-        """Return the JSON body Telegram would send for this error."""
-        body: Json = {"ok": False, "error_code": self.code, "description": self.description}
-        if self.parameters:
-            body["parameters"] = self.parameters
-        return body
-
-
-def bad_request(detail: str) -> ApiError:
-    """Return a 400 error with Telegram's ``Bad Request:`` prefix."""
-    return ApiError(400, f"Bad Request: {detail}")
-
-
-class SandboxError(Exception):
-    """A player action that no Telegram client would let a user do."""
-
-
-# --------------------------------------------------------------------------- text
 
 
 def utf16_len(text: str) -> int:
@@ -757,15 +670,6 @@ def default_cast(*, started: bool | Iterable[int] = True) -> list[Player]:
 
 
 @dataclass
-class Upload:
-    """A file part of a multipart request."""
-
-    filename: str
-    content_type: str
-    data: bytes
-
-
-@dataclass
 class _StoredFile:
     file_id: str
     file_unique_id: str
@@ -861,56 +765,6 @@ class _Topic:
             "name": self.name,
             "icon_color": self.icon_color,
         }
-
-
-class _Params:
-    """Request parameters as PTB sends them: strings, non-strings JSON-encoded."""
-
-    def __init__(self, raw: Mapping[str, Any], files: Mapping[str, Upload]) -> None:
-        self.raw = raw
-        self.files = files
-
-    def has(self, key: str) -> bool:
-        """Whether ``key`` was sent and is not null."""
-        return self.raw.get(key) is not None
-
-    def text(self, key: str, default: str | None = None) -> str | None:
-        """A string parameter, as sent."""
-        value = self.raw.get(key)
-        if value is None:
-            return default
-        return value if isinstance(value, str) else json.dumps(value)
-
-    def json(self, key: str, default: Any = None) -> Any:
-        """A non-string parameter, decoded from JSON when it came as a string."""
-        value = self.raw.get(key)
-        if value is None:
-            return default
-        if isinstance(value, str):
-            try:
-                return json.loads(value)
-            except ValueError:
-                return value
-        return value
-
-    def integer(self, key: str, default: int | None = None) -> int:
-        """An integer parameter; 400 when missing or not a number."""
-        value = self.json(key)
-        if value is None:
-            if default is not None:
-                return default
-            raise bad_request(f"{key} is empty")
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            raise bad_request(f"invalid {key} specified")
-        try:
-            return int(value)
-        except ValueError:
-            raise bad_request(f"invalid {key} specified") from None
-
-    def boolean(self, key: str) -> bool:
-        """A boolean parameter (false when missing)."""
-        value = self.json(key)
-        return value is True or value in ("true", "True", "1", 1)
 
 
 class _Part:
@@ -2634,50 +2488,6 @@ def _restored_settings(
         (str(kind), str(lang)): str(text) for kind, lang, text in saved.get("descriptions", [])
     }
     return alerts, commands, menu_buttons, descriptions
-
-
-def _check_result_id(result_id: Any, seen: set[str]) -> None:
-    """An inline result's id: 1-64 bytes, once per answer."""
-    if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES:
-        raise bad_request("RESULT_ID_INVALID")
-    if result_id in seen:
-        raise bad_request("RESULT_ID_DUPLICATE")
-    seen.add(result_id)
-
-
-def _check_command(command: Any) -> Json:
-    if not isinstance(command, dict):
-        raise bad_request("can't parse BotCommand JSON object")
-    name, description = command.get("command"), command.get("description")
-    if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]{1,32}", name):
-        raise bad_request("BOT_COMMAND_INVALID")
-    if not isinstance(description, str) or not 1 <= len(description.strip()) <= 256:
-        raise bad_request("command description must be non-empty")
-    return {"command": name, "description": description}
-
-
-def _is_local(host: str | None) -> bool:
-    return host in ("127.0.0.1", "localhost", "::1")
-
-
-def _is_webhook_url(url: str) -> bool:
-    parts = urlsplit(url)
-    return bool(parts.hostname) and (
-        parts.scheme == "https" or (parts.scheme == "http" and _is_local(parts.hostname))
-    )
-
-
-def _check_web_app_url(web_app: Any, where: str) -> None:
-    """Telegram's rule: Mini App URLs are HTTPS (the sandbox also allows local HTTP)."""
-    url = web_app.get("url") if isinstance(web_app, dict) else None
-    if not isinstance(url, str) or not url:
-        raise bad_request(f"can't parse {where}: web_app url is empty")
-    parts = urlsplit(url)
-    if parts.scheme == "https" and parts.hostname:
-        return
-    if parts.scheme == "http" and _is_local(parts.hostname):
-        return
-    raise bad_request(f"{where} Web App URL '{url}' is invalid: Only HTTPS links are allowed")
 
 
 def _administrator(user: Json) -> Json:
