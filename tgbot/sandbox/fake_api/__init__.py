@@ -16,9 +16,11 @@ from tgbot.sandbox.fake_api.api import (
     InlineAsk,
     Player,
     default_cast,
+    image_size,
+)
+from tgbot.sandbox.fake_api.text import (
     detect_entities,
     format_text,
-    image_size,
     normalize_url,
     parse_html,
     trim_formatted,
