@@ -7,17 +7,10 @@ what the bot sends, files, inline mode, commands and menus, members, the players
 Mini App, the saved state, messaging); the modules beside it hold what those parts share.
 """
 
-from tgbot.sandbox.fake_api.api import (
-    DARK_THEME,
-    LIGHT_THEME,
-    THEMES,
-    ButtonPress,
-    FakeBotApi,
-    InlineAsk,
-    Player,
-    default_cast,
-    image_size,
-)
+from tgbot.sandbox.fake_api.api import DARK_THEME, LIGHT_THEME, THEMES, FakeBotApi
+from tgbot.sandbox.fake_api.files import image_size
+from tgbot.sandbox.fake_api.people import Player, default_cast
+from tgbot.sandbox.fake_api.records import ButtonPress, InlineAsk
 from tgbot.sandbox.fake_api.text import (
     detect_entities,
     format_text,

@@ -29,12 +29,12 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 from urllib.parse import parse_qs, quote, urlsplit
 
 import aiohttp
 
+from tgbot.sandbox.fake_api.files import _photo_size, _StoredFile, image_size
 from tgbot.sandbox.fake_api.limits import (
     _QUERY_TOO_OLD,
     CHAT_ACTIONS,
@@ -65,9 +65,26 @@ from tgbot.sandbox.fake_api.limits import (
     _check_web_app_url,
     _is_webhook_url,
 )
+from tgbot.sandbox.fake_api.people import (
+    Player,
+    _administrator,
+    _buttons,
+    _player_text,
+    _visible_message,
+    _without_reply,
+    default_cast,
+)
+from tgbot.sandbox.fake_api.records import (
+    ButtonPress,
+    InlineAsk,
+    _ChatState,
+    _InlineQuery,
+    _Query,
+    _Topic,
+    _Webhook,
+)
 from tgbot.sandbox.fake_api.text import (
     _TEXT_BUTTONS_UNALLOWED,
-    _TRIM,
     detect_entities,
     format_text,
     normalize_url,
@@ -114,187 +131,6 @@ DARK_THEME: dict[str, str] = {
     "destructive_text_color": "#e53935",
 }
 THEMES: dict[str, dict[str, str]] = {"light": LIGHT_THEME, "dark": DARK_THEME}
-
-
-def image_size(data: bytes) -> tuple[int, int] | None:
-    """Return (width, height) of a PNG, GIF or JPEG, or None when it is not one."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) >= 24:
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
-        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
-    if data.startswith(b"\xff\xd8"):
-        return _jpeg_size(data)
-    return None
-
-
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    index = 2
-    while index + 9 < len(data):
-        if data[index] != 0xFF:
-            return None
-        marker = data[index + 1]
-        if marker == 0xFF:
-            index += 1
-            continue
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-            index += 2
-            continue
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            height = int.from_bytes(data[index + 5 : index + 7], "big")
-            width = int.from_bytes(data[index + 7 : index + 9], "big")
-            return width, height
-        index += 2 + int.from_bytes(data[index + 2 : index + 4], "big")
-    return None
-
-
-# --------------------------------------------------------------------------- people
-
-
-@dataclass
-class Player:
-    """A simulated Telegram user."""
-
-    id: int
-    first_name: str
-    last_name: str = ""
-    username: str = ""
-    language_code: str = "en"
-    started: bool = False
-    blocked: bool = False
-
-    @property
-    def display_name(self) -> str:
-        """First and last name, as clients show them."""
-        return " ".join(part for part in (self.first_name, self.last_name) if part)
-
-    def user_dict(self) -> Json:
-        """Return the Bot API ``User`` object."""
-        user: Json = {"id": self.id, "is_bot": False, "first_name": self.first_name}
-        if self.last_name:
-            user["last_name"] = self.last_name
-        if self.username:
-            user["username"] = self.username
-        if self.language_code:
-            user["language_code"] = self.language_code
-        return user
-
-
-def default_cast(*, started: bool | Iterable[int] = True) -> list[Player]:
-    """Return four players with varied names; ``started`` is a flag or the ids that started.
-
-    One name contains HTML and one a character outside the BMP, so escaping and
-    UTF-16 offsets get exercised.
-    """
-    players = [
-        Player(1001, "Alice", "Marsh", "alice_marsh"),
-        Player(1002, "<b>Bo</b> & Co"),
-        Player(1003, "Chidi", "Okafor", "chidi_o", language_code="de"),
-        Player(1004, "Zoë", "🐉 Drake", "zoe_drake"),
-    ]
-    started_ids = (
-        {p.id for p in players} if started is True else set() if started is False else set(started)
-    )
-    for player in players:
-        player.started = player.id in started_ids
-    return players
-
-
-@dataclass
-class _StoredFile:
-    file_id: str
-    file_unique_id: str
-    file_path: str
-    data: bytes | None
-    content_type: str
-    width: int = 0
-    height: int = 0
-    source_url: str = ""
-
-
-@dataclass
-class _Query:
-    id: str
-    user_id: int
-    chat_id: int
-    message_id: int
-    data: str
-    created: float
-    answer: asyncio.Future[Json]
-
-
-@dataclass
-class _Asked:
-    """A query a player's client sent the bot, and the bot's answer to come."""
-
-    query_id: str
-    update: Json | None
-    answer: asyncio.Future[Json]
-
-    async def answered(self, timeout: float = 5.0) -> Json:
-        """Wait until the bot answers the query; return the answer's fields."""
-        return await asyncio.wait_for(asyncio.shield(self.answer), timeout)
-
-
-@dataclass
-class ButtonPress(_Asked):
-    """A pressed callback button; await ``answered()`` for answerCallbackQuery's result."""
-
-    update: Json
-
-
-@dataclass
-class _InlineQuery:
-    id: str
-    user_id: int
-    query: str
-    created: float
-    answer: asyncio.Future[Json]
-
-
-@dataclass
-class InlineAsk(_Asked):
-    """An inline query typed by a player; await ``answered()`` for the bot's results
-    (answerInlineQuery's fields).
-
-    ``update`` is None when Telegram answered from its cache (the bot is not asked).
-    """
-
-
-@dataclass
-class _Webhook:
-    url: str
-    secret_token: str
-    max_connections: int
-    last_error_date: int = 0
-    last_error_message: str = ""
-
-
-@dataclass
-class _ChatState:
-    chat: Json
-    messages: OrderedDict[int, Json] = field(default_factory=OrderedDict)
-    next_message_id: int = 1
-    pinned: int | None = None
-    sent_times: deque[float] = field(default_factory=deque)
-    # a forum supergroup's topics by message_thread_id (General has none)
-    topics: dict[int, _Topic] = field(default_factory=dict)
-
-
-@dataclass
-class _Topic:
-    """One topic of a forum supergroup: its id is its creation message's id."""
-
-    thread_id: int
-    name: str
-    icon_color: int = 0x6FB9F0
-    closed: bool = False
-
-    def as_json(self) -> Json:
-        return {
-            "message_thread_id": self.thread_id,
-            "name": self.name,
-            "icon_color": self.icon_color,
-        }
 
 
 class _Part:
@@ -1880,46 +1716,8 @@ class _Persistence(_Part):
                     player.language_code = language
 
 
-def _player_text(text: str) -> str:
-    """Return the text a client would send, or raise when no client would send it."""
-    text = text.strip(_TRIM)
-    if not text:
-        raise SandboxError("Telegram clients do not send empty messages")
-    if len(text) > MAX_TEXT_LENGTH:
-        raise SandboxError("message is too long")
-    return text
-
-
-def _without_reply(message: Json) -> Json:
-    """A message as it appears inside another's ``reply_to_message``."""
-    return {k: v for k, v in message.items() if k != "reply_to_message"}
-
-
-def _visible_message(state: _ChatState, message_id: int) -> Json:
-    """Return a message a player can see, or raise ``SandboxError``."""
-    message = state.messages.get(message_id)
-    if message is None:
-        raise SandboxError(f"no message {message_id} in chat {state.chat['id']}")
-    return message
-
-
 def _is_message_in(event: Json, chat_id: int) -> bool:
     return event["kind"] in ("message", "edit") and event["chat_id"] == chat_id
-
-
-def _buttons(message: Json) -> list[Json]:
-    markup = message.get("reply_markup") or {}
-    return [button for row in markup.get("inline_keyboard", []) for button in row]
-
-
-def _photo_size(stored: _StoredFile) -> Json:
-    return {
-        "file_id": stored.file_id,
-        "file_unique_id": stored.file_unique_id,
-        "file_size": len(stored.data or b""),
-        "width": stored.width,
-        "height": stored.height,
-    }
 
 
 def _saved_chat(chat_id: int, state: _ChatState) -> Json:
@@ -2018,33 +1816,6 @@ def _restored_settings(
         (str(kind), str(lang)): str(text) for kind, lang, text in saved.get("descriptions", [])
     }
     return alerts, commands, menu_buttons, descriptions
-
-
-def _administrator(user: Json) -> Json:
-    rights = dict.fromkeys(
-        (
-            "can_manage_chat",
-            "can_delete_messages",
-            "can_manage_video_chats",
-            "can_restrict_members",
-            "can_change_info",
-            "can_invite_users",
-            "can_pin_messages",
-            "can_post_stories",
-            "can_edit_stories",
-            "can_delete_stories",
-        ),
-        True,
-    )
-    return {
-        "status": "administrator",
-        "user": user,
-        "can_be_edited": False,
-        "is_anonymous": False,
-        "can_promote_members": False,
-        "can_manage_topics": False,
-        **rights,
-    }
 
 
 class _Messaging(_Part):
