@@ -7,7 +7,7 @@ what the bot sends, files, inline mode, commands and menus, members, the players
 Mini App, the saved state, messaging); the modules beside it hold what those parts share.
 """
 
-from tgbot.sandbox.fake_api.api import DARK_THEME, LIGHT_THEME, THEMES, FakeBotApi
+from tgbot.sandbox.fake_api.api import FakeBotApi
 from tgbot.sandbox.fake_api.files import image_size
 from tgbot.sandbox.fake_api.people import Player, default_cast
 from tgbot.sandbox.fake_api.records import ButtonPress, InlineAsk
@@ -19,6 +19,7 @@ from tgbot.sandbox.fake_api.text import (
     trim_formatted,
     utf16_len,
 )
+from tgbot.sandbox.fake_api.themes import DARK_THEME, LIGHT_THEME, THEMES
 from tgbot.sandbox.fake_api.wire import ApiError, Json, SandboxError, Upload, bad_request
 
 __all__ = [

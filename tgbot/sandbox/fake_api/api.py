@@ -83,54 +83,24 @@ from tgbot.sandbox.fake_api.records import (
     _Topic,
     _Webhook,
 )
+from tgbot.sandbox.fake_api.saved import (
+    SAVED_STATE_VERSION,
+    _restored_chat,
+    _restored_files,
+    _restored_players,
+    _restored_settings,
+    _saved_chat,
+    _saved_file,
+)
 from tgbot.sandbox.fake_api.text import (
     _TEXT_BUTTONS_UNALLOWED,
     detect_entities,
     format_text,
     normalize_url,
 )
+from tgbot.sandbox.fake_api.themes import LIGHT_THEME, THEMES, WEB_APP_VERSION
 from tgbot.sandbox.fake_api.wire import ApiError, Json, SandboxError, Upload, _Params, bad_request
 from webapp.auth import make_init_data
-
-SAVED_STATE_VERSION = 1
-WEB_APP_VERSION = "8.0"
-
-
-LIGHT_THEME: dict[str, str] = {
-    "bg_color": "#ffffff",
-    "text_color": "#000000",
-    "hint_color": "#999999",
-    "link_color": "#2481cc",
-    "button_color": "#2481cc",
-    "button_text_color": "#ffffff",
-    "secondary_bg_color": "#efeff3",
-    "header_bg_color": "#ffffff",
-    "bottom_bar_bg_color": "#ffffff",
-    "accent_text_color": "#2481cc",
-    "section_bg_color": "#ffffff",
-    "section_header_text_color": "#6d6d72",
-    "section_separator_color": "#e7e7e7",
-    "subtitle_text_color": "#999999",
-    "destructive_text_color": "#ff3b30",
-}
-DARK_THEME: dict[str, str] = {
-    "bg_color": "#212121",
-    "text_color": "#ffffff",
-    "hint_color": "#aaaaaa",
-    "link_color": "#8774e1",
-    "button_color": "#8774e1",
-    "button_text_color": "#ffffff",
-    "secondary_bg_color": "#0f0f0f",
-    "header_bg_color": "#212121",
-    "bottom_bar_bg_color": "#212121",
-    "accent_text_color": "#8774e1",
-    "section_bg_color": "#212121",
-    "section_header_text_color": "#aaaaaa",
-    "section_separator_color": "#0f0f0f",
-    "subtitle_text_color": "#aaaaaa",
-    "destructive_text_color": "#e53935",
-}
-THEMES: dict[str, dict[str, str]] = {"light": LIGHT_THEME, "dark": DARK_THEME}
 
 
 class _Part:
@@ -1718,104 +1688,6 @@ class _Persistence(_Part):
 
 def _is_message_in(event: Json, chat_id: int) -> bool:
     return event["kind"] in ("message", "edit") and event["chat_id"] == chat_id
-
-
-def _saved_chat(chat_id: int, state: _ChatState) -> Json:
-    return {
-        "id": chat_id,
-        "messages": list(state.messages.values()),
-        "next_message_id": state.next_message_id,
-        "pinned": state.pinned,
-        "topics": [
-            {"thread_id": t.thread_id, "name": t.name, "closed": t.closed}
-            for t in state.topics.values()
-        ],
-    }
-
-
-def _saved_file(f: _StoredFile) -> Json:
-    return {
-        "file_id": f.file_id,
-        "file_unique_id": f.file_unique_id,
-        "file_path": f.file_path,
-        "content_type": f.content_type,
-        "width": f.width,
-        "height": f.height,
-        "source_url": f.source_url,
-        "has_data": f.data is not None,
-    }
-
-
-def _restored_chat(
-    chat: Json,
-) -> tuple[OrderedDict[int, Json], int, int | None, dict[int, _Topic]]:
-    """A saved chat's messages, next message id, pinned message and topics."""
-    return (
-        OrderedDict((int(m["message_id"]), dict(m)) for m in chat["messages"]),
-        max(int(chat["next_message_id"]), 1),
-        None if chat["pinned"] is None else int(chat["pinned"]),
-        {
-            int(t["thread_id"]): _Topic(
-                int(t["thread_id"]), str(t["name"]), closed=bool(t["closed"])
-            )
-            for t in chat.get("topics", [])  # states saved before forums have none
-        },
-    )
-
-
-def _restored_files(
-    saved: list[Json], file_data: Callable[[Json], bytes | None]
-) -> dict[str, _StoredFile]:
-    """The saved photos whose bytes are still there (or that never had any)."""
-    files = {}
-    for meta in saved:
-        data = file_data(meta) if meta["has_data"] else None
-        if meta["has_data"] and data is None:
-            continue
-        files[str(meta["file_id"])] = _StoredFile(
-            file_id=str(meta["file_id"]),
-            file_unique_id=str(meta["file_unique_id"]),
-            file_path=str(meta["file_path"]),
-            data=data,
-            content_type=str(meta["content_type"]),
-            width=int(meta["width"]),
-            height=int(meta["height"]),
-            source_url=str(meta["source_url"]),
-        )
-    return files
-
-
-def _restored_players(saved: Json) -> dict[int, tuple[bool, bool, str | None]]:
-    """Each saved player's Start and Block state and language (older states have none)."""
-    return {
-        int(k): (
-            bool(v["started"]),
-            bool(v["blocked"]),
-            language if isinstance(language := v.get("language_code"), str) else None,
-        )
-        for k, v in saved.items()
-    }
-
-
-def _restored_settings(
-    saved: Json,
-) -> tuple[
-    dict[int, deque[Json]],
-    dict[tuple[str, str], list[Json]],
-    dict[int | None, Json],
-    dict[tuple[str, str], str],
-]:
-    """The saved alerts, commands, menu buttons and descriptions."""
-    alerts = {int(k): deque(v, maxlen=MAX_ALERTS_PER_USER) for k, v in saved["alerts"].items()}
-    commands = {(str(scope), str(lang)): list(cmds) for scope, lang, cmds in saved["commands"]}
-    menu_buttons = {
-        None if chat_id is None else int(chat_id): dict(button)
-        for chat_id, button in saved["menu_buttons"]
-    }
-    descriptions = {  # states saved before descriptions have none
-        (str(kind), str(lang)): str(text) for kind, lang, text in saved.get("descriptions", [])
-    }
-    return alerts, commands, menu_buttons, descriptions
 
 
 class _Messaging(_Part):
