@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck check-migrations unit test-postgres bench migrate clean messages check-messages
+.PHONY: run test lint typecheck check-migrations unit test-postgres thorough bench migrate clean messages check-messages
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ messages: $(STAMP)
 check-messages: $(STAMP)
 	$(BIN)/pytest -q tests/core/words/test_i18n_catalogue.py tests/core/words/test_russian_style.py \
 	  tests/core/words/test_russian_gender.py
+
+# The thorough properties with their full number of examples (``make test`` tries a
+# bounded number: tests/support/examples.py).
+thorough: $(STAMP)
+	STONETABLE_THOROUGH=1 $(BIN)/pytest -m slow
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
