@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck check-migrations unit test-postgres bench migrate clean messages check-messages
+.PHONY: run test lint typecheck check-migrations unit test-postgres thorough bench migrate clean messages check-messages
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,9 +40,10 @@ unit: $(STAMP)
 	$(BIN)/pytest
 
 # The database tests again, on a real PostgreSQL started by the tests (the browser tests,
-# which look at pages the same whatever the store, run once, in the SQLite pass).
+# which look at pages the same whatever the store, and the backend-neutral ones, which
+# check words through the same store access as tests run here, run once, in the SQLite pass).
 test-postgres: $(STAMP)
-	STONETABLE_TEST_DB=postgres $(BIN)/pytest -m "db and not browser"
+	STONETABLE_TEST_DB=postgres $(BIN)/pytest -m "db and not browser and not backend_neutral"
 
 # Words: collect every marked message into locale/messages.pot and merge it into each
 # language's catalogue (new messages arrive empty, changed ones fuzzy: translate them).
@@ -58,6 +59,11 @@ messages: $(STAMP)
 check-messages: $(STAMP)
 	$(BIN)/pytest -q tests/core/words/test_i18n_catalogue.py tests/core/words/test_russian_style.py \
 	  tests/core/words/test_russian_gender.py
+
+# The thorough properties with their full number of examples (``make test`` tries a
+# bounded number: tests/support/examples.py).
+thorough: $(STAMP)
+	STONETABLE_THOROUGH=1 $(BIN)/pytest -m slow
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench

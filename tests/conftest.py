@@ -1,7 +1,8 @@
 """Shared fixtures: real servers, a fresh database per test, and the CI skip guard.
 
 The suite runs once per database backend: SQLite by default, PostgreSQL with
-STONETABLE_TEST_DB=postgres (``make test`` runs the ``db`` tests both ways).
+STONETABLE_TEST_DB=postgres (``make test`` runs the ``db`` tests both ways, but for
+the ``browser`` and ``backend_neutral`` ones, which run once).
 Every test still gets a database of its own; the migrations run once per pass,
 into a template that each ``db`` test's database is copied from.
 """

@@ -21,7 +21,7 @@ from tgbot.context import StonetableContext
 from tgbot.private import INBOX, send_private
 from tgbot.sandbox.fake_api import Player
 
-pytestmark = [pytest.mark.e2e, pytest.mark.db]
+pytestmark = [pytest.mark.e2e, pytest.mark.db, pytest.mark.backend_neutral]
 
 OLGA, IVAN, ALICE = 1001, 1002, 1003  # Olga hosts (the Watchtower); Alice reads English
 NAMES = ("Ольга", "Иван", "Alice", "Marsh", "Justice", "Truth", "Farm", "Boy", "Cortex", "drama")

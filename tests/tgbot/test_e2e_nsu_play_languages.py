@@ -22,7 +22,7 @@ from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tests.tgbot.test_e2e_nsu_play import data_of, reply, say, tap
 from tgbot.sandbox.fake_api import Player
 
-pytestmark = [pytest.mark.e2e, pytest.mark.db]
+pytestmark = [pytest.mark.e2e, pytest.mark.db, pytest.mark.backend_neutral]
 
 OLGA, BO, IVAN = 1001, 1002, 1003  # Olga hosts and Ivan arbitrates, in Russian; Bo reads English
 LATIN = re.compile(r"[A-Za-z]{2,}")

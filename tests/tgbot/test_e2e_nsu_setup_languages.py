@@ -24,7 +24,7 @@ from tests.support.nsu_bot import (
 from tests.support.stack import GROUP, Stack, running_stack
 from tgbot.sandbox.fake_api import Player
 
-pytestmark = [pytest.mark.e2e, pytest.mark.db]
+pytestmark = [pytest.mark.e2e, pytest.mark.db, pytest.mark.backend_neutral]
 
 OLGA, ALICE, IVAN = 1001, 1002, 1003  # Olga hosts; Alice reads English
 TIMEOUT = 20

@@ -18,7 +18,7 @@ from tests.support.stack import GROUP, Stack, campaigns, running_stack
 from tests.tgbot.test_e2e_d20 import Dice
 from tgbot.sandbox.fake_api import Player
 
-pytestmark = [pytest.mark.e2e, pytest.mark.db]
+pytestmark = [pytest.mark.e2e, pytest.mark.db, pytest.mark.backend_neutral]
 
 OLGA, ALICE, IVAN = 1001, 1002, 1003  # Olga hosts and runs the game; Alice reads English
 NAMES = ("Alice Marsh", "Prowess", "Might")

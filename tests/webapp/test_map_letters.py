@@ -18,7 +18,7 @@ from tests.webapp.test_nsu_app import ALICE, BO, fetch, start_table
 from tests.webapp.test_story import call, get
 from tgbot.sandbox.fake_api import default_cast
 
-pytestmark = [pytest.mark.db, pytest.mark.e2e]
+pytestmark = [pytest.mark.db, pytest.mark.e2e, pytest.mark.backend_neutral]
 
 LETTERS = {
     "en": {"back": ("D2", "R3"), "other": ("О2", "Н3"), "legend": "D: Danger · R: Reward."},

@@ -29,6 +29,7 @@ from core.rules.d20check.events import PlotPointSpent
 from core.rules.d20check.plot_points import PlotPointKind
 from core.rules.d20check.wounds import MAX_STRAIN, MAX_WOUNDS
 from core.rules.errors import NotAllowedNow, NotYourTurn
+from tests.support.examples import thorough_examples
 
 from .helpers import GM, OTHER, ROLLER
 
@@ -228,7 +229,7 @@ class LongCheckMachine(CheckMachine):
 
 
 LongCheckMachine.TestCase.settings = settings(
-    max_examples=600,
+    max_examples=thorough_examples(600, 150),
     stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

@@ -44,6 +44,7 @@ from core.rules.nsu.world import (
     World,
 )
 from core.rules.rng import ScriptedRng, SeededRng
+from tests.support.examples import thorough_examples
 
 ALICE, BOB, CARA = 1, 2, 3
 
@@ -850,7 +851,7 @@ def test_no_sequence_of_downtime_actions_breaks_the_invariants(
 
 
 @pytest.mark.slow
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=thorough_examples(600, 150), deadline=None)
 @given(st.sampled_from(list(DowntimePlace)), MOVES, st.integers(0, 1000))
 def test_many_more_downtime_sequences_keep_the_invariants(
     place: DowntimePlace, moves: list[tuple[int, d.DowntimeAction]], seed: int

@@ -35,6 +35,7 @@ from core.rules.nsu.setup import (
 )
 from core.rules.nsu.world import ResourceLevel, SafetyTool, ScopeQuestion
 from core.rules.rng import ScriptedRng, SeededRng
+from tests.support.examples import thorough_examples
 
 ALICE, BOB, CARA = 11, 22, 33
 TOOLS = frozenset({SafetyTool.X_CARD, SafetyTool.LINES_AND_VEILS})
@@ -662,7 +663,7 @@ def test_allowed_and_random_actions_mixed_keep_turns_and_invariants(data: st.Dat
 
 
 @pytest.mark.slow
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=thorough_examples(150, 50), deadline=None)
 @given(st.data())
 def test_many_more_mixed_runs_keep_turns_and_invariants(data: st.DataObject) -> None:
     _mixed_run(data)

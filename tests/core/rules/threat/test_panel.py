@@ -46,6 +46,7 @@ from core.rules.threat.panel import (
 )
 from core.rules.threat.panel import act as rules_act
 from core.rules.threat.roll import Assist, Bonus, DieSource, NoRoll
+from tests.support.examples import thorough_examples
 
 GM, ROLLER, HELPER, OTHER = 1, 2, 3, 4
 _LIST_OF: dict[type, tuple[Menu, Action]] = {
@@ -387,7 +388,7 @@ def test_no_action_sequence_breaks_the_panel(
 
 
 @pytest.mark.slow
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=thorough_examples(800, 200), deadline=None)
 @given(**RUNS)
 def test_no_action_sequence_breaks_the_panel_thoroughly(
     momentum: int, harm: int, threat: int, dice: int | None, seed: int, moves: list[Any]
