@@ -85,7 +85,7 @@ EDGE_READS: dict[str, str] = {
     "core.rules.d20check.rest": "the long rest's recovery skill",
     "core.rules.d20check.wounds": "the wound bands and limits",
     "core.rules.d20check.log": "the check log's typed entries, each worded by its own method",
-    "core.rules.d20check.events": "a check's events (a point spent or turned, harm), as the log shows them",
+    "core.rules.d20check.events": "a check's events (points spent or turned, harm)",
     "core.rules.d20check.plot_points": "which way a plot point turned, as the rules decided it",
 }
 
