@@ -63,6 +63,7 @@ from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CardView, World, reachable_cards, visible_card
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table, current
+from core.rules.waiting import NOBODY, Waiting, waiting
 from core.words.i18n import N_
 
 DOWNTIME_PANEL = "nsu.downtime"
@@ -390,6 +391,20 @@ def plan_targets(world: World) -> tuple[int, ...]:
     return tuple(i for i, c in enumerate(world.cards) if c.revealed and c.clock.ticks > 0)
 
 
+# steps open at any time during downtime: left off while anything else is open
+SIDE = frozenset(
+    {
+        DowntimeKind.TICK_COLLATERAL,
+        DowntimeKind.UNTICK_COLLATERAL,
+        DowntimeKind.SPEND_MORE_TIME,
+        DowntimeKind.BRING_REWARD_HOME,
+        ActionKind.CANCEL,
+    }
+)
+# the free actions: nobody has to take them
+FREE = frozenset({DowntimeKind.RECOVER_HARM, DowntimeKind.UPGRADE_SKILLS})
+
+
 class NsuDowntimePanel:
     """PanelRules for "nsu.downtime"."""
 
@@ -397,6 +412,14 @@ class NsuDowntimePanel:
 
     def read(self, state: Json) -> DowntimePanelState:
         return DowntimePanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: DowntimePanelState | Json) -> Waiting:
+        """Downtime waits on whoever has a step open; a free action, a clock tick, more
+        time or bringing the reward home never hold it, nor calling the Scout's roll off."""
+        downtime = campaign_of(table).downtime
+        if downtime is None:
+            return NOBODY
+        return waiting(downtime_choices(current(self, state), downtime), SIDE, FREE)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         state, events = begin(table, actor, argument, rng)

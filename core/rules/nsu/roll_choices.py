@@ -38,9 +38,12 @@ from core.rules.nsu.action_roll import (
     RollState,
     expected,
 )
-from core.rules.nsu.roll_panel import SKIP, TEXT, TICK, UNTICK, RollPanel
+from core.rules.nsu.campaign import campaign_of
+from core.rules.nsu.roll_panel import SKIP, TEXT, TICK, UNTICK, NsuRollPanel, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Winner, winner_for
 from core.rules.nsu.world import CLOCK_SEGMENTS, World
+from core.rules.table import Json, Table, current
+from core.rules.waiting import Waiting, waiting
 
 OWN_DIE = "none"
 """The argument of "keep my own mood die"."""
@@ -404,3 +407,20 @@ def panel_choices(
 ) -> tuple[Choice[ActionKind] | Choice[AfterRoll], ...]:
     """Every choice of the roll panel: the roll's own steps, then its details."""
     return (*roll_choices(panel.roll), *detail_choices(panel, world))
+
+
+# steps open at any time on a roll: left off while anything else is open
+ROLL_SIDE = frozenset({ActionKind.CANCEL, AfterRoll.TICK_CLOCK, AfterRoll.UNTICK_CLOCK})
+
+
+class NsuRollRules(NsuRollPanel):
+    """PanelRules for "nsu.roll", with whom the roll waits on (its choices live here)."""
+
+    def waiting(self, table: Table, state: RollPanel | Json) -> Waiting:
+        """The roll waits on its roller, its Arbiters and whoever adds a detail; an ally's
+        help is optional, and calling off or ticking the clock never holds it."""
+        panel = current(self, state)
+        return waiting(panel_choices(panel, campaign_of(table).world), ROLL_SIDE, {ActionKind.HELP})
+
+
+ROLL_PANEL_RULES = NsuRollRules()

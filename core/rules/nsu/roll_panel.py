@@ -76,7 +76,7 @@ from core.rules.nsu.sheet import Character, Die
 from core.rules.nsu.terms import Aspect, Risk, Side
 from core.rules.nsu.world import World
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, Table, current
+from core.rules.table import Json, Outcome, Table
 
 ROLL_PANEL = "nsu.roll"
 STATE_VERSION = 1
@@ -500,7 +500,7 @@ class NsuRollPanel:
         argument: str,
         rng: Rng,
     ) -> Outcome:
-        panel = current(self, state)
+        panel = self.read(state) if isinstance(state, Mapping) else state  # as current() reads
         world: World | None = None
         changed_world = False
         events: tuple[object, ...]

@@ -60,6 +60,7 @@ from core.rules.nsu.world import (
 )
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Table, current
+from core.rules.waiting import NOBODY, Waiting, waiting
 from core.words.i18n import N_
 
 SETUP_PANEL = SETUP_PANEL_KIND
@@ -393,6 +394,11 @@ class SetupPanel:
 
     def read(self, state: Json) -> SetupPanelState:
         return SetupPanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: SetupPanelState | Json) -> Waiting:
+        """Worldbuilding waits on whoever the step needs (a turn, an answer, a vote)."""
+        b = board(table, state)
+        return NOBODY if b is None else waiting(b.choices())
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Begin worldbuilding (host only) or show the worldbuilding in progress.
