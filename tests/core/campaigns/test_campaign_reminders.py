@@ -1,0 +1,47 @@
+"""A game's reminders through its lifecycle: a new game reminds after 12 hours; pausing,
+ending and leaving drop what was due, and a leaver drops out of the turn order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from core.campaigns import Campaigns
+from core.campaigns.play import ChatRef, Play, PlayerRef
+from core.rules.rng import SeededRng
+from core.rules.turns import TurnOrder
+from core.runtime.locks import InProcessKeyedLock
+from core.store import reminders
+from core.store.models import Campaign, CampaignStatus
+from tests.support.counter_system import counter_registry
+
+pytestmark = pytest.mark.db
+
+GROUP = ChatRef(-100321, "supergroup", "The Table")
+HOST, BEN, CY = PlayerRef(1, "Hana"), PlayerRef(2, "Ben"), PlayerRef(3, "Cy")
+T0 = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def campaigns() -> Campaigns:
+    return Campaigns(counter_registry(), SeededRng(3), InProcessKeyedLock(5, 2))
+
+
+async def test_a_new_game_reminds_after_12_hours_and_stops_when_paused(
+    db: str, campaigns: Campaigns
+) -> None:
+    view = await campaigns.new_game(GROUP, HOST, "counter")
+    play = Play(SeededRng(1), campaigns.locks, lambda: 0.0)
+    for player in (BEN, CY):
+        await play.mark_started(player)
+        await campaigns.join(GROUP, player)
+    assert (await reminders.settings_of(view.id)).wait == timedelta(hours=12)
+    await reminders.set_turn_order(view.id, TurnOrder((HOST.tg_id, BEN.tg_id, CY.tg_id), 2))
+    await reminders.schedule(view.id, frozenset({BEN.tg_id, CY.tg_id}), T0)
+    await campaigns.leave(GROUP, BEN)
+    assert set(await reminders.scheduled(view.id)) == {CY.tg_id}
+    assert (await reminders.settings_of(view.id)).order == TurnOrder((1, 3), 3)
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.PAUSED)
+    assert await reminders.scheduled(view.id) == {}
+    assert await Campaign.filter(id=view.id, status=CampaignStatus.PAUSED).exists()
