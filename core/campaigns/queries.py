@@ -14,6 +14,8 @@ from core.campaigns.views import (
 )
 from core.rules.errors import NotAllowedNow
 from core.rules.table import Table
+from core.rules.waiting import waiting_line
+from core.store import reminders
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel, StoryLink
 from core.store.repo import guarded
 from core.store.undo_steps import undo_offer
@@ -35,7 +37,12 @@ class Queries(CampaignsBase):
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
             view, table, _ = await built(self.registry, campaign)
-        return view, tuple(view.system.status_lines(table))
+            awaited, since = await reminders.awaited_at(table, view.system)
+        names = {p: seat.name for p, seat in table.seats.items()}
+        playing = view.status is CampaignStatus.ACTIVE  # paused: nobody is waited on
+        waiting = waiting_line(awaited, names, since, self._now()) if playing else None
+        lines = view.system.status_lines(table)
+        return view, (*lines, waiting) if waiting is not None else tuple(lines)
 
     async def table_for_viewer(
         self, app_token: str, player: PlayerRef

@@ -14,12 +14,15 @@ choices; a panel with no choice waits on nobody.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
 from core.rules.choice import Choice, Common, actors
+from core.rules.said import Joined, Said
+from core.words.i18n import N_
 
 Verbs = Collection[Enum]
 
@@ -81,3 +84,35 @@ def awaited_at_table(panels: Iterable[Waiting], turn_holder: int | None = None) 
     if turn_holder is not None:
         found.add(turn_holder)
     return frozenset(found)
+
+
+WAITING_ON = N_("⏳ Waiting on {names}.")
+WAITING_FOR = N_("⏳ Waiting on {names} for {time}.")
+DAYS, HOURS, MINUTES = N_("{num} d"), N_("{num} h"), N_("{num} min")
+
+
+def waited(since: datetime, now: datetime) -> Joined:
+    """How long the table has waited, to the minute, in its two largest units
+    (``2 d 3 h``, ``2 h``, ``5 min``; under a minute: ``0 min``)."""
+    minutes = max(0, int((now - since) / timedelta(minutes=1)))
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [Said(DAYS, num=days)] if days else []
+    if hours:
+        parts.append(Said(HOURS, num=hours))
+    if not days and (minutes or not hours):
+        parts.append(Said(MINUTES, num=minutes))
+    return Joined(" ", parts)
+
+
+def waiting_line(
+    awaited: Collection[int], names: Mapping[int, str], since: datetime | None, now: datetime
+) -> Said | None:
+    """``⏳ Waiting on Bo for 2 h.`` (/status, the Mini App home), or None when the table
+    waits on nobody; without ``since`` (the wait not timed), no time."""
+    if not awaited:
+        return None
+    named = Joined(", ", sorted(names.get(p, str(p)) for p in awaited))
+    if since is None:
+        return Said(WAITING_ON, names=named)
+    return Said(WAITING_FOR, names=named, time=waited(since, now))

@@ -27,6 +27,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.rules.errors import Malformed
+from core.rules.registry import GameSystem
 from core.rules.reminders import (
     BAD_ZONE,
     NEW_GAME_WAIT,
@@ -39,9 +40,11 @@ from core.rules.reminders import (
     parse_offset,
     parse_quiet,
 )
+from core.rules.table import Table
 from core.rules.turns import TurnOrder, without
+from core.rules.waiting import Waiting, awaited_at_table
 from core.store import liveness, outbox
-from core.store.models import CampaignStatus, GameNudges, PlayerQuiet, ReminderRow
+from core.store.models import CampaignStatus, GameNudges, Panel, PlayerQuiet, ReminderRow
 from core.store.sql import execute, fetch
 
 LEASE = timedelta(seconds=60)  # how long a worker holds the reminders it is sending
@@ -335,3 +338,20 @@ async def stopped(campaign_id: int, *, ended: bool) -> None:
     await cancel(campaign_id)
     if ended:
         await GameNudges.filter(campaign_id=campaign_id).update(turn_order=None)
+
+
+async def awaited_at(table: Table, system: GameSystem) -> tuple[frozenset[int], datetime | None]:
+    """Whom the game waits on now (every open panel as its rules say, and the player
+    holding the turn), and since when (None: the wait is not timed, reminders off)."""
+    panels: list[Waiting] = []
+    for row in await Panel.filter(campaign_id=table.campaign_id, closed=False).order_by("id"):
+        if row.kind not in system.panels:
+            continue
+        try:
+            panels.append(system.panel(row.kind).waiting(table, row.state))
+        except Malformed:
+            continue  # a damaged panel waits on nobody
+    settings = await settings_of(table.campaign_id)
+    holder = None if settings.order is None else settings.order.holder
+    awaited = awaited_at_table(panels, holder) & frozenset(table.seats)
+    return awaited, settings.since

@@ -387,6 +387,9 @@ def apply_setup(
     return campaign.with_setup(setup), tuple(events)
 
 
+_ANY_TIME = frozenset({ActionKind.DECLARE_CARD_FULL})
+
+
 class SetupPanel:
     """The rules of the group's worldbuilding panel."""
 
@@ -396,9 +399,10 @@ class SetupPanel:
         return SetupPanelState.from_dict(state)
 
     def waiting(self, table: Table, state: SetupPanelState | Json) -> Waiting:
-        """Worldbuilding waits on whoever the step needs (a turn, an answer, a vote)."""
+        """Worldbuilding waits on whoever the step needs (a turn, an answer, a vote); calling
+        the settlement's card full is open to anyone and holds up nobody (ruling 21)."""
         b = board(table, state)
-        return NOBODY if b is None else waiting(b.choices())
+        return NOBODY if b is None else waiting(b.choices(), optional=_ANY_TIME)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Begin worldbuilding (host only) or show the worldbuilding in progress.

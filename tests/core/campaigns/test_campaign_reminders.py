@@ -45,3 +45,29 @@ async def test_a_new_game_reminds_after_12_hours_and_stops_when_paused(
     await campaigns.set_status(GROUP, HOST, CampaignStatus.PAUSED)
     assert await reminders.scheduled(view.id) == {}
     assert await Campaign.filter(id=view.id, status=CampaignStatus.PAUSED).exists()
+
+
+async def test_status_says_whom_the_table_waits_on_and_for_how_long(db: str) -> None:
+    clock = [T0.timestamp()]
+    campaigns = Campaigns(
+        counter_registry(), SeededRng(3), InProcessKeyedLock(5, 2), clock=lambda: clock[0]
+    )
+    view = await campaigns.new_game(GROUP, HOST, "counter")
+    play = Play(SeededRng(1), campaigns.locks, lambda: 0.0)
+    await play.mark_started(BEN)
+    await campaigns.join(GROUP, BEN)
+    _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
+    assert not any("Waiting" in line for line in lines)  # nothing open: nobody
+    await campaigns.open_panel(GROUP, BEN, "count")
+    _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
+    assert lines[-1] == "⏳ Waiting on Ben."  # the wait not timed yet
+    await reminders.schedule(view.id, frozenset({BEN.tg_id}), T0)
+    clock[0] = (T0 + timedelta(hours=2, minutes=1)).timestamp()
+    _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
+    assert lines[-1] == "⏳ Waiting on Ben for 2 h 1 min."
+    await reminders.set_turn_order(view.id, TurnOrder((HOST.tg_id, BEN.tg_id), HOST.tg_id))
+    _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
+    assert lines[-1] == "⏳ Waiting on Ben, Hana for 2 h 1 min."  # and the turn's holder
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.PAUSED)
+    _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
+    assert not any("Waiting" in line for line in lines)  # paused: nothing happens
