@@ -87,6 +87,7 @@ class Campaigns(Dependencies):
         self.require_current = queries.require_current
         self.for_viewer = queries.for_viewer
         self.at_a_glance = queries.at_a_glance
+        self.waiting_of = queries.waiting_of
         self.table_for_viewer = queries.table_for_viewer
         self.campaigns_of = queries.campaigns_of
         self.games_count = games_count  # one count, for a private message's first line
