@@ -110,7 +110,9 @@ async def set_wait(campaign_id: int, wait: timedelta | None) -> None:
     table moves on, except that ``off`` cancels them."""
     row = await _row(campaign_id)
     row.wait_minutes = None if wait is None else int(wait.total_seconds() // 60)
-    await row.save(update_fields=["wait_minutes"])
+    if wait is None:
+        row.since = 0.0  # the wait is no longer timed
+    await row.save(update_fields=["wait_minutes", "since"])
     if wait is None:
         await cancel(campaign_id)
 

@@ -154,6 +154,7 @@ async def test_muted_players_and_reminders_off(db: str) -> None:
     assert set(await store.scheduled(cid)) == {ANA, BO}
     await store.set_wait(cid, None)
     assert await store.scheduled(cid) == {}
+    assert (await store.settings_of(cid)).since is None  # no longer timed
 
 
 async def test_quiet_hours_push_a_reminder_to_their_end(db: str) -> None:
