@@ -13,7 +13,7 @@ from core.rules.nsu.downtime_panel import DOWNTIME_RULES
 from core.rules.nsu.glance import nsu_status_lines
 from core.rules.nsu.log import nsu_log_lines
 from core.rules.nsu.odds import ODDS_COMMAND
-from core.rules.nsu.roll_choices import ROLL_PANEL_RULES
+from core.rules.nsu.roll_panel import ROLL_RULES
 from core.rules.nsu.safety_panel import SAFETY_PANEL, SafetyPanel
 from core.rules.nsu.setup_panel import SETUP_PANEL, SetupPanel
 from core.rules.nsu.undo import UNDO, is_safety
@@ -48,7 +48,7 @@ SYSTEM = GameSystem(
         CHARACTER_PANEL: CharacterPanel(),
         ADVENTURE_PANEL: AdventurePanel(),
         SAFETY_PANEL: SafetyPanel(),
-        ROLL_PANEL_RULES.kind: ROLL_PANEL_RULES,
+        ROLL_RULES.kind: ROLL_RULES,
         DOWNTIME_RULES.kind: DOWNTIME_RULES,
     },
 )

@@ -56,8 +56,8 @@ from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.codec import to_plain
 from core.rules.nsu.downtime import DowntimeKind, DowntimeState
 from core.rules.nsu.play_table import changed_sheets, characters, require_world, settings_of, stored
-from core.rules.nsu.roll_choices import detail_choices, roll_choices
-from core.rules.nsu.roll_panel import SKIP, TEXT, RollPanel, add_detail, roll_step, skip_grant
+from core.rules.nsu.roll_choices import SKIP, TEXT, detail_choices, roll_choices
+from core.rules.nsu.roll_panel import RollPanel, add_detail, roll_step, skip_grant
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CardView, World, reachable_cards, visible_card

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from core.rules.choice import Choice
 from core.rules.nsu.action_roll import (
@@ -38,12 +39,18 @@ from core.rules.nsu.action_roll import (
     RollState,
     expected,
 )
-from core.rules.nsu.campaign import campaign_of
-from core.rules.nsu.roll_panel import SKIP, TEXT, TICK, UNTICK, NsuRollPanel, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Winner, winner_for
 from core.rules.nsu.world import CLOCK_SEGMENTS, World
-from core.rules.table import Json, Table, current
-from core.rules.waiting import Waiting, waiting
+
+if TYPE_CHECKING:  # the panel's rules read its choices from here (no import back at run time)
+    from core.rules.nsu.roll_panel import RollPanel
+
+# the panel's own actions besides the roll's steps: a reply's words, skipping a detail,
+# and the Collateral Clock
+TEXT = "text"
+SKIP = "skip"
+TICK = "tick"
+UNTICK = "untick"
 
 OWN_DIE = "none"
 """The argument of "keep my own mood die"."""
@@ -411,16 +418,3 @@ def panel_choices(
 
 # steps open at any time on a roll: left off while anything else is open
 ROLL_SIDE = frozenset({ActionKind.CANCEL, AfterRoll.TICK_CLOCK, AfterRoll.UNTICK_CLOCK})
-
-
-class NsuRollRules(NsuRollPanel):
-    """PanelRules for "nsu.roll", with whom the roll waits on (its choices live here)."""
-
-    def waiting(self, table: Table, state: RollPanel | Json) -> Waiting:
-        """The roll waits on its roller, its Arbiters and whoever adds a detail; an ally's
-        help is optional, and calling off or ticking the clock never holds it."""
-        panel = current(self, state)
-        return waiting(panel_choices(panel, campaign_of(table).world), ROLL_SIDE, {ActionKind.HELP})
-
-
-ROLL_PANEL_RULES = NsuRollRules()
