@@ -80,6 +80,10 @@ EDGE_READS: dict[str, str] = {
     "core.rules.cortex.pool": "the kinds of a pool's picks",
     # d20 checks
     "core.rules.d20check": "a check's setup, flow and outcome; a sheet",
+    "core.rules.nsu": "the game's manifest: whom its panels wait on",
+    "core.rules.threat": "the game's manifest: whom its roll waits on",
+    "core.rules.cortex": "the game's manifest: whom its conflict waits on",
+    "core.rules.waiting": "whom a panel waits on, as its rules say",
     "core.rules.d20check.table": "the check and rest panels' choices; the sheet page's choices",
     "core.rules.d20check.check": "a proficiency's limit",
     "core.rules.d20check.rest": "the long rest's recovery skill",

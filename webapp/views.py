@@ -15,6 +15,7 @@ from core.campaigns.play import Home, PlayerRef
 from core.rules import dice
 from core.rules.dice_odds import DiceOdds
 from core.rules.errors import Malformed, StonetableError
+from core.rules.said import worded
 from core.runtime.errors import OneAtATime
 from core.views import projection
 from core.views.archive import export_for_member
@@ -229,7 +230,12 @@ async def home(request: web.Request) -> web.Response:
     campaigns = _deps(request).campaigns
     games = await projection.games_of(campaigns, page.player)
     stories = await projection.shared_stories_of(campaigns, page.player)
-    context = {"home": page, "games": games, "stories": stories, "lang": request_lang(request)}
+    lang = request_lang(request)
+    waits = {
+        game: worded(line, lang.gettext)
+        for game, line in (await projection.waiting_of(campaigns, games)).items()
+    }
+    context = {"home": page, "games": games, "stories": stories, "lang": lang, "waits": waits}
     return aiohttp_jinja2.render_template("home.html", request, context)
 
 

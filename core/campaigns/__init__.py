@@ -18,6 +18,7 @@ from core.campaigns.edits import Edits
 from core.campaigns.lifecycle import Joining, Lifecycle
 from core.campaigns.presses import Presses
 from core.campaigns.queries import Queries
+from core.campaigns.turns import Turns
 from core.campaigns.views import (
     JOIN_PREFIX,
     MOVED_ON,
@@ -57,7 +58,12 @@ class Campaigns(Dependencies):
         self.presses = presses = Presses(*shared, clock=clock)
         self.edits = Edits(*shared, clock=clock)
         self.queries = Queries(*shared, clock=clock)
+        self.turns = turns = Turns(*shared, clock=clock)
         self._bind_changes(joining, lifecycle, presses)
+        # games over days: reminders and the turn order
+        self.nudge = turns.nudge
+        self.set_turns = turns.set_turns
+        self.next_turn = turns.next_turn
         self._bind_reads(self.queries)
 
     def _bind_changes(self, joining: Joining, lifecycle: Lifecycle, presses: Presses) -> None:
@@ -87,6 +93,7 @@ class Campaigns(Dependencies):
         self.require_current = queries.require_current
         self.for_viewer = queries.for_viewer
         self.at_a_glance = queries.at_a_glance
+        self.waiting_of = queries.waiting_of
         self.table_for_viewer = queries.table_for_viewer
         self.campaigns_of = queries.campaigns_of
         self.games_count = games_count  # one count, for a private message's first line

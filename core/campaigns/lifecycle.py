@@ -34,7 +34,7 @@ from core.rules.lifecycle import (
 from core.rules.registry import GameSystem
 from core.rules.said import Said
 from core.rules.table import Role, Table
-from core.store import outbox
+from core.store import outbox, reminders
 from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player, StoryLink
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.sql import ran
@@ -171,6 +171,7 @@ class Joining(CampaignsBase):
             if Role.HOST.value in member.roles:
                 raise NotAllowedNow("You host this game: end it with /endgame instead.")
             await Member.filter(id=member.id).update(active=False)
+            await reminders.left(campaign.id, player.tg_id)  # no reminder, no turn of theirs
             changed = await self._unseat(campaign, player.tg_id)
             await outbox.record(changed)  # its reply and redraws, sent after the commit
         await self.events.publish(campaign.id)
@@ -284,6 +285,8 @@ class Lifecycle(CampaignsBase):
             )
             campaign.status, campaign.live_chat_id = status, live
             campaign.ended_at, campaign.version = ended_at, campaign.version + 1
+            if status is not CampaignStatus.ACTIVE:  # paused or ended: nobody is reminded
+                await reminders.stopped(campaign.id, ended=ending)
             result = await self._stepped(campaign)
             await outbox.record(result)  # its reply, redraws and retirements, after the commit
         await self.events.publish(campaign_id)
@@ -411,7 +414,7 @@ async def _create_campaign(
 ) -> Campaign:
     """The campaign's row; a second one live in the chat is refused (as the database does)."""
     try:
-        return await Campaign.create(
+        campaign = await Campaign.create(
             chat=chat_row,
             live_chat_id=chat.tg_id,
             topic_id=chat.topic,
@@ -422,6 +425,8 @@ async def _create_campaign(
         )
     except IntegrityError:
         raise NotAllowedNow(RUNNING, name=Said(system.name)) from None
+    await reminders.start_new_game(campaign.id)  # a new game reminds after 12 hours
+    return campaign
 
 
 async def _still_at(

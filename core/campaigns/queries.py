@@ -13,7 +13,10 @@ from core.campaigns.views import (
     load_panel_view,
 )
 from core.rules.errors import NotAllowedNow
+from core.rules.said import Said
 from core.rules.table import Table
+from core.rules.waiting import waiting_line
+from core.store import reminders
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel, StoryLink
 from core.store.repo import guarded
 from core.store.undo_steps import undo_offer
@@ -35,7 +38,26 @@ class Queries(CampaignsBase):
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
             view, table, _ = await built(self.registry, campaign)
-        return view, tuple(view.system.status_lines(table))
+            waiting = await self._waiting(view, table)
+        lines = view.system.status_lines(table)
+        return view, (*lines, waiting) if waiting is not None else tuple(lines)
+
+    async def waiting_of(self, campaign_id: int) -> Said | None:
+        """Whom a game waits on and for how long (``⏳ Waiting on Bo for 2 h.``), as /status
+        says it; None when it waits on nobody, is paused or ended."""
+        async with guarded():
+            campaign = await Campaign.get_or_none(id=campaign_id)
+            if campaign is None:
+                return None
+            view, table, _ = await built(self.registry, campaign)
+            return await self._waiting(view, table)
+
+    async def _waiting(self, view: CampaignView, table: Table) -> Said | None:
+        if view.status is not CampaignStatus.ACTIVE:  # paused: nothing happens
+            return None
+        awaited, since = await reminders.awaited_at(table, view.system)
+        names = {p: seat.name for p, seat in table.seats.items()}
+        return waiting_line(awaited, names, since, self._now())
 
     async def table_for_viewer(
         self, app_token: str, player: PlayerRef

@@ -19,7 +19,8 @@ from typing import Any
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.log import LogLine, no_log_lines
 from core.rules.rng import Rng
-from core.rules.table import Json, Outcome, PanelRules, Table
+from core.rules.table import Json, Outcome, PanelRules, Seat, Table
+from core.rules.turns import no_modifier
 from core.rules.undo import UndoRules
 
 OddsResult = Mapping[str, object]
@@ -176,6 +177,9 @@ class GameSystem:
     any_time: Callable[[str, str], bool] = never_any_time
     # Where it is shown: its bot features (commands, renderers) and its sheet page.
     edges: Edges = field(default_factory=Edges)
+    # What a player adds to their d20 when the turn order is rolled (core.rules.turns):
+    # read from their sheet where the game's sheet has such a modifier; 0 otherwise.
+    turn_modifier: Callable[[Seat], int] = no_modifier
 
     @property
     def feature_modules(self) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any, Protocol, TypeVar, cast
 
 from core.rules.rng import Rng
+from core.rules.waiting import Waiting
 
 Json = Mapping[str, Any]
 S = TypeVar("S")
@@ -146,6 +147,15 @@ class PanelRules(Protocol[S]):
 
         Raises:
             Malformed, NotAllowedNow, NotYourTurn: as the rules say; nothing changes.
+        """
+        ...
+
+    def waiting(self, table: Table, state: S | Json) -> Waiting:
+        """What the open panel waits for now: the choices that move play on (its "👉"
+        line) and who holds them (``.awaited``: whom the table waits on).
+
+        Raises:
+            Malformed: the stored state is damaged.
         """
         ...
 

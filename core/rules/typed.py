@@ -39,6 +39,10 @@ CORTEX_REPLY_WORDS = ("detail", "aid")
 ODDS_WORDS = ("world", "character", "adv", "dis", "madv", "mdis")
 COMMAND_WORDS = ("help", "off")
 """A command's one-word argument: ``/check help`` (its help), ``/story off`` (withdraw)."""
+NUDGE_WORDS = ("off", "mute", "unmute")
+"""``/nudge``'s words that are no wait (:class:`core.rules.reminders.NudgeWord`)."""
+NUDGE_UNITS = ("m", "h", "d")
+"""``/nudge``'s units of a wait: ``30m``, ``12h``, ``2d``."""
 
 KEYWORDS: tuple[str, ...] = tuple(
     dict.fromkeys(
@@ -54,6 +58,8 @@ KEYWORDS: tuple[str, ...] = tuple(
         + ASPECTS
         + INTROSPECTION_WORDS
         + COMMAND_WORDS
+        + NUDGE_WORDS
+        + NUDGE_UNITS
     )
 )
 """Every English keyword a player may type; each has its forms in every catalogue."""
@@ -219,3 +225,17 @@ def contest_text(text: str, words: Vocabulary) -> str:
     """``Лекс против Кларк`` -> ``Лекс vs Кларк`` (``/contest``'s two names)."""
     tokens = text.split()
     return " ".join("vs" if words.meaning(t, ("vs",)) else t for t in tokens)
+
+
+_WAIT = re.compile(r"^(?P<number>\d{1,6})\s*(?P<unit>[^\d\s]+)$")
+
+
+def nudge_text(text: str, words: Vocabulary) -> str:
+    """``12ч`` -> ``12h``, ``тихо`` -> ``mute`` (``/nudge``'s grammar)."""
+    typed = " ".join(text.split())
+    word = words.meaning(typed, NUDGE_WORDS)
+    if word is not None:
+        return word
+    found = _WAIT.match(typed)
+    unit = words.meaning(found["unit"], NUDGE_UNITS) if found else None
+    return typed if unit is None or found is None else found["number"] + unit

@@ -453,3 +453,62 @@ class SavedList(Model):
         table = "saved_list"
         unique_together = (("chat_tg_id", "message_id"),)
         indexes = (("owner_tg_id",), ("chat_tg_id", "topic_id"))
+
+
+class GameNudges(Model):
+    """A game's reminders and turn order, for games played over days (core/store/reminders.py).
+
+    ``wait_minutes``: how long the table waits on a player before a reminder (None: off);
+    ``since``: when the table last moved on (seconds since the epoch; 0: not yet);
+    ``muted``: the players who asked for no reminders in this game;
+    ``turn_order``: :class:`core.rules.turns.TurnOrder` as stored, or None.
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.OneToOneRelation[Campaign] = fields.OneToOneField(
+        "models.Campaign", related_name="nudges", on_delete=fields.CASCADE
+    )
+    wait_minutes = fields.IntField(null=True)
+    since = fields.FloatField(default=0.0)
+    muted: fields.Field[list[int]] = fields.JSONField(default=list)
+    turn_order: fields.Field[dict[str, Any] | None] = fields.JSONField(null=True)
+
+    class Meta:
+        table = "game_nudges"
+
+
+class PlayerQuiet(Model):
+    """A player's quiet hours, on their own clock: ``zone`` is the name or UTC offset
+    their device gave (``Europe/Moscow``, ``+03:00``); ``start``/``end`` are ``HH:MM``."""
+
+    id = fields.BigIntField(primary_key=True)
+    player_tg_id = fields.BigIntField(unique=True)
+    start = fields.CharField(max_length=5)
+    end = fields.CharField(max_length=5)
+    zone = fields.CharField(max_length=64)
+
+    class Meta:
+        table = "player_quiet"
+
+
+class ReminderRow(Model):
+    """The next reminder to one player a game waits on: private, then the group line.
+
+    At most one per player and game. ``due_at`` and ``claimed_until`` are seconds since
+    the epoch; a worker claims a due row as it claims outbox rows (a lease, one winner;
+    a dead worker's rows are taken over at once on PostgreSQL).
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="reminders", on_delete=fields.CASCADE
+    )
+    player_tg_id = fields.BigIntField()
+    stage = fields.CharField(max_length=8)
+    due_at = fields.FloatField(db_index=True)
+    claimed_until = fields.FloatField(default=0.0)
+    claimed_by = fields.CharField(max_length=32, default="")
+
+    class Meta:
+        table = "reminder"
+        unique_together = (("campaign", "player_tg_id"),)

@@ -67,6 +67,11 @@ def _forms(lang: Lang) -> dict[str, str]:
         "replace": lang.pgettext("a keyword players type", "replace"),
         "help": lang.pgettext("a keyword players type", "help"),
         "off": lang.pgettext("a keyword players type", "off"),
+        "mute": lang.pgettext("a keyword players type", "mute"),
+        "unmute": lang.pgettext("a keyword players type", "unmute"),
+        "m": lang.pgettext("a keyword players type", "m"),
+        "h": lang.pgettext("a keyword players type", "h"),
+        "d": lang.pgettext("a keyword players type", "d"),
     }
     assert set(forms) == set(KEYWORDS)
     return forms
@@ -94,4 +99,7 @@ def vocabulary() -> Vocabulary:
     found["madv"].add("mood-adv")
     found["mdis"].add("mood-dis")
     found["off"].update(("stop", "withdraw"))
+    found["m"].update(("min", "mins", "minutes"))
+    found["h"].update(("hr", "hrs", "hours"))
+    found["d"].update(("day", "days"))
     return Vocabulary.of(found)

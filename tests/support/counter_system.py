@@ -14,16 +14,19 @@ with one line (a module added to ``SYSTEM_MODULES``), it is played end to end.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import PanelView
+from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules, Edges, GameSystem, Registry
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table, current
+from core.rules.waiting import Waiting, waiting
 from core.words.i18n import Lang
 from tgbot.context import StonetableContext
 from tgbot.features.panels import post_panel
@@ -71,6 +74,11 @@ def _kept(count: CountState, **more: Any) -> Outcome:
     return Outcome(state=count.to_dict(), model=count, **more)
 
 
+class CountVerb(Enum):
+    INC = "inc"
+    DONE = "done"
+
+
 class CountPanel:
     kind = "count"
 
@@ -81,6 +89,11 @@ class CountPanel:
             return CountState(owner, value, limit, note, int(state.get("roll", 0)))
         except (KeyError, TypeError, ValueError):
             raise Malformed("This counter can't be read.") from None
+
+    def waiting(self, table: Table, state: CountState | Json) -> Waiting:
+        """The counter waits on the player who started it (to count on or finish)."""
+        owner = frozenset({current(self, state).owner})
+        return waiting([Choice(CountVerb.INC, by=owner), Choice(CountVerb.DONE, by=owner)])
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         limit = int(argument) if argument.isdigit() else 3

@@ -16,13 +16,14 @@ from core.rules.nsu.action_roll import ActionKind, Phase, RollState
 from core.rules.nsu.details import DetailKind, Polarity
 from core.rules.nsu.play_table import campaign_of
 from core.rules.nsu.roll_choices import (
+    TEXT,
     AfterRoll,
     Forecast,
     detail_choices,
     player_score,
     roll_choices,
 )
-from core.rules.nsu.roll_panel import ROLL_RULES, TEXT, RollPanel
+from core.rules.nsu.roll_panel import ROLL_RULES, RollPanel
 from core.rules.rng import SeededRng
 from core.rules.table import Table
 from core.words.i18n import lang_for

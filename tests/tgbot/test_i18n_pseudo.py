@@ -26,7 +26,9 @@ from core.rules.dice import parse, roll
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import default_registry
 from core.rules.rng import SeededRng
+from core.rules.said import worded
 from core.rules.table import Role
+from core.rules.waiting import waiting_line
 from core.store.models import CampaignStatus
 from core.words.i18n import extract_errors, lang_for
 from tgbot.app import command_specs
@@ -213,9 +215,12 @@ def test_the_mini_app_home_shell_and_problem_pages_come_from_the_catalogue() -> 
     rolls = (RollLine("2d6+3", "sneak attack", 11, CHAT, at),)
     home = Home(PlayerRef(1, NAMES[0]), CHAT, rolls)
     games = [view()]
+    line = waiting_line({1}, {1: NAMES[0]}, at, at + timedelta(hours=2))
+    assert line is not None
+    waits = {games[0].id: worded(line, XX.gettext)}  # as the home page words it
     pages = [
-        render("home.html", home=home, games=games),
-        render("home.html", home=Home(PlayerRef(1, NAMES[1]), "", ()), games=[]),
+        render("home.html", home=home, games=games, waits=waits),
+        render("home.html", home=Home(PlayerRef(1, NAMES[1]), "", ()), games=[], waits={}),
         render("shell.html", telegram_script="", css_url="", js_url="", script_words="{}"),
         render("problem.html", message="⟦x⟧"),
         render("unauthorized.html"),

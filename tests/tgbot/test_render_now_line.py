@@ -23,6 +23,7 @@ from core.rules.nsu.adventure_panel import adventure_choices, scene
 from core.rules.nsu.campaign import character_of
 from core.rules.nsu.cards_panel import cards_choices, cards_view
 from core.rules.nsu.character_panel import STEPS, creation_choices, creation_view
+from core.rules.nsu.downtime_panel import SIDE as DOWNTIME_SIDE
 from core.rules.nsu.downtime_panel import DowntimePanelState, current_downtime, downtime_choices
 from core.rules.nsu.play_table import campaign_of
 from core.rules.nsu.roll_choices import AfterRoll, detail_choices, roll_choices
@@ -72,7 +73,7 @@ from tests.tgbot.test_render_nsu_play import settle
 from tests.tgbot.test_render_threat import ANA, BO, GM, RENDERER, RULES, table, view_of
 from tgbot.render.cortex import ConflictRenderer
 from tgbot.render.d20 import CheckRenderer
-from tgbot.render.nsu_downtime import DOWNTIME_SIDE, NsuDowntimeRenderer
+from tgbot.render.nsu_downtime import NsuDowntimeRenderer
 from tgbot.render.nsu_play import NsuRollRenderer
 from tgbot.sandbox.fake_api import parse_html
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import time
 from typing import Any
 
@@ -119,3 +120,15 @@ async def test_members_download_the_game_as_json(stack: Stack, who: str, status:
             assert "attachment" in response.headers["Content-Disposition"]
             data = await response.json()
             assert data["format"] == "stonetable-campaign" and len(data["members"]) == 2
+
+
+async def test_the_home_page_says_whom_each_game_waits_on(stack: Stack) -> None:
+    deps = stack.runtime.application.deps  # type: ignore[union-attr]
+    chat = ChatRef(GROUP, "supergroup", "The Table")
+    friend = stack.api.players[FRIEND].first_name
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{stack.origin}/app/home", headers=auth(stack, "host")) as page:
+            assert "Counter" in (text := await page.text()) and "Waiting on" not in text
+        await deps.campaigns.open_panel(chat, PlayerRef(FRIEND, friend), "count")
+        async with http.get(f"{stack.origin}/app/home", headers=auth(stack, "host")) as page:
+            assert f"⏳ Waiting on {html.escape(friend, quote=False)}." in await page.text()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
+from core.rules.cortex import SYSTEM as CORTEX
 from core.rules.cortex.campaign import load
 from core.rules.cortex.dice import Die
 from core.rules.cortex.panel import (
@@ -614,10 +615,9 @@ class ConflictRenderer:
             return conflict_text(v, lang), None
         text = conflict_text(v, lang)
         now = now_line(
-            v.choices,
+            CORTEX.panel(CONFLICT_PANEL).waiting(view.table, view.typed(ConflictState)).choices,
             lambda user: _person(v, user, lang, view.table),
             lambda choice: _phrase(choice, lang),
-            _SIDE,
             lang=lang,
         )
         rows = _rows(view, v.choices, lang, _stressed(v.conflict))
@@ -675,7 +675,6 @@ _PHRASES = {
     Press.END_SCENE: N_("end the scene"),
     Press.CLOSE: N_("close this roll"),
 }
-_SIDE = frozenset({Press.COMPLICATION, Press.CANCEL_TROUBLE, Press.END_SCENE})
 
 
 def _phrase(choice: Choice, lang: Lang) -> str:

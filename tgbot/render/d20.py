@@ -13,6 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
 from core.rules.choice import Choice
+from core.rules.d20check import SYSTEM as D20
 from core.rules.d20check import (
     AbilityStrength,
     ActionKind,
@@ -311,7 +312,6 @@ _SETUP_PHRASES = {
     SetupVerb.DISADVANTAGES: N_("set the bonuses"),
     SetupVerb.TARGET: N_("set the difficulty"),
 }
-_SIDE: frozenset[ActionKind] = frozenset()
 
 
 def _phrase(choice: PanelChoice) -> str:
@@ -382,10 +382,9 @@ class CheckRenderer:
         lines.append(next_step(table, check, pool, lang))
         named = None if check.is_gm_check else check.roller  # with their player in the head
         now = now_line(
-            panel.choices(pool.playable()),
+            D20.panel(CHECK_PANEL).waiting(table, panel).choices,
             lambda p: _in_play(table, p, lang, p != named),
             lambda c: lang.gettext(_phrase(c)),
-            _SIDE,
             lang=lang,
         )
         if now and not view.closed:

@@ -17,6 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from core.campaigns import PanelView
 from core.rules.choice import Choice
 from core.rules.names import in_play
+from core.rules.nsu import SYSTEM as NSU
 from core.rules.nsu.adventure_panel import (
     ADVENTURE_PANEL,
     AdventurePanelState,
@@ -81,6 +82,7 @@ from core.rules.nsu.world import (
     SafetyTool,
 )
 from core.rules.table import Table
+from core.rules.waiting import Waiting
 from core.words.i18n import N_, Lang, lang_for
 from core.words.map_words import back_marks, mark
 from core.words.pronouns import Gender, gender_of
@@ -231,6 +233,12 @@ def card_face(card: LocationCard, heading: str, lang: Lang = EN) -> str:
     return "\n".join(lines)
 
 
+def waiting(kind: str, view: PanelView, typed: type[object]) -> Waiting:
+    """What an NSU panel of ``kind`` waits for now, as its rules say (the choices its "👉"
+    line names)."""
+    return NSU.panel(kind).waiting(view.table, view.typed(typed))
+
+
 # -- worldbuilding ---------------------------------------------------------------------
 
 
@@ -267,7 +275,7 @@ class SetupRenderer:
             *prompt_lines(table, b, lang),
         ]
         now = now_line(
-            b.choices(),
+            waiting(self.kind, view, SetupPanelState).choices,
             lambda p: name_of(table, p, lang),
             lambda c: lang.gettext(_SETUP_PHRASES[c.verb]),
             lang=lang,
@@ -591,7 +599,7 @@ class CardsRenderer:
             label = "✏️ " + _("Edit {number}. {title}", number=c.count, title=title)
             rows.append([button(view, label, c.verb.value, c.argument)])
         now = now_line(  # what must be done; a rewrite or keeping an answer is optional
-            [c for c in choices if c.verb not in (CardsVerb.EDIT, CardsVerb.KEEP)],
+            waiting(self.kind, view, CardsPanelState).choices,
             lambda p: name_of(view.table, p, lang),
             lambda c: _cards_phrase(c, lang),
             lang=lang,
@@ -782,7 +790,7 @@ class CharacterRenderer:
         ]
         lines.append(
             now_line(
-                choices,
+                waiting(self.kind, view, CharacterPanelState).choices,
                 lambda p: name_of(view.table, p, lang),
                 lambda c: _creation_phrase(c, lang),
                 lang=lang,
@@ -1004,7 +1012,7 @@ class AdventureRenderer:
                 row += [make(c, "✂️ " + _("Split up")) for c in of[AdventureVerb.PICK]]
             rows += phone_rows(row)
         now = now_line(
-            choices,
+            waiting(self.kind, view, AdventurePanelState).choices,
             lambda p: _in_play(table, p, False, lang),  # each was named with their player above
             lambda c: _adventure_phrase(c, lang),
             lang=lang,
@@ -1144,7 +1152,7 @@ class SafetyRenderer:
         ]
         lines.append(
             now_line(
-                [c for c in choices if not c.selected],  # the kind already picked: no step
+                waiting(self.kind, view, SafetyPanelState).choices,
                 lambda p: name_of(view.table, p, lang),
                 lambda c: _safety_phrase(c, lang),
                 lang=lang,

@@ -17,6 +17,7 @@ from core.campaigns import PanelView
 from core.rules.choice import Choice, actors
 from core.rules.errors import NotYourTurn
 from core.rules.names import in_play
+from core.rules.nsu import SYSTEM as NSU
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.action_roll import ActionKind as RollKind
 from core.rules.nsu.action_roll import Phase
@@ -239,22 +240,13 @@ _DOWNTIME_PHRASES: dict[object, str] = {
     AfterRoll.ADD_DETAIL: N_("reply with a detail"),
     AfterRoll.SKIP_DETAIL: N_("skip a detail"),
 }
-DOWNTIME_SIDE = frozenset(
-    {
-        DowntimeKind.TICK_COLLATERAL,
-        DowntimeKind.UNTICK_COLLATERAL,
-        DowntimeKind.SPEND_MORE_TIME,
-        DowntimeKind.BRING_REWARD_HOME,
-        RollKind.CANCEL,
-    }
-)
 
 
 def downtime_now_line(
     panel: DowntimePanelState, state: DowntimeState, table: Table, lang: Lang
 ) -> str:
-    """The panel's last line: who acts now and what they choose between."""
-    choices = downtime_choices(panel, state)
+    """The panel's last line: who acts now (as the rules wait on them) and what they
+    choose between."""
 
     def phrase(choice: Choice[Any]) -> str:
         if isinstance(choice.verb, RollKind):
@@ -262,11 +254,10 @@ def downtime_now_line(
         return lang.gettext(_DOWNTIME_PHRASES.get(choice.verb, N_("act")))
 
     return now_line(
-        choices,
+        NSU.panel(DOWNTIME_PANEL).waiting(table, panel).choices,
         lambda p: _character_name(state, table, p, lang, True),
         phrase,
-        DOWNTIME_SIDE,
-        lang,
+        lang=lang,
     )
 
 

@@ -16,6 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from core.campaigns import PanelView
 from core.rules.choice import Choice
 from core.rules.names import in_play
+from core.rules.nsu import SYSTEM as NSU
 from core.rules.nsu.action_roll import (
     ActionKind,
     AddedDetail,
@@ -38,7 +39,6 @@ from core.rules.nsu.roll_choices import (
     AfterRoll,
     Forecast,
     detail_choices,
-    panel_choices,
     roll_choices,
 )
 from core.rules.nsu.roll_panel import ROLL_PANEL, RollPanel
@@ -188,9 +188,10 @@ _PHRASES = {
 
 
 def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
-    """The roll's last line: who acts now and what they choose between."""
+    """The roll's last line: who acts now (as the rules wait on them) and what they choose
+    between."""
     roll = panel.roll
-    choices: list[Choice[Any]] = list(panel_choices(panel, campaign_of(table).world))
+    choices = NSU.panel(ROLL_PANEL).waiting(table, panel).choices
     helped = sum(c.verb is ActionKind.TAKE_HELPER_DIE for c in choices) > 1
 
     def phrase(choice: Choice[Any]) -> str:
@@ -209,13 +210,7 @@ def roll_now_line(panel: RollPanel, table: Table, lang: Lang) -> str:
         return lang.gettext(_PHRASES[choice.verb])
 
     # everyone who may act was named above with their player (roller, allies, Arbiters)
-    return now_line(
-        choices,
-        lambda p: who(roll, table, p, lang),
-        phrase,
-        {ActionKind.CANCEL, AfterRoll.TICK_CLOCK, AfterRoll.UNTICK_CLOCK},
-        lang,
-    )
+    return now_line(choices, lambda p: who(roll, table, p, lang), phrase, lang=lang)
 
 
 def roll_lines(

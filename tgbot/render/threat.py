@@ -8,6 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
 from core.rules.table import Table
+from core.rules.threat import SYSTEM as THREAT
 from core.rules.threat.dice import Result
 from core.rules.threat.momentum import MOMENTUM_MAX, MOMENTUM_RESET
 from core.rules.threat.panel import ActionKind, Stage
@@ -212,10 +213,9 @@ def render_text(view: PanelView, roll: RollView, lang: Lang) -> str:
             )
     if not view.closed:
         now = now_line(
-            roll.choices,
+            THREAT.panel(ROLL_PANEL).waiting(table, view.typed(ThreatRollState)).choices,
             lambda p: name_of(table, p, lang),
             lambda c: lang.gettext(_PHRASES[c.verb]),
-            _SIDE,
             lang=lang,
         )
         if now:
@@ -238,7 +238,6 @@ _PHRASES = {
     ActionKind.KEEP: N_("keep the result"),
     ActionKind.CANCEL: N_("call the roll off"),
 }
-_SIDE = frozenset({ActionKind.CANCEL})
 
 
 def _pool_line(pool: Pool, lang: Lang) -> str:

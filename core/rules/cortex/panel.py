@@ -42,6 +42,7 @@ from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, current
 from core.rules.table import Table as PlatformTable
+from core.rules.waiting import Waiting, waiting
 
 CONFLICT_PANEL = "cortex.conflict"
 PANEL_VERSION = 1
@@ -815,6 +816,12 @@ def conflict_view(table: PlatformTable, state: ConflictState | Json) -> Conflict
 # --- the panel rules ----------------------------------------------------------------------
 
 
+# open at any time: left off while anything else is open
+SIDE = frozenset({Press.COMPLICATION, Press.CANCEL_TROUBLE, Press.END_SCENE})
+# what nobody has to do: give Aid, interfere
+OPTIONAL = frozenset({Press.AID, Press.INTERFERE})
+
+
 class ConflictPanel:
     """The ``cortex.conflict`` panel."""
 
@@ -822,6 +829,11 @@ class ConflictPanel:
 
     def read(self, state: Json) -> ConflictState:
         return ConflictState.from_dict(state)
+
+    def waiting(self, table: PlatformTable, state: ConflictState | Json) -> Waiting:
+        """The conflict waits on whoever builds, rolls or answers now; Aid and interfering are
+        optional, and Complications, Trouble and ending the scene never hold it."""
+        return waiting(conflict_view(table, current(self, state)).choices, SIDE, OPTIONAL)
 
     def open(self, table: PlatformTable, actor: int, argument: str, rng: Rng) -> Outcome:
         """Start a conflict: ``test [who]``, ``contest [who vs] whom``, ``relief friend Type``.

@@ -59,6 +59,7 @@ from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Table, current
+from core.rules.waiting import NOBODY, Waiting, waiting
 
 STATE_VERSION = 1
 CHECK_PANEL = "d20.check"
@@ -764,6 +765,12 @@ class CheckPanel:
     def read(self, state: Json) -> CheckPanelState:
         return CheckPanelState.from_dict(state)
 
+    def waiting(self, table: Table, state: CheckPanelState | Json) -> Waiting:
+        """The check waits on whoever decides now (the roller, then the Game Master); another
+        player's reroll of a success with an unlucky point is optional (ruling 25)."""
+        choices = current(self, state).choices(pool_counts(table.state).playable())
+        return waiting(choices, optional={ActionKind.REROLL})
+
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Open a check for ``actor`` (the Game Master's own check when they open it).
 
@@ -915,6 +922,10 @@ class RestPanel:
 
     def read(self, state: Json) -> RestPanelState:
         return RestPanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: RestPanelState | Json) -> Waiting:
+        """A long rest is over as it opens: it waits on nobody."""
+        return NOBODY
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         if not is_game_master(table, actor):

@@ -40,6 +40,7 @@ from core.rules.nsu.campaign import Phase, campaign_of, characters
 from core.rules.nsu.world import CardFlipped, CardView, FocusSwitched, PartySplit, World
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table, current
+from core.rules.waiting import Waiting, free_play
 
 ADVENTURE_PANEL = "nsu.adventure"
 
@@ -225,6 +226,11 @@ class AdventurePanel:
 
     def read(self, state: Json) -> AdventurePanelState:
         return AdventurePanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: AdventurePanelState | Json) -> Waiting:
+        """A scene is free play: anyone may move it on, so it waits on nobody in particular
+        (a character still being made is waited on by its own panel)."""
+        return free_play(adventure_choices(scene(table, state)))
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Show the adventure.

@@ -30,6 +30,7 @@ from core.rules.nsu.setup_panel import apply_setup
 from core.rules.nsu.world import LocationCard, clean_text
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table, current
+from core.rules.waiting import Waiting, waiting
 
 CARDS_PANEL = "nsu.cards"
 
@@ -203,6 +204,10 @@ def cards_choices(view: CardsView) -> tuple[Choice[CardsVerb], ...]:
     return tuple(found)
 
 
+# a saved card may be rewritten, an answer kept as it is: nobody has to
+_OPTIONAL = frozenset({CardsVerb.EDIT, CardsVerb.KEEP})
+
+
 class CardsPanel:
     """The rules of the private card-writing panel."""
 
@@ -210,6 +215,11 @@ class CardsPanel:
 
     def read(self, state: Json) -> CardsPanelState:
         return CardsPanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: CardsPanelState | Json) -> Waiting:
+        """Writing locations waits on the writer; a rewrite or keeping an answer is optional."""
+        choices = cards_choices(cards_view(table, state))
+        return waiting(c for c in choices if c.verb not in _OPTIONAL)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Start writing locations.

@@ -53,6 +53,7 @@ from core.rules.nsu.sheet import (
 from core.rules.nsu.world import LocationCard
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table, current
+from core.rules.waiting import Waiting, waiting
 
 CHARACTER_PANEL = "nsu.character"
 STEPS: tuple[CreationStep, ...] = tuple(CreationStep)
@@ -252,6 +253,10 @@ class CharacterPanel:
 
     def read(self, state: Json) -> CharacterPanelState:
         return CharacterPanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: CharacterPanelState | Json) -> Waiting:
+        """Making a character waits on its player."""
+        return waiting(creation_choices(creation_view(table, state)))
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Start (or resume) making a character.

@@ -56,13 +56,14 @@ from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.codec import from_plain, to_plain
 from core.rules.nsu.downtime import DowntimeEvent, DowntimeKind, DowntimeState
 from core.rules.nsu.play_table import changed_sheets, characters, require_world, settings_of, stored
-from core.rules.nsu.roll_choices import detail_choices, roll_choices
-from core.rules.nsu.roll_panel import SKIP, TEXT, RollPanel, add_detail, roll_step, skip_grant
+from core.rules.nsu.roll_choices import SKIP, TEXT, detail_choices, roll_choices
+from core.rules.nsu.roll_panel import RollPanel, add_detail, roll_step, skip_grant
 from core.rules.nsu.settings import NsuSettings
 from core.rules.nsu.terms import Aspect
 from core.rules.nsu.world import CardView, World, reachable_cards, visible_card
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Seat, Table, current
+from core.rules.waiting import NOBODY, Waiting, waiting
 
 DOWNTIME_PANEL = "nsu.downtime"
 STATE_VERSION = 1
@@ -420,6 +421,20 @@ def plan_targets(world: World) -> tuple[int, ...]:
     return tuple(i for i, c in enumerate(world.cards) if c.revealed and c.clock.ticks > 0)
 
 
+# steps open at any time during downtime: left off while anything else is open
+SIDE = frozenset(
+    {
+        DowntimeKind.TICK_COLLATERAL,
+        DowntimeKind.UNTICK_COLLATERAL,
+        DowntimeKind.SPEND_MORE_TIME,
+        DowntimeKind.BRING_REWARD_HOME,
+        ActionKind.CANCEL,
+    }
+)
+# the free actions: nobody has to take them
+FREE = frozenset({DowntimeKind.RECOVER_HARM, DowntimeKind.UPGRADE_SKILLS})
+
+
 class NsuDowntimePanel:
     """PanelRules for "nsu.downtime"."""
 
@@ -427,6 +442,14 @@ class NsuDowntimePanel:
 
     def read(self, state: Json) -> DowntimePanelState:
         return DowntimePanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: DowntimePanelState | Json) -> Waiting:
+        """Downtime waits on whoever has a step open; a free action, a clock tick, more
+        time or bringing the reward home never hold it, nor calling the Scout's roll off."""
+        downtime = campaign_of(table).downtime
+        if downtime is None:
+            return NOBODY
+        return waiting(downtime_choices(current(self, state), downtime), SIDE, FREE)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         state, events = begin(table, actor, argument, rng)

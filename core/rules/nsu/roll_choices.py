@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 from core.rules.choice import Choice
 from core.rules.nsu.action_roll import (
@@ -38,9 +39,29 @@ from core.rules.nsu.action_roll import (
     RollState,
     expected,
 )
-from core.rules.nsu.roll_panel import SKIP, TEXT, TICK, UNTICK, RollPanel
 from core.rules.nsu.terms import Aspect, Edge, ResultRow, Risk, Winner, winner_for
 from core.rules.nsu.world import CLOCK_SEGMENTS, World
+
+
+class RollPanel(Protocol):
+    """What the choices read of the roll panel's stored state (its rules module reads its
+    choices from here, so this module does not import it back)."""
+
+    @property
+    def roll(self) -> RollState: ...
+
+    @property
+    def card(self) -> str | None: ...
+
+    @property
+    def open_grants(self) -> tuple[int, ...]: ...
+
+# the panel's own actions besides the roll's steps: a reply's words, skipping a detail,
+# and the Collateral Clock
+TEXT = "text"
+SKIP = "skip"
+TICK = "tick"
+UNTICK = "untick"
 
 OWN_DIE = "none"
 """The argument of "keep my own mood die"."""
@@ -404,3 +425,7 @@ def panel_choices(
 ) -> tuple[Choice[ActionKind] | Choice[AfterRoll], ...]:
     """Every choice of the roll panel: the roll's own steps, then its details."""
     return (*roll_choices(panel.roll), *detail_choices(panel, world))
+
+
+# steps open at any time on a roll: left off while anything else is open
+ROLL_SIDE = frozenset({ActionKind.CANCEL, AfterRoll.TICK_CLOCK, AfterRoll.UNTICK_CLOCK})

@@ -60,6 +60,7 @@ from core.rules.nsu.action_roll import (
     start_roll,
     unused_grants,
 )
+from core.rules.nsu.campaign import campaign_of
 from core.rules.nsu.details import Detail, DetailKind, Polarity, clean_label
 from core.rules.nsu.play_table import (
     Phase as CampaignPhase,
@@ -71,19 +72,17 @@ from core.rules.nsu.play_table import (
     settings_of,
     stored,
 )
+from core.rules.nsu.roll_choices import ROLL_SIDE, SKIP, TEXT, TICK, UNTICK, panel_choices
 from core.rules.nsu.roll_text import parse_action
 from core.rules.nsu.sheet import Character, Die
 from core.rules.nsu.terms import Aspect, Risk, Side
 from core.rules.nsu.world import World
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table, current
+from core.rules.waiting import Waiting, waiting
 
 ROLL_PANEL = "nsu.roll"
 STATE_VERSION = 1
-TEXT = "text"
-SKIP = "skip"
-TICK = "tick"
-UNTICK = "untick"
 # Button actions whose argument starts with the id of the one player it is for.
 OWNED_ACTIONS = frozenset({ActionKind.HELP.value, ActionKind.ENDANGER_SENTIMENT.value})
 
@@ -486,6 +485,13 @@ class NsuRollPanel:
 
     def read(self, state: Json) -> RollPanel:
         return RollPanel.from_dict(state)
+
+    def waiting(self, table: Table, state: RollPanel | Json) -> Waiting:
+        """The roll waits on its roller, its Arbiters and whoever adds a detail; an ally's
+        help is optional, and calling off or ticking the clock never holds it."""
+        panel = current(self, state)
+        world = campaign_of(table).world
+        return waiting(panel_choices(panel, world), ROLL_SIDE, {ActionKind.HELP})
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         panel = begin(table, actor, argument)

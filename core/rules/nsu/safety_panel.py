@@ -15,6 +15,7 @@ from core.rules.errors import Malformed, NotYourTurn
 from core.rules.nsu.campaign import SafetyKind, add_safety_entry, campaign_of
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Table, current
+from core.rules.waiting import Waiting, free_play
 
 SAFETY_PANEL = "nsu.safety"
 
@@ -67,6 +68,11 @@ class SafetyPanel:
 
     def read(self, state: Json) -> SafetyPanelState:
         return SafetyPanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: SafetyPanelState | Json) -> Waiting:
+        """Lines and veils are added at will: the panel names its owner's choices (the kind
+        already picked is no step) and holds up nobody."""
+        return free_play(c for c in safety_choices(state) if not c.selected)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         kind = SafetyKind.VEIL if argument == SafetyKind.VEIL.value else SafetyKind.LINE

@@ -61,6 +61,7 @@ from core.rules.nsu.world import (
 )
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, Role, Table, current
+from core.rules.waiting import NOBODY, Waiting, waiting
 
 SETUP_PANEL = SETUP_PANEL_KIND
 TOOLS: tuple[SafetyTool, ...] = (SafetyTool.X_CARD, SafetyTool.LINES_AND_VEILS, SafetyTool.KNOCKS)
@@ -386,6 +387,9 @@ def apply_setup(
     return campaign.with_setup(setup), tuple(events)
 
 
+_ANY_TIME = frozenset({ActionKind.DECLARE_CARD_FULL})
+
+
 class SetupPanel:
     """The rules of the group's worldbuilding panel."""
 
@@ -393,6 +397,12 @@ class SetupPanel:
 
     def read(self, state: Json) -> SetupPanelState:
         return SetupPanelState.from_dict(state)
+
+    def waiting(self, table: Table, state: SetupPanelState | Json) -> Waiting:
+        """Worldbuilding waits on whoever the step needs (a turn, an answer, a vote); calling
+        the settlement's card full is open to anyone and holds up nobody (ruling 21)."""
+        b = board(table, state)
+        return NOBODY if b is None else waiting(b.choices(), optional=_ANY_TIME)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Begin worldbuilding (host only) or show the worldbuilding in progress.

@@ -67,6 +67,7 @@ from core.rules.threat.panel import (
 )
 from core.rules.threat.roll import IMPOSSIBLE_LEVEL, THREAT_MIN, Bonus, NoRoll, RollOutcome
 from core.rules.threat.sheet import Approach, Sheet
+from core.rules.waiting import Waiting, waiting
 
 ROLL_PANEL = "threat.roll"
 STATE_VERSION = 1
@@ -555,6 +556,13 @@ NO_APPROACHES_FOR = N_(
 )
 
 
+# calling a roll off is open at any time; help, outside help and bonuses are optional
+SIDE = frozenset({ActionKind.CANCEL})
+OPTIONAL = frozenset(
+    {ActionKind.JOIN, ActionKind.LEAVE, ActionKind.OUTSIDE_ASSIST, ActionKind.SET_BONUS}
+)
+
+
 class ThreatRollPanel:
     """The ``threat.roll`` panel: one action roll, from setup to result."""
 
@@ -562,6 +570,11 @@ class ThreatRollPanel:
 
     def read(self, state: Json) -> ThreatRollState:
         return ThreatRollState.from_dict(state)
+
+    def waiting(self, table: Table, state: ThreatRollState | Json) -> Waiting:
+        """The roll waits on its roller and the GM; joining or leaving as a helper, outside
+        help and bonuses are optional, and calling it off never holds it."""
+        return waiting(roll_view(table, current(self, state)).choices, SIDE, OPTIONAL)
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Open a roll. ``argument``: ``[for=<player id>] [notation | approach]``.

@@ -35,6 +35,8 @@ def test_no_form_means_two_keywords_of_one_grammar() -> None:
         typed.CHECK_WORDS,
         typed.DOWNTIME_PLACES,
         typed.COMMAND_WORDS,
+        typed.NUDGE_WORDS,
+        typed.NUDGE_UNITS,
     ):
         seen: dict[str, str] = {}
         for key in group:

@@ -1,0 +1,152 @@
+"""Games over days: a game's reminders (``/nudge``) and its turn order (``/turns``,
+``/next``), one use case each, in the shape of every other: load, rules, save.
+
+The words a player typed arrive in the rules' English (the edge reads other languages'
+keywords first, :func:`core.rules.typed.nudge_text`); the rules parse and decide
+(:mod:`core.rules.reminders`, :mod:`core.rules.turns`); the store keeps the result
+(:mod:`core.store.reminders`). The results are data for the edges to word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from core.campaigns.base import CampaignsBase, built
+from core.campaigns.play import ChatRef, PlayerRef
+from core.campaigns.views import NO_GAME
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.reminders import NudgeWord, SetWait, parse_nudge
+from core.rules.table import Role, Table
+from core.rules.turns import TurnOrder, TurnStep, next_turn, roll_order, set_order
+from core.store import reminders
+from core.store.unit import saving
+
+ONLY_HOST_WAIT = "Only the host sets how long this game waits before a reminder."
+NOT_PLAYING = "You're not in this game."
+UNKNOWN_PLAYER = "Nobody in this game is called “{name}”."
+ROLL_WORD = "roll"
+
+
+@dataclass(frozen=True)
+class NudgeSet:
+    """What ``/nudge`` changed: the game's wait (None: off), or the player's mute."""
+
+    campaign_id: int
+    player: int
+    wait: timedelta | None = None
+    word: NudgeWord | None = None
+
+
+@dataclass(frozen=True)
+class TurnsSet:
+    """The game's turn order after ``/turns`` or ``/next``, with the step taken (its rolls)."""
+
+    campaign_id: int
+    step: TurnStep
+    names: dict[int, str]
+
+    @property
+    def order(self) -> TurnOrder | None:
+        return self.step.after
+
+
+class Turns(CampaignsBase):
+    """A game's reminders and turn order."""
+
+    async def _table_in(self, chat: ChatRef, player: PlayerRef) -> Table:
+        campaign = await self._live(chat.tg_id, chat.topic)
+        if campaign is None:
+            raise NotAllowedNow(NO_GAME)
+        _, table, _ = await built(self.registry, campaign)
+        if player.tg_id not in table.seats:
+            raise NotAllowedNow(NOT_PLAYING)
+        return table
+
+    async def nudge(self, chat: ChatRef, player: PlayerRef, words: str) -> NudgeSet:
+        """``/nudge 12h`` / ``off`` (the host: the game's wait) or ``mute`` / ``unmute``
+        (anyone in the game, for themselves).
+
+        Raises:
+            Malformed: words that are no wait (nothing changes). NotYourTurn: a wait set by
+            someone other than the host. NotAllowedNow: no game here, or not in it.
+        """
+        said = parse_nudge(words)  # bad input changes nothing, before any lock
+        campaign = await self._live(chat.tg_id, chat.topic)
+        if campaign is None:
+            raise NotAllowedNow(NO_GAME)
+        async with saving(self.locks, f"campaign:{campaign.id}"):
+            table = await self._table_in(chat, player)
+            if isinstance(said, SetWait) or said is NudgeWord.OFF:
+                if player.tg_id not in table.with_role(Role.HOST):
+                    raise NotYourTurn(ONLY_HOST_WAIT)
+                wait = said.wait if isinstance(said, SetWait) else None
+                await reminders.set_wait(table.campaign_id, wait)
+                return NudgeSet(table.campaign_id, player.tg_id, wait=wait, word=None)
+            await reminders.set_muted(table.campaign_id, player.tg_id, said is NudgeWord.MUTE)
+            settings = await reminders.settings_of(table.campaign_id)
+            return NudgeSet(table.campaign_id, player.tg_id, wait=settings.wait, word=said)
+
+    async def set_turns(self, chat: ChatRef, player: PlayerRef, words: str) -> TurnsSet:
+        """``/turns Ana Bo Cy`` (that order, by the names in play) or ``/turns roll``
+        (rolled: each player's d20 and modifier, ties rolled off); the host only.
+
+        Raises:
+            Malformed: a name nobody has, or one named twice. NotYourTurn: not the host.
+            NotAllowedNow: fewer than two players, no game here.
+        """
+        campaign = await self._live(chat.tg_id, chat.topic)
+        if campaign is None:
+            raise NotAllowedNow(NO_GAME)
+        async with saving(self.locks, f"campaign:{campaign.id}"):
+            table = await self._table_in(chat, player)
+            system = self.registry.find(table.system)
+            before = (await reminders.settings_of(table.campaign_id)).order
+            if words.strip().lower() == ROLL_WORD:
+                step = roll_order(table, player.tg_id, self.rng, system.turn_modifier, before)
+            else:
+                step = set_order(table, player.tg_id, _named(table, words), before)
+            await reminders.set_turn_order(table.campaign_id, step.after)
+        return TurnsSet(table.campaign_id, step, _names(table))
+
+    async def next_turn(self, chat: ChatRef, player: PlayerRef) -> TurnsSet:
+        """``/next``: the turn passes on, by its holder or the host.
+
+        Raises:
+            NotYourTurn: someone else's turn. NotAllowedNow: no order, no game here.
+        """
+        campaign = await self._live(chat.tg_id, chat.topic)
+        if campaign is None:
+            raise NotAllowedNow(NO_GAME)
+        async with saving(self.locks, f"campaign:{campaign.id}"):
+            table = await self._table_in(chat, player)
+            order = (await reminders.settings_of(table.campaign_id)).order
+            step = next_turn(table, player.tg_id, order)
+            await reminders.set_turn_order(table.campaign_id, step.after)
+            if step.after is not None:  # the table moved on: the wait starts again
+                await reminders.schedule(
+                    table.campaign_id, frozenset({step.after.holder}), self._now()
+                )
+        return TurnsSet(table.campaign_id, step, _names(table))
+
+
+def _names(table: Table) -> dict[int, str]:
+    return {p: seat.name for p, seat in table.seats.items()}
+
+
+def _named(table: Table, words: str) -> list[int]:
+    """The players ``words`` names, in order: each name as the game shows it (any case),
+    separated by commas, or by spaces when every name is one word.
+
+    Raises:
+        Malformed: a name nobody in the game has.
+    """
+    by_name = {seat.name.casefold(): p for p, seat in table.seats.items()}
+    parts = [w.strip() for w in (words.split(",") if "," in words else words.split())]
+    found: list[int] = []
+    for part in (p for p in parts if p):
+        player = by_name.get(part.casefold())
+        if player is None:
+            raise Malformed(UNKNOWN_PLAYER, name=part[:40])
+        found.append(player)
+    return found
