@@ -663,7 +663,8 @@ def _menu_for(
         raise Malformed("That button is out of date.")
     if actor not in dict(state.sheets):
         raise NotAllowedNow("You have no character in this downtime.")
-    if actor not in menu_openers(panel, state, menu):
+    going_back = menu is MENU_PARENT.get(panel.menu)  # Back is open to everyone
+    if not going_back and actor not in menu_openers(panel, state, menu):
         if state.sheet(actor).overcome:
             raise NotAllowedNow("Overcome: recover a harm before doing anything else.")
         raise NotAllowedNow("Nothing in that group is open to you right now.")

@@ -507,3 +507,17 @@ def test_a_played_downtime_stores_its_log_as_tagged_events_that_read_back() -> N
     panel = DowntimePanelState.from_dict(d.state)
     assert len(panel.log) == len(stored)
     assert json.loads(json.dumps(panel.to_dict()))["log"] == stored
+
+
+def test_back_from_a_group_is_open_to_everyone_who_sees_it() -> None:
+    d = Driver(fresh(), [4] + [3] * 10)
+    d.do(CY, "introspect")
+    d.do(CY, "introspect_done")  # Cy's action is spent: nothing under Work is open to him
+    d.do(BEN, "menu", Menu.WORK.value)
+    d.do(BEN, "menu", Menu.TRAIN.value)
+    panel = DowntimePanelState.from_dict(d.state)
+    assert CY not in menu_openers(panel, current_downtime(d.table), Menu.WORK)
+    d.do(CY, "menu", Menu.WORK.value)  # the page's Back button leads up to Work
+    assert DowntimePanelState.from_dict(d.state).menu is Menu.WORK
+    with pytest.raises(NotAllowedNow):
+        d.do(CY, "menu", Menu.TRAIN.value)  # going down again is not open to him
