@@ -44,7 +44,7 @@ from core.views.projection import open_panels
 from core.views.viewer_pages import Snapshot, snapshot_for_viewer
 from core.words.i18n import N_
 from webapp.auth import InitDataInvalid
-from webapp.deps import DEPS
+from webapp.deps import DEPS, unit_of
 from webapp.errors import checked_json, message_of, problem_response, status_of
 from webapp.i18n import request_lang
 from webapp.sheets.nsu import ACTIONS, clock_slices
@@ -417,7 +417,7 @@ async def upload_picture(request: web.Request) -> web.Response:
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
     try:
-        await deps.pictures.save(view.id, _key(view, card), viewer, data)
+        await deps.pictures.save(view.id, _key(view, card), viewer, data, unit=unit_of(request))
     except StonetableError as error:
         return _problem(request, error, json=True)
     await deps.campaigns.events.publish(view.id)
@@ -441,7 +441,8 @@ async def add_detail(request: web.Request) -> web.Response:
         panel_id = int(request.match_info["panel"][:12])
         if panel_id not in {p.id for p in await open_panels(snapshot.projection, ROLL_PANEL)}:
             raise NotAllowedNow("That roll is over.")
-        acted = await deps.campaigns.act(panel_id, version, viewer, "text", text[:300])
+        unit = unit_of(request)
+        acted = await deps.campaigns.act(panel_id, version, viewer, "text", text[:300], unit=unit)
     except (ValueError, UnicodeDecodeError):
         return web.json_response({"error": "That request was not understood."}, status=400)
     except Malformed as error:
@@ -449,7 +450,7 @@ async def add_detail(request: web.Request) -> web.Response:
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
     if deps.panel_shown is not None:
-        await deps.panel_shown(acted)
+        await deps.panel_shown(acted, unit)
     return web.json_response({"ok": True})
 
 

@@ -62,9 +62,13 @@ class Dependencies:
 class CampaignsBase(Dependencies):
     """Campaign and panel use cases, with their dependencies passed in.
 
-    Every use case that changes something saves through :func:`core.store.unit.saving`
-    and takes ``update_id``: the Telegram update being handled, claimed in the same
-    transaction so a redelivered copy changes nothing (None from the Mini App).
+    Every use case that changes something receives the change's unit of work
+    (:class:`core.store.unit.UnitOfWork`, ``unit``) and has one shape: under
+    ``unit.saving(...)`` it loads, applies the rules, saves with a version check and
+    records its result (``unit.record``: the messages it sends, written with the
+    change); its caller sends them once it committed. The unit claims the Telegram
+    update being handled in the same transaction, so a redelivered copy changes
+    nothing, and carries a Mini App request's idempotency key.
     """
 
     async def _view(self, campaign: Campaign) -> CampaignView:

@@ -20,8 +20,9 @@ from core.campaigns.play import PlayerRef
 from core.rules import dice
 from core.rules.errors import Malformed
 from core.rules.rng import Rng
-from core.store.repo import atomic, guarded, player_id
+from core.store.repo import guarded, player_id
 from core.store.sql import dump_json, execute, fetch, now
+from core.store.unit import UnitOfWork
 
 MAX_OFFERS = 10  # typed roll and saved rolls shown at once (Telegram allows 50)
 EXAMPLES = ("1d20", "2d6", "4d6kh3", "1d20 adv")  # offered for an empty query
@@ -137,7 +138,7 @@ async def roll_once(
         return shown
     result = dice.roll(offer.expression, rng)
     text = render(result)
-    async with guarded(), atomic():
+    async with guarded(), UnitOfWork().committing():  # kept once by its message's id
         row = await player_id(
             player.tg_id, player.first_name, player.last_name, player.username,
             player.language_code,
