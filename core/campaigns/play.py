@@ -260,6 +260,10 @@ class Play:
         else:
             result = dice.roll(expression, self.rng)
         unit = unit or UnitOfWork()
+        shown_as = result if shown is None else shown(result)
+        # its message drawn from the dice, before the transaction (a secret roll's needs
+        # the record's id: drawn in it)
+        effects = None if kept else await unit.plan(shown_as)
         async with guarded(), unit.atomic():
             # hand-written statements: the ORM's query building cost more than the roll
             chat_row = await chat_id(chat.tg_id, chat.kind, chat.title)
@@ -279,8 +283,7 @@ class Play:
                 return result, roll_id
             for values in rows:  # each repeat its own roll, in the history and the averages
                 await execute(_ADD_ROLL, values)
-            # its message, sent after the commit
-            await unit.record(result if shown is None else shown(result))
+            await unit.record(shown_as, effects=effects)  # its message, sent after the commit
         return result, 0
 
     async def health(self) -> bool:

@@ -65,7 +65,7 @@ from tortoise.transactions import in_transaction
 from core.runtime.errors import AlreadyHandled, CommitUnknown, LockLost, TryAgain
 from core.runtime.locks import TOO_LONG, KeyedLock, Lease
 from core.store import outbox, request_keys
-from core.store.outbox import Planner, Row
+from core.store.outbox import Effect, Planner, Row
 from core.store.repo import CLAIM, committed, guarded
 from core.store.sql import fetch, now
 
@@ -211,17 +211,27 @@ class UnitOfWork:
 
     # -- what the change sends --------------------------------------------------------------
 
-    async def record(self, result: object, how: str = "") -> None:
+    async def plan(self, result: object, how: str = "") -> list[Effect]:
+        """What ``result`` sends, drawn by the planner (none without one). A use case whose
+        result is known before its transaction (a roll's dice) draws it so, outside the
+        lock, and hands it to :meth:`record`."""
+        return [] if self.planner is None else await self.planner(result, how)
+
+    async def record(
+        self, result: object, how: str = "", *, effects: list[Effect] | None = None
+    ) -> None:
         """Inside the change's transaction: write what ``result`` sends to the outbox.
 
         ``how``: what the result is to the planner ("post": a panel just opened, to be
-        sent as a new message; "": a change). Nothing when the unit has no planner (a
-        use case run outside the bot). The rows are claimed by this worker, to be sent
-        once the change committed.
+        sent as a new message; "": a change); ``effects``: what :meth:`plan` drew for it
+        before the transaction (drawn here otherwise). Nothing when the unit has no
+        planner (a use case run outside the bot). The rows are claimed by this worker, to
+        be sent once the change committed.
         """
         if self.planner is None:
             return
-        effects = await self.planner(result, how)
+        if effects is None:
+            effects = await self.planner(result, how)
         self.recorded.append(result)
         if not effects:
             return

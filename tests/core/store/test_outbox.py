@@ -18,7 +18,7 @@ from core.store import outbox
 from core.store.models import OutboxRow
 from core.store.outbox import Effect
 from core.store.sql import execute
-from core.store.unit import UnitOfWork
+from core.store.unit import Hooks, UnitOfWork
 
 pytestmark = [pytest.mark.db]
 
@@ -99,3 +99,50 @@ async def test_a_later_edit_of_the_same_message_supersedes_an_earlier_one(planne
     target = f"{CHAT.tg_id}:5"
     assert await outbox.superseded(older, target)
     assert not await outbox.superseded(newer, target)
+
+
+class Recorded(Hooks):
+    """Hooks that remember the points a change reached."""
+
+    def __init__(self) -> None:
+        self.points: list[str] = []
+
+    async def pause(self, name: str) -> None:
+        self.points.append(name)
+
+
+async def test_two_changes_in_one_task_keep_their_own_rows(planned: Play) -> None:
+    """Nothing about a change lives outside its unit of work: two changes made one after
+    the other in the same task each hold only what they wrote."""
+    first, second = unit(300), unit(301)
+    one = await planned.roll(CHAT, ANA, "1d6", unit=first)
+    two = await planned.roll(CHAT, ANA, "1d8", unit=second)
+    assert first.holds(one) and not first.holds(two)
+    assert second.holds(two) and not second.holds(one)
+    assert len(first.rows) == len(second.rows) == 2
+    assert not {r.id for r in first.rows} & {r.id for r in second.rows}
+    plain = UnitOfWork(302)  # no planner: a use case run outside the bot records nothing
+    await planned.roll(CHAT, ANA, "1d4", unit=plain)
+    assert plain.rows == [] and await OutboxRow.filter(update_id=302).count() == 0
+
+
+async def test_the_hooks_given_to_a_unit_are_reached_only_while_an_update_is_handled(
+    planned: Play,
+) -> None:
+    hooks = Recorded()
+    await planned.roll(CHAT, ANA, "1d6", unit=UnitOfWork(303, planner=roll_message, hooks=hooks))
+    assert hooks.points == ["before_commit", "after_commit"]
+    job = Recorded()  # a change no update asked for (a job, a Mini App request)
+    await planned.roll(CHAT, ANA, "1d6", unit=UnitOfWork(planner=roll_message, hooks=job))
+    assert job.points == []
+
+
+async def test_a_result_drawn_before_its_transaction_is_written_as_drawn(db: str) -> None:
+    drawn = unit(304)
+    effects = await drawn.plan(RollResult.__new__(RollResult))
+    assert [e.kind for e in effects] == ["send", "edit"]
+    async with drawn.atomic():
+        await drawn.record("the roll", effects=effects)
+    rows = await OutboxRow.filter(update_id=304).order_by("id")
+    assert [r.payload for r in rows] == [e.payload for e in effects]
+    assert drawn.holds("the roll") and [r.id for r in drawn.unsent()] == [r.id for r in rows]
