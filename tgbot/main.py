@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from telegram.error import TelegramError
 
-from core.campaigns import Campaigns, Changed, PanelView
+from core.campaigns import Campaigns
 from core.campaigns.play import Play
 from core.rules.registry import Registry, default_registry
 from core.rules.rng import FairRng, Rng
@@ -34,7 +34,7 @@ from core.store.db import close_database, open_database
 from core.store.housekeeping import run_once, tidy
 from core.store.unit import NO_HOOKS, Hooks, UnitOfWork
 from tgbot.app import build_application, register_commands, renderers
-from tgbot.context import BotDeps, StonetableApplication, StonetableContext
+from tgbot.context import BotDeps, StonetableApplication
 from tgbot.inbox import Inbox, Poller
 from tgbot.intro import introduce
 from tgbot.outbox import Planner
@@ -172,7 +172,6 @@ class Runtime:
                 token,
                 settings.initdata_max_age,
                 self.clock,
-                panel_shown=self._show_panel,
                 sent=self._send_outbox,
                 planner=planner,
                 hooks=self.hooks,
@@ -242,31 +241,10 @@ class Runtime:
             housekeeping, interval=3600, first=60, name="housekeeping"
         )
 
-    async def _show_panel(self, change: PanelView | Changed, unit: UnitOfWork) -> None:
-        """Show in the chats what a Mini App change did, as a press would (best effort).
-
-        The change wrote its messages to the outbox with it, on its unit of work: they
-        are sent now (what fails here, the sweeper sends in a few seconds).
-        """
-        from tgbot.presenter import present, settle
-
-        application = self.application
-        if application is None:
-            return
-        context = StonetableContext(application)
-        try:
-            if unit.holds(change):
-                await send_pending(application, unit)
-            elif isinstance(change, PanelView):
-                await present(context, change)
-            else:
-                await settle(context, change)
-        except (TelegramError, TryAgain) as error:
-            log.warning("Could not show a change made in the Mini App: %s", error)
-
     async def _send_outbox(self, unit: UnitOfWork) -> None:
-        """Send what a Mini App request's unit of work wrote to the outbox (best effort:
-        what fails here, the sweeper sends in a few seconds)."""
+        """Send what a Mini App request's unit of work wrote to the outbox: what its change
+        shows in the chats, as a press would (best effort: what fails here, the sweeper
+        sends in a few seconds)."""
         if self.application is None:
             return
         try:

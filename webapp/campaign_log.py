@@ -69,8 +69,8 @@ async def api_undo(request: web.Request) -> web.Response:
     unit = unit_of(request)
     token = request.match_info["token"]
     back = await undo_for_viewer(deps.campaigns, token, viewer, step, unit=unit)
-    if deps.panel_shown is not None:  # the group's panels read as they did
-        await deps.panel_shown(back.changed, unit)
+    if deps.sent is not None:  # the group's panels read as they did
+        await deps.sent(unit)
     label = request_lang(request).gettext(back.label)
     return web.json_response({"ok": True, "label": label}, dumps=_dumps)
 

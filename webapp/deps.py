@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from core.campaigns import Campaigns, Changed, PanelView
+from core.campaigns import Campaigns
 from core.campaigns.pictures import CardPictures
 from core.campaigns.play import Play
 from core.runtime.heavy import HeavyWork
@@ -37,10 +37,8 @@ class WebDeps:
     planner: Planner | None = None
     # Where a fault test may stop a change (a no-op unless a test gives its own).
     hooks: Hooks = NO_HOOKS
-    # Shows in the chats what a Mini App change did, as a press would (the bot's presenter),
-    # sending what the request's unit of work wrote to the outbox.
-    panel_shown: Callable[[PanelView | Changed, UnitOfWork], Awaitable[None]] | None = None
-    # Sends now what a request's unit of work wrote to the outbox (a roll posted in the chat).
+    # Sends now what a request's unit of work wrote to the outbox: what a Mini App change
+    # shows in the chats, as a press would (a redrawn panel, a roll posted in the chat).
     sent: Callable[[UnitOfWork], Awaitable[None]] | None = None
     # Whether the process takes updates yet (None: nothing to wait for); /healthz says
     # 503 until then, so a load balancer sends nothing to a worker still starting.

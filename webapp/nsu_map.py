@@ -442,15 +442,15 @@ async def add_detail(request: web.Request) -> web.Response:
         if panel_id not in {p.id for p in await open_panels(snapshot.projection, ROLL_PANEL)}:
             raise NotAllowedNow("That roll is over.")
         unit = unit_of(request)
-        acted = await deps.campaigns.act(panel_id, version, viewer, "text", text[:300], unit=unit)
+        await deps.campaigns.act(panel_id, version, viewer, "text", text[:300], unit=unit)
     except (ValueError, UnicodeDecodeError):
         return web.json_response({"error": "That request was not understood."}, status=400)
     except Malformed as error:
         return web.json_response({"error": error.message}, status=400)
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
-    if deps.panel_shown is not None:
-        await deps.panel_shown(acted, unit)
+    if deps.sent is not None:  # its message, written with it, goes out now
+        await deps.sent(unit)
     return web.json_response({"ok": True})
 
 

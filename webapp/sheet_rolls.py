@@ -38,8 +38,8 @@ async def api_roll(request: web.Request) -> web.Response:
     kind, words = roll_of(_page(deps, snapshot.view), what[:20], name[:MAX_NAME])
     unit = unit_of(request)
     panel = await start_roll(deps.campaigns, token, viewer, kind, words, unit=unit)
-    if deps.panel_shown is not None:  # its message, written with it, goes out now
-        await deps.panel_shown(panel, unit)
+    if deps.sent is not None:  # its message, written with it, goes out now
+        await deps.sent(unit)
     return web.json_response({"ok": True, "panel": panel.id})
 
 

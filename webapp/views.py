@@ -164,8 +164,8 @@ async def api_edit(request: web.Request) -> web.Response:
     edited = await projection.edit(
         deps.campaigns, request.match_info["token"], viewer, action, payload, unit=unit
     )
-    if deps.panel_shown is not None:  # e.g. the group's panel shows the ticked clock
-        await deps.panel_shown(edited.changed, unit)
+    if deps.sent is not None:  # e.g. the group's panel shows the ticked clock
+        await deps.sent(unit)
     seen = edited.projection
     context = _page(deps, seen.view).context(seen.view, seen.table, viewer.tg_id)
     return web.json_response({"ok": True, "sheet": context}, dumps=_dumps)
