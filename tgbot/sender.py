@@ -47,28 +47,32 @@ def _keyboard(markup: dict[str, Any] | None) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup.de_json(markup, None) if markup else None
 
 
-async def _send(application: StonetableApplication, row: Row, unit: UnitOfWork | None) -> None:
-    """One row's Bot API call. A permanent refusal is logged (retrying cannot help) and,
-    for ``raise``, passed on; a passing one raises :class:`Passing`."""
+async def _send(
+    application: StonetableApplication, row: Row, unit: UnitOfWork | None
+) -> Exception | None:
+    """One row's Bot API call; None once Telegram took it, else what kept it from going:
+    :class:`Passing` (a fault that passes: the row is sent again later) or a permanent
+    refusal (``BadRequest``, ``Forbidden``: retrying cannot help)."""
     try:
         await _call(application, row.kind, row.payload, unit)
     except BadRequest as error:
         if "not modified" in error.message.lower():
-            return
+            return None
         if row.kind == "delete":  # gone already, or not ours to delete: nothing to retry
             log.info("A message to delete stays: %s", error)
             await _refused_deletion(application, row.payload, error)
-            return
-        raise
+            return None
+        return error
     except Forbidden as error:
         if row.kind == "delete":
             await _refused_deletion(application, row.payload, error)
-            return
-        raise
+            return None
+        return error
     except TelegramError as error:  # network, timeout, flood control
-        raise Passing(str(error)) from error
+        return Passing(str(error))
     except (ConnectionError, OSError) as error:
-        raise Passing(str(error)) from error
+        return Passing(str(error))
+    return None
 
 
 async def _refused_deletion(
@@ -179,8 +183,10 @@ async def send_rows(
     killed later does not send it again; only a kill inside that one write can show it
     twice. Edits (sending one again changes nothing) are marked together.
 
-    A passing fault gives the rest back to any worker. ``sweeping``: rows sent late,
-    where an edit a newer row supersedes is skipped.
+    A run of edits of different messages (a press's own and those its change redraws)
+    goes at once, each accounted for in order after. A passing fault gives the rest
+    back to any worker. ``sweeping``: rows sent late, one at a time, where an edit a
+    newer row supersedes is skipped.
 
     Raises:
         BadRequest, Forbidden: a row of an update in hand was refused for good, as the
@@ -188,41 +194,69 @@ async def send_rows(
     """
     handled: list[int] = []  # handled and not yet marked
     marked: list[int] = []
-    refused: TelegramError | None = None
+    refused: Exception | None = None
+    index = 0
     try:
-        for index, row in enumerate(rows):
-            target = Effect(row.kind, row.payload).target
-            if sweeping and await outbox.superseded(row, target):
+        while index < len(rows):
+            row = rows[index]
+            if sweeping and await outbox.superseded(row, Effect(row.kind, row.payload).target):
                 handled.append(row.id)
+                index += 1
                 continue
-            try:
-                await _send(application, row, unit)
-            except Passing as error:
-                log.warning("An outbox row waits for a passing fault: %s", error)
+            batch = rows[index : index + _at_once(rows, index, sweeping)]
+            if len(batch) == 1:
+                outcomes = [await _send(application, row, unit)]
+            else:  # edits of different messages: no order between them, so all at once
+                outcomes = await asyncio.gather(*(_send(application, r, unit) for r in batch))
+            passing = False
+            for at, (row, error) in enumerate(zip(batch, outcomes, strict=True), start=index):
+                if isinstance(error, Passing):
+                    log.warning("An outbox row waits for a passing fault: %s", error)
+                    await outbox.release([row.id])
+                    passing = True
+                    continue
+                if error is not None:
+                    log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
+                    refused = refused or error
+                if row.kind == "edit" and not sweeping:
+                    _edits_sent.append(row.id)  # marked with others', well within its lease
+                else:
+                    handled.append(row.id)
+                if at == 0 and unit is not None:
+                    await unit.pause("after_send")
+                if row.kind != "edit":  # a new message: marked sent the moment Telegram took it
+                    with contextlib.suppress(Exception):  # (else with the rest, below)
+                        await outbox.done(handled)
+                        marked += handled
+                        handled.clear()
+                    if at == 0 and unit is not None:
+                        await unit.pause("after_mark")
+            index += len(batch)
+            if passing:  # the rest go to any worker
                 await outbox.release([r.id for r in rows[index:]])
                 break
-            except (BadRequest, Forbidden) as error:
-                log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
-                refused = refused or error
-            if row.kind == "edit" and not sweeping:
-                _edits_sent.append(row.id)  # marked with others', well within its lease
-            else:
-                handled.append(row.id)
-            if index == 0 and unit is not None:
-                await unit.pause("after_send")
-            if row.kind != "edit":  # a new message: marked sent the moment Telegram took it
-                with contextlib.suppress(Exception):  # (else with the rest, below)
-                    await outbox.done(handled)
-                    marked += handled
-                    handled.clear()
-                if index == 0 and unit is not None:
-                    await unit.pause("after_mark")
     finally:
         with contextlib.suppress(Exception):
             await outbox.done(handled)
     if refused is not None and not sweeping:
         raise refused
     return marked + handled
+
+
+def _at_once(rows: list[Row], start: int, sweeping: bool) -> int:
+    """How many rows from ``start`` go at once: a run of edits right after their change,
+    each of another message (a press's own and those its change redraws); else one."""
+    if sweeping:
+        return 1
+    seen: set[str] = set()
+    end = start
+    while end < len(rows) and rows[end].kind == "edit":
+        target = Effect(rows[end].kind, rows[end].payload).target
+        if target in seen:
+            break
+        seen.add(target)
+        end += 1
+    return max(1, end - start)
 
 
 def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:

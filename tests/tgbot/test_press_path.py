@@ -216,7 +216,7 @@ async def test_a_press_goes_through_few_layers(stack: Stack) -> None:
 # to its renderer and the presenter's drawing.
 INBOX_HOPS_CEILING = 16
 INBOX_HOP_FILES_CEILING = 10
-REDRAW_HOPS = 5  # what each view redrawn besides the press's own adds
+REDRAW_HOPS = 3  # what each view redrawn besides the press's own adds
 REDRAW_FILES = 2
 
 
