@@ -124,8 +124,13 @@ async def roll_once(
     inline_message_id: str,
     offer: Offer,
     render: Callable[[dice.RollResult], str],
+    *,
+    unit: UnitOfWork | None = None,
 ) -> str:
     """Roll an offer for its inline message, once: the message showing the dice.
+
+    ``unit``: the change's unit of work; the roll is kept by its message's id, not by the
+    update's claim (a redelivered chosen result finds what the first showed).
 
     The first roll kept for ``inline_message_id`` wins; every later call (a redelivered
     chosen result, a copy racing this one) returns what the first showed.
@@ -138,7 +143,7 @@ async def roll_once(
         return shown
     result = dice.roll(offer.expression, rng)
     text = render(result)
-    async with guarded(), UnitOfWork().committing():  # kept once by its message's id
+    async with guarded(), (unit or UnitOfWork()).committing():  # kept once by its message's id
         row = await player_id(
             player.tg_id, player.first_name, player.last_name, player.username,
             player.language_code,
