@@ -27,10 +27,8 @@ from telegram.error import RetryAfter, TelegramError
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.text import cleaned
-from core.store import outbox as core_outbox
 from core.store.dead_letters import fits_bigint, keep_dead_letter
 from tgbot.context import StonetableApplication
-from tgbot.outbox import CURRENT_UPDATE, REPLY
 from tgbot.processor import PerChatUpdateProcessor
 from tgbot.render.errors import unexpected
 from tgbot.sender import flush_update, send_pending
@@ -116,6 +114,8 @@ async def turn(
     ``application.process_update``), in order within the chat; yields the list collecting
     what they raise (the errors were already shown to the user by the error handler).
 
+    Opens the update's unit of work (:class:`core.store.unit.UnitOfWork`, with the bot's
+    planner and hooks), which its handlers' use cases receive (``context.unit``).
     On leaving, sends the outbox rows of this update still unsent (in its chat's turn):
     a redelivered copy (or one whose handler failed) sends what an earlier copy left,
     never nothing. A copy the rules refused (a wrong player's press, a stale button) looks
@@ -129,18 +129,17 @@ async def turn(
     assert isinstance(processor, PerChatUpdateProcessor)
     try:
         async with processor.ordered(update):
-            core_outbox.begin(update.update_id)
-            REPLY.set(None)
-            CURRENT_UPDATE.set(update)
+            unit = application.units[key] = application.deps.unit(update)
             yield failures
             try:
-                await send_pending(application)
+                await send_pending(application, unit)
                 if not all(isinstance(failure, Malformed | NotAllowedNow) for failure in failures):
                     await flush_update(application, update.update_id)
             except Exception as error:  # sent later: by a redelivery or the sweeper
                 log.warning("Could not send an update's outbox rows now: %s", error)
     finally:
         del application.failures[key]
+        application.units.pop(key, None)
 
 
 class Inbox:

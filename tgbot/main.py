@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from telegram.error import TelegramError
 
-from core.campaigns import Campaigns, Changed, PanelView
+from core.campaigns import Campaigns
 from core.campaigns.play import Play
 from core.rules.registry import Registry, default_registry
 from core.rules.rng import FairRng, Rng
@@ -30,11 +30,11 @@ from core.runtime.events import CampaignEvents, InProcessEvents, RedisEvents
 from core.runtime.heavy import HeavyWork, InProcessTurns, ProcessPool, RedisTurns, Turns
 from core.runtime.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
 from core.runtime.settings import Settings, SettingsError
-from core.store import outbox
 from core.store.db import close_database, open_database
 from core.store.housekeeping import run_once, tidy
+from core.store.unit import NO_HOOKS, Hooks, UnitOfWork
 from tgbot.app import build_application, register_commands, renderers
-from tgbot.context import BotDeps, StonetableApplication, StonetableContext
+from tgbot.context import BotDeps, StonetableApplication
 from tgbot.inbox import Inbox, Poller
 from tgbot.intro import introduce
 from tgbot.outbox import Planner
@@ -114,8 +114,10 @@ class Runtime:
         clock: Callable[[], float] = time.time,
         rate_limit: bool = True,
         registry: Registry | None = None,
+        hooks: Hooks = NO_HOOKS,
     ) -> None:
         self.settings = settings
+        self.hooks = hooks  # where a fault test stops a change (a no-op by default)
         self.registry = registry or default_registry()
         self.rng = rng or FairRng()
         self.clock = clock
@@ -158,6 +160,10 @@ class Runtime:
         await self.events.start()
         campaigns = Campaigns(self.registry, self.rng, self.locks, self.events, clock=self.clock)
         token = self._bot_token()
+        drawn = renderers(self.registry)
+        # a change's messages are written with it, drawn by the bot's planner: each unit of
+        # work is given it (and the hooks), the bot's and the Mini App's alike
+        planner = Planner(drawn, campaigns)
         web_app = create_app(
             WebDeps(
                 play,
@@ -166,8 +172,9 @@ class Runtime:
                 token,
                 settings.initdata_max_age,
                 self.clock,
-                panel_shown=self._show_panel,
                 sent=self._send_outbox,
+                planner=planner,
+                hooks=self.hooks,
                 ready=self.ready.is_set,
                 heavy=heavy,
                 telegram_script=(
@@ -196,12 +203,19 @@ class Runtime:
         self.application = build_application(
             token=token,
             api_url=api_url,
-            deps=BotDeps(play, campaigns, renderers(self.registry), settings, webapp_url, heavy),
+            deps=BotDeps(
+                play,
+                campaigns,
+                drawn,
+                settings,
+                webapp_url,
+                heavy,
+                hooks=self.hooks,
+                planner=planner,
+            ),
             rate_limit=self.rate_limit and settings.rate_limit,
             connections=settings.telegram_connections,
         )
-        # a change's messages are written with it (core/store/outbox.py), drawn by the bot
-        outbox.set_planner(Planner(self.application.deps.renderers, campaigns))
         await self.application.initialize()
         await register_commands(self.application)
         await introduce(self.application.bot, webapp_url)
@@ -227,39 +241,14 @@ class Runtime:
             housekeeping, interval=3600, first=60, name="housekeeping"
         )
 
-    async def _show_panel(self, change: PanelView | Changed) -> None:
-        """Show in the chats what a Mini App change did, as a press would (best effort).
-
-        The change wrote its messages to the outbox with it: they are sent now (what
-        fails here, the sweeper sends in a few seconds).
-        """
-        from tgbot.presenter import present, settle
-
-        application = self.application
-        if application is None:
+    async def _send_outbox(self, unit: UnitOfWork) -> None:
+        """Send what a Mini App request's unit of work wrote to the outbox: what its change
+        shows in the chats, as a press would (best effort: what fails here, the sweeper
+        sends in a few seconds)."""
+        if self.application is None:
             return
-        context = StonetableContext(application)
         try:
-            pending = outbox.current()
-            if pending is not None and pending.holds(change):
-                outbox.end()  # a request's task may serve the next request too
-                await send_pending(application, pending)
-            elif isinstance(change, PanelView):
-                await present(context, change)
-            else:
-                await settle(context, change)
-        except (TelegramError, TryAgain) as error:
-            log.warning("Could not show a change made in the Mini App: %s", error)
-
-    async def _send_outbox(self) -> None:
-        """Send what the current Mini App request wrote to the outbox (best effort: what
-        fails here, the sweeper sends in a few seconds)."""
-        pending = outbox.current()
-        if self.application is None or pending is None:
-            return
-        outbox.end()
-        try:
-            await send_pending(self.application, pending)
+            await send_pending(self.application, unit)
         except (TelegramError, TryAgain) as error:
             log.warning("Could not send what a Mini App request wrote: %s", error)
 
@@ -330,13 +319,12 @@ class Runtime:
             await self.events.aclose()
         if self.heavy is not None:
             await self.heavy.aclose()
-        outbox.set_planner(None)
         await close_database()
 
 
-async def serve(settings: Settings, stop: asyncio.Event) -> None:
-    """Run until ``stop`` is set."""
-    runtime = Runtime(settings)
+async def serve(settings: Settings, stop: asyncio.Event, *, hooks: Hooks = NO_HOOKS) -> None:
+    """Run until ``stop`` is set (``hooks``: a fault test's pause points)."""
+    runtime = Runtime(settings, hooks=hooks)
     try:
         await runtime.start()
         if runtime.sandbox is not None:
@@ -367,21 +355,22 @@ async def replay_dead_letters(settings: Settings, ids: list[int]) -> int:
     events = build_events(settings)
     await events.start()
     campaigns = Campaigns(default_registry(), FairRng(), locks, events, clock=time.time)
+    drawn = renderers()
     application = build_application(
         token=settings.bot_token,
         api_url=settings.telegram_api_url,
         deps=BotDeps(
             Play(FairRng(), locks, time.time, heavy=heavy),
             campaigns,
-            renderers(),
+            drawn,
             settings,
             settings.webapp_url,
             heavy,
+            planner=Planner(drawn, campaigns),
         ),
         rate_limit=settings.rate_limit,
         connections=settings.telegram_connections,
     )
-    outbox.set_planner(Planner(application.deps.renderers, campaigns))
     done = 0
     try:
         await application.initialize()
@@ -398,7 +387,6 @@ async def replay_dead_letters(settings: Settings, ids: list[int]) -> int:
             else:
                 print(f"#{letter.id}  update {letter.update_id or '-'}  not replayed: {why}")
     finally:
-        outbox.set_planner(None)
         await application.shutdown()
         await locks.aclose()
         await heavy.aclose()

@@ -1,8 +1,10 @@
 """The bot's side of the outbox (core/store/outbox.py): planning a change's messages, sending them.
 
-:class:`Planner` runs inside a use case's transaction: it draws what the change shows
-(the presenter's drawing, :func:`tgbot.presenter.draw`) and returns the Bot API calls,
-which are written to the outbox with the change; :mod:`tgbot.sender` sends them.
+:class:`Planner` runs inside a use case's transaction, on the change's unit of work
+(:class:`core.store.unit.UnitOfWork`, whose planner it is: one per update, built from
+the bot's dependencies): it draws what the change shows (the presenter's drawing,
+:func:`tgbot.presenter.draw`) and returns the Bot API calls, which are written to the
+outbox with the change; :mod:`tgbot.sender` sends them once the change committed.
 
 Edits are idempotent ("message is not modified" counts as sent), and an older edit of
 a message that a newer row edits again is skipped when it is sent late. A new message
@@ -14,8 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
@@ -25,30 +26,41 @@ from core.campaigns.play import HeldNotes, TableRoll
 from core.campaigns.undo import TookBack
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
-from core.store import outbox
 from core.store.outbox import Effect
-from core.words.i18n import lang_for
-from tgbot.context import StonetableApplication
+from core.words.i18n import Lang, lang_for
 from tgbot.edits import markup_json
 from tgbot.i18n import lang_at, lang_of, voice
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.sender import send_pending
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from tgbot.context import StonetableContext
 
-CURRENT_UPDATE: ContextVar[Update | None] = ContextVar("current_update", default=None)
+log = logging.getLogger(__name__)
 
 Drawn = tuple[str, InlineKeyboardMarkup | None]
 Reply = Callable[[object], Awaitable["Drawn | str | list[Drawn | str | Effect] | None"]]
-REPLY: ContextVar[Reply | None] = ContextVar("outbox_reply", default=None)
 
 
-def reply_with(draw: Reply) -> None:
-    """The current handler answers its update with what ``draw`` makes of the result its
-    use case records: drawn inside the change's transaction, written to the outbox with
-    it (a reply to the update's message), sent after the commit. ``draw`` returns the
-    text (and buttons), None for no reply, or a list of replies and other effects."""
-    REPLY.set(draw)
+def planner_of(context: StonetableContext) -> Planner:
+    """The planner of the change a handler makes (its unit of work's)."""
+    planner = context.unit.planner
+    assert isinstance(planner, Planner)
+    return planner
+
+
+def reply_with(context: StonetableContext, draw: Reply) -> None:
+    """The handler answers its update with what ``draw`` makes of the result its use case
+    records: drawn inside the change's transaction, written to the outbox with it (a
+    reply to the update's message), sent after the commit. ``draw`` returns the text
+    (and buttons), None for no reply, or a list of replies and other effects."""
+    planner_of(context).reply = draw
+
+
+def speaking(context: StonetableContext, lang: Lang) -> None:
+    """The handler knows the language its change's messages are worded in (the chat's,
+    read once): the planner uses it instead of asking again."""
+    planner_of(context).lang = lang
 
 
 def fixed(replies: list[Drawn | str | Effect]) -> Reply:
@@ -60,12 +72,11 @@ def fixed(replies: list[Drawn | str | Effect]) -> Reply:
     return draw
 
 
-async def sent_with(application: StonetableApplication, result: object) -> bool:
+async def sent_with(context: StonetableContext, result: object) -> bool:
     """Whether ``result``'s messages were written with it (then they are sent now)."""
-    pending = outbox.current()
-    if pending is None or not pending.holds(result):
+    if not context.unit.holds(result):
         return False
-    await send_pending(application, pending)
+    await send_pending(context.stonetable, context.unit)
     return True
 
 
@@ -112,26 +123,29 @@ def menus(group: list[int] | None, players: list[int]) -> Effect:
 
 
 class Planner:
-    """Turns a use case's result into the Bot API calls it causes (inside its transaction)."""
+    """Turns a use case's result into the Bot API calls it causes (inside its transaction).
 
-    def __init__(self, renderers: Renderers, campaigns: Campaigns) -> None:
+    One is built with the bot's dependencies (:attr:`tgbot.context.BotDeps.planner`);
+    each change gets its own, :meth:`answering` its update: ``reply`` is how its handler
+    answers (:func:`reply_with`), ``lang`` the chat's language when the handler read it
+    (:func:`speaking`).
+    """
+
+    def __init__(
+        self, renderers: Renderers, campaigns: Campaigns, update: Update | None = None
+    ) -> None:
         self.renderers = renderers
         self.campaigns = campaigns
+        self.update = update
+        self.reply: Reply | None = None
+        self.lang: Lang | None = None
 
-    def drawings(self, result: object) -> list[outbox.Drawing]:
-        """A press's edit and the views it redraws, drawn by its use case
-        (:func:`core.store.outbox.drawings`): each panel's renderer and its arguments, the
-        press's own first; none for any other result."""
-        if not isinstance(result, PanelView) or result.message_id is None:
-            return []
-        views = [result, *(view for view in result.redraw if view.message_id is not None)]
-        return [(self.renderers[view.kind].render, (view, lang_at(view))) for view in views]
+    def answering(self, update: Update | None) -> Planner:
+        """A planner for one change, answering ``update`` (None: a change no update asked)."""
+        return Planner(self.renderers, self.campaigns, update)
 
-    async def __call__(
-        self, result: object, how: str, drawn: list[Drawn] | None = None
-    ) -> list[Effect]:
-        """The effects of ``result``; ``drawn``: its renderers' texts and buttons, when its
-        use case drew them (:meth:`drawings`)."""
+    async def __call__(self, result: object, how: str) -> list[Effect]:
+        """The effects of ``result``."""
         from tgbot.presenter import dressed
 
         if isinstance(result, RollResult):
@@ -144,15 +158,15 @@ class Planner:
                 for t, m in result.notes
             ]
         replies = await self._reply(result)
-        update = CURRENT_UPDATE.get()
+        update = self.update
         answering = update is not None and update.callback_query is not None
         effects = [] if answering else replies  # a button's answer edits its message last
         if isinstance(result, PanelView):
             if how == "post":
                 effects.append(await self._post(result))
-            elif result.message_id is not None:  # the hot path, a press: its edit, inline
-                lang = lang_at(result)  # drawn as draw() does, fewer layers
-                own = drawn[0] if drawn else self.renderers[result.kind].render(result, lang)
+            elif result.message_id is not None:  # a press: its own edit
+                lang = lang_at(result)  # drawn as draw() does
+                own = self.renderers[result.kind].render(result, lang)
                 text, markup = dressed(result, *own, lang)
                 text = await self._header(result) + text
                 payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
@@ -160,12 +174,12 @@ class Planner:
         if isinstance(result, TookBack):
             result = result.changed
         if isinstance(result, PanelView | Changed | EndedGame | Resumed):
-            effects += await self._settle(result, drawn[1:] if drawn else [])
+            effects += await self._settle(result)
         return effects + replies if answering else effects
 
     async def _reply(self, result: object) -> list[Effect]:
         """The handler's answer to its update (:func:`reply_with`), as a new message."""
-        draw, update = REPLY.get(), CURRENT_UPDATE.get()
+        draw, update = self.reply, self.update
         message = update.effective_message if update is not None else None
         if draw is None or message is None:
             return []
@@ -197,7 +211,7 @@ class Planner:
     async def _roll(self, result: RollResult) -> list[Effect]:
         from tgbot.render.dice import render_roll
 
-        update = CURRENT_UPDATE.get()
+        update = self.update
         message = update.effective_message if update is not None else None
         if update is None or message is None or update.effective_user is None:
             return []
@@ -206,7 +220,7 @@ class Planner:
         payload: dict[str, Any] = {
             "chat_id": message.chat_id,
             "topic": message.message_thread_id if message.is_topic_message else 0,
-            "text": render_roll(result, who, await lang_of(update)),
+            "text": render_roll(result, who, self.lang or await lang_of(update)),
         }
         if message.chat.type != ChatType.PRIVATE:
             payload["reply_to"] = message.message_id
@@ -228,17 +242,11 @@ class Planner:
             return games_line(view.campaign, lang_at(view))
         return await game_header(self.campaigns, view.campaign, view.chat_tg_id, lang_at(view))
 
-    async def _draw(
-        self, view: PanelView, drawn: Drawn | None = None
-    ) -> tuple[str, dict[str, Any] | None]:
-        """``view``'s message as :func:`tgbot.presenter.draw` makes it (``drawn``: its
-        renderer's text and buttons, when the use case drew them)."""
-        from tgbot.presenter import draw, dressed
+    async def _draw(self, view: PanelView) -> tuple[str, dict[str, Any] | None]:
+        """``view``'s message as :func:`tgbot.presenter.draw` makes it."""
+        from tgbot.presenter import draw
 
-        lang = lang_at(view)
-        text, markup = (
-            draw(self.renderers, view, lang) if drawn is None else dressed(view, *drawn, lang)
-        )
+        text, markup = draw(self.renderers, view, lang_at(view))
         return await self._header(view) + text, _markup(markup)
 
     async def _post(self, view: PanelView) -> Effect:
@@ -247,8 +255,8 @@ class Planner:
         payload = {"chat_id": view.chat_tg_id, "topic": topic, "text": text, "markup": markup}
         return Effect("send", {**payload, "bind": view.id})
 
-    async def _edit(self, view: PanelView, drawn: Drawn | None = None) -> Effect:
-        text, markup = await self._draw(view, drawn)
+    async def _edit(self, view: PanelView) -> Effect:
+        text, markup = await self._draw(view)
         assert view.message_id is not None
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": markup, "settle": False})
@@ -267,19 +275,15 @@ class Planner:
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": None, "settle": True})
 
-    async def _settle(
-        self, change: PanelView | Changed | EndedGame | Resumed, drawn: list[Drawn]
-    ) -> list[Effect]:
-        """As :func:`tgbot.presenter.settle`: follow-ups, then redraws (``drawn``: those the
-        use case drew, in order, :meth:`drawings`), then retirements."""
+    async def _settle(self, change: PanelView | Changed | EndedGame | Resumed) -> list[Effect]:
+        """As :func:`tgbot.presenter.settle`: follow-ups, then redraws, then retirements."""
         effects: list[Effect] = []
         redraw: tuple[PanelView, ...] = getattr(change, "redraw", ())
         if isinstance(change, PanelView):
             effects += await self._follow_up(change, skip={view.id for view in redraw})
-        shown = iter(drawn)
         for view in redraw:
             if view.message_id is not None:
-                edit = await self._edit(view, next(shown, None))
+                edit = await self._edit(view)
                 effects.append(Effect("edit", {**edit.payload, "settle": True}))
         for retired in getattr(change, "retired", ()):
             effect = await self._retire(retired)

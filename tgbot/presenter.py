@@ -8,7 +8,7 @@ is redrawn from the new state, or retired: its buttons go, and one line says whe
 play went on.
 
 A change whose use case wrote its effects to the outbox in its own transaction
-(``core.store.outbox.record``: a press, a reply, an opened panel, a roll, a Mini App edit) is
+(``UnitOfWork.record``: a press, a reply, an opened panel, a roll, a Mini App edit) is
 presented by sending those rows (:func:`tgbot.sender.send_pending`), drawn as here.
 """
 
@@ -30,7 +30,6 @@ from core.campaigns import (
     Retirement,
 )
 from core.rules.errors import NotAllowedNow
-from core.store import outbox
 from core.words.i18n import N_, Lang
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
@@ -73,7 +72,7 @@ async def post(
     """Send a newly opened panel as a new message in its game's topic, remember it, and
     settle the change. None when the topic refused the post (the group was told), or
     when the outbox sent it."""
-    if in_outbox(view):
+    if in_outbox(context, view):
         await _send_pending(context)
         return None
     text, markup = draw(context.deps.renderers, view)
@@ -124,19 +123,19 @@ def _without_panel_buttons(markup: InlineKeyboardMarkup | None) -> InlineKeyboar
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def in_outbox(change: object) -> bool:
-    """Whether ``change`` wrote its messages to the outbox (presenting it sends those)."""
-    pending = outbox.current()
-    return pending is not None and pending.holds(change)
+def in_outbox(context: StonetableContext, change: object) -> bool:
+    """Whether ``change`` wrote its messages to the outbox, on the handler's unit of work
+    (presenting it sends those)."""
+    return context.unit.holds(change)
 
 
 async def _send_pending(context: StonetableContext) -> None:
-    await send_pending(context.stonetable)
+    await send_pending(context.stonetable, context.unit)
 
 
 async def present(context: StonetableContext, view: PanelView) -> None:
     """Show a panel a change came through, then settle the change."""
-    if in_outbox(view):
+    if in_outbox(context, view):
         await _send_pending(context)
         return
     await show(context, view)
@@ -150,7 +149,7 @@ async def settle(context: StonetableContext, change: PanelView | Changed | Ended
     are redrawn or retired (best effort: a message deleted or a chat that blocked
     the bot does not undo the change).
     """
-    if in_outbox(change):
+    if in_outbox(context, change):
         await _send_pending(context)
         return
     shown: set[int] = set()

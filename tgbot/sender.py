@@ -1,11 +1,11 @@
 """Sending the outbox (core/store/outbox.py): a change's Bot API calls, after its commit.
 
-:func:`send_pending` sends the rows the current update wrote, right after the commit
-(a press takes them with :func:`unsent` and sends them with :func:`send_rows` itself);
-:func:`flush_update` sends what a copy of an update left unsent (a redelivery);
-:func:`sweep` sends any row whose worker's lease ran out (a periodic job in every
-worker). What the rows say is planned in the change's transaction
-(:class:`tgbot.outbox.Planner`).
+:func:`send_pending` sends the rows a change's unit of work wrote
+(:class:`core.store.unit.UnitOfWork`), right after the commit; :func:`flush_update`
+sends what a copy of an update left unsent (a redelivery); :func:`sweep` sends any
+row whose worker's lease ran out (a periodic job in every worker). All three send
+through :func:`send_rows`, the one sending path. What the rows say is planned in the
+change's transaction (:class:`tgbot.outbox.Planner`).
 
 Edits are idempotent ("message is not modified" counts as sent), and an older edit of
 a message that a newer row edits again is skipped when it is sent late. A new message
@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Message, ReplyParameters
@@ -28,6 +27,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from core.store import liveness, outbox
 from core.store.outbox import Effect, Row
+from core.store.unit import UnitOfWork
 from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.edits import EDIT_MESSAGE_TEXT
 from tgbot.menu import publish_menus
@@ -47,28 +47,32 @@ def _keyboard(markup: dict[str, Any] | None) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup.de_json(markup, None) if markup else None
 
 
-async def _send(application: StonetableApplication, row: Row) -> None:
-    """One row's Bot API call. A permanent refusal is logged (retrying cannot help) and,
-    for ``raise``, passed on; a passing one raises :class:`Passing`."""
+async def _send(
+    application: StonetableApplication, row: Row, unit: UnitOfWork | None
+) -> Exception | None:
+    """One row's Bot API call; None once Telegram took it, else what kept it from going:
+    :class:`Passing` (a fault that passes: the row is sent again later) or a permanent
+    refusal (``BadRequest``, ``Forbidden``: retrying cannot help)."""
     try:
-        await _call(application, row.kind, row.payload)
+        await _call(application, row.kind, row.payload, unit)
     except BadRequest as error:
         if "not modified" in error.message.lower():
-            return
+            return None
         if row.kind == "delete":  # gone already, or not ours to delete: nothing to retry
             log.info("A message to delete stays: %s", error)
             await _refused_deletion(application, row.payload, error)
-            return
-        raise
+            return None
+        return error
     except Forbidden as error:
         if row.kind == "delete":
             await _refused_deletion(application, row.payload, error)
-            return
-        raise
+            return None
+        return error
     except TelegramError as error:  # network, timeout, flood control
-        raise Passing(str(error)) from error
+        return Passing(str(error))
     except (ConnectionError, OSError) as error:
-        raise Passing(str(error)) from error
+        return Passing(str(error))
+    return None
 
 
 async def _refused_deletion(
@@ -87,13 +91,20 @@ async def _refused_deletion(
     )
 
 
-async def _call(application: StonetableApplication, kind: str, payload: dict[str, Any]) -> None:
+async def _call(
+    application: StonetableApplication,
+    kind: str,
+    payload: dict[str, Any],
+    unit: UnitOfWork | None,
+) -> None:
     """The Bot API call(s) a row of ``kind`` makes."""
     bot = application.bot
-    if kind == "delete":
+    if kind == "edit":
+        await bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=edit_fields(payload))
+    elif kind == "delete":
         await bot.delete_message(payload["chat_id"], payload["message_id"])
     elif kind == "secret":
-        await _send_secret(application, payload)
+        await _send_secret(application, payload, unit)
     elif kind == "menu":
         campaigns, specs = application.deps.campaigns, application.command_specs
         await publish_menus(bot, campaigns, specs, payload["group"], payload["players"])
@@ -125,7 +136,9 @@ async def _send_message(application: StonetableApplication, payload: dict[str, A
         await application.deps.campaigns.bind_message(payload["bind"], message.message_id)
 
 
-async def _send_secret(application: StonetableApplication, payload: dict[str, Any]) -> None:
+async def _send_secret(
+    application: StonetableApplication, payload: dict[str, Any], unit: UnitOfWork | None
+) -> None:
     """A secret roll: the roller's private message first; only once Telegram took it, the
     chat's line with the 👁 Reveal button. When Telegram refuses the private message, the
     roll is forgotten and the chat is told how to open a private chat instead. Sent again
@@ -141,7 +154,8 @@ async def _send_secret(application: StonetableApplication, payload: dict[str, An
     except Forbidden:  # never opened a private chat (or blocked it): roll nothing, say how
         await forget(payload["roll_id"])
         text, markup = payload["refused"]
-    await outbox.pause_point("between_secret")
+    if unit is not None:
+        await unit.pause("between_secret")
     reply = ReplyParameters(payload["reply_to"], allow_sending_without_reply=True)
     await send_game(
         application.bot,
@@ -154,16 +168,25 @@ async def _send_secret(application: StonetableApplication, payload: dict[str, An
 
 
 async def send_rows(
-    application: StonetableApplication, rows: list[Row], *, sweeping: bool = False
+    application: StonetableApplication,
+    rows: list[Row],
+    *,
+    sweeping: bool = False,
+    unit: UnitOfWork | None = None,
 ) -> list[int]:
     """Send ``rows`` in order; the ids sent (or given up: a permanent refusal).
+
+    ``unit``: the change that wrote them, sending them right after its commit (its
+    pause points are reached here); None for rows sent late.
 
     A new message is marked sent by its own write as soon as Telegram took it: a worker
     killed later does not send it again; only a kill inside that one write can show it
     twice. Edits (sending one again changes nothing) are marked together.
 
-    A passing fault gives the rest back to any worker. ``sweeping``: rows sent late,
-    where an edit a newer row supersedes is skipped.
+    A run of edits of different messages (a press's own and those its change redraws)
+    goes at once, each accounted for in order after. A passing fault gives the rest
+    back to any worker. ``sweeping``: rows sent late, one at a time, where an edit a
+    newer row supersedes is skipped.
 
     Raises:
         BadRequest, Forbidden: a row of an update in hand was refused for good, as the
@@ -171,53 +194,69 @@ async def send_rows(
     """
     handled: list[int] = []  # handled and not yet marked
     marked: list[int] = []
-    refused: TelegramError | None = None
+    refused: Exception | None = None
+    index = 0
     try:
-        for index, row in enumerate(rows):
-            target = Effect(row.kind, row.payload).target
-            if sweeping and await outbox.superseded(row, target):
+        while index < len(rows):
+            row = rows[index]
+            if sweeping and await outbox.superseded(row, Effect(row.kind, row.payload).target):
                 handled.append(row.id)
+                index += 1
                 continue
-            try:
-                if row.kind == "edit":  # the hot path, a press's edit: the call inline
-                    fields = edit_fields(row.payload)
-                    try:
-                        await application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=fields)
-                    except BadRequest as error:
-                        if "not modified" not in error.message.lower():
-                            raise
-                    except Forbidden:
-                        raise
-                    except TelegramError as error:  # network, timeout, flood control
-                        raise Passing(str(error)) from error
+            batch = rows[index : index + _at_once(rows, index, sweeping)]
+            if len(batch) == 1:
+                outcomes = [await _send(application, row, unit)]
+            else:  # edits of different messages: no order between them, so all at once
+                outcomes = await asyncio.gather(*(_send(application, r, unit) for r in batch))
+            passing = False
+            for at, (row, error) in enumerate(zip(batch, outcomes, strict=True), start=index):
+                if isinstance(error, Passing):
+                    log.warning("An outbox row waits for a passing fault: %s", error)
+                    await outbox.release([row.id])
+                    passing = True
+                    continue
+                if error is not None:
+                    log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
+                    refused = refused or error
+                if row.kind == "edit" and not sweeping:
+                    _edits_sent.append(row.id)  # marked with others', well within its lease
                 else:
-                    await _send(application, row)
-            except Passing as error:
-                log.warning("An outbox row waits for a passing fault: %s", error)
+                    handled.append(row.id)
+                if at == 0 and unit is not None:
+                    await unit.pause("after_send")
+                if row.kind != "edit":  # a new message: marked sent the moment Telegram took it
+                    with contextlib.suppress(Exception):  # (else with the rest, below)
+                        await outbox.done(handled)
+                        marked += handled
+                        handled.clear()
+                    if at == 0 and unit is not None:
+                        await unit.pause("after_mark")
+            index += len(batch)
+            if passing:  # the rest go to any worker
                 await outbox.release([r.id for r in rows[index:]])
                 break
-            except (BadRequest, Forbidden) as error:
-                log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
-                refused = refused or error
-            if row.kind == "edit" and not sweeping:
-                _edits_sent.append(row.id)  # marked with others', well within its lease
-            else:
-                handled.append(row.id)
-            if index == 0:
-                await outbox.pause_point("after_send")
-            if row.kind != "edit":  # a new message: marked sent the moment Telegram took it
-                with contextlib.suppress(Exception):  # (else with the rest, below)
-                    await outbox.done(handled)
-                    marked += handled
-                    handled.clear()
-                if index == 0:
-                    await outbox.pause_point("after_mark")
     finally:
         with contextlib.suppress(Exception):
             await outbox.done(handled)
     if refused is not None and not sweeping:
         raise refused
     return marked + handled
+
+
+def _at_once(rows: list[Row], start: int, sweeping: bool) -> int:
+    """How many rows from ``start`` go at once: a run of edits right after their change,
+    each of another message (a press's own and those its change redraws); else one."""
+    if sweeping:
+        return 1
+    seen: set[str] = set()
+    end = start
+    while end < len(rows) and rows[end].kind == "edit":
+        target = Effect(rows[end].kind, rows[end].payload).target
+        if target in seen:
+            break
+        seen.add(target)
+        end += 1
+    return max(1, end - start)
 
 
 def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:
@@ -233,79 +272,11 @@ def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
-async def send_beside(
-    application: StonetableApplication, answer: Awaitable[object], rows: list[Row]
-) -> None:
-    """Send ``rows`` while ``answer`` (a button's answer) goes. A press's edits (its own,
-    and the other messages its change redraws: each a message of its own) are called
-    here as they are, beside the answer and each other, and accounted for after, in
-    order, as :func:`send_rows` does it (no layer between the press and the calls)."""
-    targets = {(row.payload.get("chat_id"), row.payload.get("message_id")) for row in rows}
-    if not rows or any(row.kind != "edit" for row in rows) or len(targets) != len(rows):
-        await asyncio.gather(answer, send_rows(application, rows))
-        return
-    calls = (
-        application.bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=edit_fields(row.payload))
-        for row in rows
-    )
-    outcomes: list[object] = await asyncio.gather(answer, *calls, return_exceptions=True)
-    answered, edited = outcomes[0], outcomes[1:]
-    refused: BaseException | None = None
-    for index, (row, outcome) in enumerate(zip(rows, edited, strict=True)):
-        try:
-            await _edited(row, outcome if isinstance(outcome, BaseException) else None, index)
-        except (BadRequest, Forbidden) as error:  # raised after the others are accounted
-            refused = refused or error
-    if isinstance(answered, BaseException):
-        raise answered
-    if refused is not None:
-        raise refused
-
-
-async def _edited(row: Row, error: BaseException | None, index: int = 0) -> None:
-    """After a press's edit (:func:`send_beside`, its ``index``-th): what
-    :func:`send_rows` does after it."""
-    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
-        error = None
-    if isinstance(error, TelegramError) and not isinstance(error, BadRequest | Forbidden):
-        log.warning("An outbox row waits for a passing fault: %s", error)
-        await outbox.release([row.id])  # network, timeout, flood control: any worker's now
-        return
-    if isinstance(error, BadRequest | Forbidden):
-        log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
-    elif error is not None:
-        raise error
-    _edits_sent.append(row.id)  # marked with others', well within its lease
-    if index == 0:
-        await outbox.pause_point("after_send")
-    if error is not None:
-        raise error
-
-
-async def send_pending(
-    application: StonetableApplication, pending: outbox.Pending | None = None
-) -> None:
-    """Send what the current update (or request) wrote to the outbox and has not sent."""
-    rows = await unsent(pending)
+async def send_pending(application: StonetableApplication, unit: UnitOfWork) -> None:
+    """Send what ``unit`` (a change that committed) wrote to the outbox and has not sent."""
+    rows = await unit.to_send()
     if rows:
-        await send_rows(application, rows)
-
-
-async def unsent(pending: outbox.Pending | None = None) -> list[Row]:
-    """What the current update (or request) wrote to the outbox and has not sent, taken
-    to be sent now (by :func:`send_rows`; a press calls it itself, one layer fewer)."""
-    pending = pending or outbox.current()
-    if pending is None:
-        return []
-    rows = pending.unsent()
-    if not rows:
-        return []
-    if time.time() > pending.until - 1.0:  # slow: make sure no sweeper took them meanwhile
-        held = set(await outbox.renew([row.id for row in rows]))
-        pending.sent.update(row.id for row in rows if row.id not in held)
-        rows = [row for row in rows if row.id in held]
-    pending.sent.update(row.id for row in rows)  # tried now; whatever failed is the sweeper's
-    return rows
+        await send_rows(application, rows, unit=unit)
 
 
 async def flush_update(application: StonetableApplication, update_id: int) -> int:
@@ -380,19 +351,18 @@ def schedule_sweeper(application: StonetableApplication) -> None:
     application.job_queue.run_repeating(job, interval=SWEEP_SECONDS, first=1.0, name="outbox")
 
 
-async def deliver_held(
-    context: StonetableContext, user_id: int, *, update_id: int | None = None
-) -> int:
+async def deliver_held(context: StonetableContext, user_id: int, *, claim: bool = True) -> int:
     """Send a player everything held for them; returns how many.
 
     Args:
-        update_id: the update asking, claimed when the notes are taken (None when
-            another step of the same update claims it).
+        claim: take the notes in the handler's own change, claiming its update (False
+            when another step of the same update claims it: a change of their own).
     """
-    written = outbox.mark()
-    notes = await context.deps.play.take_notes(user_id, update_id=update_id)
-    if notes and outbox.mark() > written:  # written to the outbox with their taking
-        await send_pending(context.stonetable)
+    unit = context.unit if claim else context.deps.unit()
+    written = len(unit.rows)
+    notes = await context.deps.play.take_notes(user_id, unit=unit)
+    if notes and len(unit.rows) > written:  # written to the outbox with their taking
+        await send_pending(context.stonetable, unit)
         return len(notes)
     for text, markup in notes:
         keyboard = InlineKeyboardMarkup.de_json(markup, context.bot) if markup else None

@@ -13,7 +13,7 @@ from core.views.projection import log_of
 from core.views.story import shared_link
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import N_
-from webapp.deps import DEPS
+from webapp.deps import DEPS, unit_of
 from webapp.errors import checked_json
 from webapp.i18n import request_lang
 from webapp.log_lines import character_names, log_context
@@ -66,9 +66,11 @@ async def api_undo(request: web.Request) -> web.Response:
     step = body.get("version") if isinstance(body, dict) else None
     if not isinstance(step, int) or isinstance(step, bool):
         raise Malformed(N_("That button is out of date. Reload the log."))
-    back = await undo_for_viewer(deps.campaigns, request.match_info["token"], viewer, step)
-    if deps.panel_shown is not None:  # the group's panels read as they did
-        await deps.panel_shown(back.changed)
+    unit = unit_of(request)
+    token = request.match_info["token"]
+    back = await undo_for_viewer(deps.campaigns, token, viewer, step, unit=unit)
+    if deps.sent is not None:  # the group's panels read as they did
+        await deps.sent(unit)
     label = request_lang(request).gettext(back.label)
     return web.json_response({"ok": True, "label": label}, dumps=_dumps)
 

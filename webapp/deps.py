@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from core.campaigns import Campaigns, Changed, PanelView
+from core.campaigns import Campaigns
 from core.campaigns.pictures import CardPictures
 from core.campaigns.play import Play
 from core.runtime.heavy import HeavyWork
+from core.store.outbox import Planner
+from core.store.request_keys import Pending
+from core.store.unit import NO_HOOKS, Hooks, UnitOfWork
 from webapp.sheets import SheetPage
 
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
@@ -30,13 +33,20 @@ class WebDeps:
     heavy: HeavyWork = field(kw_only=True)
     telegram_script: str = TELEGRAM_SCRIPT
     pictures: CardPictures = field(default_factory=CardPictures)
-    # Shows in the chats what a Mini App change did, as a press would (the bot's presenter).
-    panel_shown: Callable[[PanelView | Changed], Awaitable[None]] | None = None
-    # Sends now what the current request wrote to the outbox (a roll posted in the chat).
-    sent: Callable[[], Awaitable[None]] | None = None
+    # How a change's results become its messages (the bot's planner; None: no bot).
+    planner: Planner | None = None
+    # Where a fault test may stop a change (a no-op unless a test gives its own).
+    hooks: Hooks = NO_HOOKS
+    # Sends now what a request's unit of work wrote to the outbox: what a Mini App change
+    # shows in the chats, as a press would (a redrawn panel, a roll posted in the chat).
+    sent: Callable[[UnitOfWork], Awaitable[None]] | None = None
     # Whether the process takes updates yet (None: nothing to wait for); /healthz says
     # 503 until then, so a load balancer sends nothing to a worker still starting.
     ready: Callable[[], bool] | None = None
+
+    def unit(self, request: Pending | None = None) -> UnitOfWork:
+        """A unit of work for one Mini App change (``request``: its idempotency key)."""
+        return UnitOfWork(request=request, planner=self.planner, hooks=self.hooks)
 
 
 @dataclass(frozen=True)
@@ -54,3 +64,13 @@ class Webhook:
 
 DEPS = web.AppKey("deps", WebDeps)
 WEBHOOK = web.AppKey("webhook", Webhook)
+UNIT = web.RequestKey("unit", UnitOfWork)  # the change a state-changing request makes
+
+
+def unit_of(request: web.Request) -> UnitOfWork:
+    """The unit of work of a state-changing request (opened with its key by
+    :func:`webapp.request_keys.request_keys`; a fresh one for any other request)."""
+    unit = request.get(UNIT)
+    if unit is None:
+        unit = request[UNIT] = request.app[DEPS].unit()
+    return unit

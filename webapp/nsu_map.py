@@ -38,7 +38,7 @@ from core.views.projection import open_panels
 from core.views.viewer_pages import Snapshot, snapshot_for_viewer
 from core.words.i18n import N_
 from webapp.auth import InitDataInvalid
-from webapp.deps import DEPS
+from webapp.deps import DEPS, unit_of
 from webapp.errors import checked_json, message_of, problem_response, status_of
 from webapp.i18n import request_lang
 from webapp.sheets.nsu import ACTIONS, clock_slices
@@ -413,7 +413,7 @@ async def upload_picture(request: web.Request) -> web.Response:
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
     try:
-        await deps.pictures.save(view.id, _key(view, card), viewer, data)
+        await deps.pictures.save(view.id, _key(view, card), viewer, data, unit=unit_of(request))
     except StonetableError as error:
         return _problem(request, error, json=True)
     await deps.campaigns.events.publish(view.id)
@@ -437,15 +437,16 @@ async def add_detail(request: web.Request) -> web.Response:
         panel_id = int(request.match_info["panel"][:12])
         if panel_id not in {p.id for p in await open_panels(snapshot.projection, ROLL_PANEL)}:
             raise NotAllowedNow("That roll is over.")
-        acted = await deps.campaigns.act(panel_id, version, viewer, "text", text[:300])
+        unit = unit_of(request)
+        await deps.campaigns.act(panel_id, version, viewer, "text", text[:300], unit=unit)
     except (ValueError, UnicodeDecodeError):
         return web.json_response({"error": "That request was not understood."}, status=400)
     except Malformed as error:
         return web.json_response({"error": error.message}, status=400)
     except (InitDataInvalid, StonetableError) as error:
         return _problem(request, error, json=True)
-    if deps.panel_shown is not None:
-        await deps.panel_shown(acted)
+    if deps.sent is not None:  # its message, written with it, goes out now
+        await deps.sent(unit)
     return web.json_response({"ok": True})
 
 

@@ -11,8 +11,9 @@ a game), in this order:
    that this user already used: the first answer is sent again, marked
    ``Idempotent-Replayed: true``, and nothing runs; the same key with another body
    or route answers 422;
-4. else the view runs with the key pending: the change's transaction stores it
-   (:mod:`core.store.request_keys`), and its answer is added to the key's row.
+4. else the view runs with the request's unit of work (``request[UNIT]``, carrying the
+   key): the change's transaction stores the key (:mod:`core.store.request_keys`), and
+   its answer is added to the key's row.
 
 A request without a key (a page from before keys) is handled as before, with no
 replay. Keys are kept a day (``core.store.housekeeping.KEEP_REQUEST_KEYS``).
@@ -28,10 +29,11 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from core.campaigns.idempotency import Kept, KeyReused, Pending, expecting, keep_answer, kept
+from core.campaigns.idempotency import Kept, KeyReused, Pending, keep_answer, kept
 from core.rules.errors import Malformed, NotAllowedNow
 from core.views.viewer_pages import GONE, check_member
 from core.words.i18n import N_
+from webapp.deps import DEPS, UNIT
 from webapp.errors import problem_response
 from webapp.i18n import request_lang
 from webapp.views import authenticate
@@ -106,20 +108,21 @@ async def request_keys(
         first = await kept(user, key)
         if first is not None:
             return _replayed(request, first, fingerprint)
-    async with expecting(Pending(user, key, fingerprint)) as pending:
-        try:
-            response = await handler(request)
-        except KeyReused:  # another try of this action was saved first
-            first = await kept(user, key or "")
-            if first is None:
-                raise
-            return _replayed(request, first, fingerprint)
-        except Exception:
-            if not pending.recorded:
-                raise
-            # The change is saved; what failed came after (e.g. showing it in the chat).
-            log.exception("A saved change's request failed after its commit")
-            return _done(request)
+    pending = Pending(user, key, fingerprint)
+    request[UNIT] = request.app[DEPS].unit(pending)
+    try:
+        response = await handler(request)
+    except KeyReused:  # another try of this action was saved first
+        first = await kept(user, key or "")
+        if first is None:
+            raise
+        return _replayed(request, first, fingerprint)
+    except Exception:
+        if not pending.recorded:
+            raise
+        # The change is saved; what failed came after (e.g. showing it in the chat).
+        log.exception("A saved change's request failed after its commit")
+        return _done(request)
     if key is not None and pending.recorded:
         await _keep(request, pending, response)
     return response

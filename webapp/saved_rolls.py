@@ -15,7 +15,7 @@ from core.campaigns.saved_rolls import Table
 from core.rules.errors import Malformed
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import N_
-from webapp.deps import DEPS
+from webapp.deps import DEPS, unit_of
 from webapp.errors import checked_json
 from webapp.i18n import request_lang
 from webapp.views import _player, authenticate
@@ -74,11 +74,12 @@ async def api_roll(request: web.Request) -> web.Response:
     view, table, _ = await _game(request)
     deps = request.app[DEPS]
     player = _player(authenticate(request))
+    unit = unit_of(request)
     posted = await saved_rolls.roll_at_table(
-        deps.play, player, table, view.language, _saved_id(request)
+        deps.play, player, table, view.language, _saved_id(request), unit=unit
     )
     if deps.sent is not None:  # what the roll wrote to the outbox, sent now
-        await deps.sent()
+        await deps.sent(unit)
     lang = request_lang(request)
     result = posted.result
     label = result.expression.label
@@ -107,10 +108,12 @@ async def api_save(request: web.Request) -> web.Response:
     viewer = authenticate(request).user.id
     if _for_table(body):
         roll, replaced = await saved_rolls.save_for_table(
-            viewer, name[:200], text[:1000], table, view.host_id
+            viewer, name[:200], text[:1000], table, view.host_id, unit=unit_of(request)
         )
     else:
-        roll, replaced = await saved_rolls.save(viewer, name[:200], text[:1000])
+        roll, replaced = await saved_rolls.save(
+            viewer, name[:200], text[:1000], unit=unit_of(request)
+        )
     done = request_lang(request).gettext(
         REPLACED if replaced else SAVED, name=roll.name, text=roll.text
     )
@@ -124,7 +127,7 @@ async def api_rename(request: web.Request) -> web.Response:
         raise Malformed(NOT_UNDERSTOOD)
     viewer = authenticate(request).user.id
     renamed = await saved_rolls.rename(
-        _saved_id(request), viewer, name[:200], table if hosting else None
+        _saved_id(request), viewer, name[:200], table if hosting else None, unit=unit_of(request)
     )
     lang = request_lang(request)
     updated = ", ".join(renamed.updated)
@@ -139,7 +142,8 @@ async def api_rename(request: web.Request) -> web.Response:
 async def api_delete(request: web.Request) -> web.Response:
     _, table, hosting = await _game(request)
     viewer = authenticate(request).user.id
-    gone = await saved_rolls.delete(_saved_id(request), viewer, table if hosting else None)
+    hosted = table if hosting else None
+    gone = await saved_rolls.delete(_saved_id(request), viewer, hosted, unit=unit_of(request))
     done = request_lang(request).gettext(DELETED, name=gone.name)
     return web.json_response({"ok": True, "done": done})
 

@@ -16,7 +16,7 @@ from aiohttp import web
 from core.campaigns.sheet_rolls import start_roll
 from core.rules.errors import Malformed
 from core.views.viewer_pages import snapshot_for_viewer
-from webapp.deps import DEPS
+from webapp.deps import DEPS, unit_of
 from webapp.errors import NOT_UNDERSTOOD, checked_json
 from webapp.sheets import roll_of
 from webapp.views import _page, _player, authenticate
@@ -36,9 +36,10 @@ async def api_roll(request: web.Request) -> web.Response:
         raise Malformed(NOT_UNDERSTOOD)
     snapshot = await snapshot_for_viewer(deps.campaigns.registry, token, viewer.tg_id)
     kind, words = roll_of(_page(deps, snapshot.view), what[:20], name[:MAX_NAME])
-    panel = await start_roll(deps.campaigns, token, viewer, kind, words)
-    if deps.panel_shown is not None:  # its message, written with it, goes out now
-        await deps.panel_shown(panel)
+    unit = unit_of(request)
+    panel = await start_roll(deps.campaigns, token, viewer, kind, words, unit=unit)
+    if deps.sent is not None:  # its message, written with it, goes out now
+        await deps.sent(unit)
     return web.json_response({"ok": True, "panel": panel.id})
 
 

@@ -24,7 +24,7 @@ from core.words.dice_words import target_words
 from core.words.i18n import N_, Lang
 from webapp.assets import ASSETS
 from webapp.auth import InitDataInvalid, WebAppInitData, validate_init_data
-from webapp.deps import DEPS, WebDeps
+from webapp.deps import DEPS, WebDeps, unit_of
 from webapp.errors import NOT_UNDERSTOOD, checked_json, message_of
 from webapp.i18n import language_names, request_lang, script_words
 from webapp.odds_json import Bar, odds_chart, odds_json_text
@@ -161,11 +161,12 @@ async def api_edit(request: web.Request) -> web.Response:
         raise Malformed(NOT_UNDERSTOOD)
     action = body["action"][:40]
     payload = await _as_typed(request, viewer, action, payload)
+    unit = unit_of(request)
     edited = await projection.edit(
-        deps.campaigns, request.match_info["token"], viewer, action, payload
+        deps.campaigns, request.match_info["token"], viewer, action, payload, unit=unit
     )
-    if deps.panel_shown is not None:  # e.g. the group's panel shows the ticked clock
-        await deps.panel_shown(edited.changed)
+    if deps.sent is not None:  # e.g. the group's panel shows the ticked clock
+        await deps.sent(unit)
     seen = edited.projection
     context = _page(deps, seen.view).context(seen.view, seen.table, viewer.tg_id)
     return web.json_response({"ok": True, "sheet": context}, dumps=_dumps)

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from core.campaigns.play import PlayerRef
 from core.campaigns.views import (
@@ -62,9 +63,13 @@ class Dependencies:
 class CampaignsBase(Dependencies):
     """Campaign and panel use cases, with their dependencies passed in.
 
-    Every use case that changes something saves through :func:`core.store.unit.saving`
-    and takes ``update_id``: the Telegram update being handled, claimed in the same
-    transaction so a redelivered copy changes nothing (None from the Mini App).
+    Every use case that changes something receives the change's unit of work
+    (:class:`core.store.unit.UnitOfWork`, ``unit``) and has one shape: under
+    ``unit.saving(...)`` it loads, applies the rules, saves with a version check and
+    records its result (``unit.record``: the messages it sends, written with the
+    change); its caller sends them once it committed. The unit claims the Telegram
+    update being handled in the same transaction, so a redelivered copy changes
+    nothing, and carries a Mini App request's idempotency key.
     """
 
     async def _view(self, campaign: Campaign) -> CampaignView:
@@ -133,6 +138,13 @@ async def built(
     return await load_campaign_view(registry, campaign)
 
 
+class Touched(NamedTuple):
+    """The open views a change touched: those to redraw, and those it retired."""
+
+    redraw: tuple[PanelView, ...]
+    retired: tuple[Retired, ...]
+
+
 def touching(
     registry: Registry,
     system: str,
@@ -143,7 +155,7 @@ def touching(
     acting: int | None = None,
     opened: tuple[str, int] | None = None,
     ending: bool = False,
-) -> Work[tuple[tuple[PanelView, ...], tuple[Retired, ...]]]:
+) -> Work[Touched]:
     """The open views (panels with a message) a change touched, in its transaction, as
     statements its caller runs (:data:`core.store.sql.Work`).
 
@@ -164,10 +176,10 @@ def touching(
     # a ↩ Undo shown or now due is a view touched too: the two newest live steps
     offered = Offers.read((yield Offers.newest(view.id)))
     if not (changed or opened or ending or offered.panels - {acting}):
-        return (), ()
+        return Touched((), ())
     rows = read_panels((yield open_views(view.id, but=acting)))
     if not rows:
-        return (), ()
+        return Touched((), ())
     over = set(registry.find(system).campaign.finished(after)) if changed else set()
     redraw: list[PanelView] = []
     retired: list[Retired] = []
@@ -193,7 +205,7 @@ def touching(
         yield close_statement(row.id, row.version)
         if why is None:  # over: drawn as its procedure ends (no buttons of its own)
             redraw.append(_shown(row, view, after))
-    return tuple(redraw), tuple(retired)
+    return Touched(tuple(redraw), tuple(retired))
 
 
 def settling(

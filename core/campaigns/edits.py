@@ -9,11 +9,10 @@ from core.campaigns.views import (
 )
 from core.rules.table import Json
 from core.rules.undo import TallyRng
-from core.store import outbox
 from core.store.models import Campaign
 from core.store.sql import ran
 from core.store.undo_steps import record_step
-from core.store.unit import saving
+from core.store.unit import UnitOfWork
 
 
 class Edits(CampaignsBase):
@@ -26,15 +25,17 @@ class Edits(CampaignsBase):
         action: str,
         payload: Json,
         *,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> Changed:
         """Apply a Mini App edit through the system's rules, in one transaction.
 
         The dice are this use case's RNG, as for panels. The result names the open
-        panels whose messages show what changed (the caller redraws them).
+        panels whose messages show what changed; their redraws are recorded on ``unit``
+        (the request's unit of work), sent after the commit.
         """
+        unit = unit or UnitOfWork()
         view = await self.for_viewer(app_token, actor)
-        async with saving(self.locks, f"campaign:{view.id}", update_id):
+        async with unit.saving(self.locks, f"campaign:{view.id}"):
             campaign = await Campaign.get(id=view.id)
             check_playing(campaign, any_time=view.system.any_time("", action))
             before, member_ids = await self._table(campaign)
@@ -56,6 +57,6 @@ class Edits(CampaignsBase):
             after = await self._view(campaign)
             touched = touching(self.registry, campaign.system, after, before, table)
             result = Changed(after, table, *await ran(touched))
-            await outbox.record(result)  # the redrawn panels, sent after the commit
+            await unit.record(result)  # the redrawn panels, sent after the commit
         await self.events.publish(view.id)
         return result

@@ -8,10 +8,10 @@ itself, each turning a database outage into :class:`~core.runtime.errors.TryAgai
 from __future__ import annotations
 
 from core.store.repo import guarded
-from core.store.request_keys import Kept, KeyReused, Pending, expecting, find
+from core.store.request_keys import Kept, KeyReused, Pending, find
 from core.store.request_keys import keep_answer as _keep_answer
 
-__all__ = ["Kept", "KeyReused", "Pending", "expecting", "keep_answer", "kept"]
+__all__ = ["Kept", "KeyReused", "Pending", "keep_answer", "kept"]
 
 
 async def kept(user_tg_id: int, key: str) -> Kept | None:

@@ -20,8 +20,9 @@ from core.campaigns.play import PlayerRef
 from core.rules import dice
 from core.rules.errors import Malformed
 from core.rules.rng import Rng
-from core.store.repo import atomic, guarded, player_id
+from core.store.repo import guarded, player_id
 from core.store.sql import dump_json, execute, fetch, now
+from core.store.unit import UnitOfWork
 
 MAX_OFFERS = 10  # typed roll and saved rolls shown at once (Telegram allows 50)
 EXAMPLES = ("1d20", "2d6", "4d6kh3", "1d20 adv")  # offered for an empty query
@@ -123,8 +124,13 @@ async def roll_once(
     inline_message_id: str,
     offer: Offer,
     render: Callable[[dice.RollResult], str],
+    *,
+    unit: UnitOfWork | None = None,
 ) -> str:
     """Roll an offer for its inline message, once: the message showing the dice.
+
+    ``unit``: the change's unit of work; the roll is kept by its message's id, not by the
+    update's claim (a redelivered chosen result finds what the first showed).
 
     The first roll kept for ``inline_message_id`` wins; every later call (a redelivered
     chosen result, a copy racing this one) returns what the first showed.
@@ -137,7 +143,7 @@ async def roll_once(
         return shown
     result = dice.roll(offer.expression, rng)
     text = render(result)
-    async with guarded(), atomic():
+    async with guarded(), (unit or UnitOfWork()).committing():  # kept once by its message's id
         row = await player_id(
             player.tg_id, player.first_name, player.last_name, player.username,
             player.language_code,

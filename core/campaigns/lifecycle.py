@@ -34,18 +34,18 @@ from core.rules.lifecycle import (
 from core.rules.registry import GameSystem
 from core.rules.said import Said
 from core.rules.table import Role, Table
-from core.store import outbox, reminders
+from core.store import reminders
 from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Player, StoryLink
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.sql import ran
-from core.store.unit import saving
+from core.store.unit import UnitOfWork
 
 
 class Joining(CampaignsBase):
     """A new game, joining and leaving it."""
 
     async def new_game(
-        self, chat: ChatRef, host: PlayerRef, system_key: str, *, update_id: int | None = None
+        self, chat: ChatRef, host: PlayerRef, system_key: str, *, unit: UnitOfWork | None = None
     ) -> CampaignView:
         """Start a campaign of ``system_key`` in a group chat; the host joins it.
 
@@ -56,7 +56,8 @@ class Joining(CampaignsBase):
         system = self.registry.find(system_key)
         if chat.kind not in ("group", "supergroup"):
             raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
-        async with saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}", update_id):
+        unit = unit or UnitOfWork()
+        async with unit.saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}"):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
                 raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
@@ -75,7 +76,7 @@ class Joining(CampaignsBase):
             await Member.create(campaign=campaign, player=host_row, roles=roles)
             await self._seat(campaign, host.tg_id)
             view = await self._view(campaign)
-            await outbox.record(view)  # its reply, sent after the commit
+            await unit.record(view)  # its reply, sent after the commit
             return view
 
     async def _seat(self, campaign: Campaign, player_id: int) -> None:
@@ -89,7 +90,7 @@ class Joining(CampaignsBase):
         campaign.state, campaign.version = dict(state), campaign.version + 1
 
     async def join(
-        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+        self, chat: ChatRef, player: PlayerRef, *, unit: UnitOfWork | None = None
     ) -> JoinResult:
         """Join the chat's live campaign, or say how to open a private chat first."""
         async with guarded():
@@ -111,10 +112,10 @@ class Joining(CampaignsBase):
                     already_member=False,
                     start_payload=JOIN_PREFIX + campaign.app_token,
                 )
-        return await self._add_member(campaign.id, player, update_id)
+        return await self._add_member(campaign.id, player, unit)
 
     async def complete_join(
-        self, payload: str, player: PlayerRef, *, update_id: int | None = None
+        self, payload: str, player: PlayerRef, *, unit: UnitOfWork | None = None
     ) -> JoinResult:
         """Finish a join that waited for the player's private chat (/start join_...)."""
         if not payload.startswith(JOIN_PREFIX):
@@ -123,12 +124,13 @@ class Joining(CampaignsBase):
             campaign = await Campaign.get_or_none(app_token=payload[len(JOIN_PREFIX) :])
             if campaign is None or campaign.live_chat_id is None:
                 raise NotAllowedNow("That game has ended, so it can't be joined.")
-        return await self._add_member(campaign.id, player, update_id)
+        return await self._add_member(campaign.id, player, unit)
 
     async def _add_member(
-        self, campaign_id: int, player: PlayerRef, update_id: int | None
+        self, campaign_id: int, player: PlayerRef, unit: UnitOfWork | None
     ) -> JoinResult:
-        async with saving(self.locks, f"campaign:{campaign_id}", update_id):
+        unit = unit or UnitOfWork()
+        async with unit.saving(self.locks, f"campaign:{campaign_id}"):
             campaign = await Campaign.get(id=campaign_id)
             row = await upsert_player(
                 player.tg_id,
@@ -147,11 +149,11 @@ class Joining(CampaignsBase):
                     await Member.filter(id=member.id).update(active=True)
                 await self._seat(campaign, player.tg_id)
                 result = JoinResult(await self._view(campaign), joined=True, already_member=False)
-            await outbox.record(result)  # its replies, sent after the commit
+            await unit.record(result)  # its replies, sent after the commit
             return result
 
     async def leave(
-        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+        self, chat: ChatRef, player: PlayerRef, *, unit: UnitOfWork | None = None
     ) -> Changed:
         """Leave the chat's campaign (the host hands over or ends it instead).
 
@@ -162,7 +164,8 @@ class Joining(CampaignsBase):
             campaign = await self._live(chat.tg_id, chat.topic)
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
-        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
+        unit = unit or UnitOfWork()
+        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
             member = await Member.get_or_none(
                 campaign_id=campaign.id, player__tg_id=player.tg_id, active=True
             )
@@ -173,7 +176,7 @@ class Joining(CampaignsBase):
             await Member.filter(id=member.id).update(active=False)
             await reminders.left(campaign.id, player.tg_id)  # no reminder, no turn of theirs
             changed = await self._unseat(campaign, player.tg_id)
-            await outbox.record(changed)  # its reply and redraws, sent after the commit
+            await unit.record(changed)  # its reply and redraws, sent after the commit
         await self.events.publish(campaign.id)
         return changed
 
@@ -220,14 +223,14 @@ class Lifecycle(CampaignsBase):
         player: PlayerRef,
         status: CampaignStatus,
         *,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> CampaignView:
         """Pause, resume or end the chat's live campaign at once (host only).
 
         The bot asks the host to confirm an ending first (``ask_end``, then ``end``);
         an ended campaign comes back with ``resume``.
         """
-        return (await self.change_status(chat, player, status, update_id=update_id)).campaign
+        return (await self.change_status(chat, player, status, unit=unit)).campaign
 
     async def change_status(
         self,
@@ -235,7 +238,7 @@ class Lifecycle(CampaignsBase):
         player: PlayerRef,
         status: CampaignStatus,
         *,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> Changed:
         """As :meth:`set_status`, with the open views the change touched: a panel that
         offered ``↩ Undo`` is redrawn without it (the step now stands)."""
@@ -248,7 +251,7 @@ class Lifecycle(CampaignsBase):
             CampaignStatus.ACTIVE: Step.RESUME,
             CampaignStatus.ARCHIVED: Step.END,
         }[status]
-        changed = await self._step(campaign.id, chat, player, step, update_id=update_id)
+        changed = await self._step(campaign.id, chat, player, step, unit=unit)
         if isinstance(changed, EndedGame):  # its retirements were written with it
             table, _ = await self._table_of(changed.campaign.id)
             return Changed(changed.campaign, table)
@@ -266,7 +269,7 @@ class Lifecycle(CampaignsBase):
         step: Step,
         version: int | None = None,
         *,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> Changed | EndedGame:
         """Move a live campaign to its next stage; with ``version``, only if still at it.
 
@@ -274,7 +277,8 @@ class Lifecycle(CampaignsBase):
         the panels redrawn (a pause or a resume makes every step stand: no ``↩ Undo``
         stays); recorded to the outbox with the change.
         """
-        async with saving(self.locks, f"campaign:{campaign_id}", update_id):
+        unit = unit or UnitOfWork()
+        async with unit.saving(self.locks, f"campaign:{campaign_id}"):
             campaign = await _still_at(campaign_id, chat, player, step, version)
             status = CampaignStatus(next_stage(Stage(campaign.status.value), step).value)
             ending = status is CampaignStatus.ARCHIVED
@@ -288,7 +292,7 @@ class Lifecycle(CampaignsBase):
             if status is not CampaignStatus.ACTIVE:  # paused or ended: nobody is reminded
                 await reminders.stopped(campaign.id, ended=ending)
             result = await self._stepped(campaign)
-            await outbox.record(result)  # its reply, redraws and retirements, after the commit
+            await unit.record(result)  # its reply, redraws and retirements, after the commit
         await self.events.publish(campaign_id)
         return result
 
@@ -329,7 +333,7 @@ class Lifecycle(CampaignsBase):
         campaign_id: int,
         version: int,
         *,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> EndedGame:
         """End the campaign the host confirmed, as it was when asked (``version``).
 
@@ -339,7 +343,7 @@ class Lifecycle(CampaignsBase):
             NotAllowedNow: it ended or changed since the question was asked.
             NotYourTurn: the player is not its host.
         """
-        ended = await self._step(campaign_id, chat, player, Step.END, version, update_id=update_id)
+        ended = await self._step(campaign_id, chat, player, Step.END, version, unit=unit)
         assert isinstance(ended, EndedGame)
         return ended
 
@@ -363,7 +367,7 @@ class Lifecycle(CampaignsBase):
             return await self._view(campaign)
 
     async def resume(
-        self, chat: ChatRef, player: PlayerRef, *, update_id: int | None = None
+        self, chat: ChatRef, player: PlayerRef, *, unit: UnitOfWork | None = None
     ) -> Resumed:
         """Resume the chat's paused campaign, or bring back the one that ended last.
 
@@ -375,7 +379,7 @@ class Lifecycle(CampaignsBase):
         async with guarded():
             live = await self._live(chat.tg_id, chat.topic)
         if live is not None:
-            changed = await self._step(live.id, chat, player, Step.RESUME, update_id=update_id)
+            changed = await self._step(live.id, chat, player, Step.RESUME, unit=unit)
             assert isinstance(changed, Changed)
             return Resumed(
                 changed.campaign, came_back=False, redraw=changed.redraw, changed=changed
@@ -384,7 +388,8 @@ class Lifecycle(CampaignsBase):
         if ended is None:
             raise NotAllowedNow(NOTHING_TO_RESUME)
         campaign_id = ended.campaign.id
-        async with saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}", update_id):
+        unit = unit or UnitOfWork()
+        async with unit.saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}"):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
                 raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
@@ -392,7 +397,7 @@ class Lifecycle(CampaignsBase):
             check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
             await _bring_back(campaign, chat)
             resumed = Resumed(await self._view(campaign), came_back=True)
-            await outbox.record(resumed)  # its reply, sent after the commit
+            await unit.record(resumed)  # its reply, sent after the commit
         await self.events.publish(campaign_id)
         return resumed
 

@@ -15,7 +15,8 @@ import hashlib
 
 from core.rules.errors import Malformed
 from core.store.models import CardPicture
-from core.store.repo import committing, guarded
+from core.store.repo import guarded
+from core.store.unit import UnitOfWork
 from core.words.i18n import N_
 
 MAX_PICTURE_BYTES = 512 * 1024
@@ -61,14 +62,23 @@ def check_picture(data: bytes) -> str:
 class CardPictures:
     """Store and fetch card pictures (callers check who may)."""
 
-    async def save(self, campaign_id: int, key: str, author_id: int, data: bytes) -> None:
-        """Store or replace the picture of one card face.
+    async def save(
+        self,
+        campaign_id: int,
+        key: str,
+        author_id: int,
+        data: bytes,
+        *,
+        unit: UnitOfWork | None = None,
+    ) -> None:
+        """Store or replace the picture of one card face (``unit``: the request's, with its
+        idempotency key).
 
         Raises:
             BadPicture: see :func:`check_picture`.
         """
         media_type = check_picture(data)
-        async with guarded(), committing(None):  # with the request's idempotency key
+        async with guarded(), (unit or UnitOfWork()).committing():  # with the request's key
             updated = await CardPicture.filter(campaign_id=campaign_id, key=key).update(
                 media_type=media_type, data=data, author_tg_id=author_id
             )

@@ -18,10 +18,10 @@ from core.rules.roll_cost import is_large
 from core.runtime.errors import TryAgain
 from core.runtime.heavy import HeavyWork
 from core.runtime.locks import KeyedLock
-from core.store import outbox
 from core.store.models import Chat, PendingNote, RollRecord
-from core.store.repo import atomic, chat_id, guarded, player_id, upsert_chat, upsert_player
+from core.store.repo import chat_id, guarded, player_id, upsert_chat, upsert_player
 from core.store.sql import dump_json, execute, fetch, now
+from core.store.unit import UnitOfWork
 
 RECENT_ROLLS = 10
 _ADD_ROLL = (
@@ -188,7 +188,7 @@ class Play:
         player: PlayerRef,
         text: str | dice.DiceExpression,
         *,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
         seen_by: tuple[int, ...] | None = None,
     ) -> dice.RollResult:
         """Roll dice notation for a player in a chat and keep it in the log.
@@ -197,8 +197,9 @@ class Play:
 
         Args:
             text: dice notation, or an expression read already (a saved roll's).
-            update_id: the Telegram update asking, claimed with the record so a
-                redelivered copy rolls nothing (AlreadyHandled).
+            unit: the change's unit of work: the Telegram update asking is claimed with
+                the record, so a redelivered copy rolls nothing (AlreadyHandled); its
+                message is recorded on it, sent after the commit.
             seen_by: a secret roll: the Telegram ids of those shown it (the roller,
                 a GM); the history shows it to no one else until it is revealed.
 
@@ -206,11 +207,17 @@ class Play:
             Malformed: the notation is not a roll (nothing is stored).
             TryAgain: the database is unreachable.
         """
-        result, _ = await self._roll(chat, player, text, update_id, seen_by, kept=False)
+        result, _ = await self._roll(chat, player, text, unit, seen_by, kept=False)
         return result
 
     async def roll_at_table(
-        self, chat: ChatRef, player: PlayerRef, expression: dice.DiceExpression, language: str
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        expression: dice.DiceExpression,
+        language: str,
+        *,
+        unit: UnitOfWork | None = None,
     ) -> TableRoll:
         """A roll made in the Mini App (a saved roll tapped), kept like :meth:`roll` and
         posted in the game's chat as the player's roll, in the game's ``language``."""
@@ -220,7 +227,7 @@ class Play:
             posted.append(TableRoll(result, chat.tg_id, chat.topic, player.display_name, language))
             return posted[-1]
 
-        await self._roll(chat, player, expression, None, None, kept=False, shown=shown)
+        await self._roll(chat, player, expression, unit, None, kept=False, shown=shown)
         return posted[0]
 
     async def roll_in_secret(
@@ -230,18 +237,18 @@ class Play:
         text: str | dice.DiceExpression,
         seen_by: tuple[int, ...],
         *,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> tuple[dice.RollResult, int]:
         """:meth:`roll`, kept as a secret roll seen by ``seen_by``; also the record's id
         (its reveal button names it)."""
-        return await self._roll(chat, player, text, update_id, seen_by, kept=True)
+        return await self._roll(chat, player, text, unit, seen_by, kept=True)
 
     async def _roll(
         self,
         chat: ChatRef,
         player: PlayerRef,
         text: str | dice.DiceExpression,
-        update_id: int | None,
+        unit: UnitOfWork | None,
         seen_by: tuple[int, ...] | None,
         *,
         kept: bool,
@@ -252,7 +259,12 @@ class Play:
             result = await self.heavy.run(player.tg_id, dice.roll, expression, self.rng)
         else:
             result = dice.roll(expression, self.rng)
-        async with guarded(), atomic(update_id):
+        unit = unit or UnitOfWork()
+        shown_as = result if shown is None else shown(result)
+        # its message drawn from the dice, before the transaction (a secret roll's needs
+        # the record's id: drawn in it)
+        effects = None if kept else await unit.plan(shown_as)
+        async with guarded(), unit.atomic():
             # hand-written statements: the ORM's query building cost more than the roll
             chat_row = await chat_id(chat.tg_id, chat.kind, chat.title)
             player_row = await player_id(
@@ -267,12 +279,11 @@ class Play:
                 ids = [int((await fetch(_ADD_ROLL + " RETURNING id", v))[0]["id"]) for v in rows]
                 roll_id = ids[0]
                 # its private note, then the chat's line, sent after the commit
-                await outbox.record(SecretRoll(result, roll_id))
+                await unit.record(SecretRoll(result, roll_id))
                 return result, roll_id
             for values in rows:  # each repeat its own roll, in the history and the averages
                 await execute(_ADD_ROLL, values)
-            # its message, sent after the commit
-            await outbox.record(result if shown is None else shown(result))
+            await unit.record(shown_as, effects=effects)  # its message, sent after the commit
         return result, 0
 
     async def health(self) -> bool:
@@ -305,7 +316,7 @@ class Play:
 
     async def hold_note(self, tg_id: int, text: str, markup: dict[str, object] | None) -> None:
         """Keep a private message for a player the bot cannot reach right now."""
-        async with guarded(), atomic():
+        async with guarded(), UnitOfWork().committing():
             await PendingNote.create(player_tg_id=tg_id, text=text, markup=markup)
             stale = (
                 await PendingNote.filter(player_tg_id=tg_id)
@@ -317,15 +328,16 @@ class Play:
                 await PendingNote.filter(id__in=list(stale)).delete()
 
     async def take_notes(
-        self, tg_id: int, *, update_id: int | None = None
+        self, tg_id: int, *, unit: UnitOfWork | None = None
     ) -> list[tuple[str, dict[str, object] | None]]:
         """The held private messages of a player, oldest first; they are removed."""
-        async with guarded(), atomic(update_id):
+        unit = unit or UnitOfWork()
+        async with guarded(), unit.atomic():
             notes = await PendingNote.filter(player_tg_id=tg_id).order_by("id")
             await PendingNote.filter(id__in=[n.id for n in notes]).delete()
             taken = HeldNotes(tg_id, [(n.text, n.markup) for n in notes])
             if notes:
-                await outbox.record(taken)  # their messages, sent after the commit
+                await unit.record(taken)  # their messages, sent after the commit
         return taken.notes
 
     async def home(self, player: PlayerRef, start_param: str) -> Home:

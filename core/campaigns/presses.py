@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cached_property
+from typing import NamedTuple
 
 from core.campaigns.base import CampaignsBase, check_playing, check_seated, settling, touching
 from core.campaigns.play import ChatRef, PlayerRef
@@ -25,14 +26,13 @@ from core.rules.registry import Registry
 from core.rules.table import Outcome, Table
 from core.rules.undo import StepTaken, TallyRng
 from core.runtime.errors import AlreadyHandled
-from core.store import outbox
 from core.store.loader import LOAD, CampaignRow, PanelRow, games_of, load_arguments, read_games
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Panel
 from core.store.presses import PanelHead, panel_head, save_statement
 from core.store.repo import guarded, update_done
 from core.store.sql import Work, fetch, ran
 from core.store.undo_steps import PanelBefore, pruned, record_step, step_row, undo_after
-from core.store.unit import saving
+from core.store.unit import UnitOfWork
 
 
 class Presses(CampaignsBase):
@@ -51,15 +51,17 @@ class Presses(CampaignsBase):
         argument: str = "",
         *,
         campaign_id: int | None = None,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> PanelView:
-        """Start a procedure (the caller sends its message).
+        """Start a procedure; its message is recorded on ``unit``, sent after the commit.
 
         Args:
             chat: where the panel's message goes: the campaign's group, or a private
                 chat when ``campaign_id`` names the campaign it belongs to.
             campaign_id: the campaign, for panels outside its group (private steps).
+            unit: the change's unit of work (a fresh one, planning nothing, by default).
         """
+        unit = unit or UnitOfWork()
         async with guarded():
             if campaign_id is None:
                 campaign = await self._live(chat.tg_id, chat.topic)
@@ -69,7 +71,7 @@ class Presses(CampaignsBase):
                 raise NotAllowedNow(NO_GAME)
         system = self.registry.find(campaign.system)
         rules = system.panel(kind)
-        async with saving(self.locks, f"campaign:{campaign.id}", update_id):
+        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
             campaign = await Campaign.get(id=campaign.id)
             check_playing(campaign, any_time=system.any_time(kind, "open"))
             before, member_ids = await self._table(campaign)
@@ -115,7 +117,7 @@ class Presses(CampaignsBase):
                 )
             )
             opened = replace(opened, redraw=redraw, retired=retired)
-            await outbox.record(opened, "post")  # its message, sent after the commit
+            await unit.record(opened, "post")  # its message, sent after the commit
         await self.events.publish(campaign.id)
         return opened
 
@@ -132,9 +134,10 @@ class Presses(CampaignsBase):
         action: str,
         argument: str = "",
         *,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> PanelView:
-        """Apply one button press to a panel, exactly once.
+        """Apply one button press to a panel, exactly once: load, rules, save (the panel's
+        version checked), record its messages on ``unit`` (sent after the commit).
 
         Raises:
             NotAllowedNow: the button is stale (older version, closed or unknown panel),
@@ -142,6 +145,7 @@ class Presses(CampaignsBase):
             NotYourTurn: someone else must act.
             TryAgain: the store or the lock is unavailable; nothing changed.
         """
+        unit = unit or UnitOfWork()
         # The panel's campaign, remembered from its opening or an earlier press, or read
         # first without a lock; a remembered id may name another campaign's panel now
         # (ids can be reused): then it is read again, once.
@@ -149,13 +153,11 @@ class Presses(CampaignsBase):
         head: PanelHead | None = None
         for _ in range(2):
             if campaign_id is None:
-                head = await _head(panel_id, version, update_id)
+                head = await _head(panel_id, version, unit.update_id)
                 campaign_id = self._remember(panel_id, head.campaign_id)
             try:
-                async with saving(self.locks, f"campaign:{campaign_id}", update_id):
-                    # each step builds its statement; this use case runs them (``fetch``),
-                    # so no step is a layer of its own at a database call
-                    rows = await fetch(LOAD, load_arguments(panel_id))
+                async with unit.saving(self.locks, f"campaign:{campaign_id}"):
+                    rows = await fetch(LOAD, load_arguments(panel_id))  # load
                     loaded = read_panel_view(self.registry, panel_id, rows)
                     if loaded is None:
                         raise NotAllowedNow(STALE)
@@ -169,45 +171,39 @@ class Presses(CampaignsBase):
                     before = loaded.table
                     check_seated(before, actor.tg_id)
                     rng = TallyRng(self.rng)  # undo: a step that drew on chance stands
-                    rules = system.panel(panel.kind)  # its state read once, here
+                    rules = system.panel(panel.kind)  # rules -> events
                     outcome = rules.act(
                         before, rules.read(panel.state), actor.tg_id, action, argument, rng
                     )
-                    state = dict(outcome.state)
-                    # what the press saves, as statements run here (``_saved``: its frame
-                    # is suspended, not a layer, while the database works)
-                    work = _saved(
-                        self.registry, loaded, campaign, outcome, actor.tg_id, action, rng.rolled
+                    saved = await ran(  # save
+                        _saved(
+                            self.registry,
+                            loaded,
+                            campaign,
+                            outcome,
+                            actor.tg_id,
+                            action,
+                            rng.rolled,
+                        )
                     )
-                    try:
-                        statement = next(work)
-                        while True:
-                            statement = work.send(await fetch(*statement))
-                    except StopIteration as done:
-                        table, step, view, redraw, retired, games = done.value
                     acted = PanelView(
                         id=panel.id,
                         kind=panel.kind,
                         version=version + 1,
-                        state=state,
+                        state=dict(outcome.state),
                         closed=outcome.closed,
                         chat_tg_id=panel.chat_tg_id,
                         message_id=panel.message_id,
                         events=outcome.events,
-                        campaign=view,
-                        table=table,
-                        undo=undo_after(step),
-                        redraw=redraw,
-                        retired=retired,
+                        campaign=saved.view,
+                        table=saved.table,
+                        undo=undo_after(saved.step),
+                        redraw=saved.redraw,
+                        retired=saved.retired,
                         read_as=outcome.model,  # the rules' own value: not read again
-                        viewer_games=games,
+                        viewer_games=saved.games,
                     )
-                    # what it shows, drawn by the planner, written with the change
-                    plan, drawings = outbox.planner(), outbox.drawings(acted)
-                    drawn = [render(*arguments) for render, arguments in drawings]  # no layer
-                    effects = [] if plan is None else await plan(acted, "", drawn)
-                    for effect, write in outbox.statements(acted, effects):
-                        outbox.kept(effect, await fetch(*write))
+                    await unit.record(acted)  # messages: written with the change
             except _OtherCampaign:
                 del self._panel_campaigns[panel_id]
                 if head is not None:
@@ -227,7 +223,17 @@ class Presses(CampaignsBase):
         return campaign_id
 
 
-Saved = tuple[Table, StepTaken, CampaignView, tuple[PanelView, ...], tuple[Retired, ...], int]
+class Saved(NamedTuple):
+    """What a press saved: the table after it, its undo step, the campaign's view, the
+    open views it redraws and retires, and (in a private chat) how many games the viewer
+    plays (0: not read)."""
+
+    table: Table
+    step: StepTaken
+    view: CampaignView
+    redraw: tuple[PanelView, ...]
+    retired: tuple[Retired, ...]
+    games: int
 
 
 def _saved(
@@ -268,7 +274,7 @@ def _saved(
     redraw, retired = yield from touched  # it reads the undo offers first
     private = panel.chat_tg_id != campaign.chat_tg_id  # a player's own panel, in private
     games = read_games((yield games_of(panel.chat_tg_id))) if private else 0
-    return table, step, view, redraw, retired, games
+    return Saved(table, step, view, redraw, retired, games)
 
 
 async def _head(panel_id: int, version: int, update_id: int | None) -> PanelHead:

@@ -35,7 +35,8 @@ from core.rules.saved import (
 from core.store.models import Chat, Player
 from core.store.models import SavedList as ListRow
 from core.store.models import SavedRoll as SavedRow
-from core.store.repo import atomic, guarded, player_id
+from core.store.repo import guarded, player_id
+from core.store.unit import UnitOfWork
 
 _FIRST_WORD = re.compile(r"[^\W\d_]+")  # the letters a saved roll's name starts with
 
@@ -157,7 +158,7 @@ async def listed(user_id: int, table: Table | None = None) -> tuple[SavedRoll, .
 async def list_for(player: PlayerRef, table: Table | None = None) -> tuple[SavedRoll, ...]:
     """:func:`listed`, for a list the player is shown: they are kept as a player (with
     their name as now), so a press on their list by someone else can name them."""
-    async with guarded(), atomic():
+    async with guarded(), UnitOfWork().committing():
         await player_id(
             player.tg_id, player.first_name, player.last_name, player.username,
             player.language_code,
@@ -251,10 +252,16 @@ def check_text(text: str, book: Mapping[str, str], name: str | None = None) -> s
 
 
 async def save(
-    owner: int, name: str, text: str, table: Table | None = None
+    owner: int,
+    name: str,
+    text: str,
+    table: Table | None = None,
+    *,
+    unit: UnitOfWork | None = None,
 ) -> tuple[SavedRoll, bool]:
     """Save ``text`` under ``name`` for ``owner`` (or, given ``table``, for the whole
     table); a roll of the same name is replaced. Also whether one was replaced.
+    ``unit``: the change's unit of work (a Mini App request's carries its key).
 
     Raises:
         Malformed: the name or the roll can't be saved (nothing changes).
@@ -267,7 +274,7 @@ async def save(
     text = check_text(text, book, name)
     where = _where(owner, table)
     try:
-        async with guarded(), atomic():  # with a Mini App request's key, when there is one
+        async with guarded(), (unit or UnitOfWork()).committing():  # with the request's key
             row = await SavedRow.get_or_none(**where, name_key=key(name))
             if row is not None:
                 row.name, row.text, row.was_text = name, text, ""  # saved anew: read today
@@ -282,7 +289,13 @@ async def save(
 
 
 async def save_for_table(
-    owner: int, name: str, text: str, table: Table | None, host_id: int | None
+    owner: int,
+    name: str,
+    text: str,
+    table: Table | None,
+    host_id: int | None,
+    *,
+    unit: UnitOfWork | None = None,
 ) -> tuple[SavedRoll, bool]:
     """Save ``text`` under ``name`` for the whole ``table``, as its game's host
     (``host_id``) may; a roll of the same name there is replaced.
@@ -294,7 +307,7 @@ async def save_for_table(
     """
     if table is None or host_id is None or host_id != owner:
         raise NotAllowedNow(NOT_HOST)
-    return await save(owner, name, text, table)
+    return await save(owner, name, text, table, unit=unit)
 
 
 async def find(owner: int, name: str, table: Table | None = None) -> SavedRoll:
@@ -398,7 +411,14 @@ class Renamed:
     updated: tuple[str, ...] = ()
 
 
-async def rename(saved_id: int, user_id: int, new: str, hosted: Table | None = None) -> Renamed:
+async def rename(
+    saved_id: int,
+    user_id: int,
+    new: str,
+    hosted: Table | None = None,
+    *,
+    unit: UnitOfWork | None = None,
+) -> Renamed:
     """Give a saved roll another name; the saved rolls beside it (the owner's, or the
     table's) that use it are rewritten to use the new name, in the same transaction.
 
@@ -419,7 +439,7 @@ async def rename(saved_id: int, user_id: int, new: str, hosted: Table | None = N
             raise NotAllowedNow(TAKEN, name=new)
         row.name, row.name_key = new, key(new)
         try:
-            async with atomic():  # with a Mini App request's key, when there is one
+            async with (unit or UnitOfWork()).committing():  # with the request's key
                 await row.save(update_fields=["name", "name_key"])
                 updated = await _rewrite_uses(where, row, old, new)
         except IntegrityError as error:
@@ -446,20 +466,28 @@ async def _rewrite_uses(
     return tuple(updated)
 
 
-async def delete(saved_id: int, user_id: int, hosted: Table | None = None) -> SavedRoll:
+async def delete(
+    saved_id: int, user_id: int, hosted: Table | None = None, *, unit: UnitOfWork | None = None
+) -> SavedRoll:
     """Delete a saved roll of the user's (or of the table they host).
 
     Raises:
         NotAllowedNow: it is gone or not the user's.
     """
     row = await _row(saved_id, user_id, hosted)
-    async with guarded(), atomic():  # with a Mini App request's key, when there is one
+    async with guarded(), (unit or UnitOfWork()).committing():  # with the request's key
         await row.delete()
     return _saved(row)
 
 
 async def roll_at_table(
-    play: Play, player: PlayerRef, table: Table, language: str, saved_id: int
+    play: Play,
+    player: PlayerRef,
+    table: Table,
+    language: str,
+    saved_id: int,
+    *,
+    unit: UnitOfWork | None = None,
 ) -> TableRoll:
     """Roll a saved roll from the Mini App: kept like /roll, posted in the game's chat
     (``table``) as the player's roll, in the game's ``language``.
@@ -476,7 +504,7 @@ async def roll_at_table(
         chat = await Chat.get_or_none(tg_id=table.chat_tg_id)
     kind, title = (chat.kind.value, chat.title) if chat is not None else ("supergroup", "")
     where = ChatRef(table.chat_tg_id, kind, title, table.topic)
-    return await play.roll_at_table(where, player, resolved.expression, language)
+    return await play.roll_at_table(where, player, resolved.expression, language, unit=unit)
 
 
 @dataclass(frozen=True)
@@ -510,7 +538,7 @@ async def list_shown(shown: ShownList) -> None:
     """Keep a list just posted, to redraw when its saved rolls change; the owner's older
     lists in the same chat's topic are no longer kept (it supersedes them)."""
     topic = shown.table.topic if shown.table is not None else 0
-    async with guarded(), atomic():
+    async with guarded(), UnitOfWork().committing():
         await ListRow.filter(
             owner_tg_id=shown.owner, chat_tg_id=shown.chat_tg_id, topic_id=topic
         ).delete()

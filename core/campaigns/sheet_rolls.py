@@ -10,10 +10,17 @@ from __future__ import annotations
 
 from core.campaigns import Campaigns, PanelView
 from core.campaigns.play import ChatRef, PlayerRef
+from core.store.unit import UnitOfWork
 
 
 async def start_roll(
-    campaigns: Campaigns, app_token: str, player: PlayerRef, kind: str, argument: str
+    campaigns: Campaigns,
+    app_token: str,
+    player: PlayerRef,
+    kind: str,
+    argument: str,
+    *,
+    unit: UnitOfWork | None = None,
 ) -> PanelView:
     """Open panel ``kind`` with ``argument`` for ``player`` in the game's chat, as its
     command would.
@@ -25,4 +32,4 @@ async def start_roll(
     """
     view = await campaigns.for_viewer(app_token, player)
     chat = ChatRef(view.chat_tg_id, "supergroup", view.chat_title, topic=view.topic_id)
-    return await campaigns.open_panel(chat, player, kind, argument, campaign_id=view.id)
+    return await campaigns.open_panel(chat, player, kind, argument, campaign_id=view.id, unit=unit)

@@ -20,7 +20,7 @@ from core.rules.reminders import NudgeWord, SetWait, parse_nudge
 from core.rules.table import Role, Table
 from core.rules.turns import TurnOrder, TurnStep, next_turn, roll_order, set_order
 from core.store import reminders
-from core.store.unit import saving
+from core.store.unit import UnitOfWork
 
 ONLY_HOST_WAIT = "Only the host sets how long this game waits before a reminder."
 NOT_PLAYING = "You're not in this game."
@@ -63,7 +63,9 @@ class Turns(CampaignsBase):
             raise NotAllowedNow(NOT_PLAYING)
         return table
 
-    async def nudge(self, chat: ChatRef, player: PlayerRef, words: str) -> NudgeSet:
+    async def nudge(
+        self, chat: ChatRef, player: PlayerRef, words: str, *, unit: UnitOfWork | None = None
+    ) -> NudgeSet:
         """``/nudge 12h`` / ``off`` (the host: the game's wait) or ``mute`` / ``unmute``
         (anyone in the game, for themselves).
 
@@ -75,7 +77,7 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with saving(self.locks, f"campaign:{campaign.id}"):
+        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
             table = await self._table_in(chat, player)
             if isinstance(said, SetWait) or said is NudgeWord.OFF:
                 if player.tg_id not in table.with_role(Role.HOST):
@@ -87,7 +89,9 @@ class Turns(CampaignsBase):
             settings = await reminders.settings_of(table.campaign_id)
             return NudgeSet(table.campaign_id, player.tg_id, wait=settings.wait, word=said)
 
-    async def set_turns(self, chat: ChatRef, player: PlayerRef, words: str) -> TurnsSet:
+    async def set_turns(
+        self, chat: ChatRef, player: PlayerRef, words: str, *, unit: UnitOfWork | None = None
+    ) -> TurnsSet:
         """``/turns Ana Bo Cy`` (that order, by the names in play) or ``/turns roll``
         (rolled: each player's d20 and modifier, ties rolled off); the host only.
 
@@ -98,7 +102,7 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with saving(self.locks, f"campaign:{campaign.id}"):
+        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
             table = await self._table_in(chat, player)
             system = self.registry.find(table.system)
             before = (await reminders.settings_of(table.campaign_id)).order
@@ -109,7 +113,9 @@ class Turns(CampaignsBase):
             await reminders.set_turn_order(table.campaign_id, step.after)
         return TurnsSet(table.campaign_id, step, _names(table))
 
-    async def next_turn(self, chat: ChatRef, player: PlayerRef) -> TurnsSet:
+    async def next_turn(
+        self, chat: ChatRef, player: PlayerRef, *, unit: UnitOfWork | None = None
+    ) -> TurnsSet:
         """``/next``: the turn passes on, by its holder or the host.
 
         Raises:
@@ -118,7 +124,7 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with saving(self.locks, f"campaign:{campaign.id}"):
+        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
             table = await self._table_in(chat, player)
             order = (await reminders.settings_of(table.campaign_id)).order
             step = next_turn(table, player.tg_id, order)

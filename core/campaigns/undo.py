@@ -21,12 +21,11 @@ from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.table import Table
 from core.rules.undo import check_undo, may_undo, taken_back, taken_back_words
 from core.runtime.events import CampaignEvents
-from core.store import outbox
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.repo import guarded
 from core.store.sql import ran
 from core.store.undo_steps import KEPT, MOVED_ON, NO_GAME, STALE, history
-from core.store.unit import saving
+from core.store.unit import UnitOfWork
 
 
 @dataclass(frozen=True)
@@ -75,26 +74,24 @@ class Undos:
         actor: PlayerRef,
         *,
         topic: int = 0,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> TookBack:
         """``/undo``: take back the sender's latest step in the game of this chat's topic."""
         async with guarded():
             campaign = await Campaign.get_or_none(live_chat_id=chat_tg_id, topic_id=topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        return await self.undo(campaign.id, actor, update_id=update_id)
+        return await self.undo(campaign.id, actor, unit=unit)
 
     async def undo_panel(
-        self, panel_id: int, version: int, actor: PlayerRef, *, update_id: int | None = None
+        self, panel_id: int, version: int, actor: PlayerRef, *, unit: UnitOfWork | None = None
     ) -> TookBack:
         """The ``↩ Undo`` button on a panel (drawn at ``version``)."""
         async with guarded():
             panel = await Panel.get_or_none(id=panel_id)
         if panel is None:
             raise NotAllowedNow(STALE)
-        return await self.undo(
-            panel.campaign_id, actor, panel=(panel_id, version), update_id=update_id
-        )
+        return await self.undo(panel.campaign_id, actor, panel=(panel_id, version), unit=unit)
 
     async def undo(
         self,
@@ -103,7 +100,7 @@ class Undos:
         *,
         panel: tuple[int, int] | None = None,
         step_id: int | None = None,
-        update_id: int | None = None,
+        unit: UnitOfWork | None = None,
     ) -> TookBack:
         """Take back ``actor``'s latest step of a campaign, exactly once.
 
@@ -118,7 +115,8 @@ class Undos:
             NotYourTurn: the button was offered to someone else.
         """
         campaigns = self.campaigns
-        async with saving(campaigns.locks, f"campaign:{campaign_id}", update_id):
+        unit = unit or UnitOfWork()
+        async with unit.saving(campaigns.locks, f"campaign:{campaign_id}"):
             campaign = await Campaign.get(id=campaign_id).select_related("host")
             check_playing(campaign)
             rows = await self._recent(campaign_id)
@@ -187,7 +185,7 @@ class Undos:
             if panel_row is not None:  # it reads as before, its ↩ Undo for the step before too
                 redraw.insert(0, await campaigns.panel(panel_row.id))
             back = TookBack(view, restored, name, step.label, tuple(redraw), retired)
-            await outbox.record(back)  # its reply and the views it redraws, sent after the commit
+            await unit.record(back)  # its reply and the views it redraws, sent after the commit
         await self.events.publish(campaign_id)
         return back
 
@@ -235,7 +233,12 @@ class ViewerUndo:
 
 
 async def undo_for_viewer(
-    campaigns: Campaigns, app_token: str, player: PlayerRef, step_id: int
+    campaigns: Campaigns,
+    app_token: str,
+    player: PlayerRef,
+    step_id: int,
+    *,
+    unit: UnitOfWork | None = None,
 ) -> ViewerUndo:
     """The Mini App log's ``↩ Undo``: take back the step it offered to this member.
 
@@ -243,5 +246,5 @@ async def undo_for_viewer(
         NotAllowedNow: not a member, or the step can no longer be taken back.
     """
     view = await campaigns.for_viewer(app_token, player)
-    back = await Undos(campaigns).undo(view.id, player, step_id=step_id)
+    back = await Undos(campaigns).undo(view.id, player, step_id=step_id, unit=unit)
     return ViewerUndo(back.label, back.changed)

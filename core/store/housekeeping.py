@@ -9,7 +9,7 @@ from core.runtime.errors import TryAgain
 from core.runtime.locks import KeyedLock
 from core.store.models import JobRun, OutboxRow, PendingNote, ProcessedUpdate
 from core.store.request_keys import forget_before
-from core.store.unit import saving
+from core.store.unit import UnitOfWork
 
 KEEP_UPDATES = timedelta(days=3)  # Telegram stops redelivering long before this
 KEEP_NOTES = timedelta(days=30)
@@ -29,7 +29,7 @@ async def run_once(
 ) -> bool:
     """Run ``work`` if no worker ran job ``name`` within ``every``; returns whether it ran."""
     try:
-        async with saving(locks, f"job:{name}"):
+        async with UnitOfWork().saving(locks, f"job:{name}"):
             now = datetime.fromtimestamp(clock(), UTC)
             row = await JobRun.get_or_none(name=name)
             if row is not None and now - row.ran_at < every:

@@ -14,11 +14,9 @@ from tortoise.transactions import in_transaction
 
 from core.rules.errors import Malformed
 from core.rules.text import TOO_LONG, Unstorable
-from core.runtime.errors import AlreadyHandled, CommitUnknown, TryAgain
-from core.store import request_keys
+from core.runtime.errors import CommitUnknown, TryAgain
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
-from core.store.outbox import forget_after, mark, pause_point
-from core.store.sql import fetch, now
+from core.store.sql import fetch
 from core.words.i18n import pick
 
 
@@ -31,19 +29,6 @@ CLAIM = (
     "INSERT INTO processed_update (update_id, created_at) VALUES (?, ?)"
     " ON CONFLICT (update_id) DO NOTHING RETURNING id"
 )
-
-
-async def claim_update(update_id: int | None) -> None:
-    """Inside a transaction: mark Telegram update ``update_id`` handled when it commits.
-
-    Raises:
-        AlreadyHandled: a copy of this update was committed before.
-    """
-    if update_id is not None:
-        # A copy claimed by a transaction still running waits for it, then finds the row.
-        claimed = await fetch(CLAIM, (update_id, now()))
-        if not claimed:
-            raise AlreadyHandled()
 
 
 log = logging.getLogger(__name__)
@@ -66,79 +51,6 @@ async def committed(update_id: int) -> bool:
                     "The game store is unreachable. Try again in a moment."
                 ) from None
             await asyncio.sleep(0.2)
-
-
-@asynccontextmanager
-async def committing(update_id: int | None) -> AsyncIterator[None]:
-    """One transaction whose commit, when its connection fails, is resolved, not raised.
-
-    A Mini App request's idempotency key is written with the change, just before the
-    commit (:mod:`core.store.request_keys`). When the change's body ran and the commit
-    (or its answer) was lost, the update's claim, or else the request's key, tells the
-    outcome: committed, and the caller goes on as if the commit had answered (the
-    outbox rows are there to send); not committed, and :class:`~core.runtime.errors.TryAgain`
-    (nothing changed). With neither to look up: :class:`~core.runtime.errors.CommitUnknown`.
-
-    Raises:
-        KeyReused: another try of the same Mini App action committed first.
-    """
-    ran = False
-    written = mark()
-    pending = request_keys.current()
-    try:
-        async with in_transaction():
-            yield
-            await request_keys.record(pending)
-            await pause_point("before_commit")
-            ran = True
-    except BaseException as error:
-        await lost_commit(error, ran, written, update_id, pending)
-    request_keys.settled(pending)
-    await pause_point("after_commit")
-
-
-async def lost_commit(
-    error: BaseException,
-    ran: bool,
-    written: int,
-    update_id: int | None,
-    pending: request_keys.Pending | None,
-) -> None:
-    """A transaction ended in ``error``: re-raised unless its body ``ran`` and the commit
-    is found to have stood (see :func:`committing`); the outbox rows it wrote (past
-    ``written``) are forgotten when it did not."""
-    if not ran or not isinstance(error, Exception):
-        forget_after(written)  # rolled back: the outbox rows it wrote are gone too
-        raise error
-    log.warning("The commit of a change failed (%s); finding out whether it stood", error)
-    try:
-        if update_id is not None:
-            if not await committed(update_id):
-                raise TryAgain("The game store is unreachable. Try again in a moment.") from error
-        elif pending is not None:
-            await request_keys.resolve(pending, error)
-        else:
-            raise CommitUnknown("The game store is unreachable. Try again in a moment.") from error
-    except BaseException:
-        forget_after(written)
-        raise
-    log.warning("The change was committed; going on")
-
-
-@asynccontextmanager
-async def atomic(update_id: int | None = None) -> AsyncIterator[None]:
-    """One transaction that also claims Telegram update ``update_id`` (None: no update),
-    so a redelivered copy changes nothing.
-
-    For writes that rewrite nothing they read (a roll's record, a held note); a
-    change to shared state goes through :func:`core.store.unit.saving` instead.
-
-    Raises:
-        AlreadyHandled: this update's changes were committed before.
-    """
-    async with committing(update_id):
-        await claim_update(update_id)
-        yield
 
 
 def refused_value(error: BaseException) -> Malformed | None:

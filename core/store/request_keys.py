@@ -1,13 +1,12 @@
 """Idempotency keys of Mini App changes: a retried request applies once.
 
 The page makes one key per user action and sends it with every try
-(``Idempotency-Key``). The web side reads it into a :class:`Pending` for the
-request (:func:`expecting`); the change's transaction
-(:func:`core.store.repo.committing`, which :func:`core.store.unit.saving` uses)
-writes the key's row before it commits, so the key is stored exactly when the
-change is. The answer is added to the row once it
-is sent (:func:`keep_answer`); a retry with the same key finds the row and gets
-that answer back (:func:`find`), and nothing runs twice.
+(``Idempotency-Key``). The web side reads it into a :class:`Pending` and opens the
+request's unit of work with it (:class:`core.store.unit.UnitOfWork`, its ``request``);
+the change's transaction writes the key's row before it commits, so the key is stored
+exactly when the change is. The answer is added to the row once it is sent
+(:func:`keep_answer`); a retry with the same key finds the row and gets that answer
+back (:func:`find`), and nothing runs twice.
 
 A commit whose answer never came back (the connection to the database broke at
 COMMIT) is resolved through the key: :func:`resolve` asks the database on a
@@ -22,9 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -55,9 +51,6 @@ class Pending:
     recorded: bool = False  # its change committed (the key's row with it)
 
 
-_PENDING: ContextVar[Pending | None] = ContextVar("request_key", default=None)
-
-
 class KeyReused(Exception):
     """The key's row was written meanwhile by another try of the same action."""
 
@@ -77,16 +70,6 @@ class Kept:
     status: int | None
     response: str | None
     created_at: datetime
-
-
-@asynccontextmanager
-async def expecting(pending: Pending) -> AsyncIterator[Pending]:
-    """Handle one state-changing request under ``pending`` (its changes record its key)."""
-    token = _PENDING.set(pending)
-    try:
-        yield pending
-    finally:
-        _PENDING.reset(token)
 
 
 _INSERT = (
@@ -110,11 +93,6 @@ async def _committed(pending: Pending) -> bool:
             raise _Probed(await _insert(pending))
     except _Probed as probed:
         return not probed.args[0]
-
-
-def current() -> Pending | None:
-    """The Mini App request being handled, if any (its change records its key)."""
-    return _PENDING.get()
 
 
 async def record(pending: Pending | None) -> None:

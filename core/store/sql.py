@@ -25,8 +25,8 @@ Rows = list[dict[str, Any]]
 T = TypeVar("T")
 Work = Generator[Statement, Rows, T]
 """A step as statements: it yields each one and is sent its rows back, and returns what
-it found. Its caller runs them (:func:`ran`, or its own loop on a hot path, so the step's
-frame is suspended, not a layer, while the database works)."""
+it found. Its use case runs them through :func:`ran`, the one runner (the step's frame
+is suspended, not a layer, while the database works)."""
 
 # The same compact JSON the ORM writes, so rows look alike whoever wrote them.
 dump_json = partial(json.dumps, separators=(",", ":"))

@@ -22,7 +22,7 @@ from core.rules.log import Words
 from core.rules.table import Role
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member
 from core.store.repo import guarded, upsert_chat, upsert_player
-from core.store.unit import saving
+from core.store.unit import UnitOfWork
 from core.views.projection import LogLineView, Projection
 
 FORMAT = "stonetable-campaign"
@@ -164,7 +164,7 @@ async def import_campaign(
     chat: ChatRef,
     host: PlayerRef,
     *,
-    update_id: int | None = None,
+    unit: UnitOfWork | None = None,
 ) -> CampaignView:
     """Recreate an exported campaign in a group chat, hosted by ``host``.
 
@@ -175,7 +175,8 @@ async def import_campaign(
     _check(data, campaigns)
     if chat.kind not in ("group", "supergroup"):
         raise NotAllowedNow("Import a game into a group chat.")
-    async with saving(campaigns.locks, f"chat:{chat.tg_id}:{chat.topic}", update_id):
+    unit = unit or UnitOfWork()
+    async with unit.saving(campaigns.locks, f"chat:{chat.tg_id}:{chat.topic}"):
         if await Campaign.get_or_none(live_chat_id=chat.tg_id, topic_id=chat.topic) is not None:
             raise NotAllowedNow("A game is already running here. End it before importing.")
         chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)

@@ -30,6 +30,7 @@ from core.runtime.heavy import HeavyWork
 from core.store.models import LogEntry
 from core.store.repo import guarded
 from core.store.roll_history import PAGE_ROLLS, GameAt, StoredRoll, games_in, rolls_in
+from core.store.unit import UnitOfWork
 from core.views.open_panels import OpenPanel
 from core.views.open_panels import open_panels as stored_panels
 from core.words.i18n import Lang
@@ -88,14 +89,20 @@ class Edited:
 
 
 async def edit(
-    campaigns: Campaigns, app_token: str, player: PlayerRef, action: str, payload: Json
+    campaigns: Campaigns,
+    app_token: str,
+    player: PlayerRef,
+    action: str,
+    payload: Json,
+    *,
+    unit: UnitOfWork | None = None,
 ) -> Edited:
     """Apply one Mini App edit; the editor gets their own projection of the result.
 
     Raises:
         Malformed, NotAllowedNow, NotYourTurn: the rules refuse it; nothing changes.
     """
-    changed = await campaigns.edit(app_token, player, action, payload)
+    changed = await campaigns.edit(app_token, player, action, payload, unit=unit)
     return Edited(project(changed.campaign, changed.table, player.tg_id), changed)
 
 

@@ -164,7 +164,7 @@ class CountRenderer:
 async def count(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     view = await context.deps.campaigns.open_panel(
-        chat, player, "count", command_args(update).strip(), update_id=update.update_id
+        chat, player, "count", command_args(update).strip(), unit=context.unit
     )
     await post_panel(update, context, view)
 

@@ -25,6 +25,7 @@ from tests.support.bot_api import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "workers-secret"
+PAUSING_WORKER = ("-m", "tests.support.pausing_worker")  # a worker with a test's pause points
 
 
 @dataclass
@@ -94,8 +95,8 @@ async def start_worker(
 
     ``webhook=False``: the worker long-polls the Bot API server instead.
     ``command``: what the interpreter runs (the benchmark's bare bots take the same setup).
-    ``env``: more variables (e.g. ``STONETABLE_PAUSE_AT``, a point where it stops to be
-    killed).
+    ``env``: more variables (e.g. ``STONETABLE_PAUSE_AT`` for a worker started by
+    :mod:`tests.support.pausing_worker`, a point where it stops to be killed).
     """
     port = free_port()
     more_env = env
@@ -236,9 +237,7 @@ class KillingProxy:
                 if line.lower().startswith(b"content-length:")
             )
             body = await reader.readexactly(length)
-            upstream_reader, upstream = await asyncio.open_connection(
-                "127.0.0.1", self.worker.port
-            )
+            upstream_reader, upstream = await asyncio.open_connection("127.0.0.1", self.worker.port)
             upstream.write(head + body)
             await upstream.drain()
             if self.at == "request":
@@ -292,9 +291,10 @@ async def count(database: str, query: str) -> int:
 class Cluster:
     """Workers on one database and one local Bot API server; the test delivers updates.
 
-    A worker stops at a pause point (``core.store.outbox.pause_point``): the one it was
-    started with (``pause_at``), or the one the test writes to :attr:`control` before
-    it delivers an update (every worker reads it).
+    A worker stops at a pause point (its hooks, :class:`tests.support.pausing_worker.FilePauses`,
+    given to the unit of work of every change): the one it was started with
+    (``pause_at``), or the one the test writes to :attr:`control` before it delivers an
+    update (every worker reads it).
     """
 
     api: Any
@@ -319,7 +319,9 @@ class Cluster:
             "STONETABLE_PAUSE_FILE": str(self.paused(name)),
             "STONETABLE_PAUSE_CONTROL": "" if pause_at else str(self.control),
         }
-        worker = await start_worker(name, migrate=migrate, env=env, **self.common)
+        worker = await start_worker(
+            name, migrate=migrate, env=env, command=PAUSING_WORKER, **self.common
+        )
         self.workers.append(worker)
         return worker
 

@@ -3,13 +3,14 @@ topic and a private chat, in English and Russian; secret rolls stay out of it.""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 import pytest
 
 from core.campaigns.play import ChatRef, PlayerRef
-from core.store.models import Campaign, RollRecord
+from core.store.models import Campaign, OutboxRow, RollRecord
 from tests.support.stack import GROUP, OLGA, Stack, cast_with_olga, running_stack, say
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -208,3 +209,30 @@ async def test_the_expected_averages_are_worked_out_in_a_worker_and_skipped_whil
     monkeypatch.setattr(heavy, "run_if_free", counted)
     assert (await bo_seen_by(ALICE))["expected"] == bo["expected"]
     assert len(jobs) == 1
+
+
+async def test_a_roll_in_a_game_reads_the_games_language_once(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/roll in a group with a game: the handler reads the game (and its language) once,
+    and the message written with the roll is worded in it without asking again."""
+    import core.campaigns.languages as languages
+    from tgbot.features import roll
+
+    await say(stack, OLGA, GROUP, "/newgame threat")  # the game speaks its host's Russian
+    for _ in range(100):  # its menus are sent too (they read the game's language)
+        if not await OutboxRow.filter(sent=False).exists():
+            break
+        await asyncio.sleep(0.05)
+    asked: list[tuple[object, ...]] = []
+    read = languages.live_game
+
+    async def counted(*where: object) -> object:
+        asked.append(where)
+        return await read(*where)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(languages, "live_game", counted)  # what the chat's language reads
+    monkeypatch.setattr(roll, "live_game", counted)
+    reply = await say(stack, ALICE, GROUP, "/roll 2d6")
+    assert "Итого" in reply["text"], reply["text"]  # Alice's app speaks English
+    assert asked == [(GROUP, 0)]

@@ -1,7 +1,8 @@
 """What was saved always reaches the players: real workers killed at chosen points.
 
 A worker started with ``STONETABLE_PAUSE_AT=<point>`` stops at that point of an
-update's handling (core/store/outbox.py: ``pause_point``) and writes a file; the test then
+update's handling (the hooks its unit of work is given: tests/support/pausing_worker.py)
+and writes a file; the test then
 SIGKILLs it and delivers the update again, as Telegram does when no 200 came. The
 points: inside the transaction just before COMMIT, just after COMMIT (the change saved,
 nothing sent), just after Telegram took the first message (not yet marked sent), just

@@ -68,9 +68,9 @@ async def new_game(update: Update, context: StonetableContext) -> None:
         text, markup = system_choice(campaigns.registry, await lang_of(update), last)
         await reply(update, text, markup)
         return
-    reply_with(started(update))
-    view = await campaigns.new_game(chat, player, key, update_id=update.update_id)
-    await sent_with(context.stonetable, view)
+    reply_with(context, started(update))
+    view = await campaigns.new_game(chat, player, key, unit=context.unit)
+    await sent_with(context, view)
 
 
 async def choose_system(update: Update, context: StonetableContext) -> None:
@@ -78,12 +78,10 @@ async def choose_system(update: Update, context: StonetableContext) -> None:
     assert query is not None
     pressed = decode_as(query.data, NewGameButton)
     chat, player = actor(update)
-    reply_with(started(update))  # the question's message says the game started
-    view = await context.deps.campaigns.new_game(
-        chat, player, pressed.system, update_id=update.update_id
-    )
+    reply_with(context, started(update))  # the question's message says the game started
+    view = await context.deps.campaigns.new_game(chat, player, pressed.system, unit=context.unit)
     await query.answer()
-    await sent_with(context.stonetable, view)
+    await sent_with(context, view)
 
 
 def started(update: Update) -> Reply:
@@ -141,16 +139,14 @@ async def join(update: Update, context: StonetableContext) -> None:
         raise NotAllowedNow(JOIN_IN_THE_GROUP)
     campaigns = context.deps.campaigns
     lang = await lang_of(update)
-    reply_with(joined(player, lang))
-    result = await campaigns.join(chat, player, update_id=update.update_id)
+    reply_with(context, joined(player, lang))
+    result = await campaigns.join(chat, player, unit=context.unit)
     if result.start_payload and await can_write_privately(
         context, player.tg_id, result, personal_lang(update)
     ):
         await context.deps.play.mark_started(player)
-        result = await campaigns.complete_join(
-            result.start_payload, player, update_id=update.update_id
-        )
-    if await sent_with(context.stonetable, result):
+        result = await campaigns.complete_join(result.start_payload, player, unit=context.unit)
+    if await sent_with(context, result):
         return
     link = f"https://t.me/{context.bot.username}?start={result.start_payload}"
     button = InlineKeyboardButton("🔓 " + lang.gettext("Open a private chat"), url=link)
@@ -195,8 +191,8 @@ async def leave(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     lang = await lang_of(update)
     text = "👋 " + lang.gettext("{name} left the game.", name=esc(player.display_name))
-    reply_with(fixed([text, menus(None, [player.tg_id])]))
-    left = await context.deps.campaigns.leave(chat, player, update_id=update.update_id)
+    reply_with(context, fixed([text, menus(None, [player.tg_id])]))
+    left = await context.deps.campaigns.leave(chat, player, unit=context.unit)
     await settle(context, left)  # e.g. a turn moved on: the panel names who is up now
 
 
@@ -209,9 +205,11 @@ async def status(update: Update, context: StonetableContext) -> None:
 async def pause(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     lang = await lang_of(update)
-    reply_with(fixed(["⏸ " + lang.gettext("The game is paused. The host can /resume it.")]))
+    reply_with(
+        context, fixed(["⏸ " + lang.gettext("The game is paused. The host can /resume it.")])
+    )
     changed = await context.deps.campaigns.change_status(
-        chat, player, CampaignStatus.PAUSED, update_id=update.update_id
+        chat, player, CampaignStatus.PAUSED, unit=context.unit
     )
     await settle(context, changed)  # a ↩ Undo offered before the pause goes: the step stands
 
@@ -226,9 +224,9 @@ async def resume(update: Update, context: StonetableContext) -> None:
         assert isinstance(result, Changed)
         return [resumed_text(result.campaign, False, lang)]
 
-    reply_with(draw)
+    reply_with(context, draw)
     try:
-        resumed = await context.deps.campaigns.resume(chat, player, update_id=update.update_id)
+        resumed = await context.deps.campaigns.resume(chat, player, unit=context.unit)
     except NotAllowedNow:  # nothing to resume (any more): the menu stops offering it
         if chat.kind != ChatType.PRIVATE:
             await publish_menus(
@@ -236,7 +234,7 @@ async def resume(update: Update, context: StonetableContext) -> None:
                 [chat.tg_id, chat.topic], [],
             )  # fmt: skip
         raise
-    await sent_with(context.stonetable, resumed.changed or resumed)
+    await sent_with(context, resumed.changed or resumed)
 
 
 async def end_game(update: Update, context: StonetableContext) -> None:
@@ -261,9 +259,9 @@ async def answer_end(update: Update, context: StonetableContext) -> None:
             assert isinstance(ended, EndedGame)
             return [ended_text(ended, lang), menus_of(ended.campaign)]
 
-        reply_with(draw)  # the question's message says it ended; its panels' buttons go
+        reply_with(context, draw)  # the question's message says it ended; its panels' buttons go
         ended = await campaigns.end(
-            chat, player, pressed.campaign_id, pressed.version, update_id=update.update_id
+            chat, player, pressed.campaign_id, pressed.version, unit=context.unit
         )
         await query.answer()
         await settle(context, ended)
@@ -291,9 +289,9 @@ async def announce_join(update: Update, context: StonetableContext, payload: str
             replies += [menus(None, [player.tg_id])]
         return replies
 
-    reply_with(draw)
-    result = await context.deps.campaigns.complete_join(payload, player, update_id=update.update_id)
-    await sent_with(context.stonetable, result)
+    reply_with(context, draw)
+    result = await context.deps.campaigns.complete_join(payload, player, unit=context.unit)
+    await sent_with(context, result)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

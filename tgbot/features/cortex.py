@@ -113,7 +113,7 @@ def _opener(word: str) -> Callable[[Update, StonetableContext], Coroutine[Any, A
             words = contest_text(words, vocabulary())
         argument = f"{word} {words}".strip()
         panel = await context.deps.campaigns.open_panel(
-            chat, player, CONFLICT_PANEL, argument, update_id=update.update_id
+            chat, player, CONFLICT_PANEL, argument, unit=context.unit
         )
         await post_panel(update, context, panel)
 
@@ -148,9 +148,9 @@ async def trait(update: Update, context: StonetableContext) -> None:
             said = lang.gettext("✅ Noted.")
         return said + "\n" + table_text(table, lang)
 
-    reply_with(noted)  # written with the edit, sent after its commit
+    reply_with(context, noted)  # written with the edit, sent after its commit
     edited = await context.deps.campaigns.edit(
-        view.app_token, player, "text", {"text": text}, update_id=update.update_id
+        view.app_token, player, "text", {"text": text}, unit=context.unit
     )
     await settle(context, edited)
 
@@ -162,9 +162,9 @@ def _table_edit(
         chat, player = actor(update)
         view = await _cortex_game(context, chat, player)
         payload = {"name": command_args(update).strip()} if action == "feature.add" else {}
-        reply_with(fixed([(await lang_of(update)).gettext(done)]))  # written with the edit
+        reply_with(context, fixed([(await lang_of(update)).gettext(done)]))  # written with the edit
         edited = await context.deps.campaigns.edit(
-            view.app_token, player, action, payload, update_id=update.update_id
+            view.app_token, player, action, payload, unit=context.unit
         )
         await settle(context, edited)
 

@@ -77,7 +77,7 @@ async def check(update: Update, context: StonetableContext) -> None:
     if target is not None and not target.is_bot:
         text = f"for={target.id} {text}"  # the rules decide whether the caller may do this
     panel = await context.deps.campaigns.open_panel(
-        chat, player, CHECK_PANEL, text, update_id=update.update_id
+        chat, player, CHECK_PANEL, text, unit=context.unit
     )
     await post_panel(update, context, panel)
 
@@ -86,7 +86,7 @@ async def rest(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     await _require_d20(context, chat, player)
     panel = await context.deps.campaigns.open_panel(
-        chat, player, REST_PANEL, command_args(update), update_id=update.update_id
+        chat, player, REST_PANEL, command_args(update), unit=context.unit
     )
     await post_panel(update, context, panel)
 

@@ -64,7 +64,9 @@ async def chosen_result(update: Update, context: StonetableContext) -> None:
     def render(result: RollResult) -> str:
         return render_roll(result, player.display_name, lang)
 
-    text = await roll_once(context.deps.play.rng, player, message_id, offer, render)
+    text = await roll_once(
+        context.deps.play.rng, player, message_id, offer, render, unit=context.unit
+    )
     await context.bot.edit_message_text(
         text,
         inline_message_id=message_id,

@@ -125,13 +125,12 @@ async def open_private(
     campaign: CampaignView,
     kind: str,
     argument: str = "",
-    *,
-    update_id: int | None,
 ) -> None:
-    """Open one of the player's private panels in their chat with the bot."""
+    """Open one of the player's private panels in their chat with the bot (the change
+    of the handler's unit of work)."""
     chat = ChatRef(player.tg_id, ChatType.PRIVATE)
     view = await context.deps.campaigns.open_panel(
-        chat, player, kind, argument, campaign_id=campaign.id, update_id=update_id
+        chat, player, kind, argument, campaign_id=campaign.id, unit=context.unit
     )
     try:
         await send_panel(context, player.tg_id, view)
@@ -151,18 +150,14 @@ async def _reply(update: Update, text: str, markup: InlineKeyboardMarkup | None 
 async def begin(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     await campaign_here(update, context)
-    view = await context.deps.campaigns.open_panel(
-        chat, player, SETUP_PANEL, update_id=update.update_id
-    )
+    view = await context.deps.campaigns.open_panel(chat, player, SETUP_PANEL, unit=context.unit)
     await post_panel(update, context, view)
 
 
 async def adventure(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     await campaign_here(update, context)
-    view = await context.deps.campaigns.open_panel(
-        chat, player, ADVENTURE_PANEL, update_id=update.update_id
-    )
+    view = await context.deps.campaigns.open_panel(chat, player, ADVENTURE_PANEL, unit=context.unit)
     await post_panel(update, context, view)
 
 
@@ -193,14 +188,14 @@ async def lines(update: Update, context: StonetableContext) -> None:
     message = update.effective_message
     assert message is not None
     if chat.kind != ChatType.PRIVATE:
-        reply_with(fixed([await hidden(context, message, player, campaign)]))
+        reply_with(context, fixed([await hidden(context, message, player, campaign)]))
     view = await context.deps.campaigns.open_panel(
         ChatRef(player.tg_id, ChatType.PRIVATE),
         player,
         SAFETY_PANEL,
         "line",
         campaign_id=campaign.id,
-        update_id=update.update_id,
+        unit=context.unit,
     )
     try:
         await send_panel(context, player.tg_id, view)
@@ -216,7 +211,7 @@ def _private_command(kind: str, argument: str = "") -> Handler:
     async def handler(update: Update, context: StonetableContext) -> None:
         chat, player = actor(update)
         campaign = await campaign_here(update, context)
-        await open_private(context, player, campaign, kind, argument, update_id=update.update_id)
+        await open_private(context, player, campaign, kind, argument)
         if chat.kind != ChatType.PRIVATE:
             await _reply(update, (await lang_of(update)).gettext(SENT_PRIVATELY))
 
@@ -270,13 +265,11 @@ async def safety_signal(
     player: PlayerRef,
     campaign: CampaignView,
     action: str,
-    *,
-    update_id: int | None,
 ) -> None:
     """Record an X-card or a knock (no name kept) and tell the group, naming nobody."""
-    reply_with(fixed([announce(campaign, action)]))  # written with the signal
+    reply_with(context, fixed([announce(campaign, action)]))  # written with the signal
     edited = await context.deps.campaigns.edit(
-        campaign.app_token, player, action, {}, update_id=update_id
+        campaign.app_token, player, action, {}, unit=context.unit
     )
     await settle(context, edited)
 
@@ -302,9 +295,9 @@ def _signal_command(action: str) -> Handler:
             lang = await lang_of(update)  # for a player in two games, say which was told
             header = await which_game(context, campaign, player.tg_id, lang)
             said.append(header + lang.gettext("Done. The group was told, without your name."))
-        reply_with(fixed(said))
+        reply_with(context, fixed(said))
         edited = await context.deps.campaigns.edit(
-            campaign.app_token, player, action, {}, update_id=update.update_id
+            campaign.app_token, player, action, {}, unit=context.unit
         )
         await settle(context, edited)
 
@@ -328,18 +321,16 @@ async def press(update: Update, context: StonetableContext) -> None:
     match data:
         case XCardButton() | KnockButton():
             action = "safety.x_card" if isinstance(data, XCardButton) else "safety.knock"
-            await safety_signal(context, player, campaign, action, update_id=update.update_id)
+            await safety_signal(context, player, campaign, action)
             answer = N_("Done. Nobody is told it was you.")
         case CardsButton(panel_id=panel_id) | CharacterButton(panel_id=panel_id):
             kind = CARDS_PANEL if isinstance(data, CardsButton) else CHARACTER_PANEL
-            await open_private(
-                context, player, campaign, kind, str(panel_id), update_id=update.update_id
-            )
+            await open_private(context, player, campaign, kind, str(panel_id))
             answer = "" if in_private else SENT_PRIVATELY
         case AdventureButton():
             group = ChatRef(campaign.chat_tg_id, ChatType.SUPERGROUP, topic=campaign.topic_id)
             view = await context.deps.campaigns.open_panel(
-                group, player, ADVENTURE_PANEL, update_id=update.update_id
+                group, player, ADVENTURE_PANEL, unit=context.unit
             )
             await send_panel(context, campaign.chat_tg_id, view)
         case MapButton():

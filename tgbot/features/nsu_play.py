@@ -97,7 +97,7 @@ async def _open(
         return
     if view is None or view.system.key != SYSTEM_KEY:  # says why, and what to do instead
         raise no_game_for(None if view is None else NSU_ONLY)
-    panel = await campaigns.open_panel(chat, player, kind, read(text), update_id=update.update_id)
+    panel = await campaigns.open_panel(chat, player, kind, read(text), unit=context.unit)
     await post_panel(update, context, panel)
 
 

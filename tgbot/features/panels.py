@@ -14,7 +14,7 @@ from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
 from tgbot.i18n import lang_of
 from tgbot.presenter import in_outbox, post, present, settle, show
-from tgbot.sender import send_beside, unsent
+from tgbot.sender import send_pending
 from tgbot.updates import player_of, replied
 
 COMMANDS: list = []  # type: ignore[type-arg]
@@ -43,13 +43,13 @@ async def press(update: Update, context: StonetableContext) -> None:
         player_of(update.effective_user),
         data.action,
         data.argument,
-        update_id=update.update_id,
+        unit=context.unit,
     )
     # The answer stops the button's spinner; the outbox's edit (written with the
     # change) shows the new state. Neither waits for the other, so a press costs one
     # round trip to Telegram, not two.
-    if in_outbox(view):
-        await send_beside(context.stonetable, query.answer(), await unsent())
+    if in_outbox(context, view):
+        await asyncio.gather(query.answer(), send_pending(context.stonetable, context.unit))
         return
     await asyncio.gather(query.answer(), show(context, view))
     await settle(context, view)
@@ -85,7 +85,7 @@ async def reply_to_panel(update: Update, context: StonetableContext) -> None:
         player_of(update.effective_user),
         TEXT_ACTION,
         text,
-        update_id=update.update_id,
+        unit=context.unit,
     )
     await present(context, view)
 

@@ -19,6 +19,7 @@ from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
 from tgbot.features.saved import roll_saved
 from tgbot.i18n import lang_of, personal_lang
+from tgbot.outbox import speaking
 from tgbot.presenter import in_outbox
 from tgbot.render.dice import odds_reply, render_roll
 from tgbot.sender import send_pending
@@ -54,12 +55,13 @@ async def roll(update: Update, context: StonetableContext) -> None:
     game = None if chat.kind == ChatType.PRIVATE else await live_game(chat.tg_id, chat.topic)
     if game is not None and text and await system_roll(update, context, text, game):
         return
-    result = await context.deps.play.roll(chat, player, text or "d20", update_id=update.update_id)
-    if in_outbox(result):  # its message was written with the roll: send it
-        await send_pending(context.stonetable)
+    lang = personal_lang(update) if game is None else lang_for(game.language)
+    speaking(context, lang)  # the chat's language, read once: its message is worded in it
+    result = await context.deps.play.roll(chat, player, text or "d20", unit=context.unit)
+    if in_outbox(context, result):  # its message was written with the roll: send it
+        await send_pending(context.stonetable, context.unit)
         return
     assert update.effective_message is not None
-    lang = personal_lang(update) if game is None else lang_for(game.language)
     await reply_html(update.effective_message, render_roll(result, player.display_name, lang))
 
 
@@ -76,7 +78,7 @@ async def system_roll(
         return False
     try:
         panel = await campaigns.open_panel(
-            chat, player, view.system.roll_panel, text, update_id=update.update_id
+            chat, player, view.system.roll_panel, text, unit=context.unit
         )
     except Malformed:
         return False  # not this system's notation: an ordinary roll

@@ -66,9 +66,9 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
     assert message is not None
     what = await saved_or_text(chat, player, text or "d20")  # /sroll atk: a saved roll
     if chat.kind == ChatType.PRIVATE:
-        result = await context.deps.play.roll(chat, player, what, update_id=update.update_id)
-        if in_outbox(result):  # its message was written with the roll: send it
-            await send_pending(context.stonetable)
+        result = await context.deps.play.roll(chat, player, what, unit=context.unit)
+        if in_outbox(context, result):  # its message was written with the roll: send it
+            await send_pending(context.stonetable, context.unit)
             return
         await reply_html(message, render_roll(result, player.display_name, personal_lang(update)))
         return
@@ -114,9 +114,9 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
         ]
         return [Effect("secret", secret), *notes]
 
-    reply_with(draw)
-    await context.deps.play.roll_in_secret(chat, player, what, seen, update_id=update.update_id)
-    await send_pending(context.stonetable)
+    reply_with(context, draw)
+    await context.deps.play.roll_in_secret(chat, player, what, seen, unit=context.unit)
+    await send_pending(context.stonetable, context.unit)
 
 
 def _for_gm(result: RollResult, who: str, where: str, lang: Lang) -> str:

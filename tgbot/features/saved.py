@@ -185,9 +185,9 @@ async def _roll(
     player: PlayerRef,
     expression: DiceExpression,
 ) -> None:
-    result = await context.deps.play.roll(chat, player, expression, update_id=update.update_id)
-    if in_outbox(result):  # its message was written with the roll: send it
-        await send_pending(context.stonetable)
+    result = await context.deps.play.roll(chat, player, expression, unit=context.unit)
+    if in_outbox(context, result):  # its message was written with the roll: send it
+        await send_pending(context.stonetable, context.unit)
         return
     assert update.effective_message is not None
     lang = await lang_of(update)

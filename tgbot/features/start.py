@@ -36,9 +36,7 @@ async def start(update: Update, context: StonetableContext) -> None:
         await context.deps.play.mark_started(player)
         payload = command_args(update).strip()
         joining = payload.startswith(JOIN_PREFIX)  # then the join claims the update
-        delivered = await deliver_held(
-            context, player.tg_id, update_id=None if joining else update.update_id
-        )
+        delivered = await deliver_held(context, player.tg_id, claim=not joining)
         if joining:
             await campaign.announce_join(update, context, payload)
             return
@@ -100,9 +98,9 @@ async def press_start(update: Update, context: StonetableContext) -> None:
     lang = await lang_of(update)
     await query.answer()
     if button.choice is StartChoice.ROLL:
-        result = await context.deps.play.roll(chat, player, "d20", update_id=update.update_id)
-        if in_outbox(result):  # its message was written with the roll: send it
-            await send_pending(context.stonetable)
+        result = await context.deps.play.roll(chat, player, "d20", unit=context.unit)
+        if in_outbox(context, result):  # its message was written with the roll: send it
+            await send_pending(context.stonetable, context.unit)
             return
         text = render_roll(result, player.display_name, lang)
     else:

@@ -78,7 +78,7 @@ async def threat(update: Update, context: StonetableContext) -> None:
     target = answered.from_user if answered is not None else None
     if target is not None and not target.is_bot and target.id != player.tg_id:
         text = f"for={target.id} {text}"
-    panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text, update_id=update.update_id)
+    panel = await campaigns.open_panel(chat, player, ROLL_PANEL, text, unit=context.unit)
     await post_panel(update, context, panel)
 
 

@@ -37,10 +37,8 @@ async def undo(update: Update, context: StonetableContext) -> None:
         assert isinstance(back, TookBack)
         return took_back_text(back, lang)
 
-    reply_with(draw)  # written with the undo, sent after its commit with the redraws
-    back = await undos.undo_in_chat(
-        chat.tg_id, player, topic=chat.topic, update_id=update.update_id
-    )
+    reply_with(context, draw)  # written with the undo, sent after its commit with the redraws
+    back = await undos.undo_in_chat(chat.tg_id, player, topic=chat.topic, unit=context.unit)
     await _redraw(context, back)
 
 
@@ -53,7 +51,7 @@ async def press_undo(update: Update, context: StonetableContext) -> None:
         pressed.panel_id,
         pressed.version,
         player_of(update.effective_user),
-        update_id=update.update_id,
+        unit=context.unit,
     )
     answer = took_back_text(
         back, await game_lang(back.campaign.chat_tg_id, back.campaign.topic_id), html=False
@@ -64,7 +62,7 @@ async def press_undo(update: Update, context: StonetableContext) -> None:
 async def _redraw(context: StonetableContext, back: TookBack) -> None:
     """Every open view the undo touched, through the one presenter (the rows the undo
     wrote to the outbox)."""
-    if not await sent_with(context.stonetable, back):
+    if not await sent_with(context, back):
         await settle(context, back.changed)
 
 

@@ -12,6 +12,7 @@ from core.rules.errors import Malformed
 from core.rules.rng import SeededRng
 from core.runtime.locks import InProcessKeyedLock
 from core.store.models import Chat, Player, RollRecord
+from core.store.unit import UnitOfWork
 
 pytestmark = pytest.mark.db
 
@@ -97,11 +98,11 @@ async def test_a_redelivered_update_changes_nothing(db: str) -> None:
     from core.runtime.errors import AlreadyHandled
 
     play = make_play()
-    await play.roll(GROUP, ANA, "d6", update_id=555)
+    await play.roll(GROUP, ANA, "d6", unit=UnitOfWork(555))
     with pytest.raises(AlreadyHandled):
-        await play.roll(GROUP, ANA, "d6", update_id=555)
+        await play.roll(GROUP, ANA, "d6", unit=UnitOfWork(555))
     with pytest.raises(Malformed):
-        await play.roll(GROUP, ANA, "nonsense", update_id=556)  # refused before any claim
-    await play.roll(GROUP, ANA, "d8", update_id=556)  # 556 was never claimed, so it counts
+        await play.roll(GROUP, ANA, "nonsense", unit=UnitOfWork(556))  # refused before any claim
+    await play.roll(GROUP, ANA, "d8", unit=UnitOfWork(556))  # 556 was never claimed, so it counts
     await play.roll(GROUP, ANA, "d8")  # the Mini App and operators claim no update
     assert await RollRecord.all().count() == 3

@@ -17,6 +17,7 @@ from core.runtime.errors import AlreadyHandled
 from core.runtime.locks import InProcessKeyedLock
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.undo_steps import KEPT, PRUNE_EVERY
+from core.store.unit import UnitOfWork
 from tests.support.counter_system import counter_registry
 
 pytestmark = pytest.mark.db
@@ -62,7 +63,7 @@ async def test_a_press_is_taken_back_exactly_and_the_panel_reads_as_before(
     assert second.undo == BENS_UNDO  # the button is offered to Ben
     assert await snapshot() != before
 
-    back = await undos.undo_panel(panel.id, second.version, BEN, update_id=501)
+    back = await undos.undo_panel(panel.id, second.version, BEN, unit=UnitOfWork(501))
     assert await snapshot() == before
     shown = back.redraw[0]
     assert shown.id == panel.id and shown.state == first.state
@@ -73,9 +74,9 @@ async def test_a_press_is_taken_back_exactly_and_the_panel_reads_as_before(
     assert lines == ["↩ Ben took back: a step on the count panel"]
 
     with pytest.raises(AlreadyHandled):  # a redelivered update changes nothing
-        await undos.undo_panel(panel.id, second.version, BEN, update_id=501)
+        await undos.undo_panel(panel.id, second.version, BEN, unit=UnitOfWork(501))
     with pytest.raises(NotAllowedNow):  # the same button pressed again is stale
-        await undos.undo_panel(panel.id, second.version, BEN, update_id=502)
+        await undos.undo_panel(panel.id, second.version, BEN, unit=UnitOfWork(502))
     with pytest.raises(NotAllowedNow):  # a panel button of before the undo is stale
         await campaigns.act(panel.id, second.version, BEN, "inc")
 

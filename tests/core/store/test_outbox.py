@@ -17,8 +17,8 @@ from core.runtime.locks import InProcessKeyedLock
 from core.store import outbox
 from core.store.models import OutboxRow
 from core.store.outbox import Effect
-from core.store.repo import atomic
 from core.store.sql import execute
+from core.store.unit import Hooks, UnitOfWork
 
 pytestmark = [pytest.mark.db]
 
@@ -36,36 +36,39 @@ async def roll_message(result: object, how: str) -> list[Effect]:
     ]
 
 
+def unit(update_id: int) -> UnitOfWork:
+    """The unit of work of update ``update_id``, planned by :func:`roll_message`."""
+    return UnitOfWork(update_id, planner=roll_message)
+
+
 @pytest.fixture
 async def planned(db: str) -> AsyncIterator[Play]:
-    outbox.set_planner(roll_message)
     yield Play(SeededRng(3), InProcessKeyedLock(), time.time)
-    outbox.set_planner(None)
 
 
 async def test_a_roll_writes_its_messages_with_it_and_a_redelivery_writes_none(
     planned: Play,
 ) -> None:
-    pending = outbox.begin(41)
-    result = await planned.roll(CHAT, ANA, "2d6", update_id=41)
+    pending = unit(41)
+    result = await planned.roll(CHAT, ANA, "2d6", unit=pending)
     assert pending.holds(result)
     rows = await OutboxRow.filter(update_id=41).order_by("id")
     assert [r.kind for r in rows] == ["send", "edit"]
     assert rows[0].payload["text"] == f"rolled {result.total}"
     assert rows[1].target == f"{CHAT.tg_id}:5"
     assert [r.id for r in pending.unsent()] == [r.id for r in rows]
-    outbox.begin(41)
+    copy = unit(41)
     with pytest.raises(AlreadyHandled):
-        await planned.roll(CHAT, ANA, "2d6", update_id=41)
+        await planned.roll(CHAT, ANA, "2d6", unit=copy)
     assert await OutboxRow.filter(update_id=41).count() == 2
-    assert outbox.current() is not None and not outbox.current().rows  # type: ignore[union-attr]
+    assert not copy.rows
 
 
 async def test_rows_of_a_change_that_rolls_back_are_gone_and_forgotten(planned: Play) -> None:
-    pending = outbox.begin(42)
+    pending = unit(42)
     with pytest.raises(Malformed):
-        async with atomic(42):
-            await outbox.record(RollResult.__new__(RollResult))  # planned, written...
+        async with pending.atomic():
+            await pending.record(RollResult.__new__(RollResult))  # planned, written...
             assert len(pending.rows) == 2
             raise Malformed("no")  # ...and rolled back with the change
     assert pending.rows == []
@@ -74,8 +77,7 @@ async def test_rows_of_a_change_that_rolls_back_are_gone_and_forgotten(planned: 
 
 async def test_two_sweepers_never_claim_the_same_row(planned: Play) -> None:
     for update_id in range(100, 110):
-        outbox.begin(update_id)
-        await planned.roll(CHAT, ANA, "1d6", update_id=update_id)
+        await planned.roll(CHAT, ANA, "1d6", unit=unit(update_id))
     assert await outbox.claim() == []  # still leased to the worker that wrote them
     await execute("UPDATE outbox SET claimed_until = ?", (0.0,))  # that worker died
     first, second = await asyncio.gather(outbox.claim(limit=15), outbox.claim(limit=15))
@@ -91,10 +93,56 @@ async def test_two_sweepers_never_claim_the_same_row(planned: Play) -> None:
 
 async def test_a_later_edit_of_the_same_message_supersedes_an_earlier_one(planned: Play) -> None:
     for update_id in (200, 201):
-        outbox.begin(update_id)
-        await planned.roll(CHAT, ANA, "1d6", update_id=update_id)
+        await planned.roll(CHAT, ANA, "1d6", unit=unit(update_id))
     edits = await OutboxRow.filter(kind="edit").order_by("id")
     older, newer = (outbox.Row(r.id, r.kind, r.payload) for r in edits)
     target = f"{CHAT.tg_id}:5"
     assert await outbox.superseded(older, target)
     assert not await outbox.superseded(newer, target)
+
+
+class Recorded(Hooks):
+    """Hooks that remember the points a change reached."""
+
+    def __init__(self) -> None:
+        self.points: list[str] = []
+
+    async def pause(self, name: str) -> None:
+        self.points.append(name)
+
+
+async def test_two_changes_in_one_task_keep_their_own_rows(planned: Play) -> None:
+    """Nothing about a change lives outside its unit of work: two changes made one after
+    the other in the same task each hold only what they wrote."""
+    first, second = unit(300), unit(301)
+    one = await planned.roll(CHAT, ANA, "1d6", unit=first)
+    two = await planned.roll(CHAT, ANA, "1d8", unit=second)
+    assert first.holds(one) and not first.holds(two)
+    assert second.holds(two) and not second.holds(one)
+    assert len(first.rows) == len(second.rows) == 2
+    assert not {r.id for r in first.rows} & {r.id for r in second.rows}
+    plain = UnitOfWork(302)  # no planner: a use case run outside the bot records nothing
+    await planned.roll(CHAT, ANA, "1d4", unit=plain)
+    assert plain.rows == [] and await OutboxRow.filter(update_id=302).count() == 0
+
+
+async def test_the_hooks_given_to_a_unit_are_reached_only_while_an_update_is_handled(
+    planned: Play,
+) -> None:
+    hooks = Recorded()
+    await planned.roll(CHAT, ANA, "1d6", unit=UnitOfWork(303, planner=roll_message, hooks=hooks))
+    assert hooks.points == ["before_commit", "after_commit"]
+    job = Recorded()  # a change no update asked for (a job, a Mini App request)
+    await planned.roll(CHAT, ANA, "1d6", unit=UnitOfWork(planner=roll_message, hooks=job))
+    assert job.points == []
+
+
+async def test_a_result_drawn_before_its_transaction_is_written_as_drawn(db: str) -> None:
+    drawn = unit(304)
+    effects = await drawn.plan(RollResult.__new__(RollResult))
+    assert [e.kind for e in effects] == ["send", "edit"]
+    async with drawn.atomic():
+        await drawn.record("the roll", effects=effects)
+    rows = await OutboxRow.filter(update_id=304).order_by("id")
+    assert [r.payload for r in rows] == [e.payload for e in effects]
+    assert drawn.holds("the roll") and [r.id for r in drawn.unsent()] == [r.id for r in rows]

@@ -17,8 +17,8 @@ from core.runtime.locks import InProcessKeyedLock, Lease
 from core.store.loader import load_panel
 from core.store.models import CampaignStatus, Member, Panel, ProcessedUpdate
 from core.store.presses import panel_head, save_panel
-from core.store.repo import atomic
 from core.store.sql import execute, native
+from core.store.unit import UnitOfWork
 from tests.support.counter_system import counter_registry
 
 GROUP = ChatRef(-100777, "supergroup", "Table <ünïcode> ✓")
@@ -106,7 +106,7 @@ async def test_two_copies_of_an_update_racing_commit_once(db: str) -> None:
 
     async def copy(value: int) -> str:
         try:
-            async with atomic(9001):
+            async with UnitOfWork(9001).atomic():
                 await gate.wait()
                 ok = await save_panel(panel_id, version, {"copy": value}, closed=False)
                 return "saved" if ok else "stale"
@@ -128,13 +128,13 @@ async def test_a_press_that_fails_after_its_claim_leaves_no_claim(db: str) -> No
     panel_id = await game(campaigns)
     version = (await Panel.get(id=panel_id)).version
     with pytest.raises(RuntimeError):
-        async with atomic(9100):
+        async with UnitOfWork(9100).atomic():
             await save_panel(panel_id, version, {"half": True}, closed=False)
             raise RuntimeError("crash before commit")
     assert not await ProcessedUpdate.exists(update_id=9100)
     assert (await Panel.get(id=panel_id)).version == version
     # the retry applies it
-    view = await campaigns.act(panel_id, version, HOST, "inc", update_id=9100)
+    view = await campaigns.act(panel_id, version, HOST, "inc", unit=UnitOfWork(9100))
     assert view.state["value"] == 1 and view.version == version + 1
     assert view.campaign.state["total"] == 1
     assert [m.name for m in view.campaign.members] == ["Hana Ö'Brien", "Ben"]
@@ -164,12 +164,12 @@ async def test_a_press_locks_the_campaign_its_panel_belongs_to_even_if_an_id_is_
     panel_id = await game(campaigns)
     first = await campaigns.act(panel_id, 0, HOST, "inc")  # learns the panel's campaign
     # remembered: no look-up first
-    second = await campaigns.act(panel_id, 1, HOST, "inc", update_id=9200)
+    second = await campaigns.act(panel_id, 1, HOST, "inc", unit=UnitOfWork(9200))
     assert second.version == 2 and second.campaign.state["total"] == 2
     with pytest.raises(AlreadyHandled):  # a redelivered copy, remembered panel or not
-        await campaigns.act(panel_id, 2, HOST, "inc", update_id=9200)
+        await campaigns.act(panel_id, 2, HOST, "inc", unit=UnitOfWork(9200))
     with pytest.raises(NotAllowedNow):  # an old button of a remembered panel
-        await campaigns.act(panel_id, 1, HOST, "inc", update_id=9201)
+        await campaigns.act(panel_id, 1, HOST, "inc", unit=UnitOfWork(9201))
     assert not await ProcessedUpdate.exists(update_id=9201)  # refused: nothing claimed
 
     # The panel goes and its id comes back for a panel of another chat's game.

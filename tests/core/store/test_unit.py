@@ -22,7 +22,7 @@ from core.rules.rng import SeededRng
 from core.runtime.errors import AlreadyHandled, LockLost, TryAgain
 from core.runtime.locks import TOO_LONG, InProcessKeyedLock, KeyedLock, Lease, RedisKeyedLock
 from core.store.models import LockFence, Member, Panel, ProcessedUpdate
-from core.store.unit import saving
+from core.store.unit import UnitOfWork
 from tests.support.counter_system import counter_registry
 from tests.support.services import RedisServer
 from tests.support.stalls import PausingRedisLock, StallingCampaigns
@@ -97,7 +97,7 @@ async def test_a_worker_paused_holding_the_lock_is_fenced_out_by_a_later_holder(
     tokens: dict[str, int] = {}
 
     async def change(name: str, locks: KeyedLock) -> None:
-        async with saving(locks, "campaign:1") as lease:
+        async with UnitOfWork().saving(locks, "campaign:1") as lease:
             tokens[name] = lease.token
             ran.append(name)
 
@@ -124,10 +124,10 @@ async def test_the_fence_keeps_the_largest_token_and_refuses_smaller_ones(db: st
             yield self.lease
 
     for token in (10, 10, 11):  # the same holder again, then a later one
-        async with saving(Given(token), "chat:7"):  # type: ignore[arg-type]
+        async with UnitOfWork().saving(Given(token), "chat:7"):  # type: ignore[arg-type]
             pass
     with pytest.raises(LockLost):
-        async with saving(Given(9), "chat:7"):  # type: ignore[arg-type]
+        async with UnitOfWork().saving(Given(9), "chat:7"):  # type: ignore[arg-type]
             pass
     assert (await LockFence.get(lock_key="chat:7")).token == 11
 
@@ -146,12 +146,12 @@ async def test_a_change_committed_before_the_lease_ran_out_is_reported_done(
     assert "the change stands" in caplog.text
 
     # A button press from Telegram, the same way: done once, and its copy changes nothing.
-    panel = await campaigns.open_panel(GROUP, HOST, "count", "5", update_id=700)
+    panel = await campaigns.open_panel(GROUP, HOST, "count", "5", unit=UnitOfWork(700))
     locks.before_release = [LEASE * 2]
-    pressed = await campaigns.act(panel.id, panel.version, HOST, "inc", update_id=701)
+    pressed = await campaigns.act(panel.id, panel.version, HOST, "inc", unit=UnitOfWork(701))
     assert pressed.state["value"] == 1
     with pytest.raises(AlreadyHandled):
-        await campaigns.act(panel.id, panel.version, HOST, "inc", update_id=701)
+        await campaigns.act(panel.id, panel.version, HOST, "inc", unit=UnitOfWork(701))
     assert (await Panel.get(id=panel.id)).state["value"] == 1
     assert await ProcessedUpdate.filter(update_id__in=[700, 701]).count() == 2
     await locks.aclose()
