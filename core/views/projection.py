@@ -15,6 +15,7 @@ Unturned: :mod:`core.rules.nsu.projection`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -87,7 +88,11 @@ class Edited:
 
 
 async def edit(
-    campaigns: Campaigns, app_token: str, player: PlayerRef, action: str, payload: Json
+    campaigns: Campaigns,
+    app_token: str,
+    player: PlayerRef,
+    action: str,
+    payload: Json | Callable[[str], Json],
 ) -> Edited:
     """Apply one Mini App edit; the editor gets their own projection of the result.
 
