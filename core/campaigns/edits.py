@@ -65,9 +65,7 @@ class Edits(CampaignsBase):
                 campaign_id = await self._campaign_of(app_token)
             try:
                 async with saving(self.locks, f"campaign:{campaign_id}", update_id):
-                    result = await self._edit(
-                        campaign_id, app_token, actor, action, payload
-                    )
+                    result = await self._edit(campaign_id, app_token, actor, action, payload)
             except _OtherCampaign:
                 self._token_campaigns.pop(app_token, None)
                 campaign_id = None
