@@ -146,6 +146,11 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
 
         with tempfile.TemporaryDirectory() as tmp:
             return await bench_heavy(Path(tmp), Figure)
+    if args.part == "polled":
+        from tests.bench.polled_rolls import bench_polled_rolls
+
+        with tempfile.TemporaryDirectory() as tmp:
+            return await bench_polled_rolls(Path(tmp), Figure, runs=args.polled_runs)
     if args.part == "rolls":
         from tests.bench.rolls import bench_rolls
 
@@ -185,6 +190,10 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
 
     with tempfile.TemporaryDirectory() as tmp:
         figures += await bench_rolls(Path(tmp), Figure, rolls=args.rolls, rounds=args.rounds)
+    from tests.bench.polled_rolls import bench_polled_rolls
+
+    with tempfile.TemporaryDirectory() as tmp:
+        figures += await bench_polled_rolls(Path(tmp), Figure, runs=args.polled_runs)
     from tests.bench.heavy import bench_heavy
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -252,13 +261,20 @@ def main() -> None:
         "--rolls", type=int, default=1000, help="/roll updates a bot takes in each round"
     )
     parser.add_argument("--rounds", type=int, default=5, help="rounds of /roll, the bots in turn")
+    parser.add_argument(
+        "--polled-runs",
+        type=int,
+        default=1,
+        help="runs of polled /roll (each: the worker and the bare bots in turn)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--part",
-        choices=["all", "workers", "bot", "webapp", "rolls", "heavy", "edits"],
+        choices=["all", "workers", "bot", "webapp", "rolls", "polled", "heavy", "edits"],
         default="all",
         help="all, or one part: the bot on SQLite ('bot') or on PostgreSQL ('workers'),"
-        " or the Mini App ('webapp'), or /roll beside bare bots ('rolls'), or another"
+        " or the Mini App ('webapp'), or /roll beside bare bots ('rolls', by webhook;"
+        " 'polled', as measured from outside), or another"
         " chat's /roll while one user floods heavy /odds ('heavy'), or the statements of"
         " a Mini App edit ('edits', on --db)",
     )
