@@ -160,10 +160,14 @@ async def api_edit(request: web.Request) -> web.Response:
     if not isinstance(payload, dict):
         raise Malformed(NOT_UNDERSTOOD)
     action = body["action"][:40]
-    payload = await _as_typed(request, viewer, action, payload)
     unit = unit_of(request)
     edited = await projection.edit(
-        deps.campaigns, request.match_info["token"], viewer, action, payload, unit=unit
+        deps.campaigns,
+        request.match_info["token"],
+        viewer,
+        action,
+        _as_typed(request, action, payload),
+        unit=unit,
     )
     if deps.sent is not None:  # e.g. the group's panel shows the ticked clock
         await deps.sent(unit)
@@ -172,21 +176,25 @@ async def api_edit(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "sheet": context}, dumps=_dumps)
 
 
-async def _as_typed(
-    request: web.Request, viewer: PlayerRef, action: str, payload: dict[str, Any]
-) -> dict[str, Any]:
+def _as_typed(
+    request: web.Request, action: str, payload: dict[str, Any]
+) -> dict[str, Any] | Callable[[str], dict[str, Any]]:
     """An edit's payload as the rules name things: a page that shows game words in the
-    viewer's language (``read_edit``) reads them back from what the viewer typed."""
+    viewer's language (``read_edit``) reads them back from what the viewer typed, once
+    the edit knows its campaign's game system."""
     deps = _deps(request)
     if not any(action in getattr(p, "typed_edits", ()) for p in deps.sheets.values()):
         return payload
-    token = request.match_info["token"]
-    snapshot = await snapshot_for_viewer(deps.campaigns.registry, token, viewer.tg_id)
-    page = _page(deps, snapshot.projection.view)
-    read = getattr(page, "read_edit", None)
-    if read is None or action not in getattr(page, "typed_edits", ()):
-        return payload
-    return dict(read(action, payload, request_lang(request)))
+    lang = request_lang(request)
+
+    def typed(system: str) -> dict[str, Any]:
+        page = deps.sheets.get(system) or MembersPage(system)
+        read = getattr(page, "read_edit", None)
+        if read is None or action not in getattr(page, "typed_edits", ()):
+            return payload
+        return dict(read(action, payload, lang))
+
+    return typed
 
 
 def _dumps(data: Any) -> str:

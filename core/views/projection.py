@@ -15,6 +15,7 @@ Unturned: :mod:`core.rules.nsu.projection`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -93,7 +94,7 @@ async def edit(
     app_token: str,
     player: PlayerRef,
     action: str,
-    payload: Json,
+    payload: Json | Callable[[str], Json],
     *,
     unit: UnitOfWork | None = None,
 ) -> Edited:

@@ -136,11 +136,21 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
     def sink(_token: str) -> Any:
         return RecordingApi().app()
 
+    if args.part == "edits":
+        from tests.bench.edits import bench_edits
+
+        with tempfile.TemporaryDirectory() as tmp:
+            return await bench_edits(Path(tmp), Figure, args.db)
     if args.part == "heavy":
         from tests.bench.heavy import bench_heavy
 
         with tempfile.TemporaryDirectory() as tmp:
             return await bench_heavy(Path(tmp), Figure)
+    if args.part == "polled":
+        from tests.bench.polled_rolls import bench_polled_rolls
+
+        with tempfile.TemporaryDirectory() as tmp:
+            return await bench_polled_rolls(Path(tmp), Figure, runs=args.polled_runs)
     if args.part == "rolls":
         from tests.bench.rolls import bench_rolls
 
@@ -166,6 +176,11 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
                 url = pg.url("bench_webapp")
                 return await bench_webapp(load, Path(tmp), sink, Figure, database_url=url)
     figures = bench_odds() + __import__("tests.bench.dice").bench.dice.bench_dice(Figure)
+    from tests.bench.edits import bench_edits
+
+    with tempfile.TemporaryDirectory() as tmp:
+        figures += await bench_edits(Path(tmp), Figure)
+    figures += part_in_child(["--part", "edits", "--db", "postgres"])
     with tempfile.TemporaryDirectory() as tmp:
         figures += await bench_webapp(load, Path(tmp), sink, Figure)
         figures += await bench_sqlite_worker(
@@ -175,6 +190,10 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
 
     with tempfile.TemporaryDirectory() as tmp:
         figures += await bench_rolls(Path(tmp), Figure, rolls=args.rolls, rounds=args.rounds)
+    from tests.bench.polled_rolls import bench_polled_rolls
+
+    with tempfile.TemporaryDirectory() as tmp:
+        figures += await bench_polled_rolls(Path(tmp), Figure, runs=args.polled_runs)
     from tests.bench.heavy import bench_heavy
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -185,31 +204,30 @@ async def main_async(args: argparse.Namespace) -> list[Figure]:
 
 
 def workers_in_child(args: argparse.Namespace) -> list[Figure]:
-    """The PostgreSQL part runs in its own process (the ORM keeps one backend per process)."""
+    """The PostgreSQL workers' part (see :func:`part_in_child`)."""
+    return part_in_child(
+        [
+            "--part",
+            "workers",
+            "--workers",
+            args.workers,
+            "--chats",
+            str(args.chats),
+            "--seconds",
+            str(args.seconds),
+        ]
+    )
+
+
+def part_in_child(argv: list[str]) -> list[Figure]:
+    """A PostgreSQL part runs in its own process (the ORM keeps one backend per process)."""
     import subprocess
     import sys
 
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "workers.json"
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "tests.bench",
-                "--part",
-                "workers",
-                "--workers",
-                args.workers,
-                "--chats",
-                str(args.chats),
-                "--seconds",
-                str(args.seconds),
-                "--json",
-                str(out),
-                "--quiet",
-            ],
-            check=True,
-        )
+        out = Path(tmp) / "part.json"
+        command = [sys.executable, "-m", "tests.bench", *argv, "--json", str(out), "--quiet"]
+        subprocess.run(command, check=True)
         return [Figure(**item) for item in json.loads(out.read_text())]
 
 
@@ -237,20 +255,28 @@ def main() -> None:
         "--db",
         choices=["sqlite", "postgres"],
         default="sqlite",
-        help="the Mini App's database with --part webapp",
+        help="the Mini App's database with --part webapp or edits",
     )
     parser.add_argument(
         "--rolls", type=int, default=1000, help="/roll updates a bot takes in each round"
     )
     parser.add_argument("--rounds", type=int, default=5, help="rounds of /roll, the bots in turn")
+    parser.add_argument(
+        "--polled-runs",
+        type=int,
+        default=1,
+        help="runs of polled /roll (each: the worker and the bare bots in turn)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--part",
-        choices=["all", "workers", "bot", "webapp", "rolls", "heavy"],
+        choices=["all", "workers", "bot", "webapp", "rolls", "polled", "heavy", "edits"],
         default="all",
         help="all, or one part: the bot on SQLite ('bot') or on PostgreSQL ('workers'),"
-        " or the Mini App ('webapp'), or /roll beside bare bots ('rolls'), or another"
-        " chat's /roll while one user floods heavy /odds ('heavy')",
+        " or the Mini App ('webapp'), or /roll beside bare bots ('rolls', by webhook;"
+        " 'polled', as measured from outside), or another"
+        " chat's /roll while one user floods heavy /odds ('heavy'), or the statements of"
+        " a Mini App edit ('edits', on --db)",
     )
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

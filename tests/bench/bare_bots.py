@@ -1,10 +1,11 @@
 """Two bare bots answering /roll, to compare the worker's CPU per roll with.
 
-``python -m tests.bench.bare_bots ptb|aiogram`` runs one in webhook mode, set up
-from the same environment as a worker (``BOT_TOKEN``, ``TELEGRAM_API_URL``,
-``HOST``, ``PORT``, ``WEBHOOK_SECRET``): it takes updates posted to
-``/telegram/webhook`` (answering ``/healthz`` too) and answers ``/roll 2d6+3``
-with a sent message. Each is written the way its library's documentation
+``python -m tests.bench.bare_bots ptb|aiogram`` runs one, set up from the same
+environment as a worker (``BOT_TOKEN``, ``TELEGRAM_API_URL``, ``HOST``, ``PORT``,
+``WEBHOOK_URL``, ``WEBHOOK_SECRET``): in webhook mode it takes updates posted to
+``/telegram/webhook``; with no ``WEBHOOK_URL`` it long-polls the Bot API as its
+library's documentation shows; either way it answers ``/healthz`` and answers
+``/roll 2d6+3`` with a sent message. Each is written the way its library's documentation
 shows, and no more: no database, no locks, no languages; both run on uvloop, as
 the worker does. The python-telegram-bot one sends with the library's own HTTP
 client (httpx), the aiogram one with aiogram's (aiohttp).
@@ -52,7 +53,8 @@ async def healthz(_request: web.Request) -> web.Response:
 
 async def ptb_app(token: str, api: str, secret: str) -> web.Application:
     """python-telegram-bot 22: an Application fed from a custom webhook server, as in
-    the library's ``customwebhookbot`` example."""
+    the library's ``customwebhookbot`` example, or polling with its own Updater
+    (``secret`` empty)."""
     from telegram import Update
     from telegram.ext import Application, CommandHandler, ContextTypes
 
@@ -63,14 +65,11 @@ async def ptb_app(token: str, api: str, secret: str) -> web.Application:
         args = text.split(maxsplit=1)[1] if " " in text else ""
         await message.reply_text(roll_text(args, message.from_user.full_name), parse_mode="HTML")
 
-    application = (
-        Application.builder()
-        .token(token)
-        .base_url(f"{api}/bot")
-        .updater(None)
-        .concurrent_updates(True)
-        .build()
-    )
+    builder = Application.builder().token(token).base_url(f"{api}/bot")
+    polling = not secret
+    if not polling:
+        builder = builder.updater(None)
+    application = builder.concurrent_updates(True).build()
     application.add_handler(CommandHandler(["roll", "r"], roll))
 
     async def webhook(request: web.Request) -> web.Response:
@@ -81,19 +80,27 @@ async def ptb_app(token: str, api: str, secret: str) -> web.Application:
 
     async def running(_app: web.Application) -> Any:
         async with application:
+            if polling:
+                assert application.updater is not None
+                await application.updater.start_polling()
             await application.start()
             yield
+            if polling:
+                assert application.updater is not None
+                await application.updater.stop()
             await application.stop()
 
     app = web.Application()
-    app.router.add_post("/telegram/webhook", webhook)
+    if not polling:
+        app.router.add_post("/telegram/webhook", webhook)
     app.router.add_get("/healthz", healthz)
     app.cleanup_ctx.append(running)
     return app
 
 
 async def aiogram_app(token: str, api: str, secret: str) -> web.Application:
-    """aiogram 3: a Dispatcher behind aiogram's own aiohttp webhook handler."""
+    """aiogram 3: a Dispatcher behind aiogram's own aiohttp webhook handler, or polling
+    with the Dispatcher's own ``start_polling`` (``secret`` empty)."""
     from aiogram import Bot, Dispatcher
     from aiogram.client.session.aiohttp import AiohttpSession
     from aiogram.client.telegram import TelegramAPIServer
@@ -113,6 +120,16 @@ async def aiogram_app(token: str, api: str, secret: str) -> web.Application:
 
     app = web.Application()
     app.router.add_get("/healthz", healthz)
+    if not secret:
+
+        async def polling(_app: web.Application) -> Any:
+            task = asyncio.create_task(dispatcher.start_polling(bot, handle_signals=False))
+            yield
+            await dispatcher.stop_polling()
+            await task
+
+        app.cleanup_ctx.append(polling)
+        return app
     SimpleRequestHandler(dispatcher, bot, secret_token=secret).register(
         app, path="/telegram/webhook"
     )
@@ -128,7 +145,8 @@ def main() -> None:
     env = os.environ
 
     async def app() -> web.Application:
-        return await BOTS[kind](env["BOT_TOKEN"], env["TELEGRAM_API_URL"], env["WEBHOOK_SECRET"])
+        secret = env["WEBHOOK_SECRET"] if env.get("WEBHOOK_URL") else ""  # "": polling
+        return await BOTS[kind](env["BOT_TOKEN"], env["TELEGRAM_API_URL"], secret)
 
     try:  # the worker's event loop, for a like-for-like comparison
         import uvloop

@@ -9,6 +9,7 @@ import aiohttp
 import pytest
 
 from tests.bench.bare_bots import roll_text
+from tests.bench.polled_rolls import BOTS, CHATS, PolledApi, measure_one
 from tests.bench.rolls import BARE, chat_of, roll_round
 from tests.bench.workers import TOKEN, Load, RecordingApi
 from tests.support.bot_api import serve_app
@@ -54,3 +55,18 @@ async def test_a_bare_bot_answers_every_roll_through_the_bot_api(kind: str, tmp_
         assert "rolls <code>2d6+3</code>" in text
         found = TOTAL.search(text)
         assert found is not None and 5 <= int(found[1]) <= 15
+
+
+@pytest.mark.parametrize("kind", sorted(BOTS))
+async def test_each_bot_answers_every_polled_roll(kind: str, tmp_path: Path) -> None:
+    """The outside measurement's bots, polling: every /roll 3d6 gets its dice back."""
+    api = PolledApi()
+    measured = await measure_one(kind, tmp_path, 1_000, api=api, counts=(5, 20))
+    assert measured.cpu_ms > 0
+    assert api.sent == 25  # one message a roll, nothing more
+    chats = {-7000 - n % CHATS for n in range(25)}
+    assert set(api.texts) == chats
+    for text in api.texts.values():
+        assert "3d6" in text
+        found = re.search(r"(\d+)</b>\s*$", text)
+        assert found is not None and 3 <= int(found[1]) <= 18, text

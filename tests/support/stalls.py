@@ -12,22 +12,20 @@ from typing import Any
 
 from core.campaigns import Campaigns
 from core.campaigns.edits import Edits
-from core.rules.table import Table
+from core.campaigns.views import Changed
 from core.runtime.locks import Lease, RedisKeyedLock
-from core.store.models import Campaign
 
 
 class StallingEdits(Edits):
-    """Mini App edits whose next saves stall inside their transaction (after loading,
-    before writing) for the given seconds, one entry per save."""
+    """Mini App edits whose next saves stall inside their transaction (under the lock,
+    before reading and writing) for the given seconds, one entry per save."""
 
     stalls: list[float]
 
-    async def _table(self, campaign: Campaign) -> tuple[Table, dict[int, int]]:
-        loaded = await super()._table(campaign)
+    async def _edit(self, *args: Any, **kwargs: Any) -> Changed:
         if self.stalls:
             await asyncio.sleep(self.stalls.pop(0))
-        return loaded
+        return await super()._edit(*args, **kwargs)
 
 
 class StallingCampaigns(Campaigns):
