@@ -5,7 +5,9 @@ rerolls, mi/ma, explosions followed as deep as the roller follows them, keep) an
 where a system needs them, listed faces. What a reading asks of it (its total, its
 highest and lowest die, how many faces meet a comparison) is computed jointly: a die
 with the dice its explosion adds is one distribution over (its sum, its counts), and
-the dice are folded one after another, carrying only the features asked for.
+the dice are folded one after another, carrying only the features asked for. Alike
+dice kept highest or lowest and read by their total are counted by how many show each
+value instead (:func:`kept_sum`), with work polynomial in the dice and the die's values.
 
 Weights are integers over a common denominator, so every chance is an exact
 :class:`~fractions.Fraction`. The work is counted in steps, as the engine counts them
