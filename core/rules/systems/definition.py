@@ -25,6 +25,7 @@ A definition is a TOML (or JSON) text a host can write::
     count = "2"                       # an expression over the inputs (0: no dice)
     die = "d6"                        # one die term of the dice grammar; {expr} fills in
     # faces = [0, 1, …]              listed faces: face i of the die shows faces[i-1]
+    # depth = 3                       explosions followed at most 3 deep (else 20)
 
     [let]                             # named values, in order (see reading.py)
     score = "total(roll) + stat"
@@ -52,7 +53,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise, product
 
-from core.rules.dice import EXPLODES_FOREVER, Dice, DiceExpression, parse
+from core.rules.dice import EXPLODE_DEPTH, EXPLODES_FOREVER, Dice, DiceExpression, parse
 from core.rules.errors import Malformed
 from core.rules.said import Term
 from core.rules.systems.reading import FEATURES, Expression, Feature, compile_expression
@@ -163,6 +164,7 @@ class Group:
     die: str  # a die term of the grammar; ``{expr}`` parts are filled from the inputs
     parts: tuple[Expression, ...]  # the ``{expr}`` parts, in order
     faces: tuple[int, ...] | None = None
+    depth: int | None = None  # explosions followed at most this deep, rolled and in the odds
 
 
 @dataclass(frozen=True)
@@ -468,7 +470,12 @@ def _groups(raw: object, inputs: frozenset[str]) -> tuple[Group, ...]:
                     kind=K_FACES,
                 )
             faces = tuple(_int(f, f"{field}.faces") for f in faces)
-        groups.append(Group(key, count, die, parts, faces))
+        depth = spec.get("depth")
+        if depth is not None:
+            depth = _int(depth, f"{field}.depth")
+            if not 1 <= depth <= EXPLODE_DEPTH:
+                raise Malformed(DEFAULT_OUTSIDE, field=f"{field}.depth", low=1, high=EXPLODE_DEPTH)
+        groups.append(Group(key, count, die, parts, faces, depth))
     return tuple(groups)
 
 

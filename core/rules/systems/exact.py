@@ -5,7 +5,9 @@ rerolls, mi/ma, explosions followed as deep as the roller follows them, keep) an
 where a system needs them, listed faces. What a reading asks of it (its total, its
 highest and lowest die, how many faces meet a comparison) is computed jointly: a die
 with the dice its explosion adds is one distribution over (its sum, its counts), and
-the dice are folded one after another, carrying only the features asked for.
+the dice are folded one after another, carrying only the features asked for. Alike
+dice kept highest or lowest and read by their total are counted by how many show each
+value instead (:func:`kept_sum`), with work polynomial in the dice and the die's values.
 
 Weights are integers over a common denominator, so every chance is an exact
 :class:`~fractions.Fraction`. The work is counted in steps, as the engine counts them
@@ -67,16 +69,19 @@ class GroupDice:
     key: str
     dice: Dice | None
     faces: tuple[int, ...] | None = None
+    depth: int | None = None  # explosions followed at most this deep (else the engine's)
 
     def shown(self, raw: int) -> int:
         """The value a face ``raw`` (as the grammar rolls it) shows."""
         return raw if self.faces is None else self.faces[raw - 1]
 
 
-def _depth(dice: Dice) -> int:
-    if not dice.explode or dice.explode_on is None:
+def _depth(group: GroupDice) -> int:
+    dice = group.dice
+    if dice is None or not dice.explode or dice.explode_on is None:
         return 0
-    return 1 if dice.explode == "ra" else EXPLODE_DEPTH
+    depth = 1 if dice.explode == "ra" else EXPLODE_DEPTH
+    return depth if group.depth is None else min(depth, group.depth)
 
 
 def face_chances(dice: Dice) -> dict[int, Fraction]:
@@ -136,7 +141,7 @@ def die_chances(
         memo[left, penalty] = dict(out)
         return memo[left, penalty]
 
-    return chain(_depth(dice), 0)
+    return chain(_depth(group), 0)
 
 
 def _as_weights(chances: dict[Key, Fraction]) -> Distribution:
@@ -207,8 +212,11 @@ def group_distribution(
         return order, Distribution({tuple(0 for _ in order): 1}, 1)
     counts = _counts(list(order))
     die = _as_weights(die_chances(group, counts, budget, _with_sum(list(order))))
+    if keeps_by_value(group, list(order)):
+        highest = dice.keep in ("kh", "dl")
+        return order, kept_sum(die, dice.count, dice.kept_count, highest, budget)
     want_total = any(f.kind == "total" for f in order)
-    keep = dice.keep if want_total else ""
+    keep = dice.keep if want_total and dice.kept_count < dice.count else ""
     slots = tuple(f for f in order if f.kind != "total")
     fold = _Fold(slots, {c: i for i, c in enumerate(counts)}, want_total, keep, dice.kept_count)
     states: dict[State, int] = {fold.start(): 1}
@@ -242,7 +250,7 @@ def _die_bound(group: GroupDice, dice: Dice, features: list[Feature]) -> tuple[i
     on = dice.explode_on if dice.explode else None
     raw_low, raw_high = face_bounds(dice)
     exploding = sum(1 for v in range(raw_low, raw_high + 1) if on is not None and on.test(v))
-    depth = _depth(dice) if exploding else 0
+    depth = _depth(group) if exploding else 0
     low -= 1 if dice.explode == "!p" else 0
     width = max(abs(low), abs(high)) * 2 + 1
     sizes = [faces]
@@ -264,11 +272,13 @@ def estimate_group(
     if dice is None or dice.count == 0:
         return 0, 1
     steps, entries, span, depth = _die_bound(group, dice, features)
+    if keeps_by_value(group, features):
+        return _kept_sum_bound(group, dice, steps, entries, depth, cap)
     m = len(_counts(features))
     want_total = any(f.kind == "total" for f in features)
     extremes = sum(1 for f in features if f.kind in ("high", "low"))
     die_values = min(entries, span)
-    keep = dice.keep if want_total else ""
+    keep = dice.keep if want_total and dice.kept_count < dice.count else ""
     per_count = dice.count * (depth + 1) + 1
     states = 1
     for i in range(1, dice.count + 1):
@@ -283,3 +293,88 @@ def estimate_group(
         bound *= min(per_count, i * (depth + 1) + 1) ** m
         states = min(states * entries, bound)
     return steps + states, states
+
+
+# --- keeping the best of alike dice: by how many show each value ----------------------
+
+
+def keeps_by_value(group: GroupDice, features: list[Feature]) -> bool:
+    """Whether ``group`` is read by :func:`kept_sum`: alike dice, some kept, read by their
+    kept total alone."""
+    dice = group.dice
+    return (
+        dice is not None
+        and dice.count > 0
+        and bool(dice.keep)
+        and 0 < dice.kept_count < dice.count
+        and [f.kind for f in features] == ["total"]
+    )
+
+
+def kept_sum(
+    die: Distribution, count: int, kept: int, highest: bool, budget: Budget
+) -> Distribution:
+    """The sum of the ``kept`` highest (or lowest) of ``count`` alike dice, each ``die``
+    (keyed by its value alone).
+
+    The die's values are taken from the best down. The state is how many dice are kept
+    so far and their sum: every die placed before the last one kept is kept, so the dice
+    left are known. At each value, ``j`` of the dice left show it, with weight
+    ``comb(left, j) * w ** j`` (``w`` the value's weight); once the kept dice are all
+    placed, the rest show any worse value, ``rest ** (left - j)``. The work is the states
+    times the dice that may still be kept, polynomial in the dice and the die's values.
+    """
+    values = sorted((key[0] for key in die.weights), reverse=highest)
+    weights = [die.weights[(v,)] for v in values]
+    below = [0] * (len(values) + 1)  # the weight of the values after each
+    for i in range(len(values) - 1, -1, -1):
+        below[i] = below[i + 1] + weights[i]
+    states: dict[tuple[int, int], int] = {(0, 0): 1}  # (kept so far, their sum) -> weight
+    final: dict[Key, int] = defaultdict(int)
+    for i, (value, w) in enumerate(zip(values, weights, strict=True)):
+        rest = below[i + 1]
+        last = i == len(values) - 1
+        budget.spend(sum(kept - taken + 1 for taken, _ in states) + count * kept)
+        powers = [w**j for j in range(count + 1)]
+        rests = [rest**j for j in range(count + 1)]
+        # the weight of ``left`` dice with at least ``need`` of them showing this value
+        # and the others a worse one
+        done: dict[tuple[int, int], int] = {}
+        new: dict[tuple[int, int], int] = defaultdict(int)
+        for (taken, total), weight in states.items():
+            left, need = count - taken, kept - taken
+            if (left, need) not in done:
+                done[left, need] = sum(
+                    comb(left, j) * powers[j] * rests[left - j] for j in range(need, left + 1)
+                )
+            final[(total + need * value,)] += weight * done[left, need]
+            if last:
+                continue
+            for j in range(min(need, left + 1)):
+                new[taken + j, total + j * value] += weight * comb(left, j) * powers[j]
+        states = new
+    return Distribution(dict(final), die.total**count)
+
+
+def _kept_sum_bound(
+    group: GroupDice, dice: Dice, steps: int, entries: int, depth: int, cap: int
+) -> tuple[int, int]:
+    """:func:`estimate_group` for a group :func:`kept_sum` reads: before the ``i``-th
+    value, ``t`` dice kept show at most ``comb(i + t - 1, t)`` sums (multisets of the
+    values before it), and never more than ``t`` times the die's span."""
+    low, high = face_bounds(dice)
+    if group.faces is not None:
+        low, high = min(group.faces), max(group.faces)
+    low -= 1 if dice.explode == "!p" else 0
+    reach = depth + 1
+    span = max(high, reach * high) - min(low, reach * low) + 1
+    values = min(entries, span)
+    n, k = dice.count, dice.kept_count
+    for i in range(values):
+        states = [1] + [
+            min(comb(i + t - 1, t), t * (span - 1) + 1) for t in range(1, k if i else 1)
+        ]
+        steps += sum(s * (k - t + 1) for t, s in enumerate(states)) + n * k
+        if steps > cap:
+            return steps, min(values * k, k * (span - 1) + 1)
+    return steps, k * (span - 1) + 1

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
-from core.rules.dice import DiceRoll, parse
+from core.rules.dice import Dice, DiceRoll, kept_indexes, parse
 from core.rules.dice import roll as roll_dice
 from core.rules.errors import Malformed
 from core.rules.rng import Rng
@@ -196,7 +196,7 @@ def _shapes(definition: Definition, values: Mapping[str, int]) -> list[GroupDice
     shapes = []
     for group in definition.groups:
         _, dice, _ = group_dice(group, values)
-        shapes.append(GroupDice(group.key, dice, group.faces))
+        shapes.append(GroupDice(group.key, dice, group.faces, group.depth))
     return shapes
 
 
@@ -232,6 +232,8 @@ def roll(definition: Definition, inputs: Mapping[str, int], rng: Rng) -> SystemR
                     f.value if group.faces is None else group.faces[f.value - 1] for f in die.faces
                 )  # fmt: skip
                 shown.append((faces, die.kept))
+            if group.depth is not None:
+                shown = _within_depth(shown, dice, group.depth)
         groups.append(GroupRoll(group.key, notation, tuple(shown)))
         for feature in features[group.key]:
             known[feature.name] = _read(feature, shown)
@@ -240,6 +242,19 @@ def roll(definition: Definition, inputs: Mapping[str, int], rng: Rng) -> SystemR
         definition.key, tuple(values.items()), tuple(groups), value,
         definition.outcome_of(value), marks,
     )  # fmt: skip
+
+
+def _within_depth(
+    shown: list[tuple[tuple[int, ...], bool]], dice: Dice, depth: int
+) -> list[tuple[tuple[int, ...], bool]]:
+    """The dice as they fall when explosions stop ``depth`` deep: each die's first
+    ``depth + 1`` faces (the faces after them were never rolled), kept again by their
+    sums as the engine keeps them."""
+    faces = [f[: depth + 1] for f, _ in shown]
+    if not dice.keep:
+        return [(f, kept) for f, (_, kept) in zip(faces, shown, strict=True)]
+    kept = kept_indexes([sum(f) for f in faces], dice.keep, dice.keep_n)
+    return [(f, i in kept) for i, f in enumerate(faces)]
 
 
 def _read(feature: Feature, dice: list[tuple[tuple[int, ...], bool]]) -> int:

@@ -319,10 +319,14 @@ def wfrp(target: int) -> Odds:
     return enumerate_faces([10, 10], read)
 
 
-def l5r(roll: int, keep: int, tn: int, raises: int, untrained: int) -> Odds:
-    die = icepool.d10 if untrained else icepool.d10.explode(depth=20)
-    kept = die.pool(roll).highest(min(keep, roll)).sum()
-    return from_die(kept, lambda t: "success" if t >= tn + 5 * raises else "failure")
+def l5r(roll: int, keep: int, tn: int, raises: int, untrained: int, depth: int = 3) -> Odds:
+    """Roll and keep: past ten dice rolled, each two more are one more kept die; past ten
+    kept, each more is +2. A 10 rolls again and adds, at most ``depth`` times."""
+    kept = min(keep, roll) + max(roll - 10, 0) // 2
+    bonus = 2 * max(kept - 10, 0)
+    die = icepool.d10 if untrained else icepool.d10.explode(depth=depth)
+    total = die.pool(min(roll, 10)).highest(min(kept, 10)).sum() + bonus
+    return from_die(total, lambda t: "success" if t >= tn + 5 * raises else "failure")
 
 
 def gurps(skill: int) -> Odds:

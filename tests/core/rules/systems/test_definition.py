@@ -187,6 +187,17 @@ def test_a_reading_outside_the_language_is_refused_naming_the_field(
     assert (error.message_id, error.values["field"]) == (message, "value")
 
 
+@pytest.mark.parametrize(("depth", "kind"), [(0, "range"), (21, "range"), ("3", "type")])
+def test_a_groups_explosion_depth_is_a_number_from_1_to_20(depth: object, kind: str) -> None:
+    data = good()
+    data["dice"] = {"roll": {"count": "2", "die": "d6!", "depth": depth}}
+    error = refused(data)
+    if kind == "range":
+        assert error.values == {"field": "dice.roll.depth", "low": 1, "high": 20}
+    else:
+        assert error.values["field"] == "dice.roll.depth"
+
+
 def test_listed_faces_must_match_the_die_and_a_die_must_be_one_term() -> None:
     data = good()
     data["dice"] = {"roll": {"count": "2", "die": "d6", "faces": [0, 1, 2]}}

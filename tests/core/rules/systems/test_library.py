@@ -103,9 +103,14 @@ CASES: list[tuple[str, dict[str, int], Callable[[], brute.Odds]]] = [
         for r, k, t, x, u in (
             (1, 1, 5, 0, 0),
             (2, 1, 10, 0, 0),
-            (2, 2, 15, 1, 0),
             (2, 2, 20, 0, 1),
-            (2, 1, 30, 2, 0),
+            (3, 5, 30, 2, 0),
+            (5, 3, 20, 0, 0),
+            (10, 10, 40, 0, 0),
+            (10, 9, 60, 1, 0),
+            (10, 5, 45, 0, 1),
+            (13, 3, 25, 0, 0),
+            (30, 10, 100, 2, 0),
         )
     ],
     *[
@@ -173,6 +178,28 @@ def test_each_systems_largest_inputs_fit_the_odds_budget(key: str) -> None:
     definition = library_definition(key)
     largest = max(estimate(definition, corner) for corner in input_corners(definition))
     assert largest <= STEP_BUDGET
+
+
+def test_roll_and_keep_fits_the_budget_at_every_pool() -> None:
+    """Not only at the corners: the most work is at 10 rolled, 9 kept."""
+    l5r = library_definition("l5r")
+    work = {
+        (r, k): estimate(l5r, {"roll": r, "keep": k}) for r in range(1, 31) for k in range(1, 11)
+    }
+    assert max(work.values()) <= STEP_BUDGET
+    assert max(work, key=work.__getitem__) == (10, 9)
+
+
+@pytest.mark.parametrize(("roll", "keep", "tn"), [(5, 3, 20), (10, 10, 40), (4, 2, 41)])
+def test_roll_and_keep_up_to_tn_40_are_the_odds_of_explosions_20_deep(
+    roll: int, keep: int, tn: int
+) -> None:
+    """A die stops at its fourth 10 (40) only where 40 already meets the TN."""
+    inputs = {"roll": roll, "keep": keep, "tn": tn}
+    chances = {
+        row.outcome.key: row.chance for row in odds(library_definition("l5r"), inputs).outcomes
+    }
+    assert _possible(chances) == _possible(brute.l5r(roll, keep, tn, 0, 0, depth=20))
 
 
 @pytest.mark.parametrize("key", LIBRARY)

@@ -80,6 +80,29 @@ def test_an_exploding_roll_shows_every_face_and_reads_their_sum() -> None:
     assert (result.value, result.outcome.key) == (2, "raise")  # 10: a success and a raise
 
 
+def test_a_roll_stops_exploding_where_its_group_says_and_keeps_again() -> None:
+    l5r = library_definition("l5r")
+    # 3k1: the first die rolls six 10s (the engine would go on), the others 7 and 9
+    result = roll(l5r, {"roll": 3, "keep": 1, "tn": 40}, ScriptedRng([10] * 6 + [2, 7, 9]))
+    assert result.groups[0].dice == (((10, 10, 10, 10), True), ((7,), False), ((9,), False))
+    assert (result.value, result.outcome.key) == (0, "success")  # 40 against TN 40
+    # 2k1: four 10s and a 3 would be 43; stopped at the fourth 10 it is 40, short of 41
+    tied = roll(l5r, {"roll": 2, "keep": 1, "tn": 41}, ScriptedRng([10, 10, 10, 10, 3, 1]))
+    assert tied.groups[0].dice == (((10, 10, 10, 10), True), ((1,), False))
+    assert tied.outcome.key == "failure"
+
+
+def test_past_ten_dice_rolled_they_turn_into_kept_dice_then_into_plus_two() -> None:
+    l5r = library_definition("l5r")
+    converted = roll(l5r, {"roll": 14, "keep": 3, "tn": 5}, SeededRng(7))
+    assert converted.groups[0].notation == "10d10!!kh5"
+    assert sum(kept for _, kept in converted.groups[0].dice) == 5
+    capped = roll(l5r, {"roll": 30, "keep": 10, "tn": 5}, SeededRng(7))
+    total = sum(sum(faces) for faces, _ in capped.groups[0].dice)
+    assert capped.groups[0].notation == "10d10!!kh10"
+    assert capped.value == total + 20 - 5  # ten kept dice past 10k10: +2 each
+
+
 @pytest.mark.parametrize(
     ("key", "text", "expected"),
     [
