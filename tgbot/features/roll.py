@@ -11,10 +11,12 @@ from telegram.ext import BaseHandler, CommandHandler
 from core.campaigns.languages import LiveGame, live_game
 from core.campaigns.secret_rolls import secret_request
 from core.rules import dice
+from core.rules.dicesystem import Mistyped
 from core.rules.errors import Malformed
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
+from tgbot.features.dicesystem import library_odds
 from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
 from tgbot.features.saved import roll_saved
@@ -78,6 +80,8 @@ async def system_roll(
         panel = await campaigns.open_panel(
             chat, player, view.system.roll_panel, text, update_id=update.update_id
         )
+    except Mistyped:
+        raise  # the game's own roll, mistyped: its reason
     except Malformed:
         return False  # not this system's notation: an ordinary roll
     await post_panel(update, context, panel)
@@ -93,6 +97,8 @@ async def dice_odds(
     when the text is empty or the chat plays No Stone Unturned and the text is no
     dice expression either, so a game's /odds keeps speaking as before.
     """
+    if await library_odds(update, context, text):  # /odds +2 at a library game's table
+        return
     words = set(text.lower().split())
     if not words or words & ACTION_ROLL_WORDS:
         raise other  # an Action Roll, half written
