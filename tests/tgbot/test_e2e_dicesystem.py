@@ -106,7 +106,8 @@ async def test_blades_and_call_of_cthulhu_read_their_own_outcomes(stack: Stack, 
 
 async def test_a_russian_table_plays_call_of_cthulhu_in_russian(stack: Stack, dice: Dice) -> None:
     assert "Зов Ктулху coc" in await say(stack, IVAN, "/newgame")
-    await say(stack, IVAN, "/newgame coc")
+    assert "Зов Ктулху" in await say(stack, IVAN, "/newgame coc")
+    assert "Зов Ктулху" in await say(stack, IVAN, "/status")
     assert await say(stack, IVAN, "/odds 45") == (
         "📊 Зов Ктулху, навык 45\n1,0\xa0% — Критический успех\n8,0\xa0% — Экстремальный успех\n"
         "13,0\xa0% — Трудный успех\n23,0\xa0% — Обычный успех\n50,0\xa0% — Провал\n"

@@ -47,7 +47,7 @@ def roll_text(rolled: RolledPanel, name: str, lang: Lang, *, value: bool = True)
         head += f", {typed}"
     line = dice_text(rolled)
     if value:
-        line += f" → {rolled.value}"
+        line += f" → {_signed(rolled.value, False)}"
     line += f" → <b>{esc(rolled.outcome.in_language(code))}</b>"
     if rolled.chance is not None:
         line += f" ({chance_text(rolled.chance, lang)})"

@@ -124,15 +124,15 @@ def help_text(
         )
     order = sorted(by_system, key=lambda k: (k != current, registry.systems[k].name))
     parts = [general(lang)]
+    playing = registry.systems.get(current or "")
+    if playing is not None and playing.roll_panel == LIBRARY_ROLL:  # the game here first
+        parts.append(library_game_help(playing.key, lang))
     for key in order:
         system = registry.systems[key]
         marker = " " + lang.gettext("(playing here)") if key == current else ""
         lines = "\n".join(by_system[key])
         name = esc(lang.gettext(system.name))
         parts.append(f"<b>{name}</b>{marker} — <code>/newgame {key}</code>\n{lines}")
-    playing = registry.systems.get(current or "")
-    if playing is not None and playing.roll_panel == LIBRARY_ROLL:
-        parts.append(library_game_help(playing.key, lang))
     listed = library_games(registry, lang)
     if listed:
         parts.append(listed)

@@ -24,6 +24,7 @@ from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.systems import LIBRARY, library_definition, odds, parse_args
 from core.rules.systems.library import library_text
 from core.rules.table import Role, Seat, Table
+from core.words.i18n import lang_for
 
 ANA = 7
 
@@ -134,3 +135,13 @@ def test_odds_go_to_the_heavy_pool_as_a_picklable_job() -> None:
     assert job[1] == savage
     coc = library_definition("coc")
     assert system_odds(coc, {"skill": 45}) == odds(coc, {"skill": 45})
+
+
+@pytest.mark.parametrize("key", LIBRARY)
+def test_a_library_game_is_named_in_the_readers_language_wherever_a_game_is_named(
+    key: str,
+) -> None:
+    definition = library_definition(key)
+    name = default_registry().find(key).name  # what /status, /endgame and the rest translate
+    assert lang_for("ru").gettext(name) == definition.name.ru
+    assert lang_for("en").gettext(name) == definition.name.en
