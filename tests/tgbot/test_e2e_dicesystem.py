@@ -86,6 +86,52 @@ async def test_a_game_of_pbta_rolls_its_moves_and_gives_their_odds(
     assert "2d6" in plain and "10" in plain and "Strong hit" not in plain
 
 
+async def panel_says(stack: Stack, user: int, text: str) -> dict[str, Any]:
+    mark = stack.api.mark()
+    await stack.api.send_text(user, GROUP, text)
+    message: dict[str, Any] = await stack.api.wait_for_message(
+        GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
+    )
+    return message
+
+
+async def tap(stack: Stack, user: int, message: dict[str, Any], label: str) -> dict[str, Any]:
+    """Press the button whose label starts with ``label``; the panel's message after."""
+    rows = message["reply_markup"]["inline_keyboard"]
+    found = [b["callback_data"] for row in rows for b in row if b["text"].startswith(label)]
+    assert len(found) == 1, (label, rows)
+    mark = stack.api.mark()
+    press = await stack.api.press_button(user, GROUP, message["message_id"], found[0])
+    answer = await press.answered(10)
+    if answer["text"]:
+        return {"answer": answer["text"], **message}
+    edited: dict[str, Any] = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == message["message_id"], timeout=10, since=mark
+    )
+    return edited
+
+
+async def test_a_roll_set_up_with_buttons_rolls_for_its_roller(stack: Stack, dice: Dice) -> None:
+    await say(stack, ALICE, "/newgame pbta")
+    await say(stack, BO, "/join")
+    panel = await panel_says(stack, BO, "/roll")  # a bare /roll: the game's roll, by taps
+    assert panel["text"] == (
+        "🎲 Bo — Powered by the Apocalypse\nstat: 0\nSet the roll up with the buttons, then roll."
+    )
+    assert [b["text"] for b in panel["reply_markup"]["inline_keyboard"][0]] == ["stat −1", "+1"]
+    panel = await tap(stack, BO, panel, "+1")
+    panel = await tap(stack, BO, panel, "+1")
+    assert "stat: +2" in panel["text"]
+    refused = await tap(stack, ALICE, panel, "🎲 Roll")  # Bo's roll, not Alice's
+    assert refused["answer"] == "✋ This roll is another player's: start your own with /roll."
+    dice.push(6, 6)
+    rolled = await tap(stack, BO, panel, "🎲 Roll")
+    assert rolled["text"] == (
+        "🎲 Bo — Powered by the Apocalypse, stat +2\n6 · 6 → 14 → Strong hit (41.7%)"
+    )
+    assert "reply_markup" not in rolled or not rolled["reply_markup"]["inline_keyboard"]
+
+
 async def test_blades_and_call_of_cthulhu_read_their_own_outcomes(stack: Stack, dice: Dice) -> None:
     assert "Forged in the Dark" in await say(stack, ALICE, "/newgame blades")
     dice.push(6, 6)

@@ -11,6 +11,7 @@ from telegram.ext import BaseHandler, CommandHandler
 from core.campaigns.languages import LiveGame, live_game
 from core.campaigns.secret_rolls import secret_request
 from core.rules import dice
+from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
 from core.rules.dicesystem import Mistyped
 from core.rules.errors import Malformed
 from core.words.i18n import N_, lang_for
@@ -54,7 +55,8 @@ async def roll(update: Update, context: StonetableContext) -> None:
         return
     # one statement tells both whether a game's own roll applies and the group's language
     game = None if chat.kind == ChatType.PRIVATE else await live_game(chat.tg_id, chat.topic)
-    if game is not None and text and await system_roll(update, context, text, game):
+    own = game is not None and (text or _built_by_taps(context, game))  # a game's own roll
+    if own and game is not None and await system_roll(update, context, text, game):
         return
     result = await context.deps.play.roll(chat, player, text or "d20", update_id=update.update_id)
     if in_outbox(result):  # its message was written with the roll: send it
@@ -63,6 +65,11 @@ async def roll(update: Update, context: StonetableContext) -> None:
     assert update.effective_message is not None
     lang = personal_lang(update) if game is None else lang_for(game.language)
     await reply_html(update.effective_message, render_roll(result, player.display_name, lang))
+
+
+def _built_by_taps(context: StonetableContext, game: LiveGame) -> bool:
+    """Whether a bare /roll opens the game's roll, set up with buttons (a library game)."""
+    return context.deps.campaigns.registry.find(game.system).roll_panel == LIBRARY_ROLL
 
 
 async def system_roll(

@@ -6,13 +6,14 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
-from core.rules.dicesystem import ROLL_PANEL, RolledPanel, shown_input
+from core.rules.dicesystem import ROLL_PANEL, RollAction, RolledPanel, choices, shown_input
 from core.rules.systems import Definition, SystemOdds
 from core.words.i18n import Lang
 from core.words.systems_words import chance_text
+from tgbot.panels import button, keyboard
 from tgbot.render.text import esc
 
 
@@ -55,16 +56,52 @@ def roll_text(rolled: RolledPanel, name: str, lang: Lang, *, value: bool = True)
     return "\n".join([head, line, *marks])
 
 
+def setup_text(panel: RolledPanel, name: str, lang: Lang) -> str:
+    """A roll being set up: each input's value, and what to do."""
+    code = lang.code
+    head = f"🎲 <b>{esc(name)}</b> — {esc(panel.system.in_language(code))}"
+    values = [
+        f"{esc(words.in_language(code))}: <b>{_signed(value, signed)}</b>"
+        for _, value, words, signed in panel.inputs
+    ]
+    hint = lang.gettext("Set the roll up with the buttons, then roll.")
+    return "\n".join([head, *values, f"<i>{hint}</i>"])
+
+
+def _step(step: int) -> str:
+    return f"+{step}" if step > 0 else f"−{-step}"
+
+
+def setup_rows(view: PanelView, panel: RolledPanel, lang: Lang) -> list[list[InlineKeyboardButton]]:
+    """A row of steps per input (the first names it), then the Roll button."""
+    names = {key: words.in_language(lang.code) for key, _, words, _ in panel.inputs}
+    rows: dict[str, list[InlineKeyboardButton]] = {}
+    last: list[InlineKeyboardButton] = []
+    for choice in choices(panel):
+        if choice.verb is RollAction.ROLL:
+            last.append(button(view, lang.gettext("🎲 Roll"), choice.verb.value))
+            continue
+        row = rows.setdefault(choice.name, [])
+        label = _step(choice.count)
+        if not row:
+            label = f"{names[choice.name]} {label}"
+        row.append(button(view, label, choice.verb.value, choice.argument))
+    return [*rows.values(), last]
+
+
 class DiceRollRenderer:
-    """Renders the ``dice.roll`` panel."""
+    """Renders the ``dice.roll`` panel: set up with buttons, or rolled."""
 
     kind = ROLL_PANEL
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
-        rolled = view.typed(RolledPanel)
-        seat = view.table.seat(rolled.by)
+        panel = view.typed(RolledPanel)
+        seat = view.table.seat(panel.by)
         name = seat.name if seat is not None else "?"
-        return roll_text(rolled, name, lang, value=rolled.shows_value), None
+        if not panel.rolled:
+            markup = None if view.closed else keyboard(setup_rows(view, panel, lang))
+            return setup_text(panel, name, lang), markup
+        return roll_text(panel, name, lang, value=panel.shows_value), None
 
 
 def odds_text(definition: Definition, result: SystemOdds, lang: Lang) -> str:

@@ -18,14 +18,16 @@ whatever becomes of the definition later.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from core.rules import dice
 from core.rules.catalogue import N_
-from core.rules.errors import Malformed
+from core.rules.choice import Choice
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import CampaignRules, Edges, GameSystem
 from core.rules.rng import Rng
 from core.rules.systems import (
@@ -51,6 +53,8 @@ itself, to show its outcome's chance; dearer ones go to the heavy pool with /odd
 
 DAMAGED = N_("This game's rules could not be read.")
 ROLLED = N_("That roll is over.")
+NOT_YOURS = N_("This roll is another player's: start your own with /roll.")
+NO_SUCH_STEP = N_("That can't be set on this roll now.")
 
 
 def _words(words: Words) -> dict[str, str]:
@@ -146,6 +150,8 @@ class RolledPanel:
     marks: tuple[Words, ...]
     chance: Fraction | None
     shows_value: bool = True  # the number read means something beside the outcome
+    rolled: bool = True  # False: being set up with buttons (then every input is listed)
+    ranges: tuple[tuple[int, int], ...] = ()  # while set up: each input's least and most
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -162,6 +168,8 @@ class RolledPanel:
             if self.chance is None
             else [self.chance.numerator, self.chance.denominator],
             "shows_value": self.shows_value,
+            "rolled": self.rolled,
+            "ranges": [list(r) for r in self.ranges],
         }
 
     @classmethod
@@ -189,6 +197,8 @@ class RolledPanel:
                 marks=tuple(_read_words(m) for m in data["marks"]),
                 chance=None if chance is None else Fraction(int(chance[0]), int(chance[1])),
                 shows_value=bool(data.get("shows_value", True)),
+                rolled=bool(data.get("rolled", True)),
+                ranges=tuple((int(low), int(high)) for low, high in data.get("ranges", ())),
             )
         except (KeyError, TypeError, ValueError, ZeroDivisionError):
             raise Malformed(DAMAGED) from None
@@ -207,6 +217,37 @@ def shows_value(definition: Definition) -> bool:
     nothing the label doesn't)."""
     inner = definition.outcomes[1:-1]
     return not inner or any(band.low != band.high for band in inner)
+
+
+class RollAction(Enum):
+    """What a roll being set up with buttons offers its roller."""
+
+    SET = "set"  # argument ``key.value``: an input's new value
+    ROLL = "roll"
+
+
+WIDE = 20
+"""An input whose range is this wide or wider also steps by ten (a skill of 1 to 99)."""
+
+
+def choices(panel: RolledPanel) -> tuple[Choice[RollAction], ...]:
+    """What the roller may do now: step each input within its range, then roll.
+
+    Each ``SET`` choice names its input (``name``) and its step (``count``); a rolled
+    panel offers nothing.
+    """
+    if panel.rolled:
+        return ()
+    by = frozenset({panel.by})
+    found: list[Choice[RollAction]] = []
+    for (key, value, _, _), (low, high) in zip(panel.inputs, panel.ranges, strict=True):
+        steps = (-10, -1, 1, 10) if high - low >= WIDE else (-1, 1)
+        found += [
+            Choice(RollAction.SET, f"{key}.{value + step}", by, name=key, count=step)
+            for step in steps
+            if low <= value + step <= high
+        ]
+    return (*found, Choice(RollAction.ROLL, by=by))
 
 
 def rolled_by(state: Json) -> int:
@@ -230,7 +271,29 @@ class DiceRollPanel:
             Mistyped: the text is neither (the reason, in the definition's words).
         """
         definition = definition_of(table.state)
-        inputs = read_roll(definition, argument)
+        if not argument.strip():  # set up with buttons, then rolled
+            return self._setup(definition, actor, definition.defaults())
+        return self._rolled(definition, actor, read_roll(definition, argument), rng)
+
+    def _setup(self, definition: Definition, actor: int, inputs: Mapping[str, int]) -> Outcome:
+        panel = RolledPanel(
+            by=actor,
+            system=definition.name,
+            inputs=tuple((f.key, inputs[f.key], f.name, f.low < 0) for f in definition.inputs),
+            groups=(),
+            value=0,
+            outcome_key="",
+            outcome=Words("", ""),
+            marks=(),
+            chance=None,
+            rolled=False,
+            ranges=tuple((f.low, f.high) for f in definition.inputs),
+        )
+        return Outcome(state=panel.to_dict(), model=panel)
+
+    def _rolled(
+        self, definition: Definition, actor: int, inputs: Mapping[str, int], rng: Rng
+    ) -> Outcome:
         result = roll(definition, inputs, rng)
         found = light_odds(definition, inputs)
         rolled = RolledPanel(
@@ -260,8 +323,27 @@ class DiceRollPanel:
         argument: str,
         rng: Rng,
     ) -> Outcome:
-        current(self, state)
-        raise Malformed(ROLLED)
+        panel = current(self, state)
+        if panel.rolled:
+            raise NotAllowedNow(ROLLED)
+        if actor != panel.by:
+            raise NotYourTurn(NOT_YOURS)
+        try:
+            verb = RollAction(action)
+        except ValueError:
+            raise Malformed(NO_SUCH_STEP) from None
+        definition = definition_of(table.state)
+        inputs = {key: value for key, value, _, _ in panel.inputs}
+        if verb is RollAction.ROLL:
+            return self._rolled(definition, actor, inputs, rng)
+        if not any(c.verb is verb and c.argument == argument for c in choices(panel)):
+            raise NotAllowedNow(NO_SUCH_STEP)
+        key, value = argument.split(".", 1)
+        inputs[key] = int(value)
+        stepped = replace(
+            panel, inputs=tuple((k, inputs[k], w, signed) for k, _, w, signed in panel.inputs)
+        )
+        return Outcome(state=stepped.to_dict(), model=stepped)
 
 
 class DiceCampaign(CampaignRules):

@@ -13,12 +13,14 @@ from core.rules.dicesystem import (
     ROLL_PANEL,
     SYSTEMS,
     Mistyped,
+    RollAction,
     RolledPanel,
+    choices,
     definition_of,
     read_roll,
     system_odds,
 )
-from core.rules.errors import Malformed
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.registry import default_registry
 from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.systems import LIBRARY, library_definition, odds, parse_args
@@ -145,3 +147,47 @@ def test_a_library_game_is_named_in_the_readers_language_wherever_a_game_is_name
     name = default_registry().find(key).name  # what /status, /endgame and the rest translate
     assert lang_for("ru").gettext(name) == definition.name.ru
     assert lang_for("en").gettext(name) == definition.name.en
+
+
+def test_a_roll_set_up_with_buttons_steps_within_ranges_and_rolls_for_its_roller_only() -> None:
+    coc = default_registry().find("coc")
+    rules, table = coc.panel(ROLL_PANEL), table_of("coc")
+    opened = rules.open(table, ANA, "  ", SeededRng(1))
+    panel = opened.model
+    assert isinstance(panel, RolledPanel) and not panel.rolled and not opened.closed
+    offered = {(c.verb, c.argument) for c in choices(panel)}
+    skill = library_definition("coc").input("skill")
+    # a wide skill steps by one and by ten; the bonus die by one, both ways
+    assert (RollAction.SET, f"skill.{skill.default + 10}") in offered
+    assert (RollAction.SET, "bonus.1") in offered and (RollAction.SET, "bonus.-1") in offered
+    assert all(c.by == frozenset({ANA}) for c in choices(panel))
+    with pytest.raises(NotYourTurn):
+        rules.act(table, opened.state, ANA + 1, "set", "bonus.1", SeededRng(1))
+    with pytest.raises(NotAllowedNow):
+        rules.act(table, opened.state, ANA, "set", "bonus.3", SeededRng(1))  # out of range
+    stepped = rules.act(table, opened.state, ANA, "set", "bonus.1", SeededRng(1))
+    rolled = rules.act(table, stepped.state, ANA, "roll", "", ScriptedRng([3, 7, 1]))
+    assert rolled.closed and isinstance(rolled.model, RolledPanel)
+    assert dict((k, v) for k, v, _, _ in rolled.model.inputs)["bonus"] == 1
+    assert choices(rolled.model) == ()
+    with pytest.raises(NotAllowedNow):
+        rules.act(table, rolled.state, ANA, "roll", "", SeededRng(1))
+
+
+@pytest.mark.parametrize("key", LIBRARY)
+def test_every_input_of_every_game_can_be_stepped_to_both_ends(key: str) -> None:
+    rules, table = default_registry().find(key).panel(ROLL_PANEL), table_of(key)
+    panel = rules.open(table, ANA, "", SeededRng(1)).model
+    assert isinstance(panel, RolledPanel)
+    for field in library_definition(key).inputs:
+        for end in (field.low, field.high):
+            walked = panel
+            while dict((k, v) for k, v, _, _ in walked.inputs)[field.key] != end:
+                here = dict((k, v) for k, v, _, _ in walked.inputs)[field.key]
+                toward = [
+                    c
+                    for c in choices(walked)
+                    if c.name == field.key and (c.count > 0) == (end > here)
+                ]
+                best = max(toward, key=lambda c: abs(c.count))
+                walked = rules.act(table, walked, ANA, "set", best.argument, SeededRng(1)).model
