@@ -162,9 +162,39 @@ async def test_a_russian_table_plays_call_of_cthulhu_in_russian(stack: Stack, di
     dice.push(3, 7, 1)  # tens 30, units 7; the bonus die's tens 10: 17 is kept
     assert await say(stack, IVAN, "/roll 45 бонус") == (
         "🎲 Иван — Зов Ктулху, навык 45, бонусные или штрафные кости +1\n"
-        "units 2 | tens 60 · 0 → Экстремальный успех (15,2\xa0%)"
+        "2 | 60 · 0 → Экстремальный успех (15,2\xa0%)"
     )
     assert await say(stack, IVAN, "/roll 45 банан") == (
         "🤔 Не понимаю «банан» для этой игры. Она принимает: 1..99, "
         "bonus/bonus2/penalty/penalty2/бонус/бонус2."
     )
+
+
+async def test_two_library_games_in_two_forum_topics_each_roll_their_own(
+    stack: Stack, dice: Dice
+) -> None:
+    forum = -100888
+    threads = stack.api.add_forum(forum, "Friday Games", ["Apocalypse", "Cthulhu"])
+    a, b = threads["Apocalypse"], threads["Cthulhu"]
+    started = await in_topic(stack, ALICE, forum, "/newgame pbta", a)
+    assert started["message_thread_id"] == a
+    await in_topic(stack, ALICE, forum, "/newgame coc", b)
+    dice.push(3, 5)
+    rolled = await in_topic(stack, ALICE, forum, "/roll +2", a)
+    assert rolled["message_thread_id"] == a
+    assert rolled["text"].endswith("3 · 5 → 10 → Strong hit (41.7%)")
+    dice.push(5, 1)  # units 4, tens 00: 4 against a skill of 45, an extreme success
+    rolled = await in_topic(stack, ALICE, forum, "/roll 45", b)
+    assert rolled["message_thread_id"] == b
+    assert rolled["text"] == (
+        "🎲 Alice Marsh — Call of Cthulhu, skill 45\n4 | 0 → Extreme success (8.0%)"
+    )
+
+
+async def in_topic(stack: Stack, user: int, chat: int, text: str, thread: int) -> dict[str, Any]:
+    mark = stack.api.mark()
+    await stack.api.send_text(user, chat, text, thread_id=thread)
+    message: dict[str, Any] = await stack.api.wait_for_message(
+        chat, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
+    )
+    return message

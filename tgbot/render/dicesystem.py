@@ -27,12 +27,11 @@ def _die(faces: tuple[int, ...], kept: bool) -> str:
 
 
 def dice_text(rolled: RolledPanel) -> str:
-    """Each group's dice, dropped ones struck through: ``3 · 5``, ``action 6 · 2 | …``."""
-    shown = []
-    for key, _, dice in rolled.groups:
-        faces = " · ".join(_die(f, kept) for f, kept in dice) or "–"
-        shown.append(faces if len(rolled.groups) == 1 else f"{esc(key)} {faces}")
-    return " | ".join(shown)
+    """Each group's dice in the definition's order, dropped ones struck through:
+    ``3 · 5``, ``4 | 60 · 0`` (a group's key is the definition's word, not the reader's)."""
+    return " | ".join(
+        " · ".join(_die(faces, kept) for faces, kept in dice) or "–" for _, _, dice in rolled.groups
+    )
 
 
 def roll_text(rolled: RolledPanel, name: str, lang: Lang, *, value: bool = True) -> str:
