@@ -205,10 +205,11 @@ class RolledPanel:
 
 
 def shown_input(definition: Definition, key: str, value: int) -> bool:
-    """Whether a roll names an input: a number typed bare always, a word's only when
-    it changes something (no bonus die is not worth a mention)."""
+    """Whether a roll names an input: a number (bare or after its prefix, ``dc15``)
+    always, a word's only when it changes something (no bonus die is not worth a
+    mention)."""
     field = definition.input(key)
-    return field.positional or value != field.default
+    return field.positional or bool(field.prefixes) or value != field.default
 
 
 def shows_value(definition: Definition) -> bool:
