@@ -38,3 +38,13 @@ async def test_savage_worlds_odds_are_worked_out_in_a_worker_process(stack: Stac
     answer = await say(stack, "/odds d8 +1", timeout=60)
     assert answer.startswith("📊 Savage Worlds, trait die 8, modifier +1\n4.9% — Success with 3+")
     assert heavy.pool.processes == 1  # the odds went to the pool
+
+
+async def test_a_dear_roll_names_its_chance_worked_out_in_a_worker_process(stack: Stack) -> None:
+    heavy = stack.runtime.heavy
+    assert heavy is not None
+    await say(stack, "/newgame savage")
+    rolled = await say(stack, "/roll d8 +1", timeout=60)
+    assert rolled.startswith("🎲 Alice Marsh — Savage Worlds, trait die 8, modifier +1\n")
+    assert rolled.endswith("%)")  # the outcome's exact chance, though too dear to work out here
+    assert heavy.pool.processes == 1

@@ -8,8 +8,19 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import BaseHandler
 
-from core.rules.dicesystem import ROLL_PANEL, Mistyped, definition_of, read_roll, system_odds
+from core.campaigns import CampaignView
+from core.campaigns.play import PlayerRef
+from core.rules.dicesystem import (
+    ROLL_PANEL,
+    Mistyped,
+    definition_of,
+    needs_odds,
+    read_roll,
+    remember_odds,
+    system_odds,
+)
 from core.rules.errors import Malformed
+from core.runtime.errors import OneAtATime, TooHeavy
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
 from tgbot.i18n import lang_of
@@ -48,6 +59,30 @@ async def library_odds(update: Update, context: StonetableContext, text: str) ->
     assert update.effective_message is not None
     await reply_html(update.effective_message, odds_text(definition, result, await lang_of(update)))
     return True
+
+
+async def odds_before_roll(
+    context: StonetableContext, game: CampaignView, player: PlayerRef, text: str
+) -> None:
+    """Work out a dear roll's odds in the heavy pool before it is rolled, so the roll
+    names its outcome's chance (cheap odds are worked out with the roll itself).
+
+    Nothing happens for text that is not the game's short form: the roll says why.
+    """
+    if game.system.roll_panel != ROLL_PANEL:
+        return
+    definition = definition_of(game.state)
+    try:
+        inputs = read_roll(definition, text) if text.strip() else definition.defaults()
+    except Malformed:
+        return
+    if not needs_odds(definition, inputs):
+        return
+    try:
+        result = await context.deps.heavy.run(player.tg_id, system_odds, definition, inputs)
+    except (OneAtATime, TooHeavy):
+        return  # the roll goes on without its chance rather than wait or fail
+    remember_odds(definition, result)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

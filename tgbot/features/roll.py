@@ -17,7 +17,7 @@ from core.rules.errors import Malformed
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
-from tgbot.features.dicesystem import library_odds
+from tgbot.features.dicesystem import library_odds, odds_before_roll
 from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
 from tgbot.features.saved import roll_saved
@@ -83,6 +83,8 @@ async def system_roll(
     view = await campaigns.current(chat.tg_id, chat.topic)
     if view is None or view.system.roll_panel is None or view.member(player.tg_id) is None:
         return False
+    if text:  # a library game's dear odds, worked out first for the roll's chance
+        await odds_before_roll(context, view, player, text)
     try:
         panel = await campaigns.open_panel(
             chat, player, view.system.roll_panel, text, update_id=update.update_id

@@ -20,7 +20,9 @@ from core.rules.dicesystem.table import (
     definition_of,
     game_system,
     light_odds,
+    needs_odds,
     read_roll,
+    remember_odds,
     shown_input,
     system_odds,
 )
@@ -41,7 +43,9 @@ __all__ = [
     "definition_of",
     "game_system",
     "light_odds",
+    "needs_odds",
     "read_roll",
+    "remember_odds",
     "shown_input",
     "system_odds",
 ]

@@ -17,6 +17,7 @@ whatever becomes of the definition later.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -35,6 +36,7 @@ from core.rules.systems import (
     SystemOdds,
     Words,
     estimate,
+    inputs_for,
     library_definition,
     odds,
     parse_args,
@@ -120,8 +122,40 @@ def _is_dice(text: str) -> bool:
     return bool(dice.dice_terms(expression.node))
 
 
+KNOWN_ODDS = 256
+"""How many dear odds (worked out elsewhere, handed in with :func:`remember_odds`) are kept."""
+_known: OrderedDict[tuple[Definition, tuple[tuple[str, int], ...]], SystemOdds] = OrderedDict()
+
+
+def _odds_key(
+    definition: Definition, inputs: Mapping[str, int]
+) -> tuple[Definition, tuple[tuple[str, int], ...]]:
+    return definition, tuple(sorted(inputs_for(definition, inputs).items()))
+
+
+def needs_odds(definition: Definition, inputs: Mapping[str, int]) -> bool:
+    """Whether a roll with ``inputs`` shows its chance only if its odds are worked out
+    first, elsewhere (too dear to work out with the roll, and not handed in yet)."""
+    dear = estimate(definition, inputs) > LIGHT_STEPS
+    return dear and _odds_key(definition, inputs) not in _known
+
+
+def remember_odds(definition: Definition, result: SystemOdds) -> None:
+    """Keep odds worked out elsewhere (the heavy pool) for the rolls that follow: a pure
+    function's result, so keeping it changes no answer, only when it is at hand."""
+    key = _odds_key(definition, dict(result.inputs))
+    _known[key] = result
+    _known.move_to_end(key)
+    while len(_known) > KNOWN_ODDS:
+        _known.popitem(last=False)
+
+
 def light_odds(definition: Definition, inputs: Mapping[str, int]) -> SystemOdds | None:
-    """The exact odds when they are cheap to work out (see :data:`LIGHT_STEPS`), else None."""
+    """The exact odds when they are cheap to work out (see :data:`LIGHT_STEPS`) or were
+    handed in (:func:`remember_odds`), else None."""
+    known = _known.get(_odds_key(definition, inputs))
+    if known is not None:
+        return known
     if estimate(definition, inputs) > LIGHT_STEPS:
         return None
     return odds(definition, inputs)

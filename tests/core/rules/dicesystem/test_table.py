@@ -17,7 +17,9 @@ from core.rules.dicesystem import (
     RolledPanel,
     choices,
     definition_of,
+    needs_odds,
     read_roll,
+    remember_odds,
     system_odds,
 )
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
@@ -191,3 +193,18 @@ def test_every_input_of_every_game_can_be_stepped_to_both_ends(key: str) -> None
                 ]
                 best = max(toward, key=lambda c: abs(c.count))
                 walked = rules.act(table, walked, ANA, "set", best.argument, SeededRng(1)).model
+
+
+def test_dear_odds_are_worked_out_elsewhere_and_then_named_by_the_roll() -> None:
+    savage = library_definition("savage")
+    inputs = parse_args(savage, "d12 +6")
+    assert needs_odds(savage, inputs)
+    panel = default_registry().find("savage").panel(ROLL_PANEL)
+    before = panel.open(table_of("savage"), ANA, "d12 +6", SeededRng(5)).model
+    assert isinstance(before, RolledPanel) and before.chance is None
+    worked_out = system_odds(savage, inputs)  # as the heavy pool does it
+    remember_odds(savage, worked_out)
+    assert not needs_odds(savage, inputs)
+    after = panel.open(table_of("savage"), ANA, "d12 +6", SeededRng(5)).model
+    assert isinstance(after, RolledPanel)
+    assert after.chance == worked_out.chance(after.outcome_key)
