@@ -58,10 +58,11 @@ def systems_table() -> str:
 def extract_library_names(
     fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
 ) -> Iterator[tuple[int, str | None, str, list[str]]]:
-    """A pybabel extractor for a library definition's name (its English words), so a
-    library game is named in the reader's language wherever a game's name is shown
-    (its Russian words, from the same file, fill the catalogue)."""
+    """A pybabel extractor for a library definition's name and summary (their English
+    words), so a library game is named and summed up in the reader's language wherever a
+    game is (their Russian words, from the same file, fill the catalogue)."""
     data = tomllib.loads(fileobj.read().decode("utf-8"))
-    name = data.get("name")
-    if isinstance(name, dict) and isinstance(name.get("en"), str):
-        yield 1, None, name["en"], [f"the library game “{data.get('key', '?')}”"]
+    for field in ("name", "about"):
+        words = data.get(field)
+        if isinstance(words, dict) and isinstance(words.get("en"), str):
+            yield 1, None, words["en"], [f"the library game “{data.get('key', '?')}”: {field}"]

@@ -142,13 +142,15 @@ def test_odds_go_to_the_heavy_pool_as_a_picklable_job() -> None:
 
 
 @pytest.mark.parametrize("key", LIBRARY)
-def test_a_library_game_is_named_in_the_readers_language_wherever_a_game_is_named(
+def test_a_library_game_is_named_and_summed_up_in_the_readers_language(
     key: str,
 ) -> None:
     definition = library_definition(key)
     name = default_registry().find(key).name  # what /status, /endgame and the rest translate
     assert lang_for("ru").gettext(name) == definition.name.ru
     assert lang_for("en").gettext(name) == definition.name.en
+    summary = default_registry().find(key).summary  # what a new game's message sums it up with
+    assert lang_for("ru").gettext(summary) == definition.about.ru
 
 
 def test_a_roll_set_up_with_buttons_steps_within_ranges_and_rolls_for_its_roller_only() -> None:
