@@ -91,6 +91,9 @@ EDGE_READS: dict[str, str] = {
     "core.rules.d20check.log": "the check log's typed entries, each worded by its own method",
     "core.rules.d20check.events": "a check's events (points spent or turned, harm)",
     "core.rules.d20check.plot_points": "which way a plot point turned, as the rules decided it",
+    # the library's games, built from data
+    "core.rules.dicesystem": "a library game's roll as it fell; reading /odds; its definition",
+    "core.rules.systems": "a library game's words (its name, inputs, examples) and odds",
 }
 
 

@@ -69,7 +69,7 @@ def feature_modules(registry: Registry | None = None) -> tuple[str, ...]:
     line here."""
     names = list(COMMON_FEATURES)
     for system in registry or default_registry():
-        names += system.feature_modules
+        names += [name for name in system.feature_modules if name not in names]
     return tuple(names)
 
 

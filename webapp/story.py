@@ -70,9 +70,7 @@ async def _pictures(deps: WebDeps, snapshot: Snapshot) -> dict[str, str]:
     return found
 
 
-def _map(
-    deps: WebDeps, snapshot: Snapshot, pictures: dict[str, str]
-) -> dict[str, Any] | None:
+def _map(deps: WebDeps, snapshot: Snapshot, pictures: dict[str, str]) -> dict[str, Any] | None:
     """The NSU map as anyone sees it, and the face-up cards in full."""
     if not deps.campaigns.registry.find(snapshot.system).campaign.has_map:
         return None

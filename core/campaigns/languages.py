@@ -16,7 +16,6 @@ HOST_ONLY = N_("Only the host can change the game's language.")
 UNKNOWN = N_("I don't speak “{code}”. Choose one of: {known}.")
 
 
-
 @dataclass(frozen=True)
 class LiveGame:
     """What a command reads of the live game in a chat's topic before anything else."""

@@ -239,12 +239,14 @@ class Registry:
         return iter(self.systems.values())
 
 
-# Subpackages that define a module-level ``SYSTEM``, one line each.
+# Subpackages that define a module-level ``SYSTEM`` (or ``SYSTEMS``, a package that
+# builds several from data), one line each.
 SYSTEM_MODULES: tuple[str, ...] = (
     "core.rules.nsu",
     "core.rules.threat",
     "core.rules.cortex",
     "core.rules.d20check",
+    "core.rules.dicesystem",
 )
 
 
@@ -252,8 +254,9 @@ def default_registry(modules: tuple[str, ...] | None = None) -> Registry:
     """Build the registry of every system subpackage that is installed."""
     systems: dict[str, GameSystem] = {}
     for name in SYSTEM_MODULES if modules is None else modules:
-        system = importlib.import_module(name).SYSTEM
-        if not isinstance(system, GameSystem):
-            raise TypeError(f"{name}.SYSTEM is not a GameSystem")
-        systems[system.key] = system
+        module = importlib.import_module(name)
+        for system in getattr(module, "SYSTEMS", None) or (module.SYSTEM,):
+            if not isinstance(system, GameSystem):
+                raise TypeError(f"{name}.SYSTEM is not a GameSystem")
+            systems[system.key] = system
     return Registry(systems)

@@ -25,9 +25,7 @@ _REROLLS = {"": 1, "ro": 2, "r": 2}
 def most_dice_thrown(expression: DiceExpression) -> int:
     """The most dice one roll of ``expression`` may throw (each repeat counted)."""
     per_roll = sum(
-        term.count
-        * _EXPLOSIONS.get(term.explode, 1 + EXPLODE_DEPTH)
-        * _REROLLS.get(term.reroll, 2)
+        term.count * _EXPLOSIONS.get(term.explode, 1 + EXPLODE_DEPTH) * _REROLLS.get(term.reroll, 2)
         for term in dice_terms(expression.node)
     )
     return per_roll * expression.repeat

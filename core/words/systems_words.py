@@ -3,7 +3,10 @@ the library's games (README's, generated from the data)."""
 
 from __future__ import annotations
 
+import tomllib
+from collections.abc import Iterator
 from fractions import Fraction
+from typing import IO
 
 from core.rules.systems import SystemOdds, library, odds, parse_args
 from core.words.i18n import Lang, lang_for
@@ -50,3 +53,16 @@ def systems_table() -> str:
         )
     lines += ["", TABLE_END]
     return "\n".join(lines) + "\n"
+
+
+def extract_library_names(
+    fileobj: IO[bytes], keywords: object, comment_tags: object, options: object
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """A pybabel extractor for a library definition's name and summary (their English
+    words), so a library game is named and summed up in the reader's language wherever a
+    game is (their Russian words, from the same file, fill the catalogue)."""
+    data = tomllib.loads(fileobj.read().decode("utf-8"))
+    for field in ("name", "about"):
+        words = data.get(field)
+        if isinstance(words, dict) and isinstance(words.get("en"), str):
+            yield 1, None, words["en"], [f"the library game “{data.get('key', '?')}”: {field}"]

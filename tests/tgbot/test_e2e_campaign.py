@@ -29,8 +29,9 @@ async def test_a_game_is_chosen_joined_paused_and_ended(stack: Stack) -> None:
     choice = await say(stack, host, "/newgame")
     buttons = choice["reply_markup"]["inline_keyboard"]
     assert buttons[0][0]["text"] == "Counter"
-    press = await stack.api.press_button(host, GROUP, choice["message_id"],
-                                         buttons[0][0]["callback_data"])
+    press = await stack.api.press_button(
+        host, GROUP, choice["message_id"], buttons[0][0]["callback_data"]
+    )
     await press.answered(10)
     started = await stack.api.wait_for_message(GROUP, timeout=10)
     assert "started a game of Counter" in started["text"]
@@ -69,7 +70,7 @@ async def test_a_game_is_chosen_joined_paused_and_ended(stack: Stack) -> None:
 
 
 async def test_an_unknown_game_and_commands_without_a_game_are_answered_kindly(
-    stack: Stack
+    stack: Stack,
 ) -> None:
     host = stack.players[0]
     assert "Unknown game system" in (await say(stack, host, "/newgame chess"))["text"]

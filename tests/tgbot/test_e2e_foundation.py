@@ -45,8 +45,13 @@ async def test_roll_in_the_group_shows_each_die_and_the_total(stack: Stack) -> N
 
 @pytest.mark.parametrize(
     ("notation", "hint"),
-    [("banana", "couldn't read"), ("1001d6", "too big"), ("d1001", "too big"),
-     ("2d6 3", "couldn't read"), ("<b>2d6</b>", "couldn't read")],
+    [
+        ("banana", "couldn't read"),
+        ("1001d6", "too big"),
+        ("d1001", "too big"),
+        ("2d6 3", "couldn't read"),
+        ("<b>2d6</b>", "couldn't read"),
+    ],
 )
 async def test_bad_rolls_get_a_short_friendly_answer_and_change_nothing(
     stack: Stack, notation: str, hint: str
@@ -58,8 +63,9 @@ async def test_bad_rolls_get_a_short_friendly_answer_and_change_nothing(
 
 
 async def test_roll_with_the_bot_username_and_several_terms(stack: Stack) -> None:
-    reply = await say(stack, stack.players[1], GROUP,
-                      f"/roll@{stack.api.username} 2d20kl1 + 1d4 - 2 for the door")
+    reply = await say(
+        stack, stack.players[1], GROUP, f"/roll@{stack.api.username} 2d20kl1 + 1d4 - 2 for the door"
+    )
     assert "2d20kl1 + 1d4 - 2" in reply["text"] and "for the door" in reply["text"]
 
 
@@ -110,12 +116,14 @@ async def test_open_sheet_from_the_group_greets_the_player_by_name(stack: Stack)
     assert launch.startswith(stack.origin + "/app")
     init_data = parse_qs(urlsplit(launch).fragment)["tgWebAppData"][0]
     async with aiohttp.ClientSession() as http:
-        async with http.get(f"{stack.origin}/app/home",
-                            headers={"Authorization": f"tma {init_data}"}) as response:
+        async with http.get(
+            f"{stack.origin}/app/home", headers={"Authorization": f"tma {init_data}"}
+        ) as response:
             page = await response.text()
             assert response.status == 200
-        async with http.get(f"{stack.origin}/app/home",
-                            headers={"Authorization": "tma " + init_data[:-3] + "abc"}) as bad:
+        async with http.get(
+            f"{stack.origin}/app/home", headers={"Authorization": "tma " + init_data[:-3] + "abc"}
+        ) as bad:
             assert bad.status == 401
             assert ana.first_name not in await bad.text()
     assert f"Hello, {ana.first_name}" in page

@@ -302,9 +302,7 @@ async def test_downtime_recover_harm_scout_and_a_plan(stack: Stack, faces: Faces
     sent = await stack.api.wait_for_message(BO, timeout=10)  # sent at once, in private
     assert "The Hollow Tower" in sent["text"] and "secret face" in sent["text"]
     assert "Only the scout" in await refused(stack, CHIDI, panel, LOOK)
-    look = await stack.api.press_button(
-        BO, GROUP, panel["message_id"], data_of(panel, LOOK)
-    )
+    look = await stack.api.press_button(BO, GROUP, panel["message_id"], data_of(panel, LOOK))
     assert "private chat" in (await look.answered(10))["text"]
     seen = await stack.api.wait_for_message(BO, timeout=10)  # and again on request
     assert "The Hollow Tower" in seen["text"]

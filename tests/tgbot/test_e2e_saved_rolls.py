@@ -283,7 +283,6 @@ async def test_a_saved_roll_name_that_is_not_there_is_named(stack: Stack) -> Non
     assert "couldn't read" in plain["text"]
 
 
-
 async def test_lists_on_screen_are_redrawn_when_their_rolls_change_and_retired_by_a_newer(
     stack: Stack,
 ) -> None:

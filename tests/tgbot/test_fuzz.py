@@ -16,11 +16,41 @@ from tgbot.sandbox.fake_api import SandboxError
 pytestmark = [pytest.mark.e2e, pytest.mark.db, pytest.mark.slow]
 
 NASTY = [
-    "", "0", "-1", "999999999999999999999", "1e309", "NaN", "d0", "1001d6", "99d2t", "0d9t",
-    "<b>bold</b>", "</i>", "&amp;", "& <", "<script>alert(1)</script>", "a" * 300,
-    "Ā̴͙̓ž̷", "🎲🎲🎲", "\u202eevil", "@stonetable_bot", "/start", "3d2t", "d20 adv",
-    "strong +2 dc15", "vs14", "d8 d6 d6 d10", "nsu", "threat", "cortex", "d20", "counter",
-    "  ", "\t", "join_AAAA", "--keep 99",
+    "",
+    "0",
+    "-1",
+    "999999999999999999999",
+    "1e309",
+    "NaN",
+    "d0",
+    "1001d6",
+    "99d2t",
+    "0d9t",
+    "<b>bold</b>",
+    "</i>",
+    "&amp;",
+    "& <",
+    "<script>alert(1)</script>",
+    "a" * 300,
+    "Ā̴͙̓ž̷",
+    "🎲🎲🎲",
+    "\u202eevil",
+    "@stonetable_bot",
+    "/start",
+    "3d2t",
+    "d20 adv",
+    "strong +2 dc15",
+    "vs14",
+    "d8 d6 d6 d10",
+    "nsu",
+    "threat",
+    "cortex",
+    "d20",
+    "counter",
+    "  ",
+    "\t",
+    "join_AAAA",
+    "--keep 99",
 ]
 
 
@@ -57,22 +87,37 @@ async def test_random_commands_buttons_and_replies_never_crash(
                     text = f"/{rng.choice(commands)} {' '.join(words)}".strip()
                     await stack.api.send_text(player, chat, text)
                 elif roll < 0.85:
-                    messages = [m for m in stack.api.messages(chat)
-                                if (m.get("reply_markup") or {}).get("inline_keyboard")]
+                    messages = [
+                        m
+                        for m in stack.api.messages(chat)
+                        if (m.get("reply_markup") or {}).get("inline_keyboard")
+                    ]
                     if messages:
                         message = rng.choice(messages[-5:])
-                        buttons = [b for row in message["reply_markup"]["inline_keyboard"]
-                                   for b in row if "callback_data" in b]
+                        buttons = [
+                            b
+                            for row in message["reply_markup"]["inline_keyboard"]
+                            for b in row
+                            if "callback_data" in b
+                        ]
                         if buttons:
-                            await stack.api.press_button(player, chat, message["message_id"],
-                                                         rng.choice(buttons)["callback_data"])
+                            await stack.api.press_button(
+                                player,
+                                chat,
+                                message["message_id"],
+                                rng.choice(buttons)["callback_data"],
+                            )
                 else:
-                    bot_messages = [m for m in stack.api.messages(chat)
-                                    if m["from"]["id"] == stack.api.bot_id]
+                    bot_messages = [
+                        m for m in stack.api.messages(chat) if m["from"]["id"] == stack.api.bot_id
+                    ]
                     if bot_messages:
-                        await stack.api.reply_to(player, chat,
-                                                 rng.choice(bot_messages[-5:])["message_id"],
-                                                 rng.choice(NASTY) or "x")
+                        await stack.api.reply_to(
+                            player,
+                            chat,
+                            rng.choice(bot_messages[-5:])["message_id"],
+                            rng.choice(NASTY) or "x",
+                        )
             except SandboxError:
                 pass  # something no real Telegram client could send
             await quiet(stack)

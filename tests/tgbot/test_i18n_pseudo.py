@@ -47,7 +47,13 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("<b>Bo</b> & Co", "Zoë 🐉 Drake", "Alice Marsh")
 CHAT = "The Table"
 NSU = default_registry().find("nsu")
-GAME_DATA = (NSU.name, NSU.summary, NSU.first_step, *(s.name for s in default_registry()))
+GAME_DATA = (
+    NSU.name,
+    NSU.summary,
+    NSU.first_step,
+    *(s.name for s in default_registry()),
+    *(f"<code>{s.key}</code>" for s in default_registry()),  # a key, as /newgame takes it
+)
 
 
 def leaks(text: str, data: Iterable[str] = ()) -> list[str]:

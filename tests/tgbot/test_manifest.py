@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
 from core.rules.registry import SYSTEM_MODULES, Registry, default_registry
 from tests.support.stack import GROUP, running_stack
 from tgbot.app import COMMON_FEATURES, command_specs, feature_modules, renderers
@@ -28,9 +29,10 @@ def test_every_panel_kind_of_every_game_has_a_renderer(system: object) -> None:
 def test_every_game_has_a_sheet_page_and_a_bot_feature(system: object) -> None:
     key = system.key  # type: ignore[attr-defined]
     assert sheet_pages()[key].key == key
-    feature = importlib.import_module(f"tgbot.features.{key}")
-    assert f"tgbot.features.{key}" in feature_modules()
-    assert feature.handlers()
+    own = system.feature_modules[0]  # type: ignore[attr-defined]
+    feature = importlib.import_module(own)
+    assert own in feature_modules()
+    assert feature.handlers() or feature.RENDERERS  # a library game: its roll's renderer
 
 
 def test_features_are_the_common_ones_then_each_games_once() -> None:
@@ -58,7 +60,9 @@ def test_a_fifth_game_is_found_from_its_manifest_alone() -> None:
     assert sheet_pages(registry=registry)["counter"].key == "counter"
     assert [s.name for s in command_specs(registry) if s.game == "counter"] == ["count"]
     for system in default_registry():  # the four games name their edges the same way
-        assert system.feature_modules[0] == f"tgbot.features.{system.key}"
+        generated = system.roll_panel == LIBRARY_ROLL  # the library's: one module for all
+        own = "dicesystem" if generated else system.key
+        assert system.feature_modules[0] == f"tgbot.features.{own}"
         assert sheet_pages()[system.key].key == system.key
 
 

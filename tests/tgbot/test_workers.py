@@ -76,7 +76,6 @@ def data_for(message: dict[str, Any], action: str) -> str:
     )
 
 
-
 async def test_a_worker_killed_mid_roll_loses_nothing_and_the_other_carries_on(
     cluster: tuple[FakeBotApi, Balancer, Worker, Worker],
 ) -> None:

@@ -11,10 +11,13 @@ from telegram.ext import BaseHandler, CommandHandler
 from core.campaigns.languages import LiveGame, live_game
 from core.campaigns.secret_rolls import secret_request
 from core.rules import dice
+from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
+from core.rules.dicesystem import Mistyped
 from core.rules.errors import Malformed
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
+from tgbot.features.dicesystem import library_odds, odds_before_roll
 from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
 from tgbot.features.saved import roll_saved
@@ -53,7 +56,8 @@ async def roll(update: Update, context: StonetableContext) -> None:
         return
     # one statement tells both whether a game's own roll applies and the group's language
     game = None if chat.kind == ChatType.PRIVATE else await live_game(chat.tg_id, chat.topic)
-    if game is not None and text and await system_roll(update, context, text, game):
+    own = game is not None and (text or _built_by_taps(context, game))  # a game's own roll
+    if own and game is not None and await system_roll(update, context, text, game):
         return
     lang = personal_lang(update) if game is None else lang_for(game.language)
     speaking(context, lang)  # the chat's language, read once: its message is worded in it
@@ -63,6 +67,11 @@ async def roll(update: Update, context: StonetableContext) -> None:
         return
     assert update.effective_message is not None
     await reply_html(update.effective_message, render_roll(result, player.display_name, lang))
+
+
+def _built_by_taps(context: StonetableContext, game: LiveGame) -> bool:
+    """Whether a bare /roll opens the game's roll, set up with buttons (a library game)."""
+    return context.deps.campaigns.registry.find(game.system).roll_panel == LIBRARY_ROLL
 
 
 async def system_roll(
@@ -76,10 +85,14 @@ async def system_roll(
     view = await campaigns.current(chat.tg_id, chat.topic)
     if view is None or view.system.roll_panel is None or view.member(player.tg_id) is None:
         return False
+    if text:  # a library game's dear odds, worked out first for the roll's chance
+        await odds_before_roll(context, view, player, text)
     try:
         panel = await campaigns.open_panel(
             chat, player, view.system.roll_panel, text, unit=context.unit
         )
+    except Mistyped:
+        raise  # the game's own roll, mistyped: its reason
     except Malformed:
         return False  # not this system's notation: an ordinary roll
     await post_panel(update, context, panel)
@@ -95,6 +108,8 @@ async def dice_odds(
     when the text is empty or the chat plays No Stone Unturned and the text is no
     dice expression either, so a game's /odds keeps speaking as before.
     """
+    if await library_odds(update, context, text):  # /odds +2 at a library game's table
+        return
     words = set(text.lower().split())
     if not words or words & ACTION_ROLL_WORDS:
         raise other  # an Action Roll, half written

@@ -5,9 +5,11 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, EndedGame
+from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
 from core.rules.lifecycle import RESUME_DAYS
 from core.rules.registry import Registry
 from core.rules.said import worded
+from core.rules.systems import library_definition
 from core.rules.table import Role
 from core.store.models import CampaignStatus
 from core.words.i18n import N_, Lang, language_name
@@ -31,8 +33,12 @@ def system_choice(
     rows = [
         [InlineKeyboardButton(lang.gettext(s.name), callback_data=NewGameButton(s.key).encode())]
         for s in registry
+        if s.roll_panel != LIBRARY_ROLL
     ]
     text = "🎲 <b>" + lang.gettext("Which game shall we play?") + "</b>"
+    listed = library_games(registry, lang)
+    if listed:
+        text += "\n\n" + listed
     if last is not None and last.resumable:
         text += "\n\n" + lang.gettext(
             "The <b>{game}</b> game that ended here can still come back with /resume "
@@ -41,6 +47,25 @@ def system_choice(
             day=lang.day(last.resumable_until),
         )
     return text, InlineKeyboardMarkup(rows)
+
+
+def library_games(registry: Registry, lang: Lang) -> str:
+    """The library's games in one paragraph, each by name and key (empty: none)."""
+    games = [
+        f"{esc(library_definition(s.key).name.in_language(lang.code))} <code>{s.key}</code>"
+        for s in registry
+        if s.roll_panel == LIBRARY_ROLL
+    ]
+    if not games:
+        return ""
+    return (
+        "📚 "
+        + lang.gettext("More games, started with /newgame and the key:")
+        + " "
+        + ", ".join(games)
+        + ". "
+        + lang.gettext("In them, /roll and /odds take the game's own roll, as in /roll +2.")
+    )
 
 
 def end_question(view: CampaignView, lang: Lang) -> tuple[str, InlineKeyboardMarkup]:

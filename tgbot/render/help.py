@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
 from core.rules.registry import Registry
+from core.rules.systems import library_definition
 from core.words.i18n import Lang
+from tgbot.render.campaign import library_games
 from tgbot.render.text import esc
 from tgbot.updates import CommandSpec
 
@@ -90,6 +93,24 @@ def _game_lines(lang: Lang) -> tuple[str, ...]:
     )
 
 
+def library_game_help(key: str, lang: Lang) -> str:
+    """The library game played here: what a roll is, and how to type one."""
+    definition = library_definition(key)
+    code = lang.code
+    example = f"<code>/roll {esc(definition.example)}</code>"
+    odds = f"<code>/odds {esc(definition.odds_example)}</code>"
+    return (
+        f"🎲 <b>{esc(definition.name.in_language(code))}</b> "
+        + lang.gettext("(playing here)")
+        + "\n"
+        + esc(definition.about.in_language(code))
+        + "\n"
+        + lang.gettext(
+            "Roll: {example}; every outcome's chance: {odds}.", example=example, odds=odds
+        )
+    )
+
+
 def help_text(
     registry: Registry, commands: Iterable[CommandSpec], current: str | None, lang: Lang
 ) -> str:
@@ -103,10 +124,16 @@ def help_text(
         )
     order = sorted(by_system, key=lambda k: (k != current, registry.systems[k].name))
     parts = [general(lang)]
+    playing = registry.systems.get(current or "")
+    if playing is not None and playing.roll_panel == LIBRARY_ROLL:  # the game here first
+        parts.append(library_game_help(playing.key, lang))
     for key in order:
         system = registry.systems[key]
         marker = " " + lang.gettext("(playing here)") if key == current else ""
         lines = "\n".join(by_system[key])
         name = esc(lang.gettext(system.name))
         parts.append(f"<b>{name}</b>{marker} — <code>/newgame {key}</code>\n{lines}")
+    listed = library_games(registry, lang)
+    if listed:
+        parts.append(listed)
     return "\n\n".join(parts)

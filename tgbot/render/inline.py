@@ -90,6 +90,4 @@ def inline_results(
     results = [_article(offer, who, lang) for offer in found.rolls]
     if found.refusal is None:
         return results, None
-    return results, InlineQueryResultsButton(
-        text=lang.gettext(NO_ROLL), start_parameter=DICE_HELP
-    )
+    return results, InlineQueryResultsButton(text=lang.gettext(NO_ROLL), start_parameter=DICE_HELP)

@@ -78,9 +78,11 @@ def roll_of(page: SheetPage, what: str, name: str) -> tuple[str, str]:
 def sheet_pages(
     modules: tuple[str, ...] | None = None, registry: Registry | None = None
 ) -> Mapping[str, SheetPage]:
-    """Every system's sheet page, by system key."""
+    """Every system's sheet page, by system key (a module exports ``PAGE``, or ``PAGES``
+    when it shows several games built from data)."""
     pages: dict[str, SheetPage] = {}
     for name in sheet_modules(registry) if modules is None else modules:
-        page = importlib.import_module(name).PAGE
-        pages[page.key] = page
+        module = importlib.import_module(name)
+        for page in getattr(module, "PAGES", None) or (module.PAGE,):  # or one per game
+            pages[page.key] = page
     return pages

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.rules.registry import default_registry
 
-ROLLS = {"threat.roll", "d20.check"}  # each is its roller's own
+ROLLS = {"threat.roll", "d20.check", "dice.roll"}  # each is its roller's own
 
 
 def test_a_roll_is_its_rollers_and_every_other_panel_the_chats() -> None:

@@ -124,6 +124,14 @@ def _rest() -> tuple[Table, Json, frozenset[int]]:
     return t, state, frozenset()  # over as it opens
 
 
+def _dice_roll() -> tuple[Table, Json, frozenset[int]]:
+    pbta = REGISTRY.find("pbta")
+    seats = {1: Seat(1, "Ana", frozenset({Role.HOST, Role.PLAYER}))}
+    t = Table(1, "pbta", pbta.campaign.new_state(), seats)
+    state = pbta.panel("dice.roll").open(t, 1, "", SeededRng(1)).state
+    return t, state, frozenset({1})  # a roll set up by taps waits on its roller
+
+
 CASES: dict[str, Case] = {
     "nsu.setup": _setup,
     "nsu.cards": _cards,
@@ -136,6 +144,7 @@ CASES: dict[str, Case] = {
     "cortex.conflict": _conflict,
     "d20.check": _check,
     "d20.rest": _rest,
+    "dice.roll": _dice_roll,
 }
 KINDS = [(system.key, kind) for system in REGISTRY for kind in system.panels]
 

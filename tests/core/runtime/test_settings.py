@@ -20,13 +20,21 @@ def test_defaults_run_the_sandbox_on_sqlite_with_an_in_process_lock() -> None:
 
 
 def test_a_full_production_configuration() -> None:
-    settings = parse_settings({
-        "BOT_TOKEN": "123456:ABC-def_ghi", "TELEGRAM_API_URL": "http://127.0.0.1:8081/",
-        "DATABASE_URL": "postgresql://u:p@db/stonetable", "REDIS_URL": "redis://redis:6379/0",
-        "WEBAPP_URL": "https://play.example.org/app", "MINIAPP_SHORT_NAME": "table",
-        "WEBHOOK_URL": "https://play.example.org/telegram/webhook", "WEBHOOK_SECRET": "s3cr3t",
-        "HOST": "0.0.0.0", "PORT": "9000", "TELEGRAM_CONNECTIONS": "64",
-    })
+    settings = parse_settings(
+        {
+            "BOT_TOKEN": "123456:ABC-def_ghi",
+            "TELEGRAM_API_URL": "http://127.0.0.1:8081/",
+            "DATABASE_URL": "postgresql://u:p@db/stonetable",
+            "REDIS_URL": "redis://redis:6379/0",
+            "WEBAPP_URL": "https://play.example.org/app",
+            "MINIAPP_SHORT_NAME": "table",
+            "WEBHOOK_URL": "https://play.example.org/telegram/webhook",
+            "WEBHOOK_SECRET": "s3cr3t",
+            "HOST": "0.0.0.0",
+            "PORT": "9000",
+            "TELEGRAM_CONNECTIONS": "64",
+        }
+    )
     assert not settings.sandbox and settings.webhook
     assert settings.telegram_api_url == "http://127.0.0.1:8081"
     assert settings.database_url == "postgres://u:p@db/stonetable"

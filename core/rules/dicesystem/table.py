@@ -1,0 +1,417 @@
+"""A library game at the table: its campaign (the definition it plays) and its roll.
+
+Campaign state::
+
+    {"v": 1, "system": {"key": K, "version": N, "text": TOML}}
+
+Roll panel state (``dice.roll``: it rolls as it opens, and is closed at once)::
+
+    {"by": player, "system": {"en", "ru"}, "inputs": [[key, value, {"en", "ru"}]...],
+     "groups": [[key, notation, [[[face...], kept]...]]...], "value": N,
+     "outcome": {"key", "en", "ru"}, "marks": [{"key", "en", "ru"}...],
+     "chance": [numerator, denominator] | null}
+
+The panel keeps every word it shows in both languages, so a roll reads as it fell
+whatever becomes of the definition later.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from core.rules import dice
+from core.rules.catalogue import N_
+from core.rules.choice import Choice
+from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.registry import CampaignRules, Edges, GameSystem
+from core.rules.rng import Rng
+from core.rules.systems import (
+    Definition,
+    SystemOdds,
+    Words,
+    estimate,
+    inputs_for,
+    library_definition,
+    odds,
+    parse_args,
+    read_system,
+    roll,
+)
+from core.rules.systems.library import LIBRARY, library_text
+from core.rules.table import Json, Outcome, Table, current
+from core.rules.undo import UndoRules
+from core.rules.waiting import Waiting, waiting
+
+STATE_VERSION = 1
+ROLL_PANEL = "dice.roll"
+LIGHT_STEPS = 20_000
+"""Odds this cheap (:func:`core.rules.systems.estimate`) are worked out with the roll
+itself, to show its outcome's chance; dearer ones go to the heavy pool with /odds."""
+
+DAMAGED = N_("This game's rules could not be read.")
+ROLLED = N_("That roll is over.")
+NOT_YOURS = N_("This roll is another player's: start your own with /roll.")
+NO_SUCH_STEP = N_("That can't be set on this roll now.")
+
+
+def _words(words: Words) -> dict[str, str]:
+    return {"en": words.en, "ru": words.ru}
+
+
+def _read_words(data: object) -> Words:
+    if not isinstance(data, Mapping):
+        raise Malformed(DAMAGED)
+    return Words(str(data.get("en", "")), str(data.get("ru", "")))
+
+
+@lru_cache(maxsize=64)
+def _read_text(text: str) -> Definition:
+    return read_system(text)
+
+
+def definition_of(state: Json) -> Definition:
+    """The definition a campaign plays, from its state (the library's own, read once,
+    when its text is the library's).
+
+    Raises:
+        Malformed: the stored definition is missing or no longer reads.
+    """
+    stored = state.get("system")
+    if not isinstance(stored, Mapping) or not isinstance(stored.get("text"), str):
+        raise Malformed(DAMAGED)
+    key, text = stored.get("key"), stored["text"]
+    if key in LIBRARY and text == library_text(str(key)):
+        return library_definition(str(key))
+    return _read_text(text)
+
+
+class Mistyped(Malformed):
+    """A roll of this game, mistyped (out of range, a word it doesn't take): refused
+    with the game's reason, never rolled as other dice (which other ``Malformed``
+    from a game's roll panel means)."""
+
+
+def read_roll(definition: Definition, text: str) -> dict[str, int]:
+    """The inputs ``text`` gives in the game's short form (``+2``, ``45 bonus``).
+
+    The short form is tried first; text it doesn't read that is dice notation with a
+    die in it (``2d6``, ``d20 adv``) is other dice, anything else a mistyped roll.
+
+    Raises:
+        Malformed: ``text`` is dice notation, for the ordinary dice roll.
+        Mistyped: ``text`` is neither: the game's reason it can't be read.
+    """
+    try:
+        return parse_args(definition, text)
+    except Malformed as mistyped:
+        if _is_dice(text):
+            raise
+        raise Mistyped(mistyped.message_id, **mistyped.values) from None
+
+
+def _is_dice(text: str) -> bool:
+    try:
+        expression = dice.parse(text)
+    except Malformed:
+        return False
+    return bool(dice.dice_terms(expression.node))
+
+
+KNOWN_ODDS = 256
+"""How many dear odds (worked out elsewhere, handed in with :func:`remember_odds`) are kept."""
+_known: OrderedDict[tuple[Definition, tuple[tuple[str, int], ...]], SystemOdds] = OrderedDict()
+
+
+def _odds_key(
+    definition: Definition, inputs: Mapping[str, int]
+) -> tuple[Definition, tuple[tuple[str, int], ...]]:
+    return definition, tuple(sorted(inputs_for(definition, inputs).items()))
+
+
+def needs_odds(definition: Definition, inputs: Mapping[str, int]) -> bool:
+    """Whether a roll with ``inputs`` shows its chance only if its odds are worked out
+    first, elsewhere (too dear to work out with the roll, and not handed in yet)."""
+    dear = estimate(definition, inputs) > LIGHT_STEPS
+    return dear and _odds_key(definition, inputs) not in _known
+
+
+def remember_odds(definition: Definition, result: SystemOdds) -> None:
+    """Keep odds worked out elsewhere (the heavy pool) for the rolls that follow: a pure
+    function's result, so keeping it changes no answer, only when it is at hand."""
+    key = _odds_key(definition, dict(result.inputs))
+    _known[key] = result
+    _known.move_to_end(key)
+    while len(_known) > KNOWN_ODDS:
+        _known.popitem(last=False)
+
+
+def light_odds(definition: Definition, inputs: Mapping[str, int]) -> SystemOdds | None:
+    """The exact odds when they are cheap to work out (see :data:`LIGHT_STEPS`) or were
+    handed in (:func:`remember_odds`), else None."""
+    known = _known.get(_odds_key(definition, inputs))
+    if known is not None:
+        return known
+    if estimate(definition, inputs) > LIGHT_STEPS:
+        return None
+    return odds(definition, inputs)
+
+
+def system_odds(definition: Definition, inputs: Mapping[str, int]) -> SystemOdds:
+    """The odds of a roll with ``inputs`` (a picklable job for the heavy pool).
+
+    Raises:
+        Malformed: the odds are too large to work out.
+    """
+    return odds(definition, inputs)
+
+
+@dataclass(frozen=True)
+class RolledPanel:
+    """A roll of a library game as it fell (see the module for its stored form)."""
+
+    by: int
+    system: Words
+    inputs: tuple[tuple[str, int, Words, bool], ...]  # key, value, name, shown signed
+    groups: tuple[tuple[str, str, tuple[tuple[tuple[int, ...], bool], ...]], ...]
+    value: int
+    outcome_key: str
+    outcome: Words
+    marks: tuple[Words, ...]
+    chance: Fraction | None
+    shows_value: bool = True  # the number read means something beside the outcome
+    rolled: bool = True  # False: being set up with buttons (then every input is listed)
+    ranges: tuple[tuple[int, int], ...] = ()  # while set up: each input's least and most
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "system": _words(self.system),
+            "inputs": [[k, v, _words(w), signed] for k, v, w, signed in self.inputs],
+            "groups": [
+                [k, n, [[list(faces), kept] for faces, kept in dice]] for k, n, dice in self.groups
+            ],
+            "value": self.value,
+            "outcome": {"key": self.outcome_key, **_words(self.outcome)},
+            "marks": [_words(m) for m in self.marks],
+            "chance": None
+            if self.chance is None
+            else [self.chance.numerator, self.chance.denominator],
+            "shows_value": self.shows_value,
+            "rolled": self.rolled,
+            "ranges": [list(r) for r in self.ranges],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Json) -> RolledPanel:
+        try:
+            chance = data.get("chance")
+            return cls(
+                by=int(data["by"]),
+                system=_read_words(data["system"]),
+                inputs=tuple(
+                    (str(k), int(v), _read_words(w), bool(signed))
+                    for k, v, w, signed in data["inputs"]
+                ),
+                groups=tuple(
+                    (
+                        str(k),
+                        str(n),
+                        tuple((tuple(int(f) for f in faces), bool(kept)) for faces, kept in dice),
+                    )
+                    for k, n, dice in data["groups"]
+                ),
+                value=int(data["value"]),
+                outcome_key=str(data["outcome"]["key"]),
+                outcome=_read_words(data["outcome"]),
+                marks=tuple(_read_words(m) for m in data["marks"]),
+                chance=None if chance is None else Fraction(int(chance[0]), int(chance[1])),
+                shows_value=bool(data.get("shows_value", True)),
+                rolled=bool(data.get("rolled", True)),
+                ranges=tuple((int(low), int(high)) for low, high in data.get("ranges", ())),
+            )
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            raise Malformed(DAMAGED) from None
+
+
+def shown_input(definition: Definition, key: str, value: int) -> bool:
+    """Whether a roll names an input: a number (bare or after its prefix, ``dc15``)
+    always, a word's only when it changes something (no bonus die is not worth a
+    mention)."""
+    field = definition.input(key)
+    return field.positional or bool(field.prefixes) or value != field.default
+
+
+def shows_value(definition: Definition) -> bool:
+    """Whether the number a roll reads means something beside its outcome: not when
+    every band between the first and the last is one number (degrees 4, 3, 2, 1 say
+    nothing the label doesn't)."""
+    inner = definition.outcomes[1:-1]
+    return not inner or any(band.low != band.high for band in inner)
+
+
+class RollAction(Enum):
+    """What a roll being set up with buttons offers its roller."""
+
+    SET = "set"  # argument ``key.value``: an input's new value
+    ROLL = "roll"
+
+
+WIDE = 20
+"""An input whose range is this wide or wider also steps by ten (a skill of 1 to 99)."""
+
+
+def choices(panel: RolledPanel) -> tuple[Choice[RollAction], ...]:
+    """What the roller may do now: step each input within its range, then roll.
+
+    Each ``SET`` choice names its input (``name``) and its step (``count``); a rolled
+    panel offers nothing.
+    """
+    if panel.rolled:
+        return ()
+    by = frozenset({panel.by})
+    found: list[Choice[RollAction]] = []
+    for (key, value, _, _), (low, high) in zip(panel.inputs, panel.ranges, strict=True):
+        steps = (-10, -1, 1, 10) if high - low >= WIDE else (-1, 1)
+        found += [
+            Choice(RollAction.SET, f"{key}.{value + step}", by, name=key, count=step)
+            for step in steps
+            if low <= value + step <= high
+        ]
+    return (*found, Choice(RollAction.ROLL, by=by))
+
+
+def rolled_by(state: Json) -> int:
+    """Who rolled (each player's roll is their own)."""
+    return int(state.get("by", 0))
+
+
+class DiceRollPanel:
+    """The ``dice.roll`` panel: a roll in the game's short form, rolled as it opens."""
+
+    kind = ROLL_PANEL
+
+    def read(self, state: Json) -> RolledPanel:
+        return RolledPanel.from_dict(state)
+
+    def waiting(self, table: Table, state: RolledPanel | Json) -> Waiting:
+        """A roll set up by taps waits on its roller until it is rolled."""
+        return waiting(choices(current(self, state)))
+
+    def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
+        """Roll ``argument`` (``+2``, ``45 bonus``) for ``actor``.
+
+        Raises:
+            Malformed: the text is dice notation (``/roll`` rolls ordinary dice).
+            Mistyped: the text is neither (the reason, in the definition's words).
+        """
+        definition = definition_of(table.state)
+        if not argument.strip():  # set up with buttons, then rolled
+            return self._setup(definition, actor, definition.defaults())
+        return self._rolled(definition, actor, read_roll(definition, argument), rng)
+
+    def _setup(self, definition: Definition, actor: int, inputs: Mapping[str, int]) -> Outcome:
+        panel = RolledPanel(
+            by=actor,
+            system=definition.name,
+            inputs=tuple((f.key, inputs[f.key], f.name, f.low < 0) for f in definition.inputs),
+            groups=(),
+            value=0,
+            outcome_key="",
+            outcome=Words("", ""),
+            marks=(),
+            chance=None,
+            rolled=False,
+            ranges=tuple((f.low, f.high) for f in definition.inputs),
+        )
+        return Outcome(state=panel.to_dict(), model=panel)
+
+    def _rolled(
+        self, definition: Definition, actor: int, inputs: Mapping[str, int], rng: Rng
+    ) -> Outcome:
+        result = roll(definition, inputs, rng)
+        found = light_odds(definition, inputs)
+        rolled = RolledPanel(
+            by=actor,
+            system=definition.name,
+            inputs=tuple(
+                (key, value, definition.input(key).name, definition.input(key).low < 0)
+                for key, value in result.inputs
+                if shown_input(definition, key, value)
+            ),
+            groups=tuple((g.key, g.notation, g.dice) for g in result.groups),
+            value=result.value,
+            outcome_key=result.outcome.key,
+            outcome=result.outcome.label,
+            marks=tuple(m.label for m in result.marks),
+            chance=None if found is None else found.chance(result.outcome.key),
+            shows_value=shows_value(definition),
+        )
+        return Outcome(state=rolled.to_dict(), closed=True, model=rolled)
+
+    def act(
+        self,
+        table: Table,
+        state: RolledPanel | Json,
+        actor: int,
+        action: str,
+        argument: str,
+        rng: Rng,
+    ) -> Outcome:
+        panel = current(self, state)
+        if panel.rolled:
+            raise NotAllowedNow(ROLLED)
+        if actor != panel.by:
+            raise NotYourTurn(NOT_YOURS)
+        try:
+            verb = RollAction(action)
+        except ValueError:
+            raise Malformed(NO_SUCH_STEP) from None
+        definition = definition_of(table.state)
+        inputs = {key: value for key, value, _, _ in panel.inputs}
+        if verb is RollAction.ROLL:
+            return self._rolled(definition, actor, inputs, rng)
+        if not any(c.verb is verb and c.argument == argument for c in choices(panel)):
+            raise NotAllowedNow(NO_SUCH_STEP)
+        key, value = argument.split(".", 1)
+        inputs[key] = int(value)
+        stepped = replace(
+            panel, inputs=tuple((k, inputs[k], w, signed) for k, _, w, signed in panel.inputs)
+        )
+        return Outcome(state=stepped.to_dict(), model=stepped)
+
+
+class DiceCampaign(CampaignRules):
+    """A library game's campaign: it keeps the definition it plays."""
+
+    def __init__(self, key: str, text: str, version: int) -> None:
+        self.key, self.text, self.version = key, text, version
+
+    def new_state(self) -> Json:
+        return {
+            "v": STATE_VERSION,
+            "system": {"key": self.key, "version": self.version, "text": self.text},
+        }
+
+
+UNDO = UndoRules(panel_names={ROLL_PANEL: N_("a roll")})
+
+
+def game_system(definition: Definition) -> GameSystem:
+    """The game system of a library ``definition``: its campaign keeps the text."""
+    return GameSystem(
+        key=definition.key,
+        name=definition.name.en,
+        summary=definition.about.en,
+        campaign=DiceCampaign(definition.key, library_text(definition.key), definition.version),
+        panels={ROLL_PANEL: DiceRollPanel()},
+        rolled_by={ROLL_PANEL: rolled_by},
+        roll_panel=ROLL_PANEL,
+        undo=UNDO,
+        edges=Edges(features=("tgbot.features.dicesystem",), sheet="webapp.sheets.dicesystem"),
+    )

@@ -1,0 +1,200 @@
+"""Library games end to end through the local Bot API server: /newgame KEY, the game's
+own /roll and /odds, a mistyped roll's reason, and dice notation still rolling dice."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tests.support.stack import GROUP, Stack, running_stack
+from tgbot.sandbox.fake_api import Player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+ALICE, BO, IVAN = 3101, 3102, 3103  # Alice and Bo read English, Ivan Russian
+
+
+class Dice:
+    """The faces the next rolls show, pushed by the test as it goes."""
+
+    def __init__(self) -> None:
+        self.faces: deque[int] = deque()
+
+    def push(self, *faces: int) -> None:
+        self.faces.extend(faces)
+
+    def randint(self, low: int, high: int) -> int:
+        if not self.faces:
+            raise AssertionError("the test did not say which faces come next")
+        face = self.faces.popleft()
+        assert low <= face <= high, (face, low, high)
+        return face
+
+
+@pytest.fixture
+async def dice() -> Dice:
+    return Dice()
+
+
+@pytest.fixture
+async def stack(db: str, dice: Dice) -> AsyncIterator[Stack]:
+    players = [
+        Player(ALICE, "Alice", "Marsh", "alice", language_code="en", started=True),
+        Player(BO, "Bo", language_code="en", started=True),
+        Player(IVAN, "Иван", language_code="ru", started=True),
+    ]
+    async with running_stack(db, rng=dice, players=players) as running:
+        yield running
+
+
+async def say(stack: Stack, user: int, text: str, timeout: float = 10) -> str:
+    mark = stack.api.mark()
+    await stack.api.send_text(user, GROUP, text)
+    message: dict[str, Any] = await stack.api.wait_for_message(
+        GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=timeout, since=mark
+    )
+    return str(message["text"])
+
+
+async def test_a_game_of_pbta_rolls_its_moves_and_gives_their_odds(
+    stack: Stack, dice: Dice
+) -> None:
+    choice = await say(stack, ALICE, "/newgame")
+    assert "Powered by the Apocalypse pbta" in choice and "Call of Cthulhu coc" in choice
+    started = await say(stack, ALICE, "/newgame pbta")
+    assert "Powered by the Apocalypse" in started
+    assert "Powered by the Apocalypse" in await say(stack, ALICE, "/status")
+    assert "joined the game" in await say(stack, BO, "/join")
+
+    dice.push(3, 5)
+    rolled = await say(stack, BO, "/roll +2")
+    assert rolled == ("🎲 Bo — Powered by the Apocalypse, stat +2\n3 · 5 → 10 → Strong hit (41.7%)")
+    odds = await say(stack, ALICE, "/odds +2")
+    assert odds == (
+        "📊 Powered by the Apocalypse, stat +2\n41.7% — Strong hit\n41.7% — Weak hit\n16.7% — Miss"
+    )
+    refused = await say(stack, BO, "/roll +9")
+    assert "“+9” is out of range here: from -3 to 4." in refused
+    unknown = await say(stack, BO, "/roll banana")
+    assert "I couldn't read “banana” for this game." in unknown
+
+    dice.push(4, 6)
+    plain = await say(stack, BO, "/roll 2d6")  # dice notation is still a dice roll
+    assert "2d6" in plain and "10" in plain and "Strong hit" not in plain
+
+
+async def panel_says(stack: Stack, user: int, text: str) -> dict[str, Any]:
+    mark = stack.api.mark()
+    await stack.api.send_text(user, GROUP, text)
+    message: dict[str, Any] = await stack.api.wait_for_message(
+        GROUP, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
+    )
+    return message
+
+
+async def tap(stack: Stack, user: int, message: dict[str, Any], label: str) -> dict[str, Any]:
+    """Press the button whose label starts with ``label``; the panel's message after."""
+    rows = message["reply_markup"]["inline_keyboard"]
+    found = [b["callback_data"] for row in rows for b in row if b["text"].startswith(label)]
+    assert len(found) == 1, (label, rows)
+    mark = stack.api.mark()
+    press = await stack.api.press_button(user, GROUP, message["message_id"], found[0])
+    answer = await press.answered(10)
+    if answer["text"]:
+        return {"answer": answer["text"], **message}
+    edited: dict[str, Any] = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == message["message_id"], timeout=10, since=mark
+    )
+    return edited
+
+
+async def test_a_roll_set_up_with_buttons_rolls_for_its_roller(stack: Stack, dice: Dice) -> None:
+    await say(stack, ALICE, "/newgame pbta")
+    await say(stack, BO, "/join")
+    panel = await panel_says(stack, BO, "/roll")  # a bare /roll: the game's roll, by taps
+    assert panel["text"] == (
+        "🎲 Bo — Powered by the Apocalypse\nstat: 0\nSet the roll up with the buttons, then roll."
+    )
+    assert [b["text"] for b in panel["reply_markup"]["inline_keyboard"][0]] == ["stat −1", "+1"]
+    panel = await tap(stack, BO, panel, "+1")
+    panel = await tap(stack, BO, panel, "+1")
+    assert "stat: +2" in panel["text"]
+    refused = await tap(stack, ALICE, panel, "🎲 Roll")  # Bo's roll, not Alice's
+    assert refused["answer"] == "✋ This roll is another player's: start your own with /roll."
+    dice.push(6, 6)
+    rolled = await tap(stack, BO, panel, "🎲 Roll")
+    assert rolled["text"] == (
+        "🎲 Bo — Powered by the Apocalypse, stat +2\n6 · 6 → 14 → Strong hit (41.7%)"
+    )
+    assert "reply_markup" not in rolled or not rolled["reply_markup"]["inline_keyboard"]
+
+
+async def test_blades_and_call_of_cthulhu_read_their_own_outcomes(stack: Stack, dice: Dice) -> None:
+    assert "Forged in the Dark" in await say(stack, ALICE, "/newgame blades")
+    dice.push(6, 6)
+    assert await say(stack, ALICE, "/roll 2") == (
+        "🎲 Alice Marsh — Forged in the Dark, dice 2\n6 · 6 → Critical success (2.8%)"
+    )
+    dice.push(2, 4)
+    assert await say(stack, ALICE, "/roll 2") == (
+        "🎲 Alice Marsh — Forged in the Dark, dice 2\n2 · 4 → Partial success (44.4%)"
+    )
+    assert await say(stack, ALICE, "/odds 2") == (
+        "📊 Forged in the Dark, dice 2\n2.8% — Critical success\n27.8% — Full success\n"
+        "44.4% — Partial success\n25.0% — Bad outcome"
+    )
+    refused = await say(stack, ALICE, "/roll 11")  # a bare number is the pool, out of range
+    assert refused == "🤔 “11” is out of range here: from 0 to 10."
+
+
+async def test_a_russian_table_plays_call_of_cthulhu_in_russian(stack: Stack, dice: Dice) -> None:
+    assert "Зов Ктулху coc" in await say(stack, IVAN, "/newgame")
+    assert "Зов Ктулху" in await say(stack, IVAN, "/newgame coc")
+    assert "Зов Ктулху" in await say(stack, IVAN, "/status")
+    assert await say(stack, IVAN, "/odds 45") == (
+        "📊 Зов Ктулху, навык 45\n1,0\xa0% — Критический успех\n8,0\xa0% — Экстремальный успех\n"
+        "13,0\xa0% — Трудный успех\n23,0\xa0% — Обычный успех\n50,0\xa0% — Провал\n"
+        "5,0\xa0% — Катастрофический провал"
+    )
+    dice.push(3, 7, 1)  # tens 30, units 7; the bonus die's tens 10: 17 is kept
+    assert await say(stack, IVAN, "/roll 45 бонус") == (
+        "🎲 Иван — Зов Ктулху, навык 45, бонусные или штрафные кости +1\n"
+        "2 | 60 · 0 → Экстремальный успех (15,2\xa0%)"
+    )
+    assert await say(stack, IVAN, "/roll 45 банан") == (
+        "🤔 Не понимаю «банан» для этой игры. Она принимает: 1..99, "
+        "bonus/bonus2/penalty/penalty2/бонус/бонус2."
+    )
+
+
+async def test_two_library_games_in_two_forum_topics_each_roll_their_own(
+    stack: Stack, dice: Dice
+) -> None:
+    forum = -100888
+    threads = stack.api.add_forum(forum, "Friday Games", ["Apocalypse", "Cthulhu"])
+    a, b = threads["Apocalypse"], threads["Cthulhu"]
+    started = await in_topic(stack, ALICE, forum, "/newgame pbta", a)
+    assert started["message_thread_id"] == a
+    await in_topic(stack, ALICE, forum, "/newgame coc", b)
+    dice.push(3, 5)
+    rolled = await in_topic(stack, ALICE, forum, "/roll +2", a)
+    assert rolled["message_thread_id"] == a
+    assert rolled["text"].endswith("3 · 5 → 10 → Strong hit (41.7%)")
+    dice.push(5, 1)  # units 4, tens 00: 4 against a skill of 45, an extreme success
+    rolled = await in_topic(stack, ALICE, forum, "/roll 45", b)
+    assert rolled["message_thread_id"] == b
+    assert rolled["text"] == (
+        "🎲 Alice Marsh — Call of Cthulhu, skill 45\n4 | 0 → Extreme success (8.0%)"
+    )
+
+
+async def in_topic(stack: Stack, user: int, chat: int, text: str, thread: int) -> dict[str, Any]:
+    mark = stack.api.mark()
+    await stack.api.send_text(user, chat, text, thread_id=thread)
+    message: dict[str, Any] = await stack.api.wait_for_message(
+        chat, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
+    )
+    return message

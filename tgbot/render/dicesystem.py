@@ -1,0 +1,129 @@
+"""How a library game's roll looks in the chat (see :mod:`core.rules.dicesystem`)::
+
+🎲 Ana — Powered by the Apocalypse, stat +2
+3 · 5 → 10 → Strong hit (41.7%)
+"""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from core.campaigns import PanelView
+from core.rules.dicesystem import ROLL_PANEL, RollAction, RolledPanel, choices, shown_input
+from core.rules.systems import Definition, SystemOdds
+from core.words.i18n import Lang
+from core.words.systems_words import chance_text
+from tgbot.panels import button, keyboard
+from tgbot.render.text import esc
+
+
+def _signed(value: int, signed: bool) -> str:
+    return f"+{value}" if signed and value > 0 else str(value).replace("-", "−")
+
+
+def _die(faces: tuple[int, ...], kept: bool) -> str:
+    shown = "+".join(str(f) for f in faces)  # a die with its explosion: each face it showed
+    return shown if kept else f"<s>{shown}</s>"
+
+
+def dice_text(rolled: RolledPanel) -> str:
+    """Each group's dice in the definition's order, dropped ones struck through:
+    ``3 · 5``, ``4 | 60 · 0`` (a group's key is the definition's word, not the reader's)."""
+    return " | ".join(
+        " · ".join(_die(faces, kept) for faces, kept in dice) or "–" for _, _, dice in rolled.groups
+    )
+
+
+def roll_text(rolled: RolledPanel, name: str, lang: Lang, *, value: bool = True) -> str:
+    """The roll: who, the game and what was typed; the dice, the value, the outcome in
+    bold with its chance, and the marks."""
+    code = lang.code
+    typed = ", ".join(
+        f"{esc(words.in_language(code))} {_signed(number, signed)}"
+        for _, number, words, signed in rolled.inputs
+    )
+    head = f"🎲 <b>{esc(name)}</b> — {esc(rolled.system.in_language(code))}"
+    if typed:
+        head += f", {typed}"
+    line = dice_text(rolled)
+    if value:
+        line += f" → {_signed(rolled.value, False)}"
+    line += f" → <b>{esc(rolled.outcome.in_language(code))}</b>"
+    if rolled.chance is not None:
+        line += f" ({chance_text(rolled.chance, lang)})"
+    marks = [f"✨ {esc(m.in_language(code))}" for m in rolled.marks]
+    return "\n".join([head, line, *marks])
+
+
+def setup_text(panel: RolledPanel, name: str, lang: Lang) -> str:
+    """A roll being set up: each input's value, and what to do."""
+    code = lang.code
+    head = f"🎲 <b>{esc(name)}</b> — {esc(panel.system.in_language(code))}"
+    values = [
+        f"{esc(words.in_language(code))}: <b>{_signed(value, signed)}</b>"
+        for _, value, words, signed in panel.inputs
+    ]
+    hint = lang.gettext("Set the roll up with the buttons, then roll.")
+    return "\n".join([head, *values, f"<i>{hint}</i>"])
+
+
+def _step(step: int) -> str:
+    return f"+{step}" if step > 0 else f"−{-step}"
+
+
+def setup_rows(view: PanelView, panel: RolledPanel, lang: Lang) -> list[list[InlineKeyboardButton]]:
+    """A row of steps per input (the first names it), then the Roll button."""
+    names = {key: words.in_language(lang.code) for key, _, words, _ in panel.inputs}
+    rows: dict[str, list[InlineKeyboardButton]] = {}
+    last: list[InlineKeyboardButton] = []
+    for choice in choices(panel):
+        if choice.verb is RollAction.ROLL:
+            last.append(button(view, lang.gettext("🎲 Roll"), choice.verb.value))
+            continue
+        row = rows.setdefault(choice.name, [])
+        label = _step(choice.count)
+        if not row:
+            label = f"{names[choice.name]} {label}"
+        row.append(button(view, label, choice.verb.value, choice.argument))
+    return [*rows.values(), last]
+
+
+class DiceRollRenderer:
+    """Renders the ``dice.roll`` panel: set up with buttons, or rolled."""
+
+    kind = ROLL_PANEL
+
+    def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
+        panel = view.typed(RolledPanel)
+        seat = view.table.seat(panel.by)
+        name = seat.name if seat is not None else "?"
+        if not panel.rolled:
+            markup = None if view.closed else keyboard(setup_rows(view, panel, lang))
+            return setup_text(panel, name, lang), markup
+        return roll_text(panel, name, lang, value=panel.shows_value), None
+
+
+def odds_text(definition: Definition, result: SystemOdds, lang: Lang) -> str:
+    """Every outcome, best first, each with its exact chance; then the marks."""
+    code = lang.code
+    inputs = ", ".join(
+        f"{esc(definition.input(key).name.in_language(code))} "
+        f"{_signed(value, definition.input(key).low < 0)}"
+        for key, value in result.inputs
+        if shown_input(definition, key, value)
+    )
+    head = f"📊 <b>{esc(definition.name.in_language(code))}</b>"
+    if inputs:
+        head += f", {inputs}"
+    rows = [
+        f"{chance_text(row.chance, lang)} — <b>{esc(row.outcome.label.in_language(code))}</b>"
+        for row in result.outcomes
+    ]
+    marks = [
+        f"✨ {esc(row.mark.label.in_language(code))}: {chance_text(row.chance, lang)}"
+        for row in result.marks
+    ]
+    return "\n".join([head, *rows, *marks])
+
+
+RENDERERS = [DiceRollRenderer()]

@@ -1,0 +1,9 @@
+"""The pages of the library's games (see :mod:`core.rules.dicesystem`): who plays, as
+for every game without a sheet of its own, one page per game."""
+
+from __future__ import annotations
+
+from core.rules.systems import LIBRARY
+from webapp.sheets import MembersPage
+
+PAGES = tuple(MembersPage(key) for key in LIBRARY)
