@@ -74,6 +74,7 @@ EDGE_READS: dict[str, str] = {
     # Cortex drama
     "core.rules.cortex.campaign": "the table as stored; the sheet page's choices",
     "core.rules.cortex.panel": "the conflict panel's view and choices",
+    "core.rules.cortex.log": "the conflict log's typed lines, each worded by its own method",
     "core.rules.cortex.state": "a conflict's state, as shown",
     "core.rules.cortex.traits": "a sheet and the default Stress types",
     "core.rules.cortex.dice": "the dice",
