@@ -41,6 +41,7 @@ EDGE_READS: dict[str, str] = {
     "core.rules.saved": "saved rolls' keys",
     "core.rules.undo": "the undo choice's mark",
     "core.rules.lifecycle": "how long an ended game may come back",
+    "core.rules.log": "what a campaign log line is about, to tag it",
     # No Stone Unturned
     "core.rules.nsu.campaign": "the campaign's state and its characters",
     "core.rules.nsu.play_table": "the campaign as play reads it",
