@@ -41,6 +41,7 @@ EDGE_READS: dict[str, str] = {
     "core.rules.saved": "saved rolls' keys",
     "core.rules.undo": "the undo choice's mark",
     "core.rules.lifecycle": "how long an ended game may come back",
+    "core.rules.log": "what a campaign log line is about, to tag it",
     # No Stone Unturned
     "core.rules.nsu.campaign": "the campaign's state and its characters",
     "core.rules.nsu.play_table": "the campaign as play reads it",
@@ -74,6 +75,7 @@ EDGE_READS: dict[str, str] = {
     # Cortex drama
     "core.rules.cortex.campaign": "the table as stored; the sheet page's choices",
     "core.rules.cortex.panel": "the conflict panel's view and choices",
+    "core.rules.cortex.log": "the conflict log's typed lines, each worded by its own method",
     "core.rules.cortex.state": "a conflict's state, as shown",
     "core.rules.cortex.traits": "a sheet and the default Stress types",
     "core.rules.cortex.dice": "the dice",

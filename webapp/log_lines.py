@@ -10,18 +10,24 @@ from typing import Any
 from babel.dates import format_datetime
 
 from core.campaigns import CampaignView
+from core.rules.log import LogKind
 from core.rules.table import Table
 from core.views.projection import LogLineView
 from core.words.i18n import DEFAULT, PSEUDO, Lang, lang_for
 
-# The tags a log line carries, as the page shows them (nouns: "a roll", not "to roll").
-KINDS: dict[str, Callable[[Lang], str]] = {
-    "roll": lambda lang: lang.pgettext("a log line's tag", "roll"),
-    "detail": lambda lang: lang.pgettext("a log line's tag", "detail"),
-    "map": lambda lang: lang.pgettext("a log line's tag", "map"),
-    "clock": lambda lang: lang.pgettext("a log line's tag", "clock"),
-    "undo": lambda lang: lang.pgettext("a log line's tag", "undo"),
+# What a log line is about, as the page tags it (nouns: "a roll", not "to roll").
+KINDS: dict[LogKind, Callable[[Lang], str]] = {
+    LogKind.ROLL: lambda lang: lang.pgettext("a log line's tag", "roll"),
+    LogKind.DETAIL: lambda lang: lang.pgettext("a log line's tag", "detail"),
+    LogKind.MAP: lambda lang: lang.pgettext("a log line's tag", "map"),
+    LogKind.CLOCK: lambda lang: lang.pgettext("a log line's tag", "clock"),
+    LogKind.UNDO: lambda lang: lang.pgettext("a log line's tag", "undo"),
 }
+
+
+def kind_label(kind: LogKind | str, lang: Lang) -> str:
+    """The tag a line shows: its kind in ``lang``; a tag this version does not know, as stored."""
+    return KINDS[kind](lang) if isinstance(kind, LogKind) else kind
 
 
 def moment(at: datetime, lang: Lang) -> str:
@@ -55,8 +61,8 @@ def log_context(
         ],
         "entries": [
             {
-                "kind": e.kind,
-                "label": KINDS[e.kind](lang) if e.kind in KINDS else e.kind,
+                "kind": str(e.kind),
+                "label": kind_label(e.kind, lang),
                 "text": e.text_in(lang),
                 "players": list(e.players),
                 "at": e.at.isoformat(),

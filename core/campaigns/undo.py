@@ -18,6 +18,7 @@ from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
 from core.campaigns.base import built, check_playing, check_seated, touching
 from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow, NotYourTurn
+from core.rules.log import LogKind
 from core.rules.table import Table
 from core.rules.undo import check_undo, may_undo, taken_back, taken_back_words
 from core.runtime.events import CampaignEvents
@@ -166,7 +167,7 @@ class Undos:
             name = next((m.name for m in view.members if m.player_id == actor.tg_id), "player")
             await LogEntry.create(
                 campaign_id=campaign_id,
-                kind="undo",
+                kind=LogKind.UNDO.value,
                 text=taken_back(name, step.label)[:500],
                 words=taken_back_words(name[:200], step.label).to_json(),
             )

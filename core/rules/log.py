@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from core.rules.table import Outcome, Table
@@ -75,25 +76,43 @@ def words(message: str, **values: str | int | Words) -> Words:
     return Words(message, values)
 
 
+class LogKind(StrEnum):
+    """What a log line is about (stored as its value, a short tag)."""
+
+    ROLL = "roll"  # a roll and what it came to
+    DETAIL = "detail"  # a detail added to a character or the scene
+    MAP = "map"  # the map changed: a place revealed, the party moved
+    CLOCK = "clock"  # a clock ticked
+    UNDO = "undo"  # someone took back their last step
+
+    @classmethod
+    def read(cls, tag: str) -> LogKind | None:
+        """The kind a stored tag names; None for a tag this version does not know."""
+        try:
+            return cls(tag)
+        except ValueError:
+            return None
+
+
 @dataclass(frozen=True)
 class LogLine:
     """One entry of the campaign log.
 
     Attributes:
-        kind: a short tag such as ``roll``, ``detail`` or ``clock``.
+        kind: what the line is about (a roll, a detail, a clock...).
         text: what happened, in the product's words (plain English text).
         player_ids: the players whose characters the line is about.
         words: the same as a message id and values, for readers of other languages
             (None for a line that only has its text).
     """
 
-    kind: str
+    kind: LogKind
     text: str
     player_ids: tuple[int, ...] = ()
     words: Words | None = None
 
     @classmethod
-    def of(cls, kind: str, said: Words, player_ids: tuple[int, ...] = ()) -> LogLine:
+    def of(cls, kind: LogKind, said: Words, player_ids: tuple[int, ...] = ()) -> LogLine:
         """A line that says ``said`` (its text: the English of it)."""
         return cls(kind, said.said(), player_ids, said)
 

@@ -77,7 +77,7 @@ def log_statement(campaign_id: int, lines: Sequence[LogLine]) -> Statement:
     values: list[Any] = []
     for line in lines:
         words = None if line.words is None else dump_json(line.words.to_json())
-        values += [campaign_id, line.kind[:16], line.text[:500], dump_json(list(line.player_ids))]
+        values += [campaign_id, line.kind.value, line.text[:500], dump_json(list(line.player_ids))]
         values += [words, at]
     return _LOG + marks, values
 

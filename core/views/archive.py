@@ -103,7 +103,7 @@ def export_for_member(
         ],
         "log": [
             {
-                "kind": e.kind,
+                "kind": str(e.kind),
                 "text": e.text,
                 "players": list(e.players),
                 "at": e.at.isoformat(),

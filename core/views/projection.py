@@ -22,7 +22,7 @@ from datetime import datetime
 from core.campaigns import Campaigns, CampaignView, Changed
 from core.campaigns.play import PlayerRef
 from core.rules.errors import Malformed
-from core.rules.log import Words
+from core.rules.log import LogKind, Words
 from core.rules.roll_stats import Luck, expected_means, known_means, luck, remember
 from core.rules.said import Said
 from core.rules.table import Json, Table
@@ -70,7 +70,7 @@ def listed(view: CampaignView) -> CampaignView:
 class LogLineView:
     """One line of the campaign log (written public: see :mod:`core.rules.log`)."""
 
-    kind: str
+    kind: LogKind | str  # what the line is about; a tag this version does not know, as stored
     text: str
     players: tuple[int, ...]
     at: datetime
@@ -136,7 +136,11 @@ async def log_of(projection: Projection, limit: int = LOG_LINES) -> tuple[LogLin
         rows = await LogEntry.filter(campaign_id=projection.view.id).order_by("-id").limit(limit)
     return tuple(
         LogLineView(
-            e.kind, e.text, tuple(e.player_ids or ()), e.created_at, Words.from_json(e.words)
+            LogKind.read(e.kind) or e.kind,
+            e.text,
+            tuple(e.player_ids or ()),
+            e.created_at,
+            Words.from_json(e.words),
         )
         for e in reversed(rows)
     )

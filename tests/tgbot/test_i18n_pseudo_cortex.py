@@ -27,7 +27,8 @@ import pytest
 from core.campaigns import CampaignView, MemberView, PanelView
 from core.rules.cortex import SYSTEM
 from core.rules.cortex.campaign import TRAIT_HELP, load
-from core.rules.cortex.panel import CONFLICT_PANEL, Choice, Entry, Press
+from core.rules.cortex.log import Entry, entry
+from core.rules.cortex.panel import CONFLICT_PANEL, Choice, Press
 from core.rules.cortex.state import Phase
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.rng import SeededRng
@@ -296,20 +297,25 @@ def _text_of(kind: str) -> str:
 
 
 def every_entry() -> list[Entry]:
-    """One log line of each kind (each ending, each reason Plot Points are paid)."""
+    """One log line of each kind (each ending, each reason Plot Points are paid), read from
+    the records the panel stores."""
     kinds = (
         "opposition", "rolled", "included", "action", "won", "paid", "detail", "challenged",
         "stress", "stress_missed", "stressed_out", "relieved", "complication",
         "trouble_cancelled", "interfered", "resumed", "scene_ended",
     )  # fmt: skip
     entries = [
-        Entry(k, who=who, other="Lois", number=3, text=_text_of(k), die=8, flag=flag)
+        entry(dict(what=k, who=who, other="Lois", number=3, text=_text_of(k), die=8, flag=flag))
         for k in kinds
         for flag in (False, True)
         for who in ("Clark", "")
     ]
-    entries += [Entry("ended", who="Clark", other="", text=e) for e in (*cortex.ENDINGS, "?")]
-    entries += [Entry("paid", who="Clark", other="", number=1, text=r) for r in cortex.REASONS]
+    entries += [
+        entry(dict(what="ended", who="Clark", other="", text=e.value)) for e in cortex.ENDINGS
+    ]
+    entries += [
+        entry(dict(what="paid", who="Clark", other="", number=1, text=r)) for r in cortex.REASONS
+    ]
     return entries
 
 
@@ -322,9 +328,9 @@ def test_every_button_and_log_line_of_the_panel_is_worded_from_the_catalogue(lan
         assert said(label, lang) == [], label
         phrase = cortex._phrase(choice, lang)
         assert said(phrase, lang) == [], phrase
-    for entry in every_entry():
-        text = cortex._entry_text(entry, lang)
-        assert text is not None and said(text, lang) == [], (entry, text)
+    for line in every_entry():
+        text = cortex._entry_text(line, lang)
+        assert text is not None and said(text, lang) == [], (line, text)
 
 
 def test_every_reason_the_rules_pay_plot_points_for_is_worded() -> None:

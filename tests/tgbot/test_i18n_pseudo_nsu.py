@@ -22,6 +22,7 @@ import pytest
 
 from core.campaigns import CampaignView, MemberView
 from core.rules.errors import Malformed, StonetableError
+from core.rules.log import LogKind
 from core.rules.nsu.campaign import campaign_of
 from core.rules.table import Role, Table
 from core.store.models import CampaignStatus
@@ -141,9 +142,9 @@ def pages(table: Table, viewer: int, *, ru: bool = False) -> Iterator[tuple[str,
         yield "sheet", render("campaign.html", **base, page=PAGE, sheet=sheet)
     at = datetime(2026, 11, 23, 14, 5, tzinfo=UTC)
     entries = (
-        LogLineView("roll", "Wren 101 rolled", (ALICE,), at),
-        LogLineView("detail", "Wren 101: +get across", (ALICE,), at),
-        LogLineView("map", "Wren 101 went home", (), at),
+        LogLineView(LogKind.ROLL, "Wren 101 rolled", (ALICE,), at),
+        LogLineView(LogKind.DETAIL, "Wren 101: +get across", (ALICE,), at),
+        LogLineView(LogKind.MAP, "Wren 101 went home", (), at),
     )
     for undo in (None, {"step": 3, "label": "get across"}):
         log = log_context(view, entries, None, {ALICE: "Wren 101"}, lang)

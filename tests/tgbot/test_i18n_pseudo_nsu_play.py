@@ -25,7 +25,7 @@ from telegram import InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, MemberView
 from core.rules.errors import Malformed, StonetableError
-from core.rules.log import LogLine
+from core.rules.log import LogKind, LogLine
 from core.rules.nsu import downtime as dt
 from core.rules.nsu.downtime_panel import DowntimePanelState, Menu
 from core.rules.nsu.log import nsu_log_lines
@@ -442,7 +442,7 @@ def test_every_downtime_happening_reads_in_pseudo_and_russian() -> None:
 def log_pages(lines: list[LogLine], lang: Lang) -> Iterator[str]:
     at = datetime(2026, 11, 23, 14, 5, tzinfo=UTC)
     entries = tuple(LogLineView(x.kind, x.text, x.player_ids, at, x.words) for x in lines)
-    entries += (LogLineView("roll", "Ana rolled, long ago", (1,), at),)  # kept before words
+    entries += (LogLineView(LogKind.ROLL, "Ana rolled, long ago", (1,), at),)  # kept before words
     t = fresh()
     v = campaign(t, {})
     base: dict[str, Any] = {"view": v, "token": "t"}

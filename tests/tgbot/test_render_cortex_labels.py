@@ -7,10 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.rules.choice import Choice
-from core.rules.cortex.panel import EntryKind
+from core.rules.cortex.log import ENTRY_TYPES
+from core.rules.cortex.state import Ending
 from core.words.i18n import Lang, lang_for
 from tests.tgbot.test_label_widths import name_shown_whole
-from tgbot.render.cortex import DRAWN, Press, choice_label
+from tgbot.render.cortex import ENDINGS, ConflictLogLine, Press, choice_label
 from tgbot.render.layout import ONE_ROW, label_width
 
 LANGS = [lang_for("en"), lang_for("ru")]
@@ -107,4 +108,10 @@ def test_a_trait_cut_mid_word_is_told_from_a_whole_one() -> None:
 
 def test_every_kind_of_conflict_log_line_is_worded() -> None:
     """A kind of line added to the conflict's log without a method to word it fails here."""
-    assert [k for k in EntryKind if k not in DRAWN] == []
+    dispatcher = ConflictLogLine.__dict__["text"].dispatcher
+    fallback = dispatcher.dispatch(object)
+    assert [t for t in ENTRY_TYPES if dispatcher.dispatch(t) is fallback] == []
+
+
+def test_every_ending_of_a_conflict_is_told() -> None:
+    assert set(ENDINGS) == set(Ending)

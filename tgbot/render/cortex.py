@@ -11,26 +11,27 @@ renamed one as the Watchtower wrote it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from functools import singledispatchmethod
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import PanelView
 from core.rules.cortex import SYSTEM as CORTEX
+from core.rules.cortex import log as conflict_log
 from core.rules.cortex.campaign import load
 from core.rules.cortex.dice import Die
+from core.rules.cortex.log import Entry
 from core.rules.cortex.panel import (
     CONFLICT_PANEL,
     Choice,
     ConflictState,
     ConflictView,
-    Entry,
-    EntryKind,
     Press,
     conflict_view,
 )
 from core.rules.cortex.pool import PickKind
-from core.rules.cortex.state import Conflict, Kind, Phase, Roll
+from core.rules.cortex.state import Conflict, Ending, Kind, Phase, Roll
 from core.rules.cortex.state import Table as CortexTable
 from core.rules.cortex.traits import Sheet
 from core.rules.names import in_play
@@ -47,15 +48,16 @@ WATCHTOWER = N_("the Watchtower")
 LABEL_NAME = 22
 KIND_TITLE = {Kind.TEST: N_("Test"), Kind.CONTEST: N_("Contest"), Kind.RELIEF: N_("Stress Relief")}
 ENDINGS = {
-    "success": N_("✅ {who} succeeds"),
-    "failure": N_("❌ {other} fails"),
-    "gave_in": N_("🏳️ {other} gives in: {who} gets their way"),
-    "stress": N_("💥 {who} wins; {other} takes Stress"),
-    "stressed_out": N_("💀 {who} wins; {other} is Stressed Out"),
-    "relieved": N_("💚 {who} relieves the Stress"),
-    "not_relieved": N_("💔 The Stress stays"),
-    "stopped": N_("⏹ The Contest stays stopped"),
+    Ending.SUCCESS: N_("✅ {who} succeeds"),
+    Ending.FAILURE: N_("❌ {other} fails"),
+    Ending.GAVE_IN: N_("🏳️ {other} gives in: {who} gets their way"),
+    Ending.STRESS: N_("💥 {who} wins; {other} takes Stress"),
+    Ending.STRESSED_OUT: N_("💀 {who} wins; {other} is Stressed Out"),
+    Ending.RELIEVED: N_("💚 {who} relieves the Stress"),
+    Ending.NOT_RELIEVED: N_("💔 The Stress stays"),
+    Ending.STOPPED: N_("⏹ The Contest stays stopped"),
 }
+"""How each ending of a conflict is told in its log."""
 REASONS = {
     "useful detail": N_("useful detail"),
     "interfere": N_("interfere"),
@@ -202,150 +204,151 @@ def _entry_text(e: Entry, lang: Lang) -> str | None:
 
 
 class ConflictLogLine:
-    """The conflict's log lines: one method per kind of line (:class:`EntryKind`)."""
+    """The conflict's log lines: one method per kind of line (:mod:`core.rules.cortex.log`)."""
 
     def __init__(self, lang: Lang) -> None:
         self.lang = lang
 
-    def text(self, e: Entry) -> str | None:
+    @singledispatchmethod
+    def text(self, e: object) -> str | None:
         """One line of the log, worded."""
-        return DRAWN[e.what](self, e)
+        raise TypeError(f"no conflict log line for {type(e).__name__}")
 
     def _(self, message: str, **values: object) -> str:
         return self.lang.gettext(message, **values)
 
-    def who(self, e: Entry) -> str:
-        return _name(e.who, self.lang)
-
-    def other(self, e: Entry) -> str:
-        return _name(e.other, self.lang)
+    def name(self, name: str) -> str:
+        return _name(name, self.lang)
 
     @staticmethod
-    def die(e: Entry) -> str:
-        return f"d{e.die}" if e.die else ""
+    def die(die: Die | None) -> str:
+        return "" if die is None else die.label
 
-    def stress(self, e: Entry) -> str:
-        return esc(stress_name(e.text, self.lang))
+    def stress(self, stress_type: str) -> str:
+        return esc(stress_name(stress_type, self.lang))
 
-    def ended(self, e: Entry) -> str:
-        template = ENDINGS.get(e.text, N_("🏁 It's over"))
-        return "<b>" + self._(template, who=self.who(e), other=self.other(e)) + "</b>"
+    @text.register
+    def ended(self, e: conflict_log.ConflictEnded) -> str:
+        said = self._(ENDINGS[e.ending], who=self.name(e.winner), other=self.name(e.loser))
+        return "<b>" + said + "</b>"
 
-    def opposition(self, e: Entry) -> str:
-        return self._("👁 Opposition {dice} → <b>{result}</b>", dice=esc(e.text), result=e.number)
+    @text.register
+    def opposition(self, e: conflict_log.OppositionRolled) -> str:
+        return self._("👁 Opposition {dice} → <b>{result}</b>", dice=esc(e.dice), result=e.result)
 
-    def rolled(self, e: Entry) -> str:
-        return self._("🎲 {who} rolled {result}", who=self.who(e), result=e.number)
+    @text.register
+    def rolled(self, e: conflict_log.PoolRolled) -> str:
+        return self._("🎲 {who} rolled {result}", who=self.name(e.roller), result=e.result)
 
-    def included(self, e: Entry) -> str:
-        return self._("➕ {who} includes another die: {result}", who=self.who(e), result=e.number)
+    @text.register
+    def included(self, e: conflict_log.DieIncluded) -> str:
+        return self._(
+            "➕ {who} includes another die: {result}", who=self.name(e.roller), result=e.result
+        )
 
-    def action(self, e: Entry) -> str:
-        who, action = self.who(e), e.number
-        if e.flag:
+    @text.register
+    def action(self, e: conflict_log.ActionSet) -> str:
+        who, action = self.name(e.actor), e.action
+        if e.took_over:
             return self._(
                 "🔄 {who} beats it and takes over: Action <b>{action}</b>", who=who, action=action
             )
         return self._("🎯 {who} sets the Action: <b>{action}</b>", who=who, action=action)
 
-    def won(self, e: Entry) -> str:
+    @text.register
+    def won(self, e: conflict_log.ActorHeld) -> str:
         return self._(
             "🛡 {who} holds: {other} falls short by {margin}",
-            who=self.who(e),
-            other=self.other(e),
-            margin=e.number,
+            who=self.name(e.actor),
+            other=self.name(e.reactor),
+            margin=e.margin,
         )
 
-    def paid(self, e: Entry) -> str:
-        reason = self._(REASONS[e.text]) if e.text in REASONS else esc(e.text)
+    @text.register
+    def paid(self, e: conflict_log.PlotPointsPaid) -> str:
+        reason = self._(REASONS[e.reason]) if e.reason in REASONS else esc(e.reason)
         return self._(
             "🪙 {who} → {other}: {points} PP ({reason})",
-            who=self.who(e),
-            other=self.other(e),
-            points=e.number,
+            who=self.name(e.payer),
+            other=self.name(e.payee),
+            points=e.points,
             reason=reason,
         )
 
-    def detail(self, e: Entry) -> str:
+    @text.register
+    def detail(self, e: conflict_log.DetailCreated) -> str:
         return self._(
             "✨ {who} creates “{detail}” {die}",
-            who=self.who(e),
-            detail=esc(e.text),
-            die=self.die(e),
+            who=self.name(e.owner),
+            detail=esc(e.name),
+            die=self.die(e.die),
         )
 
-    def challenged(self, e: Entry) -> str:
+    @text.register
+    def challenged(self, e: conflict_log.ValueChallenged) -> str:
         return self._(
             "⚡ {who} challenges {value} (+{die} Growth)",
-            who=self.who(e),
-            value=esc(e.text),
-            die=self.die(e),
+            who=self.name(e.character),
+            value=esc(e.value),
+            die=self.die(e.growth),
         )
 
-    def stress_taken(self, e: Entry) -> str:
-        other, stress, die = self.other(e), self.stress(e), self.die(e)
-        if e.flag:
+    @text.register
+    def stress_taken(self, e: conflict_log.StressTaken) -> str:
+        other, stress, die = self.name(e.target), self.stress(e.stress_type), self.die(e.die)
+        if e.stepped_up:
             return self._(
                 "💥 {other} takes {stress} {die} (stepped up)", other=other, stress=stress, die=die
             )
         return self._("💥 {other} takes {stress} {die}", other=other, stress=stress, die=die)
 
-    def stress_missed(self, e: Entry) -> str:
-        return self._("💨 {who}'s stress roll came up all 1s: no Stress", who=self.who(e))
-
-    def stressed_out(self, e: Entry) -> str:
-        return self._("💀 {who} is Stressed Out", who=self.who(e))
-
-    def relieved(self, e: Entry) -> str:
+    @text.register
+    def stress_missed(self, e: conflict_log.StressMissed) -> str:
         return self._(
-            "💚 {who}'s {stress} Stress is relieved (+{die} Growth)",
-            who=self.who(e),
-            stress=self.stress(e),
-            die=self.die(e),
+            "💨 {who}'s stress roll came up all 1s: no Stress", who=self.name(e.inflicter)
         )
 
-    def complication(self, e: Entry) -> str:
-        return self._("⚠️ {who}'s {die} 1 joins Trouble", who=self.who(e), die=self.die(e))
+    @text.register
+    def stressed_out(self, e: conflict_log.StressedOut) -> str:
+        return self._("💀 {who} is Stressed Out", who=self.name(e.character))
 
-    def trouble_cancelled(self, e: Entry) -> str:
-        return self._("🧹 {who} removes a {die} from Trouble", who=self.who(e), die=self.die(e))
+    @text.register
+    def relieved(self, e: conflict_log.StressRelieved) -> str:
+        return self._(
+            "💚 {who}'s {stress} Stress is relieved (+{die} Growth)",
+            who=self.name(e.friend),
+            stress=self.stress(e.stress_type),
+            die=self.die(e.growth),
+        )
 
-    def interfered(self, e: Entry) -> str:
-        who, result = self.who(e), e.number
-        if e.flag:
+    @text.register
+    def complication(self, e: conflict_log.ComplicationActivated) -> str:
+        return self._(
+            "⚠️ {who}'s {die} 1 joins Trouble", who=self.name(e.owner), die=self.die(e.die)
+        )
+
+    @text.register
+    def trouble_cancelled(self, e: conflict_log.TroubleCancelled) -> str:
+        return self._(
+            "🧹 {who} removes a {die} from Trouble", who=self.name(e.by), die=self.die(e.removed)
+        )
+
+    @text.register
+    def interfered(self, e: conflict_log.Interfered) -> str:
+        who, result = self.name(e.interferer), e.result
+        if e.stopped:
             return self._(
                 "⚔️ {who} interferes: {result} — the Contest stops!", who=who, result=result
             )
         return self._("⚔️ {who} interferes: {result} — not enough", who=who, result=result)
 
-    def resumed(self, e: Entry) -> str:
-        return self._("▶️ Everyone rolls: {order}", order=esc(e.text))
+    @text.register
+    def resumed(self, e: conflict_log.ContestResumed) -> str:
+        return self._("▶️ Everyone rolls: {order}", order=esc(e.order))
 
-    def scene_ended(self, e: Entry) -> str:
-        return self._("🎬 The episode ends") if e.flag else self._("🎬 The scene ends")
-
-
-DRAWN: dict[EntryKind, Callable[[ConflictLogLine, Entry], str | None]] = {
-    EntryKind.OPPOSITION: ConflictLogLine.opposition,
-    EntryKind.ROLLED: ConflictLogLine.rolled,
-    EntryKind.INCLUDED: ConflictLogLine.included,
-    EntryKind.ACTION: ConflictLogLine.action,
-    EntryKind.WON: ConflictLogLine.won,
-    EntryKind.ENDED: ConflictLogLine.ended,
-    EntryKind.PAID: ConflictLogLine.paid,
-    EntryKind.DETAIL: ConflictLogLine.detail,
-    EntryKind.CHALLENGED: ConflictLogLine.challenged,
-    EntryKind.STRESS: ConflictLogLine.stress_taken,
-    EntryKind.STRESS_MISSED: ConflictLogLine.stress_missed,
-    EntryKind.STRESSED_OUT: ConflictLogLine.stressed_out,
-    EntryKind.RELIEVED: ConflictLogLine.relieved,
-    EntryKind.COMPLICATION: ConflictLogLine.complication,
-    EntryKind.TROUBLE_CANCELLED: ConflictLogLine.trouble_cancelled,
-    EntryKind.INTERFERED: ConflictLogLine.interfered,
-    EntryKind.RESUMED: ConflictLogLine.resumed,
-    EntryKind.SCENE_ENDED: ConflictLogLine.scene_ended,
-}
-"""How each kind of line is worded."""
+    @text.register
+    def scene_ended(self, e: conflict_log.SceneEnded) -> str:
+        return self._("🎬 The episode ends") if e.episode else self._("🎬 The scene ends")
 
 
 def _headline(c: Conflict, lang: Lang) -> str:

@@ -20,18 +20,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from enum import Enum, StrEnum
+from enum import Enum
 from fractions import Fraction
 from typing import Any
 
 from core.rules.catalogue import N_
 from core.rules.choice import Choice as GenericChoice
 from core.rules.cortex import actions as a
-from core.rules.cortex import codec
+from core.rules.cortex import log as conflict_log
 from core.rules.cortex.allowed import ActionKind, allowed_actions
 from core.rules.cortex.campaign import Loaded, load, saved
 from core.rules.cortex.contest import apply
 from core.rules.cortex.dice import Die
+from core.rules.cortex.log import Entry
 from core.rules.cortex.odds import MAX_ODDS_DICE, result_counts
 from core.rules.cortex.pool import Pick, PickKind, draft_dice
 from core.rules.cortex.state import AidKind, Conflict, Kind, Phase
@@ -122,43 +123,6 @@ _CODES = {
 }
 
 
-class EntryKind(StrEnum):
-    """What a line of the conflict's log tells (stored as its value)."""
-
-    OPPOSITION = "opposition"  # number: the result; text: the dice
-    ROLLED = "rolled"  # who rolled; number: the result
-    INCLUDED = "included"  # who included another die; number: the new result
-    ACTION = "action"  # who set the Action (number); flag: beat the last one and took over
-    WON = "won"  # who held; other fell short by number
-    ENDED = "ended"  # who won, other lost, by number; text: the ending
-    PAID = "paid"  # who paid other number Plot Points; text: the reason
-    DETAIL = "detail"  # who created the detail text at die; flag: from Trouble
-    CHALLENGED = "challenged"  # who challenged the value text, for die Growth
-    STRESS = "stress"  # who inflicted, other took Stress text at die; flag: stepped up
-    STRESS_MISSED = "stress_missed"  # who rolled all 1s: no Stress
-    STRESSED_OUT = "stressed_out"  # who is Stressed Out
-    RELIEVED = "relieved"  # who relieved the Stress text, for die Growth
-    COMPLICATION = "complication"  # who's die 1 joins Trouble
-    TROUBLE_CANCELLED = "trouble_cancelled"  # who removed a die from Trouble
-    INTERFERED = "interfered"  # who interfered with result number; flag: stopped the Contest
-    RESUMED = "resumed"  # everyone rolls, in the order text
-    SCENE_ENDED = "scene_ended"  # flag: the episode ended too
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One line of the conflict's log (data; the bot words it): ``what`` tells what the
-    line is, and which of the other fields it uses (see :class:`EntryKind`)."""
-
-    what: EntryKind
-    who: str = ""
-    other: str = ""
-    number: int = 0
-    text: str = ""
-    die: int = 0
-    flag: bool = False
-
-
 Choice = GenericChoice[Press]
 """One button someone may press now (``who``: the character it is for, "" for the Watchtower)."""
 
@@ -229,7 +193,7 @@ def _read(state: Json) -> tuple[int, tuple[Die, ...], tuple[Entry, ...]]:
         if not isinstance(number, int):
             raise Malformed(OUTDATED)
         staged = tuple(Die.parse(d) for d in state.get("opp", []))
-        log = tuple(codec.load(Entry, e) for e in state.get("log", []))
+        log = tuple(conflict_log.entry(e) for e in state.get("log", []))
     except (KeyError, TypeError, AttributeError):
         raise Malformed(OUTDATED) from None
     return number, staged, log
@@ -242,7 +206,7 @@ def _write(
         "v": PANEL_VERSION,
         "no": number,
         "opp": [int(d) for d in staged],
-        "log": [codec.dump(e) for e in log[-MAX_LOG:]],
+        "log": [conflict_log.record(e) for e in log[-MAX_LOG:]],
         "pick": pick,
     }
 
@@ -252,69 +216,72 @@ def _entries(events: tuple[a.Event, ...]) -> tuple[Entry, ...]:
     for e in events:
         if isinstance(e, a.OppositionRolled):
             faces = " ".join(f"{r.die.label}:{r.face}" for r in e.dice)
-            found.append(Entry(EntryKind.OPPOSITION, number=e.result, text=faces))
+            found.append(conflict_log.OppositionRolled(result=e.result, dice=faces))
         elif isinstance(e, a.PoolRolled):
-            found.append(Entry(EntryKind.ROLLED, who=e.roll.roller, number=e.result))
+            found.append(conflict_log.PoolRolled(roller=e.roll.roller, result=e.result))
         elif isinstance(e, a.DieIncluded):
-            found.append(Entry(EntryKind.INCLUDED, who=e.roller, number=e.result))
+            found.append(conflict_log.DieIncluded(roller=e.roller, result=e.result))
         elif isinstance(e, a.ActionSet):
-            found.append(Entry(EntryKind.ACTION, who=e.actor, number=e.result, flag=e.swapped))
+            found.append(
+                conflict_log.ActionSet(actor=e.actor, action=e.result, took_over=e.swapped)
+            )
         elif isinstance(e, a.ActorWon):
-            found.append(Entry(EntryKind.WON, who=e.actor, other=e.reactor, number=e.margin))
+            found.append(conflict_log.ActorHeld(actor=e.actor, reactor=e.reactor, margin=e.margin))
         elif isinstance(e, a.ConflictEnded):
             found.append(
-                Entry(
-                    EntryKind.ENDED,
-                    who=e.winner,
-                    other=e.loser,
-                    number=e.margin,
-                    text=e.ending.value,
+                conflict_log.ConflictEnded(
+                    winner=e.winner, loser=e.loser, margin=e.margin, ending=e.ending
                 )
             )
         elif isinstance(e, a.PlotPointsPaid):
             found.append(
-                Entry(EntryKind.PAID, who=e.payer, other=e.payee, number=e.amount, text=e.reason)
+                conflict_log.PlotPointsPaid(
+                    payer=e.payer, payee=e.payee, points=e.amount, reason=e.reason
+                )
             )
         elif isinstance(e, a.DetailCreated):
             found.append(
-                Entry(
-                    EntryKind.DETAIL, who=e.owner, text=e.name, die=int(e.die), flag=e.from_trouble
+                conflict_log.DetailCreated(
+                    owner=e.owner, name=e.name, die=e.die, from_trouble=e.from_trouble
                 )
             )
         elif isinstance(e, a.ValueChallenged):
-            found.append(Entry(EntryKind.CHALLENGED, who=e.character, text=e.value, die=int(e.die)))
+            found.append(
+                conflict_log.ValueChallenged(character=e.character, value=e.value, growth=e.die)
+            )
         elif isinstance(e, a.StressInflicted):
             ch = e.change
             found.append(
-                Entry(
-                    EntryKind.STRESS,
-                    who=e.inflicter,
-                    other=ch.target,
-                    text=ch.type,
-                    die=0 if ch.after is None else int(ch.after),
-                    flag=ch.stepped_up,
+                conflict_log.StressTaken(
+                    inflicter=e.inflicter,
+                    target=ch.target,
+                    stress_type=ch.type,
+                    die=ch.after,
+                    stepped_up=ch.stepped_up,
                 )
             )
         elif isinstance(e, a.StressRolled) and e.size is None:
-            found.append(Entry(EntryKind.STRESS_MISSED, who=e.inflicter))
+            found.append(conflict_log.StressMissed(inflicter=e.inflicter))
         elif isinstance(e, a.StressedOut):
-            found.append(Entry(EntryKind.STRESSED_OUT, who=e.character))
+            found.append(conflict_log.StressedOut(character=e.character))
         elif isinstance(e, a.Relieved):
             found.append(
-                Entry(EntryKind.RELIEVED, who=e.friend, text=e.stress_type, die=int(e.growth))
+                conflict_log.StressRelieved(
+                    friend=e.friend, stress_type=e.stress_type, growth=e.growth
+                )
             )
         elif isinstance(e, a.ComplicationActivated):
-            found.append(Entry(EntryKind.COMPLICATION, who=e.owner, die=int(e.die)))
+            found.append(conflict_log.ComplicationActivated(owner=e.owner, die=e.die))
         elif isinstance(e, a.TroubleCancelled):
-            found.append(Entry(EntryKind.TROUBLE_CANCELLED, who=e.by, die=int(e.removed)))
+            found.append(conflict_log.TroubleCancelled(by=e.by, removed=e.removed))
         elif isinstance(e, a.InterferenceRolled):
             found.append(
-                Entry(EntryKind.INTERFERED, who=e.interferer, number=e.result, flag=e.stopped)
+                conflict_log.Interfered(interferer=e.interferer, result=e.result, stopped=e.stopped)
             )
         elif isinstance(e, a.ContestResumed):
-            found.append(Entry(EntryKind.RESUMED, text=", ".join(e.order)))
+            found.append(conflict_log.ContestResumed(order=", ".join(e.order)))
         elif isinstance(e, a.SceneEnded):
-            found.append(Entry(EntryKind.SCENE_ENDED, flag=e.episode))
+            found.append(conflict_log.SceneEnded(episode=e.episode))
     return tuple(found)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from core.rules.catalogue import N_
 from core.rules.errors import Malformed
-from core.rules.log import LogLine, Words, words
+from core.rules.log import LogKind, LogLine, Words, words
 from core.rules.nsu.campaign import campaign_of, character_of
 from core.rules.nsu.details import Polarity
 from core.rules.nsu.roll_state import DetailAdded, RollSettled, RollState, TargetKind
@@ -108,7 +108,7 @@ def _roll_line(table: Table, roller: int | None, event: RollSettled) -> LogLine:
         difference=o.difference,
     )
     players = tuple(p for p in (roller, o.helper_used) if p is not None)
-    return LogLine.of("roll", said, players)
+    return LogLine.of(LogKind.ROLL, said, players)
 
 
 _GAVE = {
@@ -152,7 +152,7 @@ def _detail_line(table: Table, event: DetailAdded, roll: RollState | None) -> Lo
             sign=sign,
             detail=added.detail.name,
         )
-    return LogLine.of("detail", said, tuple(dict.fromkeys(players)))
+    return LogLine.of(LogKind.DETAIL, said, tuple(dict.fromkeys(players)))
 
 
 class _Lines:
@@ -191,7 +191,7 @@ class _Lines:
             before=event.before,
             after=event.after,
         )
-        return LogLine.of("clock", said, () if event.by is None else (event.by,))
+        return LogLine.of(LogKind.CLOCK, said, () if event.by is None else (event.by,))
 
     @line.register
     def _scene_detail_added(self, event: SceneDetailAdded) -> LogLine | None:
@@ -199,26 +199,26 @@ class _Lines:
         if title is None:
             return None
         said = words(N_("Scene detail at {place}: {detail}."), place=title, detail=event.detail)
-        return LogLine.of("detail", said)
+        return LogLine.of(LogKind.DETAIL, said)
 
     @line.register
     def _card_flipped(self, event: CardFlipped) -> LogLine | None:
         title = _public_title(self.world, event.card_id)
         if title is None:
             return None
-        return LogLine.of("map", words(N_("{place} was revealed."), place=title))
+        return LogLine.of(LogKind.MAP, words(N_("{place} was revealed."), place=title))
 
     @line.register
     def _party_regrouped(self, event: PartyRegrouped) -> LogLine | None:
-        return LogLine.of("map", words(N_("The party met up: everyone is together again.")))
+        return LogLine.of(LogKind.MAP, words(N_("The party met up: everyone is together again.")))
 
     @line.register
     def _travelled(self, event: Travelled) -> LogLine | None:
         if event.card_id is None:
-            return LogLine.of("map", words(N_("The party went home.")))
+            return LogLine.of(LogKind.MAP, words(N_("The party went home.")))
         title = _public_title(self.world, event.card_id)
         said = words(N_("The party went to {place}."), place=title or event.card_id)
-        return LogLine.of("map", said)
+        return LogLine.of(LogKind.MAP, said)
 
 
 def nsu_log_lines(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:

@@ -9,7 +9,7 @@ import pytest
 from core.campaigns import Campaigns
 from core.campaigns.play import ChatRef, PlayerRef
 from core.rules.errors import NotAllowedNow, NotYourTurn
-from core.rules.log import LogLine
+from core.rules.log import LogKind, LogLine
 from core.rules.registry import Registry
 from core.rules.rng import SeededRng
 from core.rules.table import Outcome, Table
@@ -25,7 +25,7 @@ HOST = PlayerRef(1, "Hana")
 
 
 def _log(table: Table, outcome: Outcome) -> tuple[LogLine, ...]:
-    return tuple(LogLine("count", f"pressed {e}", (1,)) for e in outcome.events)
+    return tuple(LogLine(LogKind.ROLL, f"pressed {e}", (1,)) for e in outcome.events)
 
 
 @pytest.fixture
@@ -54,6 +54,6 @@ async def test_open_act_and_edit_publish_after_commit_and_log_in_order(
         assert await notices.wait(0.5)
     _, entries = await campaigns.log_for_viewer(view.app_token, HOST)
     assert [(e.kind, e.text, e.player_ids) for e in entries] == [
-        ("count", "pressed inc", [1]),
-        ("count", "pressed done", [1]),
+        ("roll", "pressed inc", [1]),
+        ("roll", "pressed done", [1]),
     ]

@@ -13,8 +13,9 @@ from core.rules.cortex.campaign import (
     page_choices,
     parse_trait_text,
 )
+from core.rules.cortex.log import ConflictEnded
 from core.rules.cortex.panel import CONFLICT_PANEL, ConflictPanel, Press, conflict_view
-from core.rules.cortex.state import Phase
+from core.rules.cortex.state import Ending, Phase
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn, StonetableError
 from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.table import Json, Outcome, Role, Seat, Table
@@ -217,7 +218,7 @@ def test_a_test_from_opposition_to_success(game: Game) -> None:
     assert load(game.table).table.complications  # the 1 waits for the Watchtower
     outcome = game.press(CLARK, "settle")  # 13 > 8
     assert not game.closed  # the Complication can still be activated
-    assert any(e.what == "ended" and e.text == "success" for e in game.view().log)
+    assert any(isinstance(e, ConflictEnded) and e.ending is Ending.SUCCESS for e in game.view().log)
     assert outcome.events
     with pytest.raises(NotYourTurn):
         game.press(CLARK, "complication", "0")
@@ -332,7 +333,7 @@ def test_useful_details_and_aid_arrive_as_text(game: Game) -> None:
     assert [int(d) for d, _ in game.view().pool] == [10, 6]
     game.press(LOIS, "roll", "", 3, 2, 6, 5)  # pool 3+2, Clark's aid best 6
     game.press(LOIS, "settle")
-    assert any(e.what == "ended" and e.text == "success" for e in game.view().log)
+    assert any(isinstance(e, ConflictEnded) and e.ending is Ending.SUCCESS for e in game.view().log)
 
 
 def test_a_reply_is_a_detail_from_the_roller_and_aid_from_others(game: Game) -> None:
