@@ -58,6 +58,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.campaign",
     "tgbot.features.panels",
     "tgbot.features.undo",
+    "tgbot.features.turns",
     "tgbot.features.topics",
     "tgbot.features.story",
 )

@@ -24,7 +24,7 @@ from core.campaigns.play import PlayerRef
 from core.rules.errors import Malformed
 from core.rules.log import Words
 from core.rules.roll_stats import Luck, expected_means, known_means, luck, remember
-from core.rules.said import Said
+from core.rules.said import Joined
 from core.rules.table import Json, Table
 from core.runtime.errors import OneAtATime, TooHeavy, TryAgain
 from core.runtime.heavy import HeavyWork
@@ -112,12 +112,10 @@ async def games_of(campaigns: Campaigns, player: PlayerRef) -> tuple[CampaignVie
     return tuple(listed(v) for v in await campaigns.campaigns_of(player))
 
 
-async def waiting_of(
-    campaigns: Campaigns, games: tuple[CampaignView, ...]
-) -> dict[int, Said]:
-    """For each of ``games`` that waits on someone, whom and for how long (public: the
-    panels name them in the group)."""
-    found: dict[int, Said] = {}
+async def waiting_of(campaigns: Campaigns, games: tuple[CampaignView, ...]) -> dict[int, Joined]:
+    """For each of ``games`` with a turn order or that waits on someone, whose turn it is,
+    whom it waits on and for how long (public: the panels name them in the group)."""
+    found: dict[int, Joined] = {}
     for game in games:
         line = await campaigns.waiting_of(game.id)
         if line is not None:
