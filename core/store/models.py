@@ -515,3 +515,24 @@ class ReminderRow(Model):
     class Meta:
         table = "reminder"
         unique_together = (("campaign", "player_tg_id"),)
+
+
+class PlayerSeen(Model):
+    """When a player last acted in a game, by a command or a press, and the newest log
+    line then, so a player back after a while gets what happened since.
+
+    ``at``: seconds since the epoch, by the bot's clock (core/views/away.py).
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="seen", on_delete=fields.CASCADE
+    )
+    campaign_id: int
+    player_tg_id = fields.BigIntField()
+    at = fields.FloatField()
+    log_id = fields.BigIntField(default=0)
+
+    class Meta:
+        table = "player_seen"
+        unique_together = (("campaign", "player_tg_id"),)

@@ -132,11 +132,17 @@ async def log_of(projection: Projection, limit: int = LOG_LINES) -> tuple[LogLin
     """The newest ``limit`` log lines of the projected campaign, oldest first."""
     async with guarded():
         rows = await LogEntry.filter(campaign_id=projection.view.id).order_by("-id").limit(limit)
-    return tuple(
-        LogLineView(
-            e.kind, e.text, tuple(e.player_ids or ()), e.created_at, Words.from_json(e.words)
-        )
-        for e in reversed(rows)
+    return tuple(line_of(e) for e in reversed(rows))
+
+
+def line_of(entry: LogEntry) -> LogLineView:
+    """A stored log line as the log shows it."""
+    return LogLineView(
+        entry.kind,
+        entry.text,
+        tuple(entry.player_ids or ()),
+        entry.created_at,
+        Words.from_json(entry.words),
     )
 
 
