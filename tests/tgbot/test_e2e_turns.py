@@ -94,8 +94,14 @@ async def test_turns_by_names_then_next_by_holder_host_and_someone_else(stack: S
     back = await say(stack, CHIDI, "/undo")
     assert back["text"] == "↩ Chidi Okafor took back: passing the turn"
     assert await order_of(stack) == (CHIDI, BO, ALICE, CHIDI)
-    assert await say(stack, ZOE, "/next")  # not in the game
+    stranger = await say(stack, ZOE, "/next")  # not in the game
+    assert stranger["text"] == "⏳ You're not in this game."
     assert await order_of(stack) == (CHIDI, BO, ALICE, CHIDI)
+    back = await say(stack, ALICE, "/undo")  # her /turns is the latest step again
+    assert back["text"] == "↩ Alice Marsh took back: setting the turn order"
+    assert await order_of(stack) == ()
+    status = await say(stack, BO, "/status")
+    assert "🔁 Turn" not in status["text"]
 
 
 async def test_turns_rolled_shows_the_rolls_and_stands(stack: Stack, dice: Dice) -> None:
