@@ -157,3 +157,29 @@ async def test_turns_by_buttons(stack: Stack, dice: Dice) -> None:
     _, panel = await tap(stack, ALICE, panel, "🎲 Roll for it")
     assert panel["text"].startswith("🎲 The turn order was rolled")
     assert await order_of(stack) == (BO, ZOE, CHIDI, ALICE, BO)
+
+
+async def test_a_russian_game_sets_and_passes_turns_in_russian(db: str) -> None:
+    from tgbot.sandbox.fake_api import Player
+
+    players = [
+        Player(ALICE, "Ольга", "Петрова", "olga", language_code="ru", started=True),
+        Player(BO, "Иван", language_code="ru-RU", started=True),
+    ]
+    async with running_stack(db, players=players) as stack:
+        await say(stack, ALICE, "/newgame d20")
+        await say(stack, BO, "/join")
+        panel = await say(stack, ALICE, "/turns")
+        assert panel["text"] == "🔁 Отметьте игроков в порядке ходов, от первого к последнему."
+        set_ = await say(stack, ALICE, "/turns Иван, Ольга Петрова")
+        assert set_["text"] == (
+            "🔁 Порядок ходов: Иван → Ольга Петрова\nИван, ваш ход. Передайте его командой /next."
+        )
+        passed = await say(stack, BO, "/next")
+        assert passed["text"] == (
+            "🔁 Ольга Петрова, ваш ход (дальше: Иван). Передайте его командой /next."
+        )
+        status = await say(stack, BO, "/status")
+        assert "🔁 Ход: Ольга Петрова (дальше: Иван)" in status["text"]
+        other = await say(stack, BO, "/next")
+        assert other["text"].startswith("✋ Сейчас ход: Ольга Петрова.")
