@@ -86,6 +86,7 @@ EDGE_READS: dict[str, str] = {
     "core.rules.threat": "the game's manifest: whom its roll waits on",
     "core.rules.cortex": "the game's manifest: whom its conflict waits on",
     "core.rules.waiting": "whom a panel waits on, as its rules say",
+    "core.rules.turns": "the turn order and its rolls, as the rules set them",
     "core.rules.d20check.table": "the check and rest panels' choices; the sheet page's choices",
     "core.rules.d20check.check": "a proficiency's limit",
     "core.rules.d20check.rest": "the long rest's recovery skill",

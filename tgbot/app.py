@@ -25,6 +25,7 @@ from core.rules.registry import Registry, default_registry
 from core.rules.text import Unstorable, checked
 from core.runtime.errors import AlreadyHandled, TryAgain
 from core.store.housekeeping import run_once
+from tgbot.away import welcome_back
 from tgbot.callback import OUTDATED
 from tgbot.context import BotDeps, StonetableApplication, StonetableContext
 from tgbot.i18n import lang_of
@@ -58,6 +59,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.campaign",
     "tgbot.features.panels",
     "tgbot.features.undo",
+    "tgbot.features.turns",
     "tgbot.features.topics",
     "tgbot.features.story",
 )
@@ -112,6 +114,8 @@ def build_application(
     # a group of its own, before every feature's (within a group only the first handler
     # that takes an update runs: sharing one would hide that feature's handler)
     application.add_handler(TypeHandler(Update, refuse_unstorable), group=INPUT_CHECKS)
+    # then, before the features too: a player back in a game after a while
+    application.add_handler(TypeHandler(Update, welcome_back), group=RETURNS)
     for feature in features(deps.campaigns.registry):
         application.add_handlers(feature.handlers())
     # last: a button no feature takes (forged, or left by an older version of the bot)
@@ -121,6 +125,7 @@ def build_application(
 
 
 INPUT_CHECKS = -100  # the handler group of the checks every update passes first
+RETURNS = -50  # the handler group of a player's return to a game (tgbot.away)
 
 
 def typed_texts(update: Update) -> list[str]:

@@ -13,8 +13,9 @@ from core.campaigns.views import (
     load_panel_view,
 )
 from core.rules.errors import NotAllowedNow
-from core.rules.said import Said
+from core.rules.said import Joined, Said
 from core.rules.table import Table
+from core.rules.turns import turn_line
 from core.rules.waiting import waiting_line
 from core.store import reminders
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member, Panel, StoryLink
@@ -40,24 +41,29 @@ class Queries(CampaignsBase):
             view, table, _ = await built(self.registry, campaign)
             waiting = await self._waiting(view, table)
         lines = view.system.status_lines(table)
-        return view, (*lines, waiting) if waiting is not None else tuple(lines)
+        return view, (*lines, *waiting)
 
-    async def waiting_of(self, campaign_id: int) -> Said | None:
-        """Whom a game waits on and for how long (``⏳ Waiting on Bo for 2 h.``), as /status
-        says it; None when it waits on nobody, is paused or ended."""
+    async def waiting_of(self, campaign_id: int) -> Joined | None:
+        """Whose turn it is (``🔁 Turn: Bo (then Cy, Ana)``) and whom a game waits on and for
+        how long (``⏳ Waiting on Bo for 2 h.``), as /status says it; None when it has no
+        turn order and waits on nobody, or is paused or ended."""
         async with guarded():
             campaign = await Campaign.get_or_none(id=campaign_id)
             if campaign is None:
                 return None
             view, table, _ = await built(self.registry, campaign)
-            return await self._waiting(view, table)
+            lines = await self._waiting(view, table)
+        return Joined(" · ", lines) if lines else None
 
-    async def _waiting(self, view: CampaignView, table: Table) -> Said | None:
+    async def _waiting(self, view: CampaignView, table: Table) -> tuple[Said, ...]:
+        """The turn line and the waiting line, those there are."""
         if view.status is not CampaignStatus.ACTIVE:  # paused: nothing happens
-            return None
+            return ()
         awaited, since = await reminders.awaited_at(table, view.system)
         names = {p: seat.name for p, seat in table.seats.items()}
-        return waiting_line(awaited, names, since, self._now())
+        order = (await reminders.settings_of(table.campaign_id)).order
+        lines = (turn_line(order, names), waiting_line(awaited, names, since, self._now()))
+        return tuple(line for line in lines if line is not None)
 
     async def table_for_viewer(
         self, app_token: str, player: PlayerRef

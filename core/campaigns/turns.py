@@ -9,17 +9,28 @@ keywords first, :func:`core.rules.typed.nudge_text`); the rules parse and decide
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from core.campaigns.base import CampaignsBase, built
+from core.campaigns.base import CampaignsBase, built, check_playing
 from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import NO_GAME
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.reminders import NudgeWord, SetWait, parse_nudge
 from core.rules.table import Role, Table
-from core.rules.turns import TurnOrder, TurnStep, next_turn, roll_order, set_order
+from core.rules.turns import (
+    TurnOrder,
+    TurnStep,
+    choosable,
+    next_turn,
+    roll_order,
+    set_order,
+)
 from core.store import reminders
+from core.store.models import Campaign
+from core.store.repo import guarded
+from core.store.undo_steps import record_turn_step
 from core.store.unit import UnitOfWork
 
 ONLY_HOST_WAIT = "Only the host sets how long this game waits before a reminder."
@@ -36,6 +47,16 @@ class NudgeSet:
     player: int
     wait: timedelta | None = None
     word: NudgeWord | None = None
+
+
+@dataclass(frozen=True)
+class TurnsChoice:
+    """The players the host may put in order by tapping (``/turns`` alone), by name."""
+
+    campaign_id: int
+    players: tuple[int, ...]
+    names: dict[int, str]
+    order: TurnOrder | None
 
 
 @dataclass(frozen=True)
@@ -89,11 +110,41 @@ class Turns(CampaignsBase):
             settings = await reminders.settings_of(table.campaign_id)
             return NudgeSet(table.campaign_id, player.tg_id, wait=settings.wait, word=said)
 
+    async def _playing_in(self, chat: ChatRef, player: PlayerRef) -> tuple[Campaign, Table]:
+        """The chat's game, being played, and its table with ``player`` in it."""
+        campaign = await self._live(chat.tg_id, chat.topic)
+        if campaign is None:
+            raise NotAllowedNow(NO_GAME)
+        check_playing(campaign)
+        _, table, _ = await built(self.registry, campaign)
+        if player.tg_id not in table.seats:
+            raise NotAllowedNow(NOT_PLAYING)
+        return campaign, table
+
+    async def choosing(self, chat: ChatRef, player: PlayerRef) -> TurnsChoice:
+        """``/turns`` alone, and each tap on its buttons before the last: who may be put in
+        order, for the host to tap one after another (a read).
+
+        Raises:
+            NotYourTurn: not the host. NotAllowedNow: fewer than two players, no game here.
+        """
+        async with guarded():
+            campaign, table = await self._playing_in(chat, player)
+            order = (await reminders.settings_of(table.campaign_id)).order
+        return TurnsChoice(campaign.id, choosable(table, player.tg_id), _names(table), order)
+
     async def set_turns(
-        self, chat: ChatRef, player: PlayerRef, words: str, *, unit: UnitOfWork | None = None
+        self,
+        chat: ChatRef,
+        player: PlayerRef,
+        words: str,
+        *,
+        players: Sequence[int] | None = None,
+        unit: UnitOfWork | None = None,
     ) -> TurnsSet:
-        """``/turns Ana Bo Cy`` (that order, by the names in play) or ``/turns roll``
-        (rolled: each player's d20 and modifier, ties rolled off); the host only.
+        """``/turns Ana Bo Cy`` (that order, by the names in play), ``/turns roll``
+        (rolled: each player's d20 and modifier, ties rolled off), or the ``players`` the
+        host tapped in order; the host only. A step for ``/undo`` (a rolled one stands).
 
         Raises:
             Malformed: a name nobody has, or one named twice. NotYourTurn: not the host.
@@ -102,21 +153,26 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
-            table = await self._table_in(chat, player)
+        unit = unit or UnitOfWork()
+        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
+            campaign, table = await self._playing_in(chat, player)
             system = self.registry.find(table.system)
             before = (await reminders.settings_of(table.campaign_id)).order
-            if words.strip().lower() == ROLL_WORD:
+            if players is not None:
+                step = set_order(table, player.tg_id, players, before)
+            elif words.strip().lower() == ROLL_WORD:
                 step = roll_order(table, player.tg_id, self.rng, system.turn_modifier, before)
             else:
                 step = set_order(table, player.tg_id, _named(table, words), before)
-            await reminders.set_turn_order(table.campaign_id, step.after)
-        return TurnsSet(table.campaign_id, step, _names(table))
+            await self._keep(campaign, step)
+            result = TurnsSet(table.campaign_id, step, _names(table))
+            await unit.record(result)
+        return result
 
     async def next_turn(
         self, chat: ChatRef, player: PlayerRef, *, unit: UnitOfWork | None = None
     ) -> TurnsSet:
-        """``/next``: the turn passes on, by its holder or the host.
+        """``/next``: the turn passes on, by its holder or the host. A step for ``/undo``.
 
         Raises:
             NotYourTurn: someone else's turn. NotAllowedNow: no order, no game here.
@@ -124,16 +180,29 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
-            table = await self._table_in(chat, player)
+        unit = unit or UnitOfWork()
+        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
+            campaign, table = await self._playing_in(chat, player)
             order = (await reminders.settings_of(table.campaign_id)).order
             step = next_turn(table, player.tg_id, order)
-            await reminders.set_turn_order(table.campaign_id, step.after)
-            if step.after is not None:  # the table moved on: the wait starts again
-                await reminders.schedule(
-                    table.campaign_id, frozenset({step.after.holder}), self._now()
-                )
-        return TurnsSet(table.campaign_id, step, _names(table))
+            await self._keep(campaign, step)
+            result = TurnsSet(table.campaign_id, step, _names(table))
+            await unit.record(result)
+        return result
+
+    async def _keep(self, campaign: Campaign, step: TurnStep) -> None:
+        """Store the order a step left, keep the step for ``/undo``; the table moved on, so
+        the wait starts again for the holder."""
+        await reminders.set_turn_order(campaign.id, step.after)
+        await record_turn_step(
+            campaign.id,
+            step.taken(),
+            campaign.version,
+            None if step.before is None else step.before.to_dict(),
+            None if step.after is None else step.after.to_dict(),
+        )
+        if step.after is not None:
+            await reminders.schedule(campaign.id, frozenset({step.after.holder}), self._now())
 
 
 def _names(table: Table) -> dict[int, str]:
@@ -148,7 +217,10 @@ def _named(table: Table, words: str) -> list[int]:
         Malformed: a name nobody in the game has.
     """
     by_name = {seat.name.casefold(): p for p, seat in table.seats.items()}
-    parts = [w.strip() for w in (words.split(",") if "," in words else words.split())]
+    if "," in words or words.strip().casefold() in by_name:  # one name alone may hold spaces
+        parts = [w.strip() for w in words.split(",")]
+    else:
+        parts = words.split()
     found: list[int] = []
     for part in (p for p in parts if p):
         player = by_name.get(part.casefold())

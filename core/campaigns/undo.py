@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from core.campaigns import Campaigns, CampaignView, Changed, PanelView, Retired
 from core.campaigns.base import built, check_playing, check_seated, touching
@@ -20,8 +21,10 @@ from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow, NotYourTurn
 from core.rules.log import LogKind
 from core.rules.table import Table
+from core.rules.turns import TurnOrder
 from core.rules.undo import check_undo, may_undo, taken_back, taken_back_words
 from core.runtime.events import CampaignEvents
+from core.store import reminders
 from core.store.models import Campaign, LogEntry, Member, Panel, UndoStep
 from core.store.repo import guarded
 from core.store.sql import ran
@@ -152,6 +155,8 @@ class Undos:
                 if changed != 1:
                     raise NotAllowedNow(MOVED_ON)
                 campaign.state, campaign.version = dict(row.campaign_state), campaign.version + 1
+            if row.turns is not None:  # a /turns or /next: the order as it was
+                await _restore_order(campaign_id, row.turns)
             for member_id, sheet in row.sheets.items():
                 await Member.filter(id=int(member_id)).update(sheet=sheet)
             if panel_row is not None:
@@ -222,6 +227,22 @@ class Undos:
                 fields.append("panel_version_after")
             if fields:
                 await row.save(update_fields=fields)
+
+
+async def _restore_order(campaign_id: int, turns: dict[str, Any]) -> None:
+    """The turn order as it was before a ``/turns`` or ``/next``, while it is still as that
+    step left it.
+
+    Raises:
+        NotAllowedNow: the order changed since (a player left).
+    """
+    now = (await reminders.settings_of(campaign_id)).order
+    if (None if now is None else now.to_dict()) != turns.get("after"):
+        raise NotAllowedNow(MOVED_ON)
+    before = turns.get("before")
+    await reminders.set_turn_order(
+        campaign_id, None if before is None else TurnOrder.from_dict(before)
+    )
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any
 from core.rules.catalogue import N_
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.rng import Rng
+from core.rules.said import Joined, Said
 from core.rules.table import Role, Seat, Table
 from core.rules.undo import StepTaken
 
@@ -37,6 +38,7 @@ ONLY_HOST = "Only the host sets the turn order."
 SET_LABEL = N_("setting the turn order")
 NEXT_LABEL = N_("passing the turn")
 ROLL_LABEL = N_("rolling the turn order")
+TURN_LINE = N_("🔁 Turn: {name} (then {rest})")
 
 
 def no_modifier(seat: Seat) -> int:
@@ -116,6 +118,19 @@ def _players(table: Table) -> tuple[int, ...]:
     return tuple(
         p for p, s in table.seats.items() if Role.PLAYER in s.roles or Role.HOST in s.roles
     )
+
+
+def choosable(table: Table, actor: int) -> tuple[int, ...]:
+    """Who the host may put in order (the game's players, as seated).
+
+    Raises:
+        NotYourTurn: not the host. NotAllowedNow: fewer than two players.
+    """
+    _host(table, actor)
+    players = _players(table)
+    if len(players) < 2:
+        raise NotAllowedNow(TOO_FEW)
+    return players
 
 
 def set_order(
@@ -232,3 +247,17 @@ def without(order: TurnOrder | None, player: int) -> TurnOrder | None:
         return None
     holder = order.after_holder if order.holder == player else order.holder
     return TurnOrder(rest, holder)
+
+
+def turn_line(order: TurnOrder | None, names: Mapping[int, str]) -> Said | None:
+    """``🔁 Turn: Bo (then Cy, Ana)`` (/status, the Mini App home), or None without an
+    order."""
+    if order is None:
+        return None
+    at = order.players.index(order.holder)
+    rest = order.players[at + 1 :] + order.players[:at]
+    return Said(
+        TURN_LINE,
+        name=names.get(order.holder, str(order.holder)),
+        rest=Joined(", ", [names.get(p, str(p)) for p in rest]),
+    )

@@ -318,9 +318,10 @@ class UndoStep(Model):
     Every step a player takes on a panel or in the Mini App leaves a row, undoable
     or not (a later row is "someone acted on top"); only the last few per campaign
     are kept. The before-images restore the campaign, the touched sheets and the
-    touched panel exactly; the ``*_after`` versions tell whether anything else
-    changed them since, and the ``*_before`` ones which earlier step an undo leads back to
-    (both are moved on to the undo's new versions, see ``core.campaigns.undo``).
+    touched panel exactly, and a turn order step's order (``turns``); the ``*_after``
+    versions tell whether anything else changed them since, and the ``*_before`` ones
+    which earlier step an undo leads back to (both are moved on to the undo's new
+    versions, see ``core.campaigns.undo``).
     """
 
     id = fields.BigIntField(primary_key=True)
@@ -343,6 +344,8 @@ class UndoStep(Model):
     panel_closed = fields.BooleanField(default=False)
     panel_version_before = fields.IntField(null=True)
     panel_version_after = fields.IntField(null=True)
+    # a turn order's step (/turns, /next): the order before and after it, as stored
+    turns: fields.Field[dict[str, Any] | None] = fields.JSONField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
@@ -511,4 +514,25 @@ class ReminderRow(Model):
 
     class Meta:
         table = "reminder"
+        unique_together = (("campaign", "player_tg_id"),)
+
+
+class PlayerSeen(Model):
+    """When a player last acted in a game, by a command or a press, and the newest log
+    line then, so a player back after a while gets what happened since.
+
+    ``at``: seconds since the epoch, by the bot's clock (core/views/away.py).
+    """
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="seen", on_delete=fields.CASCADE
+    )
+    campaign_id: int
+    player_tg_id = fields.BigIntField()
+    at = fields.FloatField()
+    log_id = fields.BigIntField(default=0)
+
+    class Meta:
+        table = "player_seen"
         unique_together = (("campaign", "player_tg_id"),)

@@ -135,6 +135,20 @@ async def set_turn_order(campaign_id: int, order: TurnOrder | None) -> None:
     await row.save(update_fields=["turn_order"])
 
 
+async def keep_imported(
+    campaign_id: int, wait: timedelta | None, muted: Iterable[int], order: TurnOrder | None
+) -> None:
+    """An imported game's wait, mutes and turn order, as its export held them."""
+    await GameNudges.update_or_create(
+        campaign_id=campaign_id,
+        defaults={
+            "wait_minutes": None if wait is None else int(wait.total_seconds() // 60),
+            "muted": sorted(set(muted)),
+            "turn_order": None if order is None else order.to_dict(),
+        },
+    )
+
+
 def zone_named(name: str) -> tzinfo:
     """The time zone a device named (an IANA name or a UTC offset).
 

@@ -51,6 +51,32 @@ async def record_step(system: GameSystem, campaign_id: int, *args: Any, **kwargs
     return step
 
 
+async def record_turn_step(
+    campaign_id: int,
+    step: StepTaken,
+    version: int,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+) -> None:
+    """Inside a turn order use case's transaction: keep a ``/turns`` or ``/next`` step
+    (the order before it and after it, as stored); the campaign stays at ``version``."""
+    keep = not (step.rolled or step.final or step.revealed)
+    created = await UndoStep.create(
+        campaign_id=campaign_id,
+        actor_tg_id=step.actor,
+        label=step.label[:160],
+        rolled=step.rolled,
+        final=step.final,
+        revealed=step.revealed,
+        campaign_version_before=version,
+        campaign_version_after=version,
+        turns={"before": before, "after": after} if keep else None,
+    )
+    pruning = pruned(campaign_id, [{"id": created.id}])
+    if pruning is not None:
+        await fetch(*pruning)
+
+
 def pruned(campaign_id: int, inserted: list[dict[str, Any]]) -> Statement | None:
     """Now and then (by the new step's id), the statement keeping the campaign's newest
     steps only, so a step costs one statement."""

@@ -1,9 +1,11 @@
 """Campaign export and import as JSON, so players can keep (and move) their world.
 
 The archive holds the campaign's state, its members with their roles and sheets,
-and its log. :func:`export_campaign` is the whole game, secrets included (the
-operator's command); :func:`export_for_member` is what a member downloads from
-the Mini App: their projection of it (:mod:`core.views.projection`), nothing more.
+its log, and (``nudges``) its reminder wait, who muted reminders, and its turn order;
+an archive from before those imports without them, as a game from before them is.
+:func:`export_campaign` is the whole game, secrets included (the operator's command);
+:func:`export_for_member` is what a member downloads from the Mini App: their
+projection of it (:mod:`core.views.projection`), nothing more (no turn order either).
 Open procedures (panels) are not exported: they are finished or started again
 after an import. Importing validates the whole file before writing
 anything, and writes it in one transaction.
@@ -12,14 +14,17 @@ anything, and writes it in one transaction.
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core.campaigns import Campaigns, CampaignView
 from core.campaigns.play import ChatRef, PlayerRef
-from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.errors import Malformed, NotAllowedNow, StonetableError
 from core.rules.log import Words
+from core.rules.reminders import MAX_WAIT, MIN_WAIT
 from core.rules.table import Role
+from core.rules.turns import TurnOrder
+from core.store import reminders
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.unit import UnitOfWork
@@ -37,6 +42,7 @@ async def export_campaign(campaign_id: int, now: float) -> dict[str, Any]:
         campaign = await Campaign.get(id=campaign_id).select_related("chat", "host")
         members = await Member.filter(campaign_id=campaign_id).select_related("player")
         log = await LogEntry.filter(campaign_id=campaign_id).order_by("id").limit(MAX_LOG)
+        settings = await reminders.settings_of(campaign_id)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -70,6 +76,13 @@ async def export_campaign(campaign_id: int, now: float) -> dict[str, Any]:
             }
             for e in log
         ],
+        "nudges": {
+            "wait_minutes": (
+                None if settings.wait is None else int(settings.wait.total_seconds() // 60)
+            ),
+            "muted": sorted(settings.muted),
+            "order": None if settings.order is None else settings.order.to_dict(),
+        },
     }
 
 
@@ -156,6 +169,40 @@ def _check(data: Any, campaigns: Campaigns) -> None:
         or not all(isinstance(e, dict) and isinstance(e.get("text"), str) for e in log)
     ):
         raise _fail("a damaged log")
+    _nudges(data.get("nudges"), seen)
+
+
+def _nudges(
+    data: Any, players: set[int]
+) -> tuple[timedelta | None, frozenset[int], TurnOrder | None]:
+    """An archive's reminder wait, mutes and turn order (none of them in an older one).
+
+    Raises:
+        Malformed: they are damaged, or name someone who is not in the game.
+    """
+    if data is None:
+        return None, frozenset(), None
+    if not isinstance(data, dict):
+        raise _fail("damaged reminder settings")
+    wait = data.get("wait_minutes")
+    muted = data.get("muted", [])
+    if wait is not None and (
+        type(wait) is not int or not MIN_WAIT <= timedelta(minutes=wait) <= MAX_WAIT
+    ):
+        raise _fail("damaged reminder settings")
+    if not isinstance(muted, list) or not all(type(p) is int and p in players for p in muted):
+        raise _fail("damaged reminder settings")
+    order = None
+    if data.get("order") is not None:
+        if not isinstance(data["order"], dict):
+            raise _fail("a damaged turn order")
+        try:
+            order = TurnOrder.from_dict(data["order"])
+        except StonetableError:
+            raise _fail("a damaged turn order") from None
+        if not set(order.players) <= players:
+            raise _fail("a damaged turn order")
+    return (None if wait is None else timedelta(minutes=wait)), frozenset(muted), order
 
 
 async def import_campaign(
@@ -215,6 +262,11 @@ async def import_campaign(
             await Member.create(
                 campaign=campaign, player=host_row, roles=[Role.HOST.value, Role.PLAYER.value]
             )
+        wait, muted, order = _nudges(
+            data.get("nudges"), {m["player"]["id"] for m in data["members"]}
+        )
+        if "nudges" in data:
+            await reminders.keep_imported(campaign.id, wait, muted, order)
         for entry in data.get("log", []):
             await LogEntry.create(
                 campaign=campaign,

@@ -24,7 +24,7 @@ from core.campaigns.play import PlayerRef
 from core.rules.errors import Malformed
 from core.rules.log import LogKind, Words
 from core.rules.roll_stats import Luck, expected_means, known_means, luck, remember
-from core.rules.said import Said
+from core.rules.said import Joined
 from core.rules.table import Json, Table
 from core.runtime.errors import OneAtATime, TooHeavy, TryAgain
 from core.runtime.heavy import HeavyWork
@@ -112,12 +112,10 @@ async def games_of(campaigns: Campaigns, player: PlayerRef) -> tuple[CampaignVie
     return tuple(listed(v) for v in await campaigns.campaigns_of(player))
 
 
-async def waiting_of(
-    campaigns: Campaigns, games: tuple[CampaignView, ...]
-) -> dict[int, Said]:
-    """For each of ``games`` that waits on someone, whom and for how long (public: the
-    panels name them in the group)."""
-    found: dict[int, Said] = {}
+async def waiting_of(campaigns: Campaigns, games: tuple[CampaignView, ...]) -> dict[int, Joined]:
+    """For each of ``games`` with a turn order or that waits on someone, whose turn it is,
+    whom it waits on and for how long (public: the panels name them in the group)."""
+    found: dict[int, Joined] = {}
     for game in games:
         line = await campaigns.waiting_of(game.id)
         if line is not None:
@@ -134,15 +132,17 @@ async def log_of(projection: Projection, limit: int = LOG_LINES) -> tuple[LogLin
     """The newest ``limit`` log lines of the projected campaign, oldest first."""
     async with guarded():
         rows = await LogEntry.filter(campaign_id=projection.view.id).order_by("-id").limit(limit)
-    return tuple(
-        LogLineView(
-            LogKind.read(e.kind) or e.kind,
-            e.text,
-            tuple(e.player_ids or ()),
-            e.created_at,
-            Words.from_json(e.words),
-        )
-        for e in reversed(rows)
+    return tuple(line_of(e) for e in reversed(rows))
+
+
+def line_of(entry: LogEntry) -> LogLineView:
+    """A stored log line as the log shows it."""
+    return LogLineView(
+        LogKind.read(entry.kind) or entry.kind,
+        entry.text,
+        tuple(entry.player_ids or ()),
+        entry.created_at,
+        Words.from_json(entry.words),
     )
 
 

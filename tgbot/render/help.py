@@ -85,6 +85,12 @@ def _game_lines(lang: Lang) -> tuple[str, ...]:
             "/undo — take back your last step (a tap, an answer, a Mini App edit) until "
             "someone else acts or the dice are rolled; the panel also shows ↩ Undo to you."
         ),
+        "🔁 "
+        + lang.gettext(
+            "/turns — the host sets the turn order: <code>/turns Ana, Bo, Cy</code>, "
+            "<code>/turns roll</code> (a d20 each), or /turns alone to tap the players in "
+            "order; /next passes the turn on (its holder or the host)."
+        ),
         "📖 "
         + lang.gettext(
             "/story — the host shares the campaign's story as a read-only link; "

@@ -115,3 +115,14 @@ def test_setting_or_passing_may_be_taken_back_but_a_rolled_order_stands() -> Non
     rolled = roll_order(t, HOST, SeededRng(3))
     with pytest.raises(NotAllowedNow):
         check_undo([rolled.taken()], HOST)
+
+
+def test_the_turn_line_names_the_holder_then_the_rest_in_order() -> None:
+    from core.rules.said import worded
+    from core.rules.turns import TurnOrder, turn_line
+
+    names = {1: "Ana", 2: "Bo", 3: "Cy"}
+    assert turn_line(None, names) is None
+    line = turn_line(TurnOrder((1, 2, 3), 2), names)
+    assert line == "🔁 Turn: Bo (then Cy, Ana)"
+    assert line is not None and worded(line, lambda m, **v: m.format(**v)) == line

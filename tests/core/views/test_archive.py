@@ -163,3 +163,69 @@ async def test_a_log_line_keeps_its_words_through_a_round_trip(
     view = await import_campaign(campaigns, data, NEW_GROUP, BEN)
     rows = await LogEntry.filter(campaign_id=view.id).order_by("id")
     assert [r.words for r in rows] == [None, said.to_json()]
+
+
+async def test_a_round_trip_keeps_the_turn_order_wait_and_mutes(
+    db: str, campaigns: Campaigns
+) -> None:
+    from datetime import timedelta
+
+    from core.store import reminders
+
+    campaign_id = await played(campaigns)
+    await campaigns.turns.set_turns(GROUP, HOST, "", players=[BEN.tg_id, HOST.tg_id])
+    await campaigns.turns.next_turn(GROUP, BEN)
+    await reminders.set_wait(campaign_id, timedelta(hours=6))
+    await reminders.set_muted(campaign_id, BEN.tg_id, True)
+    data = await export_campaign(campaign_id, time.time())
+    assert data["nudges"] == {
+        "wait_minutes": 360,
+        "muted": [BEN.tg_id],
+        "order": {"v": 1, "players": [BEN.tg_id, HOST.tg_id], "holder": HOST.tg_id},
+    }
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.ARCHIVED)
+    view = await import_campaign(campaigns, json.loads(json.dumps(data)), NEW_GROUP, BEN)
+    settings = await reminders.settings_of(view.id)
+    assert settings.wait == timedelta(hours=6)
+    assert settings.muted == {BEN.tg_id}
+    assert settings.order is not None
+    assert (settings.order.players, settings.order.holder) == ((BEN.tg_id, HOST.tg_id), HOST.tg_id)
+
+
+async def test_an_export_from_before_turn_orders_imports_as_before(
+    db: str, campaigns: Campaigns
+) -> None:
+    from core.store import reminders
+    from core.store.models import GameNudges
+
+    data = await export_campaign(await played(campaigns), time.time())
+    del data["nudges"]
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.ARCHIVED)
+    view = await import_campaign(campaigns, data, NEW_GROUP, BEN)
+    assert await GameNudges.filter(campaign_id=view.id).count() == 0
+    assert await reminders.settings_of(view.id) == reminders.GameSettings()
+
+
+@pytest.mark.parametrize(
+    "nudges",
+    [
+        "soon",
+        {"wait_minutes": "6h"},
+        {"wait_minutes": 0},
+        {"muted": [999]},
+        {"order": {"players": [1, 999], "holder": 1}},
+        {"order": {"players": [1], "holder": 1}},
+        {"order": {"players": [1, 2], "holder": 3}},
+        {"order": [1, 2]},
+    ],
+)
+async def test_a_damaged_turn_order_or_wait_imports_nothing(
+    db: str, campaigns: Campaigns, nudges: object
+) -> None:
+    data = await export_campaign(await played(campaigns), time.time())
+    data["nudges"] = nudges
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.ARCHIVED)
+    before = await Campaign.all().count()
+    with pytest.raises(Malformed):
+        await import_campaign(campaigns, data, NEW_GROUP, BEN)
+    assert await Campaign.all().count() == before

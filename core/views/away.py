@@ -1,0 +1,65 @@
+"""While you were away: a player back in a game after a while gets, in private, what
+happened since they last acted there, from the log as their own view shows it (the log
+is written public, :mod:`core.rules.log`; the Mini App's log page reads it the same way).
+
+A player's last action (their command or press in the game's chat) is kept with the
+game (:mod:`core.store.seen`); the digest is made once per return: the return is an
+action too, so the next one is no return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.campaigns import Campaigns, CampaignView
+from core.store.models import Campaign, CampaignStatus, LogEntry, Member
+from core.store.seen import seen
+from core.store.unit import UnitOfWork
+from core.views.projection import LogLineView, line_of
+
+AWAY = 24 * 60 * 60  # seconds: a day away makes a return
+SHOWN = 5  # the newest lines a digest shows; the Mini App has the rest
+
+
+@dataclass(frozen=True)
+class Digest:
+    """What happened in a game while ``player`` was away: its newest lines, oldest first,
+    and how many more came before them."""
+
+    player: int
+    campaign: CampaignView
+    lines: tuple[LogLineView, ...]
+    more: int
+
+
+async def returning(
+    campaigns: Campaigns,
+    chat_tg_id: int,
+    topic: int,
+    player: int,
+    *,
+    unit: UnitOfWork | None = None,
+) -> Digest | None:
+    """``player`` acts in the game of this chat's topic: keep when, and if they come back
+    after :data:`AWAY` or more to a log that moved on, what happened meanwhile (None
+    otherwise, or when there is no game here or they are not in it)."""
+    async with (unit or UnitOfWork()).committing():
+        campaign = await Campaign.get_or_none(live_chat_id=chat_tg_id, topic_id=topic)
+        if campaign is None or campaign.status is not CampaignStatus.ACTIVE:
+            return None
+        member = Member.filter(campaign_id=campaign.id, player__tg_id=player, active=True)
+        if not await member.exists():
+            return None
+        before = await seen(campaign.id, player, campaigns.clock())
+        if before is None or campaigns.clock() - before.at < AWAY:
+            return None
+        since = LogEntry.filter(campaign_id=campaign.id, id__gt=before.log_id)
+        count = await since.count()
+        if not count:
+            return None
+        rows = await since.order_by("-id").limit(SHOWN)
+    view = await campaigns.current(chat_tg_id, topic)
+    if view is None:
+        return None
+    lines = tuple(line_of(e) for e in reversed(rows))
+    return Digest(player, view, lines, count - len(lines))

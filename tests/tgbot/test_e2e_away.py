@@ -1,0 +1,81 @@
+"""While you were away, end to end: a player back in a game after a day gets what
+happened since in private, once, as their own view of the log shows it (never a face
+of a location card the table has not seen)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.store.models import LogEntry
+from tests.support import nsu_bot
+from tests.support.stack import GROUP, Stack, from_bot, running_stack
+from tests.tgbot.test_e2e_lifecycle import DAY, Clock
+from tgbot.sandbox.fake_api import default_cast
+
+pytestmark = [pytest.mark.e2e, pytest.mark.db]
+
+ALICE, BO, CHIDI = nsu_bot.PLAYERS
+
+
+@pytest.fixture
+async def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def stack(db: str, clock: Clock) -> Any:
+    async with running_stack(db, clock=clock, players=default_cast()) as running:
+        yield running
+
+
+def digests(stack: Stack, user: int) -> list[str]:
+    return [
+        m["text"]
+        for m in stack.api.messages(user)
+        if m["from"]["id"] == stack.api.bot_id and "While you were away" in m["text"]
+    ]
+
+
+async def test_a_player_back_after_a_day_gets_what_happened_once_without_hidden_faces(
+    stack: Stack, clock: Clock
+) -> None:
+    await nsu_bot.seat_three(stack)
+    board = await nsu_bot.build_world(stack)
+    for pid in nsu_bot.PLAYERS:
+        await nsu_bot.make_character(stack, pid, board if pid == CHIDI else None)
+    await nsu_bot.say(stack, CHIDI, "/status")
+    clock.offset += DAY / 2
+    await nsu_bot.say(stack, CHIDI, "/status")  # half a day: no return
+    assert digests(stack, CHIDI) == []
+    seen = await LogEntry.all().count()
+
+    clock.offset += DAY + 60
+    adventure = (await nsu_bot.say(stack, ALICE, "/adventure"))["message_id"]
+    await nsu_bot.press(stack, BO, GROUP, adventure, "➡️ Travel")
+    await nsu_bot.press(stack, BO, GROUP, adventure, "➡️")  # the party travels; a card flips
+    since = [e.text for e in await LogEntry.all().order_by("id")][seen:]
+    assert since
+    assert digests(stack, CHIDI) == []
+
+    await stack.api.send_text(CHIDI, GROUP, "/status")
+    digest = await stack.api.wait_for_message(
+        CHIDI, lambda m: from_bot(stack)(m) and "While you were away" in m["text"], timeout=20
+    )
+    text = digest["text"]
+    assert text.startswith("👋 While you were away from No Stone Unturned in The Table:")
+    assert text.splitlines()[1:] == [f"• {line}" for line in since[-5:]] + (
+        [f"…and {len(since) - 5} more entries in the game's log (Mini App)."]
+        if len(since) > 5
+        else []
+    )
+    public = nsu_bot.texts(stack, GROUP)
+    for pid in nsu_bot.PLAYERS:
+        for n in range(1, 4):
+            for field in nsu_bot.card(pid, n):
+                assert field in public or field not in text, field  # nothing face down
+
+    await nsu_bot.say(stack, CHIDI, "/status")  # once per return
+    await nsu_bot.say(stack, BO, "/status")
+    assert len(digests(stack, CHIDI)) == 1
