@@ -21,6 +21,7 @@ KINDS: dict[str, Callable[[Lang], str]] = {
     "map": lambda lang: lang.pgettext("a log line's tag", "map"),
     "clock": lambda lang: lang.pgettext("a log line's tag", "clock"),
     "undo": lambda lang: lang.pgettext("a log line's tag", "undo"),
+    "said": lambda lang: lang.pgettext("a log line's tag", "said"),
 }
 
 
