@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import pytest
 
 from core.rules.log import Words
 from core.store.models import LogEntry, Member, RollRecord
+from core.words.i18n import lang_for
 from tests.support.nsu_bot import Faces
 from tests.support.nsu_table import character, sheet
 from tests.support.stack import GROUP, OLGA, TIMEOUT, Stack, cast_with_olga, from_bot, running_stack
+from webapp.log_lines import KINDS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
@@ -71,6 +74,15 @@ async def test_say_rolls_each_bracket_where_it_was_written(stack: Stack, faces: 
     assert [(r.notation, r.total) for r in rolls] == [("1d20 + 5", 17), ("1d8 + 3", 6)]
     history = await say(stack, ALICE, GROUP, "/rolls")
     assert "1d20 + 5" in history["text"]
+    # the story page shows the post as the log keeps it, the words' HTML as text
+    shared = await say(stack, ALICE, GROUP, "/story")
+    [url] = [b["url"] for row in shared["reply_markup"]["inline_keyboard"] for b in row]
+    async with aiohttp.ClientSession() as http, http.get(url) as response:
+        page = await response.text()
+    assert (
+        "Alice Marsh: I swing [1d20+5 = 17], and it bites for [1d8+3 = 6]! &lt;b&gt;[OOC]&lt;/b&gt;"
+    ) in page
+    assert '<li class="said"><span class="kind">said</span>' in page
 
 
 async def test_saved_rolls_and_refusals(stack: Stack, faces: Faces) -> None:
@@ -130,12 +142,19 @@ async def test_an_inline_post_as_mirra(stack: Stack, faces: Faces) -> None:
     assert line.text == "Mirra: I strike [1d20+5 = 20]"
 
 
-async def test_russian_words(stack: Stack) -> None:
+async def test_russian_words(stack: Stack, faces: Faces) -> None:
     await say(stack, OLGA, GROUP, "/newgame d20")
     empty = await say(stack, OLGA, GROUP, "/say")
     assert "Напишите" in empty["text"] and "/say" in empty["text"]
     long = await say(stack, OLGA, GROUP, "/say " + "а" * 4090)
     assert "4096" in long["text"] and "Telegram" in long["text"]
+    faces.push(2)
+    narrated = await say(stack, OLGA, GROUP, "/npc Ночь. [1d6]")
+    assert narrated["text"] == "📜 Ночь. [1d6 (2) = 2]"
+    [line] = await LogEntry.all()
+    said = Words.from_json(line.words)
+    assert said is not None and said.said(lang_for("ru").gettext).startswith("Рассказчик: Ночь.")
+    assert KINDS["said"](lang_for("ru")) == "сказано"
     asked = await stack.api.inline_query(OLGA, "Привет", OLGA)
     answer = await asked.answered(timeout=10)
     assert [r["title"] for r in answer["results"]] == ["💬 как Ольга Петрова"]
