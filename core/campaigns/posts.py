@@ -37,7 +37,7 @@ from core.store.unit import UnitOfWork
 ONLY_GM = N_(
     "Only the host or the game master speaks for others here. /say speaks as your character."
 )
-SAID = N_("{name}: {text}")  # the log's line of a post
+SAID = N_("{name} says: {text}")  # the log's line of a post
 NARRATED = N_("Narrator: {text}")
 LOG_KIND = "said"
 

@@ -66,10 +66,10 @@ async def test_say_rolls_each_bracket_where_it_was_written(stack: Stack, faces: 
     [line] = await LogEntry.all()
     assert line.kind == "said"
     assert line.text == (
-        "Alice Marsh: I swing [1d20+5 = 17], and it bites for [1d8+3 = 6]! <b>[OOC]</b>"
+        "Alice Marsh says: I swing [1d20+5 = 17], and it bites for [1d8+3 = 6]! <b>[OOC]</b>"
     )
     said = Words.from_json(line.words)
-    assert said is not None and said.said().startswith("Alice Marsh: I swing")
+    assert said is not None and said.said().startswith("Alice Marsh says: I swing")
     rolls = await RollRecord.all().order_by("id")
     assert [(r.notation, r.total) for r in rolls] == [("1d20 + 5", 17), ("1d8 + 3", 6)]
     history = await say(stack, ALICE, GROUP, "/rolls")
@@ -80,7 +80,8 @@ async def test_say_rolls_each_bracket_where_it_was_written(stack: Stack, faces: 
     async with aiohttp.ClientSession() as http, http.get(url) as response:
         page = await response.text()
     assert (
-        "Alice Marsh: I swing [1d20+5 = 17], and it bites for [1d8+3 = 6]! &lt;b&gt;[OOC]&lt;/b&gt;"
+        "Alice Marsh says: I swing [1d20+5 = 17], and it bites for [1d8+3 = 6]! "
+        "&lt;b&gt;[OOC]&lt;/b&gt;"
     ) in page
     assert '<li class="said"><span class="kind">said</span>' in page
 
@@ -118,9 +119,9 @@ async def test_npc_by_the_host_and_refused_for_a_player(stack: Stack, faces: Fac
     assert posted["text"] == "💬 <b>Bo</b> & Co: Fine."
     lines = [e.text for e in await LogEntry.all().order_by("id")]
     assert lines == [
-        "Gobbo: Halt, or [1d6 = 4] arrows fly!",
+        "Gobbo says: Halt, or [1d6 = 4] arrows fly!",
         "Narrator: The door creaks open.",
-        "<b>Bo</b> & Co: Fine.",
+        "<b>Bo</b> & Co says: Fine.",
     ]
 
 
@@ -139,7 +140,7 @@ async def test_an_inline_post_as_mirra(stack: Stack, faces: Faces) -> None:
     assert edited["text"] == "💬 Mirra: I strike [1d20+5 (15) = 20]"
     assert edited["via_bot"]["id"] == stack.api.bot_id
     [line] = await LogEntry.filter(kind="said")
-    assert line.text == "Mirra: I strike [1d20+5 = 20]"
+    assert line.text == "Mirra says: I strike [1d20+5 = 20]"
 
 
 async def test_russian_words(stack: Stack, faces: Faces) -> None:
