@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 
 from core.rules.log import Words
-from core.store.models import LogEntry, Member, RollRecord
+from core.store.models import Campaign, GameNudges, LogEntry, Member, RollRecord
 from core.words.i18n import lang_for
 from tests.support.nsu_bot import Faces
 from tests.support.nsu_table import character, sheet
@@ -113,10 +113,16 @@ async def test_npc_by_the_host_and_refused_for_a_player(stack: Stack, faces: Fac
     narrator = await say(stack, ALICE, GROUP, "/npc The door creaks open.")
     assert narrator["text"] == "📜 The door creaks open."
     assert [e["type"] for e in narrator["entities"]] == ["italic"]
+    game = await Campaign.get()  # a wait of 12 hours, the table last moved on long ago
+    await GameNudges.update_or_create(
+        campaign_id=game.id, defaults={"wait_minutes": 720, "since": 1.0}
+    )
     refused = await say(stack, BO, GROUP, "/npc Gobbo: I am the king now")
+    assert (await GameNudges.get()).since == 1.0  # a refused post is no step
     assert refused["text"].startswith("✋ Only the host or the game master")
     posted = await say(stack, BO, GROUP, "/say Fine.")
     assert posted["text"] == "💬 <b>Bo</b> & Co: Fine."
+    assert (await GameNudges.get()).since > 1.0  # Bo acted: the game's wait starts again
     lines = [e.text for e in await LogEntry.all().order_by("id")]
     assert lines == [
         "Gobbo says: Halt, or [1d6 = 4] arrows fly!",
