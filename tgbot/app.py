@@ -54,6 +54,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.roll",
     "tgbot.features.rolls",
     "tgbot.features.inline",
+    "tgbot.features.say",
     "tgbot.features.saved",
     "tgbot.features.sheet",
     "tgbot.features.campaign",

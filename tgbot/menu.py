@@ -42,7 +42,8 @@ NOT_WHILE_PLAYING = frozenset({"newgame"})  # common commands a running game's m
 # common group commands that do something only where a game runs (paused or not)
 WHILE_PLAYING = frozenset(
     {"join", "leave", "status", "pause", "resume", "endgame", "language", "undo", "story"}
-)
+) | frozenset({"say", "npc"})  # posts in character
+WHILE_PLAYING |= frozenset({"turns", "next"})  # the turn order
 AFTER_AN_END = frozenset({"resume"})  # ... or where a game ended and may still be resumed
 
 

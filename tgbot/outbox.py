@@ -23,6 +23,7 @@ from telegram.constants import ChatType
 
 from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired
 from core.campaigns.play import HeldNotes, TableRoll
+from core.campaigns.posts import Posted
 from core.campaigns.undo import TookBack
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
@@ -152,6 +153,8 @@ class Planner:
             return await self._roll(result)
         if isinstance(result, TableRoll):
             return self._table_roll(result)
+        if isinstance(result, Posted):
+            return self._posted(result)
         if isinstance(result, HeldNotes):  # taken from the store: sent in the same change
             return [
                 Effect("send", {"chat_id": result.tg_id, "topic": 0, "text": t, "markup": m})
@@ -231,6 +234,19 @@ class Planner:
 
         text = render_roll(roll.result, roll.who, lang_for(roll.language))
         return [Effect("send", {"chat_id": roll.chat_tg_id, "topic": roll.topic, "text": text})]
+
+    def _posted(self, posted: Posted) -> list[Effect]:
+        """A post in character, in its game's chat (an inline one is edited by its handler).
+
+        Raises:
+            Malformed: the post is longer than a message may be (nothing is saved).
+        """
+        from tgbot.render.in_character import fitting, render_post
+
+        text = fitting(render_post(posted))
+        if posted.inline_message_id is not None:
+            return []
+        return [Effect("send", {"chat_id": posted.chat_tg_id, "topic": posted.topic, "text": text})]
 
     async def _header(self, view: PanelView) -> str:
         """In a private chat, the line naming the game, for a player in several."""

@@ -22,6 +22,7 @@ KINDS: dict[LogKind, Callable[[Lang], str]] = {
     LogKind.MAP: lambda lang: lang.pgettext("a log line's tag", "map"),
     LogKind.CLOCK: lambda lang: lang.pgettext("a log line's tag", "clock"),
     LogKind.UNDO: lambda lang: lang.pgettext("a log line's tag", "undo"),
+    LogKind.SAID: lambda lang: lang.pgettext("a log line's tag", "said"),
 }
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from core.campaigns.base import Dependencies
 from core.campaigns.edits import Edits
 from core.campaigns.lifecycle import Joining, Lifecycle
+from core.campaigns.posts import Posts
 from core.campaigns.presses import Presses
 from core.campaigns.queries import Queries
 from core.campaigns.turns import Turns
@@ -64,6 +65,8 @@ class Campaigns(Dependencies):
         self.nudge = turns.nudge
         self.set_turns = turns.set_turns
         self.next_turn = turns.next_turn
+        # posts in character: /say, /npc, inline
+        self.posts = Posts(*shared, clock=clock)
         self._bind_reads(self.queries)
 
     def _bind_changes(self, joining: Joining, lifecycle: Lifecycle, presses: Presses) -> None:

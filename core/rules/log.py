@@ -84,6 +84,7 @@ class LogKind(StrEnum):
     MAP = "map"  # the map changed: a place revealed, the party moved
     CLOCK = "clock"  # a clock ticked
     UNDO = "undo"  # someone took back their last step
+    SAID = "said"  # a post in character (or by a non-player character, or the narrator)
 
     @classmethod
     def read(cls, tag: str) -> LogKind | None:

@@ -16,6 +16,7 @@ RUSSIAN = {
     LogKind.MAP: "карта",
     LogKind.CLOCK: "часы",
     LogKind.UNDO: "отмена",
+    LogKind.SAID: "сказано",
 }
 
 

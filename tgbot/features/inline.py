@@ -9,16 +9,20 @@ chosen result, and only then are the dice rolled and the message edited to show 
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Update, User
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, ChosenInlineResultHandler, InlineQueryHandler
 
 from core.campaigns.inline_rolls import MAX_OFFERS, chosen, roll_once, stored_roll
+from core.campaigns.posts import chosen_game
 from core.campaigns.saved_rolls import offered
 from core.rules.dice import RollResult
+from core.rules.errors import Malformed, StonetableError
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
 from tgbot.render.dice import render_roll
+from tgbot.render.errors import user_message
+from tgbot.render.in_character import fitting, post_articles, render_post, say_more
 from tgbot.render.inline import again_button, inline_results
 from tgbot.updates import CommandSpec, player_of
 
@@ -33,10 +37,15 @@ async def inline_query(update: Update, context: StonetableContext) -> None:
     assert query is not None
     user = query.from_user
     player = player_of(user)
+    lang = lang_for(user.language_code)
     results, button = inline_results(
-        query.query, await offered(user.id, query.query, MAX_OFFERS), player.display_name,
-        lang_for(user.language_code),
-    )  # fmt: skip
+        query.query, await offered(user.id, query.query, MAX_OFFERS), player.display_name, lang
+    )
+    if query.query.strip():  # the words posted in character, one result per character
+        characters = await context.deps.campaigns.posts.characters_of(player)
+        posts = post_articles(query.query, characters, lang)
+        if posts:
+            results, button = results + posts, None  # words that are no roll post too
     await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True, button=button)
 
 
@@ -49,6 +58,9 @@ async def chosen_result(update: Update, context: StonetableContext) -> None:
         return
     user = picked.from_user
     lang = lang_for(user.language_code)
+    if picked.result_id.startswith("s"):
+        await _chosen_post(context, picked.result_id, picked.query, message_id, user)
+        return
     offer = chosen(picked.query, await offered(user.id, picked.query, MAX_OFFERS), picked.result_id)
     if offer is None:  # built anew from the query, it offers no such roll: nothing rolls
         shown = await stored_roll(message_id)  # unless it was rolled (a saved roll changed since)
@@ -72,6 +84,26 @@ async def chosen_result(update: Update, context: StonetableContext) -> None:
         inline_message_id=message_id,
         parse_mode=ParseMode.HTML,
         reply_markup=again_button(offer, lang),
+    )
+
+
+async def _chosen_post(
+    context: StonetableContext, result_id: str, query: str, message_id: str, user: User
+) -> None:
+    """Post the picked words in character in the game the result names, and edit the
+    inline message to show the post with its dice (or why it can't be posted)."""
+    lang = lang_for(user.language_code)
+    game = chosen_game(result_id, query)
+    try:
+        if game is None:
+            raise Malformed(NO_LONGER_OFFERED, bot=context.bot.username)
+        posts = context.deps.campaigns.posts
+        posted = await posts.say_inline(player_of(user), game, query, message_id, unit=context.unit)
+        text = fitting(render_post(posted))
+    except StonetableError as error:
+        text = user_message(error, lang)
+    await context.bot.edit_message_text(
+        text, inline_message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=say_more(lang)
     )
 
 

@@ -80,6 +80,14 @@ def _game_lines(lang: Lang) -> tuple[str, ...]:
             "/newgame — start a game in a group; /join, /leave, /status; the host can "
             "/pause, /resume and /endgame; /language en|ru changes the game's language."
         ),
+        "💬 "
+        + lang.gettext(
+            "<code>/say I swing [1d20+5] and hit for [1d8+3]</code> — speak as your character; "
+            "dice in square brackets (or a saved roll, <code>[atk]</code>) are rolled where "
+            "they stand. The host or game master: <code>/npc Gobbo: Halt!</code> speaks as "
+            "anyone, <code>/npc</code> with no name and colon as the narrator. In any chat, "
+            "the bot's @name and your words offer the same post as each of your characters."
+        ),
         "↩ "
         + lang.gettext(
             "/undo — take back your last step (a tap, an answer, a Mini App edit) until "
