@@ -34,7 +34,10 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import aiohttp
 
+from tgbot.sandbox.fake_api.feed import _Feed
 from tgbot.sandbox.fake_api.files import _photo_size, _StoredFile, image_size
+from tgbot.sandbox.fake_api.forum import _Forum
+from tgbot.sandbox.fake_api.hub import _Part
 from tgbot.sandbox.fake_api.limits import (
     _QUERY_TOO_OLD,
     CHAT_ACTIONS,
@@ -49,7 +52,6 @@ from tgbot.sandbox.fake_api.limits import (
     MAX_CALLBACK_DATA_BYTES,
     MAX_CAPTION_LENGTH,
     MAX_DESCRIPTION,
-    MAX_EVENTS,
     MAX_INLINE_QUERY,
     MAX_INLINE_RESULTS,
     MAX_MESSAGES_PER_CHAT,
@@ -80,7 +82,6 @@ from tgbot.sandbox.fake_api.records import (
     _ChatState,
     _InlineQuery,
     _Query,
-    _Topic,
     _Webhook,
 )
 from tgbot.sandbox.fake_api.saved import (
@@ -101,285 +102,6 @@ from tgbot.sandbox.fake_api.text import (
 from tgbot.sandbox.fake_api.themes import LIGHT_THEME, THEMES, WEB_APP_VERSION
 from tgbot.sandbox.fake_api.wire import ApiError, Json, SandboxError, Upload, _Params, bad_request
 from webapp.auth import make_init_data
-
-
-class _Part:
-    """One cohesive part of the fake Bot API; the state stays on the API (but for the
-    change feed's, which the feed keeps)."""
-
-    def __init__(self, api: FakeBotApi) -> None:
-        self.api = api
-
-
-class _Feed(_Part):
-    """The change feed: every visible change as one event, numbered in order, and
-    waiting for the next ones (the sandbox page and the tests read it)."""
-
-    def __init__(self, api: FakeBotApi) -> None:
-        super().__init__(api)
-        self.pulse = asyncio.Event()
-        self.events: deque[Json] = deque(maxlen=MAX_EVENTS)
-        self.seq = 0
-        self.cursor = 0  # where ``wait_for_message`` goes on looking from
-
-    def wake(self) -> None:
-        """Wake everyone waiting for a change."""
-        self.pulse.set()
-        self.pulse = asyncio.Event()
-
-    async def wait_change(self, timeout: float) -> None:
-        """Wait for the next change or ``timeout`` seconds, whichever comes first."""
-        pulse = self.pulse
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(pulse.wait(), max(timeout, 0))
-
-    def emit(self, kind: str, chat_id: int | None = None, **data: Any) -> Json:
-        """Append an event to the change feed."""
-        self.seq += 1
-        event: Json = {"seq": self.seq, "kind": kind, "chat_id": chat_id, **data}
-        self.events.append(event)
-        self.wake()
-        self.changed()
-        return event
-
-    def changed(self) -> None:
-        """Tell ``on_change`` (when set) that a restart should keep something new."""
-        if self.api.on_change is not None:
-            self.api.on_change()
-
-    def oldest_seq(self) -> int:
-        """Return the sequence number of the oldest event still in the change feed."""
-        return self.events[0]["seq"] if self.events else self.seq + 1
-
-    def mark(self) -> int:
-        """Return the change feed's current sequence number."""
-        return self.seq
-
-    def events_since(self, seq: int) -> list[Json]:
-        """Return the change feed's events after ``seq`` (oldest first)."""
-        return [event for event in self.events if event["seq"] > seq]
-
-    async def next_events(self, seq: int, timeout: float) -> list[Json]:
-        """Wait up to ``timeout`` seconds for events after ``seq``; return them."""
-        deadline = time.monotonic() + timeout
-        while True:
-            events = self.events_since(seq)
-            if events or self.api.closed or time.monotonic() >= deadline:
-                return events
-            await self.wait_change(deadline - time.monotonic())
-
-    async def wait_for_message(
-        self,
-        chat_id: int,
-        predicate: Callable[[Json], bool] | None = None,
-        timeout: float = 5.0,
-        *,
-        since: int | None = None,
-    ) -> Json:
-        """Wait for a new or edited message in a chat and return it.
-
-        Looks at events after ``since`` (default: after the last player action or the
-        last message this method returned), so a reply sent before the call counts.
-
-        Args:
-            chat_id: the chat to watch.
-            predicate: which message to accept (default: any message from the bot).
-            timeout: seconds to wait.
-            since: a sequence number from ``mark()``.
-
-        Raises:
-            TimeoutError: no matching message arrived in time.
-        """
-        accept = predicate or (lambda message: message["from"]["id"] == self.api.bot_id)
-        cursor = self.cursor if since is None else since
-        deadline = time.monotonic() + timeout
-        while True:
-            for event in self.events_since(cursor):
-                cursor = event["seq"]
-                message: Json = event.get("message") or {}
-                if _is_message_in(event, chat_id) and accept(message):
-                    self.cursor = max(self.cursor, event["seq"])
-                    return message
-            if time.monotonic() >= deadline:
-                last = self.api.last_message(chat_id)
-                raise TimeoutError(
-                    f"no matching message in chat {chat_id} within {timeout}s; "
-                    f"last: {last.get('text') if last else None!r}"
-                )
-            await self.wait_change(deadline - time.monotonic())
-
-
-class _Forum(_Part):
-    """Forum topics: creating, closing, editing and deleting them, and a message's thread."""
-
-    def _is_forum(self, state: _ChatState) -> bool:
-        return bool(state.chat.get("is_forum"))
-
-    def _thread(
-        self, params: _Params, state: _ChatState, reply_to: Json | None, *, by_admin: bool
-    ) -> int | None:
-        """The topic a new message goes to: ``message_thread_id``, else the replied
-        message's topic; refused as Telegram does for a missing or closed topic."""
-        if not self._is_forum(state):
-            return None
-        thread: int | None = None
-        if params.has("message_thread_id"):
-            thread = params.integer("message_thread_id") or None
-        elif reply_to is not None and reply_to.get("is_topic_message"):
-            thread = reply_to.get("message_thread_id")
-        if thread is None:
-            return None
-        topic = state.topics.get(thread)
-        if topic is None:
-            raise bad_request("message thread not found")
-        if topic.closed and not by_admin:
-            raise bad_request("TOPIC_CLOSED")
-        return thread
-
-    def _topic_param(self, params: _Params, state: _ChatState) -> _Topic:
-        if not self._is_forum(state):
-            raise bad_request("the chat is not a forum")
-        if not params.has("message_thread_id"):
-            raise bad_request("message thread id is empty")
-        topic = state.topics.get(params.integer("message_thread_id"))
-        if topic is None:
-            raise bad_request("message thread not found")
-        return topic
-
-    def _check_manages_topics(self, state: _ChatState) -> None:
-        if not self.api.bot_manages_topics:
-            raise bad_request("not enough rights to manage topics in the chat")
-
-    def _managed_topic(self, params: _Params) -> tuple[_ChatState, _Topic]:
-        """The chat and topic a topic method names, once the bot may manage topics."""
-        state = self.api._chat_param(params)
-        topic = self._topic_param(params, state)
-        self._check_manages_topics(state)
-        return state, topic
-
-    def _topic_service(
-        self, state: _ChatState, sender: Json, topic: _Topic, **service: Json
-    ) -> Json:
-        """Post a topic's service message in it and tell the bot."""
-        message = self.api.messaging._new_message(state, sender, thread=topic.thread_id, **service)
-        self.api.feed.emit("message", state.chat["id"], message=message)
-        self.api.delivery._push_update(message=message)
-        return message
-
-    def _open_topic(
-        self, state: _ChatState, sender: Json, name: str, icon_color: int | None = None
-    ) -> _Topic:
-        name = name.strip()
-        if not 1 <= len(name) <= 128:
-            raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
-        thread = state.next_message_id
-        topic = _Topic(thread, name, icon_color or 0x6FB9F0)
-        state.topics[thread] = topic
-        created = {"name": name, "icon_color": topic.icon_color}
-        message = self.api.messaging._new_message(state, sender, forum_topic_created=created)
-        message["message_thread_id"] = thread
-        message["is_topic_message"] = True
-        self.api.feed.emit("message", state.chat["id"], message=message)
-        self.api.delivery._push_update(message=message)
-        return topic
-
-    def _close_topic(self, state: _ChatState, sender: Json, topic: _Topic, closed: bool) -> None:
-        if topic.closed == closed:
-            raise bad_request("TOPIC_NOT_MODIFIED")
-        topic.closed = closed
-        key = "forum_topic_closed" if closed else "forum_topic_reopened"
-        self._topic_service(state, sender, topic, **{key: {}})
-
-    def _edit_topic(self, state: _ChatState, sender: Json, topic: _Topic, name: str) -> None:
-        name = name.strip()
-        if not 1 <= len(name) <= 128:
-            raise bad_request("TOPIC_TITLE_EMPTY" if not name else "TOPIC_TITLE_TOO_LONG")
-        if name == topic.name:
-            raise bad_request("TOPIC_NOT_MODIFIED")
-        topic.name = name
-        self._topic_service(state, sender, topic, forum_topic_edited={"name": name})
-
-    def _delete_topic(self, state: _ChatState, topic: _Topic) -> None:
-        """A deleted topic takes its messages with it (Telegram sends no update)."""
-        del state.topics[topic.thread_id]
-        for message_id, message in list(state.messages.items()):
-            if message.get("message_thread_id") == topic.thread_id:
-                del state.messages[message_id]
-        self.api.feed.emit("topic_deleted", state.chat["id"], thread_id=topic.thread_id)
-
-    async def _api_createForumTopic(self, params: _Params) -> Json:
-        state = self.api._chat_param(params)
-        if not self._is_forum(state):
-            raise bad_request("the chat is not a forum")
-        self._check_manages_topics(state)
-        color = params.integer("icon_color") if params.has("icon_color") else None
-        return self._open_topic(
-            state, self.api.bot_user(), params.text("name") or "", color
-        ).as_json()
-
-    async def _api_editForumTopic(self, params: _Params) -> bool:
-        state, topic = self._managed_topic(params)
-        self._edit_topic(state, self.api.bot_user(), topic, params.text("name") or topic.name)
-        return True
-
-    async def _api_closeForumTopic(self, params: _Params) -> bool:
-        state, topic = self._managed_topic(params)
-        self._close_topic(state, self.api.bot_user(), topic, True)
-        return True
-
-    async def _api_reopenForumTopic(self, params: _Params) -> bool:
-        state, topic = self._managed_topic(params)
-        self._close_topic(state, self.api.bot_user(), topic, False)
-        return True
-
-    async def _api_deleteForumTopic(self, params: _Params) -> bool:
-        state, topic = self._managed_topic(params)
-        self._delete_topic(state, topic)
-        return True
-
-    def add_forum(self, chat_id: int, title: str, topics: Iterable[str] = ()) -> dict[str, int]:
-        """Add a forum supergroup with topics (opened by its first player, the owner);
-        returns each topic's ``message_thread_id`` by name."""
-        self.api._chats[chat_id] = _ChatState(
-            {"id": chat_id, "title": title, "type": "supergroup", "is_forum": True}
-        )
-        owner = next(iter(self.api.players.values())).user_dict()
-        state = self.api._chats[chat_id]
-        return {name: self._open_topic(state, owner, name).thread_id for name in topics}
-
-    async def player_topic(
-        self, user_id: int, chat_id: int, action: str, thread_id: int = 0, name: str = ""
-    ) -> int:
-        """A player creates (``create``), renames (``edit``), closes, reopens or deletes
-        a topic of a forum group; returns the topic's thread id."""
-        async with self.api._lock:
-            player, state = self.api.users._player_chat(user_id, chat_id)
-            if not self._is_forum(state):
-                raise SandboxError("that chat is not a forum")
-            sender = player.user_dict()
-            if action == "create":
-                return self._open_topic(state, sender, name).thread_id
-            topic = state.topics.get(thread_id)
-            if topic is None:
-                raise SandboxError("no such topic")
-            try:
-                if action == "edit":
-                    self._edit_topic(state, sender, topic, name)
-                elif action in ("close", "reopen"):
-                    self._close_topic(state, sender, topic, action == "close")
-                elif action == "delete":
-                    self._delete_topic(state, topic)
-                else:
-                    raise SandboxError(f"unknown topic action {action!r}")
-            except ApiError as error:
-                raise SandboxError(error.description) from None
-            return thread_id
-
-    def topics(self, chat_id: int) -> list[Json]:
-        """A forum group's topics, oldest first (with whether each is closed)."""
-        return [
-            {**t.as_json(), "is_closed": t.closed} for t in self.api._chat(chat_id).topics.values()
-        ]
 
 
 class _Delivery(_Part):
@@ -934,9 +656,9 @@ class _Inline(_Part):
         if not button:
             raise SandboxError("the bot's answer has no button above its results")
         if "web_app" in button:
-            url = self.api.open_web_app(user_id, button, from_chat_id=user_id)
+            url = self.api.mini_app.open_web_app(user_id, button, from_chat_id=user_id)
             return {"action": "web_app", "url": url}
-        await self.api.start_bot(user_id, str(button["start_parameter"]))
+        await self.api.users.start_bot(user_id, str(button["start_parameter"]))
         return {"action": "start", "chat_id": user_id}
 
     def _feed_back(
@@ -1684,10 +1406,6 @@ class _Persistence(_Part):
                 player.started, player.blocked = started, blocked
                 if language is not None:
                     player.language_code = language
-
-
-def _is_message_in(event: Json, chat_id: int) -> bool:
-    return event["kind"] in ("message", "edit") and event["chat_id"] == chat_id
 
 
 class _Messaging(_Part):
