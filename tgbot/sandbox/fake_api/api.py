@@ -23,7 +23,6 @@ import contextlib
 import hashlib
 import hmac
 import json
-import math
 import re
 import secrets
 import time
@@ -34,6 +33,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import aiohttp
 
+from tgbot.sandbox.fake_api.delivery import _Delivery
 from tgbot.sandbox.fake_api.feed import _Feed
 from tgbot.sandbox.fake_api.files import _photo_size, _StoredFile, image_size
 from tgbot.sandbox.fake_api.forum import _Forum
@@ -48,8 +48,6 @@ from tgbot.sandbox.fake_api.limits import (
     INLINE_RESULT_TYPES,
     MAX_ALERTS_PER_USER,
     MAX_ANSWER_TEXT_LENGTH,
-    MAX_BUTTONS,
-    MAX_CALLBACK_DATA_BYTES,
     MAX_CAPTION_LENGTH,
     MAX_DESCRIPTION,
     MAX_INLINE_QUERY,
@@ -65,8 +63,8 @@ from tgbot.sandbox.fake_api.limits import (
     _check_command,
     _check_result_id,
     _check_web_app_url,
-    _is_webhook_url,
 )
+from tgbot.sandbox.fake_api.outgoing import _Outgoing
 from tgbot.sandbox.fake_api.people import (
     Player,
     _administrator,
@@ -93,277 +91,10 @@ from tgbot.sandbox.fake_api.saved import (
     _saved_chat,
     _saved_file,
 )
-from tgbot.sandbox.fake_api.text import (
-    _TEXT_BUTTONS_UNALLOWED,
-    detect_entities,
-    format_text,
-    normalize_url,
-)
+from tgbot.sandbox.fake_api.text import detect_entities, format_text
 from tgbot.sandbox.fake_api.themes import LIGHT_THEME, THEMES, WEB_APP_VERSION
 from tgbot.sandbox.fake_api.wire import ApiError, Json, SandboxError, Upload, _Params, bad_request
 from webapp.auth import make_init_data
-
-
-class _Delivery(_Part):
-    """Updates to the bot: the queue, getUpdates and the webhook."""
-
-    def _allowed(self, update: Json) -> bool:
-        return any(key in self.api._allowed_updates for key in update if key != "update_id")
-
-    def _push_update(self, /, **payload: Json) -> Json | None:
-        update: Json = {"update_id": self.api._next_update_id, **payload}
-        if not self._allowed(update):
-            return None
-        self.api._next_update_id += 1
-        self.api._updates.append(update)
-        self.api.feed.wake()
-        self.api.feed.changed()
-        return update
-
-    def _confirm(self, offset: int) -> None:
-        before = len(self.api._updates)
-        self._drop_confirmed(offset)
-        if len(self.api._updates) != before:
-            self.api.feed.changed()
-
-    def _drop_confirmed(self, offset: int) -> None:
-        if offset < 0:
-            keep = -offset
-            while len(self.api._updates) > keep:
-                self.api._updates.popleft()
-            return
-        while self.api._updates and self.api._updates[0]["update_id"] < offset:
-            self.api._updates.popleft()
-
-    def _set_allowed(self, params: _Params) -> None:
-        allowed = params.json("allowed_updates")
-        if isinstance(allowed, list):
-            self.api._allowed_updates = frozenset(allowed) if allowed else DEFAULT_ALLOWED_UPDATES
-
-    async def _api_getUpdates(self, params: _Params) -> list[Json]:
-        async with self.api._lock:
-            if self.api._webhook is not None:
-                raise ApiError(
-                    409,
-                    "Conflict: can't use getUpdates method while webhook is active; "
-                    "use deleteWebhook to delete the webhook first",
-                )
-            self._confirm(params.integer("offset", 0))
-            self._set_allowed(params)
-            self._end_polls(
-                "Conflict: terminated by other getUpdates request; "
-                "make sure that only one bot instance is running"
-            )
-            generation = self.api._poll_generation
-        limit = min(max(params.integer("limit", 100), 1), 100)
-        deadline = time.monotonic() + min(max(params.integer("timeout", 0), 0), 50)
-        while True:
-            if generation != self.api._poll_generation:
-                raise ApiError(409, self.api._poll_ended_by)
-            if self.api._updates or self.api._closed or time.monotonic() >= deadline:
-                return list(self.api._updates)[:limit]
-            await self.api.feed.wait_change(deadline - time.monotonic())
-
-    def _end_polls(self, reason: str) -> None:
-        """End every waiting getUpdates call with a 409 ``reason``."""
-        self.api._poll_generation += 1
-        self.api._poll_ended_by = reason
-        self.api.feed.wake()
-
-    async def _api_deleteWebhook(self, params: _Params) -> bool:
-        self.api._webhook = None
-        if params.boolean("drop_pending_updates"):
-            self.api._updates.clear()
-        self.api.feed.wake()
-        return True
-
-    async def _api_setWebhook(self, params: _Params) -> bool:
-        url = params.text("url") or ""
-        if not url:
-            return await self._api_deleteWebhook(params)
-        if not _is_webhook_url(url):
-            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
-        secret = params.text("secret_token") or ""
-        if not re.fullmatch(r"[A-Za-z0-9_-]{0,256}", secret):
-            raise bad_request("secret token contains unallowed characters")
-        if params.boolean("drop_pending_updates"):
-            self.api._updates.clear()
-        self._set_allowed(params)
-        self.api._webhook = _Webhook(url, secret, params.integer("max_connections", 40))
-        self._end_polls("Conflict: terminated by setWebhook request")
-        if self.api._webhook_task is None or self.api._webhook_task.done():
-            self.api._webhook_task = asyncio.create_task(self._deliver_webhook())
-        self.api.feed.wake()
-        return True
-
-    async def _api_getWebhookInfo(self, params: _Params) -> Json:
-        hook = self.api._webhook
-        info: Json = {
-            "url": hook.url if hook else "",
-            "has_custom_certificate": False,
-            "pending_update_count": len(self.api._updates),
-        }
-        if hook:
-            info["max_connections"] = hook.max_connections
-            info["allowed_updates"] = sorted(self.api._allowed_updates)
-            if hook.last_error_date:
-                info["last_error_date"] = hook.last_error_date
-                info["last_error_message"] = hook.last_error_message
-        return info
-
-    async def _deliver_webhook(self) -> None:
-        """POST pending updates to the webhook one by one, retrying failures."""
-        failures = 0
-        while not self.api._closed and self.api._webhook is not None:
-            hook, update = self.api._webhook, self.api._updates[0] if self.api._updates else None
-            if update is None:
-                await self.api.feed.wait_change(5.0)
-                continue
-            error = await self._post_update(hook, update)
-            async with self.api._lock:
-                if error is None:
-                    failures = 0
-                    if self.api._updates and self.api._updates[0] is update:
-                        self.api._updates.popleft()
-                        self.api.feed.changed()
-                    continue
-                hook.last_error_date, hook.last_error_message = int(self.api.clock()), error
-            delays = self.api.webhook_retry_delays or (1.0,)
-            await self._wait_closed(delays[min(failures, len(delays) - 1)])
-            failures += 1
-
-    async def _wait_closed(self, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while not self.api._closed and time.monotonic() < deadline:
-            await self.api.feed.wait_change(deadline - time.monotonic())
-
-    async def _post_update(self, hook: _Webhook, update: Json) -> str | None:
-        """Send one update; return None on a 2xx answer, else the error text."""
-        if self.api._session is None:
-            self.api._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
-        headers = (
-            {"X-Telegram-Bot-Api-Secret-Token": hook.secret_token} if hook.secret_token else {}
-        )
-        try:
-            async with self.api._session.post(hook.url, json=update, headers=headers) as response:
-                if 200 <= response.status < 300:
-                    return None
-                return f"Wrong response from the webhook: {response.status} {response.reason}"
-        except (aiohttp.ClientError, TimeoutError, OSError) as error:
-            return f"Connection failed: {type(error).__name__}"
-
-
-class _Outgoing(_Part):
-    """What the bot sends, checked against Telegram's rules: markup, replies, formatting."""
-
-    def _reply_markup(self, params: _Params, state: _ChatState) -> Json | None:
-        markup = params.json("reply_markup")
-        if markup is None:
-            return None
-        if not isinstance(markup, dict):
-            raise bad_request("can't parse reply keyboard markup JSON object")
-        if "inline_keyboard" in markup:
-            return self._inline_keyboard(markup["inline_keyboard"], state)
-        if any(key in markup for key in ("keyboard", "remove_keyboard", "force_reply")):
-            return markup
-        raise bad_request("can't parse reply keyboard markup JSON object")
-
-    def _inline_keyboard(self, rows: Any, state: _ChatState) -> Json | None:
-        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-            raise bad_request(
-                'field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays'
-            )
-        if sum(len(row) for row in rows) > MAX_BUTTONS:
-            raise bad_request("reply markup is too long")
-        for row in rows:
-            for button in row:
-                self._check_button(button, state)
-        rows = [row for row in rows if row]
-        return {"inline_keyboard": rows} if rows else None
-
-    def _check_button(self, button: Any, state: _ChatState) -> None:
-        if not isinstance(button, dict) or not isinstance(button.get("text"), str):
-            raise bad_request(_TEXT_BUTTONS_UNALLOWED)
-        if not button["text"].strip():
-            raise bad_request("BUTTON_TEXT_INVALID")
-        if "callback_data" in button:
-            data = button["callback_data"]
-            if not isinstance(data, str) or not 1 <= len(data.encode()) <= MAX_CALLBACK_DATA_BYTES:
-                raise bad_request("BUTTON_DATA_INVALID")
-        elif "url" in button:
-            if normalize_url(str(button["url"])) is None:
-                raise bad_request("BUTTON_URL_INVALID")
-        elif "web_app" in button:
-            if not self.api._is_private(state):
-                raise bad_request("BUTTON_TYPE_INVALID")
-            _check_web_app_url(button["web_app"], "inline keyboard button")
-        elif not any(
-            key in button
-            for key in (
-                "login_url",
-                "switch_inline_query",
-                "switch_inline_query_current_chat",
-                "switch_inline_query_chosen_chat",
-                "copy_text",
-                "callback_game",
-                "pay",
-            )
-        ):
-            raise bad_request(_TEXT_BUTTONS_UNALLOWED)
-
-    def _reply_to(self, params: _Params, state: _ChatState) -> Json | None:
-        reply = params.json("reply_parameters")
-        if reply is None and params.has("reply_to_message_id"):
-            reply = {"message_id": params.integer("reply_to_message_id")}
-        if reply is None:
-            return None
-        if not isinstance(reply, dict) or "message_id" not in reply:
-            raise bad_request("can't parse reply parameters JSON object")
-        target_state = self.api._chat(int(reply["chat_id"])) if "chat_id" in reply else state
-        target = target_state.messages.get(int(reply["message_id"]))
-        if target is None:
-            if reply.get("allow_sending_without_reply") or params.boolean(
-                "allow_sending_without_reply"
-            ):
-                return None
-            raise bad_request("message to be replied not found")
-        return {k: v for k, v in target.items() if k != "reply_to_message"}
-
-    def _format(
-        self, params: _Params, key: str, entities_key: str, max_length: int, empty: str
-    ) -> tuple[str, list[Json]]:
-        raw = params.text(key) or ""
-        return format_text(
-            raw,
-            params.text("parse_mode"),
-            params.json(entities_key),
-            resolve_user=self.api._resolve_user,
-            max_length=max_length,
-            empty_error=empty,
-        )
-
-    def _check_can_write(self, state: _ChatState) -> None:
-        if not self.api._is_private(state):
-            return
-        player = self.api.players[state.chat["id"]]
-        if player.blocked:
-            raise ApiError(403, "Forbidden: bot was blocked by the user")
-        if not player.started:
-            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
-
-    def _check_flood(self, state: _ChatState) -> None:
-        if self.api.group_rate_limit is None or self.api._is_private(state):
-            return
-        now = time.monotonic()
-        sent = state.sent_times
-        while sent and now - sent[0] >= 60:
-            sent.popleft()
-        if len(sent) >= self.api.group_rate_limit:
-            retry_after = max(1, math.ceil(60 - (now - sent[0])))
-            raise ApiError(
-                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
-            )
-        sent.append(now)
 
 
 class _Storage(_Part):
