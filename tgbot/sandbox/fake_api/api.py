@@ -40,24 +40,20 @@ from tgbot.sandbox.fake_api.hub import _Part
 from tgbot.sandbox.fake_api.inline import _Inline
 from tgbot.sandbox.fake_api.limits import (
     CHAT_ACTIONS,
-    COMMAND_SCOPES,
     DEFAULT_ALLOWED_UPDATES,
     MAX_ALERTS_PER_USER,
     MAX_ANSWER_TEXT_LENGTH,
     MAX_CAPTION_LENGTH,
-    MAX_DESCRIPTION,
     MAX_MESSAGES_PER_CHAT,
     MAX_OPEN_QUERIES,
     MAX_PENDING_UPDATES,
-    MAX_SHORT_DESCRIPTION,
     MAX_TEXT_LENGTH,
-    _check_command,
-    _check_web_app_url,
 )
+from tgbot.sandbox.fake_api.members import _Members
+from tgbot.sandbox.fake_api.menus import _Menus
 from tgbot.sandbox.fake_api.outgoing import _Outgoing
 from tgbot.sandbox.fake_api.people import (
     Player,
-    _administrator,
     _buttons,
     _player_text,
     _visible_message,
@@ -79,240 +75,6 @@ from tgbot.sandbox.fake_api.text import detect_entities
 from tgbot.sandbox.fake_api.themes import LIGHT_THEME, THEMES, WEB_APP_VERSION
 from tgbot.sandbox.fake_api.wire import Json, SandboxError, Upload, _Params, bad_request
 from webapp.auth import make_init_data
-
-
-class _Menus(_Part):
-    """The bot's commands, menu buttons and descriptions, per scope and language."""
-
-    def _scope_key(self, scope: Any) -> str:
-        """The key of a BotCommandScope, checked as Telegram checks it."""
-        scope = {"type": "default"} if scope is None else scope
-        if not isinstance(scope, dict):
-            raise bad_request("can't parse BotCommandScope JSON object")
-        kind = scope.get("type")
-        if kind not in COMMAND_SCOPES:
-            raise bad_request("BOT_COMMAND_SCOPE_INVALID")
-        key: Json = {"type": kind}
-        if kind in ("chat", "chat_administrators", "chat_member"):
-            chat_id = scope.get("chat_id")
-            if isinstance(chat_id, bool) or not isinstance(chat_id, int | str):
-                raise bad_request("can't parse BotCommandScope JSON object")
-            if isinstance(chat_id, str) and not chat_id.lstrip("-").isdigit():
-                raise bad_request("chat not found")
-            state = self.api._chat(int(chat_id))
-            if kind != "chat" and self.api._is_private(state):
-                raise bad_request("BOT_COMMAND_SCOPE_INVALID")  # groups only
-            key["chat_id"] = state.chat["id"]
-            if kind == "chat_member":
-                user_id = scope.get("user_id")
-                if isinstance(user_id, bool) or not isinstance(user_id, int):
-                    raise bad_request("can't parse BotCommandScope JSON object")
-                self.api.members._member(state, user_id)  # an unknown user is refused
-                key["user_id"] = user_id
-        return json.dumps(key, sort_keys=True)
-
-    def _menu_key(self, params: _Params) -> tuple[str, str]:
-        """The scope and language a command menu call is about."""
-        language = params.text("language_code") or ""
-        if language and not re.fullmatch(r"[a-z]{2}", language):
-            raise bad_request("LANGUAGE_CODE_INVALID")
-        return self._scope_key(params.json("scope")), language
-
-    async def _api_setMyCommands(self, params: _Params) -> bool:
-        commands = params.json("commands")
-        if not isinstance(commands, list) or len(commands) > 100:
-            raise bad_request("can't parse commands JSON object")
-        cleaned = [_check_command(command) for command in commands]
-        key = self._menu_key(params)
-        if cleaned:
-            self.api._commands[key] = cleaned
-        else:
-            self.api._commands.pop(key, None)
-        self.api.feed.emit("commands")
-        return True
-
-    async def _api_getMyCommands(self, params: _Params) -> list[Json]:
-        """The commands set for exactly this scope and language (empty if none)."""
-        return [dict(command) for command in self.api._commands.get(self._menu_key(params), [])]
-
-    async def _api_deleteMyCommands(self, params: _Params) -> bool:
-        """Forget this scope's commands: the next wider scope's menu shows instead."""
-        self.api._commands.pop(self._menu_key(params), None)
-        self.api.feed.emit("commands")
-        return True
-
-    async def _api_setChatMenuButton(self, params: _Params) -> bool:
-        chat_id = None
-        if params.has("chat_id"):
-            state = self.api._chat_param(params)
-            if not self.api._is_private(state):
-                raise bad_request("chat not found")
-            chat_id = state.chat["id"]
-        button = params.json("menu_button") or {"type": "default"}
-        if not isinstance(button, dict) or button.get("type") not in (
-            "default",
-            "commands",
-            "web_app",
-        ):
-            raise bad_request("can't parse menu button JSON object")
-        if button["type"] == "web_app":
-            _check_web_app_url(button.get("web_app"), "menu button")
-        self.api._menu_buttons[chat_id] = button
-        self.api.feed.emit("menu_button", chat_id)
-        return True
-
-    def _describe(self, params: _Params, field: str, limit: int) -> bool:
-        """setMyDescription / setMyShortDescription: 0-``limit`` characters, per language;
-        an empty or missing text removes that language's (the default then shows)."""
-        text = params.text(field) or ""
-        if len(text) > limit:
-            raise bad_request(f"BOT_{field.upper()}_TOO_LONG")
-        language = params.text("language_code") or ""
-        if language and not re.fullmatch(r"[a-z]{2}", language):
-            raise bad_request("LANGUAGE_CODE_INVALID")
-        if text:
-            self.api._descriptions[(field, language)] = text
-        else:
-            self.api._descriptions.pop((field, language), None)
-        self.api.feed.emit("description")
-        return True
-
-    def _described(self, params: _Params, field: str) -> Json:
-        language = params.text("language_code") or ""
-        if language and not re.fullmatch(r"[a-z]{2}", language):
-            raise bad_request("LANGUAGE_CODE_INVALID")
-        return {field: self.api._descriptions.get((field, language), "")}
-
-    async def _api_setMyDescription(self, params: _Params) -> bool:
-        return self._describe(params, "description", MAX_DESCRIPTION)
-
-    async def _api_getMyDescription(self, params: _Params) -> Json:
-        return self._described(params, "description")
-
-    async def _api_setMyShortDescription(self, params: _Params) -> bool:
-        return self._describe(params, "short_description", MAX_SHORT_DESCRIPTION)
-
-    async def _api_getMyShortDescription(self, params: _Params) -> Json:
-        return self._described(params, "short_description")
-
-    def description_for(self, user_id: int, field: str = "description") -> str:
-        """What a user reads about the bot: their language's text, else the default."""
-        code = (self.api.users.player(user_id).language_code or "").split("-")[0].lower()
-        return self.api._descriptions.get((field, code)) or self.api._descriptions.get(
-            (field, ""), ""
-        )
-
-    async def _api_getChatMenuButton(self, params: _Params) -> Json:
-        chat_id = self.api._chat_param(params).chat["id"] if params.has("chat_id") else None
-        return dict(self._effective_menu_button(chat_id))
-
-    def _effective_menu_button(self, chat_id: int | None) -> Json:
-        button = self.api._menu_buttons.get(chat_id) if chat_id is not None else None
-        if button is None or button.get("type") == "default":
-            button = self.api._menu_buttons.get(None)
-        if button is None or button.get("type") == "default":
-            return {"type": "commands"}
-        return button
-
-    def menu_button(self, user_id: int) -> Json:
-        """Return the menu button a player sees in the private chat with the bot."""
-        self.api.users.player(user_id)
-        return dict(self._effective_menu_button(user_id))
-
-    def commands(
-        self, scope: str | Mapping[str, Any] = "default", language_code: str = ""
-    ) -> list[Json]:
-        """Return the commands set for exactly this scope and language."""
-        scope_dict = {"type": scope} if isinstance(scope, str) else dict(scope)
-        return [
-            dict(c)
-            for c in self.api._commands.get((self._scope_key(scope_dict), language_code), [])
-        ]
-
-    def visible_commands(self, user_id: int, chat_id: int) -> list[Json]:
-        """Return the command menu a player sees in a chat (Telegram's scope order)."""
-        player, state = self.api.users._player_chat(user_id, chat_id)
-        is_admin = self.api.members._member(state, user_id)["status"] in (
-            "creator",
-            "administrator",
-        )
-        if self.api._is_private(state):
-            scopes = [{"type": "chat", "chat_id": chat_id}, {"type": "all_private_chats"}]
-        else:
-            scopes = [{"type": "chat_member", "chat_id": chat_id, "user_id": user_id}]
-            if is_admin:
-                scopes.append({"type": "chat_administrators", "chat_id": chat_id})
-            scopes.append({"type": "chat", "chat_id": chat_id})
-            if is_admin:
-                scopes.append({"type": "all_chat_administrators"})
-            scopes.append({"type": "all_group_chats"})
-        scopes.append({"type": "default"})
-        # Telegram matches a list set for the user's language ("ru" for "ru-RU"), else the default
-        languages = dict.fromkeys((player.language_code, player.language_code.split("-")[0], ""))
-        for scope in scopes:
-            for language in languages:
-                found = self.api._commands.get((self._scope_key(scope), language))
-                if found:
-                    return [dict(c) for c in found]
-        return []
-
-
-class _Members(_Part):
-    """Chats and their members as the bot asks about them."""
-
-    async def _api_getChat(self, params: _Params) -> Json:
-        state = self.api._chat_param(params)
-        info: Json = {
-            **state.chat,
-            "accent_color_id": 0,
-            "max_reaction_count": 11,
-            "accepted_gift_types": {
-                "unlimited_gifts": True,
-                "limited_gifts": True,
-                "unique_gifts": True,
-                "premium_subscription": True,
-                "gifts_from_channels": True,
-            },
-        }
-        if state.pinned is not None and state.pinned in state.messages:
-            info["pinned_message"] = state.messages[state.pinned]
-        if not self.api._is_private(state):
-            info["permissions"] = {"can_send_messages": True, "can_pin_messages": False}
-        return info
-
-    def _member(self, state: _ChatState, user_id: int) -> Json:
-        if user_id == self.api.bot_id:
-            if self.api.bot_is_admin and not self.api._is_private(state):
-                rights = _administrator(self.api.bot_user())
-                rights["can_delete_messages"] = self.api.bot_deletes_messages
-                return rights
-            return {"status": "member", "user": self.api.bot_user()}
-        player = self.api.players.get(user_id)
-        if player is None:
-            raise bad_request("user not found")
-        if self.api._is_private(state) and state.chat["id"] != user_id:
-            return {"status": "left", "user": player.user_dict()}
-        if not self.api._is_private(state) and self._owner_id() == user_id:
-            return {"status": "creator", "user": player.user_dict(), "is_anonymous": False}
-        return {"status": "member", "user": player.user_dict()}
-
-    def _owner_id(self) -> int | None:
-        return next(iter(self.api.players), None)
-
-    async def _api_getChatMember(self, params: _Params) -> Json:
-        state = self.api._chat_param(params)
-        return self._member(state, params.integer("user_id"))
-
-    async def _api_getChatAdministrators(self, params: _Params) -> list[Json]:
-        state = self.api._chat_param(params)
-        if self.api._is_private(state):
-            raise bad_request("there are no administrators in the private chat")
-        members = [self._member(state, uid) for uid in (self._owner_id(), self.api.bot_id) if uid]
-        return [m for m in members if m["status"] in ("creator", "administrator")]
-
-    async def _api_getChatMemberCount(self, params: _Params) -> int:
-        state = self.api._chat_param(params)
-        return 2 if self.api._is_private(state) else len(self.api.players) + 1
 
 
 class _Users(_Part):
