@@ -1,10 +1,12 @@
 """A stand-in for the Telegram Bot API, in memory: one group chat, a few players and
 their private chats, for the sandbox and the tests.
 
-``api`` holds ``FakeBotApi``, the API itself, made of parts that each stand in for one
-side of Telegram (the change feed, forum topics, update delivery by polling or webhook,
-what the bot sends, files, inline mode, commands and menus, members, the players, the
-Mini App, the saved state, messaging); the modules beside it hold what those parts share.
+``api`` holds ``FakeBotApi``, the API itself, composed of parts that each stand in for
+one side of Telegram, a module each: ``feed`` (the change feed), ``forum`` (topics),
+``delivery`` (polling and the webhook), ``outgoing`` (what the bot sends, checked),
+``messaging``, ``storage`` (files), ``inline``, ``menus``, ``members``, ``users`` (the
+players), ``mini_app`` and ``persistence`` (the saved state). The parts see the API
+through the protocol in ``hub``; the other modules hold what they share.
 """
 
 from tgbot.sandbox.fake_api.api import FakeBotApi
