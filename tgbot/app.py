@@ -54,6 +54,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.rolls",
     "tgbot.features.inline",
     "tgbot.features.saved",
+    "tgbot.features.own_systems",
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",
