@@ -19,7 +19,7 @@ from tortoise.exceptions import IntegrityError
 
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.registry import default_registry
-from core.rules.systems import Definition, library, read_system
+from core.rules.systems import Definition, SystemOdds, library, odds, parse_args, read_system
 from core.rules.table import Role
 from core.runtime.locks import KeyedLock
 from core.store.models import Member, OwnSystem, OwnSystemVersion
@@ -29,6 +29,37 @@ from core.store.unit import UnitOfWork
 MAX_OWN_SYSTEMS = 20  # a group's own systems
 MAX_OWN_BYTES = 8 * 1024  # a definition's text, in UTF-8 bytes
 SHARE_PREFIX = "sys_"  # a /start payload that imports a shared system
+
+# A short definition: the editor's first text, and /system new's example.
+EXAMPLE = """key = "coin"
+version = 1
+source = "our table"
+example = "+1"
+value = "total(roll) + bonus"
+name = { en = "Coin toss", ru = "Бросок монеты" }
+about = { en = "Two coins: heads are 1", ru = "Две монеты: орёл — 1" }
+
+[[inputs]]
+key = "bonus"
+name = { en = "bonus", ru = "бонус" }
+default = 0
+min = 0
+max = 2
+
+[dice.roll]
+count = "2"
+die = "d2"
+
+[[outcomes]]
+key = "win"
+min = 4
+label = { en = "Win", ru = "Победа" }
+
+[[outcomes]]
+key = "lose"
+max = 3
+label = { en = "Lose", ru = "Поражение" }
+"""
 
 NOT_A_GROUP = "A group's own game systems live in a group: write /system there."
 NOT_HOST = "Only a host of a game in this group can change its game systems."
@@ -300,3 +331,15 @@ async def listed(chat_tg_id: int) -> tuple[Listed, ...]:
         rows = await OwnSystem.filter(chat_tg_id=chat_tg_id).order_by("key")
     own = tuple(Listed(r.key, r.name_en, r.name_ru, r.version, own=True) for r in rows)
     return own + tuple(Listed(d.key, d.name.en, d.name.ru) for d in library())
+
+
+def checked_odds(text: str, args: str) -> SystemOdds:
+    """``text`` checked as a definition a group may keep, and the exact chance of each of
+    its outcomes for the inputs typed as ``/roll`` takes them (``args``): the editor's
+    live answer, worked out off the event loop.
+
+    Raises:
+        Malformed: the text isn't a definition the group may keep, or ``args`` don't fit it.
+    """
+    definition = check_text(text)
+    return odds(definition, parse_args(definition, args))

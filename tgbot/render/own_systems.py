@@ -4,40 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.campaigns.own_systems import Listed, OwnVersion
+from core.campaigns.own_systems import EXAMPLE, Listed, OwnVersion
 from core.words.i18n import Lang
 from tgbot.render.text import esc
 
 SHOWN_TEXT = 3500  # a definition shown by /system show, at most (a message's limit)
-
-EXAMPLE = """key = "coin"
-version = 1
-source = "our table"
-example = "+1"
-value = "total(roll) + bonus"
-name = { en = "Coin toss", ru = "Бросок монеты" }
-about = { en = "Two coins: heads are 1", ru = "Две монеты: орёл — 1" }
-
-[[inputs]]
-key = "bonus"
-name = { en = "bonus", ru = "бонус" }
-default = 0
-min = 0
-max = 2
-
-[dice.roll]
-count = "2"
-die = "d2"
-
-[[outcomes]]
-key = "win"
-min = 4
-label = { en = "Win", ru = "Победа" }
-
-[[outcomes]]
-key = "lose"
-max = 3
-label = { en = "Lose", ru = "Поражение" }"""
 
 
 def words(lang: Lang) -> dict[str, set[str]]:
@@ -59,7 +30,7 @@ def usage(lang: Lang) -> str:
         "message, its definition. For example:\n<pre>/system new\n{example}</pre>\n"
         "Then <code>/system show KEY</code>, <code>/system edit</code> with the new text, "
         "<code>/system delete KEY</code>, <code>/system share KEY</code>.",
-        example=esc(EXAMPLE),
+        example=esc(EXAMPLE.strip()),
     )
 
 
