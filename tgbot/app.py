@@ -56,6 +56,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.inline",
     "tgbot.features.say",
     "tgbot.features.saved",
+    "tgbot.features.own_systems",
     "tgbot.features.sheet",
     "tgbot.features.campaign",
     "tgbot.features.panels",

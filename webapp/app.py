@@ -20,6 +20,7 @@ from webapp.i18n import install as install_words
 from webapp.live import setup_live
 from webapp.nsu_map import setup_nsu_routes
 from webapp.nsu_world import setup_world_routes
+from webapp.own_systems import setup_systems_routes
 from webapp.page_cache import PAGES, PageCache
 from webapp.request_keys import request_keys
 from webapp.roll_history import setup_roll_routes
@@ -107,6 +108,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     setup_roll_routes(app)
     setup_sheet_roll_routes(app)
     setup_saved_routes(app)
+    setup_systems_routes(app)
     app.router.add_get("/healthz", views.healthz)
     assets = app[ASSETS] = Assets(HERE / "static")
     app.router.add_get("/static/{name}", assets.serve)

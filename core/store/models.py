@@ -536,3 +536,44 @@ class PlayerSeen(Model):
     class Meta:
         table = "player_seen"
         unique_together = (("campaign", "player_tg_id"),)
+
+
+class OwnSystem(Model):
+    """A game system a group wrote for itself (core/campaigns/own_systems.py): its key and
+    names (unique in the group, and apart from the library's), the version now in use,
+    and the link token it is shared by (none until shared). Each saved text is an
+    :class:`OwnSystemVersion`."""
+
+    id = fields.BigIntField(primary_key=True)
+    chat_tg_id = fields.BigIntField(db_index=True)
+    key = fields.CharField(max_length=32)
+    name_en = fields.CharField(max_length=60)
+    name_ru = fields.CharField(max_length=60)
+    version = fields.IntField(default=1)  # the newest saved version
+    share_token = fields.CharField(max_length=32, null=True, unique=True)
+    created_by_tg_id = fields.BigIntField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+    updated_by_tg_id = fields.BigIntField()
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "own_system"
+        unique_together = (("chat_tg_id", "key"),)
+
+
+class OwnSystemVersion(Model):
+    """One saved text of a group's own system: every version is kept, so a roll or a
+    game started under it still reads it."""
+
+    id = fields.BigIntField(primary_key=True)
+    system: fields.ForeignKeyRelation[OwnSystem] = fields.ForeignKeyField(
+        "models.OwnSystem", related_name="versions", on_delete=fields.CASCADE
+    )
+    version = fields.IntField()
+    text = fields.TextField()
+    saved_by_tg_id = fields.BigIntField()
+    saved_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "own_system_version"
+        unique_together = (("system", "version"),)

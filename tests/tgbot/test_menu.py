@@ -38,7 +38,7 @@ def test_a_players_private_menu_lists_their_games_first(game: str) -> None:
 def test_a_group_without_a_game_lists_only_what_can_be_done_there(lang: str) -> None:
     specs = command_specs()
     idle = [c.command for c in group_menu(specs, None, lang_for(lang))]
-    assert idle == ["help", "roll", "rolls", "sroll", "save", "saved", "sheet", "newgame"]
+    assert idle == ["help", "roll", "rolls", "sroll", "save", "saved", "system", "sheet", "newgame"]
     ended = [c.command for c in group_menu(specs, None, lang_for(lang), ended=True)]
     assert ended == [*idle, "resume"]  # a game that ended here may come back
     for game in GAMES:  # every one of them is in a running game's menu too, but /newgame

@@ -7,11 +7,12 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import JOIN_PREFIX
+from core.campaigns.own_systems import SHARE_PREFIX
 from core.words.i18n import N_, Lang
 from tgbot.buttons.start import StartButton, StartChoice
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
-from tgbot.features import campaign, sheet
+from tgbot.features import campaign, own_systems, sheet
 from tgbot.i18n import lang_of
 from tgbot.intro import give_menu_button
 from tgbot.presenter import in_outbox
@@ -49,6 +50,9 @@ async def start(update: Update, context: StonetableContext) -> None:
             return
         if delivered:
             return  # they came for their messages
+    elif (payload := command_args(update).strip()).startswith(SHARE_PREFIX):
+        await own_systems.import_by_link(update, context, payload)  # a shared system's link
+        return
     lang = await lang_of(update)
     hello = lang.gettext("Hello, <b>{name}</b>!", name=esc(player.display_name))
     greeting = f"👋 {hello}\n\n{general(lang)}"

@@ -598,8 +598,55 @@
     tg.MainButton.show();
   }
 
+  // The game system editor: the definition checked as it is typed, and each outcome's
+  // exact chance for the sample inputs (or what is wrong), a moment after typing stops.
+  var systemTimer = null, systemAsked = 0;
+
+  function checkSystem(form) {
+    var shown = form.querySelector(".system-odds");
+    var asked = ++systemAsked;
+    request(form.dataset.check, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: form.elements.text.value, inputs: form.elements.inputs.value }),
+    }).then(function (response) {
+      return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+    }).then(function (answer) {
+      if (asked !== systemAsked) return;  // a newer text is being checked
+      shown.textContent = "";
+      if (!answer.ok) {
+        var problem = document.createElement("p");
+        problem.className = "problem";
+        problem.textContent = answer.body.error || word.failed;
+        shown.appendChild(problem);
+        return;
+      }
+      var list = document.createElement("ul");
+      answer.body.outcomes.concat(answer.body.marks).forEach(function (row) {
+        var item = document.createElement("li");
+        var label = document.createElement("span");
+        label.textContent = row.label;
+        var chance = document.createElement("b");
+        chance.textContent = row.shown;
+        chance.title = row.chance;
+        item.appendChild(label);
+        item.appendChild(chance);
+        list.appendChild(item);
+      });
+      shown.appendChild(list);
+    }).catch(function () {});
+  }
+
+  main.addEventListener("input", function (event) {
+    var form = event.target.closest("form.system-editor");
+    if (!form) return;
+    clearTimeout(systemTimer);
+    systemTimer = setTimeout(function () { checkSystem(form); }, 400);
+  });
+
   function afterLoad() {
     listen(campaignToken());
+    var editor = main.querySelector("form.system-editor");
+    if (editor) checkSystem(editor);
     mainButton();
     restoreDrafts();
     guardClosing();

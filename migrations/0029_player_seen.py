@@ -4,7 +4,7 @@ from tortoise.fields.base import OnDelete
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0028_turns2_undo_turn_steps')]
+    dependencies = [('models', '0028_undo_turn_steps')]
 
     initial = False
 

@@ -1,0 +1,90 @@
+"""The words of /system: a group's own game systems and the library's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.campaigns.own_systems import EXAMPLE, Listed, OwnVersion
+from core.words.i18n import Lang
+from tgbot.render.text import esc
+
+SHOWN_TEXT = 3500  # a definition shown by /system show, at most (a message's limit)
+
+
+def words(lang: Lang) -> dict[str, set[str]]:
+    """Every typed form of /system's words in ``lang``."""
+    typed = {
+        "new": lang.pgettext("a word players type after /system", "new"),
+        "edit": lang.pgettext("a word players type after /system", "edit"),
+        "show": lang.pgettext("a word players type after /system", "show"),
+        "delete": lang.pgettext("a word players type after /system", "delete"),
+        "share": lang.pgettext("a word players type after /system", "share"),
+        "import": lang.pgettext("a word players type after /system", "import"),
+    }
+    return {which: {which, *words.split("|")} for which, words in typed.items()}
+
+
+def usage(lang: Lang) -> str:
+    return lang.gettext(
+        "Write a game system of your own: <code>/system new</code> and, in the same "
+        "message, its definition. For example:\n<pre>/system new\n{example}</pre>\n"
+        "Then <code>/system show KEY</code>, <code>/system edit</code> with the new text, "
+        "<code>/system delete KEY</code>, <code>/system share KEY</code>.",
+        example=esc(EXAMPLE.strip()),
+    )
+
+
+def listing(systems: Sequence[Listed], lang: Lang) -> str:
+    own = [s for s in systems if s.own]
+    shared = [s for s in systems if not s.own]
+    lines = ["<b>" + lang.gettext("This group's game systems") + "</b>"]
+    if own:
+        lines += [
+            lang.gettext(
+                "<code>{key}</code> {name}, version {version}",
+                key=esc(s.key),
+                name=esc(s.name(lang.code)),
+                version=s.version,
+            )
+            for s in own
+        ]
+    else:
+        lines.append(lang.gettext("None yet: /system new writes one."))
+    lines.append("")
+    lines.append("<b>" + lang.gettext("The library") + "</b>")
+    lines.append(", ".join(f"<code>{esc(s.key)}</code>" for s in shared))
+    return "\n".join(lines)
+
+
+def created(system: OwnVersion, lang: Lang) -> str:
+    return lang.gettext(
+        "✅ Kept <b>{name}</b> (<code>{key}</code>), version {version}.",
+        name=esc(system.definition.name.in_language(lang.code)),
+        key=esc(system.key),
+        version=system.version,
+    )
+
+
+def shown(system: OwnVersion, lang: Lang) -> str:
+    text = system.text if len(system.text) <= SHOWN_TEXT else system.text[:SHOWN_TEXT] + "…"
+    head = lang.gettext(
+        "<b>{name}</b> (<code>{key}</code>), version {version}",
+        name=esc(system.definition.name.in_language(lang.code)),
+        key=esc(system.key),
+        version=system.version,
+    )
+    return f"{head}\n<pre>{esc(text)}</pre>"
+
+
+def deleted(key: str, lang: Lang) -> str:
+    return lang.gettext("🗑 Deleted the game system <code>{key}</code>.", key=esc(key))
+
+
+def shared_link(key: str, link: str, token: str, lang: Lang) -> str:
+    return lang.gettext(
+        "🔗 Share <code>{key}</code>: open {link} and pick a group, or write "
+        "<code>/system import {token}</code> there. The group gets a copy of its own.",
+        key=esc(key),
+        link=esc(link),
+        token=esc(token),
+    )
