@@ -77,7 +77,7 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit or UnitOfWork(), campaign.id):
             table = await self._table_in(chat, player)
             if isinstance(said, SetWait) or said is NudgeWord.OFF:
                 if player.tg_id not in table.with_role(Role.HOST):
@@ -102,7 +102,7 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit or UnitOfWork(), campaign.id):
             table = await self._table_in(chat, player)
             system = self.registry.find(table.system)
             before = (await reminders.settings_of(table.campaign_id)).order
@@ -124,15 +124,11 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit or UnitOfWork(), campaign.id):
             table = await self._table_in(chat, player)
             order = (await reminders.settings_of(table.campaign_id)).order
             step = next_turn(table, player.tg_id, order)
             await reminders.set_turn_order(table.campaign_id, step.after)
-            if step.after is not None:  # the table moved on: the wait starts again
-                await reminders.schedule(
-                    table.campaign_id, frozenset({step.after.holder}), self._now()
-                )
         return TurnsSet(table.campaign_id, step, _names(table))
 
 

@@ -1,0 +1,122 @@
+"""Sending the reminders that fell due: which are due now (claimed for one worker), what
+each one is about, and what became of it once Telegram answered.
+
+A claimed reminder (:func:`core.store.reminders.claim_due`) is read into a
+:class:`Reminder`: the game and its chat, the player, whether it is the private reminder
+or the line in the group, and what the table waits on them for (the open panel that
+waits on them, with its message, or their turn). The edge words and sends it, then
+reports back: :meth:`Reminding.reminded` (sent: the private one becomes the group line a
+wait later, the group line ends the wait), :meth:`Reminding.unreachable` (the player
+can't be written to in private: the group line is due at once) or
+:meth:`Reminding.give_back` (a passing fault: due again for any worker).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.campaigns.base import CampaignsBase, built
+from core.rules.errors import Malformed
+from core.rules.reminders import Stage
+from core.store import outbox, reminders
+from core.store.models import Campaign, CampaignStatus, Panel, Player
+from core.store.reminders import Claimed
+from core.store.repo import guarded
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """One due reminder, as the edge words it.
+
+    Attributes:
+        in_group: the line in the game's chat (else the private message).
+        kind: the kind of the open panel waiting on the player ("" when it is only
+            their turn); ``panel_chat`` and ``message_id`` say where its message is
+            (0: none sent yet).
+        language: the player's (private) or the game's (the group line).
+    """
+
+    claimed: Claimed
+    player: int
+    name: str
+    system: str
+    chat_tg_id: int
+    chat_title: str
+    topic_id: int
+    in_group: bool
+    kind: str
+    panel_chat: int
+    message_id: int
+    language: str
+    game_language: str
+
+
+class Reminding(CampaignsBase):
+    """The reminders due now, read for sending, and what became of them."""
+
+    async def due(self, worker: str = outbox.WORKER, limit: int = 50) -> list[Reminder]:
+        """Claim the reminders due now for ``worker`` and read each; one whose game or
+        player is gone meanwhile is dropped."""
+        async with guarded():
+            claimed = await reminders.claim_due(self._now(), worker=worker, limit=limit)
+            found: list[Reminder] = []
+            for c in claimed:
+                read = await self._read(c)
+                if read is None:
+                    await reminders.cancel(c.campaign_id, c.due.player)
+                else:
+                    found.append(read)
+            return found
+
+    async def _read(self, claimed: Claimed) -> Reminder | None:
+        campaign = await Campaign.get_or_none(id=claimed.campaign_id)
+        if campaign is None or campaign.status is not CampaignStatus.ACTIVE:
+            return None
+        view, table, _ = await built(self.registry, campaign)
+        seat = table.seats.get(claimed.due.player)
+        player = await Player.get_or_none(tg_id=claimed.due.player)
+        if seat is None or player is None or view.chat_tg_id == 0:
+            return None
+        system = self.registry.find(campaign.system)
+        kind, panel_chat, message_id = "", 0, 0
+        for row in await Panel.filter(campaign_id=campaign.id, closed=False).order_by("id"):
+            if row.kind not in system.panels:
+                continue
+            try:
+                awaited = system.panel(row.kind).waiting(table, row.state).awaited
+            except Malformed:
+                continue
+            if claimed.due.player in awaited:
+                kind, panel_chat, message_id = row.kind, row.chat_tg_id, row.message_id or 0
+                break
+        return Reminder(
+            claimed,
+            claimed.due.player,
+            seat.name,
+            campaign.system,
+            view.chat_tg_id,
+            view.chat_title,
+            view.topic_id,
+            claimed.due.stage is Stage.GROUP,
+            kind,
+            panel_chat,
+            message_id,
+            player.language or "en",
+            view.language,
+        )
+
+    async def reminded(self, reminder: Reminder) -> None:
+        """Telegram took the reminder: the private one is followed by the group line a
+        wait later; the group line ends the wait."""
+        async with guarded():
+            await reminders.sent(reminder.claimed, self._now())
+
+    async def unreachable(self, reminder: Reminder) -> None:
+        """The player can't be written to in private: their group line is due now."""
+        async with guarded():
+            await reminders.due_in_group(reminder.claimed, self._now())
+
+    async def give_back(self, found: list[Reminder]) -> None:
+        """Reminders not sent this time (a passing fault, the group's pace): due again."""
+        async with guarded():
+            await reminders.release([r.claimed for r in found])
