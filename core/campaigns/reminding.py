@@ -19,7 +19,7 @@ from core.campaigns.base import CampaignsBase, built
 from core.rules.errors import Malformed
 from core.rules.reminders import Stage
 from core.store import outbox, reminders
-from core.store.models import Campaign, CampaignStatus, Panel, Player
+from core.store.models import Campaign, CampaignStatus, Chat, ChatKind, Panel, Player
 from core.store.reminders import Claimed
 from core.store.repo import guarded
 
@@ -49,6 +49,7 @@ class Reminder:
     message_id: int
     language: str
     game_language: str
+    supergroup: bool = False  # the game's chat (its messages have t.me links)
 
 
 class Reminding(CampaignsBase):
@@ -103,6 +104,7 @@ class Reminding(CampaignsBase):
             message_id,
             player.language or "en",
             view.language,
+            await Chat.exists(tg_id=view.chat_tg_id, kind=ChatKind.SUPERGROUP),
         )
 
     async def reminded(self, reminder: Reminder) -> None:
