@@ -60,6 +60,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.undo",
     "tgbot.features.topics",
     "tgbot.features.story",
+    "tgbot.features.nudge",
 )
 
 

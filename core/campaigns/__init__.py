@@ -18,7 +18,7 @@ from core.campaigns.edits import Edits
 from core.campaigns.lifecycle import Joining, Lifecycle
 from core.campaigns.presses import Presses
 from core.campaigns.queries import Queries
-from core.campaigns.reminding import Reminder, Reminding
+from core.campaigns.reminding import NudgeReading, Reminder, Reminding
 from core.campaigns.turns import Turns
 from core.campaigns.views import (
     JOIN_PREFIX,
@@ -61,6 +61,7 @@ class Campaigns(Dependencies):
         self.queries = Queries(*shared, clock=clock)
         self.turns = turns = Turns(*shared, clock=clock)
         self.reminding = Reminding(*shared, clock=clock)  # the reminders due, for the bot
+        self.nudge_setting = NudgeReading(*shared, clock=clock).nudge_setting
         self._bind_changes(joining, lifecycle, presses)
         self.saving = presses.saving  # a change to a campaign, the wait restarting after it
         # games over days: reminders and the turn order

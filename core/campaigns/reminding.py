@@ -14,9 +14,12 @@ can't be written to in private: the group line is due at once) or
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from core.campaigns.base import CampaignsBase, built
-from core.rules.errors import Malformed
+from core.campaigns.play import ChatRef, PlayerRef
+from core.campaigns.views import NO_GAME
+from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.reminders import Stage
 from core.store import outbox, reminders
 from core.store.models import Campaign, CampaignStatus, Chat, ChatKind, Panel, Player
@@ -122,3 +125,25 @@ class Reminding(CampaignsBase):
         """Reminders not sent this time (a passing fault, the group's pace): due again."""
         async with guarded():
             await reminders.release([r.claimed for r in found])
+
+
+@dataclass(frozen=True)
+class NudgeSetting:
+    """What ``/nudge`` alone says: the game's wait (None: off) and whether the player
+    muted theirs."""
+
+    wait: timedelta | None
+    muted: bool
+
+
+class NudgeReading(CampaignsBase):
+    """The chat's game's reminder setting, as one player sees it."""
+
+    async def nudge_setting(self, chat: ChatRef, player: PlayerRef) -> NudgeSetting:
+        """Raises: NotAllowedNow: no game here."""
+        async with guarded():
+            campaign = await self._live(chat.tg_id, chat.topic)
+            if campaign is None:
+                raise NotAllowedNow(NO_GAME)
+            settings = await reminders.settings_of(campaign.id)
+        return NudgeSetting(settings.wait, player.tg_id in settings.muted)

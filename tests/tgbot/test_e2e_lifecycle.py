@@ -26,7 +26,7 @@ COMMON_GROUP = ["help", "roll", "rolls", "sroll", "save", "saved", "sheet", "new
 COMMON_PRIVATE = ["start", "help", "roll", "rolls", "save", "saved", "sheet"]
 WHILE_PLAYING = [  # a running game's menu, after its own
     "help", "roll", "rolls", "sroll", "save", "saved", "sheet", "join", "leave", "status",
-    "pause", "resume", "endgame", "language", "undo", "story",
+    "pause", "resume", "endgame", "language", "undo", "story", "nudge",
 ]  # fmt: skip
 AFTER_AN_END = [*COMMON_GROUP, "resume"]  # while the game that ended may be resumed
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from core.campaigns.play import ChatRef, PlayerRef
 from core.store import reminders
 from core.store.models import Campaign
-from tests.support.stack import GROUP, Stack, campaigns, running_stack
+from tests.support.stack import GROUP, OLGA, Stack, campaigns, cast_with_olga, running_stack
 from tgbot.reminding import Pace, send_due
 from tgbot.sandbox.fake_api import default_cast
 
@@ -184,3 +185,48 @@ async def test_two_workers_racing_send_one_reminder(db: str, clock: Clock) -> No
         )
         assert sorted(sent) == [0, 1]
         assert len(from_bot(stack, BO)) == private_before + 1
+
+
+async def test_nudge_sets_the_wait_for_the_host_and_refuses_bad_words_changing_nothing(
+    db: str, clock: Clock
+) -> None:
+    async with await stack_of(db, clock) as stack:
+        cid, _ = await waiting_on_bo(stack)
+        now = await say(stack, BO, "/nudge")
+        assert now["text"].startswith("⏳ This game reminds whoever it waits on after 12 h.")
+        for bad in ("/nudge 0", "/nudge 10y", "/nudge soon"):
+            assert (
+                "Say how long to wait before a reminder" in (await say(stack, ALICE, bad))["text"]
+            )
+        refused = await say(stack, BO, "/nudge 1h")
+        assert "Only the host sets how long this game waits" in refused["text"]
+        assert (await reminders.settings_of(cid)).wait == timedelta(hours=12)
+        done = await say(stack, ALICE, "/nudge 30m")
+        assert done["text"] == "⏳ Done: whoever this game waits on is reminded after 30 min."
+        assert (await reminders.scheduled(cid))[BO].at.timestamp() == pytest.approx(
+            clock() + 30 * 60, abs=5
+        )
+        muted = await say(stack, BO, "/nudge mute")
+        assert muted["text"].startswith("🔇 Done: no more reminders for you")
+        assert "You muted your reminders here" in (await say(stack, BO, "/nudge"))["text"]
+        clock.offset += 2 * HOUR
+        assert await sweep(stack, clock) == 0
+        assert (await say(stack, ALICE, "/nudge off"))["text"].startswith("🔕 Done")
+        assert (await reminders.settings_of(cid)).wait is None
+
+
+async def test_nudge_in_russian(db: str, clock: Clock) -> None:
+    async with running_stack(db, rng=Dice(), clock=clock, players=cast_with_olga()) as stack:
+        assert "/join" in (await say(stack, OLGA, "/newgame d20"))["text"]
+        await say(stack, BO, "/join")
+        cid = (await Campaign.get(live_chat_id=GROUP)).id
+        assert (await say(stack, OLGA, "/nudge 12ч"))["text"].startswith("⏳ Готово")
+        assert (await reminders.settings_of(cid)).wait == timedelta(hours=12)
+        bad = await say(stack, OLGA, "/nudge 10y")
+        assert "Укажите, через сколько напоминать" in bad["text"]
+        refused = await say(stack, BO, "/nudge 1ч")
+        assert "решает только организатор" in refused["text"]
+        assert (await say(stack, BO, "/nudge тихо"))["text"].startswith("🔇 Готово")
+        assert (await reminders.settings_of(cid)).muted == {BO}
+        assert (await say(stack, OLGA, "/nudge выкл"))["text"].startswith("🔕 Готово")
+        assert (await reminders.settings_of(cid)).wait is None
