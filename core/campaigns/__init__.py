@@ -61,7 +61,10 @@ class Campaigns(Dependencies):
         self.queries = Queries(*shared, clock=clock)
         self.turns = turns = Turns(*shared, clock=clock)
         self.reminding = Reminding(*shared, clock=clock)  # the reminders due, for the bot
-        self.nudge_setting = NudgeReading(*shared, clock=clock).nudge_setting
+        nudges = NudgeReading(*shared, clock=clock)
+        self.nudge_setting = nudges.nudge_setting
+        self.quiet_hours = nudges.quiet_hours  # a player's, kept with their time zone
+        self.set_quiet_hours = nudges.set_quiet_hours
         self._bind_changes(joining, lifecycle, presses)
         self.saving = presses.saving  # a change to a campaign, the wait restarting after it
         # games over days: reminders and the turn order

@@ -25,6 +25,7 @@ from core.store import outbox, reminders
 from core.store.models import Campaign, CampaignStatus, Chat, ChatKind, Panel, Player
 from core.store.reminders import Claimed
 from core.store.repo import guarded
+from core.store.unit import UnitOfWork
 
 
 @dataclass(frozen=True)
@@ -136,8 +137,42 @@ class NudgeSetting:
     muted: bool
 
 
+@dataclass(frozen=True)
+class QuietSetting:
+    """A player's quiet hours: from, to (``22:00``, ``07:00``) on the clock of ``zone``."""
+
+    start: str
+    end: str
+    zone: str
+
+
 class NudgeReading(CampaignsBase):
-    """The chat's game's reminder setting, as one player sees it."""
+    """The chat's game's reminder setting as one player sees it, and a player's quiet
+    hours (kept with their device's time zone; reminders due inside them wait)."""
+
+    async def quiet_hours(self, player: PlayerRef) -> QuietSetting | None:
+        async with guarded():
+            found = await reminders.quiet_hours_as_set(player.tg_id)
+        return None if found is None else QuietSetting(*found)
+
+    async def set_quiet_hours(
+        self,
+        player: PlayerRef,
+        hours: str | None,
+        zone: str = "",
+        *,
+        unit: UnitOfWork | None = None,
+    ) -> QuietSetting | None:
+        """Keep ``hours`` (``22:00-07:00``) on the clock of ``zone`` (an IANA name such as
+        ``Asia/Tokyo``, or an offset such as ``+03:00``), or none (None).
+
+        Raises:
+            Malformed: hours or a zone that can't be read; nothing changes.
+        """
+        async with guarded(), (unit or UnitOfWork()).committing():
+            await reminders.set_quiet_hours(player.tg_id, hours, zone[:64])
+            found = await reminders.quiet_hours_as_set(player.tg_id)
+        return None if found is None else QuietSetting(*found)
 
     async def nudge_setting(self, chat: ChatRef, player: PlayerRef) -> NudgeSetting:
         """Raises: NotAllowedNow: no game here."""

@@ -170,6 +170,12 @@ async def set_quiet_hours(player: int, hours: str | None, zone: str = "") -> Non
     )
 
 
+async def quiet_hours_as_set(player: int) -> tuple[str, str, str] | None:
+    """A player's quiet hours as they set them (from, to, time zone), or None."""
+    row = await PlayerQuiet.get_or_none(player_tg_id=player)
+    return None if row is None else (row.start, row.end, row.zone)
+
+
 async def quiet_hours_of(players: Iterable[int]) -> dict[int, QuietHours]:
     """The quiet hours of those of ``players`` who set some."""
     found: dict[int, QuietHours] = {}
