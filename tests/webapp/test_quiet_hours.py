@@ -31,7 +31,7 @@ async def stack(db: str) -> Any:
         yield running
 
 
-async def post_quiet(stack: Stack, user: int, body: dict[str, Any]) -> tuple[int, dict]:
+async def post_quiet(stack: Stack, user: int, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     headers = {**mini_app_headers(stack, user), "Idempotency-Key": secrets.token_hex(8)}
     async with (
         aiohttp.ClientSession() as http,
