@@ -31,10 +31,22 @@ log = logging.getLogger(__name__)
 REMIND_SECONDS = 60.0  # how often each worker looks for due reminders
 GROUP_PER_MINUTE = 20  # Telegram's pace for one group: lines past it wait for a later round
 
-PRIVATE_PANEL = N_(
-    "⏳ <b>{game}</b> in <b>{chat}</b> is waiting on you: your move on the panel there."
-)
-PRIVATE_TURN = N_("⏳ <b>{game}</b> in <b>{chat}</b> is waiting on you: it's your turn.")
+PRIVATE = N_("⏳ <b>{game}</b> in <b>{chat}</b> is waiting on you: {what}.")
+YOUR_TURN = N_("it's your turn")
+ON_THE_PANEL = N_("your move on the panel there")
+AWAITED = {  # what a kind of panel waits on a player for, in a few words
+    "nsu.roll": N_("your roll"),
+    "threat.roll": N_("your roll"),
+    "d20.check": N_("your check"),
+    "d20.rest": N_("your choice on the rest"),
+    "cortex.conflict": N_("your move in the conflict"),
+    "nsu.adventure": N_("your choice in the adventure"),
+    "nsu.cards": N_("your choice of cards"),
+    "nsu.character": N_("your character"),
+    "nsu.downtime": N_("your choice on the downtime"),
+    "nsu.setup": N_("your answer in the setup"),
+    "nsu.safety": N_("your choice on the safety tools"),
+}
 PRIVATE_HOW = N_("Mute these reminders with /nudge mute in the game's chat.")
 OPEN_PANEL = N_("Open the panel")
 GROUP_LINE = N_("⏳ {who}, the table is waiting on you.")
@@ -55,9 +67,14 @@ def message_link(reminder: Reminder) -> str | None:
 
 def private_text(reminder: Reminder, game: str) -> str:
     lang = lang_for(reminder.language)
-    words = PRIVATE_PANEL if reminder.kind else PRIVATE_TURN
+    what = AWAITED.get(reminder.kind, ON_THE_PANEL) if reminder.kind else YOUR_TURN
     chat = html.escape(reminder.chat_title or "?", quote=False)
-    said = lang.gettext(words, game=html.escape(lang.gettext(game), quote=False), chat=chat)
+    said = lang.gettext(
+        PRIVATE,
+        game=html.escape(lang.gettext(game), quote=False),
+        chat=chat,
+        what=lang.gettext(what),
+    )
     return f"{said}\n{lang.gettext(PRIVATE_HOW)}"
 
 

@@ -101,7 +101,9 @@ async def test_bo_is_reminded_in_private_then_named_in_the_group_once(
         assert await sweep(stack, clock) == 1
         reminder = from_bot(stack, BO)[-1]
         assert len(from_bot(stack, BO)) == private_before + 1
-        assert reminder["text"].startswith("⏳ d20 checks in The Table is waiting on you")
+        assert reminder["text"].startswith(
+            "⏳ d20 checks in The Table is waiting on you: your check."
+        )
         assert "/nudge mute" in reminder["text"]
         button = reminder["reply_markup"]["inline_keyboard"][0][0]
         assert button["text"] == "👉 Open the panel"
