@@ -87,6 +87,7 @@ EDGE_READS: dict[str, str] = {
     "core.rules.cortex": "the game's manifest: whom its conflict waits on",
     "core.rules.waiting": "whom a panel waits on, as its rules say",
     "core.rules.turns": "the turn order and its rolls, as the rules set them",
+    "core.rules.reminders": "the /nudge words the rules read, and the wait's bounds",
     "core.rules.in_character": "a post's pieces: its words and the dice rolled in them",
     "core.rules.d20check.table": "the check and rest panels' choices; the sheet page's choices",
     "core.rules.d20check.check": "a proficiency's limit",

@@ -64,6 +64,7 @@ COMMON_FEATURES: tuple[str, ...] = (
     "tgbot.features.turns",
     "tgbot.features.topics",
     "tgbot.features.story",
+    "tgbot.features.nudge",
 )
 
 

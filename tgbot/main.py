@@ -38,6 +38,7 @@ from tgbot.context import BotDeps, StonetableApplication
 from tgbot.inbox import Inbox, Poller
 from tgbot.intro import introduce
 from tgbot.outbox import Planner
+from tgbot.reminding import REMIND_SECONDS, schedule_reminders
 from tgbot.sender import mark_edits_sent, schedule_sweeper, send_pending
 from webapp.app import create_app
 from webapp.deps import TELEGRAM_SCRIPT, WebDeps, Webhook
@@ -115,8 +116,10 @@ class Runtime:
         rate_limit: bool = True,
         registry: Registry | None = None,
         hooks: Hooks = NO_HOOKS,
+        remind_every: float = REMIND_SECONDS,
     ) -> None:
         self.settings = settings
+        self.remind_every = remind_every  # how often this worker sends the due reminders
         self.hooks = hooks  # where a fault test stops a change (a no-op by default)
         self.registry = registry or default_registry()
         self.rng = rng or FairRng()
@@ -222,6 +225,7 @@ class Runtime:
         await self.application.start()
         self._schedule_housekeeping()
         schedule_sweeper(self.application)
+        schedule_reminders(self.application, self.clock, self.remind_every)
         self.inbox = Inbox(self.application, answer_within=settings.webhook_answer_seconds)
         if not settings.webhook:
             self.poller = Poller(self.inbox)

@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 NOT_WHILE_PLAYING = frozenset({"newgame"})  # common commands a running game's menu leaves out
 # common group commands that do something only where a game runs (paused or not)
 WHILE_PLAYING = frozenset(
-    {"join", "leave", "status", "pause", "resume", "endgame", "language", "undo", "story"}
+    {"join", "leave", "status", "pause", "resume", "endgame", "language", "undo", "story", "nudge"}
 ) | frozenset({"say", "npc"})  # posts in character
 WHILE_PLAYING |= frozenset({"turns", "next"})  # the turn order
 AFTER_AN_END = frozenset({"resume"})  # ... or where a game ended and may still be resumed

@@ -97,6 +97,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app.router.add_get("/api/odds", views.api_odds)
     app.router.add_get("/app/c/{token}", views.campaign_page)
     app.router.add_get("/api/me", views.api_me)
+    app.router.add_post("/api/quiet", views.api_quiet)
     app.router.add_get("/api/c/{token}", views.api_campaign)
     app.router.add_post("/api/c/{token}/edit", views.api_edit)
     app.router.add_get("/api/c/{token}/export", views.api_export)

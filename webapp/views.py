@@ -250,10 +250,42 @@ async def home(request: web.Request) -> web.Response:
 
 async def prefs(request: web.Request) -> web.Response:
     """The player's preferences: the app's language and haptics, kept by the app itself
-    (Telegram's CloudStorage), so this page only draws the form."""
-    authenticate(request)
-    context = {"lang": request_lang(request), "languages": language_names()}
+    (Telegram's CloudStorage); and their quiet hours, kept here with their device's time
+    zone (reminders due inside them wait until they end)."""
+    viewer = _player(authenticate(request))
+    quiet = await _deps(request).campaigns.quiet_hours(viewer)
+    context = {"lang": request_lang(request), "languages": language_names(), "quiet": quiet}
     return aiohttp_jinja2.render_template("prefs.html", request, context)
+
+
+QUIET_SET = N_("Quiet hours saved: no reminders from {start} to {end} ({zone}).")
+QUIET_OFF = N_("No quiet hours: reminders come at any time.")
+
+
+async def api_quiet(request: web.Request) -> web.Response:
+    """Keep the viewer's quiet hours: ``{"from": "22:00", "to": "07:00", "zone":
+    "Asia/Tokyo"}`` (the zone the device reports, or an offset such as ``+03:00``), or
+    ``{"off": true}``. Hours or a zone that can't be read change nothing (400)."""
+    viewer = _player(authenticate(request))
+    body = await request.json(loads=checked_json)
+    if not isinstance(body, dict):
+        raise Malformed(NOT_UNDERSTOOD)
+    lang = request_lang(request)
+    campaigns = _deps(request).campaigns
+    if body.get("off") is True:
+        await campaigns.set_quiet_hours(viewer, None, unit=unit_of(request))
+        return web.json_response({"ok": True, "quiet": None, "done": lang.gettext(QUIET_OFF)})
+    start, end, zone = body.get("from"), body.get("to"), body.get("zone")
+    if not all(isinstance(v, str) for v in (start, end, zone)):
+        raise Malformed(NOT_UNDERSTOOD)
+    assert isinstance(start, str) and isinstance(end, str) and isinstance(zone, str)
+    kept = await campaigns.set_quiet_hours(
+        viewer, f"{start.strip()[:5]}-{end.strip()[:5]}", zone.strip(), unit=unit_of(request)
+    )
+    assert kept is not None
+    done = lang.gettext(QUIET_SET, start=kept.start, end=kept.end, zone=kept.zone)
+    quiet = {"from": kept.start, "to": kept.end, "zone": kept.zone}
+    return web.json_response({"ok": True, "quiet": quiet, "done": done})
 
 
 async def api_me(request: web.Request) -> web.Response:

@@ -19,6 +19,7 @@ from core.campaigns.lifecycle import Joining, Lifecycle
 from core.campaigns.posts import Posts
 from core.campaigns.presses import Presses
 from core.campaigns.queries import Queries
+from core.campaigns.reminding import NudgeReading, Reminder, Reminding
 from core.campaigns.turns import Turns
 from core.campaigns.views import (
     JOIN_PREFIX,
@@ -60,7 +61,13 @@ class Campaigns(Dependencies):
         self.edits = Edits(*shared, clock=clock)
         self.queries = Queries(*shared, clock=clock)
         self.turns = turns = Turns(*shared, clock=clock)
+        self.reminding = Reminding(*shared, clock=clock)  # the reminders due, for the bot
+        nudges = NudgeReading(*shared, clock=clock)
+        self.nudge_setting = nudges.nudge_setting
+        self.quiet_hours = nudges.quiet_hours  # a player's, kept with their time zone
+        self.set_quiet_hours = nudges.set_quiet_hours
         self._bind_changes(joining, lifecycle, presses)
+        self.saving = presses.saving  # a change to a campaign, the wait restarting after it
         # games over days: reminders and the turn order
         self.nudge = turns.nudge
         self.set_turns = turns.set_turns
@@ -123,6 +130,7 @@ __all__ = [
     "JoinResult",
     "MemberView",
     "PanelView",
+    "Reminder",
     "Resumed",
     "Retired",
     "Retirement",

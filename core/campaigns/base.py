@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import NamedTuple
@@ -27,13 +28,15 @@ from core.rules.rng import Rng
 from core.rules.table import Outcome, Seat, Table
 from core.runtime.errors import TryAgain
 from core.runtime.events import CampaignEvents, InProcessEvents
-from core.runtime.locks import KeyedLock
+from core.runtime.locks import KeyedLock, Lease
+from core.store import reminders
 from core.store.loader import CampaignRow, open_views, read_by_token, read_panels
 from core.store.models import Campaign, CampaignStatus, Panel
 from core.store.presses import campaign_statement, close_statement, log_statement, sheet_statement
 from core.store.repo import guarded
 from core.store.sql import Work
 from core.store.undo_steps import Offers
+from core.store.unit import UnitOfWork
 
 
 class Dependencies:
@@ -88,6 +91,33 @@ class CampaignsBase(Dependencies):
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
 
+    def saving(self, unit: UnitOfWork, campaign_id: int) -> AbstractAsyncContextManager[Lease]:
+        """The change ``unit`` makes to a campaign: its lock and transaction
+        (:meth:`UnitOfWork.saving`), ending with the wait restarted (:meth:`_moved_on`)."""
+
+        start = len(unit.recorded)  # the results this change records come after
+
+        async def moved_on() -> None:
+            await self._moved_on(campaign_id, _table_after(unit.recorded[start:], campaign_id))
+
+        return unit.saving(self.locks, f"campaign:{campaign_id}", then=moved_on)
+
+    async def _moved_on(self, campaign_id: int, known: tuple[Table, CampaignStatus] | None) -> None:
+        """Every change to a campaign, in its transaction: the table moved on, so whoever it
+        waits on now waits afresh, and a reminder whose wait was met goes. Nothing for a
+        paused or ended game (its reminders went when it stopped). ``known``: the table
+        and status the change's result holds (else read again)."""
+        if known is None:
+            campaign = await Campaign.get_or_none(id=campaign_id)
+            if campaign is None:
+                return
+            _, table, _ = await built(self.registry, campaign)
+            known = table, campaign.status
+        table, status = known
+        if status is not CampaignStatus.ACTIVE:
+            return
+        await reminders.moved_on(table, self.registry.find(table.system), self._now())
+
     async def current(self, chat_tg_id: int, topic: int = 0) -> CampaignView | None:
         """The live campaign of a chat's topic (0: a plain group, or General), if any."""
         async with guarded():
@@ -127,6 +157,20 @@ class CampaignsBase(Dependencies):
     ) -> PanelView:
         shown = _shown(panel, await self._view(campaign), table)
         return replace(shown, events=outcome.events)
+
+
+def _table_after(recorded: list[object], campaign_id: int) -> tuple[Table, CampaignStatus] | None:
+    """The table and status after the change, as its last recorded result holds them (a
+    press's panel, an edit's redraws), if it holds them."""
+    for result in reversed(recorded):
+        table, view = getattr(result, "table", None), getattr(result, "campaign", None)
+        if (
+            isinstance(table, Table)
+            and isinstance(view, CampaignView)
+            and table.campaign_id == view.id == campaign_id
+        ):
+            return table, view.status
+    return None
 
 
 async def built(

@@ -65,7 +65,7 @@ class Edits(CampaignsBase):
             if campaign_id is None:
                 campaign_id = await self._campaign_of(app_token)
             try:
-                async with unit.saving(self.locks, f"campaign:{campaign_id}"):
+                async with self.saving(unit, campaign_id):
                     result = await self._edit(
                         campaign_id, app_token, actor, action, payload, unit=unit
                     )

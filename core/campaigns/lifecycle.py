@@ -130,7 +130,7 @@ class Joining(CampaignsBase):
         self, campaign_id: int, player: PlayerRef, unit: UnitOfWork | None
     ) -> JoinResult:
         unit = unit or UnitOfWork()
-        async with unit.saving(self.locks, f"campaign:{campaign_id}"):
+        async with self.saving(unit, campaign_id):
             campaign = await Campaign.get(id=campaign_id)
             row = await upsert_player(
                 player.tg_id,
@@ -165,7 +165,7 @@ class Joining(CampaignsBase):
             if campaign is None:
                 raise NotAllowedNow(NO_GAME)
         unit = unit or UnitOfWork()
-        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit, campaign.id):
             member = await Member.get_or_none(
                 campaign_id=campaign.id, player__tg_id=player.tg_id, active=True
             )
@@ -278,7 +278,7 @@ class Lifecycle(CampaignsBase):
         stays); recorded to the outbox with the change.
         """
         unit = unit or UnitOfWork()
-        async with unit.saving(self.locks, f"campaign:{campaign_id}"):
+        async with self.saving(unit, campaign_id):
             campaign = await _still_at(campaign_id, chat, player, step, version)
             status = CampaignStatus(next_stage(Stage(campaign.status.value), step).value)
             ending = status is CampaignStatus.ARCHIVED

@@ -27,7 +27,6 @@ from core.rules.in_character import EMPTY_NPC, EMPTY_SAY, NARRATOR, Post, npc_sp
 from core.rules.log import LogKind, LogLine, words
 from core.rules.saved import key
 from core.rules.table import Role, Table
-from core.store import reminders
 from core.store.models import Campaign, CampaignStatus
 from core.store.presses import log_statement
 from core.store.repo import guarded, player_id
@@ -219,7 +218,7 @@ class Posts(CampaignsBase):
             else words(SAID, name=name, text=plain)
         )
         line = LogLine.of(LOG_KIND, said, (player.tg_id,) if other is None else ())
-        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit, campaign.id):  # the player acted: the wait restarts
             await execute(*log_statement(campaign.id, [line]))
             if post.rolls:  # in the game's roll history, like any roll
                 chat_row = int(campaign.chat_id)  # type: ignore[attr-defined]  # the game's chat
@@ -233,8 +232,5 @@ class Posts(CampaignsBase):
                         chat_row, player_row, chat, expression, rolled.result, None
                     ):
                         await execute(_ADD_ROLL, values)
-            if campaign.status is CampaignStatus.ACTIVE:  # the player acted: the wait restarts
-                awaited, _ = await reminders.awaited_at(table, self.registry.find(table.system))
-                await reminders.schedule(campaign.id, awaited, self._now())
             await unit.record(posted, effects=effects)
         return posted

@@ -71,7 +71,7 @@ class Presses(CampaignsBase):
                 raise NotAllowedNow(NO_GAME)
         system = self.registry.find(campaign.system)
         rules = system.panel(kind)
-        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit, campaign.id):
             campaign = await Campaign.get(id=campaign.id)
             check_playing(campaign, any_time=system.any_time(kind, "open"))
             before, member_ids = await self._table(campaign)
@@ -156,7 +156,7 @@ class Presses(CampaignsBase):
                 head = await _head(panel_id, version, unit.update_id)
                 campaign_id = self._remember(panel_id, head.campaign_id)
             try:
-                async with unit.saving(self.locks, f"campaign:{campaign_id}"):
+                async with self.saving(unit, campaign_id):
                     rows = await fetch(LOAD, load_arguments(panel_id))  # load
                     loaded = read_panel_view(self.registry, panel_id, rows)
                     if loaded is None:

@@ -98,7 +98,7 @@ class Turns(CampaignsBase):
         campaign = await self._live(chat.tg_id, chat.topic)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
-        async with (unit or UnitOfWork()).saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit or UnitOfWork(), campaign.id):
             table = await self._table_in(chat, player)
             if isinstance(said, SetWait) or said is NudgeWord.OFF:
                 if player.tg_id not in table.with_role(Role.HOST):
@@ -154,7 +154,7 @@ class Turns(CampaignsBase):
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
         unit = unit or UnitOfWork()
-        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit, campaign.id):
             campaign, table = await self._playing_in(chat, player)
             system = self.registry.find(table.system)
             before = (await reminders.settings_of(table.campaign_id)).order
@@ -181,7 +181,7 @@ class Turns(CampaignsBase):
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
         unit = unit or UnitOfWork()
-        async with unit.saving(self.locks, f"campaign:{campaign.id}"):
+        async with self.saving(unit, campaign.id):
             campaign, table = await self._playing_in(chat, player)
             order = (await reminders.settings_of(table.campaign_id)).order
             step = next_turn(table, player.tg_id, order)
@@ -201,8 +201,6 @@ class Turns(CampaignsBase):
             None if step.before is None else step.before.to_dict(),
             None if step.after is None else step.after.to_dict(),
         )
-        if step.after is not None:
-            await reminders.schedule(campaign.id, frozenset({step.after.holder}), self._now())
 
 
 def _names(table: Table) -> dict[int, str]:

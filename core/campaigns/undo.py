@@ -120,7 +120,7 @@ class Undos:
         """
         campaigns = self.campaigns
         unit = unit or UnitOfWork()
-        async with unit.saving(campaigns.locks, f"campaign:{campaign_id}"):
+        async with campaigns.saving(unit, campaign_id):
             campaign = await Campaign.get(id=campaign_id).select_related("host")
             check_playing(campaign)
             rows = await self._recent(campaign_id)

@@ -19,6 +19,7 @@ Invariants: at most one row per player and game; a row is claimed by one worker 
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -183,6 +184,12 @@ async def set_quiet_hours(player: int, hours: str | None, zone: str = "") -> Non
     )
 
 
+async def quiet_hours_as_set(player: int) -> tuple[str, str, str] | None:
+    """A player's quiet hours as they set them (from, to, time zone), or None."""
+    row = await PlayerQuiet.get_or_none(player_tg_id=player)
+    return None if row is None else (row.start, row.end, row.zone)
+
+
 async def quiet_hours_of(players: Iterable[int]) -> dict[int, QuietHours]:
     """The quiet hours of those of ``players`` who set some."""
     found: dict[int, QuietHours] = {}
@@ -222,6 +229,51 @@ async def schedule(campaign_id: int, awaited: frozenset[int], now: datetime) -> 
                 "claimed_by": "",
             },
         )
+    return due
+
+
+_MOVED = (
+    "UPDATE game_nudges SET since = ? WHERE campaign_id = ? AND wait_minutes IS NOT NULL"
+    " RETURNING wait_minutes, muted, turn_order"
+)
+_UPSERT = (
+    "INSERT INTO reminder (campaign_id, player_tg_id, stage, due_at, claimed_until, claimed_by)"
+    " VALUES {rows} ON CONFLICT (campaign_id, player_tg_id) DO UPDATE SET stage = excluded.stage,"
+    " due_at = excluded.due_at, claimed_until = 0.0, claimed_by = ''"
+)
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+async def moved_on(table: Table, system: GameSystem, now: datetime) -> tuple[Due, ...]:
+    """The table moved on at ``now`` (any change to the game): :func:`schedule` for whoever
+    it waits on now (:func:`awaited_at`), in as few statements as that takes: the wait's
+    start kept and the settings read at once, and nothing more than dropping every
+    reminder when reminders are off. Run inside the change's transaction."""
+    found = await fetch(_MOVED, (_epoch(now), table.campaign_id))
+    if not found:  # reminders off (or a game from before them): nobody is reminded
+        await execute("DELETE FROM reminder WHERE campaign_id = ?", (table.campaign_id,))
+        return ()
+    kept = found[0]
+    order = _json(kept["turn_order"])
+    settings = GameSettings(
+        wait=timedelta(minutes=int(kept["wait_minutes"])),
+        muted=frozenset(int(p) for p in _json(kept["muted"]) or ()),
+        order=None if order is None else TurnOrder.from_dict(order),
+    )
+    awaited = await _awaited(table, system, settings)
+    nudges = await _nudges(settings, awaited) if awaited else {}
+    due = first_reminders(awaited, now, settings.wait, nudges)
+    keep = [d.player for d in due]
+    marks = "".join(f" AND player_tg_id <> {int(p)}" for p in keep)
+    await execute(f"DELETE FROM reminder WHERE campaign_id = ?{marks}", (table.campaign_id,))
+    if due:
+        rows = ", ".join("(?, ?, ?, ?, 0.0, '')" for _ in due)
+        cid = table.campaign_id
+        values = tuple(v for d in due for v in (cid, d.player, d.stage.value, _epoch(d.at)))
+        await execute(_UPSERT.format(rows=rows), values)
     return due
 
 
@@ -323,6 +375,25 @@ async def sent(claimed: Claimed, now: datetime) -> Due | None:
     return follow if changed else None
 
 
+async def due_in_group(claimed: Claimed, now: datetime) -> bool:
+    """The claimed private reminder can't reach its player (they never started the bot, or
+    blocked it): the group line is due at ``now`` instead, unless they muted the game (then
+    the wait ends). False when the claim was lost meanwhile."""
+    settings = await settings_of(claimed.campaign_id)
+    if claimed.due.player in settings.muted:
+        return bool(
+            await execute(
+                "DELETE FROM reminder WHERE id = ? AND claimed_by = ?", (claimed.id, claimed.token)
+            )
+        )
+    changed = await execute(
+        "UPDATE reminder SET stage = ?, due_at = ?, claimed_until = ?, claimed_by = ?"
+        " WHERE id = ? AND claimed_by = ?",
+        (Stage.GROUP.value, _epoch(now), 0.0, "", claimed.id, claimed.token),
+    )
+    return bool(changed)
+
+
 async def release(claimed: Iterable[Claimed]) -> None:
     """Give claimed reminders back unsent (a passing fault): any worker may send them now."""
     for c in claimed:
@@ -359,6 +430,11 @@ async def stopped(campaign_id: int, *, ended: bool) -> None:
 async def awaited_at(table: Table, system: GameSystem) -> tuple[frozenset[int], datetime | None]:
     """Whom the game waits on now (every open panel as its rules say, and the player
     holding the turn), and since when (None: the wait is not timed, reminders off)."""
+    settings = await settings_of(table.campaign_id)
+    return await _awaited(table, system, settings), settings.since
+
+
+async def _awaited(table: Table, system: GameSystem, settings: GameSettings) -> frozenset[int]:
     panels: list[Waiting] = []
     for row in await Panel.filter(campaign_id=table.campaign_id, closed=False).order_by("id"):
         if row.kind not in system.panels:
@@ -367,7 +443,5 @@ async def awaited_at(table: Table, system: GameSystem) -> tuple[frozenset[int], 
             panels.append(system.panel(row.kind).waiting(table, row.state))
         except Malformed:
             continue  # a damaged panel waits on nobody
-    settings = await settings_of(table.campaign_id)
     holder = None if settings.order is None else settings.order.holder
-    awaited = awaited_at_table(panels, holder) & frozenset(table.seats)
-    return awaited, settings.since
+    return awaited_at_table(panels, holder) & frozenset(table.seats)

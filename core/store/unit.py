@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -88,6 +88,8 @@ class Hooks:
 
 NO_HOOKS = Hooks()
 
+Step = Callable[[], Awaitable[None]]  # more of a change, run in its transaction
+
 
 @dataclass
 class UnitOfWork:
@@ -110,8 +112,13 @@ class UnitOfWork:
     # -- the transaction ------------------------------------------------------------------
 
     @asynccontextmanager
-    async def saving(self, locks: KeyedLock, key: str) -> AsyncIterator[Lease]:
+    async def saving(
+        self, locks: KeyedLock, key: str, then: Step | None = None
+    ) -> AsyncIterator[Lease]:
         """Lock ``key``, then one fenced transaction claiming the update (see the module).
+
+        ``then``: what follows every change under this key, in its transaction once the
+        body ran (a campaign's wait restarting as its table moved on).
 
         Raises:
             TryAgain: the lock stayed busy, or the store is unreachable; nothing saved.
@@ -121,7 +128,7 @@ class UnitOfWork:
         committed_now = False
         try:
             async with guarded(), locks.hold(key) as lease:
-                async with self._transaction(lease, claim=True):
+                async with self._transaction(lease, claim=True, then=then):
                     yield lease
                 committed_now = True
         except LockLost:
@@ -152,9 +159,12 @@ class UnitOfWork:
             yield
 
     @asynccontextmanager
-    async def _transaction(self, lease: Lease | None, *, claim: bool) -> AsyncIterator[None]:
+    async def _transaction(
+        self, lease: Lease | None, *, claim: bool, then: Step | None = None
+    ) -> AsyncIterator[None]:
         """The one transaction every change runs in: the fence (``lease``), the update's
-        claim (``claim``), the body, the lease's check, the request's key, the commit."""
+        claim (``claim``), the body, what follows it (``then``), the lease's check, the
+        request's key, the commit."""
         ran = False
         written = len(self.rows)
         claimed = claim and self.update_id is not None
@@ -165,6 +175,8 @@ class UnitOfWork:
                 if claimed and not await fetch(CLAIM, (self.update_id, now())):
                     raise AlreadyHandled()  # a copy of the update was committed before
                 yield
+                if then is not None:
+                    await then()
                 if lease is not None and lease.expired():
                     raise LockLost(TOO_LONG)
                 await request_keys.record(self.request)

@@ -22,11 +22,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 ALICE, BO, CHIDI = 1001, 1002, 1003  # Alice hosts
 DAY = 86400.0
-COMMON_GROUP = ["help", "roll", "rolls", "sroll", "save", "saved", "sheet", "newgame"]  # no game
+COMMON_GROUP = [  # no game
+    "help", "roll", "rolls", "sroll", "save", "saved", "system", "sheet", "newgame",
+]  # fmt: skip
 COMMON_PRIVATE = ["start", "help", "roll", "rolls", "save", "saved", "sheet"]
 WHILE_PLAYING = [  # a running game's menu, after its own
-    "help", "roll", "rolls", "sroll", "save", "saved", "sheet", "join", "leave", "status",
-    "pause", "resume", "endgame", "language", "undo", "story",
+    "help", "roll", "rolls", "sroll", "say", "npc", "save", "saved", "system", "sheet", "join",
+    "leave", "status", "pause", "resume", "endgame", "language", "undo", "turns", "next",
+    "story", "nudge",
 ]  # fmt: skip
 AFTER_AN_END = [*COMMON_GROUP, "resume"]  # while the game that ended may be resumed
 

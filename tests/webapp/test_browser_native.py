@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from core.store import reminders
 from core.store.models import Member
 from tests.support.browser import chromium, phone_page
 from tests.support.stack import Stack, running_stack
@@ -229,7 +230,7 @@ async def test_the_settings_button_opens_preferences_kept_in_cloud_storage(stack
         assert await page.get_by_text("Kept in Telegram for your account").is_visible()
         await page.select_option("select[name=language]", "ru")
         await page.uncheck("input[name=haptics]")
-        await page.get_by_role("button", name="Save").click()
+        await page.get_by_role("button", name="Save", exact=True).click()
         # Back on the sheet, in Russian
         await page.get_by_role("heading", name="Ваш персонаж").wait_for()
         prefs = json.loads((await cloud(page, BO))["prefs"])
@@ -237,6 +238,15 @@ async def test_the_settings_button_opens_preferences_kept_in_cloud_storage(stack
         await page.reload()
         await page.get_by_role("heading", name="Ваш персонаж").wait_for()
         assert await page.evaluate("document.documentElement.lang") == "ru"
+        # quiet hours are kept on the server, with the device's time zone
+        await page.evaluate("TelegramClient.receive('settings_button_pressed')")
+        await page.get_by_role("heading", name="Настройки").wait_for()
+        await page.fill("input[name=from]", "23:15")
+        await page.fill("input[name=to]", "06:45")
+        await page.get_by_role("button", name="Сохранить тихие часы").click()
+        await page.locator("[data-quiet-now]", has_text="с 23:15 до 06:45").wait_for()
+        zone = await page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")
+        assert await reminders.quiet_hours_as_set(BO) == ("23:15", "06:45", zone)
 
 
 async def test_an_older_client_gets_working_pages_without_the_newer_controls(

@@ -1,12 +1,14 @@
 """A Mini App edit reads its campaign once, in a bounded number of statements, counted
 by the database itself (SQLite's trace of the ORM's connection; PostgreSQL's log).
 
-What the eleven are, in order: the membership check before the body is read, the
+What the sixteen are, in order: the membership check before the body is read, the
 idempotency key looked up (a retry is answered from it), then in one transaction the
 lock's fence, the campaign read (with its chat, host and members), the sheet saved,
 the undo step kept, the undo offers and the open panels read (the group's panel is
-redrawn), the panel's edit written to the outbox, the key kept; after the commit, the
-answer kept with the key for a retry to replay.
+redrawn), the panel's edit written to the outbox, the wait restarted (its start kept
+with the game's reminder settings read back, the panels waiting read, the awaited
+players' quiet hours read, the met reminders dropped, the new ones written), the key
+kept; after the commit, the answer kept with the key for a retry to replay.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from tests.conftest import BACKEND
 pytestmark = [pytest.mark.db]
 
 
-async def test_an_edit_reads_its_campaign_once_in_at_most_eleven_statements(
+async def test_an_edit_reads_its_campaign_once_in_at_most_sixteen_statements(
     db: str, request: pytest.FixtureRequest
 ) -> None:
     if BACKEND == "postgres":

@@ -72,7 +72,7 @@ def _dice_lines(lang: Lang) -> tuple[str, ...]:
 
 
 def _game_lines(lang: Lang) -> tuple[str, ...]:
-    """The sheet, a game's commands, undo and the story."""
+    """The sheet, a game's commands, undo, the story and reminders."""
     return (
         "📜 " + lang.gettext("/sheet — open your sheet and the map in the Mini App."),
         "🎮 "
@@ -103,6 +103,13 @@ def _game_lines(lang: Lang) -> tuple[str, ...]:
         + lang.gettext(
             "/story — the host shares the campaign's story as a read-only link; "
             "<code>/story off</code> withdraws it."
+        ),
+        "⏳ "
+        + lang.gettext(
+            "/nudge 12h — the host sets how long the game waits on a player before a "
+            "private reminder (1m to 7d; a line in the group after a second wait), "
+            "<code>/nudge off</code> stops them; <code>/nudge mute</code> silences yours. "
+            "Quiet hours: in the Mini App's preferences."
         ),
     )
 

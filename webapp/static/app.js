@@ -339,6 +339,8 @@
   main.addEventListener("submit", function (event) {
     var prefsForm = event.target.closest("form[data-prefs]");
     if (prefsForm) { event.preventDefault(); savePrefs(prefsForm); return; }
+    var quietForm = event.target.closest("form[data-quiet]");
+    if (quietForm) { event.preventDefault(); saveQuiet(quietForm, false); return; }
     var odds = event.target.closest("form[data-odds]");
     if (odds) {  // the odds calculator: the page answers for the typed roll
       event.preventDefault();
@@ -374,6 +376,8 @@
   });
 
   main.addEventListener("click", function (event) {
+    var quietOff = event.target.closest("[data-quiet-off]");
+    if (quietOff) { event.preventDefault(); saveQuiet(quietOff.form, true); return; }
     var nav = event.target.closest("[data-nav]");
     if (nav) {
       event.preventDefault();
@@ -502,6 +506,34 @@
     haptic("success");
     history.pop();
     load(history.length ? history[history.length - 1] : "/app/home", false);
+  }
+
+  // Quiet hours are kept on the server, with the device's time zone (its IANA name,
+  // else its UTC offset), so a reminder due in them waits for them to end.
+  function deviceZone() {
+    try {
+      var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (zone) return zone;
+    } catch (e) { /* an old engine: the offset below */ }
+    var minutes = -new Date().getTimezoneOffset(), sign = minutes < 0 ? "-" : "+";
+    minutes = Math.abs(minutes);
+    return sign + ("0" + Math.floor(minutes / 60)).slice(-2) + ":" + ("0" + minutes % 60).slice(-2);
+  }
+
+  function saveQuiet(form, off) {
+    var body = off ? { off: true } : {
+      from: form.elements.from.value, to: form.elements.to.value, zone: deviceZone(),
+    };
+    return change("/api/quiet", {
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    }).then(function (answer) {
+      haptic("success");
+      toast(answer.done);
+      return load("/app/prefs", false);
+    }).catch(function (error) {
+      haptic("error");
+      toast(error.message || word.failed, true);
+    });
   }
 
   function openPrefs() {

@@ -62,8 +62,7 @@ async def test_status_says_whom_the_table_waits_on_and_for_how_long(db: str) -> 
     assert not any("Waiting" in line for line in lines)  # nothing open: nobody
     await campaigns.open_panel(GROUP, BEN, "count")
     _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
-    assert lines[-1] == "⏳ Waiting on Ben."  # the wait not timed yet
-    await reminders.schedule(view.id, frozenset({BEN.tg_id}), T0)
+    assert lines[-1] == "⏳ Waiting on Ben for 0 min."  # the wait started as it opened
     clock[0] = (T0 + timedelta(hours=2, minutes=1)).timestamp()
     _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
     assert lines[-1] == "⏳ Waiting on Ben for 2 h 1 min."
@@ -127,3 +126,32 @@ async def test_turns_by_name_or_rolled_and_next_by_the_holder_or_the_host(
     rolled = await campaigns.set_turns(GROUP, HOST, "roll")
     assert rolled.step.rolled and rolled.order is not None
     assert sorted(rolled.order.players) == [HOST.tg_id, BEN.tg_id, CY.tg_id]
+
+
+async def test_every_change_restarts_the_wait_in_its_own_transaction(db: str) -> None:
+    clock = [T0.timestamp()]
+    campaigns = Campaigns(
+        counter_registry(), SeededRng(3), InProcessKeyedLock(5, 2), clock=lambda: clock[0]
+    )
+    cid = await seated(campaigns)
+    assert await reminders.scheduled(cid) == {}  # nothing open: nobody awaited
+    opened = await campaigns.open_panel(GROUP, BEN, "count")
+    due = await reminders.scheduled(cid)
+    assert set(due) == {BEN.tg_id} and due[BEN.tg_id].at == T0 + timedelta(hours=12)
+    clock[0] = (T0 + timedelta(hours=5)).timestamp()
+    pressed = await campaigns.act(opened.id, opened.version, BEN, "inc")
+    due = await reminders.scheduled(cid)  # Ben moved the table on: his wait starts again
+    assert due[BEN.tg_id].at == T0 + timedelta(hours=17)
+    assert (await reminders.settings_of(cid)).since == T0 + timedelta(hours=5)
+    with pytest.raises(NotYourTurn):  # a refused press changes nothing, the wait neither
+        await campaigns.act(pressed.id, pressed.version, CY, "inc")
+    assert (await reminders.scheduled(cid))[BEN.tg_id].at == T0 + timedelta(hours=17)
+    await campaigns.act(pressed.id, pressed.version, BEN, "done")
+    assert await reminders.scheduled(cid) == {}  # the wait was met: its reminder went
+    again = await campaigns.open_panel(GROUP, CY, "count")
+    assert set(await reminders.scheduled(cid)) == {CY.tg_id}
+    await campaigns.set_status(GROUP, HOST, CampaignStatus.PAUSED)
+    assert await reminders.scheduled(cid) == {}  # paused: none, and a change brings none
+    await campaigns.nudge(GROUP, HOST, "1h")
+    assert await reminders.scheduled(cid) == {}
+    assert again.id
