@@ -68,8 +68,7 @@ async def welcome_back(update: Update, context: StonetableContext) -> None:
             update.effective_chat.id,
             topic_of(update),
             user.id,
-            unit=context.unit,
-        )
+        )  # its own small transaction, before the change: not the change's unit of work
     except TryAgain:
         return  # the action itself will say so
     if digest is None:
