@@ -1,12 +1,20 @@
 """A Mini App edit reads its campaign once, in a bounded number of statements, counted
 by the database itself (SQLite's trace of the ORM's connection; PostgreSQL's log).
 
-What the eleven are, in order: the membership check before the body is read, the
-idempotency key looked up (a retry is answered from it), then in one transaction the
-lock's fence, the campaign read (with its chat, host and members), the sheet saved,
-the undo step kept, the undo offers and the open panels read (the group's panel is
-redrawn), the panel's edit written to the outbox, the key kept; after the commit, the
-answer kept with the key for a retry to replay.
+What the nine are, in order, and why each is there:
+
+1. the membership check, before the body is read (a stranger's request is refused
+   without reading what it sends);
+2. in one transaction, under the campaign's lock: the lock's fence (a holder whose
+   lease ran out saves nothing);
+3. the idempotency key written (a retry of an action already saved finds it there
+   and is answered from it; nothing runs twice);
+4. the campaign read (with its chat, host, members and their sheets);
+5. the sheet saved;
+6. the undo step kept (what the edit replaced);
+7. the undo offers and the open panels read together (the group's panel is redrawn);
+8. the panel's edit written to the outbox (sent after the commit);
+9. after the commit, the answer kept with the key, for a retry to replay.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from tests.conftest import BACKEND
 pytestmark = [pytest.mark.db]
 
 
-async def test_an_edit_reads_its_campaign_once_in_at_most_eleven_statements(
+async def test_an_edit_reads_its_campaign_once_in_at_most_nine_statements(
     db: str, request: pytest.FixtureRequest
 ) -> None:
     if BACKEND == "postgres":
