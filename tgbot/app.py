@@ -11,7 +11,6 @@ from types import ModuleType
 from telegram import Update
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import (
-    AIORateLimiter,
     ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
@@ -32,6 +31,7 @@ from tgbot.i18n import lang_of
 from tgbot.menu import menu_digest, publish_defaults, show_every_game
 from tgbot.panels import PanelRenderer, Renderers
 from tgbot.processor import PerChatUpdateProcessor
+from tgbot.ratelimit import ChatLimiter
 from tgbot.render.errors import unexpected, user_message
 from tgbot.request import AiohttpRequest
 from tgbot.updates import CommandSpec
@@ -110,7 +110,7 @@ def build_application(
         .updater(None)
     )
     if rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=2))  # type: ignore[arg-type]
+        builder = builder.rate_limiter(ChatLimiter(max_retries=2))  # type: ignore[arg-type]
     application = builder.build()
     assert isinstance(application, StonetableApplication)
     application.command_specs = command_specs(deps.campaigns.registry)

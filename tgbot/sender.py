@@ -21,7 +21,7 @@ import logging
 import time
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import InlineKeyboardMarkup, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
@@ -32,7 +32,7 @@ from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.edits import EDIT_MESSAGE_TEXT
 from tgbot.menu import publish_menus
 from tgbot.private import send_private
-from tgbot.topics import send_game
+from tgbot.topics import send_game, send_game_id
 
 log = logging.getLogger(__name__)
 
@@ -123,17 +123,21 @@ async def _call(
 
 
 async def _send_message(application: StonetableApplication, payload: dict[str, Any]) -> None:
-    """A new message in a game's chat (a reply, when it answers one); bound to its panel."""
-    extra: dict[str, Any] = {"reply_markup": _keyboard(payload.get("markup"))}
+    """A new message in a game's chat (a reply, when it answers one); bound to its panel.
+    Only its id is read from Telegram's answer."""
+    fields: dict[str, Any] = {}
+    if payload.get("markup"):
+        fields["reply_markup"] = payload["markup"]
     if payload.get("reply_to") is not None:
-        extra["reply_parameters"] = ReplyParameters(
-            payload["reply_to"], allow_sending_without_reply=True
-        )
-    message: Message | None = await send_game(
-        application.bot, payload["chat_id"], payload["topic"], payload["text"], **extra
+        fields["reply_parameters"] = {
+            "message_id": payload["reply_to"],
+            "allow_sending_without_reply": True,
+        }
+    message_id = await send_game_id(
+        application.bot, payload["chat_id"], payload["topic"], payload["text"], fields
     )
-    if message is not None and payload.get("bind") is not None:
-        await application.deps.campaigns.bind_message(payload["bind"], message.message_id)
+    if message_id is not None and payload.get("bind") is not None:
+        await application.deps.campaigns.bind_message(payload["bind"], message_id)
 
 
 async def _send_secret(

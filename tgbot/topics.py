@@ -20,6 +20,7 @@ from telegram.error import BadRequest, Forbidden
 from core.campaigns.languages import chat_language
 from core.campaigns.topics import first_refusal, pause_with_topic, topic_name
 from core.words.i18n import N_, lang_for
+from tgbot.edits import SEND_MESSAGE
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,29 @@ async def send_game(bot: Bot, chat_id: int, topic: int, text: str, **kwargs: Any
             raise
         await say_refused(bot, chat_id, topic)
         return None
+
+
+async def send_game_id(
+    bot: Bot, chat_id: int, topic: int, text: str, fields: dict[str, Any]
+) -> int | None:
+    """Send a game's HTML message to its topic as :func:`send_game` does, with the Bot
+    API's own ``fields`` (``reply_markup``, ``reply_parameters`` as JSON), the answer not
+    parsed into a ``Message``.
+
+    Returns:
+        The sent message's id, or None when the topic refused it (the group was told once).
+    """
+    api = {"chat_id": chat_id, "text": text, "parse_mode": ParseMode.HTML.value, **fields}
+    if thread(topic) is not None:
+        api["message_thread_id"] = thread(topic)
+    try:
+        sent = await bot.do_api_request(SEND_MESSAGE, api_kwargs=api)
+    except (BadRequest, Forbidden) as error:
+        if not topic or not refused(error):
+            raise
+        await say_refused(bot, chat_id, topic)
+        return None
+    return int(sent["message_id"])
 
 
 async def send_game_photo(

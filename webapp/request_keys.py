@@ -7,13 +7,14 @@ a game), in this order:
 1. initData is checked (401), then, on a game's route, membership (403): both
    before the body is read;
 2. the body is read and fingerprinted with the method and path;
-3. with an ``Idempotency-Key`` (8 to 100 of ``A-Z a-z 0-9 _ - . :``, else 400)
-   that this user already used: the first answer is sent again, marked
-   ``Idempotent-Replayed: true``, and nothing runs; the same key with another body
-   or route answers 422;
-4. else the view runs with the request's unit of work (``request[UNIT]``, carrying the
-   key): the change's transaction stores the key (:mod:`core.store.request_keys`), and
-   its answer is added to the key's row.
+3. the view runs with the request's unit of work (``request[UNIT]``, carrying the
+   ``Idempotency-Key``: 8 to 100 of ``A-Z a-z 0-9 _ - . :``, else 400): the change's
+   transaction stores the key first (:mod:`core.store.request_keys`), and its answer is
+   added to the key's row;
+4. a key this user already used is found by that insert (:class:`KeyReused`: the
+   transaction rolls back before reading anything): the first answer is sent again,
+   marked ``Idempotent-Replayed: true``, and nothing runs twice; the same key with
+   another body or route answers 422.
 
 A request without a key (a page from before keys) is handled as before, with no
 replay. Keys are kept a day (``core.store.housekeeping.KEEP_REQUEST_KEYS``).
@@ -104,10 +105,6 @@ async def request_keys(
     fingerprint = hashlib.sha256(
         b"%s %s\n%s" % (request.method.encode(), request.path.encode(), body)
     ).hexdigest()
-    if key is not None:
-        first = await kept(user, key)
-        if first is not None:
-            return _replayed(request, first, fingerprint)
     pending = Pending(user, key, fingerprint)
     request[UNIT] = request.app[DEPS].unit(pending)
     try:

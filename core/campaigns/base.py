@@ -30,7 +30,12 @@ from core.runtime.errors import TryAgain
 from core.runtime.events import CampaignEvents, InProcessEvents
 from core.runtime.locks import KeyedLock, Lease
 from core.store import reminders
-from core.store.loader import CampaignRow, open_views, read_by_token, read_panels
+from core.store.loader import (
+    CampaignRow,
+    read_by_token,
+    read_touched,
+    touched_views,
+)
 from core.store.models import Campaign, CampaignStatus, Panel
 from core.store.presses import campaign_statement, close_statement, log_statement, sheet_statement
 from core.store.repo import guarded
@@ -218,10 +223,11 @@ def touching(
     """
     changed = before.state != after.state or before.seats != after.seats
     # a ↩ Undo shown or now due is a view touched too: the two newest live steps
-    offered = Offers.read((yield Offers.newest(view.id)))
+    # (one read: the two newest live steps, and the open panels)
+    steps, rows = read_touched((yield touched_views(view.id, but=acting)))
+    offered = Offers.read(steps)
     if not (changed or opened or ending or offered.panels - {acting}):
         return Touched((), ())
-    rows = read_panels((yield open_views(view.id, but=acting)))
     if not rows:
         return Touched((), ())
     over = set(registry.find(system).campaign.finished(after)) if changed else set()

@@ -145,7 +145,7 @@ class Posts(CampaignsBase):
         """The characters a player may post as inline: one per live game they play in,
         newest game first."""
         async with guarded():
-            rows = (
+            tokens = (
                 await Campaign.filter(
                     members__player__tg_id=player.tg_id,
                     members__active=True,
@@ -154,14 +154,14 @@ class Posts(CampaignsBase):
                 )
                 .order_by("-id")
                 .distinct()
-                .select_related("chat")
+                .values_list("app_token", flat=True)
             )
-            found = []
-            for campaign in rows:
-                _, table, _ = await built(self.registry, campaign)
-                if table.seat(player.tg_id) is not None:
-                    name = self._name(table, player.tg_id)
-                    found.append(Character(campaign.id, name, campaign.chat.title))
+        found = []
+        for token in tokens:  # each game read through the loader, as every view is
+            view, table = await self._for_viewer(str(token), player)
+            if table.seat(player.tg_id) is not None:
+                name = self._name(table, player.tg_id)
+                found.append(Character(view.id, name, view.chat_title))
         return tuple(found)
 
     async def _game(self, chat: ChatRef) -> Campaign:

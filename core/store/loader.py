@@ -184,6 +184,42 @@ def open_views(campaign_id: int, but: int | None = None) -> Statement:
     return OPEN_VIEWS, (campaign_id, False, 0 if but is None else but)
 
 
+_STEPS = (
+    "SELECT id AS s_id, actor_tg_id, label, rolled, final, revealed, panel_id,"
+    " panel_version_after, campaign_version_after FROM undo_step"
+    " WHERE campaign_id = ? AND undone = ? ORDER BY id DESC LIMIT 2"
+)
+TOUCHED = (
+    f"WITH s AS ({_STEPS}) SELECT s.*, {_PANEL} FROM (SELECT 1 AS one) o"
+    " LEFT JOIN s ON 1 = 1"
+    " LEFT JOIN panel p ON p.campaign_id = ? AND p.closed = ?"
+    " AND p.message_id IS NOT NULL AND p.id <> ?"
+    " ORDER BY s.s_id DESC, p.id"
+)
+"""In one read, a campaign's two newest live undo steps and its open panels with a
+message but one (:func:`touched_views`): each step with each panel."""
+
+
+def touched_views(campaign_id: int, but: int | None = None) -> Statement:
+    """The statement of what a change may touch on screen, in one read: the rows of
+    :func:`core.store.undo_steps.Offers.newest` and of :func:`open_views` together
+    (:func:`read_touched` parts them)."""
+    return TOUCHED, (campaign_id, False, campaign_id, False, 0 if but is None else but)
+
+
+def read_touched(rows: Rows) -> tuple[Rows, list[PanelRow]]:
+    """The rows of :func:`touched_views` parted: the undo steps' (newest first, as
+    :meth:`core.store.undo_steps.Offers.read` takes them) and the panels."""
+    steps: dict[int, dict[str, Any]] = {}
+    panels: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        if row["s_id"] is not None:
+            steps.setdefault(int(row["s_id"]), row)
+        if row["p_id"] is not None:
+            panels.setdefault(int(row["p_id"]), row)
+    return list(steps.values()), [_panel(panels[key]) for key in sorted(panels)]
+
+
 def games_of(player_tg_id: int) -> Statement:
     """The statement of how many live games a player is in (:func:`read_games`)."""
     return _GAMES_OF, (True, player_tg_id)

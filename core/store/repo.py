@@ -16,7 +16,7 @@ from core.rules.errors import Malformed
 from core.rules.text import TOO_LONG, Unstorable
 from core.runtime.errors import CommitUnknown, TryAgain
 from core.store.models import Chat, ChatKind, Player, ProcessedUpdate
-from core.store.sql import fetch
+from core.store.sql import fetch, now
 from core.words.i18n import pick
 
 
@@ -137,22 +137,50 @@ async def player_id(
     language_code: str | None = None,
 ) -> int:
     """The row id of a player, created or refreshed as :func:`upsert_player` does it;
-    one statement when the row is there and up to date (nearly every update)."""
+    one statement when the row is there and up to date (nearly every update), two
+    otherwise."""
     values = _player_values(first_name, last_name, username, language_code)
     rows = await fetch(_PLAYER, (tg_id,))
     if rows and all(rows[0][k] == v for k, v in values.items()):
         return int(rows[0]["id"])
-    return int((await upsert_player(tg_id, first_name, last_name, username, language_code)).id)
+    return await _upserted_player(tg_id, values)
+
+
+async def _upserted_player(tg_id: int, values: dict[str, str]) -> int:
+    """One statement: the player's row created, or refreshed with ``values`` (a language
+    not told keeps the one known); its id. Safe when two updates race."""
+    names = list(values)
+    moment = now()
+    rows = await fetch(
+        f"INSERT INTO player (tg_id, {', '.join(names)}, started_private, created_at,"
+        f" updated_at) VALUES ({', '.join('?' * (len(names) + 4))})"
+        f" ON CONFLICT (tg_id) DO UPDATE SET "
+        + ", ".join(f"{name} = excluded.{name}" for name in [*names, "updated_at"])
+        + " RETURNING id",
+        (tg_id, *values.values(), False, moment, moment),
+    )
+    return int(rows[0]["id"])
 
 
 async def chat_id(tg_id: int, kind: str, title: str = "") -> int:
     """The row id of a chat, created or refreshed as :func:`upsert_chat` does it;
-    one statement when the row is there and up to date (nearly every update)."""
+    one statement when the row is there and up to date (nearly every update), two
+    otherwise."""
     chat_kind = ChatKind(kind)
     rows = await fetch(_CHAT, (tg_id,))
     if rows and rows[0]["kind"] == chat_kind.value and rows[0]["title"] == title[:255]:
         return int(rows[0]["id"])
-    return int((await upsert_chat(tg_id, kind, title)).id)
+    values = (tg_id, chat_kind.value, title[:255], secrets.token_urlsafe(16), now())
+    found = await fetch(_UPSERT_CHAT, values)
+    return int(found[0]["id"])
+
+
+# a new chat gets an unguessable Mini App token; a known one keeps its own
+_UPSERT_CHAT = (
+    "INSERT INTO chat (tg_id, kind, title, app_token, created_at) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (tg_id) DO UPDATE SET kind = excluded.kind, title = excluded.title"
+    " RETURNING id"
+)
 
 
 async def upsert_chat(tg_id: int, kind: str, title: str = "") -> Chat:

@@ -3,10 +3,12 @@
 The page makes one key per user action and sends it with every try
 (``Idempotency-Key``). The web side reads it into a :class:`Pending` and opens the
 request's unit of work with it (:class:`core.store.unit.UnitOfWork`, its ``request``);
-the change's transaction writes the key's row before it commits, so the key is stored
-exactly when the change is. The answer is added to the row once it is sent
-(:func:`keep_answer`); a retry with the same key finds the row and gets that answer
-back (:func:`find`), and nothing runs twice.
+the change's transaction writes the key's row first (right after its lock's fence), so
+the key is stored exactly when the change is. The answer is added to the row once it
+is sent (:func:`keep_answer`). A retry with the same key finds the row there: its
+insert writes nothing (:class:`KeyReused`, on PostgreSQL once the first try's
+transaction ended), its transaction rolls back before reading anything, and it gets
+the first try's answer back (:func:`find`); nothing runs twice.
 
 A commit whose answer never came back (the connection to the database broke at
 COMMIT) is resolved through the key: :func:`resolve` asks the database on a
@@ -96,7 +98,7 @@ async def _committed(pending: Pending) -> bool:
 
 
 async def record(pending: Pending | None) -> None:
-    """Inside the change's transaction, just before COMMIT: write the request's key.
+    """First in the change's transaction (after the fence): write the request's key.
 
     Raises:
         KeyReused: another try of the same action committed first; nothing saved here.

@@ -30,15 +30,18 @@ A use case has one shape, whatever surface it came from::
    so a later holder's transaction waits for this one before it reads anything;
    on SQLite the database's writer lock does the same;
 4. claims the Telegram update being handled, so a redelivered copy raises
-   :class:`~core.runtime.errors.AlreadyHandled`;
+   :class:`~core.runtime.errors.AlreadyHandled`, and writes the Mini App request's
+   idempotency key, so another try of an action already saved raises
+   :class:`~core.store.request_keys.KeyReused` (the request answers what the first
+   try did) before anything is read;
 5. runs the body (load, apply a rule, save, :meth:`UnitOfWork.record` the result:
    its outbox rows are written in the same transaction, so they commit or roll back
    with the change);
 6. before committing, refuses with ``LockLost`` if the lease has run out (counted
    from before the lock was asked for), so a holder that stalled past its lease
    commits nothing, even if no one else came;
-7. commits, with the Mini App request's idempotency key when there is one. A commit
-   whose answer was lost is resolved through the update's claim or the request's key
+7. commits (the request's key with the change). A commit whose answer was lost is
+   resolved through the update's claim or the request's key
    (:meth:`UnitOfWork.committing`); from then on the change stands and is reported
    done: a lock that can no longer be released (its lease ran out after the commit)
    is logged, never raised.
@@ -163,8 +166,8 @@ class UnitOfWork:
         self, lease: Lease | None, *, claim: bool, then: Step | None = None
     ) -> AsyncIterator[None]:
         """The one transaction every change runs in: the fence (``lease``), the update's
-        claim (``claim``), the body, what follows it (``then``), the lease's check, the
-        request's key, the commit."""
+        claim (``claim``), the request's key, the body, what follows it (``then``), the
+        lease's check, the commit."""
         ran = False
         written = len(self.rows)
         claimed = claim and self.update_id is not None
@@ -174,12 +177,12 @@ class UnitOfWork:
                     raise LockLost(TOO_LONG)  # a later holder of the key already committed
                 if claimed and not await fetch(CLAIM, (self.update_id, now())):
                     raise AlreadyHandled()  # a copy of the update was committed before
+                await request_keys.record(self.request)  # a reused key: KeyReused
                 yield
                 if then is not None:
                     await then()
                 if lease is not None and lease.expired():
                     raise LockLost(TOO_LONG)
-                await request_keys.record(self.request)
                 await self.pause("before_commit")
                 ran = True
         except BaseException as error:

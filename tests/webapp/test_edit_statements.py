@@ -1,14 +1,23 @@
 """A Mini App edit reads its campaign once, in a bounded number of statements, counted
 by the database itself (SQLite's trace of the ORM's connection; PostgreSQL's log).
 
-What the sixteen are, in order: the membership check before the body is read, the
-idempotency key looked up (a retry is answered from it), then in one transaction the
-lock's fence, the campaign read (with its chat, host and members), the sheet saved,
-the undo step kept, the undo offers and the open panels read (the group's panel is
-redrawn), the panel's edit written to the outbox, the wait restarted (its start kept
-with the game's reminder settings read back, the panels waiting read, the awaited
-players' quiet hours read, the met reminders dropped, the new ones written), the key
-kept; after the commit, the answer kept with the key for a retry to replay.
+What the fourteen are, in order, and why each is there:
+
+1. the membership check, before the body is read (a stranger's request is refused
+   without reading what it sends);
+2. in one transaction, under the campaign's lock: the lock's fence (a holder whose
+   lease ran out saves nothing);
+3. the idempotency key written (a retry of an action already saved finds it there
+   and is answered from it; nothing runs twice);
+4. the campaign read (with its chat, host, members and their sheets);
+5. the sheet saved;
+6. the undo step kept (what the edit replaced);
+7. the undo offers and the open panels read together (the group's panel is redrawn);
+8. the panel's edit written to the outbox (sent after the commit);
+9.-13. the table moved on, so the wait restarts: its start kept with the game's
+   reminder settings read back, the panels that wait read, the awaited players' quiet
+   hours read, the met reminders dropped, the new ones written;
+14. after the commit, the answer kept with the key, for a retry to replay.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from tests.conftest import BACKEND
 pytestmark = [pytest.mark.db]
 
 
-async def test_an_edit_reads_its_campaign_once_in_at_most_sixteen_statements(
+async def test_an_edit_reads_its_campaign_once_in_at_most_fourteen_statements(
     db: str, request: pytest.FixtureRequest
 ) -> None:
     if BACKEND == "postgres":
