@@ -36,7 +36,7 @@ from core.store.unit import UnitOfWork
 ONLY_HOST_WAIT = "Only the host sets how long this game waits before a reminder."
 NOT_PLAYING = "You're not in this game."
 UNKNOWN_PLAYER = "Nobody in this game is called “{name}”."
-ROLL_WORD = "roll"
+ROLL_WORDS = frozenset({"roll", "бросок"})  # /turns roll, as typed in English or Russian
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ class Turns(CampaignsBase):
             before = (await reminders.settings_of(table.campaign_id)).order
             if players is not None:
                 step = set_order(table, player.tg_id, players, before)
-            elif words.strip().lower() == ROLL_WORD:
+            elif words.strip().lower() in ROLL_WORDS:
                 step = roll_order(table, player.tg_id, self.rng, system.turn_modifier, before)
             else:
                 step = set_order(table, player.tg_id, _named(table, words), before)

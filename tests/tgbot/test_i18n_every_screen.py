@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from core.rules.systems import LIBRARY
 from tests.support.nsu_bot import ALICE, BO, CHIDI, TIMEOUT, buttons
 from tests.support.phone import cut_labels
 from tests.support.stack import GROUP, Stack, running_stack
@@ -84,9 +85,13 @@ WRITTEN = (
 NOTATION = re.compile(r"\b(?:\d*d\d+\w*|adv|dis|dc\d+|vs\d+|weak|average|strong|en|ru)\b")
 
 
+# the library games' keys, typed after /newgame as they are: identifiers, like commands
+GAME_KEYS = re.compile(r"\b(?:" + "|".join(LIBRARY) + r")\b")
+
+
 def english(text: str) -> list[str]:
     """The English words of ``text`` outside player text, game data and notation."""
-    return leaks(NOTATION.sub(" ", text), WRITTEN)
+    return leaks(GAME_KEYS.sub(" ", NOTATION.sub(" ", text)), WRITTEN)
 
 
 def cast(language: str) -> list[Player]:

@@ -301,7 +301,11 @@ def _reads(tree: ast.AST, *, store: bool = True) -> set[str]:
             found.add(node.attr)
         if isinstance(node, ast.ImportFrom) and node.module != "core.views.projection":
             found |= {a.name for a in node.names if a.name in RAW_READERS}
-            if store and (node.module or "").startswith("core.store"):
+            # the unit of work, its planner and its request key are the edge's to open (a
+            # change, not a read of a campaign)
+            store_module = (node.module or "").startswith("core.store")
+            change = ("core.store.unit", "core.store.outbox", "core.store.request_keys")
+            if store and store_module and node.module not in change:
                 found.add(node.module or "")
         if isinstance(node, ast.Import) and store:
             found |= {a.name for a in node.names if a.name.startswith("core.store")}

@@ -52,7 +52,7 @@ def system_choice(
 def library_games(registry: Registry, lang: Lang) -> str:
     """The library's games in one paragraph, each by name and key (empty: none)."""
     games = [
-        f"{esc(library_definition(s.key).name.in_language(lang.code))} <code>{s.key}</code>"
+        f"{esc(lang.gettext(library_definition(s.key).name.en))} <code>{s.key}</code>"
         for s in registry
         if s.roll_panel == LIBRARY_ROLL
     ]

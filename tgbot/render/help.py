@@ -117,14 +117,13 @@ def _game_lines(lang: Lang) -> tuple[str, ...]:
 def library_game_help(key: str, lang: Lang) -> str:
     """The library game played here: what a roll is, and how to type one."""
     definition = library_definition(key)
-    code = lang.code
     example = f"<code>/roll {esc(definition.example)}</code>"
     odds = f"<code>/odds {esc(definition.odds_example)}</code>"
     return (
-        f"🎲 <b>{esc(definition.name.in_language(code))}</b> "
+        f"🎲 <b>{esc(lang.gettext(definition.name.en))}</b> "
         + lang.gettext("(playing here)")
         + "\n"
-        + esc(definition.about.in_language(code))
+        + esc(lang.gettext(definition.about.en))
         + "\n"
         + lang.gettext(
             "Roll: {example}; every outcome's chance: {odds}.", example=example, odds=odds
