@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from core.rules.systems import LIBRARY
+from core.rules.systems import LIBRARY, library_definition
 from tests.support.nsu_bot import ALICE, BO, CHIDI, TIMEOUT, buttons
 from tests.support.phone import cut_labels
 from tests.support.stack import GROUP, Stack, running_stack
@@ -89,9 +89,17 @@ NOTATION = re.compile(r"\b(?:\d*d\d+\w*|adv|dis|dc\d+|vs\d+|weak|average|strong|
 GAME_KEYS = re.compile(r"\b(?:" + "|".join(LIBRARY) + r")\b")
 
 
+# the library games' own names (a game's name, like "Pathfinder", is the same in any language)
+GAME_NAMES = tuple(
+    name
+    for key in LIBRARY
+    for name in (library_definition(key).name.en, library_definition(key).name.ru)
+)
+
+
 def english(text: str) -> list[str]:
     """The English words of ``text`` outside player text, game data and notation."""
-    return leaks(GAME_KEYS.sub(" ", NOTATION.sub(" ", text)), WRITTEN)
+    return leaks(GAME_KEYS.sub(" ", NOTATION.sub(" ", text)), (*WRITTEN, *GAME_NAMES))
 
 
 def cast(language: str) -> list[Player]:
