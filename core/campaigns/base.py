@@ -98,30 +98,15 @@ class CampaignsBase(Dependencies):
 
     def saving(self, unit: UnitOfWork, campaign_id: int) -> AbstractAsyncContextManager[Lease]:
         """The change ``unit`` makes to a campaign: its lock and transaction
-        (:meth:`UnitOfWork.saving`), ending with the wait restarted (:meth:`_moved_on`)."""
+        (:meth:`UnitOfWork.saving`), ending with the wait restarted (:func:`moved_on_at`)."""
 
         start = len(unit.recorded)  # the results this change records come after
 
         async def moved_on() -> None:
-            await self._moved_on(campaign_id, _table_after(unit.recorded[start:], campaign_id))
+            known = _table_after(unit.recorded[start:], campaign_id)
+            await moved_on_at(self.registry, campaign_id, known, self._now())
 
         return unit.saving(self.locks, f"campaign:{campaign_id}", then=moved_on)
-
-    async def _moved_on(self, campaign_id: int, known: tuple[Table, CampaignStatus] | None) -> None:
-        """Every change to a campaign, in its transaction: the table moved on, so whoever it
-        waits on now waits afresh, and a reminder whose wait was met goes. Nothing for a
-        paused or ended game (its reminders went when it stopped). ``known``: the table
-        and status the change's result holds (else read again)."""
-        if known is None:
-            campaign = await Campaign.get_or_none(id=campaign_id)
-            if campaign is None:
-                return
-            _, table, _ = await built(self.registry, campaign)
-            known = table, campaign.status
-        table, status = known
-        if status is not CampaignStatus.ACTIVE:
-            return
-        await reminders.moved_on(table, self.registry.find(table.system), self._now())
 
     async def current(self, chat_tg_id: int, topic: int = 0) -> CampaignView | None:
         """The live campaign of a chat's topic (0: a plain group, or General), if any."""
@@ -309,3 +294,25 @@ def check_playing(campaign: Campaign | CampaignRow, *, any_time: bool = False) -
 def check_seated(table: Table, player_id: int) -> None:
     if table.seat(player_id) is None:
         raise NotYourTurn("Only players in this game can do that. Join with /join.")
+
+
+async def moved_on_at(
+    registry: Registry,
+    campaign_id: int,
+    known: tuple[Table, CampaignStatus] | None,
+    now: datetime,
+) -> None:
+    """Every change to a campaign, in its transaction: the table moved on, so whoever it
+    waits on now waits afresh, and a reminder whose wait was met goes. Nothing for a
+    paused or ended game (its reminders went when it stopped). ``known``: the table
+    and status the change's result holds (else read again)."""
+    if known is None:
+        campaign = await Campaign.get_or_none(id=campaign_id)
+        if campaign is None:
+            return
+        _, table, _ = await built(registry, campaign)
+        known = table, campaign.status
+    table, status = known
+    if status is not CampaignStatus.ACTIVE:
+        return
+    await reminders.moved_on(table, registry.find(table.system), now)

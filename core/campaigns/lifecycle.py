@@ -253,13 +253,10 @@ class Lifecycle(CampaignsBase):
         }[status]
         changed = await self._step(campaign.id, chat, player, step, unit=unit)
         if isinstance(changed, EndedGame):  # its retirements were written with it
-            table, _ = await self._table_of(changed.campaign.id)
+            async with guarded():
+                table, _ = await self._table(await Campaign.get(id=changed.campaign.id))
             return Changed(changed.campaign, table)
         return changed
-
-    async def _table_of(self, campaign_id: int) -> tuple[Table, dict[int, int]]:
-        async with guarded():
-            return await self._table(await Campaign.get(id=campaign_id))
 
     async def _step(
         self,
@@ -271,12 +268,9 @@ class Lifecycle(CampaignsBase):
         *,
         unit: UnitOfWork | None = None,
     ) -> Changed | EndedGame:
-        """Move a live campaign to its next stage; with ``version``, only if still at it.
-
-        Returns the ended game with the panels its ending retired, or the campaign with
-        the panels redrawn (a pause or a resume makes every step stand: no ``↩ Undo``
-        stays); recorded to the outbox with the change.
-        """
+        """Move a live campaign to its next stage (with ``version``, only if still at it):
+        the ended game and the panels it retired, or the campaign and its redrawn panels
+        (a pause or resume makes every step stand), recorded to the outbox with it."""
         unit = unit or UnitOfWork()
         async with self.saving(unit, campaign_id):
             campaign = await _still_at(campaign_id, chat, player, step, version)
