@@ -4,7 +4,7 @@ the open views a change touched."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -104,7 +104,8 @@ class CampaignsBase(Dependencies):
 
         async def moved_on() -> None:
             known = _table_after(unit.recorded[start:], campaign_id)
-            await moved_on_at(self.registry, campaign_id, known, self._now())
+            held = _panels_held(unit.recorded[start:])
+            await moved_on_at(self.registry, campaign_id, known, self._now(), held)
 
         return unit.saving(self.locks, f"campaign:{campaign_id}", then=moved_on)
 
@@ -161,6 +162,17 @@ def _table_after(recorded: list[object], campaign_id: int) -> tuple[Table, Campa
         ):
             return table, view.status
     return None
+
+
+def _panels_held(recorded: list[object]) -> dict[int, object]:
+    """The typed states of the panels the change's results hold (a press's panel and the
+    ones it redraws), by panel id."""
+    held: dict[int, object] = {}
+    for result in recorded:
+        if isinstance(result, PanelView):
+            for view in (result, *result.redraw):
+                held[view.id] = view.model
+    return held
 
 
 async def built(
@@ -301,6 +313,7 @@ async def moved_on_at(
     campaign_id: int,
     known: tuple[Table, CampaignStatus] | None,
     now: datetime,
+    held: Mapping[int, object] | None = None,
 ) -> None:
     """Every change to a campaign, in its transaction: the table moved on, so whoever it
     waits on now waits afresh, and a reminder whose wait was met goes. Nothing for a
@@ -315,4 +328,4 @@ async def moved_on_at(
     table, status = known
     if status is not CampaignStatus.ACTIVE:
         return
-    await reminders.moved_on(table, registry.find(table.system), now)
+    await reminders.moved_on(table, registry.find(table.system), now, held)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
@@ -247,11 +247,14 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
-async def moved_on(table: Table, system: GameSystem, now: datetime) -> tuple[Due, ...]:
+async def moved_on(
+    table: Table, system: GameSystem, now: datetime, held: Mapping[int, object] | None = None
+) -> tuple[Due, ...]:
     """The table moved on at ``now`` (any change to the game): :func:`schedule` for whoever
     it waits on now (:func:`awaited_at`), in as few statements as that takes: the wait's
     start kept and the settings read at once, and nothing more than dropping every
-    reminder when reminders are off. Run inside the change's transaction."""
+    reminder when reminders are off. Run inside the change's transaction. ``held``: the
+    open panels' typed states the change already holds, by panel id (read no twice)."""
     found = await fetch(_MOVED, (_epoch(now), table.campaign_id))
     if not found:  # reminders off (or a game from before them): nobody is reminded
         await execute("DELETE FROM reminder WHERE campaign_id = ?", (table.campaign_id,))
@@ -263,7 +266,7 @@ async def moved_on(table: Table, system: GameSystem, now: datetime) -> tuple[Due
         muted=frozenset(int(p) for p in _json(kept["muted"]) or ()),
         order=None if order is None else TurnOrder.from_dict(order),
     )
-    awaited = await _awaited(table, system, settings)
+    awaited = await _awaited(table, system, settings, held or {})
     nudges = await _nudges(settings, awaited) if awaited else {}
     due = first_reminders(awaited, now, settings.wait, nudges)
     keep = [d.player for d in due]
@@ -431,16 +434,19 @@ async def awaited_at(table: Table, system: GameSystem) -> tuple[frozenset[int], 
     """Whom the game waits on now (every open panel as its rules say, and the player
     holding the turn), and since when (None: the wait is not timed, reminders off)."""
     settings = await settings_of(table.campaign_id)
-    return await _awaited(table, system, settings), settings.since
+    return await _awaited(table, system, settings, {}), settings.since
 
 
-async def _awaited(table: Table, system: GameSystem, settings: GameSettings) -> frozenset[int]:
+async def _awaited(
+    table: Table, system: GameSystem, settings: GameSettings, held: Mapping[int, object]
+) -> frozenset[int]:
     panels: list[Waiting] = []
     for row in await Panel.filter(campaign_id=table.campaign_id, closed=False).order_by("id"):
         if row.kind not in system.panels:
             continue
         try:
-            panels.append(system.panel(row.kind).waiting(table, row.state))
+            state = held.get(int(row.id), row.state)  # typed where the change holds it
+            panels.append(system.panel(row.kind).waiting(table, state))
         except Malformed:
             continue  # a damaged panel waits on nobody
     holder = None if settings.order is None else settings.order.holder
