@@ -323,3 +323,22 @@ async def test_an_older_client_s_map_has_no_fullscreen_and_swipes_stay_as_they_a
         assert await last(page, "web_app_setup_settings_button") == {"is_visible": True}
         assert await last(page, "web_app_request_safe_area") is None
         assert page.errors == []
+
+
+async def test_the_game_system_editor_comes_with_its_page_and_shows_chances_as_typed(
+    stack: Stack,
+) -> None:
+    from core.campaigns import own_systems
+
+    token = await start_game(stack)
+    async with chromium() as browser:
+        page = await open_app(browser, stack, ALICE, token, "8.0")  # the host
+        await page.wait_for_function("window.Stonetable && document.querySelector('main h1')")
+        assert await page.evaluate("!window.Stonetable.editors")  # not on the first load
+        await page.evaluate(f"Stonetable.load('/app/c/{token}/systems')")
+        await page.locator("form.system-editor").wait_for()
+        await page.fill("form.system-editor textarea[name=text]", own_systems.EXAMPLE)
+        await page.fill("form.system-editor [name=inputs]", "+1")
+        await page.locator(".system-odds li").first.wait_for()
+        shown = await page.locator(".system-odds li b").all_inner_texts()
+        assert shown and all("%" in chance for chance in shown)

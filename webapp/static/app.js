@@ -340,7 +340,7 @@
     var prefsForm = event.target.closest("form[data-prefs]");
     if (prefsForm) { event.preventDefault(); savePrefs(prefsForm); return; }
     var quietForm = event.target.closest("form[data-quiet]");
-    if (quietForm) { event.preventDefault(); saveQuiet(quietForm, false); return; }
+    if (quietForm) { event.preventDefault(); editors(function (e) { e.quiet(quietForm, false, word.failed); }); return; }
     var odds = event.target.closest("form[data-odds]");
     if (odds) {  // the odds calculator: the page answers for the typed roll
       event.preventDefault();
@@ -377,7 +377,7 @@
 
   main.addEventListener("click", function (event) {
     var quietOff = event.target.closest("[data-quiet-off]");
-    if (quietOff) { event.preventDefault(); saveQuiet(quietOff.form, true); return; }
+    if (quietOff) { event.preventDefault(); editors(function (e) { e.quiet(quietOff.form, true, word.failed); }); return; }
     var nav = event.target.closest("[data-nav]");
     if (nav) {
       event.preventDefault();
@@ -508,34 +508,6 @@
     load(history.length ? history[history.length - 1] : "/app/home", false);
   }
 
-  // Quiet hours are kept on the server, with the device's time zone (its IANA name,
-  // else its UTC offset), so a reminder due in them waits for them to end.
-  function deviceZone() {
-    try {
-      var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      if (zone) return zone;
-    } catch (e) { /* an old engine: the offset below */ }
-    var minutes = -new Date().getTimezoneOffset(), sign = minutes < 0 ? "-" : "+";
-    minutes = Math.abs(minutes);
-    return sign + ("0" + Math.floor(minutes / 60)).slice(-2) + ":" + ("0" + minutes % 60).slice(-2);
-  }
-
-  function saveQuiet(form, off) {
-    var body = off ? { off: true } : {
-      from: form.elements.from.value, to: form.elements.to.value, zone: deviceZone(),
-    };
-    return change("/api/quiet", {
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    }).then(function (answer) {
-      haptic("success");
-      toast(answer.done);
-      return load("/app/prefs", false);
-    }).catch(function (error) {
-      haptic("error");
-      toast(error.message || word.failed, true);
-    });
-  }
-
   function openPrefs() {
     if (main.querySelector("form[data-prefs]")) return;
     load("/app/prefs");
@@ -630,55 +602,11 @@
     tg.MainButton.show();
   }
 
-  // The game system editor: the definition checked as it is typed, and each outcome's
-  // exact chance for the sample inputs (or what is wrong), a moment after typing stops.
-  var systemTimer = null, systemAsked = 0;
-
-  function checkSystem(form) {
-    var shown = form.querySelector(".system-odds");
-    var asked = ++systemAsked;
-    request(form.dataset.check, {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ text: form.elements.text.value, inputs: form.elements.inputs.value }),
-    }).then(function (response) {
-      return response.json().then(function (body) { return { ok: response.ok, body: body }; });
-    }).then(function (answer) {
-      if (asked !== systemAsked) return;  // a newer text is being checked
-      shown.textContent = "";
-      if (!answer.ok) {
-        var problem = document.createElement("p");
-        problem.className = "problem";
-        problem.textContent = answer.body.error || word.failed;
-        shown.appendChild(problem);
-        return;
-      }
-      var list = document.createElement("ul");
-      answer.body.outcomes.concat(answer.body.marks).forEach(function (row) {
-        var item = document.createElement("li");
-        var label = document.createElement("span");
-        label.textContent = row.label;
-        var chance = document.createElement("b");
-        chance.textContent = row.shown;
-        chance.title = row.chance;
-        item.appendChild(label);
-        item.appendChild(chance);
-        list.appendChild(item);
-      });
-      shown.appendChild(list);
-    }).catch(function () {});
-  }
-
-  main.addEventListener("input", function (event) {
-    var form = event.target.closest("form.system-editor");
-    if (!form) return;
-    clearTimeout(systemTimer);
-    systemTimer = setTimeout(function () { checkSystem(form); }, 400);
-  });
 
   function afterLoad() {
     listen(campaignToken());
     var editor = main.querySelector("form.system-editor");
-    if (editor) checkSystem(editor);
+    if (editor) editors(function (e) { e.system(editor, word.failed); });
     mainButton();
     restoreDrafts();
     guardClosing();
@@ -699,6 +627,15 @@
     document.head.appendChild(script);
   }
 
+  // The editors of quiet hours and game systems come with their pages only (as draw.js).
+  function editors(then) {
+    if (window.Stonetable.editors) { then(window.Stonetable.editors); return; }
+    var script = document.createElement("script");
+    script.src = "/static/editors.js";
+    script.onload = function () { then(window.Stonetable.editors); };
+    document.head.appendChild(script);
+  }
+
   main.addEventListener("focusout", function () {
     setTimeout(function () {
       if (main.dataset.stale && !main.contains(document.activeElement)) {
@@ -708,7 +645,9 @@
     }, 300);
   });
 
-  window.Stonetable = { load: load, edit: sendEdit, request: request, change: change, toast: toast };
+  window.Stonetable = {
+    load: load, edit: sendEdit, request: request, change: change, toast: toast, haptic: haptic,
+  };
   // "<campaign token>-map" opens that campaign's map (the /map picture's button);
   // a bare token opens its sheet.
   function start() {
