@@ -153,11 +153,10 @@ class Posts(CampaignsBase):
                     status=CampaignStatus.ACTIVE,
                 )
                 .order_by("-id")
-                .distinct()
-                .values_list("app_token", flat=True)
+                .values_list("id", "app_token")
             )
         found = []
-        for token in tokens:  # each game read through the loader, as every view is
+        for token in dict(tokens).values():  # each game once, read through the loader
             view, table = await self._for_viewer(str(token), player)
             if table.seat(player.tg_id) is not None:
                 name = self._name(table, player.tg_id)
