@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from core.campaigns import Campaigns, CampaignView
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member
+from core.store.repo import guarded
 from core.store.seen import seen
 from core.store.unit import UnitOfWork
 from core.views.projection import LogLineView, line_of
@@ -43,7 +44,7 @@ async def returning(
     """``player`` acts in the game of this chat's topic: keep when, and if they come back
     after :data:`AWAY` or more to a log that moved on, what happened meanwhile (None
     otherwise, or when there is no game here or they are not in it)."""
-    async with (unit or UnitOfWork()).committing():
+    async with guarded(), (unit or UnitOfWork()).committing():  # an outage: TryAgain
         campaign = await Campaign.get_or_none(live_chat_id=chat_tg_id, topic_id=topic)
         if campaign is None or campaign.status is not CampaignStatus.ACTIVE:
             return None
