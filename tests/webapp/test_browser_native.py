@@ -333,7 +333,9 @@ async def test_the_game_system_editor_comes_with_its_page_and_shows_chances_as_t
     token = await start_game(stack)
     async with chromium() as browser:
         page = await open_app(browser, stack, ALICE, token, "8.0")  # the host
-        await page.wait_for_function("window.Stonetable && document.querySelector('main h1')")
+        # a locator, not wait_for_function: the page's CSP forbids the eval a string predicate uses
+        await page.locator("main h1").first.wait_for()
+        await page.wait_for_load_state("load")  # the app's scripts have run
         assert await page.evaluate("!window.Stonetable.editors")  # not on the first load
         await page.evaluate(f"Stonetable.load('/app/c/{token}/systems')")
         await page.locator("form.system-editor").wait_for()
