@@ -341,6 +341,8 @@ async def test_the_game_system_editor_comes_with_its_page_and_shows_chances_as_t
         await page.locator("form.system-editor").wait_for()
         await page.fill("form.system-editor textarea[name=text]", own_systems.EXAMPLE)
         await page.fill("form.system-editor [name=inputs]", "+1")
+        # the check on load and the one after typing never overlap (one heavy request at once)
         await page.locator(".system-odds li").first.wait_for()
+        assert await page.locator(".system-odds .problem").count() == 0
         shown = await page.locator(".system-odds li b").all_inner_texts()
         assert shown and all("%" in chance for chance in shown)

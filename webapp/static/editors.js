@@ -4,9 +4,13 @@
 (function () {
   "use strict";
   var failed = "";
-  var systemTimer = null, systemAsked = 0;
+  var systemTimer = null, systemAsked = 0, checking = false, checkAgain = null;
 
+  // One check at a time (the server works out one heavy request per player at once):
+  // text typed while a check is out is checked once that answer is in.
   function checkSystem(form) {
+    if (checking) { checkAgain = form; return; }
+    checking = true;
     var shown = form.querySelector(".system-odds");
     var asked = ++systemAsked;
     window.Stonetable.request(form.dataset.check, {
@@ -15,7 +19,7 @@
     }).then(function (response) {
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (answer) {
-      if (asked !== systemAsked) return;  // a newer text is being checked
+      if (asked !== systemAsked || checkAgain) return;  // a newer text is waiting
       shown.textContent = "";
       if (!answer.ok) {
         var problem = document.createElement("p");
@@ -37,7 +41,12 @@
         list.appendChild(item);
       });
       shown.appendChild(list);
-    }).catch(function () {});
+    }).catch(function () {}).then(function () {
+      checking = false;
+      var next = checkAgain;
+      checkAgain = null;
+      if (next) checkSystem(next);
+    });
   }
 
   document.addEventListener("input", function (event) {
