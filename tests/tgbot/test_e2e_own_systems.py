@@ -9,6 +9,7 @@ import re
 import pytest
 
 from core.store.models import OwnSystem, OwnSystemVersion
+from tests.support.own_system import OUR_GAME
 from tests.support.stack import GROUP, OLGA, Stack, cast_with_olga, running_stack, say
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -16,36 +17,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.db]
 ALICE = 1001
 ELSEWHERE = -100777
 
-GOOD = """```
-key = "mine"
-version = 1
-source = "our own table's roll"
-example = "+1"
-value = "total(roll) + mod"
-name = { en = "Our game", ru = "Наша игра" }
-about = { en = "2d6 plus a modifier.", ru = "2к6 плюс модификатор." }
-
-[[inputs]]
-key = "mod"
-name = { en = "modifier", ru = "модификатор" }
-default = 0
-min = -2
-max = 3
-
-[dice.roll]
-count = "2"
-die = "d6"
-
-[[outcomes]]
-key = "good"
-min = 8
-label = { en = "Good", ru = "Хорошо" }
-
-[[outcomes]]
-key = "bad"
-max = 7
-label = { en = "Bad", ru = "Плохо" }
-```"""
+GOOD = f"```{OUR_GAME}```"  # as a phone sends a pasted block
 
 
 @pytest.fixture

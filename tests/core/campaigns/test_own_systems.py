@@ -20,6 +20,7 @@ from core.runtime.locks import InProcessKeyedLock
 from core.store.models import OwnSystem, OwnSystemVersion
 from core.store.unit import UnitOfWork
 from tests.support.counter_system import counter_registry
+from tests.support.own_system import OUR_GAME
 
 pytestmark = pytest.mark.db
 
@@ -27,36 +28,7 @@ GROUP, OTHER = -100123, -100456
 HANA, BEN = 1, 2
 LOCKS = InProcessKeyedLock(5, 2)
 
-GOOD = """
-key = "mine"
-version = 1
-source = "our own table's roll"
-example = "+1"
-value = "total(roll) + mod"
-name = { en = "Our game", ru = "Наша игра" }
-about = { en = "2d6 plus a modifier.", ru = "2к6 плюс модификатор." }
-
-[[inputs]]
-key = "mod"
-name = { en = "modifier", ru = "модификатор" }
-default = 0
-min = -2
-max = 3
-
-[dice.roll]
-count = "2"
-die = "d6"
-
-[[outcomes]]
-key = "good"
-min = 8
-label = { en = "Good", ru = "Хорошо" }
-
-[[outcomes]]
-key = "bad"
-max = 7
-label = { en = "Bad", ru = "Плохо" }
-"""
+GOOD = OUR_GAME
 
 
 def variant(change: Callable[[dict[str, object]], None]) -> str:

@@ -13,37 +13,9 @@ from core.rules.systems import definition as fmt
 from core.rules.systems import reading
 from core.rules.systems.definition import from_mapping, read_definition
 from core.rules.systems.play import TOO_LARGE_DEFINITION, read_system
+from tests.support.own_system import OUR_GAME
 
-GOOD = """
-key = "mine"
-version = 2
-source = "our own table's roll"
-example = "+1"
-value = "total(roll) + mod"
-name = { en = "Our game", ru = "Наша игра" }
-about = { en = "2d6 plus a modifier.", ru = "2к6 плюс модификатор." }
-
-[[inputs]]
-key = "mod"
-name = { en = "modifier", ru = "модификатор" }
-default = 0
-min = -2
-max = 3
-
-[dice.roll]
-count = "2"
-die = "d6"
-
-[[outcomes]]
-key = "good"
-min = 8
-label = { en = "Good", ru = "Хорошо" }
-
-[[outcomes]]
-key = "bad"
-max = 7
-label = { en = "Bad", ru = "Плохо" }
-"""
+GOOD = OUR_GAME.replace("version = 1", "version = 2")
 
 
 def good() -> dict[str, object]:
