@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from typing import Any
 
 import pytest
@@ -11,6 +10,7 @@ import pytest
 from core.campaigns.play import PlayerRef
 from core.store.models import Campaign, Member
 from core.store.models import Panel as PanelRow
+from tests.support.dice import PushedDice as Dice
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tgbot.sandbox.fake_api import default_cast
 
@@ -18,23 +18,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 ALICE, BO, CHIDI, ZOE = 1001, 1002, 1003, 1004  # Alice hosts, so she is the Game Master
 BO_NAME = "<b>Bo</b> & Co"
-
-
-class Dice:
-    """The faces the next rolls show, pushed by the test as it goes."""
-
-    def __init__(self) -> None:
-        self.faces: deque[int] = deque()
-
-    def push(self, *faces: int) -> None:
-        self.faces.extend(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        if not self.faces:
-            raise AssertionError("the test did not say which faces come next")
-        face = self.faces.popleft()
-        assert low <= face <= high, (face, low, high)
-        return face
 
 
 @pytest.fixture

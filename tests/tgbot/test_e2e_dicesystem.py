@@ -3,35 +3,18 @@ own /roll and /odds, a mistyped roll's reason, and dice notation still rolling d
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
+from tests.support.dice import PushedDice as Dice
 from tests.support.stack import GROUP, Stack, running_stack
 from tgbot.sandbox.fake_api import Player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
 
 ALICE, BO, IVAN = 3101, 3102, 3103  # Alice and Bo read English, Ivan Russian
-
-
-class Dice:
-    """The faces the next rolls show, pushed by the test as it goes."""
-
-    def __init__(self) -> None:
-        self.faces: deque[int] = deque()
-
-    def push(self, *faces: int) -> None:
-        self.faces.extend(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        if not self.faces:
-            raise AssertionError("the test did not say which faces come next")
-        face = self.faces.popleft()
-        assert low <= face <= high, (face, low, high)
-        return face
 
 
 @pytest.fixture

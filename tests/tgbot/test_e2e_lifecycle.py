@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +13,7 @@ from telegram import BotCommandScopeChat
 from core.campaigns.play import ChatRef, PlayerRef
 from core.store.models import Campaign, LogEntry, Member
 from tests.support import nsu_bot
+from tests.support.dice import PushedDice as Dice
 from tests.support.stack import GROUP, Stack, campaigns, labels, running_stack
 from tgbot.app import refresh_game_menus
 from tgbot.sandbox.fake_api import default_cast
@@ -32,21 +32,6 @@ WHILE_PLAYING = [  # a running game's menu, after its own
     "story", "nudge",
 ]  # fmt: skip
 AFTER_AN_END = [*COMMON_GROUP, "resume"]  # while the game that ended may be resumed
-
-
-class Dice:
-    """The faces the next rolls show, pushed by the test as it goes."""
-
-    def __init__(self) -> None:
-        self.faces: deque[int] = deque()
-
-    def push(self, *faces: int) -> None:
-        self.faces.extend(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        if not self.faces:
-            raise AssertionError("the test did not say which faces come next")
-        return self.faces.popleft()
 
 
 class Clock:
