@@ -88,6 +88,7 @@ def awaited_at_table(panels: Iterable[Waiting], turn_holder: int | None = None) 
 
 WAITING_ON = N_("⏳ Waiting on {names}.")
 WAITING_FOR = N_("⏳ Waiting on {names} for {time}.")
+WAITING_NOW = N_("⏳ Waiting on {names} since just now.")
 DAYS, HOURS, MINUTES = N_("{num} d"), N_("{num} h"), N_("{num} min")
 
 
@@ -108,11 +109,14 @@ def waited(since: datetime, now: datetime) -> Joined:
 def waiting_line(
     awaited: Collection[int], names: Mapping[int, str], since: datetime | None, now: datetime
 ) -> Said | None:
-    """``⏳ Waiting on Bo for 2 h.`` (/status, the Mini App home), or None when the table
-    waits on nobody; without ``since`` (the wait not timed), no time."""
+    """``⏳ Waiting on Bo for 2 h.`` (/status, the Mini App home; ``since just now`` under a
+    minute), or None when the table waits on nobody; without ``since`` (the wait not
+    timed), no time."""
     if not awaited:
         return None
     named = Joined(", ", sorted(names.get(p, str(p)) for p in awaited))
     if since is None:
         return Said(WAITING_ON, names=named)
+    if now - since < timedelta(minutes=1):
+        return Said(WAITING_NOW, names=named)
     return Said(WAITING_FOR, names=named, time=waited(since, now))

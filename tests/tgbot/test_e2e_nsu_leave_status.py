@@ -90,7 +90,7 @@ async def test_status_is_one_message_with_the_nsu_glance(stack: Stack) -> None:
     assert "Characters: Alice Marsh: making one" in text
     assert "/xcard" in text
     # drawing the settlement: anyone may speak or pass, so the table waits on everyone
-    assert "⏳ Waiting on <b>Bo</b> & Co, Alice Marsh, Chidi Okafor for 0 min." in text
+    assert "⏳ Waiting on <b>Bo</b> & Co, Alice Marsh, Chidi Okafor since just now." in text
 
 
 async def test_status_of_another_system_keeps_working(stack: Stack) -> None:

@@ -132,4 +132,4 @@ async def test_the_home_page_says_whom_each_game_waits_on(stack: Stack) -> None:
         await deps.campaigns.open_panel(chat, PlayerRef(FRIEND, friend), "count")
         async with http.get(f"{stack.origin}/app/home", headers=auth(stack, "host")) as page:
             shown = await page.text()  # the wait started as the panel opened
-            assert f"⏳ Waiting on {html.escape(friend, quote=False)} for 0 min." in shown
+            assert f"⏳ Waiting on {html.escape(friend, quote=False)} since just now." in shown

@@ -62,7 +62,7 @@ async def test_status_says_whom_the_table_waits_on_and_for_how_long(db: str) -> 
     assert not any("Waiting" in line for line in lines)  # nothing open: nobody
     await campaigns.open_panel(GROUP, BEN, "count")
     _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
-    assert lines[-1] == "⏳ Waiting on Ben for 0 min."  # the wait started as it opened
+    assert lines[-1] == "⏳ Waiting on Ben since just now."  # the wait started as it opened
     clock[0] = (T0 + timedelta(hours=2, minutes=1)).timestamp()
     _, lines = await campaigns.at_a_glance(GROUP.tg_id, GROUP.topic)
     assert lines[-1] == "⏳ Waiting on Ben for 2 h 1 min."

@@ -25,7 +25,7 @@ def test_waiting_on_bo_for_2_h() -> None:
 def test_several_and_untimed_and_nobody() -> None:
     assert waiting_line({2, 1}, NAMES, None, T0) == "⏳ Waiting on Ana, Bo."
     assert waiting_line(set(), NAMES, T0, T0) is None
-    assert waiting_line({3}, NAMES, T0, T0) == "⏳ Waiting on 3 for 0 min."
+    assert waiting_line({3}, NAMES, T0, T0) == "⏳ Waiting on 3 since just now."
 
 
 def test_how_long_in_its_two_largest_units() -> None:
