@@ -40,6 +40,7 @@ from core.rules.registry import CampaignRules, Edges, GameSystem
 from core.rules.rng import Rng
 from core.rules.systems import (
     Definition,
+    Stat,
     SystemOdds,
     Words,
     estimate,
@@ -50,6 +51,7 @@ from core.rules.systems import (
     parse_stat_roll,
     read_system,
     roll,
+    stat_of,
     stat_values,
 )
 from core.rules.systems.library import LIBRARY, library_text
@@ -342,7 +344,8 @@ class DiceRollPanel:
             return self._setup(definition, actor, definition.defaults())
         seat = table.seat(actor)
         stats = player_stats(definition, seat.sheet if seat is not None else {})
-        return self._rolled(definition, actor, read_roll(definition, argument, stats), rng)
+        inputs = read_roll(definition, argument, stats)
+        return self._rolled(definition, actor, inputs, rng, stat_of(definition, argument))
 
     def _setup(self, definition: Definition, actor: int, inputs: Mapping[str, int]) -> Outcome:
         panel = RolledPanel(
@@ -361,17 +364,30 @@ class DiceRollPanel:
         return Outcome(state=panel.to_dict(), model=panel)
 
     def _rolled(
-        self, definition: Definition, actor: int, inputs: Mapping[str, int], rng: Rng
+        self,
+        definition: Definition,
+        actor: int,
+        inputs: Mapping[str, int],
+        rng: Rng,
+        stat: Stat | None = None,
     ) -> Outcome:
+        """The roll with ``inputs``; a roll of a player's ``stat`` names its input by the
+        stat's name (Hard +3, not stat +3)."""
         result = roll(definition, inputs, rng)
         found = light_odds(definition, inputs)
+
+        def name(key: str) -> Words:
+            if stat is not None and stat.feeds == key:
+                return stat.name
+            return definition.input(key).name
+
         rolled = RolledPanel(
             by=actor,
             system=definition.name,
             inputs=tuple(
-                (key, value, definition.input(key).name, definition.input(key).low < 0)
+                (key, value, name(key), definition.input(key).low < 0)
                 for key, value in result.inputs
-                if shown_input(definition, key, value)
+                if shown_input(definition, key, value) or (stat is not None and stat.feeds == key)
             ),
             groups=tuple((g.key, g.notation, g.dice) for g in result.groups),
             value=result.value,

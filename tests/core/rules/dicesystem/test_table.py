@@ -249,3 +249,11 @@ def test_a_stat_out_of_range_unknown_or_another_edit_is_refused(
         system.campaign.edit(
             table_of("pbta"), 99, STAT_SET, {"stat": "hard", "value": 1}, SeededRng(1)
         )
+
+
+def test_a_stats_roll_names_the_stat_in_both_languages_even_at_its_default() -> None:
+    system = default_registry().find("coc")
+    rolled = system.panel(ROLL_PANEL).open(table_of("coc"), ANA, "library_use", SeededRng(2))
+    assert isinstance(rolled.model, RolledPanel)
+    [(key, value, words, _)] = rolled.model.inputs
+    assert (key, value, words.en, words.ru) == ("skill", 20, "Library Use", "Работа в библиотеке")
