@@ -469,7 +469,7 @@ class DiceCampaign(CampaignRules):
         return Outcome(state=table.state, sheets={actor: {**seat.sheet, "stats": stats}})
 
 
-UNDO = UndoRules(panel_names={ROLL_PANEL: N_("a roll")})
+UNDO = UndoRules(panel_names={ROLL_PANEL: N_("a roll")}, edit_names={STAT_SET: N_("a stat set")})
 
 
 def game_system(definition: Definition) -> GameSystem:
