@@ -10,6 +10,7 @@ rolls no second time).
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -112,3 +113,26 @@ async def test_a_tap_on_nothing_rollable_or_by_a_stranger_rolls_nothing(web: Web
     )
     assert status == 403
     assert await rolls() == []
+
+
+def test_the_stats_page_words_come_from_the_catalogue_around_the_games_own() -> None:
+    from tests.tgbot.test_i18n_pseudo import NAMES, leaks, render, visible
+    from webapp.sheets.dicesystem import _stats
+
+    pbta = library_definition("pbta")
+    mine = {"player": 1, "name": NAMES[0], "own": True, "stats": _stats(pbta, {})}
+    theirs = {"player": 2, "name": NAMES[1], "own": False, "stats": _stats(pbta, {})}
+    sheet = {
+        "members": [{"name": NAMES[0], "you": True}, {"name": NAMES[1], "you": False}],
+        "players": [mine, theirs],
+        "about": {"en": pbta.about.en, "ru": pbta.about.ru},
+    }
+    page = re.sub(
+        r"<style>.*?</style>",
+        " ",
+        visible(render("sheets/dicesystem.html", sheet=sheet)),
+        flags=re.S,
+    )
+    game_words = [s.name.en for s in pbta.stats] + [pbta.about.en]
+    assert leaks(page, game_words) == []
+    assert page.count('data-roll="stat"') == 5 and "+3" not in page
