@@ -219,3 +219,23 @@ def test_a_players_stats_read_their_defaults_where_unset_or_no_longer_fitting() 
     assert parse_stat_roll(pbta, "хладнокровие", {"cool": -1}) == {"stat": -1}
     coc = library_definition("coc")
     assert parse_stat_roll(coc, "spot_hidden penalty", {}) == {"skill": 25, "bonus": -1}
+
+
+@given(
+    key=st.sampled_from([k for k in LIBRARY if library_definition(k).stats]),
+    pick=st.integers(min_value=0, max_value=15),
+    value=st.integers(min_value=-1000, max_value=1000),
+    rest=st.text(alphabet="+-−0123456789 abdcefilnoprstuvw", max_size=12),
+)
+def test_any_words_after_a_stat_roll_within_range_or_are_refused(
+    key: str, pick: int, value: int, rest: str
+) -> None:
+    definition = library_definition(key)
+    stat = definition.stats[pick % len(definition.stats)]
+    try:
+        inputs = parse_stat_roll(definition, f"{stat.key} {rest}", {stat.key: value})
+    except Malformed:
+        return
+    assert inputs is not None
+    for field in definition.inputs:
+        assert field.low <= inputs[field.key] <= field.high
