@@ -1,14 +1,17 @@
 """A library game's stats in Chromium at phone size (360x740): a tap on a stat rolls it
 in the group, through the local Bot API server, with the player's value, its outcome and
-exact chance; a step on the sheet saves the new value first."""
+exact chance; a step on the sheet saves the new value first. A host shares the group's
+own game system from the Game systems page."""
 
 from __future__ import annotations
 
 import pytest
 
+from core.campaigns import own_systems
 from core.campaigns.play import PlayerRef
 from core.rules.dicesystem import STAT_SET
-from core.store.models import Campaign
+from core.store.models import Campaign, OwnSystem
+from core.store.unit import UnitOfWork
 from tests.support.browser import chromium, screenshot
 from tests.support.stack import GROUP, OLGA, Stack, cast_with_olga, running_stack, say
 from tests.webapp.test_browser_sheet_rolls import ALICE, BO, fits, open_sheet, tap
@@ -51,3 +54,27 @@ async def test_a_tap_on_a_stat_rolls_it_in_the_chat_with_its_outcome_and_chance(
     text = posted["text"]  # in the group's language (its host's: English)
     assert "Hard +3" in text and "%" in text  # the player's Hard, and the exact chance
     assert any(outcome in text for outcome in ("Strong hit", "Weak hit", "Miss"))
+
+
+async def test_a_host_shares_the_groups_own_system_from_the_game_systems_page(
+    stack: Stack,
+) -> None:
+    await say(stack, ALICE, GROUP, "/newgame pbta")
+    token = (await Campaign.get(live_chat_id=GROUP)).app_token
+    locks = stack.runtime.locks
+    await own_systems.create(GROUP, ALICE, own_systems.EXAMPLE, locks=locks, unit=UnitOfWork())
+    async with chromium() as browser:
+        page = await open_sheet(browser, stack, ALICE, token, "8.0")
+        await page.get_by_role("button", name="Game systems").click()
+        share = page.get_by_role("button", name="Share Coin toss with another group")
+        await share.wait_for()
+        await share.click()
+        await page.locator(".toast", has_text="coin is shared: its link is below.").wait_for()
+        shared = page.locator('[data-shared="coin"]')
+        await shared.wait_for()
+        row = await OwnSystem.get(chat_tg_id=GROUP, key="coin")
+        assert f"/system import {row.share_token}" in await shared.inner_text()
+        link = await shared.locator("a").get_attribute("href")
+        assert link is not None and link.endswith(f"?startgroup=sys_{row.share_token}")
+        assert link.startswith("https://t.me/") and "t.me/?" not in link  # the bot's name
+        await screenshot(page, "systems-shared-en")
