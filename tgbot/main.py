@@ -145,6 +145,10 @@ class Runtime:
         host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         return f"http://{host}:{self.port}"
 
+    def _bot_username(self) -> str:
+        """The bot's username once the bot has started ("" before)."""
+        return (self.application.bot.username or "") if self.application is not None else ""
+
     def _bot_token(self) -> str:
         if self.settings.bot_token is not None:
             return self.settings.bot_token
@@ -180,6 +184,7 @@ class Runtime:
                 hooks=self.hooks,
                 ready=self.ready.is_set,
                 heavy=heavy,
+                bot_username=self._bot_username,
                 telegram_script=(
                     f"{SANDBOX_PREFIX}/static/telegram-web-app.js"
                     if settings.sandbox

@@ -43,6 +43,9 @@ class WebDeps:
     # Whether the process takes updates yet (None: nothing to wait for); /healthz says
     # 503 until then, so a load balancer sends nothing to a worker still starting.
     ready: Callable[[], bool] | None = None
+    # The bot's username once it is known ("" before, or with no bot): a shared game
+    # system's link (t.me/<bot>?startgroup=sys_<token>) names it.
+    bot_username: Callable[[], str] = field(default=lambda: "", kw_only=True)
 
     def unit(self, request: Pending | None = None) -> UnitOfWork:
         """A unit of work for one Mini App change (``request``: its idempotency key)."""

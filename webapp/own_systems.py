@@ -23,6 +23,7 @@ from webapp.views import authenticate
 
 NOT_UNDERSTOOD = N_("That request was not understood.")
 KEPT = N_("Saved {name}, version {version}.")
+SHARED = N_("{key} is shared: its link is below.")
 MAX_ARGS = 200  # the sample inputs line, at most
 
 
@@ -47,6 +48,12 @@ async def systems_page(request: web.Request) -> web.Response:
             key = ""
         else:
             text, example = found.text, found.definition.odds_example or found.definition.example
+    hosting = await own_systems.is_host(view.chat_tg_id, viewer)
+    shared = {  # the hosts' to pass on, as /system share gives them
+        key: {"token": token, "link": _link(request, token)}
+        for key, token in (await own_systems.share_tokens(view.chat_tg_id)).items()
+        if hosting
+    }
     context = {
         "view": view,
         "token": view.app_token,
@@ -54,7 +61,8 @@ async def systems_page(request: web.Request) -> web.Response:
         "key": key,
         "text": text,
         "example": example,
-        "hosting": await own_systems.is_host(view.chat_tg_id, viewer),
+        "hosting": hosting,
+        "shared": shared,
         "limit": own_systems.MAX_OWN_BYTES,
         "lang": lang,
     }
@@ -129,7 +137,34 @@ async def api_save(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "key": kept.key, "version": kept.version, "done": done})
 
 
+def _link(request: web.Request, token: str) -> str:
+    """A shared system's link, as /system share gives it ("" while the bot's name is
+    unknown: the import command alone then)."""
+    bot = request.app[DEPS].bot_username()
+    return f"https://t.me/{bot}?startgroup={own_systems.SHARE_PREFIX}{token}" if bot else ""
+
+
+async def api_share(request: web.Request) -> web.Response:
+    """Share the group's system ``{"key": KEY}``: its token, made once and kept, and its
+    link; the group's hosts only, as ``/system share KEY`` in the group."""
+    view, viewer = await _group(request)
+    try:
+        body = await request.json(loads=checked_json)
+    except ValueError:
+        raise Malformed(NOT_UNDERSTOOD) from None
+    key = body.get("key") if isinstance(body, dict) else None
+    if not isinstance(key, str) or not key.strip():
+        raise Malformed(NOT_UNDERSTOOD)
+    locks, unit = request.app[DEPS].campaigns.locks, unit_of(request)
+    token = await own_systems.share(view.chat_tg_id, viewer, key[:32], locks=locks, unit=unit)
+    done = request_lang(request).gettext(SHARED, key=key.strip().lower()[:32])
+    return web.json_response(
+        {"ok": True, "token": token, "link": _link(request, token), "done": done}
+    )
+
+
 def setup_systems_routes(app: web.Application) -> None:
     app.router.add_get("/app/c/{token}/systems", systems_page)
     app.router.add_post("/api/c/{token}/systems/check", api_check)
     app.router.add_post("/api/c/{token}/systems", api_save)
+    app.router.add_post("/api/c/{token}/systems/share", api_share)

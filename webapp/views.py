@@ -30,6 +30,9 @@ from webapp.i18n import language_names, request_lang, script_words
 from webapp.odds_json import Bar, odds_chart, odds_json_text
 from webapp.page_cache import PAGES, respond
 from webapp.sheets import MembersPage, SheetPage
+from webapp.sheets.dicesystem import DiceSheetPage
+
+DICE_SHEETS = "webapp.sheets.dicesystem"
 
 T = TypeVar("T")
 
@@ -67,7 +70,12 @@ def _player(init: WebAppInitData) -> PlayerRef:
 
 
 def _page(deps: WebDeps, view: CampaignView) -> SheetPage:
-    return deps.sheets.get(view.system.key) or MembersPage(view.system.key)
+    page = deps.sheets.get(view.system.key)
+    if page is not None:
+        return page
+    if view.system.sheet_module == DICE_SHEETS:  # a group's own game as data
+        return DiceSheetPage(view.system.key)
+    return MembersPage(view.system.key)
 
 
 def _sheet_context(snapshot: Snapshot, viewer_id: int, page: SheetPage) -> dict[str, Any]:

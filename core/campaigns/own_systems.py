@@ -261,6 +261,13 @@ async def share(
         return row.share_token
 
 
+async def share_tokens(chat_tg_id: int) -> dict[str, str]:
+    """The group's systems shared so far: each one's token, by key."""
+    async with guarded():
+        rows = await OwnSystem.filter(chat_tg_id=chat_tg_id, share_token__not_isnull=True)
+    return {r.key: r.share_token for r in rows if r.share_token}
+
+
 async def import_shared(
     chat_tg_id: int, user_tg_id: int, token: str, *, locks: KeyedLock, unit: UnitOfWork
 ) -> OwnVersion:

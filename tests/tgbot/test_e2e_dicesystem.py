@@ -1,5 +1,6 @@
 """Library games end to end through the local Bot API server: /newgame KEY, the game's
-own /roll and /odds, a mistyped roll's reason, and dice notation still rolling dice."""
+own /roll and /odds, a mistyped roll's reason, dice notation still rolling dice, and a
+player's stat rolled by its name."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from typing import Any
 
 import pytest
 
+from core.campaigns.play import PlayerRef
+from core.rules.dicesystem import STAT_SET
+from core.store.models import Campaign
 from tests.support.dice import PushedDice as Dice
 from tests.support.stack import GROUP, Stack, running_stack
 from tgbot.sandbox.fake_api import Player
@@ -181,3 +185,24 @@ async def in_topic(stack: Stack, user: int, chat: int, text: str, thread: int) -
         chat, lambda m: m["from"]["id"] == stack.api.bot_id, timeout=10, since=mark
     )
     return message
+
+
+async def test_a_players_stat_rolls_by_its_name_with_their_value_and_a_bonus(
+    stack: Stack, dice: Dice
+) -> None:
+    await say(stack, ALICE, "/newgame ironsworn")
+    assert "joined the game" in await say(stack, BO, "/join")
+    token = (await Campaign.get(live_chat_id=GROUP)).app_token
+    campaigns = stack.runtime.application.deps.campaigns  # type: ignore[union-attr]
+    await campaigns.edit(token, PlayerRef(BO, "Bo"), STAT_SET, {"stat": "iron", "value": 3})
+    assert "a stat set" in await say(stack, BO, "/undo")  # a change on the sheet, taken back
+    await campaigns.edit(token, PlayerRef(BO, "Bo"), STAT_SET, {"stat": "iron", "value": 2})
+
+    dice.push(4, 3, 9)  # the action die, then the two challenge dice
+    rolled = await say(stack, BO, "/roll iron +1")
+    assert rolled.startswith("🎲 Bo — Ironsworn, Iron 3\n") and "Weak hit" in rolled
+    dice.push(1, 3, 9)
+    rolled = await say(stack, ALICE, "/roll Iron")  # Alice's Iron: its default, 1
+    assert rolled == "🎲 Alice Marsh — Ironsworn, Iron 1\n1 | 3 · 9 → Miss (45.2%)"
+    refused = await say(stack, BO, "/roll iron +9")
+    assert "“11” is out of range here: from 0 to 10." in refused

@@ -20,6 +20,7 @@ from core.rules.dicesystem import (
     system_odds,
 )
 from core.rules.errors import Malformed
+from core.rules.systems import stat_of
 from core.runtime.errors import OneAtATime, TooHeavy
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
@@ -83,6 +84,18 @@ async def odds_before_roll(
     except (OneAtATime, TooHeavy):
         return  # the roll goes on without its chance rather than wait or fail
     remember_odds(definition, result)
+
+
+async def names_a_stat(update: Update, context: StonetableContext, text: str) -> bool:
+    """Whether ``text`` starts with a stat of the library game played here (``iron +1``:
+    the player's Iron and a bonus, which reads like a saved roll's arithmetic)."""
+    chat, _ = actor(update)
+    if chat.kind == ChatType.PRIVATE:
+        return False
+    game = await context.deps.campaigns.current(chat.tg_id, chat.topic)
+    if game is None or game.system.roll_panel != ROLL_PANEL:
+        return False
+    return stat_of(definition_of(game.state), text) is not None
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

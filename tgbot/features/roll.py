@@ -14,10 +14,11 @@ from core.rules import dice
 from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
 from core.rules.dicesystem import Mistyped
 from core.rules.errors import Malformed
+from core.rules.saved import NOT_SAVED
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
-from tgbot.features.dicesystem import library_odds, odds_before_roll
+from tgbot.features.dicesystem import library_odds, names_a_stat, odds_before_roll
 from tgbot.features.panels import post_panel
 from tgbot.features.rolls import secret_roll
 from tgbot.features.saved import roll_saved
@@ -52,8 +53,12 @@ async def roll(update: Update, context: StonetableContext) -> None:
     if secret:  # /roll 1d20+5 secret
         await secret_roll(update, context, text)
         return
-    if await roll_saved(update, context, text):  # /roll atk+2: a saved roll
-        return
+    try:
+        if await roll_saved(update, context, text):  # /roll atk+2: a saved roll
+            return
+    except Malformed as refused:  # /roll iron +1: no saved roll, but a library game's stat
+        if refused.message_id != NOT_SAVED or not await names_a_stat(update, context, text):
+            raise
     # one statement tells both whether a game's own roll applies and the group's language
     game = None if chat.kind == ChatType.PRIVATE else await live_game(chat.tg_id, chat.topic)
     own = game is not None and (text or _built_by_taps(context, game))  # a game's own roll

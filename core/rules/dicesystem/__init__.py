@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from core.rules.dicesystem.table import (
     ROLL_PANEL,
+    STAT_SET,
     DiceCampaign,
     DiceRollPanel,
     Mistyped,
@@ -21,6 +22,7 @@ from core.rules.dicesystem.table import (
     game_system,
     light_odds,
     needs_odds,
+    player_stats,
     read_roll,
     remember_odds,
     shown_input,
@@ -33,6 +35,7 @@ SYSTEMS = tuple(game_system(library_definition(key)) for key in LIBRARY)
 
 __all__ = [
     "ROLL_PANEL",
+    "STAT_SET",
     "SYSTEMS",
     "DiceCampaign",
     "DiceRollPanel",
@@ -44,6 +47,7 @@ __all__ = [
     "game_system",
     "light_odds",
     "needs_odds",
+    "player_stats",
     "read_roll",
     "remember_odds",
     "shown_input",

@@ -4,6 +4,13 @@ Campaign state::
 
     {"v": 1, "system": {"key": K, "version": N, "text": TOML}}
 
+A player's sheet keeps their named stats (the definition's ``stats``), by key::
+
+    {"stats": {"cool": 2, "hard": -1}}
+
+``/roll cool`` (or a tap on Cool on the Mini App's sheet) rolls with the player's Cool
+feeding the input the definition names.
+
 Roll panel state (``dice.roll``: it rolls as it opens, and is closed at once)::
 
     {"by": player, "system": {"en", "ru"}, "inputs": [[key, value, {"en", "ru"}]...],
@@ -33,6 +40,7 @@ from core.rules.registry import CampaignRules, Edges, GameSystem
 from core.rules.rng import Rng
 from core.rules.systems import (
     Definition,
+    Stat,
     SystemOdds,
     Words,
     estimate,
@@ -40,10 +48,14 @@ from core.rules.systems import (
     library_definition,
     odds,
     parse_args,
+    parse_stat_roll,
     read_system,
     roll,
+    stat_of,
+    stat_values,
 )
 from core.rules.systems.library import LIBRARY, library_text
+from core.rules.systems.play import OUT_OF_RANGE
 from core.rules.table import Json, Outcome, Table, current
 from core.rules.undo import UndoRules
 from core.rules.waiting import Waiting, waiting
@@ -58,6 +70,10 @@ DAMAGED = N_("This game's rules could not be read.")
 ROLLED = N_("That roll is over.")
 NOT_YOURS = N_("This roll is another player's: start your own with /roll.")
 NO_SUCH_STEP = N_("That can't be set on this roll now.")
+NOT_AN_EDIT = N_("That can't be changed here.")
+NO_SUCH_STAT = N_("This game has no stat “{name}”.")
+NOT_SEATED = N_("You're not in this game. Join it with /join in its chat.")
+STAT_SET = "stat.set"
 
 
 def _words(words: Words) -> dict[str, str]:
@@ -97,8 +113,18 @@ class Mistyped(Malformed):
     from a game's roll panel means)."""
 
 
-def read_roll(definition: Definition, text: str) -> dict[str, int]:
-    """The inputs ``text`` gives in the game's short form (``+2``, ``45 bonus``).
+def player_stats(definition: Definition, sheet: Json) -> dict[str, int]:
+    """A player's stats (each at its default until set), by key, from their sheet."""
+    kept = sheet.get("stats")
+    return stat_values(definition, kept if isinstance(kept, Mapping) else {})
+
+
+def read_roll(
+    definition: Definition, text: str, stats: Mapping[str, int] | None = None
+) -> dict[str, int]:
+    """The inputs ``text`` gives in the game's short form (``+2``, ``45 bonus``), or
+    a player's stat with the words after it (``cool``, ``spot_hidden bonus``): the
+    stat's value from ``stats`` (the roller's; its default without them).
 
     The short form is tried first; text it doesn't read that is dice notation with a
     die in it (``2d6``, ``d20 adv``) is other dice, anything else a mistyped roll.
@@ -108,6 +134,9 @@ def read_roll(definition: Definition, text: str) -> dict[str, int]:
         Mistyped: ``text`` is neither: the game's reason it can't be read.
     """
     try:
+        by_stat = parse_stat_roll(definition, text, stats or {})
+        if by_stat is not None:
+            return by_stat
         return parse_args(definition, text)
     except Malformed as mistyped:
         if _is_dice(text):
@@ -313,7 +342,10 @@ class DiceRollPanel:
         definition = definition_of(table.state)
         if not argument.strip():  # set up with buttons, then rolled
             return self._setup(definition, actor, definition.defaults())
-        return self._rolled(definition, actor, read_roll(definition, argument), rng)
+        seat = table.seat(actor)
+        stats = player_stats(definition, seat.sheet if seat is not None else {})
+        inputs = read_roll(definition, argument, stats)
+        return self._rolled(definition, actor, inputs, rng, stat_of(definition, argument))
 
     def _setup(self, definition: Definition, actor: int, inputs: Mapping[str, int]) -> Outcome:
         panel = RolledPanel(
@@ -332,17 +364,30 @@ class DiceRollPanel:
         return Outcome(state=panel.to_dict(), model=panel)
 
     def _rolled(
-        self, definition: Definition, actor: int, inputs: Mapping[str, int], rng: Rng
+        self,
+        definition: Definition,
+        actor: int,
+        inputs: Mapping[str, int],
+        rng: Rng,
+        stat: Stat | None = None,
     ) -> Outcome:
+        """The roll with ``inputs``; a roll of a player's ``stat`` names its input by the
+        stat's name (Hard +3, not stat +3)."""
         result = roll(definition, inputs, rng)
         found = light_odds(definition, inputs)
+
+        def name(key: str) -> Words:
+            if stat is not None and stat.feeds == key:
+                return stat.name
+            return definition.input(key).name
+
         rolled = RolledPanel(
             by=actor,
             system=definition.name,
             inputs=tuple(
-                (key, value, definition.input(key).name, definition.input(key).low < 0)
+                (key, value, name(key), definition.input(key).low < 0)
                 for key, value in result.inputs
-                if shown_input(definition, key, value)
+                if shown_input(definition, key, value) or (stat is not None and stat.feeds == key)
             ),
             groups=tuple((g.key, g.notation, g.dice) for g in result.groups),
             value=result.value,
@@ -398,8 +443,33 @@ class DiceCampaign(CampaignRules):
             "system": {"key": self.key, "version": self.version, "text": self.text},
         }
 
+    def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
+        """``stat.set`` ``{"stat": KEY, "value": N}``: a player sets one of their own
+        stats, within the range of the input it feeds.
 
-UNDO = UndoRules(panel_names={ROLL_PANEL: N_("a roll")})
+        Raises:
+            Malformed: another edit, no such stat, or a value out of its range.
+            NotAllowedNow: the actor has no seat at this table.
+        """
+        if action != STAT_SET:
+            raise Malformed(NOT_AN_EDIT)
+        seat = table.seat(actor)
+        if seat is None:
+            raise NotAllowedNow(NOT_SEATED)
+        definition = definition_of(table.state)
+        key, value = payload.get("stat"), payload.get("value")
+        stat = definition.stat(key) if isinstance(key, str) else None
+        if stat is None:
+            raise Malformed(NO_SUCH_STAT, name=str(key)[:32])
+        fed = definition.input(stat.feeds)
+        number = isinstance(value, int) and not isinstance(value, bool)
+        if not number or not fed.low <= value <= fed.high:  # type: ignore[operator]
+            raise Malformed(OUT_OF_RANGE, text=str(value)[:12], low=fed.low, high=fed.high)
+        stats = {**player_stats(definition, seat.sheet), stat.key: value}
+        return Outcome(state=table.state, sheets={actor: {**seat.sheet, "stats": stats}})
+
+
+UNDO = UndoRules(panel_names={ROLL_PANEL: N_("a roll")}, edit_names={STAT_SET: N_("a stat set")})
 
 
 def game_system(definition: Definition) -> GameSystem:

@@ -18,6 +18,7 @@ from core.rules.systems.definition import (
     Input,
     Mark,
     OutcomeBand,
+    Stat,
     Words,
     read_definition,
 )
@@ -33,8 +34,11 @@ from core.rules.systems.play import (
     inputs_for,
     odds,
     parse_args,
+    parse_stat_roll,
     read_system,
     roll,
+    stat_of,
+    stat_values,
 )
 
 __all__ = [
@@ -46,6 +50,7 @@ __all__ = [
     "MarkChance",
     "OutcomeBand",
     "OutcomeChance",
+    "Stat",
     "SystemOdds",
     "SystemRoll",
     "Words",
@@ -56,7 +61,10 @@ __all__ = [
     "library_definition",
     "odds",
     "parse_args",
+    "parse_stat_roll",
     "read_definition",
     "read_system",
     "roll",
+    "stat_of",
+    "stat_values",
 ]

@@ -21,6 +21,12 @@ A definition is a TOML (or JSON) text a host can write::
     # words = { en = { adv = 1 }, ru = { "преим" = 1 } }   a word sets a value
     # an input with no prefix is positional: bare numbers (2, +2, -1) fill them in order
 
+    [[stats]]                         # a player's named values, kept on their sheet
+    key = "cool"
+    name = { en = "Cool", ru = "Хладнокровие" }
+    input = "stat"                    # the input it feeds, within that input's range
+    # default = 1                     else the input's default
+
     [dice.roll]                       # named groups of dice
     count = "2"                       # an expression over the inputs (0: no dice)
     die = "d6"                        # one die term of the dice grammar; {expr} fills in
@@ -70,6 +76,7 @@ MAX_LABEL = 60  # characters of a name or label
 MAX_ABOUT = 300
 MAX_WORDS = 12  # words and prefixes of one input, in one language
 MAX_FACES = 100  # listed faces of a die
+MAX_STATS = 16  # named stats a player keeps on their sheet
 
 TOO_BIG = "That definition is too long: at most {limit} characters."
 NOT_READABLE = "That definition can't be read as TOML or JSON: {reason}."
@@ -104,6 +111,10 @@ BAND_ORDER = "“{field}”: min is above max."
 TOO_FEW_OUTCOMES = "“{field}” needs at least two outcomes."
 RESERVED = "“{field}”: “{name}” is a reserved word."
 UNKNOWN_FIELD = "“{field}” is not a field of a definition."
+UNKNOWN_INPUT = "“{field}”: this definition has no input “{name}”; a stat feeds one of {inputs}."
+STAT_CLASH = (
+    "“{field}”: the stat “{name}” can't be typed: an input, a word or another stat already uses it."
+)
 
 K_TABLES = Term("a kind of value in a game definition", "a list of tables")
 K_WORD_LIST = Term("a kind of value in a game definition", "a short list of words")
@@ -123,7 +134,7 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _RESERVED = frozenset({*FEATURES, "count", "min", "max", "abs", "True", "False", "value"})
 _TOP_FIELDS = frozenset(
     {"key", "version", "source", "example", "odds_example", "name", "about", "inputs", "dice",
-     "let", "value", "outcomes", "marks"}
+     "let", "value", "outcomes", "marks", "stats"}
 )  # fmt: skip
 
 
@@ -153,6 +164,17 @@ class Input:
     @property
     def positional(self) -> bool:
         return not self.prefixes and not self.words
+
+
+@dataclass(frozen=True)
+class Stat:
+    """A player's named value (Cool, Spot Hidden, Iron): kept on their sheet, it feeds
+    one input of the roll (``feeds``), within that input's range."""
+
+    key: str
+    name: Words
+    feeds: str
+    default: int
 
 
 @dataclass(frozen=True)
@@ -206,9 +228,13 @@ class Definition:
     value: Expression
     outcomes: tuple[OutcomeBand, ...]
     marks: tuple[Mark, ...]
+    stats: tuple[Stat, ...] = ()
 
     def input(self, key: str) -> Input:
         return next(i for i in self.inputs if i.key == key)
+
+    def stat(self, key: str) -> Stat | None:
+        return next((s for s in self.stats if s.key == key), None)
 
     def defaults(self) -> dict[str, int]:
         return {i.key: i.default for i in self.inputs}
@@ -329,9 +355,10 @@ def from_mapping(data: Mapping[str, object]) -> Definition:
     )
     outcomes = _outcomes(_list(data, "outcomes", MAX_OUTCOMES))
     marks = _marks(_list(data, "marks", MAX_MARKS, required=False), known, group_keys)
+    stats = _stats(_list(data, "stats", MAX_STATS, required=False), inputs)
     definition = Definition(
         key, version, name, about, source, example, odds_example, inputs, groups,
-        lets, value, outcomes, marks,
+        lets, value, outcomes, marks, stats,
     )  # fmt: skip
     check_dice(definition)
     return definition
@@ -398,6 +425,33 @@ def _inputs(raws: list[dict[str, object]]) -> tuple[Input, ...]:
         words = _input_words(raw.get("words", {}), field, typed, low, high)
         inputs.append(Input(key, name, default, low, high, prefixes, words))
     return tuple(inputs)
+
+
+def _stats(raws: list[dict[str, object]], inputs: tuple[Input, ...]) -> tuple[Stat, ...]:
+    """The players' named stats: each feeds a known input, within its range, and its key
+    is typed as no input's word or prefix is (``/roll cool``)."""
+    typed = {word for i in inputs for word in (*i.prefixes, *(w for w, _ in i.words))}
+    stats: list[Stat] = []
+    for index, raw in enumerate(raws):
+        field = f"stats[{index}]"
+        key = _key(raw.get("key"), f"{field}.key")
+        if key in typed or any(s.key == key for s in stats):
+            raise Malformed(STAT_CLASH, field=f"{field}.key", name=key)
+        name = _words(raw, field, "name")
+        feeds = _get(raw, f"{field}.input", "input", str, K_TEXT)
+        assert isinstance(feeds, str)
+        fed = next((i for i in inputs if i.key == feeds), None)
+        if fed is None:
+            known = ", ".join(i.key for i in inputs) or "–"
+            raise Malformed(UNKNOWN_INPUT, field=f"{field}.input", name=feeds[:32], inputs=known)
+        default = _int(raw.get("default", fed.default), f"{field}.default")
+        if not fed.low <= default <= fed.high:
+            raise Malformed(DEFAULT_OUTSIDE, field=f"{field}.default", low=fed.low, high=fed.high)
+        for extra in raw:
+            if extra not in ("key", "name", "input", "default"):
+                raise Malformed(UNKNOWN_FIELD, field=f"{field}.{extra}")
+        stats.append(Stat(key, name, feeds, default))
+    return tuple(stats)
 
 
 def _prefixes(raw: object, field: str, typed: set[str]) -> tuple[str, ...]:

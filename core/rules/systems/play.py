@@ -23,6 +23,7 @@ from core.rules.systems.definition import (
     Definition,
     Mark,
     OutcomeBand,
+    Stat,
     group_dice,
     input_corners,
     read_definition,
@@ -135,6 +136,55 @@ def parse_args(definition: Definition, text: str) -> dict[str, int]:
     Raises:
         Malformed: a word this system doesn't take, a value out of range, a value twice.
     """
+    return inputs_for(definition, _given(definition, text))
+
+
+def stat_values(definition: Definition, kept: Mapping[str, object]) -> dict[str, int]:
+    """Each of the definition's stats as a player keeps them (``kept``, by key), its
+    default where a value is missing or no longer fits the input it feeds."""
+    values = {}
+    for stat in definition.stats:
+        value = kept.get(stat.key)
+        fed = definition.input(stat.feeds)
+        if isinstance(value, bool) or not isinstance(value, int):
+            value = stat.default
+        values[stat.key] = value if fed.low <= value <= fed.high else stat.default
+    return values
+
+
+def stat_of(definition: Definition, text: str) -> Stat | None:
+    """The stat ``text`` starts with (its key, or its one-word name in either language),
+    or None."""
+    first = text.lower().split(maxsplit=1)[0] if text.strip() else ""
+    for stat in definition.stats:
+        if first in (stat.key, stat.name.en.lower(), stat.name.ru.lower()):
+            return stat
+    return None
+
+
+def parse_stat_roll(
+    definition: Definition, text: str, stats: Mapping[str, int]
+) -> dict[str, int] | None:
+    """The inputs of a roll of a player's stat (``cool``, ``iron +1``, ``spot_hidden
+    bonus``): the stat's value (from ``stats``, the player's, by key) feeds its input,
+    plus a number the words after it give that input (a bonus, Ironsworn's adds); those
+    words set the other inputs as usual. None when ``text`` doesn't start with a stat.
+
+    Raises:
+        Malformed: the words after the stat don't fit, or the sum is out of range.
+    """
+    stat = stat_of(definition, text)
+    if stat is None:
+        return None
+    parts = text.split(maxsplit=1)
+    rest = parts[1] if len(parts) > 1 else ""
+    given = _given(definition, rest)
+    given[stat.feeds] = stats.get(stat.key, stat.default) + given.get(stat.feeds, 0)
+    return inputs_for(definition, given)
+
+
+def _given(definition: Definition, text: str) -> dict[str, int]:
+    """The inputs ``text`` sets, by key (the rest left out)."""
     given: dict[str, int] = {}
     tokens = text.lower().replace("−", "-").split()
     positional = [i for i in definition.inputs if i.positional]
@@ -162,7 +212,7 @@ def parse_args(definition: Definition, text: str) -> dict[str, int]:
         if not field.low <= value <= field.high:
             raise Malformed(OUT_OF_RANGE, text=token, low=field.low, high=field.high)
         given[key] = value
-    return inputs_for(definition, given)
+    return given
 
 
 def _word(definition: Definition, token: str) -> tuple[str, int, bool] | None:

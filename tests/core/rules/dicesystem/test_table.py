@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from core.rules.dicesystem import (
     ROLL_PANEL,
+    STAT_SET,
     SYSTEMS,
     Mistyped,
     RollAction,
@@ -18,6 +19,7 @@ from core.rules.dicesystem import (
     choices,
     definition_of,
     needs_odds,
+    player_stats,
     read_roll,
     remember_odds,
     system_odds,
@@ -210,3 +212,48 @@ def test_dear_odds_are_worked_out_elsewhere_and_then_named_by_the_roll() -> None
     after = panel.open(table_of("savage"), ANA, "d12 +6", SeededRng(5)).model
     assert isinstance(after, RolledPanel)
     assert after.chance == worked_out.chance(after.outcome_key)
+
+
+def test_a_player_sets_their_own_stats_within_range_and_rolls_one_by_name() -> None:
+    system = default_registry().find("pbta")
+    table = table_of("pbta")
+    edited = system.campaign.edit(table, ANA, STAT_SET, {"stat": "hard", "value": 3}, SeededRng(1))
+    sheet = edited.sheets[ANA]
+    assert sheet["stats"] == {"cool": 0, "hard": 3, "hot": 0, "sharp": 0, "weird": 0}
+    seated = {ANA: Seat(ANA, "Ana", frozenset({Role.PLAYER}), sheet)}
+    after = Table(1, "pbta", table.state, seated)
+    assert player_stats(library_definition("pbta"), sheet)["hard"] == 3
+    rolled = system.panel(ROLL_PANEL).open(after, ANA, "hard", ScriptedRng([1, 1]))
+    assert rolled.model.inputs[0][:2] == ("stat", 3)  # type: ignore[attr-defined]
+    assert rolled.model.value == 5 and rolled.model.outcome_key == "miss"  # type: ignore[attr-defined]
+    assert rolled.model.chance == odds(library_definition("pbta"), {"stat": 3}).chance("miss")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("action", "payload", "error"),
+    [
+        (STAT_SET, {"stat": "hard", "value": 5}, Malformed),
+        (STAT_SET, {"stat": "hard", "value": "2"}, Malformed),
+        (STAT_SET, {"stat": "hard", "value": True}, Malformed),
+        (STAT_SET, {"stat": "luck", "value": 1}, Malformed),
+        ("stat.drop", {"stat": "hard"}, Malformed),
+    ],
+)
+def test_a_stat_out_of_range_unknown_or_another_edit_is_refused(
+    action: str, payload: dict[str, object], error: type[Exception]
+) -> None:
+    system = default_registry().find("pbta")
+    with pytest.raises(error):
+        system.campaign.edit(table_of("pbta"), ANA, action, payload, SeededRng(1))
+    with pytest.raises(NotAllowedNow):  # not seated
+        system.campaign.edit(
+            table_of("pbta"), 99, STAT_SET, {"stat": "hard", "value": 1}, SeededRng(1)
+        )
+
+
+def test_a_stats_roll_names_the_stat_in_both_languages_even_at_its_default() -> None:
+    system = default_registry().find("coc")
+    rolled = system.panel(ROLL_PANEL).open(table_of("coc"), ANA, "library_use", SeededRng(2))
+    assert isinstance(rolled.model, RolledPanel)
+    [(key, value, words, _)] = rolled.model.inputs
+    assert (key, value, words.en, words.ru) == ("skill", 20, "Library Use", "Работа в библиотеке")

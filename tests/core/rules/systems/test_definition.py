@@ -267,3 +267,63 @@ def test_bands_are_read_only_when_they_cover_every_number_once(
     definition = from_mapping(data_)
     for number in range(-30, 31):
         assert sum(b.covers(number) for b in definition.outcomes) == 1
+
+
+def with_stats(*stats: dict[str, object]) -> dict[str, object]:
+    data = good()
+    data["stats"] = list(stats)
+    return data
+
+
+def test_named_stats_feed_an_input_and_start_at_its_default_or_their_own() -> None:
+    data = with_stats(
+        {"key": "grit", "name": {"en": "Grit", "ru": "Стойкость"}, "input": "mod"},
+        {"key": "wits", "name": {"en": "Wits", "ru": "Смекалка"}, "input": "mod", "default": 2},
+    )
+    definition = read_system(json.dumps(data))
+    assert [(s.key, s.name.ru, s.feeds, s.default) for s in definition.stats] == [
+        ("grit", "Стойкость", "mod", 0),
+        ("wits", "Смекалка", "mod", 2),
+    ]
+    assert definition.stat("wits") is definition.stats[1] and definition.stat("mod") is None
+    assert read_definition(GOOD).stats == ()  # stats are optional
+
+
+def test_a_stat_feeding_an_unknown_input_is_refused_naming_the_inputs() -> None:
+    error = refused(with_stats({"key": "grit", "name": {"en": "G", "ru": "С"}, "input": "pool"}))
+    assert error.message_id == fmt.UNKNOWN_INPUT
+    assert error.values == {"field": "stats[0].input", "name": "pool", "inputs": "mod"}
+
+
+@pytest.mark.parametrize(
+    ("stat", "message", "field"),
+    [
+        ({"key": "grit", "name": {"en": "G", "ru": "С"}, "input": "mod", "default": 4},
+         fmt.DEFAULT_OUTSIDE, "stats[0].default"),
+        ({"key": "grit", "name": {"en": "G"}, "input": "mod"},
+         fmt.NEEDS_LANGUAGE, "stats[0].name.ru"),
+        ({"key": "grit", "name": {"en": "G", "ru": "С"}}, fmt.MISSING, "stats[0].input"),
+        ({"key": "Grit", "name": {"en": "G", "ru": "С"}, "input": "mod"},
+         fmt.BAD_KEY, "stats[0].key"),
+        ({"key": "grit", "name": {"en": "<b>G</b>", "ru": "С"}, "input": "mod"},
+         fmt.LABEL_HTML, "stats[0].name.en"),
+        ({"key": "grit", "name": {"en": "G", "ru": "С"}, "input": "mod", "max": 3},
+         fmt.UNKNOWN_FIELD, "stats[0].max"),
+    ],
+)  # fmt: skip
+def test_a_stat_out_of_its_inputs_range_or_misnamed_is_refused_naming_its_field(
+    stat: dict[str, object], message: str, field: str
+) -> None:
+    error = refused(with_stats(stat))
+    assert (error.message_id, error.values["field"]) == (message, field)
+
+
+def test_a_stat_typed_as_an_inputs_word_or_twice_is_refused() -> None:
+    data = with_stats({"key": "adv", "name": {"en": "A", "ru": "П"}, "input": "mod"})
+    data["inputs"][0]["words"] = {"en": {"adv": 1}}  # type: ignore[index]
+    error = refused(data)
+    assert (error.message_id, error.values["name"]) == (fmt.STAT_CLASH, "adv")
+    twice = {"key": "grit", "name": {"en": "G", "ru": "С"}, "input": "mod"}
+    assert refused(with_stats(twice, twice)).message_id == fmt.STAT_CLASH
+    many = [{**twice, "key": f"s{n}"} for n in range(fmt.MAX_STATS + 1)]
+    assert refused(with_stats(*many)).message_id == fmt.TOO_MANY

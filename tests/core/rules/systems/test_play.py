@@ -10,7 +10,17 @@ from hypothesis import strategies as st
 
 from core.rules.errors import Malformed
 from core.rules.rng import ScriptedRng, SeededRng
-from core.rules.systems import LIBRARY, library_definition, odds, parse_args, play, roll
+from core.rules.systems import (
+    LIBRARY,
+    inputs_for,
+    library_definition,
+    odds,
+    parse_args,
+    parse_stat_roll,
+    play,
+    roll,
+    stat_values,
+)
 from core.rules.systems.definition import Definition
 from core.rules.systems.exact import Budget
 
@@ -182,3 +192,50 @@ def test_a_definition_and_its_odds_travel_to_another_process() -> None:
     assert odds(again, {"skill": 45}) == pickle.loads(pickle.dumps(odds(coc, {"skill": 45})))
     result = roll(again, {"skill": 45}, SeededRng(3))
     assert pickle.loads(pickle.dumps(result)) == result
+
+
+@pytest.mark.parametrize("key", [k for k in LIBRARY if library_definition(k).stats])
+def test_a_library_stat_rolls_its_players_value_plus_what_follows_within_range(key: str) -> None:
+    definition = library_definition(key)
+    for stat in definition.stats:
+        fed = definition.input(stat.feeds)
+        assert fed.low <= stat.default <= fed.high and stat.name.en and stat.name.ru
+        for value in (fed.low, stat.default, fed.high):
+            rolled = parse_stat_roll(definition, stat.key, {stat.key: value})
+            assert rolled == inputs_for(definition, {stat.feeds: value})
+        # a bonus typed after it is added; past the range it is refused
+        bonus = f"+{fed.high - fed.low}" if fed.positional else ""
+        if bonus:
+            with pytest.raises(Malformed):
+                parse_stat_roll(definition, f"{stat.key} {bonus}", {stat.key: fed.high})
+    assert parse_stat_roll(definition, definition.example, {}) is None
+
+
+def test_a_players_stats_read_their_defaults_where_unset_or_no_longer_fitting() -> None:
+    pbta = library_definition("pbta")
+    kept = {"cool": 2, "hard": 9, "hot": True, "sharp": "1", "other": 1}
+    assert stat_values(pbta, kept) == {"cool": 2, "hard": 0, "hot": 0, "sharp": 0, "weird": 0}
+    assert parse_stat_roll(pbta, "Cool +1", {"cool": 2}) == {"stat": 3}
+    assert parse_stat_roll(pbta, "хладнокровие", {"cool": -1}) == {"stat": -1}
+    coc = library_definition("coc")
+    assert parse_stat_roll(coc, "spot_hidden penalty", {}) == {"skill": 25, "bonus": -1}
+
+
+@given(
+    key=st.sampled_from([k for k in LIBRARY if library_definition(k).stats]),
+    pick=st.integers(min_value=0, max_value=15),
+    value=st.integers(min_value=-1000, max_value=1000),
+    rest=st.text(alphabet="+-−0123456789 abdcefilnoprstuvw", max_size=12),
+)
+def test_any_words_after_a_stat_roll_within_range_or_are_refused(
+    key: str, pick: int, value: int, rest: str
+) -> None:
+    definition = library_definition(key)
+    stat = definition.stats[pick % len(definition.stats)]
+    try:
+        inputs = parse_stat_roll(definition, f"{stat.key} {rest}", {stat.key: value})
+    except Malformed:
+        return
+    assert inputs is not None
+    for field in definition.inputs:
+        assert field.low <= inputs[field.key] <= field.high
