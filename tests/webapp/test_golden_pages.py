@@ -40,7 +40,7 @@ from core.store.models import Campaign, Chat, LogEntry, Player, RollRecord
 from core.views import story as stories
 from tests.core.rules.cortex.test_campaign_panel import Game
 from tests.support.bot_api import serve_app
-from tests.support.browser import TELEGRAM_JS, THEMES, chromium, telegram_stub
+from tests.support.browser import TELEGRAM_JS, chromium, telegram_stub
 from tests.support.heavy import small_heavy
 from tests.support.nsu_table import character, split, world
 from tests.support.nsu_table import table as nsu_table
