@@ -375,7 +375,34 @@
     });
   });
 
+  // A character's portrait: the chosen file sent as it is (the server checks its bytes).
+  main.addEventListener("change", function (event) {
+    var file = event.target.closest("input[data-portrait]");
+    var chosen = file && file.files && file.files[0];
+    if (!chosen) return;
+    if (chosen.size > Number(file.dataset.maxBytes)) {
+      file.value = ""; haptic("error"); toast(file.dataset.tooBig, true); return;
+    }
+    change(file.dataset.portrait, {
+      headers: { "Content-Type": chosen.type || "application/octet-stream" }, body: chosen,
+    }).then(function () {
+      haptic("success"); toast(file.dataset.saved);
+      return load(main.dataset.url, false);
+    }).catch(function (error) { file.value = ""; haptic("error"); toast(error.message || word.failed, true); });
+  });
+
   main.addEventListener("click", function (event) {
+    var unpictured = event.target.closest("button[data-portrait-remove]");
+    if (unpictured) {
+      event.preventDefault();
+      confirmed(unpictured, function () {
+        change(unpictured.dataset.portraitRemove, { method: "DELETE" }).then(function () {
+          haptic("success");
+          return load(main.dataset.url, false);
+        }).catch(function (error) { haptic("error"); toast(error.message || word.failed, true); });
+      });
+      return;
+    }
     var quietOff = event.target.closest("[data-quiet-off]");
     if (quietOff) { event.preventDefault(); editors(function (e) { e.quiet(quietOff.form, true, word.failed); }); return; }
     var nav = event.target.closest("[data-nav]");
