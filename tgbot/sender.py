@@ -25,6 +25,7 @@ from telegram import InlineKeyboardMarkup, InputFile, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from core.campaigns.pictures import sniff_image
 from core.store import liveness, outbox
 from core.store.outbox import Effect, Row
 from core.store.unit import UnitOfWork
@@ -137,7 +138,8 @@ async def _send_portrait(application: StonetableApplication, payload: dict[str, 
             await _send_message(application, payload)
             return
         ref, data = found
-        photo: str | InputFile = ref.file_id or InputFile(data, filename="portrait")
+        name = "portrait.png" if sniff_image(data) == "image/png" else "portrait.jpg"
+        photo: str | InputFile = ref.file_id or InputFile(data, filename=name)
         try:
             message = await send_game_photo(
                 application.bot,
