@@ -161,7 +161,8 @@ async def test_only_the_player_or_a_game_master_who_edits_sheets_changes_it(
     # an ended game keeps its portraits as they are
     await Campaign.all().update(status=CampaignStatus.ARCHIVED)
     status, body = await call(stack, "DELETE", f"/api/c/{d20}/portraits/{BO}", BO)
-    assert status in (403, 404)
+    assert status == 403
+    assert body["error"] == "This game has ended: its portraits stay as they are."
     assert await stored() == {BO: png()}
 
 
