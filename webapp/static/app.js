@@ -375,34 +375,7 @@
     });
   });
 
-  // A character's portrait: the chosen file sent as it is (the server checks its bytes).
-  main.addEventListener("change", function (event) {
-    var file = event.target.closest("input[data-portrait]");
-    var chosen = file && file.files && file.files[0];
-    if (!chosen) return;
-    if (chosen.size > Number(file.dataset.maxBytes)) {
-      file.value = ""; haptic("error"); toast(file.dataset.tooBig, true); return;
-    }
-    change(file.dataset.portrait, {
-      headers: { "Content-Type": chosen.type || "application/octet-stream" }, body: chosen,
-    }).then(function () {
-      haptic("success"); toast(file.dataset.saved);
-      return load(main.dataset.url, false);
-    }).catch(function (error) { file.value = ""; haptic("error"); toast(error.message || word.failed, true); });
-  });
-
   main.addEventListener("click", function (event) {
-    var unpictured = event.target.closest("button[data-portrait-remove]");
-    if (unpictured) {
-      event.preventDefault();
-      confirmed(unpictured, function () {
-        change(unpictured.dataset.portraitRemove, { method: "DELETE" }).then(function () {
-          haptic("success");
-          return load(main.dataset.url, false);
-        }).catch(function (error) { haptic("error"); toast(error.message || word.failed, true); });
-      });
-      return;
-    }
     var quietOff = event.target.closest("[data-quiet-off]");
     if (quietOff) { event.preventDefault(); editors(function (e) { e.quiet(quietOff.form, true, word.failed); }); return; }
     var nav = event.target.closest("[data-nav]");
@@ -645,8 +618,12 @@
         .then(function (blob) { if (blob) img.src = URL.createObjectURL(blob); });
     });
     var canvases = main.querySelectorAll("canvas[data-draw]");
-    if (!canvases.length) return;
-    var ready = function () { canvases.forEach(function (c) { window.Stonetable.draw(c); }); };
+    var portraits = main.querySelectorAll("[data-portrait]");
+    if (!canvases.length && !portraits.length) return;
+    var ready = function () {
+      canvases.forEach(function (c) { window.Stonetable.draw(c); });
+      portraits.forEach(function (p) { window.Stonetable.portrait(p, confirmed, word.failed); });
+    };
     if (window.Stonetable.draw) { ready(); return; }
     var script = document.createElement("script");
     script.src = "/static/draw.js";
