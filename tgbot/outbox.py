@@ -236,17 +236,26 @@ class Planner:
         return [Effect("send", {"chat_id": roll.chat_tg_id, "topic": roll.topic, "text": text})]
 
     def _posted(self, posted: Posted) -> list[Effect]:
-        """A post in character, in its game's chat (an inline one is edited by its handler).
+        """A post in character, in its game's chat (an inline one is edited by its handler):
+        under its speaker's portrait when it fits a picture's caption, else as text alone.
 
         Raises:
             Malformed: the post is longer than a message may be (nothing is saved).
         """
-        from tgbot.render.in_character import fitting, render_post
+        from core.campaigns.portraits import MAX_CAPTION
+        from tgbot.render.in_character import fitting, render_post, with_portrait
+        from tgbot.render.text import MAX_MESSAGE
 
-        text = fitting(render_post(posted))
-        if posted.inline_message_id is not None:
+        text = render_post(posted)
+        if posted.inline_message_id is not None:  # a pictured one is its picture's caption
+            fitting(text, MAX_CAPTION if posted.pictured else MAX_MESSAGE)
             return []
-        return [Effect("send", {"chat_id": posted.chat_tg_id, "topic": posted.topic, "text": text})]
+        where = {"chat_id": posted.chat_tg_id, "topic": posted.topic, "text": fitting(text)}
+        portrait = posted.portrait
+        if portrait is not None and with_portrait(text):  # else the text alone, never cut
+            whose = {"campaign_id": portrait.campaign_id, "player": portrait.player_tg_id}
+            return [Effect("portrait", {**where, "portrait": whose})]
+        return [Effect("send", where)]
 
     async def _header(self, view: PanelView) -> str:
         """In a private chat, the line naming the game, for a player in several."""

@@ -21,10 +21,11 @@ import logging
 import time
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, ReplyParameters
+from telegram import InlineKeyboardMarkup, InputFile, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from core.campaigns.pictures import sniff_image
 from core.store import liveness, outbox
 from core.store.outbox import Effect, Row
 from core.store.unit import UnitOfWork
@@ -32,7 +33,7 @@ from tgbot.context import StonetableApplication, StonetableContext
 from tgbot.edits import EDIT_MESSAGE_TEXT
 from tgbot.menu import publish_menus
 from tgbot.private import send_private
-from tgbot.topics import send_game, send_game_id
+from tgbot.topics import send_game, send_game_id, send_game_photo
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +119,49 @@ async def _call(
             group_topic=payload["group_topic"],
             name=payload["name"],
         )
+    elif kind == "portrait":
+        await _send_portrait(application, payload)
     else:
         await _send_message(application, payload)
+
+
+async def _send_portrait(application: StonetableApplication, payload: dict[str, Any]) -> None:
+    """A post in character under its speaker's portrait, the post its caption: the picture
+    by Telegram's id of it once Telegram took it (its first answer's id is kept), its
+    bytes before. The post goes as text alone when the portrait was removed since, or
+    Telegram refuses the picture (a forgotten id is forgotten here, and the bytes sent)."""
+    portraits = application.deps.campaigns.portraits
+    whose = payload["portrait"]
+    found = await portraits.to_send(whose["campaign_id"], whose["player"])
+    for _ in range(2):
+        if found is None:
+            await _send_message(application, payload)
+            return
+        ref, data = found
+        name = "portrait.png" if sniff_image(data) == "image/png" else "portrait.jpg"
+        photo: str | InputFile = ref.file_id or InputFile(data, filename=name)
+        try:
+            message = await send_game_photo(
+                application.bot,
+                payload["chat_id"],
+                payload["topic"],
+                photo,
+                caption=payload["text"],
+                parse_mode=ParseMode.HTML,
+            )
+        except BadRequest as error:
+            log.info("Telegram refused a portrait (%s): %s", ref.file_id or "bytes", error)
+            if ref.file_id is None or "caption" in error.message.lower():
+                found = None  # the text alone
+            else:  # an id Telegram forgot: the bytes once more
+                await portraits.took(ref, None)
+                found = await portraits.to_send(whose["campaign_id"], whose["player"])
+            continue
+        if message is not None and ref.file_id is None and message.photo:
+            with contextlib.suppress(Exception):  # sent: a lost id only means one more upload
+                await portraits.took(ref, message.photo[-1].file_id)
+        return
+    await _send_message(application, payload)
 
 
 async def _send_message(application: StonetableApplication, payload: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ from webapp.nsu_map import setup_nsu_routes
 from webapp.nsu_world import setup_world_routes
 from webapp.own_systems import setup_systems_routes
 from webapp.page_cache import PAGES, PageCache
+from webapp.portraits import setup_portrait_routes
 from webapp.request_keys import request_keys
 from webapp.roll_history import setup_roll_routes
 from webapp.saved_rolls import setup_saved_routes
@@ -103,6 +104,7 @@ def create_app(deps: WebDeps, *, webhook: Webhook | None = None) -> web.Applicat
     app.router.add_get("/api/c/{token}/export", views.api_export)
     setup_live(app)
     setup_nsu_routes(app)
+    setup_portrait_routes(app)
     setup_world_routes(app)
     setup_log_routes(app)
     setup_story_routes(app)

@@ -11,7 +11,9 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.campaigns import CampaignView, describe_members
+from core.campaigns.pictures import MAX_PICTURE_BYTES
 from core.campaigns.play import Home, PlayerRef
+from core.campaigns.portraits import MAX_CAPTION
 from core.rules import dice
 from core.rules.dice_odds import DiceOdds
 from core.rules.errors import Malformed, StonetableError
@@ -95,6 +97,7 @@ async def cached_page(
     render: Callable[[Snapshot, int], tuple[str, str]],
     *,
     pictures: bool = False,
+    portraits: bool = False,
 ) -> web.Response:
     """A campaign page for one of its members: rendered once per change of what it shows.
 
@@ -103,7 +106,9 @@ async def cached_page(
     """
     deps = _deps(request)
     viewer = authenticate(request).user.id
-    snapshot = await snapshot_for_viewer(deps.campaigns.registry, token, viewer, pictures=pictures)
+    snapshot = await snapshot_for_viewer(
+        deps.campaigns.registry, token, viewer, pictures=pictures, portraits=portraits
+    )
     page = request.app[PAGES].get_or_render(
         (kind, viewer, snapshot.fingerprint), lambda: render(snapshot, viewer)
     )
@@ -114,11 +119,17 @@ async def _sheet_page(request: web.Request, token: str) -> web.Response:
     lang = request_lang(request)
 
     def render(snapshot: Snapshot, viewer: int) -> tuple[str, str]:
-        context = _sheet_context(snapshot, viewer, _page(_deps(request), snapshot.view))
+        deps = _deps(request)
+        context = _sheet_context(snapshot, viewer, _page(deps, snapshot.view))
         context["lang"] = lang
+        context["portraits"] = deps.campaigns.portraits.slots(
+            snapshot.table, viewer, snapshot.portraits
+        )
+        context["max_portrait_bytes"] = MAX_PICTURE_BYTES
+        context["caption_limit"] = MAX_CAPTION
         return aiohttp_jinja2.render_string("campaign.html", request, context), "text/html"
 
-    return await cached_page(request, f"sheet.{lang.code}", token, render)
+    return await cached_page(request, f"sheet.{lang.code}", token, render, portraits=True)
 
 
 async def campaign_page(request: web.Request) -> web.Response:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from core.campaigns.base import CampaignsBase, built, check_playing, check_seated
 from core.campaigns.play import _ADD_ROLL, ChatRef, PlayerRef, _roll_rows
+from core.campaigns.portraits import PortraitRef, portrait_file_ids, speaker_portrait
 from core.campaigns.saved_rolls import Table as SavedTable
 from core.campaigns.saved_rolls import listed
 from core.campaigns.views import NO_GAME
@@ -52,8 +53,8 @@ class Speaker(StrEnum):
 @dataclass(frozen=True)
 class Posted:
     """A post in character, as its message is drawn from: where it goes (the game's chat
-    and topic; an inline message by its id instead), who speaks, the post, and the
-    game's language."""
+    and topic; an inline message by its id instead), who speaks, the post, the game's
+    language, and the speaker's portrait."""
 
     campaign_id: int
     chat_tg_id: int
@@ -63,32 +64,41 @@ class Posted:
     post: Post
     language: str
     inline_message_id: str | None = None
+    # the speaker's portrait, sent with the post when the post fits a picture's caption
+    portrait: PortraitRef | None = None
+    # an inline post picked with the portrait: its message is a picture, the post its caption
+    pictured: bool = False
 
 
 @dataclass(frozen=True)
 class Character:
-    """One character a player may post as (inline): their game, and its chat's title."""
+    """One character a player may post as (inline): their game, its chat's title, and
+    the portrait Telegram knows (an inline result sends a picture Telegram has)."""
 
     campaign_id: int
     name: str
     chat_title: str
+    portrait_file_id: str | None = None  # Telegram's id of the character's portrait, once known
 
 
-_OFFER = re.compile(r"s(\d{1,19}):([0-9a-f]{32})")
+_OFFER = re.compile(r"([sp])(\d{1,19}):([0-9a-f]{32})")
 
 
-def offer_id(campaign_id: int, text: str) -> str:
-    """The inline result id of a post in one game: ``s``, the game, a digest of the text
-    (at most 54 bytes; the text is found again from the query, never from the id)."""
-    return f"s{campaign_id}:" + hashlib.sha256(text.encode()).hexdigest()[:32]
+def offer_id(campaign_id: int, text: str, *, pictured: bool = False) -> str:
+    """The inline result id of a post in one game: ``s`` (``p``: with the character's
+    portrait), the game, a digest of the text (at most 54 bytes; the text is found again
+    from the query, never from the id)."""
+    digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+    return f"{'p' if pictured else 's'}{campaign_id}:{digest}"
 
 
 def chosen_game(result_id: str, text: str) -> int | None:
     """The game a chosen post result names, when it is a post offered for ``text``."""
     match = _OFFER.fullmatch(result_id)
-    if match is None or offer_id(int(match.group(1)), text) != result_id:
+    pictured = match is not None and match.group(1) == "p"
+    if match is None or offer_id(int(match.group(2)), text, pictured=pictured) != result_id:
         return None
-    return int(match.group(1))
+    return int(match.group(2))
 
 
 class Posts(CampaignsBase):
@@ -127,19 +137,23 @@ class Posts(CampaignsBase):
         inline_message_id: str,
         *,
         unit: UnitOfWork | None = None,
+        pictured: bool = False,
     ) -> Posted:
         """An inline post picked "as Mirra": said in the game ``campaign_id`` (kept in its
-        log), shown in the inline message ``inline_message_id`` wherever it was posted.
+        log), shown in the inline message ``inline_message_id`` wherever it was posted
+        (``pictured``: a picture, the character's portrait, whose caption the post is).
 
         Raises:
-            As :meth:`say`.
+            As :meth:`say`; a pictured post longer than a caption is refused.
         """
         async with guarded():
             campaign = await Campaign.get_or_none(id=campaign_id, live_chat_id__isnull=False)
         if campaign is None:
             raise NotAllowedNow(NO_GAME)
         chat = ChatRef(int(campaign.live_chat_id or 0), "group", "", campaign.topic_id)
-        return await self._post(campaign, chat, player, text, None, unit, inline_message_id)
+        return await self._post(
+            campaign, chat, player, text, None, unit, inline_message_id, pictured=pictured
+        )
 
     async def characters_of(self, player: PlayerRef) -> tuple[Character, ...]:
         """The characters a player may post as inline: one per live game they play in,
@@ -161,7 +175,8 @@ class Posts(CampaignsBase):
             if table.seat(player.tg_id) is not None:
                 name = self._name(table, player.tg_id)
                 found.append(Character(view.id, name, view.chat_title))
-        return tuple(found)
+        pictured = await portrait_file_ids(player.tg_id, (c.campaign_id for c in found))
+        return tuple(replace(c, portrait_file_id=pictured.get(c.campaign_id)) for c in found)
 
     async def _game(self, chat: ChatRef) -> Campaign:
         async with guarded():
@@ -185,6 +200,8 @@ class Posts(CampaignsBase):
         other: str | None,
         unit: UnitOfWork | None,
         inline_message_id: str | None = None,
+        *,
+        pictured: bool = False,
     ) -> Posted:
         """Post ``text`` in the game: as the player's character (``other`` None), as the
         character ``other`` names, or as the narrator (``other`` is :data:`NARRATOR`)."""
@@ -205,9 +222,12 @@ class Posts(CampaignsBase):
             else (Speaker.NARRATOR if other == NARRATOR else Speaker.OTHER)
         )
         name = self._name(table, player.tg_id) if other is None else other
+        portrait = None
+        if speaker is Speaker.CHARACTER and inline_message_id is None:
+            portrait = await speaker_portrait(campaign.id, player.tg_id)
         posted = Posted(
             campaign.id, chat.tg_id, chat.topic, speaker, name, post, campaign.language,
-            inline_message_id,
+            inline_message_id, portrait, pictured,
         )  # fmt: skip
         effects = await unit.plan(posted)  # drawn before the lock: a post too long saves nothing
         plain = post.plain()

@@ -180,6 +180,9 @@ class GameSystem:
     # What a player adds to their d20 when the turn order is rolled (core.rules.turns):
     # read from their sheet where the game's sheet has such a modifier; 0 otherwise.
     turn_modifier: Callable[[Seat], int] = no_modifier
+    # Whether its Game Master changes the players' sheets (then also their characters'
+    # portraits, core.rules.portraits); otherwise a portrait is its player's alone.
+    gm_edits_sheets: bool = False
 
     @property
     def feature_modules(self) -> tuple[str, ...]:

@@ -122,6 +122,10 @@ _MEMBERSHIP = (
     " WHERE c.app_token = ?"
 )
 _PICTURES = 'SELECT k."key" AS k_key FROM card_picture k WHERE k.campaign_id = ? ORDER BY k."key"'
+_PORTRAITS = (
+    "SELECT p.player_tg_id AS p_player, p.digest AS p_digest FROM portrait p"
+    " WHERE p.campaign_id = ? ORDER BY p.player_tg_id"
+)
 
 
 def load_arguments(panel_id: int) -> tuple[bool, int]:
@@ -282,15 +286,22 @@ def _member(row: dict[str, Any]) -> MemberRow:
 
 @dataclass(frozen=True)
 class Reading:
-    """The rows of :data:`BY_TOKEN` as read (and, when asked, the picture keys), before
-    any decoding: a page fingerprints them and decodes them only when it renders."""
+    """The rows of :data:`BY_TOKEN` as read (and, when asked, the picture keys and the
+    characters' portraits, player and digest), before any decoding: a page fingerprints
+    them and decodes them only when it renders."""
 
     rows: tuple[tuple[tuple[str, Any], ...], ...]
     pictures: tuple[str, ...] | None = None
+    portraits: tuple[tuple[int, str], ...] | None = None
 
     @classmethod
-    def of(cls, rows: Rows, pictures: tuple[str, ...] | None = None) -> Reading:
-        return cls(tuple(tuple(row.items()) for row in rows), pictures)
+    def of(
+        cls,
+        rows: Rows,
+        pictures: tuple[str, ...] | None = None,
+        portraits: tuple[tuple[int, str], ...] | None = None,
+    ) -> Reading:
+        return cls(tuple(tuple(row.items()) for row in rows), pictures, portraits)
 
     @property
     def campaign_id(self) -> int:
@@ -320,14 +331,19 @@ class Reading:
             cells += ["row", *(value for _, value in row)]
         if self.pictures is not None:
             cells += ["pictures", *self.pictures]
+        if self.portraits is not None:
+            cells += ["portraits", *(f"{p}={d}" for p, d in self.portraits)]
         # Each cell with its length, so no two different readings join into the same text.
         data = "\x00".join("-" if c is None else f"{len(str(c))}:{c}" for c in cells)
         return hashlib.sha256(data.encode()).hexdigest()
 
 
-async def read_by_token(app_token: str, *, pictures: bool = False) -> Reading | None:
+async def read_by_token(
+    app_token: str, *, pictures: bool = False, portraits: bool = False
+) -> Reading | None:
     """The campaign behind a Mini App token and its active members (joining order) and,
-    when asked, its picture keys (sorted), as read; None when there is no such campaign.
+    when asked, its picture keys (sorted) and its portraits (by player), as read; None
+    when there is no such campaign.
 
     Raises:
         TryAgain: the database is unreachable.
@@ -340,4 +356,8 @@ async def read_by_token(app_token: str, *, pictures: bool = False) -> Reading | 
         if pictures:
             found = await fetch(_PICTURES, (int(rows[0]["c_id"]),))
             keys = tuple(str(k["k_key"]) for k in found)
-    return Reading.of(rows, keys)
+        shown = None
+        if portraits:
+            found = await fetch(_PORTRAITS, (int(rows[0]["c_id"]),))
+            shown = tuple((int(p["p_player"]), str(p["p_digest"])) for p in found)
+    return Reading.of(rows, keys, shown)

@@ -287,6 +287,29 @@ class CardPicture(Model):
         unique_together = (("campaign", "key"),)
 
 
+class Portrait(Model):
+    """A character's portrait in one game (PNG or JPEG, checked by its bytes), shown on
+    the sheet and sent with the character's posts. ``digest`` names the bytes;
+    ``file_id`` is Telegram's id of them once it took them (reused, never re-uploaded)."""
+
+    id = fields.BigIntField(primary_key=True)
+    campaign: fields.ForeignKeyRelation[Campaign] = fields.ForeignKeyField(
+        "models.Campaign", related_name="portraits", on_delete=fields.CASCADE
+    )
+    campaign_id: int
+    player_tg_id = fields.BigIntField()  # whose character
+    media_type = fields.CharField(max_length=16)
+    data = fields.BinaryField()
+    digest = fields.CharField(max_length=32)
+    file_id = fields.CharField(max_length=256, null=True)
+    set_by_tg_id = fields.BigIntField()
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "portrait"
+        unique_together = (("campaign", "player_tg_id"),)
+
+
 class PendingNote(Model):
     """A private message the bot could not deliver yet (the player never started it or
     blocked it); it is sent when the player opens the private chat again."""

@@ -38,8 +38,10 @@ class Effect:
     """One Bot API call a change causes.
 
     ``kind``: ``send`` (a game message to a chat and topic; ``bind`` names the panel
-    the message shows), ``private`` (a note to a player, held when they cannot be
-    reached), ``edit`` (a message's text and buttons).
+    the message shows), ``portrait`` (a post in character under its speaker's portrait,
+    named by game and player: its bytes are read when it is sent), ``private`` (a note
+    to a player, held when they cannot be reached), ``edit`` (a message's text and
+    buttons).
     """
 
     kind: str

@@ -1,7 +1,7 @@
 """A campaign as one member sees it, read fast for the Mini App's pages.
 
 :func:`snapshot_for_viewer` reads the campaign, its chat, host and active
-members (and, when asked, its picture keys) through the one loader
+members (and, when asked, its picture keys and portraits) through the one loader
 (:mod:`core.store.loader`) and checks membership on every call. Its
 ``fingerprint`` changes whenever anything it read changes, whichever worker or
 path changed it, so a page rendered from a snapshot may be kept under (page,
@@ -77,9 +77,19 @@ class Snapshot:
     def picture_keys(self) -> frozenset[str]:
         return frozenset(self._reading.pictures or ())
 
+    @property
+    def portraits(self) -> dict[int, str]:
+        """The characters' portraits, each player's digest (when asked for)."""
+        return dict(self._reading.portraits or ())
+
 
 async def snapshot_for_viewer(
-    registry: Registry, app_token: str, player_id: int, *, pictures: bool = False
+    registry: Registry,
+    app_token: str,
+    player_id: int,
+    *,
+    pictures: bool = False,
+    portraits: bool = False,
 ) -> Snapshot:
     """The campaign behind a Mini App token, for one of its active members only.
 
@@ -87,7 +97,7 @@ async def snapshot_for_viewer(
         NotAllowedNow: no such campaign, or the player is not in it.
         TryAgain: the database is unreachable.
     """
-    reading = await read_by_token(app_token, pictures=pictures)
+    reading = await read_by_token(app_token, pictures=pictures, portraits=portraits)
     if reading is None:
         raise NotAllowedNow(GONE)
     if player_id not in reading.member_ids():

@@ -107,6 +107,57 @@ async def test_a_roll_left_by_a_killed_worker_is_sent_by_the_sweeper(
     assert await count(database, "SELECT count(*) FROM roll_record") == 1
 
 
+def posts_under_a_portrait(api: FakeBotApi) -> list[dict[str, Any]]:
+    return [m for m in api.messages(GROUP) if m.get("caption") == "💬 Alice Marsh: Hi there."]
+
+
+@pytest.mark.parametrize(
+    ("point", "most"), [("after_commit", 1), ("after_send", 2), ("after_mark", 1)]
+)
+async def test_a_post_under_a_portrait_killed_at_a_point_is_shown_after_redelivery(
+    pg: tuple[Cluster, str], point: str, most: int
+) -> None:
+    """The photo of a post goes through the outbox: marked sent the moment Telegram took it,
+    so only a kill between the two shows it twice; its upload's id is kept once."""
+    import asyncpg
+
+    from tests.tgbot.test_e2e_portraits import png
+
+    cluster, database = pg
+    a = await cluster.start("a", migrate=True)
+    assert "d20" in (await cluster.say(a, ALICE, GROUP, "/newgame d20"))["text"]
+    conn = await asyncpg.connect(database)
+    try:  # the portrait, as the Mini App keeps it
+        await conn.execute(
+            "INSERT INTO portrait (campaign_id, player_tg_id, media_type, data, digest,"
+            " set_by_tg_id, created_at) SELECT id, $1, 'image/png', $2, 'd1', $1, now()"
+            " FROM campaign",
+            ALICE,
+            png(40),
+        )
+    finally:
+        await conn.close()
+    cluster.pause_next_at(point)
+    await cluster.api.send_text(ALICE, GROUP, "/say Hi there.")
+    (update,) = cluster.balancer.take()
+    await cluster.kill_at_pause(a, update)
+    cluster.pause_next_at("")
+    b = await cluster.start("b")
+    assert await cluster.balancer.post(b, update) == 200  # Telegram, again
+    assert await cluster.balancer.post(b, update) == 200  # and a late copy
+    for _ in range(100):
+        if posts_under_a_portrait(cluster.api):
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)  # and nothing more comes
+    shown = posts_under_a_portrait(cluster.api)
+    assert 1 <= len(shown) <= most
+    assert len({m["photo"][-1]["file_id"] for m in shown}) == 1  # uploaded once
+    assert await count(database, "SELECT count(*) FROM portrait WHERE file_id IS NOT NULL") == 1
+    assert await count(database, "SELECT count(*) FROM log_entry WHERE kind = 'said'") == 1
+    assert await count(database, "SELECT count(*) FROM outbox WHERE NOT sent") == 0
+
+
 def data_for(message: dict[str, Any], action: str) -> str:
     rows = message["reply_markup"]["inline_keyboard"]
     return next(

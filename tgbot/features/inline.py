@@ -9,11 +9,12 @@ chosen result, and only then are the dice rolled and the message edited to show 
 
 from __future__ import annotations
 
-from telegram import Update, User
+from telegram import InlineQueryResult, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, ChosenInlineResultHandler, InlineQueryHandler
 
 from core.campaigns.inline_rolls import MAX_OFFERS, chosen, roll_once, stored_roll
+from core.campaigns.portraits import MAX_CAPTION
 from core.campaigns.posts import chosen_game
 from core.campaigns.saved_rolls import offered
 from core.rules.dice import RollResult
@@ -24,6 +25,7 @@ from tgbot.render.dice import render_roll
 from tgbot.render.errors import user_message
 from tgbot.render.in_character import fitting, post_articles, render_post, say_more
 from tgbot.render.inline import again_button, inline_results
+from tgbot.render.text import MAX_MESSAGE
 from tgbot.updates import CommandSpec, player_of
 
 COMMANDS: list[CommandSpec] = []
@@ -38,14 +40,15 @@ async def inline_query(update: Update, context: StonetableContext) -> None:
     user = query.from_user
     player = player_of(user)
     lang = lang_for(user.language_code)
-    results, button = inline_results(
+    rolls, button = inline_results(
         query.query, await offered(user.id, query.query, MAX_OFFERS), player.display_name, lang
     )
+    results: list[InlineQueryResult] = list(rolls)
     if query.query.strip():  # the words posted in character, one result per character
         characters = await context.deps.campaigns.posts.characters_of(player)
         posts = post_articles(query.query, characters, lang)
         if posts:
-            results, button = results + posts, None  # words that are no roll post too
+            results, button = [*results, *posts], None  # words that are no roll post too
     await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True, button=button)
 
 
@@ -58,7 +61,7 @@ async def chosen_result(update: Update, context: StonetableContext) -> None:
         return
     user = picked.from_user
     lang = lang_for(user.language_code)
-    if picked.result_id.startswith("s"):
+    if picked.result_id.startswith(("s", "p")):  # a post in character ("p": with a portrait)
         await _chosen_post(context, picked.result_id, picked.query, message_id, user)
         return
     offer = chosen(picked.query, await offered(user.id, picked.query, MAX_OFFERS), picked.result_id)
@@ -91,17 +94,29 @@ async def _chosen_post(
     context: StonetableContext, result_id: str, query: str, message_id: str, user: User
 ) -> None:
     """Post the picked words in character in the game the result names, and edit the
-    inline message to show the post with its dice (or why it can't be posted)."""
+    inline message to show the post with its dice (or why it can't be posted): its text,
+    or its caption when it was posted with the character's portrait."""
     lang = lang_for(user.language_code)
     game = chosen_game(result_id, query)
+    pictured = result_id.startswith("p")
     try:
         if game is None:
             raise Malformed(NO_LONGER_OFFERED, bot=context.bot.username)
         posts = context.deps.campaigns.posts
-        posted = await posts.say_inline(player_of(user), game, query, message_id, unit=context.unit)
-        text = fitting(render_post(posted))
+        posted = await posts.say_inline(
+            player_of(user), game, query, message_id, unit=context.unit, pictured=pictured
+        )
+        text = fitting(render_post(posted), MAX_CAPTION if pictured else MAX_MESSAGE)
     except StonetableError as error:
         text = user_message(error, lang)
+    if pictured:
+        await context.bot.edit_message_caption(
+            inline_message_id=message_id,
+            caption=text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=say_more(lang),
+        )
+        return
     await context.bot.edit_message_text(
         text, inline_message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=say_more(lang)
     )

@@ -12,10 +12,12 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
+    InlineQueryResultCachedPhoto,
     InputTextMessageContent,
 )
 from telegram.constants import ParseMode
 
+from core.campaigns.portraits import MAX_CAPTION
 from core.campaigns.posts import Character, Posted, Speaker, offer_id
 from core.rules import dice
 from core.rules.errors import Malformed
@@ -26,6 +28,10 @@ from tgbot.render.text import MAX_MESSAGE, esc
 MAX_FACES = 12  # dice shown in one bracket; more are counted
 TOO_LONG_POST = N_(
     "That post would be longer than Telegram allows ({limit} characters). Split it in two."
+)
+TOO_LONG_CAPTION = N_(
+    "That post would be longer than a picture's caption allows ({limit} characters). "
+    "Post it with /say, where it goes as text alone, or split it in two."
 )
 _TAG = re.compile(r"<[^>]*>")
 ICONS = {Speaker.CHARACTER: "💬", Speaker.OTHER: "🎭", Speaker.NARRATOR: "📜"}
@@ -85,14 +91,21 @@ def shown_length(text: str) -> int:
 
 
 def fitting(text: str, limit: int = MAX_MESSAGE) -> str:
-    """``text`` (HTML) if Telegram takes it as a message.
+    """``text`` (HTML) if Telegram takes it as a message (``limit``: :data:`MAX_CAPTION`,
+    as a picture's caption).
 
     Raises:
         Malformed: it is longer than ``limit``; the message names the limit.
     """
     if shown_length(text) > limit:
-        raise Malformed(TOO_LONG_POST, limit=limit)
+        raise Malformed(TOO_LONG_CAPTION if limit == MAX_CAPTION else TOO_LONG_POST, limit=limit)
     return text
+
+
+def with_portrait(text: str) -> bool:
+    """Whether a post (HTML) goes under its speaker's portrait: it fits a caption, as
+    Telegram counts it. A longer post goes as text alone, never cut."""
+    return shown_length(text) <= MAX_CAPTION
 
 
 def speaking(name: str, lang: Lang) -> str:
@@ -110,25 +123,43 @@ def say_more(lang: Lang) -> InlineKeyboardMarkup:
 
 def post_articles(
     query: str, characters: Sequence[Character], lang: Lang
-) -> list[InlineQueryResultArticle]:
+) -> list[InlineQueryResultArticle | InlineQueryResultCachedPhoto]:
     """The inline results "as Mirra" for ``query``: one per character the player has
-    (the game's chat named when there are several); none for an empty query."""
+    (the game's chat named when there are several); none for an empty query. A character
+    whose portrait Telegram has (sent once with a post) posts it, the post its caption."""
     text = query.strip()
     if not text:
         return []
     several = len(characters) > 1
-    return [
-        InlineQueryResultArticle(
-            id=offer_id(c.campaign_id, query),
-            title=_short("💬 " + lang.gettext("as {name}", name=c.name)),
-            description=_short(f"{c.chat_title} · {text}" if several else text),
-            input_message_content=InputTextMessageContent(
-                speaking(c.name, lang), parse_mode=ParseMode.HTML
-            ),
-            reply_markup=say_more(lang),
+    results: list[InlineQueryResultArticle | InlineQueryResultCachedPhoto] = []
+    for c in characters:
+        title = _short("💬 " + lang.gettext("as {name}", name=c.name))
+        description = _short(f"{c.chat_title} · {text}" if several else text)
+        if c.portrait_file_id is not None:
+            results.append(
+                InlineQueryResultCachedPhoto(
+                    id=offer_id(c.campaign_id, query, pictured=True),
+                    photo_file_id=c.portrait_file_id,
+                    title=title,
+                    description=description,
+                    caption=speaking(c.name, lang),
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=say_more(lang),
+                )
+            )
+            continue
+        results.append(
+            InlineQueryResultArticle(
+                id=offer_id(c.campaign_id, query),
+                title=title,
+                description=description,
+                input_message_content=InputTextMessageContent(
+                    speaking(c.name, lang), parse_mode=ParseMode.HTML
+                ),
+                reply_markup=say_more(lang),
+            )
         )
-        for c in characters
-    ]
+    return results
 
 
 def _short(text: str, limit: int = 100) -> str:

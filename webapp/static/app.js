@@ -618,8 +618,12 @@
         .then(function (blob) { if (blob) img.src = URL.createObjectURL(blob); });
     });
     var canvases = main.querySelectorAll("canvas[data-draw]");
-    if (!canvases.length) return;
-    var ready = function () { canvases.forEach(function (c) { window.Stonetable.draw(c); }); };
+    var portraits = main.querySelectorAll("[data-portrait]");
+    if (!canvases.length && !portraits.length) return;
+    var ready = function () {
+      canvases.forEach(function (c) { window.Stonetable.draw(c); });
+      portraits.forEach(function (p) { window.Stonetable.portrait(p, confirmed, word.failed); });
+    };
     if (window.Stonetable.draw) { ready(); return; }
     var script = document.createElement("script");
     script.src = "/static/draw.js";

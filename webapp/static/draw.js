@@ -1,5 +1,6 @@
-// Stonetable: a small drawing canvas and picture upload for location cards.
-// Loaded by app.js only on pages that hold a canvas[data-draw].
+// Stonetable: a small drawing canvas and picture upload for location cards, and the
+// characters' portraits on the sheet. Loaded by app.js only on pages that hold a
+// canvas[data-draw] or a portrait's file input.
 (function () {
   "use strict";
   var S = window.Stonetable;
@@ -11,6 +12,34 @@
         return S.load(document.getElementById("app").dataset.url, false);
       }).catch(function (error) { S.toast(error.message, true); });
   }
+
+  // A character's portrait: the chosen file sent as it is (the server checks its bytes);
+  // its remove button asks first. The page is drawn again once the change is saved.
+  S.portrait = function (input, confirmed, failed) {
+    if (input.dataset.ready) return;
+    input.dataset.ready = "1";
+    function saved(words) {
+      S.haptic("success");
+      if (words) S.toast(words);
+      return S.load(document.getElementById("app").dataset.url, false);
+    }
+    function refused(error) { input.value = ""; S.haptic("error"); S.toast(error.message || failed, true); }
+    input.addEventListener("change", function () {
+      var chosen = input.files && input.files[0];
+      if (!chosen) return;
+      if (chosen.size > Number(input.dataset.maxBytes)) { refused(new Error(input.dataset.tooBig)); return; }
+      S.change(input.dataset.portrait, {
+        headers: { "Content-Type": chosen.type || "application/octet-stream" }, body: chosen,
+      }).then(function () { return saved(input.dataset.saved); }, refused);
+    });
+    var remove = input.closest(".buttons").querySelector("[data-portrait-remove]");
+    if (remove) remove.addEventListener("click", function () {
+      confirmed(remove, function () {
+        S.change(remove.dataset.portraitRemove, { method: "DELETE" })
+          .then(function () { return saved(""); }, refused);
+      });
+    });
+  };
 
   S.draw = function (canvas) {
     if (canvas.dataset.ready) return;

@@ -59,6 +59,7 @@ SYSTEM = GameSystem(
     panels={CHECK_PANEL: CheckPanel(), REST_PANEL: RestPanel()},
     rolled_by={CHECK_PANEL: rolled_by},  # each player's check is their own; a rest is the chat's
     undo=UNDO,  # undo: what stands, how steps are named
+    gm_edits_sheets=True,  # the Game Master edits every sheet (page_choices)
     # where it is shown: its bot features (commands, renderers) and its sheet page
     edges=Edges(features=("tgbot.features.d20",), sheet="webapp.sheets.d20"),
 )

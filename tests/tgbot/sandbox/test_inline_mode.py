@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tgbot.sandbox.fake_api import ApiError, FakeBotApi, Json, SandboxError
+from tgbot.sandbox.fake_api.wire import Upload
 
 GROUP = -100123
 ALICE, BO = 1001, 1002
@@ -196,3 +197,58 @@ async def test_a_chosen_result_goes_to_the_forum_topic_it_was_typed_in() -> None
     assert await api.call("editMessageText", edit) is True
     edited = api.messages(-100777)[-1]
     assert edited["text"] == "7" and edited["message_thread_id"] == topics["Campaign A"]
+
+
+def photo(file_id: str, caption: str = "💬 <b>Mirra</b> speaks…", **more: Any) -> Json:
+    """An InlineQueryResultCachedPhoto (a picture the bot sent before)."""
+    return {
+        "type": "photo",
+        "id": "p",
+        "photo_file_id": file_id,
+        "caption": caption,
+        "parse_mode": "HTML",
+        "reply_markup": {
+            "inline_keyboard": [[{"text": "more", "switch_inline_query_current_chat": ""}]]
+        },
+        **more,
+    }
+
+
+async def sent_photo(api: FakeBotApi) -> str:
+    """The id Telegram gives a picture the bot sends (a tiny PNG header is enough)."""
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + (3).to_bytes(4, "big") * 2 + b"\0" * 8
+    sent = await api.call(
+        "sendPhoto", {"chat_id": GROUP}, {"photo": Upload("p.png", "image/png", png)}
+    )
+    return str(sent["photo"][-1]["file_id"])
+
+
+async def test_a_cached_photo_result_posts_the_picture_and_its_caption_is_edited() -> None:
+    api = FakeBotApi()
+    file_id = await sent_photo(api)
+    for results, error in [
+        ([photo("AgACnope")], "wrong file identifier"),
+        ([photo(file_id, caption="x" * 1025)], "too long"),
+        ([photo(file_id, caption="<b>open")], "can't parse entities"),
+        ([{**photo(file_id), "photo_file_id": None}], "PHOTO_INVALID"),
+        ([{**photo(file_id), "photo_file_id": None, "photo_url": "https://x.test/a.jpg"}],
+         "thumbnail_url"),
+    ]:  # fmt: skip
+        assert error in await refused(api, results)
+    ask = await api.inline_query(ALICE, "Hello", GROUP)
+    await answer(api, ask.query_id, [photo(file_id)])
+    answered = await ask.answered()
+    assert answered["results"][0]["message"]["caption"] == "💬 Mirra speaks…"
+    posted = await api.choose_inline_result(ALICE, ask.query_id, "p", GROUP)
+    assert posted["photo"][-1]["file_id"] == file_id and "text" not in posted
+    assert posted["caption"] == "💬 Mirra speaks…" and posted["via_bot"]["id"] == api.bot_id
+    inline_id = api.pending_updates()[-1]["chosen_inline_result"]["inline_message_id"]
+    edit = {
+        "inline_message_id": inline_id,
+        "caption": "💬 <b>Mirra</b>: Hello",
+        "parse_mode": "HTML",
+    }
+    assert await api.call("editMessageCaption", edit) is True
+    assert api.messages(GROUP)[-1]["caption"] == "💬 Mirra: Hello"
+    with pytest.raises(ApiError, match="there is no text in the message"):
+        await api.call("editMessageText", {"inline_message_id": inline_id, "text": "x"})

@@ -75,6 +75,10 @@ class StorageSide(Protocol):
 
     def _photo_param(self, params: _Params) -> _StoredFile: ...
 
+    def _store_file(
+        self, data: bytes | None, content_type: str, source_url: str = ""
+    ) -> _StoredFile: ...
+
 
 class InlineSide(Protocol):
     """What the parts use of inline mode."""

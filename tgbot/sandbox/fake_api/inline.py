@@ -12,12 +12,14 @@ import re
 import time
 from typing import Any
 
+from tgbot.sandbox.fake_api.files import _photo_size
 from tgbot.sandbox.fake_api.hub import _Part
 from tgbot.sandbox.fake_api.limits import (
     _QUERY_TOO_OLD,
     DEFAULT_INLINE_CACHE,
     INLINE_QUERY_TIMEOUT,
     INLINE_RESULT_TYPES,
+    MAX_CAPTION_LENGTH,
     MAX_INLINE_QUERY,
     MAX_INLINE_RESULTS,
     MAX_NEXT_OFFSET_BYTES,
@@ -108,8 +110,10 @@ class _Inline(_Part):
         if "reply_markup" in result:
             markup = _Params({"reply_markup": result["reply_markup"]}, {})
             checked["reply_markup"] = self.api.outgoing._reply_markup(markup, private)
+        if result["type"] == "photo":
+            return self._photo_result(result, checked)
         if result["type"] != "article":
-            return checked  # the sandbox sends articles only; others are checked for ids
+            return checked  # the sandbox sends articles and photos; others are checked for ids
         title = result.get("title")
         if not isinstance(title, str):
             raise bad_request(
@@ -129,6 +133,40 @@ class _Inline(_Part):
             empty_error="MESSAGE_EMPTY",
         )
         checked["message"] = {"text": text, "entities": entities}  # as it would be posted
+        return checked
+
+    def _photo_result(self, result: Json, checked: Json) -> Json:
+        """A photo result (InlineQueryResultCachedPhoto: a ``photo_file_id`` the bot
+        sent before; InlineQueryResultPhoto: a ``photo_url`` with a ``thumbnail_url``),
+        its caption checked as a sent photo's is."""
+        if "input_message_content" in result:
+            raise SandboxError("the sandbox posts a photo result as its photo only")
+        file_id, url = result.get("photo_file_id"), result.get("photo_url")
+        if isinstance(file_id, str):
+            stored = self.api._files.get(file_id)
+            if stored is None:
+                raise bad_request("wrong file identifier/HTTP URL specified")
+        elif isinstance(url, str) and url.startswith(("http://", "https://")):
+            if not isinstance(result.get("thumbnail_url"), str):
+                raise bad_request(
+                    'can\'t parse inline query result: Field "thumbnail_url" must be of type String'
+                )
+            stored = self.api.storage._store_file(None, "image/jpeg", source_url=url)
+        else:
+            raise bad_request("PHOTO_INVALID")
+        caption, entities = format_text(
+            str(result.get("caption") or ""),
+            result.get("parse_mode"),
+            result.get("caption_entities"),
+            resolve_user=self.api._resolve_user,
+            max_length=MAX_CAPTION_LENGTH,
+            empty_error="",
+        )
+        checked["message"] = {  # as it would be posted
+            "photo": [_photo_size(stored)],
+            "caption": caption,
+            "caption_entities": entities,
+        }
         return checked
 
     def _results_button(self, button: Any) -> Json | None:
@@ -207,12 +245,12 @@ class _Inline(_Part):
             thread_id = self._posting_thread(player, state, thread_id)
             if self.api._is_private(state) and not player.started:
                 raise SandboxError("start the bot first: a private chat with it is empty")
+            content = {key: value or None for key, value in result["message"].items()}
             message = self.api.messaging._new_message(
                 state,
                 player.user_dict(),
                 thread=thread_id,
-                text=result["message"]["text"],
-                entities=result["message"]["entities"] or None,
+                **content,
                 reply_markup=result.get("reply_markup"),
                 via_bot=self.api.bot_user(),
             )
@@ -256,7 +294,7 @@ class _Inline(_Part):
     def _answered_result(
         self, user_id: int, query_id: str, result_id: str
     ) -> tuple[_InlineQuery, Json]:
-        """The player's answered inline query and the article result they picked."""
+        """The player's answered inline query and the article or photo result they picked."""
         query = self.api._inline_queries.get(query_id)
         if query is None or query.user_id != user_id or not query.answer.done():
             raise SandboxError("no answered inline query with that id for this player")
@@ -264,8 +302,8 @@ class _Inline(_Part):
         result = next((r for r in answer["results"] if r["id"] == result_id), None)
         if result is None:
             raise SandboxError(f"the inline answer has no result {result_id!r}")
-        if result["type"] != "article":
-            raise SandboxError("the sandbox posts article results only")
+        if result["type"] not in ("article", "photo"):
+            raise SandboxError("the sandbox posts article and photo results only")
         return query, result
 
     def _posting_thread(
