@@ -499,7 +499,10 @@ async def test_a_change_made_by_another_worker_reaches_an_open_stream_through_re
 
 async def test_the_first_load_of_the_sheet_stays_small(stack: Stack) -> None:
     """What a phone fetches to open the sheet: the shell, the style, the script and the
-    first page; small as read (under 64 kB) and smaller as sent (gzipped, under 16 kB)."""
+    first page; small as read (under 66 kB) and smaller as sent (gzipped, under 16 kB).
+    The read budget was 64 kB until every sheet gained characters' portraits (their
+    style and the hook that loads their uploader with draw.js); pages' own editors stay
+    out of the first load (editors.js, draw.js)."""
     token, _ = await start_table(stack)
     read = sent = 0
     async with aiohttp.ClientSession(auto_decompress=False) as http:
@@ -518,7 +521,7 @@ async def test_the_first_load_of_the_sheet_stays_small(stack: Stack) -> None:
     assert status == 200 and b"pc-name" in fragment
     read, sent = read + len(fragment), sent + len(gzip.compress(fragment))
     print(f"first load of the sheet: {read} bytes read, {sent} sent")
-    assert read < 64_000, read
+    assert read < 66_000, read
     assert sent < 16_000, sent
 
 

@@ -434,15 +434,12 @@
     if (share) {
       event.preventDefault();
       confirmed(share, function () {
-        request("/api/c/" + encodeURIComponent(campaignToken()) + "/story", {
-          method: "POST", headers: { "Content-Type": "application/json" },
+        change("/api/c/" + encodeURIComponent(campaignToken()) + "/story", {
+          headers: { "Content-Type": "application/json" },
           body: JSON.stringify({ action: share.dataset.story }),
-        }).then(function (response) {
-          return response.json().then(function (reply) {
-            if (!response.ok) throw new Error(reply.error || word.failed);
-            haptic("success");
-            return load(main.dataset.url, false);
-          });
+        }).then(function () {
+          haptic("success");
+          return load(main.dataset.url, false);
         }).catch(function (error) { haptic("error"); toast(error.message, true); });
       });
       return;
