@@ -14,6 +14,7 @@ from core.campaigns.play import Play
 from core.runtime.heavy import HeavyWork
 from core.runtime.settings import Settings
 from core.store.outbox import Planner as ChangePlanner
+from core.store.outbox import Row
 from core.store.unit import NO_HOOKS, Hooks, UnitOfWork
 
 if TYPE_CHECKING:
@@ -25,9 +26,12 @@ log = logging.getLogger(__name__)
 
 class Planner(Protocol):
     """The bot's planner (:class:`tgbot.outbox.Planner`) as the dependencies hold it: one
-    per change, answering its update (None: a change no update asked)."""
+    per change, answering its update (None: a change no update asked), and what draws a
+    panel's row as it is sent."""
 
     def answering(self, update: Update | None) -> ChangePlanner: ...
+
+    async def drawn(self, row: Row) -> Row | None: ...
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,14 @@
 
 :class:`Planner` runs inside a use case's transaction, on the change's unit of work
 (:class:`core.store.unit.UnitOfWork`, whose planner it is: one per update, built from
-the bot's dependencies): it draws what the change shows (the presenter's drawing,
-:func:`tgbot.presenter.draw`) and returns the Bot API calls, which are written to the
-outbox with the change; :mod:`tgbot.sender` sends them once the change committed.
+the bot's dependencies): it names the Bot API calls the change causes, which are
+written to the outbox with the change; :mod:`tgbot.sender` sends them once the change
+committed. A panel's message (a press's own edit, a panel just opened, the panels a
+change redraws) is named there undrawn, as a ``panel`` row: :meth:`Planner.drawn`
+draws it as it is sent (the presenter's drawing, :func:`tgbot.presenter.draw`), after
+the commit and outside the campaign's lock. What only the change knows (its follow-up
+notes, a retired panel read over the table before it, a handler's reply) is drawn in
+the transaction.
 
 Edits are idempotent ("message is not modified" counts as sent), and an older edit of
 a message that a newer row edits again is skipped when it is sent late. A new message
@@ -27,7 +32,7 @@ from core.campaigns.posts import Posted
 from core.campaigns.undo import TookBack
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
-from core.store.outbox import Effect
+from core.store.outbox import Effect, Row
 from core.words.i18n import Lang, lang_for
 from tgbot.edits import markup_json
 from tgbot.i18n import lang_at, lang_of, voice
@@ -124,7 +129,8 @@ def menus(group: list[int] | None, players: list[int]) -> Effect:
 
 
 class Planner:
-    """Turns a use case's result into the Bot API calls it causes (inside its transaction).
+    """Turns a use case's result into the Bot API calls it causes (inside its transaction),
+    and draws a panel's message as it is sent (:meth:`drawn`, after the commit).
 
     One is built with the bot's dependencies (:attr:`tgbot.context.BotDeps.planner`);
     each change gets its own, :meth:`answering` its update: ``reply`` is how its handler
@@ -147,8 +153,6 @@ class Planner:
 
     async def __call__(self, result: object, how: str) -> list[Effect]:
         """The effects of ``result``."""
-        from tgbot.presenter import dressed
-
         if isinstance(result, RollResult):
             return await self._roll(result)
         if isinstance(result, TableRoll):
@@ -166,14 +170,9 @@ class Planner:
         effects = [] if answering else replies  # a button's answer edits its message last
         if isinstance(result, PanelView):
             if how == "post":
-                effects.append(await self._post(result))
+                effects.append(self._post(result))
             elif result.message_id is not None:  # a press: its own edit
-                lang = lang_at(result)  # drawn as draw() does
-                own = self.renderers[result.kind].render(result, lang)
-                text, markup = dressed(result, *own, lang)
-                text = await self._header(result) + text
-                payload = {"chat_id": result.chat_tg_id, "message_id": result.message_id}
-                effects.append(Effect("edit", {**payload, "text": text, "markup": _markup(markup)}))
+                effects.append(_panel(result, result.message_id))
         if isinstance(result, TookBack):
             result = result.changed
         if isinstance(result, PanelView | Changed | EndedGame | Resumed):
@@ -274,17 +273,37 @@ class Planner:
         text, markup = draw(self.renderers, view, lang_at(view))
         return await self._header(view) + text, _markup(markup)
 
-    async def _post(self, view: PanelView) -> Effect:
-        text, markup = await self._draw(view)
+    def _post(self, view: PanelView) -> Effect:
         topic = view.campaign.topic_id if view.chat_tg_id == view.campaign.chat_tg_id else 0
-        payload = {"chat_id": view.chat_tg_id, "topic": topic, "text": text, "markup": markup}
-        return Effect("send", {**payload, "bind": view.id})
+        return Effect("panel", {"panel": view.id, "chat_id": view.chat_tg_id, "topic": topic}, view)
 
-    async def _edit(self, view: PanelView) -> Effect:
+    async def drawn(self, row: Row) -> Row | None:
+        """``row`` as it is sent: a ``panel`` row drawn now, its change committed, from the
+        view the change holds, or, sent late, from the panel as it stands (an edit of its
+        message, or a new message bound to it); None when the panel is gone or has no
+        message to edit. Any other row as it was written.
+
+        Raises:
+            TryAgain: the store is away for a moment (the row is sent later).
+        """
+        if row.kind != "panel":
+            return row
+        view = row.view
+        if not isinstance(view, PanelView):
+            try:
+                view = await self.campaigns.panel(int(row.payload["panel"]))
+            except NotAllowedNow:
+                return None
         text, markup = await self._draw(view)
-        assert view.message_id is not None
-        payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
-        return Effect("edit", {**payload, "markup": markup, "settle": False})
+        where = {"chat_id": row.payload.get("chat_id", view.chat_tg_id)}
+        drawn = {"text": text, "markup": markup}
+        if "topic" in row.payload:  # opened just now: a new message, bound to the panel
+            topic = {"topic": row.payload["topic"], "bind": view.id}
+            return Row(row.id, "send", {**where, **topic, **drawn})
+        message_id = row.payload.get("message_id", view.message_id)
+        if message_id is None:
+            return None
+        return Row(row.id, "edit", {**where, "message_id": message_id, **drawn})
 
     async def _retire(self, retired: Retired) -> Effect | None:
         from tgbot.presenter import RETIRED, draw, retired_header
@@ -308,8 +327,7 @@ class Planner:
             effects += await self._follow_up(change, skip={view.id for view in redraw})
         for view in redraw:
             if view.message_id is not None:
-                edit = await self._edit(view)
-                effects.append(Effect("edit", {**edit.payload, "settle": True}))
+                effects.append(_panel(view, view.message_id))
         for retired in getattr(change, "retired", ()):
             effect = await self._retire(retired)
             if effect is not None:
@@ -344,11 +362,11 @@ class Planner:
                     )
                 )
             elif isinstance(item, Refresh) and item.panel_id not in {view.id, *skip}:
-                try:
-                    other = await self.campaigns.panel(item.panel_id)
-                except NotAllowedNow:
-                    continue
-                if other.message_id is not None:
-                    edit = await self._edit(other)
-                    effects.append(Effect("edit", {**edit.payload, "settle": True}))
+                effects.append(Effect("panel", {"panel": item.panel_id}))  # drawn as it stands
         return effects
+
+
+def _panel(view: PanelView, message_id: int) -> Effect:
+    """The edit of ``view``'s message, drawn as it is sent (:meth:`Planner.drawn`)."""
+    where = {"chat_id": view.chat_tg_id, "message_id": message_id}
+    return Effect("panel", {"panel": view.id, **where}, view)

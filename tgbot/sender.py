@@ -5,7 +5,8 @@
 sends what a copy of an update left unsent (a redelivery); :func:`sweep` sends any
 row whose worker's lease ran out (a periodic job in every worker). All three send
 through :func:`send_rows`, the one sending path. What the rows say is planned in the
-change's transaction (:class:`tgbot.outbox.Planner`).
+change's transaction (:class:`tgbot.outbox.Planner`); a panel's message is drawn here,
+as its row is sent (:meth:`tgbot.outbox.Planner.drawn`).
 
 Edits are idempotent ("message is not modified" counts as sent), and an older edit of
 a message that a newer row edits again is skipped when it is sent late. A new message
@@ -26,6 +27,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from core.campaigns.pictures import sniff_image
+from core.runtime.errors import TryAgain
 from core.store import liveness, outbox
 from core.store.outbox import Effect, Row
 from core.store.unit import UnitOfWork
@@ -55,7 +57,12 @@ async def _send(
     :class:`Passing` (a fault that passes: the row is sent again later) or a permanent
     refusal (``BadRequest``, ``Forbidden``: retrying cannot help)."""
     try:
-        await _call(application, row.kind, row.payload, unit)
+        drawn = await application.deps.planner.drawn(row)
+        if drawn is None:  # a panel gone since: nothing to show
+            return None
+        await _call(application, drawn.kind, drawn.payload, unit)
+    except TryAgain as error:  # the store, as a panel's message was drawn
+        return Passing(str(error))
     except BadRequest as error:
         if "not modified" in error.message.lower():
             return None
@@ -264,13 +271,13 @@ async def send_rows(
                 if error is not None:
                     log.warning("Telegram refused an outbox row (%s): %s", row.kind, error)
                     refused = refused or error
-                if row.kind == "edit" and not sweeping:
+                if _edits(row) and not sweeping:
                     _edits_sent.append(row.id)  # marked with others', well within its lease
                 else:
                     handled.append(row.id)
                 if at == 0 and unit is not None:
                     await unit.pause("after_send")
-                if row.kind != "edit":  # a new message: marked sent the moment Telegram took it
+                if not _edits(row):  # a new message: marked sent the moment Telegram took it
                     with contextlib.suppress(Exception):  # (else with the rest, below)
                         await outbox.done(handled)
                         marked += handled
@@ -296,13 +303,19 @@ def _at_once(rows: list[Row], start: int, sweeping: bool) -> int:
         return 1
     seen: set[str] = set()
     end = start
-    while end < len(rows) and rows[end].kind == "edit":
+    while end < len(rows) and _edits(rows[end]):
         target = Effect(rows[end].kind, rows[end].payload).target
         if target in seen:
             break
         seen.add(target)
         end += 1
     return max(1, end - start)
+
+
+def _edits(row: Row) -> bool:
+    """Whether ``row`` edits a message it names (an edit, a panel's redraw): sending it
+    again changes nothing."""
+    return bool(Effect(row.kind, row.payload).target)
 
 
 def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from core.campaigns.views import (
     GAME_ENDED,
     NO_GAME,
     CampaignView,
+    Changed,
     PanelView,
     Retired,
     Retirement,
@@ -32,12 +33,14 @@ from core.runtime.locks import KeyedLock, Lease
 from core.store import reminders
 from core.store.loader import (
     CampaignRow,
+    PanelRow,
     read_by_token,
     read_touched,
     touched_views,
 )
 from core.store.models import Campaign, CampaignStatus, Panel
 from core.store.presses import campaign_statement, close_statement, log_statement, sheet_statement
+from core.store.reminders import OpenPanel
 from core.store.repo import guarded
 from core.store.sql import Work
 from core.store.undo_steps import Offers
@@ -105,7 +108,8 @@ class CampaignsBase(Dependencies):
         async def moved_on() -> None:
             known = _table_after(unit.recorded[start:], campaign_id)
             held = _panels_held(unit.recorded[start:])
-            await moved_on_at(self.registry, campaign_id, known, self._now(), held)
+            panels = _open_after(unit.recorded[start:], campaign_id)
+            await moved_on_at(self.registry, campaign_id, known, self._now(), held, panels)
 
         return unit.saving(self.locks, f"campaign:{campaign_id}", then=moved_on)
 
@@ -164,6 +168,21 @@ def _table_after(recorded: list[object], campaign_id: int) -> tuple[Table, Campa
     return None
 
 
+def _open_after(recorded: list[object], campaign_id: int) -> list[OpenPanel] | None:
+    """The campaign's open panels after the change, as its last result read them (a
+    press's panel and the others its change touched, an edit's), if it read them (and
+    is the change's last: nothing opened or closed a panel after it)."""
+    result = recorded[-1] if recorded else None
+    if not isinstance(result, PanelView | Changed) or result.campaign.id != campaign_id:
+        return None
+    if result.others is None:
+        return None
+    found = [OpenPanel(row.id, row.kind, row.state) for row in result.others]
+    if isinstance(result, PanelView) and not result.closed:
+        found.append(OpenPanel(result.id, result.kind, result.model))
+    return found
+
+
 def _panels_held(recorded: list[object]) -> dict[int, object]:
     """The typed states of the panels the change's results hold (a press's panel and the
     ones it redraws), by panel id."""
@@ -185,10 +204,13 @@ async def built(
 
 
 class Touched(NamedTuple):
-    """The open views a change touched: those to redraw, and those it retired."""
+    """The open views a change touched: those to redraw, and those it retired; and the
+    campaign's open panels (but the one acting) as the change leaves them, for the wait's
+    restart (:meth:`CampaignsBase.saving`) to read no twice."""
 
     redraw: tuple[PanelView, ...]
     retired: tuple[Retired, ...]
+    others: tuple[PanelRow, ...]
 
 
 def touching(
@@ -224,13 +246,15 @@ def touching(
     steps, rows = read_touched((yield touched_views(view.id, but=acting)))
     offered = Offers.read(steps)
     if not (changed or opened or ending or offered.panels - {acting}):
-        return Touched((), ())
-    if not rows:
-        return Touched((), ())
+        return Touched((), (), tuple(rows))
     over = set(registry.find(system).campaign.finished(after)) if changed else set()
     redraw: list[PanelView] = []
     retired: list[Retired] = []
+    others: list[PanelRow] = []
     for row in rows:
+        if row.message_id is None:  # nothing on screen to touch: it stays as it is
+            others.append(row)
+            continue
         over_now = row.kind in over
         why = (
             Retirement.ENDED
@@ -240,6 +264,7 @@ def touching(
             else None
         )
         if why is None and not over_now:
+            others.append(row)
             if changed or row.id in offered.panels:
                 shown = _shown(row, view, after)
                 undo = offered.undo(row.id, row.version, view.version)
@@ -252,7 +277,7 @@ def touching(
         yield close_statement(row.id, row.version)
         if why is None:  # over: drawn as its procedure ends (no buttons of its own)
             redraw.append(_shown(row, view, after))
-    return Touched(tuple(redraw), tuple(retired))
+    return Touched(tuple(redraw), tuple(retired), tuple(others))
 
 
 def settling(
@@ -314,11 +339,13 @@ async def moved_on_at(
     known: tuple[Table, CampaignStatus] | None,
     now: datetime,
     held: Mapping[int, object] | None = None,
+    panels: list[OpenPanel] | None = None,
 ) -> None:
     """Every change to a campaign, in its transaction: the table moved on, so whoever it
     waits on now waits afresh, and a reminder whose wait was met goes. Nothing for a
     paused or ended game (its reminders went when it stopped). ``known``: the table
-    and status the change's result holds (else read again)."""
+    and status the change's result holds (else read again); ``panels``: its open
+    panels as the change read them (else read again)."""
     if known is None:
         campaign = await Campaign.get_or_none(id=campaign_id)
         if campaign is None:
@@ -328,4 +355,4 @@ async def moved_on_at(
     table, status = known
     if status is not CampaignStatus.ACTIVE:
         return
-    await reminders.moved_on(table, registry.find(table.system), now, held)
+    await reminders.moved_on(table, registry.find(table.system), now, held, panels)

@@ -193,7 +193,9 @@ class Joining(CampaignsBase):
             campaign.state, campaign.version = dict(state), campaign.version + 1
             after = Table(before.campaign_id, before.system, campaign.state, before.seats)
         view = await self._view(campaign)
-        redraw, retired = await ran(touching(self.registry, campaign.system, view, before, after))
+        redraw, retired, _ = await ran(
+            touching(self.registry, campaign.system, view, before, after)
+        )
         return Changed(view, after, redraw, retired)
 
 
@@ -298,7 +300,7 @@ class Lifecycle(CampaignsBase):
         if campaign.status is CampaignStatus.ARCHIVED:
             ended_at = campaign.ended_at
             assert ended_at is not None
-            _, retired = await ran(
+            _, retired, _ = await ran(
                 touching(self.registry, campaign.system, view, table, table, ending=True)
             )
             await Panel.filter(campaign_id=campaign.id).update(closed=True)
@@ -306,7 +308,7 @@ class Lifecycle(CampaignsBase):
                 campaign_id=campaign.id, withdrawn_at__isnull=True
             ).exists()
             return EndedGame(view, ended_at, resumable_until(ended_at), True, retired, shared)
-        redraw, _ = await ran(touching(self.registry, campaign.system, view, table, table))
+        redraw, _, _ = await ran(touching(self.registry, campaign.system, view, table, table))
         return Changed(view, table, redraw)
 
     async def ask_end(self, chat: ChatRef, player: PlayerRef) -> CampaignView:

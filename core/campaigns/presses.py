@@ -105,7 +105,7 @@ class Presses(CampaignsBase):
                 opened=True,
             )
             opened = await self._panel_view(panel, outcome, table, campaign)
-            redraw, retired = await ran(
+            redraw, retired, others = await ran(
                 touching(
                     self.registry,
                     campaign.system,
@@ -116,7 +116,7 @@ class Presses(CampaignsBase):
                     opened=(procedure, chat.tg_id),
                 )
             )
-            opened = replace(opened, redraw=redraw, retired=retired)
+            opened = replace(opened, redraw=redraw, retired=retired, others=others)
             await unit.record(opened, "post")  # its message, sent after the commit
         await self.events.publish(campaign.id)
         return opened
@@ -200,6 +200,7 @@ class Presses(CampaignsBase):
                         undo=undo_after(saved.step),
                         redraw=saved.redraw,
                         retired=saved.retired,
+                        others=saved.others,
                         read_as=outcome.model,  # the rules' own value: not read again
                         viewer_games=saved.games,
                     )
@@ -225,14 +226,15 @@ class Presses(CampaignsBase):
 
 class Saved(NamedTuple):
     """What a press saved: the table after it, its undo step, the campaign's view, the
-    open views it redraws and retires, and (in a private chat) how many games the viewer
-    plays (0: not read)."""
+    open views it redraws and retires, the other open panels, and (in a private chat)
+    how many games the viewer plays (0: not read)."""
 
     table: Table
     step: StepTaken
     view: CampaignView
     redraw: tuple[PanelView, ...]
     retired: tuple[Retired, ...]
+    others: tuple[PanelRow, ...]
     games: int
 
 
@@ -271,10 +273,10 @@ def _saved(
         yield pruning
     view = replace(loaded.campaign, state=campaign.state, version=campaign.version)
     touched = touching(registry, campaign.system, view, before, table, acting=panel.id)
-    redraw, retired = yield from touched  # it reads the undo offers first
+    redraw, retired, others = yield from touched  # it reads the undo offers first
     private = panel.chat_tg_id != campaign.chat_tg_id  # a player's own panel, in private
     games = read_games((yield games_of(panel.chat_tg_id))) if private else 0
-    return Saved(table, step, view, redraw, retired, games)
+    return Saved(table, step, view, redraw, retired, others, games)
 
 
 async def _head(panel_id: int, version: int, update_id: int | None) -> PanelHead:

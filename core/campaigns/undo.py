@@ -177,7 +177,7 @@ class Undos:
                 words=taken_back_words(name[:200], step.label).to_json(),
             )
             # The open views the undo touched, decided as for any change.
-            views, retired = await ran(
+            views, retired, _ = await ran(
                 touching(
                     campaigns.registry,
                     campaign.system,

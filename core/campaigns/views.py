@@ -111,6 +111,9 @@ class Changed:
     table: Table
     redraw: tuple[PanelView, ...] = ()
     retired: tuple[Retired, ...] = ()
+    # the campaign's open panels as the change left them, when it read them (the wait's
+    # restart reads them here; None: not read)
+    others: tuple[PanelRow, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,9 @@ class PanelView:
     # The other open views this change touched: redraw these, retire those.
     redraw: tuple[PanelView, ...] = ()
     retired: tuple[Retired, ...] = ()
+    # the campaign's other open panels as the change left them, when it read them (the
+    # wait's restart reads them here; None: not read)
+    others: tuple[PanelRow, ...] | None = None
     # in a player's private chat: how many live games they are in, when its builder read
     # it (a press does; 0: not read), to name the game for a player in several
     viewer_games: int = 0

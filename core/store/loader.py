@@ -196,18 +196,18 @@ _STEPS = (
 TOUCHED = (
     f"WITH s AS ({_STEPS}) SELECT s.*, {_PANEL} FROM (SELECT 1 AS one) o"
     " LEFT JOIN s ON 1 = 1"
-    " LEFT JOIN panel p ON p.campaign_id = ? AND p.closed = ?"
-    " AND p.message_id IS NOT NULL AND p.id <> ?"
+    " LEFT JOIN panel p ON p.campaign_id = ? AND p.closed = ? AND p.id <> ?"
     " ORDER BY s.s_id DESC, p.id"
 )
-"""In one read, a campaign's two newest live undo steps and its open panels with a
-message but one (:func:`touched_views`): each step with each panel."""
+"""In one read, a campaign's two newest live undo steps and its open panels but one
+(:func:`touched_views`): each step with each panel."""
 
 
 def touched_views(campaign_id: int, but: int | None = None) -> Statement:
     """The statement of what a change may touch on screen, in one read: the rows of
-    :func:`core.store.undo_steps.Offers.newest` and of :func:`open_views` together
-    (:func:`read_touched` parts them)."""
+    :func:`core.store.undo_steps.Offers.newest` and the campaign's open panels but
+    ``but``, those with a message (:func:`open_views`) and those without (the wait's
+    restart reads them all) together (:func:`read_touched` parts them)."""
     return TOUCHED, (campaign_id, False, campaign_id, False, 0 if but is None else but)
 
 

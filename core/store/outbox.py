@@ -9,6 +9,15 @@ that made them sends them (``tgbot.sender``); what it could not send (it was kil
 connection went) is sent by the next delivery of the same update, or by any worker's
 sweeper once the row's lease ran out.
 
+A panel's message is written undrawn: a ``panel`` row names the panel and where its
+message is, and its text is drawn only when it is sent, after the commit and outside
+the campaign's lock: right after the commit from the view the change holds
+(:attr:`Effect.view`, kept in memory, never written), sent late from the panel as it
+stands then (the same drawing: a panel's message shows its state and the ``↩ Undo``
+due, nothing of the change that made it). What a row says that the store keeps
+nowhere else (a note in private, a retired panel read over the table before its
+change) is drawn in the transaction, with the change.
+
 Rows are written already claimed by their worker (a lease of :data:`LEASE` seconds),
 so sending them right after the commit costs no extra statement; another worker
 claims a row only with ``UPDATE ... WHERE claimed_until < now`` (one winner), on
@@ -21,7 +30,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.store import liveness
@@ -41,25 +50,36 @@ class Effect:
     the message shows), ``portrait`` (a post in character under its speaker's portrait,
     named by game and player: its bytes are read when it is sent), ``private`` (a note
     to a player, held when they cannot be reached), ``edit`` (a message's text and
-    buttons).
+    buttons), ``panel`` (a panel's message, drawn when it is sent: ``panel``, its id;
+    ``chat_id`` and ``message_id``, the message it edits, or ``topic``, to send it as a
+    new message bound to the panel).
+
+    ``view``: what a ``panel`` row is drawn from right after the commit (the panel's
+    view as the change left it), in memory only.
     """
 
     kind: str
     payload: dict[str, Any]
+    view: object = field(default=None, compare=False, repr=False)
 
     @property
     def target(self) -> str:
-        """An edit's message, "chat:message" ("" for anything else)."""
-        if self.kind != "edit":
+        """The message an edit (or a panel's redraw) rewrites, "chat:message" ("" for
+        anything else)."""
+        if self.kind not in ("edit", "panel") or self.payload.get("message_id") is None:
             return ""
         return f"{self.payload['chat_id']}:{self.payload['message_id']}"
 
 
 @dataclass(frozen=True)
 class Row:
+    """A row written to the outbox; ``view``: its effect's (:attr:`Effect.view`), held by
+    the worker that wrote it, None once read back from the store."""
+
     id: int
     kind: str
     payload: dict[str, Any]
+    view: object = field(default=None, compare=False, repr=False)
 
 
 Planner = Callable[[object, str], Awaitable[list[Effect]]]

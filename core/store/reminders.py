@@ -24,7 +24,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.rules.errors import Malformed
@@ -59,6 +59,14 @@ class GameSettings:
     muted: frozenset[int] = frozenset()
     order: TurnOrder | None = None
     since: datetime | None = None  # when the table last moved on
+
+
+class OpenPanel(NamedTuple):
+    """An open panel of a game as a change read it: its state as stored, or typed."""
+
+    id: int
+    kind: str
+    state: object
 
 
 @dataclass(frozen=True)
@@ -248,13 +256,18 @@ def _json(value: Any) -> Any:
 
 
 async def moved_on(
-    table: Table, system: GameSystem, now: datetime, held: Mapping[int, object] | None = None
+    table: Table,
+    system: GameSystem,
+    now: datetime,
+    held: Mapping[int, object] | None = None,
+    panels: Iterable[OpenPanel] | None = None,
 ) -> tuple[Due, ...]:
     """The table moved on at ``now`` (any change to the game): :func:`schedule` for whoever
     it waits on now (:func:`awaited_at`), in as few statements as that takes: the wait's
     start kept and the settings read at once, and nothing more than dropping every
     reminder when reminders are off. Run inside the change's transaction. ``held``: the
-    open panels' typed states the change already holds, by panel id (read no twice)."""
+    open panels' typed states the change already holds, by panel id (read no twice);
+    ``panels``: the game's open panels as the change read them (None: read here)."""
     found = await fetch(_MOVED, (_epoch(now), table.campaign_id))
     if not found:  # reminders off (or a game from before them): nobody is reminded
         await execute("DELETE FROM reminder WHERE campaign_id = ?", (table.campaign_id,))
@@ -266,7 +279,7 @@ async def moved_on(
         muted=frozenset(int(p) for p in _json(kept["muted"]) or ()),
         order=None if order is None else TurnOrder.from_dict(order),
     )
-    awaited = await _awaited(table, system, settings, held or {})
+    awaited = await _awaited(table, system, settings, held or {}, panels)
     nudges = await _nudges(settings, awaited) if awaited else {}
     due = first_reminders(awaited, now, settings.wait, nudges)
     keep = [d.player for d in due]
@@ -438,16 +451,24 @@ async def awaited_at(table: Table, system: GameSystem) -> tuple[frozenset[int], 
 
 
 async def _awaited(
-    table: Table, system: GameSystem, settings: GameSettings, held: Mapping[int, object]
+    table: Table,
+    system: GameSystem,
+    settings: GameSettings,
+    held: Mapping[int, object],
+    panels: Iterable[OpenPanel] | None = None,
 ) -> frozenset[int]:
-    panels: list[Waiting] = []
-    for row in await Panel.filter(campaign_id=table.campaign_id, closed=False).order_by("id"):
-        if row.kind not in system.panels:
+    """Whom the table waits on: its open ``panels`` (read here when None) and the turn."""
+    if panels is None:
+        found = Panel.filter(campaign_id=table.campaign_id, closed=False).order_by("id")
+        panels = [OpenPanel(int(row.id), row.kind, row.state) for row in await found]
+    waiting: list[Waiting] = []
+    for panel in panels:
+        if panel.kind not in system.panels:
             continue
         try:
-            state = held.get(int(row.id), row.state)  # typed where the change holds it
-            panels.append(system.panel(row.kind).waiting(table, state))
+            state = held.get(panel.id, panel.state)  # typed where the change holds it
+            waiting.append(system.panel(panel.kind).waiting(table, state))
         except Malformed:
             continue  # a damaged panel waits on nobody
     holder = None if settings.order is None else settings.order.holder
-    return awaited_at_table(panels, holder) & frozenset(table.seats)
+    return awaited_at_table(waiting, holder) & frozenset(table.seats)

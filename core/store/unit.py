@@ -253,7 +253,7 @@ class UnitOfWork:
         self.until = time.time() + outbox.LEASE
         for effect in effects:
             found = await fetch(*outbox.insert(self.update_id, effect, self.until))
-            self.rows.append(Row(int(found[0]["id"]), effect.kind, effect.payload))
+            self.rows.append(Row(int(found[0]["id"]), effect.kind, effect.payload, effect.view))
 
     def holds(self, result: object) -> bool:
         """Whether ``result``'s effects were written here (presenting it is sending them);

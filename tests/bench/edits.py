@@ -27,7 +27,7 @@ from tests.support.statements import Seen, logging_statements, statements_run
 from tgbot.sandbox.fake_api import default_cast
 
 ALICE, BO = 1001, 1002
-MOST = 14  # statements (see tests/webapp/test_edit_statements.py for what they are)
+MOST = 13  # statements (see tests/webapp/test_edit_statements.py for what they are)
 FULL_READ = "c.state AS c_state"  # the campaign read with its state and members
 # the outbox's sweeper looks for unsent rows on its own clock, whatever else runs
 SWEEP = "SELECT id FROM outbox WHERE sent = "

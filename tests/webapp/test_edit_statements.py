@@ -1,7 +1,7 @@
 """A Mini App edit reads its campaign once, in a bounded number of statements, counted
 by the database itself (SQLite's trace of the ORM's connection; PostgreSQL's log).
 
-What the fourteen are, in order, and why each is there:
+What the thirteen are, in order, and why each is there:
 
 1. the membership check, before the body is read (a stranger's request is refused
    without reading what it sends);
@@ -13,11 +13,12 @@ What the fourteen are, in order, and why each is there:
 5. the sheet saved;
 6. the undo step kept (what the edit replaced);
 7. the undo offers and the open panels read together (the group's panel is redrawn);
-8. the panel's edit written to the outbox (sent after the commit);
-9.-13. the table moved on, so the wait restarts: its start kept with the game's
-   reminder settings read back, the panels that wait read, the awaited players' quiet
-   hours read, the met reminders dropped, the new ones written;
-14. after the commit, the answer kept with the key, for a retry to replay.
+8. the panel's edit written to the outbox (drawn and sent after the commit);
+9.-12. the table moved on, so the wait restarts: its start kept with the game's
+   reminder settings read back, the awaited players' quiet hours read, the met
+   reminders dropped, the new ones written (whom the open panels wait on is read from
+   the panels read in 7);
+13. after the commit, the answer kept with the key, for a retry to replay.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from tests.conftest import BACKEND
 pytestmark = [pytest.mark.db]
 
 
-async def test_an_edit_reads_its_campaign_once_in_at_most_fourteen_statements(
+async def test_an_edit_reads_its_campaign_once_in_at_most_thirteen_statements(
     db: str, request: pytest.FixtureRequest
 ) -> None:
     if BACKEND == "postgres":

@@ -16,6 +16,8 @@ from core.rules.turns import TurnOrder
 from core.runtime.locks import InProcessKeyedLock
 from core.store import reminders
 from core.store.models import Campaign, CampaignStatus
+from core.store.outbox import Effect
+from core.store.unit import UnitOfWork
 from tests.support.counter_system import counter_registry
 
 pytestmark = pytest.mark.db
@@ -155,3 +157,33 @@ async def test_every_change_restarts_the_wait_in_its_own_transaction(db: str) ->
     await campaigns.nudge(GROUP, HOST, "1h")
     assert await reminders.scheduled(cid) == {}
     assert again.id
+
+
+async def no_messages(_result: object, _how: str) -> list[Effect]:
+    return []
+
+
+def change() -> UnitOfWork:
+    """A change's unit of work whose results are recorded (a planner that sends nothing),
+    so the wait's restart reads what they hold."""
+    return UnitOfWork(planner=no_messages)
+
+
+async def test_a_press_restarts_the_wait_for_every_open_panel_the_change_read(
+    db: str, campaigns: Campaigns
+) -> None:
+    """The wait's restart takes the open panels from the press's own read of what it
+    touches (none read again): one the press did not touch, with no message yet, is
+    still waited on, and the pressed one as the press left it."""
+    cid = await seated(campaigns)
+    bens = await campaigns.open_panel(GROUP, BEN, "count", unit=change())
+    cys = await campaigns.open_panel(GROUP, CY, "count", unit=change())
+    assert bens.message_id is None and cys.message_id is None  # nothing sent: no message
+    assert set(await reminders.scheduled(cid)) == {BEN.tg_id, CY.tg_id}
+    pressed = await campaigns.act(bens.id, bens.version, BEN, "inc", unit=change())
+    assert pressed.others is not None  # the press read them: the wait reads no panel
+    assert set(await reminders.scheduled(cid)) == {BEN.tg_id, CY.tg_id}
+    await campaigns.act(pressed.id, pressed.version, BEN, "done", unit=change())
+    assert set(await reminders.scheduled(cid)) == {CY.tg_id}  # Ben's closed, Cy's waits
+    await campaigns.act(cys.id, cys.version, CY, "done", unit=change())
+    assert await reminders.scheduled(cid) == {}
