@@ -32,6 +32,9 @@ REMIND_SECONDS = 60.0  # how often each worker looks for due reminders
 GROUP_PER_MINUTE = 20  # Telegram's pace for one group: lines past it wait for a later round
 
 PRIVATE = N_("⏳ <b>{game}</b> in <b>{chat}</b> is waiting on you: {what}.")
+PRIVATE_IN_TOPIC = N_(
+    "⏳ <b>{game}</b> in the topic <b>{topic}</b> of <b>{chat}</b> is waiting on you: {what}."
+)
 YOUR_TURN = N_("it's your turn")
 ON_THE_PANEL = N_("your move on the panel there")
 AWAITED = {  # what a kind of panel waits on a player for, in a few words
@@ -49,6 +52,7 @@ AWAITED = {  # what a kind of panel waits on a player for, in a few words
 }
 PRIVATE_HOW = N_("Mute these reminders with /nudge mute in the game's chat.")
 OPEN_PANEL = N_("Open the panel")
+OPEN_TOPIC = N_("Open the game's topic")
 GROUP_LINE = N_("⏳ {who}, the table is waiting on you.")
 
 
@@ -65,16 +69,38 @@ def message_link(reminder: Reminder) -> str | None:
     return f"https://t.me/c/{chat[4:]}/{topic}{message}"
 
 
+def topic_link(reminder: Reminder) -> str | None:
+    """The t.me link to the game's forum topic (its turn waits there, with no panel's
+    message to open), or None outside a topic or a supergroup."""
+    chat = str(reminder.chat_tg_id)
+    if not reminder.supergroup or not reminder.topic_id or not chat.startswith("-100"):
+        return None
+    return f"https://t.me/c/{chat[4:]}/{reminder.topic_id}"
+
+
+def open_button(reminder: Reminder) -> InlineKeyboardMarkup | None:
+    """``👉 Open the panel`` (its message), else ``👉 Open the game's topic``, else none."""
+    lang = lang_for(reminder.language)
+    link, label = message_link(reminder), OPEN_PANEL
+    if link is None and not reminder.kind:
+        link, label = topic_link(reminder), OPEN_TOPIC
+    if link is None:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton("👉 " + lang.gettext(label), url=link)]])
+
+
 def private_text(reminder: Reminder, game: str) -> str:
     lang = lang_for(reminder.language)
     what = AWAITED.get(reminder.kind, ON_THE_PANEL) if reminder.kind else YOUR_TURN
     chat = html.escape(reminder.chat_title or "?", quote=False)
-    said = lang.gettext(
-        PRIVATE,
-        game=html.escape(lang.gettext(game), quote=False),
-        chat=chat,
-        what=lang.gettext(what),
-    )
+    named = html.escape(lang.gettext(game), quote=False)
+    if reminder.topic_name:
+        topic = html.escape(reminder.topic_name, quote=False)
+        said = lang.gettext(
+            PRIVATE_IN_TOPIC, game=named, topic=topic, chat=chat, what=lang.gettext(what)
+        )
+    else:
+        said = lang.gettext(PRIVATE, game=named, chat=chat, what=lang.gettext(what))
     return f"{said}\n{lang.gettext(PRIVATE_HOW)}"
 
 
@@ -134,17 +160,12 @@ async def _send_one(
     reminding = campaigns.reminding
     if not reminder.in_group:
         game = campaigns.registry.find(reminder.system).name
-        link = message_link(reminder)
-        keyboard = None
-        if link is not None:
-            label = "👉 " + lang_for(reminder.language).gettext(OPEN_PANEL)
-            keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(label, url=link)]])
         try:
             await bot.send_message(
                 reminder.player,
                 private_text(reminder, game),
                 parse_mode=ParseMode.HTML,
-                reply_markup=keyboard,
+                reply_markup=open_button(reminder),
             )
         except Forbidden:  # never started the bot, or blocked it: the group line now
             await reminding.unreachable(reminder)

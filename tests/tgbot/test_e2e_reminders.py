@@ -232,3 +232,35 @@ async def test_nudge_in_russian(db: str, clock: Clock) -> None:
         assert (await reminders.settings_of(cid)).muted == {BO}
         assert (await say(stack, OLGA, "/nudge выкл"))["text"].startswith("🔕 Готово")
         assert (await reminders.settings_of(cid)).wait is None
+
+
+FORUM = -100555
+
+
+async def test_a_game_in_a_forum_topic_is_named_with_its_topic_and_linked_there(
+    db: str, clock: Clock
+) -> None:
+    async with await stack_of(db, clock) as stack:
+        thread = stack.api.add_forum(FORUM, "Friday Games", ["Campaign A"])["Campaign A"]
+
+        async def in_topic(user: int, text: str) -> dict[str, Any]:
+            mark = stack.api.mark()
+            await stack.api.send_text(user, FORUM, text, thread_id=thread)
+            return await stack.api.wait_for_message(FORUM, timeout=10, since=mark)
+
+        assert "started a game" in (await in_topic(ALICE, "/newgame d20"))["text"]
+        assert "joined the game" in (await in_topic(BO, "/join"))["text"]
+        panel = await in_topic(BO, "/check strong +2 dc12")
+        assert panel["message_thread_id"] == thread
+        clock.offset += 12 * HOUR + 60
+        assert await sweep(stack, clock) == 1
+        reminder = from_bot(stack, BO)[-1]
+        assert reminder["text"].startswith(
+            "⏳ d20 checks in the topic Campaign A of Friday Games is waiting on you: your check."
+        )
+        button = reminder["reply_markup"]["inline_keyboard"][0][0]
+        assert button["url"] == f"https://t.me/c/555/{thread}/{panel['message_id']}"
+        clock.offset += 12 * HOUR
+        assert await sweep(stack, clock) == 1
+        (line,) = [m for m in from_bot(stack, FORUM) if "waiting on you" in m["text"]]
+        assert line["message_thread_id"] == thread
