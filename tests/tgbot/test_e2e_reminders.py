@@ -264,3 +264,81 @@ async def test_a_game_in_a_forum_topic_is_named_with_its_topic_and_linked_there(
         assert await sweep(stack, clock) == 1
         (line,) = [m for m in from_bot(stack, FORUM) if "waiting on you" in m["text"]]
         assert line["message_thread_id"] == thread
+
+
+def close_to(moment: Any, clock: Clock) -> bool:
+    return moment is not None and abs(moment.timestamp() - clock()) < 30
+
+
+async def test_a_new_game_and_one_brought_back_start_their_wait_at_once(
+    db: str, clock: Clock
+) -> None:
+    async with await stack_of(db, clock) as stack:
+        assert "started a game" in (await say(stack, ALICE, "/newgame d20"))["text"]
+        cid = (await Campaign.get(live_chat_id=GROUP)).id
+        settings = await reminders.settings_of(cid)
+        assert settings.wait == timedelta(hours=12) and close_to(settings.since, clock)
+        question = await say(stack, ALICE, "/endgame")
+        (data,) = [
+            b["callback_data"]
+            for row in question["reply_markup"]["inline_keyboard"]
+            for b in row
+            if b["text"].startswith("🏁")
+        ]
+        await stack.api.press_button(ALICE, GROUP, question["message_id"], data)
+        await stack.api.wait_for_message(GROUP, lambda m: "has ended" in m["text"], timeout=10)
+        clock.offset += 3 * 24 * HOUR
+        mark = stack.api.mark()
+        await stack.api.send_text(ALICE, GROUP, "/resume")
+        await stack.api.wait_for_message(
+            GROUP, lambda m: "just as you left it" in m["text"], since=mark, timeout=10
+        )
+        assert close_to((await reminders.settings_of(cid)).since, clock)  # from now, not then
+
+
+async def test_a_game_with_reminders_off_stays_so_when_it_comes_back(db: str, clock: Clock) -> None:
+    async with await stack_of(db, clock) as stack:
+        cid, _ = await waiting_on_bo(stack)
+        assert (await say(stack, ALICE, "/nudge off"))["text"].startswith("🔕 Done")
+        await say(stack, ALICE, "/pause")
+        clock.offset += 24 * HOUR
+        assert "goes on" in (await say(stack, ALICE, "/resume"))["text"]
+        assert await reminders.scheduled(cid) == {}
+        assert (await reminders.settings_of(cid)).since is None
+        clock.offset += 48 * HOUR
+        assert await sweep(stack, clock) == 0
+
+
+async def test_a_closed_topic_holds_its_reminders_and_reopened_its_wait_starts_anew(
+    db: str, clock: Clock
+) -> None:
+    async with await stack_of(db, clock) as stack:
+        thread = stack.api.add_forum(FORUM, "Friday Games", ["Campaign A"])["Campaign A"]
+
+        async def in_topic(user: int, text: str) -> dict[str, Any]:
+            mark = stack.api.mark()
+            await stack.api.send_text(user, FORUM, text, thread_id=thread)
+            return await stack.api.wait_for_message(FORUM, timeout=10, since=mark)
+
+        await in_topic(ALICE, "/newgame d20")
+        await in_topic(BO, "/join")
+        await in_topic(BO, "/check strong +2 dc12")
+        cid = (await Campaign.get(live_chat_id=FORUM)).id
+        assert set(await reminders.scheduled(cid)) == {BO}
+        await stack.api.player_topic(ALICE, FORUM, "close", thread)
+        for _ in range(100):
+            if not await reminders.scheduled(cid):
+                break
+            await stack.api._wait_change(0.1)  # until the service message reached the bot
+        assert await reminders.scheduled(cid) == {}
+        clock.offset += 3 * 24 * HOUR
+        mark = stack.api.mark()
+        await stack.api.player_topic(ALICE, FORUM, "reopen", thread)
+        await stack.api.wait_for_message(
+            FORUM, lambda m: "open again" in m.get("text", ""), since=mark, timeout=10
+        )
+        (due,) = (await reminders.scheduled(cid)).values()
+        assert abs(due.at.timestamp() - (clock() + 12 * HOUR)) < 30  # from the reopening
+        assert await sweep(stack, clock) == 0  # nothing at once for the days it was closed
+        clock.offset += 12 * HOUR + 60
+        assert await sweep(stack, clock) == 1
