@@ -24,6 +24,7 @@ from telegram.constants import ChatType
 from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired
 from core.campaigns.play import HeldNotes, TableRoll
 from core.campaigns.posts import Posted
+from core.campaigns.turns import TurnsSet
 from core.campaigns.undo import TookBack
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
@@ -176,8 +177,8 @@ class Planner:
                 effects.append(Effect("edit", {**payload, "text": text, "markup": _markup(markup)}))
         if isinstance(result, TookBack):
             result = result.changed
-        if isinstance(result, PanelView | Changed | EndedGame | Resumed):
-            effects += await self._settle(result)
+        if isinstance(result, PanelView | Changed | EndedGame | Resumed | TurnsSet):
+            effects += await self._settle(result)  # a turn order: its panels show the turn
         return effects + replies if answering else effects
 
     async def _reply(self, result: object) -> list[Effect]:
@@ -291,7 +292,9 @@ class Planner:
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": None, "settle": True})
 
-    async def _settle(self, change: PanelView | Changed | EndedGame | Resumed) -> list[Effect]:
+    async def _settle(
+        self, change: PanelView | Changed | EndedGame | Resumed | TurnsSet
+    ) -> list[Effect]:
         """As :func:`tgbot.presenter.settle`: follow-ups, then redraws, then retirements."""
         effects: list[Effect] = []
         redraw: tuple[PanelView, ...] = getattr(change, "redraw", ())
