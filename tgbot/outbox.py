@@ -29,9 +29,10 @@ from core.campaigns.undo import TookBack
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
 from core.store.outbox import Effect
+from core.views.away import Digest
 from core.words.i18n import Lang, lang_for
 from tgbot.edits import markup_json
-from tgbot.i18n import lang_at, lang_of, voice
+from tgbot.i18n import lang_at, lang_of, personal_lang, voice
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.sender import send_pending
 
@@ -117,6 +118,16 @@ def private_note(
     )
 
 
+def direct_note(user_id: int, text: str, *, app: tuple[str, str] | None = None) -> Effect:
+    """A note to a player in private that nobody holds: when Telegram refuses it (they never
+    opened a private chat, or blocked the bot) it is dropped, and the group is never
+    asked. ``app``: a button (its label, the game's Mini App token) to open the game."""
+    payload: dict[str, Any] = {"user_id": user_id, "text": text}
+    if app is not None:
+        payload["app"] = {"label": app[0], "token": app[1]}
+    return Effect("direct", payload)
+
+
 def menus(group: list[int] | None, players: list[int]) -> Effect:
     """The command menus of a group (``[chat_id, topic]``) and of players' private chats,
     as they stand when the row is sent (drawn then from the games they play: sending it
@@ -156,6 +167,12 @@ class Planner:
             return self._table_roll(result)
         if isinstance(result, Posted):
             return self._posted(result)
+        if isinstance(result, Digest):  # while the player was away: to them, in private
+            from tgbot.render.away import digest_app, digest_text
+
+            lang = personal_lang(self.update) if self.update else lang_for(None)
+            text, app = digest_text(result, lang), digest_app(result, lang)
+            return [direct_note(result.player, text, app=app)]
         if isinstance(result, HeldNotes):  # taken from the store: sent in the same change
             return [
                 Effect("send", {"chat_id": result.tg_id, "topic": 0, "text": t, "markup": m})

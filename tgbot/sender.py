@@ -108,6 +108,8 @@ async def _call(
     elif kind == "menu":
         campaigns, specs = application.deps.campaigns, application.command_specs
         await publish_menus(bot, campaigns, specs, payload["group"], payload["players"])
+    elif kind == "direct":
+        await _send_direct(application, payload)
     elif kind == "private":
         await send_private(
             StonetableContext(application),
@@ -120,6 +122,32 @@ async def _call(
         )
     else:
         await _send_message(application, payload)
+
+
+async def _send_direct(application: StonetableApplication, payload: dict[str, Any]) -> None:
+    """A note to a player in private that nobody holds (:func:`tgbot.outbox.direct_note`):
+    refused for good, it is dropped; with its button to the game in the Mini App."""
+    from tgbot.render.nsu import app_button
+
+    markup = None
+    app = payload.get("app")
+    if app is not None:
+        deps = application.deps
+        button = app_button(
+            app["label"],
+            private=True,
+            webapp_url=deps.webapp_url,
+            bot=application.bot.username,
+            short_name=deps.settings.miniapp_short_name,
+            token=app["token"],
+        )
+        markup = None if button is None else InlineKeyboardMarkup([[button]])
+    try:
+        await application.bot.send_message(
+            payload["user_id"], payload["text"], parse_mode=ParseMode.HTML, reply_markup=markup
+        )
+    except (BadRequest, Forbidden) as error:  # never opened a private chat, or blocked the bot
+        log.info("A private note nobody holds was not sent: %s", error)
 
 
 async def _send_message(application: StonetableApplication, payload: dict[str, Any]) -> None:

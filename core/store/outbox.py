@@ -39,7 +39,8 @@ class Effect:
 
     ``kind``: ``send`` (a game message to a chat and topic; ``bind`` names the panel
     the message shows), ``private`` (a note to a player, held when they cannot be
-    reached), ``edit`` (a message's text and buttons).
+    reached), ``direct`` (a note to a player that nobody holds: dropped when they cannot
+    be reached), ``edit`` (a message's text and buttons).
     """
 
     kind: str
