@@ -7,21 +7,21 @@ message where Telegram has a link to it), then, a second wait later, one line in
 game's chat naming them. A player who can't be written to in private gets the group
 line at once. A row is marked sent as soon as Telegram answers; one whose send failed
 for a passing reason is given back, due again. Group lines keep to Telegram's pace for a
-group (:data:`GROUP_PER_MINUTE`): the rest wait, still due, for a later round.
+group (:data:`GROUP_PER_MINUTE`), counted across every worker (:mod:`core.runtime.pace`):
+the rest wait, still due, for a later round.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-from collections import deque
-from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import Forbidden
 
 from core.campaigns import Campaigns, Reminder
+from core.runtime.pace import PER_MINUTE, GroupPace
 from core.store import outbox
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableApplication
@@ -29,7 +29,7 @@ from tgbot.context import StonetableApplication
 log = logging.getLogger(__name__)
 
 REMIND_SECONDS = 60.0  # how often each worker looks for due reminders
-GROUP_PER_MINUTE = 20  # Telegram's pace for one group: lines past it wait for a later round
+GROUP_PER_MINUTE = PER_MINUTE  # Telegram's pace for one group, counted across workers
 
 PRIVATE = N_("⏳ <b>{game}</b> in <b>{chat}</b> is waiting on you: {what}.")
 PRIVATE_IN_TOPIC = N_(
@@ -111,26 +111,8 @@ def group_text(reminder: Reminder) -> str:
     return lang.gettext(GROUP_LINE, who=who)
 
 
-class Pace:
-    """How many group lines each chat got in the last minute (this worker's own)."""
-
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self.clock = clock
-        self.sent: dict[int, deque[float]] = {}
-
-    def room(self, chat: int) -> bool:
-        now = self.clock()
-        times = self.sent.setdefault(chat, deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        return len(times) < GROUP_PER_MINUTE
-
-    def took(self, chat: int) -> None:
-        self.sent.setdefault(chat, deque()).append(self.clock())
-
-
 async def send_due(
-    application: StonetableApplication, pace: Pace, worker: str = outbox.WORKER
+    application: StonetableApplication, pace: GroupPace, worker: str = outbox.WORKER
 ) -> int:
     """One round: claim the due reminders and send them; returns how many were sent. A
     player found unreachable in private gets the group line in the same round."""
@@ -154,7 +136,7 @@ async def send_due(
 
 
 async def _send_one(
-    application: StonetableApplication, campaigns: Campaigns, reminder: Reminder, pace: Pace
+    application: StonetableApplication, campaigns: Campaigns, reminder: Reminder, pace: GroupPace
 ) -> bool:
     bot = application.bot
     reminding = campaigns.reminding
@@ -172,7 +154,7 @@ async def _send_one(
             return False
         await reminding.reminded(reminder)
         return True
-    if not pace.room(reminder.chat_tg_id):
+    if not await pace.take(reminder.chat_tg_id):  # the group's minute is full, all workers'
         await reminding.give_back([reminder])  # still due: a later round sends it
         return False
     await bot.send_message(
@@ -181,17 +163,16 @@ async def _send_one(
         parse_mode=ParseMode.HTML,
         message_thread_id=reminder.topic_id or None,
     )
-    pace.took(reminder.chat_tg_id)
     await reminding.reminded(reminder)
     return True
 
 
 def schedule_reminders(
-    application: StonetableApplication, clock: Callable[[], float], interval: float
-) -> Pace:
-    """Every worker looks for due reminders every ``interval`` seconds."""
+    application: StonetableApplication, pace: GroupPace, interval: float
+) -> None:
+    """Every worker looks for due reminders every ``interval`` seconds; the group lines
+    keep to ``pace``, shared by every worker (:mod:`core.runtime.pace`)."""
     assert application.job_queue is not None
-    pace = Pace(clock)
 
     async def job(_context: object) -> None:
         try:
@@ -200,4 +181,3 @@ def schedule_reminders(
             log.warning("Sending the due reminders failed: %s", error)
 
     application.job_queue.run_repeating(job, interval=interval, first=interval, name="reminders")
-    return pace

@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from core.campaigns.play import ChatRef, PlayerRef
+from core.runtime.pace import InProcessPace, RedisPace
 from core.store import reminders
 from core.store.models import Campaign
+from tests.support.services import RedisServer
 from tests.support.stack import GROUP, OLGA, Stack, campaigns, cast_with_olga, running_stack
-from tgbot.reminding import Pace, send_due
+from tgbot.reminding import send_due
 from tgbot.sandbox.fake_api import default_cast
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -86,7 +88,7 @@ def lines_to_bo(stack: Stack) -> list[dict[str, Any]]:
 
 async def sweep(stack: Stack, clock: Clock, worker: str = "worker-a") -> int:
     assert stack.runtime.application is not None
-    return await send_due(stack.runtime.application, Pace(clock), worker)
+    return await send_due(stack.runtime.application, InProcessPace(clock), worker)
 
 
 async def test_bo_is_reminded_in_private_then_named_in_the_group_once(
@@ -342,3 +344,33 @@ async def test_a_closed_topic_holds_its_reminders_and_reopened_its_wait_starts_a
         assert await sweep(stack, clock) == 0  # nothing at once for the days it was closed
         clock.offset += 12 * HOUR + 60
         assert await sweep(stack, clock) == 1
+
+
+@pytest.mark.redis
+async def test_two_workers_keep_to_one_pace_for_a_group(
+    db: str, clock: Clock, redis_server: RedisServer
+) -> None:
+    from redis.asyncio import Redis
+
+    async with await stack_of(db, clock) as stack:
+        await waiting_on_bo(stack)
+        assert "joined the game" in (await say(stack, CHIDI, "/join"))["text"]
+        await say(stack, ALICE, f"/turns Chidi Okafor, {BO_NAME}, Alice Marsh")
+        cid = (await Campaign.get(live_chat_id=GROUP)).id
+        assert set(await reminders.scheduled(cid)) == {BO, CHIDI}  # his check, Chidi's turn
+        for player in (BO, CHIDI):
+            await stack.api.block_bot(player)  # their group lines are due at once
+        await Redis.from_url(redis_server.url).flushdb()
+        paces = [RedisPace(Redis.from_url(redis_server.url), clock, per_minute=1) for _ in "ab"]
+        app = stack.runtime.application
+        assert app is not None
+        clock.offset += 12 * HOUR + 60
+        assert await send_due(app, paces[0], "worker-a") == 1
+        assert await send_due(app, paces[1], "worker-b") == 0  # the group's minute is spent
+        assert len(lines_to_bo(stack)) == 1
+        clock.offset += 61
+        assert await send_due(app, paces[1], "worker-b") == 1
+        named = {e["user"]["id"] for m in lines_to_bo(stack) for e in m.get("entities", [])}
+        assert named == {BO, CHIDI}
+        for pace in paces:
+            await pace.aclose()

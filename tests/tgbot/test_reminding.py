@@ -1,4 +1,4 @@
-"""The reminder job's small parts: the link to a panel's message, and the group's pace."""
+"""The reminder job's small parts: what a reminder says, and the link to a panel's message."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from core.campaigns import Reminder
 from core.rules.reminders import Due, Stage
 from core.store.reminders import Claimed
 from tgbot.reminding import (
-    GROUP_PER_MINUTE,
-    Pace,
     group_text,
     message_link,
     open_button,
@@ -67,15 +65,3 @@ def test_the_group_line_mentions_the_player_escaped_in_the_games_language() -> N
     assert group_text(BO) == (
         '⏳ <a href="tg://user?id=7">&lt;b&gt;Bo&lt;/b&gt; &amp; Co</a>, игра ждёт вас.'
     )
-
-
-def test_a_group_gets_at_most_its_pace_of_lines_a_minute() -> None:
-    now = [1000.0]
-    pace = Pace(lambda: now[0])
-    for _ in range(GROUP_PER_MINUTE):
-        assert pace.room(SUPERGROUP)
-        pace.took(SUPERGROUP)
-    assert not pace.room(SUPERGROUP)
-    assert pace.room(-1009)  # another group has its own
-    now[0] += 61
-    assert pace.room(SUPERGROUP)
