@@ -254,16 +254,20 @@ class Planner:
         return [Effect("send", {"chat_id": roll.chat_tg_id, "topic": roll.topic, "text": text})]
 
     def _posted(self, posted: Posted) -> list[Effect]:
-        """A post in character, in its game's chat (an inline one is edited by its handler).
+        """A post in character, in its game's chat; one picked inline fills in the message
+        Telegram posted for it (an edit of that inline message, with its "Say more"
+        button in the poster's language), sent again after a passing fault as any edit.
 
         Raises:
             Malformed: the post is longer than a message may be (nothing is saved).
         """
-        from tgbot.render.in_character import fitting, render_post
+        from tgbot.render.in_character import fitting, render_post, say_more
 
         text = fitting(render_post(posted))
         if posted.inline_message_id is not None:
-            return []
+            lang = personal_lang(self.update) if self.update else lang_for(posted.language)
+            payload = {"inline_message_id": posted.inline_message_id, "text": text}
+            return [Effect("edit", {**payload, "markup": _markup(say_more(lang))})]
         return [Effect("send", {"chat_id": posted.chat_tg_id, "topic": posted.topic, "text": text})]
 
     async def _header(self, view: PanelView) -> str:

@@ -292,13 +292,13 @@ def _at_once(rows: list[Row], start: int, sweeping: bool) -> int:
 
 
 def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:
-    """The ``editMessageText`` call of an edit row's payload (raw, as Telegram takes it)."""
-    fields: dict[str, Any] = {
-        "chat_id": payload["chat_id"],
-        "message_id": payload["message_id"],
-        "text": payload["text"],
-        "parse_mode": ParseMode.HTML.value,
-    }
+    """The ``editMessageText`` call of an edit row's payload (raw, as Telegram takes it):
+    a message in a chat, or an inline message."""
+    fields: dict[str, Any] = {"text": payload["text"], "parse_mode": ParseMode.HTML.value}
+    if "inline_message_id" in payload:
+        fields["inline_message_id"] = payload["inline_message_id"]
+    else:
+        fields["chat_id"], fields["message_id"] = payload["chat_id"], payload["message_id"]
     if payload.get("markup") is not None:
         fields["reply_markup"] = payload["markup"]
     return fields

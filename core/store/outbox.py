@@ -40,7 +40,8 @@ class Effect:
     ``kind``: ``send`` (a game message to a chat and topic; ``bind`` names the panel
     the message shows), ``private`` (a note to a player, held when they cannot be
     reached), ``direct`` (a note to a player that nobody holds: dropped when they cannot
-    be reached), ``edit`` (a message's text and buttons).
+    be reached), ``edit`` (a message's text and buttons: by ``chat_id`` and
+    ``message_id``, or an inline message by ``inline_message_id``).
     """
 
     kind: str
@@ -48,9 +49,12 @@ class Effect:
 
     @property
     def target(self) -> str:
-        """An edit's message, "chat:message" ("" for anything else)."""
+        """An edit's message, "chat:message" ("inline:id" for an inline message; "" for
+        anything else)."""
         if self.kind != "edit":
             return ""
+        if "inline_message_id" in self.payload:
+            return f"inline:{self.payload['inline_message_id']}"
         return f"{self.payload['chat_id']}:{self.payload['message_id']}"
 
 

@@ -20,9 +20,10 @@ from core.rules.dice import RollResult
 from core.rules.errors import Malformed, StonetableError
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
+from tgbot.outbox import sent_with
 from tgbot.render.dice import render_roll
 from tgbot.render.errors import user_message
-from tgbot.render.in_character import fitting, post_articles, render_post, say_more
+from tgbot.render.in_character import post_articles, say_more
 from tgbot.render.inline import again_button, inline_results
 from tgbot.updates import CommandSpec, player_of
 
@@ -91,7 +92,8 @@ async def _chosen_post(
     context: StonetableContext, result_id: str, query: str, message_id: str, user: User
 ) -> None:
     """Post the picked words in character in the game the result names, and edit the
-    inline message to show the post with its dice (or why it can't be posted)."""
+    inline message to show the post with its dice (through the outbox, with the post: an
+    edit lost on the way is sent again), or why it can't be posted."""
     lang = lang_for(user.language_code)
     game = chosen_game(result_id, query)
     try:
@@ -99,12 +101,15 @@ async def _chosen_post(
             raise Malformed(NO_LONGER_OFFERED, bot=context.bot.username)
         posts = context.deps.campaigns.posts
         posted = await posts.say_inline(player_of(user), game, query, message_id, unit=context.unit)
-        text = fitting(render_post(posted))
-    except StonetableError as error:
-        text = user_message(error, lang)
-    await context.bot.edit_message_text(
-        text, inline_message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=say_more(lang)
-    )
+    except StonetableError as error:  # nothing was posted: the message says why
+        await context.bot.edit_message_text(
+            user_message(error, lang),
+            inline_message_id=message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=say_more(lang),
+        )
+        return
+    await sent_with(context, posted)  # its edit, written with the post (sent again if lost)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:
