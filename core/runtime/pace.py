@@ -94,7 +94,7 @@ class RedisPace:
         from redis.exceptions import RedisError
 
         line = secrets.token_hex(8)  # each reservation its own member
-        args = [self.clock(), self.per_minute, WINDOW, line]
+        args: list[float | str] = [self.clock(), self.per_minute, WINDOW, line]
         try:
             return bool(await self._take(keys=[f"{self._prefix}{chat}"], args=args))
         except RedisError as error:
