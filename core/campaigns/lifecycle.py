@@ -177,13 +177,14 @@ class Joining(CampaignsBase):
             if Role.HOST.value in member.roles:
                 raise NotAllowedNow("You host this game: end it with /endgame instead.")
             await Member.filter(id=member.id).update(active=False)
-            await reminders.left(campaign.id, player.tg_id)  # no reminder, no turn of theirs
-            changed = await self._unseat(campaign, player.tg_id)
+            # no reminder, no turn of theirs (the panels then show whose turn it is now)
+            turned = await reminders.left(campaign.id, player.tg_id)
+            changed = await self._unseat(campaign, player.tg_id, turned=turned)
             await unit.record(changed)  # its reply and redraws, sent after the commit
         await self.events.publish(campaign.id)
         return changed
 
-    async def _unseat(self, campaign: Campaign, player_id: int) -> Changed:
+    async def _unseat(self, campaign: Campaign, player_id: int, *, turned: bool = False) -> Changed:
         """Let the system adjust the campaign state to a member who left."""
         campaign = await Campaign.get(id=campaign.id).select_related("host")
         before, _ = await self._table(campaign)
@@ -196,7 +197,9 @@ class Joining(CampaignsBase):
             campaign.state, campaign.version = dict(state), campaign.version + 1
             after = Table(before.campaign_id, before.system, campaign.state, before.seats)
         view = await self._view(campaign)
-        redraw, retired = await ran(touching(self.registry, campaign.system, view, before, after))
+        redraw, retired = await ran(
+            touching(self.registry, campaign.system, view, before, after, turned=turned)
+        )
         return Changed(view, after, redraw, retired)
 
 

@@ -213,6 +213,8 @@ async def test_an_open_panel_shows_whose_turn_it_is_as_the_order_changes(stack: 
     assert panel["text"].endswith(f"\n\n🔁 Turn: Chidi Okafor (then {BO_TEXT}, Alice Marsh)")
     other = await say(stack, CHIDI, "/check weak dc8")  # a panel opened now shows it too
     assert other["text"].endswith(f"\n\n🔁 Turn: Chidi Okafor (then {BO_TEXT}, Alice Marsh)")
+    _, other = await panel_after(stack, BO, "/leave", other)  # he drops out of the order
+    assert other["text"].endswith("\n\n🔁 Turn: Chidi Okafor (then Alice Marsh)")
 
 
 async def test_a_russian_panel_names_the_turn_in_russian(db: str) -> None:
