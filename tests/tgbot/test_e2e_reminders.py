@@ -375,3 +375,17 @@ async def test_two_workers_keep_to_one_pace_for_a_group(
         assert named == {BO, CHIDI}
         for pace in paces:
             await pace.aclose()
+
+
+async def test_a_paused_game_resumed_waits_anew_from_then(db: str, clock: Clock) -> None:
+    async with await stack_of(db, clock) as stack:
+        cid, _ = await waiting_on_bo(stack)
+        assert "paused" in (await say(stack, ALICE, "/pause"))["text"]
+        assert await reminders.scheduled(cid) == {}
+        clock.offset += 3 * 24 * HOUR
+        assert "goes on" in (await say(stack, ALICE, "/resume"))["text"]
+        due = (await reminders.scheduled(cid))[BO]
+        assert abs(due.at.timestamp() - (clock() + 12 * HOUR)) < 30  # from the resume
+        assert await sweep(stack, clock) == 0
+        clock.offset += 12 * HOUR + 60
+        assert await sweep(stack, clock) == 1
