@@ -17,6 +17,7 @@ from telegram.constants import ChatType, ParseMode
 # Bot API method names are case-insensitive; this spelling is not one of PTB's
 # own method names, so ``do_api_request`` does not suggest using them instead.
 EDIT_MESSAGE_TEXT = "editmessagetext"
+EDIT_MESSAGE_CAPTION = "editmessagecaption"  # a message under a picture
 SEND_MESSAGE = "sendmessage"
 
 

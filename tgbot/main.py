@@ -29,6 +29,7 @@ from core.runtime.errors import TryAgain
 from core.runtime.events import CampaignEvents, InProcessEvents, RedisEvents
 from core.runtime.heavy import HeavyWork, InProcessTurns, ProcessPool, RedisTurns, Turns
 from core.runtime.locks import InProcessKeyedLock, KeyedLock, RedisKeyedLock
+from core.runtime.pace import GroupPace, InProcessPace, RedisPace
 from core.runtime.settings import Settings, SettingsError
 from core.store.db import close_database, open_database
 from core.store.housekeeping import run_once, tidy
@@ -63,6 +64,17 @@ def build_locks(settings: Settings, wait_seconds: float | None = None) -> KeyedL
 
     redis = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
     return RedisKeyedLock(redis, settings.lock_lease_seconds, wait)
+
+
+def build_pace(settings: Settings, clock: Callable[[], float]) -> GroupPace:
+    """The groups' pace shared through Redis when REDIS_URL is set (every worker counts the
+    same lines), in-process otherwise (one worker)."""
+    if settings.redis_url is None:
+        return InProcessPace(clock)
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
+    return RedisPace(redis, clock)
 
 
 def build_events(settings: Settings) -> CampaignEvents:
@@ -129,6 +141,7 @@ class Runtime:
         self.heavy: HeavyWork | None = None
         self._job_locks: KeyedLock | None = None
         self.events: CampaignEvents | None = None
+        self.pace: GroupPace | None = None  # the groups' pace of reminder lines
         self.application: StonetableApplication | None = None
         self.inbox: Inbox | None = None
         # Set once updates can be handled; the HTTP server starts before (the sandbox's
@@ -230,7 +243,8 @@ class Runtime:
         await self.application.start()
         self._schedule_housekeeping()
         schedule_sweeper(self.application)
-        schedule_reminders(self.application, self.clock, self.remind_every)
+        self.pace = build_pace(self.settings, self.clock)
+        schedule_reminders(self.application, self.pace, self.remind_every)
         self.inbox = Inbox(self.application, answer_within=settings.webhook_answer_seconds)
         if not settings.webhook:
             self.poller = Poller(self.inbox)
@@ -326,6 +340,8 @@ class Runtime:
                 await locks.aclose()
         if self.events is not None:
             await self.events.aclose()
+        if self.pace is not None:
+            await self.pace.aclose()
         if self.heavy is not None:
             await self.heavy.aclose()
         await close_database()

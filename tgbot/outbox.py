@@ -29,13 +29,15 @@ from telegram.constants import ChatType
 from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired
 from core.campaigns.play import HeldNotes, TableRoll
 from core.campaigns.posts import Posted
+from core.campaigns.turns import TurnsSet
 from core.campaigns.undo import TookBack
 from core.rules.dice import RollResult
 from core.rules.errors import NotAllowedNow
 from core.store.outbox import Effect, Row
+from core.views.away import Digest
 from core.words.i18n import Lang, lang_for
 from tgbot.edits import markup_json
-from tgbot.i18n import lang_at, lang_of, voice
+from tgbot.i18n import lang_at, lang_of, personal_lang, voice
 from tgbot.panels import Note, Refresh, Renderers
 from tgbot.sender import send_pending
 
@@ -121,6 +123,16 @@ def private_note(
     )
 
 
+def direct_note(user_id: int, text: str, *, app: tuple[str, str] | None = None) -> Effect:
+    """A note to a player in private that nobody holds: when Telegram refuses it (they never
+    opened a private chat, or blocked the bot) it is dropped, and the group is never
+    asked. ``app``: a button (its label, the game's Mini App token) to open the game."""
+    payload: dict[str, Any] = {"user_id": user_id, "text": text}
+    if app is not None:
+        payload["app"] = {"label": app[0], "token": app[1]}
+    return Effect("direct", payload)
+
+
 def menus(group: list[int] | None, players: list[int]) -> Effect:
     """The command menus of a group (``[chat_id, topic]``) and of players' private chats,
     as they stand when the row is sent (drawn then from the games they play: sending it
@@ -159,6 +171,12 @@ class Planner:
             return self._table_roll(result)
         if isinstance(result, Posted):
             return self._posted(result)
+        if isinstance(result, Digest):  # while the player was away: to them, in private
+            from tgbot.render.away import digest_app, digest_text
+
+            lang = personal_lang(self.update) if self.update else lang_for(None)
+            text, app = digest_text(result, lang), digest_app(result, lang)
+            return [direct_note(result.player, text, app=app)]
         if isinstance(result, HeldNotes):  # taken from the store: sent in the same change
             return [
                 Effect("send", {"chat_id": result.tg_id, "topic": 0, "text": t, "markup": m})
@@ -175,8 +193,8 @@ class Planner:
                 effects.append(_panel(result, result.message_id))
         if isinstance(result, TookBack):
             result = result.changed
-        if isinstance(result, PanelView | Changed | EndedGame | Resumed):
-            effects += await self._settle(result)
+        if isinstance(result, PanelView | Changed | EndedGame | Resumed | TurnsSet):
+            effects += await self._settle(result)  # a turn order: its panels show the turn
         return effects + replies if answering else effects
 
     async def _reply(self, result: object) -> list[Effect]:
@@ -235,20 +253,27 @@ class Planner:
         return [Effect("send", {"chat_id": roll.chat_tg_id, "topic": roll.topic, "text": text})]
 
     def _posted(self, posted: Posted) -> list[Effect]:
-        """A post in character, in its game's chat (an inline one is edited by its handler):
-        under its speaker's portrait when it fits a picture's caption, else as text alone.
+        """A post in character, in its game's chat: under its speaker's portrait when it
+        fits a picture's caption, else as text alone. One picked inline fills in the message
+        Telegram posted for it (an edit of that inline message's text, or its caption when
+        posted with the portrait, with its "Say more" button in the poster's language), sent
+        again after a passing fault as any edit.
 
         Raises:
-            Malformed: the post is longer than a message may be (nothing is saved).
+            Malformed: the post is longer than a message (or its caption) may be (nothing
+                is saved).
         """
         from core.campaigns.portraits import MAX_CAPTION
-        from tgbot.render.in_character import fitting, render_post, with_portrait
+        from tgbot.render.in_character import fitting, render_post, say_more, with_portrait
         from tgbot.render.text import MAX_MESSAGE
 
         text = render_post(posted)
-        if posted.inline_message_id is not None:  # a pictured one is its picture's caption
-            fitting(text, MAX_CAPTION if posted.pictured else MAX_MESSAGE)
-            return []
+        if posted.inline_message_id is not None:
+            fitted = fitting(text, MAX_CAPTION if posted.pictured else MAX_MESSAGE)
+            lang = personal_lang(self.update) if self.update else lang_for(posted.language)
+            payload: dict[str, object] = {"inline_message_id": posted.inline_message_id}
+            payload |= {"text": fitted, "caption": posted.pictured}
+            return [Effect("edit", {**payload, "markup": _markup(say_more(lang))})]
         where = {"chat_id": posted.chat_tg_id, "topic": posted.topic, "text": fitting(text)}
         portrait = posted.portrait
         if portrait is not None and with_portrait(text):  # else the text alone, never cut
@@ -319,7 +344,9 @@ class Planner:
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
         return Effect("edit", {**payload, "markup": None, "settle": True})
 
-    async def _settle(self, change: PanelView | Changed | EndedGame | Resumed) -> list[Effect]:
+    async def _settle(
+        self, change: PanelView | Changed | EndedGame | Resumed | TurnsSet
+    ) -> list[Effect]:
         """As :func:`tgbot.presenter.settle`: follow-ups, then redraws, then retirements."""
         effects: list[Effect] = []
         redraw: tuple[PanelView, ...] = getattr(change, "redraw", ())

@@ -30,6 +30,7 @@ from core.campaigns import (
     Retirement,
 )
 from core.rules.errors import NotAllowedNow
+from core.rules.said import worded
 from core.words.i18n import N_, Lang
 from tgbot.context import StonetableContext
 from tgbot.edits import edit_text
@@ -60,9 +61,12 @@ def draw(
 def dressed(
     view: PanelView, text: str, markup: InlineKeyboardMarkup | None, lang: Lang
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """What :func:`draw` makes of its renderer's text and buttons."""
+    """What :func:`draw` makes of its renderer's text and buttons: an open panel in the
+    game's chat ends with whose turn it is, in a game with a turn order."""
     if view.closed:
         markup = _without_panel_buttons(markup)
+    elif view.chat_tg_id == view.campaign.chat_tg_id and view.campaign.turn is not None:
+        text += "\n\n" + esc(worded(view.campaign.turn, lang.gettext))
     return text, with_undo(view, markup, lang)  # the ↩ Undo for the one who just acted
 
 

@@ -7,21 +7,21 @@ message where Telegram has a link to it), then, a second wait later, one line in
 game's chat naming them. A player who can't be written to in private gets the group
 line at once. A row is marked sent as soon as Telegram answers; one whose send failed
 for a passing reason is given back, due again. Group lines keep to Telegram's pace for a
-group (:data:`GROUP_PER_MINUTE`): the rest wait, still due, for a later round.
+group (:data:`GROUP_PER_MINUTE`), counted across every worker (:mod:`core.runtime.pace`):
+the rest wait, still due, for a later round.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-from collections import deque
-from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import Forbidden
 
 from core.campaigns import Campaigns, Reminder
+from core.runtime.pace import PER_MINUTE, GroupPace
 from core.store import outbox
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableApplication
@@ -29,9 +29,12 @@ from tgbot.context import StonetableApplication
 log = logging.getLogger(__name__)
 
 REMIND_SECONDS = 60.0  # how often each worker looks for due reminders
-GROUP_PER_MINUTE = 20  # Telegram's pace for one group: lines past it wait for a later round
+GROUP_PER_MINUTE = PER_MINUTE  # Telegram's pace for one group, counted across workers
 
 PRIVATE = N_("⏳ <b>{game}</b> in <b>{chat}</b> is waiting on you: {what}.")
+PRIVATE_IN_TOPIC = N_(
+    "⏳ <b>{game}</b> in the topic <b>{topic}</b> of <b>{chat}</b> is waiting on you: {what}."
+)
 YOUR_TURN = N_("it's your turn")
 ON_THE_PANEL = N_("your move on the panel there")
 AWAITED = {  # what a kind of panel waits on a player for, in a few words
@@ -49,6 +52,7 @@ AWAITED = {  # what a kind of panel waits on a player for, in a few words
 }
 PRIVATE_HOW = N_("Mute these reminders with /nudge mute in the game's chat.")
 OPEN_PANEL = N_("Open the panel")
+OPEN_TOPIC = N_("Open the game's topic")
 GROUP_LINE = N_("⏳ {who}, the table is waiting on you.")
 
 
@@ -65,16 +69,38 @@ def message_link(reminder: Reminder) -> str | None:
     return f"https://t.me/c/{chat[4:]}/{topic}{message}"
 
 
+def topic_link(reminder: Reminder) -> str | None:
+    """The t.me link to the game's forum topic (its turn waits there, with no panel's
+    message to open), or None outside a topic or a supergroup."""
+    chat = str(reminder.chat_tg_id)
+    if not reminder.supergroup or not reminder.topic_id or not chat.startswith("-100"):
+        return None
+    return f"https://t.me/c/{chat[4:]}/{reminder.topic_id}"
+
+
+def open_button(reminder: Reminder) -> InlineKeyboardMarkup | None:
+    """``👉 Open the panel`` (its message), else ``👉 Open the game's topic``, else none."""
+    lang = lang_for(reminder.language)
+    link, label = message_link(reminder), OPEN_PANEL
+    if link is None and not reminder.kind:
+        link, label = topic_link(reminder), OPEN_TOPIC
+    if link is None:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton("👉 " + lang.gettext(label), url=link)]])
+
+
 def private_text(reminder: Reminder, game: str) -> str:
     lang = lang_for(reminder.language)
     what = AWAITED.get(reminder.kind, ON_THE_PANEL) if reminder.kind else YOUR_TURN
     chat = html.escape(reminder.chat_title or "?", quote=False)
-    said = lang.gettext(
-        PRIVATE,
-        game=html.escape(lang.gettext(game), quote=False),
-        chat=chat,
-        what=lang.gettext(what),
-    )
+    named = html.escape(lang.gettext(game), quote=False)
+    if reminder.topic_name:
+        topic = html.escape(reminder.topic_name, quote=False)
+        said = lang.gettext(
+            PRIVATE_IN_TOPIC, game=named, topic=topic, chat=chat, what=lang.gettext(what)
+        )
+    else:
+        said = lang.gettext(PRIVATE, game=named, chat=chat, what=lang.gettext(what))
     return f"{said}\n{lang.gettext(PRIVATE_HOW)}"
 
 
@@ -85,26 +111,8 @@ def group_text(reminder: Reminder) -> str:
     return lang.gettext(GROUP_LINE, who=who)
 
 
-class Pace:
-    """How many group lines each chat got in the last minute (this worker's own)."""
-
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self.clock = clock
-        self.sent: dict[int, deque[float]] = {}
-
-    def room(self, chat: int) -> bool:
-        now = self.clock()
-        times = self.sent.setdefault(chat, deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        return len(times) < GROUP_PER_MINUTE
-
-    def took(self, chat: int) -> None:
-        self.sent.setdefault(chat, deque()).append(self.clock())
-
-
 async def send_due(
-    application: StonetableApplication, pace: Pace, worker: str = outbox.WORKER
+    application: StonetableApplication, pace: GroupPace, worker: str = outbox.WORKER
 ) -> int:
     """One round: claim the due reminders and send them; returns how many were sent. A
     player found unreachable in private gets the group line in the same round."""
@@ -128,30 +136,25 @@ async def send_due(
 
 
 async def _send_one(
-    application: StonetableApplication, campaigns: Campaigns, reminder: Reminder, pace: Pace
+    application: StonetableApplication, campaigns: Campaigns, reminder: Reminder, pace: GroupPace
 ) -> bool:
     bot = application.bot
     reminding = campaigns.reminding
     if not reminder.in_group:
         game = campaigns.registry.find(reminder.system).name
-        link = message_link(reminder)
-        keyboard = None
-        if link is not None:
-            label = "👉 " + lang_for(reminder.language).gettext(OPEN_PANEL)
-            keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(label, url=link)]])
         try:
             await bot.send_message(
                 reminder.player,
                 private_text(reminder, game),
                 parse_mode=ParseMode.HTML,
-                reply_markup=keyboard,
+                reply_markup=open_button(reminder),
             )
         except Forbidden:  # never started the bot, or blocked it: the group line now
             await reminding.unreachable(reminder)
             return False
         await reminding.reminded(reminder)
         return True
-    if not pace.room(reminder.chat_tg_id):
+    if not await pace.take(reminder.chat_tg_id):  # the group's minute is full, all workers'
         await reminding.give_back([reminder])  # still due: a later round sends it
         return False
     await bot.send_message(
@@ -160,17 +163,16 @@ async def _send_one(
         parse_mode=ParseMode.HTML,
         message_thread_id=reminder.topic_id or None,
     )
-    pace.took(reminder.chat_tg_id)
     await reminding.reminded(reminder)
     return True
 
 
 def schedule_reminders(
-    application: StonetableApplication, clock: Callable[[], float], interval: float
-) -> Pace:
-    """Every worker looks for due reminders every ``interval`` seconds."""
+    application: StonetableApplication, pace: GroupPace, interval: float
+) -> None:
+    """Every worker looks for due reminders every ``interval`` seconds; the group lines
+    keep to ``pace``, shared by every worker (:mod:`core.runtime.pace`)."""
     assert application.job_queue is not None
-    pace = Pace(clock)
 
     async def job(_context: object) -> None:
         try:
@@ -179,4 +181,3 @@ def schedule_reminders(
             log.warning("Sending the due reminders failed: %s", error)
 
     application.job_queue.run_repeating(job, interval=interval, first=interval, name="reminders")
-    return pace

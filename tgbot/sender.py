@@ -32,7 +32,7 @@ from core.store import liveness, outbox
 from core.store.outbox import Effect, Row
 from core.store.unit import UnitOfWork
 from tgbot.context import StonetableApplication, StonetableContext
-from tgbot.edits import EDIT_MESSAGE_TEXT
+from tgbot.edits import EDIT_MESSAGE_CAPTION, EDIT_MESSAGE_TEXT
 from tgbot.menu import publish_menus
 from tgbot.private import send_private
 from tgbot.topics import send_game, send_game_id, send_game_photo
@@ -108,7 +108,8 @@ async def _call(
     """The Bot API call(s) a row of ``kind`` makes."""
     bot = application.bot
     if kind == "edit":
-        await bot.do_api_request(EDIT_MESSAGE_TEXT, api_kwargs=edit_fields(payload))
+        method = EDIT_MESSAGE_CAPTION if payload.get("caption") else EDIT_MESSAGE_TEXT
+        await bot.do_api_request(method, api_kwargs=edit_fields(payload))
     elif kind == "delete":
         await bot.delete_message(payload["chat_id"], payload["message_id"])
     elif kind == "secret":
@@ -116,6 +117,8 @@ async def _call(
     elif kind == "menu":
         campaigns, specs = application.deps.campaigns, application.command_specs
         await publish_menus(bot, campaigns, specs, payload["group"], payload["players"])
+    elif kind == "direct":
+        await _send_direct(application, payload)
     elif kind == "private":
         await send_private(
             StonetableContext(application),
@@ -169,6 +172,32 @@ async def _send_portrait(application: StonetableApplication, payload: dict[str, 
                 await portraits.took(ref, message.photo[-1].file_id)
         return
     await _send_message(application, payload)
+
+
+async def _send_direct(application: StonetableApplication, payload: dict[str, Any]) -> None:
+    """A note to a player in private that nobody holds (:func:`tgbot.outbox.direct_note`):
+    refused for good, it is dropped; with its button to the game in the Mini App."""
+    from tgbot.render.nsu import app_button
+
+    markup = None
+    app = payload.get("app")
+    if app is not None:
+        deps = application.deps
+        button = app_button(
+            app["label"],
+            private=True,
+            webapp_url=deps.webapp_url,
+            bot=application.bot.username,
+            short_name=deps.settings.miniapp_short_name,
+            token=app["token"],
+        )
+        markup = None if button is None else InlineKeyboardMarkup([[button]])
+    try:
+        await application.bot.send_message(
+            payload["user_id"], payload["text"], parse_mode=ParseMode.HTML, reply_markup=markup
+        )
+    except (BadRequest, Forbidden) as error:  # never opened a private chat, or blocked the bot
+        log.info("A private note nobody holds was not sent: %s", error)
 
 
 async def _send_message(application: StonetableApplication, payload: dict[str, Any]) -> None:
@@ -319,13 +348,16 @@ def _edits(row: Row) -> bool:
 
 
 def edit_fields(payload: dict[str, Any]) -> dict[str, Any]:
-    """The ``editMessageText`` call of an edit row's payload (raw, as Telegram takes it)."""
-    fields: dict[str, Any] = {
-        "chat_id": payload["chat_id"],
-        "message_id": payload["message_id"],
-        "text": payload["text"],
-        "parse_mode": ParseMode.HTML.value,
-    }
+    """The ``editMessageText`` call of an edit row's payload (raw, as Telegram takes it):
+    a message in a chat, or an inline message; ``editMessageCaption``'s for a message
+    under a picture."""
+    fields: dict[str, Any] = {"text": payload["text"], "parse_mode": ParseMode.HTML.value}
+    if "inline_message_id" in payload:
+        fields["inline_message_id"] = payload["inline_message_id"]
+    else:
+        fields["chat_id"], fields["message_id"] = payload["chat_id"], payload["message_id"]
+    if payload.get("caption"):  # a message under a picture: its caption is the text
+        fields["caption"] = fields.pop("text")
     if payload.get("markup") is not None:
         fields["reply_markup"] = payload["markup"]
     return fields

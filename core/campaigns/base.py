@@ -223,6 +223,7 @@ def touching(
     acting: int | None = None,
     opened: tuple[str, int] | None = None,
     ending: bool = False,
+    turned: bool = False,
 ) -> Work[Touched]:
     """The open views (panels with a message) a change touched, in its transaction, as
     statements its caller runs (:data:`core.store.sql.Work`).
@@ -235,7 +236,8 @@ def touching(
     that ends, is closed and retired, reading as its message showed it before the
     change (its own state over the table ``before``, never the newer procedure's);
     when the table changed, every other one is
-    redrawn from it; so is one that showed, or now may show, a ``↩ Undo``.
+    redrawn from it; so is one that showed, or now may show, a ``↩ Undo``, and every
+    one when the turn order changed (``turned``: each shows whose turn it is).
 
     Args:
         acting: the panel the change came through (its caller shows it).
@@ -245,8 +247,10 @@ def touching(
     # (one read: the two newest live steps, and the open panels)
     steps, rows = read_touched((yield touched_views(view.id, but=acting)))
     offered = Offers.read(steps)
-    if not (changed or opened or ending or offered.panels - {acting}):
+    if not (changed or turned or opened or ending or offered.panels - {acting}):
         return Touched((), (), tuple(rows))
+    if not rows:
+        return Touched((), (), ())
     over = set(registry.find(system).campaign.finished(after)) if changed else set()
     redraw: list[PanelView] = []
     retired: list[Retired] = []
@@ -265,7 +269,7 @@ def touching(
         )
         if why is None and not over_now:
             others.append(row)
-            if changed or row.id in offered.panels:
+            if changed or turned or row.id in offered.panels:
                 shown = _shown(row, view, after)
                 undo = offered.undo(row.id, row.version, view.version)
                 redraw.append(replace(shown, undo=undo))

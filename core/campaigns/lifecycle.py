@@ -6,8 +6,9 @@ import secrets
 
 from tortoise.exceptions import IntegrityError
 
-from core.campaigns.base import CampaignsBase, touching
+from core.campaigns.base import CampaignsBase, built, moved_on_at, touching
 from core.campaigns.play import ChatRef, PlayerRef
+from core.campaigns.topics import pause_with_topic
 from core.campaigns.views import (
     JOIN_PREFIX,
     MOVED_ON,
@@ -75,7 +76,9 @@ class Joining(CampaignsBase):
                 roles = [Role.HOST.value, Role.GAME_MASTER.value]
             await Member.create(campaign=campaign, player=host_row, roles=roles)
             await self._seat(campaign, host.tg_id)
-            view = await self._view(campaign)
+            view, table, _ = await built(self.registry, campaign)
+            # its wait starts now, as after any change (a new game reminds after 12 hours)
+            await moved_on_at(self.registry, campaign.id, (table, campaign.status), self._now())
             await unit.record(view)  # its reply, sent after the commit
             return view
 
@@ -174,13 +177,14 @@ class Joining(CampaignsBase):
             if Role.HOST.value in member.roles:
                 raise NotAllowedNow("You host this game: end it with /endgame instead.")
             await Member.filter(id=member.id).update(active=False)
-            await reminders.left(campaign.id, player.tg_id)  # no reminder, no turn of theirs
-            changed = await self._unseat(campaign, player.tg_id)
+            # no reminder, no turn of theirs (the panels then show whose turn it is now)
+            turned = await reminders.left(campaign.id, player.tg_id)
+            changed = await self._unseat(campaign, player.tg_id, turned=turned)
             await unit.record(changed)  # its reply and redraws, sent after the commit
         await self.events.publish(campaign.id)
         return changed
 
-    async def _unseat(self, campaign: Campaign, player_id: int) -> Changed:
+    async def _unseat(self, campaign: Campaign, player_id: int, *, turned: bool = False) -> Changed:
         """Let the system adjust the campaign state to a member who left."""
         campaign = await Campaign.get(id=campaign.id).select_related("host")
         before, _ = await self._table(campaign)
@@ -194,7 +198,7 @@ class Joining(CampaignsBase):
             after = Table(before.campaign_id, before.system, campaign.state, before.seats)
         view = await self._view(campaign)
         redraw, retired, _ = await ran(
-            touching(self.registry, campaign.system, view, before, after)
+            touching(self.registry, campaign.system, view, before, after, turned=turned)
         )
         return Changed(view, after, redraw, retired)
 
@@ -392,10 +396,24 @@ class Lifecycle(CampaignsBase):
             campaign = await Campaign.get(id=campaign_id).select_related("host")
             check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
             await _bring_back(campaign, chat)
-            resumed = Resumed(await self._view(campaign), came_back=True)
+            view, table, _ = await built(self.registry, campaign)  # its wait starts now
+            await moved_on_at(self.registry, campaign.id, (table, campaign.status), self._now())
+            resumed = Resumed(view, came_back=True)
             await unit.record(resumed)  # its reply, sent after the commit
         await self.events.publish(campaign_id)
         return resumed
+
+    async def with_topic(
+        self, chat_tg_id: int, thread_id: int, *, paused: bool, unit: UnitOfWork | None = None
+    ) -> int | None:
+        """A forum topic closed (its game pauses, its reminders go) or reopened (a game
+        it paused goes on, its wait starting now). Returns the campaign's id when its
+        status changed (:func:`core.campaigns.topics.pause_with_topic`)."""
+        async with guarded(), (unit or UnitOfWork()).committing():
+            changed = await pause_with_topic(chat_tg_id, thread_id, paused=paused)
+            if changed is not None and not paused:
+                await moved_on_at(self.registry, changed, None, self._now())
+        return changed
 
 
 async def _bring_back(campaign: Campaign, chat: ChatRef) -> None:

@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from core.campaigns.base import CampaignsBase, built
 from core.campaigns.play import ChatRef, PlayerRef
+from core.campaigns.topics import topic_name
 from core.campaigns.views import NO_GAME
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.reminders import Stage
@@ -38,6 +39,8 @@ class Reminder:
             their turn); ``panel_chat`` and ``message_id`` say where its message is
             (0: none sent yet).
         language: the player's (private) or the game's (the group line).
+        chat_title: the game's chat's own title; ``topic_name`` its forum topic's name
+            (``#5`` when Telegram never told it; "" outside a topic).
     """
 
     claimed: Claimed
@@ -54,6 +57,7 @@ class Reminder:
     language: str
     game_language: str
     supergroup: bool = False  # the game's chat (its messages have t.me links)
+    topic_name: str = ""
 
 
 class Reminding(CampaignsBase):
@@ -94,13 +98,17 @@ class Reminding(CampaignsBase):
             if claimed.due.player in awaited:
                 kind, panel_chat, message_id = row.kind, row.chat_tg_id, row.message_id or 0
                 break
+        chat = await Chat.get_or_none(tg_id=view.chat_tg_id)
+        topic = ""
+        if view.topic_id:
+            topic = await topic_name(view.chat_tg_id, view.topic_id) or f"#{view.topic_id}"
         return Reminder(
             claimed,
             claimed.due.player,
             seat.name,
             campaign.system,
             view.chat_tg_id,
-            view.chat_title,
+            view.chat_title if chat is None else chat.title,
             view.topic_id,
             claimed.due.stage is Stage.GROUP,
             kind,
@@ -108,7 +116,8 @@ class Reminding(CampaignsBase):
             message_id,
             player.language or "en",
             view.language,
-            await Chat.exists(tg_id=view.chat_tg_id, kind=ChatKind.SUPERGROUP),
+            chat is not None and chat.kind is ChatKind.SUPERGROUP,
+            topic,
         )
 
     async def reminded(self, reminder: Reminder) -> None:

@@ -7,6 +7,7 @@ deep links and the Mini App's home page to tell a group's games apart.
 
 from __future__ import annotations
 
+from core.store import reminders
 from core.store.models import Campaign, CampaignStatus, ForumTopic
 from core.store.repo import guarded
 
@@ -77,4 +78,6 @@ async def pause_with_topic(chat_tg_id: int, thread_id: int, *, paused: bool) -> 
             return None
         await ForumTopic.filter(id=topic.id).update(paused_game=paused)
         await Campaign.filter(id=row.id).update(status=after, version=row.version + 1)
+        if paused:  # nobody is reminded while it waits; reopened, its wait starts anew
+            await reminders.stopped(row.id, ended=False)
     return int(row.id)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from core.campaigns.base import CampaignsBase, built, check_playing
+from core.campaigns.base import CampaignsBase, built, check_playing, touching
 from core.campaigns.play import ChatRef, PlayerRef
-from core.campaigns.views import NO_GAME
+from core.campaigns.views import NO_GAME, PanelView
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
 from core.rules.reminders import NudgeWord, SetWait, parse_nudge
 from core.rules.table import Role, Table
@@ -30,6 +30,7 @@ from core.rules.turns import (
 from core.store import reminders
 from core.store.models import Campaign
 from core.store.repo import guarded
+from core.store.sql import ran
 from core.store.undo_steps import record_turn_step
 from core.store.unit import UnitOfWork
 
@@ -66,6 +67,7 @@ class TurnsSet:
     campaign_id: int
     step: TurnStep
     names: dict[int, str]
+    redraw: tuple[PanelView, ...] = ()  # the open views, each showing whose turn it is now
 
     @property
     def order(self) -> TurnOrder | None:
@@ -165,7 +167,7 @@ class Turns(CampaignsBase):
             else:
                 step = set_order(table, player.tg_id, _named(table, words), before)
             await self._keep(campaign, step)
-            result = TurnsSet(table.campaign_id, step, _names(table))
+            result = TurnsSet(table.campaign_id, step, _names(table), await self._redraw(campaign))
             await unit.record(result)
         return result
 
@@ -186,9 +188,17 @@ class Turns(CampaignsBase):
             order = (await reminders.settings_of(table.campaign_id)).order
             step = next_turn(table, player.tg_id, order)
             await self._keep(campaign, step)
-            result = TurnsSet(table.campaign_id, step, _names(table))
+            result = TurnsSet(table.campaign_id, step, _names(table), await self._redraw(campaign))
             await unit.record(result)
         return result
+
+    async def _redraw(self, campaign: Campaign) -> tuple[PanelView, ...]:
+        """The game's open views, read after the order was kept: each shows whose turn it is."""
+        view, table, _ = await built(self.registry, campaign)
+        redraw, _, _ = await ran(
+            touching(self.registry, campaign.system, view, table, table, turned=True)
+        )
+        return redraw
 
     async def _keep(self, campaign: Campaign, step: TurnStep) -> None:
         """Store the order a step left, keep the step for ``/undo``; the table moved on, so

@@ -185,6 +185,7 @@ class Undos:
                     after,
                     restored,
                     acting=None if panel_row is None else panel_row.id,
+                    turned=row.turns is not None,  # each open view shows whose turn it is
                 )
             )
             redraw = list(views)

@@ -10,7 +10,9 @@ from typing import Any, TypeVar
 from core.rules.choice import Choice, Common
 from core.rules.lifecycle import may_resume, resumable_until
 from core.rules.registry import GameSystem, Registry
+from core.rules.said import Said
 from core.rules.table import Json, Role, Seat, Table
+from core.rules.turns import TurnOrder, turn_line
 from core.store.loader import (
     LOAD,
     CampaignRow,
@@ -74,6 +76,13 @@ class CampaignView:
     version: int
     topic_id: int = 0  # the forum topic it is played in (0: General, or a plain group)
     language: str = "en"  # the catalogue its group reads (the host's, or /language)
+    turn_order: TurnOrder | None = None  # whose turn it is, in a game with an order
+
+    @property
+    def turn(self) -> Said | None:
+        """``🔁 Turn: Chidi (then Bo, Alice)`` in a game with a turn order (its panels
+        show it, as /status does), else None."""
+        return turn_line(self.turn_order, {m.player_id: m.name for m in self.members})
 
     @property
     def thread(self) -> int | None:
@@ -258,6 +267,9 @@ def build_view(
         version=campaign.version,
         topic_id=campaign.topic_id,
         language=campaign.language,
+        turn_order=None
+        if campaign.turn_order is None
+        else TurnOrder.from_dict(campaign.turn_order),
     )
     return view, table
 

@@ -41,6 +41,7 @@ class CampaignRow:
     host_tg_id: int
     topic_id: int = 0  # the forum topic the game is played in (0: General or a plain group)
     language: str = "en"  # the catalogue the group reads
+    turn_order: dict[str, Any] | None = None  # its turn order as kept (None: none)
 
 
 @dataclass(frozen=True)
@@ -77,12 +78,14 @@ _CAMPAIGN = """c.id AS c_id, c.system AS c_system, c.status AS c_status, c.versi
        c.state AS c_state, c.app_token AS c_token, c.topic_id AS c_topic,
        c.language AS c_language,
        ch.tg_id AS ch_tg_id, ch.title AS ch_title, h.tg_id AS h_tg_id, ft.name AS ft_name,
+       gn.turn_order AS gn_order,
        m.id AS m_id, m.roles AS m_roles, m.sheet AS m_sheet,
        pl.tg_id AS pl_tg_id, pl.first_name AS pl_first, pl.last_name AS pl_last,
        pl.language AS pl_language"""
 _JOINS = """JOIN chat ch ON ch.id = c.chat_id
 JOIN player h ON h.id = c.host_id
 LEFT JOIN forum_topic ft ON ft.chat_tg_id = ch.tg_id AND ft.thread_id = c.topic_id
+LEFT JOIN game_nudges gn ON gn.campaign_id = c.id
 LEFT JOIN member m ON m.campaign_id = c.id AND m.active = ?
 LEFT JOIN player pl ON pl.id = m.player_id"""
 
@@ -153,6 +156,7 @@ def read_campaign(rows: Rows) -> tuple[CampaignRow, list[MemberRow]] | None:
         host_tg_id=int(first["h_tg_id"]),
         topic_id=topic,
         language=first["c_language"],
+        turn_order=load_json(first["gn_order"]) if first["gn_order"] is not None else None,
     )
     return campaign, [_member(row) for row in rows if row["m_id"] is not None]
 

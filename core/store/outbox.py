@@ -49,10 +49,12 @@ class Effect:
     ``kind``: ``send`` (a game message to a chat and topic; ``bind`` names the panel
     the message shows), ``portrait`` (a post in character under its speaker's portrait,
     named by game and player: its bytes are read when it is sent), ``private`` (a note
-    to a player, held when they cannot be reached), ``edit`` (a message's text and
-    buttons), ``panel`` (a panel's message, drawn when it is sent: ``panel``, its id;
-    ``chat_id`` and ``message_id``, the message it edits, or ``topic``, to send it as a
-    new message bound to the panel).
+    to a player, held when they cannot be reached), ``direct`` (a note to a player that
+    nobody holds: dropped when they cannot be reached), ``edit`` (a message's text and
+    buttons: by ``chat_id`` and ``message_id``, or an inline message by
+    ``inline_message_id``), ``panel`` (a panel's message, drawn when it is sent:
+    ``panel``, its id; ``chat_id`` and ``message_id``, the message it edits, or
+    ``topic``, to send it as a new message bound to the panel).
 
     ``view``: what a ``panel`` row is drawn from right after the commit (the panel's
     view as the change left it), in memory only.
@@ -64,9 +66,13 @@ class Effect:
 
     @property
     def target(self) -> str:
-        """The message an edit (or a panel's redraw) rewrites, "chat:message" ("" for
-        anything else)."""
-        if self.kind not in ("edit", "panel") or self.payload.get("message_id") is None:
+        """The message an edit (or a panel's redraw) rewrites, "chat:message" ("inline:id"
+        for an inline message; "" for anything else)."""
+        if self.kind not in ("edit", "panel"):
+            return ""
+        if "inline_message_id" in self.payload:
+            return f"inline:{self.payload['inline_message_id']}"
+        if self.payload.get("message_id") is None:
             return ""
         return f"{self.payload['chat_id']}:{self.payload['message_id']}"
 

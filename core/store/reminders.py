@@ -426,13 +426,19 @@ async def drop_met(campaign_id: int, awaited: frozenset[int]) -> int:
     return int(await rows.delete())
 
 
-async def left(campaign_id: int, player: int) -> None:
+async def left(campaign_id: int, player: int) -> bool:
     """``player`` left the game: their reminder goes, and they drop out of the turn order
-    (the turn passing on if it was theirs)."""
+    (the turn passing on if it was theirs). Returns whether the turn order changed."""
     await cancel(campaign_id, player)
     row = await GameNudges.get_or_none(campaign_id=campaign_id)
-    if row is not None and row.turn_order is not None:
-        await set_turn_order(campaign_id, without(TurnOrder.from_dict(row.turn_order), player))
+    if row is None or row.turn_order is None:
+        return False
+    order = TurnOrder.from_dict(row.turn_order)
+    after = without(order, player)
+    if after == order:
+        return False
+    await set_turn_order(campaign_id, after)
+    return True
 
 
 async def stopped(campaign_id: int, *, ended: bool) -> None:

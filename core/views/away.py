@@ -4,7 +4,10 @@ is written public, :mod:`core.rules.log`; the Mini App's log page reads it the s
 
 A player's last action (their command or press in the game's chat) is kept with the
 game (:mod:`core.store.seen`); the digest is made once per return: the return is an
-action too, so the next one is no return.
+action too, so the next one is no return. The digest is recorded on the unit of work it
+is given (its message written to the outbox with the return, in the same transaction),
+so it is sent once, as every other message: by its worker after the commit, or by the
+sweeper when that worker could not.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.campaigns import Campaigns, CampaignView
+from core.campaigns.base import built
 from core.store.models import Campaign, CampaignStatus, LogEntry, Member
 from core.store.repo import guarded
 from core.store.seen import seen
@@ -43,8 +47,10 @@ async def returning(
 ) -> Digest | None:
     """``player`` acts in the game of this chat's topic: keep when, and if they come back
     after :data:`AWAY` or more to a log that moved on, what happened meanwhile (None
-    otherwise, or when there is no game here or they are not in it)."""
-    async with guarded(), (unit or UnitOfWork()).committing():  # an outage: TryAgain
+    otherwise, or when there is no game here or they are not in it). The digest is
+    recorded on ``unit``, with the return."""
+    unit = unit or UnitOfWork()
+    async with guarded(), unit.committing():  # an outage: TryAgain
         campaign = await Campaign.get_or_none(live_chat_id=chat_tg_id, topic_id=topic)
         if campaign is None or campaign.status is not CampaignStatus.ACTIVE:
             return None
@@ -59,8 +65,8 @@ async def returning(
         if not count:
             return None
         rows = await since.order_by("-id").limit(SHOWN)
-    view = await campaigns.current(chat_tg_id, topic)
-    if view is None:
-        return None
-    lines = tuple(line_of(e) for e in reversed(rows))
-    return Digest(player, view, lines, count - len(lines))
+        view, _, _ = await built(campaigns.registry, campaign)
+        lines = tuple(line_of(e) for e in reversed(rows))
+        digest = Digest(player, view, lines, count - len(lines))
+        await unit.record(digest)  # its message, written with the return, sent after it
+    return digest

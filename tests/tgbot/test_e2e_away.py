@@ -10,6 +10,7 @@ import pytest
 
 from core.store.models import LogEntry
 from tests.support import nsu_bot
+from tests.support.flaky import Flaky
 from tests.support.stack import GROUP, Stack, from_bot, running_stack
 from tests.tgbot.test_e2e_lifecycle import DAY, Clock
 from tgbot.sandbox.fake_api import default_cast
@@ -79,3 +80,28 @@ async def test_a_player_back_after_a_day_gets_what_happened_once_without_hidden_
     await nsu_bot.say(stack, CHIDI, "/status")  # once per return
     await nsu_bot.say(stack, BO, "/status")
     assert len(digests(stack, CHIDI)) == 1
+
+
+async def test_a_digest_whose_send_is_lost_is_sent_once_by_the_outbox(
+    clock: Clock, db: str
+) -> None:
+    flaky = Flaky()
+    async with running_stack(db, clock=clock, players=default_cast(), through=flaky) as stack:
+        assert "started a game" in (await nsu_bot.say(stack, ALICE, "/newgame d20"))["text"]
+        await nsu_bot.say(stack, CHIDI, "/join")
+        await nsu_bot.say(stack, BO, "/join")
+        await nsu_bot.say(stack, CHIDI, "/status")
+        clock.offset += DAY + 60
+        await nsu_bot.say(stack, BO, "/say I open the door.")  # the log moves on meanwhile
+        flaky.lose("sendMessage", f'"chat_id": "{CHIDI}"')  # the digest's first try is lost
+        await nsu_bot.say(stack, CHIDI, "/status")  # the change itself answers at once
+        digest = await stack.api.wait_for_message(
+            CHIDI, lambda m: from_bot(stack)(m) and "While you were away" in m["text"], timeout=20
+        )
+        assert flaky.lost == ["sendmessage"]
+        assert digest["text"].startswith("👋 While you were away from d20 checks in The Table:")
+        assert "says: I open the door." in digest["text"]
+        button = digest["reply_markup"]["inline_keyboard"][0][0]
+        assert button["text"] == "📜 Open the game" and "web_app" in button
+        await nsu_bot.say(stack, CHIDI, "/status")  # once per return, however it was sent
+        assert len(digests(stack, CHIDI)) == 1

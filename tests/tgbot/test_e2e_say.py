@@ -12,6 +12,7 @@ import pytest
 from core.rules.log import Words
 from core.store.models import Campaign, GameNudges, LogEntry, Member, RollRecord
 from core.words.i18n import lang_for
+from tests.support.flaky import Flaky
 from tests.support.nsu_bot import Faces
 from tests.support.nsu_table import character, sheet
 from tests.support.stack import GROUP, OLGA, TIMEOUT, Stack, cast_with_olga, from_bot, running_stack
@@ -147,6 +148,31 @@ async def test_an_inline_post_as_mirra(stack: Stack, faces: Faces) -> None:
     assert edited["via_bot"]["id"] == stack.api.bot_id
     [line] = await LogEntry.filter(kind="said")
     assert line.text == "Mirra says: I strike [1d20+5 = 20]"
+
+
+async def test_an_inline_posts_edit_lost_on_the_way_is_sent_again(db: str, faces: Faces) -> None:
+    flaky = Flaky()
+    async with running_stack(db, players=cast_with_olga(), rng=faces, through=flaky) as stack:
+        await say(stack, ALICE, GROUP, "/newgame nsu")
+        await Member.filter(player__tg_id=ALICE).update(sheet=sheet(character("Mirra")))
+        asked = await stack.api.inline_query(ALICE, "I strike [1d20+5]", GROUP)
+        answer = await asked.answered(timeout=10)
+        [result] = [r for r in answer["results"] if r["title"] == "💬 as Mirra"]
+        faces.push(15)
+        flaky.lose("editMessageText", '"inline_message_id"')  # the post's edit, lost once
+        posted = await stack.api.choose_inline_result(ALICE, asked.query_id, result["id"], GROUP)
+        edited = await stack.api.wait_for_message(
+            GROUP,
+            lambda m: m["message_id"] == posted["message_id"] and "edit_date" in m,
+            timeout=20,
+        )
+        assert flaky.lost == ["editmessagetext"]
+        assert edited["text"] == "💬 Mirra: I strike [1d20+5 (15) = 20]"
+        assert [b["text"] for row in edited["reply_markup"]["inline_keyboard"] for b in row] == [
+            "💬 Say more"
+        ]
+        [line] = await LogEntry.filter(kind="said")  # posted once, its dice rolled once
+        assert line.text == "Mirra says: I strike [1d20+5 = 20]"
 
 
 async def test_russian_words(stack: Stack, faces: Faces) -> None:

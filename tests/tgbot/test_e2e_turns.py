@@ -183,3 +183,50 @@ async def test_a_russian_game_sets_and_passes_turns_in_russian(db: str) -> None:
         assert "🔁 Ход: Ольга Петрова (дальше: Иван)" in status["text"]
         other = await say(stack, BO, "/next")
         assert other["text"].startswith("✋ Сейчас ход: Ольга Петрова.")
+
+
+async def panel_after(stack: Stack, user: int, text: str, panel: dict) -> tuple[dict, dict]:
+    """Say ``text``; the reply, and the panel's message as the change redrew it."""
+    mark = stack.api.mark()
+    await stack.api.send_text(user, GROUP, text)
+    reply = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] != panel["message_id"], since=mark, timeout=10
+    )
+    drawn = await stack.api.wait_for_message(
+        GROUP, lambda m: m["message_id"] == panel["message_id"], since=mark, timeout=10
+    )
+    return reply, drawn
+
+
+async def test_an_open_panel_shows_whose_turn_it_is_as_the_order_changes(stack: Stack) -> None:
+    await start_game(stack)
+    panel = await say(stack, BO, "/check strong dc12")
+    assert "🔁 Turn" not in panel["text"]  # no order yet
+    _, panel = await panel_after(
+        stack, ALICE, f"/turns Chidi Okafor, {BO_TEXT}, Alice Marsh", panel
+    )
+    assert panel["text"].endswith(f"\n\n🔁 Turn: Chidi Okafor (then {BO_TEXT}, Alice Marsh)")
+    assert panel["reply_markup"]["inline_keyboard"]  # still open, its buttons kept
+    _, panel = await panel_after(stack, CHIDI, "/next", panel)
+    assert panel["text"].endswith(f"\n\n🔁 Turn: {BO_TEXT} (then Alice Marsh, Chidi Okafor)")
+    _, panel = await panel_after(stack, CHIDI, "/undo", panel)  # his /next taken back
+    assert panel["text"].endswith(f"\n\n🔁 Turn: Chidi Okafor (then {BO_TEXT}, Alice Marsh)")
+    other = await say(stack, CHIDI, "/check weak dc8")  # a panel opened now shows it too
+    assert other["text"].endswith(f"\n\n🔁 Turn: Chidi Okafor (then {BO_TEXT}, Alice Marsh)")
+    _, other = await panel_after(stack, BO, "/leave", other)  # he drops out of the order
+    assert other["text"].endswith("\n\n🔁 Turn: Chidi Okafor (then Alice Marsh)")
+
+
+async def test_a_russian_panel_names_the_turn_in_russian(db: str) -> None:
+    from tgbot.sandbox.fake_api import Player
+
+    players = [
+        Player(ALICE, "Ольга", "Петрова", "olga", language_code="ru", started=True),
+        Player(BO, "Иван", language_code="ru-RU", started=True),
+    ]
+    async with running_stack(db, players=players) as stack:
+        await say(stack, ALICE, "/newgame d20")
+        await say(stack, BO, "/join")
+        await say(stack, ALICE, "/turns Иван, Ольга Петрова")
+        panel = await say(stack, BO, "/check strong dc12")
+        assert panel["text"].endswith("\n\n🔁 Ход: Иван (дальше: Ольга Петрова)")

@@ -75,7 +75,9 @@ def test_an_inline_post_under_the_portrait_is_refused_past_a_caption(text: str) 
     post = posted(text, None, inline_message_id="AAA", pictured=True)
     seen = utf16(f"💬 Mirra: {text.strip()}")
     if seen <= 1024:
-        assert plan(post) == []  # its handler edits the caption
+        (edit,) = plan(post)  # the inline message's caption, through the outbox
+        assert edit.kind == "edit" and edit.payload["caption"] is True
+        assert edit.payload["inline_message_id"] == "AAA"
         return
     with pytest.raises(Malformed) as refused:
         plan(post)

@@ -14,18 +14,17 @@ from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, ChosenInlineResultHandler, InlineQueryHandler
 
 from core.campaigns.inline_rolls import MAX_OFFERS, chosen, roll_once, stored_roll
-from core.campaigns.portraits import MAX_CAPTION
 from core.campaigns.posts import chosen_game
 from core.campaigns.saved_rolls import offered
 from core.rules.dice import RollResult
 from core.rules.errors import Malformed, StonetableError
 from core.words.i18n import N_, lang_for
 from tgbot.context import StonetableContext
+from tgbot.outbox import sent_with
 from tgbot.render.dice import render_roll
 from tgbot.render.errors import user_message
-from tgbot.render.in_character import fitting, post_articles, render_post, say_more
+from tgbot.render.in_character import post_articles, say_more
 from tgbot.render.inline import again_button, inline_results
-from tgbot.render.text import MAX_MESSAGE
 from tgbot.updates import CommandSpec, player_of
 
 COMMANDS: list[CommandSpec] = []
@@ -94,8 +93,9 @@ async def _chosen_post(
     context: StonetableContext, result_id: str, query: str, message_id: str, user: User
 ) -> None:
     """Post the picked words in character in the game the result names, and edit the
-    inline message to show the post with its dice (or why it can't be posted): its text,
-    or its caption when it was posted with the character's portrait."""
+    inline message to show the post with its dice (its caption when it was posted with
+    the character's portrait): through the outbox, with the post, so an edit lost on the
+    way is sent again. Nothing posted: the message says why."""
     lang = lang_for(user.language_code)
     game = chosen_game(result_id, query)
     pictured = result_id.startswith("p")
@@ -106,20 +106,24 @@ async def _chosen_post(
         posted = await posts.say_inline(
             player_of(user), game, query, message_id, unit=context.unit, pictured=pictured
         )
-        text = fitting(render_post(posted), MAX_CAPTION if pictured else MAX_MESSAGE)
-    except StonetableError as error:
-        text = user_message(error, lang)
-    if pictured:
-        await context.bot.edit_message_caption(
-            inline_message_id=message_id,
-            caption=text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=say_more(lang),
-        )
+    except StonetableError as error:  # nothing was posted: the message says why
+        why = user_message(error, lang)
+        if pictured:
+            await context.bot.edit_message_caption(
+                inline_message_id=message_id,
+                caption=why,
+                parse_mode=ParseMode.HTML,
+                reply_markup=say_more(lang),
+            )
+        else:
+            await context.bot.edit_message_text(
+                why,
+                inline_message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=say_more(lang),
+            )
         return
-    await context.bot.edit_message_text(
-        text, inline_message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=say_more(lang)
-    )
+    await sent_with(context, posted)  # its edit, written with the post (sent again if lost)
 
 
 def handlers() -> list[BaseHandler[Update, StonetableContext, None]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import BaseHandler, MessageHandler, filters
 
-from core.campaigns.topics import pause_with_topic, remember_topic
+from core.campaigns.topics import remember_topic
 from core.words.i18n import N_
 from tgbot.context import StonetableContext
 from tgbot.i18n import game_lang
@@ -41,12 +41,16 @@ async def topic_changed(update: Update, context: StonetableContext) -> None:
             await remember_topic(chat, thread, name=message.forum_topic_edited.name)
     elif message.forum_topic_closed is not None:
         await remember_topic(chat, thread, closed=True)
-        campaign = await pause_with_topic(chat, thread, paused=True)
+        campaign = await context.deps.campaigns.lifecycle.with_topic(
+            chat, thread, paused=True, unit=context.unit
+        )
         if campaign is not None:
             await context.deps.campaigns.events.publish(campaign)
     elif message.forum_topic_reopened is not None:
         await remember_topic(chat, thread, closed=False)
-        campaign = await pause_with_topic(chat, thread, paused=False)
+        campaign = await context.deps.campaigns.lifecycle.with_topic(
+            chat, thread, paused=False, unit=context.unit
+        )
         if campaign is not None:
             await context.deps.campaigns.events.publish(campaign)
             lang = await game_lang(chat, thread)
