@@ -116,7 +116,7 @@ def test_past_ten_dice_rolled_they_turn_into_kept_dice_then_into_plus_two() -> N
         ("dnd5e", "+5 dc15 adv", {"mod": 5, "dc": 15, "edge": 1}),
         ("dnd5e", "dc 12 +3 ПОМЕХА", {"mod": 3, "dc": 12, "edge": -1}),
         ("dnd5e", "сл12", {"mod": 0, "dc": 12, "edge": 0}),
-        ("yze", "4 push", {"pool": 4, "push": 1}),
+        ("yze", "4", {"pool": 4}),
         ("savage", "d8 +1 extra", {"trait": 8, "mod": 1, "wild": 0}),
         ("shadowrun", "8 t2", {"pool": 8, "threshold": 2}),
         ("cofd", "5 9again", {"pool": 5, "again": 9}),
