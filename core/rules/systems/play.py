@@ -328,6 +328,25 @@ def follow_up(
     return new, new
 
 
+def better_of(definition: Definition, fresh: SystemOdds, value: int) -> SystemOdds:
+    """The outcomes a reroll that keeps the better of the two leaves standing, after a
+    roll that read ``value``, from the reroll's own odds ``fresh``: an outcome above the
+    first's as often as the reroll reads it, the first's own as often as the reroll
+    reads it or worse, none below. Higher values read better (the bands go best first).
+    It gives no marks' chances: they follow whichever roll stands."""
+    standing = definition.outcome_of(value)
+    rows, below = [], Fraction(0)
+    for row in reversed(fresh.outcomes):
+        below += row.chance
+        if row.outcome.key == standing.key:
+            rows.append(OutcomeChance(row.outcome, below))
+        elif row.outcome.low is not None and row.outcome.low > value:
+            rows.append(row)
+        else:
+            rows.append(OutcomeChance(row.outcome, Fraction(0)))
+    return replace(fresh, outcomes=tuple(reversed(rows)), marks=())
+
+
 def followup_odds(
     definition: Definition, result: SystemRoll, key: str, budget: int = STEP_BUDGET
 ) -> SystemOdds:
@@ -344,19 +363,7 @@ def followup_odds(
     values = inputs_for(definition, dict(result.inputs))
     if followup.group is None:
         fresh = odds(definition, values, budget, made=key)
-        if not followup.better:
-            return fresh
-        standing = definition.outcome_of(result.value)
-        rows, below = [], Fraction(0)
-        for row in reversed(fresh.outcomes):
-            below += row.chance
-            if row.outcome.key == standing.key:
-                rows.append(OutcomeChance(row.outcome, below))
-            elif row.outcome.low is not None and row.outcome.low > result.value:
-                rows.append(row)
-            else:
-                rows.append(OutcomeChance(row.outcome, Fraction(0)))
-        return replace(fresh, outcomes=tuple(reversed(rows)), marks=())
+        return better_of(definition, fresh, result.value) if followup.better else fresh
     spent = Budget(budget)
     features = definition.features()
     parts = []
