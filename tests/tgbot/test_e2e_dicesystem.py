@@ -71,7 +71,9 @@ async def test_a_game_of_pbta_rolls_its_moves_and_gives_their_odds(
 
     dice.push(3, 5)
     rolled = await say(stack, BO, "/roll +2")
-    assert rolled == ("🎲 Bo — Powered by the Apocalypse, stat +2\n3 · 5 → 10 → Strong hit (41.7%)")
+    assert rolled == (
+        "🎲 Bo — Powered by the Apocalypse, stat +2\n3 + 5 + 2 = 10 → Strong hit (41.7%)"
+    )
     odds = await say(stack, ALICE, "/odds +2")
     assert odds == (
         "📊 Powered by the Apocalypse, stat +2\n41.7% — Strong hit\n41.7% — Weak hit\n16.7% — Miss"
@@ -127,7 +129,7 @@ async def test_a_roll_set_up_with_buttons_rolls_for_its_roller(stack: Stack, dic
     dice.push(6, 6)
     rolled = await tap(stack, BO, panel, "🎲 Roll")
     assert rolled["text"] == (
-        "🎲 Bo — Powered by the Apocalypse, stat +2\n6 · 6 → 14 → Strong hit (41.7%)"
+        "🎲 Bo — Powered by the Apocalypse, stat +2\n6 + 6 + 2 = 14 → Strong hit (41.7%)"
     )
     assert "reply_markup" not in rolled or not rolled["reply_markup"]["inline_keyboard"]
 
@@ -182,7 +184,7 @@ async def test_two_library_games_in_two_forum_topics_each_roll_their_own(
     dice.push(3, 5)
     rolled = await in_topic(stack, ALICE, forum, "/roll +2", a)
     assert rolled["message_thread_id"] == a
-    assert rolled["text"].endswith("3 · 5 → 10 → Strong hit (41.7%)")
+    assert rolled["text"].endswith("3 + 5 + 2 = 10 → Strong hit (41.7%)")
     dice.push(5, 1)  # units 4, tens 00: 4 against a skill of 45, an extreme success
     rolled = await in_topic(stack, ALICE, forum, "/roll 45", b)
     assert rolled["message_thread_id"] == b

@@ -1,9 +1,11 @@
 """How a library game's roll looks in the chat (see :mod:`core.rules.dicesystem`)::
 
 🎲 Ana — Powered by the Apocalypse, stat +2
-3 · 5 → 10 → Strong hit (41.7%)
+3 + 5 + 2 = 10 → Strong hit (41.7%)
 
-and with a follow-up made on it (its button, for the roller alone, under the roll)::
+(a value that adds the dice up shows the sum; any other shows the dice, then the
+number: ``20 · 4 → 10 → Success``), and with a follow-up made on it (its button, for
+the roller alone, under the roll)::
 
 🎲 Ana — Year Zero Engine, dice 4
 6 · 3 · 1 · 2 → 1 → Success (38.6%)
@@ -48,11 +50,23 @@ def dice_text(rolled: RolledPanel | RollLine) -> str:
     )
 
 
+def sum_text(addends: tuple[int, ...], total: int) -> str:
+    """A value that is a sum, as the sum: ``3 + 5 + 2 = 10``, ``−1 + 1 − 2 = −2``."""
+    text = _signed(addends[0], False)
+    for number in addends[1:]:
+        text += f" + {number}" if number >= 0 else f" − {-number}"
+    return f"{text} = {_signed(total, False)}"
+
+
 def _line(rolled: RolledPanel | RollLine, lang: Lang, value: bool) -> str:
-    """The dice, the value read and the outcome in bold with its chance."""
-    line = dice_text(rolled)
-    if value:
-        line += f" → {_signed(rolled.value, False)}"
+    """The dice, the value read (as its sum when it is one: ``3 + 5 + 2 = 10``) and the
+    outcome in bold with its chance."""
+    if value and rolled.addends:
+        line = sum_text(rolled.addends, rolled.value)
+    else:
+        line = dice_text(rolled)
+        if value:
+            line += f" → {_signed(rolled.value, False)}"
     line += f" → <b>{esc(rolled.outcome.in_language(lang.code))}</b>"
     if rolled.chance is not None:
         line += f" ({chance_text(rolled.chance, lang)})"

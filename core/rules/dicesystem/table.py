@@ -17,7 +17,8 @@ for its roller until none is left, or a newer roll of theirs retires it)::
      "offers": [{"key", "label": {"en", "ru"},        the follow-ups open now, and the
                  "odds": [[{"en", "ru"}, n, d]...] | null}...],   outcomes they may give
      "lines": [{"label": {"en", "ru"} | null, "groups", "value", "outcome": {"en", "ru"},
-                "chance": [n, d] | null}...]}         each roll made, once a follow-up was
+                "chance": [n, d] | null, "addends"}...],  each roll made, once a follow-up was
+     "addends": [n...] | null}                        what the value adds up, if a sum
 
 The top-level result is the one that stands (after a reroll that keeps the better of
 the two, maybe the earlier one).
@@ -60,7 +61,7 @@ from core.rules.systems import (
     roll,
 )
 from core.rules.systems.library import LIBRARY, library_text
-from core.rules.systems.play import better_of
+from core.rules.systems.play import addends, better_of
 from core.rules.table import Json, Outcome, Table, current
 from core.rules.undo import UndoRules
 from core.rules.waiting import Waiting, waiting
@@ -106,6 +107,10 @@ def _fraction(data: Any) -> Fraction | None:
     return None if data is None else Fraction(int(data[0]), int(data[1]))
 
 
+def _addends(data: Any) -> tuple[int, ...] | None:
+    return None if data is None else tuple(int(n) for n in data)
+
+
 def _pair(chance: Fraction | None) -> list[int] | None:
     return None if chance is None else [chance.numerator, chance.denominator]
 
@@ -149,6 +154,7 @@ class RollLine:
     value: int
     outcome: Words
     chance: Fraction | None
+    addends: tuple[int, ...] | None = None  # what the value adds up, when it is a sum
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -157,6 +163,7 @@ class RollLine:
             "value": self.value,
             "outcome": _words(self.outcome),
             "chance": _pair(self.chance),
+            "addends": None if self.addends is None else list(self.addends),
         }
 
     @classmethod
@@ -168,6 +175,7 @@ class RollLine:
             int(data["value"]),
             _read_words(data["outcome"]),
             _fraction(data.get("chance")),
+            _addends(data.get("addends")),
         )
 
 
@@ -292,6 +300,7 @@ class RolledPanel:
     made: tuple[tuple[str, int], ...] = ()  # each follow-up made, and how often
     offers: tuple[Offer, ...] = ()  # the follow-ups open now
     lines: tuple[RollLine, ...] = ()  # each roll made, once a follow-up was
+    addends: tuple[int, ...] | None = None  # what the value adds up, when it is a sum
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -314,6 +323,7 @@ class RolledPanel:
             "made": [list(m) for m in self.made],
             "offers": [o.to_dict() for o in self.offers],
             "lines": [line.to_dict() for line in self.lines],
+            "addends": None if self.addends is None else list(self.addends),
         }
 
     @classmethod
@@ -347,6 +357,7 @@ class RolledPanel:
                 made=tuple((str(k), int(n)) for k, n in data.get("made", ())),
                 offers=tuple(Offer.from_dict(o) for o in data.get("offers", ())),
                 lines=tuple(RollLine.from_dict(line) for line in data.get("lines", ())),
+                addends=_addends(data.get("addends")),
             )
         except (KeyError, TypeError, ValueError, ZeroDivisionError):
             raise Malformed(DAMAGED) from None
@@ -493,6 +504,7 @@ class DiceRollPanel:
             made=made,
             offers=offers,
             lines=lines,
+            addends=addends(definition, result),
         )
         return Outcome(state=rolled.to_dict(), closed=not offers, model=rolled)
 
@@ -511,8 +523,11 @@ class DiceRollPanel:
             new.value,
             new.outcome.label,
             chance if stands is new else None,
+            addends(definition, new),
         )
-        first = RollLine(None, panel.groups, panel.value, panel.outcome, panel.chance)
+        first = RollLine(
+            None, panel.groups, panel.value, panel.outcome, panel.chance, panel.addends
+        )
         made = dict(panel.made)
         made[key] = made.get(key, 0) + 1
         return self._standing(

@@ -38,7 +38,7 @@ from core.rules.systems.exact import (
     estimate_group,
     group_distribution,
 )
-from core.rules.systems.reading import Feature
+from core.rules.systems.reading import Feature, sum_parts
 
 UNKNOWN_WORD = "I couldn't read “{text}” for this game. It takes {takes}."
 OUT_OF_RANGE = "“{text}” is out of range here: from {low} to {high}."
@@ -528,3 +528,35 @@ def _size(parts: list[tuple[tuple[Feature, ...], Distribution]]) -> int:
     for _, dist in parts:
         size *= len(dist.weights)
     return size
+
+
+def addends(definition: Definition, result: SystemRoll) -> tuple[int, ...] | None:
+    """The numbers ``result``'s value adds up, in order (``3, 5, 2`` for ``3 + 5 + 2 =
+    10``): each face of each die a total reads, each input and number, signed; inputs
+    at 0 left out. None unless the value is a plain sum of every group's dice that
+    were rolled, none of them dropped (see :func:`core.rules.systems.reading.sum_parts`).
+    """
+    parts = sum_parts(definition.value.text, {k: e.text for k, e in definition.lets})
+    if parts is None:
+        return None
+    summed = {which for _, kind, which in parts if kind == "dice"}
+    groups = {g.key: g for g in result.groups}
+    if any(g.dice and g.key not in summed for g in result.groups):
+        return None
+    values = dict(result.inputs)
+    numbers: list[int] = []
+    for sign, kind, which in parts:
+        if kind == "dice":
+            dice = groups[str(which)].dice
+            if not all(kept for _, kept in dice):
+                return None
+            numbers += [sign * face for faces, _ in dice for face in faces]
+        elif kind == "name":
+            number = values.get(str(which), 0)
+            if number:
+                numbers.append(sign * number)
+        elif which:
+            numbers.append(sign * int(which))
+    if not numbers or sum(numbers) != result.value:
+        return None
+    return tuple(numbers)

@@ -13,6 +13,7 @@ from core.rules.rng import ScriptedRng, SeededRng
 from core.rules.systems import LIBRARY, library_definition, odds, parse_args, play, roll
 from core.rules.systems.definition import Definition
 from core.rules.systems.exact import Budget
+from core.rules.systems.play import addends, read_system
 
 
 def inputs_of(definition: Definition) -> st.SearchStrategy[dict[str, int]]:
@@ -182,3 +183,72 @@ def test_a_definition_and_its_odds_travel_to_another_process() -> None:
     assert odds(again, {"skill": 45}) == pickle.loads(pickle.dumps(odds(coc, {"skill": 45})))
     result = roll(again, {"skill": 45}, SeededRng(3))
     assert pickle.loads(pickle.dumps(result)) == result
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    parts=st.lists(
+        st.tuples(st.sampled_from(("+", "-")), st.sampled_from(("total(a)", "total(b)", "m", "3"))),
+        min_size=1,
+        max_size=5,
+    ),
+    seed=st.integers(0, 10_000),
+    m=st.integers(-3, 3),
+)
+def test_a_sum_of_dice_inputs_and_numbers_adds_up_to_the_value(
+    parts: list[tuple[str, str]], seed: int, m: int
+) -> None:
+    value = " ".join(f"{sign} {part}" for sign, part in parts)
+    text = SUMS.replace("VALUE", value)
+    definition = read_system(text)
+    result = roll(definition, {"m": m}, SeededRng(seed))
+    found = addends(definition, result)
+    read = {p for _, p in parts}
+    if {"total(a)", "total(b)"} <= read:  # every group with dice is summed
+        faces = {g.key: [f for faces, _ in g.dice for f in faces] for g in result.groups}
+        expected: list[int] = []
+        for sign, part in parts:
+            one = 1 if sign == "+" else -1
+            if part.startswith("total"):
+                expected += [one * f for f in faces[part[6]]]
+            elif part == "m" and m:
+                expected.append(one * m)
+            elif part == "3":
+                expected.append(one * 3)
+        assert found == tuple(expected) and sum(expected) == result.value
+    else:
+        assert found is None  # a group rolled but not summed: the dice line stays
+
+
+SUMS = """
+key = "sums"
+version = 1
+source = "a test table"
+value = "VALUE"
+name = { en = "Sums", ru = "Суммы" }
+about = { en = "Dice added up.", ru = "Сумма костей." }
+
+[[inputs]]
+key = "m"
+name = { en = "modifier", ru = "модификатор" }
+min = -3
+max = 3
+
+[dice.a]
+count = "2"
+die = "d6"
+
+[dice.b]
+count = "1"
+die = "d4"
+
+[[outcomes]]
+key = "up"
+min = 1
+label = { en = "Up", ru = "Вверх" }
+
+[[outcomes]]
+key = "down"
+max = 0
+label = { en = "Down", ru = "Вниз" }
+"""
