@@ -216,6 +216,9 @@ async def test_a_push_is_a_button_on_the_result_for_the_roller_alone(
     assert [[b["text"] for b in row] for row in rolled["reply_markup"]["inline_keyboard"]] == [
         ["🔁 Push"]
     ]
+    # a reply to the roll is table talk: the bot says nothing to it
+    await stack.api.send_text(ALICE, GROUP, "Nice!", reply_to_message_id=rolled["message_id"])
+    assert (await say(stack, ALICE, "/odds 1")).startswith("📊 Year Zero Engine, dice 1")
     refused = await tap(stack, ALICE, rolled, "🔁 Push")  # Bo's roll: nothing changes
     assert refused["answer"] == "✋ This roll is another player's: start your own with /roll."
     dice.push(6, 1, 5)  # the 6 stays; the 3, the 1 and the 2 are rolled again

@@ -73,6 +73,8 @@ async def reply_to_panel(update: Update, context: StonetableContext) -> None:
     if view is None:  # no panel's: maybe a question of a game system being written
         await draft_reply(update, context)
         return
+    if not getattr(context.deps.renderers[view.kind], "takes_replies", True):
+        return  # a panel that reads no words: a reply to it is table talk
     text = (message.text or "").strip()
     if not text:
         raise Malformed(N_("Write your answer as text."))

@@ -175,6 +175,7 @@ class DiceRollRenderer:
     """Renders the ``dice.roll`` panel: set up with buttons, or rolled."""
 
     kind = ROLL_PANEL
+    takes_replies = False  # a roll reads no words: a reply to it is table talk
 
     def render(self, view: PanelView, lang: Lang) -> tuple[str, InlineKeyboardMarkup | None]:
         panel = view.typed(RolledPanel)
