@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 
@@ -347,3 +348,29 @@ def test_a_push_of_exploding_dice_is_refused() -> None:
 def test_a_follow_up_s_key_must_not_take_an_input_s_name() -> None:
     refused = _refused(_with(group="pool", stay=[5]).replace('"again"', '"n"', 1))
     assert refused.message_id == fmt.DUPLICATE
+
+
+@pytest.mark.parametrize(
+    ("system", "inputs", "faces", "key", "brute_force"),
+    [
+        ("wfrp", {"target": 45}, (8, 8), "fortune", lambda: brute.wfrp(45)),
+        ("pf2e", {"mod": 5, "dc": 20}, (3,), "hero_point", lambda: brute.pf2e(5, 20)),
+    ],
+)
+def test_a_point_spent_rerolls_the_whole_roll_with_its_own_odds(
+    system: str,
+    inputs: dict[str, int],
+    faces: tuple[int, ...],
+    key: str,
+    brute_force: Callable[[], brute.Odds],
+) -> None:
+    definition = library_definition(system)
+    first = rolled(system, inputs, *faces)
+    assert key in offered(definition, first, {})
+    assert chances(system, first, key) == {k: v for k, v in brute_force().items() if v}
+
+
+def test_a_fortune_point_is_spent_on_a_failed_test_only() -> None:
+    wfrp = library_definition("wfrp")
+    passed = rolled("wfrp", {"target": 45}, 3, 2)
+    assert passed.outcome.key.endswith("success") and offered(wfrp, passed, {}) == ()
