@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.campaigns.own_systems import OwnVersion, _add, _check_host, check_text
+from core.campaigns.own_systems import OwnVersion, _add, _check_free, _check_host, check_text
+from core.rules.systems import read_system
 from core.rules.systems.drafting import Step, answer, finished, text_of
 from core.runtime.locks import KeyedLock
 from core.store.models import OwnSystemDraft
@@ -76,7 +77,8 @@ async def reply(
     Raises:
         Malformed: the answer can't be read, or the definition it makes is refused
             (nothing changes: the same question stands).
-        NotAllowedNow: at the last step, as :func:`core.campaigns.own_systems.create`.
+        NotAllowedNow: a name (or the key it makes) taken already; at the last step,
+            as :func:`core.campaigns.own_systems.create`.
     """
     async with unit.saving(locks, f"systems:{chat_tg_id}"):
         draft = await OwnSystemDraft.get_or_none(
@@ -86,6 +88,8 @@ async def reply(
             return None
         step = Step(draft.step)
         answers = answer(draft.answers, step, text)
+        if step is Step.NAME:  # a key or name the group can't take is refused now
+            await _check_free(chat_tg_id, read_system(text_of(answers)), None)
         after = step.next()
         if after is None:
             definition = finished(answers)

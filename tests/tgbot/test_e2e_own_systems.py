@@ -126,6 +126,8 @@ async def test_a_system_written_step_by_step_by_reply_is_kept_as_one_message_wou
     assert asked["text"].startswith("✍️ A new game system, step 1 of 4: its name.")
     refused = await answer(stack, ALICE, asked, "Лунопад")  # no Latin letter for the key
     assert refused["text"].startswith("🤔 Start the name in English with a Latin letter")
+    taken = await answer(stack, ALICE, asked, "Fate / Судьба")  # the library's game
+    assert "exists already" in taken["text"]
     asked = await answer(stack, ALICE, asked, "Moonfall / Лунопад")  # the same question again
     assert asked["text"].startswith("✍️ Step 2 of 4: the dice.")
     asked = await answer(stack, ALICE, asked, "2d6")
