@@ -103,6 +103,17 @@ async def test_a_bad_definition_is_refused_in_the_readers_language(stack: Stack)
     html = GOOD.replace('en = "Good"', 'en = "<b>Good</b>"')
     refused = await say(stack, ALICE, GROUP, "/system новая\n" + html)
     assert refused["text"] == "🤔 “outcomes[0].label.en” must be plain text, without HTML."
+    follow = '\n[[followups]]\nkey = "push"\ngroup = "pool"\nlabel = { en = "Push", ru = "Рывок" }'
+    refused = await say(stack, OLGA, GROUP, "/system new\n" + GOOD.strip("`\n") + follow)
+    assert refused["text"] == (
+        "🤔 «followups[0].group» называет кости «pool», но таких костей в описании нет."
+    )
+    unbounded = follow.replace('group = "pool"', 'group = "roll"\ntimes = 50')
+    refused = await say(stack, ALICE, GROUP, "/system new\n" + GOOD.strip("`\n") + unbounded)
+    assert refused["text"] == (
+        "🤔 “followups[0].times”: a follow-up is made a bounded number of times on one roll, "
+        "from 1 to 5."
+    )
     assert await OwnSystemVersion.all().count() == 0
     usage = await say(stack, OLGA, GROUP, "/system помощь")
     assert "Напишите свою игровую систему" in usage["text"], usage["text"]
