@@ -99,6 +99,7 @@ EDGE_READS: dict[str, str] = {
     # the library's games, built from data
     "core.rules.dicesystem": "a library game's roll as it fell; reading /odds; its definition",
     "core.rules.systems": "a library game's words (its name, inputs, examples) and odds",
+    "core.rules.systems.drafting": "the step a group's own system is written at (/system new)",
 }
 
 

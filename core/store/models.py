@@ -584,6 +584,24 @@ class OwnSystem(Model):
         unique_together = (("chat_tg_id", "key"),)
 
 
+class OwnSystemDraft(Model):
+    """A game system a host is writing step by step by reply (/system new alone): the
+    step asked now, the answers so far and the message that asked, one per host and
+    group (core/campaigns/system_drafts.py)."""
+
+    id = fields.BigIntField(primary_key=True)
+    chat_tg_id = fields.BigIntField()
+    author_tg_id = fields.BigIntField()
+    step = fields.CharField(max_length=16)
+    answers: fields.Field[dict[str, Any]] = fields.JSONField(default=dict)
+    asked_message_id = fields.BigIntField(null=True)  # the bot's question, replied to
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "own_system_draft"
+        unique_together = (("chat_tg_id", "author_tg_id"),)
+
+
 class OwnSystemVersion(Model):
     """One saved text of a group's own system: every version is kept, so a roll or a
     game started under it still reads it."""

@@ -58,7 +58,9 @@ async def test_a_game_of_pbta_rolls_its_moves_and_gives_their_odds(
 
     dice.push(3, 5)
     rolled = await say(stack, BO, "/roll +2")
-    assert rolled == ("🎲 Bo — Powered by the Apocalypse, stat +2\n3 · 5 → 10 → Strong hit (41.7%)")
+    assert rolled == (
+        "🎲 Bo — Powered by the Apocalypse, stat +2\n3 + 5 + 2 = 10 → Strong hit (41.7%)"
+    )
     odds = await say(stack, ALICE, "/odds +2")
     assert odds == (
         "📊 Powered by the Apocalypse, stat +2\n41.7% — Strong hit\n41.7% — Weak hit\n16.7% — Miss"
@@ -114,7 +116,7 @@ async def test_a_roll_set_up_with_buttons_rolls_for_its_roller(stack: Stack, dic
     dice.push(6, 6)
     rolled = await tap(stack, BO, panel, "🎲 Roll")
     assert rolled["text"] == (
-        "🎲 Bo — Powered by the Apocalypse, stat +2\n6 · 6 → 14 → Strong hit (41.7%)"
+        "🎲 Bo — Powered by the Apocalypse, stat +2\n6 + 6 + 2 = 14 → Strong hit (41.7%)"
     )
     assert "reply_markup" not in rolled or not rolled["reply_markup"]["inline_keyboard"]
 
@@ -169,7 +171,7 @@ async def test_two_library_games_in_two_forum_topics_each_roll_their_own(
     dice.push(3, 5)
     rolled = await in_topic(stack, ALICE, forum, "/roll +2", a)
     assert rolled["message_thread_id"] == a
-    assert rolled["text"].endswith("3 · 5 → 10 → Strong hit (41.7%)")
+    assert rolled["text"].endswith("3 + 5 + 2 = 10 → Strong hit (41.7%)")
     dice.push(5, 1)  # units 4, tens 00: 4 against a skill of 45, an extreme success
     rolled = await in_topic(stack, ALICE, forum, "/roll 45", b)
     assert rolled["message_thread_id"] == b
@@ -206,3 +208,64 @@ async def test_a_players_stat_rolls_by_its_name_with_their_value_and_a_bonus(
     assert rolled == "🎲 Alice Marsh — Ironsworn, Iron 1\n1 | 3 · 9 → Miss (45.2%)"
     refused = await say(stack, BO, "/roll iron +9")
     assert "“11” is out of range here: from 0 to 10." in refused
+
+
+async def test_a_push_is_a_button_on_the_result_for_the_roller_alone(
+    stack: Stack, dice: Dice
+) -> None:
+    await say(stack, ALICE, "/newgame yze")
+    await say(stack, BO, "/join")
+    dice.push(6, 3, 1, 2)
+    rolled = await panel_says(stack, BO, "/roll 4")
+    assert rolled["text"] == (
+        "🎲 Bo — Year Zero Engine, dice 4\n6 · 3 · 1 · 2 → Success (38.6%)\n"
+        "🔁 Push: Success, three or more sixes 7.4% · Success, two sixes 34.7% · Success 57.9%"
+    )
+    assert [[b["text"] for b in row] for row in rolled["reply_markup"]["inline_keyboard"]] == [
+        ["🔁 Push"]
+    ]
+    # a reply to the roll is table talk: the bot says nothing to it
+    await stack.api.send_text(ALICE, GROUP, "Nice!", reply_to_message_id=rolled["message_id"])
+    assert (await say(stack, ALICE, "/odds 1")).startswith("📊 Year Zero Engine, dice 1")
+    refused = await tap(stack, ALICE, rolled, "🔁 Push")  # Bo's roll: nothing changes
+    assert refused["answer"] == "✋ This roll is another player's: start your own with /roll."
+    dice.push(6, 1, 5)  # the 6 stays; the 3, the 1 and the 2 are rolled again
+    pushed = await tap(stack, BO, rolled, "🔁 Push")
+    assert pushed["text"] == (
+        "🎲 Bo — Year Zero Engine, dice 4\n6 · 3 · 1 · 2 → Success (38.6%)\n"
+        "🔁 Push: 6 · 6 · 1 · 5 → Success, two sixes (34.7%)\n✨ Pushed with a 1: take the cost"
+    )
+    assert "reply_markup" not in pushed or not pushed["reply_markup"]["inline_keyboard"]
+    # the button pressed again from a phone that still shows it: nothing doubles
+    rows = rolled["reply_markup"]["inline_keyboard"]
+    (data,) = [b["callback_data"] for row in rows for b in row]
+    late = await stack.api.press_button(BO, GROUP, rolled["message_id"], data, as_seen=rolled)
+    answer = await late.answered(10)
+    assert answer["text"] == "⏳ That button is out of date. Use the latest message."
+    shown = [m for m in stack.api.messages(GROUP) if m["message_id"] == rolled["message_id"]]
+    assert shown[-1]["text"] == pushed["text"]
+    undone = await say(stack, BO, "/undo")
+    assert "rolled dice stand" in undone
+
+
+async def test_a_benny_rerolls_and_the_better_roll_stands_in_russian(
+    stack: Stack, dice: Dice
+) -> None:
+    await say(stack, IVAN, "/newgame savage")
+    dice.push(5, 2)  # trait die 5, wild die 2: a success
+    rolled = await panel_says(stack, IVAN, "/roll к8")
+    assert rolled["text"] == (
+        "🎲 Иван — Savage Worlds, кость черты 8, модификатор 0\n5 | 2 | – → Успех (56,6\xa0%)\n"
+        "🔁 Потратить фишку: Успех с 3+ подъёмами 2,9\xa0% · Успех с двумя подъёмами 7,4\xa0% · "
+        "Успех с подъёмом 14,3\xa0% · Успех 75,3\xa0%"
+    )
+    dice.push(2, 3)  # worse: the first roll stands
+    after = await tap(stack, IVAN, rolled, "🔁 Потратить фишку")
+    assert after["text"].split("\n")[1:4] == [
+        "5 | 2 | – → Успех (56,6\xa0%)",
+        "🔁 Потратить фишку: 2 | 3 | – → Провал",
+        "Остаётся лучший бросок: Успех (75,3\xa0%)",
+    ]
+    assert [[b["text"] for b in row] for row in after["reply_markup"]["inline_keyboard"]] == [
+        ["🔁 Потратить фишку"]  # two Bennies more may be spent on it
+    ]

@@ -46,5 +46,6 @@ async def test_a_dear_roll_names_its_chance_worked_out_in_a_worker_process(stack
     await say(stack, "/newgame savage")
     rolled = await say(stack, "/roll d8 +1", timeout=60)
     assert rolled.startswith("🎲 Alice Marsh — Savage Worlds, trait die 8, modifier +1\n")
-    assert rolled.endswith("%)")  # the outcome's exact chance, though too dear to work out here
+    # the outcome's exact chance, though too dear to work out here (a Benny's line may follow)
+    assert rolled.split("\n")[1].endswith("%)")
     assert heavy.pool.processes == 1

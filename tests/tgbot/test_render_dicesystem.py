@@ -38,7 +38,7 @@ def test_a_roll_reads_in_russian_with_a_russian_chance() -> None:
     text = roll_text(roll, "Иван", lang_for("ru"), value=roll.shows_value)
     assert text == (
         "🎲 <b>Иван</b> — Powered by the Apocalypse, характеристика −1\n"
-        "1 · 2 → 2 → <b>Провал</b> (58,3\xa0%)"
+        "1 + 2 − 1 = 2 → <b>Провал</b> (58,3\xa0%)"
     )
 
 
@@ -53,3 +53,22 @@ def test_odds_list_every_outcome_best_first_with_its_chance(key: str, code: str)
     for line, label in zip(lines[1:], labels, strict=False):
         assert line.endswith(f"— <b>{label}</b>")
     assert "%" in lines[1]
+
+
+def test_a_value_that_adds_the_dice_up_shows_the_sum_with_its_modifiers() -> None:
+    roll = rolled("fate", "+2 vs3", [1, 2, 3, 3])  # −1, 0, +1, +1; skill +2; opposition 3
+    assert roll.addends == (-1, 0, 1, 1, 2, -3)
+    text = roll_text(roll, "Ana", lang_for("en"), value=roll.shows_value)
+    assert (
+        text.split("\n")[1] == "−1 + 0 + 1 + 1 + 2 − 3 = 0 → <b>Tie</b> (19.8%)"
+    )  # 16 of the 81 ways
+    plain = rolled("pbta", "0", [4, 4])  # a modifier of 0 adds nothing to the sum
+    text = roll_text(plain, "Ana", lang_for("ru"), value=plain.shows_value)
+    assert text.split("\n")[1] == "4 + 4 = 8 → <b>Частичный успех</b> (41,7\xa0%)"
+
+
+def test_a_value_that_is_no_plain_sum_keeps_the_dice_then_the_number() -> None:
+    roll = rolled("dnd5e", "+5 dc15", [12])  # the value reads the DC: no sum to show
+    assert roll.addends is None
+    kept = rolled("traveller", "", [3, 4])
+    assert kept.addends is None  # its sum is a named value with a condition in it

@@ -1,19 +1,22 @@
-"""/system: a group's own game systems, written in one message (core/campaigns/own_systems.py)."""
+"""/system: a group's own game systems, written in one message (core/campaigns/own_systems.py)
+or step by step by reply (core/campaigns/system_drafts.py)."""
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
+from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
-from core.campaigns import own_systems
+from core.campaigns import own_systems, system_drafts
 from core.campaigns.own_systems import SHARE_PREFIX
 from core.rules.saved import key as folded
+from core.rules.systems.drafting import Step
 from core.words.i18n import N_, Lang, available, lang_for
 from tgbot.context import StonetableContext
 from tgbot.edits import reply_html
 from tgbot.i18n import lang_of
 from tgbot.render import own_systems as render
-from tgbot.updates import CommandSpec, actor, command_args
+from tgbot.updates import CommandSpec, actor, command_args, replied
 
 COMMANDS = [
     CommandSpec(
@@ -57,6 +60,45 @@ async def import_by_link(update: Update, context: StonetableContext, token: str)
     await reply_html(update.effective_message, render.created(system, lang))
 
 
+async def ask(
+    message: Message, context: StonetableContext, author: int, step: Step, lang: Lang
+) -> None:
+    """Ask ``step`` of ``author``'s draft in a message they answer by replying."""
+    sent = await message.reply_text(render.question(step, lang), parse_mode=ParseMode.HTML)
+    await system_drafts.asked(message.chat_id, author, sent.message_id, unit=context.unit)
+
+
+async def draft_reply(update: Update, context: StonetableContext) -> bool:
+    """A host's reply to a question of their draft: its answer, or a cancel. False when
+    the message replies to no question of theirs."""
+    message = update.effective_message
+    answered = replied(message)
+    if message is None or answered is None or update.effective_user is None:
+        return False
+    chat, player = actor(update)
+    if not await system_drafts.waits_on(chat.tg_id, player.tg_id, answered.message_id):
+        return False
+    lang = await lang_of(update)
+    text = (message.text or "").strip()
+    locks = context.deps.campaigns.locks
+    if _which(text, lang) == "cancel":
+        dropped = await system_drafts.cancel(
+            chat.tg_id, player.tg_id, locks=locks, unit=context.unit
+        )
+        await reply_html(message, render.cancelled(dropped, lang))
+        return True
+    done = await system_drafts.reply(
+        chat.tg_id, player.tg_id, answered.message_id, text, locks=locks, unit=context.unit
+    )
+    if done is None:
+        return False
+    if done.kept is not None:
+        await reply_html(message, render.created(done.kept, lang))
+    elif done.step is not None:
+        await ask(message, context, player.tg_id, done.step, lang)
+    return True
+
+
 async def system(update: Update, context: StonetableContext) -> None:
     chat, player = actor(update)
     lang = await lang_of(update)
@@ -69,6 +111,14 @@ async def system(update: Update, context: StonetableContext) -> None:
     if not words:
         listed = await own_systems.listed(chat.tg_id)
         await reply_html(message, render.listing(listed, lang))
+    elif which == "new" and not rest:
+        step = await system_drafts.start(chat.tg_id, player.tg_id, locks=locks, unit=context.unit)
+        await ask(message, context, player.tg_id, step, lang)
+    elif which == "cancel":
+        dropped = await system_drafts.cancel(
+            chat.tg_id, player.tg_id, locks=locks, unit=context.unit
+        )
+        await reply_html(message, render.cancelled(dropped, lang))
     elif which in ("new", "edit") and rest:
         text = definition_text(rest)
         if which == "new":

@@ -12,6 +12,7 @@ from core.rules.errors import Malformed
 from core.words.i18n import N_
 from tgbot.callback import PanelButton, decode
 from tgbot.context import StonetableContext
+from tgbot.features.own_systems import draft_reply
 from tgbot.i18n import lang_of
 from tgbot.presenter import in_outbox, post, present, settle, show
 from tgbot.sender import send_pending
@@ -69,8 +70,11 @@ async def reply_to_panel(update: Update, context: StonetableContext) -> None:
         return
     campaigns = context.deps.campaigns
     view = await campaigns.panel_at(message.chat_id, answered.message_id)
-    if view is None:
+    if view is None:  # no panel's: maybe a question of a game system being written
+        await draft_reply(update, context)
         return
+    if not getattr(context.deps.renderers[view.kind], "takes_replies", True):
+        return  # a panel that reads no words: a reply to it is table talk
     text = (message.text or "").strip()
     if not text:
         raise Malformed(N_("Write your answer as text."))

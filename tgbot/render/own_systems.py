@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.campaigns.own_systems import EXAMPLE, Listed, OwnVersion
+from core.rules.systems.drafting import Step
 from core.words.i18n import Lang
 from tgbot.render.text import esc
 
@@ -20,18 +21,64 @@ def words(lang: Lang) -> dict[str, set[str]]:
         "delete": lang.pgettext("a word players type after /system", "delete"),
         "share": lang.pgettext("a word players type after /system", "share"),
         "import": lang.pgettext("a word players type after /system", "import"),
+        "cancel": lang.pgettext("a word players type after /system", "cancel"),
     }
     return {which: {which, *words.split("|")} for which, words in typed.items()}
 
 
 def usage(lang: Lang) -> str:
-    return lang.gettext(
-        "Write a game system of your own: <code>/system new</code> and, in the same "
-        "message, its definition. For example:\n<pre>/system new\n{example}</pre>\n"
-        "Then <code>/system show KEY</code>, <code>/system edit</code> with the new text, "
-        "<code>/system delete KEY</code>, <code>/system share KEY</code>.",
-        example=esc(EXAMPLE.strip()),
+    return (
+        step_by_step(lang)
+        + "\n\n"
+        + lang.gettext(
+            "Write a game system of your own: <code>/system new</code> and, in the same "
+            "message, its definition. For example:\n<pre>/system new\n{example}</pre>\n"
+            "Then <code>/system show KEY</code>, <code>/system edit</code> with the new text, "
+            "<code>/system delete KEY</code>, <code>/system share KEY</code>.",
+            example=esc(EXAMPLE.strip()),
+        )
     )
+
+
+def step_by_step(lang: Lang) -> str:
+    """How to write one by answering questions (under /system's usage)."""
+    return lang.gettext(
+        "Or send <code>/system new</code> alone: I ask for the name, the dice, the inputs "
+        "and the outcomes in turn, and you answer each by replying."
+    )
+
+
+def question(step: Step, lang: Lang) -> str:
+    """The question of one step of writing a game system, answered by reply."""
+    asks = {
+        Step.NAME: lang.gettext(
+            "✍️ A new game system, step 1 of 4: its name. Reply to this message with the "
+            "name in English and in Russian, as in <code>Moonfall / Лунопад</code>."
+        ),
+        Step.DICE: lang.gettext(
+            "✍️ Step 2 of 4: the dice. Reply with a count and a die, as in "
+            "<code>2d6</code> or <code>3d10!</code>."
+        ),
+        Step.INPUTS: lang.gettext(
+            "✍️ Step 3 of 4: what a roll adds to the dice. Reply with one input a line, its "
+            "name in English and in Russian and its range, as in "
+            "<code>modifier / модификатор -3..4</code>; or <code>-</code> for none."
+        ),
+        Step.BANDS: lang.gettext(
+            "✍️ Step 4 of 4: the outcomes, best first. Reply with one a line, the least "
+            "sum and the name in English and in Russian, as in "
+            "<code>10 Strong hit / Сильный успех</code>; the last line without a number, "
+            "as in <code>Miss / Провал</code>."
+        ),
+    }
+    stop = lang.gettext("Reply “cancel” or send <code>/system cancel</code> to stop.")
+    return f"{asks[step]}\n<i>{stop}</i>"
+
+
+def cancelled(dropped: bool, lang: Lang) -> str:
+    if dropped:
+        return lang.gettext("Dropped the game system you were writing.")
+    return lang.gettext("You aren't writing a game system here.")
 
 
 def listing(systems: Sequence[Listed], lang: Lang) -> str:

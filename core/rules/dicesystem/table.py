@@ -11,12 +11,24 @@ A player's sheet keeps their named stats (the definition's ``stats``), by key::
 ``/roll cool`` (or a tap on Cool on the Mini App's sheet) rolls with the player's Cool
 feeding the input the definition names.
 
-Roll panel state (``dice.roll``: it rolls as it opens, and is closed at once)::
+Roll panel state (``dice.roll``: it rolls as it opens, and is closed at once unless
+the game offers a follow-up on the result, a push or a reroll; then it stays open
+for its roller until none is left, or a newer roll of theirs retires it)::
 
     {"by": player, "system": {"en", "ru"}, "inputs": [[key, value, {"en", "ru"}]...],
      "groups": [[key, notation, [[[face...], kept]...]]...], "value": N,
      "outcome": {"key", "en", "ru"}, "marks": [{"key", "en", "ru"}...],
-     "chance": [numerator, denominator] | null}
+     "chance": [numerator, denominator] | null,
+     "values": [[key, value]...],                     every input, for a follow-up
+     "made": [[followup, times]...],                  the follow-ups made so far
+     "offers": [{"key", "label": {"en", "ru"},        the follow-ups open now, and the
+                 "odds": [[{"en", "ru"}, n, d]...] | null}...],   outcomes they may give
+     "lines": [{"label": {"en", "ru"} | null, "groups", "value", "outcome": {"en", "ru"},
+                "chance": [n, d] | null, "addends"}...],  each roll made, once a follow-up was
+     "addends": [n...] | null}                        what the value adds up, if a sum
+
+The top-level result is the one that stands (after a reroll that keeps the better of
+the two, maybe the earlier one).
 
 The panel keeps every word it shows in both languages, so a roll reads as it fell
 whatever becomes of the definition later.
@@ -40,13 +52,18 @@ from core.rules.registry import CampaignRules, Edges, GameSystem
 from core.rules.rng import Rng
 from core.rules.systems import (
     Definition,
+    GroupRoll,
     Stat,
     SystemOdds,
+    SystemRoll,
     Words,
     estimate,
+    follow_up,
+    followup_odds,
     inputs_for,
     library_definition,
     odds,
+    offered,
     parse_args,
     parse_stat_roll,
     read_system,
@@ -55,7 +72,7 @@ from core.rules.systems import (
     stat_values,
 )
 from core.rules.systems.library import LIBRARY, library_text
-from core.rules.systems.play import OUT_OF_RANGE
+from core.rules.systems.play import OUT_OF_RANGE, addends, better_of
 from core.rules.table import Json, Outcome, Table, current
 from core.rules.undo import UndoRules
 from core.rules.waiting import Waiting, waiting
@@ -74,6 +91,7 @@ NOT_AN_EDIT = N_("That can't be changed here.")
 NO_SUCH_STAT = N_("This game has no stat “{name}”.")
 NOT_SEATED = N_("You're not in this game. Join it with /join in its chat.")
 STAT_SET = "stat.set"
+NO_FOLLOWUP = N_("That was already done on this roll.")
 
 
 def _words(words: Words) -> dict[str, str]:
@@ -84,6 +102,96 @@ def _read_words(data: object) -> Words:
     if not isinstance(data, Mapping):
         raise Malformed(DAMAGED)
     return Words(str(data.get("en", "")), str(data.get("ru", "")))
+
+
+Dice = tuple[tuple[str, str, tuple[tuple[tuple[int, ...], bool], ...]], ...]
+
+
+def _dice_dict(groups: Dice) -> list[object]:
+    return [[k, n, [[list(faces), kept] for faces, kept in dice]] for k, n, dice in groups]
+
+
+def _read_dice(data: Any) -> Dice:
+    return tuple(
+        (str(k), str(n), tuple((tuple(int(f) for f in faces), bool(kept)) for faces, kept in dice))
+        for k, n, dice in data
+    )
+
+
+def _fraction(data: Any) -> Fraction | None:
+    return None if data is None else Fraction(int(data[0]), int(data[1]))
+
+
+def _addends(data: Any) -> tuple[int, ...] | None:
+    return None if data is None else tuple(int(n) for n in data)
+
+
+def _pair(chance: Fraction | None) -> list[int] | None:
+    return None if chance is None else [chance.numerator, chance.denominator]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A follow-up the roller may make now, and the outcomes it may leave standing,
+    best first, with their exact chances given what was rolled (None: too dear)."""
+
+    key: str
+    label: Words
+    odds: tuple[tuple[Words, Fraction], ...] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": _words(self.label),
+            "odds": None
+            if self.odds is None
+            else [[_words(w), c.numerator, c.denominator] for w, c in self.odds],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Offer:
+        odds = data.get("odds")
+        return cls(
+            str(data["key"]),
+            _read_words(data["label"]),
+            None
+            if odds is None
+            else tuple((_read_words(w), Fraction(int(n), int(d))) for w, n, d in odds),
+        )
+
+
+@dataclass(frozen=True)
+class RollLine:
+    """One roll made on a panel: the first, or a follow-up's (``label``)."""
+
+    label: Words | None
+    groups: Dice
+    value: int
+    outcome: Words
+    chance: Fraction | None
+    addends: tuple[int, ...] | None = None  # what the value adds up, when it is a sum
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": None if self.label is None else _words(self.label),
+            "groups": _dice_dict(self.groups),
+            "value": self.value,
+            "outcome": _words(self.outcome),
+            "chance": _pair(self.chance),
+            "addends": None if self.addends is None else list(self.addends),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RollLine:
+        label = data.get("label")
+        return cls(
+            None if label is None else _read_words(label),
+            _read_dice(data["groups"]),
+            int(data["value"]),
+            _read_words(data["outcome"]),
+            _fraction(data.get("chance")),
+            _addends(data.get("addends")),
+        )
 
 
 @lru_cache(maxsize=64)
@@ -216,6 +324,11 @@ class RolledPanel:
     shows_value: bool = True  # the number read means something beside the outcome
     rolled: bool = True  # False: being set up with buttons (then every input is listed)
     ranges: tuple[tuple[int, int], ...] = ()  # while set up: each input's least and most
+    values: tuple[tuple[str, int], ...] = ()  # every input, as rolled
+    made: tuple[tuple[str, int], ...] = ()  # each follow-up made, and how often
+    offers: tuple[Offer, ...] = ()  # the follow-ups open now
+    lines: tuple[RollLine, ...] = ()  # each roll made, once a follow-up was
+    addends: tuple[int, ...] | None = None  # what the value adds up, when it is a sum
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -234,6 +347,11 @@ class RolledPanel:
             "shows_value": self.shows_value,
             "rolled": self.rolled,
             "ranges": [list(r) for r in self.ranges],
+            "values": [list(v) for v in self.values],
+            "made": [list(m) for m in self.made],
+            "offers": [o.to_dict() for o in self.offers],
+            "lines": [line.to_dict() for line in self.lines],
+            "addends": None if self.addends is None else list(self.addends),
         }
 
     @classmethod
@@ -263,6 +381,11 @@ class RolledPanel:
                 shows_value=bool(data.get("shows_value", True)),
                 rolled=bool(data.get("rolled", True)),
                 ranges=tuple((int(low), int(high)) for low, high in data.get("ranges", ())),
+                values=tuple((str(k), int(v)) for k, v in data.get("values", ())),
+                made=tuple((str(k), int(n)) for k, n in data.get("made", ())),
+                offers=tuple(Offer.from_dict(o) for o in data.get("offers", ())),
+                lines=tuple(RollLine.from_dict(line) for line in data.get("lines", ())),
+                addends=_addends(data.get("addends")),
             )
         except (KeyError, TypeError, ValueError, ZeroDivisionError):
             raise Malformed(DAMAGED) from None
@@ -289,6 +412,7 @@ class RollAction(Enum):
 
     SET = "set"  # argument ``key.value``: an input's new value
     ROLL = "roll"
+    FOLLOW = "follow"  # argument: the follow-up's key (a push, a reroll), once rolled
 
 
 WIDE = 20
@@ -299,11 +423,12 @@ def choices(panel: RolledPanel) -> tuple[Choice[RollAction], ...]:
     """What the roller may do now: step each input within its range, then roll.
 
     Each ``SET`` choice names its input (``name``) and its step (``count``); a rolled
-    panel offers nothing.
+    panel offers its roller the follow-ups open on its result (``FOLLOW``, named by
+    their key), optional: play never waits on them.
     """
-    if panel.rolled:
-        return ()
     by = frozenset({panel.by})
+    if panel.rolled:
+        return tuple(Choice(RollAction.FOLLOW, o.key, by, name=o.key) for o in panel.offers)
     found: list[Choice[RollAction]] = []
     for (key, value, _, _), (low, high) in zip(panel.inputs, panel.ranges, strict=True):
         steps = (-10, -1, 1, 10) if high - low >= WIDE else (-1, 1)
@@ -329,8 +454,9 @@ class DiceRollPanel:
         return RolledPanel.from_dict(state)
 
     def waiting(self, table: Table, state: RolledPanel | Json) -> Waiting:
-        """A roll set up by taps waits on its roller until it is rolled."""
-        return waiting(choices(current(self, state)))
+        """A roll set up by taps waits on its roller until it is rolled; a follow-up on
+        the result is theirs to make or leave."""
+        return waiting(choices(current(self, state)), optional=(RollAction.FOLLOW,))
 
     def open(self, table: Table, actor: int, argument: str, rng: Rng) -> Outcome:
         """Roll ``argument`` (``+2``, ``45 bonus``) for ``actor``.
@@ -381,23 +507,80 @@ class DiceRollPanel:
                 return stat.name
             return definition.input(key).name
 
+        shown = tuple(
+            (key, value, name(key), definition.input(key).low < 0)
+            for key, value in result.inputs
+            if shown_input(definition, key, value) or (stat is not None and stat.feeds == key)
+        )
+        chance = None if found is None else found.chance(result.outcome.key)
+        return self._standing(definition, actor, result, chance, shown)
+
+    def _standing(
+        self,
+        definition: Definition,
+        actor: int,
+        result: SystemRoll,
+        chance: Fraction | None,
+        shown: tuple[tuple[str, int, Words, bool], ...],
+        made: tuple[tuple[str, int], ...] = (),
+        lines: tuple[RollLine, ...] = (),
+    ) -> Outcome:
+        """The panel showing ``result`` as the roll that stands (its inputs ``shown`` as
+        named when it was rolled), open while a follow-up is offered on it."""
+        offers = tuple(
+            Offer(key, definition.followup(key).label, _offer_odds(definition, result, key))
+            for key in offered(definition, result, dict(made))
+        )
         rolled = RolledPanel(
             by=actor,
             system=definition.name,
-            inputs=tuple(
-                (key, value, name(key), definition.input(key).low < 0)
-                for key, value in result.inputs
-                if shown_input(definition, key, value) or (stat is not None and stat.feeds == key)
-            ),
+            inputs=shown,
             groups=tuple((g.key, g.notation, g.dice) for g in result.groups),
             value=result.value,
             outcome_key=result.outcome.key,
             outcome=result.outcome.label,
             marks=tuple(m.label for m in result.marks),
-            chance=None if found is None else found.chance(result.outcome.key),
+            chance=chance,
             shows_value=shows_value(definition),
+            values=result.inputs,
+            made=made,
+            offers=offers,
+            lines=lines,
+            addends=addends(definition, result),
         )
-        return Outcome(state=rolled.to_dict(), closed=True, model=rolled)
+        return Outcome(state=rolled.to_dict(), closed=not offers, model=rolled)
+
+    def _follow(self, definition: Definition, panel: RolledPanel, key: str, rng: Rng) -> Outcome:
+        """Make the follow-up ``key`` on the roll that stands."""
+        offer = next((o for o in panel.offers if o.key == key), None)
+        if offer is None or not panel.values:
+            raise NotAllowedNow(NO_FOLLOWUP)
+        before = _as_roll(definition, panel)
+        new, stands = follow_up(definition, before, key, rng)
+        # the chance the follow-up left this outcome standing, given what was rolled
+        chance = dict(offer.odds or ()).get(stands.outcome.label)
+        line = RollLine(
+            offer.label,
+            tuple((g.key, g.notation, g.dice) for g in new.groups),
+            new.value,
+            new.outcome.label,
+            chance if stands is new else None,
+            addends(definition, new),
+        )
+        first = RollLine(
+            None, panel.groups, panel.value, panel.outcome, panel.chance, panel.addends
+        )
+        made = dict(panel.made)
+        made[key] = made.get(key, 0) + 1
+        return self._standing(
+            definition,
+            panel.by,
+            stands,
+            chance,
+            panel.inputs,
+            tuple(made.items()),
+            (*(panel.lines or (first,)), line),
+        )
 
     def act(
         self,
@@ -409,7 +592,7 @@ class DiceRollPanel:
         rng: Rng,
     ) -> Outcome:
         panel = current(self, state)
-        if panel.rolled:
+        if panel.rolled and action != RollAction.FOLLOW.value:
             raise NotAllowedNow(ROLLED)
         if actor != panel.by:
             raise NotYourTurn(NOT_YOURS)
@@ -418,6 +601,8 @@ class DiceRollPanel:
         except ValueError:
             raise Malformed(NO_SUCH_STEP) from None
         definition = definition_of(table.state)
+        if verb is RollAction.FOLLOW:
+            return self._follow(definition, panel, argument, rng)
         inputs = {key: value for key, value, _, _ in panel.inputs}
         if verb is RollAction.ROLL:
             return self._rolled(definition, actor, inputs, rng)
@@ -429,6 +614,45 @@ class DiceRollPanel:
             panel, inputs=tuple((k, inputs[k], w, signed) for k, _, w, signed in panel.inputs)
         )
         return Outcome(state=stepped.to_dict(), model=stepped)
+
+
+def _as_roll(definition: Definition, panel: RolledPanel) -> SystemRoll:
+    """The roll that stands on ``panel``, as the rules read it."""
+    return SystemRoll(
+        definition.key,
+        panel.values,
+        tuple(GroupRoll(k, n, dice) for k, n, dice in panel.groups),
+        panel.value,
+        definition.outcome_of(panel.value),
+        tuple(m for m in definition.marks if m.label in panel.marks),
+    )
+
+
+def _offer_odds(
+    definition: Definition, result: SystemRoll, key: str
+) -> tuple[tuple[Words, Fraction], ...] | None:
+    """What the follow-up ``key`` may leave standing after ``result``, best first, each
+    with its exact chance; None when too dear to work out with the roll. A reroll whose
+    name nothing reads has the roll's own odds (which the heavy pool may have handed in)."""
+    followup = definition.followup(key)
+    found: SystemOdds | None
+    try:
+        if followup.group is None and not _reads_name(definition, key):
+            found = light_odds(definition, dict(result.inputs))
+            if found is not None and followup.better:
+                found = better_of(definition, found, result.value)
+        else:
+            found = followup_odds(definition, result, key, LIGHT_STEPS)
+    except Malformed:
+        return None
+    if found is None:
+        return None
+    return tuple((row.outcome.label, row.chance) for row in found.outcomes if row.chance)
+
+
+def _reads_name(definition: Definition, name: str) -> bool:
+    expressions = (definition.value, *(e for _, e in definition.lets))
+    return any(name in e.names for e in (*expressions, *(m.when for m in definition.marks)))
 
 
 class DiceCampaign(CampaignRules):

@@ -46,6 +46,15 @@ A definition is a TOML (or JSON) text a host can write::
     when = "count(roll, \"=6\") == 2"
     label = { en = "Two sixes", ru = "Две шестёрки" }
 
+    [[followups]]                     # what the roller may do once the dice fell
+    key = "push"                      # reads 1 in the roll it makes, else 0
+    group = "roll"                    # a push: reroll this group's dice that show
+    stay = [6]                        #   none of these faces (no group: reroll it all)
+    # better = true                   a reroll: the better of the two stands
+    # on = ["miss"]                   offered on these outcomes only (else on any)
+    # times = 3                       made at most this often on one roll (1 to 5; else 1)
+    label = { en = "Push", ru = "Рывок" }
+
 Everything is checked when read (:func:`read_definition`), and every message names
 the field at fault.
 """
@@ -72,6 +81,8 @@ MAX_GROUPS = 6
 MAX_LETS = 16
 MAX_OUTCOMES = 8  # rows a table shows: open-ended results are grouped into bands
 MAX_MARKS = 6
+MAX_FOLLOWUPS = 3
+MAX_TIMES = 5  # how often one follow-up may be made on one roll
 MAX_LABEL = 60  # characters of a name or label
 MAX_ABOUT = 300
 MAX_WORDS = 12  # words and prefixes of one input, in one language
@@ -115,6 +126,20 @@ UNKNOWN_INPUT = "“{field}”: this definition has no input “{name}”; a sta
 STAT_CLASH = (
     "“{field}”: the stat “{name}” can't be typed: an input, a word or another stat already uses it."
 )
+FOLLOWUP_GROUP = "“{field}” names dice “{name}”, but the definition has no such dice."
+FOLLOWUP_DIE = (
+    "“{field}”: a push rerolls plain dice, one face each: dice “{name}” can't explode or keep."
+)
+FOLLOWUP_STAY = "“{field}” can't go with a reroll of the whole roll: name the dice it rerolls."
+FOLLOWUP_BETTER = "“{field}” goes with a reroll of the whole roll, not with a push."
+FOLLOWUP_OUTCOME = "“{field}” names the outcome “{name}”, which the definition doesn't have."
+FOLLOWUP_TIMES = (
+    "“{field}”: a follow-up is made a bounded number of times on one roll, from 1 to {limit}."
+)
+FOLLOWUP_NEVER = (
+    "“{field}”: a push that keeps every face can never reroll a die; "
+    "leave out at least one face the die shows."
+)
 
 K_TABLES = Term("a kind of value in a game definition", "a list of tables")
 K_WORD_LIST = Term("a kind of value in a game definition", "a short list of words")
@@ -127,6 +152,9 @@ K_NUMBER = Term("a kind of value in a game definition", "a whole number")
 K_TEXT = Term("a kind of value in a game definition", "text")
 K_EXPRESSION = Term("a kind of value in a game definition", "an expression")
 K_FACES = Term("a kind of value in a game definition", "a list of 2 to 100 whole numbers")
+K_FACE_LIST = Term("a kind of value in a game definition", "a list of whole numbers")
+K_KEY_LIST = Term("a kind of value in a game definition", "a list of outcome keys")
+K_YES_NO = Term("a kind of value in a game definition", "true or false")
 
 _KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _HTML = re.compile(r"<[^>]*>|&#?\w+;|[<>]")
@@ -134,7 +162,7 @@ _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _RESERVED = frozenset({*FEATURES, "count", "min", "max", "abs", "True", "False", "value"})
 _TOP_FIELDS = frozenset(
     {"key", "version", "source", "example", "odds_example", "name", "about", "inputs", "dice",
-     "let", "value", "outcomes", "marks", "stats"}
+     "let", "value", "outcomes", "marks", "stats", "followups"}
 )  # fmt: skip
 
 
@@ -212,6 +240,27 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class Followup:
+    """What the roller may do once, after the dice fell: a push rerolls the dice of
+    ``group`` that show none of the ``stay`` faces; without a group, the whole roll is
+    rolled again (``better``: the better of the two stands, else the new one). Offered
+    on the outcomes ``on`` (every outcome when empty). Its key reads 1 in the roll it
+    makes (a mark can say a roll was pushed), 0 in any other. It is made at most
+    ``times`` times on one roll."""
+
+    key: str
+    label: Words
+    group: str | None = None
+    stay: frozenset[int] = frozenset()
+    better: bool = False
+    on: frozenset[str] = frozenset()
+    times: int = 1
+
+    def offered_on(self, outcome: str) -> bool:
+        return not self.on or outcome in self.on
+
+
+@dataclass(frozen=True)
 class Definition:
     """A game system as data, checked."""
 
@@ -229,6 +278,7 @@ class Definition:
     outcomes: tuple[OutcomeBand, ...]
     marks: tuple[Mark, ...]
     stats: tuple[Stat, ...] = ()
+    followups: tuple[Followup, ...] = ()
 
     def input(self, key: str) -> Input:
         return next(i for i in self.inputs if i.key == key)
@@ -238,6 +288,13 @@ class Definition:
 
     def defaults(self) -> dict[str, int]:
         return {i.key: i.default for i in self.inputs}
+
+    def followup(self, key: str) -> Followup:
+        return next(f for f in self.followups if f.key == key)
+
+    def made_by(self, key: str | None) -> dict[str, int]:
+        """What each follow-up's name reads in a roll ``key`` made (None: the first)."""
+        return {f.key: int(f.key == key) for f in self.followups}
 
     def features(self) -> dict[str, list[Feature]]:
         """What each group shows that the reading uses, by group."""
@@ -348,6 +405,12 @@ def from_mapping(data: Mapping[str, object]) -> Definition:
     input_keys = frozenset(i.key for i in inputs)
     groups = _groups(data.get("dice"), input_keys)
     group_keys = frozenset(g.key for g in groups)
+    followups = _followups(_list(data, "followups", MAX_FOLLOWUPS, required=False), groups)
+    taken = input_keys | group_keys
+    for followup in followups:
+        if followup.key in taken:
+            raise Malformed(DUPLICATE, field="followups", name=followup.key)
+    input_keys = input_keys | {f.key for f in followups}  # a follow-up's name reads 0 or 1
     lets = _lets(data.get("let", {}), input_keys, group_keys)
     known = frozenset(input_keys | {k for k, _ in lets})
     value = compile_expression(
@@ -356,12 +419,58 @@ def from_mapping(data: Mapping[str, object]) -> Definition:
     outcomes = _outcomes(_list(data, "outcomes", MAX_OUTCOMES))
     marks = _marks(_list(data, "marks", MAX_MARKS, required=False), known, group_keys)
     stats = _stats(_list(data, "stats", MAX_STATS, required=False), inputs)
+    for index, followup in enumerate(followups):
+        for outcome in sorted(followup.on - {b.key for b in outcomes}):
+            raise Malformed(FOLLOWUP_OUTCOME, field=f"followups[{index}].on", name=outcome)
     definition = Definition(
         key, version, name, about, source, example, odds_example, inputs, groups,
-        lets, value, outcomes, marks, stats,
+        lets, value, outcomes, marks, stats, followups,
     )  # fmt: skip
     check_dice(definition)
     return definition
+
+
+def _followups(raws: list[dict[str, object]], groups: tuple[Group, ...]) -> tuple[Followup, ...]:
+    """The follow-ups: each a push of one group's dice, or a reroll of the whole roll."""
+    followups: list[Followup] = []
+    for index, raw in enumerate(raws):
+        field = f"followups[{index}]"
+        for name in raw:
+            if name not in ("key", "label", "group", "stay", "better", "on", "times"):
+                raise Malformed(UNKNOWN_FIELD, field=f"{field}.{name}")
+        key = _key(raw.get("key"), f"{field}.key")
+        if any(f.key == key for f in followups):
+            raise Malformed(DUPLICATE, field="followups", name=key)
+        label = _words(raw, field, "label")
+        group = raw.get("group")
+        if group is not None:
+            group = _text(group, f"{field}.group", 32)
+            if group not in {g.key for g in groups}:
+                raise Malformed(FOLLOWUP_GROUP, field=f"{field}.group", name=group)
+        stay = _int_list(raw.get("stay", []), f"{field}.stay", K_FACE_LIST)
+        if stay and group is None:
+            raise Malformed(FOLLOWUP_STAY, field=f"{field}.stay")
+        better = raw.get("better", False)
+        if not isinstance(better, bool):
+            raise Malformed(WRONG_TYPE, field=f"{field}.better", kind=K_YES_NO)
+        if better and group is not None:
+            raise Malformed(FOLLOWUP_BETTER, field=f"{field}.better")
+        on = raw.get("on", [])
+        if not isinstance(on, list) or not all(isinstance(o, str) for o in on):
+            raise Malformed(WRONG_TYPE, field=f"{field}.on", kind=K_KEY_LIST)
+        times = _int(raw.get("times", 1), f"{field}.times")
+        if not 1 <= times <= MAX_TIMES:
+            raise Malformed(FOLLOWUP_TIMES, field=f"{field}.times", limit=MAX_TIMES)
+        followups.append(
+            Followup(key, label, group, frozenset(stay), better, frozenset(map(str, on)), times)
+        )
+    return tuple(followups)
+
+
+def _int_list(raw: object, field: str, kind: Term) -> tuple[int, ...]:
+    if not isinstance(raw, list) or len(raw) > MAX_FACES:
+        raise Malformed(WRONG_TYPE, field=field, kind=kind)
+    return tuple(_int(v, field) for v in raw)
 
 
 def _lets(
@@ -613,7 +722,18 @@ def input_corners(definition: Definition) -> list[dict[str, int]]:
 
 
 def check_dice(definition: Definition) -> None:
-    """Every group's die reads as one term of the grammar at the inputs' corners."""
+    """Every group's die reads as one term of the grammar at the inputs' corners, and
+    a group a follow-up pushes is plain dice, one face each, that it can reroll."""
+    pushed = {f.group: (i, f) for i, f in enumerate(definition.followups) if f.group}
     for values in input_corners(definition):
+        values = {**values, **definition.made_by(None)}
         for group in definition.groups:
-            group_dice(group, values)
+            _, dice, _ = group_dice(group, values)
+            if dice is None or group.key not in pushed:
+                continue
+            index, followup = pushed[group.key]
+            if dice.explode or dice.keep:
+                raise Malformed(FOLLOWUP_DIE, field=f"followups[{index}].group", name=group.key)
+            shown = {group.faces[v - 1] if group.faces else v for v in dice.faces}
+            if shown <= followup.stay:
+                raise Malformed(FOLLOWUP_NEVER, field=f"followups[{index}].stay")

@@ -27,7 +27,14 @@ from core.rules.dice_odds import STEP_BUDGET
 from core.rules.errors import Malformed
 from core.rules.systems.reading import Feature
 
-__all__ = ["STEP_BUDGET", "Budget", "Distribution", "GroupDice", "group_distribution"]
+__all__ = [
+    "STEP_BUDGET",
+    "Budget",
+    "Distribution",
+    "GroupDice",
+    "continued_distribution",
+    "group_distribution",
+]
 
 TOO_LARGE = (
     "Those inputs are too large for exact odds (at most {limit} steps of work). "
@@ -226,6 +233,41 @@ def group_distribution(
         for state, w in states.items():
             for (value, *marks), v in die.weights.items():
                 new[fold.add(state, value, tuple(marks))] += w * v
+        states = new
+    budget.spend(len(states))
+    out: dict[Key, int] = defaultdict(int)
+    for (part, seen), w in states.items():
+        found = dict(zip(slots, (x or 0 for x in seen), strict=True))
+        out[tuple(sum(part) if f.kind == "total" else found[f] for f in order)] += w
+    return order, Distribution(dict(out), die.total**dice.count)
+
+
+def continued_distribution(
+    group: GroupDice, features: list[Feature], fixed: tuple[int, ...], budget: Budget
+) -> tuple[tuple[Feature, ...], Distribution]:
+    """:func:`group_distribution` of a group some of whose dice already stand: the dice
+    that show ``fixed`` (one face each, as shown) and ``group.dice.count`` more rolled
+    now (plain dice: no explosion, no keeping), folded from the state the standing dice
+    give.
+    """
+    order = tuple(sorted(features, key=lambda f: f.name))
+    dice = group.dice
+    assert dice is not None and not dice.explode and not dice.keep
+    counts = _counts(list(order))
+    want_total = any(f.kind == "total" for f in order)
+    slots = tuple(f for f in order if f.kind != "total")
+    fold = _Fold(slots, {c: i for i, c in enumerate(counts)}, want_total, "", dice.count)
+    state = fold.start()
+    for value in fixed:
+        state = fold.add(state, value, tuple(int(c.test(value)) for c in counts))
+    states: dict[State, int] = {state: 1}
+    die = _as_weights(die_chances(group, counts, budget, True))
+    for _ in range(dice.count):
+        budget.spend(len(states) * len(die.weights))
+        new: dict[State, int] = defaultdict(int)
+        for before, w in states.items():
+            for (value, *marks), v in die.weights.items():
+                new[fold.add(before, value, tuple(marks))] += w * v
         states = new
     budget.spend(len(states))
     out: dict[Key, int] = defaultdict(int)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
 
@@ -21,6 +21,7 @@ from core.rules.errors import Malformed
 from core.rules.rng import Rng
 from core.rules.systems.definition import (
     Definition,
+    Followup,
     Mark,
     OutcomeBand,
     Stat,
@@ -34,10 +35,11 @@ from core.rules.systems.exact import (
     Budget,
     Distribution,
     GroupDice,
+    continued_distribution,
     estimate_group,
     group_distribution,
 )
-from core.rules.systems.reading import Feature
+from core.rules.systems.reading import Feature, sum_parts
 
 UNKNOWN_WORD = "I couldn't read “{text}” for this game. It takes {takes}."
 OUT_OF_RANGE = "“{text}” is out of range here: from {low} to {high}."
@@ -261,16 +263,19 @@ def _evaluate(definition: Definition, values: dict[str, int]) -> tuple[int, tupl
     return value, marks
 
 
-def roll(definition: Definition, inputs: Mapping[str, int], rng: Rng) -> SystemRoll:
+def roll(
+    definition: Definition, inputs: Mapping[str, int], rng: Rng, made: str | None = None
+) -> SystemRoll:
     """Roll ``definition`` with ``inputs`` (defaults for the rest) and read the result.
+
+    Args:
+        made: the follow-up that rolls it again (its name reads 1), or None.
 
     Raises:
         Malformed: an input out of its range.
     """
     values = inputs_for(definition, inputs)
-    known: dict[str, int] = dict(values)
     groups = []
-    features = definition.features()
     for group in definition.groups:
         _, dice, notation = group_dice(group, values)
         shown: list[tuple[tuple[int, ...], bool]] = []
@@ -285,13 +290,159 @@ def roll(definition: Definition, inputs: Mapping[str, int], rng: Rng) -> SystemR
             if group.depth is not None:
                 shown = _within_depth(shown, dice, group.depth)
         groups.append(GroupRoll(group.key, notation, tuple(shown)))
-        for feature in features[group.key]:
+    return read_roll(definition, values, groups, made)
+
+
+def read_roll(
+    definition: Definition,
+    inputs: Mapping[str, int],
+    groups: Sequence[GroupRoll],
+    made: str | None = None,
+) -> SystemRoll:
+    """The roll ``groups`` show, read with ``inputs`` (``made``: the follow-up that made it).
+
+    Raises:
+        Malformed: the reading divides by zero.
+    """
+    values = inputs_for(definition, inputs)
+    known: dict[str, int] = {**values, **definition.made_by(made)}
+    features = definition.features()
+    for group in groups:
+        shown = list(group.dice)
+        for feature in features.get(group.key, ()):
             known[feature.name] = _read(feature, shown)
     value, marks = _evaluate(definition, known)
     return SystemRoll(
         definition.key, tuple(values.items()), tuple(groups), value,
         definition.outcome_of(value), marks,
     )  # fmt: skip
+
+
+def rerolled(followup: Followup, group: GroupRoll) -> tuple[int, ...]:
+    """Which dice of ``group`` a push of ``followup`` rolls again: those showing none of
+    its ``stay`` faces."""
+    return tuple(i for i, (faces, _) in enumerate(group.dice) if faces[0] not in followup.stay)
+
+
+def offered(definition: Definition, result: SystemRoll, made: Mapping[str, int]) -> tuple[str, ...]:
+    """The follow-ups the roller may make on ``result`` now: on its outcome, not made as
+    often as they may be (``made``: how often each was), and a push with dice to reroll."""
+    found = []
+    for followup in definition.followups:
+        if made.get(followup.key, 0) >= followup.times:
+            continue
+        if not followup.offered_on(result.outcome.key):
+            continue
+        if followup.group is not None:
+            group = next(g for g in result.groups if g.key == followup.group)
+            if not rerolled(followup, group):
+                continue
+        found.append(followup.key)
+    return tuple(found)
+
+
+def follow_up(
+    definition: Definition, result: SystemRoll, key: str, rng: Rng
+) -> tuple[SystemRoll, SystemRoll]:
+    """Make the follow-up ``key`` on ``result``: the roll it rolled, and the one that
+    stands (the same, unless a reroll keeps the better of the two).
+
+    Raises:
+        Malformed: the reading divides by zero.
+    """
+    followup = definition.followup(key)
+    inputs = dict(result.inputs)
+    if followup.group is None:
+        new = roll(definition, inputs, rng, made=key)
+        stands = new if not followup.better or new.value > result.value else result
+        return new, stands
+    groups = []
+    for group in result.groups:
+        if group.key == followup.group:
+            again = rerolled(followup, group)
+            die = group.notation[len(str(len(group.dice))) :]
+            part = roll_dice(parse(f"{len(again)}{die}"), rng).outcomes[0].parts[0]
+            assert isinstance(part, DiceRoll)
+            fresh = iter(part.rolled)
+            spec = next(g for g in definition.groups if g.key == group.key)
+            dice = list(group.dice)
+            for index in again:
+                faces = tuple(
+                    f.value if spec.faces is None else spec.faces[f.value - 1]
+                    for f in next(fresh).faces
+                )  # fmt: skip
+                dice[index] = (faces, True)
+            group = replace(group, dice=tuple(dice))
+        groups.append(group)
+    new = read_roll(definition, inputs, groups, made=key)
+    return new, new
+
+
+def better_of(definition: Definition, fresh: SystemOdds, value: int) -> SystemOdds:
+    """The outcomes a reroll that keeps the better of the two leaves standing, after a
+    roll that read ``value``, from the reroll's own odds ``fresh``: an outcome above the
+    first's as often as the reroll reads it, the first's own as often as the reroll
+    reads it or worse, none below. Higher values read better (the bands go best first).
+    It gives no marks' chances: they follow whichever roll stands."""
+    standing = definition.outcome_of(value)
+    rows, below = [], Fraction(0)
+    for row in reversed(fresh.outcomes):
+        below += row.chance
+        if row.outcome.key == standing.key:
+            rows.append(OutcomeChance(row.outcome, below))
+        elif row.outcome.low is not None and row.outcome.low > value:
+            rows.append(row)
+        else:
+            rows.append(OutcomeChance(row.outcome, Fraction(0)))
+    return replace(fresh, outcomes=tuple(reversed(rows)), marks=())
+
+
+def followup_odds(
+    definition: Definition, result: SystemRoll, key: str, budget: int = STEP_BUDGET
+) -> SystemOdds:
+    """The exact chance of each outcome the follow-up ``key`` leaves standing, given
+    ``result``: a push reads the dice that stay with every way the rerolled ones fall;
+    a reroll is the roll's own odds (keeping the better of the two: an outcome above
+    ``result``'s as often as the new roll reads it, ``result``'s own as often as the new
+    roll reads it or worse). A reroll that keeps the better gives no marks' chances.
+
+    Raises:
+        Malformed: too much work for exact odds.
+    """
+    followup = definition.followup(key)
+    values = inputs_for(definition, dict(result.inputs))
+    if followup.group is None:
+        fresh = odds(definition, values, budget, made=key)
+        return better_of(definition, fresh, result.value) if followup.better else fresh
+    spent = Budget(budget)
+    features = definition.features()
+    parts = []
+    for group, shape in zip(result.groups, _shapes(definition, values), strict=True):
+        wanted = features[group.key]
+        if group.key != followup.group:
+            order = tuple(sorted(wanted, key=lambda f: f.name))
+            number = tuple(_read(f, list(group.dice)) for f in order)
+            parts.append((order, Distribution({number: 1}, 1)))
+            continue
+        again = set(rerolled(followup, group))
+        stays = tuple(faces[0] for i, (faces, _) in enumerate(group.dice) if i not in again)
+        assert shape.dice is not None
+        fresh_dice = replace(shape.dice, count=len(again))
+        parts.append(continued_distribution(replace(shape, dice=fresh_dice), wanted, stays, spent))
+    denominator = 1
+    for _, dist in parts:
+        denominator *= dist.total
+    spent.spend(_reads(definition) * _size(parts))
+    by_outcome, by_mark = _tally(definition, {**values, **definition.made_by(key)}, parts)
+    return SystemOdds(
+        definition.key,
+        tuple(values.items()),
+        tuple(
+            OutcomeChance(b, Fraction(by_outcome[b.key], denominator)) for b in definition.outcomes
+        ),
+        tuple(MarkChance(m, Fraction(by_mark[m.key], denominator)) for m in definition.marks),
+        spent.used,
+    )
 
 
 def _within_depth(
@@ -362,9 +513,15 @@ def _reads(definition: Definition) -> int:
 
 
 def odds(
-    definition: Definition, inputs: Mapping[str, int], budget: int = STEP_BUDGET
+    definition: Definition,
+    inputs: Mapping[str, int],
+    budget: int = STEP_BUDGET,
+    made: str | None = None,
 ) -> SystemOdds:
     """Every outcome of ``definition`` with ``inputs``, best first, with its exact chance.
+
+    Args:
+        made: the follow-up that rolls it again (its name reads 1), or None.
 
     Raises:
         Malformed: an input out of range, or too much work for exact odds (decided
@@ -382,7 +539,7 @@ def odds(
     for _, dist in parts:
         denominator *= dist.total
     spent.spend(_reads(definition) * _size(parts))
-    by_outcome, by_mark = _tally(definition, values, parts)
+    by_outcome, by_mark = _tally(definition, {**values, **definition.made_by(made)}, parts)
     return SystemOdds(
         definition.key,
         tuple(values.items()),
@@ -421,3 +578,35 @@ def _size(parts: list[tuple[tuple[Feature, ...], Distribution]]) -> int:
     for _, dist in parts:
         size *= len(dist.weights)
     return size
+
+
+def addends(definition: Definition, result: SystemRoll) -> tuple[int, ...] | None:
+    """The numbers ``result``'s value adds up, in order (``3, 5, 2`` for ``3 + 5 + 2 =
+    10``): each face of each die a total reads, each input and number, signed; inputs
+    at 0 left out. None unless the value is a plain sum of every group's dice that
+    were rolled, none of them dropped (see :func:`core.rules.systems.reading.sum_parts`).
+    """
+    parts = sum_parts(definition.value.text, {k: e.text for k, e in definition.lets})
+    if parts is None:
+        return None
+    summed = {which for _, kind, which in parts if kind == "dice"}
+    groups = {g.key: g for g in result.groups}
+    if any(g.dice and g.key not in summed for g in result.groups):
+        return None
+    values = dict(result.inputs)
+    numbers: list[int] = []
+    for sign, kind, which in parts:
+        if kind == "dice":
+            dice = groups[str(which)].dice
+            if not all(kept for _, kept in dice):
+                return None
+            numbers += [sign * face for faces, _ in dice for face in faces]
+        elif kind == "name":
+            number = values.get(str(which), 0)
+            if number:
+                numbers.append(sign * number)
+        elif which:
+            numbers.append(sign * int(which))
+    if not numbers or sum(numbers) != result.value:
+        return None
+    return tuple(numbers)

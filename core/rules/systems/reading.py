@@ -192,3 +192,47 @@ class _Rewrite(ast.NodeTransformer):
         feature = Feature(group.id, func, compare)
         self.features.add(feature)
         return ast.copy_location(ast.Name(id=feature.name, ctx=ast.Load()), node)
+
+
+Addend = tuple[int, str, str | int]
+"""One part of a sum: its sign (1 or -1), what it is (``"dice"``: a group's total, read
+``"name"``: an input or a follow-up's name, ``"number"``), and which (or the number)."""
+
+
+def sum_parts(text: str, lets: Mapping[str, str]) -> tuple[Addend, ...] | None:
+    """The parts of ``text`` when it is a plain sum: group totals, inputs and whole
+    numbers added and taken away (named values that are such sums themselves read as
+    their parts); None for anything else (a highest die, a condition, a product).
+
+    ``text`` is an expression already checked (:func:`compile_expression`)."""
+    found: list[Addend] = []
+
+    def walk(node: ast.AST, sign: int, depth: int) -> bool:
+        if depth > len(lets) + 1:
+            return False
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            right = sign if isinstance(node.op, ast.Add) else -sign
+            return walk(node.left, sign, depth) and walk(node.right, right, depth)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            return walk(node.operand, -sign if isinstance(node.op, ast.USub) else sign, depth)
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            found.append((sign, "number", node.value))
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            group = node.args[0] if len(node.args) == 1 else None
+            if node.func.id == "total" and isinstance(group, ast.Name):
+                found.append((sign, "dice", group.id))
+                return True
+            return False
+        if isinstance(node, ast.Name):
+            if node.id in lets:
+                return walk(ast.parse(lets[node.id].strip(), mode="eval").body, sign, depth + 1)
+            found.append((sign, "name", node.id))
+            return True
+        return False
+
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    return tuple(found) if walk(tree.body, 1, 0) else None

@@ -51,8 +51,8 @@ def test_every_library_game_is_a_registered_system_that_keeps_its_definition(key
     assert definition_of(state) is definition  # the library's own, read once
     # its example rolls, and reads back as it fell
     opened = system.panel(ROLL_PANEL).open(table_of(key), ANA, definition.example, SeededRng(3))
-    assert opened.closed
     rolled = system.panel(ROLL_PANEL).read(opened.state)
+    assert opened.closed == (not rolled.offers)  # open while a follow-up is offered
     assert rolled == opened.model and rolled.by == ANA
     assert rolled.outcome_key in {band.key for band in definition.outcomes}
     assert system.procedure(ROLL_PANEL, opened.state) == f"{ROLL_PANEL}:{ANA}"
@@ -257,3 +257,65 @@ def test_a_stats_roll_names_the_stat_in_both_languages_even_at_its_default() -> 
     assert isinstance(rolled.model, RolledPanel)
     [(key, value, words, _)] = rolled.model.inputs
     assert (key, value, words.en, words.ru) == ("skill", 20, "Library Use", "Работа в библиотеке")
+
+
+BO = 8
+
+
+def test_a_push_is_its_rollers_once_and_the_roll_stays_open_until_then() -> None:
+    system = default_registry().find("yze")
+    panel = system.panel(ROLL_PANEL)
+    table = table_of("yze")
+    opened = panel.open(table, ANA, "4", ScriptedRng([6, 3, 1, 2]))
+    rolled = opened.model
+    assert isinstance(rolled, RolledPanel) and not opened.closed
+    assert [(c.verb, c.argument, c.by) for c in choices(rolled)] == [
+        (RollAction.FOLLOW, "push", frozenset({ANA}))
+    ]
+    assert panel.waiting(table, rolled).awaited == frozenset()  # nobody has to push
+    offer = rolled.offers[0]
+    assert offer.label.en == "Push" and offer.odds is not None
+    assert dict((w.en, c) for w, c in offer.odds) == {
+        "Success, three or more sixes": Fraction(2, 27),  # 3 rerolled dice, 2+ sixes
+        "Success, two sixes": Fraction(75, 216),
+        "Success": Fraction(125, 216),
+    }
+    with pytest.raises(NotYourTurn):
+        panel.act(table, rolled, BO, "follow", "push", ScriptedRng([]))
+    pushed = panel.act(table, rolled, ANA, "follow", "push", ScriptedRng([6, 1, 5]))
+    after = pushed.model
+    assert isinstance(after, RolledPanel) and pushed.closed
+    assert after.groups[0][2] == (((6,), True), ((6,), True), ((1,), True), ((5,), True))
+    assert after.outcome.en == "Success, two sixes" and after.chance == Fraction(75, 216)
+    assert [m.en for m in after.marks] == ["Pushed with a 1: take the cost"]
+    assert [line.label for line in after.lines] == [None, offer.label]
+    assert after.lines[0].outcome.en == "Success" and after.made == (("push", 1),)
+    assert panel.read(pushed.state) == after  # it reads back as it fell
+    with pytest.raises(NotAllowedNow):
+        panel.act(table, after, ANA, "follow", "push", ScriptedRng([6, 6, 6]))
+
+
+def test_a_benny_that_rolls_worse_leaves_the_better_roll_standing() -> None:
+    system = default_registry().find("savage")
+    panel = system.panel(ROLL_PANEL)
+    table = table_of("savage")
+    remember_odds(library_definition("savage"), odds(library_definition("savage"), {"trait": 8}))
+    opened = panel.open(table, ANA, "d8", ScriptedRng([5, 2]))  # 5: a success
+    rolled = opened.model
+    assert isinstance(rolled, RolledPanel) and rolled.outcome.en == "Success"
+    again = panel.act(table, rolled, ANA, "follow", "benny", ScriptedRng([2, 3]))
+    after = again.model
+    assert isinstance(after, RolledPanel) and not again.closed  # two Bennies more
+    assert after.outcome.en == "Success" and after.value == rolled.value
+    assert after.lines[-1].outcome.en == "Failure" and after.lines[-1].chance is None
+    offer = rolled.offers[0]
+    assert offer.odds is not None and after.chance == dict(offer.odds)[after.outcome]
+    assert after.made == (("benny", 1),)
+
+
+def test_a_roll_without_follow_ups_closes_at_once_and_takes_none() -> None:
+    panel = default_registry().find("pbta").panel(ROLL_PANEL)
+    opened = panel.open(table_of("pbta"), ANA, "+1", ScriptedRng([3, 5]))
+    assert opened.closed and choices(opened.model) == ()  # type: ignore[arg-type]
+    with pytest.raises(NotAllowedNow):
+        panel.act(table_of("pbta"), opened.model, ANA, "follow", "push", ScriptedRng([]))  # type: ignore[arg-type]

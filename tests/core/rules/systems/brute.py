@@ -97,17 +97,11 @@ def daggerheart(mod: int, difficulty: int, edge: int) -> Odds:
     return enumerate_faces([12, 12] + [6] * abs(edge), read)
 
 
-def yze(pool: int, push: int) -> Odds:
-    # a pushed die: a 6 stays; anything else is rolled once more
+def yze(pool: int) -> Odds:
     def sixes(*faces: int) -> str:
-        if not push:
-            n = faces.count(6)
-        else:
-            first, second = faces[:pool], faces[pool:]
-            n = sum(1 for a, b in zip(first, second, strict=True) if a == 6 or b == 6)
-        return ("failure", "success", "two", "three")[min(n, 3)]
+        return ("failure", "success", "two", "three")[min(faces.count(6), 3)]
 
-    return enumerate_faces([6] * (pool * (2 if push else 1)), sixes)
+    return enumerate_faces([6] * pool, sixes)
 
 
 def savage(trait: int, mod: int, wild: int) -> Odds:

@@ -38,12 +38,7 @@ CASES: list[tuple[str, dict[str, int], Callable[[], brute.Odds]]] = [
         for m, d in ((0, 12), (3, 15), (-2, 8))
         for e in (-1, 0, 1)
     ],
-    *[
-        ("yze", {"pool": n, "push": p}, lambda n=n, p=p: brute.yze(n, p))
-        for n in (1, 2, 3)
-        for p in (0, 1)
-    ],
-    ("yze", {"pool": 6, "push": 0}, lambda: brute.yze(6, 0)),
+    *[("yze", {"pool": n}, lambda n=n: brute.yze(n)) for n in (1, 2, 3, 6)],
     *[
         ("savage", {"trait": t, "mod": m, "wild": w}, lambda t=t, m=m, w=w: brute.savage(t, m, w))
         for t, m, w in ((4, 0, 1), (8, 1, 1), (12, -2, 1), (6, 0, 0), (10, 3, 0))

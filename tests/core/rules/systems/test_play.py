@@ -23,6 +23,7 @@ from core.rules.systems import (
 )
 from core.rules.systems.definition import Definition
 from core.rules.systems.exact import Budget
+from core.rules.systems.play import addends, read_system
 
 
 def inputs_of(definition: Definition) -> st.SearchStrategy[dict[str, int]]:
@@ -126,7 +127,7 @@ def test_past_ten_dice_rolled_they_turn_into_kept_dice_then_into_plus_two() -> N
         ("dnd5e", "+5 dc15 adv", {"mod": 5, "dc": 15, "edge": 1}),
         ("dnd5e", "dc 12 +3 ПОМЕХА", {"mod": 3, "dc": 12, "edge": -1}),
         ("dnd5e", "сл12", {"mod": 0, "dc": 12, "edge": 0}),
-        ("yze", "4 push", {"pool": 4, "push": 1}),
+        ("yze", "4", {"pool": 4}),
         ("savage", "d8 +1 extra", {"trait": 8, "mod": 1, "wild": 0}),
         ("shadowrun", "8 t2", {"pool": 8, "threshold": 2}),
         ("cofd", "5 9again", {"pool": 5, "again": 9}),
@@ -239,3 +240,72 @@ def test_any_words_after_a_stat_roll_within_range_or_are_refused(
     assert inputs is not None
     for field in definition.inputs:
         assert field.low <= inputs[field.key] <= field.high
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    parts=st.lists(
+        st.tuples(st.sampled_from(("+", "-")), st.sampled_from(("total(a)", "total(b)", "m", "3"))),
+        min_size=1,
+        max_size=5,
+    ),
+    seed=st.integers(0, 10_000),
+    m=st.integers(-3, 3),
+)
+def test_a_sum_of_dice_inputs_and_numbers_adds_up_to_the_value(
+    parts: list[tuple[str, str]], seed: int, m: int
+) -> None:
+    value = " ".join(f"{sign} {part}" for sign, part in parts)
+    text = SUMS.replace("VALUE", value)
+    definition = read_system(text)
+    result = roll(definition, {"m": m}, SeededRng(seed))
+    found = addends(definition, result)
+    read = {p for _, p in parts}
+    if {"total(a)", "total(b)"} <= read:  # every group with dice is summed
+        faces = {g.key: [f for faces, _ in g.dice for f in faces] for g in result.groups}
+        expected: list[int] = []
+        for sign, part in parts:
+            one = 1 if sign == "+" else -1
+            if part.startswith("total"):
+                expected += [one * f for f in faces[part[6]]]
+            elif part == "m" and m:
+                expected.append(one * m)
+            elif part == "3":
+                expected.append(one * 3)
+        assert found == tuple(expected) and sum(expected) == result.value
+    else:
+        assert found is None  # a group rolled but not summed: the dice line stays
+
+
+SUMS = """
+key = "sums"
+version = 1
+source = "a test table"
+value = "VALUE"
+name = { en = "Sums", ru = "Суммы" }
+about = { en = "Dice added up.", ru = "Сумма костей." }
+
+[[inputs]]
+key = "m"
+name = { en = "modifier", ru = "модификатор" }
+min = -3
+max = 3
+
+[dice.a]
+count = "2"
+die = "d6"
+
+[dice.b]
+count = "1"
+die = "d4"
+
+[[outcomes]]
+key = "up"
+min = 1
+label = { en = "Up", ru = "Вверх" }
+
+[[outcomes]]
+key = "down"
+max = 0
+label = { en = "Down", ru = "Вниз" }
+"""
