@@ -9,9 +9,11 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.rules.registry import Registry
+from core.store.roll_history import StoredRoll
 from core.views.projection import RollHistory, roll_history
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import Lang
+from core.words.systems_words import history_words
 from webapp.deps import DEPS
 from webapp.i18n import request_lang
 from webapp.log_lines import moment
@@ -34,6 +36,15 @@ def _player(history: RollHistory, p: int, name: str, lang: Lang) -> dict[str, An
         "expected": lang.number(round(luck.expected, 2)) if luck is not None else None,
         "above": luck is not None and luck.difference >= 0,
     }
+
+
+def _notation(roll: StoredRoll, lang: Lang) -> dict[str, Any]:
+    """What was rolled: the dice notation, or a game system's roll in words (its name,
+    the version that rolled, the inputs) with what it came to (``outcome``)."""
+    if roll.system is None:
+        return {"notation": roll.notation, "outcome": None}
+    what, came = history_words(roll.system, lang)
+    return {"notation": what, "outcome": came}
 
 
 def history_context(
@@ -59,7 +70,7 @@ def history_context(
                 "id": r.id,
                 "player": r.player_tg_id,
                 "who": names.get(r.player_tg_id, r.who),
-                "notation": r.notation,
+                **_notation(r, lang),
                 "total": r.total,
                 "note": r.note,
                 "secret": r.secret,

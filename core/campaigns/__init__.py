@@ -16,6 +16,7 @@ from __future__ import annotations
 from core.campaigns.base import Dependencies
 from core.campaigns.edits import Edits
 from core.campaigns.lifecycle import Joining, Lifecycle
+from core.campaigns.own_games import OwnGames
 from core.campaigns.posts import Posts
 from core.campaigns.presses import Presses
 from core.campaigns.queries import Queries
@@ -74,6 +75,8 @@ class Campaigns(Dependencies):
         self.next_turn = turns.next_turn
         # posts in character: /say, /npc, inline
         self.posts = Posts(*shared, clock=clock)
+        # a game of a group's own system moved on to its newest version
+        self.use_newest = OwnGames(*shared, clock=clock).use_newest
         self._bind_reads(self.queries)
 
     def _bind_changes(self, joining: Joining, lifecycle: Lifecycle, presses: Presses) -> None:

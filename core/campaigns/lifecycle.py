@@ -7,6 +7,7 @@ import secrets
 from tortoise.exceptions import IntegrityError
 
 from core.campaigns.base import CampaignsBase, touching
+from core.campaigns.own_systems import own_version
 from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.views import (
     JOIN_PREFIX,
@@ -21,6 +22,7 @@ from core.campaigns.views import (
     JoinResult,
     Resumed,
 )
+from core.rules.dicesystem import own_game
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.lifecycle import (
     Ended,
@@ -49,11 +51,14 @@ class Joining(CampaignsBase):
     ) -> CampaignView:
         """Start a campaign of ``system_key`` in a group chat; the host joins it.
 
+        ``system_key`` names the group's own system first (:mod:`core.campaigns.own_systems`:
+        the game plays its newest version, kept with the campaign), else the registry's.
+
         Raises:
             Malformed: unknown system.
             NotAllowedNow: not a group, or a game is already live in this chat.
         """
-        system = self.registry.find(system_key)
+        system = await self._to_start(chat.tg_id, system_key)
         if chat.kind not in ("group", "supergroup"):
             raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
         unit = unit or UnitOfWork()
@@ -78,6 +83,18 @@ class Joining(CampaignsBase):
             view = await self._view(campaign)
             await unit.record(view)  # its reply, sent after the commit
             return view
+
+    async def _to_start(self, chat_tg_id: int, key: str) -> GameSystem:
+        """The system ``/newgame key`` starts in a chat: the group's own of that key (a
+        group's key never equals the library's: :func:`own_systems.create` refuses it),
+        else the registry's."""
+        if chat_tg_id < 0 and key.strip():
+            try:
+                found = await own_version(chat_tg_id, key)
+            except NotAllowedNow:
+                return self.registry.find(key)
+            return own_game(found.key, found.text, found.version)
+        return self.registry.find(key)
 
     async def _seat(self, campaign: Campaign, player_id: int) -> None:
         system = self.registry.find(campaign.system)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.rules.history import HistoryRoll
 from core.rules.log import LogLine
 from core.store.sql import Statement, dump_json, fetch, now
 
@@ -80,6 +81,21 @@ def log_statement(campaign_id: int, lines: Sequence[LogLine]) -> Statement:
         values += [campaign_id, line.kind.value, line.text[:500], dump_json(list(line.player_ids))]
         values += [words, at]
     return _LOG + marks, values
+
+
+_HISTORY = (
+    "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at,"
+    " topic_id, campaign_id, seen_by, revealed, system)"
+    " SELECT c.chat_id, p.id, ?, ?, ?, ?, ?, c.topic_id, c.id, NULL, ?, ?"
+    " FROM campaign c JOIN player p ON p.tg_id = ? WHERE c.id = ?"
+)
+
+
+def history_statement(campaign_id: int, roll: HistoryRoll) -> Statement:
+    """A game's own roll kept in its chat's roll history, as played in the campaign."""
+    faces = [[[total, int(kept)] for total, kept in group] for group in roll.faces]
+    values = [roll.notation, "", roll.total, dump_json(faces), now(), False]
+    return _HISTORY, [*values, dump_json(roll.system), roll.by, campaign_id]
 
 
 def close_statement(panel_id: int, version: int) -> Statement:

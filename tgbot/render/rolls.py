@@ -8,6 +8,7 @@ from babel.dates import format_datetime
 
 from core.store.roll_history import StoredRoll
 from core.words.i18n import DEFAULT, PSEUDO, Lang
+from core.words.systems_words import history_words
 from tgbot.render.text import esc
 
 NAME_LIMIT = 40
@@ -27,7 +28,18 @@ def _cut(text: str, limit: int) -> str:
 
 
 def roll_line(roll: StoredRoll, lang: Lang) -> str:
-    """One roll: when, who, what, the total, the note."""
+    """One roll: when, who, what, the total, the note (a game system's roll: the system,
+    the version that rolled, the inputs, the outcome and its chance)."""
+    if roll.system is not None:
+        what, came = history_words(roll.system, lang)
+        line = lang.gettext(
+            "{time} · <b>{name}</b>: {what} → <b>{outcome}</b>",
+            time=esc(moment(roll.at, lang)),
+            name=esc(_cut(roll.who, NAME_LIMIT)),
+            what=esc(what),
+            outcome=esc(came),
+        )
+        return line + (" " + lang.gettext("(rolled in secret, revealed)") if roll.secret else "")
     line = lang.gettext(
         "{time} · <b>{name}</b>: <code>{notation}</code> → <b>{total}</b>",
         time=esc(moment(roll.at, lang)),
