@@ -21,6 +21,7 @@ from core.campaigns.posts import Posts
 from core.campaigns.presses import Presses
 from core.campaigns.queries import Queries
 from core.campaigns.reminding import NudgeReading, Reminder, Reminding
+from core.campaigns.system_rolls import SystemRolls
 from core.campaigns.turns import Turns
 from core.campaigns.views import (
     JOIN_PREFIX,
@@ -77,6 +78,8 @@ class Campaigns(Dependencies):
         self.posts = Posts(*shared, clock=clock)
         # a game of a group's own system moved on to its newest version
         self.use_newest = OwnGames(*shared, clock=clock).use_newest
+        # a game system's own roll in secret
+        self.roll_system_in_secret = SystemRolls(*shared, clock=clock).roll_in_secret
         self._bind_reads(self.queries)
 
     def _bind_changes(self, joining: Joining, lifecycle: Lifecycle, presses: Presses) -> None:

@@ -86,15 +86,19 @@ def log_statement(campaign_id: int, lines: Sequence[LogLine]) -> Statement:
 _HISTORY = (
     "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at,"
     " topic_id, campaign_id, seen_by, revealed, system)"
-    " SELECT c.chat_id, p.id, ?, ?, ?, ?, ?, c.topic_id, c.id, NULL, ?, ?"
-    " FROM campaign c JOIN player p ON p.tg_id = ? WHERE c.id = ?"
+    " SELECT c.chat_id, p.id, ?, ?, ?, ?, ?, c.topic_id, c.id, ?, ?, ?"
+    " FROM campaign c JOIN player p ON p.tg_id = ? WHERE c.id = ? RETURNING id"
 )
 
 
-def history_statement(campaign_id: int, roll: HistoryRoll) -> Statement:
-    """A game's own roll kept in its chat's roll history, as played in the campaign."""
+def history_statement(
+    campaign_id: int, roll: HistoryRoll, seen_by: Sequence[int] | None = None
+) -> Statement:
+    """A game's own roll kept in its chat's roll history, as played in the campaign (a
+    secret one with who saw it); its row's id comes back."""
     faces = [[[total, int(kept)] for total, kept in group] for group in roll.faces]
-    values = [roll.notation, "", roll.total, dump_json(faces), now(), False]
+    seen = None if seen_by is None else dump_json(list(seen_by))
+    values = [roll.notation, "", roll.total, dump_json(faces), now(), seen, False]
     return _HISTORY, [*values, dump_json(roll.system), roll.by, campaign_id]
 
 

@@ -6,6 +6,7 @@ and an export carries the system's text into a group that never had it."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,15 @@ from core.rules.errors import Malformed
 from core.store.models import Campaign, RollRecord
 from core.views.archive import export_campaign, import_campaign
 from tests.support.own_game import OUR_GAME, Dice, start_own_game
-from tests.support.stack import GROUP, Stack, campaigns, running_stack, say
+from tests.support.stack import (
+    GROUP,
+    TIMEOUT,
+    Stack,
+    campaigns,
+    from_bot,
+    running_stack,
+    say,
+)
 from tgbot.sandbox.fake_api import Player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.db]
@@ -118,6 +127,8 @@ async def test_a_game_keeps_its_version_until_its_host_moves_it_on(
     assert "Bo: Наша игра, версия 2: модификатор −2 → 1 → Плохо (91,7\xa0%)" in history, history
     status = await text_of(stack, IVAN, "/status")
     assert status.startswith("Наша игра — "), status
+    refused = await text_of(stack, IVAN, "/system use mine")
+    assert "может только ведущий игры" in refused, refused
 
 
 async def test_an_export_carries_its_system_into_a_group_without_it(
@@ -148,3 +159,53 @@ async def test_an_export_carries_its_system_into_a_group_without_it(
     with pytest.raises(Malformed) as error:
         await import_campaign(campaigns(stack), damaged, other, PlayerRef(ALICE, "Alice"))
     assert error.value.message_id == "This game's rules could not be read."
+
+
+def button(message: dict[str, Any]) -> str:
+    return str(message["reply_markup"]["inline_keyboard"][0][0]["callback_data"])
+
+
+async def privately(stack: Stack, user: int, since: int) -> str:
+    """The bot's next private message to ``user`` after the mark ``since``."""
+    found = await stack.api.wait_for_message(user, from_bot(stack), timeout=TIMEOUT, since=since)
+    return str(found["text"])
+
+
+async def test_secret_and_saved_rolls_in_a_game_of_an_own_system(stack: Stack, dice: Dice) -> None:
+    await start_own_game(stack, ALICE, GROUP)
+    await say(stack, BO, GROUP, "/join")
+
+    mark = stack.api.mark()
+    dice.push(3, 5)
+    shown = await say(stack, BO, GROUP, "/roll +1 secret")
+    assert shown["text"] == "🤫 Bo rolled in secret."
+    mine = await privately(stack, BO, mark)
+    assert mine.endswith("🎲 Bo — Our game, modifier +1\n3 · 5 → 9 → Good (58.3%)"), mine
+    assert "No rolls here yet" in await text_of(stack, ALICE, "/rolls")
+    refused = await text_of(stack, BO, "/sroll +9")
+    assert "“+9” is out of range here: from -2 to 3." in refused, refused
+
+    press = await stack.api.press_button(BO, GROUP, shown["message_id"], button(shown))
+    await press.answered(TIMEOUT)
+    edited = await stack.api.wait_for_message(GROUP, timeout=TIMEOUT)
+    assert edited["text"] == (
+        "🎲 Bo rolled Our game, version 1: modifier +1 in secret\n[3, 5]\n"
+        "9 → Good (58.3%)\n👁 Revealed by Bo."
+    )
+    history = await text_of(stack, ALICE, "/rolls")
+    assert history.endswith(
+        "· Bo: Our game, version 1: modifier +1 → 9 → Good (58.3%) (rolled in secret, revealed)"
+    ), history
+
+    mark = stack.api.mark()
+    dice.push(2, 2)
+    await say(stack, BO, GROUP, "/sroll 2d6")  # dice notation: dice, in secret
+    assert "Total: 4" in await privately(stack, BO, mark)
+
+    saved = await text_of(stack, BO, "/save dmg 1d8+3")
+    assert "Saved dmg: 1d8+3" in saved
+    dice.push(5)
+    rolled = await text_of(stack, BO, "/roll dmg")  # a saved roll: its dice, in any game
+    assert "Total: 8" in rolled, rolled
+    history = await text_of(stack, ALICE, "/rolls")
+    assert history.splitlines()[-1].endswith("· Bo: (1d8 + 3) → 8 — dmg"), history

@@ -97,7 +97,12 @@ def revealed(roll: StoredRoll, by: str, lang: Lang, repeats: tuple[StoredRoll, .
     """A revealed secret roll, drawn from what was stored: each die (dropped ones struck
     out), the total (each repeat's, for a repeated roll), the note, and who revealed it."""
     rolls = repeats or (roll,)
-    notation = roll.notation if len(rolls) == 1 else f"{len(rolls)}x{roll.notation}"
+    came = None
+    if roll.system is not None:  # a game system's roll: its words, what it came to
+        notation, came = history_words(roll.system, lang)
+        rolls = (roll,)
+    else:
+        notation = roll.notation if len(rolls) == 1 else f"{len(rolls)}x{roll.notation}"
     head = "🎲 " + lang.gettext(
         "<b>{name}</b> rolled <code>{notation}</code> in secret",
         name=esc(_cut(roll.who, NAME_LIMIT)),
@@ -114,7 +119,9 @@ def revealed(roll: StoredRoll, by: str, lang: Lang, repeats: tuple[StoredRoll, .
         if len(term) > len(shown):
             faces += ", …"
         lines.append(f"[{faces}]")
-    if len(rolls) == 1:
+    if came is not None:
+        lines.append(f"<b>{esc(came)}</b>")
+    elif len(rolls) == 1:
         lines.append("<b>" + lang.gettext("Total: {total}", total=roll.total) + "</b>")
     else:
         totals = ", ".join(str(one.total) for one in rolls)
