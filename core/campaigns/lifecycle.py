@@ -33,7 +33,7 @@ from core.rules.lifecycle import (
     next_stage,
     resumable_until,
 )
-from core.rules.registry import GameSystem
+from core.rules.registry import GameSystem, Registry
 from core.rules.said import Said
 from core.rules.table import Role, Table
 from core.store import reminders
@@ -65,7 +65,7 @@ class Joining(CampaignsBase):
         async with unit.saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}"):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
-                raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
+                raise NotAllowedNow(RUNNING, name=Said(_named(self.registry, running)))
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
             host_row = await upsert_player(
                 host.tg_id,
@@ -403,7 +403,7 @@ class Lifecycle(CampaignsBase):
         async with unit.saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}"):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
-                raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
+                raise NotAllowedNow(RUNNING, name=Said(_named(self.registry, running)))
             campaign = await Campaign.get(id=campaign_id).select_related("host")
             check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
             await _bring_back(campaign, chat)
@@ -423,6 +423,12 @@ async def _bring_back(campaign: Campaign, chat: ChatRef) -> None:
         raise NotAllowedNow("Another game started here meanwhile. See /status.") from None
     campaign.status, campaign.live_chat_id = CampaignStatus.ACTIVE, chat.tg_id
     campaign.version += 1
+
+
+def _named(registry: Registry, campaign: Campaign) -> str:
+    """A live game's name, as its group reads it (a group's own system's, from its text)."""
+    system = registry.find(campaign.system)
+    return system.campaign.shown_system(system, campaign.state, campaign.language).name
 
 
 async def _create_campaign(

@@ -64,6 +64,8 @@ async def test_a_game_keeps_its_version_until_its_host_moves_it_on(
     ) in choice, choice
     assert "Powered by the Apocalypse pbta" in choice
 
+    bare = await text_of(stack, ALICE, "/newgame own")  # the key all such games share
+    assert "Start a game of this group's own system by its key" in bare, bare
     started = await text_of(stack, ALICE, "/newgame mine")
     assert "Alice Marsh started a game of Our game." in started, started
     assert "2d6 plus a modifier." in started
@@ -71,6 +73,10 @@ async def test_a_game_keeps_its_version_until_its_host_moves_it_on(
     assert status.startswith("Our game — ▶️ playing"), status
     assert "This group's own game system “mine”, version 1." in status
     assert "joined the game" in await text_of(stack, BO, "/join")
+    helped = await text_of(stack, BO, "/help")
+    assert "🎲 Our game (playing here)\n2d6 plus a modifier.\nRoll: /roll +1;" in helped, helped
+    again = await text_of(stack, ALICE, "/newgame mine")
+    assert "A game of Our game is already running here" in again, again
 
     dice.push(3, 5)
     rolled = await text_of(stack, BO, "/roll +1")
