@@ -83,11 +83,11 @@ def log_statement(campaign_id: int, lines: Sequence[LogLine]) -> Statement:
     return _LOG + marks, values
 
 
-_HISTORY = (
+_HISTORY = (  # VALUES, so that each value's type is the column's (PostgreSQL)
     "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at,"
     " topic_id, campaign_id, seen_by, revealed, system)"
-    " SELECT c.chat_id, p.id, ?, ?, ?, ?, ?, c.topic_id, c.id, ?, ?, ?"
-    " FROM campaign c JOIN player p ON p.tg_id = ? WHERE c.id = ? RETURNING id"
+    " VALUES ((SELECT chat_id FROM campaign WHERE id = ?), (SELECT id FROM player WHERE tg_id = ?),"
+    " ?, ?, ?, ?, ?, (SELECT topic_id FROM campaign WHERE id = ?), ?, ?, ?, ?) RETURNING id"
 )
 
 
@@ -98,8 +98,8 @@ def history_statement(
     secret one with who saw it); its row's id comes back."""
     faces = [[[total, int(kept)] for total, kept in group] for group in roll.faces]
     seen = None if seen_by is None else dump_json(list(seen_by))
-    values = [roll.notation, "", roll.total, dump_json(faces), now(), seen, False]
-    return _HISTORY, [*values, dump_json(roll.system), roll.by, campaign_id]
+    values = [campaign_id, roll.by, roll.notation, "", roll.total, dump_json(faces), now()]
+    return _HISTORY, [*values, campaign_id, campaign_id, seen, False, dump_json(roll.system)]
 
 
 def close_statement(panel_id: int, version: int) -> Statement:
