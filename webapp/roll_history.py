@@ -9,7 +9,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from core.rules.registry import Registry
-from core.store.roll_history import StoredRoll
+from core.store.roll_history import GameAt, StoredRoll
 from core.views.projection import RollHistory, roll_history
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import Lang
@@ -53,16 +53,20 @@ def history_context(
     """What the page and its JSON show: plain values, already worded."""
     names = dict(history.players)
 
-    def game_name(system: str) -> str:
-        found = next((s for s in registry if s.key == system), None)
-        return lang.gettext(found.name) if found is not None else system
+    def game_name(game: GameAt) -> str:
+        found = next((s for s in registry if s.key == game.system), None)
+        if found is None:
+            return game.system
+        if game.state is not None:  # a group's own system: named as its text says
+            found = found.campaign.shown_system(found, game.state, lang.code)
+        return lang.gettext(found.name)
 
     return {
         "who": who,
         "game": game,
         "players": [_player(history, p, name, lang) for p, name in history.players],
         "games": [
-            {"id": g.id, "name": game_name(g.system), "started": lang.day(g.started, "medium")}
+            {"id": g.id, "name": game_name(g), "started": lang.day(g.started, "medium")}
             for g in history.games
         ],
         "rolls": [

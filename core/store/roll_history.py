@@ -143,6 +143,7 @@ class GameAt:
     id: int
     system: str  # the game system's key
     started: datetime
+    state: Mapping[str, Any] | None = None  # its campaign state (a group's own system's name)
 
 
 async def games_in(chat_tg_id: int, topic: int) -> tuple[GameAt, ...]:
@@ -151,9 +152,9 @@ async def games_in(chat_tg_id: int, topic: int) -> tuple[GameAt, ...]:
         rows = (
             await Campaign.filter(chat__tg_id=chat_tg_id, topic_id=topic)
             .order_by("-id")
-            .values_list("id", "system", "created_at")
+            .values_list("id", "system", "created_at", "state")
         )
-    return tuple(GameAt(int(i), str(s), _at(c)) for i, s, c in rows)
+    return tuple(GameAt(int(i), str(s), _at(c), load_json(st)) for i, s, c, st in rows)
 
 
 @dataclass(frozen=True)

@@ -60,5 +60,6 @@ async def test_the_rolls_tab_names_the_system_version_outcome_and_chance(db: str
     )
     assert (dice["notation"], dice["outcome"], dice["total"]) == ("3", None, 3)
     assert '<b class="outcome">9 → Хорошо (58,3\xa0%)</b>' in page
+    assert [g["name"] for g in body["games"]] == ["Наша игра"]
     (bo,) = body["players"]
     assert bo["rolls"] == 1  # the dice roll alone counts toward the average
