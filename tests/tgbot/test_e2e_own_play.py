@@ -215,3 +215,7 @@ async def test_secret_and_saved_rolls_in_a_game_of_an_own_system(stack: Stack, d
     assert "Total: 8" in rolled, rolled
     history = await text_of(stack, ALICE, "/rolls")
     assert history.splitlines()[-1].endswith("· Bo: (1d8 + 3) → 8 — dmg"), history
+    mark = stack.api.mark()
+    dice.push(1)
+    assert "rolled in secret" in await text_of(stack, BO, "/sroll dmg")  # its dice, in secret
+    assert "Total: 4" in await privately(stack, BO, mark)

@@ -130,7 +130,8 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
         return [Effect("secret", secret), *notes]
 
     reply_with(context, draw)
-    if view is not None and view.system.roll_panel == LIBRARY_ROLL and text.strip():
+    own_roll = isinstance(what, str) and text.strip()  # not a saved roll's dice
+    if view is not None and view.system.roll_panel == LIBRARY_ROLL and own_roll:
         try:  # the game's own roll (+2), in secret; dice notation rolls dice below
             await odds_before_roll(context, view, player, text)
             await context.deps.campaigns.roll_system_in_secret(
