@@ -91,8 +91,10 @@ def history_words(system: Mapping[str, Any], lang: Lang) -> tuple[str, str]:
         value = system.get("value")
         chance = system.get("chance")
         share = None if chance is None else Fraction(int(chance[0]), int(chance[1]))
-    except (TypeError, ValueError, ZeroDivisionError):
-        inputs, version, value, share = "", 0, None, None
+        shown = None if share is None else chance_text(share, lang)
+        marks = [_in(m, lang) for m in system.get("marks", ()) if _in(m, lang)]
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError):
+        inputs, version, value, shown, marks = "", 0, None, None, []  # damaged: what reads
     what = lang.gettext(
         "{game}, version {version}", game=_in(system.get("name"), lang), version=version
     )
@@ -101,9 +103,8 @@ def history_words(system: Mapping[str, Any], lang: Lang) -> tuple[str, str]:
     came = _in(system.get("outcome"), lang)
     if isinstance(value, int):
         came = f"{_signed(value, False)} → {came}"
-    if share is not None:
-        came += f" ({chance_text(share, lang)})"
-    marks = [_in(m, lang) for m in system.get("marks", ()) if _in(m, lang)]
+    if shown is not None:
+        came += f" ({shown})"
     if marks:
         came += " " + " ".join(f"✨ {m}" for m in marks)
     return what, came

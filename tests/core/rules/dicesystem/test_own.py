@@ -7,6 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.rules.dicesystem import (
     OWN,
@@ -103,3 +105,17 @@ def test_words_kept_damaged_still_read() -> None:
         ", version 0",
         "",
     )
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=8,
+)
+FIELDS = ("name", "version", "inputs", "value", "outcome", "marks", "chance")
+
+
+@given(st.dictionaries(st.sampled_from(FIELDS), JSON), st.sampled_from(("en", "ru", "xx")))
+def test_kept_words_of_any_shape_read_as_two_lines(system: dict[str, object], code: str) -> None:
+    what, came = history_words(system, lang_for(code))
+    assert isinstance(what, str) and isinstance(came, str)
