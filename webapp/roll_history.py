@@ -3,13 +3,13 @@ and game, with each player's average against the expected average."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import aiohttp_jinja2
 from aiohttp import web
 
 from core.rules.registry import Registry
-from core.store.roll_history import GameAt, StoredRoll
 from core.views.projection import RollHistory, roll_history
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import Lang
@@ -38,12 +38,12 @@ def _player(history: RollHistory, p: int, name: str, lang: Lang) -> dict[str, An
     }
 
 
-def _notation(roll: StoredRoll, lang: Lang) -> dict[str, Any]:
+def _notation(notation: str, system: Mapping[str, Any] | None, lang: Lang) -> dict[str, Any]:
     """What was rolled: the dice notation, or a game system's roll in words (its name,
     the version that rolled, the inputs) with what it came to (``outcome``)."""
-    if roll.system is None:
-        return {"notation": roll.notation, "outcome": None}
-    what, came = history_words(roll.system, lang)
+    if system is None:
+        return {"notation": notation, "outcome": None}
+    what, came = history_words(system, lang)
     return {"notation": what, "outcome": came}
 
 
@@ -53,12 +53,12 @@ def history_context(
     """What the page and its JSON show: plain values, already worded."""
     names = dict(history.players)
 
-    def game_name(game: GameAt) -> str:
-        found = next((s for s in registry if s.key == game.system), None)
+    def game_name(system: str, state: Mapping[str, Any] | None) -> str:
+        found = next((s for s in registry if s.key == system), None)
         if found is None:
-            return game.system
-        if game.state is not None:  # a group's own system: named as its text says
-            found = found.campaign.shown_system(found, game.state, lang.code)
+            return system
+        if state is not None:  # a group's own system: named as its text says
+            found = found.campaign.shown_system(found, state, lang.code)
         return lang.gettext(found.name)
 
     return {
@@ -66,7 +66,11 @@ def history_context(
         "game": game,
         "players": [_player(history, p, name, lang) for p, name in history.players],
         "games": [
-            {"id": g.id, "name": game_name(g), "started": lang.day(g.started, "medium")}
+            {
+                "id": g.id,
+                "name": game_name(g.system, g.state),
+                "started": lang.day(g.started, "medium"),
+            }
             for g in history.games
         ],
         "rolls": [
@@ -74,7 +78,7 @@ def history_context(
                 "id": r.id,
                 "player": r.player_tg_id,
                 "who": names.get(r.player_tg_id, r.who),
-                **_notation(r, lang),
+                **_notation(r.notation, r.system, lang),
                 "total": r.total,
                 "note": r.note,
                 "secret": r.secret,
