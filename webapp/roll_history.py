@@ -3,6 +3,7 @@ and game, with each player's average against the expected average."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import aiohttp_jinja2
@@ -12,6 +13,7 @@ from core.rules.registry import Registry
 from core.views.projection import RollHistory, roll_history
 from core.views.viewer_pages import snapshot_for_viewer
 from core.words.i18n import Lang
+from core.words.systems_words import history_words
 from webapp.deps import DEPS
 from webapp.i18n import request_lang
 from webapp.log_lines import moment
@@ -36,22 +38,39 @@ def _player(history: RollHistory, p: int, name: str, lang: Lang) -> dict[str, An
     }
 
 
+def _notation(notation: str, system: Mapping[str, Any] | None, lang: Lang) -> dict[str, Any]:
+    """What was rolled: the dice notation, or a game system's roll in words (its name,
+    the version that rolled, the inputs) with what it came to (``outcome``)."""
+    if system is None:
+        return {"notation": notation, "outcome": None}
+    what, came = history_words(system, lang)
+    return {"notation": what, "outcome": came}
+
+
 def history_context(
     history: RollHistory, registry: Registry, lang: Lang, who: int | None, game: int | None
 ) -> dict[str, Any]:
     """What the page and its JSON show: plain values, already worded."""
     names = dict(history.players)
 
-    def game_name(system: str) -> str:
+    def game_name(system: str, state: Mapping[str, Any] | None) -> str:
         found = next((s for s in registry if s.key == system), None)
-        return lang.gettext(found.name) if found is not None else system
+        if found is None:
+            return system
+        if state is not None:  # a group's own system: named as its text says
+            found = found.campaign.shown_system(found, state, lang.code)
+        return lang.gettext(found.name)
 
     return {
         "who": who,
         "game": game,
         "players": [_player(history, p, name, lang) for p, name in history.players],
         "games": [
-            {"id": g.id, "name": game_name(g.system), "started": lang.day(g.started, "medium")}
+            {
+                "id": g.id,
+                "name": game_name(g.system, g.state),
+                "started": lang.day(g.started, "medium"),
+            }
             for g in history.games
         ],
         "rolls": [
@@ -59,7 +78,7 @@ def history_context(
                 "id": r.id,
                 "player": r.player_tg_id,
                 "who": names.get(r.player_tg_id, r.who),
-                "notation": r.notation,
+                **_notation(r.notation, r.system, lang),
                 "total": r.total,
                 "note": r.note,
                 "secret": r.secret,

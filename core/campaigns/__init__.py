@@ -16,11 +16,13 @@ from __future__ import annotations
 from core.campaigns.base import Dependencies
 from core.campaigns.edits import Edits
 from core.campaigns.lifecycle import Joining, Lifecycle
+from core.campaigns.own_games import OwnGames
 from core.campaigns.portraits import Portraits
 from core.campaigns.posts import Posts
 from core.campaigns.presses import Presses
 from core.campaigns.queries import Queries
 from core.campaigns.reminding import NudgeReading, Reminder, Reminding
+from core.campaigns.system_rolls import SystemRolls
 from core.campaigns.turns import Turns
 from core.campaigns.views import (
     JOIN_PREFIX,
@@ -76,6 +78,10 @@ class Campaigns(Dependencies):
         # posts in character: /say, /npc, inline
         self.posts = Posts(*shared, clock=clock)
         self.portraits = Portraits(*shared, clock=clock)  # characters' portraits
+        # a game of a group's own system moved on to its newest version
+        self.use_newest = OwnGames(*shared, clock=clock).use_newest
+        # a game system's own roll in secret
+        self.roll_system_in_secret = SystemRolls(*shared, clock=clock).roll_in_secret
         self._bind_reads(self.queries)
 
     def _bind_changes(self, joining: Joining, lifecycle: Lifecycle, presses: Presses) -> None:

@@ -39,7 +39,13 @@ from core.store.loader import (
     touched_views,
 )
 from core.store.models import Campaign, CampaignStatus, Panel
-from core.store.presses import campaign_statement, close_statement, log_statement, sheet_statement
+from core.store.presses import (
+    campaign_statement,
+    close_statement,
+    history_statement,
+    log_statement,
+    sheet_statement,
+)
 from core.store.reminders import OpenPanel
 from core.store.repo import guarded
 from core.store.sql import Work
@@ -314,9 +320,12 @@ def settling(
         seats[player_id] = Seat(seat.player_id, seat.name, seat.roles, sheet)
     unchanged = outcome.campaign_state is None and not outcome.sheets
     settled = table if unchanged else Table(table.campaign_id, table.system, state, seats)
-    lines = registry.find(campaign.system).log_lines(settled, outcome)  # kept with the change
+    system = registry.find(campaign.system)
+    lines = system.log_lines(settled, outcome)  # kept with the change
     if lines:
         yield log_statement(campaign.id, lines)
+    for roll in system.history(settled, outcome):  # a game's own roll, in /rolls
+        yield history_statement(campaign.id, roll)
     return settled
 
 

@@ -7,6 +7,7 @@ import secrets
 from tortoise.exceptions import IntegrityError
 
 from core.campaigns.base import CampaignsBase, built, moved_on_at, touching
+from core.campaigns.own_systems import own_version
 from core.campaigns.play import ChatRef, PlayerRef
 from core.campaigns.topics import pause_with_topic
 from core.campaigns.views import (
@@ -22,6 +23,7 @@ from core.campaigns.views import (
     JoinResult,
     Resumed,
 )
+from core.rules.dicesystem import own_game
 from core.rules.errors import Malformed, NotAllowedNow
 from core.rules.lifecycle import (
     Ended,
@@ -32,7 +34,7 @@ from core.rules.lifecycle import (
     next_stage,
     resumable_until,
 )
-from core.rules.registry import GameSystem
+from core.rules.registry import GameSystem, Registry
 from core.rules.said import Said
 from core.rules.table import Role, Table
 from core.store import reminders
@@ -50,18 +52,21 @@ class Joining(CampaignsBase):
     ) -> CampaignView:
         """Start a campaign of ``system_key`` in a group chat; the host joins it.
 
+        ``system_key`` names the group's own system first (:mod:`core.campaigns.own_systems`:
+        the game plays its newest version, kept with the campaign), else the registry's.
+
         Raises:
             Malformed: unknown system.
             NotAllowedNow: not a group, or a game is already live in this chat.
         """
-        system = self.registry.find(system_key)
+        system = await self._to_start(chat.tg_id, system_key)
         if chat.kind not in ("group", "supergroup"):
             raise NotAllowedNow("Start a game in a group chat, so everyone can play together.")
         unit = unit or UnitOfWork()
         async with unit.saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}"):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
-                raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
+                raise NotAllowedNow(RUNNING, name=Said(_named(self.registry, running)))
             chat_row = await upsert_chat(chat.tg_id, chat.kind, chat.title)
             host_row = await upsert_player(
                 host.tg_id,
@@ -81,6 +86,18 @@ class Joining(CampaignsBase):
             await moved_on_at(self.registry, campaign.id, (table, campaign.status), self._now())
             await unit.record(view)  # its reply, sent after the commit
             return view
+
+    async def _to_start(self, chat_tg_id: int, key: str) -> GameSystem:
+        """The system ``/newgame key`` starts in a chat: the group's own of that key (a
+        group's key never equals the library's: :func:`own_systems.create` refuses it),
+        else the registry's."""
+        if chat_tg_id < 0 and key.strip():
+            try:
+                found = await own_version(chat_tg_id, key)
+            except NotAllowedNow:
+                return self.registry.find(key)
+            return own_game(found.key, found.text, found.version)
+        return self.registry.find(key)
 
     async def _seat(self, campaign: Campaign, player_id: int) -> None:
         system = self.registry.find(campaign.system)
@@ -392,7 +409,7 @@ class Lifecycle(CampaignsBase):
         async with unit.saving(self.locks, f"chat:{chat.tg_id}:{chat.topic}"):
             running = await self._live(chat.tg_id, chat.topic)
             if running is not None:
-                raise NotAllowedNow(RUNNING, name=Said(self.registry.find(running.system).name))
+                raise NotAllowedNow(RUNNING, name=Said(_named(self.registry, running)))
             campaign = await Campaign.get(id=campaign_id).select_related("host")
             check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
             await _bring_back(campaign, chat)
@@ -426,6 +443,12 @@ async def _bring_back(campaign: Campaign, chat: ChatRef) -> None:
         raise NotAllowedNow("Another game started here meanwhile. See /status.") from None
     campaign.status, campaign.live_chat_id = CampaignStatus.ACTIVE, chat.tg_id
     campaign.version += 1
+
+
+def _named(registry: Registry, campaign: Campaign) -> str:
+    """A live game's name, as its group reads it (a group's own system's, from its text)."""
+    system = registry.find(campaign.system)
+    return system.campaign.shown_system(system, campaign.state, campaign.language).name
 
 
 async def _create_campaign(

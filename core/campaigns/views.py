@@ -254,9 +254,10 @@ def build_view(
         campaign.state,
         {s.player_id: Seat(s.player_id, s.name, s.roles, s.sheet) for s in seats},
     )
+    system = registry.find(campaign.system)
     view = CampaignView(
         id=campaign.id,
-        system=registry.find(campaign.system),
+        system=system.campaign.shown_system(system, campaign.state, campaign.language),
         status=campaign.status,
         host_id=campaign.host_tg_id,
         chat_tg_id=campaign.chat_tg_id,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.rules.errors import Malformed, NotAllowedNow
+from core.rules.history import HistoryRoll, no_history
 from core.rules.log import LogLine, no_log_lines
 from core.rules.rng import Rng
 from core.rules.table import Json, Outcome, PanelRules, Seat, Table
@@ -58,6 +59,19 @@ class CampaignRules:
     def new_state(self) -> Json:
         """The campaign's state when it is created."""
         return {}
+
+    def shown_system(self, system: GameSystem, state: Json, language: str) -> GameSystem:
+        """The system as a campaign in ``state`` names it to a group reading ``language``:
+        itself, unless the campaign plays rules its state carries (a group's own system,
+        named as its text says)."""
+        return system
+
+    def check_state(self, state: Json) -> None:
+        """Refuse a campaign state this system can't play (an imported one).
+
+        Raises:
+            Malformed: the state is damaged.
+        """
 
     def seated(self, table: Table, player_id: int) -> tuple[Json, Json]:
         """The campaign state and the member's sheet after ``player_id`` joined."""
@@ -165,6 +179,8 @@ class GameSystem:
     roll_panel: str | None = None  # the panel /roll opens when its notation fits
     # What the campaign log keeps of one action's outcome (rolls, details...).
     log_lines: Callable[[Table, Outcome], tuple[LogLine, ...]] = no_log_lines
+    # What the chat's roll history keeps of one action's outcome (a game's own roll).
+    history: Callable[[Table, Outcome], tuple[HistoryRoll, ...]] = no_history
     # What /status adds about this system's campaign (public facts, plain text lines).
     status_lines: Callable[[Table], tuple[str, ...]] = no_status_lines
     # undo: which steps stand although no dice fell, and how steps are named.

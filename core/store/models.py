@@ -69,6 +69,9 @@ class RollRecord(Model):
     # a secret roll: the Telegram ids of those who saw it (the roller, a GM); None: public
     seen_by: fields.Field[list[int] | None] = fields.JSONField(null=True)
     revealed = fields.BooleanField(default=False, db_default=False)
+    # a game system's own roll: its name, version, inputs, outcome and chance
+    # (core.rules.dicesystem.table.history); None: dice notation
+    system: fields.Field[dict[str, object] | None] = fields.JSONField(null=True)
 
     class Meta:
         table = "roll_record"

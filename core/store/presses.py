@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.rules.history import HistoryRoll
 from core.rules.log import LogLine
 from core.store.sql import Statement, dump_json, fetch, now
 
@@ -80,6 +81,25 @@ def log_statement(campaign_id: int, lines: Sequence[LogLine]) -> Statement:
         values += [campaign_id, line.kind.value, line.text[:500], dump_json(list(line.player_ids))]
         values += [words, at]
     return _LOG + marks, values
+
+
+_HISTORY = (  # VALUES, so that each value's type is the column's (PostgreSQL)
+    "INSERT INTO roll_record (chat_id, player_id, notation, label, total, faces, created_at,"
+    " topic_id, campaign_id, seen_by, revealed, system)"
+    " VALUES ((SELECT chat_id FROM campaign WHERE id = ?), (SELECT id FROM player WHERE tg_id = ?),"
+    " ?, ?, ?, ?, ?, (SELECT topic_id FROM campaign WHERE id = ?), ?, ?, ?, ?) RETURNING id"
+)
+
+
+def history_statement(
+    campaign_id: int, roll: HistoryRoll, seen_by: Sequence[int] | None = None
+) -> Statement:
+    """A game's own roll kept in its chat's roll history, as played in the campaign (a
+    secret one with who saw it); its row's id comes back."""
+    faces = [[[total, int(kept)] for total, kept in group] for group in roll.faces]
+    seen = None if seen_by is None else dump_json(list(seen_by))
+    values = [campaign_id, roll.by, roll.notation, "", roll.total, dump_json(faces), now()]
+    return _HISTORY, [*values, campaign_id, campaign_id, seen, False, dump_json(roll.system)]
 
 
 def close_statement(panel_id: int, version: int) -> Statement:

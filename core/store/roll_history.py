@@ -2,15 +2,18 @@
 
 Every ``/roll`` is stored (:meth:`core.campaigns.play.Play.roll`) with who rolled, the expression
 as text, the total, the dice, the note, the chat and topic, the game live there and the
-time. A secret roll also keeps who saw it (``seen_by``: the roller and the GM); until it
-is revealed it is read back only by them. :func:`visible_to` is that rule, the one place
-it is decided; every reader here applies it before a roll leaves this module, so the
-group's ``/rolls`` and other members' pages never hold a secret roll's dice or note.
+time; a game system's own roll (a library game's, a group's own system's) is stored with
+it (:func:`core.campaigns.base.settling`) with the system's words: its name, the version
+that rolled, the inputs, the outcome and its chance. A secret roll also keeps who saw it
+(``seen_by``: the roller and the GM); until it is revealed it is read back only by them.
+:func:`visible_to` is that rule, the one place it is decided; every reader here applies
+it before a roll leaves this module, so the group's ``/rolls`` and other members' pages
+never hold a secret roll's dice or note.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,7 +30,7 @@ _MAX_READ = 5000  # a history never reads further back than this many rolls
 _ROLLS = (
     "SELECT r.id AS id, r.notation AS notation, r.label AS label, r.total AS total,"
     " r.faces AS faces, r.created_at AS created_at, r.campaign_id AS campaign_id,"
-    " r.seen_by AS seen_by, r.revealed AS revealed, p.tg_id AS player_tg_id,"
+    " r.seen_by AS seen_by, r.revealed AS revealed, r.system AS system, p.tg_id AS player_tg_id,"
     " p.first_name AS first_name, p.last_name AS last_name"
     " FROM roll_record r JOIN chat c ON c.id = r.chat_id JOIN player p ON p.id = r.player_id"
     " WHERE c.tg_id = ? AND r.topic_id = ?{more}"
@@ -58,6 +61,9 @@ class StoredRoll:
     at: datetime
     campaign_id: int | None
     secret: bool  # rolled in secret (shown here: the viewer saw it, or it was revealed)
+    # a game system's own roll: its name, version, inputs, outcome and chance (in every
+    # language, see core.rules.dicesystem.table.history); None: dice notation
+    system: Mapping[str, Any] | None = None
 
 
 def _name(row: dict[str, Any]) -> str:
@@ -83,7 +89,13 @@ def _stored(row: dict[str, Any]) -> StoredRoll:
         at=_at(row["created_at"]),
         campaign_id=None if row["campaign_id"] is None else int(row["campaign_id"]),
         secret=load_json(row["seen_by"]) is not None,
+        system=_system(row.get("system")),
     )
+
+
+def _system(value: object) -> Mapping[str, Any] | None:
+    found = load_json(value) if value is not None else None
+    return found if isinstance(found, Mapping) else None
 
 
 async def rolls_in(
@@ -131,6 +143,7 @@ class GameAt:
     id: int
     system: str  # the game system's key
     started: datetime
+    state: Mapping[str, Any] | None = None  # its campaign state (a group's own system's name)
 
 
 async def games_in(chat_tg_id: int, topic: int) -> tuple[GameAt, ...]:
@@ -139,9 +152,9 @@ async def games_in(chat_tg_id: int, topic: int) -> tuple[GameAt, ...]:
         rows = (
             await Campaign.filter(chat__tg_id=chat_tg_id, topic_id=topic)
             .order_by("-id")
-            .values_list("id", "system", "created_at")
+            .values_list("id", "system", "created_at", "state")
         )
-    return tuple(GameAt(int(i), str(s), _at(c)) for i, s, c in rows)
+    return tuple(GameAt(int(i), str(s), _at(c), load_json(st)) for i, s, c, st in rows)
 
 
 @dataclass(frozen=True)
@@ -160,7 +173,7 @@ class KeptRoll:
 _ONE = (
     "SELECT r.id AS id, r.notation AS notation, r.label AS label, r.total AS total,"
     " r.faces AS faces, r.created_at AS created_at, r.campaign_id AS campaign_id,"
-    " r.seen_by AS seen_by, r.revealed AS revealed, r.topic_id AS topic_id,"
+    " r.seen_by AS seen_by, r.revealed AS revealed, r.system AS system, r.topic_id AS topic_id,"
     " p.tg_id AS player_tg_id, p.first_name AS first_name, p.last_name AS last_name,"
     " c.tg_id AS chat_tg_id"
     " FROM roll_record k JOIN roll_record r ON r.chat_id = k.chat_id"

@@ -143,9 +143,10 @@ def _check(data: Any, campaigns: Campaigns) -> None:
         raise _fail("unknown format")
     if data.get("version") != VERSION:
         raise _fail(f"version {data.get('version')!r} is not supported")
-    campaigns.registry.find(str(data.get("system", "")))
+    system = campaigns.registry.find(str(data.get("system", "")))
     if not isinstance(data.get("state"), dict):
         raise _fail("no campaign state")
+    system.campaign.check_state(data["state"])  # a game system's text travels with it
     members = data.get("members")
     if not isinstance(members, list) or not 1 <= len(members) <= MAX_MEMBERS:
         raise _fail("no players")

@@ -212,9 +212,10 @@ async def roll_history(
     players: dict[int, str] = {}
     for r in seen:
         players.setdefault(r.player_tg_id, r.who)
-    means = await _means({r.notation for r in seen}, heavy, projection.viewer)
+    dice = [r for r in seen if r.system is None]  # a game system's roll has no expected total
+    means = await _means({r.notation for r in dice}, heavy, projection.viewer)
     found = {
-        p: luck(((r.notation, r.total) for r in seen if r.player_tg_id == p), means)
+        p: luck(((r.notation, r.total) for r in dice if r.player_tg_id == p), means)
         for p in players
     }
     return RollHistory(

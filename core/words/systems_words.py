@@ -4,9 +4,9 @@ the library's games (README's, generated from the data)."""
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from typing import IO
+from typing import IO, Any
 
 from core.rules.systems import SystemOdds, library, odds, parse_args
 from core.words.i18n import Lang, lang_for
@@ -66,3 +66,45 @@ def extract_library_names(
         words = data.get(field)
         if isinstance(words, dict) and isinstance(words.get("en"), str):
             yield 1, None, words["en"], [f"the library game “{data.get('key', '?')}”: {field}"]
+
+
+def _in(words: object, lang: Lang) -> str:
+    """Stored words (``{"en": …, "ru": …}``) in the reader's language (English otherwise)."""
+    if not isinstance(words, Mapping):
+        return ""
+    return str(words.get(lang.code) or words.get("en") or "")
+
+
+def _signed(value: int, signed: bool) -> str:
+    return f"+{value}" if signed and value > 0 else str(value).replace("-", "−")
+
+
+def history_words(system: Mapping[str, Any], lang: Lang) -> tuple[str, str]:
+    """A game system's roll as the roll history keeps it, in plain words: what was rolled
+    (``Our game, version 2: modifier +1``) and what it came to (``9 → Good (41.7%)``)."""
+    try:
+        inputs = ", ".join(
+            f"{_in(name, lang)} {_signed(int(value), bool(signed))}"
+            for name, value, signed in system.get("inputs", ())
+        )
+        version = int(system.get("version", 0))
+        value = system.get("value")
+        chance = system.get("chance")
+        share = None if chance is None else Fraction(int(chance[0]), int(chance[1]))
+        shown = None if share is None else chance_text(share, lang)
+        marks = [_in(m, lang) for m in system.get("marks", ()) if _in(m, lang)]
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError):
+        inputs, version, value, shown, marks = "", 0, None, None, []  # damaged: what reads
+    what = lang.gettext(
+        "{game}, version {version}", game=_in(system.get("name"), lang), version=version
+    )
+    if inputs:
+        what += f": {inputs}"
+    came = _in(system.get("outcome"), lang)
+    if isinstance(value, int):
+        came = f"{_signed(value, False)} → {came}"
+    if shown is not None:
+        came += f" ({shown})"
+    if marks:
+        came += " " + " ".join(f"✨ {m}" for m in marks)
+    return what, came

@@ -7,7 +7,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import Forbidden
 from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
-from core.campaigns import CampaignView, Changed, EndedGame, JoinResult, Resumed
+from core.campaigns import CampaignView, Changed, EndedGame, JoinResult, Resumed, own_systems
 from core.campaigns.languages import (
     change_language,
     chat_language,
@@ -65,7 +65,8 @@ async def new_game(update: Update, context: StonetableContext) -> None:
     campaigns = context.deps.campaigns
     if not key:
         last = await campaigns.last_ended(chat.tg_id, chat.topic)
-        text, markup = system_choice(campaigns.registry, await lang_of(update), last)
+        own = [s for s in await own_systems.listed(chat.tg_id) if s.own]
+        text, markup = system_choice(campaigns.registry, await lang_of(update), last, own)
         await reply(update, text, markup)
         return
     reply_with(context, started(update))

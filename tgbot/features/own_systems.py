@@ -8,6 +8,7 @@ from telegram.constants import ParseMode
 from telegram.ext import BaseHandler, CommandHandler
 
 from core.campaigns import own_systems, system_drafts
+from core.campaigns.own_games import playing_older
 from core.campaigns.own_systems import SHARE_PREFIX
 from core.rules.saved import key as folded
 from core.rules.systems.drafting import Step
@@ -130,7 +131,16 @@ async def system(update: Update, context: StonetableContext) -> None:
             made = await own_systems.edit(
                 chat.tg_id, player.tg_id, key, text, locks=locks, unit=context.unit
             )
-        await reply_html(message, render.created(made, lang))
+        kept = render.created(made, lang)
+        older = await playing_older(chat, made.key, made.version)
+        if older is not None:  # the game here keeps its version until its host moves it on
+            kept += "\n" + render.older_in_play(made.key, older, lang)
+        await reply_html(message, kept)
+    elif which == "use" and rest:
+        moved = await context.deps.campaigns.use_newest(
+            chat, player, rest.split()[0], unit=context.unit
+        )
+        await reply_html(message, render.moved(moved, lang))
     elif which == "show" and rest:
         found = await own_systems.own_version(chat.tg_id, rest.split()[0])
         await reply_html(message, render.shown(found, lang))

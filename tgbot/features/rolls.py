@@ -12,7 +12,10 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 from core.campaigns.play import SecretRoll
 from core.campaigns.saved_rolls import saved_or_text
 from core.campaigns.secret_rolls import audience, reveal, secret_request
-from core.rules.dice import RollResult
+from core.campaigns.system_rolls import SecretSystemRoll
+from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
+from core.rules.dicesystem import Mistyped, RolledPanel
+from core.rules.errors import Malformed
 from core.store.outbox import Effect
 from core.store.roll_history import CHAT_ROLLS, rolls_in
 from core.words.i18n import N_, Lang, lang_for
@@ -20,11 +23,13 @@ from tgbot.buttons.rolls import RevealButton
 from tgbot.callback import decode_as, pattern
 from tgbot.context import StonetableContext
 from tgbot.edits import markup_json, reply_html
+from tgbot.features.dicesystem import odds_before_roll
 from tgbot.i18n import lang_of, personal_lang
 from tgbot.outbox import Drawn, private_note, reply_with
 from tgbot.presenter import in_outbox
 from tgbot.private import INBOX
 from tgbot.render.dice import render_roll
+from tgbot.render.dicesystem import roll_text
 from tgbot.render.rolls import (
     open_private_first,
     render_rolls,
@@ -79,12 +84,20 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
     where = view.chat_title if view is not None else chat.title or "?"  # with its topic
     own = personal_lang(update)
 
+    def roll_words(kept: object, lang: Lang) -> str:
+        """The roll as those who saw it read it: dice, or the game's own roll."""
+        if isinstance(kept, SecretSystemRoll):
+            assert isinstance(kept.rolled, RolledPanel)
+            rolled = kept.rolled
+            return roll_text(rolled, player.display_name, lang, value=rolled.shows_value)
+        assert isinstance(kept, SecretRoll)
+        return render_roll(kept.result, player.display_name, lang)
+
     async def draw(kept: object) -> list[Drawn | str | Effect]:
         """Written with the roll: the roller's private message, then (a dependent step of
         the same row) the chat's line with its 👁 Reveal button, or how to open a private
         chat when Telegram refused it; then the GM's notes."""
-        assert isinstance(kept, SecretRoll)
-        result = kept.result
+        assert isinstance(kept, SecretRoll | SecretSystemRoll)
         link = f"https://t.me/{context.bot.username}?start={INBOX}"
         button = InlineKeyboardButton(group_lang.gettext("🔓 Open my messages"), url=link)
         reveal_button = InlineKeyboardButton(
@@ -95,7 +108,7 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
         secret = {
             "user_id": player.tg_id,
             "roll_id": kept.roll_id,
-            "private": secret_in_private(render_roll(result, player.display_name, own), where, own),
+            "private": secret_in_private(roll_words(kept, own), where, own),
             "chat_id": chat.tg_id,
             "topic": chat.topic,
             "reply_to": message.message_id,
@@ -105,7 +118,9 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
         notes = [
             private_note(
                 m.player_id,
-                _for_gm(result, player.display_name, where, lang_for(m.language)),
+                secret_in_private(
+                    roll_words(kept, lang_for(m.language)), where, lang_for(m.language)
+                ),
                 group=(chat.tg_id, chat.topic),
                 name=m.name,
             )
@@ -115,12 +130,22 @@ async def secret_roll(update: Update, context: StonetableContext, text: str) -> 
         return [Effect("secret", secret), *notes]
 
     reply_with(context, draw)
+    own_roll = isinstance(what, str) and text.strip()  # not a saved roll's dice
+    if view is not None and view.system.roll_panel == LIBRARY_ROLL and own_roll:
+        try:  # the game's own roll (+2), in secret; dice notation rolls dice below
+            await odds_before_roll(context, view, player, text)
+            await context.deps.campaigns.roll_system_in_secret(
+                chat, player, text, seen, unit=context.unit
+            )
+        except Mistyped:
+            raise  # the game's own roll, mistyped: its reason
+        except Malformed:
+            pass
+        else:
+            await send_pending(context.stonetable, context.unit)
+            return
     await context.deps.play.roll_in_secret(chat, player, what, seen, unit=context.unit)
     await send_pending(context.stonetable, context.unit)
-
-
-def _for_gm(result: RollResult, who: str, where: str, lang: Lang) -> str:
-    return secret_in_private(render_roll(result, who, lang), where, lang)
 
 
 async def press_reveal(update: Update, context: StonetableContext) -> None:

@@ -119,6 +119,7 @@ async def press_start(update: Update, context: StonetableContext) -> None:
             context.stonetable.command_specs,
             view.system.key if view else None,
             lang,
+            view.state if view else None,
         )
     await send_game(context.bot, chat.tg_id, chat.topic, text)
 
@@ -130,7 +131,8 @@ async def help_command(update: Update, context: StonetableContext) -> None:
     view = await campaigns.current(chat.tg_id, chat.topic) if in_group else None
     lang = await lang_of(update)
     current = view.system.key if view else None
-    text = help_text(campaigns.registry, context.stonetable.command_specs, current, lang)
+    state = view.state if view else None
+    text = help_text(campaigns.registry, context.stonetable.command_specs, current, lang, state)
     assert update.effective_message is not None
     await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
 

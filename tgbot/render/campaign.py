@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from core.campaigns import CampaignView, EndedGame
+from core.campaigns.own_systems import Listed
 from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
 from core.rules.lifecycle import RESUME_DAYS
 from core.rules.registry import Registry
 from core.rules.said import worded
-from core.rules.systems import library_definition
+from core.rules.systems import LIBRARY, library_definition
 from core.rules.table import Role
 from core.store.models import CampaignStatus
 from core.words.i18n import N_, Lang, language_name
@@ -27,15 +30,21 @@ GM_SEAT = {"cortex": N_("Watchtower")}
 
 
 def system_choice(
-    registry: Registry, lang: Lang, last: EndedGame | None = None
+    registry: Registry,
+    lang: Lang,
+    last: EndedGame | None = None,
+    own: Sequence[Listed] = (),
 ) -> tuple[str, InlineKeyboardMarkup]:
-    """The message that asks which game to start (and says if the last one can come back)."""
+    """The message that asks which game to start (and says if the last one can come back);
+    ``own``: the group's own systems, listed first."""
     rows = [
         [InlineKeyboardButton(lang.gettext(s.name), callback_data=NewGameButton(s.key).encode())]
         for s in registry
         if s.roll_panel != LIBRARY_ROLL
     ]
     text = "🎲 <b>" + lang.gettext("Which game shall we play?") + "</b>"
+    if own:
+        text += "\n\n" + own_games(own, lang)
     listed = library_games(registry, lang)
     if listed:
         text += "\n\n" + listed
@@ -49,12 +58,32 @@ def system_choice(
     return text, InlineKeyboardMarkup(rows)
 
 
+def own_games(own: Sequence[Listed], lang: Lang) -> str:
+    """The group's own systems in one paragraph, each by name, key and newest version."""
+    games = [
+        lang.gettext(
+            "{name} <code>{key}</code> (version {version})",
+            name=esc(s.name(lang.code)),
+            key=esc(s.key),
+            version=s.version,
+        )
+        for s in own
+    ]
+    return (
+        "🛠 "
+        + lang.gettext("This group's own games, started with /newgame and the key:")
+        + " "
+        + ", ".join(games)
+        + "."
+    )
+
+
 def library_games(registry: Registry, lang: Lang) -> str:
     """The library's games in one paragraph, each by name and key (empty: none)."""
     games = [
         f"{esc(lang.gettext(library_definition(s.key).name.en))} <code>{s.key}</code>"
         for s in registry
-        if s.roll_panel == LIBRARY_ROLL
+        if s.roll_panel == LIBRARY_ROLL and s.key in LIBRARY
     ]
     if not games:
         return ""

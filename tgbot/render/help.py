@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
+from core.rules.dicesystem import definition_of
 from core.rules.registry import Registry
-from core.rules.systems import library_definition
+from core.rules.systems import LIBRARY, library_definition
+from core.rules.table import Json
 from core.words.i18n import Lang
 from tgbot.render.campaign import library_games
 from tgbot.render.text import esc
@@ -114,16 +116,24 @@ def _game_lines(lang: Lang) -> tuple[str, ...]:
     )
 
 
-def library_game_help(key: str, lang: Lang) -> str:
-    """The library game played here: what a roll is, and how to type one."""
-    definition = library_definition(key)
+def library_game_help(key: str, lang: Lang, state: Json | None = None) -> str:
+    """The library game played here (or the group's own system, from the game's
+    ``state``): what a roll is, and how to type one."""
+    definition = library_definition(key) if state is None else definition_of(state)
+    if definition.key in LIBRARY:  # the library's words are in the catalogue
+        name, about = lang.gettext(definition.name.en), lang.gettext(definition.about.en)
+    else:  # the group's own words, in its languages
+        name, about = (
+            definition.name.in_language(lang.code),
+            definition.about.in_language(lang.code),
+        )
     example = f"<code>/roll {esc(definition.example)}</code>"
     odds = f"<code>/odds {esc(definition.odds_example)}</code>"
     return (
-        f"🎲 <b>{esc(lang.gettext(definition.name.en))}</b> "
+        f"🎲 <b>{esc(name)}</b> "
         + lang.gettext("(playing here)")
         + "\n"
-        + esc(lang.gettext(definition.about.en))
+        + esc(about)
         + "\n"
         + lang.gettext(
             "Roll: {example}; every outcome's chance: {odds}.", example=example, odds=odds
@@ -132,9 +142,14 @@ def library_game_help(key: str, lang: Lang) -> str:
 
 
 def help_text(
-    registry: Registry, commands: Iterable[CommandSpec], current: str | None, lang: Lang
+    registry: Registry,
+    commands: Iterable[CommandSpec],
+    current: str | None,
+    lang: Lang,
+    state: Json | None = None,
 ) -> str:
-    """General help, then every game's commands (the game running here first)."""
+    """General help, then every game's commands (the game running here first, read from
+    its campaign ``state`` when it plays rules the state carries)."""
     by_system: dict[str, list[str]] = {}
     for spec in commands:
         if spec.game is None or spec.game not in registry.systems:
@@ -146,7 +161,7 @@ def help_text(
     parts = [general(lang)]
     playing = registry.systems.get(current or "")
     if playing is not None and playing.roll_panel == LIBRARY_ROLL:  # the game here first
-        parts.append(library_game_help(playing.key, lang))
+        parts.append(library_game_help(playing.key, lang, state))
     for key in order:
         system = registry.systems[key]
         marker = " " + lang.gettext("(playing here)") if key == current else ""

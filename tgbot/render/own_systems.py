@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.campaigns.own_games import VersionMoved
 from core.campaigns.own_systems import EXAMPLE, Listed, OwnVersion
 from core.rules.systems.drafting import Step
 from core.words.i18n import Lang
@@ -22,6 +23,7 @@ def words(lang: Lang) -> dict[str, set[str]]:
         "share": lang.pgettext("a word players type after /system", "share"),
         "import": lang.pgettext("a word players type after /system", "import"),
         "cancel": lang.pgettext("a word players type after /system", "cancel"),
+        "use": lang.pgettext("a word players type after /system", "use"),
     }
     return {which: {which, *words.split("|")} for which, words in typed.items()}
 
@@ -36,6 +38,11 @@ def usage(lang: Lang) -> str:
             "Then <code>/system show KEY</code>, <code>/system edit</code> with the new text, "
             "<code>/system delete KEY</code>, <code>/system share KEY</code>.",
             example=esc(EXAMPLE.strip()),
+        )
+        + "\n"
+        + lang.gettext(
+            "Play one with <code>/newgame KEY</code>: the game keeps the version it started "
+            "with until its host moves it to the newest with <code>/system use KEY</code>."
         )
     )
 
@@ -109,6 +116,28 @@ def created(system: OwnVersion, lang: Lang) -> str:
         name=esc(system.definition.name.in_language(lang.code)),
         key=esc(system.key),
         version=system.version,
+    )
+
+
+def older_in_play(key: str, version: int, lang: Lang) -> str:
+    """After an edit: the game here still plays an older version, and how to move it on."""
+    return "ℹ️ " + lang.gettext(
+        "The game here still plays version {version}: its host moves it to the newest "
+        "with <code>/system use {key}</code>.",
+        version=version,
+        key=esc(key),
+    )
+
+
+def moved(result: VersionMoved, lang: Lang) -> str:
+    """A game moved on to the newest version of its system."""
+    return "🔁 " + lang.gettext(
+        "The game now plays <b>{name}</b> (<code>{key}</code>), version {after}, instead "
+        "of version {before}. Rolls already made keep the version that rolled them.",
+        name=esc(result.view.system.name),
+        key=esc(result.key),
+        after=result.after,
+        before=result.before,
     )
 
 

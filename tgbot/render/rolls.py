@@ -8,6 +8,7 @@ from babel.dates import format_datetime
 
 from core.store.roll_history import StoredRoll
 from core.words.i18n import DEFAULT, PSEUDO, Lang
+from core.words.systems_words import history_words
 from tgbot.render.text import esc
 
 NAME_LIMIT = 40
@@ -27,7 +28,18 @@ def _cut(text: str, limit: int) -> str:
 
 
 def roll_line(roll: StoredRoll, lang: Lang) -> str:
-    """One roll: when, who, what, the total, the note."""
+    """One roll: when, who, what, the total, the note (a game system's roll: the system,
+    the version that rolled, the inputs, the outcome and its chance)."""
+    if roll.system is not None:
+        what, came = history_words(roll.system, lang)
+        line = lang.gettext(
+            "{time} · <b>{name}</b>: {what} → <b>{outcome}</b>",
+            time=esc(moment(roll.at, lang)),
+            name=esc(_cut(roll.who, NAME_LIMIT)),
+            what=esc(what),
+            outcome=esc(came),
+        )
+        return line + (" " + lang.gettext("(rolled in secret, revealed)") if roll.secret else "")
     line = lang.gettext(
         "{time} · <b>{name}</b>: <code>{notation}</code> → <b>{total}</b>",
         time=esc(moment(roll.at, lang)),
@@ -85,7 +97,12 @@ def revealed(roll: StoredRoll, by: str, lang: Lang, repeats: tuple[StoredRoll, .
     """A revealed secret roll, drawn from what was stored: each die (dropped ones struck
     out), the total (each repeat's, for a repeated roll), the note, and who revealed it."""
     rolls = repeats or (roll,)
-    notation = roll.notation if len(rolls) == 1 else f"{len(rolls)}x{roll.notation}"
+    came = None
+    if roll.system is not None:  # a game system's roll: its words, what it came to
+        notation, came = history_words(roll.system, lang)
+        rolls = (roll,)
+    else:
+        notation = roll.notation if len(rolls) == 1 else f"{len(rolls)}x{roll.notation}"
     head = "🎲 " + lang.gettext(
         "<b>{name}</b> rolled <code>{notation}</code> in secret",
         name=esc(_cut(roll.who, NAME_LIMIT)),
@@ -102,7 +119,9 @@ def revealed(roll: StoredRoll, by: str, lang: Lang, repeats: tuple[StoredRoll, .
         if len(term) > len(shown):
             faces += ", …"
         lines.append(f"[{faces}]")
-    if len(rolls) == 1:
+    if came is not None:
+        lines.append(f"<b>{esc(came)}</b>")
+    elif len(rolls) == 1:
         lines.append("<b>" + lang.gettext("Total: {total}", total=roll.total) + "</b>")
     else:
         totals = ", ".join(str(one.total) for one in rolls)

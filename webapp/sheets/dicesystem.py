@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.campaigns import CampaignView
-from core.rules.dicesystem import ROLL_PANEL, definition_of, player_stats
+from core.rules.dicesystem import OWN, ROLL_PANEL, definition_of, player_stats
 from core.rules.errors import Malformed
 from core.rules.systems import LIBRARY, Definition
 from core.rules.table import Json, Table
@@ -69,4 +69,4 @@ class DiceSheetPage:
         return ROLL_PANEL, name.strip().split()[0]
 
 
-PAGES = tuple(DiceSheetPage(key) for key in LIBRARY)
+PAGES = tuple(DiceSheetPage(key) for key in (*LIBRARY, OWN))

@@ -2,7 +2,12 @@
 
 Campaign state::
 
-    {"v": 1, "system": {"key": K, "version": N, "text": TOML}}
+    {"v": 1, "system": {"key": K, "version": N, "text": TOML, "own": true?}}
+
+A group's own system (``own``: its key is the group's, not the library's) is played by
+one registry entry, :data:`OWN` (``/newgame KEY`` builds its campaign with
+:func:`own_game`): its state says which system and version it plays, and it keeps that
+version until its host moves it on.
 
 A player's sheet keeps their named stats (the definition's ``stats``), by key::
 
@@ -48,8 +53,10 @@ from core.rules import dice
 from core.rules.catalogue import N_
 from core.rules.choice import Choice
 from core.rules.errors import Malformed, NotAllowedNow, NotYourTurn
+from core.rules.history import HistoryRoll
 from core.rules.registry import CampaignRules, Edges, GameSystem
 from core.rules.rng import Rng
+from core.rules.said import Said
 from core.rules.systems import (
     Definition,
     GroupRoll,
@@ -658,14 +665,122 @@ def _reads_name(definition: Definition, name: str) -> bool:
 class DiceCampaign(CampaignRules):
     """A library game's campaign: it keeps the definition it plays."""
 
-    def __init__(self, key: str, text: str, version: int) -> None:
-        self.key, self.text, self.version = key, text, version
+    def __init__(self, key: str, text: str, version: int, *, own: bool = False) -> None:
+        self.key, self.text, self.version, self.own = key, text, version, own
 
     def new_state(self) -> Json:
-        return {
-            "v": STATE_VERSION,
-            "system": {"key": self.key, "version": self.version, "text": self.text},
-        }
+        played: dict[str, Any] = {"key": self.key, "version": self.version, "text": self.text}
+        if self.own:
+            played["own"] = True
+        return {"v": STATE_VERSION, "system": played}
+
+    def check_state(self, state: Json) -> None:
+        try:
+            definition_of(state)
+        except Malformed:
+            raise Malformed(DAMAGED) from None
+
+
+NOT_BY_ITS_KEY = N_("Start a game of this group's own system by its key: /system lists them.")
+
+
+class OwnCampaign(DiceCampaign):
+    """A group's own system's campaign: named as the text it plays says."""
+
+    def new_state(self) -> Json:
+        """Raises:
+        Malformed: no own system is named (the registry's entry itself, typed).
+        """
+        if not self.text:
+            raise Malformed(NOT_BY_ITS_KEY)
+        return super().new_state()
+
+    def shown_system(self, system: GameSystem, state: Json, language: str) -> GameSystem:
+        try:
+            definition = definition_of(state)
+        except Malformed:
+            return system
+        name, about = definition.name, definition.about
+        return replace(
+            system,
+            name=name.ru if language == "ru" else name.en,
+            summary=about.ru if language == "ru" else about.en,
+        )
+
+
+@dataclass(frozen=True)
+class Played:
+    """Which system and version a campaign plays, from its state."""
+
+    key: str
+    version: int
+    own: bool
+
+
+def played(state: Json) -> Played:
+    """The system and version a campaign's state plays.
+
+    Raises:
+        Malformed: the state keeps no system.
+    """
+    stored = state.get("system")
+    if not isinstance(stored, Mapping):
+        raise Malformed(DAMAGED)
+    try:
+        return Played(str(stored["key"]), int(stored["version"]), bool(stored.get("own")))
+    except (KeyError, TypeError, ValueError):
+        raise Malformed(DAMAGED) from None
+
+
+def moved_on(state: Json, text: str, version: int) -> Json:
+    """The campaign state playing ``version`` (its ``text``) of the same system."""
+    stored = dict(state["system"])
+    stored.update(version=version, text=text)
+    return {**state, "system": stored}
+
+
+OWN_GAME = N_("This group's own game system “{key}”, version {version}.")
+
+
+def status_lines(table: Table) -> tuple[str, ...]:
+    """/status names the own system and the version a game plays."""
+    try:
+        found = played(table.state)
+    except Malformed:
+        return ()
+    return (Said(OWN_GAME, key=found.key, version=found.version),) if found.own else ()
+
+
+def history(table: Table, outcome: Outcome) -> tuple[HistoryRoll, ...]:
+    """A rolled roll, for the chat's roll history: the system's name, the version it
+    plays, the inputs, the outcome and its chance (when worked out)."""
+    rolled = outcome.model
+    if not isinstance(rolled, RolledPanel) or not rolled.rolled:
+        return ()
+    try:
+        found = played(table.state)
+    except Malformed:
+        return ()
+    inputs = [[_words(name), value, signed] for _, value, name, signed in rolled.inputs]
+    system = {
+        "key": found.key,
+        "version": found.version,
+        "own": found.own,
+        "name": _words(rolled.system),
+        "inputs": inputs,
+        "value": rolled.value if rolled.shows_value else None,
+        "outcome": _words(rolled.outcome),
+        "marks": [_words(m) for m in rolled.marks],
+        "chance": None
+        if rolled.chance is None
+        else [rolled.chance.numerator, rolled.chance.denominator],
+    }
+    notation = ", ".join(
+        f"{name.en} {value:+d}" if signed else f"{name.en} {value}"
+        for _, value, name, signed in rolled.inputs
+    )
+    faces = tuple(tuple((sum(die), kept) for die, kept in dice) for _, _, dice in rolled.groups)
+    return (HistoryRoll(rolled.by, notation, rolled.value, faces, system),)
 
     def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
         """``stat.set`` ``{"stat": KEY, "value": N}``: a player sets one of their own
@@ -687,7 +802,7 @@ class DiceCampaign(CampaignRules):
             raise Malformed(NO_SUCH_STAT, name=str(key)[:32])
         fed = definition.input(stat.feeds)
         number = isinstance(value, int) and not isinstance(value, bool)
-        if not number or not fed.low <= value <= fed.high:  # type: ignore[operator]
+        if not number or not fed.low <= value <= fed.high:
             raise Malformed(OUT_OF_RANGE, text=str(value)[:12], low=fed.low, high=fed.high)
         stats = {**player_stats(definition, seat.sheet), stat.key: value}
         return Outcome(state=table.state, sheets={actor: {**seat.sheet, "stats": stats}})
@@ -707,5 +822,42 @@ def game_system(definition: Definition) -> GameSystem:
         rolled_by={ROLL_PANEL: rolled_by},
         roll_panel=ROLL_PANEL,
         undo=UNDO,
+        history=history,
         edges=Edges(features=("tgbot.features.dicesystem",), sheet="webapp.sheets.dicesystem"),
+    )
+
+
+OWN = "own"
+"""The registry key every game of a group's own system is played under."""
+
+OWN_SYSTEM = GameSystem(
+    key=OWN,
+    name=N_("A group's own game system"),
+    summary=N_("A game system this group wrote with /system."),
+    campaign=OwnCampaign("", "", 0, own=True),
+    panels={ROLL_PANEL: DiceRollPanel()},
+    rolled_by={ROLL_PANEL: rolled_by},
+    roll_panel=ROLL_PANEL,
+    undo=UNDO,
+    history=history,
+    status_lines=status_lines,
+    edges=Edges(features=("tgbot.features.dicesystem",), sheet="webapp.sheets.dicesystem"),
+)
+"""A game of a group's own system, as the registry knows it: the rules it plays are in
+the campaign's state (:func:`own_game` starts one)."""
+
+
+def own_game(key: str, text: str, version: int) -> GameSystem:
+    """The game system a new game of the group's own system ``key`` starts with: its
+    campaign keeps ``text``, at ``version``, from then on.
+
+    Raises:
+        Malformed: the text no longer reads as a definition.
+    """
+    definition = _read_text(text)
+    return replace(
+        OWN_SYSTEM,
+        name=definition.name.en,
+        summary=definition.about.en,
+        campaign=OwnCampaign(key, text, version, own=True),
     )

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.rules.dicesystem import (
+    OWN,
     ROLL_PANEL,
     STAT_SET,
     SYSTEMS,
@@ -58,8 +59,8 @@ def test_every_library_game_is_a_registered_system_that_keeps_its_definition(key
     assert system.procedure(ROLL_PANEL, opened.state) == f"{ROLL_PANEL}:{ANA}"
 
 
-def test_the_library_games_come_in_the_librarys_order() -> None:
-    assert tuple(s.key for s in SYSTEMS) == LIBRARY
+def test_the_library_games_come_in_the_librarys_order_then_a_groups_own() -> None:
+    assert tuple(s.key for s in SYSTEMS) == (*LIBRARY, OWN)
 
 
 def test_a_pbta_roll_names_its_outcome_and_its_exact_chance() -> None:
