@@ -80,7 +80,7 @@ async def test_a_game_keeps_its_version_until_its_host_moves_it_on(
 
     dice.push(3, 5)
     rolled = await text_of(stack, BO, "/roll +1")
-    assert rolled == "🎲 Bo — Our game, modifier +1\n3 · 5 → 9 → Good (58.3%)"
+    assert rolled == "🎲 Bo — Our game, modifier +1\n3 + 5 + 1 = 9 → Good (58.3%)"
 
     edited = await text_of(stack, ALICE, "/system edit\n" + HARDER)
     assert edited == (
@@ -102,11 +102,11 @@ async def test_a_game_keeps_its_version_until_its_host_moves_it_on(
     assert "version 2." in await text_of(stack, ALICE, "/status")
     dice.push(3, 5)
     assert await text_of(stack, BO, "/roll +1") == (
-        "🎲 Bo — Our game, modifier +1\n3 · 5 → 9 → Good (41.7%)"
+        "🎲 Bo — Our game, modifier +1\n3 + 5 + 1 = 9 → Good (41.7%)"
     )
     dice.push(1, 2)
     assert await text_of(stack, BO, "/roll -2") == (
-        "🎲 Bo — Our game, modifier −2\n1 · 2 → 1 → Bad (91.7%)"
+        "🎲 Bo — Our game, modifier −2\n1 + 2 − 2 = 1 → Bad (91.7%)"
     )
 
     history = await text_of(stack, ALICE, "/rolls")
@@ -134,7 +134,7 @@ async def test_a_game_keeps_its_version_until_its_host_moves_it_on(
     status = await text_of(stack, IVAN, "/status")
     assert status.startswith("Наша игра — "), status
     refused = await text_of(stack, IVAN, "/system use mine")
-    assert "может только ведущий игры" in refused, refused
+    assert "может только организатор игры" in refused, refused
 
 
 async def test_an_export_carries_its_system_into_a_group_without_it(
@@ -156,7 +156,7 @@ async def test_an_export_carries_its_system_into_a_group_without_it(
     assert view.system.name == "Our game"
     dice.push(6, 6)
     rolled = await text_of(stack, ALICE, "/roll +1", chat=ELSEWHERE)
-    assert rolled == "🎲 Alice Marsh — Our game, modifier +1\n6 · 6 → 13 → Good (58.3%)"
+    assert rolled == "🎲 Alice Marsh — Our game, modifier +1\n6 + 6 + 1 = 13 → Good (58.3%)"
     refused = await text_of(stack, ALICE, "/system use mine", chat=ELSEWHERE)
     assert "This group has no game system “mine”" in refused
 
@@ -186,7 +186,7 @@ async def test_secret_and_saved_rolls_in_a_game_of_an_own_system(stack: Stack, d
     shown = await say(stack, BO, GROUP, "/roll +1 secret")
     assert shown["text"] == "🤫 Bo rolled in secret."
     mine = await privately(stack, BO, mark)
-    assert mine.endswith("🎲 Bo — Our game, modifier +1\n3 · 5 → 9 → Good (58.3%)"), mine
+    assert mine.endswith("🎲 Bo — Our game, modifier +1\n3 + 5 + 1 = 9 → Good (58.3%)"), mine
     assert "No rolls here yet" in await text_of(stack, ALICE, "/rolls")
     refused = await text_of(stack, BO, "/sroll +9")
     assert "“+9” is out of range here: from -2 to 3." in refused, refused

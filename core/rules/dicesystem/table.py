@@ -680,6 +680,31 @@ class DiceCampaign(CampaignRules):
         except Malformed:
             raise Malformed(DAMAGED) from None
 
+    def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
+        """``stat.set`` ``{"stat": KEY, "value": N}``: a player sets one of their own
+        stats, within the range of the input it feeds.
+
+        Raises:
+            Malformed: another edit, no such stat, or a value out of its range.
+            NotAllowedNow: the actor has no seat at this table.
+        """
+        if action != STAT_SET:
+            raise Malformed(NOT_AN_EDIT)
+        seat = table.seat(actor)
+        if seat is None:
+            raise NotAllowedNow(NOT_SEATED)
+        definition = definition_of(table.state)
+        key, value = payload.get("stat"), payload.get("value")
+        stat = definition.stat(key) if isinstance(key, str) else None
+        if stat is None:
+            raise Malformed(NO_SUCH_STAT, name=str(key)[:32])
+        fed = definition.input(stat.feeds)
+        number = isinstance(value, int) and not isinstance(value, bool)
+        if not number or not fed.low <= value <= fed.high:  # type: ignore[operator]
+            raise Malformed(OUT_OF_RANGE, text=str(value)[:12], low=fed.low, high=fed.high)
+        stats = {**player_stats(definition, seat.sheet), stat.key: value}
+        return Outcome(state=table.state, sheets={actor: {**seat.sheet, "stats": stats}})
+
 
 NOT_BY_ITS_KEY = N_("Start a game of this group's own system by its key: /system lists them.")
 
@@ -781,31 +806,6 @@ def history(table: Table, outcome: Outcome) -> tuple[HistoryRoll, ...]:
     )
     faces = tuple(tuple((sum(die), kept) for die, kept in dice) for _, _, dice in rolled.groups)
     return (HistoryRoll(rolled.by, notation, rolled.value, faces, system),)
-
-    def edit(self, table: Table, actor: int, action: str, payload: Json, rng: Rng) -> Outcome:
-        """``stat.set`` ``{"stat": KEY, "value": N}``: a player sets one of their own
-        stats, within the range of the input it feeds.
-
-        Raises:
-            Malformed: another edit, no such stat, or a value out of its range.
-            NotAllowedNow: the actor has no seat at this table.
-        """
-        if action != STAT_SET:
-            raise Malformed(NOT_AN_EDIT)
-        seat = table.seat(actor)
-        if seat is None:
-            raise NotAllowedNow(NOT_SEATED)
-        definition = definition_of(table.state)
-        key, value = payload.get("stat"), payload.get("value")
-        stat = definition.stat(key) if isinstance(key, str) else None
-        if stat is None:
-            raise Malformed(NO_SUCH_STAT, name=str(key)[:32])
-        fed = definition.input(stat.feeds)
-        number = isinstance(value, int) and not isinstance(value, bool)
-        if not number or not fed.low <= value <= fed.high:
-            raise Malformed(OUT_OF_RANGE, text=str(value)[:12], low=fed.low, high=fed.high)
-        stats = {**player_stats(definition, seat.sheet), stat.key: value}
-        return Outcome(state=table.state, sheets={actor: {**seat.sheet, "stats": stats}})
 
 
 UNDO = UndoRules(panel_names={ROLL_PANEL: N_("a roll")}, edit_names={STAT_SET: N_("a stat set")})
