@@ -119,6 +119,28 @@ async def test_unsaved_notes_ask_before_closing_are_kept_in_cloud_storage_until_
         assert page.errors == []
 
 
+async def test_a_drafted_form_once_saved_is_not_drawn_back_nor_asks_before_closing(
+    stack: Stack,
+) -> None:
+    """The draft of a form goes before the page is drawn again: a new approach, typed slowly
+    enough to be drafted, then added, leaves an empty form and nothing to ask about."""
+    token = await start_game(stack)
+    for version in ("8.0", "6.2"):  # its draft in CloudStorage, then in the page's storage
+        async with chromium() as browser:
+            page = await open_app(browser, stack, BO, token, version)
+            form = page.locator("form.add")
+            name = f"Guile {version}"
+            await form.locator('input[name="name"]').fill(name)
+            await page.wait_for_timeout(600)  # the draft is kept (after 300 ms of quiet)
+            await form.get_by_role("button").click()
+            await page.locator(".approaches").get_by_text(name).wait_for()
+            await page.wait_for_timeout(600)
+            assert await page.locator('form.add input[name="name"]').input_value() == ""
+            assert await page.evaluate("Telegram.WebApp.isClosingConfirmationEnabled") is False
+            assert not [k for k in await cloud(page, BO) if k.startswith("draft_")]
+            assert page.errors == []
+
+
 async def _value_is(locator: Any, value: str) -> bool:
     return bool(await locator.input_value() == value)
 

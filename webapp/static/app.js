@@ -237,13 +237,16 @@
     return payload;
   }
 
-  function sendEdit(action, payload) {
+  // ``kept``: what to do once the edit is saved, before the page is drawn again (a form's
+  // draft goes first, or the new page would restore it and ask before closing).
+  function sendEdit(action, payload, kept) {
     var token = campaignToken();
     return change("/api/c/" + encodeURIComponent(token) + "/edit", {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ action: action, payload: payload }),
     }).then(function () {
       haptic(action.indexOf("roll") >= 0 ? "heavy" : "success");
+      if (kept) kept();
       return load(main.dataset.url || "/app/c/" + encodeURIComponent(token), false)
         .then(function () { return true; });
     }).catch(function (error) {
@@ -369,9 +372,7 @@
     event.preventDefault();
     confirmed(form, function () {
       var key = form.dataset.draft || draftKey(form);
-      sendEdit(form.dataset.edit, formPayload(form)).then(function (ok) {
-        if (ok) saved(form, key);
-      });
+      sendEdit(form.dataset.edit, formPayload(form), function () { saved(form, key); });
     });
   });
 
