@@ -23,6 +23,7 @@ from core.campaigns.presses import Presses
 from core.campaigns.queries import Queries
 from core.campaigns.reminding import NudgeReading, Reminder, Reminding
 from core.campaigns.system_rolls import SystemRolls
+from core.campaigns.topics import TopicChanges
 from core.campaigns.turns import Turns
 from core.campaigns.views import (
     JOIN_PREFIX,
@@ -77,6 +78,7 @@ class Campaigns(Dependencies):
         self.next_turn = turns.next_turn
         # posts in character: /say, /npc, inline
         self.posts = Posts(*shared, clock=clock)
+        self.topics = TopicChanges(*shared, clock=clock)  # a topic closed or reopened
         self.portraits = Portraits(*shared, clock=clock)  # characters' portraits
         # a game of a group's own system moved on to its newest version
         self.use_newest = OwnGames(*shared, clock=clock).use_newest

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from tortoise.exceptions import IntegrityError
 
 from core.campaigns.base import CampaignsBase, built, moved_on_at, touching
 from core.campaigns.own_systems import own_version
 from core.campaigns.play import ChatRef, PlayerRef
-from core.campaigns.topics import pause_with_topic
 from core.campaigns.views import (
     JOIN_PREFIX,
     MOVED_ON,
@@ -412,29 +412,18 @@ class Lifecycle(CampaignsBase):
                 raise NotAllowedNow(RUNNING, name=Said(_named(self.registry, running)))
             campaign = await Campaign.get(id=campaign_id).select_related("host")
             check_resume(Ended(campaign.host.tg_id, ended.ended_at), player.tg_id, self._now())
-            await _bring_back(campaign, chat)
-            view, table, _ = await built(self.registry, campaign)  # its wait starts now
-            await moved_on_at(self.registry, campaign.id, (table, campaign.status), self._now())
+            view = await _bring_back(self.registry, campaign, chat, self._now())
             resumed = Resumed(view, came_back=True)
             await unit.record(resumed)  # its reply, sent after the commit
         await self.events.publish(campaign_id)
         return resumed
 
-    async def with_topic(
-        self, chat_tg_id: int, thread_id: int, *, paused: bool, unit: UnitOfWork | None = None
-    ) -> int | None:
-        """A forum topic closed (its game pauses, its reminders go) or reopened (a game
-        it paused goes on, its wait starting now). Returns the campaign's id when its
-        status changed (:func:`core.campaigns.topics.pause_with_topic`)."""
-        async with guarded(), (unit or UnitOfWork()).committing():
-            changed = await pause_with_topic(chat_tg_id, thread_id, paused=paused)
-            if changed is not None and not paused:
-                await moved_on_at(self.registry, changed, None, self._now())
-        return changed
 
-
-async def _bring_back(campaign: Campaign, chat: ChatRef) -> None:
-    """An ended campaign live again in ``chat`` (refused if another game started there)."""
+async def _bring_back(
+    registry: Registry, campaign: Campaign, chat: ChatRef, now: datetime
+) -> CampaignView:
+    """An ended campaign live again in ``chat`` (refused if another game started there),
+    its wait starting ``now``; its view."""
     try:
         await Campaign.filter(id=campaign.id, status=CampaignStatus.ARCHIVED).update(
             status=CampaignStatus.ACTIVE, live_chat_id=chat.tg_id, version=campaign.version + 1
@@ -443,6 +432,9 @@ async def _bring_back(campaign: Campaign, chat: ChatRef) -> None:
         raise NotAllowedNow("Another game started here meanwhile. See /status.") from None
     campaign.status, campaign.live_chat_id = CampaignStatus.ACTIVE, chat.tg_id
     campaign.version += 1
+    view, table, _ = await built(registry, campaign)
+    await moved_on_at(registry, campaign.id, (table, campaign.status), now)
+    return view
 
 
 def _named(registry: Registry, campaign: Campaign) -> str:

@@ -7,9 +7,11 @@ deep links and the Mini App's home page to tell a group's games apart.
 
 from __future__ import annotations
 
+from core.campaigns.base import CampaignsBase, moved_on_at
 from core.store import reminders
 from core.store.models import Campaign, CampaignStatus, ForumTopic
 from core.store.repo import guarded
+from core.store.unit import UnitOfWork
 
 GENERAL = 0  # a plain group, or a forum's General topic
 
@@ -81,3 +83,19 @@ async def pause_with_topic(chat_tg_id: int, thread_id: int, *, paused: bool) -> 
         if paused:  # nobody is reminded while it waits; reopened, its wait starts anew
             await reminders.stopped(row.id, ended=False)
     return int(row.id)
+
+
+class TopicChanges(CampaignsBase):
+    """A forum topic closed or reopened: the game it holds pauses or goes on."""
+
+    async def with_topic(
+        self, chat_tg_id: int, thread_id: int, *, paused: bool, unit: UnitOfWork | None = None
+    ) -> int | None:
+        """A forum topic closed (its game pauses, its reminders go) or reopened (a game
+        it paused goes on, its wait starting now). Returns the campaign's id when its
+        status changed (:func:`core.campaigns.topics.pause_with_topic`)."""
+        async with guarded(), (unit or UnitOfWork()).committing():
+            changed = await pause_with_topic(chat_tg_id, thread_id, paused=paused)
+            if changed is not None and not paused:
+                await moved_on_at(self.registry, changed, None, self._now())
+        return changed

@@ -8,9 +8,11 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from core.rules.choice import Choice, Common
+from core.rules.errors import Malformed
 from core.rules.lifecycle import may_resume, resumable_until
 from core.rules.registry import GameSystem, Registry
 from core.rules.said import Said
+from core.rules.systems import Definition
 from core.rules.table import Json, Role, Seat, Table
 from core.rules.turns import TurnOrder, turn_line
 from core.store.loader import (
@@ -370,3 +372,16 @@ def describe_members(view: CampaignView) -> list[dict[str, Any]]:
         {"id": m.player_id, "name": m.name, "roles": sorted(r.value for r in m.roles)}
         for m in view.members
     ]
+
+
+def played_definition(view: CampaignView) -> Definition | None:
+    """The game system a game of the library or of a group's own plays, as its state
+    keeps it (None for the built-in games, or state that no longer reads)."""
+    from core.rules.dicesystem import ROLL_PANEL, definition_of
+
+    if view.system.roll_panel != ROLL_PANEL:
+        return None
+    try:
+        return definition_of(view.state)
+    except Malformed:
+        return None

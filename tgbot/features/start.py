@@ -8,6 +8,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler
 
 from core.campaigns import JOIN_PREFIX
 from core.campaigns.own_systems import SHARE_PREFIX
+from core.campaigns.views import played_definition
 from core.words.i18n import N_, Lang
 from tgbot.buttons.start import StartButton, StartChoice
 from tgbot.callback import decode_as, pattern
@@ -119,7 +120,7 @@ async def press_start(update: Update, context: StonetableContext) -> None:
             context.stonetable.command_specs,
             view.system.key if view else None,
             lang,
-            view.state if view else None,
+            played_definition(view) if view else None,
         )
     await send_game(context.bot, chat.tg_id, chat.topic, text)
 
@@ -131,8 +132,8 @@ async def help_command(update: Update, context: StonetableContext) -> None:
     view = await campaigns.current(chat.tg_id, chat.topic) if in_group else None
     lang = await lang_of(update)
     current = view.system.key if view else None
-    state = view.state if view else None
-    text = help_text(campaigns.registry, context.stonetable.command_specs, current, lang, state)
+    played = played_definition(view) if view else None
+    text = help_text(campaigns.registry, context.stonetable.command_specs, current, lang, played)
     assert update.effective_message is not None
     await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
 

@@ -41,14 +41,14 @@ async def topic_changed(update: Update, context: StonetableContext) -> None:
             await remember_topic(chat, thread, name=message.forum_topic_edited.name)
     elif message.forum_topic_closed is not None:
         await remember_topic(chat, thread, closed=True)
-        campaign = await context.deps.campaigns.lifecycle.with_topic(
+        campaign = await context.deps.campaigns.topics.with_topic(
             chat, thread, paused=True, unit=context.unit
         )
         if campaign is not None:
             await context.deps.campaigns.events.publish(campaign)
     elif message.forum_topic_reopened is not None:
         await remember_topic(chat, thread, closed=False)
-        campaign = await context.deps.campaigns.lifecycle.with_topic(
+        campaign = await context.deps.campaigns.topics.with_topic(
             chat, thread, paused=False, unit=context.unit
         )
         if campaign is not None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from core.rules.dicesystem import ROLL_PANEL as LIBRARY_ROLL
-from core.rules.dicesystem import definition_of
 from core.rules.registry import Registry
-from core.rules.systems import LIBRARY, library_definition
-from core.rules.table import Json
+from core.rules.systems import LIBRARY, Definition, library_definition
 from core.words.i18n import Lang
 from tgbot.render.campaign import library_games
 from tgbot.render.text import esc
@@ -116,10 +114,10 @@ def _game_lines(lang: Lang) -> tuple[str, ...]:
     )
 
 
-def library_game_help(key: str, lang: Lang, state: Json | None = None) -> str:
-    """The library game played here (or the group's own system, from the game's
-    ``state``): what a roll is, and how to type one."""
-    definition = library_definition(key) if state is None else definition_of(state)
+def library_game_help(key: str, lang: Lang, definition: Definition | None = None) -> str:
+    """The library game played here (or the ``definition`` the game plays, a group's own
+    system's): what a roll is, and how to type one."""
+    definition = definition or library_definition(key)
     if definition.key in LIBRARY:  # the library's words are in the catalogue
         name, about = lang.gettext(definition.name.en), lang.gettext(definition.about.en)
     else:  # the group's own words, in its languages
@@ -146,10 +144,10 @@ def help_text(
     commands: Iterable[CommandSpec],
     current: str | None,
     lang: Lang,
-    state: Json | None = None,
+    definition: Definition | None = None,
 ) -> str:
-    """General help, then every game's commands (the game running here first, read from
-    its campaign ``state`` when it plays rules the state carries)."""
+    """General help, then every game's commands (the game running here first, with the
+    ``definition`` it plays when it plays a game system as data)."""
     by_system: dict[str, list[str]] = {}
     for spec in commands:
         if spec.game is None or spec.game not in registry.systems:
@@ -161,7 +159,7 @@ def help_text(
     parts = [general(lang)]
     playing = registry.systems.get(current or "")
     if playing is not None and playing.roll_panel == LIBRARY_ROLL:  # the game here first
-        parts.append(library_game_help(playing.key, lang, state))
+        parts.append(library_game_help(playing.key, lang, definition))
     for key in order:
         system = registry.systems[key]
         marker = " " + lang.gettext("(playing here)") if key == current else ""
