@@ -102,23 +102,42 @@ async def answer(stack: Stack, user: int, asked: dict[str, object], text: str) -
     return found
 
 
+def opened_reply(stack: Stack, asked: dict[str, Any]) -> tuple[str, list[int] | None]:
+    """What a question opens in its readers' apps: a forced reply's hint, and whose apps
+    (the markup never comes back in the message)."""
+    assert "reply_markup" not in asked
+    (sent,) = [
+        event
+        for event in stack.api.events_since(0)
+        if event["kind"] == "message" and event["message"]["message_id"] == asked["message_id"]
+    ]
+    markup = sent["client_markup"]
+    assert markup["force_reply"] is True and markup["selective"] is True
+    return markup["input_field_placeholder"], sent["client_markup_for"]
+
+
 async def test_a_system_written_step_by_step_by_reply_is_kept_as_one_message_would_be(
     stack: Stack,
 ) -> None:
     asked = await say(stack, ALICE, GROUP, "/system new")
     assert asked["text"].startswith("✍️ A new game system, step 1 of 4: its name.")
+    # on a phone the reply opens by itself, for the host alone, with a hint
+    assert opened_reply(stack, asked) == ("Name in English / in Russian", [ALICE])
     refused = await answer(stack, ALICE, asked, "Лунопад")  # no Latin letter for the key
     assert refused["text"].startswith("🤔 Start the name in English with a Latin letter")
     taken = await answer(stack, ALICE, asked, "Fate / Судьба")  # the library's game
     assert "exists already" in taken["text"]
     asked = await answer(stack, ALICE, asked, "Moonfall / Лунопад")  # the same question again
     assert asked["text"].startswith("✍️ Step 2 of 4: the dice.")
+    assert opened_reply(stack, asked) == ("Dice, as 2d6", [ALICE])
     asked = await answer(stack, ALICE, asked, "2d6")
     assert asked["text"].startswith("✍️ Step 3 of 4")
+    assert opened_reply(stack, asked) == ("One input a line, or -", [ALICE])
     refused = await answer(stack, ALICE, asked, "modifier / модификатор -3..2000")
     assert refused["text"] == "🤔 “inputs[0].max” must stay within -1000 and 1000."
     asked = await answer(stack, ALICE, asked, "modifier / модификатор -3..4")
     assert asked["text"].startswith("✍️ Step 4 of 4: the outcomes, best first.")
+    assert opened_reply(stack, asked) == ("One outcome a line, best first", [ALICE])
     bands = "10 Strong hit / Сильный успех\n7 Weak hit / Частичный успех\nMiss / Провал"
     kept = await answer(stack, ALICE, asked, bands)
     assert kept["text"] == "✅ Kept Moonfall (moonfall), version 1."
@@ -132,7 +151,9 @@ async def test_a_step_by_step_system_is_cancelled_and_its_errors_read_in_russian
 ) -> None:
     asked = await say(stack, OLGA, GROUP, "/system new")
     assert asked["text"].startswith("✍️ Новая игровая система, шаг 1 из 4")
+    assert opened_reply(stack, asked) == ("Название по-английски / по-русски", [OLGA])
     asked = await answer(stack, OLGA, asked, "Moonfall / Лунопад")
+    assert opened_reply(stack, asked) == ("Кости, например 2d6", [OLGA])
     refused = await answer(stack, OLGA, asked, "два кубика")
     assert refused["text"].startswith("🤔 Напишите кости")
     dropped = await answer(stack, OLGA, asked, "отмена")

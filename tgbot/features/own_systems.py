@@ -64,8 +64,13 @@ async def import_by_link(update: Update, context: StonetableContext, token: str)
 async def ask(
     message: Message, context: StonetableContext, author: int, step: Step, lang: Lang
 ) -> None:
-    """Ask ``step`` of ``author``'s draft in a message they answer by replying."""
-    sent = await message.reply_text(render.question(step, lang), parse_mode=ParseMode.HTML)
+    """Ask ``step`` of ``author``'s draft in a message they answer by replying (a reply
+    to ``message``, theirs: their app opens the reply by itself)."""
+    sent = await message.reply_text(
+        render.question(step, lang),
+        parse_mode=ParseMode.HTML,
+        reply_markup=render.answer_field(step, lang),
+    )
     await system_drafts.asked(message.chat_id, author, sent.message_id, unit=context.unit)
 
 

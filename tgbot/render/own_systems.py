@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from telegram import ForceReply
+
 from core.campaigns.own_games import VersionMoved
 from core.campaigns.own_systems import EXAMPLE, Listed, OwnVersion
 from core.rules.systems.drafting import Step
@@ -80,6 +82,18 @@ def question(step: Step, lang: Lang) -> str:
     }
     stop = lang.gettext("Reply “cancel” or send <code>/system cancel</code> to stop.")
     return f"{asks[step]}\n<i>{stop}</i>"
+
+
+def answer_field(step: Step, lang: Lang) -> ForceReply:
+    """The reply a question opens in its asker's app (and no one else's), with a short
+    hint of what to write in the input field."""
+    hints = {
+        Step.NAME: lang.pgettext("input field hint", "Name in English / in Russian"),
+        Step.DICE: lang.pgettext("input field hint", "Dice, as 2d6"),
+        Step.INPUTS: lang.pgettext("input field hint", "One input a line, or -"),
+        Step.BANDS: lang.pgettext("input field hint", "One outcome a line, best first"),
+    }
+    return ForceReply(selective=True, input_field_placeholder=hints[step])
 
 
 def cancelled(dropped: bool, lang: Lang) -> str:

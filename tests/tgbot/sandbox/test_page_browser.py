@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from tests.support.bot_api import PREFIX, polling_bot, serve_app
@@ -61,6 +61,15 @@ async def again(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await query.edit_message_text("Rolled <b>6</b>", parse_mode="HTML")
 
 
+async def ask(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Ask the sender for a name, by a forced reply."""
+    assert update.effective_message is not None
+    await update.effective_message.reply_text(
+        "What is your name?",
+        reply_markup=ForceReply(selective=True, input_field_placeholder="Your name"),
+    )
+
+
 def _require_chromium() -> None:
     if CHROMIUM.exists():
         return
@@ -83,7 +92,11 @@ async def sandbox_origin() -> AsyncIterator[tuple[FakeBotApi, str]]:
     async with serve_app(app) as origin:
         api.webapp_url = f"{origin}/app"
         base, files = f"{origin}{PREFIX}/api/bot", f"{origin}{PREFIX}/api/file/bot"
-        handlers = [CommandHandler("roll", roll), CallbackQueryHandler(again)]
+        handlers = [
+            CommandHandler("roll", roll),
+            CommandHandler("ask", ask),
+            CallbackQueryHandler(again),
+        ]
         async with polling_bot(api, base, files, handlers):
             yield api, origin
 
@@ -185,6 +198,32 @@ async def test_reply_is_labelled_and_a_quote_shows_what_it_replies_to(
     await answer.locator(".reply-quote").click()
     await expect(asked).to_be_in_viewport()
     await expect(asked).to_have_class(re.compile("flash"))
+
+
+async def test_a_forced_reply_opens_a_reply_to_it_with_its_hint(
+    page: Any, sandbox_origin: tuple[FakeBotApi, str]
+) -> None:
+    from playwright.async_api import expect
+
+    api, _ = sandbox_origin
+    await page.select_option("#player", "1001")
+    await expect(page.locator("#chat-title")).to_have_text("The Table")
+    await page.fill("#text", "/ask")
+    await page.press("#text", "Enter")
+    question = page.locator('li[data-from="bot"]').last
+    await expect(question.locator(".text")).to_have_text("What is your name?")
+    await expect(page.locator("#reply-bar")).to_be_visible()
+    await expect(page.locator("#reply-text")).to_contain_text("What is your name?")
+    await expect(page.locator("#text")).to_have_attribute("placeholder", "Your name")
+    await expect(page.locator("#text")).to_be_focused()
+    await page.fill("#text", "Alice")
+    await page.press("#text", "Enter")
+    await expect(page.locator("#reply-bar")).to_be_hidden()
+    await expect(page.locator("#text")).not_to_have_attribute("placeholder", "Your name")
+    answer = api.last_message(-100123)
+    assert answer is not None and answer["text"] == "Alice"
+    asked_id = int(await question.get_attribute("data-message-id"))
+    assert answer["reply_to_message"]["message_id"] == asked_id
 
 
 async def test_switching_player_leaves_the_last_players_notices_behind(

@@ -59,6 +59,10 @@ class OutgoingSide(Protocol):
 
     def _reply_markup(self, params: _Params, state: _ChatState) -> Json | None: ...
 
+    def _sent_markup(
+        self, params: _Params, state: _ChatState
+    ) -> tuple[Json | None, Json | None]: ...
+
     def _reply_to(self, params: _Params, state: _ChatState) -> Json | None: ...
 
     def _format(

@@ -93,7 +93,7 @@ class _Messaging(_Part):
     def _send(self, params: _Params, state: _ChatState, **content: Any) -> Json:
         """Post the bot's message with ``content``: its markup, reply and topic checked,
         then the flood limit; the change feed tells of it."""
-        markup = self.api.outgoing._reply_markup(params, state)
+        markup, client_markup = self.api.outgoing._sent_markup(params, state)
         reply_to = self.api.outgoing._reply_to(params, state)
         thread = self.api.forum._thread(
             params, state, reply_to, by_admin=self.api.bot_manages_topics
@@ -107,13 +107,42 @@ class _Messaging(_Part):
             reply_markup=markup,
             reply_to_message=reply_to,
         )
+        extra: Json = {}
+        if client_markup is not None:
+            # what the readers' clients do with it (never part of the Message)
+            extra["client_markup"] = client_markup
+            extra["client_markup_for"] = self._selected(client_markup, message)
         self.api.feed.emit(
             "message",
             state.chat["id"],
             message=message,
             silent=params.boolean("disable_notification"),
+            **extra,
         )
         return message
+
+    def _selected(self, markup: Json, message: Json) -> list[int] | None:
+        """Whose clients a ``selective`` markup acts on: the users the text @mentions and
+        the sender of the message it replies to (None: everyone in the chat)."""
+        if not markup.get("selective"):
+            return None
+        chosen: list[int] = []
+        text = message.get("text") or message.get("caption") or ""
+        entities = message.get("entities") or message.get("caption_entities") or []
+        by_username = {p.username.lower(): p.id for p in self.api.players.values() if p.username}
+        for entity in entities:
+            if entity["type"] == "text_mention":
+                chosen.append(int(entity["user"]["id"]))
+            elif entity["type"] == "mention":
+                units = text.encode("utf-16-le")
+                start, stop = entity["offset"] + 1, entity["offset"] + entity["length"]
+                name = units[2 * start : 2 * stop].decode("utf-16-le")
+                if name.lower() in by_username:
+                    chosen.append(by_username[name.lower()])
+        replied = message.get("reply_to_message")
+        if replied is not None and "from" in replied and not replied.get("forum_topic_created"):
+            chosen.append(int(replied["from"]["id"]))
+        return sorted(set(chosen) - {self.api.bot_id})
 
     async def _api_sendChatAction(self, params: _Params) -> bool:
         state = self.api._chat_param(params)

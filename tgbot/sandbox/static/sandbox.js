@@ -40,6 +40,7 @@
     current: null,
     seq: 0,
     replyTo: null,
+    replyHint: null, // {messageId, text}: a forced reply's hint for the input field
     groupId: null,
     theme: localStorage.getItem("sandbox.theme") || "light",
     typingTimers: new Map(),
@@ -466,6 +467,7 @@
     state.replyTo = null;
     hideInline();
     renderCurrent();
+    if (entryFor(chatId).forcedReply) startForcedReply(entryFor(chatId));
     $("text").focus();
   }
 
@@ -505,6 +507,27 @@
     renderChatList();
   }
 
+  // The markup that acts on the readers' apps, never part of the message: a forced reply
+  // opens a reply to it in the composer of those it is meant for (all, or those a
+  // selective one picks), its hint in the input field, as Telegram's apps do.
+  function applyClientMarkup(event) {
+    const markup = event.client_markup;
+    const chosen = event.client_markup_for;
+    if (!markup.force_reply || (chosen && !chosen.includes(state.userId))) return;
+    const key = keyOf(event.message);
+    const entry = entryFor(key);
+    if (!entry) return;
+    entry.forcedReply = { message: event.message, hint: markup.input_field_placeholder || "" };
+    if (key === state.current) startForcedReply(entry);
+  }
+
+  function startForcedReply(entry) {
+    const forced = entry.forcedReply;
+    entry.forcedReply = null;
+    state.replyHint = { messageId: forced.message.message_id, text: forced.hint };
+    startReply(forced.message);
+  }
+
   function removeMessage(chatId, messageId) {
     const key = Array.from(state.chats.keys()).find((k) =>
       (k === chatId || String(k).startsWith(`${chatId}/`)) && state.chats.get(k).messages.has(messageId));
@@ -539,6 +562,7 @@
       case "message":
       case "edit":
         upsert(event.message, event.kind);
+        if (event.client_markup) applyClientMarkup(event);
         break;
       case "delete":
         removeMessage(event.chat_id, event.message_id);
@@ -656,11 +680,13 @@
     if (!clean) return;
     try {
       const entry = entryFor(state.current);
+      const replied = state.replyTo;
       await post("send", {
         chat_id: entry.chat.id, thread_id: entry.thread || null, text: clean,
-        reply_to_message_id: state.replyTo ? state.replyTo.message_id : null,
+        reply_to_message_id: replied ? replied.message_id : null,
       });
-      state.replyTo = null;
+      // the bot may have asked for a reply meanwhile (a forced reply): that one stays
+      if (state.replyTo === replied) state.replyTo = null;
       renderReplyBar();
     } catch (error) {
       toast(error.message, "error");
@@ -679,6 +705,9 @@
     $("reply-text").textContent = state.replyTo
       ? t("reply_to", { name: userName(state.replyTo.from), text: messagePreview(state.replyTo) })
       : "";
+    const hint = state.replyTo && state.replyHint && state.replyHint.messageId === state.replyTo.message_id
+      ? state.replyHint.text : "";
+    $("text").setAttribute("placeholder", hint || t("placeholder"));
   }
 
   function renderCommandList(filter) {
