@@ -57,9 +57,15 @@ async def write_locations(stack: Stack, board: int, pid: int) -> str:
 async def make_character(stack: Stack, board: int, pid: int, name: str, aspects: str) -> str:
     """Make a character from the board's button; every text the private panel showed."""
     mark = stack.api.mark()
+    newest = max((m["message_id"] for m in stack.api.messages(pid)), default=0)
     answer = await press_only(stack, pid, GROUP, board, "Мой персонаж")
     assert answer["text"] == "📬 Написал вам в личные сообщения.", answer
-    panel = (await private_panel(stack, pid, mark))["message_id"]
+    # the character's panel is a new message (the world's last redraws may still arrive)
+    panel = (
+        await stack.api.wait_for_message(
+            pid, lambda m: m["message_id"] > newest, timeout=TIMEOUT, since=mark
+        )
+    )["message_id"]
     shown = [message(stack, pid, panel)["text"]]
     for text in (name, "they/them", "Tall", "Curious, Wary, Angry"):
         shown.append((await reply(stack, pid, pid, panel, text))["text"])
