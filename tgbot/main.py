@@ -347,9 +347,17 @@ class Runtime:
         await close_database()
 
 
-async def serve(settings: Settings, stop: asyncio.Event, *, hooks: Hooks = NO_HOOKS) -> None:
-    """Run until ``stop`` is set (``hooks``: a fault test's pause points)."""
-    runtime = Runtime(settings, hooks=hooks)
+async def serve(
+    settings: Settings,
+    stop: asyncio.Event,
+    *,
+    hooks: Hooks = NO_HOOKS,
+    clock: Callable[[], float] = time.time,
+    remind_every: float = REMIND_SECONDS,
+) -> None:
+    """Run until ``stop`` is set (``hooks``: a fault test's pause points; ``clock`` and
+    ``remind_every``: a fault test's moved clock and quicker reminder rounds)."""
+    runtime = Runtime(settings, hooks=hooks, clock=clock, remind_every=remind_every)
     try:
         await runtime.start()
         if runtime.sandbox is not None:

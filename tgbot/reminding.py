@@ -9,6 +9,10 @@ line at once. A row is marked sent as soon as Telegram answers; one whose send f
 for a passing reason is given back, due again. Group lines keep to Telegram's pace for a
 group (:data:`GROUP_PER_MINUTE`), counted across every worker (:mod:`core.runtime.pace`):
 the rest wait, still due, for a later round.
+
+Pause points (the dependencies' hooks, a no-op unless a fault test gives its own):
+``reminder_claimed`` (claimed, nothing sent), ``reminder_sent`` (Telegram took the
+message, the row not yet marked) and ``reminder_marked``.
 """
 
 from __future__ import annotations
@@ -120,6 +124,8 @@ async def send_due(
     done = 0
     for _ in range(2):  # the second pass: group lines due at once in place of a private one
         found = await campaigns.reminding.due(worker=worker)
+        if found:
+            await application.deps.hooks.pause("reminder_claimed")
         unreachable = False
         for i, reminder in enumerate(found):
             try:
@@ -152,7 +158,7 @@ async def _send_one(
         except Forbidden:  # never started the bot, or blocked it: the group line now
             await reminding.unreachable(reminder)
             return False
-        await reminding.reminded(reminder)
+        await _mark(application, reminder)
         return True
     if not await pace.take(reminder.chat_tg_id):  # the group's minute is full, all workers'
         await reminding.give_back([reminder])  # still due: a later round sends it
@@ -163,8 +169,16 @@ async def _send_one(
         parse_mode=ParseMode.HTML,
         message_thread_id=reminder.topic_id or None,
     )
-    await reminding.reminded(reminder)
+    await _mark(application, reminder)
     return True
+
+
+async def _mark(application: StonetableApplication, reminder: Reminder) -> None:
+    """Telegram took the reminder's message: its row is marked sent now."""
+    hooks = application.deps.hooks
+    await hooks.pause("reminder_sent")
+    await application.deps.campaigns.reminding.reminded(reminder)
+    await hooks.pause("reminder_marked")
 
 
 def schedule_reminders(

@@ -52,7 +52,7 @@ the same without the update's claim.
 
 Pause points (``hooks.pause(name)``, only while a Telegram update is handled):
 ``before_commit``, ``after_commit``; the sender adds ``after_send``, ``after_mark``
-and ``between_secret``.
+and ``between_secret``. The reminders' sender has points of its own (``reminder_*``).
 """
 
 from __future__ import annotations
@@ -86,7 +86,8 @@ class Hooks:
     does nothing. A test gives its own through the dependencies."""
 
     async def pause(self, name: str) -> None:
-        """Reached point ``name`` while handling a Telegram update."""
+        """Reached point ``name`` while handling a Telegram update (or sending the due
+        reminders: their sender's points)."""
 
 
 NO_HOOKS = Hooks()

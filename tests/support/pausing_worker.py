@@ -4,6 +4,10 @@
 with :class:`FilePauses` as its hooks. The worker stops at the point named by
 ``STONETABLE_PAUSE_AT`` (or, read at each point, in the file ``STONETABLE_PAUSE_CONTROL``
 names), writes ``STONETABLE_PAUSE_FILE`` and waits there, to be killed.
+
+``STONETABLE_CLOCK_FILE``: the seconds the test moved the clock on, read at each look at
+the clock (:class:`FileClock`; every worker of a test reads the same file);
+``STONETABLE_REMIND_EVERY``: how often the worker sends the due reminders (seconds).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import logging
 import os
 import signal
 import sys
+import time
 
 from core.runtime.settings import SettingsError, load_settings
 from core.store.unit import Hooks
@@ -45,8 +50,24 @@ class FilePauses(Hooks):
         await asyncio.sleep(3600)
 
 
+class FileClock:
+    """The time, moved on by the seconds a file holds (none: the time itself)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self) -> float:
+        try:
+            with open(self.path, encoding="utf-8") as kept:
+                offset = float(kept.read() or 0)
+        except (FileNotFoundError, ValueError):  # not yet moved, or being written
+            offset = 0.0
+        return time.time() + offset
+
+
 async def _run() -> None:
     from tgbot.main import serve
+    from tgbot.reminding import REMIND_SECONDS
 
     settings = load_settings(os.environ)
     logging.basicConfig(
@@ -61,7 +82,14 @@ async def _run() -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    await serve(settings, stop, hooks=hooks)
+    clock = os.environ.get("STONETABLE_CLOCK_FILE", "")
+    await serve(
+        settings,
+        stop,
+        hooks=hooks,
+        clock=FileClock(clock) if clock else time.time,
+        remind_every=float(os.environ.get("STONETABLE_REMIND_EVERY") or REMIND_SECONDS),
+    )
 
 
 if __name__ == "__main__":

@@ -295,6 +295,10 @@ class Cluster:
     given to the unit of work of every change): the one it was started with
     (``pause_at``), or the one the test writes to :attr:`control` before it delivers an
     update (every worker reads it).
+
+    Every worker's clock is the time moved on by what :meth:`move_clock` kept;
+    ``env``: more variables for the workers started from then on (such as
+    ``STONETABLE_REMIND_EVERY``).
     """
 
     api: Any
@@ -302,6 +306,15 @@ class Cluster:
     common: dict[str, Any]
     tmp: Path
     workers: list[Worker]
+    env: dict[str, str] = field(default_factory=dict)
+    moved: float = 0.0  # the seconds every worker's clock was moved on
+
+    def move_clock(self, seconds: float) -> None:
+        """Move every worker's clock on by ``seconds`` (at once: each reads it anew)."""
+        self.moved += seconds
+        kept = self.tmp / "clock-offset.new"
+        kept.write_text(repr(self.moved))
+        kept.replace(self.tmp / "clock-offset")  # whole: never read half written
 
     @property
     def control(self) -> Path:
@@ -318,6 +331,8 @@ class Cluster:
             "STONETABLE_PAUSE_AT": pause_at,
             "STONETABLE_PAUSE_FILE": str(self.paused(name)),
             "STONETABLE_PAUSE_CONTROL": "" if pause_at else str(self.control),
+            "STONETABLE_CLOCK_FILE": str(self.tmp / "clock-offset"),
+            **self.env,
         }
         worker = await start_worker(
             name, migrate=migrate, env=env, command=PAUSING_WORKER, **self.common
