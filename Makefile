@@ -20,7 +20,17 @@ run: $(STAMP)
 migrate: $(STAMP)
 	$(BIN)/python -m tgbot migrate
 
-test: lint unit test-postgres
+# The PostgreSQL pass runs beside the SQLite one (every server a test starts takes a free
+# port; its temporary files have a folder of their own); its output follows the SQLite
+# pass's, and either pass failing fails the run.
+test: lint
+	@rm -f .test-postgres.log; \
+	$(MAKE) --no-print-directory test-postgres PYTEST_ARGS="--basetemp=$${TMPDIR:-/tmp}/stonetable-postgres-pass" \
+	  > .test-postgres.log 2>&1 & postgres=$$!; \
+	$(MAKE) --no-print-directory unit; sqlite=$$?; \
+	wait $$postgres; pg=$$?; \
+	echo "==== the PostgreSQL pass ===="; cat .test-postgres.log; \
+	if [ $$sqlite -ne 0 ] || [ $$pg -ne 0 ]; then exit 1; fi
 
 lint: $(STAMP) typecheck check-migrations
 	$(BIN)/ruff check .
@@ -43,7 +53,7 @@ unit: $(STAMP)
 # which look at pages the same whatever the store, and the backend-neutral ones, which
 # check words through the same store access as tests run here, run once, in the SQLite pass).
 test-postgres: $(STAMP)
-	STONETABLE_TEST_DB=postgres $(BIN)/pytest -m "db and not browser and not backend_neutral"
+	STONETABLE_TEST_DB=postgres $(BIN)/pytest -m "db and not browser and not backend_neutral" $(PYTEST_ARGS)
 
 # Words: collect every marked message into locale/messages.pot and merge it into each
 # language's catalogue (new messages arrive empty, changed ones fuzzy: translate them).

@@ -33,6 +33,7 @@ def english_left(text: str) -> list[str]:
     for value in sorted(WRITTEN, key=len, reverse=True):
         text = text.replace(value, " ")
     text = re.sub(r"\b\d*[dD]\d+\b", " ", text)  # dice
+    text = re.sub(r"/\w+", " ", text)  # commands, typed as they are (/say)
     return re.findall(r"[A-Za-z]{2,}", text)
 
 
