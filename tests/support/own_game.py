@@ -3,57 +3,11 @@
 
 from __future__ import annotations
 
-from collections import deque
-
+from tests.support.dice import PushedDice as Dice
+from tests.support.own_system import OUR_GAME
 from tests.support.stack import Stack, say
 
-OUR_GAME = """key = "mine"
-version = 1
-source = "our own table's roll"
-example = "+1"
-value = "total(roll) + mod"
-name = { en = "Our game", ru = "Наша игра" }
-about = { en = "2d6 plus a modifier.", ru = "2к6 плюс модификатор." }
-
-[[inputs]]
-key = "mod"
-name = { en = "modifier", ru = "модификатор" }
-default = 0
-min = -2
-max = 3
-
-[dice.roll]
-count = "2"
-die = "d6"
-
-[[outcomes]]
-key = "good"
-min = 8
-label = { en = "Good", ru = "Хорошо" }
-
-[[outcomes]]
-key = "bad"
-max = 7
-label = { en = "Bad", ru = "Плохо" }
-"""
-"""A group's own system: 2d6 plus a modifier, Good from 8 (its key ``mine``)."""
-
-
-class Dice:
-    """The faces the next rolls show, pushed by the test as it goes."""
-
-    def __init__(self) -> None:
-        self.faces: deque[int] = deque()
-
-    def push(self, *faces: int) -> None:
-        self.faces.extend(faces)
-
-    def randint(self, low: int, high: int) -> int:
-        if not self.faces:
-            raise AssertionError("the test did not say which faces come next")
-        face = self.faces.popleft()
-        assert low <= face <= high, (face, low, high)
-        return face
+__all__ = ["OUR_GAME", "Dice", "start_own_game"]
 
 
 async def start_own_game(
