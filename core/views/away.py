@@ -16,14 +16,24 @@ from dataclasses import dataclass
 
 from core.campaigns import Campaigns, CampaignView
 from core.campaigns.base import built
-from core.store.models import Campaign, CampaignStatus, LogEntry, Member
+from core.store.models import Campaign, CampaignStatus, LogEntry
 from core.store.repo import guarded
 from core.store.seen import seen
+from core.store.sql import fetch
 from core.store.unit import UnitOfWork
 from core.views.projection import LogLineView, line_of
 
 AWAY = 24 * 60 * 60  # seconds: a day away makes a return
 SHOWN = 5  # the newest lines a digest shows; the Mini App has the rest
+
+# the live game of a chat's topic, when it is running and the player is in it
+_PLAYING = (
+    "SELECT campaign.id AS id FROM campaign"
+    " JOIN member ON member.campaign_id = campaign.id"
+    " JOIN player ON player.id = member.player_id"
+    " WHERE campaign.live_chat_id = ? AND campaign.topic_id = ? AND campaign.status = ?"
+    " AND player.tg_id = ? AND member.active = ?"
+)
 
 
 @dataclass(frozen=True)
@@ -49,24 +59,24 @@ async def returning(
     after :data:`AWAY` or more to a log that moved on, what happened meanwhile (None
     otherwise, or when there is no game here or they are not in it). The digest is
     recorded on ``unit``, with the return."""
+    async with guarded():  # most actions: not a player of a game here (one statement)
+        rows = await fetch(_PLAYING, (chat_tg_id, topic, CampaignStatus.ACTIVE.value, player, True))
+    if not rows:
+        return None
+    campaign_id = int(rows[0]["id"])
     unit = unit or UnitOfWork()
     async with guarded(), unit.committing():  # an outage: TryAgain
-        campaign = await Campaign.get_or_none(live_chat_id=chat_tg_id, topic_id=topic)
-        if campaign is None or campaign.status is not CampaignStatus.ACTIVE:
-            return None
-        member = Member.filter(campaign_id=campaign.id, player__tg_id=player, active=True)
-        if not await member.exists():
-            return None
-        before = await seen(campaign.id, player, campaigns.clock())
+        before = await seen(campaign_id, player, campaigns.clock())
         if before is None or campaigns.clock() - before.at < AWAY:
             return None
-        since = LogEntry.filter(campaign_id=campaign.id, id__gt=before.log_id)
+        since = LogEntry.filter(campaign_id=campaign_id, id__gt=before.log_id)
         count = await since.count()
         if not count:
             return None
-        rows = await since.order_by("-id").limit(SHOWN)
+        entries = await since.order_by("-id").limit(SHOWN)
+        campaign = await Campaign.get(id=campaign_id)
         view, _, _ = await built(campaigns.registry, campaign)
-        lines = tuple(line_of(e) for e in reversed(rows))
+        lines = tuple(line_of(e) for e in reversed(entries))
         digest = Digest(player, view, lines, count - len(lines))
         await unit.record(digest)  # its message, written with the return, sent after it
     return digest

@@ -105,3 +105,26 @@ async def test_a_digest_whose_send_is_lost_is_sent_once_by_the_outbox(
         assert button["text"] == "📜 Open the game" and "web_app" in button
         await nsu_bot.say(stack, CHIDI, "/status")  # once per return, however it was sent
         assert len(digests(stack, CHIDI)) == 1
+
+
+async def test_no_digest_for_a_player_who_left_or_a_paused_game(stack: Stack, clock: Clock) -> None:
+    assert "started a game" in (await nsu_bot.say(stack, ALICE, "/newgame d20"))["text"]
+    await nsu_bot.say(stack, CHIDI, "/join")
+    await nsu_bot.say(stack, BO, "/join")
+    await nsu_bot.say(stack, CHIDI, "/status")
+    await nsu_bot.say(stack, BO, "/status")
+    assert "left the game" in (await nsu_bot.say(stack, CHIDI, "/leave"))["text"]
+    clock.offset += DAY + 60
+    await nsu_bot.say(stack, ALICE, "/say The door creaks.")  # the log moves on meanwhile
+    await nsu_bot.say(stack, CHIDI, "/status")  # no longer in the game: no return
+    assert "paused" in (await nsu_bot.say(stack, ALICE, "/pause"))["text"]
+    clock.offset += DAY + 60
+    await nsu_bot.say(stack, BO, "/status")  # a paused game: no return
+    assert digests(stack, BO) == []
+    assert "goes on" in (await nsu_bot.say(stack, ALICE, "/resume"))["text"]
+    await stack.api.send_text(BO, GROUP, "/status")  # back in a running game, away two days
+    await stack.api.wait_for_message(
+        BO, lambda m: from_bot(stack)(m) and "While you were away" in m["text"], timeout=20
+    )
+    assert digests(stack, CHIDI) == []
+    assert len(digests(stack, BO)) == 1
