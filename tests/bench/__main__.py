@@ -103,9 +103,6 @@ def bench_odds() -> list[Figure]:
     return figures
 
 
-    return figures
-
-
 def print_table(figures: list[Figure]) -> None:
     print(
         f"\nStonetable benchmarks — {platform.node()}, {platform.processor() or platform.machine()}"

@@ -9,6 +9,11 @@ library's documentation shows; either way it answers ``/healthz`` and answers
 shows, and no more: no database, no locks, no languages; both run on uvloop, as
 the worker does. The python-telegram-bot one sends with the library's own HTTP
 client (httpx), the aiogram one with aiogram's (aiohttp).
+
+``BARE_PACE`` (messages a second; none when unset): the aiogram bot sends no faster,
+each answer waiting for its turn on one overall clock, as the worker's rate limiter
+paces its messages (Telegram takes about 30 a second from a bot), so the two can be
+compared sending at the same pace.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any
 from aiohttp import web
 
 DICE = re.compile(r"^\s*(\d{0,3})d(\d{1,4})\s*([+-]\s*\d{1,6})?\s*$", re.IGNORECASE)
+PACE = float(os.environ.get("BARE_PACE") or 0)  # messages a second overall (0: unpaced)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 
@@ -110,10 +116,17 @@ async def aiogram_app(token: str, api: str, secret: str) -> web.Application:
 
     bot = Bot(token, session=AiohttpSession(api=TelegramAPIServer.from_base(api)))
     dispatcher = Dispatcher()
+    next_turn = 0.0  # with BARE_PACE: when the next message may go
 
     @dispatcher.message(Command("roll", "r"))
     async def roll(message: Message, command: CommandObject) -> None:
+        nonlocal next_turn
         assert message.from_user is not None
+        if PACE:
+            now = asyncio.get_running_loop().time()
+            turn, next_turn = max(now, next_turn), max(now, next_turn) + 1 / PACE
+            if turn > now:
+                await asyncio.sleep(turn - now)
         await message.answer(
             roll_text(command.args or "", message.from_user.full_name), parse_mode="HTML"
         )

@@ -14,6 +14,7 @@ from tests.bench.rolls import BARE, chat_of, roll_round
 from tests.bench.workers import TOKEN, Load, RecordingApi
 from tests.support.bot_api import serve_app
 from tests.support.workers import start_worker
+from tgbot.ratelimit import OVERALL
 
 pytestmark = [pytest.mark.e2e]
 
@@ -64,6 +65,8 @@ async def test_each_bot_answers_every_polled_roll(kind: str, tmp_path: Path) -> 
     measured = await measure_one(kind, tmp_path, 1_000, api=api, counts=(5, 20))
     assert measured.cpu_ms > 0
     assert api.sent == 25  # one message a roll, nothing more
+    if kind == "aiogram-paced":  # no faster than the worker's overall pace
+        assert measured.seconds >= 19 / OVERALL[0]
     chats = {-7000 - n % CHATS for n in range(25)}
     assert set(api.texts) == chats
     for text in api.texts.values():
