@@ -9,7 +9,9 @@ change redraws) is named there undrawn, as a ``panel`` row: :meth:`Planner.drawn
 draws it as it is sent (the presenter's drawing, :func:`tgbot.presenter.draw`), after
 the commit and outside the campaign's lock. What only the change knows (its follow-up
 notes, a retired panel read over the table before it, a handler's reply) is drawn in
-the transaction.
+the transaction from what the change holds, with no query: the row must carry it to be
+sent after a crash. A private message's first line naming its game, for a player in
+several games, is settled as it is sent (a ``game`` line in the row).
 
 Edits are idempotent ("message is not modified" counts as sent), and an older edit of
 a message that a newer row edits again is skipped when it is sent late. A new message
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from telegram import InlineKeyboardMarkup, Update
 from telegram.constants import ChatType
 
-from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired
+from core.campaigns import Campaigns, Changed, EndedGame, PanelView, Resumed, Retired, Retirement
 from core.campaigns.play import HeldNotes, TableRoll
 from core.campaigns.posts import Posted
 from core.campaigns.turns import TurnsSet
@@ -113,11 +115,15 @@ def private_note(
     *,
     group: tuple[int, int],
     name: str = "",
+    game: str = "",
 ) -> Effect:
     """A note to a player in private (held until they press Start when Telegram refuses
-    it; the group, ``(chat_id, topic)``, is asked to open the chat)."""
+    it; the group, ``(chat_id, topic)``, is asked to open the chat). ``game``: the line
+    naming its game, put first when it is sent if the player is then in several games."""
     chat_id, topic = group
     payload: dict[str, Any] = {"user_id": user_id, "text": text, "markup": markup}
+    if game:
+        payload["game"] = game
     return Effect(
         "private", {**payload, "group_chat_id": chat_id, "group_topic": topic, "name": name}
     )
@@ -306,13 +312,14 @@ class Planner:
         """``row`` as it is sent: a ``panel`` row drawn now, its change committed, from the
         view the change holds, or, sent late, from the panel as it stands (an edit of its
         message, or a new message bound to it); None when the panel is gone or has no
-        message to edit. Any other row as it was written.
+        message to edit. Any other row as it was written, a private message's line
+        naming its game put first if the player is in several games now.
 
         Raises:
             TryAgain: the store is away for a moment (the row is sent later).
         """
         if row.kind != "panel":
-            return row
+            return await self._named(row)
         view = row.view
         if not isinstance(view, PanelView):
             try:
@@ -330,8 +337,20 @@ class Planner:
             return None
         return Row(row.id, "edit", {**where, "message_id": message_id, **drawn})
 
-    async def _retire(self, retired: Retired) -> Effect | None:
-        from tgbot.presenter import RETIRED, draw, retired_header
+    async def _named(self, row: Row) -> Row:
+        """``row`` with its ``game`` line first when its player is in several games as
+        they stand now, without it when in one."""
+        game = row.payload.get("game")
+        if not game:
+            return row
+        payload = {key: value for key, value in row.payload.items() if key != "game"}
+        player = int(payload.get("user_id", payload.get("chat_id", 0)))
+        if await self.campaigns.games_count(player) >= 2:
+            payload["text"] = game + payload["text"]
+        return Row(row.id, row.kind, payload)
+
+    def _retire(self, retired: Retired) -> Effect | None:
+        from tgbot.presenter import RETIRED, draw, games_line
 
         view = retired.panel
         if view.message_id is None:
@@ -339,9 +358,14 @@ class Planner:
         lang = lang_at(view)
         text, _ = draw(self.renderers, view, lang)
         symbol, why = RETIRED[retired.why]
-        header = await retired_header(self.campaigns, retired, lang)
-        text = f"{header}{text}\n\n{symbol} <i>{lang.gettext(why)}</i>"
+        text = f"{text}\n\n{symbol} <i>{lang.gettext(why)}</i>"
         payload = {"chat_id": view.chat_tg_id, "message_id": view.message_id, "text": text}
+        if view.chat_tg_id != view.campaign.chat_tg_id:  # a private message: name its game
+            game = games_line(view.campaign, lang)
+            if retired.why is Retirement.ENDED:  # always: it outlives the game
+                payload["text"] = game + text
+            else:  # for a player in several games as they stand when it is sent
+                payload["game"] = game
         return Effect("edit", {**payload, "markup": None, "settle": True})
 
     async def _settle(
@@ -356,7 +380,7 @@ class Planner:
             if view.message_id is not None:
                 effects.append(_panel(view, view.message_id))
         for retired in getattr(change, "retired", ()):
-            effect = await self._retire(retired)
+            effect = self._retire(retired)
             if effect is not None:
                 effects.append(effect)
         return effects
@@ -374,18 +398,18 @@ class Planner:
                     Effect("send", {**where, "text": item.text, "markup": _markup(item.markup)})
                 )
             elif isinstance(item, Note):
-                from tgbot.presenter import game_header
+                from tgbot.presenter import games_line
 
                 member = campaign.member(item.chat_id)
                 lang = voice(campaign, item.chat_id)  # for a player in two games, say which
-                header = await game_header(self.campaigns, campaign, item.chat_id, lang)
                 effects.append(
                     private_note(
                         item.chat_id,
-                        header + item.text,
+                        item.text,
                         _markup(item.markup),
                         group=(campaign.chat_tg_id, campaign.topic_id),
                         name=member.name if member is not None else "",
+                        game=games_line(campaign, lang),
                     )
                 )
             elif isinstance(item, Refresh) and item.panel_id not in {view.id, *skip}:

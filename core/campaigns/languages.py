@@ -41,14 +41,6 @@ async def chat_language(chat_tg_id: int, topic: int = 0) -> str | None:
     return None if game is None else game.language
 
 
-async def start_speaking(campaign_id: int, language_code: str | None) -> str:
-    """A new game speaks its host's language (``ru-RU`` -> ``ru``; unknown -> English)."""
-    code = pick(language_code)
-    async with guarded():
-        await Campaign.filter(id=campaign_id).update(language=code)
-    return code
-
-
 async def change_language(chat: ChatRef, player: PlayerRef, wanted: str) -> str:
     """The host sets the language of the chat's live game; returns the catalogue chosen.
 

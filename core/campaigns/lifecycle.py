@@ -42,6 +42,7 @@ from core.store.models import Campaign, CampaignStatus, Chat, Member, Panel, Pla
 from core.store.repo import guarded, upsert_chat, upsert_player
 from core.store.sql import ran
 from core.store.unit import UnitOfWork
+from core.words.i18n import pick
 
 
 class Joining(CampaignsBase):
@@ -75,7 +76,10 @@ class Joining(CampaignsBase):
                 host.username,
                 host.language_code,
             )
-            campaign = await _create_campaign(chat, chat_row, host_row, system)
+            # it speaks the language of the host who starts it (until /language)
+            campaign = await _create_campaign(
+                chat, chat_row, host_row, system, pick(host.language_code)
+            )
             roles = [Role.HOST.value, Role.PLAYER.value]
             if system.campaign.has_game_master:
                 roles = [Role.HOST.value, Role.GAME_MASTER.value]
@@ -444,7 +448,7 @@ def _named(registry: Registry, campaign: Campaign) -> str:
 
 
 async def _create_campaign(
-    chat: ChatRef, chat_row: Chat, host_row: Player, system: GameSystem
+    chat: ChatRef, chat_row: Chat, host_row: Player, system: GameSystem, language: str
 ) -> Campaign:
     """The campaign's row; a second one live in the chat is refused (as the database does)."""
     try:
@@ -456,6 +460,7 @@ async def _create_campaign(
             host=host_row,
             app_token=secrets.token_urlsafe(16),
             state=dict(system.campaign.new_state()),
+            language=language,
         )
     except IntegrityError:
         raise NotAllowedNow(RUNNING, name=Said(system.name)) from None

@@ -11,6 +11,7 @@ fault tests (``tests/tgbot/test_outbox_faults.py``: a press killed after its com
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import aiohttp
@@ -96,3 +97,61 @@ async def test_a_press_and_a_mini_app_edit_draw_their_panels_after_the_commit(
         assert response.status == 200, await response.text()
     assert seen, "the edit redrew no panel"  # the open panel shows the table as it is now
     assert seen == [(False, False)] * len(seen), seen
+
+
+class Statements(logging.Handler):
+    """Counts the statements the ORM's connections log (each one, on either backend)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+async def test_what_a_change_draws_in_its_transaction_reads_nothing(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change's own messages (its follow-up notes, a card's face to its author in
+    private; the handlers' replies) are drawn in its transaction from what it holds: no
+    statement runs while the planner draws them (a private note's line naming its game
+    is settled as it is sent)."""
+    from tests.support import nsu_bot
+    from tests.tgbot.test_e2e_lifecycle import Clock
+    from tgbot.outbox import Planner
+
+    statements = Statements()
+    client_log = logging.getLogger("tortoise.db_client")
+    client_log.addHandler(statements)
+    level = client_log.level
+    client_log.setLevel(logging.DEBUG)
+    drawing: list[tuple[str, int]] = []
+    plan = Planner.__call__
+
+    async def watched(self: Planner, result: object, how: str) -> Any:
+        before = statements.count
+        effects = await plan(self, result, how)
+        drawing.append((type(result).__name__, statements.count - before))
+        return effects
+
+    monkeypatch.setattr(Planner, "__call__", watched)
+    alice, bo, chidi = nsu_bot.PLAYERS
+    try:
+        async with running_stack(db, clock=Clock(), players=default_cast()) as stack:
+            await nsu_bot.seat_three(stack)
+            board = await nsu_bot.build_world(stack)
+            for pid in nsu_bot.PLAYERS:
+                await nsu_bot.make_character(stack, pid, board if pid == chidi else None)
+            adventure = (await nsu_bot.say(stack, alice, "/adventure"))["message_id"]
+            await nsu_bot.press(stack, bo, GROUP, adventure, "➡️ Travel")
+            await nsu_bot.press(stack, bo, GROUP, adventure, "➡️")  # a card flips
+            await stack.api.wait_for_message(  # the scene's Arbiters read the card in private
+                alice, lambda m: "You arbitrate" in (m.get("text") or ""), timeout=20
+            )
+    finally:
+        client_log.removeHandler(statements)
+        client_log.setLevel(level)
+    assert statements.count, "the ORM logged no statement: the count would prove nothing"
+    assert len(drawing) > 20, drawing
+    assert [d for d in drawing if d[1]] == [], drawing

@@ -14,6 +14,7 @@ import pytest
 from core.campaigns.play import PlayerRef
 from core.store.loader import read_by_token
 from core.store.models import Campaign, CampaignStatus, ForumTopic
+from core.store.outbox import Row
 from tests.support.stack import Stack, campaigns, labels, running_stack
 from tgbot.sandbox.fake_api import default_cast
 
@@ -189,6 +190,25 @@ async def test_a_private_message_names_its_game_for_a_player_in_two(stack: Stack
         BO, lambda m: "photo" in m, timeout=TIMEOUT, since=mark
     )
     assert picture["caption"].startswith("🎲 No Stone Unturned in Friday Games › Campaign B\n")
+
+
+async def test_a_private_note_names_its_game_as_it_is_sent_to_a_player_in_two(
+    stack: Stack,
+) -> None:
+    """A change's private note (a card's face to its author) and a private panel retired
+    carry the line naming their game, drawn with the change; it is put first as they are
+    sent, for a player in several games then (Bo), not for one in one (Chidi)."""
+    await start_games(stack)
+    application = stack.runtime.application
+    assert application is not None
+    line = "🎲 <b>No Stone Unturned</b> in <b>Friday Games › Campaign B</b>\n"
+    for player, named in ((BO, True), (CHIDI, False)):
+        note = {"user_id": player, "text": "🖌 Your card", "markup": None, "game": line}
+        edit = {"chat_id": player, "message_id": 7, "text": "🧍 Sheet", "game": line}
+        for kind, payload in (("private", note), ("edit", edit)):
+            sent = await application.deps.planner.drawn(Row(1, kind, payload))
+            assert sent is not None and "game" not in sent.payload
+            assert sent.payload["text"] == (line if named else "") + payload["text"]
 
 
 async def test_a_secret_roll_in_a_topic_names_the_topic_to_the_roller_and_the_gm(

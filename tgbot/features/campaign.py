@@ -12,7 +12,6 @@ from core.campaigns.languages import (
     change_language,
     chat_language,
     known_languages,
-    start_speaking,
 )
 from core.campaigns.play import PlayerRef
 from core.rules.errors import NotAllowedNow
@@ -86,20 +85,13 @@ async def choose_system(update: Update, context: StonetableContext) -> None:
 
 
 def started(update: Update) -> Reply:
-    """A new game's reply, its menus, and the host's language it speaks from now on."""
+    """A new game's reply, in the language it speaks (its host's), and its menus."""
 
     async def draw(view: object) -> list[Drawn | str | Effect]:
         assert isinstance(view, CampaignView)
-        lang = await speak_hosts_language(update, view)  # in the game's own transaction
-        return [started_text(view, lang), menus_of(view)]
+        return [started_text(view, lang_for(view.language)), menus_of(view)]
 
     return draw
-
-
-async def speak_hosts_language(update: Update, view: CampaignView) -> Lang:
-    """A new game speaks the language of the host who started it."""
-    assert update.effective_user is not None
-    return lang_for(await start_speaking(view.id, update.effective_user.language_code))
 
 
 async def language(update: Update, context: StonetableContext) -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from core.campaigns import Campaigns
-from core.campaigns.languages import LiveGame, chat_language, live_game, start_speaking
+from core.campaigns.languages import LiveGame, chat_language, live_game
 from core.campaigns.play import ChatRef, Play, PlayerRef
 from core.campaigns.topics import first_refusal, pause_with_topic, remember_topic, topic_name
 from core.rules.errors import NotAllowedNow
@@ -101,8 +101,7 @@ async def test_a_topic_s_live_game_is_read_in_one_statement_as_the_full_campaign
     db: str, campaigns: Campaigns
 ) -> None:
     assert await live_game(FORUM.tg_id, A.topic) is None
-    await campaigns.new_game(A, HOST, "counter")
-    await start_speaking((await campaigns.require_current(*_at(A))).id, "ru-RU")
+    await campaigns.new_game(A, replace(HOST, language_code="ru-RU"), "counter")  # the host's
     game = await live_game(FORUM.tg_id, A.topic)
     assert game == LiveGame("counter", "ru")
     assert await chat_language(FORUM.tg_id, A.topic) == "ru"
