@@ -118,6 +118,12 @@ _GAMES_OF = (
     " JOIN player pl ON pl.id = m.player_id"
     " WHERE pl.tg_id = ? AND c.live_chat_id IS NOT NULL"
 )
+_PLAYING_HERE = (
+    "SELECT c.id AS id FROM campaign c"
+    " JOIN member m ON m.campaign_id = c.id AND m.active = ?"
+    " JOIN player pl ON pl.id = m.player_id"
+    " WHERE c.live_chat_id = ? AND c.topic_id = ? AND c.status = ? AND pl.tg_id = ?"
+)
 _MEMBERSHIP = (
     "SELECT c.id AS c_id, pl.tg_id AS pl_tg_id FROM campaign c"
     " LEFT JOIN member m ON m.campaign_id = c.id AND m.active = ?"
@@ -259,6 +265,19 @@ async def membership(app_token: str, player_id: int) -> bool | None:
     if not rows:
         return None
     return any(r["pl_tg_id"] is not None for r in rows)
+
+
+async def playing_here(chat_tg_id: int, topic: int, player_tg_id: int) -> int | None:
+    """The id of the running game of a chat's topic when the player is in it (one query,
+    nothing else read); None when no game runs there or they are not in it.
+
+    Raises:
+        TryAgain: the database is unreachable.
+    """
+    values = (True, chat_tg_id, topic, CampaignStatus.ACTIVE.value, player_tg_id)
+    async with guarded():
+        rows = await fetch(_PLAYING_HERE, values)
+    return int(rows[0]["id"]) if rows else None
 
 
 def _panel(row: dict[str, Any]) -> PanelRow:

@@ -16,24 +16,15 @@ from dataclasses import dataclass
 
 from core.campaigns import Campaigns, CampaignView
 from core.campaigns.base import built
-from core.store.models import Campaign, CampaignStatus, LogEntry
+from core.store.loader import playing_here
+from core.store.models import Campaign, LogEntry
 from core.store.repo import guarded
 from core.store.seen import seen
-from core.store.sql import fetch
 from core.store.unit import UnitOfWork
 from core.views.projection import LogLineView, line_of
 
 AWAY = 24 * 60 * 60  # seconds: a day away makes a return
 SHOWN = 5  # the newest lines a digest shows; the Mini App has the rest
-
-# the live game of a chat's topic, when it is running and the player is in it
-_PLAYING = (
-    "SELECT campaign.id AS id FROM campaign"
-    " JOIN member ON member.campaign_id = campaign.id"
-    " JOIN player ON player.id = member.player_id"
-    " WHERE campaign.live_chat_id = ? AND campaign.topic_id = ? AND campaign.status = ?"
-    " AND player.tg_id = ? AND member.active = ?"
-)
 
 
 @dataclass(frozen=True)
@@ -59,11 +50,9 @@ async def returning(
     after :data:`AWAY` or more to a log that moved on, what happened meanwhile (None
     otherwise, or when there is no game here or they are not in it). The digest is
     recorded on ``unit``, with the return."""
-    async with guarded():  # most actions: not a player of a game here (one statement)
-        rows = await fetch(_PLAYING, (chat_tg_id, topic, CampaignStatus.ACTIVE.value, player, True))
-    if not rows:
+    campaign_id = await playing_here(chat_tg_id, topic, player)  # one read, most often no
+    if campaign_id is None:
         return None
-    campaign_id = int(rows[0]["id"])
     unit = unit or UnitOfWork()
     async with guarded(), unit.committing():  # an outage: TryAgain
         before = await seen(campaign_id, player, campaigns.clock())

@@ -20,6 +20,7 @@ from core.store.loader import (
     load_panel,
     membership,
     open_panel_rows,
+    playing_here,
     read_by_token,
 )
 from core.store.models import Campaign, CampaignStatus, ForumTopic, Member
@@ -116,6 +117,19 @@ async def test_open_panels_are_read_as_a_loaded_panel_is(db: str, campaigns: Cam
     assert [r.id for r in rows] == [panel_id, second.id]  # oldest first
     assert rows[0] == loaded[0]
     assert await open_panel_rows(campaign_id, "no-such-kind") == ()
+
+
+@pytest.mark.db
+async def test_the_game_a_player_is_in_here_is_read_in_one_statement(
+    db: str, campaigns: Campaigns
+) -> None:
+    campaign_id, _, _ = await game(campaigns)
+    assert await playing_here(FORUM.tg_id, FORUM.topic, BEN.tg_id) == campaign_id
+    assert await playing_here(FORUM.tg_id, FORUM.topic, CY.tg_id) is None  # left it
+    assert await playing_here(FORUM.tg_id, 0, BEN.tg_id) is None  # the forum's General
+    assert await playing_here(FORUM.tg_id, FORUM.topic, 99) is None  # never joined
+    await campaigns.set_status(FORUM, HOST, CampaignStatus.PAUSED)
+    assert await playing_here(FORUM.tg_id, FORUM.topic, BEN.tg_id) is None  # not running
 
 
 # --- the source guard: no second loader -------------------------------------------------
