@@ -20,8 +20,8 @@ run: $(STAMP)
 migrate: $(STAMP)
 	$(BIN)/python -m tgbot migrate
 
-# The PostgreSQL pass runs beside the SQLite one (every server a test starts takes a free
-# port; its temporary files have a folder of their own); its output follows the SQLite
+# The PostgreSQL pass runs beside the SQLite one (the servers its tests start listen on ports of
+# their own, tests/support/bot_api.py; its temporary files have a folder of their own); its output follows the SQLite
 # pass's, and either pass failing fails the run.
 test: lint
 	@rm -f .test-postgres.log; \

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.bot_api import free_port
+
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -28,12 +30,6 @@ def unavailable(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"{reason} (CI must provide it)", pytrace=False)
     pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_for_port(port: int, timeout: float = 15.0) -> None:
